@@ -1,0 +1,257 @@
+"""Cards as small ints, hands as bitmasks.
+
+A card is ``suit * 16 + rank``. Spanish suits are 0–3 (oros, copas, espadas, bastos) with ranks
+1–12 as printed on the card (10 Sota, 11 Caballo, 12 Rey); French suits are 4–7 (clubs, diamonds,
+hearts, spades) with ranks 2–14 (11 J, 12 Q, 13 K, 14 A). Every card of every deck thus has one
+number and one text form, and a set of cards is an int with bit ``card`` set:
+
+>>> parse_card("7e"), format_card(39)
+(39, '7e')
+>>> hand = CardSet.parse("1o 3o 12b")
+>>> len(hand), parse_card("3o") in hand
+(3, True)
+>>> hand | CardSet.parse("7e")
+CardSet('1o 3o 7e 12b')
+>>> SPANISH_40.size, SPANISH_48.size, french(ranks=8).size
+(40, 48, 32)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from tapete.errors import InvalidActionError
+
+__all__ = [
+    "FRENCH_52",
+    "SPANISH_40",
+    "SPANISH_48",
+    "Card",
+    "CardSet",
+    "Deck",
+    "Suit",
+    "cards_of",
+    "format_card",
+    "format_cards",
+    "french",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+    "rank_of",
+    "spanish",
+    "suit_mask",
+    "suit_name",
+    "suit_of",
+]
+
+Card: TypeAlias = int
+Suit: TypeAlias = int
+
+SPANISH_SUITS = "oceb"
+FRENCH_SUITS = "cdhs"
+_SUIT_NAMES = ("oros", "copas", "espadas", "bastos", "clubs", "diamonds", "hearts", "spades")
+_FRENCH_RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+_FRENCH_RANK_TEXT = {v: k for k, v in _FRENCH_RANKS.items()}
+
+
+def suit_of(card: Card) -> Suit:
+    return card >> 4
+
+
+def rank_of(card: Card) -> int:
+    return card & 15
+
+
+def suit_mask(suit: Suit) -> int:
+    """All 16 card slots of ``suit`` as a bitmask (intersect with a deck's mask for its cards)."""
+    return 0xFFFF << (16 * suit)
+
+
+def suit_name(suit: Suit) -> str:
+    """The suit's name in the game's own language: oros, copas ... clubs, hearts ...
+
+    >>> suit_name(0), suit_name(6)
+    ('oros', 'hearts')
+    """
+    return _SUIT_NAMES[suit]
+
+
+def format_card(card: Card) -> str:
+    """The compact ASCII form of DESIGN §3: ``12b`` (Rey de bastos), ``Th`` (ten of hearts)."""
+    suit, rank = card >> 4, card & 15
+    if suit < 4:
+        return f"{rank}{SPANISH_SUITS[suit]}"
+    return f"{_FRENCH_RANK_TEXT.get(rank, str(rank))}{FRENCH_SUITS[suit - 4]}"
+
+
+def parse_card(text: str, french: bool = False) -> Card:
+    """Parse ``1o``..``12b`` (Spanish) or ``2c``..``As`` (French); raises InvalidActionError.
+
+    ``2c``..``9c`` is a Spanish copas card unless ``french`` says the deck is French (clubs).
+
+    >>> parse_card("12b"), parse_card("Ah"), parse_card("th"), parse_card("2c", french=True)
+    (60, 110, 106, 66)
+    """
+    text = text.strip()
+    if len(text) >= 2:
+        rank_text, suit_char = text[:-1], text[-1]
+        if not french and suit_char in SPANISH_SUITS and rank_text.isdigit():
+            rank = int(rank_text)
+            if 1 <= rank <= 12:
+                return SPANISH_SUITS.index(suit_char) * 16 + rank
+        upper = rank_text.upper()
+        if suit_char.lower() in FRENCH_SUITS:
+            suit = 4 + FRENCH_SUITS.index(suit_char.lower())
+            if upper in _FRENCH_RANKS:
+                return suit * 16 + _FRENCH_RANKS[upper]
+            if upper.isdigit() and 2 <= int(upper) <= 9:
+                return suit * 16 + int(upper)
+    raise InvalidActionError(
+        f"{text!r} is not a card: write rank then suit, e.g. 1o 7e 12b (Spanish: o oros, c copas, "
+        "e espadas, b bastos) or Ah Td 7s (French: c d h s)"
+    )
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a bitmask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def parse_cards(text: str, french: bool = False) -> list[Card]:
+    """Cards separated by spaces or commas, in the order written."""
+    return [parse_card(t, french) for t in text.replace(",", " ").split()]
+
+
+class CardSet:
+    """An immutable set of cards backed by an int bitmask.
+
+    >>> a, b = CardSet.parse("1o 3o"), CardSet.parse("3o 7e")
+    >>> a & b, a - b, sorted(a ^ b)
+    (CardSet('3o'), CardSet('1o'), [1, 39])
+    >>> eval(repr(a)) == a, CardSet.parse("2c Ah", french=True)
+    (True, CardSet('2c Ah', french=True))
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: Iterable[Card] | int | str = 0, french: bool = False) -> None:
+        if isinstance(cards, int):
+            mask = cards
+        elif isinstance(cards, str):
+            mask = mask_of(parse_cards(cards, french))
+        else:
+            mask = mask_of(cards)
+        object.__setattr__(self, "mask", mask)
+
+    @classmethod
+    def parse(cls, text: str, french: bool = False) -> CardSet:
+        return cls(mask_of(parse_cards(text, french)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and card >= 0 and bool(self.mask >> card & 1)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(cards_of(self.mask))
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def __xor__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask ^ other.mask)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __repr__(self) -> str:
+        if self.mask >> 64:
+            return f"CardSet({str(self)!r}, french=True)"
+        return f"CardSet({str(self)!r})"
+
+    def __str__(self) -> str:
+        return format_cards(cards_of(self.mask))
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: its suits and ranks, and its cards in canonical (suit, rank) order."""
+
+    name: str
+    suits: tuple[Suit, ...]
+    ranks: tuple[int, ...]
+    cards: tuple[Card, ...] = field(init=False)
+    mask: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        cards = tuple(s * 16 + r for s in self.suits for r in self.ranks)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "mask", mask_of(cards))
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def without_ranks(self, *ranks: int) -> Deck:
+        """The same deck with some ranks taken out (Pocha drops the 2s for 3 or 6 players)."""
+        kept = tuple(r for r in self.ranks if r not in ranks)
+        return Deck(f"{self.name}-{len(self.suits) * len(kept)}", self.suits, kept)
+
+
+def spanish(size: int = 40) -> Deck:
+    """The Spanish deck: 40 cards (no 8s or 9s) or 48."""
+    if size == 40:
+        return Deck("spanish-40", (0, 1, 2, 3), (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
+    if size == 48:
+        return Deck("spanish-48", (0, 1, 2, 3), tuple(range(1, 13)))
+    raise ValueError(f"a Spanish deck has 40 or 48 cards, not {size}")
+
+
+def french(suits: int = 4, ranks: int = 13) -> Deck:
+    """A French deck with the top ``ranks`` ranks (A high) of the first ``suits`` suits.
+
+    ``ranks=6`` is the 24-card deck (9–A), 8 the 32-card (7–A), 10 the 40-card (5–A).
+    """
+    if not 1 <= suits <= 4 or not 1 <= ranks <= 13:
+        raise ValueError("a French deck has 1–4 suits and 1–13 ranks")
+    return Deck(f"french-{suits * ranks}", tuple(range(4, 4 + suits)), tuple(range(15 - ranks, 15)))
+
+
+SPANISH_40 = spanish(40)
+SPANISH_48 = spanish(48)
+FRENCH_52 = french()

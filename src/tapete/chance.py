@@ -1,0 +1,102 @@
+"""Reproducible chance: deck orders from ``(seed, deal)``, lots, and dealing consistent with a view.
+
+Nothing here touches Python's global RNG. A shuffle is a pure function of the seed and the deal
+index, so a match can be replayed from its seed; records store the deck orders anyway, so a replay
+never depends on this module at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from tapete.cards import Card, cards_of
+
+__all__ = ["by_lot", "deal_constrained", "shuffled"]
+
+
+def _rng(seed: int, label: str) -> random.Random:
+    # A string seed goes through SHA-512 in CPython's Random, so it is stable across versions.
+    return random.Random(f"tapete/{seed}/{label}")
+
+
+def shuffled(cards: Sequence[Card], seed: int, deal: int) -> tuple[Card, ...]:
+    """The deck order of deal ``deal`` (0-based) of the match with ``seed``, top card first.
+
+    >>> shuffled(range(5), 7, 0) == shuffled(range(5), 7, 0) != shuffled(range(5), 7, 1)
+    True
+    """
+    order = list(cards)
+    _rng(seed, f"deal-{deal}").shuffle(order)
+    return tuple(order)
+
+
+def by_lot(choices: int, seed: int, label: str) -> int:
+    """A number in ``range(choices)`` drawn for ``label`` (e.g. the first dealer) of a match."""
+    return _rng(seed, label).randrange(choices)
+
+
+def deal_constrained(
+    unseen: int,
+    sizes: Sequence[int],
+    excluded: Sequence[int],
+    rng: random.Random,
+) -> list[int]:
+    """Deal the cards of mask ``unseen`` so seat ``i`` gets ``sizes[i]`` cards, none in ``excluded[i]``.
+
+    Used by ``sample_state``: the unseen cards go to the seats that might hold them, honouring
+    voids and other facts the view reveals. The most constrained cards are placed first at random;
+    a dead end restarts, and after a few restarts an exhaustive search settles it, so a consistent
+    deal is always found when one exists. Raises ValueError when none does.
+
+    >>> hands = deal_constrained(0b1111, [2, 2], [0b0011, 0], random.Random(1))
+    >>> hands[0]
+    12
+    """
+    cards = cards_of(unseen)
+    if sum(sizes) != len(cards):
+        raise ValueError(f"{len(cards)} unseen cards cannot fill hands of sizes {list(sizes)}")
+    seats = range(len(sizes))
+    allowed = {c: [s for s in seats if sizes[s] and not excluded[s] >> c & 1] for c in cards}
+    order = sorted(cards, key=lambda c: (len(allowed[c]), rng.random()))
+    for _ in range(20):
+        hands = _greedy(order, allowed, list(sizes), rng)
+        if hands is not None:
+            return hands
+    hands = _exhaustive(order, allowed, list(sizes), [0] * len(sizes))
+    if hands is None:
+        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+    return hands
+
+
+def _greedy(
+    order: list[Card], allowed: dict[Card, list[int]], room: list[int], rng: random.Random
+) -> list[int] | None:
+    hands = [0] * len(room)
+    for card in order:
+        seats = [s for s in allowed[card] if room[s]]
+        if not seats:
+            return None
+        # Weight by free room so a uniform deal is the unconstrained case.
+        seat = rng.choices(seats, weights=[room[s] for s in seats])[0]
+        room[seat] -= 1
+        hands[seat] |= 1 << card
+    return hands
+
+
+def _exhaustive(
+    order: list[Card], allowed: dict[Card, list[int]], room: list[int], hands: list[int]
+) -> list[int] | None:
+    if not order:
+        return list(hands)
+    card, rest = order[0], order[1:]
+    for seat in allowed[card]:
+        if room[seat]:
+            room[seat] -= 1
+            hands[seat] |= 1 << card
+            found = _exhaustive(rest, allowed, room, hands)
+            room[seat] += 1
+            hands[seat] &= ~(1 << card)
+            if found is not None:
+                return found
+    return None

@@ -1,0 +1,313 @@
+"""The game contract (DESIGN.md §2): what every game module provides, and the ``Game`` handle.
+
+A game is one module in ``tapete.games`` with a frozen keyword-only ``Params`` and these plain
+functions (``State`` and ``View`` are the module's own immutable types, actions are ints):
+
+============================  ===============================================================
+``new_state(params, setup)``  the match before its first decision, first deal dealt
+``current_player(state)``     the seat to act, None when the match is over
+``legal_actions(state)``      the actions of that seat, in a stable order
+``why_illegal(state, a)``     the ``IllegalActionError`` ``a`` would raise, or None
+``apply(state, a)``           the next state (the old one is unchanged)
+``observe(state, seat)``      what ``seat`` may see (``None``: a spectator)
+``sample_state(view, rng)``   a full state consistent with a view, for search
+``outcome(state)``            an ``Outcome`` once the match is over, else None
+``events(state)``             what the rules did by themselves in the last step
+``format_action`` / ``parse_action(params, ...)``   the text notation of DESIGN.md §3
+``teams(params)``             the partnerships, or None
+============================  ===============================================================
+
+``Game`` binds a module to its parameters and adds text actions:
+
+>>> import tapete
+>>> game = tapete.load("pocha(players=3, schedule=2)")
+>>> game.spec
+'pocha(players=3, schedule=2)'
+>>> state = game.new_state(seed=1)
+>>> game.current_player(state) in range(3)
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol, TypeAlias
+
+from tapete.cards import Card
+from tapete.errors import IllegalActionError, SpecError
+
+__all__ = [
+    "Action",
+    "Event",
+    "Game",
+    "Outcome",
+    "Rules",
+    "Seat",
+    "Setup",
+    "check",
+    "format_spec",
+    "parse_spec",
+]
+
+Action: TypeAlias = int
+Seat: TypeAlias = int
+ParamValue: TypeAlias = int | str | bool | tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The chance inputs of a match (DESIGN.md §2).
+
+    Deal ``k`` uses ``decks[k]`` (top card first) when given, else a shuffle derived from
+    ``(seed, k)``; the first dealer is ``dealer``, or drawn by lot from the seed.
+    """
+
+    seed: int = 0
+    decks: tuple[tuple[Card, ...], ...] = ()
+    dealer: int | None = None
+
+    def deck(self, deal: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """The order of deal ``deal`` over ``cards``; raises ValueError if a given one is wrong."""
+        from tapete.chance import shuffled
+
+        if deal >= len(self.decks):
+            return shuffled(cards, self.seed, deal)
+        given = self.decks[deal]
+        if sorted(given) != sorted(cards):
+            from tapete.cards import format_cards
+
+            missing = sorted(set(cards) - set(given))
+            extra = sorted(set(given) - set(cards))
+            raise SpecError(
+                f"deck order for deal {deal} must hold each of the {len(cards)} cards once"
+                f" (missing: {format_cards(missing) or 'none'}; not in the deck or repeated:"
+                f" {format_cards(extra) or ('repeats' if len(given) != len(cards) else 'none')})"
+            )
+        return given
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a match: final ``scores`` (per seat, or per team), ``winners`` (seats), why."""
+
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the rules did by themselves: a deal, a trick taken, a hand scored.
+
+    ``data`` is JSON-ready (cards in text form). A ``deal`` event holds every hand, so it is for
+    records and referees only; views are what players receive.
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", MappingProxyType(dict(self.data)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **_jsonable(self.data)}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Rules(Protocol):
+    """What a game module provides (see the module docstring)."""
+
+    Params: type[Any]
+    NAME: str
+
+    def new_state(self, params: Any, setup: Setup) -> Any: ...
+    def current_player(self, state: Any) -> Seat | None: ...
+    def legal_actions(self, state: Any) -> list[Action]: ...
+    def why_illegal(self, state: Any, action: Action) -> IllegalActionError | None: ...
+    def apply(self, state: Any, action: Action) -> Any: ...
+    def observe(self, state: Any, seat: Seat | None) -> Any: ...
+    def sample_state(self, view: Any, rng: random.Random) -> Any: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def events(self, state: Any) -> tuple[Event, ...]: ...
+    def format_action(self, params: Any, action: Action) -> str: ...
+    def parse_action(self, params: Any, text: str) -> Action: ...
+    def players(self, params: Any) -> int: ...
+    def teams(self, params: Any) -> tuple[tuple[Seat, ...], ...] | None: ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game with its parameters: the handle ``tapete.load`` returns.
+
+    Methods take and return the module's immutable states; ``apply`` and ``why_illegal`` accept an
+    action as an int or as text.
+    """
+
+    name: str
+    params: Any
+    rules: Rules = field(repr=False)
+    defaults: Any = field(repr=False, compare=False)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec: the name and every parameter that differs from its default."""
+        changed = {
+            f.name: getattr(self.params, f.name)
+            for f in dataclasses.fields(self.params)
+            if getattr(self.params, f.name) != getattr(self.defaults, f.name)
+        }
+        return format_spec(self.name, changed)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players(self.params)
+
+    @property
+    def teams(self) -> tuple[tuple[Seat, ...], ...] | None:
+        return self.rules.teams(self.params)
+
+    def new_state(
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card]] = (),
+        dealer: int | None = None,
+    ) -> Any:
+        setup = Setup(seed, tuple(tuple(d) for d in decks), dealer)
+        return self.rules.new_state(self.params, setup)
+
+    def current_player(self, state: Any) -> Seat | None:
+        return self.rules.current_player(state)
+
+    def legal_actions(self, state: Any) -> list[Action]:
+        return self.rules.legal_actions(state)
+
+    def action(self, action: Action | str) -> Action:
+        return self.rules.parse_action(self.params, action) if isinstance(action, str) else action
+
+    def why_illegal(self, state: Any, action: Action | str) -> IllegalActionError | None:
+        """The error ``apply`` would raise for ``action``, or None when it is legal.
+
+        Raises InvalidActionError when text does not parse.
+        """
+        return self.rules.why_illegal(state, self.action(action))
+
+    def apply(self, state: Any, action: Action | str) -> Any:
+        return self.rules.apply(state, self.action(action))
+
+    def observe(self, state: Any, seat: Seat | None) -> Any:
+        return self.rules.observe(state, seat)
+
+    def sample_state(self, view: Any, rng: random.Random) -> Any:
+        return self.rules.sample_state(view, rng)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        return self.rules.outcome(state)
+
+    def events(self, state: Any) -> tuple[Event, ...]:
+        return self.rules.events(state)
+
+    def format_action(self, action: Action) -> str:
+        return self.rules.format_action(self.params, action)
+
+    def parse_action(self, text: str) -> Action:
+        return self.rules.parse_action(self.params, text)
+
+
+def check(ok: bool, name: str, value: object, accepted: str) -> None:
+    """Raise SpecError for parameter ``name`` unless ``ok``; ``accepted`` says what would do.
+
+    >>> check(False, "deck", 52, "40 or 48")
+    Traceback (most recent call last):
+    tapete.errors.SpecError: deck=52 is not accepted: 40 or 48
+    """
+    if not ok:
+        raise SpecError(f"{name}={format_value(value)} is not accepted: {accepted}")
+
+
+def format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def format_spec(name: str, params: Mapping[str, object]) -> str:
+    """>>> format_spec("pocha", {"players": 3, "schedule": (1, 2)})
+    'pocha(players=3, schedule=[1, 2])'
+    """
+    if not params:
+        return name
+    return f"{name}(" + ", ".join(f"{k}={format_value(v)}" for k, v in params.items()) + ")"
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
+    """Split ``name(key=value, ...)`` into the name and its parameters.
+
+    Values are ints, ``true``/``false``, ``none``, bare words or quoted strings, and ``[...]``
+    lists of ints.
+
+    >>> parse_spec("pocha(players=3, schedule=[1, 3], dealer_hook=false, rank_order=natural)")
+    ('pocha', {'players': 3, 'schedule': (1, 3), 'dealer_hook': False, 'rank_order': 'natural'})
+    """
+    try:
+        tree = ast.parse(spec.strip(), mode="eval").body
+    except SyntaxError:
+        raise SpecError(f"{spec!r} is not a game spec: write name or name(key=value, ...)") from None
+    if isinstance(tree, ast.Name):
+        return tree.id, {}
+    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or tree.args:
+        raise SpecError(f"{spec!r} is not a game spec: write name or name(key=value, ...)")
+    params: dict[str, ParamValue] = {}
+    for keyword in tree.keywords:
+        if keyword.arg is None:
+            raise SpecError(f"{spec!r}: parameters are written key=value")
+        params[keyword.arg] = _spec_value(keyword.arg, keyword.value)
+    return tree.func.id, params
+
+
+_WORDS: dict[str, ParamValue] = {"true": True, "false": False, "none": None}
+
+
+def _spec_value(name: str, node: ast.expr) -> ParamValue:
+    if isinstance(node, ast.Name):
+        return _WORDS.get(node.id.lower(), node.id)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | str | bool | None):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _spec_value(name, node.operand)
+        if isinstance(inner, int) and not isinstance(inner, bool):
+            return -inner
+    if isinstance(node, ast.List | ast.Tuple):
+        items = [_spec_value(name, e) for e in node.elts]
+        if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
+            return tuple(i for i in items if isinstance(i, int))
+    raise SpecError(f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])")
+
+
+def bind(name: str, rules: Rules, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> Game:
+    """Build a ``Game`` from a registry entry and the parameters a spec gives."""
+    fields = [f.name for f in dataclasses.fields(rules.Params)]
+    unknown = [k for k in given if k not in fields]
+    if unknown:
+        raise SpecError(
+            f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
+        )
+    base = rules.Params(**defaults)
+    params = rules.Params(**{**defaults, **given})
+    return Game(name, params, rules, base)

@@ -1,0 +1,696 @@
+"""Pocha, and Oh Hell by parameters: bid the exact number of tricks you will take.
+
+The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form):
+
+* **Deck** (§1.1): the Spanish 40-card deck (``deck=48`` adds the 8s and 9s); with 40 cards and
+  3 or 6 players the four 2s are taken out. Strength As, 3, Rey, Caballo, Sota, 7 … 2
+  (``rank_order=natural``: As, Rey, Caballo, Sota, 7 … 2, the 3 low). ``deck=french`` is a French
+  deck of ``suits`` suits and the top ``ranks`` ranks, A high.
+* **Players** (§1.2): 3–4 (``min_players=2`` and ``max_players=8`` widen it). Seats act in seat
+  order; *mano* (``dealer + 1``) bids and leads first; the deal passes to mano. The first dealer is
+  drawn by lot.
+* **Schedule** (§1.3): ``up_and_down`` deals 1, 2 … max−1 cards, then max cards once per player,
+  then max−1 … 1, where max = deck size // players. Also ``up_only``, ``max_only``, ``n_ones``
+  (N one-card hands at each end), a list of hand sizes, or one hand size.
+* **Deal and trump** (§1.4): one card at a time from mano round to the dealer; the next card is
+  turned up and its suit is trump. When every card is dealt the dealer shows his last card, which
+  sets trump and stays in his hand (``all_dealt_trump=none``: no trump, as in Oh Hell).
+* **Bids** (§1.5): 0 to the hand size, mano first, public. The dealer may not make the bids add up
+  to the number of tricks (the *hook*; ``dealer_hook=false`` lifts it), except in one-card hands
+  (``hook_on_one_card=true`` applies it there too).
+* **Play** (§1.6): ``obligation=must_win`` is the Spanish duty to follow, beat and trump of
+  RULES.md §0.4 (``must_underruff`` adds a duty to under-trump); ``follow`` is follow suit only.
+* **Score** (§1.7): an exact bid scores 10 + 5 a trick, a miss −5 a trick of difference
+  (``scoring=oh_hell``: a point a trick and 10 for an exact bid).
+* **End** (§1.8): after the schedule the highest total wins; a tie is played off in one-card hands
+  with a turned trump and no hook among the tied leaders (``tiebreak_players=all``: everyone;
+  ``none``: the tie stands) until one leads alone.
+* ``ronda_india`` (§1.10): in one-card hands each player sees everyone's card but their own; the
+  cards are played by themselves once the bids are in.
+
+Actions are ints: a card ``c`` is ``play c``; ``BID + n`` is ``bid n``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from tapete import tricks
+from tapete.cards import (
+    Card,
+    CardSet,
+    Deck,
+    cards_of,
+    format_card,
+    format_cards,
+    french,
+    parse_card,
+    spanish,
+    suit_name,
+)
+from tapete.chance import by_lot, deal_constrained
+from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.game import Action, Event, Outcome, Seat, Setup, check
+
+NAME = "pocha"
+BID = 128
+SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")
+_BID, _PLAY, _OVER = 0, 1, 2
+_PHASES = ("bid", "play", "over")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Params:
+    """Pocha's parameters; ``oh_hell`` registers other defaults (see ``tapete.games``)."""
+
+    players: int = 4
+    min_players: int = 3
+    max_players: int = 4
+    deck: int | str = 40
+    suits: int = 4
+    ranks: int = 13
+    schedule: str | int | tuple[int, ...] = "up_and_down"
+    dealer_hook: bool = True
+    hook_on_one_card: bool = False
+    rank_order: str = "as_tres"
+    obligation: str = "must_win"
+    must_underruff: bool = False
+    scoring: str = "pocha"
+    all_dealt_trump: str = "dealer_card"
+    tiebreak_players: str = "tied"
+    ronda_india: bool = False
+
+    def __post_init__(self) -> None:
+        check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2 (§1.9.8)")
+        check(self.max_players in range(4, 9), "max_players", self.max_players, "4 to 8")
+        check(
+            self.min_players <= self.players <= self.max_players,
+            "players",
+            self.players,
+            f"{self.min_players}–{self.max_players} (min_players=2 and max_players=8 widen it)",
+        )
+        check(self.deck in (40, 48, "french"), "deck", self.deck, "40, 48 or french")
+        if self.deck != "french":
+            check((self.suits, self.ranks) == (4, 13), "suits/ranks", (self.suits, self.ranks),
+                  "suits and ranks shape the French deck only (deck=french)")
+            check(self.rank_order in ("as_tres", "natural"), "rank_order", self.rank_order,
+                  "as_tres or natural")
+        else:
+            check(1 <= self.suits <= 4, "suits", self.suits, "1 to 4")
+            check(2 <= self.ranks <= 13, "ranks", self.ranks, "2 to 13")
+            check(self.rank_order == "natural", "rank_order", self.rank_order,
+                  "natural (A high) for the French deck")
+        check(self.obligation in ("must_win", "follow"), "obligation", self.obligation,
+              "must_win or follow")
+        check(self.scoring in ("pocha", "oh_hell"), "scoring", self.scoring, "pocha or oh_hell")
+        check(self.all_dealt_trump in ("dealer_card", "none"), "all_dealt_trump",
+              self.all_dealt_trump, "dealer_card or none")
+        check(self.tiebreak_players in ("tied", "all", "none"), "tiebreak_players",
+              self.tiebreak_players, "tied, all or none")
+        _schedule(self)  # validates the schedule against the deck
+
+
+@lru_cache(maxsize=64)
+def _deck(params: Params) -> Deck:
+    if params.deck == "french":
+        return french(params.suits, params.ranks)
+    deck = spanish(int(params.deck))
+    if params.deck == 40 and params.players in (3, 6):
+        return deck.without_ranks(2)
+    return deck
+
+
+@lru_cache(maxsize=64)
+def _order(params: Params) -> tricks.Order:
+    deck = _deck(params)
+    if params.deck == "french":
+        return tricks.Order.of(deck, tuple(range(14, 1, -1)))
+    low = (7, 6, 5, 4, 2) if params.deck == 40 else (9, 8, 7, 6, 5, 4, 2)
+    faces = (1, 3, 12, 11, 10) if params.rank_order == "as_tres" else (1, 12, 11, 10)
+    rest = low if params.rank_order == "as_tres" else (*low[:-1], 3, 2)
+    return tricks.Order.of(deck, faces + rest)
+
+
+@lru_cache(maxsize=64)
+def _schedule(params: Params) -> tuple[int, ...]:
+    """The hand sizes of the match (RULES.md §1.3).
+
+    >>> _schedule(Params(players=4))
+    (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+    >>> len(_schedule(Params(players=3))), _schedule(Params(players=4, schedule="n_ones"))[:5]
+    (25, (1, 1, 1, 1, 2))
+    """
+    n, top = params.players, _deck(params).size // params.players
+    s = params.schedule
+    if isinstance(s, int) and not isinstance(s, bool):
+        s = (s,)
+    if isinstance(s, tuple):
+        check(bool(s) and all(1 <= h <= top for h in s), "schedule", s,
+              f"hand sizes from 1 to {top} ({_deck(params).size} cards, {n} players)")
+        return s
+    check(s in SCHEDULES, "schedule", s, f"{', '.join(SCHEDULES)}, a hand size or a list of them")
+    up = tuple(range(1, top))
+    if s == "up_and_down":
+        return up + (top,) * n + up[::-1]
+    if s == "up_only":
+        return up + (top,) * n
+    if s == "max_only":
+        return (top,) * n
+    return (1,) * (n - 1) + up + (top,) * n + up[::-1] + (1,) * (n - 1)
+
+
+def players(params: Params) -> int:
+    return params.players
+
+
+def teams(params: Params) -> None:
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class Deal:
+    """What a deal fixes: its number, size, dealer, players, trump and the cards as dealt."""
+
+    number: int
+    size: int
+    dealer: Seat
+    seats: tuple[Seat, ...]  # who plays, in play order from mano (all, or tie-break players)
+    after: tuple[Seat, ...]  # after[s]: the participant who acts after s
+    trump: int  # suit, or -1 for no trump
+    upcard: Card  # the turned card, or -1
+    shown: Card  # the dealer's own last card shown for trump, or -1
+    deck: tuple[Card, ...]
+    dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
+    tiebreak: bool
+
+    @property
+    def blind(self) -> bool:
+        return False
+
+
+class State:
+    """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
+
+    __slots__ = (
+        "bids",
+        "deal",
+        "hands",
+        "history",
+        "last",
+        "leader",
+        "params",
+        "phase",
+        "scores",
+        "setup",
+        "trick",
+        "tricks",
+        "turn",
+        "won",
+    )
+
+    def __init__(
+        self,
+        params: Params,
+        setup: Setup,
+        deal: Deal,
+        hands: tuple[int, ...],
+        bids: tuple[int, ...],
+        won: tuple[int, ...],
+        trick: tuple[Card, ...],
+        leader: Seat,
+        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        turn: Seat,
+        phase: int,
+        scores: tuple[int, ...],
+        history: tuple[tuple[int, ...], ...],
+        last: tuple[Event, ...],
+    ) -> None:
+        self.params = params
+        self.setup = setup
+        self.deal = deal
+        self.hands = hands
+        self.bids = bids
+        self.won = won
+        self.trick = trick
+        self.leader = leader
+        self.tricks = tricks
+        self.turn = turn
+        self.phase = phase
+        self.scores = scores
+        self.history = history
+        self.last = last
+
+    def _with(self, **changes: Any) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(new, name, changes.get(name, getattr(self, name)))
+        return new
+
+    def __repr__(self) -> str:
+        d = self.deal
+        hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
+        return (
+            f"<pocha deal {d.number} size {d.size} dealer {d.dealer} trump "
+            f"{suit_name(d.trump) if d.trump >= 0 else 'none'} {_PHASES[self.phase]} "
+            f"turn {self.turn} bids {list(self.bids)} won {list(self.won)} "
+            f"trick [{format_cards(self.trick)}] hands [{hands}] scores {list(self.scores)}>"
+        )
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or a spectator, ``seat=None``) knows. Cards are sets; -1 means none."""
+
+    seat: Seat | None
+    params: Params
+    deal: int
+    hand_size: int
+    dealer: Seat
+    seats: tuple[Seat, ...]
+    tiebreak: bool
+    trump: int
+    upcard: Card
+    shown: Card
+    hands: tuple[CardSet | None, ...]  # the hands this seat can see (its own, unless blind)
+    hand_sizes: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    won: tuple[int, ...]
+    trick: tuple[Card, ...]
+    leader: Seat
+    tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
+    turn: Seat | None
+    phase: str
+    scores: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]
+    excluded: tuple[CardSet, ...] = field(repr=False)  # cards each seat is known not to hold
+
+    @property
+    def hand(self) -> CardSet | None:
+        """This seat's own hand, when it may see it."""
+        return None if self.seat is None else self.hands[self.seat]
+
+
+# --- the match -----------------------------------------------------------------------------
+
+
+def new_state(params: Params, setup: Setup) -> State:
+    n = params.players
+    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
+    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    seats = tuple((dealer + 1 + i) % n for i in range(n))
+    deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
+    zeros = (0,) * n
+    return _start(params, setup, deal, zeros, (), (_deal_event(params, deal),))
+
+
+def _deal(
+    params: Params, setup: Setup, number: int, size: int, seats: tuple[Seat, ...], tiebreak: bool
+) -> Deal:
+    """Deal ``size`` cards to ``seats`` (mano first, dealer last), one at a time (§1.4)."""
+    n, p = params.players, len(seats)
+    cards = _deck(params).cards
+    deck = setup.deck(number, cards)
+    dealt = [0] * n
+    for i in range(p * size):
+        dealt[seats[i % p]] |= 1 << deck[i]
+    upcard = shown = -1
+    if p * size < len(deck):
+        upcard = deck[p * size]
+        trump = upcard >> 4
+    elif params.all_dealt_trump == "dealer_card":
+        shown = deck[p * size - 1]
+        trump = shown >> 4
+    else:
+        trump = -1
+    after = [0] * n
+    for i, s in enumerate(seats):
+        after[s] = seats[(i + 1) % p]
+    return Deal(number, size, seats[-1], seats, tuple(after), trump, upcard, shown, deck,
+                tuple(dealt), tiebreak)
+
+
+def _start(
+    params: Params,
+    setup: Setup,
+    deal: Deal,
+    scores: tuple[int, ...],
+    history: tuple[tuple[int, ...], ...],
+    last: tuple[Event, ...],
+) -> State:
+    n = params.players
+    mano = deal.seats[0]
+    return State(params, setup, deal, deal.dealt, (-1,) * n, (0,) * n, (), mano, (), mano, _BID,
+                 scores, history, last)
+
+
+def current_player(state: State) -> Seat | None:
+    return None if state.phase == _OVER else state.turn
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
+    if state.phase == _PLAY:
+        p, d = state.params, state.deal
+        mask = tricks.legal_mask(state.hands[state.turn], state.trick, d.trump, _order(p),
+                                 p.obligation,  # type: ignore[arg-type]
+                                 must_underruff=p.must_underruff)
+        return cards_of(mask)
+    if state.phase == _BID:
+        hooked = _hooked_bid(state)
+        return [BID + b for b in range(state.deal.size + 1) if b != hooked]
+    return []
+
+
+def _hooked_bid(state: State) -> int:
+    """The bid the hook rule forbids the current bidder, or -1 (§1.5)."""
+    p, d = state.params, state.deal
+    if not p.dealer_hook or state.turn != d.dealer or d.tiebreak:
+        return -1
+    if d.size == 1 and not p.hook_on_one_card:
+        return -1
+    rest = d.size - sum(b for b in state.bids if b > 0)
+    return rest if 0 <= rest <= d.size else -1
+
+
+def why_illegal(state: State, action: Action) -> IllegalActionError | None:
+    """Why ``action`` breaks a rule now, or None. The single source of legality."""
+    if state.phase == _OVER:
+        return IllegalActionError("match-over", "the match is over")
+    d = state.deal
+    if action >= BID:
+        bid = action - BID
+        if state.phase != _BID:
+            return IllegalActionError("not-bidding", "the bids are in: play a card")
+        if bid > d.size:
+            return IllegalActionError("bid-range", f"a bid is 0 to {d.size} tricks in this hand")
+        if bid == _hooked_bid(state):
+            made = d.size - bid
+            return IllegalActionError(
+                "hook",
+                f"the dealer may not bid {bid}: the bids would add up to the {d.size} tricks"
+                f" ({made} already bid; hook rule)",
+            )
+        return None
+    if state.phase != _PLAY:
+        return IllegalActionError("bidding", f"first bid: say how many of the {d.size} tricks you will take")
+    p = state.params
+    return tricks.why_card_illegal(state.hands[state.turn], action, state.trick, d.trump,
+                                   _order(p), p.obligation,  # type: ignore[arg-type]
+                                   must_underruff=p.must_underruff)
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after the current player takes ``action``; raises IllegalActionError."""
+    p = state.params
+    if state.phase == _PLAY and 0 <= action < BID:
+        hand = state.hands[state.turn]
+        legal = tricks.legal_mask(hand, state.trick, state.deal.trump, _order(p),
+                                  p.obligation,  # type: ignore[arg-type]
+                                  must_underruff=p.must_underruff)
+        if legal >> action & 1:
+            return _play(state, action)
+    error = why_illegal(state, action)
+    if error is not None:
+        raise error
+    return _bid(state, action - BID)
+
+
+def _bid(state: State, bid: int) -> State:
+    seat, d = state.turn, state.deal
+    bids = state.bids[:seat] + (bid,) + state.bids[seat + 1 :]
+    if seat != d.dealer:
+        return state._with(bids=bids, turn=d.after[seat], last=())
+    state = state._with(bids=bids, turn=d.seats[0], phase=_PLAY, last=())
+    if d.size == 1 and state.params.ronda_india:
+        # Blind hands: nobody knows their own card, so the cards play themselves.
+        for _ in d.seats:
+            state = _play(state, cards_of(state.hands[state.turn])[0], state.last)
+    return state
+
+
+def _play(state: State, card: Card, earlier: tuple[Event, ...] = ()) -> State:
+    seat, d = state.turn, state.deal
+    hands = list(state.hands)
+    hands[seat] ^= 1 << card
+    trick = (*state.trick, card)
+    if len(trick) < len(d.seats):
+        return state._with(hands=tuple(hands), trick=trick, turn=d.after[seat], last=earlier)
+    winner = state.leader
+    for _ in range(tricks.trick_winner(trick, d.trump, _order(state.params))):
+        winner = d.after[winner]
+    won = list(state.won)
+    won[winner] += 1
+    event = Event("trick", {"leader": state.leader, "cards": [format_card(c) for c in trick],
+                            "winner": winner})
+    state = state._with(hands=tuple(hands), won=tuple(won), trick=(), leader=winner, turn=winner,
+                        tricks=(*state.tricks, (state.leader, trick)), last=(*earlier, event))
+    if len(state.tricks) < d.size:
+        return state
+    return _end_of_hand(state)
+
+
+def hand_score(params: Params, bid: int, won: int) -> int:
+    """Points for one hand (§1.7): exact 10 + 5 a trick, else −5 a trick of difference.
+
+    >>> hand_score(Params(), 3, 3), hand_score(Params(), 1, 0), hand_score(Params(), 0, 2)
+    (25, -5, -10)
+    >>> hand_score(Params(scoring="oh_hell"), 3, 3), hand_score(Params(scoring="oh_hell"), 1, 0)
+    (13, 0)
+    """
+    if params.scoring == "oh_hell":
+        return won + (10 if bid == won else 0)
+    return 10 + 5 * won if bid == won else -5 * abs(won - bid)
+
+
+def _end_of_hand(state: State) -> State:
+    p, d = state.params, state.deal
+    delta = tuple(
+        hand_score(p, state.bids[s], state.won[s]) if s in d.seats else 0 for s in range(p.players)
+    )
+    scores = tuple(a + b for a, b in zip(state.scores, delta, strict=True))
+    history = (*state.history, delta)
+    scored = Event("score", {"bids": list(state.bids), "tricks": list(state.won),
+                             "score": list(delta), "totals": list(scores)})
+    last = (*state.last, scored)
+    number, schedule = d.number + 1, _schedule(p)
+    if number < len(schedule):
+        dealer = (d.dealer + 1) % p.players
+        seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
+        nxt = _deal(p, state.setup, number, schedule[number], seats, tiebreak=False)
+    else:
+        best = max(scores)
+        leaders = tuple(s for s in range(p.players) if scores[s] == best)
+        if len(leaders) == 1 or p.tiebreak_players == "none":
+            ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
+            result = outcome(ended)
+            assert result is not None
+            end = Event("end", {"scores": list(result.scores), "winners": list(result.winners),
+                                "reason": result.reason})
+            return ended._with(last=(*last, end))
+        players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
+        # The deal rotates among the players of the tie-break (§1.8).
+        dealer = next((s for s in sorted(players) if s > d.dealer), min(players))
+        i = players.index(dealer)
+        seats = players[i + 1 :] + players[: i + 1]
+        nxt = _deal(p, state.setup, number, 1, seats, tiebreak=True)
+    return _start(p, state.setup, nxt, scores, history, (*last, _deal_event(p, nxt)))
+
+
+def _deal_event(params: Params, d: Deal) -> Event:
+    french = params.deck == "french"
+    face_up = d.upcard if d.upcard >= 0 else d.shown
+    return Event("deal", {
+        "deal": d.number,
+        "dealer": d.dealer,
+        "size": d.size,
+        "seats": list(d.seats),
+        "deck": [format_card(c) for c in d.deck],
+        "hands": [[format_card(c) for c in cards_of(h)] for h in d.dealt],
+        "upcard": format_card(face_up) if face_up >= 0 else None,
+        "upcard_kept_by_dealer": d.shown >= 0,
+        "trump": suit_name(d.trump) if d.trump >= 0 else None,
+        "stock": [],
+        "french": french,
+    })
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != _OVER:
+        return None
+    best = max(state.scores)
+    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
+    reason = "schedule complete" if len(winners) == 1 or state.deal.number + 1 == len(
+        _schedule(state.params)) else "tie-break complete"
+    if len(winners) > 1:
+        reason = "tie stands"
+    return Outcome(state.scores, winners, reason)
+
+
+def events(state: State) -> tuple[Event, ...]:
+    return state.last
+
+
+# --- notation --------------------------------------------------------------------------------
+
+
+def format_action(params: Params, action: Action) -> str:
+    """>>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
+    ('bid 2', 'play 3o')
+    """
+    if action >= BID:
+        return f"bid {action - BID}"
+    return f"play {format_card(action)}"
+
+
+def parse_action(params: Params, text: str) -> Action:
+    """``bid N`` or ``play CARD``; a bare number is a bid and a bare card a play.
+
+    >>> parse_action(Params(), "bid 2") == BID + 2, parse_action(Params(), "3o")
+    (True, 19)
+    """
+    words = text.strip().lower().split()
+    if len(words) == 2 and words[0] in ("bid", "play"):
+        verb, arg = words
+    elif len(words) == 1:
+        verb, arg = ("bid" if words[0].isdigit() else "play"), words[0]
+    else:
+        raise InvalidActionError(f"{text!r} is not an action: write 'bid N' or 'play CARD'")
+    if verb == "bid":
+        if not arg.isdigit():
+            raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
+        return BID + int(arg)
+    return parse_card(arg, french=params.deck == "french")
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def observe(state: State, seat: Seat | None) -> View:
+    """What ``seat`` sees: its own hand, the bids, the tricks, trump; never another hand.
+
+    In ``ronda_india`` one-card hands a seat sees every card but its own.
+    """
+    p, d = state.params, state.deal
+    blind = p.ronda_india and d.size == 1 and state.phase != _OVER
+    hands: list[CardSet | None] = [None] * p.players
+    if seat is not None:
+        if blind:
+            hands = [CardSet(h) if s != seat and s in d.seats else None
+                     for s, h in enumerate(state.hands)]
+        else:
+            hands[seat] = CardSet(state.hands[seat])
+    return View(
+        seat=seat, params=p, deal=d.number, hand_size=d.size, dealer=d.dealer, seats=d.seats,
+        tiebreak=d.tiebreak, trump=d.trump, upcard=d.upcard, shown=d.shown,
+        hands=tuple(hands), hand_sizes=tuple(h.bit_count() for h in state.hands),
+        bids=tuple(None if b < 0 else b for b in state.bids), won=state.won, trick=state.trick,
+        leader=state.leader, tricks=state.tricks,
+        turn=None if state.phase == _OVER else state.turn, phase=_PHASES[state.phase],
+        scores=state.scores, history=state.history,
+        excluded=tuple(CardSet(m) for m in _excluded(state)),
+    )
+
+
+def _excluded(state: State) -> list[int]:
+    """Cards each seat is known not to hold, from how it followed (public to all)."""
+    p, d = state.params, state.deal
+    out = [0] * p.players
+    order = _order(p)
+    for leader, trick in (*state.tricks, (state.leader, state.trick)):
+        seat = leader
+        for i, card in enumerate(trick):
+            out[seat] |= tricks.excluded_by_play(card, trick[:i], d.trump, order,
+                                                 p.obligation,  # type: ignore[arg-type]
+                                                 must_underruff=p.must_underruff)
+            seat = d.after[seat]
+    return out
+
+
+def sample_state(view: View, rng: random.Random) -> State:
+    """A full state consistent with ``view``: unseen cards dealt at random around known facts.
+
+    The seat's own hand, the cards played, the turned card, the dealer's shown card and every void
+    or "could not beat" revealed by play are honoured; later deals come from a fresh seed.
+    """
+    p = view.params
+    n, d_seats = p.players, view.seats
+    known = [h.mask if h is not None else -1 for h in view.hands]
+    played_by = [0] * n
+    for leader, trick in (*view.tricks, (view.leader, view.trick)):
+        seat = leader
+        after = {s: d_seats[(i + 1) % len(d_seats)] for i, s in enumerate(d_seats)}
+        for card in trick:
+            played_by[seat] |= 1 << card
+            seat = after[seat]
+    deck = _deck(p)
+    unseen = deck.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
+    if view.upcard >= 0:
+        unseen &= ~(1 << view.upcard)
+    pinned = [0] * n
+    if view.shown >= 0 and not played_by[view.dealer] >> view.shown & 1 and known[view.dealer] < 0:
+        pinned[view.dealer] = 1 << view.shown
+        unseen &= ~pinned[view.dealer]
+    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] - pinned[s].bit_count() for s in range(n)]
+    stock = unseen.bit_count() - sum(sizes)
+    excluded = [m.mask for m in view.excluded]
+    dealt = deal_constrained(unseen, [*sizes, stock], [*excluded, 0], rng)
+    hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
+    setup = Setup(seed=rng.getrandbits(32))
+    order = _stack(view, hands, played_by, dealt[n], rng)
+    seats = view.seats
+    after = [0] * n
+    for i, s in enumerate(seats):
+        after[s] = seats[(i + 1) % len(seats)]
+    deal = Deal(view.deal, view.hand_size, view.dealer, seats, tuple(after), view.trump,
+                view.upcard, view.shown, order, tuple(h | b for h, b in zip(hands, played_by,
+                                                                           strict=True)),
+                view.tiebreak)
+    phase = _PHASES.index(view.phase)
+    return State(p, setup, deal, hands, tuple(-1 if b is None else b for b in view.bids),
+                 view.won, view.trick, view.leader, view.tricks,
+                 view.turn if view.turn is not None else -1, phase, view.scores, view.history, ())
+
+
+def _stack(view: View, hands: tuple[int, ...], played_by: list[int], stock: int,
+           rng: random.Random) -> tuple[Card, ...]:
+    """A deck order that deals ``hands`` (plus what was played) as this game deals."""
+    rows = []
+    for s in view.seats:
+        cards = cards_of(hands[s] | played_by[s])
+        rng.shuffle(cards)
+        if s == view.dealer and view.shown >= 0:
+            cards.remove(view.shown)
+            cards.append(view.shown)
+        rows.append(cards)
+    order = [rows[i % len(rows)][i // len(rows)] for i in range(len(rows) * view.hand_size)]
+    rest = cards_of(stock)
+    rng.shuffle(rest)
+    if view.upcard >= 0:
+        rest.insert(0, view.upcard)
+    return (*order, *rest)
+
+
+def stack_deck(params: Params, dealer: Seat, hands: list[str], upcard: str | None = None
+               ) -> tuple[Card, ...]:
+    """A deck order that deals ``hands`` (text, one per seat) with ``upcard`` turned next.
+
+    For tests, puzzles and teaching: ``game.new_state(decks=[stack_deck(...)], dealer=...)``.
+    The rest of the deck follows in its canonical order.
+
+    >>> p = Params(players=3, schedule=1)
+    >>> [format_card(c) for c in stack_deck(p, 2, ["1o", "3o", "4o"], "5e")[:4]]
+    ['1o', '3o', '4o', '5e']
+    """
+    french_deck = params.deck == "french"
+    n = params.players
+    cards = [[parse_card(t, french_deck) for t in h.split()] for h in hands]
+    seats = [(dealer + 1 + i) % n for i in range(n)]
+    size = len(cards[0])
+    order = [cards[seats[i % n]][i // n] for i in range(n * size)]
+    if upcard is not None:
+        order.append(parse_card(upcard, french_deck))
+    order += [c for c in _deck(params).cards if c not in order]
+    return tuple(order)
