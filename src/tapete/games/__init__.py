@@ -49,6 +49,11 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "all_dealt_trump": "none",
             },
         ),
+        "pottle": Entry(
+            "tapete.games.pottle",
+            "seven cards, one bid each: the highest bidder must take exactly his bid to win the"
+            " pot (3–7)",
+        ),
     }
 )
 ALIASES: Mapping[str, str] = MappingProxyType({})
@@ -70,7 +75,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)
