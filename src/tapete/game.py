@@ -15,6 +15,8 @@ functions (``State`` and ``View`` are the module's own immutable types, actions 
 ``events(state)``             what the rules did by themselves in the last step
 ``format_action`` / ``parse_action(params, ...)``   the text notation of DESIGN.md §3
 ``teams(params)``             the partnerships, or None
+``players(params)``           the number of seats
+``deck(params)``              every card the game uses
 ============================  ===============================================================
 
 ``Game`` binds a module to its parameters and adds text actions:
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
-from tapete.cards import Card
+from tapete.cards import Card, Deck, parse_card
 from tapete.errors import IllegalActionError, SpecError
 
 __all__ = [
@@ -145,6 +147,7 @@ class Rules(Protocol):
     def parse_action(self, params: Any, text: str) -> Action: ...
     def players(self, params: Any) -> int: ...
     def teams(self, params: Any) -> tuple[tuple[Seat, ...], ...] | None: ...
+    def deck(self, params: Any) -> Deck: ...
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,15 @@ class Game:
     @property
     def teams(self) -> tuple[tuple[Seat, ...], ...] | None:
         return self.rules.teams(self.params)
+
+    @property
+    def deck(self) -> Deck:
+        """Every card this game uses (for a match with these parameters)."""
+        return self.rules.deck(self.params)
+
+    def parse_card(self, text: str) -> Card:
+        """A card in this game's deck from its text (``2c`` is clubs in a French deck)."""
+        return parse_card(text, french=any(s >= 4 for s in self.deck.suits))
 
     def new_state(
         self,
@@ -248,7 +260,9 @@ def format_value(value: object) -> str:
 
 
 def format_spec(name: str, params: Mapping[str, object]) -> str:
-    """>>> format_spec("pocha", {"players": 3, "schedule": (1, 2)})
+    """The spec text of a name and parameters (the inverse of ``parse_spec``).
+
+    >>> format_spec("pocha", {"players": 3, "schedule": (1, 2)})
     'pocha(players=3, schedule=[1, 2])'
     """
     if not params:

@@ -24,7 +24,7 @@ The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form
   (``scoring=oh_hell``: a point a trick and 10 for an exact bid).
 * **End** (§1.8): after the schedule the highest total wins; a tie is played off in one-card hands
   with a turned trump and no hook among the tied leaders (``tiebreak_players=all``: everyone;
-  ``none``: the tie stands) until one leads alone.
+  ``nobody``: the tie stands) until one leads alone.
 * ``ronda_india`` (§1.10): in one-card hands each player sees everyone's card but their own; the
   cards are played by themselves once the bids are in.
 
@@ -108,9 +108,14 @@ class Params:
         check(self.scoring in ("pocha", "oh_hell"), "scoring", self.scoring, "pocha or oh_hell")
         check(self.all_dealt_trump in ("dealer_card", "none"), "all_dealt_trump",
               self.all_dealt_trump, "dealer_card or none")
-        check(self.tiebreak_players in ("tied", "all", "none"), "tiebreak_players",
-              self.tiebreak_players, "tied, all or none")
+        check(self.tiebreak_players in ("tied", "all", "nobody"), "tiebreak_players",
+              self.tiebreak_players, "tied, all or nobody")
         _schedule(self)  # validates the schedule against the deck
+
+
+def deck(params: Params) -> Deck:
+    """The cards in play: the 2s are out of the 40-card deck for 3 or 6 players (§1.1)."""
+    return _deck(params)
 
 
 @lru_cache(maxsize=64)
@@ -483,7 +488,7 @@ def _end_of_hand(state: State) -> State:
     else:
         best = max(scores)
         leaders = tuple(s for s in range(p.players) if scores[s] == best)
-        if len(leaders) == 1 or p.tiebreak_players == "none":
+        if len(leaders) == 1 or p.tiebreak_players == "nobody":
             ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
             result = outcome(ended)
             assert result is not None
@@ -537,7 +542,9 @@ def events(state: State) -> tuple[Event, ...]:
 
 
 def format_action(params: Params, action: Action) -> str:
-    """>>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
+    """The text of an action: ``bid N`` or ``play CARD``.
+
+    >>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
     ('bid 2', 'play 3o')
     """
     if action >= BID:
@@ -549,7 +556,7 @@ def parse_action(params: Params, text: str) -> Action:
     """``bid N`` or ``play CARD``; a bare number is a bid and a bare card a play.
 
     >>> parse_action(Params(), "bid 2") == BID + 2, parse_action(Params(), "3o")
-    (True, 19)
+    (True, 3)
     """
     words = text.strip().lower().split()
     if len(words) == 2 and words[0] in ("bid", "play"):
