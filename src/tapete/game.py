@@ -114,7 +114,8 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "data", MappingProxyType(dict(self.data)))
+        if not isinstance(self.data, MappingProxyType):
+            object.__setattr__(self, "data", MappingProxyType(self.data))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **_jsonable(self.data)}
@@ -162,6 +163,11 @@ class Game:
     params: Any
     rules: Rules = field(repr=False)
     defaults: Any = field(repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The per-step queries go straight to the module: playouts call them millions of times.
+        for name in ("current_player", "legal_actions", "outcome", "events"):
+            object.__setattr__(self, name, getattr(self.rules, name))
 
     @property
     def spec(self) -> str:

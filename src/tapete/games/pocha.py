@@ -40,6 +40,7 @@ from typing import Any
 
 from tapete import tricks
 from tapete.cards import (
+    CARD_TEXT,
     Card,
     CardSet,
     Deck,
@@ -190,16 +191,18 @@ class Deal:
     deck: tuple[Card, ...]
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     tiebreak: bool
+    order: tricks.Order
 
-    @property
-    def blind(self) -> bool:
-        return False
+
+_Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
+"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, or an Event."""
 
 
 class State:
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
+        "_legal",
         "bids",
         "deal",
         "hands",
@@ -231,7 +234,7 @@ class State:
         phase: int,
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
-        last: tuple[Event, ...],
+        last: tuple[_Pending, ...],
     ) -> None:
         self.params = params
         self.setup = setup
@@ -247,11 +250,13 @@ class State:
         self.scores = scores
         self.history = history
         self.last = last
+        self._legal = -1  # the play phase's legal mask, computed once
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
         for name in State.__slots__:
             object.__setattr__(new, name, changes.get(name, getattr(self, name)))
+        new._legal = -1
         return new
 
     def __repr__(self) -> str:
@@ -308,7 +313,7 @@ def new_state(params: Params, setup: Setup) -> State:
     seats = tuple((dealer + 1 + i) % n for i in range(n))
     deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
     zeros = (0,) * n
-    return _start(params, setup, deal, zeros, (), (_deal_event(params, deal),))
+    return _start(params, setup, deal, zeros, (), (deal,))
 
 
 def _deal(
@@ -334,7 +339,7 @@ def _deal(
     for i, s in enumerate(seats):
         after[s] = seats[(i + 1) % p]
     return Deal(number, size, seats[-1], seats, tuple(after), trump, upcard, shown, deck,
-                tuple(dealt), tiebreak)
+                tuple(dealt), tiebreak, _order(params))
 
 
 def _start(
@@ -343,7 +348,7 @@ def _start(
     deal: Deal,
     scores: tuple[int, ...],
     history: tuple[tuple[int, ...], ...],
-    last: tuple[Event, ...],
+    last: tuple[_Pending, ...],
 ) -> State:
     n = params.players
     mano = deal.seats[0]
@@ -358,15 +363,22 @@ def current_player(state: State) -> Seat | None:
 def legal_actions(state: State) -> list[Action]:
     """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
     if state.phase == _PLAY:
-        p, d = state.params, state.deal
-        mask = tricks.legal_mask(state.hands[state.turn], state.trick, d.trump, _order(p),
-                                 p.obligation,  # type: ignore[arg-type]
-                                 must_underruff=p.must_underruff)
-        return cards_of(mask)
+        return cards_of(state._legal if state._legal >= 0 else _legal_cards(state))
     if state.phase == _BID:
         hooked = _hooked_bid(state)
         return [BID + b for b in range(state.deal.size + 1) if b != hooked]
     return []
+
+
+def _legal_cards(state: State) -> int:
+    if state._legal < 0:
+        p = state.params
+        state._legal = tricks.legal_mask(
+            state.hands[state.turn], state.trick, state.deal.trump, state.deal.order,
+            p.obligation,  # type: ignore[arg-type]
+            must_underruff=p.must_underruff,
+        )
+    return state._legal
 
 
 def _hooked_bid(state: State) -> int:
@@ -403,18 +415,14 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
         return IllegalActionError("bidding", f"first bid: say how many of the {d.size} tricks you will take")
     p = state.params
     return tricks.why_card_illegal(state.hands[state.turn], action, state.trick, d.trump,
-                                   _order(p), p.obligation,  # type: ignore[arg-type]
+                                   d.order, p.obligation,  # type: ignore[arg-type]
                                    must_underruff=p.must_underruff)
 
 
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
-    p = state.params
     if state.phase == _PLAY and 0 <= action < BID:
-        hand = state.hands[state.turn]
-        legal = tricks.legal_mask(hand, state.trick, state.deal.trump, _order(p),
-                                  p.obligation,  # type: ignore[arg-type]
-                                  must_underruff=p.must_underruff)
+        legal = state._legal if state._legal >= 0 else _legal_cards(state)
         if legal >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
@@ -426,9 +434,12 @@ def apply(state: State, action: Action) -> State:
 def _bid(state: State, bid: int) -> State:
     seat, d = state.turn, state.deal
     bids = state.bids[:seat] + (bid,) + state.bids[seat + 1 :]
-    if seat != d.dealer:
-        return state._with(bids=bids, turn=d.after[seat], last=())
-    state = state._with(bids=bids, turn=d.seats[0], phase=_PLAY, last=())
+    last_bid = seat == d.dealer
+    state = State(state.params, state.setup, d, state.hands, bids, state.won, (), state.leader,
+                  state.tricks, d.seats[0] if last_bid else d.after[seat],
+                  _PLAY if last_bid else _BID, state.scores, state.history, ())
+    if not last_bid:
+        return state
     if d.size == 1 and state.params.ronda_india:
         # Blind hands: nobody knows their own card, so the cards play themselves.
         for _ in d.seats:
@@ -436,22 +447,24 @@ def _bid(state: State, bid: int) -> State:
     return state
 
 
-def _play(state: State, card: Card, earlier: tuple[Event, ...] = ()) -> State:
+def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
     seat, d = state.turn, state.deal
     hands = list(state.hands)
     hands[seat] ^= 1 << card
     trick = (*state.trick, card)
     if len(trick) < len(d.seats):
-        return state._with(hands=tuple(hands), trick=trick, turn=d.after[seat], last=earlier)
+        return State(state.params, state.setup, d, tuple(hands), state.bids, state.won, trick,
+                     state.leader, state.tricks, d.after[seat], _PLAY, state.scores,
+                     state.history, earlier)
     winner = state.leader
-    for _ in range(tricks.trick_winner(trick, d.trump, _order(state.params))):
+    for _ in range(tricks.trick_winner(trick, d.trump, d.order)):
         winner = d.after[winner]
     won = list(state.won)
     won[winner] += 1
-    event = Event("trick", {"leader": state.leader, "cards": [format_card(c) for c in trick],
-                            "winner": winner})
-    state = state._with(hands=tuple(hands), won=tuple(won), trick=(), leader=winner, turn=winner,
-                        tricks=(*state.tricks, (state.leader, trick)), last=(*earlier, event))
+    event = (state.leader, trick, winner)
+    state = State(state.params, state.setup, d, tuple(hands), state.bids, tuple(won), (), winner,
+                  (*state.tricks, (state.leader, trick)), winner, _PLAY, state.scores,
+                  state.history, (*earlier, event))
     if len(state.tricks) < d.size:
         return state
     return _end_of_hand(state)
@@ -501,7 +514,7 @@ def _end_of_hand(state: State) -> State:
         i = players.index(dealer)
         seats = players[i + 1 :] + players[: i + 1]
         nxt = _deal(p, state.setup, number, 1, seats, tiebreak=True)
-    return _start(p, state.setup, nxt, scores, history, (*last, _deal_event(p, nxt)))
+    return _start(p, state.setup, nxt, scores, history, (*last, nxt))
 
 
 def _deal_event(params: Params, d: Deal) -> Event:
@@ -512,8 +525,8 @@ def _deal_event(params: Params, d: Deal) -> Event:
         "dealer": d.dealer,
         "size": d.size,
         "seats": list(d.seats),
-        "deck": [format_card(c) for c in d.deck],
-        "hands": [[format_card(c) for c in cards_of(h)] for h in d.dealt],
+        "deck": [CARD_TEXT[c] for c in d.deck],
+        "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in d.dealt],
         "upcard": format_card(face_up) if face_up >= 0 else None,
         "upcard_kept_by_dealer": d.shown >= 0,
         "trump": suit_name(d.trump) if d.trump >= 0 else None,
@@ -535,7 +548,19 @@ def outcome(state: State) -> Outcome | None:
 
 
 def events(state: State) -> tuple[Event, ...]:
-    return state.last
+    """The deal, tricks, score and end of match the last step brought about."""
+    return tuple(_event(state.params, e) for e in state.last)
+
+
+def _event(params: Params, pending: _Pending) -> Event:
+    # Events are kept raw in the state and only rendered here, off the playout hot path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Deal):
+        return _deal_event(params, pending)
+    leader, trick, winner = pending
+    return Event("trick", {"leader": leader, "cards": [CARD_TEXT[c] for c in trick],
+                           "winner": winner})
 
 
 # --- notation --------------------------------------------------------------------------------
@@ -605,7 +630,7 @@ def _excluded(state: State) -> list[int]:
     """Cards each seat is known not to hold, from how it followed (public to all)."""
     p, d = state.params, state.deal
     out = [0] * p.players
-    order = _order(p)
+    order = d.order
     for leader, trick in (*state.tricks, (state.leader, state.trick)):
         seat = leader
         for i, card in enumerate(trick):
@@ -654,7 +679,7 @@ def sample_state(view: View, rng: random.Random) -> State:
     deal = Deal(view.deal, view.hand_size, view.dealer, seats, tuple(after), view.trump,
                 view.upcard, view.shown, order, tuple(h | b for h, b in zip(hands, played_by,
                                                                            strict=True)),
-                view.tiebreak)
+                view.tiebreak, _order(p))
     phase = _PHASES.index(view.phase)
     return State(p, setup, deal, hands, tuple(-1 if b is None else b for b in view.bids),
                  view.won, view.trick, view.leader, view.tricks,
