@@ -22,9 +22,10 @@ def fingerprint(obj: Any) -> Any:
     if isinstance(obj, Mapping):
         return ("map", tuple((k, fingerprint(v)) for k, v in obj.items()))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return (type(obj).__name__, tuple(
-            (f.name, fingerprint(getattr(obj, f.name))) for f in dataclasses.fields(obj)
-        ))
+        return (
+            type(obj).__name__,
+            tuple((f.name, fingerprint(getattr(obj, f.name))) for f in dataclasses.fields(obj)),
+        )
     slots = getattr(type(obj), "__slots__", None)
     if slots is not None:
         return (type(obj).__name__, tuple((s, fingerprint(getattr(obj, s))) for s in slots))
@@ -37,7 +38,7 @@ def random_playout(game: Game, seed: int, max_steps: int = 100_000) -> list[tupl
     """Play ``game`` with uniform random legal actions; the (state, action) pairs in order."""
     rng = random.Random(seed)
     state = game.new_state(seed)
-    path = []
+    path: list[tuple[Any, int]] = []
     while game.current_player(state) is not None and len(path) < max_steps:
         action = rng.choice(game.legal_actions(state))
         path.append((state, action))

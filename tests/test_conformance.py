@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from conformance_specs import SPECS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import fingerprint, random_playout
 
 import tapete
+from conformance_specs import SPECS
+from support import fingerprint, random_playout
 from tapete import record
 from tapete.match import play
 
@@ -126,7 +126,7 @@ def test_given_deck_orders_are_used_and_checked(spec: str) -> None:
     cards = game.deck.cards
     order = tuple(reversed(cards))
     state = game.new_state(3, decks=[order])
-    deal = [e for e in game.events(state) if e.type == "deal"][0]
+    deal = next(e for e in game.events(state) if e.type == "deal")
     assert [game.parse_card(c) for c in deal.data["deck"]] == list(order)
     with pytest.raises(tapete.SpecError, match="deck order"):
         game.new_state(3, decks=[order[1:]])

@@ -56,7 +56,7 @@ def deal_constrained(
     excluded: Sequence[int],
     rng: random.Random,
 ) -> list[int]:
-    """Deal the cards of mask ``unseen`` so seat ``i`` gets ``sizes[i]`` cards, none in ``excluded[i]``.
+    """Deal the cards of ``unseen`` so seat ``i`` gets ``sizes[i]`` cards, none in ``excluded[i]``.
 
     Used by ``sample_state``: the unseen cards go to the seats that might hold them, honouring
     voids and other facts the view reveals. The most constrained cards are placed first at random;

@@ -288,7 +288,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
     except SyntaxError:
-        raise SpecError(f"{spec!r} is not a game spec: write name or name(key=value, ...)") from None
+        raise SpecError(
+            f"{spec!r} is not a game spec: write name or name(key=value, ...)"
+        ) from None
     if isinstance(tree, ast.Name):
         return tree.id, {}
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or tree.args:
@@ -317,7 +319,9 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
         items = [_spec_value(name, e) for e in node.elts]
         if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
             return tuple(i for i in items if isinstance(i, int))
-    raise SpecError(f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])")
+    raise SpecError(
+        f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])"
+    )
 
 
 def bind(name: str, rules: Rules, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> Game:

@@ -77,7 +77,9 @@ def play(
     return state, recorder.record()
 
 
-def _seat_info(given: Agent | str, agent: Agent, seat: int, names: Sequence[str] | None) -> SeatInfo:
+def _seat_info(
+    given: Agent | str, agent: Agent, seat: int, names: Sequence[str] | None
+) -> SeatInfo:
     level = given if isinstance(given, str) else getattr(agent, "name", None)
     kind = str(getattr(agent, "kind", "bot"))
     name = names[seat] if names is not None else f"{level or kind} {seat}"

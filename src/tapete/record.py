@@ -144,22 +144,26 @@ class Recorder:
         for event in events:
             data = event.to_json()
             if event.type == "deal":
-                self._deals.append({
-                    "dealer": data["dealer"],
-                    "deck": tuple(data["deck"]),
-                    "hands": tuple(tuple(h) for h in data["hands"]),
-                    "upcard": data.get("upcard"),
-                    "stock": tuple(data.get("stock", ())),
-                    "actions": [],
-                    "events": [],
-                    "score": None,
-                })
+                self._deals.append(
+                    {
+                        "dealer": data["dealer"],
+                        "deck": tuple(data["deck"]),
+                        "hands": tuple(tuple(h) for h in data["hands"]),
+                        "upcard": data.get("upcard"),
+                        "stock": tuple(data.get("stock", ())),
+                        "actions": [],
+                        "events": [],
+                        "score": None,
+                    }
+                )
                 continue
             if event.type == "end":
                 self._result = {k: data[k] for k in ("scores", "winners", "reason")}
                 continue
             if not self._deals:
                 raise RecordError(f"a {event.type} event came before any deal")
+            # Where the event happened: after this deal's action number ``after`` (-1: at the deal).
+            data["after"] = len(self._deals[-1]["actions"]) - 1
             if event.type == "score":
                 self._deals[-1]["score"] = tuple(data["score"])
             self._deals[-1]["events"].append(data)
@@ -168,13 +172,26 @@ class Recorder:
         teams = self.game.teams
         deals = tuple(
             DealRecord(
-                d["dealer"], d["deck"], d["hands"], d["upcard"], d["stock"],
-                tuple(d["actions"]), tuple(d["events"]), d["score"],
+                d["dealer"],
+                d["deck"],
+                d["hands"],
+                d["upcard"],
+                d["stock"],
+                tuple(d["actions"]),
+                tuple(d["events"]),
+                d["score"],
             )
             for d in self._deals
         )
-        return Record(self.game.spec, params_json(self.game), self.seed, self.seats, teams,
-                      deals, self._result)
+        return Record(
+            self.game.spec,
+            params_json(self.game),
+            self.seed,
+            self.seats,
+            teams,
+            deals,
+            self._result,
+        )
 
 
 def dumps(record: Record) -> str:
@@ -300,25 +317,32 @@ class _DealCheck:
                 want = self.record.deals[self.deal]
                 got = (data["dealer"], tuple(tuple(h) for h in data["hands"]), data.get("upcard"))
                 if got != (want.dealer, want.hands, want.upcard):
-                    raise RecordError(f"deal {self.deal}: dealt {got}, the record says "
-                                      f"{(want.dealer, want.hands, want.upcard)}")
+                    raise RecordError(
+                        f"deal {self.deal}: dealt {got}, the record says "
+                        f"{(want.dealer, want.hands, want.upcard)}"
+                    )
             elif event.type == "score":
                 want_score = self.record.deals[self.deal].score
                 if want_score != tuple(data["score"]):
-                    raise RecordError(f"deal {self.deal}: scores {data['score']}, the record says "
-                                      f"{want_score}")
+                    raise RecordError(
+                        f"deal {self.deal}: scores {data['score']}, the record says {want_score}"
+                    )
 
     def finish(self, result: Outcome | None) -> None:
         if self.deal != len(self.record.deals) - 1:
-            raise RecordError(f"the record has {len(self.record.deals)} deals; play used "
-                              f"{self.deal + 1}")
+            raise RecordError(
+                f"the record has {len(self.record.deals)} deals; play used {self.deal + 1}"
+            )
         want = self.record.result
         if result is None:
             if want is not None:
                 raise RecordError("the record claims a result but the match is not over")
             return
-        got = {"scores": list(result.scores), "winners": list(result.winners),
-               "reason": result.reason}
+        got = {
+            "scores": list(result.scores),
+            "winners": list(result.winners),
+            "reason": result.reason,
+        }
         if want is None or dict(_plain(want)) != got:
             raise RecordError(f"result {got}, the record says {want}")
 
