@@ -25,6 +25,7 @@ from typing import TypeAlias
 from tapete.errors import InvalidActionError
 
 __all__ = [
+    "CARD_TEXT",
     "FRENCH_52",
     "SPANISH_40",
     "SPANISH_48",
@@ -112,6 +113,10 @@ def parse_card(text: str, french: bool = False) -> Card:
         f"{text!r} is not a card: write rank then suit, e.g. 1o 7e 12b (Spanish: o oros, c copas, "
         "e espadas, b bastos) or Ah Td 7s (French: c d h s)"
     )
+
+
+CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in range(128))
+"""``format_card`` as a table, for hot paths."""
 
 
 def mask_of(cards: Iterable[Card]) -> int:
