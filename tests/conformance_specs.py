@@ -25,4 +25,12 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
     ],
+    "pottle": [
+        "pottle(deals=2, extra_deals=1)",
+        "pottle(players=3, deals=3, bankroll=1)",
+        "pottle(players=7, deals=1, extra_deals=2, pot_rule=pagat)",
+        "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
+        "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
+        "pottle",
+    ],
 }

@@ -6,6 +6,7 @@ Seats: in the worked examples P1..P4 are seats 0..3 with seat 3 (P4) dealing, so
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -14,12 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapete
+from tapete import record
 from tapete.cards import CardSet, format_card, parse_card, parse_cards
 from tapete.chance import by_lot
-from tapete.errors import IllegalActionError, InvalidActionError, SpecError
+from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Game
 from tapete.games import pottle
 from tapete.games.pottle import BID, NO_TRUMP, TRUMP, Params, stack_deck
+from tapete.match import play
 
 # PT-1..PT-5: P1 (seat 0) bids 2, P2 (seat 1) 3, P3 (seat 2) 3, P4 (seat 3, dealer) 1.
 EXAMPLE_HANDS = [
@@ -752,3 +755,33 @@ def test_events_of_a_deal() -> None:
     score = next(e for e in seen if e.type == "score").data
     assert score["score"] == [-1, 3, -1, -1] and score["totals"] == [-1, 3, -1, -1]
     assert [e.to_json()["type"] for e in seen].count("trick") == 7
+
+
+# --- records ----------------------------------------------------------------------------------
+
+
+def test_a_record_replays_exactly() -> None:
+    game = load("pottle(players=5, bankroll=1, pot_rule=pagat)")
+    final, rec = play(game, ["random"] * 5, seed=4)
+    again = record.loads(record.dumps(rec))
+    assert again == rec
+    replayed = record.replay(again)
+    assert game.outcome(replayed) == game.outcome(final)
+    assert replayed.stacks == final.stacks and replayed.bought == final.bought
+    result = game.outcome(final)
+    assert result is not None and rec.result is not None
+    assert list(rec.result["scores"]) == list(result.scores)
+    # A deal's score is what it changed; buys are not counted, so they add up to the standings.
+    assert [sum(d.score[s] for d in rec.deals if d.score) for s in range(5)] == list(result.scores)
+    buys = [e for d in rec.deals for e in d.events if e["type"] == "buy"]
+    assert buys and all(e["after"] == -1 for e in buys)  # bought before the deal's first decision
+
+
+def test_a_record_with_a_wrong_score_does_not_replay() -> None:
+    game = load("pottle(players=3, deals=1, extra_deals=0)")
+    _, rec = play(game, ["random"] * 3, seed=2)
+    deal = rec.deals[0]
+    assert deal.score is not None
+    wrong = dataclasses.replace(deal, score=(deal.score[0] + 1, *deal.score[1:]))
+    with pytest.raises(RecordError, match="scores"):
+        record.replay(dataclasses.replace(rec, deals=(wrong,)))

@@ -36,10 +36,12 @@ from typing import Any
 
 from tapete import tricks
 from tapete.cards import (
+    CARD_TEXT,
     FRENCH_52,
     FRENCH_SUITS,
     Card,
     CardSet,
+    Deck,
     cards_of,
     format_card,
     format_cards,
@@ -111,6 +113,11 @@ class Params:
 
 def _at_least(low: int, value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def deck(params: Params) -> Deck:
+    """The 52 cards (§6.1); 52 − 7N of them stay undealt in each deal."""
+    return DECK
 
 
 def players(params: Params) -> int:
@@ -186,7 +193,7 @@ class State:
     discarded: int  # the remainder of a pot split at the end
     history: tuple[tuple[int, ...], ...]  # what each deal changed, per seat
     reason: str  # why the match ended, "" while it goes on
-    last: tuple[Event, ...]
+    last: tuple[Event | _Trick, ...]  # what the last step did (tricks are kept raw)
 
     def __init__(self, **fields: Any) -> None:
         for name in State.__slots__:
@@ -217,6 +224,9 @@ class State:
             f"hands [{hands}] pot {self.pot} stacks {list(self.stacks)} "
             f"bought {list(self.bought)}>"
         )
+
+
+_Trick = tuple[Seat, tuple[Card, ...], Seat]  # leader, cards, winner
 
 
 def _trump_text(trump: int) -> str:
@@ -277,7 +287,7 @@ def _start_deal(
     bought: tuple[int, ...],
     pot: int,
     history: tuple[tuple[int, ...], ...],
-    earlier: tuple[Event, ...],
+    earlier: tuple[Event | _Trick, ...],
 ) -> State:
     """Buy chips where needed, ante, and deal seven cards each from the dealer's left (§6.2)."""
     n = params.players
@@ -302,11 +312,11 @@ def _start_deal(
         {
             "deal": number,
             "dealer": dealer,
-            "deck": [format_card(c) for c in deck],
-            "hands": [[format_card(c) for c in cards_of(h)] for h in dealt],
+            "deck": [CARD_TEXT[c] for c in deck],
+            "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in dealt],
             "upcard": None,
             "stock": [],
-            "undealt": [format_card(c) for c in deck[n * HAND :]],
+            "undealt": [CARD_TEXT[c] for c in deck[n * HAND :]],
             "carried": carried,
             "antes": n * ANTE,
             "pot": pot,
@@ -468,10 +478,6 @@ def _play(state: State, card: Card) -> State:
     winner = (state.leader + tricks.trick_winner(trick, state.trump, ORDER)) % n
     won = list(state.won)
     won[winner] += 1
-    event = Event(
-        "trick",
-        {"leader": state.leader, "cards": [format_card(c) for c in trick], "winner": winner},
-    )
     state = state._with(
         hands=tuple(hands),
         won=tuple(won),
@@ -479,7 +485,7 @@ def _play(state: State, card: Card) -> State:
         leader=winner,
         turn=winner,
         tricks=(*state.tricks, (state.leader, trick)),
-        last=(event,),
+        last=((state.leader, trick, winner),),  # the trick event, rendered by ``events``
     )
     if len(state.tricks) < HAND:
         return state
@@ -600,7 +606,15 @@ def outcome(state: State) -> Outcome | None:
 
 
 def events(state: State) -> tuple[Event, ...]:
-    return state.last
+    """The deal, buys, auction, trump, tricks, pot, split, score and end the last step caused."""
+    return tuple(e if isinstance(e, Event) else _trick_event(*e) for e in state.last)
+
+
+def _trick_event(leader: Seat, trick: tuple[Card, ...], winner: Seat) -> Event:
+    # Kept raw in the state and rendered here, off the playout hot path.
+    return Event(
+        "trick", {"leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner}
+    )
 
 
 # --- notation --------------------------------------------------------------------------------
