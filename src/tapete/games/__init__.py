@@ -49,9 +49,13 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "all_dealt_trump": "none",
             },
         ),
+        "truco": Entry(
+            "tapete.games.truco",
+            "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)",
+        ),
     }
 )
-ALIASES: Mapping[str, str] = MappingProxyType({})
+ALIASES: Mapping[str, str] = MappingProxyType({"truco_paulista": "truco"})
 
 
 def games() -> list[str]:
@@ -70,7 +74,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, truco
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)
