@@ -47,6 +47,7 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "obligation": "follow",
                 "scoring": "oh_hell",
                 "all_dealt_trump": "none",
+                "hook_on_one_card": True,
             },
         ),
         "truco": Entry(

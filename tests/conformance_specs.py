@@ -1,0 +1,28 @@
+"""The parameter sets the conformance suite plays for each registered game.
+
+Small matches first (short schedules), so hypothesis can try many seeds; every option of a game
+should appear in at least one spec here.
+"""
+
+SPECS: dict[str, list[str]] = {
+    "pocha": [
+        "pocha(schedule=[1, 3, 10])",
+        "pocha(players=3, schedule=[1, 12])",
+        "pocha(players=3, deck=48, schedule=[16, 2])",
+        "pocha(players=2, min_players=2, schedule=[3, 20])",
+        "pocha(players=6, max_players=8, schedule=[6, 1])",
+        "pocha(players=7, max_players=8, schedule=[5, 2])",
+        "pocha(players=5, max_players=8, deck=48, schedule=[9])",
+        "pocha(schedule=[2, 1], rank_order=natural, must_underruff=true, dealer_hook=false)",
+        "pocha(players=3, schedule=[1, 1, 1], ronda_india=true)",
+        "pocha(players=3, schedule=[1], tiebreak_players=all)",
+        "pocha(schedule=[1, 1], tiebreak_players=nobody)",
+        "pocha(schedule=n_ones, deck=48)",
+    ],
+    "oh_hell": [
+        "oh_hell(schedule=[1, 7, 13])",
+        "oh_hell(players=7, schedule=[7, 3])",
+        "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
+        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
+    ],
+}
