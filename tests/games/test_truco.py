@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapete
+from tapete import record
 from tapete.cards import CardSet, format_card, parse_card
 from tapete.chance import by_lot
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
@@ -33,6 +34,7 @@ from tapete.games.truco import (
     State,
     View,
 )
+from tapete.match import play as play_match
 
 A, B = 0, 1  # the teams: A is seats 0 and 2, B is seats 1 and 3
 
@@ -996,3 +998,35 @@ def test_events_report_deals_rounds_scores_and_the_end() -> None:
     assert outcome is not None and list(outcome.scores) == scores
     assert kinds[0] == "deal" and kinds[-2:] == ["score", "end"]
     assert kinds.count("deal") == kinds.count("score") == state.deal.number + 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "truco(players=2, target=2)",
+        "truco(target=2, responder=either_opponent, all_tied=mao_team)",
+        "truco(players=2, target=2, deck=clean, iron_hand_blind=false)",
+        "truco(target=4, encoberta=off, forbid_pointless_raise=true)",
+        "truco(players=2, target=5, no_encoberta_after_tie=true, all_tied=no_score)",
+    ],
+)
+def test_records_replay_exactly(spec: str) -> None:
+    game = tapete.load(spec)
+    specials = set()
+    for seed in range(12):
+        final, rec = play_match(game, ["random"] * game.players, seed=seed)
+        again = record.loads(record.dumps(rec))
+        replayed = record.replay(again)
+        assert game.outcome(replayed) == game.outcome(final)
+        assert truco.observe(replayed, None) == truco.observe(final, None)
+        specials |= {after.deal.special for *_, after in record.steps(again)}
+    assert specials == {truco.NORMAL, truco.ELEVEN, truco.IRON}
+
+
+def test_describe_puts_a_view_in_words() -> None:
+    state = act(deal(FOUR, "Kc", scores=(11, 8)), "accept", "play 3c", "play 3d", "play 2h")
+    text = truco.describe(truco.observe(state, 2))
+    assert "mão de onze (team 0 on 11)" in text and "vira Kc, manilhas Ac > Ah > As > Ad" in text
+    assert "seat 0 (team 0): 2 cards [4c 5c]" in text and "your hand: 6h 7h" in text
+    blind = truco.describe(truco.observe(deal(FOUR, "Kc", scores=(11, 11)), 0))
+    assert "mão de ferro (blind)" in blind and "your hand: unseen (blind): play 1 to 3" in blind

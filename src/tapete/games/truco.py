@@ -55,9 +55,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
-from tapete.cards import Card, CardSet, Deck, cards_of, format_card, format_cards, parse_card
+from tapete.cards import (
+    CARD_TEXT,
+    Card,
+    CardSet,
+    Deck,
+    cards_of,
+    format_card,
+    format_cards,
+    parse_card,
+)
 from tapete.chance import by_lot
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
@@ -80,7 +89,6 @@ ORDINARY = {"dirty": (3, 2, 14, 13, 11, 12, 7, 6, 5, 4), "clean": (3, 2, 14, 13,
 NEXT_STAKE = {1: 3, 3: 6, 6: 9, 9: 12}
 RUN_PAYS = {3: 1, 6: 3, 9: 6, 12: 9}  # a team that runs from a raise to 6 gives 3, ...
 _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
-_TEXT = tuple(format_card(c) for c in range(128))  # card text without a call, for events
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,6 +139,11 @@ class Params:
 
 def players(params: Params) -> int:
     return params.players
+
+
+def deck(params: Params) -> Deck:
+    """Every card the game uses: the dirty (40) or the clean (24) deck."""
+    return deck_of(params.deck)
 
 
 def teams(params: Params) -> tuple[tuple[Seat, ...], ...] | None:
@@ -253,6 +266,11 @@ class Deal:
         return (self.dealer + 1) % len(self.dealt)
 
 
+# An event still to be rendered: a Deal (the deal event), ("trick", leader, plays, result,
+# next leader, round number), ("score", delta, totals, stake, team, reason), or an Event.
+_Pending: TypeAlias = "Event | Deal | tuple[Any, ...]"
+
+
 class State:
     """A Truco match between two decisions. Treat as immutable: ``apply`` returns a new one.
 
@@ -302,7 +320,7 @@ class State:
     ran: int
     scores: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
-    last: tuple[Event, ...]
+    last: tuple[_Pending, ...]  # what the last step did, rendered by ``events``
 
     def __init__(self, **fields: Any) -> None:
         for name in State.__slots__:
@@ -398,9 +416,9 @@ def new_state(params: Params, setup: Setup) -> State:
 def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple[int, ...]) -> Deal:
     """Three cards each, one at a time from mão, then the vira (§4.2); the special hands (§4.6)."""
     n = params.players
-    deck = setup.deck(number, deck_of(params.deck).cards)
-    order = [deck[(s - dealer - 1) % n : 3 * n : n] for s in range(n)]
-    vira = deck[3 * n]
+    stack = setup.deck(number, deck_of(params.deck).cards)
+    order = [stack[(s - dealer - 1) % n : 3 * n : n] for s in range(n)]
+    vira = stack[3 * n]
     manilha = manilha_rank(params.deck, vira)
     eleven = params.target - 1
     on_eleven = [t for t in (0, 1) if scores[t] == eleven]
@@ -411,7 +429,7 @@ def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple
         vira=vira,
         manilha=manilha,
         power=_powers(params.deck, manilha),
-        deck=deck,
+        deck=stack,
         dealt=tuple(sum(1 << c for c in cards) for cards in order),
         order=tuple(order),
         special=special,
@@ -427,7 +445,7 @@ def _start(
     dealer: Seat,
     scores: tuple[int, ...],
     history: tuple[tuple[int, ...], ...],
-    earlier: tuple[Event, ...],
+    earlier: tuple[_Pending, ...],
 ) -> State:
     deal = _deal(params, setup, number, dealer, scores)
     mao = deal.mao
@@ -455,7 +473,7 @@ def _start(
         ran=0,
         scores=scores,
         history=history,
-        last=(*earlier, _deal_event(params, deal)),
+        last=(*earlier, deal),
     )
 
 
@@ -596,8 +614,9 @@ def _raise_message(state: State, rule: str) -> str:
         case "no-raise-iron":
             return "nobody raises in a mão de ferro: the hand decides the game"
         case "raise-twice":
+            whose = "your team's" if state.params.players == 4 else "yours"
             return (
-                f"the last accepted raise (to {state.stake}) was {team}: the other side"
+                f"the last accepted raise (to {state.stake}) was {whose}: the other side"
                 " must raise next"
             )
         case "stake-at-max":
@@ -691,18 +710,6 @@ def _play(state: State, play: int) -> State:
         return state._with(hands=tuple(hands), trick=trick, turn=(seat + 1) % n, last=())
     result, leader = round_result(trick, state.leader, n, state.deal.power)
     results = (*state.results, result)
-    event = Event(
-        "trick",
-        {
-            "round": len(results),
-            "leader": state.leader,
-            "cards": [_TEXT[c & 127] for c in trick],
-            "down": [c >= DOWN for c in trick],
-            "winner": leader if result != TIE else None,
-            "team": result if result != TIE else None,
-            "next_leader": leader,
-        },
-    )
     state = state._with(
         hands=tuple(hands),
         trick=(),
@@ -710,7 +717,7 @@ def _play(state: State, play: int) -> State:
         results=results,
         leader=leader,
         turn=leader,
-        last=(event,),
+        last=(("trick", state.leader, trick, result, leader, len(results)),),
     )
     winner = hand_winner(results)
     if winner is None:
@@ -729,17 +736,7 @@ def _end_hand(state: State, team: int, points: int, reason: str) -> State:
     delta = (points if team == 0 else 0, points if team == 1 else 0)
     scores = (state.scores[0] + delta[0], state.scores[1] + delta[1])
     history = (*state.history, delta)
-    scored = Event(
-        "score",
-        {
-            "score": list(delta),
-            "totals": list(scores),
-            "stake": state.stake,
-            "winner": team if team >= 0 else None,
-            "reason": reason,
-        },
-    )
-    last = (*state.last, scored)
+    last = (*state.last, ("score", delta, scores, state.stake, team, reason))
     if max(scores) < p.target:
         return _start(
             p, state.setup, d.number + 1, (d.dealer + 1) % p.players, scores, history, last
@@ -763,21 +760,56 @@ def _end_hand(state: State, team: int, points: int, reason: str) -> State:
     return ended._with(last=(*last, end))
 
 
-def _deal_event(params: Params, d: Deal) -> Event:
+def events(state: State) -> tuple[Event, ...]:
+    """The deal, rounds, score and end of match that the last step brought about."""
+    return tuple(_event(e) for e in state.last)
+
+
+def _event(pending: _Pending) -> Event:
+    # Events are kept raw in the state and only rendered here, off the playout hot path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Deal):
+        d = pending
+        return Event(
+            "deal",
+            {
+                "deal": d.number,
+                "dealer": d.dealer,
+                "mao": d.mao,
+                "deck": [CARD_TEXT[c] for c in d.deck],
+                "hands": [[CARD_TEXT[c] for c in cards] for cards in d.order],
+                "upcard": CARD_TEXT[d.vira],
+                "manilha": _rank_text(d.manilha),
+                "stock": [],
+                "special": _SPECIALS[d.special],
+                "eleven_team": d.eleven_team if d.eleven_team >= 0 else None,
+                "blind": d.blind,
+            },
+        )
+    if pending[0] == "trick":
+        _, leader, plays, result, next_leader, number = pending
+        return Event(
+            "trick",
+            {
+                "round": number,
+                "leader": leader,
+                "cards": [CARD_TEXT[c & 127] for c in plays],
+                "down": [c >= DOWN for c in plays],
+                "winner": next_leader if result != TIE else None,
+                "team": result if result != TIE else None,
+                "next_leader": next_leader,
+            },
+        )
+    _, delta, scores, stake, team, reason = pending
     return Event(
-        "deal",
+        "score",
         {
-            "deal": d.number,
-            "dealer": d.dealer,
-            "mao": d.mao,
-            "deck": [_TEXT[c] for c in d.deck],
-            "hands": [[_TEXT[c] for c in cards] for cards in d.order],
-            "upcard": format_card(d.vira),
-            "manilha": _rank_text(d.manilha),
-            "stock": [],
-            "special": _SPECIALS[d.special],
-            "eleven_team": d.eleven_team if d.eleven_team >= 0 else None,
-            "blind": d.blind,
+            "score": list(delta),
+            "totals": list(scores),
+            "stake": stake,
+            "winner": team if team >= 0 else None,
+            "reason": reason,
         },
     )
 
@@ -788,10 +820,6 @@ def outcome(state: State) -> Outcome | None:
     team = 0 if state.scores[0] >= state.params.target else 1
     winners = tuple(s for s in range(state.params.players) if s & 1 == team)
     return Outcome(state.scores, winners, f"reached {state.params.target}")
-
-
-def events(state: State) -> tuple[Event, ...]:
-    return state.last
 
 
 # --- notation --------------------------------------------------------------------------------
@@ -978,9 +1006,9 @@ def sample_state(view: View, rng: random.Random) -> State:
         rng.shuffle(cards)  # a blind seat's positions are unknown to it
         order.append(tuple(cards))
     mao = (view.dealer + 1) % n
-    deck = [order[(mao + i) % n][i // n] for i in range(3 * n)]
-    deck.append(view.upcard)
-    deck += pool
+    stack = [order[(mao + i) % n][i // n] for i in range(3 * n)]
+    stack.append(view.upcard)
+    stack += pool
     special = _SPECIALS.index(view.special)
     deal = Deal(
         number=view.deal,
@@ -988,7 +1016,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         vira=view.upcard,
         manilha=view.manilha,
         power=_powers(p.deck, view.manilha),
-        deck=tuple(deck),
+        deck=tuple(stack),
         dealt=tuple(dealt),
         order=tuple(order),
         special=special,
@@ -1034,3 +1062,47 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str], vira: str) -> tup
     order.append(parse_card(vira, french=True))
     order += [c for c in deck_of(params.deck).cards if c not in order]
     return tuple(order)
+
+
+def describe(view: View) -> str:
+    """The view in words, for a person at a plain text prompt."""
+    n = view.params.players
+    manilhas = " > ".join(format_card(suit * 16 + view.manilha) for suit in MANILHA_SUITS)
+    special = {
+        "mao_de_onze": f", mão de onze (team {view.eleven_team} on {view.params.target - 1})",
+        "mao_de_ferro": ", mão de ferro" + (" (blind)" if view.blind else ""),
+    }.get(view.special, "")
+    lines = [
+        f"hand {view.deal + 1}{special}: seat {view.dealer} deals, vira {format_card(view.upcard)},"
+        f" manilhas {manilhas}",
+        f"score {view.scores[0]}-{view.scores[1]}, the hand is worth {view.stake}",
+    ]
+    if view.proposal is not None:
+        lines.append(f"seat {view.proposer} asks {view.proposal}: seat {view.turn} answers")
+    elif view.phase == "eleven":
+        lines.append(f"seat {view.turn} decides: accept (play for 3) or run (concede 1)")
+    for number, done in enumerate(view.tricks, 1):
+        result = "tied" if done.result is None else f"team {done.result}"
+        lines.append(f"  round {number}: {_plays_text(done.plays)} -> {result}")
+    if view.trick:
+        lines.append(f"  on the table (led by seat {view.leader}): {_plays_text(view.trick)}")
+    for seat in range(n):
+        seen = view.hands[seat]
+        cards = f" [{seen}]" if seen is not None and seat != view.seat else ""
+        mark = " <- to act" if seat == view.turn else ""
+        lines.append(f"  seat {seat} (team {seat & 1}): {view.hand_sizes[seat]} cards{cards}{mark}")
+    if view.seat is not None:
+        own = view.hands[view.seat]
+        size = view.hand_sizes[view.seat]
+        unseen = f"unseen (blind): play 1 to {size}" if size else "none"
+        lines.append(f"your hand: {own if own is not None else unseen}")
+    return "\n".join(lines)
+
+
+def _plays_text(plays: tuple[Play, ...]) -> str:
+    def one(play: Play) -> str:
+        if play.card < 0:
+            return "(face down)"
+        return format_card(play.card) + (" (down)" if play.down else "")
+
+    return ", ".join(f"{one(p)} by {p.seat}" for p in plays)
