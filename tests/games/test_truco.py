@@ -61,8 +61,10 @@ def deal(
 
 
 def act(state: State, *texts: str) -> State:
+    """Apply actions written as in the logs; one text may hold several, comma-separated."""
     for text in texts:
-        state = truco.apply(state, truco.parse_action(state.params, text))
+        for one in text.split(","):
+            state = truco.apply(state, truco.parse_action(state.params, one))
     return state
 
 
@@ -180,21 +182,7 @@ def test_4_2_three_cards_each_then_the_vira_rest_unused() -> None:
     assert data["type"] == "deal" and data["dealer"] == 3 and data["mao"] == 0
     assert data["hands"] == [h.split() for h in FOUR.split(" | ")]
     assert data["upcard"] == "Kc" and data["manilha"] == "A" and data["stock"] == []
-    assert data["deck"][:13] == [
-        "3c",
-        "3d",
-        "2h",
-        "2s",
-        "4c",
-        "4d",
-        "6h",
-        "6s",
-        "5c",
-        "5d",
-        "7h",
-        "7s",
-        "Kc",
-    ]
+    assert " ".join(data["deck"][:13]) == "3c 3d 2h 2s 4c 4d 6h 6s 5c 5d 7h 7s Kc"
     assert all(h.bit_count() == 3 for h in state.hands)
 
 
@@ -243,9 +231,9 @@ def test_4_3_after_a_tie_the_first_tied_card_leads() -> None:
 # --- §4.4 who wins the hand --------------------------------------------------------------------
 
 
-# Hands for 1v1 under vira Kh (manilhas: aces): seat 0 leads each round with its first card.
 def rounds(first: str, second: str, *, spec: str = "truco(players=2)", dealer: int = 1) -> State:
-    """Play three rounds (as far as they go): seat 0 leads its cards against seat 1's, in order."""
+    """A 1v1 hand under vira Kh (manilhas: the aces) where the i-th cards of the two hands meet
+    in round i, whoever leads it; played until the hand is decided."""
     state = deal(f"{first} | {second}", "Kh", spec=spec, dealer=dealer)
     for a, b in zip(first.split(), second.split(), strict=True):
         if truco.current_player(state) is None or state.deal.number > 0:
@@ -500,8 +488,11 @@ def test_4_6_a_face_down_card_cannot_win_or_tie() -> None:
     state = act(state, "play 6d down", "play 5c")  # B leads round 2 face down
     assert state.results == (B, A)
     state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 3c", "play 6d")
-    state = act(state, "play 4c", "play 2d down")
+    state = act(state, "play 4c", "play 2d down")  # 2d face up would win
     assert hand_score(state) == [1, 0]  # rounds A, A
+    state = act(deal("4c 7c 6c | 2d 7d 5d", "Kh", spec="truco(players=2)"), "play 4c, play 2d")
+    state = act(state, "play 7d down, play 7c")  # face up, the 7s would tie: B's hand
+    assert state.results == (B, A)
 
 
 def test_4_6_a_round_of_face_down_cards_only_is_tied_and_its_leader_leads_again() -> None:
@@ -529,13 +520,7 @@ def test_4_6_face_down_card_is_seen_only_by_its_owner() -> None:
 def test_4_6_mao_de_onze_partner_sees_the_face_down_card() -> None:
     state = act(
         deal(FOUR, "Kc", scores=(8, 11)),
-        "accept",
-        "play 3c",
-        "play 3d",
-        "play 2h",
-        "play 2s",
-        "play 4c",
-        "play 4d down",
+        "accept, play 3c, play 3d, play 2h, play 2s, play 4c, play 4d down",
     )
     assert truco.observe(state, 3).trick[1].card == card("4d")
     assert truco.observe(state, 0).trick[1].card == truco.observe(state, 2).trick[1].card == -1
@@ -547,12 +532,7 @@ def test_4_6_mao_de_onze_partner_sees_the_face_down_card() -> None:
 def test_4_7_the_hand_winner_scores_its_value() -> None:
     state = act(
         deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco(players=2)"),
-        "raise",
-        "accept",
-        "play 3c",
-        "play 2d",
-        "play 2c",
-        "play 6d",
+        "raise, accept, play 3c, play 2d, play 2c, play 6d",
     )
     assert hand_score(state) == [3, 0] and state.scores == (3, 0)
     assert state.history == ((3, 0),)
@@ -561,16 +541,7 @@ def test_4_7_the_hand_winner_scores_its_value() -> None:
 def test_4_7_first_team_to_12_or_more_wins_the_match() -> None:
     state = act(
         deal(ACE, "Kc", scores=(10, 4)),
-        "raise",
-        "accept",
-        "play 3c",
-        "play 3d",
-        "play Ac",
-        "play 2s",
-        "play 6h",
-        "play 6s",
-        "play 4c",
-        "play 4d",
+        "raise, accept, play 3c, play 3d, play Ac, play 2s, play 6h, play 6s, play 4c, play 4d",
     )
     outcome = truco.outcome(state)
     assert outcome is not None
@@ -786,29 +757,13 @@ def test_tr_7_mao_de_onze_at_11_8() -> None:
     assert state.scores == (11, 9)
     won = act(
         deal(ACE, "Kc", scores=(11, 8)),
-        "accept",
-        "play 3c",
-        "play 3d",
-        "play Ac",
-        "play 2s",
-        "play 6h",
-        "play 6s",
-        "play 4c",
-        "play 4d",
+        "accept, play 3c, play 3d, play Ac, play 2s, play 6h, play 6s, play 4c, play 4d",
     )
     outcome = truco.outcome(won)
     assert outcome is not None and outcome.scores == (14, 8) and outcome.winners == (0, 2)
     lost = act(
         deal("4c 5c 6c | 3d 4d 5d | 7c 6h 7h | 2s 6s 7s", "Kc", scores=(11, 8)),
-        "accept",
-        "play 4c",
-        "play 3d",
-        "play 7c",
-        "play 2s",
-        "play 4d",
-        "play 6h",
-        "play 6s",
-        "play 5c",
+        "accept, play 4c, play 3d, play 7c, play 2s, play 4d, play 6h, play 6s, play 5c",
     )
     assert lost.scores == (11, 11) and lost.deal.special == truco.IRON
 
