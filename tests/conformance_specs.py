@@ -34,4 +34,12 @@ SPECS: dict[str, list[str]] = {
         "truco(players=2, target=5, forbid_pointless_raise=true)",
         "truco(players=2, target=2, all_tied=mao_team)",
     ],
+    "pottle": [
+        "pottle(deals=2, extra_deals=1)",
+        "pottle(players=3, deals=3, bankroll=1)",
+        "pottle(players=7, deals=1, extra_deals=2, pot_rule=pagat)",
+        "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
+        "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
+        "pottle",
+    ],
 }
