@@ -1,0 +1,506 @@
+"""Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard search and mixed raises.
+
+* **easy** plays like a casual player: it leads its best card, beats the table as cheaply as it
+  can, and otherwise throws its lowest. It counts "points" in its hand (manilhas, threes, twos,
+  rounds already won) to raise, accept or run, with a little noise.
+* **medium** counts cards: it knows which stronger cards are still unseen and how likely the
+  players after it are to hold one. It saves a sure winner for later, ties when a tie is as good
+  as a win, throws its lowest card face down when its card cannot matter, and leaves a round to a
+  partner whose card is likely to hold. Its win chance comes from sampled deals played out by
+  that policy; raises, answers and the mão de onze compare it with jittered thresholds.
+* **hard** samples deals consistent with its view and weighs each by how likely the opponents'
+  raises and accepts were with the hand they hold there (their own win chance, estimated from
+  *their* view of that deal). It tries every card, face up and face down, in every deal and plays
+  each out with the medium policy for everyone; the best card gives its win chance. Raise, accept,
+  run and re-raise are priced in points — how often the opponent would run or raise again with
+  the hand it holds in each deal — and chosen at random with odds that grow with the expected
+  points (a softmax), so it bluffs and calls bluffs at mixed frequencies instead of by a fixed
+  rule. The mão de onze is priced the same way: 3 points played for against 1 given up.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from tapete.bots import Budget, Decision
+from tapete.cards import cards_of
+from tapete.games import truco
+from tapete.games.truco import ACCEPT, BLIND, DOWN, RAISE, RUN, TIE
+
+__all__ = ["decide"]
+
+MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
+OPPONENT_DEALS = 6  # sampled deals behind hard's guess of an opponent's win chance
+
+
+def decide(
+    level: str, view: truco.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    if view.blind:
+        return Decision(legal[0], "a blind hand: every position is alike")
+    if level == "hard":
+        return _hard(view, legal, rng, budget)
+    careful = level == "medium"
+    betting = view.phase != "play" or RAISE in legal
+    if careful and not betting:
+        what = "counts the cards still out"
+        bet = None
+    elif careful:
+        chance = _estimate(view, rng, MEDIUM_DEALS)
+        bet = _medium_bet(view, legal, rng, chance)
+        what = f"wins about {chance:.0%} of sampled deals"
+    else:
+        points = _easy_points(view)
+        bet = _easy_bet(view, legal, rng, points)
+        what = f"counts {points:.1f} points in hand"
+    if bet is not None:
+        return Decision(bet, what)
+    card = _pick(*_seen(view), careful=careful)
+    return Decision(card, what)
+
+
+# --- what a seat knows ---------------------------------------------------------------------------
+
+
+def _tied_team(params: truco.Params, dealer: int) -> int:
+    """The team that wins a hand of three tied rounds, or -1 when nobody scores it."""
+    rule = params.all_tied
+    if rule == "dealer_team":
+        return dealer & 1
+    if rule == "mao_team":
+        return ((dealer + 1) % params.players) & 1
+    return -1
+
+
+def _can_down(params: truco.Params, results: Sequence[int]) -> bool:
+    if params.encoberta == "off" or not results:
+        return False
+    return not (params.no_encoberta_after_tie and TIE in results)
+
+
+def _power(view: truco.View) -> tuple[int, ...]:
+    return truco._powers(view.params.deck, view.manilha)
+
+
+def _results(view: truco.View) -> tuple[int, ...]:
+    return tuple(TIE if r.result is None else r.result for r in view.tricks)
+
+
+def _seen(
+    view: truco.View,
+) -> tuple[
+    int, int, int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, bool, int, int
+]:
+    """The arguments of ``_pick`` for the seat of ``view``."""
+    assert view.seat is not None and view.hand is not None
+    seat, n = view.seat, view.params.players
+    hand = view.hand.mask
+    partner = view.hands[(seat + 2) % n] if n == 4 else None
+    partner_mask = partner.mask if partner is not None else 0
+    unseen = truco.deck(view.params).mask & ~(1 << view.upcard) & ~hand & ~partner_mask
+    for done in view.tricks:
+        for play in done.plays:
+            if play.card >= 0:
+                unseen &= ~(1 << play.card)
+    for play in view.trick:
+        if play.card >= 0:
+            unseen &= ~(1 << play.card)
+    trick = tuple(DOWN if play.down else play.card for play in view.trick)
+    results = _results(view)
+    return (
+        hand,
+        seat,
+        n,
+        trick,
+        view.leader,
+        results,
+        _power(view),
+        unseen,
+        _can_down(view.params, results),
+        _tied_team(view.params, view.dealer),
+        partner_mask,
+    )
+
+
+def _hold(power: int, unseen_powers: Sequence[int], against: int) -> float:
+    """The chance that none of ``against`` unseen cards (dealt at random) beats ``power``."""
+    total = len(unseen_powers)
+    above = sum(1 for q in unseen_powers if q > power)
+    chance = 1.0
+    for i in range(min(against, total)):
+        chance *= max(total - above - i, 0) / (total - i)
+    return chance
+
+
+def _tie_is_good(results: Sequence[int], team: int, tied_team: int) -> bool:
+    """Whether tying this round beats losing it for ``team`` (a tie never beats a win)."""
+    r = len(results)
+    if r == 0:
+        return True  # round 2 decides
+    if r == 1:
+        return results[0] != 1 - team  # after a win a tie wins the hand; after a tie, round 3
+    first = results[0]
+    return first == team or (first == TIE and tied_team != 1 - team)
+
+
+# --- the card policy (easy and medium; hard's playouts) ------------------------------------------
+
+
+def _pick(
+    hand: int,
+    seat: int,
+    n: int,
+    trick: tuple[int, ...],
+    leader: int,
+    results: tuple[int, ...],
+    power: Sequence[int],
+    unseen: int,
+    can_down: bool,
+    tied_team: int,
+    partner: int = 0,
+    *,
+    careful: bool,
+) -> int:
+    """The card ``seat`` plays (``DOWN + card`` face down) from what that seat knows.
+
+    ``trick`` holds the round's plays from ``leader``, a face-down one as ``DOWN``; ``unseen`` the
+    cards this seat cannot place; ``partner`` the partner's hand when it is shown (mão de onze).
+    """
+    cards = sorted(cards_of(hand), key=power.__getitem__)
+    if len(cards) == 1 and not trick:
+        return cards[0]
+    team = seat & 1
+    best, on_top = 0, 0
+    for i, play in enumerate(trick):
+        if play < DOWN:
+            q = power[play]
+            if q > best:
+                best, on_top = q, 1 << ((leader + i) % n & 1)
+            elif q == best:
+                on_top |= 1 << ((leader + i) % n & 1)
+    after = n - 1 - len(trick)
+    opponents_after = (after + 1) // 2 if n == 4 else after
+    partner_after = n == 4 and after >= 2
+    against = opponents_after * (3 - len(results))
+    unseen_powers = [power[c] for c in cards_of(unseen)]
+
+    def hold(q: int) -> float:
+        return _hold(q, unseen_powers, against)
+
+    low = cards[0]
+    if not trick:
+        if not careful or len(cards) < 3:
+            return cards[-1]
+        # Round 1: keep a near-sure winner back when the middle card has a chance on its own.
+        whole = _hold(power[cards[2]], unseen_powers, n // 2 * 3)
+        if whole >= 0.75 and hold(power[cards[1]]) >= 0.3:
+            return cards[1]
+        return cards[2]
+    ours = on_top == 1 << team
+    discard = DOWN + low if careful and can_down and power[low] < best else low
+    if ours:
+        if not careful or opponents_after == 0 or hold(best) >= 0.55:
+            return discard
+        rescue = [c for c in cards if power[c] > best and hold(power[c]) >= hold(best) + 0.3]
+        return rescue[0] if rescue else discard
+    beat = [c for c in cards if power[c] > best]
+    equal = [c for c in cards if power[c] == best and best > 0 and on_top != 1 << team]
+    if not careful:
+        return beat[0] if beat else low
+    if partner_after and partner:
+        strongest = max(power[c] for c in cards_of(partner))
+        if strongest > best and _hold(strongest, unseen_powers, 3 - len(results)) >= 0.7:
+            return discard
+    tie_good = _tie_is_good(results, team, tied_team)
+    tie_wins = len(results) == 1 and results[0] == team
+    spare = len(results) > 0 or len(cards) == 1 or power[cards[-1]] > best
+    if equal and tie_good and spare and (tie_wins or not beat or power[beat[0]] > 20):
+        return equal[0]
+    if beat:
+        if opponents_after == 0:
+            return beat[0]
+        safe = [c for c in beat if hold(power[c]) >= 0.6]
+        return safe[0] if safe else beat[-1]
+    if equal and tie_good:
+        return equal[0]
+    return discard
+
+
+def _finish(world: truco.State, team: int, first: int = -1) -> float:
+    """Play ``world``'s hand out with the medium policy for every seat (after ``first``, the
+    current seat's card, when given): 1 if ``team`` wins it, 0 if it loses, 0.5 if nobody does."""
+    d, params = world.deal, world.params
+    n, power = params.players, d.power
+    hands = list(world.hands)
+    trick, leader, results = world.trick, world.leader, world.results
+    alive = truco.deck(params).mask & ~(1 << d.vira)
+    for _, plays in world.tricks:
+        for play in plays:
+            alive &= ~(1 << (play & 127))
+    for play in trick:
+        alive &= ~(1 << (play & 127))
+    tied = _tied_team(params, d.dealer)
+    shown = n == 4 and d.special == truco.ELEVEN
+    can_down = _can_down(params, results)
+    while True:
+        seat = (leader + len(trick)) % n
+        if first >= 0:
+            play, first = first, -1
+        elif d.blind:
+            play = next(c for c in d.order[seat] if hands[seat] >> c & 1)
+        else:
+            partner = hands[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
+            play = _pick(
+                hands[seat],
+                seat,
+                n,
+                trick,
+                leader,
+                results,
+                power,
+                alive & ~hands[seat] & ~partner,
+                can_down,
+                tied,
+                partner,
+                careful=True,
+            )
+        bit = 1 << (play & 127)
+        hands[seat] &= ~bit
+        alive &= ~bit
+        trick = (*trick, play)
+        if len(trick) < n:
+            continue
+        result, leader = truco.round_result(trick, leader, n, power)
+        results = (*results, result)
+        trick = ()
+        winner = truco.hand_winner(results)
+        if winner is not None:
+            if winner == truco.ALL_TIED:
+                winner = tied
+            return 0.5 if winner < 0 else float(winner == team)
+        can_down = _can_down(params, results)
+
+
+def _estimate(view: truco.View, rng: random.Random, deals: int) -> float:
+    """The chance that the view's team wins the hand: sampled deals played out by medium."""
+    assert view.seat is not None
+    team = view.seat & 1
+    return sum(_finish(truco.sample_state(view, rng), team) for _ in range(deals)) / deals
+
+
+# --- easy and medium betting ---------------------------------------------------------------------
+
+
+def _easy_points(view: truco.View) -> float:
+    """A casual count: 3 a manilha (4 the zap), 2 a three, 1.5 a two, 1 an ace, 3 a round won."""
+    assert view.seat is not None
+    power = _power(view)
+    top = len(truco.ORDINARY[view.params.deck])
+    worth = {top: 2.0, top - 1: 1.5, top - 2: 1.0, 24: 4.0, 23: 3.0, 22: 3.0, 21: 3.0}
+    points = 0.0
+    n = view.params.players
+    seats = (view.seat, (view.seat + 2) % n) if n == 4 else (view.seat,)
+    for seat in seats:
+        hand = view.hands[seat]
+        if hand is not None:
+            points += sum(worth.get(power[c], 0.0) for c in hand)
+    for r in _results(view):
+        points += 0 if r == TIE else (3 if r == view.seat & 1 else -3)
+    return points
+
+
+def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: float) -> int | None:
+    noise = rng.uniform(-1.0, 1.0)
+    if view.phase == "eleven":
+        both = view.params.players == 4
+        return ACCEPT if points + noise >= (7 if both else 4) else RUN
+    if view.phase == "answer":
+        if RAISE in legal and points + noise >= 8:
+            return RAISE
+        return ACCEPT if points + noise >= (3 if view.proposal == 3 else 4) else RUN
+    if RAISE in legal and points + noise >= 6:
+        return RAISE
+    return None
+
+
+def _medium_bet(
+    view: truco.View, legal: list[int], rng: random.Random, chance: float
+) -> int | None:
+    if view.phase == "eleven":
+        return ACCEPT if chance >= 0.36 + rng.uniform(-0.04, 0.04) else RUN
+    if view.phase == "answer":
+        asked = view.proposal or 3
+        given = truco.RUN_PAYS[asked]
+        # Break-even against running, plus a margin: a raise tells of a strong hand.
+        keep = (asked - given) / (2 * asked) + 0.1 + rng.uniform(-0.06, 0.06)
+        if RAISE in legal and chance >= 0.8 + rng.uniform(-0.05, 0.05):
+            return RAISE
+        return ACCEPT if chance >= keep else RUN
+    strong = chance >= 0.7 + rng.uniform(-0.08, 0.08)
+    if RAISE in legal and (strong or (chance < 0.2 and rng.random() < 0.06)):
+        return RAISE
+    return None
+
+
+# --- hard ----------------------------------------------------------------------------------------
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
+
+
+def _raised_likelihood(chance: float) -> float:
+    """How likely an opponent who wins with ``chance`` raised (bluffs and randoms: the floor)."""
+    return 0.15 + 0.85 * _ramp(chance, 0.45, 0.8)
+
+
+def _accepted_likelihood(chance: float) -> float:
+    return 0.2 + 0.8 * _ramp(chance, 0.25, 0.5)
+
+
+def _answers(chance: float, asked: int) -> tuple[float, float]:
+    """How likely an opponent who wins with ``chance`` runs from a raise to ``asked``, and how
+    likely it raises again."""
+    given = truco.RUN_PAYS[asked]
+    keep = (asked - given) / (2 * asked) + 0.08
+    stay = 0.1 + 0.9 * _ramp(chance, keep - 0.1, keep + 0.1)
+    again = stay * _ramp(chance, 0.72, 0.9) if asked < 12 else 0.0
+    return 1.0 - stay, again
+
+
+class _Raise:
+    """Accumulates, over weighted deals, what a raise to ``asked`` is worth to the raisers."""
+
+    def __init__(self, asked: int) -> None:
+        self.asked = asked
+        self.given = truco.RUN_PAYS[asked]
+        self.weight = 0.0
+        self.run = 0.0  # weighted chance the opponents run
+        self.accepted = 0.0  # weighted points when they accept
+        self.again = 0.0  # weighted chance they raise again
+        self.again_won = 0.0  # ... and the raisers' wins then
+
+    def add(self, weight: float, chance: float, won: float) -> None:
+        run, again = _answers(chance, self.asked)
+        self.weight += weight
+        self.run += weight * run
+        self.accepted += weight * (1 - run - again) * self.asked * (2 * won - 1)
+        self.again += weight * again
+        self.again_won += weight * again * won
+
+    def value(self) -> float:
+        if self.weight <= 0:
+            return 0.0
+        total = self.run * self.given + self.accepted
+        if self.again > 0:
+            higher = truco.NEXT_STAKE[self.asked]
+            won = self.again_won / self.again
+            total += self.again * max(-self.asked, higher * (2 * won - 1))
+        return total / self.weight
+
+
+def _choose(options: dict[int, float], scale: float, rng: random.Random) -> int:
+    """A softmax over expected points: near-equal options are mixed, clear ones nearly sure."""
+    top = max(options.values())
+    temperature = 0.12 * scale
+    weights = {a: math.exp((v - top) / temperature) for a, v in options.items()}
+    pick = rng.random() * sum(weights.values())
+    for action, w in weights.items():
+        pick -= w
+        if pick <= 0:
+            return action
+    return max(options, key=options.__getitem__)
+
+
+def _opponent_chance(world: truco.State, seat: int, rng: random.Random) -> float:
+    """``seat``'s own estimate of its win chance in ``world``, from its view (as medium's)."""
+    view = truco.observe(world, seat)
+    team = seat & 1
+    total = sum(_finish(truco.sample_state(view, rng), team) for _ in range(OPPONENT_DEALS))
+    return total / OPPONENT_DEALS
+
+
+def _hard(view: truco.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
+    assert view.seat is not None
+    seat, n, team = view.seat, view.params.players, view.seat & 1
+    cards = [a for a in legal if a < BLIND] or [-1]  # -1: no card now (an answer, mão de onze)
+    # Whose betting tells something, and who would answer a raise of ours.
+    answerer = (seat + 1) % n
+    raiser = view.proposer if view.phase == "answer" else None
+    earlier = view.phase == "play" and view.stake > 1
+    ours = _Raise(truco.NEXT_STAKE[view.proposal or view.stake]) if RAISE in legal else None
+    asked_of = {raiser} if raiser is not None else set()
+    if earlier or ours:
+        asked_of.add(answerer)
+    clock = budget.clock()
+    total = 0.0
+    won = dict.fromkeys(cards, 0.0)
+    deals: list[tuple[float, float, dict[int, float]]] = []
+    while clock.more():
+        world = truco.sample_state(view, rng)
+        chances = {s: _opponent_chance(world, s, rng) for s in asked_of}
+        weight = 1.0
+        if raiser is not None:
+            weight = _raised_likelihood(chances[raiser])
+        elif earlier and view.raised_by == team:
+            weight = _accepted_likelihood(chances[answerer])
+        elif earlier:
+            weight = _raised_likelihood(chances[answerer])
+        outcomes = {a: _finish(world, team, a) for a in cards}
+        for a, value in outcomes.items():
+            won[a] += weight * value
+        deals.append((weight, chances.get(answerer, 0.0), outcomes))
+        total += weight
+        clock.tick()
+    power = _power(view)
+    best = max(cards, key=lambda a: (won[a], a >= DOWN, -power[a & 127]))
+    chance = won[best] / total
+    if ours is not None:
+        for weight, answer_chance, outcomes in deals:
+            ours.add(weight, answer_chance, outcomes[best])
+    return _hard_choice(view, rng, best, chance, ours, clock.done)
+
+
+def _hard_choice(
+    view: truco.View,
+    rng: random.Random,
+    best: int,
+    chance: float,
+    ours: _Raise | None,
+    count: int,
+) -> Decision:
+    deals = f"{count} sampled deals"
+    if view.phase == "eleven":
+        options = {ACCEPT: 3 * (2 * chance - 1), RUN: -1.0}
+        action = _choose(options, 3, rng)
+        return Decision(
+            action,
+            f"mão de onze: wins {chance:.0%} of {deals}, {options[ACCEPT]:+.1f} points expected"
+            " for 3 against -1 for running",
+        )
+    if view.phase == "answer":
+        asked = view.proposal or 3
+        options = {ACCEPT: asked * (2 * chance - 1), RUN: -float(truco.RUN_PAYS[asked])}
+        if ours is not None:
+            options[RAISE] = ours.value()
+        action = _choose(options, asked, rng)
+        return Decision(
+            action,
+            f"{truco.format_action(view.params, action)} the raise to {asked}: wins"
+            f" {chance:.0%} of {deals} given the raise; points expected "
+            + ", ".join(f"{truco._WORDS[a]} {v:+.1f}" for a, v in options.items()),
+        )
+    stake = view.stake
+    card_text = truco.format_action(view.params, best)
+    if ours is not None:
+        options = {best: stake * (2 * chance - 1), RAISE: ours.value()}
+        action = _choose(options, ours.asked, rng)
+        if action == RAISE:
+            return Decision(
+                RAISE,
+                f"raise to {ours.asked}: {options[RAISE]:+.1f} points expected against"
+                f" {options[best]:+.1f} for {card_text} (wins {chance:.0%} of {deals})",
+            )
+    return Decision(best, f"{card_text}: wins the hand in {chance:.0%} of {deals}")
