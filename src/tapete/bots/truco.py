@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from tapete.bots import Budget, Decision
 from tapete.cards import cards_of
@@ -33,6 +34,11 @@ __all__ = ["decide"]
 
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
 OPPONENT_DEALS = 6  # sampled deals behind hard's guess of an opponent's win chance
+_TUNE: dict[str, float] = {}
+
+
+def _t(name: str, default: float) -> float:
+    return _TUNE.get(name, default)
 
 
 def decide(
@@ -43,12 +49,13 @@ def decide(
     if level == "hard":
         return _hard(view, legal, rng, budget)
     careful = level == "medium"
+    bet_careful = bool(_t("x_bet", careful))
     betting = view.phase != "play" or RAISE in legal
-    if careful and not betting:
+    if bet_careful and not betting:
         what = "counts the cards still out"
         bet = None
-    elif careful:
-        chance = _estimate(view, rng, MEDIUM_DEALS)
+    elif bet_careful:
+        chance = _estimate(view, rng, MEDIUM_DEALS, bool(_t("m_read", 1)))
         bet = _medium_bet(view, legal, rng, chance)
         what = f"wins about {chance:.0%} of sampled deals"
     else:
@@ -57,7 +64,7 @@ def decide(
         what = f"counts {points:.1f} points in hand"
     if bet is not None:
         return Decision(bet, what)
-    card = _pick(*_seen(view), careful=careful)
+    card = _pick(*_seen(view), careful=bool(_t("x_cards", careful)))
     return Decision(card, what)
 
 
@@ -124,10 +131,17 @@ def _seen(
     )
 
 
-def _hold(power: int, unseen_powers: Sequence[int], against: int) -> float:
-    """The chance that none of ``against`` unseen cards (dealt at random) beats ``power``."""
-    total = len(unseen_powers)
-    above = sum(1 for q in unseen_powers if q > power)
+@lru_cache(maxsize=64)
+def _stronger(power: tuple[int, ...]) -> tuple[int, ...]:
+    """For each strength 0..24, the cards stronger than it (a bitmask)."""
+    return tuple(sum(1 << c for c, p in enumerate(power) if p > q) for q in range(25))
+
+
+def _hold(power: int, unseen: int, against: int, stronger: Sequence[int]) -> float:
+    """The chance that none of ``against`` of the ``unseen`` cards (dealt at random) beats
+    ``power``."""
+    total = unseen.bit_count()
+    above = (unseen & stronger[power]).bit_count()
     chance = 1.0
     for i in range(min(against, total)):
         chance *= max(total - above - i, 0) / (total - i)
@@ -155,7 +169,7 @@ def _pick(
     trick: tuple[int, ...],
     leader: int,
     results: tuple[int, ...],
-    power: Sequence[int],
+    power: tuple[int, ...],
     unseen: int,
     can_down: bool,
     tied_team: int,
@@ -184,34 +198,30 @@ def _pick(
     opponents_after = (after + 1) // 2 if n == 4 else after
     partner_after = n == 4 and after >= 2
     against = opponents_after * (3 - len(results))
-    unseen_powers = [power[c] for c in cards_of(unseen)]
+    stronger = _stronger(power)
 
     def hold(q: int) -> float:
-        return _hold(q, unseen_powers, against)
+        return _hold(q, unseen, against, stronger)
 
     low = cards[0]
     if not trick:
-        if not careful or len(cards) < 3:
+        if not careful or len(cards) < 3 or not _t("c_lead", 1):
             return cards[-1]
         # Round 1: keep a near-sure winner back when the middle card has a chance on its own.
-        whole = _hold(power[cards[2]], unseen_powers, n // 2 * 3)
+        whole = _hold(power[cards[2]], unseen, n // 2 * 3, stronger)
         if whole >= 0.75 and hold(power[cards[1]]) >= 0.3:
             return cards[1]
         return cards[2]
-    ours = on_top == 1 << team
     discard = DOWN + low if careful and can_down and power[low] < best else low
-    if ours:
-        if not careful or opponents_after == 0 or hold(best) >= 0.55:
-            return discard
-        rescue = [c for c in cards if power[c] > best and hold(power[c]) >= hold(best) + 0.3]
-        return rescue[0] if rescue else discard
+    if on_top == 1 << team:
+        return discard  # the partner holds the round: keep the strong cards
     beat = [c for c in cards if power[c] > best]
-    equal = [c for c in cards if power[c] == best and best > 0 and on_top != 1 << team]
+    equal = [c for c in cards if power[c] == best and best > 0]
     if not careful:
         return beat[0] if beat else low
     if partner_after and partner:
         strongest = max(power[c] for c in cards_of(partner))
-        if strongest > best and _hold(strongest, unseen_powers, 3 - len(results)) >= 0.7:
+        if strongest > best and _hold(strongest, unseen, 3 - len(results), stronger) >= 0.7:
             return discard
     tie_good = _tie_is_good(results, team, tied_team)
     tie_wins = len(results) == 1 and results[0] == team
@@ -219,10 +229,7 @@ def _pick(
     if equal and tie_good and spare and (tie_wins or not beat or power[beat[0]] > 20):
         return equal[0]
     if beat:
-        if opponents_after == 0:
-            return beat[0]
-        safe = [c for c in beat if hold(power[c]) >= 0.6]
-        return safe[0] if safe else beat[-1]
+        return beat[0]
     if equal and tie_good:
         return equal[0]
     return discard
@@ -283,11 +290,80 @@ def _finish(world: truco.State, team: int, first: int = -1) -> float:
         can_down = _can_down(params, results)
 
 
-def _estimate(view: truco.View, rng: random.Random, deals: int) -> float:
-    """The chance that the view's team wins the hand: sampled deals played out by medium."""
+def _plays_likelihood(world: truco.State, me: int) -> float:
+    """How well the other seats' plays so far fit the medium policy with the hands they hold in
+    ``world``: a play the policy would make counts 1, any other ``h_miss``."""
+    d, params = world.deal, world.params
+    if d.blind:
+        return 1.0
+    n, power = params.players, d.power
+    hands = list(d.dealt)
+    alive = truco.deck(params).mask & ~(1 << d.vira)
+    tied = _tied_team(params, d.dealer)
+    shown = n == 4 and d.special == truco.ELEVEN
+    miss = _t("h_miss", 0.4)
+    likelihood = 1.0
+    results: tuple[int, ...] = ()
+    for number, (leader, plays) in enumerate((*world.tricks, (world.leader, world.trick))):
+        can_down = _can_down(params, results)
+        for i, play in enumerate(plays):
+            seat = (leader + i) % n
+            if seat != me:
+                partner = hands[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
+                unseen = alive & ~hands[seat] & ~partner
+                guess = _pick(
+                    hands[seat],
+                    seat,
+                    n,
+                    plays[:i],
+                    leader,
+                    results,
+                    power,
+                    unseen,
+                    can_down,
+                    tied,
+                    partner,
+                    careful=True,
+                )
+                if guess != play:
+                    likelihood *= miss
+            bit = 1 << (play & 127)
+            hands[seat] &= ~bit
+            alive &= ~bit
+        if number < len(world.results):
+            results = (*results, world.results[number])
+    return likelihood
+
+
+def _estimate(view: truco.View, rng: random.Random, deals: int, read: bool = False) -> float:
+    """The chance that the view's team wins the hand: sampled deals played out by medium.
+
+    With ``read``, a deal counts more when the opponents' raises (or accepts of our raise) fit
+    the cards they hold in it, by a casual count of those cards.
+    """
     assert view.seat is not None
-    team = view.seat & 1
-    return sum(_finish(truco.sample_state(view, rng), team) for _ in range(deals)) / deals
+    team, n = view.seat & 1, view.params.players
+    evidence = ""
+    if read and view.phase == "answer":
+        evidence = "raised"
+    elif read and view.phase == "play" and view.stake > 1:
+        evidence = "accepted" if view.raised_by == team else "raised"
+    power, deck = _power(view), view.params.deck
+    theirs = _rounds_points(_results(view), 1 - team)
+    total = weights = 0.0
+    for _ in range(deals):
+        world = truco.sample_state(view, rng)
+        weight = 1.0
+        if evidence:
+            held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
+            points = held + theirs
+            if evidence == "raised":
+                weight = 0.15 + 0.85 * _ramp(points, 1, 6)
+            else:
+                weight = 0.3 + 0.7 * _ramp(points, 0, 3)
+        total += weight * _finish(world, team)
+        weights += weight
+    return total / weights
 
 
 # --- easy and medium betting ---------------------------------------------------------------------
@@ -296,19 +372,20 @@ def _estimate(view: truco.View, rng: random.Random, deals: int) -> float:
 def _easy_points(view: truco.View) -> float:
     """A casual count: 3 a manilha (4 the zap), 2 a three, 1.5 a two, 1 an ace, 3 a round won."""
     assert view.seat is not None
-    power = _power(view)
-    top = len(truco.ORDINARY[view.params.deck])
-    worth = {top: 2.0, top - 1: 1.5, top - 2: 1.0, 24: 4.0, 23: 3.0, 22: 3.0, 21: 3.0}
-    points = 0.0
-    n = view.params.players
+    n, team = view.params.players, view.seat & 1
     seats = (view.seat, (view.seat + 2) % n) if n == 4 else (view.seat,)
-    for seat in seats:
-        hand = view.hands[seat]
-        if hand is not None:
-            points += sum(worth.get(power[c], 0.0) for c in hand)
-    for r in _results(view):
-        points += 0 if r == TIE else (3 if r == view.seat & 1 else -3)
-    return points
+    hands = sum(h.mask for h in (view.hands[s] for s in seats) if h is not None)
+    return _points(hands, _power(view), view.params.deck) + _rounds_points(_results(view), team)
+
+
+def _points(hand: int, power: tuple[int, ...], deck: str) -> float:
+    top = len(truco.ORDINARY[deck])
+    worth = {top: 2.0, top - 1: 1.5, top - 2: 1.0, 24: 4.0, 23: 3.0, 22: 3.0, 21: 3.0}
+    return sum(worth.get(power[c], 0.0) for c in cards_of(hand))
+
+
+def _rounds_points(results: Sequence[int], team: int) -> float:
+    return sum(0 if r == TIE else (3 if r == team else -3) for r in results)
 
 
 def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: float) -> int | None:
@@ -319,8 +396,9 @@ def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: fl
     if view.phase == "answer":
         if RAISE in legal and points + noise >= 8:
             return RAISE
-        return ACCEPT if points + noise >= (3 if view.proposal == 3 else 4) else RUN
-    if RAISE in legal and points + noise >= 6:
+        base = _t("e_acc", 2) if view.params.players == 2 else _t("e_acc2", 2)
+        return ACCEPT if points + noise >= (base if view.proposal == 3 else base + 1) else RUN
+    if RAISE in legal and points + noise >= _t("e_raise", 6):
         return RAISE
     return None
 
@@ -329,17 +407,17 @@ def _medium_bet(
     view: truco.View, legal: list[int], rng: random.Random, chance: float
 ) -> int | None:
     if view.phase == "eleven":
-        return ACCEPT if chance >= 0.36 + rng.uniform(-0.04, 0.04) else RUN
+        return ACCEPT if chance >= _t("m_eleven", 0.36) + rng.uniform(-0.04, 0.04) else RUN
     if view.phase == "answer":
         asked = view.proposal or 3
         given = truco.RUN_PAYS[asked]
         # Break-even against running, plus a margin: a raise tells of a strong hand.
-        keep = (asked - given) / (2 * asked) + 0.1 + rng.uniform(-0.06, 0.06)
-        if RAISE in legal and chance >= 0.8 + rng.uniform(-0.05, 0.05):
+        keep = (asked - given) / (2 * asked) + _t("m_margin", 0.1) + rng.uniform(-0.06, 0.06)
+        if RAISE in legal and chance >= _t("m_rr", 0.8) + rng.uniform(-0.05, 0.05):
             return RAISE
         return ACCEPT if chance >= keep else RUN
-    strong = chance >= 0.7 + rng.uniform(-0.08, 0.08)
-    if RAISE in legal and (strong or (chance < 0.2 and rng.random() < 0.06)):
+    strong = chance >= _t("m_raise", 0.65) + rng.uniform(-0.08, 0.08)
+    if RAISE in legal and (strong or (chance < 0.2 and rng.random() < _t("m_bluff", 0.06))):
         return RAISE
     return None
 
@@ -353,7 +431,8 @@ def _ramp(x: float, lo: float, hi: float) -> float:
 
 def _raised_likelihood(chance: float) -> float:
     """How likely an opponent who wins with ``chance`` raised (bluffs and randoms: the floor)."""
-    return 0.15 + 0.85 * _ramp(chance, 0.45, 0.8)
+    floor = _t("h_floor", 0.05)
+    return floor + (1 - floor) * _ramp(chance, 0.45, 0.8)
 
 
 def _accepted_likelihood(chance: float) -> float:
@@ -364,7 +443,7 @@ def _answers(chance: float, asked: int) -> tuple[float, float]:
     """How likely an opponent who wins with ``chance`` runs from a raise to ``asked``, and how
     likely it raises again."""
     given = truco.RUN_PAYS[asked]
-    keep = (asked - given) / (2 * asked) + 0.08
+    keep = (asked - given) / (2 * asked) + _t("h_keep", 0.08)
     stay = 0.1 + 0.9 * _ramp(chance, keep - 0.1, keep + 0.1)
     again = stay * _ramp(chance, 0.72, 0.9) if asked < 12 else 0.0
     return 1.0 - stay, again
@@ -404,7 +483,7 @@ class _Raise:
 def _choose(options: dict[int, float], scale: float, rng: random.Random) -> int:
     """A softmax over expected points: near-equal options are mixed, clear ones nearly sure."""
     top = max(options.values())
-    temperature = 0.12 * scale
+    temperature = _t("h_temp", 0.05) * scale
     weights = {a: math.exp((v - top) / temperature) for a, v in options.items()}
     pick = rng.random() * sum(weights.values())
     for action, w in weights.items():
@@ -441,13 +520,13 @@ def _hard(view: truco.View, legal: list[int], rng: random.Random, budget: Budget
     while clock.more():
         world = truco.sample_state(view, rng)
         chances = {s: _opponent_chance(world, s, rng) for s in asked_of}
-        weight = 1.0
+        weight = _plays_likelihood(world, seat)
         if raiser is not None:
-            weight = _raised_likelihood(chances[raiser])
+            weight *= _raised_likelihood(chances[raiser])
         elif earlier and view.raised_by == team:
-            weight = _accepted_likelihood(chances[answerer])
+            weight *= _accepted_likelihood(chances[answerer])
         elif earlier:
-            weight = _raised_likelihood(chances[answerer])
+            weight *= _raised_likelihood(chances[answerer])
         outcomes = {a: _finish(world, team, a) for a in cards}
         for a, value in outcomes.items():
             won[a] += weight * value
