@@ -20,7 +20,7 @@ from tapete import bots
 def games_with_bots() -> list[str]:
     out = []
     for name in sorted(SPECS):
-        module = tapete.load(name).rules.__name__.rsplit(".", 1)[-1]
+        module = type(tapete.load(name).params).__module__.rsplit(".", 1)[-1]
         try:
             importlib.import_module(f"tapete.bots.{module}")
         except ModuleNotFoundError:
