@@ -49,6 +49,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "all_dealt_trump": "none",
             },
         ),
+        "poch": Entry(
+            "tapete.games.poch",
+            "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
+        ),
     }
 )
 ALIASES: Mapping[str, str] = MappingProxyType({})
@@ -70,7 +74,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)
