@@ -56,6 +56,7 @@ Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` i
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -238,8 +239,10 @@ class State:
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(new, name, changes.get(name, getattr(self, name)))
+        for name, value in zip(State.__slots__, _ALL_SLOTS(self), strict=True):
+            setattr(new, name, value)
+        for name, value in changes.items():
+            setattr(new, name, value)
         return new
 
     def __repr__(self) -> str:
@@ -252,13 +255,16 @@ class State:
         )
 
 
+_ALL_SLOTS = operator.attrgetter(*State.__slots__)
+
+
 @dataclass(frozen=True)
 class View:
     """What one seat (or a spectator, ``seat=None``) knows. Cards are sets; -1 means none."""
 
     seat: Seat | None
     params: Params
-    round: int
+    deal: int  # the round's number, from 0
     dealer: Seat
     seats: tuple[Seat, ...]
     in_game: tuple[bool, ...]
@@ -290,6 +296,11 @@ class View:
     def hand(self) -> CardSet | None:
         """This seat's own hand."""
         return None if self.seat is None else self.hands[self.seat]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The standings: every seat's chips."""
+        return self.chips
 
     @property
     def to_call(self) -> int:
@@ -384,7 +395,7 @@ def _begin_round(
         object.__setattr__(state, name, value)
     if not state.pending:  # nobody can bet: the phase is over before it starts
         return _end_poker(state)
-    return state._with(turn=_next_pending(state, dealer))
+    return state._with(turn=_next_pending(state.pending, dealer, n))
 
 
 def _deal(
@@ -520,20 +531,24 @@ def _meld_event(m: Meld) -> Event:
 
 
 def _deal_event(rnd: Round) -> Event:
-    face_up = rnd.upcard if rnd.upcard >= 0 else rnd.shown
+    text = [format_card(c) for c in rnd.deck]
+    p = len(rnd.seats)
     count = len(rnd.deck) if rnd.upcard < 0 else rnd.deck.index(rnd.upcard)
+    hands: list[list[str]] = [[] for _ in rnd.dealt]
+    for i in range(count):
+        hands[rnd.seats[i % p]].append(text[i])
     return Event(
         "deal",
         {
             "round": rnd.number,
             "dealer": rnd.dealer,
             "seats": list(rnd.seats),
-            "deck": [format_card(c) for c in rnd.deck],
-            "hands": [[format_card(c) for c in rnd.deck[:count] if h >> c & 1] for h in rnd.dealt],
-            "upcard": format_card(face_up),
-            "upcard_kept_by": _shown_holder(rnd.seats, len(rnd.dealt)) if rnd.shown >= 0 else None,
+            "deck": text,
+            "hands": hands,
+            "upcard": text[count] if rnd.upcard >= 0 else text[-1],
+            "upcard_kept_by": rnd.seats[(count - 1) % p] if rnd.shown >= 0 else None,
             "trump": suit_name(rnd.trump),
-            "stock": [format_card(c) for c in rnd.deck[count + 1 :]],
+            "stock": text[count + 1 :],
             "french": True,
         },
     )
@@ -701,6 +716,8 @@ def _bet(state: State, action: Action) -> State:
         bowls = (*bowls[:PINKE], bowls[PINKE] + pay)
     if action > CALL:  # a bet or raise: everyone else still in with chips must answer it
         pending = sum(1 << s for s in state.rnd.seats if not folded >> s & 1 and chips[s]) & ~bit
+    live = ((1 << n) - 1) & ~folded
+    over = not pending or (max(put) and live.bit_count() == 1)
     state = state._with(
         chips=chips,
         put=put,
@@ -708,19 +725,17 @@ def _bet(state: State, action: Action) -> State:
         folded=folded,
         pending=pending,
         poker=(*state.poker, (seat, action)),
+        turn=seat if over else _next_pending(pending, seat, n),
         last=(),
     )
-    live = ((1 << n) - 1) & ~folded
-    if pending and not (max(put) and live.bit_count() == 1):
-        return state._with(turn=_next_pending(state, seat))
-    return _end_poker(state)
+    return _end_poker(state) if over else state
 
 
-def _next_pending(state: State, seat: Seat) -> Seat:
-    n = state.params.players
+def _next_pending(pending: int, seat: Seat, n: int) -> Seat:
+    """The first seat after ``seat`` that still has to act."""
     for i in range(1, n + 1):
         s = (seat + i) % n
-        if state.pending >> s & 1:
+        if pending >> s & 1:
             return s
     raise AssertionError("nobody is pending")
 
@@ -997,7 +1012,7 @@ def observe(state: State, seat: Seat | None) -> View:
     return View(
         seat=seat,
         params=p,
-        round=rnd.number,
+        deal=rnd.number,
         dealer=rnd.dealer,
         seats=rnd.seats,
         in_game=tuple(bool(state.alive >> s & 1) for s in range(n)),
@@ -1073,7 +1088,7 @@ def sample_state(view: View, rng: random.Random) -> State:
     stock = out | hidden[-1]
     deck = _restack(view, dealt, stock, rng)
     rnd = Round(
-        view.round,
+        view.deal,
         view.dealer,
         seats,
         view.trump,
