@@ -25,6 +25,7 @@ from typing import TypeAlias
 from tapete.errors import InvalidActionError
 
 __all__ = [
+    "CARD_TEXT",
     "FRENCH_52",
     "SPANISH_40",
     "SPANISH_48",
@@ -114,6 +115,10 @@ def parse_card(text: str, french: bool = False) -> Card:
     )
 
 
+CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in range(128))
+"""``format_card`` as a table, for hot paths."""
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
@@ -192,6 +197,13 @@ class CardSet:
 
     def __xor__(self, other: CardSet) -> CardSet:
         return CardSet(self.mask ^ other.mask)
+
+    def __le__(self, other: CardSet) -> bool:
+        """Subset: every card of this set is in ``other``."""
+        return self.mask & ~other.mask == 0
+
+    def __ge__(self, other: CardSet) -> bool:
+        return other.mask & ~self.mask == 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and other.mask == self.mask

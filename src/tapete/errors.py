@@ -24,11 +24,11 @@ class IllegalActionError(ValueError):
     the web protocol and translations key on; the message is a sentence naming the rule and the
     facts.
 
-    >>> err = IllegalActionError("must-follow-suit", "must follow suit: oros was led and you hold 3o")
+    >>> err = IllegalActionError("must-follow-suit", "must follow suit: oros was led")
     >>> err.rule
     'must-follow-suit'
     >>> str(err)
-    'must follow suit: oros was led and you hold 3o'
+    'must follow suit: oros was led'
     """
 
     def __init__(self, rule: str, message: str) -> None:

@@ -15,6 +15,8 @@ functions (``State`` and ``View`` are the module's own immutable types, actions 
 ``events(state)``             what the rules did by themselves in the last step
 ``format_action`` / ``parse_action(params, ...)``   the text notation of DESIGN.md §3
 ``teams(params)``             the partnerships, or None
+``players(params)``           the number of seats
+``deck(params)``              every card the game uses
 ============================  ===============================================================
 
 ``Game`` binds a module to its parameters and adds text actions:
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
-from tapete.cards import Card
+from tapete.cards import Card, Deck, parse_card
 from tapete.errors import IllegalActionError, SpecError
 
 __all__ = [
@@ -112,7 +114,8 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "data", MappingProxyType(dict(self.data)))
+        if not isinstance(self.data, MappingProxyType):
+            object.__setattr__(self, "data", MappingProxyType(self.data))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **_jsonable(self.data)}
@@ -145,6 +148,7 @@ class Rules(Protocol):
     def parse_action(self, params: Any, text: str) -> Action: ...
     def players(self, params: Any) -> int: ...
     def teams(self, params: Any) -> tuple[tuple[Seat, ...], ...] | None: ...
+    def deck(self, params: Any) -> Deck: ...
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,11 @@ class Game:
     params: Any
     rules: Rules = field(repr=False)
     defaults: Any = field(repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The per-step queries go straight to the module: playouts call them millions of times.
+        for name in ("current_player", "legal_actions", "outcome", "events"):
+            object.__setattr__(self, name, getattr(self.rules, name))
 
     @property
     def spec(self) -> str:
@@ -177,6 +186,15 @@ class Game:
     @property
     def teams(self) -> tuple[tuple[Seat, ...], ...] | None:
         return self.rules.teams(self.params)
+
+    @property
+    def deck(self) -> Deck:
+        """Every card this game uses (for a match with these parameters)."""
+        return self.rules.deck(self.params)
+
+    def parse_card(self, text: str) -> Card:
+        """A card in this game's deck from its text (``2c`` is clubs in a French deck)."""
+        return parse_card(text, french=any(s >= 4 for s in self.deck.suits))
 
     def new_state(
         self,
@@ -248,7 +266,9 @@ def format_value(value: object) -> str:
 
 
 def format_spec(name: str, params: Mapping[str, object]) -> str:
-    """>>> format_spec("pocha", {"players": 3, "schedule": (1, 2)})
+    """The spec text of a name and parameters (the inverse of ``parse_spec``).
+
+    >>> format_spec("pocha", {"players": 3, "schedule": (1, 2)})
     'pocha(players=3, schedule=[1, 2])'
     """
     if not params:
@@ -268,7 +288,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
     except SyntaxError:
-        raise SpecError(f"{spec!r} is not a game spec: write name or name(key=value, ...)") from None
+        raise SpecError(
+            f"{spec!r} is not a game spec: write name or name(key=value, ...)"
+        ) from None
     if isinstance(tree, ast.Name):
         return tree.id, {}
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or tree.args:
@@ -297,7 +319,9 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
         items = [_spec_value(name, e) for e in node.elts]
         if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
             return tuple(i for i in items if isinstance(i, int))
-    raise SpecError(f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])")
+    raise SpecError(
+        f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])"
+    )
 
 
 def bind(name: str, rules: Rules, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> Game:

@@ -88,7 +88,7 @@ def _tops(trick: Sequence[Card], trump: Suit, power: Sequence[int]) -> tuple[int
 
 
 def trick_winner(trick: Sequence[Card], trump: Suit, order: Order) -> int:
-    """The index in ``trick`` of the winning card: the best trump, else the best card of the suit led.
+    """The index in ``trick`` of the winning card: the best trump, else the best of the suit led.
 
     ``trump`` is -1 for no trump.
 
@@ -163,7 +163,8 @@ def why_card_illegal(
     """
     if not hand >> card & 1:
         return IllegalActionError(
-            "not-in-hand", f"{format_cards([card])} is not in your hand ({format_cards(cards_of(hand))})"
+            "not-in-hand",
+            f"{format_cards([card])} is not in your hand ({format_cards(cards_of(hand))})",
         )
     legal = legal_mask(hand, trick, trump, order, obligation, must_underruff=must_underruff)
     if legal >> card & 1:
@@ -173,7 +174,8 @@ def why_card_illegal(
     if hand & suit_mask(led):
         if card >> 4 != led:
             return IllegalActionError(
-                "must-follow-suit", f"must follow suit: {suit_name(led)} was led and you hold {shown}"
+                "must-follow-suit",
+                f"must follow suit: {suit_name(led)} was led and you hold {shown}",
             )
         top_led, top_trump = _tops(trick, trump, order.power)
         best = format_cards([top_trump if led == trump else top_led])

@@ -47,11 +47,17 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "obligation": "follow",
                 "scoring": "oh_hell",
                 "all_dealt_trump": "none",
+                "hook_on_one_card": True,
             },
         ),
         "poch": Entry(
             "tapete.games.poch",
             "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
+        ),
+        "pottle": Entry(
+            "tapete.games.pottle",
+            "seven cards, one bid each: the highest bidder must take exactly his bid to win the"
+            " pot (3–7)",
         ),
     }
 )
@@ -74,7 +80,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, pottle
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)

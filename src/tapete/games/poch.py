@@ -145,6 +145,11 @@ def players(params: Params) -> int:
     return params.players
 
 
+def deck(params: Params) -> Deck:
+    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6 (§5.1)."""
+    return _deck(params.players)
+
+
 def teams(params: Params) -> None:
     return None
 

@@ -24,7 +24,7 @@ The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form
   (``scoring=oh_hell``: a point a trick and 10 for an exact bid).
 * **End** (§1.8): after the schedule the highest total wins; a tie is played off in one-card hands
   with a turned trump and no hook among the tied leaders (``tiebreak_players=all``: everyone;
-  ``none``: the tie stands) until one leads alone.
+  ``nobody``: the tie stands) until one leads alone.
 * ``ronda_india`` (§1.10): in one-card hands each player sees everyone's card but their own; the
   cards are played by themselves once the bids are in.
 
@@ -40,6 +40,7 @@ from typing import Any
 
 from tapete import tricks
 from tapete.cards import (
+    CARD_TEXT,
     Card,
     CardSet,
     Deck,
@@ -94,23 +95,52 @@ class Params:
         )
         check(self.deck in (40, 48, "french"), "deck", self.deck, "40, 48 or french")
         if self.deck != "french":
-            check((self.suits, self.ranks) == (4, 13), "suits/ranks", (self.suits, self.ranks),
-                  "suits and ranks shape the French deck only (deck=french)")
-            check(self.rank_order in ("as_tres", "natural"), "rank_order", self.rank_order,
-                  "as_tres or natural")
+            check(
+                (self.suits, self.ranks) == (4, 13),
+                "suits/ranks",
+                (self.suits, self.ranks),
+                "suits and ranks shape the French deck only (deck=french)",
+            )
+            check(
+                self.rank_order in ("as_tres", "natural"),
+                "rank_order",
+                self.rank_order,
+                "as_tres or natural",
+            )
         else:
             check(1 <= self.suits <= 4, "suits", self.suits, "1 to 4")
             check(2 <= self.ranks <= 13, "ranks", self.ranks, "2 to 13")
-            check(self.rank_order == "natural", "rank_order", self.rank_order,
-                  "natural (A high) for the French deck")
-        check(self.obligation in ("must_win", "follow"), "obligation", self.obligation,
-              "must_win or follow")
+            check(
+                self.rank_order == "natural",
+                "rank_order",
+                self.rank_order,
+                "natural (A high) for the French deck",
+            )
+        check(
+            self.obligation in ("must_win", "follow"),
+            "obligation",
+            self.obligation,
+            "must_win or follow",
+        )
         check(self.scoring in ("pocha", "oh_hell"), "scoring", self.scoring, "pocha or oh_hell")
-        check(self.all_dealt_trump in ("dealer_card", "none"), "all_dealt_trump",
-              self.all_dealt_trump, "dealer_card or none")
-        check(self.tiebreak_players in ("tied", "all", "none"), "tiebreak_players",
-              self.tiebreak_players, "tied, all or none")
+        check(
+            self.all_dealt_trump in ("dealer_card", "none"),
+            "all_dealt_trump",
+            self.all_dealt_trump,
+            "dealer_card or none",
+        )
+        check(
+            self.tiebreak_players in ("tied", "all", "nobody"),
+            "tiebreak_players",
+            self.tiebreak_players,
+            "tied, all or nobody",
+        )
         _schedule(self)  # validates the schedule against the deck
+
+
+def deck(params: Params) -> Deck:
+    """The cards in play: the 2s are out of the 40-card deck for 3 or 6 players (§1.1)."""
+    return _deck(params)
 
 
 @lru_cache(maxsize=64)
@@ -148,8 +178,12 @@ def _schedule(params: Params) -> tuple[int, ...]:
     if isinstance(s, int) and not isinstance(s, bool):
         s = (s,)
     if isinstance(s, tuple):
-        check(bool(s) and all(1 <= h <= top for h in s), "schedule", s,
-              f"hand sizes from 1 to {top} ({_deck(params).size} cards, {n} players)")
+        check(
+            bool(s) and all(1 <= h <= top for h in s),
+            "schedule",
+            s,
+            f"hand sizes from 1 to {top} ({_deck(params).size} cards, {n} players)",
+        )
         return s
     check(s in SCHEDULES, "schedule", s, f"{', '.join(SCHEDULES)}, a hand size or a list of them")
     up = tuple(range(1, top))
@@ -185,16 +219,18 @@ class Deal:
     deck: tuple[Card, ...]
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     tiebreak: bool
+    order: tricks.Order
 
-    @property
-    def blind(self) -> bool:
-        return False
+
+_Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
+"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, or an Event."""
 
 
 class State:
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
+        "_legal",
         "bids",
         "deal",
         "hands",
@@ -226,7 +262,7 @@ class State:
         phase: int,
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
-        last: tuple[Event, ...],
+        last: tuple[_Pending, ...],
     ) -> None:
         self.params = params
         self.setup = setup
@@ -242,11 +278,13 @@ class State:
         self.scores = scores
         self.history = history
         self.last = last
+        self._legal = -1  # the play phase's legal mask, computed once
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
         for name in State.__slots__:
             object.__setattr__(new, name, changes.get(name, getattr(self, name)))
+        new._legal = -1
         return new
 
     def __repr__(self) -> str:
@@ -303,7 +341,7 @@ def new_state(params: Params, setup: Setup) -> State:
     seats = tuple((dealer + 1 + i) % n for i in range(n))
     deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
     zeros = (0,) * n
-    return _start(params, setup, deal, zeros, (), (_deal_event(params, deal),))
+    return _start(params, setup, deal, zeros, (), (deal,))
 
 
 def _deal(
@@ -328,8 +366,20 @@ def _deal(
     after = [0] * n
     for i, s in enumerate(seats):
         after[s] = seats[(i + 1) % p]
-    return Deal(number, size, seats[-1], seats, tuple(after), trump, upcard, shown, deck,
-                tuple(dealt), tiebreak)
+    return Deal(
+        number,
+        size,
+        seats[-1],
+        seats,
+        tuple(after),
+        trump,
+        upcard,
+        shown,
+        deck,
+        tuple(dealt),
+        tiebreak,
+        _order(params),
+    )
 
 
 def _start(
@@ -338,12 +388,26 @@ def _start(
     deal: Deal,
     scores: tuple[int, ...],
     history: tuple[tuple[int, ...], ...],
-    last: tuple[Event, ...],
+    last: tuple[_Pending, ...],
 ) -> State:
     n = params.players
     mano = deal.seats[0]
-    return State(params, setup, deal, deal.dealt, (-1,) * n, (0,) * n, (), mano, (), mano, _BID,
-                 scores, history, last)
+    return State(
+        params,
+        setup,
+        deal,
+        deal.dealt,
+        (-1,) * n,
+        (0,) * n,
+        (),
+        mano,
+        (),
+        mano,
+        _BID,
+        scores,
+        history,
+        last,
+    )
 
 
 def current_player(state: State) -> Seat | None:
@@ -353,15 +417,25 @@ def current_player(state: State) -> Seat | None:
 def legal_actions(state: State) -> list[Action]:
     """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
     if state.phase == _PLAY:
-        p, d = state.params, state.deal
-        mask = tricks.legal_mask(state.hands[state.turn], state.trick, d.trump, _order(p),
-                                 p.obligation,  # type: ignore[arg-type]
-                                 must_underruff=p.must_underruff)
-        return cards_of(mask)
+        return cards_of(state._legal if state._legal >= 0 else _legal_cards(state))
     if state.phase == _BID:
         hooked = _hooked_bid(state)
         return [BID + b for b in range(state.deal.size + 1) if b != hooked]
     return []
+
+
+def _legal_cards(state: State) -> int:
+    if state._legal < 0:
+        p = state.params
+        state._legal = tricks.legal_mask(
+            state.hands[state.turn],
+            state.trick,
+            state.deal.trump,
+            state.deal.order,
+            p.obligation,  # type: ignore[arg-type]
+            must_underruff=p.must_underruff,
+        )
+    return state._legal
 
 
 def _hooked_bid(state: State) -> int:
@@ -395,21 +469,25 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
             )
         return None
     if state.phase != _PLAY:
-        return IllegalActionError("bidding", f"first bid: say how many of the {d.size} tricks you will take")
+        return IllegalActionError(
+            "bidding", f"first bid: say how many of the {d.size} tricks you will take"
+        )
     p = state.params
-    return tricks.why_card_illegal(state.hands[state.turn], action, state.trick, d.trump,
-                                   _order(p), p.obligation,  # type: ignore[arg-type]
-                                   must_underruff=p.must_underruff)
+    return tricks.why_card_illegal(
+        state.hands[state.turn],
+        action,
+        state.trick,
+        d.trump,
+        d.order,
+        p.obligation,  # type: ignore[arg-type]
+        must_underruff=p.must_underruff,
+    )
 
 
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
-    p = state.params
     if state.phase == _PLAY and 0 <= action < BID:
-        hand = state.hands[state.turn]
-        legal = tricks.legal_mask(hand, state.trick, state.deal.trump, _order(p),
-                                  p.obligation,  # type: ignore[arg-type]
-                                  must_underruff=p.must_underruff)
+        legal = state._legal if state._legal >= 0 else _legal_cards(state)
         if legal >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
@@ -420,10 +498,26 @@ def apply(state: State, action: Action) -> State:
 
 def _bid(state: State, bid: int) -> State:
     seat, d = state.turn, state.deal
-    bids = state.bids[:seat] + (bid,) + state.bids[seat + 1 :]
-    if seat != d.dealer:
-        return state._with(bids=bids, turn=d.after[seat], last=())
-    state = state._with(bids=bids, turn=d.seats[0], phase=_PLAY, last=())
+    bids = (*state.bids[:seat], bid, *state.bids[seat + 1 :])
+    last_bid = seat == d.dealer
+    state = State(
+        state.params,
+        state.setup,
+        d,
+        state.hands,
+        bids,
+        state.won,
+        (),
+        state.leader,
+        state.tricks,
+        d.seats[0] if last_bid else d.after[seat],
+        _PLAY if last_bid else _BID,
+        state.scores,
+        state.history,
+        (),
+    )
+    if not last_bid:
+        return state
     if d.size == 1 and state.params.ronda_india:
         # Blind hands: nobody knows their own card, so the cards play themselves.
         for _ in d.seats:
@@ -431,22 +525,50 @@ def _bid(state: State, bid: int) -> State:
     return state
 
 
-def _play(state: State, card: Card, earlier: tuple[Event, ...] = ()) -> State:
+def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
     seat, d = state.turn, state.deal
     hands = list(state.hands)
     hands[seat] ^= 1 << card
     trick = (*state.trick, card)
     if len(trick) < len(d.seats):
-        return state._with(hands=tuple(hands), trick=trick, turn=d.after[seat], last=earlier)
+        return State(
+            state.params,
+            state.setup,
+            d,
+            tuple(hands),
+            state.bids,
+            state.won,
+            trick,
+            state.leader,
+            state.tricks,
+            d.after[seat],
+            _PLAY,
+            state.scores,
+            state.history,
+            earlier,
+        )
     winner = state.leader
-    for _ in range(tricks.trick_winner(trick, d.trump, _order(state.params))):
+    for _ in range(tricks.trick_winner(trick, d.trump, d.order)):
         winner = d.after[winner]
     won = list(state.won)
     won[winner] += 1
-    event = Event("trick", {"leader": state.leader, "cards": [format_card(c) for c in trick],
-                            "winner": winner})
-    state = state._with(hands=tuple(hands), won=tuple(won), trick=(), leader=winner, turn=winner,
-                        tricks=(*state.tricks, (state.leader, trick)), last=(*earlier, event))
+    event = (state.leader, trick, winner)
+    state = State(
+        state.params,
+        state.setup,
+        d,
+        tuple(hands),
+        state.bids,
+        tuple(won),
+        (),
+        winner,
+        (*state.tricks, (state.leader, trick)),
+        winner,
+        _PLAY,
+        state.scores,
+        state.history,
+        (*earlier, event),
+    )
     if len(state.tricks) < d.size:
         return state
     return _end_of_hand(state)
@@ -472,8 +594,15 @@ def _end_of_hand(state: State) -> State:
     )
     scores = tuple(a + b for a, b in zip(state.scores, delta, strict=True))
     history = (*state.history, delta)
-    scored = Event("score", {"bids": list(state.bids), "tricks": list(state.won),
-                             "score": list(delta), "totals": list(scores)})
+    scored = Event(
+        "score",
+        {
+            "bids": list(state.bids),
+            "tricks": list(state.won),
+            "score": list(delta),
+            "totals": list(scores),
+        },
+    )
     last = (*state.last, scored)
     number, schedule = d.number + 1, _schedule(p)
     if number < len(schedule):
@@ -483,12 +612,18 @@ def _end_of_hand(state: State) -> State:
     else:
         best = max(scores)
         leaders = tuple(s for s in range(p.players) if scores[s] == best)
-        if len(leaders) == 1 or p.tiebreak_players == "none":
+        if len(leaders) == 1 or p.tiebreak_players == "nobody":
             ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
             result = outcome(ended)
             assert result is not None
-            end = Event("end", {"scores": list(result.scores), "winners": list(result.winners),
-                                "reason": result.reason})
+            end = Event(
+                "end",
+                {
+                    "scores": list(result.scores),
+                    "winners": list(result.winners),
+                    "reason": result.reason,
+                },
+            )
             return ended._with(last=(*last, end))
         players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
         # The deal rotates among the players of the tie-break (§1.8).
@@ -496,25 +631,28 @@ def _end_of_hand(state: State) -> State:
         i = players.index(dealer)
         seats = players[i + 1 :] + players[: i + 1]
         nxt = _deal(p, state.setup, number, 1, seats, tiebreak=True)
-    return _start(p, state.setup, nxt, scores, history, (*last, _deal_event(p, nxt)))
+    return _start(p, state.setup, nxt, scores, history, (*last, nxt))
 
 
 def _deal_event(params: Params, d: Deal) -> Event:
     french = params.deck == "french"
     face_up = d.upcard if d.upcard >= 0 else d.shown
-    return Event("deal", {
-        "deal": d.number,
-        "dealer": d.dealer,
-        "size": d.size,
-        "seats": list(d.seats),
-        "deck": [format_card(c) for c in d.deck],
-        "hands": [[format_card(c) for c in cards_of(h)] for h in d.dealt],
-        "upcard": format_card(face_up) if face_up >= 0 else None,
-        "upcard_kept_by_dealer": d.shown >= 0,
-        "trump": suit_name(d.trump) if d.trump >= 0 else None,
-        "stock": [],
-        "french": french,
-    })
+    return Event(
+        "deal",
+        {
+            "deal": d.number,
+            "dealer": d.dealer,
+            "size": d.size,
+            "seats": list(d.seats),
+            "deck": [CARD_TEXT[c] for c in d.deck],
+            "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in d.dealt],
+            "upcard": format_card(face_up) if face_up >= 0 else None,
+            "upcard_kept_by_dealer": d.shown >= 0,
+            "trump": suit_name(d.trump) if d.trump >= 0 else None,
+            "stock": [],
+            "french": french,
+        },
+    )
 
 
 def outcome(state: State) -> Outcome | None:
@@ -522,22 +660,40 @@ def outcome(state: State) -> Outcome | None:
         return None
     best = max(state.scores)
     winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    reason = "schedule complete" if len(winners) == 1 or state.deal.number + 1 == len(
-        _schedule(state.params)) else "tie-break complete"
+    reason = (
+        "schedule complete"
+        if len(winners) == 1 or state.deal.number + 1 == len(_schedule(state.params))
+        else "tie-break complete"
+    )
     if len(winners) > 1:
         reason = "tie stands"
     return Outcome(state.scores, winners, reason)
 
 
 def events(state: State) -> tuple[Event, ...]:
-    return state.last
+    """The deal, tricks, score and end of match the last step brought about."""
+    return tuple(_event(state.params, e) for e in state.last)
+
+
+def _event(params: Params, pending: _Pending) -> Event:
+    # Events are kept raw in the state and only rendered here, off the playout hot path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Deal):
+        return _deal_event(params, pending)
+    leader, trick, winner = pending
+    return Event(
+        "trick", {"leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner}
+    )
 
 
 # --- notation --------------------------------------------------------------------------------
 
 
 def format_action(params: Params, action: Action) -> str:
-    """>>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
+    """The text of an action: ``bid N`` or ``play CARD``.
+
+    >>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
     ('bid 2', 'play 3o')
     """
     if action >= BID:
@@ -549,20 +705,23 @@ def parse_action(params: Params, text: str) -> Action:
     """``bid N`` or ``play CARD``; a bare number is a bid and a bare card a play.
 
     >>> parse_action(Params(), "bid 2") == BID + 2, parse_action(Params(), "3o")
-    (True, 19)
+    (True, 3)
     """
     words = text.strip().lower().split()
-    if len(words) == 2 and words[0] in ("bid", "play"):
-        verb, arg = words
-    elif len(words) == 1:
-        verb, arg = ("bid" if words[0].isdigit() else "play"), words[0]
-    else:
-        raise InvalidActionError(f"{text!r} is not an action: write 'bid N' or 'play CARD'")
+    usage = f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play 3o)"
+    if len(words) == 1:
+        words = ["bid" if words[0].isdigit() else "play", words[0]]
+    if len(words) != 2 or words[0] not in ("bid", "play"):
+        raise InvalidActionError(usage)
+    verb, arg = words
     if verb == "bid":
         if not arg.isdigit():
-            raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
+            raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
         return BID + int(arg)
-    return parse_card(arg, french=params.deck == "french")
+    try:
+        return parse_card(arg, french=params.deck == "french")
+    except InvalidActionError as exc:
+        raise InvalidActionError(f"{usage}; {exc}") from None
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -578,18 +737,34 @@ def observe(state: State, seat: Seat | None) -> View:
     hands: list[CardSet | None] = [None] * p.players
     if seat is not None:
         if blind:
-            hands = [CardSet(h) if s != seat and s in d.seats else None
-                     for s, h in enumerate(state.hands)]
+            hands = [
+                CardSet(h) if s != seat and s in d.seats else None
+                for s, h in enumerate(state.hands)
+            ]
         else:
             hands[seat] = CardSet(state.hands[seat])
     return View(
-        seat=seat, params=p, deal=d.number, hand_size=d.size, dealer=d.dealer, seats=d.seats,
-        tiebreak=d.tiebreak, trump=d.trump, upcard=d.upcard, shown=d.shown,
-        hands=tuple(hands), hand_sizes=tuple(h.bit_count() for h in state.hands),
-        bids=tuple(None if b < 0 else b for b in state.bids), won=state.won, trick=state.trick,
-        leader=state.leader, tricks=state.tricks,
-        turn=None if state.phase == _OVER else state.turn, phase=_PHASES[state.phase],
-        scores=state.scores, history=state.history,
+        seat=seat,
+        params=p,
+        deal=d.number,
+        hand_size=d.size,
+        dealer=d.dealer,
+        seats=d.seats,
+        tiebreak=d.tiebreak,
+        trump=d.trump,
+        upcard=d.upcard,
+        shown=d.shown,
+        hands=tuple(hands),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        bids=tuple(None if b < 0 else b for b in state.bids),
+        won=state.won,
+        trick=state.trick,
+        leader=state.leader,
+        tricks=state.tricks,
+        turn=None if state.phase == _OVER else state.turn,
+        phase=_PHASES[state.phase],
+        scores=state.scores,
+        history=state.history,
         excluded=tuple(CardSet(m) for m in _excluded(state)),
     )
 
@@ -598,13 +773,18 @@ def _excluded(state: State) -> list[int]:
     """Cards each seat is known not to hold, from how it followed (public to all)."""
     p, d = state.params, state.deal
     out = [0] * p.players
-    order = _order(p)
+    order = d.order
     for leader, trick in (*state.tricks, (state.leader, state.trick)):
         seat = leader
         for i, card in enumerate(trick):
-            out[seat] |= tricks.excluded_by_play(card, trick[:i], d.trump, order,
-                                                 p.obligation,  # type: ignore[arg-type]
-                                                 must_underruff=p.must_underruff)
+            out[seat] |= tricks.excluded_by_play(
+                card,
+                trick[:i],
+                d.trump,
+                order,
+                p.obligation,  # type: ignore[arg-type]
+                must_underruff=p.must_underruff,
+            )
             seat = d.after[seat]
     return out
 
@@ -621,10 +801,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     played_by = [0] * n
     for leader, trick in (*view.tricks, (view.leader, view.trick)):
         seat = leader
-        after = {s: d_seats[(i + 1) % len(d_seats)] for i, s in enumerate(d_seats)}
+        nxt = {s: d_seats[(i + 1) % len(d_seats)] for i, s in enumerate(d_seats)}
         for card in trick:
             played_by[seat] |= 1 << card
-            seat = after[seat]
+            seat = nxt[seat]
     deck = _deck(p)
     unseen = deck.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
     if view.upcard >= 0:
@@ -644,18 +824,42 @@ def sample_state(view: View, rng: random.Random) -> State:
     after = [0] * n
     for i, s in enumerate(seats):
         after[s] = seats[(i + 1) % len(seats)]
-    deal = Deal(view.deal, view.hand_size, view.dealer, seats, tuple(after), view.trump,
-                view.upcard, view.shown, order, tuple(h | b for h, b in zip(hands, played_by,
-                                                                           strict=True)),
-                view.tiebreak)
+    deal = Deal(
+        view.deal,
+        view.hand_size,
+        view.dealer,
+        seats,
+        tuple(after),
+        view.trump,
+        view.upcard,
+        view.shown,
+        order,
+        tuple(h | b for h, b in zip(hands, played_by, strict=True)),
+        view.tiebreak,
+        _order(p),
+    )
     phase = _PHASES.index(view.phase)
-    return State(p, setup, deal, hands, tuple(-1 if b is None else b for b in view.bids),
-                 view.won, view.trick, view.leader, view.tricks,
-                 view.turn if view.turn is not None else -1, phase, view.scores, view.history, ())
+    return State(
+        p,
+        setup,
+        deal,
+        hands,
+        tuple(-1 if b is None else b for b in view.bids),
+        view.won,
+        view.trick,
+        view.leader,
+        view.tricks,
+        view.turn if view.turn is not None else -1,
+        phase,
+        view.scores,
+        view.history,
+        (),
+    )
 
 
-def _stack(view: View, hands: tuple[int, ...], played_by: list[int], stock: int,
-           rng: random.Random) -> tuple[Card, ...]:
+def _stack(
+    view: View, hands: tuple[int, ...], played_by: list[int], stock: int, rng: random.Random
+) -> tuple[Card, ...]:
     """A deck order that deals ``hands`` (plus what was played) as this game deals."""
     rows = []
     for s in view.seats:
@@ -673,8 +877,9 @@ def _stack(view: View, hands: tuple[int, ...], played_by: list[int], stock: int,
     return (*order, *rest)
 
 
-def stack_deck(params: Params, dealer: Seat, hands: list[str], upcard: str | None = None
-               ) -> tuple[Card, ...]:
+def stack_deck(
+    params: Params, dealer: Seat, hands: list[str], upcard: str | None = None
+) -> tuple[Card, ...]:
     """A deck order that deals ``hands`` (text, one per seat) with ``upcard`` turned next.
 
     For tests, puzzles and teaching: ``game.new_state(decks=[stack_deck(...)], dealer=...)``.
@@ -694,3 +899,31 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str], upcard: str | Non
         order.append(parse_card(upcard, french_deck))
     order += [c for c in _deck(params).cards if c not in order]
     return tuple(order)
+
+
+def describe(view: View) -> str:
+    """The view in words, for a person at a plain text prompt."""
+    p = view.params
+    trump = suit_name(view.trump) if view.trump >= 0 else "none"
+    face = view.upcard if view.upcard >= 0 else view.shown
+    shown = (
+        f" ({format_card(face)}{' held by the dealer' if view.shown >= 0 else ''})"
+        if face >= 0
+        else ""
+    )
+    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(_schedule(p))}"
+    lines = [f"{kind}: {view.hand_size} card(s), seat {view.dealer} deals, trump {trump}{shown}"]
+    for s in view.seats:
+        bid = "-" if view.bids[s] is None else view.bids[s]
+        mark = " <- to play" if s == view.turn else ""
+        seen = view.hands[s]
+        cards = f"  [{seen}]" if seen is not None and s != view.seat else ""
+        lines.append(
+            f"  seat {s}: bid {bid}, tricks {view.won[s]}, score {view.scores[s]}{cards}{mark}"
+        )
+    if view.trick:
+        lines.append(f"  trick so far (led by seat {view.leader}): {format_cards(view.trick)}")
+    if view.seat is not None:
+        own = view.hands[view.seat]
+        lines.append(f"your hand: {own if own is not None else '(hidden: ronda india)'}")
+    return "\n".join(lines)

@@ -1,0 +1,194 @@
+"""The ``tapete`` command: list games, read their rules, play, replay, benchmark.
+
+tapete games
+tapete rules pocha
+tapete play pocha --seats human,random,random,random --seed 7 --record out.json
+tapete replay out.json
+tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
+tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+from tapete import bench, bots, playthrough, record
+from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
+from tapete.game import Action, Game
+from tapete.games import ENTRIES, games, load
+from tapete.match import play
+from tapete.text import event_text, record_lines, view_text
+
+__all__ = ["main"]
+
+
+class HumanSeat:
+    """A person at a line-based prompt: sees the view, types an action, is told why not."""
+
+    kind = "human"
+    name = "human"
+
+    def __init__(self, game: Game, seat: int, stdin: TextIO, stdout: TextIO) -> None:
+        self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        out = self.stdout
+        print(f"\n{view_text(self.game, view)}", file=out)
+        options = ", ".join(self.game.format_action(a) for a in legal_actions)
+        while True:
+            print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
+            line = self.stdin.readline()
+            if not line:
+                raise SystemExit("\ninput closed: match abandoned")
+            text = line.strip()
+            if text in ("q", "quit", "exit"):
+                raise SystemExit("match abandoned")
+            try:
+                return self.game.parse_action(text)
+            except InvalidActionError as exc:
+                print(f"  {exc}", file=out)
+
+    def illegal(self, error: IllegalActionError) -> None:
+        print(f"  not allowed: {error} [{error.rule}]", file=self.stdout)
+
+
+def _rules_text(name: str) -> str:
+    page = f"{name}.md"
+    packaged = resources.files("tapete") / "docs" / "rules" / page
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    # A source checkout (editable install): the pages live in the repository's docs/.
+    source = Path(__file__).resolve().parents[2] / "docs" / "rules" / page
+    if source.is_file():
+        return source.read_text(encoding="utf-8")
+    rules = ENTRIES[name].rules()
+    return rules.__doc__ or f"no rules page for {name}"
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in games():
+        print(f"{name:10} {ENTRIES[name].summary}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    name = load(args.game).name
+    # A page per module: oh_hell is a set of Pocha's parameters and lives on Pocha's page.
+    print(_rules_text(ENTRIES[name].module.rsplit(".", 1)[-1]))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = load(args.game)
+    kinds = (
+        [k.strip() for k in args.seats.split(",")]
+        if args.seats
+        else (["human"] + ["random"] * (game.players - 1))
+    )
+    if len(kinds) != game.players:
+        raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+    agents: list[Any] = [
+        HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
+        for i, k in enumerate(kinds)
+    ]
+    names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    humans = [a for a in agents if isinstance(a, HumanSeat)]
+
+    def tell(seat: int, error: IllegalActionError) -> None:
+        agents[seat].illegal(error)
+
+    def show(seat: int, action: Action, before: Any, after: Any) -> None:
+        print(f"{names[seat]}: {game.format_action(action)}")
+        for event in game.events(after):
+            if event.type != "deal":  # a deal event holds every hand
+                print(event_text(event, names))
+
+    _, rec = play(
+        game,
+        agents,
+        seed=seed,
+        names=names,
+        on_step=show if humans else None,
+        on_illegal=tell if humans else None,
+    )
+    if not humans:
+        for line in record_lines(rec):
+            print(line)
+    elif rec.result is not None:
+        print(event_text({"type": "end", **rec.result}, names))
+    if args.record:
+        record.write(rec, args.record)
+        print(f"record written to {args.record}", file=sys.stderr)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rec = record.read(args.file)
+    record.replay(rec)  # checks every decision before anything is printed
+    for line in record_lines(rec):
+        print(line)
+    print("\nreplay checked: every deal, decision and score matches the engine")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    result = bench.run(args.spec, seconds=args.seconds, seed=args.seed)
+    print(json.dumps(result.to_json(), indent=2) if args.json else result)
+    return 0
+
+
+def cmd_playthrough(args: argparse.Namespace) -> int:
+    sys.stdout.write(playthrough.transcript(args.spec, args.seed))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
+    sub = top.add_subparsers(dest="command", required=True)
+    sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
+    p = sub.add_parser("rules", help="print a game's rules as implemented")
+    p.add_argument("game")
+    p.set_defaults(run=cmd_rules)
+    p = sub.add_parser("play", help="play a match (a human seat gets a prompt)")
+    p.add_argument("game", help='a game spec, e.g. pocha or "pocha(players=3)"')
+    p.add_argument("--seats", help="comma-separated: human or a bot level (random)")
+    p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
+    p.add_argument("--record", help="write the match record here (.gz compresses)")
+    p.set_defaults(run=cmd_play)
+    p = sub.add_parser("replay", help="check a record and print it deal by deal")
+    p.add_argument("file")
+    p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("bench", help="random playouts per second and memory")
+    p.add_argument("spec")
+    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench)
+    p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
+    p.add_argument("spec")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=cmd_playthrough)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (SpecError, RecordError, OSError) as exc:
+        print(f"tapete: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The parameter sets the conformance suite plays for each registered game.
+
+Small matches first (short schedules), so hypothesis can try many seeds; every option of a game
+should appear in at least one spec here.
+"""
+
+SPECS: dict[str, list[str]] = {
+    "pocha": [
+        "pocha(schedule=[1, 3, 10])",
+        "pocha(players=3, schedule=[1, 12])",
+        "pocha(players=3, deck=48, schedule=[16, 2])",
+        "pocha(players=2, min_players=2, schedule=[3, 20])",
+        "pocha(players=6, max_players=8, schedule=[6, 1])",
+        "pocha(players=7, max_players=8, schedule=[5, 2])",
+        "pocha(players=5, max_players=8, deck=48, schedule=[9])",
+        "pocha(schedule=[2, 1], rank_order=natural, must_underruff=true, dealer_hook=false)",
+        "pocha(players=3, schedule=[1, 1, 1], ronda_india=true)",
+        "pocha(players=3, schedule=[1], tiebreak_players=all)",
+        "pocha(schedule=[1, 1], tiebreak_players=nobody)",
+        "pocha(schedule=n_ones, deck=48)",
+    ],
+    "oh_hell": [
+        "oh_hell(schedule=[1, 7, 13])",
+        "oh_hell(players=7, schedule=[7, 3])",
+        "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
+        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
+    ],
+    "poch": [
+        "poch(players=3, rounds=3)",
+        "poch(chips=3)",
+        "poch(players=5, chips=4, bet_cap=none)",
+        "poch(players=6, chips=3, bowl_funding=player_antes, rounds=one_per_player)",
+        "poch(players=3, chips=5, deal=all, all_pass=showdown, shed_leader=poker_winner)",
+        "poch(players=5, deal=all, sequence_compare=length_then_height, rounds=2)",
+        "poch(chips=4, sequence_rule=trump_789, rounds=4)",
+        "poch",
+    ],
+    "pottle": [
+        "pottle(deals=2, extra_deals=1)",
+        "pottle(players=3, deals=3, bankroll=1)",
+        "pottle(players=7, deals=1, extra_deals=2, pot_rule=pagat)",
+        "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
+        "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
+        "pottle",
+    ],
+}

@@ -1,0 +1,132 @@
+"""The conformance suite every registered game gets for free (DESIGN.md §8).
+
+Seeded random playouts to the end, checking the contract at every step: one actor or a finished
+match; legal actions non-empty, each one applies and round-trips as text; other actions are
+refused with a rule code and change nothing; states are values; views depend only on what the
+seat may know (``sample_state`` of a view observes back to the same view); records round-trip
+and replay to the same result; the same seed gives the same match.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tapete
+from conformance_specs import SPECS
+from support import fingerprint, random_playout
+from tapete import record
+from tapete.match import play
+
+ALL_SPECS = [spec for name in sorted(SPECS) for spec in SPECS[name]]
+FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_every_registered_game_has_conformance_specs() -> None:
+    assert set(SPECS) == set(tapete.games())
+
+
+def test_every_spec_is_canonical_and_loads() -> None:
+    for spec in ALL_SPECS:
+        game = tapete.load(spec)
+        assert tapete.load(game.spec) == game
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_playout_contract(spec: str, seed: int) -> None:
+    game = tapete.load(spec)
+    path = random_playout(game, seed)
+    seen: set[int] = set()
+    for state, _ in path:
+        seen.update(game.legal_actions(state))
+    for state, action in path:
+        seat = game.current_player(state)
+        if seat is None:
+            assert game.outcome(state) is not None
+            assert game.legal_actions(state) == []
+            assert game.why_illegal(state, next(iter(seen))) is not None
+            break
+        assert game.outcome(state) is None
+        assert 0 <= seat < game.players
+        legal = game.legal_actions(state)
+        assert legal and action in legal
+        assert len(set(legal)) == len(legal)
+        before = fingerprint(state)
+        for a in legal:
+            assert game.why_illegal(state, a) is None
+            assert game.parse_action(game.format_action(a)) == a
+        game.apply(state, legal[0])
+        for a in sorted(seen - set(legal))[:8]:
+            error = game.why_illegal(state, a)
+            assert isinstance(error, tapete.IllegalActionError), game.format_action(a)
+            assert error.rule and str(error)
+            with pytest.raises(tapete.IllegalActionError) as raised:
+                game.apply(state, a)
+            assert raised.value.rule == error.rule
+        assert fingerprint(state) == before, "apply or why_illegal changed a state"
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), pick=st.randoms(use_true_random=False))
+def test_views_depend_only_on_what_the_seat_may_know(
+    spec: str, seed: int, pick: random.Random
+) -> None:
+    game = tapete.load(spec)
+    path = random_playout(game, seed)
+    for state, _ in pick.sample(path, min(len(path), 5)):
+        for seat in [*range(game.players), None]:
+            view = game.observe(state, seat)
+            assert "Setup" not in repr(fingerprint(view)), "a view holds chance inputs"
+            if seat is None:
+                continue
+            sampled = game.sample_state(view, random.Random(pick.random()))
+            assert fingerprint(game.observe(sampled, seat)) == fingerprint(view)
+            assert game.legal_actions(sampled) == game.legal_actions(state) or (
+                game.current_player(state) != seat
+            )
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_records_round_trip_and_replay(spec: str, seed: int) -> None:
+    game = tapete.load(spec)
+    final, rec = play(game, ["random"] * game.players, seed=seed)
+    text = record.dumps(rec)
+    again = record.loads(text)
+    assert again == rec
+    assert record.dumps(again) == text
+    replayed = record.replay(again)
+    assert game.outcome(replayed) == game.outcome(final)
+    assert fingerprint(game.observe(replayed, None)) == fingerprint(game.observe(final, None))
+    assert rec.result is not None and list(rec.result["scores"]) == list(
+        game.outcome(final).scores  # type: ignore[union-attr]
+    )
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_same_seed_same_match(spec: str) -> None:
+    game = tapete.load(spec)
+    one = play(game, ["random"] * game.players, seed=11)[1]
+    two = play(game, ["random"] * game.players, seed=11)[1]
+    other = play(game, ["random"] * game.players, seed=12)[1]
+    assert one == two
+    assert one.deals[0].deck != other.deals[0].deck
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_given_deck_orders_are_used_and_checked(spec: str) -> None:
+    game = tapete.load(spec)
+    cards = game.deck.cards
+    order = tuple(reversed(cards))
+    state = game.new_state(3, decks=[order])
+    deal = next(e for e in game.events(state) if e.type == "deal")
+    assert [game.parse_card(c) for c in deal.data["deck"]] == list(order)
+    with pytest.raises(tapete.SpecError, match="deck order"):
+        game.new_state(3, decks=[order[1:]])

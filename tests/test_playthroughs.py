@@ -1,0 +1,31 @@
+"""Golden transcripts: one seeded match per game, compared line by line on every run.
+
+A failure means the engine now plays a seeded match differently. If that change is intended,
+regenerate the file with the command in its first line (see tests/playthroughs/README.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tapete.playthrough import HEADER, transcript
+
+FILES = sorted((Path(__file__).parent / "playthroughs").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_playthrough_matches_golden_transcript(path: Path) -> None:
+    golden = path.read_text(encoding="utf-8")
+    first = golden.splitlines()[0]
+    assert first.startswith(HEADER)
+    spec, seed = first[len(HEADER) :].rsplit(" --seed ", 1)
+    assert transcript(spec, int(seed)) == golden
+
+
+def test_every_game_has_a_golden_transcript() -> None:
+    import tapete
+
+    covered = {p.stem.split("-")[0] for p in FILES}
+    assert set(tapete.games()) <= covered
