@@ -557,10 +557,12 @@ def test_5_7_c_the_last_player_with_chips_wins() -> None:
     state, events = act(game, state, "0 pass", "1 pass", "2 pass", "0 play 7c")
     assert game.current_player(state) is None
     result = game.outcome(state)
-    assert result == tapete.game.Outcome((7, 0, 0), (0,), "last player with chips")
+    # Scores are chips won and lost: seat 0 ends with 7 of the 6 chips the players began with.
+    assert state.chips == (7, 0, 0)
+    assert result == tapete.game.Outcome((5, -2, -2), (0,), "last player with chips")
     assert of(events, "end")[0] == {
         "type": "end",
-        "scores": [7, 0, 0],
+        "scores": [5, -2, -2],
         "winners": [0],
         "reason": "last player with chips",
     }

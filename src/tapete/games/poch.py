@@ -64,6 +64,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tapete.cards import (
+    CARD_TEXT,
     Card,
     CardSet,
     Deck,
@@ -191,6 +192,12 @@ class Round:
     start: tuple[int, ...]  # every seat's chips when the round began, before any ante
 
 
+_Run = tuple[
+    tuple[Seat, ...], tuple[Card, ...], str
+]  # a shedding run: seats, cards, why it stopped
+_Pending = Event | Round | Meld | _Run
+
+
 class State:
     """A Poch match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
@@ -240,7 +247,7 @@ class State:
     gone: int  # cards a run stopped at that nobody holds: out of play
     alive: int  # seats still in the game
     history: tuple[tuple[int, ...], ...]  # chips won and lost in each round
-    last: tuple[Event, ...]
+    last: tuple[_Pending, ...]  # the last step's events, rendered by ``events``
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
@@ -304,8 +311,8 @@ class View:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """The standings: every seat's chips."""
-        return self.chips
+        """The standings: chips won and lost so far, per seat."""
+        return tuple(c - self.params.chips for c in self.chips)
 
     @property
     def to_call(self) -> int:
@@ -339,7 +346,7 @@ def _begin_round(
     bank: int,
     alive: int,
     history: tuple[tuple[int, ...], ...],
-    earlier: tuple[Event, ...],
+    earlier: tuple[_Pending, ...],
 ) -> State:
     """Fund the bowls, deal, meld, and open the poker phase of round ``number``."""
     n = params.players
@@ -360,14 +367,13 @@ def _begin_round(
                 bowls_l[b] += 1
         fund = Event("fund", {"by": "player_antes", "antes": antes, "bowls": bowls_l[:]})
     rnd = _deal(params, setup, number, dealer, seats, start)
-    deal_event = _deal_event(rnd)
     melds, revealed = _meld(params, rnd, bowls_l)
     for m in melds:
         if m.seat is not None:
             chips_l[m.seat] += m.chips
             bowls_l[m.bowl] = 0
     rnd = dataclasses.replace(rnd, melds=melds)
-    last = (*earlier, deal_event, fund, *(_meld_event(m) for m in melds))
+    last: tuple[_Pending, ...] = (*earlier, rnd, fund, *melds)
     out = sum(1 << s for s in range(n) if s not in seats or chips_l[s] == 0)
     if sitting := [s for s in seats if chips_l[s] == 0]:
         last = (*last, Event("sit_out", {"seats": sitting, "why": "no chips left to bet"}))
@@ -536,7 +542,7 @@ def _meld_event(m: Meld) -> Event:
 
 
 def _deal_event(rnd: Round) -> Event:
-    text = [format_card(c) for c in rnd.deck]
+    text = [CARD_TEXT[c] for c in rnd.deck]
     p = len(rnd.seats)
     count = len(rnd.deck) if rnd.upcard < 0 else rnd.deck.index(rnd.upcard)
     hands: list[list[str]] = [[] for _ in rnd.dealt]
@@ -545,7 +551,7 @@ def _deal_event(rnd: Round) -> Event:
     return Event(
         "deal",
         {
-            "round": rnd.number,
+            "deal": rnd.number,
             "dealer": rnd.dealer,
             "seats": list(rnd.seats),
             "deck": text,
@@ -586,12 +592,12 @@ def hand_value(hand: int, trump: Suit) -> tuple[Any, ...]:
     return (size, rank, holds_trump, ranks, trumps.bit_length() - 1 if trumps else 0)
 
 
-def describe(hand: int, trump: Suit) -> str:
+def hand_name(hand: int, trump: Suit) -> str:
     """The hand in words, as a showdown announces it.
 
-    >>> describe(CardSet.parse("9c 9s Kd 8c Jh", french=True).mask, 5)
+    >>> hand_name(CardSet.parse("9c 9s Kd 8c Jh", french=True).mask, 5)
     'pair of nines'
-    >>> describe(CardSet.parse("As Kh Tc 9d 8s", french=True).mask, 5)
+    >>> hand_name(CardSet.parse("As Kh Tc 9d 8s", french=True).mask, 5)
     'high card A K T 9 8'
     """
     size, rank, _, ranks, _ = hand_value(hand, trump)
@@ -780,7 +786,7 @@ def _end_poker(state: State) -> State:
             {
                 "seat": s,
                 "cards": [format_card(c) for c in cards_of(state.hands[s])],
-                "value": describe(state.hands[s], rnd.trump),
+                "value": hand_name(state.hands[s], rnd.trump),
             }
             for s in rnd.seats
             if shown >> s & 1
@@ -848,22 +854,13 @@ def _lead(state: State, card: Card) -> State:
             stop, gone = "out_of_play", gone | 1 << nxt
             break
         seat, card = holder, nxt
-    run = Event(
-        "run",
-        {
-            "seats": seats,
-            "cards": [format_card(c) for c in cards],
-            "stop": stop,
-            "next": format_card(card + 1) if stop in ("played", "out_of_play") else None,
-        },
-    )
     state = state._with(
         hands=tuple(hands),
         played=played,
         gone=gone,
         runs=(*state.runs, tuple(zip(seats, cards, strict=True))),
         turn=seat,
-        last=(run,),
+        last=((tuple(seats), tuple(cards), stop),),
     )
     if stop == "hand_empty":
         return _end_round(state, seat)
@@ -937,10 +934,11 @@ def _round_limit(params: Params) -> int:
 
 
 def outcome(state: State) -> Outcome | None:
-    """Final chips per seat; the winners are the players still in with the most chips."""
+    """Chips won and lost over the match per seat; the winners are the players still in with the
+    most chips (the last one left, unless the rounds ran out first)."""
     if state.phase != _OVER:
         return None
-    n = state.params.players
+    n, start = state.params.players, state.params.chips
     contenders = [s for s in range(n) if state.alive >> s & 1]
     best = max(state.chips[s] for s in contenders)
     winners = tuple(s for s in contenders if state.chips[s] == best)
@@ -950,11 +948,32 @@ def outcome(state: State) -> Outcome | None:
         reason = "nobody has chips left"
     else:
         reason = "rounds complete"
-    return Outcome(state.chips, winners, reason)
+    return Outcome(tuple(c - start for c in state.chips), winners, reason)
 
 
 def events(state: State) -> tuple[Event, ...]:
-    return state.last
+    """The deal, funding, melds, poker result, runs, score and end the last step brought about."""
+    return tuple(_event(x) for x in state.last)
+
+
+def _event(pending: _Pending) -> Event:
+    # Deals, melds and runs are kept raw in the state and rendered here, off the playout path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Round):
+        return _deal_event(pending)
+    if isinstance(pending, Meld):
+        return _meld_event(pending)
+    seats, cards, stop = pending
+    return Event(
+        "run",
+        {
+            "seats": list(seats),
+            "cards": [CARD_TEXT[c] for c in cards],
+            "stop": stop,
+            "next": CARD_TEXT[cards[-1] + 1] if stop in ("played", "out_of_play") else None,
+        },
+    )
 
 
 # --- notation -----------------------------------------------------------------------------------
@@ -1045,6 +1064,33 @@ def observe(state: State, seat: Seat | None) -> View:
         phase=_PHASES[state.phase],
         history=state.history,
     )
+
+
+def describe(view: View) -> str:
+    """The view in words, for a person at a plain text prompt."""
+    face = view.upcard if view.upcard >= 0 else view.shown
+    how = "turned" if view.upcard >= 0 else "shown, kept by its holder"
+    lines = [
+        f"round {view.deal + 1}: seat {view.dealer} deals, trump {suit_name(view.trump)}"
+        f" ({format_card(face)} {how}); {view.phase}",
+        "bowls: " + ", ".join(f"{name} {n}" for name, n in zip(BOWLS, view.bowls, strict=True)),
+    ]
+    taken = [f"seat {m.seat} {BOWLS[m.bowl]} ({m.cards})" for m in view.melds if m.seat is not None]
+    lines.append("melds: " + (", ".join(taken) or "none"))
+    for s in range(view.params.players):
+        if not view.in_game[s]:
+            lines.append(f"  seat {s}: out")
+            continue
+        state = "passed" if view.folded[s] else f"bet {view.bets[s]}" if view.bets[s] else "no bet"
+        seen = view.hands[s]
+        cards = f"[{seen}]" if seen is not None else f"{view.hand_sizes[s]} cards"
+        if seen is None and view.known[s]:
+            cards += f", shown {view.known[s]}"
+        mark = "  <- to act" if s == view.turn else ""
+        lines.append(f"  seat {s}: {view.chips[s]} chips, {state}, {cards}{mark}")
+    if view.runs:
+        lines.append("runs: " + " | ".join(format_cards(c for _, c in run) for run in view.runs))
+    return "\n".join(lines)
 
 
 def _known_out(rnd: Round) -> int:
