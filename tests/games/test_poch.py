@@ -35,6 +35,7 @@ from tapete.games.poch import (
     bet_action,
     raise_action,
 )
+from tapete.text import view_text
 
 # RULES.md PO-1: P3 deals, trump diamonds.
 PO1 = ["7c 8s Th Qh As", "8c 9c 9s Jh Kd", "Tc 7h 8h Ks Ad"]
@@ -855,6 +856,28 @@ def test_a_folded_hand_stays_hidden_and_a_shown_hand_is_public() -> None:
         assert view.showdown == (0, 2)
         for folded in (1, 3):
             assert (view.hands[folded] is None) == (seat != folded)
+
+
+def test_describe_puts_the_table_in_words_without_hidden_cards() -> None:
+    game, state = setup(PO1, "9d", dealer=2)
+    state, _ = act(game, state, "0 pass", "1 bet 2", "2 pass", "0 play 7c")
+    text = poch.describe(game.observe(state, 0))
+    assert text.splitlines()[:3] == [
+        "round 1: seat 2 deals, trump diamonds (9d turned); shedding",
+        "bowls: ace 0, king 0, queen 1, jack 1, ten 1, marriage 1, sequence 1, poch 0, pinke 0",
+        "melds: seat 2 ace (Ad), seat 1 king (Kd)",
+    ]
+    assert "  seat 0: 10 chips, passed, [Th Qh 8s As]" in text
+    assert "  seat 1: 12 chips, bet 2, 3 cards, shown Kd" in text
+    assert "runs: 7c 8c 9c Tc" in text
+    for hidden in ("9s", "Jh", "7h", "8h", "Ks"):
+        assert hidden not in text
+    assert view_text(game, game.observe(state, 0)) == text
+
+
+def test_hand_names_as_a_showdown_announces_them() -> None:
+    names = [poch.hand_name(cs(h).mask, 5) for h in ("Kc Kd Kh Ks 7c", "6c 6d 6h 2s 3s", "8c 8d")]
+    assert names == ["four kings", "three sixes", "pair of eights"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

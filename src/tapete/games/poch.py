@@ -375,6 +375,7 @@ def _begin_round(
     rnd = dataclasses.replace(rnd, melds=melds)
     last: tuple[_Pending, ...] = (*earlier, rnd, fund, *melds)
     out = sum(1 << s for s in range(n) if s not in seats or chips_l[s] == 0)
+    pending = ((1 << n) - 1) & ~out
     if sitting := [s for s in seats if chips_l[s] == 0]:
         last = (*last, Event("sit_out", {"seats": sitting, "why": "no chips left to bet"}))
     state = State.__new__(State)
@@ -388,9 +389,9 @@ def _begin_round(
         "bank": bank,
         "put": (0,) * n,
         "folded": out,
-        "pending": ((1 << n) - 1) & ~out,
+        "pending": pending,
         "phase": _POKER,
-        "turn": seats[0],
+        "turn": _next_pending(pending, dealer, n) if pending else seats[0],
         "poker": (),
         "revealed": revealed,
         "showdown": 0,
@@ -404,9 +405,8 @@ def _begin_round(
     }
     for name, value in values.items():
         object.__setattr__(state, name, value)
-    if not state.pending:  # nobody can bet: the phase is over before it starts
-        return _end_poker(state)
-    return state._with(turn=_next_pending(state.pending, dealer, n))
+    # Nobody with chips to bet: the poker round is over before it starts.
+    return state if pending else _end_poker(state)
 
 
 def _deal(
@@ -472,11 +472,9 @@ def _meld(params: Params, rnd: Round, bowls: list[int]) -> tuple[tuple[Meld, ...
         if run is not None and (best is None or run[0] > best[0]):
             best = (run[0], run[1], seat)
     if best is None:
-        why = (
-            "nobody holds the 7, 8 and 9 of trumps"
-            if params.sequence_rule == "trump_789"
-            else ("nobody holds three cards in a row of one suit")
-        )
+        why = "nobody holds three cards in a row of one suit"
+        if params.sequence_rule == "trump_789":
+            why = "nobody holds the 7, 8 and 9 of trumps"
         melds.append(Meld(SEQUENCE, None, bowls[SEQUENCE], CardSet(), why))
     else:
         _, cards, seat = best
@@ -1147,7 +1145,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         view.shown,
         deck,
         tuple(dealt),
-        stock | (1 << view.upcard if view.upcard >= 0 else 0),
+        stock,
         view.melds,
         view.start_chips,
     )
