@@ -35,6 +35,15 @@ SPECS: dict[str, list[str]] = {
         "poch(chips=4, sequence_rule=trump_789, rounds=4)",
         "poch",
     ],
+    "truco": [
+        "truco",
+        "truco(players=2)",
+        "truco(deck=clean, target=4, responder=either_opponent)",
+        "truco(players=2, target=3, iron_hand_blind=false, encoberta=off)",
+        "truco(target=5, all_tied=no_score, no_encoberta_after_tie=true)",
+        "truco(players=2, target=5, forbid_pointless_raise=true)",
+        "truco(players=2, target=2, all_tied=mao_team)",
+    ],
     "pottle": [
         "pottle(deals=2, extra_deals=1)",
         "pottle(players=3, deals=3, bankroll=1)",
