@@ -6,6 +6,7 @@ tapete play pocha --seats human,random,random,random --seed 7 --record out.json
 tapete replay out.json
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+tapete serve --host 127.0.0.1 --port 8000
 """
 
 from __future__ import annotations
@@ -150,6 +151,16 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from tapete.web import serve
+    except ImportError as exc:
+        raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
+    serve(args.host, args.port)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -176,6 +187,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_playthrough)
+    p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(run=cmd_serve)
     return top
 
 
