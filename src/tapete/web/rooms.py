@@ -157,7 +157,7 @@ class Room:
     def hint_allowed(self, seat: int | None) -> bool:
         """Hints are for people playing against bots only."""
         return seat is not None and all(
-            s.kind != "human" or i == seat for i, s in enumerate(self.truth.seats)
+            s.kind == "bot" or i == seat for i, s in enumerate(self.truth.seats)
         )
 
     def room_message(self, conn: Connection) -> dict[str, Any]:
@@ -313,14 +313,14 @@ class Room:
             return error("not-started", "the match has not started: the host starts it")
         if game.outcome(state) is not None:
             return error("match-over", "the match is over")
-        turn = game.current_player(state)
-        if turn != seat:
-            who = self.names("en")[turn] if turn is not None else "nobody"
-            return error("not-your-turn", f"it is not your turn: {who} is to act")
         try:
             action = game.parse_action(text)
         except InvalidActionError as exc:
             return error("invalid-action", str(exc))
+        turn = game.current_player(state)
+        if turn != seat:
+            who = self.names("en")[turn] if turn is not None else "nobody"
+            return error("not-your-turn", f"it is not your turn: {who} is to act")
         illegal = game.why_illegal(state, action)
         return illegal if illegal is not None else action
 
