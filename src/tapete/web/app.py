@@ -43,8 +43,8 @@ class Limits:
     """What one connection may send: bigger messages and faster floods are cut off."""
 
     max_message: int = 4096  # bytes in one message
-    burst: int = 30  # messages at once ...
-    rate: float = 15.0  # ... refilled at this many a second
+    burst: int = 40  # messages at once ...
+    rate: float = 20.0  # ... refilled at this many a second
     outbox: int = 512  # messages queued for a slow reader before it is dropped
 
 
