@@ -50,6 +50,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "hook_on_one_card": True,
             },
         ),
+        "poch": Entry(
+            "tapete.games.poch",
+            "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
+        ),
         "pottle": Entry(
             "tapete.games.pottle",
             "seven cards, one bid each: the highest bidder must take exactly his bid to win the"
@@ -78,9 +82,9 @@ def load(spec: str) -> Game:
 
     >>> load("pocha(players=5, max_players=8)").players
     5
-    >>> load("poker")
+    >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle, truco
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)
