@@ -56,8 +56,10 @@ class Server:
             return json.loads(response.read())
 
     def create(self, game: str = "pocha", **body: Any) -> Message:
-        """A table: by default the creator and bots that play at once."""
+        """A table: by default the creator and bots that play at once; no bot stands in for a
+        test's players (so finished tests leave no match playing itself on the shared server)."""
         body.setdefault("bot_delay", 0)
+        body.setdefault("grace", 600)
         body.setdefault("name", "Ana")
         return dict(self.post("/api/tables", {"game": game, **body}))
 

@@ -252,6 +252,21 @@ _ES: dict[str, str] = {
     "{n} points on average; bid made in {p}% of {k} sampled deals": "{n} puntos de media; apuesta cumplida en el {p}% de {k} repartos simulados",
     "{n} s": "{n} s",
     "{rank} of {suit}": "{rank} de {suit}",
+    "out": "fuera",
+    "folded": "se retiró",
+    "to call": "para igualar",
+    "{name} to bet": "apuesta {name}",
+    "ten": "diez",
+    "marriage": "matrimonio",
+    "sequence": "escalera",
+    "poch": "poch",
+    "pinke": "pinke",
+    "{name} raises by {n}": "{name} sube {n} más",
+    "{name} takes the {bowl} bowl: {n} chips": "{name} se lleva el plato de {bowl}: {n} fichas",
+    "{name} shows {cards}": "{name} enseña {cards}",
+    "nobody bet: the Poch bowl carries over": "nadie apostó: el plato del Poch se queda",
+    "{name} takes the Pinke and the Poch bowl": "{name} se lleva la Pinke y el plato del Poch",
+    "run: {cards}": "escalera jugada: {cards}",
 }
 
 _PT: dict[str, str] = {
@@ -485,6 +500,21 @@ _PT: dict[str, str] = {
     "{n} points on average; bid made in {p}% of {k} sampled deals": "{n} pontos em média; aposta cumprida em {p}% de {k} distribuições simuladas",
     "{n} s": "{n} s",
     "{rank} of {suit}": "{rank} de {suit}",
+    "out": "fora",
+    "folded": "desistiu",
+    "to call": "para pagar",
+    "{name} to bet": "{name} aposta",
+    "ten": "dez",
+    "marriage": "casamento",
+    "sequence": "sequência",
+    "poch": "poch",
+    "pinke": "pinke",
+    "{name} raises by {n}": "{name} aumenta mais {n}",
+    "{name} takes the {bowl} bowl: {n} chips": "{name} leva o prato de {bowl}: {n} fichas",
+    "{name} shows {cards}": "{name} mostra {cards}",
+    "nobody bet: the Poch bowl carries over": "ninguém apostou: o prato do Poch fica para a próxima",
+    "{name} takes the Pinke and the Poch bowl": "{name} leva a Pinke e o prato do Poch",
+    "run: {cards}": "sequência jogada: {cards}",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}

@@ -385,8 +385,67 @@ def _generic(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
+_BOWL_WORDS = ("ace", "king", "queen", "jack", "ten", "marriage", "sequence", "poch", "pinke")
+
+
+def _poch(view: Any, lang: str, names: list[str]) -> Table:
+    """Poch: the nine bowls go in ``extra["bowls"]`` as (label, chips); the run under way is
+    shown as the trick."""
+    n = len(view.hand_sizes)
+    seats = []
+    for s in range(n):
+        lines = [f"{tr(lang, 'chips')} {view.chips[s]}"]
+        if view.bets[s]:
+            lines.append(f"{tr(lang, 'bet')} {view.bets[s]}")
+        if not view.in_game[s]:
+            lines.append(tr(lang, "out"))
+        elif view.folded[s]:
+            lines.append(tr(lang, "folded"))
+        seen = view.hands[s] if view.hands[s] is not None else view.known[s]
+        shown = _cards(seen) if s != view.seat else ()
+        seats.append(
+            SeatBox(
+                s,
+                names[s],
+                tuple(lines),
+                view.hand_sizes[s],
+                shown,
+                s == view.turn,
+                s == view.dealer,
+            )
+        )
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    face = view.upcard if view.upcard >= 0 else view.shown
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    if view.phase == "poker" and view.turn is not None and view.to_call:
+        info.append((tr(lang, "to call"), str(view.to_call)))
+    run = view.runs[-1] if view.runs else ()
+    bowls = [[tr(lang, word), chips] for word, chips in zip(_BOWL_WORDS, view.bowls, strict=True)]
+    verbs = {"poker": "{name} to bet"}
+    return Table(
+        game="Poch",
+        title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
+        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=tuple(OnTable(seat, CARD_TEXT[card]) for seat, card in run),
+        last_trick=(),
+        last_winner=None,
+        info=tuple(info),
+        score_names=tuple(names),
+        scores=view.scores,
+        history=view.history,
+        deck="french",
+        over=view.turn is None,
+        extra={"bowls": bowls},
+    )
+
+
 _PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
     "pocha": _pocha,
     "pottle": _pottle,
     "truco": _truco,
+    "poch": _poch,
 }

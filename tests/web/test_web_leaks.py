@@ -17,17 +17,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webclient import Client, Server, running
 
 import tapete
 from tapete import record
 from tapete.cards import CARD_TEXT, CardSet
 from tapete.game import Game
 from tapete.web import Limits
+from webclient import Client, Server, running
 
-# Truco's matches are short: several seeds reach face-down cards, mão de onze and mão de ferro.
+# Truco's matches are short: more seeds, to reach face-down cards, mão de onze and mão de ferro.
 CASES = [(spec, 11) for spec in tapete.games()] + [
-    (spec, seed) for spec in ("truco", "truco(players=4)") for seed in (12, 13, 14, 15)
+    (spec, seed) for spec in ("truco", "truco(players=2)") for seed in (12, 13, 14, 15)
 ]
 
 # Fields of a view whose ints are cards (the rest are seats, counts, scores ...).
@@ -50,7 +50,9 @@ def visible(view: Any) -> set[str]:
                 if f.name not in ("params", "excluded"):
                     walk(getattr(value, f.name), f.name)
         elif isinstance(value, tuple):
-            if name == "tricks":
+            if name == "runs":  # Poch: runs of (seat, card)
+                out.update(CARD_TEXT[card] for run in value for _, card in run)
+            elif name == "tricks":
                 for item in value:  # (leader, cards) or a NamedTuple round
                     if hasattr(item, "_fields"):
                         walk(item, "round")
@@ -65,9 +67,8 @@ def visible(view: Any) -> set[str]:
         elif name == "manilha" and isinstance(value, int):
             # Truco names the four manilhas (a public fact about ranks, not where cards lie).
             out.update(CARD_TEXT[suit * 16 + value] for suit in range(4, 8))
-        elif isinstance(value, int) and not isinstance(value, bool) and name in CARD_FIELDS:
-            if value >= 0:
-                out.add(CARD_TEXT[value])
+        elif isinstance(value, int) and name in CARD_FIELDS and value >= 0:
+            out.add(CARD_TEXT[value])
 
     walk(view, "")
     return out
@@ -84,7 +85,7 @@ def play_match(server: Server, spec: str, seed: int) -> tuple[str, list[Client],
     n = game.players
     table = server.create(
         spec.split("(")[0],
-        params=dict(tapete.game.parse_spec(spec)[1]),  # type: ignore[arg-type]
+        params=dict(tapete.game.parse_spec(spec)[1]),
         seats=[{"kind": "human"}] * n,
         seed=seed,
     )
@@ -121,19 +122,31 @@ def play_match(server: Server, spec: str, seed: int) -> tuple[str, list[Client],
 
 def knowledge(game: Game, rec: record.Record) -> tuple[list[Any], list[set[str]]]:
     """The states of the match in order, and the cards each step put face up."""
-    states, played = [], [set()]
+    states: list[Any] = []
+    played: list[set[str]] = [set()]
     for _, before, _, action, after in record.steps(rec):
         if not states:
             states.append(before)
         states.append(after)
         words = game.format_action(action).split()
         public = set()
-        if words[0] == "play" and len(words) == 2 and words[1] in {CARD_TEXT[c] for c in game.deck.cards}:
+        if (
+            words[0] == "play"
+            and len(words) == 2
+            and words[1] in {CARD_TEXT[c] for c in game.deck.cards}
+        ):
             public.add(words[1])
         for event in game.events(after):
+            # What the rules put face up by themselves: Poch's runs, melds and showdown hands.
+            if event.type in ("run", "meld"):
+                public |= set(event.data.get("cards", ()))
+            for shown in event.data.get("hands", ()) if event.type == "poker" else ():
+                public |= set(shown["cards"])
             if event.type == "trick":
                 down = list(event.data.get("down", ()))
-                public |= {c for i, c in enumerate(event.data["cards"]) if not (i < len(down) and down[i])}
+                public |= {
+                    c for i, c in enumerate(event.data["cards"]) if not (i < len(down) and down[i])
+                }
         played.append(public)
     return states, played
 

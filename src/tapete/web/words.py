@@ -67,8 +67,20 @@ def deal_entries(events: Sequence[Event]) -> list[Entry]:
                 out.append({"kind": "pot", "seat": data.get("winner"), "n": data.get("chips")})
             case "split":
                 out.append({"kind": "split", "n": data.get("share")})
-            case "trump":
-                pass  # the declarer's action already says it
+            case "meld" if data.get("seat") is not None:
+                bowl, seat, chips = data.get("bowl"), data.get("seat"), data.get("chips")
+                out.append({"kind": "meld", "seat": seat, "bowl": bowl, "n": chips})
+            case "poker":
+                for shown in data.get("hands", ()):
+                    cards = " ".join(str(c) for c in shown.get("cards", ()))
+                    out.append({"kind": "shows", "seat": shown.get("seat"), "cards": cards})
+                winner = data.get("winner")
+                out.append({"kind": "poker", "seat": winner})
+            case "run":
+                cards = " ".join(str(c) for c in data.get("cards", ()))
+                out.append({"kind": "run", "cards": cards})
+            case "trump" | "fund" | "sit_out" | "meld":
+                pass  # the action already says it, or nothing anyone needs to read
             case other:
                 out.append({"kind": "event", "name": str(other)})
     return out
@@ -162,8 +174,21 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
             return tr(lang, "{name} calls truco!", name=name)
         case "ask" if n is None:
             return tr(lang, "{name} raises", name=name)
-        case "raise" | "ask":
+        case "ask":
             return tr(lang, "{name} raises to {n}", name=name, n=n)
+        case "raise":
+            return tr(lang, "{name} raises by {n}", name=name, n=n)
+        case "meld":
+            bowl = tr(lang, str(entry.get("bowl")))
+            return tr(lang, "{name} takes the {bowl} bowl: {n} chips", name=name, bowl=bowl, n=n)
+        case "shows":
+            return tr(lang, "{name} shows {cards}", name=name, cards=entry.get("cards", ""))
+        case "poker" if entry.get("seat") is None:
+            return tr(lang, "nobody bet: the Poch bowl carries over")
+        case "poker":
+            return tr(lang, "{name} takes the Pinke and the Poch bowl", name=name)
+        case "run":
+            return tr(lang, "run: {cards}", cards=entry.get("cards", ""))
         case "accept":
             return tr(lang, "{name} accepts", name=name)
         case "run":

@@ -236,7 +236,11 @@ export class TableView {
       return `<div><dt>${escapeHtml(label)}</dt><dd>${shown}</dd></div>`;
     });
     for (const [key, value] of Object.entries(table.extra || {})) {
-      const text = Array.isArray(value) ? value.join(" · ") : typeof value === "object" ? JSON.stringify(value) : value;
+      const text = Array.isArray(value)
+        ? value.map((v) => (Array.isArray(v) ? `${v[0]} ${v[1]}` : v)).join(" · ")
+        : typeof value === "object"
+          ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(" · ")
+          : value;
       items.push(`<div><dt>${escapeHtml(t(key))}</dt><dd>${escapeHtml(text)}</dd></div>`);
     }
     this.$(".info").innerHTML = items.join("");
