@@ -337,7 +337,7 @@ class Room:
             game, before = self.game, self.state
             after = game.apply(before, checked)
             text = game.format_action(checked)
-            await self.store.append(self.code, self.truth.match, seat, text)
+            await self.store.append(self.code, self.truth.match, self.version, seat, text)
             self.truth.actions.append((seat, text))
             self.state = after
             entries = step_entries(game, seat, checked, before, after)

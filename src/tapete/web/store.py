@@ -10,7 +10,7 @@ behind the same methods.
 >>> store = MemoryStore()
 >>> truth = Truth(code="ABCD", spec="pocha", seed=7, seats=[SeatConfig("human", "Ana")])
 >>> asyncio.run(store.create(truth))
->>> asyncio.run(store.append("ABCD", 0, 0, "bid 1"))
+>>> asyncio.run(store.append("ABCD", 0, 0, 0, "bid 1"))
 >>> [t.actions for t in asyncio.run(store.rooms())]
 [[(0, 'bid 1')]]
 """
@@ -76,7 +76,10 @@ class Store(Protocol):
     """Persistence of rooms. Each method returns once the change is durable."""
 
     async def create(self, truth: Truth) -> None: ...
-    async def append(self, code: str, match: int, seat: int, action: str) -> None: ...
+    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+        """Keep accepted action number ``index`` of match ``match``; raises ValueError when
+        that index is already taken (nothing is written then)."""
+
     async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None: ...
     async def start(self, code: str, match: int, seed: int) -> None: ...
     async def finish(self, code: str, match: int, record: str) -> None: ...
@@ -92,9 +95,10 @@ class MemoryStore:
     async def create(self, truth: Truth) -> None:
         self._truths[truth.code] = copy.deepcopy(truth)
 
-    async def append(self, code: str, match: int, seat: int, action: str) -> None:
+    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
         truth = self._truths[code]
-        assert truth.match == match, "an action for a match that is not the current one"
+        if truth.match != match or index != len(truth.actions):
+            raise ValueError(f"{code}: action {index} of match {match} is out of order")
         truth.actions.append((seat, action))
 
     async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:

@@ -129,6 +129,11 @@ RULES = {
     "raise-twice": "your side made the last raise: the other side raises next",
     "stake-at-max": "12 is the top of the ladder",
     "pointless-raise": "that raise is pointless: the hand would already win the game",
+    "poker-round": "the poker round comes first: bet, call, raise or pass",
+    "no-bet-yet": "nobody has bet yet: bet or pass",
+    "already-bet": "there is a bet already: call, raise or pass",
+    "not-enough-chips": "you do not have enough chips",
+    "table-stakes": "no bet may go above the smallest stack still in (table stakes)",
     "match-over": "the match is over",
     "no-such-action": "that is not an action of this game",
     # the server's
