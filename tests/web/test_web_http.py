@@ -7,12 +7,12 @@ import urllib.error
 from pathlib import Path
 
 import pytest
-from webclient import Server
 
 import tapete
 from tapete.i18n import catalog
 from tapete.web import strings
 from tapete.web.app import _spec
+from webclient import Server
 
 STATIC = Path(strings.__file__).parent / "static"
 

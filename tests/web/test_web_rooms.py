@@ -6,10 +6,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from webclient import Server, running
-
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig
+from webclient import Server, running
 
 
 class Inbox:

@@ -28,7 +28,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
         <p class="rules-link"><a data-link id="rules-link" href="#">${t("Read the rules")}</a></p>
         <fieldset id="seats"><legend>${t("Seats")}</legend></fieldset>
         <details id="params"><summary>${t("Rule options")}</summary><div class="grid"></div></details>
-        <details><summary>${t("Table options")}</summary><div class="grid">
+        <details id="table-options"><summary>${t("Table options")}</summary><div class="grid">
           <label><input type="checkbox" name="public" checked> ${t("listed in the lobby")}</label>
           <label>${t("turn timer (seconds, 0: none)")} <input type="number" name="turn_timer" min="0" max="600" value="0"></label>
           <label>${t("seconds before a bot stands in for a player who left")} <input type="number" name="grace" min="0" max="600" value="20"></label>
