@@ -10,7 +10,6 @@ and the public log entries of the step. ``Rooms`` holds the rooms of a server.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
 import importlib.util
 import logging
@@ -25,7 +24,7 @@ from tapete.game import Action, Game
 from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
-from tapete.present import actions, present
+from tapete.present import Table, actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.words import deal_entries, line, public_trick, reason_words, step_entries
@@ -62,6 +61,22 @@ class Connection(Protocol):
     token: str | None  # the hash of the token it showed
 
     def send(self, message: Mapping[str, Any]) -> None: ...
+
+
+def _flat(box: Any) -> dict[str, Any]:
+    return {name: getattr(box, name) for name in box.__dataclass_fields__}
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """A presented table as JSON-ready data (tuples stay tuples: json writes them as arrays).
+
+    Shallow on purpose: ``dataclasses.asdict`` deep-copies the whole score history per message.
+    """
+    out = _flat(table)
+    out["seats"] = [_flat(s) for s in table.seats]
+    out["trick"] = [_flat(p) for p in table.trick]
+    out["last_trick"] = [_flat(p) for p in table.last_trick]
+    return out
 
 
 def error(rule: str, message: str) -> IllegalActionError:
@@ -214,7 +229,7 @@ class Room:
             "type": "view",
             "version": self.version,
             "match": self.truth.match,
-            "table": dataclasses.asdict(table),
+            "table": table_json(table),
             "actions": {
                 "cards": {card: game.format_action(a) for card, a in legal.cards.items()},
                 "buttons": [{"label": b.label, "action": b.text} for b in legal.buttons],
@@ -351,9 +366,9 @@ class Room:
 
     def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
         """The trick the last step finished, as the public sees it (for the animation)."""
-        seats = getattr(self.game.observe(before, None), "seats", None)
         for event in self.game.events(after):
             if event.type == "trick":
+                seats = getattr(self.game.observe(before, None), "seats", None)
                 return public_trick(event, self.game.players, seats)
         return None
 
