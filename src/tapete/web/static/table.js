@@ -41,8 +41,8 @@ export class TableView {
             <dl class="info"></dl>
           </div>
           <div class="hand-area">
-            <div class="hand" role="group"></div>
             <div class="buttons" role="group"></div>
+            <div class="hand" role="group"></div>
             <p class="keys"></p>
           </div>
         </div>
@@ -158,7 +158,7 @@ export class TableView {
 
   // --- drawing -------------------------------------------------------------------------------
 
-  position(seat, radiusX = 41, radiusY = 37) {
+  position(seat, radiusX = 38, radiusY = 37) {
     const n = this.viewMsg ? this.viewMsg.table.seats.length : this.roomMsg.players;
     const me = this.seat ?? 0;
     const k = (seat - me + n) % n;
@@ -248,7 +248,8 @@ export class TableView {
 
   drawHand(table, actions) {
     const hand = this.$(".hand");
-    const mine = actions.buttons.length > 0 || Object.keys(actions.cards).length > 0;
+    // Cards rise or dim only when playing a card is what the rules ask now (not while bidding).
+    const mine = Object.keys(actions.cards).length > 0;
     const cards = table.hand.map((c) => {
       const action = actions.cards[c];
       const cls = mine ? (action ? "legal" : "dim") : "";
