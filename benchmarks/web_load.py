@@ -2,6 +2,7 @@
 
     python benchmarks/web_load.py                      # 50 four-player Pocha tables, 60 s
     python benchmarks/web_load.py --tables 10 --seconds 10 --json out.json
+    python benchmarks/web_load.py --think 0.5          # players who take a moment to act
 
 Starts ``tapete serve`` in a subprocess on a free loopback port, creates the tables over HTTP,
 seats four people at each (one WebSocket per player), starts them, and lets every player answer
@@ -54,7 +55,14 @@ class Stats:
 
 
 async def player(
-    url: str, code: str, token: str, host: bool, stop: float, stats: Stats, seed: int
+    url: str,
+    code: str,
+    token: str,
+    host: bool,
+    stop: float,
+    stats: Stats,
+    seed: int,
+    think: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
     sent_at: float | None = None
@@ -86,12 +94,16 @@ async def player(
             acts = message["actions"]
             legal = list(acts["cards"].values()) + [b["action"] for b in acts["buttons"]]
             if legal and sent_at is None:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
                 sent_version = message["version"]
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
 
 
-async def run(base: str, tables: int, players: int, game: str, seconds: float) -> Stats:
+async def run(
+    base: str, tables: int, players: int, game: str, seconds: float, think: float = 0.0
+) -> Stats:
     ws_url = base.replace("http", "ws", 1) + "/ws"
     seats: list[tuple[str, str, bool]] = []
     for _ in range(tables):
@@ -106,7 +118,7 @@ async def run(base: str, tables: int, players: int, game: str, seconds: float) -
     stats = Stats()
     stop = time.monotonic() + seconds
     tasks = [
-        player(ws_url, code, token, host, stop, stats, seed)
+        player(ws_url, code, token, host, stop, stats, seed, think)
         for seed, (code, token, host) in enumerate(seats)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -130,15 +142,18 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="pocha")
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player waits before acting (0: at once, the hardest load)",
+    )
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
         parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
     port = free_port()
-    code = (
-        "from tapete.web import serve; "
-        f"serve({HOST!r}, {port}, log_level='warning')"
-    )
+    code = f"from tapete.web import serve; serve({HOST!r}, {port}, log_level='warning')"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     server = subprocess.Popen([sys.executable, "-c", code], env=env)
     base = f"http://{HOST}:{port}"
@@ -151,7 +166,9 @@ def main() -> int:
                 time.sleep(0.05)
         began, cpu = time.perf_counter(), time.process_time()
         server_cpu = _cpu_seconds(server.pid)
-        stats = asyncio.run(run(base, args.tables, args.players, args.game, args.seconds))
+        stats = asyncio.run(
+            run(base, args.tables, args.players, args.game, args.seconds, args.think)
+        )
         elapsed = time.perf_counter() - began
         server_cpu = _cpu_seconds(server.pid) - server_cpu
         client_cpu = time.process_time() - cpu
@@ -164,6 +181,7 @@ def main() -> int:
         "players": args.tables * args.players,
         "tables": args.tables,
         "game": args.game,
+        "think_s": args.think,
         "seconds": round(elapsed, 1),
         "actions": stats.actions,
         "actions_per_second": round(stats.actions / args.seconds, 1),
