@@ -47,7 +47,7 @@ def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path:
     assert "deal 1:" in run.stdout and "result:" in run.stdout
     rec = record.read(path)
     assert rec.seed == 7 and len(rec.deals) >= 2
-    replayed = tapete("replay", str(path))
+    replayed = tapete("replay", str(path), "--plain")
     assert replayed.returncode == 0 and "replay checked" in replayed.stdout
 
 

@@ -423,7 +423,7 @@ def _letter(label: str, used: set[str]) -> str:
 def _trick_note(
     table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str
 ) -> str:
-    if table.trick or not table.last_trick or not taken:
+    if not table.last_trick or not taken:
         return ""
     if winner is None:
         return tr(lang, "the trick is tied")

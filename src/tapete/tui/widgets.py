@@ -125,14 +125,20 @@ class TrickArea(Static):
             return
         table = scene.table
         names = {b.seat: b.name.split(" · ")[0] for b in table.seats}
-        plays = table.trick or (table.last_trick if scene.trick_note else ())
         text = Text()
-        for play in plays:
+        for play in table.trick:
             text.append(f"{names.get(play.seat, '?')} ", style="dim")
             text.append_text(card_text(play.card, table.deck))
             text.append("   ")
         if scene.trick_note:
-            text.append("\n→ " + scene.trick_note, style="bold")
+            # The trick just taken stays in sight, with who took it.
+            style = "dim" if table.trick else ""
+            text.append("\n\n" if table.trick else "")
+            for play in table.last_trick:
+                text.append(f"{names.get(play.seat, '?')} ", style="dim")
+                text.append_text(card_text(play.card, table.deck))
+                text.append("  ")
+            text.append("\n→ " + scene.trick_note, style=style or "bold")
         self.border_title = tr(scene.lang, "on the table")
         self.update(text)
 
