@@ -7,6 +7,12 @@ import random
 from pathlib import Path
 
 import pytest
+
+from tapete import record
+from tapete.i18n import tr
+from tapete.tui.screens import SummaryScreen, TableScreen
+from tapete.tui.session import event_words
+from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 from tuikit import (
     buttons_on_screen,
     legal_cards_on_screen,
@@ -15,11 +21,6 @@ from tuikit import (
     settle,
     text_of,
 )
-
-from tapete import record
-from tapete.i18n import tr
-from tapete.tui.screens import SummaryScreen, TableScreen
-from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 
 # Small matches: a couple of Pocha hands, one Oh Hell hand, Truco to 2, one Pottle deal, one
 # Poch round.
@@ -50,11 +51,7 @@ def check_turn(screen: TableScreen) -> bool:
     if scene.table.last_trick and scene.trick_note:
         winner = _last_trick_winner(screen)
         names = session.display_names("en")
-        expected = (
-            tr("en", "the trick is tied")
-            if winner is None
-            else tr("en", "{name} takes the trick", name=names[winner])
-        )
+        expected = event_words({"type": "trick", "winner": winner}, names, "en", session.you)
         assert expected in text_of(screen.query_one(TrickArea))
         return True
     return False

@@ -163,7 +163,11 @@ class TapeteApp(App[None]):
             return
         session = screen.session
         next_config = PlayConfig(
-            session.game, tuple(session.kinds), session.seed + 1, config.hint_budget, config.record_path
+            session.game,
+            tuple(session.kinds),
+            session.seed + 1,
+            config.hint_budget,
+            config.record_path,
         )
         self.play_config = next_config
         self.switch_screen(TableScreen(next_config.session()))

@@ -34,7 +34,7 @@ def data_dir() -> Path:
 
 
 def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path:
-    """Write ``rec`` into ``folder`` under a name that sorts by date: ``20250101-120000-pocha-7``."""
+    """Write ``rec`` into ``folder`` named to sort by date: ``20250101-120000-pocha-7.json``."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
     name = re.sub(r"[^a-z0-9_]+", "", rec.game.split("(")[0].lower()) or "match"

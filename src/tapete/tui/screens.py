@@ -23,6 +23,7 @@ from tapete.tui.session import SPEEDS, Replay, Scene, Session, action_words
 from tapete.tui.widgets import (
     ActionBar,
     ActionButton,
+    BowlsBoard,
     CardView,
     HandRow,
     InfoPanel,
@@ -96,6 +97,7 @@ class SceneScreen(Screen[None]):
         yield SeatsRow(id="seats").data_bind(scene=cls.scene)
         with Horizontal(id="middle"):
             yield TrickArea(id="trick").data_bind(scene=cls.scene)
+            yield BowlsBoard(id="bowls").data_bind(scene=cls.scene)
             yield InfoPanel(id="info").data_bind(scene=cls.scene)
 
 
@@ -116,7 +118,7 @@ class TableScreen(SceneScreen):
         Binding("f3", "speed", "speed", key_display="F3"),
         Binding("f4", "contrast", "contrast", key_display="F4"),
         Binding("f5", "records", "records", key_display="F5"),
-        Binding("ctrl+q", "app.quit", "quit", key_display="^q"),
+        Binding("ctrl+q", "app.quit", "quit", key_display="^Q"),
         Binding("left", "cursor(-1)", show=False),
         Binding("right", "cursor(1)", show=False),
         Binding("enter,space", "play_selected", show=False),
@@ -198,7 +200,8 @@ class TableScreen(SceneScreen):
                 if version != session.version:
                     return
                 session.push(seat, action)
-                self.redraw()
+                if delay:  # instant bots: draw once they are done
+                    self.redraw()
         finally:
             self.bots_running = False
         if session.over is not None:
@@ -297,14 +300,14 @@ class ReplayScreen(SceneScreen):
     """A record stepped through, every hand open."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "next", key_display="→"),
-        Binding("left", "step(-1)", "back", key_display="←"),
-        Binding("down", "trick(1)", "next trick", key_display="↓"),
-        Binding("up", "trick(-1)", "previous trick", key_display="↑"),
-        Binding("pagedown,n", "deal(1)", "next deal", key_display="n"),
-        Binding("pageup,p", "deal(-1)", "previous deal", key_display="p"),
-        Binding("home", "jump(0)", show=False),
-        Binding("end", "jump(1)", show=False),
+        Binding("right", "forward", "next", key_display="→"),
+        Binding("left", "back", "back", key_display="←"),
+        Binding("down", "next_trick", "next trick", key_display="↓"),
+        Binding("up", "previous_trick", "previous trick", key_display="↑"),
+        Binding("pagedown,n", "next_deal", "next deal", key_display="n"),
+        Binding("pageup,p", "previous_deal", "previous deal", key_display="p"),
+        Binding("home", "start", show=False),
+        Binding("end", "end", show=False),
         Binding("f1", "rules", "rules", key_display="F1"),
         Binding("f2", "language", "language", key_display="F2"),
         Binding("escape,q", "close", "close", key_display="esc"),
@@ -332,21 +335,33 @@ class ReplayScreen(SceneScreen):
     def redraw(self) -> None:
         self.scene = self.replay.scene(self.lang)
 
-    def action_step(self, step: int) -> None:
-        self.replay.go(self.replay.position + step)
+    def move(self, where: int) -> None:
+        self.replay.go(where)
         self.redraw()
 
-    def action_trick(self, step: int) -> None:
-        (self.replay.forward_trick if step > 0 else self.replay.back_trick)()
-        self.redraw()
+    def action_forward(self) -> None:
+        self.move(self.replay.position + 1)
 
-    def action_deal(self, step: int) -> None:
-        (self.replay.forward_deal if step > 0 else self.replay.back_deal)()
-        self.redraw()
+    def action_back(self) -> None:
+        self.move(self.replay.position - 1)
 
-    def action_jump(self, end: int) -> None:
-        self.replay.go(self.replay.length if end else 0)
-        self.redraw()
+    def action_next_trick(self) -> None:
+        self.move(self.replay.next_trick())
+
+    def action_previous_trick(self) -> None:
+        self.move(self.replay.previous_trick())
+
+    def action_next_deal(self) -> None:
+        self.move(self.replay.next_deal())
+
+    def action_previous_deal(self) -> None:
+        self.move(self.replay.previous_deal())
+
+    def action_start(self) -> None:
+        self.move(0)
+
+    def action_end(self) -> None:
+        self.move(self.replay.length)
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
@@ -462,7 +477,9 @@ class SummaryScreen(ModalScreen[None]):
             yield Static(grid)
             yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
             if self.saved_to is not None:
-                yield Static(tr(lang, "saved as {file}", file=str(self.saved_to)), id="summary-file")
+                yield Static(
+                    tr(lang, "saved as {file}", file=str(self.saved_to)), id="summary-file"
+                )
             with Horizontal(id="summary-buttons"):
                 yield Button(f"r {tr(lang, 'rematch')}", id="rematch", compact=True)
                 yield Button(f"v {tr(lang, 'replay')}", id="replay", compact=True)

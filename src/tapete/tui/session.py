@@ -16,12 +16,12 @@ from typing import Any
 from tapete import bots
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
+from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.present import Table, actions, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
-from tapete.games import load
 
 __all__ = [
     "BOT_NAMES",
@@ -119,16 +119,22 @@ class Timeline:
     def display_names(self, lang: str) -> list[str]:
         return list(self.names)
 
+    @property
+    def you(self) -> int | None:
+        """The seat whose events read "you take the trick"."""
+        return None
+
     def log_lines(self, lang: str, upto: int | None = None, limit: int = 300) -> tuple[str, ...]:
         """The match in words, from the first deal to step ``upto`` (the last few hundred lines)."""
         names = self.display_names(lang)
         chosen = self.steps if upto is None else self.steps[:upto]
-        lines = [event_words(e, names, lang) for e in self.first_events]
+        you = self.you
+        lines = [event_words(e, names, lang, you) for e in self.first_events]
         start = max(0, len(chosen) - limit)
         for step in chosen[start:]:
             label = action_words(self.game, step.action, lang)
             lines.append(tr(lang, "{name}: {action}", name=names[step.seat], action=label))
-            lines.extend(event_words(e, names, lang) for e in step.events)
+            lines.extend(event_words(e, names, lang, you) for e in step.events)
         return tuple(line for line in lines if line)[-limit:]
 
     def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
@@ -158,15 +164,24 @@ def _signed(values: Iterable[int], labels: Sequence[str]) -> str:
     return ", ".join(f"{_who(labels, i)} {v:+d}" for i, v in enumerate(values))
 
 
-def event_words(event: Mapping[str, Any], names: Sequence[str], lang: str) -> str:
-    """One public event in words (a deal event's hands are never read)."""
+def event_words(
+    event: Mapping[str, Any], names: Sequence[str], lang: str, you: int | None = None
+) -> str:
+    """One public event in words (a deal event's hands are never read); ``you`` is your seat."""
     kind = event["type"]
+    seat = next((event[k] for k in ("winner", "dealer", "declarer", "seat") if k in event), None)
+    name = _who(names, seat)
+    mine = seat is not None and seat == you
     if kind == "deal":
-        return tr(lang, "{name} deals", name=_who(names, event.get("dealer")))
+        return tr(lang, "you deal") if mine else tr(lang, "{name} deals", name=name)
     if kind == "trick":
-        if event.get("winner") is None:
+        if seat is None:
             return tr(lang, "the trick is tied")
-        return tr(lang, "{name} takes the trick", name=_who(names, event["winner"]))
+        return (
+            tr(lang, "you take the trick")
+            if mine
+            else tr(lang, "{name} takes the trick", name=name)
+        )
     if kind == "score":
         score = event.get("score", ())
         labels = names if len(score) == len(names) else [tr(lang, "team {n}", n=i) for i in (0, 1)]
@@ -174,21 +189,29 @@ def event_words(event: Mapping[str, Any], names: Sequence[str], lang: str) -> st
     if kind == "end":
         winners = ", ".join(_who(names, w) for w in event.get("winners", ()))
         return tr(lang, "match over: {names} win", names=winners)
-    if kind == "auction" and event.get("declarer") is not None:
-        return tr(lang, "{name} declares {n}", name=_who(names, event["declarer"]), n=event["bid"])
-    if kind == "trump" and "seat" in event:
+    if kind == "auction" and seat is not None:
+        if mine:
+            return tr(lang, "you declare {n}", n=event["bid"])
+        return tr(lang, "{name} declares {n}", name=name, n=event["bid"])
+    if kind == "trump" and seat is not None:
         suit = event.get("trump") or "none"
-        name = tr(lang, "no trump") if suit == "none" else tr(lang, str(suit))
-        return tr(lang, "{name} names trump: {suit}", name=_who(names, event["seat"]), suit=name)
+        named = tr(lang, "no trump") if suit == "none" else tr(lang, str(suit))
+        if mine:
+            return tr(lang, "you name trump: {suit}", suit=named)
+        return tr(lang, "{name} names trump: {suit}", name=name, suit=named)
     if kind == "pot":
-        if event.get("winner") is None:
+        if seat is None:
             return tr(lang, "the pot carries over")
-        return tr(lang, "{name} takes the pot", name=_who(names, event["winner"]))
-    if kind == "meld" and event.get("seat") is not None:
+        return tr(lang, "you take the pot") if mine else tr(lang, "{name} takes the pot", name=name)
+    if kind == "meld" and seat is not None:
         bowl = tr(lang, str(event["bowl"]))
-        return tr(lang, "{name} takes the {bowl} bowl", name=_who(names, event["seat"]), bowl=bowl)
-    if kind == "poker" and event.get("winner") is not None:
-        return tr(lang, "{name} takes the Pinke", name=_who(names, event["winner"]))
+        if mine:
+            return tr(lang, "you take the {bowl} bowl", bowl=bowl)
+        return tr(lang, "{name} takes the {bowl} bowl", name=name, bowl=bowl)
+    if kind == "poker" and seat is not None:
+        if mine:
+            return tr(lang, "you take the Pinke")
+        return tr(lang, "{name} takes the Pinke", name=name)
     if kind == "run":
         return tr(lang, "run: {cards}", cards=" ".join(event.get("cards", ())))
     return ""
@@ -262,6 +285,10 @@ class Session(Timeline):
         if turn in self.humans:
             return turn
         return self.humans[0] if self.humans else None
+
+    @property
+    def you(self) -> int | None:
+        return self.humans[0] if len(self.humans) == 1 else None
 
     @property
     def over(self) -> Outcome | None:
@@ -375,7 +402,7 @@ class Session(Timeline):
             buttons=_button_keys(acts.buttons, bool(acts.cards), hinted),
             log=self.log_lines(lang),
             message=message,
-            trick_note=_trick_note(table, taken, winner, names, lang),
+            trick_note=_trick_note(table, taken, winner, names, lang, self.you),
             selected=selected if mine else -1,
         )
 
@@ -390,11 +417,15 @@ def _card_keys(
         if action is None and mine:
             action = session.card_action(card)  # an illegal card: pressing it tells the rule
         key = keys[i] if i < len(keys) and legal else ""
-        out.append(CardKey(card, key, card in legal, action, action is not None and action == hinted))
+        out.append(
+            CardKey(card, key, card in legal, action, action is not None and action == hinted)
+        )
     return tuple(out)
 
 
-def _button_keys(buttons: Iterable[Any], cards: bool, hinted: Action | None) -> tuple[ButtonKey, ...]:
+def _button_keys(
+    buttons: Iterable[Any], cards: bool, hinted: Action | None
+) -> tuple[ButtonKey, ...]:
     used: set[str] = set(RESERVED)
     out = []
     for button in buttons:
@@ -404,7 +435,9 @@ def _button_keys(buttons: Iterable[Any], cards: bool, hinted: Action | None) -> 
             key = words[1] if words[1] not in used else ""
         if not key:
             # Mnemonic from the notation first, so keys stay put when the language changes.
-            key = _letter(" ".join([*words[1:], *_PREFER.get(words[0], ()), *words, button.label]), used)
+            key = _letter(
+                " ".join([*words[1:], *_PREFER.get(words[0], ()), *words, button.label]), used
+            )
         used.add(key)
         out.append(ButtonKey(button.label, key, button.action, button.action == hinted))
     return tuple(out)
@@ -421,13 +454,11 @@ def _letter(label: str, used: set[str]) -> str:
 
 
 def _trick_note(
-    table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str
+    table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str, you: int | None
 ) -> str:
     if not table.last_trick or not taken:
         return ""
-    if winner is None:
-        return tr(lang, "the trick is tied")
-    return tr(lang, "{name} takes the trick", name=_who(names, winner))
+    return event_words({"type": "trick", "winner": winner}, names, lang, you)
 
 
 # --- a record stepped through --------------------------------------------------------------
@@ -455,30 +486,28 @@ class Replay(Timeline):
     def go(self, position: int) -> None:
         self.position = max(0, min(self.length, position))
 
-    def forward_trick(self) -> None:
-        """To the step after which the next trick is taken (or the end)."""
-        for i in range(self.position + 1, self.length + 1):
-            if any(e["type"] == "trick" for e in self.steps[i - 1].events):
-                self.go(i)
-                return
-        self.go(self.length)
+    def _took(self, position: int) -> bool:
+        return any(e["type"] == "trick" for e in self.steps[position - 1].events)
 
-    def back_trick(self) -> None:
-        for i in range(self.position - 1, 0, -1):
-            if any(e["type"] == "trick" for e in self.steps[i - 1].events):
-                self.go(i)
-                return
-        self.go(0)
+    def next_trick(self) -> int:
+        """The position just after the next trick is taken (or the end)."""
+        later = range(self.position + 1, self.length + 1)
+        return next((i for i in later if self._took(i)), self.length)
+
+    def previous_trick(self) -> int:
+        earlier = range(self.position - 1, 0, -1)
+        return next((i for i in earlier if self._took(i)), 0)
 
     def deal_at(self, position: int) -> int:
         """The deal the next step belongs to (the last deal at the end)."""
         return self.deals[min(position, self.length - 1)] if self.deals else 0
 
-    def forward_deal(self) -> None:
-        self.go(next((s for s in self.starts if s > self.position), self.length))
+    def next_deal(self) -> int:
+        """The position where the next deal begins (or the end)."""
+        return next((s for s in self.starts if s > self.position), self.length)
 
-    def back_deal(self) -> None:
-        self.go(max((s for s in self.starts if s < self.position), default=0))
+    def previous_deal(self) -> int:
+        return max((s for s in self.starts if s < self.position), default=0)
 
     def scene(self, lang: str) -> Scene:
         state = self.state_at(self.position)
@@ -510,7 +539,7 @@ class Replay(Timeline):
             lang=lang,
             log=self.log_lines(lang, self.position),
             message=last,
-            trick_note=_trick_note(table, taken, winner, names, lang),
+            trick_note=_trick_note(table, taken, winner, names, lang, None),
             hands=tuple(hands),
             position=where,
         )

@@ -19,6 +19,7 @@ from tapete.tui.session import Scene
 __all__ = [
     "ActionBar",
     "ActionButton",
+    "BowlsBoard",
     "CardView",
     "HandRow",
     "InfoPanel",
@@ -100,6 +101,7 @@ class SeatsRow(Horizontal):
         if self.scene is None:
             return
         lang, table = self.scene.lang, self.scene.table
+        room = max(8, self.size.width // max(1, len(table.seats)) - 6)
         for box in table.seats:
             body = Text("\n".join(box.lines))
             if box.shown:
@@ -108,10 +110,13 @@ class SeatsRow(Horizontal):
                     body.append_text(card_text(card, table.deck))
                     body.append(" ")
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
-            seat.border_title = box.name + (" Ⓓ" if box.dealer else "")
-            seat.border_subtitle = (
-                tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
-            )
+            seat.border_title = box.name
+            cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
+            if box.dealer:
+                dealer = tr(lang, "dealer")
+                long = f"{dealer} · {cards}"
+                cards = long if len(long) <= room else f"{dealer} · {box.cards}"
+            seat.border_subtitle = cards
             yield seat
 
 
@@ -159,16 +164,44 @@ class InfoPanel(Static):
             text.append(label, style="dim")
             if value:
                 text.append(": ")
-                if len(value) <= 3 and value[:-1].isalnum() and value[-1] in "oecbdhs":
-                    text.append_text(card_text(value, table.deck))
+                words = value.split()
+                if all(_is_card(w) for w in words):
+                    for word in words:
+                        text.append_text(card_text(word, table.deck))
+                        text.append(" ")
                 else:
                     text.append(value, style="bold")
-        bowls = table.extra.get("bowls")
-        if bowls:
-            text.append("\n")
-            text.append(
-                "  ".join(f"{name} {chips}" for name, chips, _ in bowls), style="bold #e0b000"
-            )
+        self.update(text)
+
+
+def _is_card(word: str) -> bool:
+    return 2 <= len(word) <= 3 and word[-1] in "oecbdhs" and word[:-1] in _RANKS
+
+
+_RANKS = {"A", "K", "Q", "J", "T", *(str(n) for n in range(1, 13))}
+
+# Poch's board: the honours by rank, the marriage as K+Q, the sequence as a run, then the two
+# the game names.
+_BOWL_MARKS = ("A", "K", "Q", "J", "10", "K+Q", "789", "Poch", "Pinke")
+
+
+class BowlsBoard(Static):
+    """Poch's board of nine bowls and the chips in each (shown only for Poch)."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        bowls = scene.table.extra.get("bowls") if scene is not None else None
+        self.display = bool(bowls)
+        if scene is None or not bowls:
+            return
+        self.border_title = tr(scene.lang, "bowls")
+        text = Text()
+        for i, (mark, (_, chips, _taker)) in enumerate(zip(_BOWL_MARKS, bowls, strict=False)):
+            if i and i % 3 == 0:
+                text.append("\n")
+            text.append(f"{mark} ", style="dim")
+            text.append(f"{chips:<3}", style="bold #e0b000")
         self.update(text)
 
 
@@ -232,7 +265,9 @@ class ActionBar(HorizontalScroll):
             return
         for button in self.scene.buttons:
             label = f"{button.key} {button.label}" if button.key else button.label
-            yield ActionButton(label, button.action, "action" + (" -hinted" if button.hinted else ""))
+            yield ActionButton(
+                label, button.action, "action" + (" -hinted" if button.hinted else "")
+            )
 
 
 class MessageLine(Static):
@@ -326,6 +361,7 @@ class KeyBar(Static):
 
     def show(self, keys: Iterable[tuple[str, str, str]], lang: str) -> None:
         parts = [
-            f"[b]{key}[/b] [@click=screen.{action}]{tr(lang, label)}[/]" for key, label, action in keys
+            f"[b]{key}[/b] [@click=screen.{action}]{tr(lang, label)}[/]"
+            for key, label, action in keys
         ]
         self.update("  ".join(parts))
