@@ -78,6 +78,28 @@ def test_an_illegal_card_shows_the_rule_and_changes_nothing(tmp_path: Path) -> N
     run(go())
 
 
+def test_the_mouse_plays_a_card_and_presses_a_button(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 6, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            steps = len(screen.session.steps)
+            button = screen.query(ActionButton).first()
+            await pilot.click(button)
+            screen = await settle(pilot)
+            assert screen.session.steps[steps].seat == 0
+            while not any(c.has_class("-legal") for c in cards_on_screen(screen)):
+                await press_a_legal_key(pilot, random.Random(0))
+                screen = await settle(pilot)
+            card = next(c for c in cards_on_screen(screen) if c.has_class("-legal"))
+            mine = len([s for s in screen.session.steps if s.seat == 0])
+            await pilot.click(card)
+            screen = await settle(pilot)
+            assert len([s for s in screen.session.steps if s.seat == 0]) == mine + 1
+
+    run(go())
+
+
 def test_a_hint_names_a_move_and_marks_it(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 2, tmp_path)

@@ -74,7 +74,9 @@ async def _replay(data: Path, size: tuple[int, int]) -> str:
         return app.export_screenshot(title="tapete — replay")
 
 
-def take(folder: Path, shots: Sequence[Shot] = SHOTS, size: tuple[int, int] = (80, 24)) -> list[Path]:
+def take(
+    folder: Path, shots: Sequence[Shot] = SHOTS, size: tuple[int, int] = (80, 24)
+) -> list[Path]:
     """Write ``tui-<game>.svg`` for each shot and ``tui-replay.svg`` into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
