@@ -7,14 +7,17 @@ tapete play pocha --seats human,random,random,random --seed 7 --record out.json 
 tapete replay out.json                                (step through it; --plain prints it)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -157,7 +160,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = record.read(args.file)
     record.replay(rec)  # checks every decision before anything is printed
-    if _terminal_app(args.plain):
+    if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp
 
         TapeteApp(replay=rec, lang=args.lang).run()
@@ -165,6 +168,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for line in record_lines(rec):
         print(line)
     print("\nreplay checked: every deal, decision and score matches the engine")
+    if args.verify or args.seed_hash:
+        problems = record.verify_deals(rec, args.seed_hash)
+        for problem in problems:
+            print(f"NOT FAIR: {problem}")
+        if problems:
+            return 1
+        hashed = " and hashes to the published SHA-256" if args.seed_hash else ""
+        print(
+            f"deals verified: every deck order and the first dealer follow from seed "
+            f"{rec.seed}{hashed}"
+        )
     return 0
 
 
@@ -177,6 +191,68 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_playthrough(args: argparse.Namespace) -> int:
     sys.stdout.write(playthrough.transcript(args.spec, args.seed))
     return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from tapete import arena
+
+        if args.plot:
+            import matplotlib  # noqa: F401  (checked now, not after a long arena)
+    except ImportError as exc:
+        missing = (exc.name or "a package").split(".")[0]
+        print(f"tapete arena needs the arena extra ({missing} is missing):", file=sys.stderr)
+        print("  pip install 'tapete[arena]'", file=sys.stderr)
+        return 2
+    names = arena.split_bots(args.bots)
+    arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    workers = args.workers or os.cpu_count() or 1
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    times = (TimeElapsedColumn(), TimeRemainingColumn())
+    start = time.perf_counter()
+    with Progress(*columns, *times, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = arena.run(
+            args.game,
+            names,
+            matches=args.matches,
+            workers=workers,
+            seed=args.seed,
+            on_match=advance,
+        )
+    elapsed = time.perf_counter() - start
+    processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
+    # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
+    arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
+    if args.json:
+        Path(args.json).write_text(arena.dumps(result), encoding="utf-8")
+        print(f"results written to {args.json}", file=sys.stderr)
+    if args.plot:
+        arena.plot(result, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -200,6 +276,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--plain", action="store_true", help="print the record deal by deal")
     p.add_argument("--lang", choices=LANGUAGES, help="the replay's language (en, es, pt)")
+    p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
+    p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")
@@ -211,6 +289,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_playthrough)
+    p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
+    p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
+    p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
+    p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
+    p.add_argument("--workers", type=_count, help="processes (default: every core)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", help="write every number and the raw matches here")
+    p.add_argument("--plot", help="draw the differences and ratings to this PNG")
+    p.set_defaults(run=cmd_arena)
     return top
 
 
