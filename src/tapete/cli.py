@@ -5,6 +5,7 @@ tapete rules pocha
 tapete play pocha --seats human,easy,easy,easy      (the table, in the terminal)
 tapete play pocha --seats human,random,random,random --seed 7 --record out.json --plain
 tapete replay out.json                                (step through it; --plain prints it)
+tapete records                                        (the matches saved at the table)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
 tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
@@ -182,6 +183,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_records(args: argparse.Namespace) -> int:
+    try:
+        from tapete.tui import records
+    except ImportError:
+        print("tapete: saved matches come with the tui extra (pip install 'tapete[tui]')")
+        return 2
+    if _terminal_app(args.plain):
+        from tapete.tui import TapeteApp
+
+        TapeteApp(lang=args.lang).run()
+        return 0
+    folder = records.data_dir() / "records"
+    saved = records.listing(folder)
+    for match in saved:
+        print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
+    if not saved:
+        print(f"no saved matches in {folder}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     result = bench.run(args.spec, seconds=args.seconds, seed=args.seed)
     print(json.dumps(result.to_json(), indent=2) if args.json else result)
@@ -279,6 +300,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
     p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
+    p.add_argument("--plain", action="store_true", help="print the list")
+    p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
+    p.set_defaults(run=cmd_records)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")
     p.add_argument("--seconds", type=float, default=5.0)

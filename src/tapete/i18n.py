@@ -172,6 +172,7 @@ _ES: dict[str, str] = {
     "you name trump: {suit}": "eliges triunfo: {suit}",
     "you take the {bowl} bowl": "te llevas el plato: {bowl}",
     "you take the Pinke": "te llevas la Pinke",
+    "match over: press r for a rematch": "partida terminada: pulsa r para la revancha",
     # suits
     "oros": "oros",
     "copas": "copas",
@@ -335,6 +336,7 @@ _PT: dict[str, str] = {
     "you name trump: {suit}": "você escolhe o trunfo: {suit}",
     "you take the {bowl} bowl": "você leva o prato: {bowl}",
     "you take the Pinke": "você leva a Pinke",
+    "match over: press r for a rematch": "partida encerrada: aperte r para a revanche",
     "oros": "ouros",
     "copas": "copas",
     "espadas": "espadas",

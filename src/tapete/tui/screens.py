@@ -215,6 +215,7 @@ class TableScreen(SceneScreen):
         self.finished = True
         rec = self.session.record()
         self.saved_to = self.tapete.save_record(rec)
+        self.message = tr(self.lang, "match over: press r for a rematch")
         self.redraw()
         self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to))
 
@@ -223,6 +224,10 @@ class TableScreen(SceneScreen):
     def on_key(self, event: events.Key) -> None:
         scene = self.scene
         if scene is None or event.character is None:
+            return
+        if self.finished and event.character == "r":
+            event.stop()
+            self.tapete.rematch()
             return
         keyed = scene.key_map()
         if event.character in keyed:

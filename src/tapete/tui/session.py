@@ -369,7 +369,9 @@ class Session(Timeline):
 
     def record(self) -> Record:
         infos = [
-            SeatInfo("you", "human") if k == "human" else SeatInfo(self.names[i], "bot", k)
+            SeatInfo("you", "human")
+            if k == "human"
+            else SeatInfo(self.names[i], "bot", self.levels[i])
             for i, k in enumerate(self.kinds)
         ]
         recorder = Recorder(self.game, self.start, self.seed, infos)
