@@ -284,3 +284,18 @@ def test_high_contrast_and_resizing(tmp_path: Path) -> None:
             assert table_screen(app) is screen
 
     run(go())
+
+
+def test_every_key_label_and_speed_has_its_translations() -> None:
+    from textual.binding import Binding
+
+    from tapete.i18n import catalog
+    from tapete.tui.screens import ReplayScreen, SummaryScreen, TableScreen
+    from tapete.tui.session import SPEEDS
+
+    words = set(SPEEDS)
+    for screen in (TableScreen, ReplayScreen, SummaryScreen):
+        words |= {b.description for b in screen.BINDINGS if isinstance(b, Binding) and b.show}
+    for lang in ("es", "pt"):
+        missing = sorted(w for w in words if w and w not in catalog(lang))
+        assert missing == [], (lang, missing)
