@@ -25,4 +25,16 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
     ],
+    "tute": [
+        "tute",
+        "tute(players=4)",
+        "tute(stock_phase_play=follow_only, two_swap_targets=[7], swap_requires_trick_win=true)",
+        "tute(stock_phase_play=free, cantes_after_stock=true, last_trick_bonus=10,"
+        " tute_declaration=true, match=best_of_3)",
+        "tute(match=to_101)",
+        "tute(players=4, first_leader=dealer_right, partner_may_sing=true,"
+        " must_beat_partner=false, tute_declaration=true)",
+        "tute(players=4, must_underruff=true, last_trick_bonus=0, match=best_of_3)",
+        "tute(players=4, match=to_101)",
+    ],
 }
