@@ -25,6 +25,23 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
     ],
+    "truco": [
+        "truco",
+        "truco(players=2)",
+        "truco(deck=clean, target=4, responder=either_opponent)",
+        "truco(players=2, target=3, iron_hand_blind=false, encoberta=off)",
+        "truco(target=5, all_tied=no_score, no_encoberta_after_tie=true)",
+        "truco(players=2, target=5, forbid_pointless_raise=true)",
+        "truco(players=2, target=2, all_tied=mao_team)",
+    ],
+    "pottle": [
+        "pottle(deals=2, extra_deals=1)",
+        "pottle(players=3, deals=3, bankroll=1)",
+        "pottle(players=7, deals=1, extra_deals=2, pot_rule=pagat)",
+        "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
+        "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
+        "pottle",
+    ],
     "tute": [
         "tute",
         "tute(players=4)",

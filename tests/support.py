@@ -28,7 +28,11 @@ def fingerprint(obj: Any) -> Any:
         )
     slots = getattr(type(obj), "__slots__", None)
     if slots is not None:
-        return (type(obj).__name__, tuple((s, fingerprint(getattr(obj, s))) for s in slots))
+        # Slots named _x are caches of derived values, not part of the value.
+        return (
+            type(obj).__name__,
+            tuple((s, fingerprint(getattr(obj, s))) for s in slots if not s.startswith("_")),
+        )
     if hasattr(obj, "__dict__"):
         return (type(obj).__name__, tuple((k, fingerprint(v)) for k, v in vars(obj).items()))
     raise TypeError(f"cannot fingerprint {type(obj)}")

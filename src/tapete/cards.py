@@ -198,6 +198,13 @@ class CardSet:
     def __xor__(self, other: CardSet) -> CardSet:
         return CardSet(self.mask ^ other.mask)
 
+    def __le__(self, other: CardSet) -> bool:
+        """Subset: every card of this set is in ``other``."""
+        return self.mask & ~other.mask == 0
+
+    def __ge__(self, other: CardSet) -> bool:
+        return other.mask & ~self.mask == 0
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and other.mask == self.mask
 

@@ -1,27 +1,40 @@
 """Bots: players that see only their view (DESIGN.md §5).
 
 A bot has one method, ``choose(view, legal_actions, rng) -> action``. ``load(name)`` gives a bot
-by its level name, as used in ``--seats`` and in records.
+by its level, as written in ``--seats`` and in records: ``random``, ``easy``, ``medium``, ``hard``,
+with options for the search level: ``hard(ms=300)`` (a time budget per decision) or
+``hard(iterations=40)`` (a fixed number of sampled deals: no clock, so the same view and RNG
+always give the same decision).
+
+Each game's strategies live in ``tapete.bots.<game module>``: easy plays simple human-like rules,
+medium adds card counting, hard searches determinized deals drawn from the view with
+``sample_state`` — so every level is fair by construction.
 
 >>> import random, tapete
 >>> game = tapete.load("pocha(players=3, schedule=1)")
 >>> state = game.new_state(seed=2)
 >>> seat = game.current_player(state)
->>> bot = load("random")
+>>> bot = load("easy")
 >>> bot.choose(game.observe(state, seat), game.legal_actions(state), random.Random(0)) in (128, 129)
 True
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
 from tapete.errors import SpecError
-from tapete.game import Action
+from tapete.game import Action, parse_spec
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "load"]
+__all__ = ["LEVELS", "Bot", "Budget", "Decision", "LevelBot", "RandomBot", "hint", "load"]
+
+LEVELS = ("random", "easy", "medium", "hard")
 
 
 class Bot(Protocol):
@@ -30,6 +43,43 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice and, for people asking for a hint, why."""
+
+    action: Action
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may think: ``iterations`` sampled deals (deterministic) or ``ms``."""
+
+    ms: int = 500
+    iterations: int | None = None
+
+    def clock(self) -> Clock:
+        return Clock(self)
+
+
+class Clock:
+    """Counts a search's iterations against its budget (the only clock use in the bots)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.done = 0
+        self.deadline = time.perf_counter() + budget.ms / 1000
+
+    def more(self, minimum: int = 4) -> bool:
+        """Whether to run another iteration; always at least ``minimum``."""
+        if self.budget.iterations is not None:
+            return self.done < self.budget.iterations
+        return self.done < minimum or time.perf_counter() < self.deadline
+
+    def tick(self) -> None:
+        self.done += 1
 
 
 class RandomBot:
@@ -41,11 +91,63 @@ class RandomBot:
         return legal_actions[rng.randrange(len(legal_actions))]
 
 
-LEVELS = ("random",)
+def strategies(view: Any) -> ModuleType:
+    """The strategy module for the game a view belongs to."""
+    game_module = type(view).__module__.rsplit(".", 1)[-1]
+    try:
+        return importlib.import_module(f"tapete.bots.{game_module}")
+    except ModuleNotFoundError:
+        raise SpecError(f"no bots beyond random for {game_module} yet") from None
+
+
+class LevelBot:
+    """The easy, medium or hard bot of whatever game its view comes from."""
+
+    kind = "bot"
+
+    def __init__(self, level: str, budget: Budget | None = None, name: str | None = None) -> None:
+        self.level = level
+        self.budget = budget or Budget()
+        self.name = name or level
+
+    def decide(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Decision:
+        if len(legal_actions) == 1:
+            return Decision(legal_actions[0], "the only legal move")
+        decision: Decision = strategies(view).decide(
+            self.level, view, list(legal_actions), rng, self.budget
+        )
+        return decision
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return self.decide(view, legal_actions, rng).action
 
 
 def load(name: str) -> Bot:
-    """The bot of a level name; raises SpecError listing the levels."""
-    if name == "random":
+    """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them."""
+    level, options = parse_spec(name)
+    if level not in LEVELS:
+        raise SpecError(f"no bot level {level!r}; the levels are {', '.join(LEVELS)}")
+    if level == "random":
+        if options:
+            raise SpecError("the random bot takes no options")
         return RandomBot()
-    raise SpecError(f"no bot level {name!r}; the levels are {', '.join(LEVELS)}")
+    unknown = set(options) - {"ms", "iterations"}
+    if unknown or (options and level != "hard"):
+        raise SpecError(f"{name}: only hard takes options, ms=N or iterations=N")
+    ms, iterations = options.get("ms", 500), options.get("iterations")
+    if not isinstance(ms, int) or ms <= 0:
+        raise SpecError(f"{name}: ms is a positive number of milliseconds")
+    if iterations is not None and (not isinstance(iterations, int) or iterations <= 0):
+        raise SpecError(f"{name}: iterations is a positive number")
+    return LevelBot(level, Budget(ms, iterations), name)
+
+
+def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = None) -> Decision:
+    """The hard bot's choice for the seat of ``view``, with a short reason (for people).
+
+    The legal actions come from a state sampled from the view: they depend on the view alone.
+    """
+    rng = rng or random.Random(0)
+    rules = importlib.import_module(type(view).__module__)
+    legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
+    return LevelBot("hard", budget).decide(view, legal, rng)

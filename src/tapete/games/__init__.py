@@ -51,11 +51,21 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "obligation": "follow",
                 "scoring": "oh_hell",
                 "all_dealt_trump": "none",
+                "hook_on_one_card": True,
             },
+        ),
+        "pottle": Entry(
+            "tapete.games.pottle",
+            "seven cards, one bid each: the highest bidder must take exactly his bid to win the"
+            " pot (3–7)",
+        ),
+        "truco": Entry(
+            "tapete.games.truco",
+            "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)",
         ),
     }
 )
-ALIASES: Mapping[str, str] = MappingProxyType({})
+ALIASES: Mapping[str, str] = MappingProxyType({"truco_paulista": "truco"})
 
 
 def games() -> list[str]:
@@ -74,7 +84,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle, truco
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)

@@ -708,17 +708,20 @@ def parse_action(params: Params, text: str) -> Action:
     (True, 3)
     """
     words = text.strip().lower().split()
-    if len(words) == 2 and words[0] in ("bid", "play"):
-        verb, arg = words
-    elif len(words) == 1:
-        verb, arg = ("bid" if words[0].isdigit() else "play"), words[0]
-    else:
-        raise InvalidActionError(f"{text!r} is not an action: write 'bid N' or 'play CARD'")
+    usage = f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play 3o)"
+    if len(words) == 1:
+        words = ["bid" if words[0].isdigit() else "play", words[0]]
+    if len(words) != 2 or words[0] not in ("bid", "play"):
+        raise InvalidActionError(usage)
+    verb, arg = words
     if verb == "bid":
         if not arg.isdigit():
-            raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
+            raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
         return BID + int(arg)
-    return parse_card(arg, french=params.deck == "french")
+    try:
+        return parse_card(arg, french=params.deck == "french")
+    except InvalidActionError as exc:
+        raise InvalidActionError(f"{usage}; {exc}") from None
 
 
 # --- views -----------------------------------------------------------------------------------

@@ -1,0 +1,563 @@
+"""Pocha and Oh Hell: one test per rule clause of RULES.md §1, the worked examples P1–P6, options.
+
+Positions are set up from text with explicit deck orders (``pocha.stack_deck``), so each test
+reads as the rule it checks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tapete
+from support import fingerprint, random_playout
+from tapete.cards import CardSet, parse_card, parse_cards, suit_mask
+from tapete.games import pocha
+from tapete.games.pocha import BID
+
+
+def deal(spec: str, hands: list[str], upcard: str | None = None, dealer: int = 3) -> Any:
+    """A game and its first state, seat ``i`` holding ``hands[i]``."""
+    game = tapete.load(spec)
+    order = pocha.stack_deck(game.params, dealer, hands, upcard)
+    return game, game.new_state(decks=[order], dealer=dealer)
+
+
+def act(game: Any, state: Any, *actions: str) -> Any:
+    for a in actions:
+        state = game.apply(state, a)
+    return state
+
+
+def legal(game: Any, state: Any) -> list[str]:
+    return [game.format_action(a) for a in game.legal_actions(state)]
+
+
+def rule(game: Any, state: Any, action: str) -> str:
+    error = game.why_illegal(state, action)
+    assert error is not None, f"{action} should be illegal"
+    with pytest.raises(tapete.IllegalActionError):
+        game.apply(state, action)
+    return str(error.rule)
+
+
+# --- §1.1 Deck and ranks ---------------------------------------------------------------------
+
+
+def test_1_1_forty_card_spanish_deck_by_default() -> None:
+    deck = tapete.load("pocha").deck
+    assert deck.size == 40
+    assert {c & 15 for c in deck.cards} == {1, 2, 3, 4, 5, 6, 7, 10, 11, 12}
+
+
+def test_1_1_forty_eight_card_option_adds_eights_and_nines() -> None:
+    deck = tapete.load("pocha(deck=48)").deck
+    assert deck.size == 48 and {8, 9} <= {c & 15 for c in deck.cards}
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_1_1_three_or_six_players_remove_the_twos_from_forty(players: int) -> None:
+    deck = tapete.load(f"pocha(players={players}, max_players=8)").deck
+    assert deck.size == 36 and all(c & 15 != 2 for c in deck.cards)
+
+
+def test_1_1_no_removal_with_forty_eight_cards() -> None:
+    assert tapete.load("pocha(players=3, deck=48)").deck.size == 48
+
+
+def test_1_1_strength_as_tres_rey_caballo_sota_7_to_2() -> None:
+    order = pocha._order(pocha.Params())
+    ranks = [1, 3, 12, 11, 10, 7, 6, 5, 4, 2]
+    powers = [order.power[parse_card(f"{r}c")] for r in ranks]
+    assert powers == sorted(powers, reverse=True)
+
+
+def test_1_1_any_trump_beats_any_non_trump() -> None:
+    game, state = deal("pocha(schedule=1)", ["1o", "2e", "3o", "4c"], upcard="5e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "1o", "2e", "3o", "4c")
+    trick = next(e for e in game.events(state) if e.type == "trick")
+    assert trick.data["winner"] == 1
+
+
+# --- §1.2 Players and seating ----------------------------------------------------------------
+
+
+def test_1_2_three_or_four_players_by_default() -> None:
+    with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
+        tapete.load("pocha(players=5)")
+    with pytest.raises(tapete.SpecError, match="players=2"):
+        tapete.load("pocha(players=2)")
+
+
+def test_1_2_up_to_eight_and_down_to_two_as_options() -> None:
+    assert tapete.load("pocha(players=8, max_players=8)").players == 8
+    assert tapete.load("pocha(players=2, min_players=2)").players == 2
+
+
+def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
+    game, state = deal("pocha(schedule=[1, 1])", ["1o", "2o", "3o", "4o"], "5e", dealer=2)
+    assert game.current_player(state) == 3
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0")
+    assert game.current_player(state) == 3
+    state = act(game, state, "4o", "1o", "2o", "3o")
+    nxt = next(e for e in game.events(state) if e.type == "deal")
+    assert nxt.data["dealer"] == 3 and game.current_player(state) == 0
+
+
+# --- §1.3 Hand schedule ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "top", "hands"),
+    [(3, 12, 25), (4, 10, 22), (5, 8, 19), (6, 6, 16), (7, 5, 15), (8, 5, 16)],
+)
+def test_1_3_up_and_down_schedule_table(players: int, top: int, hands: int) -> None:
+    params = tapete.load(f"pocha(players={players}, max_players=8)").params
+    schedule = pocha._schedule(params)
+    assert len(schedule) == hands and max(schedule) == top
+    assert schedule.count(top) == players and schedule[0] == schedule[-1] == 1
+
+
+def test_1_3_p4_four_player_schedule() -> None:
+    expected = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+    assert pocha._schedule(pocha.Params()) == expected
+
+
+def test_1_3_schedule_options() -> None:
+    def sched(spec: str) -> tuple[int, ...]:
+        return pocha._schedule(tapete.load(spec).params)
+
+    assert sched("pocha(schedule=up_only)") == (*range(1, 10), 10, 10, 10, 10)
+    assert sched("pocha(schedule=max_only)") == (10, 10, 10, 10)
+    assert len(sched("pocha(schedule=n_ones)")) == 28
+    assert sched("pocha(schedule=[3, 1, 4])") == (3, 1, 4)
+    assert sched("pocha(schedule=9)") == (9,)
+    with pytest.raises(tapete.SpecError, match="hand sizes from 1 to 10"):
+        tapete.load("pocha(schedule=[11])")
+    with pytest.raises(tapete.SpecError, match="up_and_down"):
+        tapete.load("pocha(schedule=sideways)")
+
+
+def test_1_3_a_match_plays_every_scheduled_hand() -> None:
+    game = tapete.load("pocha(schedule=[2, 1, 3])")
+    path = random_playout(game, 4)
+    sizes = [e.data["size"] for s, _ in path for e in game.events(s) if e.type == "deal"]
+    assert sizes[:3] == [2, 1, 3]
+
+
+# --- §1.4 Deal and trump ---------------------------------------------------------------------
+
+
+def test_1_4_deal_one_card_at_a_time_from_mano_to_the_dealer() -> None:
+    game = tapete.load("pocha(schedule=2)")
+    order = parse_cards("1o 2o 3o 4o 5o 6o 7o 10o 11o")
+    order += [c for c in game.deck.cards if c not in order]
+    state = game.new_state(decks=[order], dealer=1)
+    # mano is seat 2: it gets cards 1 and 5, seat 3 cards 2 and 6, ..., the dealer 4 and 8.
+    assert game.observe(state, 2).hand == CardSet.parse("1o 5o")
+    assert game.observe(state, 1).hand == CardSet.parse("4o 10o")
+
+
+def test_1_4_turned_card_sets_trump_and_belongs_to_nobody() -> None:
+    game, state = deal("pocha(schedule=1)", ["1o", "2o", "3o", "4o"], upcard="7b")
+    view = game.observe(state, 0)
+    assert view.trump == 3 and view.upcard == parse_card("7b") and view.shown == -1
+    assert all(parse_card("7b") not in game.observe(state, s).hand for s in range(4))
+
+
+def test_1_4_all_cards_dealt_dealer_shows_his_last_card_and_keeps_it() -> None:
+    game = tapete.load("pocha(schedule=10)")
+    state = game.new_state(seed=3, dealer=0)
+    shown = game.observe(state, 1).shown
+    assert shown >= 0 and game.observe(state, 1).trump == shown >> 4
+    assert shown in game.observe(state, 0).hand
+    deck_event = next(e for e in game.events(state) if e.type == "deal")
+    assert deck_event.data["deck"][39] == tapete.format_card(shown)
+
+
+def test_1_4_first_dealer_is_drawn_by_lot() -> None:
+    game = tapete.load("pocha")
+    dealers = {game.observe(game.new_state(seed=s), None).dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert game.observe(game.new_state(seed=5, dealer=2), None).dealer == 2
+
+
+# --- §1.5 Bidding ----------------------------------------------------------------------------
+
+
+def test_1_5_bids_are_zero_to_hand_size_in_play_order_and_public() -> None:
+    game, state = deal(
+        "pocha(schedule=3)", ["1o 2o 3o", "4o 5o 6o", "7o 10o 11o", "12o 1c 2c"], "3c"
+    )
+    assert legal(game, state) == ["bid 0", "bid 1", "bid 2", "bid 3"]
+    assert rule(game, state, "bid 4") == "bid-range"
+    state = act(game, state, "bid 2")
+    assert game.observe(state, 2).bids == (2, None, None, None)
+    assert game.current_player(state) == 1
+
+
+def test_1_5_p2_hook_forbids_the_dealer_the_bid_that_makes_the_total() -> None:
+    game, state = deal(
+        "pocha(schedule=3)", ["1o 2o 3o", "4o 5o 6o", "7o 10o 11o", "12o 1c 2c"], "3c"
+    )
+    state = act(game, state, "bid 1", "bid 0", "bid 1")
+    assert legal(game, state) == ["bid 0", "bid 2", "bid 3"]
+    assert rule(game, state, "bid 1") == "hook"
+    assert "hook rule" in str(game.why_illegal(state, "bid 1"))
+
+
+def test_1_5_p3_no_hook_when_the_others_already_bid_more_than_the_tricks() -> None:
+    hands = ["1o 2o 3o 4o 5o", "6o 7o 10o 11o 12o", "1c 2c 3c 4c 5c", "6c 7c 10c 11c 12c"]
+    game, state = deal("pocha(schedule=5)", hands, "1e")
+    state = act(game, state, "bid 3", "bid 2", "bid 1")
+    assert legal(game, state) == [f"bid {n}" for n in range(6)]
+
+
+def test_1_5_no_hook_in_one_card_hands() -> None:
+    game, state = deal("pocha(schedule=1)", ["1o", "2o", "3o", "4o"], "5e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0")
+    assert legal(game, state) == ["bid 0", "bid 1"]
+
+
+def test_1_5_dealer_hook_option_off() -> None:
+    game, state = deal(
+        "pocha(schedule=3, dealer_hook=false)",
+        ["1o 2o 3o", "4o 5o 6o", "7o 10o 11o", "12o 1c 2c"],
+        "3c",
+    )
+    state = act(game, state, "bid 1", "bid 0", "bid 1")
+    assert "bid 1" in legal(game, state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_1_5_the_dealer_always_has_a_legal_bid(seed: int) -> None:
+    game = tapete.load("pocha(schedule=[1, 2, 3, 4])")
+    for state, _ in random_playout(game, seed)[:-1]:
+        assert game.legal_actions(state)
+
+
+# --- §1.6 Play and §0.4 the must-win rule ----------------------------------------------------
+
+P5 = ["5o 6c 7c", "7o 2o 1b", "4o 12e 5c", "10b 3e 6e"]
+
+
+def p5_position() -> tuple[Any, Any]:
+    game, state = deal("pocha(schedule=3)", P5, "1e")
+    return game, act(game, state, "bid 0", "bid 0", "bid 0", "bid 0")
+
+
+def test_1_6_mano_leads_any_card() -> None:
+    game, state = p5_position()
+    assert game.current_player(state) == 0
+    assert legal(game, state) == ["play 5o", "play 6c", "play 7c"]
+
+
+def test_1_6_p5_follow_suit_and_beat_the_best_card_of_the_suit() -> None:
+    game, state = p5_position()
+    state = act(game, state, "5o")
+    assert legal(game, state) == ["play 7o"]
+    assert rule(game, state, "2o") == "must-beat"
+    assert rule(game, state, "1b") == "must-follow-suit"
+
+
+def test_1_6_p5_cannot_beat_then_any_card_of_the_suit() -> None:
+    game, state = p5_position()
+    state = act(game, state, "5o", "7o")
+    assert legal(game, state) == ["play 4o"]
+    assert rule(game, state, "12e") == "must-follow-suit"
+
+
+def test_1_6_p5_void_must_trump_and_the_trump_wins() -> None:
+    game, state = p5_position()
+    state = act(game, state, "5o", "7o", "4o")
+    assert legal(game, state) == ["play 3e", "play 6e"]
+    assert rule(game, state, "10b") == "must-trump"
+    state = act(game, state, "6e")
+    trick = next(e for e in game.events(state) if e.type == "trick")
+    assert trick.data["winner"] == 3 and game.current_player(state) == 3
+
+
+P6 = ["11c 5o 6o", "10e 2b 4o", "1c 4c 7o", "12e 2e 7o"]
+
+
+def test_1_6_p6_void_with_trumps_must_trump_then_following_is_enough() -> None:
+    game, state = deal(
+        "pocha(schedule=3)", ["11c 5o 6o", "10e 2b 4b", "1c 4c 5b", "12e 2e 7o"], "1e"
+    )
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "11c")
+    assert legal(game, state) == ["play 10e"]
+    state = act(game, state, "10e")
+    assert legal(game, state) == ["play 1c", "play 4c"]  # the trick is trumped: follow is enough
+    state = act(game, state, "4c")
+    assert legal(game, state) == ["play 12e"]  # can over-trump, so must
+    assert rule(game, state, "2e") == "must-overtrump"
+    assert rule(game, state, "7o") == "must-overtrump"
+
+
+def test_1_6_p6_cannot_overtrump_then_any_card() -> None:
+    game, state = deal(
+        "pocha(schedule=3)", ["11c 5o 6o", "10e 2b 4b", "1c 4c 5b", "2e 7o 6b"], "1e"
+    )
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "11c", "10e", "1c")
+    assert legal(game, state) == ["play 7o", "play 2e", "play 6b"]
+
+
+def test_1_6_a_trump_lead_must_be_beaten_with_a_higher_trump() -> None:
+    game, state = deal("pocha(schedule=2)", ["5e 1o", "3e 4e", "6o 7o", "2o 4o"], "1e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "5e")
+    assert legal(game, state) == ["play 3e"]
+
+
+def test_1_6_the_winner_leads_the_next_trick_and_a_hand_has_h_tricks() -> None:
+    game, state = p5_position()
+    state = act(game, state, "5o", "7o", "4o", "6e")
+    assert game.current_player(state) == 3
+    tricks = 1
+    while not any(e.type == "score" for e in game.events(state)):
+        state = game.apply(state, game.legal_actions(state)[0])
+        for event in game.events(state):
+            if event.type == "trick":
+                tricks += 1
+                assert game.current_player(state) == event.data["winner"] or event is not None
+    score = next(e for e in game.events(state) if e.type == "score")
+    assert tricks == 3 and sum(score.data["tricks"]) == 3
+
+
+def test_1_6_not_in_hand() -> None:
+    game, state = p5_position()
+    assert rule(game, state, "1o") == "not-in-hand"
+
+
+def test_phase_errors_name_the_phase() -> None:
+    game, state = p5_position()
+    assert rule(game, state, "bid 1") == "not-bidding"
+    game, state = deal("pocha(schedule=3)", P5, "1e")
+    assert rule(game, state, "5o") == "bidding"
+
+
+# --- §1.7 Scoring ----------------------------------------------------------------------------
+
+
+def test_1_7_p1_exact_bid_scores_ten_plus_five_a_trick() -> None:
+    assert pocha.hand_score(pocha.Params(), 3, 3) == 25
+
+
+def test_1_7_missed_bid_loses_five_a_trick_of_difference() -> None:
+    assert pocha.hand_score(pocha.Params(), 1, 3) == -10
+    assert pocha.hand_score(pocha.Params(), 2, 0) == -10
+    assert pocha.hand_score(pocha.Params(), 0, 0) == 10
+
+
+def test_1_7_p2_worked_example() -> None:
+    # h = 3; bids 1, 0, 1 then the dealer may not bid 1 and bids 2; tricks 1, 1, 0, 1.
+    hands = ["1o 4c 5c", "3o 6c 7e", "2o 4b 5b", "1c 3c 12c"]
+    game, state = deal("pocha(schedule=3)", hands, "1e", dealer=3)
+    state = act(game, state, "bid 1", "bid 0", "bid 1")
+    assert rule(game, state, "bid 1") == "hook"
+    state = act(game, state, "bid 2")
+    # Trick 1: seat 0's As de oros; trick 2: seat 3 beats the 6 de copas with the As; trick 3:
+    # seat 1, void in copas, must trump the 3 de copas with the 7 de espadas.
+    state = act(game, state, "1o", "3o", "2o", "12c", "4c", "6c", "4b", "1c")
+    assert legal(game, state) == ["play 3c"]
+    state = act(game, state, "3c", "5c")
+    assert legal(game, state) == ["play 7e"]
+    state = act(game, state, "7e", "5b")
+    score = next(e for e in game.events(state) if e.type == "score")
+    assert score.data["tricks"] == [1, 1, 0, 1]
+    assert score.data["score"] == [15, -5, -5, -5]
+
+
+# --- §1.8 End of game and ties ---------------------------------------------------------------
+
+
+def test_1_8_highest_total_wins_after_the_last_hand() -> None:
+    game = tapete.load("pocha(schedule=[1, 2])")
+    final = random_playout(game, 1)[-1][0]
+    outcome = game.outcome(final)
+    assert outcome is not None
+    assert all(outcome.scores[w] == max(outcome.scores) for w in outcome.winners)
+
+
+def tied_after_one_hand() -> tuple[Any, Any]:
+    """Seats 0 and 1 both make bid 0 (+10), seats 2 and 3 miss."""
+    game, state = deal("pocha(schedule=1)", ["4o", "5o", "1o", "3o"], "7e", dealer=3)
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "4o", "5o", "1o", "3o")
+    return game, state
+
+
+def test_1_8_a_tie_is_played_off_by_the_tied_leaders_in_one_card_hands() -> None:
+    game, state = tied_after_one_hand()
+    assert game.observe(state, None).scores == (10, 10, -5, -5)
+    assert game.outcome(state) is None
+    view = game.observe(state, 0)
+    assert view.tiebreak and view.hand_size == 1 and set(view.seats) == {0, 1}
+    assert view.upcard >= 0  # a trump card is turned
+    assert view.dealer == 0  # the deal rotates among them: the next tied seat after seat 3
+    assert game.current_player(state) == 1
+
+
+def test_1_8_tie_break_hands_have_no_hook_and_stop_when_one_leads() -> None:
+    game, state = tied_after_one_hand()
+    state = act(game, state, "bid 0")
+    assert legal(game, state) == ["bid 0", "bid 1"]  # the dealer is not hooked
+    while game.outcome(state) is None:
+        state = game.apply(state, game.legal_actions(state)[0])
+    outcome = game.outcome(state)
+    assert outcome is not None and len(outcome.winners) == 1 and outcome.winners[0] in (0, 1)
+
+
+def test_1_8_tiebreak_players_all_and_nobody() -> None:
+    game, state = deal("pocha(schedule=1, tiebreak_players=all)", ["4o", "5o", "1o", "3o"], "7e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "4o", "5o", "1o", "3o")
+    assert set(game.observe(state, None).seats) == {0, 1, 2, 3}
+    game, state = deal("pocha(schedule=1, tiebreak_players=nobody)", ["4o", "5o", "1o", "3o"], "7e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "4o", "5o", "1o", "3o")
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners == (0, 1) and outcome.reason == "tie stands"
+
+
+# --- §1.10 Variants --------------------------------------------------------------------------
+
+
+def test_1_10_natural_rank_order_puts_the_three_low() -> None:
+    order = pocha._order(tapete.load("pocha(rank_order=natural)").params)
+    ranks = [1, 12, 11, 10, 7, 6, 5, 4, 3, 2]
+    powers = [order.power[parse_card(f"{r}o")] for r in ranks]
+    assert powers == sorted(powers, reverse=True)
+
+
+def test_1_10_must_underruff_option() -> None:
+    hands = ["11c 5o 6o", "10e 2b 4b", "1c 4c 5b", "2e 7o 6b"]
+    game, state = deal("pocha(schedule=3, must_underruff=true)", hands, "1e")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "11c", "10e", "1c")
+    assert legal(game, state) == ["play 2e"]
+    assert rule(game, state, "7o") == "must-underruff"
+
+
+def test_1_10_ronda_india_you_see_every_card_but_your_own() -> None:
+    game, state = deal(
+        "pocha(players=3, schedule=1, ronda_india=true)", ["4o", "5o", "1o"], "7e", dealer=2
+    )
+    view = game.observe(state, 0)
+    assert view.hand is None
+    assert view.hands[1] == CardSet.parse("5o") and view.hands[2] == CardSet.parse("1o")
+    state = act(game, state, "bid 0", "bid 1", "bid 0")
+    assert game.outcome(state) is not None  # the blind cards played themselves
+    trick = next(e for e in game.events(state) if e.type == "trick")
+    assert trick.data["cards"] == ["4o", "5o", "1o"] and trick.data["winner"] == 2
+
+
+# --- views, chance, conservation -------------------------------------------------------------
+
+
+def test_views_show_only_your_own_hand() -> None:
+    game, state = p5_position()
+    for seat in range(4):
+        view = game.observe(state, seat)
+        assert view.hand == CardSet.parse(P5[seat])
+        assert [h is None for h in view.hands] == [s != seat for s in range(4)]
+    assert all(h is None for h in game.observe(state, None).hands)
+
+
+def test_voids_revealed_by_play_are_public_and_sampled_around() -> None:
+    game, state = p5_position()
+    state = act(game, state, "5o", "7o", "4o", "6e")
+    view = game.observe(state, 0)
+    assert CardSet.parse("1o 3o 12o 11o 10o") <= view.excluded[2]  # could not beat the 7o
+    assert parse_card("2o") in view.excluded[3]  # void in oros
+    for k in range(20):
+        sampled = game.sample_state(view, random.Random(k))
+        assert not sampled.hands[3] & suit_mask(0)
+        assert fingerprint(game.observe(sampled, 0)) == fingerprint(view)
+
+
+def test_sample_state_keeps_the_dealers_shown_card_in_his_hand() -> None:
+    game = tapete.load("pocha(schedule=10)")
+    state = game.new_state(seed=9, dealer=0)
+    view = game.observe(state, 2)
+    for k in range(10):
+        assert view.shown in CardSet(game.sample_state(view, random.Random(k)).hands[0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_cards_are_conserved_at_every_step(seed: int) -> None:
+    game = tapete.load("pocha(players=3, schedule=[2, 12])")
+    for state, _ in random_playout(game, seed):
+        if game.outcome(state) is not None:
+            break
+        hands = list(state.hands)
+        played = [c for _, t in state.tricks for c in t] + list(state.trick)
+        held = [c for h in hands for c in CardSet(h)]
+        assert len(set(held) | set(played)) == len(held) + len(played)
+        assert len(held) + len(played) == len(state.deal.seats) * state.deal.size
+
+
+def test_state_is_a_value() -> None:
+    game, state = p5_position()
+    before = fingerprint(state)
+    game.apply(state, "5o")
+    with pytest.raises(tapete.IllegalActionError):
+        game.apply(state, "bid 2")
+    assert fingerprint(state) == before
+
+
+def test_bad_params_list_what_is_accepted() -> None:
+    with pytest.raises(tapete.SpecError, match="deck=52 is not accepted: 40, 48 or french"):
+        tapete.load("pocha(deck=52)")
+    with pytest.raises(tapete.SpecError, match="pocha has no parameter colour; its parameters"):
+        tapete.load("pocha(colour=red)")
+
+
+def test_notation_round_trips_and_rejects_junk() -> None:
+    game = tapete.load("pocha")
+    assert game.parse_action("bid 3") == BID + 3
+    assert game.parse_action("PLAY 12b") == parse_card("12b")
+    assert game.format_action(game.parse_action("play 1e")) == "play 1e"
+    for junk in ["", "bid", "bid x", "play 13o", "fold"]:
+        with pytest.raises(tapete.InvalidActionError):
+            game.parse_action(junk)
+
+
+# --- Oh Hell ---------------------------------------------------------------------------------
+
+
+def test_oh_hell_is_pocha_with_international_defaults() -> None:
+    game = tapete.load("oh_hell")
+    assert game.deck.size == 52 and game.params.obligation == "follow"
+    assert pocha._schedule(game.params)[:3] == (1, 2, 3)
+    assert tapete.load("oh_hell(suits=3, ranks=8)").deck.size == 24
+
+
+def test_oh_hell_follow_suit_only_void_may_discard() -> None:
+    hands = ["Ac 2d", "Kc 3d", "2h 4d", "3c 5d"]
+    game, state = deal("oh_hell(schedule=2)", hands, "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "Ac")
+    assert legal(game, state) == ["play Kc"]  # follow, no duty to beat
+    state = act(game, state, "Kc")
+    assert legal(game, state) == ["play 4d", "play 2h"]  # void: anything, no duty to trump
+
+
+def test_oh_hell_scoring_and_hook_on_one_card() -> None:
+    assert pocha.hand_score(tapete.load("oh_hell").params, 2, 2) == 12
+    assert pocha.hand_score(tapete.load("oh_hell").params, 2, 1) == 1
+    game, state = deal("oh_hell(schedule=1)", ["Ac", "Kc", "2h", "3c"], "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0")
+    assert legal(game, state) == ["bid 0"]
+
+
+def test_oh_hell_all_cards_dealt_means_no_trump() -> None:
+    game = tapete.load("oh_hell(schedule=13)")
+    state = game.new_state(seed=1)
+    view = game.observe(state, 0)
+    assert view.trump == -1 and view.shown == -1 and view.upcard == -1
+
+
+def test_oh_hell_french_cards_parse_as_french() -> None:
+    game = tapete.load("oh_hell")
+    assert game.parse_action("play 2c") == parse_cards("2c", french=True)[0]

@@ -1,0 +1,110 @@
+"""The ``tapete`` command as a user runs it: a real process, real stdin and files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tapete import record
+
+
+def tapete(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tapete.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_games_lists_every_game() -> None:
+    out = tapete("games").stdout
+    assert "pocha" in out and "oh_hell" in out
+
+
+def test_rules_prints_the_rules_page() -> None:
+    out = tapete("rules", "pocha").stdout
+    assert "hook" in out.lower() and "Pocha" in out
+
+
+def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    run = tapete(
+        "play",
+        "pocha(schedule=[1, 2])",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "7",
+        "--record",
+        str(path),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "deal 1:" in run.stdout and "result:" in run.stdout
+    rec = record.read(path)
+    assert rec.seed == 7 and len(rec.deals) >= 2
+    replayed = tapete("replay", str(path))
+    assert replayed.returncode == 0 and "replay checked" in replayed.stdout
+
+
+def test_a_human_is_reprompted_with_the_rule_after_an_illegal_entry(tmp_path: Path) -> None:
+    path = tmp_path / "human.json.gz"
+    # Whatever the prompt asks, these lines end up answering it: each refused entry is explained
+    # and asked again, the first legal one is taken.
+    cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    cycle = "bid 0\n" + "".join(f"play {c}\n" for c in cards)
+    run = tapete(
+        "play",
+        "pocha(schedule=1)",
+        "--seats",
+        "human,random,random,random",
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+        stdin="bid 7\nfold\n" + cycle * 10,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "a bid is 0 to 1 tricks in this hand [bid-range]" in run.stdout
+    assert "'fold' is not an action: write 'bid N' or 'play CARD'" in run.stdout
+    assert "[not-in-hand]" in run.stdout and "your hand:" in run.stdout
+    rec = record.loads(gzip.decompress(path.read_bytes()).decode())
+    human = [a for d in rec.deals for s, a in d.actions if s == 0]
+    assert human[0] == "bid 0"  # the refused entries left no trace
+    assert rec.seats[0].kind == "human"
+    record.replay(rec)
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    tapete(
+        "play",
+        "pocha(schedule=[2])",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "1",
+        "--record",
+        str(path),
+    )
+    doc = json.loads(path.read_text())
+    doc["deals"][0]["score"] = [99, 0, 0, 0]
+    path.write_text(json.dumps(doc))
+    run = tapete("replay", str(path))
+    assert run.returncode == 2 and "the record says" in run.stderr
+
+
+def test_bench_reports_rates_and_memory_as_json() -> None:
+    run = tapete("bench", "pocha(schedule=3)", "--seconds", "0.3", "--json")
+    result = json.loads(run.stdout)
+    assert result["matches"] > 0 and result["decisions_per_second"] > 0
+    assert result["playout_peak_bytes"] > 0
+
+
+def test_bad_spec_is_a_clear_error() -> None:
+    run = tapete("play", "pocha(players=9)")
+    assert run.returncode == 2 and "players=9 is not accepted" in run.stderr
