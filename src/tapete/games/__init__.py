@@ -84,7 +84,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle, truco
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle, truco, tute
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -1099,9 +1099,11 @@ def _excluded_now(
 # (0 for the deal, j for the draw after trick j − 1). What the view shows pins each card's slot
 # between bounds: a card played, swapped away or shown in trick t came at slot t or earlier; a
 # card some play of trick t showed the seat did not hold came after slot t (if the seat held it
-# later). Dealing the unseen cards is then a matching of cards to slots, one card a slot, which
-# a greedy matching in random order always completes when the view is consistent. Moments within
-# a trick are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
+# later). Dealing the unseen cards is then a matching of cards to places (the slots of the hidden
+# hands and the face-down stock), one card a place, which a greedy matching in random order
+# completes whenever the view is consistent; random swaps of two cards that both stay within
+# bounds then take it towards a uniform draw among all consistent deals. Moments within a trick
+# are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
 
 _NEVER = 1 << 30
 
@@ -1210,115 +1212,182 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, every card played, swapped or shown, and every void or "could not beat"
     that play revealed, each at the moment it was revealed (a two-player hand changes with every
     draw), are honoured; so is the 40-before-20 rule's hint that a singer of 20 did not hold both
-    trumps of the pair. Raises ValueError for a view no deal can explain.
+    trumps of the pair. Among the deals that fit, the draw is close to uniform. Raises
+    ValueError for a view no deal can explain.
     """
     n = view.params.players
     line = _timeline(view)
     hidden = [s for s in range(n) if view.hands[s] is None]
-    public = 0
-    for s in range(n):
-        hand = view.hands[s]
-        public |= view.known[s].mask | (hand.mask if hand is not None else 0)
-    for _, cards in view.tricks:
-        for card in cards:
-            public |= 1 << card
-    for card in view.trick:
-        public |= 1 << card
-    if view.face_up >= 0:
-        public |= 1 << view.face_up
-    pool = cards_of(SPANISH_40.mask & ~public)
     drawn = min(len(view.tricks), DRAWS) if n == 2 else 0
-    slots: list[tuple[Seat, int]] = []
+    places: list[tuple[Seat, int]] = []  # (seat, slot) of the hidden hands, then (-1, 0): stock
     for s in hidden:
         fixed = line.fixed[s]
-        slots += [(s, 0)] * (HAND_SIZE[n] - fixed.count(0))
-        slots += [(s, j) for j in range(1, drawn + 1) if j not in fixed]
-    # Which trump each 20 with the 40 open shows the singer lacked: try the choices at random.
-    pairs = [(s, moment, cards_of(lacked)) for s, moment, lacked in line.pairs if s in hidden]
-    choices = list(itertools.product(*(lacked for _, _, lacked in pairs)))
+        places += [(s, 0)] * (HAND_SIZE[n] - fixed.count(0))
+        places += [(s, j) for j in range(1, drawn + 1) if j not in fixed]
+    in_hands = len(places)
+    places += [(-1, 0)] * (view.stock_size - (view.face_up >= 0))
+    tokens = [(s, c, latest, left) for s in hidden for c, (latest, left) in line.tokens[s].items()]
+    pool = cards_of(SPANISH_40.mask & ~_public(view))
+    cards = [c for _, c, _, _ in tokens] + pool
+    if len(cards) != len(places):
+        raise ValueError("the view's hand and stock sizes do not match its unseen cards")
+    hints = [(s, moment, lacked) for s, moment, lacked in line.pairs if s in hidden]
+    choices = list(itertools.product(*(cards_of(lacked) for _, _, lacked in hints)))
     rng.shuffle(choices)
     for choice in choices:
+        # Start from a deal where each such singer lacked one chosen trump of the pair.
         excluded = [list(e) for e in line.excluded]
-        for (s, moment, _), card in zip(pairs, choice, strict=True):
+        for (s, moment, _), card in zip(hints, choice, strict=True):
             excluded[s].append((moment, 1 << card))
-        owner = _match(line, excluded, hidden, slots, pool, rng)
-        if owner is not None:
-            tokens = sum(len(line.tokens[s]) for s in hidden)
-            return _sampled(view, owner, tokens, slots, pool, rng)
-    raise ValueError("no deal of the unseen cards is consistent with what the view shows")
-
-
-def _match(
-    line: _Timeline,
-    excluded: list[list[tuple[int, int]]],
-    hidden: list[Seat],
-    slots: list[tuple[Seat, int]],
-    pool: list[Card],
-    rng: random.Random,
-) -> list[int] | None:
-    """Slot -> node (tokens first, then pool cards), every slot filled; None if impossible."""
-    edges: list[list[int]] = []
-    for s in hidden:
-        for card, (latest, left) in line.tokens[s].items():
-            low = _lowest_slot(excluded[s], card, left)
-            edges.append([i for i, (t, j) in enumerate(slots) if t == s and low <= j <= latest])
-    tokens = len(edges)
-    for card in pool:
-        lows = {s: _lowest_slot(excluded[s], card, _NEVER) for s in hidden}
-        options = [i for i, (t, j) in enumerate(slots) if j >= lows[t]]
-        rng.shuffle(options)
-        edges.append(options)
-    owner = [-1] * len(slots)
-    free = len(slots)
-    order = list(range(tokens, len(edges)))
-    rng.shuffle(order)
-    for node in [*range(tokens), *order]:
-        if not free:
+        allowed = _allowed(excluded, tokens, pool, places)
+        at = _greedy(allowed, len(tokens), in_hands, rng)
+        if at is not None:
             break
-        if _augment(node, edges, owner, set()):
+    else:
+        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+    allowed = _allowed(line.excluded, tokens, pool, places)
+    _mix(at, allowed, _hint_check(hints, cards, tokens, places), rng)
+    # Tokens are already where the view shows them: only the pool cards are new.
+    placed = [cards[node] if node >= len(tokens) else -1 for node in at]
+    return _sampled(view, placed, places, rng)
+
+
+def _public(view: View) -> int:
+    """The cards whose place the view shows: seen hands, shown cards, played, face up."""
+    public = 1 << view.face_up if view.face_up >= 0 else 0
+    for s, seen in enumerate(view.hands):
+        public |= view.known[s].mask | (seen.mask if seen is not None else 0)
+    for _, cards in (*view.tricks, (view.leader, view.trick)):
+        for card in cards:
+            public |= 1 << card
+    return public
+
+
+def _allowed(
+    excluded: list[list[tuple[int, int]]],
+    tokens: list[tuple[Seat, Card, int, int]],
+    pool: list[Card],
+    places: list[tuple[Seat, int]],
+) -> list[int]:
+    """For each card (tokens, then the pool) the places it may occupy, as a bitmask."""
+    out = []
+    for seat, card, latest, left in tokens:
+        low = _lowest_slot(excluded[seat], card, left)
+        out.append(
+            sum(1 << i for i, (s, j) in enumerate(places) if s == seat and low <= j <= latest)
+        )
+    stock = sum(1 << i for i, (s, _) in enumerate(places) if s < 0)
+    for card in pool:
+        lows: dict[Seat, int] = {}
+        mask = stock
+        for i, (s, j) in enumerate(places):
+            if s >= 0:
+                if s not in lows:
+                    lows[s] = _lowest_slot(excluded[s], card, _NEVER)
+                if j >= lows[s]:
+                    mask |= 1 << i
+        out.append(mask)
+    return out
+
+
+def _greedy(allowed: list[int], tokens: int, in_hands: int, rng: random.Random) -> list[int] | None:
+    """Place -> card index: every hand place filled (tokens first), the rest to the stock."""
+    edges = []
+    for node, mask in enumerate(allowed):
+        options = [i for i in range(in_hands) if mask >> i & 1]
+        if node >= tokens:
+            rng.shuffle(options)
+        edges.append(options)
+    owner = [-1] * in_hands
+    order = list(range(tokens, len(allowed)))
+    rng.shuffle(order)
+    free, spare = in_hands, []
+    for node in [*range(tokens), *order]:
+        if free and _augment(node, edges, owner, set()):
             free -= 1
         elif node < tokens:
             return None
-    return owner if not free else None
+        else:
+            spare.append(node)
+    return owner + spare if not free else None
 
 
 def _augment(node: int, edges: list[list[int]], owner: list[int], seen: set[int]) -> bool:
-    for slot in edges[node]:
-        if owner[slot] < 0:
-            owner[slot] = node
+    for place in edges[node]:
+        if owner[place] < 0:
+            owner[place] = node
             return True
-    for slot in edges[node]:
-        if slot not in seen:
-            seen.add(slot)
-            if _augment(owner[slot], edges, owner, seen):
-                owner[slot] = node
+    for place in edges[node]:
+        if place not in seen:
+            seen.add(place)
+            if _augment(owner[place], edges, owner, seen):
+                owner[place] = node
                 return True
     return False
 
 
+def _hint_check(
+    hints: list[tuple[Seat, int, int]],
+    cards: list[Card],
+    tokens: list[tuple[Seat, Card, int, int]],
+    places: list[tuple[Seat, int]],
+) -> Callable[[list[int]], bool] | None:
+    """A test that each 20 sung with the 40 open left the singer short of the trump pair."""
+    if not hints:
+        return None
+    left = [t[3] for t in tokens] + [_NEVER] * (len(cards) - len(tokens))
+    nodes = {card: node for node, card in enumerate(cards)}
+
+    def ok(at: list[int]) -> bool:
+        where = {node: place for place, node in enumerate(at)}
+
+        def held(seat: Seat, moment: int, card: Card) -> bool:
+            node = nodes.get(card)
+            if node is None:  # the card is where the view shows it, not in this hand
+                return False
+            s, slot = places[where[node]]
+            return s == seat and slot <= moment // 3 and left[node] > moment
+
+        return not any(
+            all(held(seat, moment, c) for c in cards_of(lacked)) for seat, moment, lacked in hints
+        )
+
+    return ok
+
+
+def _mix(
+    at: list[int], allowed: list[int], ok: Callable[[list[int]], bool] | None, rng: random.Random
+) -> None:
+    """Random swaps of two placed cards that stay allowed: towards uniform over all deals."""
+    size, rand = len(at), rng.random
+    for _ in range(12 * size):
+        p, q = int(rand() * size), int(rand() * size)
+        a, b = at[p], at[q]
+        if allowed[a] >> q & 1 and allowed[b] >> p & 1:
+            at[p], at[q] = b, a
+            if ok is not None and not ok(at):
+                at[p], at[q] = a, b
+
+
 def _sampled(
-    view: View,
-    owner: list[int],
-    tokens: int,
-    slots: list[tuple[Seat, int]],
-    pool: list[Card],
-    rng: random.Random,
+    view: View, placed: list[Card], places: list[tuple[Seat, int]], rng: random.Random
 ) -> State:
-    """The state whose hidden hands hold the pool cards ``owner`` matched to their slots."""
+    """The state whose hidden hands and stock hold the cards ``placed`` (-1: none) in ``places``."""
     n = view.params.players
-    hands, placed = [0] * n, 0
-    for slot, node in enumerate(owner):
-        if node >= tokens:
-            card = pool[node - tokens]
-            hands[slots[slot][0]] |= 1 << card
-            placed |= 1 << card
-    for s in range(n):
-        seen = view.hands[s]
-        hands[s] = seen.mask if seen is not None else hands[s] | view.known[s].mask
-    stock = [c for c in pool if not placed >> c & 1]
+    hands = [
+        seen.mask if seen is not None else known.mask
+        for seen, known in zip(view.hands, view.known, strict=True)
+    ]
+    stock = []
+    for card, (seat, _) in zip(placed, places, strict=True):
+        if card < 0:
+            continue
+        if seat < 0:
+            stock.append(card)
+        else:
+            hands[seat] |= 1 << card
     rng.shuffle(stock)
-    if len(stock) + (view.face_up >= 0) != view.stock_size:
-        raise ValueError("the view's stock size does not match its unseen cards")
+    assert [h.bit_count() for h in hands] == list(view.hand_sizes[:n])
     first = view.tricks[0][0] if view.tricks else view.leader
     deal = Deal(view.deal, view.dealer, view.trump, view.upcard, first, (), ())
     return State(
@@ -1362,7 +1431,7 @@ def stack_deck(
 
     >>> order = stack_deck(Params(), 1, ["1o 3o", "12b"], upcard="4c", stock="7e 5e")
     >>> format_cards(order[:4]), CARD_TEXT[order[16]], format_cards(order[17:19])
-    ('1o 12b 3o 2o', '4c', '7e 5e')
+    ('1o 12b 3o 11o', '4c', '7e 5e')
     """
     n = params.players
     size = HAND_SIZE[n]
