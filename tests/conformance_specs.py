@@ -25,6 +25,16 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
     ],
+    "poch": [
+        "poch(players=3, rounds=3)",
+        "poch(chips=3)",
+        "poch(players=5, chips=4, bet_cap=none)",
+        "poch(players=6, chips=3, bowl_funding=player_antes, rounds=one_per_player)",
+        "poch(players=3, chips=5, deal=all, all_pass=showdown, shed_leader=poker_winner)",
+        "poch(players=5, deal=all, sequence_compare=length_then_height, rounds=2)",
+        "poch(chips=4, sequence_rule=trump_789, rounds=4)",
+        "poch",
+    ],
     "truco": [
         "truco",
         "truco(players=2)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import subprocess
@@ -108,3 +109,31 @@ def test_bench_reports_rates_and_memory_as_json() -> None:
 def test_bad_spec_is_a_clear_error() -> None:
     run = tapete("play", "pocha(players=9)")
     assert run.returncode == 2 and "players=9 is not accepted" in run.stderr
+
+
+def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> None:
+    import hashlib
+
+    path = tmp_path / "fair.json"
+    tapete(
+        "play",
+        "pocha(schedule=[2, 1])",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "12",
+        "--record",
+        str(path),
+    )
+    digest = hashlib.sha256(b"12").hexdigest()
+    fair = tapete("replay", str(path), "--verify", "--seed-hash", digest)
+    assert fair.returncode == 0 and "deals verified" in fair.stdout
+    lie = tapete("replay", str(path), "--seed-hash", hashlib.sha256(b"13").hexdigest())
+    assert lie.returncode == 1 and "does not hash to the published" in lie.stdout
+    # A stacked deck (same cards, another order) is caught, whatever else the record says.
+    rec = record.read(path)
+    deal = dataclasses.replace(rec.deals[0], deck=tuple(reversed(rec.deals[0].deck)))
+    stacked = dataclasses.replace(rec, deals=(deal, *rec.deals[1:]))
+    assert record.verify_deals(stacked) == ["deal 0: the deck order is not the one the seed gives"]
+    moved = dataclasses.replace(rec.deals[0], dealer=(rec.deals[0].dealer + 1) % 4)
+    assert "the seed draws" in record.verify_deals(dataclasses.replace(rec, deals=(moved,)))[-1]

@@ -136,6 +136,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for line in record_lines(rec):
         print(line)
     print("\nreplay checked: every deal, decision and score matches the engine")
+    if args.verify or args.seed_hash:
+        problems = record.verify_deals(rec, args.seed_hash)
+        for problem in problems:
+            print(f"NOT FAIR: {problem}")
+        if problems:
+            return 1
+        hashed = " and hashes to the published SHA-256" if args.seed_hash else ""
+        print(
+            f"deals verified: every deck order and the first dealer follow from seed "
+            f"{rec.seed}{hashed}"
+        )
     return 0
 
 
@@ -165,6 +176,8 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("replay", help="check a record and print it deal by deal")
     p.add_argument("file")
+    p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
+    p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")

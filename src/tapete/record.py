@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tapete.cards import CARD_TEXT
+from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
 from tapete.game import Action, Event, Game, Outcome, Seat
 from tapete.games import load as load_game
@@ -39,6 +41,7 @@ __all__ = [
     "read",
     "replay",
     "steps",
+    "verify_deals",
     "write",
 ]
 
@@ -353,3 +356,37 @@ def replay(record: Record) -> Any:
     for _, _, _, _, after in steps(record):
         final = after
     return final if final is not None else _start(record)[1]
+
+
+def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
+    """Check that the record's deals follow from its seed; returns what does not (empty: fair).
+
+    Every deck order must be the shuffle ``tapete.chance.shuffled`` derives from the seed and the
+    deal number, the first dealer the one drawn by lot from the seed, and the seed must hash to
+    ``seed_hash`` (the SHA-256 of its decimal text a server publishes before play) when given.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, rec = play(tapete.load("pocha(schedule=[1, 2])"), ["random"] * 4, seed=9)
+    >>> verify_deals(rec)
+    []
+    """
+    import hashlib
+
+    if record.seed is None:
+        return ["the record has no seed to check the deals against"]
+    problems = []
+    if seed_hash is not None:
+        digest = hashlib.sha256(str(record.seed).encode()).hexdigest()
+        if digest != seed_hash.lower():
+            problems.append(f"the seed {record.seed} does not hash to the published {seed_hash}")
+    game = load_game(record.game)
+    cards = game.deck.cards
+    for number, deal in enumerate(record.deals):
+        expected = [CARD_TEXT[c] for c in shuffled(cards, record.seed, number)]
+        if list(deal.deck) != expected:
+            problems.append(f"deal {number}: the deck order is not the one the seed gives")
+    lot = by_lot(game.players, record.seed, "first-dealer")
+    if record.deals and record.deals[0].dealer != lot:
+        problems.append(f"the first dealer is seat {record.deals[0].dealer}, the seed draws {lot}")
+    return problems

@@ -54,6 +54,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "hook_on_one_card": True,
             },
         ),
+        "poch": Entry(
+            "tapete.games.poch",
+            "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
+        ),
         "pottle": Entry(
             "tapete.games.pottle",
             "seven cards, one bid each: the highest bidder must take exactly his bid to win the"
@@ -84,7 +88,7 @@ def load(spec: str) -> Game:
     5
     >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, ...
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)
