@@ -675,6 +675,20 @@ def test_3_4_option_partner_may_sing() -> None:
     assert refused(game, passed, "sing oros") == "not-trick-winner"
 
 
+def test_3_7_option_tute_declaration_wins_for_the_team() -> None:
+    hands = [
+        "12o 12c 12e 12b 1e 3e 1o 3o 1c 3c",
+        "2e 4e 5e 6e 2o 4o 5o 6o 2c 4c",
+        "7e 10e 7o 10o 11o 5c 6c 7c 10c 11c",
+        "11e 1b 2b 3b 5b 6b 7b 10b 11b 4b",
+    ]
+    spec = "tute(players=4, first_leader=dealer_right, tute_declaration=true)"
+    game, state = deal(spec, hands, "4b")
+    state = act(game, state, "play 1e", "play 2e", "play 7e", "play 11e", "tute")
+    result = game.outcome(state)
+    assert result is not None and result.winners == (0, 2) and result.reason == "tute"
+
+
 def test_3_5_ten_for_the_last_trick_total_130_and_ties_to_the_last_trick() -> None:
     game = tapete.load("tute(players=4)")
     for seed in range(20):
@@ -974,3 +988,48 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
             for action in game.legal_actions(state):
                 game.apply(state, action)
             assert fingerprint(state) == before
+
+
+# --- decisions made here (docs/rules/tute.md) and the hot path ------------------------------
+
+
+def test_decision_both_swaps_in_one_turn() -> None:
+    game, state = deal("tute", ["7c 2c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 3b"], "11c")
+    state = act(game, state, "swap", "swap")  # the 7 for the Caballo, then the 2 for the 7
+    assert hand(state, 0) >= {"11c", "7c"} and "2c" not in hand(state, 0)
+    assert game.observe(state, 1).face_up == parse_card("2c")
+    assert [(t, s, tapete.format_card(g), tapete.format_card(k)) for t, s, g, k in state.swaps] == [
+        (0, 0, "7c", "11c"),
+        (0, 0, "2c", "7c"),
+    ]
+
+
+def test_decision_a_tute_wins_the_match_under_to_101_and_a_deal_under_best_of() -> None:
+    for spec, scores in (("tute(tute_declaration=true, match=to_101)", None), (
+        "tute(tute_declaration=true, match=best_of_3)", (1, 0))):  # fmt: skip
+        game, state = deal(spec, FOUR_REYES, "4b")
+        state = act(game, state, "play 1e", "play 2c", "tute")
+        score = next(e.data for e in game.events(state) if e.type == "score")
+        assert score["tute"] == 0 and score["winners"] == [0] and score["last_trick"] is None
+        if scores is None:
+            result = game.outcome(state)
+            assert result is not None and result.winners == (0,) and result.reason == "tute"
+        else:
+            assert game.outcome(state) is None and state.scores == scores
+            assert event_types(game, state)[-1] == "deal"
+
+
+def test_decision_defaults_for_the_player_count_are_none_in_records() -> None:
+    game = tapete.load("tute(players=4)")
+    rec = play(game, ["random"] * 4, seed=1)[1]
+    assert rec.params["last_trick_bonus"] is None and rec.params["first_leader"] is None
+
+
+def test_the_fast_paths_agree_with_tricks_and_cards() -> None:
+    for trump in range(4):
+        for trick in itertools.permutations(SPANISH_40.cards, 2):
+            assert tute._trick_winner(trick, trump) == tricks.trick_winner(trick, trump, ORDER)
+    rng = random.Random(5)
+    for _ in range(2000):
+        mask = sum(1 << c for c in rng.sample(SPANISH_40.cards, rng.randrange(41)))
+        assert tute._cards(mask) == tapete.cards.cards_of(mask)

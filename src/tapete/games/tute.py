@@ -87,6 +87,13 @@ REYES = sum(1 << (s * 16 + REY) for s in range(4))
 CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
 MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
+# ``cards_of`` by table, for the playout hot path: each suit's ranks 1–7 sit in bits 0–7 of its
+# 16 bits, Sota, Caballo and Rey in bits 10–12.
+_L0, _L1, _L2, _L3 = (tuple(tuple(cards_of(c << 16 * s)) for c in range(256)) for s in range(4))
+_H0, _H1, _H2, _H3 = (
+    tuple(tuple(cards_of(c << (16 * s + 10))) for c in range(8)) for s in range(4)
+)
+_POWER = ORDER.power
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,6 +233,12 @@ class Deal:
     first: Seat
     deck: tuple[Card, ...]  # as dealt, top first (empty in a sampled state)
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
+    swappers: int = field(init=False)  # the 7 and the 2 of trumps
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "swappers", 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
+        )
 
 
 _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
@@ -443,9 +456,11 @@ def _legal_cards(state: State) -> int:
         hand = state.hands[state.turn]
         if state.trick:
             p = state.params
-            rule = _obligation(
-                p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
-            )
+            rule: tricks.Obligation | None = tricks.MUST_WIN
+            if p.players == 4 or p.stock_phase_play != "strict":
+                rule = _obligation(
+                    p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
+                )
             if rule is not None:
                 hand = tricks.legal_mask(
                     hand,
@@ -463,36 +478,67 @@ def legal_actions(state: State) -> list[Action]:
     """The cards the play duty allows, then ``swap``, ``sing <suit>`` and ``tute`` if allowed."""
     if state.result is not None:
         return []
-    actions = cards_of(state._legal if state._legal >= 0 else _legal_cards(state))
+    actions = _cards(state._legal if state._legal >= 0 else _legal_cards(state))
     if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
-        if _swap_card(state) >= 0:
-            actions.append(SWAP)
-        if _may_declare(state):
-            hand = state.hands[state.turn]
-            suits = _singable(hand, _sung(state.cantes), state.deal.trump)
-            actions.extend(SING + s for s in range(4) if suits >> s & 1)
-            if state.params.tute_declaration and _has_tute(hand):
-                actions.append(TUTE)
+        hand, d = state.hands[state.turn], state.deal
+        # Cheap first: a pair (a Rey sits one bit above its Caballo), the 7 or 2 of trumps, a tute.
+        if hand & hand >> 1 & CABALLOS or hand & d.swappers or state.params.tute_declaration:
+            actions += _declarations(state)
     return actions
+
+
+def _cards(mask: int) -> list[Card]:
+    """``cards_of(mask)`` for the cards of the Spanish deck, by table."""
+    return [
+        *_L0[mask & 255], *_H0[mask >> 10 & 7], *_L1[mask >> 16 & 255], *_H1[mask >> 26 & 7],
+        *_L2[mask >> 32 & 255], *_H2[mask >> 42 & 7], *_L3[mask >> 48 & 255], *_H3[mask >> 58],
+    ]  # fmt: skip
+
+
+def _trick_winner(trick: tuple[Card, ...], trump: int) -> int:
+    """``tricks.trick_winner``, written out for the two-card trick of the two-player game."""
+    if len(trick) != 2:
+        return tricks.trick_winner(trick, trump, ORDER)
+    lead, follow = trick
+    if follow >> 4 == lead >> 4:
+        return int(_POWER[follow] > _POWER[lead])
+    return int(follow >> 4 == trump)
+
+
+def _declarations(state: State) -> list[Action]:
+    """The swap, cantes and tute the player to act may make now."""
+    out = []
+    if _swap_card(state) >= 0:
+        out.append(SWAP)
+    hand = state.hands[state.turn]
+    pairs = hand & hand >> 1 & CABALLOS  # a Rey sits one bit above its Caballo
+    tute = state.params.tute_declaration and _has_tute(hand)
+    if (pairs or tute) and _may_declare(state):
+        suits = _singable(hand, _sung(state.cantes), state.deal.trump)
+        out.extend(SING + s for s in range(4) if suits >> s & 1)
+        if tute:
+            out.append(TUTE)
+    return out
 
 
 def _swap_card(state: State) -> Card:
     """The trump the leader would give for the face-up card now (the 7 or the 2), or -1."""
     if state.face_up < 0 or state.trick:
         return -1
-    p = state.params
+    p, trump, rank = state.params, state.deal.trump, state.face_up & 15
+    if rank in COUNTING:
+        card = trump * 16 + 7
+    elif rank in p.two_swap_targets:
+        card = trump * 16 + 2
+    else:
+        return -1
+    if not state.hands[state.turn] >> card & 1:
+        return -1
     if p.swap_requires_trick_win and not state.tricks:
         return -1
     if state.cantes and state.cantes[-1][0] == len(state.tricks):
         return -1  # swaps come before the cante
-    rank = state.face_up & 15
-    if rank in COUNTING:
-        card = state.deal.trump * 16 + 7
-    elif rank in p.two_swap_targets:
-        card = state.deal.trump * 16 + 2
-    else:
-        return -1
-    return card if state.hands[state.turn] >> card & 1 else -1
+    return card
 
 
 def _entitled(state: State) -> bool:
@@ -734,12 +780,9 @@ def _take_trick(
     """The winner takes the trick and leads; while the stock lasts both draw, winner first."""
     p, d, leader = state.params, state.deal, state.leader
     n = p.players
-    winner = (leader + tricks.trick_winner(trick, d.trump, ORDER)) % n
-    won = 0
-    for card in trick:
-        won += POINTS[card]
-    points = list(state.points)
-    points[winner] += won
+    winner = (leader + _trick_winner(trick, d.trump)) % n
+    won = POINTS[trick[0]] + POINTS[trick[1]] if n == 2 else sum(POINTS[c] for c in trick)
+    points = (*state.points[:winner], state.points[winner] + won, *state.points[winner + 1 :])
     last: tuple[_Pending, ...] = (("trick", leader, trick, winner, won),)
     stock, face_up = state.stock, state.face_up
     if face_up >= 0:
@@ -768,7 +811,7 @@ def _take_trick(
         winner,
         winner,
         done,
-        tuple(points),
+        points,
         state.cantes,
         state.swaps,
         known,
@@ -883,19 +926,19 @@ def _end_deal(state: State, tute: Seat) -> State:
         },
     )
     winner = side  # of the match, if it ends here
-    if tute >= 0:
+    if needed > 1:  # best_of_K: a tute wins the deal like any other win
+        over, reason = scores[side] >= needed, f"won {needed} deals"
+    elif tute >= 0:
         over, reason = True, "tute"
     elif needed == 1:
         over = True
         reason = "tied on points, won the last trick" if points[0] == points[1] else "more points"
-    elif needed == 0:
+    else:
         over, reason = max(scores) > 100, "passed 100"
         if scores[0] != scores[1]:
             winner = int(scores[1] > scores[0])
         else:
             winner, reason = state.leader % 2, "passed 100, tied, won the last trick"
-    else:
-        over, reason = scores[side] >= needed, f"won {needed} deals"
     if not over:
         nxt = (d.dealer + 1) % n
         return _deal(p, state.setup, d.number + 1, nxt, scores, history, (*state.last, scored))
