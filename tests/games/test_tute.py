@@ -673,6 +673,18 @@ def test_3_4_option_partner_may_sing() -> None:
     passed = act(game, state, "play 12o")  # seat 2 played on: the chance is gone
     assert passed.sing_right == -1
     assert refused(game, passed, "sing oros") == "not-trick-winner"
+    # The winner sings first: his partner may not add another cante for the same trick.
+    hands = [
+        "1e 3e 12o 11o 1c 3c 1b 3b 2o 4o",
+        "2e 4e 5e 6e 5o 6o 7o 10o 5c 6c",
+        "1o 3o 12c 11c 7c 10c 2c 4c 7e 10e",
+        "11e 12e 2b 5b 6b 7b 10b 11b 12b 4b",
+    ]
+    game, state = deal(spec, hands, "4b")
+    state = act(game, state, "play 1e", "play 2e", "play 7e", "play 11e", "sing oros")
+    state = act(game, state, "play 1c", "play 5c")
+    assert game.current_player(state) == 2
+    assert refused(game, state, "sing copas") == "one-cante-per-trick"
 
 
 def test_3_7_option_tute_declaration_wins_for_the_team() -> None:
@@ -789,7 +801,9 @@ def test_defaults_depend_on_the_player_count() -> None:
         ("tute(stock_phase_play=loose)", "strict, follow_only or free"),
         ("tute(two_swap_targets=[4, 5])", r"\[4, 5, 6, 7\] or \[7\]"),
         ("tute(last_trick_bonus=5)", "0 or 10"),
-        ("tute(first_leader=two_of_oros)", "dealer_right with 2 players"),
+        ("tute(first_leader=two_of_oros)", "an option for players=4"),
+        ("tute(players=4, first_leader=mano)", "two_of_oros or dealer_right"),
+        ("tute(last_trick_bonus=false)", "0 or 10"),
         ("tute(partner_may_sing=true)", "an option for players=4"),
         ("tute(must_underruff=true)", "an option for players=4"),
         ("tute(players=4, stock_phase_play=free)", "an option for players=2"),

@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias
 
 from tapete import tricks
@@ -114,74 +114,34 @@ class Params:
     match: str = "single_deal"
 
     def __post_init__(self) -> None:
-        check(self.players in (2, 4), "players", self.players, "2 or 4")
-        for name in (
-            "swap_requires_trick_win",
-            "cantes_after_stock",
-            "tute_declaration",
-            "partner_may_sing",
-            "must_beat_partner",
-            "must_underruff",
-        ):
-            check(isinstance(getattr(self, name), bool), name, getattr(self, name), "true or false")
-        check(
-            self.stock_phase_play in ("strict", "follow_only", "free"),
-            "stock_phase_play",
-            self.stock_phase_play,
-            "strict, follow_only or free",
-        )
-        check(
-            self.two_swap_targets in ((4, 5, 6, 7), (7,)),
-            "two_swap_targets",
-            self.two_swap_targets,
-            "[4, 5, 6, 7] or [7]",
-        )
-        bonus = self.last_trick_bonus
-        check(
-            bonus in (None, 0, 10) and not isinstance(bonus, bool),
-            "last_trick_bonus",
-            bonus,
-            "0 or 10 (none: 0 with 2 players, 10 with 4)",
-        )
-        check(
-            self.first_leader in (None, "two_of_oros", "dealer_right"),
-            "first_leader",
-            self.first_leader,
-            "two_of_oros or dealer_right",
-        )
-        check(
-            isinstance(self.match, str) and _deals_to_win(self.match) >= 0,
-            "match",
-            self.match,
-            MATCHES,
-        )
-        only: tuple[str, ...]
-        if self.players == 2:
-            only, other = ("partner_may_sing", "must_beat_partner", "must_underruff"), 4
-            check(
-                self.first_leader in (None, "dealer_right"),
-                "first_leader",
-                self.first_leader,
-                "dealer_right with 2 players (the non-dealer leads)",
-            )
-        else:
-            only = (
-                "stock_phase_play",
-                "two_swap_targets",
-                "swap_requires_trick_win",
-                "cantes_after_stock",
-            )
-            other = 2
-        defaults = Params.__dataclass_fields__
-        for name in only:
-            value, default = getattr(self, name), defaults[name].default
-            check(
-                value == default,
-                name,
-                value,
-                f"{format_value(default)} with {self.players} players (an option for players="
-                f"{other})",
-            )
+        for option in fields(self):
+            value = getattr(self, option.name)
+            if isinstance(option.default, bool):
+                check(isinstance(value, bool), option.name, value, "true or false")
+            elif option.name in _CHOICES:
+                allowed, accepted = _CHOICES[option.name]
+                ok = value in allowed and not isinstance(value, bool)
+                check(ok, option.name, value, accepted)
+        ok = isinstance(self.match, str) and _deals_to_win(self.match) >= 0
+        check(ok, "match", self.match, MATCHES)
+        other = 6 - self.players
+        for name in _ONLY_WITH[other]:
+            value, default = getattr(self, name), Params.__dataclass_fields__[name].default
+            accepted = f"{format_value(default)} with {self.players} players"
+            check(value == default, name, value, f"{accepted} (an option for players={other})")
+
+
+_CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
+    "players": ((2, 4), "2 or 4"),
+    "stock_phase_play": (("strict", "follow_only", "free"), "strict, follow_only or free"),
+    "two_swap_targets": (((4, 5, 6, 7), (7,)), "[4, 5, 6, 7] or [7]"),
+    "last_trick_bonus": ((None, 0, 10), "0 or 10 (none: 0 with 2 players, 10 with 4)"),
+    "first_leader": ((None, "two_of_oros", "dealer_right"), "two_of_oros or dealer_right"),
+}
+_ONLY_WITH = {  # the options that mean something with this many players only
+    2: ("stock_phase_play", "two_swap_targets", "swap_requires_trick_win", "cantes_after_stock"),
+    4: ("first_leader", "partner_may_sing", "must_beat_partner", "must_underruff"),
+}
 
 
 def _deals_to_win(match: str) -> int:
@@ -667,10 +627,13 @@ def _why_declare(state: State, what: str) -> IllegalActionError | None:
     """Who may sing (or declare a tute) and when (§2.4, §3.4)."""
     p = state.params
     if not _entitled(state):
-        if state.cantes and state.cantes[-1][:2] == (len(state.tricks), state.turn):
-            return IllegalActionError(
-                "one-cante-per-trick", f"one cante per trick won: no {what} until you win again"
-            )
+        if state.cantes and state.cantes[-1][0] == len(state.tricks):
+            singer = state.cantes[-1][1]
+            if singer == state.turn or (p.partner_may_sing and singer == (state.turn + 2) % 4):
+                return IllegalActionError(
+                    "one-cante-per-trick",
+                    f"one cante per trick won: seat {singer} has sung for this one, no {what} now",
+                )
         who = (
             "the player who won the last trick, before leading, or his partner at his own turn"
             if p.partner_may_sing
