@@ -6,14 +6,17 @@ tapete play pocha --seats human,random,random,random --seed 7 --record out.json
 tapete replay out.json
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -161,6 +164,68 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from tapete import arena
+
+        if args.plot:
+            import matplotlib  # noqa: F401  (checked now, not after a long arena)
+    except ImportError as exc:
+        missing = (exc.name or "a package").split(".")[0]
+        print(f"tapete arena needs the arena extra ({missing} is missing):", file=sys.stderr)
+        print("  pip install 'tapete[arena]'", file=sys.stderr)
+        return 2
+    names = arena.split_bots(args.bots)
+    arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    workers = args.workers or os.cpu_count() or 1
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    times = (TimeElapsedColumn(), TimeRemainingColumn())
+    start = time.perf_counter()
+    with Progress(*columns, *times, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = arena.run(
+            args.game,
+            names,
+            matches=args.matches,
+            workers=workers,
+            seed=args.seed,
+            on_match=advance,
+        )
+    elapsed = time.perf_counter() - start
+    processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
+    # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
+    arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
+    if args.json:
+        Path(args.json).write_text(arena.dumps(result), encoding="utf-8")
+        print(f"results written to {args.json}", file=sys.stderr)
+    if args.plot:
+        arena.plot(result, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -189,6 +254,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_playthrough)
+    p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
+    p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
+    p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
+    p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
+    p.add_argument("--workers", type=_count, help="processes (default: every core)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", help="write every number and the raw matches here")
+    p.add_argument("--plot", help="draw the differences and ratings to this PNG")
+    p.set_defaults(run=cmd_arena)
     return top
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat
+from tapete.game import Action, Event, Game, Outcome, Seat, jsonable
 from tapete.games import load as load_game
 
 __all__ = [
@@ -104,26 +104,18 @@ class Record:
         return {
             "format": self.format,
             "game": self.game,
-            "params": _plain(self.params),
+            "params": jsonable(self.params),
             "seed": self.seed,
             "seats": [s.to_json() for s in self.seats],
             "teams": None if self.teams is None else [list(t) for t in self.teams],
             "deals": [d.to_json() for d in self.deals],
-            "result": None if self.result is None else _plain(self.result),
+            "result": None if self.result is None else jsonable(self.result),
         }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def params_json(game: Game) -> dict[str, Any]:
     """Every parameter of ``game``, defaults included, JSON-ready."""
-    return {f.name: _plain(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)}
+    return {f.name: jsonable(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)}
 
 
 class Recorder:
@@ -291,7 +283,7 @@ def _start(record: Record) -> tuple[Game, Any]:
         game = load_game(record.game)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    if dict(_plain(record.params)) != params_json(game):
+    if dict(jsonable(record.params)) != params_json(game):
         raise RecordError(f"params do not match the spec {record.game!r}")
     if not record.deals:
         raise RecordError("the record has no deals")
@@ -346,7 +338,7 @@ class _DealCheck:
             "winners": list(result.winners),
             "reason": result.reason,
         }
-        if want is None or dict(_plain(want)) != got:
+        if want is None or dict(jsonable(want)) != got:
             raise RecordError(f"result {got}, the record says {want}")
 
 
