@@ -193,6 +193,7 @@ class Deal:
     first: Seat
     deck: tuple[Card, ...]  # as dealt, top first (empty in a sampled state)
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
+    relaxed: bool  # an option may lift the duty to win the trick (see ``_obligation``)
     swappers: int = field(init=False)  # the 7 and the 2 of trumps
 
     def __post_init__(self) -> None:
@@ -368,7 +369,7 @@ def _deal(
         first = (dealer + 1) % 4
         if (params.first_leader or "two_of_oros") == "two_of_oros":
             first = next(s for s in range(4) if dealt[s] >> TWO_OF_OROS & 1)
-    deal = Deal(number, dealer, upcard >> 4, upcard, first, order, tuple(dealt))
+    deal = Deal(number, dealer, upcard >> 4, upcard, first, order, tuple(dealt), _relaxed(params))
     return State(
         params,
         setup,
@@ -411,13 +412,20 @@ def _obligation(
     return tricks.MUST_WIN
 
 
+def _relaxed(params: Params) -> bool:
+    """Whether an option can lift the duty to win the trick (else it is always ``MUST_WIN``)."""
+    if params.players == 2:
+        return params.stock_phase_play != "strict"
+    return not params.must_beat_partner
+
+
 def _legal_cards(state: State) -> int:
     if state._legal < 0:
         hand = state.hands[state.turn]
         if state.trick:
             p = state.params
             rule: tricks.Obligation | None = tricks.MUST_WIN
-            if p.players == 4 or p.stock_phase_play != "strict":
+            if state.deal.relaxed:
                 rule = _obligation(
                     p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
                 )
@@ -1395,7 +1403,9 @@ def _sampled(
     rng.shuffle(stock)
     assert [h.bit_count() for h in hands] == list(view.hand_sizes[:n])
     first = view.tricks[0][0] if view.tricks else view.leader
-    deal = Deal(view.deal, view.dealer, view.trump, view.upcard, first, (), ())
+    deal = Deal(
+        view.deal, view.dealer, view.trump, view.upcard, first, (), (), _relaxed(view.params)
+    )
     return State(
         view.params,
         Setup(seed=rng.getrandbits(32)),
