@@ -439,9 +439,64 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
+def _tute(view: Any, lang: str, names: list[str]) -> Table:
+    """Tute: card points per seat, trump and its card, the stock (two players), the cantes."""
+    n = len(view.hand_sizes)
+    pairs = n == 4
+    seats = []
+    for s in range(n):
+        lines = [f"{tr(lang, 'points')} {view.points[s]}"]
+        if pairs:
+            lines.append(tr(lang, "team {n}", n=s % 2))
+        known = view.known[s] if s != view.seat else None
+        seats.append(
+            SeatBox(
+                s,
+                names[s],
+                tuple(lines),
+                view.hand_sizes[s],
+                _cards(known) if known else (),
+                s == view.turn,
+                s == view.dealer,
+                s % 2 if pairs else None,
+            )
+        )
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    face = view.face_up if view.face_up >= 0 else view.upcard
+    if face >= 0:
+        info.append((tr(lang, "trump card"), format_card(face)))
+    if not pairs:
+        info.append((tr(lang, "stock"), str(view.stock_size)))
+    if view.cantes:
+        sung = ", ".join(
+            f"{names[seat]} {40 if suit == view.trump else 20} {tr(lang, suit_name(suit))}"
+            for _, seat, suit in view.cantes
+        )
+        info.append((tr(lang, "cantes"), sung))
+    sides = (tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)) if pairs else tuple(names[:2])
+    return Table(
+        game="Tute",
+        title=f"Tute — {tr(lang, 'deal')} {view.deal + 1}",
+        status=_status(view, lang, names),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=_trick(view, view.trick),
+        last_trick=_last(view, view.tricks[-1] if view.tricks else None),
+        last_winner=None,
+        info=tuple(info),
+        score_names=sides,
+        scores=view.scores,
+        history=view.history,
+        deck="spanish",
+        over=view.turn is None,
+    )
+
+
 _PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
     "poch": _poch,
     "pocha": _pocha,
     "pottle": _pottle,
     "truco": _truco,
+    "tute": _tute,
 }

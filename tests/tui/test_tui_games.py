@@ -31,6 +31,8 @@ MATCHES = [
     ("truco(target=2)", ["human", "random", "random", "random"], 2),
     ("pottle(players=3, deals=1, extra_deals=0)", ["human", "random", "random"], 4),
     ("poch(players=3, chips=2, rounds=1)", ["human", "random", "random"], 6),
+    ("tute", ["human", "random"], 7),
+    ("tute(players=4)", ["human", "random", "random", "random"], 8),
 ]
 
 
@@ -99,7 +101,7 @@ def test_a_match_from_the_keyboard(spec: str, seats: list[str], seed: int, tmp_p
             rec = record.read(saved[0])
             assert rec.seats[0].kind == "human" and rec.result is not None
             record.replay(rec)
-            if spec.startswith(("pocha", "oh_hell")):
+            if spec.startswith(("pocha", "oh_hell", "tute")):
                 assert winners_seen > 0
 
     asyncio.run(play())

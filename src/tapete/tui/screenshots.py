@@ -37,6 +37,7 @@ SHOTS = (
     Shot("truco", "truco", ("human", "random", "random", "random"), 5, "pt", 1),
     Shot("pottle", "pottle", ("human", "random", "random", "random"), 2, "en", 2),
     Shot("poch", "poch", ("human", "random", "random", "random"), 1, "en", 0),
+    Shot("tute", "tute", ("human", "random"), 6, "es", 5),
 )
 
 

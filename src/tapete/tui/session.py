@@ -98,8 +98,12 @@ def public_events(game: Game, state: Any) -> tuple[Mapping[str, Any], ...]:
         data = event.to_json()
         if event.type == "deal":
             data = {k: data[k] for k in ("type", "deal", "dealer", "upcard") if k in data}
-        out.append(data)
+        hidden = _HIDDEN | ({"cards"} if event.type == "draw" else set())
+        out.append({k: v for k, v in data.items() if k not in hidden})
     return tuple(out)
+
+
+_HIDDEN = {"hands", "deck", "stock", "undealt"}  # cards no player may see, whatever the event
 
 
 class Timeline:
@@ -212,6 +216,16 @@ def event_words(
         if mine:
             return tr(lang, "you take the Pinke")
         return tr(lang, "{name} takes the Pinke", name=name)
+    if kind == "swap" and seat is not None:
+        cards = {"gave": event.get("gave"), "took": event.get("took")}
+        if mine:
+            return tr(lang, "you swap {gave} for {took}", **cards)
+        return tr(lang, "{name} swaps {gave} for {took}", name=name, **cards)
+    if kind == "cante" and seat is not None:
+        sung = {"n": event.get("points"), "suit": tr(lang, str(event.get("suit")))}
+        if mine:
+            return tr(lang, "you sing {n} in {suit}", **sung)
+        return tr(lang, "{name} sings {n} in {suit}", name=name, **sung)
     if kind == "run":
         return tr(lang, "run: {cards}", cards=" ".join(event.get("cards", ())))
     return ""
