@@ -52,4 +52,16 @@ SPECS: dict[str, list[str]] = {
         "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
         "pottle",
     ],
+    "tute": [
+        "tute",
+        "tute(players=4)",
+        "tute(stock_phase_play=follow_only, two_swap_targets=[7], swap_requires_trick_win=true)",
+        "tute(stock_phase_play=free, cantes_after_stock=true, last_trick_bonus=10,"
+        " tute_declaration=true, match=best_of_3)",
+        "tute(match=to_101)",
+        "tute(players=4, first_leader=dealer_right, partner_may_sing=true,"
+        " must_beat_partner=false, tute_declaration=true)",
+        "tute(players=4, must_underruff=true, last_trick_bonus=0, match=best_of_3)",
+        "tute(players=4, match=to_101)",
+    ],
 }

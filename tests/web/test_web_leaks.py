@@ -31,7 +31,7 @@ CASES = [(spec, 11) for spec in tapete.games()] + [
 ]
 
 # Fields of a view whose ints are cards (the rest are seats, counts, scores ...).
-CARD_FIELDS = {"upcard", "shown", "vira", "trump_card", "card"}
+CARD_FIELDS = {"upcard", "shown", "vira", "trump_card", "card", "face_up"}
 CARD_SEQUENCES = {"trick", "cards", "plays", "stock", "shown_cards"}
 
 

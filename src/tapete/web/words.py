@@ -79,7 +79,7 @@ def deal_entries(events: Sequence[Event]) -> list[Entry]:
             case "run":
                 cards = " ".join(str(c) for c in data.get("cards", ()))
                 out.append({"kind": "run", "cards": cards})
-            case "trump" | "fund" | "sit_out" | "meld":
+            case "trump" | "fund" | "sit_out" | "meld" | "draw" | "cante" | "swap" | "tute":
                 pass  # the action already says it, or nothing anyone needs to read
             case other:
                 out.append({"kind": "event", "name": str(other)})
@@ -103,7 +103,9 @@ def _action_entry(game: Game, seat: int, action: Action, after: Any, events: Any
         return {"kind": verb, "seat": seat, "n": int(rest[0])}
     if verb == "trump" and rest:
         return {"kind": "trump", "seat": seat, "suit": _SUIT_LETTERS.get(rest[0], rest[0])}
-    if verb in ("accept", "run", "pass", "call", "swap") and not rest:
+    if verb == "sing" and rest:
+        return {"kind": "sing", "seat": seat, "suit": rest[0]}
+    if verb in ("accept", "run", "pass", "call", "swap", "tute") and not rest:
         return {"kind": verb, "seat": seat}
     return {"kind": "other", "seat": seat, "text": " ".join(words)}
 
@@ -199,6 +201,10 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
             return tr(lang, "{name} calls", name=name)
         case "swap":
             return tr(lang, "{name} swaps for the trump card", name=name)
+        case "sing":
+            return tr(lang, "{name} sings {suit}", name=name, suit=tr(lang, str(entry["suit"])))
+        case "tute":
+            return tr(lang, "{name} sings tute!", name=name)
         case "trump" if entry.get("suit") == "none":
             return tr(lang, "{name} plays without trump", name=name)
         case "trump":
