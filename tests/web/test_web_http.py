@@ -124,3 +124,34 @@ def test_every_rule_code_of_the_games_has_a_sentence() -> None:
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'IllegalActionError\(\s*"([a-z]+(?:-[a-z]+)+)"', text))
     assert codes and codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
+
+
+def test_tapete_serve_starts_the_app() -> None:
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from webclient import free_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=10)
+    assert f"serving on http://127.0.0.1:{port}" in err.decode()
