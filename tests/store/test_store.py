@@ -64,7 +64,7 @@ def test_concurrent_writers_never_duplicate_an_action(db_url: str) -> None:
 def test_tables_by_status_and_updates(db_url: str) -> None:
     store = Store(db_url)
     a = store.create_table("pocha", seed=1, seats=SEATS)
-    b = store.create_table("truco", seed=2, seats=SEATS[:2], public=False)
+    b = store.create_table("truco(players=4)", seed=2, seats=SEATS[:2], public=False)
     store.update_table(b.id, status="playing", seats=SEATS[:1] + SEATS[:1])
     assert [t.id for t in store.tables({"open"})] == [a.id]
     assert store.table(b.id).status == "playing"  # type: ignore[union-attr]

@@ -268,7 +268,7 @@ def test_a_replay_steps_through_tricks_and_deals_with_every_hand_open(tmp_path: 
 
 def test_high_contrast_and_resizing(tmp_path: Path) -> None:
     async def go() -> None:
-        app = make_app("truco(players=2, target=2)", ["human", "random"], 1, tmp_path)
+        app = make_app("truco(target=2)", ["human", "random"], 1, tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await settle(pilot)
             await pilot.press("f4")

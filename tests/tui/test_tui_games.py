@@ -27,8 +27,8 @@ from tuikit import (
 MATCHES = [
     ("pocha(schedule=[1, 2])", ["human", "random", "random", "random"], 3),
     ("oh_hell(players=3, schedule=[2])", ["human", "easy", "easy"], 5),
-    ("truco(players=2, target=2)", ["human", "random"], 1),
-    ("truco(target=2)", ["human", "random", "random", "random"], 2),
+    ("truco(target=2)", ["human", "random"], 1),
+    ("truco(players=4, target=2)", ["human", "random", "random", "random"], 2),
     ("pottle(players=3, deals=1, extra_deals=0)", ["human", "random", "random"], 4),
     ("poch(players=3, chips=2, rounds=1)", ["human", "random", "random"], 6),
     ("tute", ["human", "random"], 7),

@@ -202,7 +202,7 @@ def test_the_language_switch(page: Any, server: Server) -> None:
 SHOWN = {"pocha": "pocha(schedule=[5])", "oh_hell": "oh_hell(schedule=[6])"}
 
 
-@pytest.mark.parametrize("spec", [*(SHOWN.get(g, g) for g in tapete.games()), "truco(players=2)"])
+@pytest.mark.parametrize("spec", [*(SHOWN.get(g, g) for g in tapete.games()), "truco(players=4)"])
 def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str) -> None:
     game = tapete.load(spec)
     name, params = tapete.game.parse_spec(spec)
@@ -228,7 +228,7 @@ def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str)
             break
         click_one(p, rng, prefer_cards=True)
     p.wait_for_timeout(400)
-    path = shot(p, f"table-{name}{'-1v1' if spec == 'truco(players=2)' else ''}")
+    path = shot(p, f"table-{name}{'-2v2' if spec == 'truco(players=4)' else ''}")
     assert path.stat().st_size > 10_000
     assert p.locator(".felt .seat").count() == game.players
     context.close()

@@ -27,7 +27,7 @@ from webclient import Client, Server, running
 
 # Truco's matches are short: more seeds, to reach face-down cards, mão de onze and mão de ferro.
 CASES = [(spec, 11) for spec in tapete.games()] + [
-    (spec, seed) for spec in ("truco", "truco(players=2)") for seed in (12, 13, 14, 15)
+    (spec, seed) for spec in ("truco(players=4)", "truco") for seed in (12, 13, 14, 15)
 ]
 
 # Fields of a view whose ints are cards (the rest are seats, counts, scores ...).

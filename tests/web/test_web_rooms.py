@@ -164,7 +164,9 @@ def test_the_turn_timer_plays_for_a_person_who_does_not() -> None:
 
 
 def test_rooms_are_listed_while_they_wait_or_play(server: Server) -> None:
-    table = server.create("truco", seats=[{"kind": "human"}] * 4, public=True)
+    table = server.create(
+        "truco", params={"players": "4"}, seats=[{"kind": "human"}] * 4, public=True
+    )
     listed = {t["code"]: t for t in server.get("/api/tables")}
     assert listed[table["code"]]["status"] == "waiting" and listed[table["code"]]["open"] == 3
     hidden = server.create("truco", public=False)
@@ -175,7 +177,7 @@ def test_room_unit_names_and_levels() -> None:
     async def scenario() -> None:
         rooms = Rooms(MemoryStore())
         room, _, _ = await rooms.create(
-            "truco(players=2)",
+            "truco",
             [SeatConfig("human"), SeatConfig("bot", level="hard")],
             name="",
             options=Options(),

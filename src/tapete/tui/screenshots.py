@@ -34,7 +34,7 @@ class Shot:
 SHOTS = (
     Shot("pocha", "pocha(schedule=[6, 7])", ("human", "easy", "easy", "easy"), 3, "es", 2),
     Shot("oh_hell", "oh_hell(schedule=[7])", ("human", "easy", "easy", "easy"), 4, "en", 3),
-    Shot("truco", "truco", ("human", "random", "random", "random"), 5, "pt", 1),
+    Shot("truco", "truco(players=4)", ("human", "random", "random", "random"), 5, "pt", 1),
     Shot("pottle", "pottle", ("human", "random", "random", "random"), 2, "en", 2),
     Shot("poch", "poch", ("human", "random", "random", "random"), 1, "en", 0),
     Shot("tute", "tute", ("human", "random"), 6, "es", 5),
