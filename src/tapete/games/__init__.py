@@ -36,6 +36,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
             "tapete.games.pocha",
             "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)",
         ),
+        "tute": Entry(
+            "tapete.games.tute",
+            "Spanish tricks for card points with cantes: 2 players with a stock, or 4 in pairs",
+        ),
         "oh_hell": Entry(
             "tapete.games.pocha",
             "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)",

@@ -200,14 +200,14 @@ class Store:
     def _one(self, where: Any) -> TableRow | None:
         with self.engine.connect() as c:
             row = c.execute(select(schema.tables).where(where)).mappings().first()
-        return None if row is None else TableRow(**row)
+        return None if row is None else _table_row(row)
 
     def tables(self, status: Collection[str] | None = None) -> list[TableRow]:
         query = select(schema.tables).order_by(schema.tables.c.created_at)
         if status is not None:
             query = query.where(schema.tables.c.status.in_(list(status)))
         with self.engine.connect() as c:
-            return [TableRow(**row) for row in c.execute(query).mappings()]
+            return [_table_row(row) for row in c.execute(query).mappings()]
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
         """Commit action number ``idx`` of a table; raises ConflictError if ``idx`` is taken."""
@@ -357,6 +357,18 @@ class Store:
     def count_actions(self) -> int:
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(schema.actions)).scalar() or 0)
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone; every time tapete writes is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _table_row(row: Any) -> TableRow:
+    values = dict(row)
+    values["created_at"] = _utc(values["created_at"])
+    values["updated_at"] = _utc(values["updated_at"])
+    return TableRow(**values)
 
 
 def _code() -> str:
