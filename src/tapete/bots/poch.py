@@ -16,10 +16,13 @@ which card to lead in the shedding race.
   verdict included). In the poker round it weighs each sample by how likely the others' bets,
   calls and passes were with the hands it gives them, and values every bet size by the chips it
   expects: who folds to it, what the callers' hands do at the showdown. It picks among the
-  near-best actions at random with weights, so its bluffs and slow plays come at mixed
-  frequencies rather than by a fixed rule. In the race every sampled deal is open, and the race is
-  deterministic once the hands are known: it searches each one to the end (every player leading
-  for his own chips, a max-n search with a table) and leads the card with the best mean result.
+  near-best actions at random with weights, and when that is a fold it still opens now and then
+  with a one-chip bluff, as often as poker's bluffing ratio allows: its bluffs and slow plays come
+  at mixed frequencies rather than by a fixed rule. The race is deterministic once the hands are
+  known, so in each sampled deal it tries every lead it has and plays the race out: exactly near
+  the end (every player leading for his own chips, a max-n search with a table), and before that
+  with every player leading as medium would from his own seat. It leads the card with the best
+  mean result.
 """
 
 from __future__ import annotations
