@@ -221,7 +221,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
-    serve(args.host, args.port)
+    serve(args.host, args.port, db=args.db)
     return 0
 
 
@@ -328,6 +328,11 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--db",
+        help="where tables are kept: a database URL (default: SQLite in the user data folder; "
+        "postgresql://user@host/name) or memory (nothing survives a restart)",
+    )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')

@@ -33,7 +33,7 @@ from tapete.web.rooms import Room, Rooms, levels, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from tapete.web.strings import rule_text, strings
 
-__all__ = ["Limits", "create_app"]
+__all__ = ["Limits", "create_app", "open_store", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -441,12 +441,25 @@ def _check_level(level: str) -> None:
         raise SpecError(f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Run the web app with uvicorn until interrupted."""
+def open_store(db: str | None = None) -> Store:
+    """The store ``tapete serve --db`` names: a database URL (SQLite in the user's data folder
+    by default, or ``postgresql://...``), or ``memory`` for none (nothing survives the process)."""
+    if db == "memory":
+        return MemoryStore()
+    from tapete.store import Store as Database
+    from tapete.web.sqlstore import SqlStore
+
+    return SqlStore(Database(db))
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", db: str | None = None
+) -> None:
+    """Run the web app with uvicorn until interrupted, its rooms kept in ``db``."""
     import uvicorn
 
     uvicorn.run(
-        create_app(),
+        create_app(open_store(db)),
         host=host,
         port=port,
         log_level=log_level,

@@ -358,9 +358,12 @@ class Room:
             entries = step_entries(game, seat, checked, before, after)
             self.log = (self.log + entries)[-LOG_KEEP:]
             self._set_deadline()
-            self._broadcast_view(entries, self._trick(before, after))
-            if game.outcome(after) is not None:
+            over = game.outcome(after) is not None
+            if over:  # the record is kept before anyone hears the match is over
                 await self._finish()
+            self._broadcast_view(entries, self._trick(before, after))
+            if over:
+                self.broadcast_room()
         self._wake()
         return None
 
@@ -377,7 +380,6 @@ class Room:
         await self.store.finish(self.code, self.truth.match, text)
         if len(self.truth.records) == self.truth.match:
             self.truth.records.append(text)
-        self.broadcast_room()
 
     def _person_plays(self, seat: int) -> bool:
         return self.truth.seats[seat].kind == "human" and seat not in self.standin
@@ -626,8 +628,16 @@ class Room:
         for i, s in enumerate(self.truth.seats):
             if s.kind == "human":
                 self._mark_away(i)
+        if self.over and len(self.truth.records) == self.truth.match:
+            self._spawn(self._finish_again())  # the crash came between the last move and its record
         self._set_deadline()
         self._wake()
+
+    async def _finish_again(self) -> None:
+        async with self.lock:
+            if len(self.truth.records) == self.truth.match:
+                await self._finish()
+                self.broadcast_room()
 
     def close(self) -> None:
         for task in list(self._tasks):
