@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from tapete import record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
@@ -330,6 +331,43 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
                 "Content-Disposition": f'attachment; filename="tapete-{room.code}-{match}.json"'
             },
         )
+
+    @app.get(
+        "/api/tables/{code}/record",
+        summary="The match's record: redacted to your seat while it runs, complete once over",
+    )
+    async def api_record_now(code: str, token: str = "", match: int | None = None) -> Response:
+        room = _room(code)
+        seat = room.seat_of(token_hash(token)) if token else None
+        text = room.record_for(seat, match)
+        if text is None:
+            raise HTTPException(404, "no match with that number has started at this table")
+        number = room.truth.match if match is None else match
+        return Response(
+            text,
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="tapete-{room.code}-{number}.json"'
+            },
+        )
+
+    @app.get(
+        "/api/tables/{code}/verify/{match}",
+        summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
+        "follow from the seed",
+    )
+    async def api_verify(code: str, match: int) -> dict[str, Any]:
+        room = _room(code)
+        if not 0 <= match < len(room.truth.records):
+            raise HTTPException(404, "no finished match with that number at this table")
+        rec = record.loads(room.truth.records[match])
+        problems = record.verify_deals(rec, rec.seed_hash)
+        return {
+            "ok": not problems and rec.seed_hash is not None,
+            "seed": rec.seed,
+            "seed_hash": rec.seed_hash,
+            "problems": problems,
+        }
 
     def _room(code: str) -> Room:
         room = rooms.get(code)

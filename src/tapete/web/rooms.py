@@ -10,6 +10,7 @@ and the public log entries of the step. ``Rooms`` holds the rooms of a server.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import importlib.util
 import logging
@@ -26,6 +27,7 @@ from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.present import Table, actions, present
 from tapete.record import Recorder, SeatInfo
+from tapete.web.records import dumps, redact
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.words import deal_entries, line, public_trick, reason_words, step_entries
 
@@ -154,7 +156,23 @@ class Room:
             action = game.parse_action(text)
             state = game.apply(state, action)
             recorder.step(seat, action, state)
-        return recorder.record()
+        return dataclasses.replace(recorder.record(), seed_hash=self.seed_hash)
+
+    @property
+    def seed_hash(self) -> str:
+        """The SHA-256 of this match's seed, published from the start (the seed is not)."""
+        return hashlib.sha256(str(self.truth.seed).encode()).hexdigest()
+
+    def record_for(self, seat: int | None, match: int | None = None) -> str | None:
+        """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
+        once the match is over, redacted to the seat's knowledge while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            return t.records[match]
+        if match != t.match or not t.started:
+            return None
+        return dumps(redact(self.record().to_json(), seat))
 
     # --- what people see -----------------------------------------------------------------
 
@@ -203,6 +221,8 @@ class Room:
             "over": self.over,
             "match": t.match,
             "records": len(t.records),
+            "seed_hash": self.seed_hash,
+            "seed": t.seed if self.over else None,
             "options": t.options.to_json(),
             "levels": list(self.levels),
             "hint": self.hint_allowed(conn.seat),
@@ -654,6 +674,8 @@ class Room:
             "humans": [s.name for s in t.seats if s.kind == "human"],
             "status": "over" if self.over else "playing" if t.started else "waiting",
             "public": t.options.public,
+            "match": t.match,
+            "seed_hash": self.seed_hash,
         }
 
 
