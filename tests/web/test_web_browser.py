@@ -232,3 +232,78 @@ def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str)
     assert path.stat().st_size > 10_000
     assert p.locator(".felt .seat").count() == game.players
     context.close()
+
+
+def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[2, 3]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        seed=77,
+        bot_delay=0.02,
+    )
+    code = made["code"]
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    errors: list[str] = []
+    p = context.new_page()
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{code}")
+    p.wait_for_selector(".tools .fair .seed-hash")
+    published = p.locator(".tools .fair .seed-hash").inner_text()
+    assert published == server.get(f"/api/tables/{code}")["seed_hash"]
+    assert p.locator(".tools .fair .check-deal").count() == 0  # the seed is still secret
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+
+    # While the match runs, the replay shows my seat only: all hands are not on offer.
+    running = context.new_page()
+    running.on("pageerror", lambda e: errors.append(str(e)))
+    running.goto(f"{server.url}/replay/{code}")
+    running.wait_for_selector(".replay-seat")
+    assert running.locator(".viewer option[value=all]").is_disabled()
+    assert running.locator(".replay-seat.open").count() == 1
+    assert running.locator(".replay-seat[data-seat='0'] .cards svg").count() == 2
+    assert running.locator(".replay-seat[data-seat='1'] .cards svg").count() == 0
+    running.close()
+
+    play_until(p, ".summary:not([hidden])", random.Random(7))
+    p.wait_for_selector(".summary .fair .check-deal")
+    assert p.locator(".summary .fair .seed").inner_text() == "77"
+    p.click(".summary .fair .check-deal")
+    p.wait_for_selector(".summary .fair .deals-ok")
+    assert p.locator(".summary .fair .hash-ok").count() == 1
+    assert p.locator(".summary .fair .bad").count() == 0
+    shot(p, "seed-check")
+
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert p.locator(".viewer").input_value() == "all"
+    assert p.locator(".replay-seat.open").count() == 4
+    assert all(
+        p.locator(f".replay-seat[data-seat='{s}'] .cards svg").count() == 2 for s in range(4)
+    )
+    assert "deal 1 of 2" in p.locator(".where").inner_text()
+    p.click("[data-go='next-trick']")
+    assert p.locator(".replay-trick figure").count() == 4
+    assert p.locator(".replay-log li").count() == 4 + 4 + 1  # four bids, four cards, the trick
+    assert (
+        sum(p.locator(f".replay-seat[data-seat='{s}'] .cards svg").count() for s in range(4)) == 4
+    )
+    p.click("[data-go='back']")
+    assert p.locator(".replay-log li").count() == 4 + 3
+    p.click("[data-go='next-deal']")
+    assert "deal 2 of 2" in p.locator(".where").inner_text()
+    assert p.locator(".replay-seat[data-seat='2'] .cards svg").count() == 3
+    p.select_option(".viewer", "1")
+    assert p.locator(".replay-seat.open").count() == 1
+    assert p.locator(".replay-seat[data-seat='2'] .cards svg").count() == 0
+    p.click("[data-go='prev-deal']")
+    p.click("[data-go='prev-deal']")
+    assert "deal 1 of 2" in p.locator(".where").inner_text()
+    p.click(".fair .check-deal")
+    p.wait_for_selector(".fair .deals-ok")
+    shot(p, "replay")
+    context.close()
+    assert errors == [], errors

@@ -254,6 +254,10 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def table_page(code: str) -> FileResponse:
         return page()
 
+    @app.get("/replay/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> FileResponse:
+        return page()
+
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return page()
