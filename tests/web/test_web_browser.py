@@ -307,3 +307,26 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     shot(p, "replay")
     context.close()
     assert errors == [], errors
+
+
+def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> None:
+    p = page
+    create_in_lobby(p, server, "pocha", schedule="[1]")
+    me = p.evaluate("JSON.parse(localStorage.getItem('tapete:player'))")
+    assert me["name"] == "Ana" and me["token"]
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(11))
+    p.wait_for_selector(".summary .fair .check-deal")  # the record and results are kept
+    p.click(".summary .board-link")
+    p.wait_for_selector(".leaderboard tbody tr")
+    assert p.locator(f".leaderboard a[href='/players/{me['id']}']").count() == 1
+    assert p.locator(".leaderboard a[href='/players/bot%3Arandom']").count() == 1
+    p.click(f".leaderboard a[href='/players/{me['id']}']")
+    p.wait_for_selector(".profile-page .ratings")
+    assert p.locator(".profile-page .who").inner_text() == "Ana"
+    assert int(p.locator(".profile-page .played strong").inner_text()) >= 1
+    assert p.locator(".profile-page .ratings tbody tr").count() >= 1
+    p.goto(server.url + "/")
+    p.wait_for_selector(".player-bar .my-profile")
+    assert "Ana" in p.locator(".player-bar").inner_text()
+    shot(p, "lobby-player")

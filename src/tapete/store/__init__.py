@@ -362,6 +362,17 @@ class Store:
             row = c.execute(query).first()
         return None if row is None else Player(*row)
 
+    def rename_player(self, token: str, name: str) -> Player | None:
+        """Change the name of the player ``token`` proves; None if no player has that token."""
+        name = name.strip()[:64] or "player"
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(schema.players)
+                .where(schema.players.c.token_hash == _token_hash(token))
+                .values(name=name)
+            )
+        return self.player(token) if done.rowcount else None
+
     def player_by_id(self, player_id: str) -> Player | None:
         query = select(schema.players.c.id, schema.players.c.name).where(
             schema.players.c.id == player_id

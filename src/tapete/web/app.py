@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -74,6 +75,9 @@ class TableIn(BaseModel):
     bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
     standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
     seed: int | None = Field(None, ge=0, description="the match seed (default: random)")
+    player: str | None = Field(
+        None, max_length=128, description="the creator's player token (results and ratings)"
+    )
 
 
 class TableOut(BaseModel):
@@ -86,6 +90,17 @@ class TableOut(BaseModel):
 class JoinIn(BaseModel):
     name: str = Field("", max_length=24)
     seat: int | None = Field(None, description="a free seat, or the first free one")
+    player: str | None = Field(None, max_length=128, description="your player token")
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(max_length=24, description="the name shown at tables and leaderboards")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    token: str | None = Field(None, description="the identity token: keep it, it is the login")
 
 
 class JoinOut(BaseModel):
@@ -254,6 +269,14 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def table_page(code: str) -> FileResponse:
         return page()
 
+    @app.get("/players/{participant}", include_in_schema=False)
+    async def profile_page(participant: str) -> FileResponse:
+        return page()
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> FileResponse:
+        return page()
+
     @app.get("/replay/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         return page()
@@ -261,6 +284,63 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return page()
+
+    db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore; None in memory
+
+    def _db() -> Any:
+        if db is None:
+            raise HTTPException(503, "players need a database: this server keeps none")
+        return db
+
+    async def _player_id(token: str | None) -> str | None:
+        if not token or db is None:
+            return None
+        found = await asyncio.to_thread(db.player, token)
+        if found is None:
+            raise HTTPException(403, "no player has that token")
+        return str(found.id)
+
+    @app.post("/api/players", summary="A new player: a name and an identity token (no password)")
+    async def api_new_player(body: PlayerIn) -> PlayerOut:
+        player, token = await asyncio.to_thread(_db().create_player, _clean_name(body.name))
+        return PlayerOut(id=player.id, name=player.name, token=token)
+
+    @app.get("/api/players/me", summary="The player a token proves")
+    async def api_me(token: str) -> PlayerOut:
+        found = await asyncio.to_thread(_db().player, token)
+        if found is None:
+            raise HTTPException(404, "no player has that token")
+        return PlayerOut(id=found.id, name=found.name, token=None)
+
+    @app.put("/api/players/me", summary="Change your player's name")
+    async def api_rename(token: str, body: PlayerIn) -> PlayerOut:
+        found = await asyncio.to_thread(_db().rename_player, token, _clean_name(body.name))
+        if found is None:
+            raise HTTPException(404, "no player has that token")
+        return PlayerOut(id=found.id, name=found.name, token=None)
+
+    @app.get(
+        "/api/players/{participant}",
+        summary="A profile: matches played, results and per-game ratings (players and bot:LEVEL)",
+    )
+    async def api_profile(participant: str) -> dict[str, Any]:
+        base = _db()
+        profile: dict[str, Any] = await asyncio.to_thread(base.profile, participant)
+        if participant.startswith("bot:"):
+            profile["name"] = participant
+        else:
+            found = await asyncio.to_thread(base.player_by_id, participant)
+            if found is None and not profile["matches"]:
+                raise HTTPException(404, "no such player")
+            profile["name"] = found.name if found else participant
+        return dict(jsonable_encoder(profile))
+
+    @app.get("/api/leaderboard/{game}", summary="A game's players and bots by rating")
+    async def api_leaderboard(game: str) -> list[dict[str, Any]]:
+        if game not in ENTRIES:
+            raise HTTPException(404, f"no game named {game!r}")
+        rows: list[dict[str, Any]] = await asyncio.to_thread(_db().leaderboard, game)
+        return rows
 
     @app.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
     async def api_games() -> list[dict[str, Any]]:
@@ -305,6 +385,7 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
                 name=_clean_name(body.name),
                 options=options,
                 seed=body.seed,
+                player=await _player_id(body.player),
             )
         except SpecError as exc:
             raise HTTPException(400, str(exc)) from None
@@ -318,7 +399,8 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def api_join(code: str, body: JoinIn) -> JoinOut:
         room = _room(code)
         try:
-            seat, token = await room.seat_person(_clean_name(body.name), body.seat)
+            player = await _player_id(body.player)
+            seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
         except IllegalActionError as exc:
             raise HTTPException(409, str(exc)) from None
         return JoinOut(code=room.code, seat=seat, token=token)

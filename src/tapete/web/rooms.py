@@ -209,6 +209,7 @@ class Room:
                     "name": names[i],
                     "kind": s.kind,
                     "level": s.level,
+                    "player": s.player if s.kind == "human" else f"bot:{s.level}",
                     "connected": i in connected,
                     "away": i in self.away,
                     "standin": i in self.standin,
@@ -613,7 +614,9 @@ class Room:
             self._broadcast_view(self.log)
         self._wake()
 
-    async def seat_person(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def seat_person(
+        self, name: str, seat: int | None, player: str | None = None
+    ) -> tuple[int, str]:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
         async with self.lock:
             t = self.truth
@@ -625,7 +628,9 @@ class Room:
             if seat not in open_seats:
                 raise error("seat-taken", f"seat {seat} is not free")
             token = secrets.token_urlsafe(18)
-            t.seats[seat] = SeatConfig("human", name, t.options.standby, token_hash(token))
+            t.seats[seat] = SeatConfig(
+                "human", name, t.options.standby, token_hash(token), player=player
+            )
             await self.store.save_seats(t.code, t.seats, t.host)
             self.broadcast_room()
             return seat, token
@@ -719,9 +724,11 @@ class Rooms:
         name: str,
         options: Options,
         seed: int | None = None,
+        player: str | None = None,
     ) -> tuple[Room, str, int | None]:
         """A new table; the creator is its host and sits in the first ``human`` seat (other
-        human seats are left open for friends). Returns the room, the creator's token and seat.
+        human seats are left open for friends; ``player`` is the creator's player id, if any).
+        Returns the room, the creator's token and seat.
 
         Raises SpecError for a bad spec or seat count.
         """
@@ -734,7 +741,9 @@ class Rooms:
         for i, s in enumerate(seats):
             if s.kind == "human" and mine is None:
                 mine = i
-                configs.append(SeatConfig("human", name, options.standby, token_hash(token)))
+                configs.append(
+                    SeatConfig("human", name, options.standby, token_hash(token), player=player)
+                )
             elif s.kind == "bot":
                 configs.append(SeatConfig("bot", "", s.level))
             else:

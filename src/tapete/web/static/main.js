@@ -1,12 +1,14 @@
 // tapete in the browser: routing, preferences, and the one WebSocket with its one switch.
 //
-// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page, "/replay/CODE" a replay.
+// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page, "/replay/CODE" a replay,
+// "/players/ID" a profile, "/leaderboard/GAME" a leaderboard.
 // At a table the server sends typed JSON messages (docs/protocol.md); `receive` handles each
 // type in one switch.
 
 import { LANGS, browserLang, lang, loadLang, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
 import { renderLobby } from "./lobby.js";
+import { renderLeaderboard, renderProfile } from "./players.js";
 import { renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { TableView } from "./table.js";
@@ -114,6 +116,8 @@ function route() {
   const atTable = path.match(/^\/t\/([A-Za-z0-9]+)/);
   const rules = path.match(/^\/rules\/(\w+)/);
   const replay = path.match(/^\/replay\/([A-Za-z0-9]+)/);
+  const profile = path.match(/^\/players\/([^/]+)/);
+  const board = path.match(/^\/leaderboard\/(\w+)/);
   if (atTable) {
     const wanted = atTable[1].toUpperCase();
     if (code === wanted && table) return;
@@ -129,7 +133,9 @@ function route() {
     const wanted = replay[1].toUpperCase();
     const match = new URLSearchParams(location.search).get("match");
     renderReplay(app, wanted, match === null ? null : Number(match), tokenFor(wanted));
-  } else if (rules) renderRules(app, rules[1]);
+  } else if (profile) renderProfile(app, decodeURIComponent(profile[1]));
+  else if (board) renderLeaderboard(app, board[1]);
+  else if (rules) renderRules(app, rules[1]);
   else renderLobby(app, { navigate, saveToken, toast });
 }
 

@@ -7,6 +7,7 @@ import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
+import { ensurePlayer } from "./players.js";
 
 const CARD_RE = {
   spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
@@ -392,7 +393,7 @@ export class TableView {
     const response = await fetch(`/api/tables/${this.code}/join`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name, seat }),
+      body: JSON.stringify({ name, seat, player: (await ensurePlayer(name))?.token ?? null }),
     });
     const answer = await response.json();
     if (!response.ok) {
@@ -421,6 +422,7 @@ export class TableView {
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
           <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>` : ""}
         <a href="/" data-link>${t("lobby")}</a>
+        ${room ? `<a href="/leaderboard/${room.game}" data-link class="board-link">${t("leaderboards")}</a>` : ""}
         <button type="button" class="close-summary">${t("close")}</button></p>
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed) : ""}`;
     wireFair(box);
