@@ -134,7 +134,7 @@ def test_a_whole_pocha_hand_against_three_bots_by_clicking(page: Any, server: Se
     summary = p.locator(".summary")
     assert "won" in summary.inner_text()
     assert p.locator(".log li").count() >= 16
-    assert p.locator(".scores tbody tr").count() == 2  # the hand and the total
+    assert p.locator(".scores tbody tr").count() >= 2  # the hand (and any tie-break), the total
     shot(p, "pocha-summary")
 
 
