@@ -161,6 +161,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = record.read(args.file)
+    if rec.deals and not rec.deals[0].deck:
+        raise RecordError(
+            "this record was downloaded while its match was played, so it holds only one seat's "
+            "knowledge (no seed, no deck orders, no other hands); download it again once the "
+            "match is over to replay or verify it"
+        )
     record.replay(rec)  # checks every decision before anything is printed
     if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp

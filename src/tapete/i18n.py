@@ -361,6 +361,8 @@ _ES: dict[str, str] = {
     "nobody bet: the Poch bowl carries over": "nadie apostó: el plato del Poch se queda",
     "{name} takes the Pinke and the Poch bowl": "{name} se lleva la Pinke y el plato del Poch",
     # storage: fair dealing, replays, players
+    "The hash shown before the match was {hash}": "El hash mostrado antes de la partida era {hash}",
+    "This browser saw the same SHA-256 before the match": "Este navegador vio el mismo SHA-256 antes de la partida",
     "Fair dealing": "Reparto limpio",
     "seed SHA-256": "SHA-256 de la semilla",
     "seed": "semilla",
@@ -743,6 +745,8 @@ _PT: dict[str, str] = {
     "nobody bet: the Poch bowl carries over": "ninguém apostou: o prato do Poch fica para a próxima",
     "{name} takes the Pinke and the Poch bowl": "{name} leva a Pinke e o prato do Poch",
     # storage: fair dealing, replays, players
+    "The hash shown before the match was {hash}": "O hash mostrado antes da partida era {hash}",
+    "This browser saw the same SHA-256 before the match": "Este navegador viu o mesmo SHA-256 antes da partida",
     "Fair dealing": "Distribuição justa",
     "seed SHA-256": "SHA-256 da semente",
     "seed": "semente",

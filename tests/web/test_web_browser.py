@@ -274,6 +274,7 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     p.click(".summary .fair .check-deal")
     p.wait_for_selector(".summary .fair .deals-ok")
     assert p.locator(".summary .fair .hash-ok").count() == 1
+    assert p.locator(".summary .fair .hash-seen").count() == 1  # as this browser saw it before
     assert p.locator(".summary .fair .bad").count() == 0
     shot(p, "seed-check")
 

@@ -48,7 +48,9 @@ def test_the_seed_hash_is_published_at_creation_and_the_seed_kept_secret(server:
     assert any(t["seed_hash"] == listed["seed_hash"] for t in server.get("/api/tables"))
 
 
-def test_a_running_match_s_record_holds_only_what_the_seat_knows(server: Server) -> None:
+def test_a_running_match_s_record_holds_only_what_the_seat_knows(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     me, table = started(server, params={"schedule": "[3, 3]"})
     while me.view is not None and me.view["version"] < 5:
         if me.legal():
@@ -62,7 +64,11 @@ def test_a_running_match_s_record_holds_only_what_the_seat_knows(server: Server)
     deal = doc["deals"][0]
     assert deal["deck"] == [] and deal["stock"] == []
     assert len(deal["hands"][0]) == 3 and deal["hands"][1:] == [[], [], []]
-    loads(json.dumps(doc))  # still a record tapete can read
+    loads(json.dumps(doc))  # still a record tapete can read, and replay says what it lacks
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path), "--plain"]) == 2
+    assert "download it again once the match is over" in capsys.readouterr().err
     watcher = server.get(f"/api/tables/{table['code']}/record")
     assert watcher["redacted"] == {"seat": None} and watcher["deals"][0]["hands"][0] == []
 

@@ -93,6 +93,8 @@ UI = (
     "rematch",
     "close",
     # fair dealing, the replay viewer, players
+    "The hash shown before the match was {hash}",
+    "This browser saw the same SHA-256 before the match",
     "Fair dealing",
     "seed SHA-256",
     "seed",

@@ -24,6 +24,14 @@ export function fairBox(code, match, seedHash, seed) {
     </div>`;
 }
 
+// The hash this browser saw while the match was still to be played: the check compares the
+// revealed seed with it, not with what the server says at the end.
+export function rememberHash(code, match, seedHash, over) {
+  const key = `tapete:seed-hash:${code}:${match}`;
+  if (!over && seedHash && !localStorage.getItem(key)) localStorage.setItem(key, seedHash);
+  return localStorage.getItem(key);
+}
+
 export function wireFair(root) {
   for (const box of root.querySelectorAll(".fair")) {
     box.querySelector(".check-deal")?.addEventListener("click", () => checkDeal(box));
@@ -35,7 +43,13 @@ async function checkDeal(box) {
   out.innerHTML = `<li>${t("checking…")}</li>`;
   const seed = box.querySelector(".seed").textContent.trim();
   const published = box.querySelector(".seed-hash").textContent.trim();
+  const seenBefore = localStorage.getItem(`tapete:seed-hash:${box.dataset.code}:${box.dataset.match}`);
   const lines = [];
+  if (seenBefore && seenBefore !== published) {
+    lines.push(`<li class="bad hash-changed">✘ ${t("The hash shown before the match was {hash}", { hash: escapeHtml(seenBefore) })}</li>`);
+  } else if (seenBefore) {
+    lines.push(`<li class="ok hash-seen">✔ ${t("This browser saw the same SHA-256 before the match")}</li>`);
+  }
   try {
     const hashed = await sha256Hex(seed);
     lines.push(hashed === published

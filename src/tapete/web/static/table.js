@@ -6,7 +6,7 @@ import { cardName, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml } from "./lobby.js";
-import { fairBox, wireFair } from "./fair.js";
+import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { ensurePlayer } from "./players.js";
 
 const CARD_RE = {
@@ -98,6 +98,7 @@ export class TableView {
 
   room(msg) {
     this.roomMsg = msg;
+    rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
