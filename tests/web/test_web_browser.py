@@ -331,3 +331,38 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     p.wait_for_selector(".player-bar .my-profile")
     assert "Ana" in p.locator(".player-bar").inner_text()
     shot(p, "lobby-player")
+
+
+def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Path) -> None:
+    """The server dies (SIGKILL) mid-hand and comes back on the same database: the page says it
+    is reconnecting, then shows the same hand and lets the player go on."""
+    import signal
+
+    from webclient import free_port, process
+
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'tapete.db'}"
+    live = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    p = page
+    with process(port, db, tmp_path / "server.log") as proc:
+        made = live.create(
+            "pocha",
+            params={"schedule": "[5]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+            bot_delay=0.05,
+        )
+        p.goto(live.url + "/")
+        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+        p.goto(f"{live.url}/t/{made['code']}")
+        p.click(".waiting .start")
+        play_until(p, ".hand.my-turn .card-btn.legal", random.Random(4), limit=3)
+        hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        p.wait_for_selector(".banner:not([hidden])")
+    with process(port, db, tmp_path / "server.log"):
+        p.wait_for_selector(".banner", state="hidden", timeout=20_000)
+        p.wait_for_selector(".hand.my-turn .card-btn.legal")
+        assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+        p.locator(".hand.my-turn .card-btn.legal").first.click()
+        p.wait_for_function(f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")

@@ -3,48 +3,12 @@ restart on the same database, and every table exactly at its last acknowledged a
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from tapete.store import Store as Database
-from webclient import Client, Server, free_port, open_socket
-
-SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-@contextmanager
-def process(port: int, db: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``tapete serve`` in a process of its own, up and answering when the block starts."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
-    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db]
-    with log.open("ab") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=out, env=env)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{log.read_text()}") from None
-                time.sleep(0.1)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
+from webclient import Client, Server, free_port, open_socket, process
 
 
 class Table:
