@@ -3,8 +3,9 @@
 Each match of a room is one ``tables`` row, id and code ``ROOM.match`` (``K7QPX.0``, then
 ``K7QPX.1`` after a rematch), with ``room`` and ``match`` columns; its accepted actions are
 ``actions`` rows, its finished record a ``records`` row, its seats and options JSON. Every call
-runs in a worker thread (``asyncio.to_thread``) so the event loop never waits on the disk, and
-returns once its transaction is committed: an action is durable before anyone is told about it.
+runs in a worker thread (``asyncio.to_thread``; for SQLite one thread, its single writer) so the
+event loop never waits on the disk, and returns once its transaction is committed: an action is
+durable before anyone is told about it.
 
 >>> import asyncio
 >>> from tapete.store import Store as Database
@@ -20,8 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 from tapete.games import load
 from tapete.store import Store as Database
@@ -29,6 +34,8 @@ from tapete.store import TableRow
 from tapete.web.store import Options, SeatConfig, Truth
 
 __all__ = ["SqlStore", "participant", "table_id"]
+
+T = TypeVar("T")
 
 KEEP_FINISHED = timedelta(days=1)  # finished rooms older than this are not loaded at start
 
@@ -63,9 +70,23 @@ class SqlStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._match: dict[str, int] = {}  # room -> its current match
+        # SQLite takes one writer at a time: writers in several threads would wait on its lock
+        # with sleeps (a long latency tail), so its calls go to one thread, in order.
+        self._pool = (
+            ThreadPoolExecutor(1, thread_name_prefix="tapete-sqlite")
+            if db.engine.dialect.name == "sqlite"
+            else None
+        )
+
+    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in a worker thread: the event loop never waits on the database."""
+        if self._pool is None:
+            return await asyncio.to_thread(call, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(call, *args))
 
     async def create(self, truth: Truth) -> None:
-        await asyncio.to_thread(self._create, truth, truth.match, truth.seed, truth.started)
+        await self._run(self._create, truth, truth.match, truth.seed, truth.started)
 
     def _create(self, truth: Truth, match: int, seed: int, started: bool) -> None:
         self.db.create_table(
@@ -85,15 +106,17 @@ class SqlStore:
 
     async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
         # A taken index raises ConflictError (a ValueError); so does a match with no row.
-        await asyncio.to_thread(self.db.append_action, table_id(code, match), index, seat, action)
+        await self._run(self.db.append_action, table_id(code, match), index, seat, action)
 
     async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
         rows = [s.to_json() for s in seats]
         match = self._match.get(code, 0)
-        await asyncio.to_thread(self.db.update_table, table_id(code, match), seats=rows, host=host)
+        await self._run(
+            functools.partial(self.db.update_table, table_id(code, match), seats=rows, host=host)
+        )
 
     async def start(self, code: str, match: int, seed: int) -> None:
-        await asyncio.to_thread(self._start, code, match, seed)
+        await self._run(self._start, code, match, seed)
 
     def _start(self, code: str, match: int, seed: int) -> None:
         current = self._match.get(code, 0)
@@ -107,7 +130,7 @@ class SqlStore:
         self._create(truth, match, seed, started=True)
 
     async def finish(self, code: str, match: int, record: str) -> None:
-        await asyncio.to_thread(self._finish, code, match, record)
+        await self._run(self._finish, code, match, record)
 
     def _finish(self, code: str, match: int, record: str) -> None:
         tid = table_id(code, match)
@@ -128,7 +151,7 @@ class SqlStore:
         self.db.finish(tid, game.name, record, results, game.teams)
 
     async def rooms(self) -> list[Truth]:
-        return await asyncio.to_thread(self._rooms)
+        return await self._run(self._rooms)
 
     def _rooms(self) -> list[Truth]:
         rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED)
