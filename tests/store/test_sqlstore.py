@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tapete.store import Store as Database
-from tapete.web.rooms import Room
+from tapete.web.rooms import Room, Rooms
 from tapete.web.sqlstore import SqlStore
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
 
@@ -114,3 +114,42 @@ def test_many_rooms_at_once(db_url: str) -> None:
     back = run(SqlStore(Database(db_url)).rooms())
     assert sorted(t.code for t in back) == [f"R{i}" for i in range(8)]
     assert all(t.actions == [(1, "bid 0")] for t in back)
+
+
+def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:
+    class Crashing(SqlStore):
+        async def finish(self, code: str, match: int, record: str) -> None:
+            raise RuntimeError("the power went out")
+
+    t = truth()
+    t.started = True
+    crashing = Crashing(Database(db_url))
+    run(crashing.create(t))
+
+    async def play_out() -> None:
+        room = Room(t, crashing)
+        while not room.over:
+            seat = room.game.current_player(room.state)
+            assert seat is not None
+            legal = room.game.legal_actions(room.state)
+            try:
+                await room.act(seat, room.game.format_action(legal[0]))
+            except RuntimeError:
+                assert room.over  # the last action is committed, its record is not
+
+    run(play_out())
+    db = Database(db_url)
+    assert db.record("ROOM1.0") is None
+
+    async def restart() -> None:
+        rooms = Rooms(SqlStore(db))
+        await rooms.restore()
+        for _ in range(100):
+            if db.record("ROOM1.0") is not None:
+                break
+            await asyncio.sleep(0.05)
+        rooms.close()
+
+    run(restart())
+    assert db.record("ROOM1.0") is not None
+    assert db.profile("p1")["matches"] == 1
