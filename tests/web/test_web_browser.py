@@ -318,6 +318,7 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     p.click(".waiting .start")
     play_until(p, ".summary:not([hidden])", random.Random(11))
     p.wait_for_selector(".summary .fair .check-deal")  # the record and results are kept
+    assert p.locator(".summary .profiles a").count() == 4  # Ana and the three random bots
     p.click(".summary .board-link")
     p.wait_for_selector(".leaderboard tbody tr")
     assert p.locator(f".leaderboard a[href='/players/{me['id']}']").count() == 1

@@ -425,6 +425,10 @@ export class TableView {
         <a href="/" data-link>${t("lobby")}</a>
         ${room ? `<a href="/leaderboard/${room.game}" data-link class="board-link">${t("leaderboards")}</a>` : ""}
         <button type="button" class="close-summary">${t("close")}</button></p>
+      <p class="profiles">${t("Profile")}: ${(room?.seats || [])
+        .filter((s) => s.player && !s.player.startsWith("guest:"))
+        .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>`)
+        .join(" · ")}</p>
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed) : ""}`;
     wireFair(box);
     box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
