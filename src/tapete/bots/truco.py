@@ -1,21 +1,27 @@
 """Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard search and mixed raises.
 
 * **easy** plays like a casual player: it leads its best card, beats the table as cheaply as it
-  can, and otherwise throws its lowest. It counts "points" in its hand (manilhas, threes, twos,
-  rounds already won) to raise, accept or run, with a little noise.
-* **medium** counts cards: it knows which stronger cards are still unseen and how likely the
-  players after it are to hold one. It saves a sure winner for later, ties when a tie is as good
-  as a win, throws its lowest card face down when its card cannot matter, and leaves a round to a
-  partner whose card is likely to hold. Its win chance comes from sampled deals played out by
-  that policy; raises, answers and the mão de onze compare it with jittered thresholds.
-* **hard** samples deals consistent with its view and weighs each by how likely the opponents'
-  raises and accepts were with the hand they hold there (their own win chance, estimated from
-  *their* view of that deal). It tries every card, face up and face down, in every deal and plays
-  each out with the medium policy for everyone; the best card gives its win chance. Raise, accept,
-  run and re-raise are priced in points — how often the opponent would run or raise again with
-  the hand it holds in each deal — and chosen at random with odds that grow with the expected
-  points (a softmax), so it bluffs and calls bluffs at mixed frequencies instead of by a fixed
-  rule. The mão de onze is priced the same way: 3 points played for against 1 given up.
+  can, throws its lowest when it cannot or when its partner already holds the round. It counts
+  "points" in hand (manilhas, threes, twos, aces, rounds won; both hands in a mão de onze) to
+  raise, accept or run, with a little noise.
+* **medium** counts cards: in round 1 it keeps back a card that no unseen card is likely to beat
+  and leads its middle one, ties when a tie is as good as a win, never spends a card on a round
+  its partner holds, and throws a card that cannot matter face down. Its win chance comes from
+  deals sampled from its view and played out by that policy, each deal weighed by how well the
+  opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
+  the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
+  then with nothing.
+* **hard** samples deals from its view and weighs each by how well the other seats' plays fit
+  what medium would have played with the cards they hold there, and by how likely the opponents'
+  raises and accepts were given their own win chance (estimated from *their* view of that deal).
+  In every deal it tries every card, face up and face down, and plays the hand out with the
+  medium policy for all; the best card gives its win chance, ties going to the face-down and the
+  cheaper card (so it does not waste a strong card on a round its partner holds). Raise, accept,
+  run and re-raise are priced in expected points — a raise by how often the opponent would run,
+  accept or raise again with the hand it holds in each deal — and chosen at random by a softmax
+  over those points: clear choices are near-certain, close ones mixed, so it bluffs and calls
+  bluffs at mixed frequencies rather than by a fixed, exploitable rule. The mão de onze is priced
+  the same way (3 points played for, 1 given up), with the partner's shown hand in every deal.
 """
 
 from __future__ import annotations
@@ -32,13 +38,12 @@ from tapete.games.truco import ACCEPT, BLIND, DOWN, RAISE, RUN, TIE
 
 __all__ = ["decide"]
 
+_WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
 OPPONENT_DEALS = 6  # sampled deals behind hard's guess of an opponent's win chance
-_TUNE: dict[str, float] = {}
-
-
-def _t(name: str, default: float) -> float:
-    return _TUNE.get(name, default)
+PLAY_MISS = 0.4  # hard: how much less a deal counts for each play medium would not have made
+RAISE_FLOOR = 0.05  # hard: how likely a raise is from an opponent sure to lose (bluffs, noise)
+SOFTMAX = 0.05  # hard: the temperature of its mixed choices, per point at stake
 
 
 def decide(
@@ -49,13 +54,12 @@ def decide(
     if level == "hard":
         return _hard(view, legal, rng, budget)
     careful = level == "medium"
-    bet_careful = bool(_t("x_bet", careful))
     betting = view.phase != "play" or RAISE in legal
-    if bet_careful and not betting:
+    if careful and not betting:
         what = "counts the cards still out"
         bet = None
-    elif bet_careful:
-        chance = _estimate(view, rng, MEDIUM_DEALS, bool(_t("m_read", 1)))
+    elif careful:
+        chance = _estimate(view, rng, MEDIUM_DEALS, read=True)
         bet = _medium_bet(view, legal, rng, chance)
         what = f"wins about {chance:.0%} of sampled deals"
     else:
@@ -64,7 +68,7 @@ def decide(
         what = f"counts {points:.1f} points in hand"
     if bet is not None:
         return Decision(bet, what)
-    card = _pick(*_seen(view), careful=bool(_t("x_cards", careful)))
+    card = _pick(*_seen(view), careful=careful)
     return Decision(card, what)
 
 
@@ -205,7 +209,7 @@ def _pick(
 
     low = cards[0]
     if not trick:
-        if not careful or len(cards) < 3 or not _t("c_lead", 1):
+        if not careful or len(cards) < 3:
             return cards[-1]
         # Round 1: keep a near-sure winner back when the middle card has a chance on its own.
         whole = _hold(power[cards[2]], unseen, n // 2 * 3, stronger)
@@ -301,7 +305,6 @@ def _plays_likelihood(world: truco.State, me: int) -> float:
     alive = truco.deck(params).mask & ~(1 << d.vira)
     tied = _tied_team(params, d.dealer)
     shown = n == 4 and d.special == truco.ELEVEN
-    miss = _t("h_miss", 0.4)
     likelihood = 1.0
     results: tuple[int, ...] = ()
     for number, (leader, plays) in enumerate((*world.tricks, (world.leader, world.trick))):
@@ -326,7 +329,7 @@ def _plays_likelihood(world: truco.State, me: int) -> float:
                     careful=True,
                 )
                 if guess != play:
-                    likelihood *= miss
+                    likelihood *= PLAY_MISS
             bit = 1 << (play & 127)
             hands[seat] &= ~bit
             alive &= ~bit
@@ -396,9 +399,8 @@ def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: fl
     if view.phase == "answer":
         if RAISE in legal and points + noise >= 8:
             return RAISE
-        base = _t("e_acc", 2) if view.params.players == 2 else _t("e_acc2", 2)
-        return ACCEPT if points + noise >= (base if view.proposal == 3 else base + 1) else RUN
-    if RAISE in legal and points + noise >= _t("e_raise", 6):
+        return ACCEPT if points + noise >= (2 if view.proposal == 3 else 3) else RUN
+    if RAISE in legal and points + noise >= 6:
         return RAISE
     return None
 
@@ -407,17 +409,17 @@ def _medium_bet(
     view: truco.View, legal: list[int], rng: random.Random, chance: float
 ) -> int | None:
     if view.phase == "eleven":
-        return ACCEPT if chance >= _t("m_eleven", 0.36) + rng.uniform(-0.04, 0.04) else RUN
+        return ACCEPT if chance >= 0.36 + rng.uniform(-0.04, 0.04) else RUN
     if view.phase == "answer":
         asked = view.proposal or 3
         given = truco.RUN_PAYS[asked]
         # Break-even against running, plus a margin: a raise tells of a strong hand.
-        keep = (asked - given) / (2 * asked) + _t("m_margin", 0.1) + rng.uniform(-0.06, 0.06)
-        if RAISE in legal and chance >= _t("m_rr", 0.8) + rng.uniform(-0.05, 0.05):
+        keep = (asked - given) / (2 * asked) + 0.1 + rng.uniform(-0.06, 0.06)
+        if RAISE in legal and chance >= 0.8 + rng.uniform(-0.05, 0.05):
             return RAISE
         return ACCEPT if chance >= keep else RUN
-    strong = chance >= _t("m_raise", 0.65) + rng.uniform(-0.08, 0.08)
-    if RAISE in legal and (strong or (chance < 0.2 and rng.random() < _t("m_bluff", 0.06))):
+    strong = chance >= 0.65 + rng.uniform(-0.08, 0.08)
+    if RAISE in legal and (strong or (chance < 0.2 and rng.random() < 0.06)):
         return RAISE
     return None
 
@@ -431,8 +433,7 @@ def _ramp(x: float, lo: float, hi: float) -> float:
 
 def _raised_likelihood(chance: float) -> float:
     """How likely an opponent who wins with ``chance`` raised (bluffs and randoms: the floor)."""
-    floor = _t("h_floor", 0.05)
-    return floor + (1 - floor) * _ramp(chance, 0.45, 0.8)
+    return RAISE_FLOOR + (1 - RAISE_FLOOR) * _ramp(chance, 0.45, 0.8)
 
 
 def _accepted_likelihood(chance: float) -> float:
@@ -443,7 +444,7 @@ def _answers(chance: float, asked: int) -> tuple[float, float]:
     """How likely an opponent who wins with ``chance`` runs from a raise to ``asked``, and how
     likely it raises again."""
     given = truco.RUN_PAYS[asked]
-    keep = (asked - given) / (2 * asked) + _t("h_keep", 0.08)
+    keep = (asked - given) / (2 * asked) + 0.08
     stay = 0.1 + 0.9 * _ramp(chance, keep - 0.1, keep + 0.1)
     again = stay * _ramp(chance, 0.72, 0.9) if asked < 12 else 0.0
     return 1.0 - stay, again
@@ -483,7 +484,7 @@ class _Raise:
 def _choose(options: dict[int, float], scale: float, rng: random.Random) -> int:
     """A softmax over expected points: near-equal options are mixed, clear ones nearly sure."""
     top = max(options.values())
-    temperature = _t("h_temp", 0.05) * scale
+    temperature = SOFTMAX * scale
     weights = {a: math.exp((v - top) / temperature) for a, v in options.items()}
     pick = rng.random() * sum(weights.values())
     for action, w in weights.items():
@@ -561,15 +562,18 @@ def _hard_choice(
         )
     if view.phase == "answer":
         asked = view.proposal or 3
-        options = {ACCEPT: asked * (2 * chance - 1), RUN: -float(truco.RUN_PAYS[asked])}
+        options = {
+            ACCEPT: asked * (2 * chance - 1),
+            RUN: -float(truco.RUN_PAYS[asked]),
+        }
         if ours is not None:
             options[RAISE] = ours.value()
         action = _choose(options, asked, rng)
+        verb = {ACCEPT: "accept", RUN: "run from", RAISE: "raise over"}[action]
         return Decision(
             action,
-            f"{truco.format_action(view.params, action)} the raise to {asked}: wins"
-            f" {chance:.0%} of {deals} given the raise; points expected "
-            + ", ".join(f"{truco._WORDS[a]} {v:+.1f}" for a, v in options.items()),
+            f"{verb} the raise to {asked}: wins {chance:.0%} of {deals} read with the raise;"
+            " points expected: " + ", ".join(f"{_WORDS[a]} {v:+.1f}" for a, v in options.items()),
         )
     stake = view.stake
     card_text = truco.format_action(view.params, best)
