@@ -21,10 +21,10 @@ from tapete.games.truco import ACCEPT, BLIND, DOWN, RAISE, RUN
 LEVELS = ("easy", "medium", "hard")
 FAST = Budget(iterations=4)
 SPECS = (
-    "truco(players=2, target=3)",
     "truco(target=3)",
-    "truco(players=2, target=4, deck=clean, encoberta=off, all_tied=no_score)",
-    "truco(target=3, responder=either_opponent, forbid_pointless_raise=true,"
+    "truco(players=4, target=3)",
+    "truco(target=4, deck=clean, encoberta=off, all_tied=no_score)",
+    "truco(players=4, target=3, responder=either_opponent, forbid_pointless_raise=true,"
     " iron_hand_blind=false, no_encoberta_after_tie=true, all_tied=mao_team)",
 )
 
@@ -38,7 +38,7 @@ def position(
     vira: str,
     actions: str = "",
     *,
-    spec: str = "truco(players=2)",
+    spec: str = "truco",
     scores: tuple[int, int] = (0, 0),
 ) -> truco.State:
     """A deal giving ``hands`` ("seat 0 | seat 1 ...", seat 0 is mão) after ``actions``."""
@@ -99,7 +99,7 @@ def test_every_phase_is_met_and_answered() -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_the_same_view_and_seed_give_the_same_decision(level: str) -> None:
-    game = tapete.load("truco")
+    game = tapete.load("truco(players=4)")
     state = game.new_state(11)
     view = game.observe(state, game.current_player(state))
     legal = game.legal_actions(state)
@@ -121,7 +121,10 @@ def test_must_win_round_two_with_the_cheaper_winner(level: str) -> None:
 def test_a_partner_holding_the_round_gets_no_strong_card(level: str) -> None:
     # 2v2, manilha 7 (vira 6c): seat 0 leads the zap; seat 2 keeps its 3s and Qd.
     state = position(
-        "7c 4d 5d | Kh 4h 5h | 3s Qd 4s | Jh Jd Js", "6c", "play 7c, play Kh", spec="truco"
+        "7c 4d 5d | Kh 4h 5h | 3s Qd 4s | Jh Jd Js",
+        "6c",
+        "play 7c, play Kh",
+        spec="truco(players=4)",
     )
     cards = [a for a in truco.legal_actions(state) if a != RAISE]
     assert decide(level, state, cards) == card("4s")
@@ -133,7 +136,7 @@ def test_medium_throws_a_card_that_cannot_matter_face_down() -> None:
         "7c 4d 3d | Kh 4h 5h | 3s Qd 4s | Jh Jd Js",
         "6c",
         "play 3d, play Kh, play 4s, play Jh, play 7c, play 4h",
-        spec="truco",
+        spec="truco(players=4)",
     )
     cards = [a for a in truco.legal_actions(state) if a != RAISE]
     assert decide("medium", state, cards) == DOWN + card("Qd")
@@ -169,7 +172,7 @@ def test_mao_de_onze_accepts_strength_and_runs_from_nothing(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_mao_de_onze_counts_the_partners_hand(level: str) -> None:
     state = position(
-        "4d 5d 6h | Kh 4h 5h | 7c 7h 3s | Jh Jd Js", "6c", spec="truco", scores=(11, 5)
+        "4d 5d 6h | Kh 4h 5h | 7c 7h 3s | Jh Jd Js", "6c", spec="truco(players=4)", scores=(11, 5)
     )
     assert state.turn == 0
     assert decide(level, state) == ACCEPT
@@ -177,14 +180,14 @@ def test_mao_de_onze_counts_the_partners_hand(level: str) -> None:
 
 def test_a_blind_hand_plays_by_position() -> None:
     state = position(
-        "4d 5d 6h | Kh 4h 5h | 7c 7h 3s | Jh Jd Js", "6c", spec="truco", scores=(11, 11)
+        "4d 5d 6h | Kh 4h 5h | 7c 7h 3s | Jh Jd Js", "6c", spec="truco(players=4)", scores=(11, 11)
     )
     for level in LEVELS:
         assert decide(level, state) == BLIND
 
 
 def test_the_hint_gives_a_reason() -> None:
-    game = tapete.load("truco(players=2)")
+    game = tapete.load("truco")
     state = game.new_state(3)
     advice = hint(game.observe(state, game.current_player(state)), FAST)
     assert advice.action in game.legal_actions(state)
