@@ -130,7 +130,8 @@ def test_a_partner_holding_the_round_gets_no_strong_card(level: str) -> None:
     assert decide(level, state, cards) == card("4s")
 
 
-def test_medium_throws_a_card_that_cannot_matter_face_down() -> None:
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_card_that_cannot_matter_goes_face_down(level: str) -> None:
     # Round 2 led by seat 0's zap: seat 2's card cannot change the round, so it goes face down.
     state = position(
         "7c 4d 3d | Kh 4h 5h | 3s Qd 4s | Jh Jd Js",
@@ -139,7 +140,7 @@ def test_medium_throws_a_card_that_cannot_matter_face_down() -> None:
         spec="truco(players=4)",
     )
     cards = [a for a in truco.legal_actions(state) if a != RAISE]
-    assert decide("medium", state, cards) == DOWN + card("Qd")
+    assert decide(level, state, cards) == DOWN + card("Qd")
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -176,6 +177,14 @@ def test_mao_de_onze_counts_the_partners_hand(level: str) -> None:
     )
     assert state.turn == 0
     assert decide(level, state) == ACCEPT
+
+
+def test_hard_mixes_close_choices_and_not_clear_ones() -> None:
+    rng = random.Random(3)
+    close = [bots._choose({RAISE: 0.50, ACCEPT: 0.45}, 3, rng) for _ in range(400)]
+    clear = [bots._choose({RAISE: 2.0, RUN: -1.0}, 3, rng) for _ in range(400)]
+    assert 100 < close.count(RAISE) < 350
+    assert clear.count(RAISE) == 400
 
 
 def test_a_blind_hand_plays_by_position() -> None:
