@@ -40,8 +40,9 @@ def test_every_level_answers_legally_along_random_playouts(spec: str, seed: int)
     path = random_playout(game, seed)
     rng = random.Random(seed)
     # Every state with a declaration on offer, and a sample of the others (every phase).
-    chosen = [s for s, _ in path[:-1] if any(a >= SWAP for a in game.legal_actions(s))]
-    chosen += rng.sample([s for s, _ in path[:-1]], 6)
+    declaring = [s for s, _ in path[:-1] if any(a >= SWAP for a in game.legal_actions(s))]
+    chosen = rng.sample(declaring, min(4, len(declaring)))
+    chosen += rng.sample([s for s, _ in path[:-1]], 5)
     for state in chosen:
         view, legal = game.observe(state, game.current_player(state)), game.legal_actions(state)
         for bot in levels:
