@@ -4,6 +4,8 @@ Hypothesis runs derandomized under CI so a green run stays green. Store tests ru
 SQLite file and against a real PostgreSQL server, reached at ``TAPETE_TEST_PG`` (default
 ``postgresql://postgres@127.0.0.1:5432``); each test gets a database of its own, dropped
 afterwards. Under CI a missing server is an error, elsewhere the PostgreSQL cases are skipped.
+The web tests share one real server (uvicorn on a loopback port, an SQLite file) per session:
+``server``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from sqlalchemy import Engine, create_engine, text
+
+from webclient import Server, running
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("dev", deadline=None)
@@ -50,3 +54,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     finally:
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The web app served for real on a loopback port, for the whole session, its rooms kept
+    in a temporary SQLite file as ``tapete serve`` keeps them."""
+    from tapete.web.app import open_store
+
+    folder = tmp_path_factory.mktemp("server")
+    with running(open_store(f"sqlite:///{folder / 'tapete.db'}")) as live:
+        yield live

@@ -2,10 +2,13 @@
 
 tapete games
 tapete rules pocha
-tapete play pocha --seats human,random,random,random --seed 7 --record out.json
-tapete replay out.json
+tapete play pocha --seats human,easy,easy,easy      (the table, in the terminal)
+tapete play pocha --seats human,random,random,random --seed 7 --record out.json --plain
+tapete replay out.json                                (step through it; --plain prints it)
+tapete records                                        (the matches saved at the table)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+tapete serve --host 127.0.0.1 --port 8000
 tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
 """
 
@@ -26,6 +29,7 @@ from tapete import bench, bots, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
+from tapete.i18n import LANGUAGES
 from tapete.match import play
 from tapete.text import event_text, record_lines, view_text
 
@@ -88,6 +92,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _terminal_app(plain: bool) -> bool:
+    """Whether to open the Textual app: not asked for plain text, a terminal, Textual installed."""
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import tapete.tui  # noqa: F401
+    except ImportError:
+        print("tapete: the table needs the tui extra (pip install 'tapete[tui]')", file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = load(args.game)
     kinds = (
@@ -97,6 +113,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+    for kind in kinds:
+        if kind != "human":
+            bots.load(kind)  # a misspelt level fails here, before any table opens
+    if "human" in kinds and _terminal_app(args.plain):
+        from tapete.tui import PlayConfig, TapeteApp
+
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        path = Path(args.record) if args.record else None
+        TapeteApp(play=PlayConfig(game, tuple(kinds), seed, record_path=path), lang=args.lang).run()
+        return 0
     agents: list[Any] = [
         HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
         for i, k in enumerate(kinds)
@@ -135,7 +161,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = record.read(args.file)
+    if rec.deals and not rec.deals[0].deck:
+        raise RecordError(
+            "this record was downloaded while its match was played, so it holds only one seat's "
+            "knowledge (no seed, no deck orders, no other hands); download it again once the "
+            "match is over to replay or verify it"
+        )
     record.replay(rec)  # checks every decision before anything is printed
+    if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
+        from tapete.tui import TapeteApp
+
+        TapeteApp(replay=rec, lang=args.lang).run()
+        return 0
     for line in record_lines(rec):
         print(line)
     print("\nreplay checked: every deal, decision and score matches the engine")
@@ -153,6 +190,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_records(args: argparse.Namespace) -> int:
+    try:
+        from tapete.tui import records
+    except ImportError:
+        print("tapete: saved matches come with the tui extra (pip install 'tapete[tui]')")
+        return 2
+    if _terminal_app(args.plain):
+        from tapete.tui import TapeteApp
+
+        TapeteApp(lang=args.lang).run()
+        return 0
+    folder = records.data_dir() / "records"
+    saved = records.listing(folder)
+    for match in saved:
+        print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
+    if not saved:
+        print(f"no saved matches in {folder}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     result = bench.run(args.spec, seconds=args.seconds, seed=args.seed)
     print(json.dumps(result.to_json(), indent=2) if args.json else result)
@@ -161,6 +218,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
     sys.stdout.write(playthrough.transcript(args.spec, args.seed))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from tapete.web import serve
+    except ImportError as exc:
+        raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
+    serve(args.host, args.port, db=args.db)
     return 0
 
 
@@ -233,17 +300,27 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules as implemented")
     p.add_argument("game")
     p.set_defaults(run=cmd_rules)
-    p = sub.add_parser("play", help="play a match (a human seat gets a prompt)")
+    p = sub.add_parser("play", help="play a match (a human seat opens the table)")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(players=3)"')
-    p.add_argument("--seats", help="comma-separated: human or a bot level (random)")
+    p.add_argument(
+        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard)"
+    )
     p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
     p.add_argument("--record", help="write the match record here (.gz compresses)")
+    p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_play)
-    p = sub.add_parser("replay", help="check a record and print it deal by deal")
+    p = sub.add_parser("replay", help="check a record and step through it (--plain: print it)")
     p.add_argument("file")
+    p.add_argument("--plain", action="store_true", help="print the record deal by deal")
+    p.add_argument("--lang", choices=LANGUAGES, help="the replay's language (en, es, pt)")
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
     p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
+    p.add_argument("--plain", action="store_true", help="print the list")
+    p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
+    p.set_defaults(run=cmd_records)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")
     p.add_argument("--seconds", type=float, default=5.0)
@@ -254,6 +331,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_playthrough)
+    p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--db",
+        help="where tables are kept: a database URL (default: SQLite in the user data folder; "
+        "postgresql://user@host/name) or memory (nothing survives a restart)",
+    )
+    p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
     p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")

@@ -132,7 +132,8 @@ def _label(words: list[str], lang: str) -> str:
     if verb == "play" and words[1].isdigit():
         return tr(lang, "card {n}", n=words[1])
     if verb == "raise":
-        return tr(lang, "raise to {n}", n=words[1])
+        # Poch's "raise N": match the highest bet, then N more.
+        return tr(lang, "raise {n} more", n=words[1])
     if verb in ("sing", "trump"):
         suit = words[1]
         return tr(
@@ -385,8 +386,117 @@ def _generic(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
+def _poch(view: Any, lang: str, names: list[str]) -> Table:
+    """Poch: chips and bets per seat, the nine bowls in ``extra["bowls"]``, the run in play."""
+    from tapete.games import poch
+
+    n = len(view.hand_sizes)
+    seats = []
+    for s in range(n):
+        if not view.in_game[s]:
+            state = tr(lang, "out")
+        elif view.folded[s]:
+            state = tr(lang, "passed")
+        else:
+            state = f"{tr(lang, 'bet')} {view.bets[s]}"
+        seen = view.hands[s] if view.hands[s] is not None else view.known[s]
+        shown = _cards(seen) if s != view.seat and seen else ()
+        lines = (f"{tr(lang, 'chips')} {view.chips[s]}", state)
+        seats.append(
+            SeatBox(s, names[s], lines, view.hand_sizes[s], shown, s == view.turn, s == view.dealer)
+        )
+    face = view.upcard if view.upcard >= 0 else view.shown
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    info.append((tr(lang, "phase"), tr(lang, view.phase)))
+    if view.phase == "poker" and view.turn is not None and max(view.bets) > 0:
+        info.append((tr(lang, "to call"), str(view.to_call)))
+    takers = {m.bowl: m.seat for m in view.melds if m.seat is not None}
+    bowls = [
+        (tr(lang, name), chips, None if takers.get(i) is None else names[takers[i]])
+        for i, (name, chips) in enumerate(zip(poch.BOWLS, view.bowls, strict=True))
+    ]
+    run = view.runs[-1] if view.runs else ()
+    verbs = {"poker": "{name} to bet", "shedding": "{name} to lead"}
+    return Table(
+        game="Poch",
+        title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
+        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=tuple(OnTable(seat, CARD_TEXT[card]) for seat, card in run),
+        last_trick=(),
+        last_winner=None,
+        info=tuple(info),
+        score_names=tuple(names),
+        scores=view.scores,
+        history=view.history,
+        deck="french",
+        over=view.turn is None,
+        extra={"bowls": bowls},
+    )
+
+
+def _tute(view: Any, lang: str, names: list[str]) -> Table:
+    """Tute: card points per seat, trump and its card, the stock (two players), the cantes."""
+    n = len(view.hand_sizes)
+    pairs = n == 4
+    seats = []
+    for s in range(n):
+        lines = [f"{tr(lang, 'points')} {view.points[s]}"]
+        if pairs:
+            lines.append(tr(lang, "team {n}", n=s % 2))
+        known = view.known[s] if s != view.seat else None
+        seats.append(
+            SeatBox(
+                s,
+                names[s],
+                tuple(lines),
+                view.hand_sizes[s],
+                _cards(known) if known else (),
+                s == view.turn,
+                s == view.dealer,
+                s % 2 if pairs else None,
+            )
+        )
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    face = view.face_up if view.face_up >= 0 else view.upcard
+    if face >= 0:
+        info.append((tr(lang, "trump card"), format_card(face)))
+    if not pairs:
+        info.append((tr(lang, "stock"), str(view.stock_size)))
+    if view.cantes:
+        sung = ", ".join(
+            f"{names[seat]} {40 if suit == view.trump else 20} {tr(lang, suit_name(suit))}"
+            for _, seat, suit in view.cantes
+        )
+        info.append((tr(lang, "cantes"), sung))
+    sides = (tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)) if pairs else tuple(names[:2])
+    return Table(
+        game="Tute",
+        title=f"Tute — {tr(lang, 'deal')} {view.deal + 1}",
+        status=_status(view, lang, names),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=_trick(view, view.trick),
+        last_trick=_last(view, view.tricks[-1] if view.tricks else None),
+        last_winner=None,
+        info=tuple(info),
+        score_names=sides,
+        scores=view.scores,
+        history=view.history,
+        deck="spanish",
+        over=view.turn is None,
+    )
+
+
 _PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
+    "poch": _poch,
     "pocha": _pocha,
     "pottle": _pottle,
     "truco": _truco,
+    "tute": _tute,
 }

@@ -64,7 +64,7 @@ def test_concurrent_writers_never_duplicate_an_action(db_url: str) -> None:
 def test_tables_by_status_and_updates(db_url: str) -> None:
     store = Store(db_url)
     a = store.create_table("pocha", seed=1, seats=SEATS)
-    b = store.create_table("truco", seed=2, seats=SEATS[:2], public=False)
+    b = store.create_table("truco(players=4)", seed=2, seats=SEATS[:2], public=False)
     store.update_table(b.id, status="playing", seats=SEATS[:1] + SEATS[:1])
     assert [t.id for t in store.tables({"open"})] == [a.id]
     assert store.table(b.id).status == "playing"  # type: ignore[union-attr]
@@ -140,9 +140,10 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0002"
+    assert new.revision() == "0003"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
+    assert table.room is None and table.match is None
     assert [a.action for a in new.actions("t1")] == ["bid 0"]
     player, _ = new.create_player("Bea")
     assert new.player_by_id(player.id) == player
