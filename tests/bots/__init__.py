@@ -1,0 +1,1 @@
+"""Bot tests, one module per game."""
