@@ -153,4 +153,4 @@ def test_hints_give_reasons() -> None:
     assert "contract made" in advice.reason
     game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1"])
     advice = hint(game.observe(state, 3), Budget(iterations=4))
-    assert advice.reason.startswith("bid 7") and "pots" in advice.reason
+    assert advice.reason.startswith("bid 7") and "takes the pot" in advice.reason

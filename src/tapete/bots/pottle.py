@@ -455,11 +455,16 @@ def _legal(hand: int, trick: tuple[int, ...]) -> int:
     return hand & suit_mask(trick[0] >> 4) or hand
 
 
-def _value(table: _Table, seat: int, params: pottle.Params) -> float:
-    """What the finished deal is worth to ``seat``, in pots: 1 won, 1/n carried, 0 lost."""
-    winner = pottle.pot_winner(params, tuple(table.bids), tuple(table.won), table.declarer)
+def _winner(table: _Table, params: pottle.Params) -> int:
+    """Who takes the pot after the deal played out on ``table``, -1 if it carries over."""
+    return pottle.pot_winner(params, tuple(table.bids), tuple(table.won), table.declarer)
+
+
+def _value(winner: int, seat: int, n: int) -> float:
+    """What a deal is worth to ``seat``, in pots: 1 won, 1/n carried over (a fair share of what
+    later deals or the final split give back), 0 taken by someone else."""
     if winner < 0:
-        return 1 / table.n
+        return 1 / n
     return float(winner == seat)
 
 
@@ -567,7 +572,7 @@ def _hard_play(view: pottle.View, legal: list[int], rng: random.Random, budget: 
                 continue
             table.rollout()
             made[card] += table.won[table.declarer] == table.bids[table.declarer]
-            totals[card] += _value(table, seat, params)
+            totals[card] += _value(_winner(table, params), seat, table.n)
         clock.tick()
     worlds = max(clock.done, 1)
     best = max(legal, key=lambda c: (totals[c], -c))
@@ -595,20 +600,23 @@ def _hard_trump(
     seat = view.seat
     clock = budget.clock()
     totals = dict.fromkeys(legal, 0.0)
+    wins = dict.fromkeys(legal, 0)
     while clock.more():
         world = _Table(pottle.sample_state(view, rng))
         for action in legal:
             table = world.copy()
             table.trump = _trump_of(action)
             table.rollout()
-            totals[action] += _value(table, seat, view.params)
+            winner = _winner(table, view.params)
+            totals[action] += _value(winner, seat, table.n)
+            wins[action] += winner == seat
         clock.tick()
     worlds = max(clock.done, 1)
     best = max(legal, key=lambda a: (totals[a], -a))
     return Decision(
         best,
-        f"{_trump_text(_trump_of(best))}: worth {totals[best] / worlds:.2f} pots on average "
-        f"over {worlds} sampled deals",
+        f"{_trump_text(_trump_of(best))}: takes the pot in {wins[best] / worlds:.0%} "
+        f"of {worlds} sampled deals",
     )
 
 
@@ -623,6 +631,8 @@ def _hard_bid(view: pottle.View, legal: list[int], rng: random.Random, budget: B
     passing = [a for a in legal if a - pottle.BID <= cur][:1]  # any lower bid passes alike
     options = declaring + passing
     totals = {a: dict.fromkeys(TRUMPS, 0.0) for a in options}
+    wins = {a: dict.fromkeys(TRUMPS, 0) for a in options}  # deals where this seat takes the pot
+    others = dict.fromkeys(options, 0)  # deals where another seat takes it
     clock = budget.clock()
     while clock.more():
         world = pottle.sample_state(view, rng)
@@ -634,27 +644,35 @@ def _hard_bid(view: pottle.View, legal: list[int], rng: random.Random, budget: B
             if state.declarer != seat:
                 table.trump = _medium_trump_in(state)
                 table.rollout()
-                lost = _value(table, seat, params)
+                winner = _winner(table, params)
+                others[action] += winner not in (-1, seat)
                 for t in TRUMPS:
-                    totals[action][t] += lost
+                    totals[action][t] += _value(winner, seat, table.n)
+                    wins[action][t] += winner == seat
                 continue
             for t in TRUMPS:
                 trial = table.copy()
                 trial.trump = t
                 trial.rollout()
-                totals[action][t] += _value(trial, seat, params)
+                winner = _winner(trial, params)
+                totals[action][t] += _value(winner, seat, table.n)
+                wins[action][t] += winner == seat
         clock.tick()
     worlds = max(clock.done, 1)
-    value = {a: max(totals[a].values()) / worlds for a in options}
+    value = {a: max(totals[a].values()) for a in options}
     best = max(options, key=lambda a: (value[a], -a))
     trump = max(TRUMPS, key=lambda t: totals[best][t])
     text = pottle.format_action(params, best)
     if best in passing:
-        return Decision(best, f"{text}: lets the others play for the pot ({value[best]:.2f} pots)")
+        return Decision(
+            best,
+            f"{text}: leaves the contract to others, who take the pot in "
+            f"{others[best] / worlds:.0%} of {worlds} sampled deals",
+        )
     return Decision(
         best,
-        f"{text} ({_trump_text(trump)}): worth {value[best]:.2f} pots on average "
-        f"over {worlds} sampled deals",
+        f"{text} ({_trump_text(trump)}): takes the pot in {wins[best][trump] / worlds:.0%} "
+        f"of {worlds} sampled deals",
     )
 
 
