@@ -2,27 +2,32 @@
 
 Only the declarer (the auction winner) can take the pot, and only by taking exactly his bid; a
 missed contract costs him nothing, the pot simply carries over to a later deal. So the bots value
-a deal's outcome for a seat as the whole pot when it wins it, a fair share (pot / players) when the
-pot carries over, and nothing when someone else takes it. Declaring is never worse than letting
-someone else declare, which is why medium and hard outbid whenever they can find a contract with a
-chance; the defenders all play against the declarer.
+a deal's outcome for a seat as the whole pot when it wins it, a fair share (pot / players) when
+the pot carries over, and nothing when someone else takes it. By that measure declaring is never
+worse than letting someone else declare: a raise is worth making even for a slim chance, since it
+also takes the pot's chance away from the player outbid. The defenders all play against the
+declarer.
 
-* **easy** bids its aces and kings plus length in its longest suit, whatever the others bid; names
-  its longest suit trump; as declarer wins cheaply while it needs tricks and ducks once it has
-  them; as a defender beats the declarer's card when he still needs tricks.
+* **easy** bids its aces and guarded kings plus the length of its longest suit beyond three, or
+  one more than the high bid when that is at most two above its count; names its longest suit
+  trump; as declarer wins cheaply while it needs tricks and ducks once it has them; as a
+  defender beats the declarer's card while he still needs tricks, and plays low once he has them.
 * **medium** counts cards: which higher cards are still unseen, how likely each is to be in play
-  (a third of the deck is never dealt), which suits a player has shown void. Its bid is the one
-  with the best chance of exactly that many tricks (a Poisson-binomial over each card's chance,
-  for each trump), outbidding whenever it can; as declarer it compares its expected winners with
-  the tricks it still needs and wins or ducks accordingly; as a defender it takes tricks from a
-  declarer who still needs them and feeds tricks to one who has enough.
+  (a third of the deck is never dealt), which suits every other player has shown void. Its bid
+  and trump are the contract with the best chance of exactly that many tricks (a Poisson-binomial
+  over each card's chance to win a trick, for each trump); it outbids the high bid when a higher
+  contract keeps a fair share (``OUTBID``) of its best chance. As declarer it weighs its sure
+  and likely winners against the tricks it still needs and wins or ducks accordingly; as a
+  defender it takes tricks from a declarer who still needs them, covers his card before he
+  plays, and feeds tricks to one who has enough.
 * **hard** samples deals consistent with its view (``sample_state``: voids included) and in each
   tries every legal move. In play, once hands are small the exact solver
-  (``tapete.bots.solver``) settles whether the declarer can still take exactly his bid against
-  the defenders with every card known; before that the medium policy plays the deal out for
-  everyone. Bids: for each sampled deal and each bid, the later players bid as medium does, the
-  auction winner names trump and the deal is played out; each bid's value is its best trump's
-  mean, so outbidding is weighed against the contracts it forces. Trump is chosen the same way.
+  (``tapete.bots.solver``, extended to yes-or-no targets) settles whether the declarer can force
+  exactly his bid against the defenders, every card known; before that the medium policy plays
+  the deal out for everyone. Bids: for each sampled deal and each bid, the later players bid as
+  medium does, the auction winner names trump and the deal is played out; a bid is worth its
+  best trump's mean, so a raise is weighed against the contract it forces and against letting a
+  later player take the pot. Trump is chosen by playing each one out.
 """
 
 from __future__ import annotations
@@ -296,7 +301,10 @@ def _sure(card: int, k: _Know) -> bool:
 
 def _declarer_card(k: _Know, careful: bool) -> int:
     cards = cards_of(k.legal)
-    chance = {c: _win_chance(c, k.hand, k.trump, k.unseen, k.held) for c in cards}
+    if careful:
+        chance = {c: _win_chance(c, k.hand, k.trump, k.unseen, k.held) for c in cards}
+    else:  # easy goes by rank, trumps above the rest
+        chance = {c: POWER[c] / 20 + (1.0 if c >> 4 == k.trump else 0.0) for c in cards}
     if k.need <= 0:
         want = False
     elif k.need >= k.left:
@@ -400,9 +408,6 @@ class _Table:
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.n
 
-    def left(self) -> int:
-        return self.hands[self.leader].bit_count()
-
     def play(self, card: int) -> None:
         seat = self.turn()
         self.hands[seat] ^= 1 << card
@@ -421,6 +426,7 @@ class _Table:
             if s != seat:
                 unseen |= h
         me = seat if self.pagat else self.declarer
+        theirs = self.hands[self.declarer]
         return _Know(
             seat=seat,
             n=self.n,
@@ -434,8 +440,8 @@ class _Table:
             left=hand.bit_count(),
             unseen=unseen,
             held=1.0,
-            declarer_hand=self.hands[self.declarer],
-            declarer_void=0,
+            declarer_hand=theirs,
+            declarer_void=sum(m for m in SUIT_MASK[4:] if not theirs & m),
         )
 
     def rollout(self) -> None:
