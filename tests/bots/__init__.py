@@ -1,1 +1,0 @@
-"""Bot tests, one module per game."""
