@@ -25,14 +25,24 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
     ],
+    "poch": [
+        "poch(players=3, rounds=3)",
+        "poch(chips=3)",
+        "poch(players=5, chips=4, bet_cap=none)",
+        "poch(players=6, chips=3, bowl_funding=player_antes, rounds=one_per_player)",
+        "poch(players=3, chips=5, deal=all, all_pass=showdown, shed_leader=poker_winner)",
+        "poch(players=5, deal=all, sequence_compare=length_then_height, rounds=2)",
+        "poch(chips=4, sequence_rule=trump_789, rounds=4)",
+        "poch",
+    ],
     "truco": [
+        "truco(players=4)",
         "truco",
-        "truco(players=2)",
-        "truco(deck=clean, target=4, responder=either_opponent)",
-        "truco(players=2, target=3, iron_hand_blind=false, encoberta=off)",
-        "truco(target=5, all_tied=no_score, no_encoberta_after_tie=true)",
-        "truco(players=2, target=5, forbid_pointless_raise=true)",
-        "truco(players=2, target=2, all_tied=mao_team)",
+        "truco(players=4, deck=clean, target=4, responder=either_opponent)",
+        "truco(target=3, iron_hand_blind=false, encoberta=off)",
+        "truco(players=4, target=5, all_tied=no_score, no_encoberta_after_tie=true)",
+        "truco(target=5, forbid_pointless_raise=true)",
+        "truco(target=2, all_tied=mao_team)",
     ],
     "pottle": [
         "pottle(deals=2, extra_deals=1)",
@@ -41,5 +51,17 @@ SPECS: dict[str, list[str]] = {
         "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
         "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
         "pottle",
+    ],
+    "tute": [
+        "tute",
+        "tute(players=4)",
+        "tute(stock_phase_play=follow_only, two_swap_targets=[7], swap_requires_trick_win=true)",
+        "tute(stock_phase_play=free, cantes_after_stock=true, last_trick_bonus=10,"
+        " tute_declaration=true, match=best_of_3)",
+        "tute(match=to_101)",
+        "tute(players=4, first_leader=dealer_right, partner_may_sing=true,"
+        " must_beat_partner=false, tute_declaration=true)",
+        "tute(players=4, must_underruff=true, last_trick_bonus=0, match=best_of_3)",
+        "tute(players=4, match=to_101)",
     ],
 }

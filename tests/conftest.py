@@ -1,11 +1,62 @@
-"""Test settings: Hypothesis runs derandomized under CI so a green run stays green."""
+"""Test settings and shared fixtures.
+
+Hypothesis runs derandomized under CI so a green run stays green. Store tests run against an
+SQLite file and against a real PostgreSQL server, reached at ``TAPETE_TEST_PG`` (default
+``postgresql://postgres@127.0.0.1:5432``); each test gets a database of its own, dropped
+afterwards. Under CI a missing server is an error, elsewhere the PostgreSQL cases are skipped.
+The web tests share one real server (uvicorn on a loopback port) per session: ``server``.
+"""
 
 from __future__ import annotations
 
 import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+from sqlalchemy import Engine, create_engine, text
+
+from webclient import Server, running
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+PG = os.environ.get("TAPETE_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
+
+
+def _pg_admin() -> Engine:
+    return create_engine(
+        PG.replace("postgresql://", "postgresql+psycopg://") + "/postgres",
+        isolation_level="AUTOCOMMIT",
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'tapete.db'}"
+        return
+    name = f"tapete_test_{secrets.token_hex(6)}"
+    try:
+        admin = _pg_admin()
+        with admin.connect() as c:
+            c.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # any failure to reach the server
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no PostgreSQL server at {PG}: {exc}")
+    try:
+        yield f"{PG}/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    """The web app served for real on a loopback port, for the whole session."""
+    with running() as live:
+        yield live

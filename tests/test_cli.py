@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import subprocess
@@ -47,7 +48,7 @@ def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path:
     assert "deal 1:" in run.stdout and "result:" in run.stdout
     rec = record.read(path)
     assert rec.seed == 7 and len(rec.deals) >= 2
-    replayed = tapete("replay", str(path))
+    replayed = tapete("replay", str(path), "--plain")
     assert replayed.returncode == 0 and "replay checked" in replayed.stdout
 
 
@@ -108,3 +109,50 @@ def test_bench_reports_rates_and_memory_as_json() -> None:
 def test_bad_spec_is_a_clear_error() -> None:
     run = tapete("play", "pocha(players=9)")
     assert run.returncode == 2 and "players=9 is not accepted" in run.stderr
+
+
+def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> None:
+    import hashlib
+
+    path = tmp_path / "fair.json"
+    tapete(
+        "play",
+        "pocha(schedule=[2, 1])",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "12",
+        "--record",
+        str(path),
+    )
+    digest = hashlib.sha256(b"12").hexdigest()
+    fair = tapete("replay", str(path), "--verify", "--seed-hash", digest)
+    assert fair.returncode == 0 and "deals verified" in fair.stdout
+    lie = tapete("replay", str(path), "--seed-hash", hashlib.sha256(b"13").hexdigest())
+    assert lie.returncode == 1 and "does not hash to the published" in lie.stdout
+    # A stacked deck (same cards, another order) is caught, whatever else the record says.
+    rec = record.read(path)
+    deal = dataclasses.replace(rec.deals[0], deck=tuple(reversed(rec.deals[0].deck)))
+    stacked = dataclasses.replace(rec, deals=(deal, *rec.deals[1:]))
+    assert record.verify_deals(stacked) == ["deal 0: the deck order is not the one the seed gives"]
+    moved = dataclasses.replace(rec.deals[0], dealer=(rec.deals[0].dealer + 1) % 4)
+    assert "the seed draws" in record.verify_deals(dataclasses.replace(rec, deals=(moved,)))[-1]
+
+
+def test_records_lists_the_saved_matches(tmp_path: Path) -> None:
+    import os
+
+    import tapete as tp
+    from tapete.match import play as play_match
+    from tapete.tui import records
+
+    _, rec = play_match(tp.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)
+    saved = records.save(rec, tmp_path / "records")
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAPETE_DATA": str(tmp_path)},
+    )
+    assert run.returncode == 0 and str(saved) in run.stdout and "pocha" in run.stdout

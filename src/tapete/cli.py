@@ -2,18 +2,24 @@
 
 tapete games
 tapete rules pocha
-tapete play pocha --seats human,random,random,random --seed 7 --record out.json
-tapete replay out.json
+tapete play pocha --seats human,easy,easy,easy      (the table, in the terminal)
+tapete play pocha --seats human,random,random,random --seed 7 --record out.json --plain
+tapete replay out.json                                (step through it; --plain prints it)
+tapete records                                        (the matches saved at the table)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
+tapete serve --host 127.0.0.1 --port 8000
+tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -23,6 +29,7 @@ from tapete import bench, bots, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
+from tapete.i18n import LANGUAGES
 from tapete.match import play
 from tapete.text import event_text, record_lines, view_text
 
@@ -85,6 +92,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _terminal_app(plain: bool) -> bool:
+    """Whether to open the Textual app: not asked for plain text, a terminal, Textual installed."""
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import tapete.tui  # noqa: F401
+    except ImportError:
+        print("tapete: the table needs the tui extra (pip install 'tapete[tui]')", file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = load(args.game)
     kinds = (
@@ -94,6 +113,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+    for kind in kinds:
+        if kind != "human":
+            bots.load(kind)  # a misspelt level fails here, before any table opens
+    if "human" in kinds and _terminal_app(args.plain):
+        from tapete.tui import PlayConfig, TapeteApp
+
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        path = Path(args.record) if args.record else None
+        TapeteApp(play=PlayConfig(game, tuple(kinds), seed, record_path=path), lang=args.lang).run()
+        return 0
     agents: list[Any] = [
         HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
         for i, k in enumerate(kinds)
@@ -133,9 +162,45 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = record.read(args.file)
     record.replay(rec)  # checks every decision before anything is printed
+    if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
+        from tapete.tui import TapeteApp
+
+        TapeteApp(replay=rec, lang=args.lang).run()
+        return 0
     for line in record_lines(rec):
         print(line)
     print("\nreplay checked: every deal, decision and score matches the engine")
+    if args.verify or args.seed_hash:
+        problems = record.verify_deals(rec, args.seed_hash)
+        for problem in problems:
+            print(f"NOT FAIR: {problem}")
+        if problems:
+            return 1
+        hashed = " and hashes to the published SHA-256" if args.seed_hash else ""
+        print(
+            f"deals verified: every deck order and the first dealer follow from seed "
+            f"{rec.seed}{hashed}"
+        )
+    return 0
+
+
+def cmd_records(args: argparse.Namespace) -> int:
+    try:
+        from tapete.tui import records
+    except ImportError:
+        print("tapete: saved matches come with the tui extra (pip install 'tapete[tui]')")
+        return 2
+    if _terminal_app(args.plain):
+        from tapete.tui import TapeteApp
+
+        TapeteApp(lang=args.lang).run()
+        return 0
+    folder = records.data_dir() / "records"
+    saved = records.listing(folder)
+    for match in saved:
+        print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
+    if not saved:
+        print(f"no saved matches in {folder}")
     return 0
 
 
@@ -150,6 +215,78 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from tapete.web import serve
+    except ImportError as exc:
+        raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
+    serve(args.host, args.port)
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from tapete import arena
+
+        if args.plot:
+            import matplotlib  # noqa: F401  (checked now, not after a long arena)
+    except ImportError as exc:
+        missing = (exc.name or "a package").split(".")[0]
+        print(f"tapete arena needs the arena extra ({missing} is missing):", file=sys.stderr)
+        print("  pip install 'tapete[arena]'", file=sys.stderr)
+        return 2
+    names = arena.split_bots(args.bots)
+    arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    workers = args.workers or os.cpu_count() or 1
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    times = (TimeElapsedColumn(), TimeRemainingColumn())
+    start = time.perf_counter()
+    with Progress(*columns, *times, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = arena.run(
+            args.game,
+            names,
+            matches=args.matches,
+            workers=workers,
+            seed=args.seed,
+            on_match=advance,
+        )
+    elapsed = time.perf_counter() - start
+    processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
+    # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
+    arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
+    if args.json:
+        Path(args.json).write_text(arena.dumps(result), encoding="utf-8")
+        print(f"results written to {args.json}", file=sys.stderr)
+    if args.plot:
+        arena.plot(result, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -157,15 +294,27 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules as implemented")
     p.add_argument("game")
     p.set_defaults(run=cmd_rules)
-    p = sub.add_parser("play", help="play a match (a human seat gets a prompt)")
+    p = sub.add_parser("play", help="play a match (a human seat opens the table)")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(players=3)"')
-    p.add_argument("--seats", help="comma-separated: human or a bot level (random)")
+    p.add_argument(
+        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard)"
+    )
     p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
     p.add_argument("--record", help="write the match record here (.gz compresses)")
+    p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_play)
-    p = sub.add_parser("replay", help="check a record and print it deal by deal")
+    p = sub.add_parser("replay", help="check a record and step through it (--plain: print it)")
     p.add_argument("file")
+    p.add_argument("--plain", action="store_true", help="print the record deal by deal")
+    p.add_argument("--lang", choices=LANGUAGES, help="the replay's language (en, es, pt)")
+    p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
+    p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
+    p.add_argument("--plain", action="store_true", help="print the list")
+    p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
+    p.set_defaults(run=cmd_records)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")
     p.add_argument("--seconds", type=float, default=5.0)
@@ -176,6 +325,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_playthrough)
+    p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(run=cmd_serve)
+    p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
+    p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
+    p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
+    p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
+    p.add_argument("--workers", type=_count, help="processes (default: every core)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", help="write every number and the raw matches here")
+    p.add_argument("--plot", help="draw the differences and ratings to this PNG")
+    p.set_defaults(run=cmd_arena)
     return top
 
 

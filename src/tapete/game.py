@@ -118,14 +118,15 @@ class Event:
             object.__setattr__(self, "data", MappingProxyType(self.data))
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **_jsonable(self.data)}
+        return {"type": self.type, **jsonable(self.data)}
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` with mappings as dicts and tuples as lists, as JSON writes them."""
     if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     return value
 
 

@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tapete.cards import CARD_TEXT
+from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat
+from tapete.game import Action, Event, Game, Outcome, Seat, jsonable
 from tapete.games import load as load_game
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "read",
     "replay",
     "steps",
+    "verify_deals",
     "write",
 ]
 
@@ -101,26 +104,18 @@ class Record:
         return {
             "format": self.format,
             "game": self.game,
-            "params": _plain(self.params),
+            "params": jsonable(self.params),
             "seed": self.seed,
             "seats": [s.to_json() for s in self.seats],
             "teams": None if self.teams is None else [list(t) for t in self.teams],
             "deals": [d.to_json() for d in self.deals],
-            "result": None if self.result is None else _plain(self.result),
+            "result": None if self.result is None else jsonable(self.result),
         }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def params_json(game: Game) -> dict[str, Any]:
     """Every parameter of ``game``, defaults included, JSON-ready."""
-    return {f.name: _plain(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)}
+    return {f.name: jsonable(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)}
 
 
 class Recorder:
@@ -288,7 +283,7 @@ def _start(record: Record) -> tuple[Game, Any]:
         game = load_game(record.game)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    if dict(_plain(record.params)) != params_json(game):
+    if dict(jsonable(record.params)) != params_json(game):
         raise RecordError(f"params do not match the spec {record.game!r}")
     if not record.deals:
         raise RecordError("the record has no deals")
@@ -343,7 +338,7 @@ class _DealCheck:
             "winners": list(result.winners),
             "reason": result.reason,
         }
-        if want is None or dict(_plain(want)) != got:
+        if want is None or dict(jsonable(want)) != got:
             raise RecordError(f"result {got}, the record says {want}")
 
 
@@ -353,3 +348,37 @@ def replay(record: Record) -> Any:
     for _, _, _, _, after in steps(record):
         final = after
     return final if final is not None else _start(record)[1]
+
+
+def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
+    """Check that the record's deals follow from its seed; returns what does not (empty: fair).
+
+    Every deck order must be the shuffle ``tapete.chance.shuffled`` derives from the seed and the
+    deal number, the first dealer the one drawn by lot from the seed, and the seed must hash to
+    ``seed_hash`` (the SHA-256 of its decimal text a server publishes before play) when given.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, rec = play(tapete.load("pocha(schedule=[1, 2])"), ["random"] * 4, seed=9)
+    >>> verify_deals(rec)
+    []
+    """
+    import hashlib
+
+    if record.seed is None:
+        return ["the record has no seed to check the deals against"]
+    problems = []
+    if seed_hash is not None:
+        digest = hashlib.sha256(str(record.seed).encode()).hexdigest()
+        if digest != seed_hash.lower():
+            problems.append(f"the seed {record.seed} does not hash to the published {seed_hash}")
+    game = load_game(record.game)
+    cards = game.deck.cards
+    for number, deal in enumerate(record.deals):
+        expected = [CARD_TEXT[c] for c in shuffled(cards, record.seed, number)]
+        if list(deal.deck) != expected:
+            problems.append(f"deal {number}: the deck order is not the one the seed gives")
+    lot = by_lot(game.players, record.seed, "first-dealer")
+    if record.deals and record.deals[0].dealer != lot:
+        problems.append(f"the first dealer is seat {record.deals[0].dealer}, the seed draws {lot}")
+    return problems

@@ -26,9 +26,10 @@ def event_text(event: Event | Mapping[str, Any], names: Sequence[str]) -> str:
     kind = data.pop("type")
     data.pop("after", None)
     if kind == "trick":
+        cards = " ".join(str(c) for c in data["cards"])
         if data.get("winner") is None:
-            return f"  trick {' '.join(str(c) for c in data['cards'])} -> tied"
-        return f"  trick {' '.join(str(c) for c in data['cards'])} -> {_seat(names, data['winner'])} takes it"
+            return f"  trick {cards} -> tied"
+        return f"  trick {cards} -> {_seat(names, data['winner'])} takes it"
     if kind == "score":
         score = ", ".join(f"{_label(names, i)} {v:+d}" for i, v in enumerate(data["score"]))
         totals = data.get("totals")

@@ -47,7 +47,7 @@ def deal(
     hands: str,
     vira: str,
     *,
-    spec: str = "truco",
+    spec: str = "truco(players=4)",
     dealer: int | None = None,
     scores: tuple[int, int] = (0, 0),
     seed: int = 0,
@@ -115,7 +115,7 @@ def test_4_1_clean_deck_has_24_cards_a_2_3_j_q_k() -> None:
     deck = truco.deck_of("clean")
     assert deck.size == 24
     assert sorted({c & 15 for c in deck.cards}) == [2, 3, 11, 12, 13, 14]
-    state = deal("3c Jc Qc | 2d Kd Ad", "Ah", spec="truco(players=2, deck=clean)")
+    state = deal("3c Jc Qc | 2d Kd Ad", "Ah", spec="truco(deck=clean)")
     assert sorted(truco.events(state)[0].data["deck"]) == sorted(map(format_card, deck.cards))
 
 
@@ -148,7 +148,7 @@ def test_4_1_manilhas_beat_all_and_rank_clubs_hearts_spades_diamonds() -> None:
 
 
 def test_4_1_two_ordinary_cards_of_one_rank_tie() -> None:
-    state = act(deal("3c 4c 5c | 3d 6d 7d", "Kh", spec="truco(players=2)"), "play 3c", "play 3d")
+    state = act(deal("3c 4c 5c | 3d 6d 7d", "Kh", spec="truco"), "play 3c", "play 3d")
     assert state.results == (TIE,)
 
 
@@ -156,10 +156,10 @@ def test_4_1_two_ordinary_cards_of_one_rank_tie() -> None:
 
 
 def test_4_2_two_or_four_players_partners_opposite() -> None:
-    assert tapete.load("truco").players == 4
-    assert tapete.load("truco").teams == ((0, 2), (1, 3))
-    assert tapete.load("truco(players=2)").teams is None
-    with pytest.raises(SpecError, match="4 \\(2v2\\) or 2 \\(1v1\\)"):
+    assert tapete.load("truco(players=4)").players == 4
+    assert tapete.load("truco(players=4)").teams == ((0, 2), (1, 3))
+    assert tapete.load("truco").teams is None
+    with pytest.raises(SpecError, match="2 \\(1v1\\) or 4 \\(2v2\\)"):
         tapete.load("truco(players=6)")
 
 
@@ -172,7 +172,7 @@ def test_4_2_mao_is_next_after_dealer_and_the_deal_passes_to_mao() -> None:
 
 def test_4_2_first_dealer_is_drawn_by_lot() -> None:
     for seed in range(5):
-        state = tapete.load("truco").new_state(seed=seed)
+        state = tapete.load("truco(players=4)").new_state(seed=seed)
         assert state.deal.dealer == by_lot(4, seed, "first-dealer")
 
 
@@ -187,7 +187,7 @@ def test_4_2_three_cards_each_then_the_vira_rest_unused() -> None:
 
 
 def test_4_2_each_deal_uses_its_deck_or_a_shuffle_of_seed_and_deal() -> None:
-    game = tapete.load("truco(players=2)")
+    game = tapete.load("truco")
     first = truco.stack_deck(game.params, 1, ["3c 4c 5c", "2d 6d 7d"], "Kh")
     second = truco.stack_deck(game.params, 0, ["Ac Ad Ah", "As Kc Kd"], "Qh")
     state = act(game.new_state(decks=[first, second], dealer=1), "raise", "run")
@@ -200,12 +200,12 @@ def test_4_2_each_deal_uses_its_deck_or_a_shuffle_of_seed_and_deal() -> None:
 
 
 def test_4_3_any_card_may_be_played_no_duty_to_follow() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 3c")
+    state = act(deal(TWO, "Kh", spec="truco"), "play 3c")
     assert legal(state)[:3] == ["play 2d", "play 6d", "play 7d"]
 
 
 def test_4_3_highest_card_wins_and_its_player_leads() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 4c", "play 2d")
+    state = act(deal(TWO, "Kh", spec="truco"), "play 4c", "play 2d")
     assert state.results == (B,) and truco.current_player(state) == 1
     assert event(state, "trick")["winner"] == 1
 
@@ -231,7 +231,7 @@ def test_4_3_after_a_tie_the_first_tied_card_leads() -> None:
 # --- §4.4 who wins the hand --------------------------------------------------------------------
 
 
-def rounds(first: str, second: str, *, spec: str = "truco(players=2)", dealer: int = 1) -> State:
+def rounds(first: str, second: str, *, spec: str = "truco", dealer: int = 1) -> State:
     """A 1v1 hand under vira Kh (manilhas: the aces) where the i-th cards of the two hands meet
     in round i, whoever leads it; played until the hand is decided."""
     state = deal(f"{first} | {second}", "Kh", spec=spec, dealer=dealer)
@@ -313,7 +313,7 @@ def test_4_5_a_hand_is_worth_1_until_raised() -> None:
 
 
 def test_4_5_the_ladder_is_1_3_6_9_12() -> None:
-    state = deal(TWO, "Kh", spec="truco(players=2)")
+    state = deal(TWO, "Kh", spec="truco")
     steps = []
     for _ in range(4):
         state = act(state, "raise")
@@ -357,7 +357,7 @@ def test_4_5_accept_raises_the_value_and_the_raiser_plays_on() -> None:
 def test_4_5_run_gives_the_raisers_the_value_before_the_raise() -> None:
     paid = []
     for raises in range(1, 5):
-        state = act(deal(TWO, "Kh", spec="truco(players=2)"), *["raise"] * raises, "run")
+        state = act(deal(TWO, "Kh", spec="truco"), *["raise"] * raises, "run")
         paid.append((raises % 2 == 1, hand_score(state)))
     # Seat 0 raised last after an odd number of raises.
     assert paid == [(True, [1, 0]), (False, [0, 3]), (True, [6, 0]), (False, [0, 9])]
@@ -428,13 +428,13 @@ def test_4_6_mao_de_onze_run_concedes_1_and_no_cards_are_played() -> None:
 
 
 def test_4_6_mao_de_onze_in_1v1_shows_nothing_extra() -> None:
-    state = deal(TWO, "Kh", spec="truco(players=2)", scores=(8, 11))
+    state = deal(TWO, "Kh", spec="truco", scores=(8, 11))
     assert truco.current_player(state) == 1
     assert truco.observe(state, 1).hands == (None, CardSet.parse("2d 6d 7d", french=True))
 
 
 def test_4_6_mao_de_ferro_no_raises_and_the_winner_takes_the_game() -> None:
-    spec = "truco(players=2, iron_hand_blind=false)"
+    spec = "truco(iron_hand_blind=false)"
     state = deal("3c 2c 4c | 2d 6d 7d", "Kh", spec=spec, scores=(11, 11))
     assert state.deal.special == truco.IRON and rule(state, "raise") == "no-raise-iron"
     state = act(state, "play 3c", "play 2d", "play 2c", "play 6d")
@@ -475,7 +475,7 @@ def test_4_6_blind_play_by_position_turns_the_card_face_up() -> None:
 
 
 def test_4_6_encoberta_from_round_2_only() -> None:
-    state = deal(TWO, "Kh", spec="truco(players=2)")
+    state = deal(TWO, "Kh", spec="truco")
     assert rule(state, "play 3c down") == "encoberta-round-1"
     assert "play 3c down" not in legal(state)
     state = act(state, "play 3c", "play 2d")
@@ -484,23 +484,23 @@ def test_4_6_encoberta_from_round_2_only() -> None:
 
 
 def test_4_6_a_face_down_card_cannot_win_or_tie() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 4c", "play 2d")
+    state = act(deal(TWO, "Kh", spec="truco"), "play 4c", "play 2d")
     state = act(state, "play 6d down", "play 5c")  # B leads round 2 face down
     assert state.results == (B, A)
-    state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 3c", "play 6d")
+    state = act(deal(TWO, "Kh", spec="truco"), "play 3c", "play 6d")
     state = act(state, "play 4c", "play 2d down")  # 2d face up would win
     assert hand_score(state) == [1, 0]  # rounds A, A
-    state = act(deal("4c 7c 6c | 2d 7d 5d", "Kh", spec="truco(players=2)"), "play 4c, play 2d")
+    state = act(deal("4c 7c 6c | 2d 7d 5d", "Kh", spec="truco"), "play 4c, play 2d")
     state = act(state, "play 7d down, play 7c")  # face up, the 7s would tie: B's hand
     assert state.results == (B, A)
 
 
 def test_4_6_a_round_of_face_down_cards_only_is_tied_and_its_leader_leads_again() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2)"), "play 3c", "play 2d")
+    state = act(deal(TWO, "Kh", spec="truco"), "play 3c", "play 2d")
     state = act(state, "play 4c down", "play 6d down")  # seat 0 leads (won round 1)
     assert event(state, "trick")["winner"] is None  # round 2 tied: round 1's winner wins
     assert hand_score(state) == [1, 0]
-    state = act(deal("3c 4c 5c | 3d 6d 7d", "Kh", spec="truco(players=2)"), "play 3c", "play 3d")
+    state = act(deal("3c 4c 5c | 3d 6d 7d", "Kh", spec="truco"), "play 3c", "play 3d")
     state = act(state, "play 4c down", "play 6d down")
     assert state.results == (TIE, TIE) and truco.current_player(state) == 0
 
@@ -531,7 +531,7 @@ def test_4_6_mao_de_onze_partner_sees_the_face_down_card() -> None:
 
 def test_4_7_the_hand_winner_scores_its_value() -> None:
     state = act(
-        deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco(players=2)"),
+        deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco"),
         "raise, accept, play 3c, play 2d, play 2c, play 6d",
     )
     assert hand_score(state) == [3, 0] and state.scores == (3, 0)
@@ -557,7 +557,7 @@ def test_4_7_first_team_to_12_or_more_wins_the_match() -> None:
 
 
 def test_4_7_runs_score_at_once() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2)", scores=(10, 3)), "raise", "run")
+    state = act(deal(TWO, "Kh", spec="truco", scores=(10, 3)), "raise", "run")
     assert state.scores == (11, 3) and state.deal.special == truco.ELEVEN
 
 
@@ -580,7 +580,7 @@ def test_4_8_6_leader_after_a_tie_is_the_first_tied_card() -> None:
 
 def test_4_9_defaults() -> None:
     assert Params() == Params(
-        players=4,
+        players=2,
         deck="dirty",
         target=12,
         all_tied="dealer_team",
@@ -596,15 +596,15 @@ def test_4_9_defaults() -> None:
 @pytest.mark.parametrize(
     ("spec", "accepted"),
     [
-        ("truco(deck=52)", "dirty \\(40 cards\\) or clean"),
-        ("truco(all_tied=nobody)", "dealer_team, no_score or mao_team"),
-        ("truco(encoberta=always)", "rounds_2_3 or off"),
-        ("truco(responder=partner)", "next_opponent or either_opponent"),
-        ("truco(target=1)", "from 2 up"),
-        ("truco(iron_hand_blind=3)", "true or false"),
-        ("truco(no_encoberta_after_tie=2)", "true or false"),
-        ("truco(forbid_pointless_raise=maybe)", "true or false"),
-        ("truco(stake=3)", "its parameters are players, deck"),
+        ("truco(players=4, deck=52)", "dirty \\(40 cards\\) or clean"),
+        ("truco(players=4, all_tied=nobody)", "dealer_team, no_score or mao_team"),
+        ("truco(players=4, encoberta=always)", "rounds_2_3 or off"),
+        ("truco(players=4, responder=partner)", "next_opponent or either_opponent"),
+        ("truco(players=4, target=1)", "from 2 up"),
+        ("truco(players=4, iron_hand_blind=3)", "true or false"),
+        ("truco(players=4, no_encoberta_after_tie=2)", "true or false"),
+        ("truco(players=4, forbid_pointless_raise=maybe)", "true or false"),
+        ("truco(players=4, stake=3)", "its parameters are players, deck"),
     ],
 )
 def test_4_9_bad_options_list_what_is_accepted(spec: str, accepted: str) -> None:
@@ -613,7 +613,7 @@ def test_4_9_bad_options_list_what_is_accepted(spec: str, accepted: str) -> None
 
 
 def test_4_9_deck_clean_manilhas_from_the_short_cycle() -> None:
-    state = deal("Qc 2c Ac | Qd Kd Ad", "3h", spec="truco(players=2, deck=clean)")
+    state = deal("Qc 2c Ac | Qd Kd Ad", "3h", spec="truco(deck=clean)")
     assert format_card(64 + state.deal.manilha)[0] == "Q"
     state = act(state, "play Ac", "play Qd")
     assert state.results == (B,)
@@ -622,30 +622,30 @@ def test_4_9_deck_clean_manilhas_from_the_short_cycle() -> None:
 
 
 def test_4_9_all_tied_no_score() -> None:
-    state = rounds("3c 2c 7c", "3d 2d 7d", spec="truco(players=2, all_tied=no_score)")
+    state = rounds("3c 2c 7c", "3d 2d 7d", spec="truco(all_tied=no_score)")
     assert hand_score(state) == [0, 0] and event(state, "score")["winner"] is None
 
 
 def test_4_9_all_tied_mao_team() -> None:
-    state = rounds("3c 2c 7c", "3d 2d 7d", spec="truco(players=2, all_tied=mao_team)", dealer=1)
+    state = rounds("3c 2c 7c", "3d 2d 7d", spec="truco(all_tied=mao_team)", dealer=1)
     assert hand_score(state) == [1, 0]
 
 
 def test_4_9_iron_hand_blind_false_plays_by_card() -> None:
-    state = deal(FOUR, "Kc", spec="truco(iron_hand_blind=false)", scores=(11, 11))
+    state = deal(FOUR, "Kc", spec="truco(players=4, iron_hand_blind=false)", scores=(11, 11))
     assert not state.deal.blind and truco.observe(state, 0).hand is not None
     assert legal(state) == ["play 3c", "play 4c", "play 5c"]
     assert rule(state, "play 1") == "not-blind"
 
 
 def test_4_9_encoberta_off() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2, encoberta=off)"), "play 3c", "play 2d")
+    state = act(deal(TWO, "Kh", spec="truco(encoberta=off)"), "play 3c", "play 2d")
     assert rule(state, "play 4c down") == "encoberta-off"
     assert all("down" not in a for a in legal(state))
 
 
 def test_4_9_no_encoberta_after_tie() -> None:
-    spec = "truco(players=2, no_encoberta_after_tie=true)"
+    spec = "truco(no_encoberta_after_tie=true)"
     state = act(deal(TWO, "Kh", spec=spec), "play 3c", "play 2d")
     assert rule(state, "play 4c down") is None  # no tie yet
     state = act(deal("3c 4c 5c | 3d 6d 7d", "Kh", spec=spec), "play 3c", "play 3d")
@@ -653,7 +653,7 @@ def test_4_9_no_encoberta_after_tie() -> None:
 
 
 def test_4_9_responder_either_opponent() -> None:
-    spec = "truco(responder=either_opponent)"
+    spec = "truco(players=4, responder=either_opponent)"
     state = act(deal(FOUR, "Kc", spec=spec), "raise", "run")
     assert truco.current_player(state) == 3 and state.proposal == 3  # the partner may still
     assert legal(state) == ["accept", "run", "raise"]
@@ -667,24 +667,24 @@ def test_4_9_responder_either_opponent() -> None:
 
 
 def test_4_9_responder_either_is_next_opponent_in_1v1() -> None:
-    state = act(deal(TWO, "Kh", spec="truco(players=2, responder=either_opponent)"), "raise", "run")
+    state = act(deal(TWO, "Kh", spec="truco(responder=either_opponent)"), "raise", "run")
     assert hand_score(state) == [1, 0]
 
 
 def test_4_9_forbid_pointless_raise() -> None:
-    spec = "truco(players=2, forbid_pointless_raise=true)"
+    spec = "truco(forbid_pointless_raise=true)"
     state = deal(TWO, "Kh", spec=spec, scores=(9, 10))
     assert rule(state, "raise") is None  # 9 + 1 < 12
     state = act(state, "raise")  # seat 1 on 10: accepting 3 already gives 13
     assert rule(state, "raise") == "pointless-raise" and legal(state) == ["accept", "run"]
     state = act(deal(TWO, "Kh", spec=spec, scores=(9, 10)), "play 3c")
     assert rule(state, "raise") is None  # 10 + 1 < 12
-    state = deal(TWO, "Kh", spec="truco(players=2)", scores=(9, 10))
+    state = deal(TWO, "Kh", spec="truco", scores=(9, 10))
     assert rule(act(state, "raise"), "raise") is None  # without the option
 
 
 def test_4_9_target_points() -> None:
-    state = deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco(players=2, target=3)", scores=(2, 0))
+    state = deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco(target=3)", scores=(2, 0))
     assert state.deal.special == truco.ELEVEN  # "mão de onze" comes at target - 1
     state = act(state, "accept", "play 3c", "play 2d", "play 2c", "play 6d")
     outcome = truco.outcome(state)
@@ -738,9 +738,7 @@ def test_tr_5_hand_results() -> None:
     assert truco.hand_winner((A, TIE)) == A
     assert truco.hand_winner((TIE, TIE, TIE)) == ALL_TIED
     assert hand_score(rounds("3c 2c 7c", "3d 2d 7d")) == [0, 1]  # dealer 1
-    assert hand_score(
-        rounds("3c 2c 7c", "3d 2d 7d", spec="truco(players=2, all_tied=no_score)")
-    ) == [0, 0]
+    assert hand_score(rounds("3c 2c 7c", "3d 2d 7d", spec="truco(all_tied=no_score)")) == [0, 0]
 
 
 def test_tr_6_raise_sequences() -> None:
@@ -771,11 +769,11 @@ def test_tr_7_mao_de_onze_at_11_8() -> None:
 # --- the contract ----------------------------------------------------------------------------
 
 SPECS = [
+    "truco(players=4)",
     "truco",
-    "truco(players=2)",
-    "truco(responder=either_opponent)",
-    "truco(players=2, deck=clean, iron_hand_blind=false)",
-    "truco(no_encoberta_after_tie=true, forbid_pointless_raise=true, all_tied=no_score)",
+    "truco(players=4, responder=either_opponent)",
+    "truco(deck=clean, iron_hand_blind=false)",
+    "truco(players=4, no_encoberta_after_tie=true, forbid_pointless_raise=true, all_tied=no_score)",
 ]
 SCORES = [(0, 0), (11, 5), (6, 11), (11, 11), (10, 9)]
 ALL_ACTIONS = range(-1, 263)
@@ -926,7 +924,7 @@ def test_not_in_hand_names_the_hand() -> None:
 
 
 def test_same_seed_same_match() -> None:
-    game = tapete.load("truco")
+    game = tapete.load("truco(players=4)")
     runs = []
     for _ in range(2):
         state, rng, log = game.new_state(seed=11), random.Random(5), []
@@ -939,7 +937,7 @@ def test_same_seed_same_match() -> None:
 
 
 def test_events_report_deals_rounds_scores_and_the_end() -> None:
-    game = tapete.load("truco(players=2)")
+    game = tapete.load("truco")
     state, rng = game.new_state(seed=3), random.Random(3)
     kinds = [e.type for e in game.events(state)]
     scores = [0, 0]
@@ -958,11 +956,11 @@ def test_events_report_deals_rounds_scores_and_the_end() -> None:
 @pytest.mark.parametrize(
     "spec",
     [
-        "truco(players=2, target=2)",
-        "truco(target=2, responder=either_opponent, all_tied=mao_team)",
-        "truco(players=2, target=2, deck=clean, iron_hand_blind=false)",
-        "truco(target=4, encoberta=off, forbid_pointless_raise=true)",
-        "truco(players=2, target=5, no_encoberta_after_tie=true, all_tied=no_score)",
+        "truco(target=2)",
+        "truco(players=4, target=2, responder=either_opponent, all_tied=mao_team)",
+        "truco(target=2, deck=clean, iron_hand_blind=false)",
+        "truco(players=4, target=4, encoberta=off, forbid_pointless_raise=true)",
+        "truco(target=5, no_encoberta_after_tie=true, all_tied=no_score)",
     ],
 )
 def test_records_replay_exactly(spec: str) -> None:

@@ -31,7 +31,7 @@ import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from tapete.cards import Card
+from tapete.cards import Card, cards_of
 from tapete.tricks import MUST_WIN, Obligation, Order, legal_mask, trick_winner
 
 __all__ = ["Position", "Solver", "solve"]
@@ -155,7 +155,7 @@ class Solver:
             must_underruff=pos.must_underruff,
         )
         power = pos.order.power
-        cards = sorted(_bits(legal), key=lambda c: -power[c])
+        cards = sorted(cards_of(legal), key=lambda c: -power[c])
         if pos.points is not None or len(cards) < 2:
             return cards
         # Merge cards of one suit with no outstanding card of another hand between them.
@@ -169,15 +169,6 @@ class Solver:
                 continue
             out.append(card)
         return out
-
-
-def _bits(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def solve(pos: Position, counted: Collection[int], maximizing: Collection[int]) -> int:

@@ -36,6 +36,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
             "tapete.games.pocha",
             "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)",
         ),
+        "tute": Entry(
+            "tapete.games.tute",
+            "Spanish tricks for card points with cantes: 2 players with a stock, or 4 in pairs",
+        ),
         "oh_hell": Entry(
             "tapete.games.pocha",
             "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)",
@@ -49,6 +53,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "all_dealt_trump": "none",
                 "hook_on_one_card": True,
             },
+        ),
+        "poch": Entry(
+            "tapete.games.poch",
+            "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
         ),
         "pottle": Entry(
             "tapete.games.pottle",
@@ -78,9 +86,9 @@ def load(spec: str) -> Game:
 
     >>> load("pocha(players=5, max_players=8)").players
     5
-    >>> load("poker")
+    >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, pocha, pottle, truco
+    tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
     """
     name, given = parse_spec(spec)
     name = ALIASES.get(name, name)

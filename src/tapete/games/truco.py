@@ -95,7 +95,7 @@ _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 class Params:
     """Truco's parameters (RULES.md §4.9); the first value of each is the default."""
 
-    players: int = 4
+    players: int = 2
     deck: str = "dirty"
     target: int = 12
     all_tied: str = "dealer_team"
@@ -106,7 +106,7 @@ class Params:
     forbid_pointless_raise: bool = False
 
     def __post_init__(self) -> None:
-        check(self.players in (2, 4), "players", self.players, "4 (2v2) or 2 (1v1)")
+        check(self.players in (2, 4), "players", self.players, "2 (1v1) or 4 (2v2)")
         check(self.deck in ORDINARY, "deck", self.deck, "dirty (40 cards) or clean (24 cards)")
         check(
             isinstance(self.target, int) and self.target >= 2,

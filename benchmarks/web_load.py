@@ -1,0 +1,205 @@
+"""Load benchmark of the web server: simulated players on loopback playing random legal moves.
+
+    python benchmarks/web_load.py                      # 50 four-player Pocha tables, 60 s
+    python benchmarks/web_load.py --tables 10 --seconds 10 --json out.json
+    python benchmarks/web_load.py --think 0.5          # players who take a moment to act
+
+Starts ``tapete serve`` in a subprocess on a free loopback port, creates the tables over HTTP,
+seats four people at each (one WebSocket per player), starts them, and lets every player answer
+each view that offers it actions with a random legal one. A finished match is followed by a
+rematch. Reports actions per second, the latency from an action sent to the updated view
+received by its sender (p50, p99, max), and errors. Bounded in time and count; loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return dict(json.loads(response.read()))
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    matches: int = 0
+
+
+async def player(
+    url: str,
+    code: str,
+    token: str,
+    host: bool,
+    stop: float,
+    stats: Stats,
+    seed: int,
+    think: float = 0.0,
+) -> None:
+    rng = random.Random(seed)
+    sent_at: float | None = None
+    sent_version = -1
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "code": code, "token": token}))
+        if host:
+            await ws.send(json.dumps({"type": "start"}))
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            if message["type"] == "error":
+                stats.errors.append(f"{message['rule']}: {message['message']}")
+                continue
+            if message["type"] != "view":
+                continue
+            if sent_at is not None and message["version"] > sent_version:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.actions += 1
+                sent_at = None
+            if message["result"] is not None:
+                if host:
+                    stats.matches += 1
+                    await ws.send(json.dumps({"type": "rematch"}))
+                continue
+            acts = message["actions"]
+            legal = list(acts["cards"].values()) + [b["action"] for b in acts["buttons"]]
+            if legal and sent_at is None:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                sent_version = message["version"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
+
+
+async def run(
+    base: str, tables: int, players: int, game: str, seconds: float, think: float = 0.0
+) -> Stats:
+    ws_url = base.replace("http", "ws", 1) + "/ws"
+    seats: list[tuple[str, str, bool]] = []
+    for _ in range(tables):
+        made = post(
+            f"{base}/api/tables",
+            {"game": game, "seats": [{"kind": "human"}] * players, "public": False},
+        )
+        seats.append((made["code"], made["token"], True))
+        for i in range(1, players):
+            joined = post(f"{base}/api/tables/{made['code']}/join", {"name": f"p{i}"})
+            seats.append((made["code"], joined["token"], False))
+    stats = Stats()
+    stop = time.monotonic() + seconds
+    tasks = [
+        player(ws_url, code, token, host, stop, stats, seed, think)
+        for seed, (code, token, host) in enumerate(seats)
+    ]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+    return stats
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc; 0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", default="pocha")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player waits before acting (0: at once, the hardest load)",
+    )
+    parser.add_argument("--json", help="write the numbers here too")
+    args = parser.parse_args()
+    if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
+        parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
+    port = free_port()
+    code = f"from tapete.web import serve; serve({HOST!r}, {port}, log_level='warning')"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-c", code], env=env)
+    base = f"http://{HOST}:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/api/tables", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        began, cpu = time.perf_counter(), time.process_time()
+        server_cpu = _cpu_seconds(server.pid)
+        stats = asyncio.run(
+            run(base, args.tables, args.players, args.game, args.seconds, args.think)
+        )
+        elapsed = time.perf_counter() - began
+        server_cpu = _cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - cpu
+    finally:
+        server.terminate()
+        server.wait(10)
+    lat = sorted(stats.latencies)
+    ms = [x * 1000 for x in lat]
+    result = {
+        "players": args.tables * args.players,
+        "tables": args.tables,
+        "game": args.game,
+        "think_s": args.think,
+        "seconds": round(elapsed, 1),
+        "actions": stats.actions,
+        "actions_per_second": round(stats.actions / args.seconds, 1),
+        "latency_ms_p50": round(statistics.median(ms), 2) if ms else None,
+        "latency_ms_p99": round(ms[int(0.99 * (len(ms) - 1))], 2) if ms else None,
+        "latency_ms_max": round(ms[-1], 2) if ms else None,
+        "matches_finished": stats.matches,
+        "server_cpu_share": round(server_cpu / elapsed, 2),
+        "client_cpu_share": round(client_cpu / elapsed, 2),
+        "errors": len(stats.errors),
+        "error_samples": stats.errors[:5],
+    }
+    print(json.dumps(result, indent=2))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result, out, indent=2)
+    return 0 if not stats.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,588 @@
+"""Bots against bots in duplicate matches: what ``tapete arena GAME --bots a,b`` measures.
+
+**Duplicate matches.** A match's chance is a pure function of its seed (deal *k* is dealt from
+``(seed, k)``, the first dealer drawn from the seed), so the same deals can be replayed with the
+bots in other seats. A *duplicate group* is one seed played once per seat assignment of the
+scheme below; every bot meets the same cards from every seat, and the luck of the deal cancels
+within the group. The group, not the match, is the unit of the statistics.
+
+**The scheme** (``assignments``). *Positions* are the seats, or the teams where the game has them
+(a bot then holds every seat of its team, so partners are the same bot). With ``k`` bots and
+``P`` positions:
+
+* ``k <= P``: the pattern that deals the bots out in turn (``A B A B``, ``A B C A``) under every
+  rotation of the positions and every cyclic relabelling of the bots, each distinct assignment
+  once (``A B A B`` and ``B A B A`` for two bots at four seats; ``A B`` and ``B A`` for two
+  teams). These form one orbit, so each bot holds each position equally often, and as often as
+  every other bot; every match seats every bot, and where a bot holds several seats (``A B A``),
+  every bot gets that turn (``B A B``).
+* ``k > P``: every ordered choice of ``P`` different bots (a round robin: at two seats with three
+  bots, ``A B``, ``B A``, ``A C`` ...), so every pair meets, from each side, on the same deals.
+
+A match is reproducible from ``(spec, bots, seed, assignment)``: seat ``i``'s bot is a fresh
+instance with the RNG ``tapete.match.seat_rng(seed, i)``, so the results do not depend on the
+number of worker processes, nor on which worker played which match.
+
+**The numbers.** A bot's score in a match is its team's score, or the mean score of the seats it
+holds (``Outcome.scores``: points, or net chips in Poch and Pottle). Per bot: the mean score per
+match and the win rate (a match is won by the bots holding its winners; a tie splits the win
+among them). Per pair of bots: the mean score difference over the groups, each group giving the
+mean difference over its matches where both play, with a 95% Student-t confidence interval over
+the groups; "A beats B with 95% confidence" when it excludes 0. Ratings: openskill's
+Plackett–Luce model, one rating match per match (each bot present is one team of the rating
+match, ranked by its score), in match order.
+
+>>> result = run("pocha(schedule=1)", ["random", "random"], matches=4, workers=1, seed=1)
+>>> result.bots, result.groups, len(result.matches)
+(('random#1', 'random#2'), 2, 4)
+>>> d = result.difference("random#1", "random#2")
+>>> d.low <= d.mean <= d.high and d.groups == 2
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import pickle
+import re
+import statistics
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tapete import bots as bot_levels
+from tapete.errors import SpecError
+from tapete.game import Game, Seat
+from tapete.games import load
+from tapete.match import Agent, play
+
+__all__ = [
+    "CONFIDENCE",
+    "ArenaResult",
+    "BotResult",
+    "Difference",
+    "MatchResult",
+    "assignments",
+    "bot_scores",
+    "check",
+    "dumps",
+    "group_seed",
+    "loads",
+    "plot",
+    "report",
+    "run",
+    "split_bots",
+    "t_quantile",
+    "table",
+]
+
+CONFIDENCE = 0.95
+_LISTS = ("seats", "scores", "winners")  # the tuples of a MatchResult
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One match: its group and seed, the bot (an index) at each seat, and its outcome."""
+
+    group: int
+    seed: int
+    seats: tuple[int, ...]
+    scores: tuple[int, ...]  # per seat, or per team (Outcome.scores)
+    winners: tuple[Seat, ...]
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """One bot over the arena: mean score per match, wins (ties split), openskill rating."""
+
+    name: str
+    matches: int
+    mean_score: float
+    wins: float
+    win_rate: float
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``bot``'s mean score minus ``other``'s, over ``groups`` duplicate groups, with a 95% CI."""
+
+    bot: str
+    other: str
+    mean: float
+    low: float
+    high: float
+    groups: int
+
+    @property
+    def verdict(self) -> str:
+        """One line: who beats whom with 95% confidence, or that the arena cannot tell."""
+        if self.high < 0:
+            return self.flipped().verdict
+        margin = f"{self.mean:+.2f} a match, 95% CI [{self.low:+.2f}, {self.high:+.2f}]"
+        if self.low > 0:
+            return f"{self.bot} beats {self.other} with 95% confidence ({margin})"
+        return f"{self.bot} and {self.other}: no difference at 95% confidence ({margin})"
+
+    def flipped(self) -> Difference:
+        """The same difference seen from ``other``'s side."""
+        return Difference(self.other, self.bot, -self.mean, -self.high, -self.low, self.groups)
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """Everything an arena measured; ``to_json`` gives it all, raw matches included."""
+
+    spec: str
+    bots: tuple[str, ...]
+    seed: int
+    groups: int
+    assignments: tuple[tuple[int, ...], ...]  # the bot at each seat, one per match of a group
+    results: tuple[BotResult, ...]
+    differences: tuple[Difference, ...]  # every ordered pair of bots
+    matches: tuple[MatchResult, ...]
+
+    def bot_result(self, bot: str) -> BotResult:
+        """The results of the bot named ``bot``; raises KeyError for an unknown name."""
+        for r in self.results:
+            if r.name == bot:
+                return r
+        raise KeyError(bot)
+
+    def difference(self, bot: str, other: str) -> Difference:
+        """``bot``'s score minus ``other``'s; raises KeyError for an unknown pair."""
+        for d in self.differences:
+            if (d.bot, d.other) == (bot, other):
+                return d
+        raise KeyError((bot, other))
+
+    def verdicts(self) -> list[str]:
+        """A line per unordered pair, in the order of ``bots``."""
+        return [self.difference(a, b).verdict for a, b in itertools.combinations(self.bots, 2)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "tapete-arena/1",
+            "spec": self.spec,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "groups": self.groups,
+            "confidence": CONFIDENCE,
+            "assignments": [list(a) for a in self.assignments],
+            "results": [asdict(r) for r in self.results],
+            "differences": [asdict(d) for d in self.differences],
+            "verdicts": self.verdicts(),
+            "matches": [
+                {**asdict(m), **{k: list(getattr(m, k)) for k in _LISTS}} for m in self.matches
+            ],
+        }
+
+
+_NUMBERS = re.compile(r"\[\s+(-?[\d.eE+-]+(?:,\s+-?[\d.eE+-]+)*)\s+\]")
+
+
+def dumps(result: ArenaResult) -> str:
+    """The JSON text of ``result`` (``to_json``), lists of numbers kept on one line."""
+    text = json.dumps(result.to_json(), indent=2)
+    return _NUMBERS.sub(lambda m: "[" + re.sub(r"\s+", " ", m[1]) + "]", text) + "\n"
+
+
+def loads(text: str) -> ArenaResult:
+    """The ``ArenaResult`` a ``dumps`` text holds (to plot or compare saved arenas).
+
+    Raises ValueError when the text is not a ``tapete-arena/1`` document.
+    """
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != "tapete-arena/1":
+        raise ValueError("not a tapete-arena/1 document")
+    return ArenaResult(
+        spec=data["spec"],
+        bots=tuple(data["bots"]),
+        seed=data["seed"],
+        groups=data["groups"],
+        assignments=tuple(tuple(a) for a in data["assignments"]),
+        results=tuple(BotResult(**r) for r in data["results"]),
+        differences=tuple(Difference(**d) for d in data["differences"]),
+        matches=tuple(
+            MatchResult(m["group"], m["seed"], *(tuple(m[k]) for k in _LISTS))
+            for m in data["matches"]
+        ),
+    )
+
+
+# --- the scheme ----------------------------------------------------------------------------
+
+
+def assignments(
+    players: int, bots: int, teams: Sequence[Sequence[Seat]] | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """The seat assignments of a duplicate group: the bot (``0..bots-1``) at each seat.
+
+    >>> assignments(4, 2)
+    ((0, 1, 0, 1), (1, 0, 1, 0))
+    >>> assignments(3, 2)
+    ((0, 1, 0), (1, 0, 1), (1, 0, 0), (0, 1, 1), (0, 0, 1), (1, 1, 0))
+    >>> assignments(4, 2, teams=((0, 2), (1, 3)))
+    ((0, 1, 0, 1), (1, 0, 1, 0))
+    >>> assignments(2, 3)
+    ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
+    """
+    if bots < 2:
+        raise SpecError("an arena needs two bots or more")
+    positions = players if teams is None else len(teams)
+    if bots <= positions:
+        orbit = (
+            tuple(((p + turn) % positions + shift) % bots for p in range(positions))
+            for turn in range(positions)
+            for shift in range(bots)
+        )
+        patterns = list(dict.fromkeys(orbit))
+    else:
+        patterns = list(itertools.permutations(range(bots), positions))
+    if teams is None:
+        return tuple(patterns)
+    team_of = {seat: t for t, members in enumerate(teams) for seat in members}
+    return tuple(tuple(pattern[team_of[s]] for s in range(players)) for pattern in patterns)
+
+
+def split_bots(text: str) -> list[str]:
+    """Split a comma-separated list of bot specs, keeping commas inside parentheses.
+
+    >>> split_bots("hard(ms=200, iterations=40),medium, random")
+    ['hard(ms=200, iterations=40)', 'medium', 'random']
+    """
+    names, depth, start = [], 0, 0
+    for i, char in enumerate(text + ","):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            names.append(text[start:i].strip())
+            start = i + 1
+    if depth or not all(names):
+        raise SpecError(f"{text!r} is not a comma-separated list of bots")
+    return names
+
+
+def group_seed(seed: int, group: int) -> int:
+    """The match seed of duplicate group ``group`` of an arena with ``seed`` (31 bits).
+
+    Hashed rather than ``seed + group`` so that arenas with nearby seeds share no deals.
+    """
+    digest = hashlib.shake_256(f"tapete-arena/{seed}/{group}".encode()).digest(4)
+    return int.from_bytes(digest, "little") >> 1
+
+
+# --- playing -------------------------------------------------------------------------------
+
+_Task = tuple[str, tuple[str | Agent, ...], int, int, tuple[int, ...]]
+
+
+@lru_cache(maxsize=8)
+def _game(spec: str) -> Game:
+    return load(spec)
+
+
+def _play(task: _Task) -> MatchResult:
+    """Play one match of a task: fresh bots, so nothing carries over from match to match."""
+    spec, entrants, group, seed, seats = task
+    game = _game(spec)
+    agents = [
+        bot_levels.load(e) if isinstance(e, str) else copy.deepcopy(e)
+        for e in (entrants[b] for b in seats)
+    ]
+    final, _ = play(game, agents, seed=seed)
+    outcome = game.outcome(final)
+    assert outcome is not None
+    return MatchResult(group, seed, seats, tuple(outcome.scores), tuple(outcome.winners))
+
+
+def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResult]]:
+    """Play ``tasks`` on ``workers`` processes; yields ``(index, result)`` as matches end."""
+    if workers <= 1 or len(tasks) <= 1:
+        yield from enumerate(map(_play, tasks))
+        return
+    # forkserver or spawn, never fork: the caller may be running threads (a progress display).
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    size = max(1, min(8, len(tasks) // (workers * 16)))
+    batches = [list(enumerate(tasks))[i : i + size] for i in range(0, len(tasks), size)]
+    pool = ProcessPoolExecutor(min(workers, len(batches)), mp_context=context)
+    try:
+        # Batches travel pickled, so an agent a worker cannot unpickle is an error, not a hang.
+        futures = [pool.submit(_play_batch, pickle.dumps(b)) for b in batches]
+        for future in as_completed(futures):
+            yield from future.result()
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _play_batch(payload: bytes) -> list[tuple[int, MatchResult]]:
+    batch: list[tuple[int, _Task]] = pickle.loads(payload)
+    return [(index, _play(task)) for index, task in batch]
+
+
+def _labels(entrants: Sequence[str | Agent]) -> tuple[str, ...]:
+    names = [
+        e if isinstance(e, str) else str(getattr(e, "name", type(e).__name__)) for e in entrants
+    ]
+    return tuple(
+        f"{n}#{names[: i + 1].count(n)}" if names.count(n) > 1 else n for i, n in enumerate(names)
+    )
+
+
+def check(spec: str, bots: Sequence[str | Agent]) -> Game:
+    """The game of ``spec``, once the bots are known to make an arena; raises SpecError."""
+    game = load(spec)
+    if len(bots) < 2:
+        raise SpecError("an arena needs two bots or more")
+    for entrant in bots:
+        if isinstance(entrant, str):
+            bot_levels.load(entrant)
+    return game
+
+
+def run(
+    spec: str,
+    bots: Sequence[str | Agent],
+    *,
+    matches: int = 100,
+    workers: int | None = None,
+    seed: int = 0,
+    on_match: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play duplicate matches of ``spec`` between ``bots`` (level names or agents) and rate them.
+
+    ``matches`` is rounded up to whole duplicate groups, two at least; ``workers`` processes
+    (default: every core) play them; ``on_match(done, total)`` is called as each one ends.
+    Agents given as objects are copied for every match and must pickle when ``workers > 1``.
+    Raises SpecError for an unknown game or bot level.
+    """
+    game = check(spec, bots)
+    scheme = assignments(game.players, len(bots), game.teams)
+    groups = max(2, -(-matches // len(scheme)))
+    entrants = tuple(bots)
+    tasks = [
+        (game.spec, entrants, g, group_seed(seed, g), seats)
+        for g in range(groups)
+        for seats in scheme
+    ]
+    played: list[MatchResult | None] = [None] * len(tasks)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    for done, (index, match) in enumerate(_pool_map(tasks, workers), 1):
+        played[index] = match
+        if on_match is not None:
+            on_match(done, len(tasks))
+    results = tuple(m for m in played if m is not None)
+    return _summarise(game, _labels(entrants), seed, groups, scheme, results)
+
+
+# --- the statistics ------------------------------------------------------------------------
+
+
+def bot_scores(game: Game, match: MatchResult) -> dict[int, float]:
+    """Each playing bot's score in ``match``: its team's, or the mean of the seats it holds."""
+    if game.teams is not None:
+        return {match.seats[members[0]]: match.scores[t] for t, members in enumerate(game.teams)}
+    held: dict[int, list[int]] = {}
+    for seat, bot in enumerate(match.seats):
+        held.setdefault(bot, []).append(match.scores[seat])
+    return {bot: statistics.fmean(scores) for bot, scores in held.items()}
+
+
+def _wins(match: MatchResult) -> dict[int, float]:
+    winners = sorted({match.seats[s] for s in match.winners})
+    return {bot: 1 / len(winners) for bot in winners}
+
+
+def _summarise(
+    game: Game,
+    names: tuple[str, ...],
+    seed: int,
+    groups: int,
+    scheme: tuple[tuple[int, ...], ...],
+    matches: tuple[MatchResult, ...],
+) -> ArenaResult:
+    scores = [bot_scores(game, m) for m in matches]
+    ratings = _ratings(len(names), scores)
+    results = []
+    for b, name in enumerate(names):
+        mine = [s[b] for s in scores if b in s]
+        wins = sum(_wins(m).get(b, 0.0) for m in matches)
+        mu, sigma = ratings[b]
+        results.append(
+            BotResult(name, len(mine), statistics.fmean(mine), wins, wins / len(mine), mu, sigma)
+        )
+    differences = [
+        _difference(names, a, b, matches, scores, groups)
+        for a in range(len(names))
+        for b in range(len(names))
+        if a != b
+    ]
+    return ArenaResult(
+        game.spec, names, seed, groups, scheme, tuple(results), tuple(differences), matches
+    )
+
+
+def _difference(
+    names: tuple[str, ...],
+    a: int,
+    b: int,
+    matches: tuple[MatchResult, ...],
+    scores: list[dict[int, float]],
+    groups: int,
+) -> Difference:
+    per_group: list[list[float]] = [[] for _ in range(groups)]
+    for match, s in zip(matches, scores, strict=True):
+        if a in s and b in s:
+            per_group[match.group].append(s[a] - s[b])
+    means = [statistics.fmean(d) for d in per_group if d]
+    mean = statistics.fmean(means)
+    half = t_quantile(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
+    return Difference(names[a], names[b], mean, mean - half, mean + half, len(means))
+
+
+def _ratings(bots: int, scores: list[dict[int, float]]) -> list[tuple[float, float]]:
+    """openskill Plackett–Luce ratings, one rating match per match, each bot a team."""
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(bots)]
+    for s in scores:
+        present = sorted(s)
+        rated = model.rate([[ratings[b]] for b in present], ranks=[-s[b] for b in present])
+        for b, team in zip(present, rated, strict=True):
+            ratings[b] = team[0]
+    return [(r.mu, r.sigma) for r in ratings]
+
+
+def t_quantile(df: int, confidence: float = CONFIDENCE) -> float:
+    """The two-sided Student-t critical value: ``P(|T| < t) = confidence`` with ``df`` degrees.
+
+    >>> [round(t_quantile(df), 3) for df in (1, 2, 10, 30, 1000)]
+    [12.706, 4.303, 2.228, 2.042, 1.962]
+    """
+    if df < 1:
+        raise ValueError("a confidence interval needs two groups or more")
+    if df > 5000:  # within 0.02% of the normal value; the exact sum would take df / 2 terms
+        return statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    low, high = 0.0, 1.0
+    while _t_central(high, df) < confidence:
+        low, high = high, 2 * high
+    for _ in range(100):
+        mid = (low + high) / 2
+        low, high = (mid, high) if _t_central(mid, df) < confidence else (low, mid)
+    return (low + high) / 2
+
+
+def _t_central(t: float, df: int) -> float:
+    """``P(|T| < t)`` for Student's t with integer ``df`` (Abramowitz & Stegun 26.7.3-4)."""
+    theta = math.atan(t / math.sqrt(df))
+    c, s = math.cos(theta), math.sin(theta)
+    total = 0.0
+    if df % 2:
+        term = c
+        for k in range(1, (df - 1) // 2 + 1):
+            total += term
+            term *= c * c * (2 * k) / (2 * k + 1)
+        return 2 / math.pi * (theta + s * total)
+    term = 1.0
+    for k in range(1, df // 2 + 1):
+        total += term
+        term *= c * c * (2 * k - 1) / (2 * k)
+    return s * total
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def table(result: ArenaResult) -> Table:
+    """The results table: a row per bot, a column of score differences per opponent."""
+    out = Table(
+        title=f"{result.spec}: {len(result.matches)} matches, {result.groups} duplicate groups",
+        caption=(
+            "score: mean a match; wins: ties split; rating: openskill mu ± sigma;"
+            " vs X: the row's score minus X's, ± the half-width of its 95% CI"
+        ),
+        box=box.SIMPLE_HEAD,
+    )
+    out.add_column("bot", no_wrap=True)
+    for header in ("matches", "score", "wins", "rating", *(f"vs {b}" for b in result.bots)):
+        out.add_column(header, justify="right", no_wrap=True)
+    for r in result.results:
+        cells = [
+            Text(r.name),
+            Text(str(r.matches)),
+            Text(f"{r.mean_score:.2f}"),
+            Text(f"{r.win_rate:.1%}"),
+            Text(f"{r.mu:.2f} ± {r.sigma:.2f}"),
+        ]
+        for other in result.bots:
+            if other == r.name:
+                cells.append(Text("·", style="dim"))
+                continue
+            d = result.difference(r.name, other)
+            style = "green" if d.low > 0 else "red" if d.high < 0 else ""
+            cells.append(Text(f"{d.mean:+.2f} ± {d.high - d.mean:.2f}", style=style))
+        out.add_row(*cells)
+    return out
+
+
+def report(result: ArenaResult, console: Console) -> None:
+    """Print the table and a verdict line per pair of bots."""
+    console.print(table(result))
+    for line in result.verdicts():
+        console.print(line, highlight=False)
+
+
+# --- the plot ------------------------------------------------------------------------------
+
+
+def plot(result: ArenaResult, path: str | Path) -> None:
+    """Draw the mean differences with their 95% CIs and the ratings (mu ± 2 sigma) as a PNG."""
+    from matplotlib.figure import Figure  # the Agg canvas, no pyplot state
+
+    pairs = [result.difference(a, b) for a, b in itertools.combinations(result.bots, 2)]
+    fig = Figure(figsize=(10, 1.5 + 0.45 * max(len(pairs), len(result.bots))), layout="tight")
+    left, right = fig.subplots(1, 2)
+    y = range(len(pairs))
+    left.errorbar(
+        [d.mean for d in pairs],
+        y,
+        xerr=[[d.mean - d.low for d in pairs], [d.high - d.mean for d in pairs]],
+        fmt="o",
+        capsize=4,
+    )
+    left.axvline(0, color="grey", linewidth=1)
+    left.set_yticks(list(y), [f"{d.bot} − {d.other}" for d in pairs])
+    left.invert_yaxis()
+    left.set_xlabel(f"mean score difference a match (95% CI, {result.groups} groups)")
+    y = range(len(result.results))
+    right.errorbar(
+        [r.mu for r in result.results],
+        y,
+        xerr=[2 * r.sigma for r in result.results],
+        fmt="s",
+        capsize=4,
+    )
+    right.set_yticks(list(y), [r.name for r in result.results])
+    right.invert_yaxis()
+    right.set_xlabel("openskill rating (mu ± 2 sigma)")
+    fig.suptitle(f"tapete arena: {result.spec}, {len(result.matches)} matches")
+    fig.savefig(path, format="png", dpi=100)

@@ -1,0 +1,1306 @@
+"""Poch (*Pochen*): bowls for the trump honours, a poker round, then a shedding race.
+
+The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form):
+
+* **Deck** (§5.1): 3–4 players use the 32-card French deck (7 up to A), 5–6 players all 52.
+  Ranks run A high down to 7 (or 2); the Ace is high only, so a run never wraps.
+* **Players** (§5.2): 3–6 (default 4), 10 ``chips`` each. Seat ``i + 1`` acts after seat ``i``
+  (Poch is played clockwise: a display matter). The first dealer is drawn by lot; the deal passes
+  to the next seat still in the game, and the seat after the dealer (*Vorhand*, "the dealer's
+  left") begins every phase.
+* **The board** (§5.2): nine bowls, Ace, King, Queen, Jack, Ten, Marriage, Sequence, Poch and the
+  centre bowl, the *Pinke*. Before every round the bank adds 1 chip to each of the eight named
+  bowls (``bowl_funding=player_antes``: every player puts 1 chip in each, as far as his chips
+  go, Ace bowl first). Chips not won stay in their bowl. Chips only ever sit in a stack, a bowl
+  or the Pinke; only the bank adds chips.
+* **Deal** (§5.3): 5 cards each, one at a time from the dealer's left; the next card is turned
+  up and sets trump; it and the rest of the deck are out of play for the round
+  (``deal=all``: every card is dealt, the first seats getting one more when they do not divide
+  evenly; the last card dealt is shown for trump and stays in its holder's hand).
+* **Melding** (§5.4, automatic, each bowl announced as a ``meld`` event): the holder of the trump
+  A, K, Q, J or 10 takes that bowl (the card is shown); the holder of trump K and Q also takes the
+  Marriage bowl. The best run of three cards in a suit takes the Sequence bowl: a trump run beats
+  any other, then the higher top card, then the seat nearest the dealer's left; a longer run
+  counts by its best three cards (``sequence_compare=length_then_height``: longer first, then
+  trump, then height; ``sequence_rule=trump_789``: only the trump 7‑8‑9 wins it). The winning run
+  is shown. A bowl nobody can claim keeps its chips.
+* **Poker** (§5.5): from the dealer's left, ``bet n`` (n ≥ 1) or ``pass`` before any bet; after a
+  bet ``call``, ``raise n`` (match, then n more) or ``pass``. Passing is folding, for the rest of
+  the phase; a folded hand stays hidden. A player without chips sits the phase out. No bet or
+  raise may take the highest contribution above the smallest stack still in (table stakes;
+  ``bet_cap=none``: up to one's own stack, with all-in calls and side pots). When every player
+  still in has matched, the hands still in are shown: the best takes the Pinke and the Poch bowl.
+  Hands rank by set size (four, three, pair), then the set's rank, then the set holding the trump
+  card; without sets by the highest card, the next, and so on; a tie beyond that goes to the
+  higher trump, then the seat nearest the dealer's left. A lone player left after a bet takes
+  both without showing. If nobody bets, the Pinke stays empty and the Poch bowl carries
+  (``all_pass=showdown``: every hand is shown and the best takes the Poch bowl).
+* **Shedding** (§5.6): the dealer's left (``shed_leader=poker_winner``: the player who took the
+  Pinke, if anyone did) leads any card. Whoever holds the next higher card of its suit must play
+  it, and so on: the rules play these cards themselves (a ``run`` event). A run stops at the Ace,
+  at a card out of play or already played; whoever played its last card leads again. The first
+  player to empty his hand wins the round and every other player pays him 1 chip per card left,
+  or all he has.
+* **End** (§5.7): a player with no chips at the end of a round is out. The last player with chips
+  wins (``rounds=one_per_player``: the match also ends after one round per player, most chips
+  winning; a number of rounds does the same after that many).
+
+Forced moves: every decision a seat takes on its turn is an action, even when only one is
+possible (a leader holding one card still says ``play``). The continuation of a run is not a turn
+but a duty RULES.md §5.6 calls automatic, so the rules play it and record it in ``run`` events.
+
+Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` is
+``PASS + 2 * n`` and ``raise n`` is ``CALL + 2 * n``, so every bet and raise has its own action.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from tapete.cards import (
+    CARD_TEXT,
+    Card,
+    CardSet,
+    Deck,
+    Suit,
+    cards_of,
+    format_card,
+    format_cards,
+    french,
+    parse_card,
+    suit_name,
+)
+from tapete.chance import by_lot
+from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.game import Action, Event, Outcome, Seat, Setup, check
+
+NAME = "poch"
+PASS, CALL = 128, 129
+BOWLS = ("ace", "king", "queen", "jack", "ten", "marriage", "sequence", "poch", "pinke")
+ACE, KING, QUEEN, JACK, TEN, MARRIAGE, SEQUENCE, POCH, PINKE = range(9)
+NAMED_BOWLS = 8  # the bowls the bank (or the antes) fund: all but the Pinke
+HONOURS = ((ACE, 14), (KING, 13), (QUEEN, 12), (JACK, 11), (TEN, 10))
+ROUNDS = ("until_one_left", "one_per_player")
+_POKER, _SHED, _OVER = 0, 1, 2
+_PHASES = ("poker", "shedding", "over")
+_RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
+               7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
+_RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Params:
+    """Poch's parameters (RULES.md §5.8–§5.9); every default is the first value RULES.md names."""
+
+    players: int = 4
+    chips: int = 10
+    bowl_funding: str = "bank"
+    sequence_compare: str = "height"
+    sequence_rule: str = "best_run"
+    bet_cap: str = "min_active_stack"
+    all_pass: str = "carry"
+    shed_leader: str = "dealer_left"
+    deal: str = "five"
+    rounds: str | int = "until_one_left"
+
+    def __post_init__(self) -> None:
+        if self.bet_cap is None:
+            # A spec string reads the word none as None; RULES.md's value is the word.
+            object.__setattr__(self, "bet_cap", "none")
+        check(self.players in range(3, 7), "players", self.players, "3 to 6")
+        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (RULES.md: 10)")
+        choices = (
+            ("bowl_funding", ("bank", "player_antes")),
+            ("sequence_compare", ("height", "length_then_height")),
+            ("sequence_rule", ("best_run", "trump_789")),
+            ("bet_cap", ("min_active_stack", "none")),
+            ("all_pass", ("carry", "showdown")),
+            ("shed_leader", ("dealer_left", "poker_winner")),
+            ("deal", ("five", "all")),
+        )
+        for name, accepted in choices:
+            value = getattr(self, name)
+            check(value in accepted, name, value, " or ".join(accepted))
+        r = self.rounds
+        check(
+            r in ROUNDS or (isinstance(r, int) and not isinstance(r, bool) and r >= 1),
+            "rounds",
+            r,
+            "until_one_left, one_per_player or a number of rounds",
+        )
+
+
+@lru_cache(maxsize=8)
+def _deck(players: int) -> Deck:
+    """32 cards (7–A) for 3–4 players, all 52 for 5–6 (§5.1)."""
+    return french(4, 8) if players <= 4 else french()
+
+
+def players(params: Params) -> int:
+    return params.players
+
+
+def deck(params: Params) -> Deck:
+    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6 (§5.1)."""
+    return _deck(params.players)
+
+
+def teams(params: Params) -> None:
+    return None
+
+
+def bet_action(n: int) -> Action:
+    """The action ``bet n``."""
+    return PASS + 2 * n
+
+
+def raise_action(n: int) -> Action:
+    """The action ``raise n`` (match the highest contribution, then add ``n``)."""
+    return CALL + 2 * n
+
+
+class Meld(NamedTuple):
+    """One bowl of the melding phase: who took it (None: nobody), its chips, the cards shown."""
+
+    bowl: int
+    seat: Seat | None
+    chips: int
+    cards: CardSet
+    why: str
+
+
+@dataclass(frozen=True, eq=False)
+class Round:
+    """What a round fixes when it is dealt: dealer, players, trump, the cards, the melds."""
+
+    number: int
+    dealer: Seat
+    seats: tuple[Seat, ...]  # the players of the round in play order, dealer's left first
+    trump: Suit
+    upcard: Card  # the turned card (out of play), or -1 under deal=all
+    shown: Card  # deal=all: the last card dealt, shown for trump and kept by its holder; else -1
+    deck: tuple[Card, ...]
+    dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
+    stock: int  # the cards out of play this round, the turned card included (bitmask)
+    melds: tuple[Meld, ...]
+    start: tuple[int, ...]  # every seat's chips when the round began, before any ante
+
+
+_Run = tuple[
+    tuple[Seat, ...], tuple[Card, ...], str
+]  # a shedding run: seats, cards, why it stopped
+_Pending = Event | Round | Meld | _Run
+
+
+class State:
+    """A Poch match between two decisions. Treat as immutable: ``apply`` returns a new one."""
+
+    __slots__ = (
+        "alive",
+        "bank",
+        "bowls",
+        "chips",
+        "folded",
+        "gone",
+        "hands",
+        "history",
+        "last",
+        "params",
+        "pending",
+        "phase",
+        "played",
+        "poker",
+        "put",
+        "revealed",
+        "rnd",
+        "runs",
+        "setup",
+        "showdown",
+        "turn",
+        "winner",
+    )
+
+    params: Params
+    setup: Setup
+    rnd: Round
+    hands: tuple[int, ...]
+    chips: tuple[int, ...]
+    bowls: tuple[int, ...]  # the nine bowls, Pinke last
+    bank: int  # chips the bank has added so far
+    put: tuple[int, ...]  # each seat's chips in the Pinke this round
+    folded: int  # seats out of the poker phase (passed, sitting out, not playing)
+    pending: int  # seats that still have to act in the poker phase
+    phase: int
+    turn: Seat
+    poker: tuple[tuple[Seat, Action], ...]  # the poker phase so far (public)
+    revealed: tuple[int, ...]  # cards each seat has shown this round (melds, showdown)
+    showdown: int  # seats whose whole hand was shown
+    winner: Seat  # who took the Pinke this round, or -1
+    runs: tuple[tuple[tuple[Seat, Card], ...], ...]  # the shedding runs so far
+    played: int  # cards shed this round
+    gone: int  # cards a run stopped at that nobody holds: out of play
+    alive: int  # seats still in the game
+    history: tuple[tuple[int, ...], ...]  # chips won and lost in each round
+    last: tuple[_Pending, ...]  # the last step's events, rendered by ``events``
+
+    def _with(self, **changes: Any) -> State:
+        new = State.__new__(State)
+        for name, value in zip(State.__slots__, _ALL_SLOTS(self), strict=True):
+            setattr(new, name, value)
+        for name, value in changes.items():
+            setattr(new, name, value)
+        return new
+
+    def __repr__(self) -> str:
+        hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
+        return (
+            f"<poch round {self.rnd.number} dealer {self.rnd.dealer} trump "
+            f"{suit_name(self.rnd.trump)} {_PHASES[self.phase]} turn {self.turn} "
+            f"chips {list(self.chips)} bowls {list(self.bowls)} put {list(self.put)} "
+            f"hands [{hands}]>"
+        )
+
+
+_ALL_SLOTS = operator.attrgetter(*State.__slots__)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or a spectator, ``seat=None``) knows. Cards are sets; -1 means none."""
+
+    seat: Seat | None
+    params: Params
+    deal: int  # the round's number, from 0
+    dealer: Seat
+    seats: tuple[Seat, ...]
+    in_game: tuple[bool, ...]
+    trump: Suit
+    upcard: Card
+    shown: Card
+    hands: tuple[CardSet | None, ...]  # whole hands this seat sees: its own, those shown down
+    known: tuple[CardSet, ...]  # cards still in each hand that everyone has seen
+    hand_sizes: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    chips: tuple[int, ...]
+    bowls: tuple[int, ...]
+    bank: int
+    start_chips: tuple[int, ...]
+    bets: tuple[int, ...]  # chips each seat has put in the Pinke this round
+    folded: tuple[bool, ...]
+    to_act: tuple[Seat, ...]  # who still has to act in the poker phase
+    poker: tuple[tuple[Seat, Action], ...]
+    showdown: tuple[Seat, ...]
+    poker_winner: Seat | None
+    runs: tuple[tuple[tuple[Seat, Card], ...], ...]
+    played: CardSet
+    out_of_play: CardSet  # cards known to be out of play this round
+    turn: Seat | None
+    phase: str
+    history: tuple[tuple[int, ...], ...]
+
+    @property
+    def hand(self) -> CardSet | None:
+        """This seat's own hand."""
+        return None if self.seat is None else self.hands[self.seat]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The standings: chips won and lost so far, per seat."""
+        return tuple(c - self.params.chips for c in self.chips)
+
+    @property
+    def to_call(self) -> int:
+        """What the seat to act must add to match the highest contribution."""
+        return 0 if self.turn is None else max(self.bets) - self.bets[self.turn]
+
+
+# --- the round: funding, deal, melds -----------------------------------------------------------
+
+
+def new_state(params: Params, setup: Setup) -> State:
+    n = params.players
+    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
+    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    chips = (params.chips,) * n
+    return _begin_round(params, setup, 0, dealer, chips, (0,) * 9, 0, (1 << n) - 1, (), ())
+
+
+def _seats_from(after: Seat, alive: int, n: int) -> tuple[Seat, ...]:
+    """The seats still in the game in play order, starting with the one after ``after``."""
+    return tuple(s for i in range(1, n + 1) if alive >> (s := (after + i) % n) & 1)
+
+
+def _begin_round(
+    params: Params,
+    setup: Setup,
+    number: int,
+    dealer: Seat,
+    chips: tuple[int, ...],
+    bowls: tuple[int, ...],
+    bank: int,
+    alive: int,
+    history: tuple[tuple[int, ...], ...],
+    earlier: tuple[_Pending, ...],
+) -> State:
+    """Fund the bowls, deal, meld, and open the poker phase of round ``number``."""
+    n = params.players
+    seats = _seats_from(dealer, alive, n)
+    start = chips
+    chips_l, bowls_l = list(chips), list(bowls)
+    if params.bowl_funding == "bank":
+        for b in range(NAMED_BOWLS):
+            bowls_l[b] += 1
+        bank += NAMED_BOWLS
+        fund = Event("fund", {"by": "bank", "chips": NAMED_BOWLS, "bowls": bowls_l[:]})
+    else:
+        antes = [0] * n
+        for s in seats:
+            antes[s] = min(NAMED_BOWLS, chips_l[s])
+            chips_l[s] -= antes[s]
+            for b in range(antes[s]):
+                bowls_l[b] += 1
+        fund = Event("fund", {"by": "player_antes", "antes": antes, "bowls": bowls_l[:]})
+    rnd = _deal(params, setup, number, dealer, seats, start)
+    melds, revealed = _meld(params, rnd, bowls_l)
+    for m in melds:
+        if m.seat is not None:
+            chips_l[m.seat] += m.chips
+            bowls_l[m.bowl] = 0
+    rnd = dataclasses.replace(rnd, melds=melds)
+    last: tuple[_Pending, ...] = (*earlier, rnd, fund, *melds)
+    out = sum(1 << s for s in range(n) if s not in seats or chips_l[s] == 0)
+    pending = ((1 << n) - 1) & ~out
+    if sitting := [s for s in seats if chips_l[s] == 0]:
+        last = (*last, Event("sit_out", {"seats": sitting, "why": "no chips left to bet"}))
+    state = State.__new__(State)
+    values = {
+        "params": params,
+        "setup": setup,
+        "rnd": rnd,
+        "hands": rnd.dealt,
+        "chips": tuple(chips_l),
+        "bowls": tuple(bowls_l),
+        "bank": bank,
+        "put": (0,) * n,
+        "folded": out,
+        "pending": pending,
+        "phase": _POKER,
+        "turn": _next_pending(pending, dealer, n) if pending else seats[0],
+        "poker": (),
+        "revealed": revealed,
+        "showdown": 0,
+        "winner": -1,
+        "runs": (),
+        "played": 0,
+        "gone": 0,
+        "alive": alive,
+        "history": history,
+        "last": last,
+    }
+    for name, value in values.items():
+        object.__setattr__(state, name, value)
+    # Nobody with chips to bet: the poker round is over before it starts.
+    return state if pending else _end_poker(state)
+
+
+def _deal(
+    params: Params,
+    setup: Setup,
+    number: int,
+    dealer: Seat,
+    seats: tuple[Seat, ...],
+    start: tuple[int, ...],
+) -> Round:
+    """Deal one card at a time from the dealer's left: 5 each, or all of them (§5.3)."""
+    deck = setup.deck(number, _deck(params.players).cards)
+    p = len(seats)
+    count = 5 * p if params.deal == "five" else len(deck)
+    dealt = [0] * params.players
+    for i in range(count):
+        dealt[seats[i % p]] |= 1 << deck[i]
+    if count < len(deck):
+        upcard, shown = deck[count], -1
+        stock = sum(1 << c for c in deck[count:])
+    else:
+        upcard, shown, stock = -1, deck[-1], 0
+    trump = (upcard if upcard >= 0 else shown) >> 4
+    return Round(number, dealer, seats, trump, upcard, shown, deck, tuple(dealt), stock, (), start)
+
+
+def _shown_holder(seats: tuple[Seat, ...], players: int) -> Seat:
+    """Under ``deal=all``: the seat dealt the last card, which is shown for trump."""
+    return seats[(_deck(players).size - 1) % len(seats)]
+
+
+def _meld(params: Params, rnd: Round, bowls: list[int]) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
+    """Who takes the Ace … Ten, Marriage and Sequence bowls, and the cards each seat shows."""
+    n, trump, dealt = params.players, rnd.trump, rnd.dealt
+    shown = [0] * n
+    if rnd.shown >= 0:
+        shown[_shown_holder(rnd.seats, n)] |= 1 << rnd.shown
+    holder = {c: s for s in rnd.seats for c in cards_of(dealt[s])}
+    melds = []
+    for bowl, rank in HONOURS:
+        card = trump * 16 + rank
+        seat = holder.get(card)
+        if seat is None:
+            melds.append(
+                Meld(bowl, None, bowls[bowl], CardSet(), f"{format_card(card)} is out of play")
+            )
+        else:
+            shown[seat] |= 1 << card
+            why = f"holds the {_RANK_WORDS[rank]} of trumps"
+            melds.append(Meld(bowl, seat, bowls[bowl], CardSet(1 << card), why))
+    king, queen = holder.get(trump * 16 + 13), holder.get(trump * 16 + 12)
+    pair = (1 << (trump * 16 + 13)) | (1 << (trump * 16 + 12))
+    if king is not None and king == queen:
+        melds.append(
+            Meld(MARRIAGE, king, bowls[MARRIAGE], CardSet(pair), "holds K and Q of trumps")
+        )
+    else:
+        why = f"nobody holds both {format_card(trump * 16 + 13)} and {format_card(trump * 16 + 12)}"
+        melds.append(Meld(MARRIAGE, None, bowls[MARRIAGE], CardSet(), why))
+    best: tuple[tuple[int, ...], int, Seat] | None = None
+    for seat in rnd.seats:
+        run = best_run(dealt[seat], trump, params)
+        if run is not None and (best is None or run[0] > best[0]):
+            best = (run[0], run[1], seat)
+    if best is None:
+        why = "nobody holds three cards in a row of one suit"
+        if params.sequence_rule == "trump_789":
+            why = "nobody holds the 7, 8 and 9 of trumps"
+        melds.append(Meld(SEQUENCE, None, bowls[SEQUENCE], CardSet(), why))
+    else:
+        _, cards, seat = best
+        shown[seat] |= cards
+        why = f"best run {format_cards(cards_of(cards))}"
+        melds.append(Meld(SEQUENCE, seat, bowls[SEQUENCE], CardSet(cards), why))
+    return tuple(melds), tuple(shown)
+
+
+def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], int] | None:
+    """A hand's best claim to the Sequence bowl: (its sort key, its cards), or None (§5.4).
+
+    By default a run counts by its best three cards: trump beats plain suits, then the top
+    card. Equal keys go to the seat nearest the dealer's left.
+
+    >>> p = Params()
+    >>> key, cards = best_run(CardSet.parse("8c 9c Tc Jc Ah", french=True).mask, 7, p)
+    >>> key, CardSet(cards)
+    ((0, 11), CardSet('9c Tc Jc', french=True))
+    >>> longer = Params(sequence_compare="length_then_height")
+    >>> best_run(CardSet.parse("8c 9c Tc Jc Ah", french=True).mask, 7, longer)[0]
+    (4, 0, 11)
+    """
+    if params.sequence_rule == "trump_789":
+        need = sum(1 << (trump * 16 + r) for r in (7, 8, 9))
+        return ((1,), need) if hand & need == need else None
+    by_length = params.sequence_compare == "length_then_height"
+    best: tuple[tuple[int, ...], int] | None = None
+    for suit in range(4, 8):
+        ranks = hand >> (16 * suit) & 0xFFFF
+        is_trump = int(suit == trump)
+        while ranks:
+            low = (ranks & -ranks).bit_length() - 1
+            high = low
+            while ranks >> (high + 1) & 1:
+                high += 1
+            ranks &= ~((2 << high) - 1)
+            length = high - low + 1
+            if length < 3:
+                continue
+            if by_length:
+                key: tuple[int, ...] = (length, is_trump, high)
+                cards = ((1 << length) - 1) << (16 * suit + low)
+            else:
+                key, cards = (is_trump, high), 7 << (16 * suit + high - 2)
+            if best is None or key > best[0]:
+                best = (key, cards)
+    return best
+
+
+def _meld_event(m: Meld) -> Event:
+    return Event(
+        "meld",
+        {
+            "bowl": BOWLS[m.bowl],
+            "seat": m.seat,
+            "chips": m.chips if m.seat is not None else 0,
+            "stays": 0 if m.seat is not None else m.chips,
+            "cards": [format_card(c) for c in m.cards],
+            "why": m.why,
+        },
+    )
+
+
+def _deal_event(rnd: Round) -> Event:
+    text = [CARD_TEXT[c] for c in rnd.deck]
+    p = len(rnd.seats)
+    count = len(rnd.deck) if rnd.upcard < 0 else rnd.deck.index(rnd.upcard)
+    hands: list[list[str]] = [[] for _ in rnd.dealt]
+    for i in range(count):
+        hands[rnd.seats[i % p]].append(text[i])
+    return Event(
+        "deal",
+        {
+            "deal": rnd.number,
+            "dealer": rnd.dealer,
+            "seats": list(rnd.seats),
+            "deck": text,
+            "hands": hands,
+            "upcard": text[count] if rnd.upcard >= 0 else text[-1],
+            "upcard_kept_by": rnd.seats[(count - 1) % p] if rnd.shown >= 0 else None,
+            "trump": suit_name(rnd.trump),
+            "stock": text[count + 1 :],
+            "french": True,
+        },
+    )
+
+
+# --- hand values --------------------------------------------------------------------------------
+
+
+def hand_value(hand: int, trump: Suit) -> tuple[Any, ...]:
+    """A sort key for the poker phase: a higher key is a better hand (§5.5).
+
+    (set size, set rank, set holds the trump card, ranks high to low, best trump rank). Sets are
+    pairs, threes and fours; only the best set of a hand counts; no set counts as size 1.
+
+    >>> v = lambda text: hand_value(CardSet.parse(text, french=True).mask, 5)  # diamonds trump
+    >>> v("Kc Kd Kh Ks 7c") > v("Ac Ad Ah 8s 9s") and v("7c 7d 7h 8s 9s") > v("Kc Ks 8h 9d As")
+    True
+    >>> v("Kh Ks 7c 8c 9c") < v("Kd Kc 7h 8h 9h")
+    True
+    """
+    counts = [0] * 15
+    for card in cards_of(hand):
+        counts[card & 15] += 1
+    size, rank = max((c, r) for r, c in enumerate(counts))
+    if size < 2:
+        size, rank = 1, 0
+    holds_trump = int(size >= 2 and bool(hand >> (16 * trump + rank) & 1))
+    ranks = tuple(r for r in range(14, 1, -1) for _ in range(counts[r]))
+    trumps = hand >> (16 * trump) & 0xFFFF
+    return (size, rank, holds_trump, ranks, trumps.bit_length() - 1 if trumps else 0)
+
+
+def hand_name(hand: int, trump: Suit) -> str:
+    """The hand in words, as a showdown announces it.
+
+    >>> hand_name(CardSet.parse("9c 9s Kd 8c Jh", french=True).mask, 5)
+    'pair of nines'
+    >>> hand_name(CardSet.parse("As Kh Tc 9d 8s", french=True).mask, 5)
+    'high card A K T 9 8'
+    """
+    size, rank, _, ranks, _ = hand_value(hand, trump)
+    if size == 1:
+        return "high card " + " ".join(_RANK_TEXT.get(r, str(r)) for r in ranks)
+    word = _RANK_WORDS[rank] + ("es" if rank == 6 else "s")
+    return f"pair of {word}" if size == 2 else f"{('three', 'four')[size - 3]} {word}"
+
+
+def _best(seats: Sequence[Seat], hands: Sequence[int], trump: Suit, order: Sequence[Seat]) -> Seat:
+    """The best hand among ``seats``; a complete tie goes to the seat first in ``order``."""
+    return max(seats, key=lambda s: (hand_value(hands[s], trump), -order.index(s)))
+
+
+# --- the match ----------------------------------------------------------------------------------
+
+
+def current_player(state: State) -> Seat | None:
+    return None if state.phase == _OVER else state.turn
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Poker: pass, call, every bet or raise the cap allows. Shedding: any card of the leader."""
+    if state.phase == _SHED:
+        return cards_of(state.hands[state.turn])
+    if state.phase == _OVER:
+        return []
+    seat, high = state.turn, max(state.put)
+    top = _cap(state, seat)
+    if high == 0:
+        return [PASS, *(PASS + 2 * n for n in range(1, top + 1))]
+    return [PASS, CALL, *(CALL + 2 * n for n in range(1, top - high + 1))]
+
+
+def _cap(state: State, seat: Seat) -> int:
+    """The highest contribution a bet or raise by ``seat`` may reach (§5.5 table stakes)."""
+    if state.params.bet_cap == "none":
+        return state.chips[seat] + state.put[seat]
+    live = ~state.folded
+    return min(state.chips[s] + state.put[s] for s in state.rnd.seats if live >> s & 1)
+
+
+def why_illegal(state: State, action: Action) -> IllegalActionError | None:
+    """Why ``action`` breaks a rule now, or None. The single source of legality."""
+    if state.phase == _OVER:
+        return IllegalActionError("match-over", "the match is over")
+    if action < 0:
+        return IllegalActionError("no-such-action", f"{action} is not an action of Poch")
+    if state.phase == _SHED:
+        if action >= PASS:
+            return IllegalActionError(
+                "shedding", "the poker round is over: lead a card from your hand (play CARD)"
+            )
+        hand = state.hands[state.turn]
+        if not hand >> action & 1:
+            return IllegalActionError(
+                "not-in-hand",
+                f"{format_card(action)} is not in your hand ({format_cards(cards_of(hand))})",
+            )
+        return None
+    if action < PASS:
+        return IllegalActionError(
+            "poker-round", "the poker round comes first: bet, call, raise or pass"
+        )
+    seat, high = state.turn, max(state.put)
+    if action == PASS:
+        return None
+    if action == CALL or action & 1:
+        if high == 0:
+            verb = "call" if action == CALL else "raise"
+            return IllegalActionError(
+                "no-bet-yet", f"nobody has bet yet, so there is nothing to {verb}: bet or pass"
+            )
+        if action == CALL:
+            return None
+        return _over_cap(state, seat, high + (action - CALL) // 2, f"raise {(action - CALL) // 2}")
+    if high > 0:
+        return IllegalActionError(
+            "already-bet", f"there is a bet of {high} already: call, raise or pass"
+        )
+    return _over_cap(state, seat, (action - PASS) // 2, f"bet {(action - PASS) // 2}")
+
+
+def _over_cap(state: State, seat: Seat, total: int, what: str) -> IllegalActionError | None:
+    own = state.chips[seat] + state.put[seat]
+    if total > own:
+        return IllegalActionError(
+            "not-enough-chips",
+            f"{what} would need {total - state.put[seat]} chips and you have {state.chips[seat]}",
+        )
+    cap = _cap(state, seat)
+    if total > cap:
+        return IllegalActionError(
+            "table-stakes",
+            f"{what} would take the bet to {total}, above {cap}, the smallest stack of the"
+            " players still in (table stakes)",
+        )
+    return None
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after the current player takes ``action``; raises IllegalActionError."""
+    error = why_illegal(state, action)
+    if error is not None:
+        raise error
+    if state.phase == _SHED:
+        return _lead(state, action)
+    return _bet(state, action)
+
+
+def _bet(state: State, action: Action) -> State:
+    seat, n = state.turn, state.params.players
+    bit = 1 << seat
+    high = max(state.put)
+    pay, folded, pending = 0, state.folded, state.pending & ~bit
+    if action == PASS:
+        folded |= bit
+    elif action == CALL:
+        pay = min(high - state.put[seat], state.chips[seat])
+    else:
+        total = (action - PASS) // 2 if not action & 1 else high + (action - CALL) // 2
+        pay = total - state.put[seat]
+    chips, put, bowls = state.chips, state.put, state.bowls
+    if pay:
+        chips = (*chips[:seat], chips[seat] - pay, *chips[seat + 1 :])
+        put = (*put[:seat], put[seat] + pay, *put[seat + 1 :])
+        bowls = (*bowls[:PINKE], bowls[PINKE] + pay)
+    if action > CALL:  # a bet or raise: everyone else still in with chips must answer it
+        pending = sum(1 << s for s in state.rnd.seats if not folded >> s & 1 and chips[s]) & ~bit
+    live = ((1 << n) - 1) & ~folded
+    over = not pending or (max(put) and live.bit_count() == 1)
+    state = state._with(
+        chips=chips,
+        put=put,
+        bowls=bowls,
+        folded=folded,
+        pending=pending,
+        poker=(*state.poker, (seat, action)),
+        turn=seat if over else _next_pending(pending, seat, n),
+        last=(),
+    )
+    return _end_poker(state) if over else state
+
+
+def _next_pending(pending: int, seat: Seat, n: int) -> Seat:
+    """The first seat after ``seat`` that still has to act."""
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if pending >> s & 1:
+            return s
+    raise AssertionError("nobody is pending")
+
+
+def _end_poker(state: State) -> State:
+    """Settle the Pinke and the Poch bowl (§5.5), then open the shedding phase."""
+    p, rnd, n = state.params, state.rnd, state.params.players
+    live = [s for s in rnd.seats if not state.folded >> s & 1]
+    chips, bowls = list(state.chips), list(state.bowls)
+    won = [0] * n
+    shown, winner = 0, -1
+    data: dict[str, Any] = {}
+    if max(state.put) == 0:
+        if p.all_pass == "showdown":
+            shown = sum(1 << s for s in rnd.seats)
+            winner = _best(rnd.seats, state.hands, rnd.trump, rnd.seats)
+            data = {"result": "all_pass_showdown"}
+        else:
+            data = {"result": "carry", "why": "nobody bet: the Poch bowl carries"}
+    elif len(live) == 1:
+        winner = live[0]
+        data = {"result": "alone", "why": "everyone else passed: no hand is shown"}
+    else:
+        shown = sum(1 << s for s in live)
+        winner = _best(live, state.hands, rnd.trump, rnd.seats)
+        data = {"result": "showdown"}
+    if winner >= 0:
+        for seat, layer in _pinke_layers(state.put, live, state.hands, rnd):
+            won[seat] += layer
+        won[winner] += bowls[POCH]
+        data |= {"winner": winner, "pinke": bowls[PINKE], "poch": bowls[POCH]}
+        bowls[POCH] = bowls[PINKE] = 0
+        for s in range(n):
+            chips[s] += won[s]
+    if shown:
+        data["hands"] = [
+            {
+                "seat": s,
+                "cards": [format_card(c) for c in cards_of(state.hands[s])],
+                "value": hand_name(state.hands[s], rnd.trump),
+            }
+            for s in rnd.seats
+            if shown >> s & 1
+        ]
+    data |= {"won": won, "bets": list(state.put)}
+    revealed = tuple(
+        r | (state.hands[s] if shown >> s & 1 else 0) for s, r in enumerate(state.revealed)
+    )
+    leader = rnd.seats[0]
+    if p.shed_leader == "poker_winner" and winner >= 0:
+        leader = winner
+    return state._with(
+        chips=tuple(chips),
+        bowls=tuple(bowls),
+        pending=0,
+        phase=_SHED,
+        turn=leader,
+        revealed=revealed,
+        showdown=shown,
+        winner=winner,
+        last=(*state.last, Event("poker", data)),
+    )
+
+
+def _pinke_layers(
+    put: Sequence[int], live: Sequence[Seat], hands: Sequence[int], rnd: Round
+) -> list[tuple[Seat, int]]:
+    """Who wins what of the Pinke: each layer of contributions goes to the best hand that paid
+    into it, so an all-in call (``bet_cap=none``) wins only what it covered. Under table stakes
+    there is one layer."""
+    levels = sorted({put[s] for s in live})
+    out, prev = [], 0
+    for i, level in enumerate(levels):
+        top = max(put) if i == len(levels) - 1 else level
+        layer = sum(min(x, top) - min(x, prev) for x in put)
+        eligible = [s for s in live if put[s] >= level]
+        out.append((_best(eligible, hands, rnd.trump, rnd.seats), layer))
+        prev = top
+    return out
+
+
+def _lead(state: State, card: Card) -> State:
+    """Lead ``card``; the holders of the next cards of its suit follow by rule (§5.6)."""
+    hands = list(state.hands)
+    seats, cards = [], []
+    played, seat = state.played, state.turn
+    stop, gone = "", state.gone
+    while True:
+        hands[seat] ^= 1 << card
+        played |= 1 << card
+        seats.append(seat)
+        cards.append(card)
+        if not hands[seat]:
+            stop = "hand_empty"
+            break
+        if card & 15 == 14:
+            stop = "ace"
+            break
+        nxt = card + 1
+        if played >> nxt & 1:
+            stop = "played"
+            break
+        holder = next((s for s in state.rnd.seats if hands[s] >> nxt & 1), -1)
+        if holder < 0:
+            stop, gone = "out_of_play", gone | 1 << nxt
+            break
+        seat, card = holder, nxt
+    state = state._with(
+        hands=tuple(hands),
+        played=played,
+        gone=gone,
+        runs=(*state.runs, tuple(zip(seats, cards, strict=True))),
+        turn=seat,
+        last=((tuple(seats), tuple(cards), stop),),
+    )
+    if stop == "hand_empty":
+        return _end_round(state, seat)
+    return state
+
+
+def _end_round(state: State, winner: Seat) -> State:
+    """Pay the shedding winner (§5.6), put out the broke (§5.7), and deal the next round."""
+    p, rnd, n = state.params, state.rnd, state.params.players
+    chips = list(state.chips)
+    paid = [0] * n
+    for s in rnd.seats:
+        if s != winner:
+            paid[s] = min(state.hands[s].bit_count(), chips[s])
+            chips[s] -= paid[s]
+            chips[winner] += paid[s]
+    delta = tuple(chips[s] - rnd.start[s] for s in range(n))
+    out = [s for s in rnd.seats if chips[s] == 0]
+    alive = state.alive & ~sum(1 << s for s in out)
+    score = Event(
+        "score",
+        {
+            "score": list(delta),
+            "winner": winner,
+            "paid": paid,
+            "cards_left": [state.hands[s].bit_count() for s in range(n)],
+            "chips": chips,
+            "bowls": list(state.bowls),
+            "out": out,
+        },
+    )
+    history = (*state.history, delta)
+    ended = state._with(chips=tuple(chips), history=history, last=(*state.last, score))
+    played = rnd.number + 1
+    if alive.bit_count() <= 1 or played == _round_limit(p):
+        ended = ended._with(phase=_OVER, turn=-1, alive=alive or state.alive)
+        result = outcome(ended)
+        assert result is not None
+        end = Event(
+            "end",
+            {
+                "scores": list(result.scores),
+                "winners": list(result.winners),
+                "reason": result.reason,
+            },
+        )
+        return ended._with(last=(*ended.last, end))
+    dealer = _seats_from(rnd.dealer, alive, n)[0]
+    return _begin_round(
+        p,
+        state.setup,
+        played,
+        dealer,
+        tuple(chips),
+        state.bowls,
+        state.bank,
+        alive,
+        history,
+        ended.last,
+    )
+
+
+def _round_limit(params: Params) -> int:
+    """How many rounds the match lasts at most (0: until one player is left)."""
+    if params.rounds == "until_one_left":
+        return 0
+    if params.rounds == "one_per_player":
+        return params.players
+    assert isinstance(params.rounds, int)
+    return params.rounds
+
+
+def outcome(state: State) -> Outcome | None:
+    """Chips won and lost over the match per seat; the winners are the players still in with the
+    most chips (the last one left, unless the rounds ran out first)."""
+    if state.phase != _OVER:
+        return None
+    n, start = state.params.players, state.params.chips
+    contenders = [s for s in range(n) if state.alive >> s & 1]
+    best = max(state.chips[s] for s in contenders)
+    winners = tuple(s for s in contenders if state.chips[s] == best)
+    if len(contenders) == 1:
+        reason = "last player with chips"
+    elif best == 0:
+        reason = "nobody has chips left"
+    else:
+        reason = "rounds complete"
+    return Outcome(tuple(c - start for c in state.chips), winners, reason)
+
+
+def events(state: State) -> tuple[Event, ...]:
+    """The deal, funding, melds, poker result, runs, score and end the last step brought about."""
+    return tuple(_event(x) for x in state.last)
+
+
+def _event(pending: _Pending) -> Event:
+    # Deals, melds and runs are kept raw in the state and rendered here, off the playout path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Round):
+        return _deal_event(pending)
+    if isinstance(pending, Meld):
+        return _meld_event(pending)
+    seats, cards, stop = pending
+    return Event(
+        "run",
+        {
+            "seats": list(seats),
+            "cards": [CARD_TEXT[c] for c in cards],
+            "stop": stop,
+            "next": CARD_TEXT[cards[-1] + 1] if stop in ("played", "out_of_play") else None,
+        },
+    )
+
+
+# --- notation -----------------------------------------------------------------------------------
+
+
+def format_action(params: Params, action: Action) -> str:
+    """The text form of DESIGN.md §3.
+
+    >>> [format_action(Params(), a) for a in (PASS, CALL, bet_action(3), raise_action(2), 110)]
+    ['pass', 'call', 'bet 3', 'raise 2', 'play Ah']
+    """
+    if action < PASS:
+        return f"play {format_card(action)}"
+    if action == PASS:
+        return "pass"
+    if action == CALL:
+        return "call"
+    if action & 1:
+        return f"raise {(action - CALL) // 2}"
+    return f"bet {(action - PASS) // 2}"
+
+
+def parse_action(params: Params, text: str) -> Action:
+    """``pass``, ``call``, ``bet N``, ``raise N``, ``play CARD`` (a bare card is a play).
+
+    >>> parse_action(Params(), "bet 2") == bet_action(2), parse_action(Params(), "Ah")
+    (True, 110)
+    """
+    words = text.strip().lower().split()
+    if words in (["pass"], ["call"]):
+        return PASS if words[0] == "pass" else CALL
+    if len(words) == 2 and words[0] in ("bet", "raise"):
+        if not words[1].isdigit() or int(words[1]) < 1:
+            raise InvalidActionError(f"{text!r}: a {words[0]} is a number of chips from 1 up")
+        n = int(words[1])
+        return bet_action(n) if words[0] == "bet" else raise_action(n)
+    if len(words) == 2 and words[0] == "play":
+        return parse_card(words[1], french=True)
+    if len(words) == 1 and not words[0].isdigit():
+        return parse_card(words[0], french=True)
+    raise InvalidActionError(
+        f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"
+    )
+
+
+# --- views --------------------------------------------------------------------------------------
+
+
+def observe(state: State, seat: Seat | None) -> View:
+    """What ``seat`` sees: its own hand, every chip, bet and shown card; no hidden card.
+
+    Cards shown at melding and hands shown at the showdown are public; a folded hand is not.
+    """
+    p, rnd, n = state.params, state.rnd, state.params.players
+    hands: list[CardSet | None] = [None] * n
+    for s in rnd.seats:
+        if s == seat or state.showdown >> s & 1:
+            hands[s] = CardSet(state.hands[s])
+    over = state.phase == _OVER
+    return View(
+        seat=seat,
+        params=p,
+        deal=rnd.number,
+        dealer=rnd.dealer,
+        seats=rnd.seats,
+        in_game=tuple(bool(state.alive >> s & 1) for s in range(n)),
+        trump=rnd.trump,
+        upcard=rnd.upcard,
+        shown=rnd.shown,
+        hands=tuple(hands),
+        known=tuple(CardSet(r & h) for r, h in zip(state.revealed, state.hands, strict=True)),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        melds=rnd.melds,
+        chips=state.chips,
+        bowls=state.bowls,
+        bank=state.bank,
+        start_chips=rnd.start,
+        bets=state.put,
+        folded=tuple(bool(state.folded >> s & 1) for s in range(n)),
+        to_act=tuple(s for s in range(n) if state.pending >> s & 1),
+        poker=state.poker,
+        showdown=tuple(s for s in rnd.seats if state.showdown >> s & 1),
+        poker_winner=None if state.winner < 0 else state.winner,
+        runs=state.runs,
+        played=CardSet(state.played),
+        out_of_play=CardSet(_known_out(rnd) | state.gone),
+        turn=None if over else state.turn,
+        phase=_PHASES[state.phase],
+        history=state.history,
+    )
+
+
+def describe(view: View) -> str:
+    """The view in words, for a person at a plain text prompt."""
+    face = view.upcard if view.upcard >= 0 else view.shown
+    how = "turned" if view.upcard >= 0 else "shown, kept by its holder"
+    lines = [
+        f"round {view.deal + 1}: seat {view.dealer} deals, trump {suit_name(view.trump)}"
+        f" ({format_card(face)} {how}); {view.phase}",
+        "bowls: " + ", ".join(f"{name} {n}" for name, n in zip(BOWLS, view.bowls, strict=True)),
+    ]
+    taken = [f"seat {m.seat} {BOWLS[m.bowl]} ({m.cards})" for m in view.melds if m.seat is not None]
+    lines.append("melds: " + (", ".join(taken) or "none"))
+    for s in range(view.params.players):
+        if not view.in_game[s]:
+            lines.append(f"  seat {s}: out")
+            continue
+        state = "passed" if view.folded[s] else f"bet {view.bets[s]}" if view.bets[s] else "no bet"
+        seen = view.hands[s]
+        cards = f"[{seen}]" if seen is not None else f"{view.hand_sizes[s]} cards"
+        if seen is None and view.known[s]:
+            cards += f", shown {view.known[s]}"
+        mark = "  <- to act" if s == view.turn else ""
+        lines.append(f"  seat {s}: {view.chips[s]} chips, {state}, {cards}{mark}")
+    if view.runs:
+        lines.append("runs: " + " | ".join(format_cards(c for _, c in run) for run in view.runs))
+    return "\n".join(lines)
+
+
+def _known_out(rnd: Round) -> int:
+    """Cards everyone knows are out of play: the turned card and the trump honours no one took."""
+    out = 1 << rnd.upcard if rnd.upcard >= 0 else 0
+    for m in rnd.melds[:5]:
+        if m.seat is None:
+            out |= 1 << (rnd.trump * 16 + HONOURS[m.bowl][1])
+    return out
+
+
+def sample_state(view: View, rng: random.Random) -> State:
+    """A full state consistent with ``view``: the unseen cards dealt at random around the facts.
+
+    Honoured: this seat's hand, the hands shown down, the cards shown at melding, every card
+    shed, the cards known out of play (the turned card, trump honours nobody took, cards a run
+    stopped at) and the Sequence bowl (no hidden hand may hold a run that would have beaten the
+    winner's, or any run if nobody won it). Later rounds come from a fresh seed.
+    """
+    p, n, seats = view.params, view.params.players, view.seats
+    played_by = [0] * n
+    for run in view.runs:
+        for s, c in run:
+            played_by[s] |= 1 << c
+    fixed, room = [0] * n, [0] * n
+    for s in seats:
+        full = view.hands[s]
+        fixed[s] = (full.mask if full is not None else view.known[s].mask) | played_by[s]
+        room[s] = 0 if full is not None else view.hand_sizes[s] - len(view.known[s])
+    dealt_count = 5 * len(seats) if p.deal == "five" else _deck(n).size
+    stock_room = _deck(n).size - dealt_count - len(view.out_of_play)
+    out = view.out_of_play.mask
+    unseen = _deck(n).mask & ~sum(fixed) & ~out
+    ok = _sequence_check(view, {s for s in seats if room[s]})
+    targets = [s for s in seats if room[s]]
+    hidden = _deal_hidden(
+        cards_of(unseen),
+        [room[s] for s in targets] + [stock_room],
+        [fixed[s] for s in targets] + [0],
+        lambda i, mask: i == len(targets) or ok(targets[i], mask),
+        rng,
+    )
+    dealt = list(fixed)
+    for i, s in enumerate(targets):
+        dealt[s] |= hidden[i]
+    stock = out | hidden[-1]
+    deck = _restack(view, dealt, stock, rng)
+    rnd = Round(
+        view.deal,
+        view.dealer,
+        seats,
+        view.trump,
+        view.upcard,
+        view.shown,
+        deck,
+        tuple(dealt),
+        stock,
+        view.melds,
+        view.start_chips,
+    )
+    state = State.__new__(State)
+    values = {
+        "params": p,
+        "setup": Setup(seed=rng.getrandbits(32)),
+        "rnd": rnd,
+        "hands": tuple(dealt[s] & ~played_by[s] for s in range(n)),
+        "chips": view.chips,
+        "bowls": view.bowls,
+        "bank": view.bank,
+        "put": view.bets,
+        "folded": sum(1 << s for s in range(n) if view.folded[s]),
+        "pending": sum(1 << s for s in view.to_act),
+        "phase": _PHASES.index(view.phase),
+        "turn": view.turn if view.turn is not None else -1,
+        "poker": view.poker,
+        "revealed": _revealed(view, dealt),
+        "showdown": sum(1 << s for s in view.showdown),
+        "winner": -1 if view.poker_winner is None else view.poker_winner,
+        "runs": view.runs,
+        "played": view.played.mask,
+        "gone": view.out_of_play.mask & ~_known_out(rnd),
+        "alive": sum(1 << s for s in range(n) if view.in_game[s]),
+        "history": view.history,
+        "last": (),
+    }
+    for name, value in values.items():
+        object.__setattr__(state, name, value)
+    return state
+
+
+def _revealed(view: View, dealt: list[int]) -> tuple[int, ...]:
+    """The cards each seat has shown this round, rebuilt from the melds and the showdown."""
+    shown = [0] * view.params.players
+    for m in view.melds:
+        if m.seat is not None:
+            shown[m.seat] |= m.cards.mask
+    if view.shown >= 0:
+        shown[_shown_holder(view.seats, view.params.players)] |= 1 << view.shown
+    for s in view.showdown:
+        shown[s] |= dealt[s]
+    return tuple(shown)
+
+
+def _sequence_check(view: View, hidden: set[Seat]) -> Callable[[Seat, int], bool]:
+    """Whether a dealt hand for a hidden seat agrees with how the Sequence bowl went.
+
+    The test is monotone (adding cards can only break it), so partial hands may be checked.
+    """
+    p, seats = view.params, view.seats
+    meld = next(m for m in view.melds if m.bowl == SEQUENCE)
+    winner = meld.seat
+    claim = best_run(meld.cards.mask, view.trump, p) if winner is not None else None
+
+    def ok(seat: Seat, hand: int) -> bool:
+        if seat not in hidden:
+            return True
+        run = best_run(hand, view.trump, p)
+        if run is None:
+            return True
+        if claim is None:
+            return False
+        if seat == winner:
+            return run == claim
+        if run[0] != claim[0]:
+            return run[0] < claim[0]
+        return seats.index(seat) > seats.index(winner)
+
+    return ok
+
+
+def _deal_hidden(
+    cards: list[Card],
+    room: list[int],
+    fixed: list[int],
+    ok: Callable[[int, int], bool],
+    rng: random.Random,
+) -> list[int]:
+    """Deal ``cards`` to targets with ``room[i]`` places each so that ``ok(i, fixed[i] | hand)``.
+
+    Random deals are tried first; a few failures fall back to a search, so a deal is found
+    whenever one exists.
+    """
+    assert sum(room) == len(cards), (room, len(cards))
+    for _ in range(50):
+        rng.shuffle(cards)
+        hands, i = [], 0
+        for r in room:
+            hands.append(sum(1 << c for c in cards[i : i + r]))
+            i += r
+        if all(ok(t, fixed[t] | h) for t, h in enumerate(hands)):
+            return hands
+    hands = [0] * len(room)
+    left = list(room)
+
+    def search(k: int) -> bool:
+        if k == len(cards):
+            return True
+        order = [t for t in range(len(room)) if left[t]]
+        rng.shuffle(order)
+        for t in order:
+            hands[t] |= 1 << cards[k]
+            left[t] -= 1
+            if ok(t, fixed[t] | hands[t]) and search(k + 1):
+                return True
+            hands[t] &= ~(1 << cards[k])
+            left[t] += 1
+        return False
+
+    if not search(0):
+        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+    return hands
+
+
+def _restack(view: View, dealt: list[int], stock: int, rng: random.Random) -> tuple[Card, ...]:
+    """A deck order that deals ``dealt`` as this game deals, the known face-up card in place."""
+    rows = []
+    for s in view.seats:
+        row = cards_of(dealt[s])
+        rng.shuffle(row)
+        if view.shown >= 0 and view.shown in row:
+            row.remove(view.shown)
+            row.append(view.shown)
+        rows.append(row)
+    p, total = len(rows), sum(len(r) for r in rows)
+    order = [rows[i % p][i // p] for i in range(total)]
+    rest = cards_of(stock & ~(1 << view.upcard if view.upcard >= 0 else 0))
+    rng.shuffle(rest)
+    if view.upcard >= 0:
+        rest.insert(0, view.upcard)
+    return (*order, *rest)
+
+
+def stack_deck(
+    params: Params, dealer: Seat, hands: Sequence[str], upcard: str | None = None
+) -> tuple[Card, ...]:
+    """A deck order that deals ``hands`` (text, one per seat) with ``upcard`` turned next.
+
+    For tests, puzzles and teaching: ``game.new_state(decks=[stack_deck(...)], dealer=...)``.
+    Every seat plays; the rest of the deck follows in its canonical order. Under ``deal=all``
+    each hand is written in the order its cards are dealt (the last one dealt is shown).
+
+    >>> p = Params(players=3)
+    >>> order = stack_deck(p, 2, ["7c 8s Th Qh As", "8c 9c 9s Jh Kd", "Tc 7h 8h Ks Ad"], "9d")
+    >>> format_cards(order[:4]), format_card(order[15])
+    ('7c 8c Tc 8s', '9d')
+    """
+    n = params.players
+    cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
+    seats = [(dealer + 1 + i) % n for i in range(n)]
+    total = sum(len(c) for c in cards)
+    order = [cards[seats[i % n]][i // n] for i in range(total)]
+    if upcard is not None:
+        order.append(parse_card(upcard, french=True))
+    order += [c for c in _deck(n).cards if c not in order]
+    return tuple(order)

@@ -1,0 +1,1503 @@
+"""Tute for two players (with a stock) and for four (two partnerships): tricks for card points.
+
+The rules as implemented (RULES.md §0, §2 and §3; ``docs/rules/tute.md`` is the long form):
+
+* **Deck** (§0.3): the Spanish 40-card deck, strength As, 3, Rey, Caballo, Sota, 7, 6, 5, 4, 2.
+  Card points As 11, 3 10, Rey 4, Caballo 3, Sota 2: 120 in the deck.
+* **Two players** (§2.2): eight cards each, one at a time from the non-dealer; the next card is
+  turned face up under the 23 face-down cards of the stock and sets trump. The non-dealer leads.
+  After each of the first 12 tricks the winner draws first, then the loser; the loser of the 12th
+  draws the face-up card. Twenty tricks in all; the deal passes to the other player.
+* **Four players** (§3.1–3.3): partners sit opposite, seats 0 and 2 against 1 and 3. All forty
+  cards are dealt, ten each, one at a time from the dealer's right; the dealer's last card is shown,
+  sets trump and stays in his hand. The holder of the 2 de oros leads the first trick
+  (``first_leader=dealer_right``: the dealer's right-hand neighbour). The deal passes right.
+* **Play** (§0.4): follow suit and beat the best card of the suit led while the trick is not
+  trumped; void, trump, over-trumping when you can; a void player who cannot over-trump plays
+  anything. The best trump, else the best card of the suit led, wins; the winner leads next.
+  ``stock_phase_play`` (2p) relaxes this while the stock lasts: ``follow_only`` (follow suit, no
+  duty to beat or trump) or ``free`` (anything). Four players: ``must_beat_partner=false`` leaves
+  only the duty to follow suit while your partner is winning; ``must_underruff=true`` adds the
+  duty to trump under.
+* **Swaps** (§2.3a, 2p): before leading, while the face-up card is under the stock, the leader may
+  give the 7 of trumps for a face-up As, 3, Rey, Caballo or Sota, and the 2 of trumps for a face-up
+  4, 5, 6 or 7 (``two_swap_targets=[7]``: the 7 only). The first leader may swap before trick 1
+  unless ``swap_requires_trick_win``. Swaps come before the cante.
+* **Cantes** (§2.4, §3.4): the winner of the last trick, before leading, may show the Rey and
+  Caballo of a suit: 40 in trumps, 20 in another suit. One cante per trick won, the 40 before any
+  20, each suit once a deal; with two players none once the stock is gone
+  (``cantes_after_stock=true`` allows them). Four players: a cante counts for the team;
+  ``partner_may_sing=true`` lets the winner's partner sing instead, at his own turn in the next
+  trick. ``tute_declaration=true``: four Reyes or four Caballos, declared like a cante, win the
+  deal outright.
+* **Score** (§2.5, §3.5): the card points of the tricks won plus the cantes, plus
+  ``last_trick_bonus`` for the last trick (0 with two players, 10 with four, unless set). More
+  points win the deal; a tie goes to whoever won the last trick.
+* **Match** (§2.7, §3.7): ``single_deal``; ``best_of_K`` (K odd: the first to win more than half
+  of K deals); ``to_101`` (totals carry from deal to deal until one passes 100; the higher total
+  wins, a tie going to the last trick's winner; a tute wins the match).
+
+Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + suit`` is
+``sing <suit>`` and ``TUTE`` is ``tute``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeAlias
+
+from tapete import tricks
+from tapete.cards import (
+    CARD_TEXT,
+    SPANISH_40,
+    Card,
+    CardSet,
+    Deck,
+    cards_of,
+    format_cards,
+    parse_card,
+    parse_cards,
+    suit_name,
+)
+from tapete.chance import by_lot
+from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.game import Action, Event, Outcome, Seat, Setup, check, format_value
+
+NAME = "tute"
+SWAP = 64
+SING = 65  # SING + suit: sing the Rey and Caballo of that suit
+TUTE = 69
+
+ORDER = tricks.Order.of(SPANISH_40, (1, 3, 12, 11, 10, 7, 6, 5, 4, 2))
+_RANK_POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
+POINTS: tuple[int, ...] = tuple(
+    _RANK_POINTS.get(c & 15, 0) if SPANISH_40.mask >> c & 1 else 0 for c in range(64)
+)
+"""Card points by card (§0.3)."""
+
+HAND_SIZE = {2: 8, 4: 10}
+DRAWS = 12  # two players: the tricks after which both draw (23 face-down cards + the face-up)
+COUNTING = (1, 3, 12, 11, 10)  # face-up ranks the 7 of trumps takes (§2.3a)
+REY, CABALLO, TWO_OF_OROS = 12, 11, 2
+PAIRS = tuple(1 << (s * 16 + REY) | 1 << (s * 16 + CABALLO) for s in range(4))
+REYES = sum(1 << (s * 16 + REY) for s in range(4))
+CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
+MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
+_SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
+# ``cards_of`` by table, for the playout hot path: each suit's ranks 1–7 sit in bits 0–7 of its
+# 16 bits, Sota, Caballo and Rey in bits 10–12.
+_L0, _L1, _L2, _L3 = (tuple(tuple(cards_of(c << 16 * s)) for c in range(256)) for s in range(4))
+_H0, _H1, _H2, _H3 = (
+    tuple(tuple(cards_of(c << (16 * s + 10))) for c in range(8)) for s in range(4)
+)
+_POWER = ORDER.power
+
+
+@dataclass(frozen=True, kw_only=True)
+class Params:
+    """Tute's parameters (RULES.md §2.7, §3.7); ``None`` means the default for the player count."""
+
+    players: int = 2
+    stock_phase_play: str = "strict"
+    two_swap_targets: tuple[int, ...] = (4, 5, 6, 7)
+    swap_requires_trick_win: bool = False
+    cantes_after_stock: bool = False
+    last_trick_bonus: int | None = None
+    tute_declaration: bool = False
+    first_leader: str | None = None
+    partner_may_sing: bool = False
+    must_beat_partner: bool = True
+    must_underruff: bool = False
+    match: str = "single_deal"
+
+    def __post_init__(self) -> None:
+        for option in fields(self):
+            value = getattr(self, option.name)
+            if isinstance(option.default, bool):
+                check(isinstance(value, bool), option.name, value, "true or false")
+            elif option.name in _CHOICES:
+                allowed, accepted = _CHOICES[option.name]
+                ok = value in allowed and not isinstance(value, bool)
+                check(ok, option.name, value, accepted)
+        ok = isinstance(self.match, str) and _deals_to_win(self.match) >= 0
+        check(ok, "match", self.match, MATCHES)
+        other = 6 - self.players
+        for name in _ONLY_WITH[other]:
+            value, default = getattr(self, name), Params.__dataclass_fields__[name].default
+            accepted = f"{format_value(default)} with {self.players} players"
+            check(value == default, name, value, f"{accepted} (an option for players={other})")
+
+
+_CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
+    "players": ((2, 4), "2 or 4"),
+    "stock_phase_play": (("strict", "follow_only", "free"), "strict, follow_only or free"),
+    "two_swap_targets": (((4, 5, 6, 7), (7,)), "[4, 5, 6, 7] or [7]"),
+    "last_trick_bonus": ((None, 0, 10), "0 or 10 (none: 0 with 2 players, 10 with 4)"),
+    "first_leader": ((None, "two_of_oros", "dealer_right"), "two_of_oros or dealer_right"),
+}
+_ONLY_WITH = {  # the options that mean something with this many players only
+    2: ("stock_phase_play", "two_swap_targets", "swap_requires_trick_win", "cantes_after_stock"),
+    4: ("first_leader", "partner_may_sing", "must_beat_partner", "must_underruff"),
+}
+
+
+def _deals_to_win(match: str) -> int:
+    """Deals to win: 1 (``single_deal``), (K + 1) // 2 (``best_of_K``), 0 (``to_101``); else -1."""
+    if match == "single_deal":
+        return 1
+    if match == "to_101":
+        return 0
+    count = match.removeprefix("best_of_")
+    if count != match and count.isdigit() and int(count) >= 3 and int(count) % 2:
+        return (int(count) + 1) // 2
+    return -1
+
+
+def _bonus(params: Params) -> int:
+    if params.last_trick_bonus is not None:
+        return params.last_trick_bonus
+    return 0 if params.players == 2 else 10
+
+
+def players(params: Params) -> int:
+    return params.players
+
+
+def teams(params: Params) -> tuple[tuple[Seat, ...], ...] | None:
+    """Partners sit opposite with four players (§3.1); two players play alone."""
+    return ((0, 2), (1, 3)) if params.players == 4 else None
+
+
+def deck(params: Params) -> Deck:
+    return SPANISH_40
+
+
+def _side_seats(side: int, n: int) -> tuple[Seat, ...]:
+    return (side,) if n == 2 else (side, side + 2)
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Deal:
+    """What a deal fixes: its number, dealer, trump, the card that set it, the first leader."""
+
+    number: int
+    dealer: Seat
+    trump: int
+    upcard: Card  # 2p: turned under the stock; 4p: the dealer's last card, which he keeps
+    first: Seat
+    deck: tuple[Card, ...]  # as dealt, top first (empty in a sampled state)
+    dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
+    relaxed: bool  # an option may lift the duty to win the trick (see ``_obligation``)
+    swappers: int = field(init=False)  # the 7 and the 2 of trumps
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "swappers", 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
+        )
+
+
+_Pending: TypeAlias = Event | Deal | tuple[Any, ...]
+"""An event as the state keeps it: a ``Deal``, ``("trick", ...)``, ``("draw", ...)`` or an Event."""
+
+
+class State:
+    """A Tute match between two decisions. Treat as immutable: ``apply`` returns a new one.
+
+    ``cantes`` are ``(trick index, seat, suit)``, ``swaps`` ``(trick index, seat, given, taken)``;
+    ``known`` is, per seat, the cards everyone knows are in that hand (shown in a cante, taken in
+    a swap, the face-up card drawn, the four-player trump card); ``sing_right`` is the seat whose
+    side may still sing for the last trick, or -1.
+    """
+
+    __slots__ = (
+        "_legal",
+        "cantes",
+        "deal",
+        "face_up",
+        "hands",
+        "history",
+        "known",
+        "last",
+        "leader",
+        "params",
+        "points",
+        "result",
+        "scores",
+        "setup",
+        "sing_right",
+        "stock",
+        "swaps",
+        "trick",
+        "tricks",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        params: Params,
+        setup: Setup,
+        deal: Deal,
+        hands: tuple[int, ...],
+        stock: tuple[Card, ...],
+        face_up: Card,
+        trick: tuple[Card, ...],
+        leader: Seat,
+        turn: Seat,
+        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        points: tuple[int, ...],
+        cantes: tuple[tuple[int, Seat, int], ...],
+        swaps: tuple[tuple[int, Seat, Card, Card], ...],
+        known: tuple[int, ...],
+        sing_right: Seat,
+        scores: tuple[int, ...],
+        history: tuple[tuple[int, ...], ...],
+        result: Outcome | None,
+        last: tuple[_Pending, ...],
+    ) -> None:
+        self.params = params
+        self.setup = setup
+        self.deal = deal
+        self.hands = hands
+        self.stock = stock
+        self.face_up = face_up
+        self.trick = trick
+        self.leader = leader
+        self.turn = turn
+        self.tricks = tricks
+        self.points = points
+        self.cantes = cantes
+        self.swaps = swaps
+        self.known = known
+        self.sing_right = sing_right
+        self.scores = scores
+        self.history = history
+        self.result = result
+        self.last = last
+        self._legal = -1  # the cards the current player may play, computed once
+
+    def _with(self, **changes: Any) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, changes.get(name, getattr(self, name)))
+        new._legal = -1
+        return new
+
+    def __repr__(self) -> str:
+        hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
+        face = CARD_TEXT[self.face_up] if self.face_up >= 0 else "-"
+        return (
+            f"<tute deal {self.deal.number} dealer {self.deal.dealer} trump "
+            f"{suit_name(self.deal.trump)} face-up {face} stock {len(self.stock)} "
+            f"trick {len(self.tricks)} turn {self.turn} [{format_cards(self.trick)}] "
+            f"hands [{hands}] points {list(self.points)} scores {list(self.scores)}>"
+        )
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or a spectator, ``seat=None``) knows. Cards are ints or sets; -1 is none."""
+
+    seat: Seat | None
+    params: Params
+    deal: int
+    dealer: Seat
+    trump: int
+    upcard: Card  # the card that set trump (2p: turned under the stock; 4p: the dealer's)
+    face_up: Card  # the card face up under the stock now (2p), or -1
+    stock_size: int  # cards left to draw, the face-up card included
+    hands: tuple[CardSet | None, ...]  # the hands this seat can see: its own
+    hand_sizes: tuple[int, ...]
+    known: tuple[CardSet, ...]  # cards everyone knows are in each hand
+    trick: tuple[Card, ...]
+    leader: Seat
+    tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
+    turn: Seat | None
+    phase: str
+    points: tuple[int, ...]  # card points each seat has won this deal
+    cantes: tuple[tuple[int, Seat, int], ...]  # (trick index, seat, suit)
+    swaps: tuple[tuple[int, Seat, Card, Card], ...]  # (trick index, seat, given, taken)
+    sing_right: Seat | None  # whose side may still sing for the last trick
+    scores: tuple[int, ...]  # per side: the match standings (see the match parameter)
+    history: tuple[tuple[int, ...], ...]  # per deal: what it added to the standings
+    result: Outcome | None
+    excluded: tuple[CardSet, ...] = field(repr=False)  # cards each seat is known not to hold now
+
+    @property
+    def hand(self) -> CardSet | None:
+        """This seat's own hand."""
+        return None if self.seat is None else self.hands[self.seat]
+
+
+# --- the match -------------------------------------------------------------------------------
+
+
+def new_state(params: Params, setup: Setup) -> State:
+    n = params.players
+    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
+    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    return _deal(params, setup, 0, dealer, (0, 0), (), ())
+
+
+def _deal(
+    params: Params,
+    setup: Setup,
+    number: int,
+    dealer: Seat,
+    scores: tuple[int, ...],
+    history: tuple[tuple[int, ...], ...],
+    earlier: tuple[_Pending, ...],
+) -> State:
+    """Deal ``number``: one card at a time from the dealer's right (§2.2, §3.2)."""
+    n = params.players
+    order = setup.deck(number, SPANISH_40.cards)
+    dealt = [0] * n
+    for i in range(n * HAND_SIZE[n]):
+        dealt[(dealer + 1 + i) % n] |= 1 << order[i]
+    known = [0] * n
+    if n == 2:
+        upcard, stock, face_up = order[16], order[17:], order[16]
+        first = (dealer + 1) % 2
+    else:
+        upcard, stock, face_up = order[39], (), -1
+        known[dealer] = 1 << upcard
+        first = (dealer + 1) % 4
+        if (params.first_leader or "two_of_oros") == "two_of_oros":
+            first = next(s for s in range(4) if dealt[s] >> TWO_OF_OROS & 1)
+    deal = Deal(number, dealer, upcard >> 4, upcard, first, order, tuple(dealt), _relaxed(params))
+    return State(
+        params,
+        setup,
+        deal,
+        tuple(dealt),
+        tuple(stock),
+        face_up,
+        (),
+        first,
+        first,
+        (),
+        (0,) * n,
+        (),
+        (),
+        tuple(known),
+        -1,
+        scores,
+        history,
+        None,
+        (*earlier, deal),
+    )
+
+
+def current_player(state: State) -> Seat | None:
+    return None if state.result is not None else state.turn
+
+
+def _obligation(
+    params: Params, index: int, trick: tuple[Card, ...], seat: Seat, leader: Seat, trump: int
+) -> tricks.Obligation | None:
+    """The play duty for ``seat`` adding to ``trick`` in trick ``index``; None: free play."""
+    if params.players == 2:
+        if index < DRAWS and params.stock_phase_play != "strict":
+            return tricks.FOLLOW if params.stock_phase_play == "follow_only" else None
+        return tricks.MUST_WIN
+    if not params.must_beat_partner and trick:
+        winner = (leader + tricks.trick_winner(trick, trump, ORDER)) % 4
+        if winner == (seat + 2) % 4:
+            return tricks.FOLLOW
+    return tricks.MUST_WIN
+
+
+def _relaxed(params: Params) -> bool:
+    """Whether an option can lift the duty to win the trick (else it is always ``MUST_WIN``)."""
+    if params.players == 2:
+        return params.stock_phase_play != "strict"
+    return not params.must_beat_partner
+
+
+def _legal_cards(state: State) -> int:
+    if state._legal < 0:
+        hand = state.hands[state.turn]
+        if state.trick:
+            p = state.params
+            rule: tricks.Obligation | None = tricks.MUST_WIN
+            if state.deal.relaxed:
+                rule = _obligation(
+                    p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
+                )
+            if rule is not None:
+                hand = tricks.legal_mask(
+                    hand,
+                    state.trick,
+                    state.deal.trump,
+                    ORDER,
+                    rule,
+                    must_underruff=p.must_underruff,
+                )
+        state._legal = hand
+    return state._legal
+
+
+def legal_actions(state: State) -> list[Action]:
+    """The cards the play duty allows, then ``swap``, ``sing <suit>`` and ``tute`` if allowed."""
+    if state.result is not None:
+        return []
+    actions = _cards(state._legal if state._legal >= 0 else _legal_cards(state))
+    if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
+        hand, d = state.hands[state.turn], state.deal
+        # Cheap first: a pair (a Rey sits one bit above its Caballo), the 7 or 2 of trumps, a tute.
+        if hand & hand >> 1 & CABALLOS or hand & d.swappers or state.params.tute_declaration:
+            actions += _declarations(state)
+    return actions
+
+
+def _cards(mask: int) -> list[Card]:
+    """``cards_of(mask)`` for the cards of the Spanish deck, by table."""
+    return [
+        *_L0[mask & 255], *_H0[mask >> 10 & 7], *_L1[mask >> 16 & 255], *_H1[mask >> 26 & 7],
+        *_L2[mask >> 32 & 255], *_H2[mask >> 42 & 7], *_L3[mask >> 48 & 255], *_H3[mask >> 58],
+    ]  # fmt: skip
+
+
+def _trick_winner(trick: tuple[Card, ...], trump: int) -> int:
+    """``tricks.trick_winner``, written out for the two-card trick of the two-player game."""
+    if len(trick) != 2:
+        return tricks.trick_winner(trick, trump, ORDER)
+    lead, follow = trick
+    if follow >> 4 == lead >> 4:
+        return int(_POWER[follow] > _POWER[lead])
+    return int(follow >> 4 == trump)
+
+
+def _declarations(state: State) -> list[Action]:
+    """The swap, cantes and tute the player to act may make now."""
+    out = []
+    if _swap_card(state) >= 0:
+        out.append(SWAP)
+    hand = state.hands[state.turn]
+    pairs = hand & hand >> 1 & CABALLOS  # a Rey sits one bit above its Caballo
+    tute = state.params.tute_declaration and _has_tute(hand)
+    if (pairs or tute) and _may_declare(state):
+        suits = _singable(hand, _sung(state.cantes), state.deal.trump)
+        out.extend(SING + s for s in range(4) if suits >> s & 1)
+        if tute:
+            out.append(TUTE)
+    return out
+
+
+def _swap_card(state: State) -> Card:
+    """The trump the leader would give for the face-up card now (the 7 or the 2), or -1."""
+    if state.face_up < 0 or state.trick:
+        return -1
+    p, trump, rank = state.params, state.deal.trump, state.face_up & 15
+    if rank in COUNTING:
+        card = trump * 16 + 7
+    elif rank in p.two_swap_targets:
+        card = trump * 16 + 2
+    else:
+        return -1
+    if not state.hands[state.turn] >> card & 1:
+        return -1
+    if p.swap_requires_trick_win and not state.tricks:
+        return -1
+    if state.cantes and state.cantes[-1][0] == len(state.tricks):
+        return -1  # swaps come before the cante
+    return card
+
+
+def _entitled(state: State) -> bool:
+    """Whether the player to act may declare for the last trick won (§2.4, §3.4)."""
+    right, seat = state.sing_right, state.turn
+    if right < 0:
+        return False
+    return seat == right or (state.params.partner_may_sing and seat == (right + 2) % 4)
+
+
+def _cante_window(state: State) -> bool:
+    """Two players sing only while the stock lasts, unless ``cantes_after_stock`` (§2.4)."""
+    p = state.params
+    return p.players == 4 or state.face_up >= 0 or p.cantes_after_stock
+
+
+def _may_declare(state: State) -> bool:
+    return _entitled(state) and _cante_window(state)
+
+
+def _sung(cantes: tuple[tuple[int, Seat, int], ...]) -> int:
+    """The suits sung this deal, as bits."""
+    sung = 0
+    for _, _, suit in cantes:
+        sung |= 1 << suit
+    return sung
+
+
+def _singable(hand: int, sung: int, trump: int) -> int:
+    """The suits (bits) whose pair ``hand`` may sing: the 40 comes before any 20 (§2.4)."""
+    if not sung >> trump & 1 and hand & PAIRS[trump] == PAIRS[trump]:
+        return 1 << trump
+    suits = 0
+    for suit in range(4):
+        if not sung >> suit & 1 and hand & PAIRS[suit] == PAIRS[suit]:
+            suits |= 1 << suit
+    return suits
+
+
+def _has_tute(hand: int) -> bool:
+    return hand & REYES == REYES or hand & CABALLOS == CABALLOS
+
+
+def why_illegal(state: State, action: Action) -> IllegalActionError | None:
+    """Why ``action`` breaks a rule now, or None. The single source of legality."""
+    if state.result is not None:
+        return IllegalActionError("match-over", "the match is over")
+    if 0 <= action < SWAP and SPANISH_40.mask >> action & 1:
+        return _why_play(state, action)
+    if action == SWAP:
+        return _why_swap(state)
+    if SING <= action < SING + 4:
+        return _why_sing(state, action - SING)
+    if action == TUTE:
+        return _why_tute(state)
+    return IllegalActionError(
+        "no-such-action",
+        f"{action} is not a Tute action (a card of the 40-card deck, swap, sing, tute)",
+    )
+
+
+def _why_play(state: State, card: Card) -> IllegalActionError | None:
+    p, hand = state.params, state.hands[state.turn]
+    rule = _obligation(
+        p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
+    )
+    if rule is None:
+        return tricks.why_card_illegal(hand, card, (), state.deal.trump, ORDER)
+    return tricks.why_card_illegal(
+        hand, card, state.trick, state.deal.trump, ORDER, rule, must_underruff=p.must_underruff
+    )
+
+
+def _why_swap(state: State) -> IllegalActionError | None:
+    p, trump = state.params, state.deal.trump
+    if p.players == 4:
+        return IllegalActionError(
+            "no-stock", "there is no stock and no face-up card in Tute for four: nothing to swap"
+        )
+    if state.face_up < 0:
+        return IllegalActionError(
+            "stock-gone", "the face-up trump card has been drawn: swaps end with the stock"
+        )
+    if state.trick:
+        return IllegalActionError(
+            "not-before-lead",
+            f"only the player about to lead may swap, before leading (seat {state.leader} led)",
+        )
+    if p.swap_requires_trick_win and not state.tricks:
+        return IllegalActionError(
+            "swap-needs-trick-win",
+            "no swap before the first trick: a swap needs a trick won (swap_requires_trick_win)",
+        )
+    if state.cantes and state.cantes[-1][0] == len(state.tricks):
+        return IllegalActionError(
+            "swap-after-cante", "swaps come before the cante, and you have sung this turn"
+        )
+    face, hand = state.face_up, state.hands[state.turn]
+    if face & 15 in COUNTING:
+        seven = trump * 16 + 7
+        if not hand >> seven & 1:
+            return IllegalActionError(
+                "swap-needs-seven",
+                f"the face-up {CARD_TEXT[face]} is taken with the 7 of trumps ({CARD_TEXT[seven]}),"
+                " which you do not hold",
+            )
+        return None
+    if face & 15 in p.two_swap_targets:
+        two = trump * 16 + 2
+        if not hand >> two & 1:
+            return IllegalActionError(
+                "swap-needs-two",
+                f"the face-up {CARD_TEXT[face]} is taken with the 2 of trumps ({CARD_TEXT[two]}),"
+                " which you do not hold",
+            )
+        return None
+    targets = ", ".join(str(r) for r in p.two_swap_targets)
+    return IllegalActionError(
+        "swap-face-up-rank",
+        f"nothing swaps for the face-up {CARD_TEXT[face]}: the 7 of trumps takes an As, 3, Rey,"
+        f" Caballo or Sota, the 2 of trumps a {targets}",
+    )
+
+
+def _why_declare(state: State, what: str) -> IllegalActionError | None:
+    """Who may sing (or declare a tute) and when (§2.4, §3.4)."""
+    p = state.params
+    if not _entitled(state):
+        if state.cantes and state.cantes[-1][0] == len(state.tricks):
+            singer = state.cantes[-1][1]
+            if singer == state.turn or (p.partner_may_sing and singer == (state.turn + 2) % 4):
+                return IllegalActionError(
+                    "one-cante-per-trick",
+                    f"one cante per trick won: seat {singer} has sung for this one, no {what} now",
+                )
+        who = (
+            "the player who won the last trick, before leading, or his partner at his own turn"
+            if p.partner_may_sing
+            else "only the player who won the last trick, before leading,"
+        )
+        return IllegalActionError("not-trick-winner", f"{who} may {what}")
+    if not _cante_window(state):
+        return IllegalActionError(
+            "stock-gone", f"no {what} once the stock is exhausted (cantes_after_stock=false)"
+        )
+    return None
+
+
+def _why_sing(state: State, suit: int) -> IllegalActionError | None:
+    error = _why_declare(state, "sing")
+    if error is not None:
+        return error
+    trump, hand, sung = state.deal.trump, state.hands[state.turn], _sung(state.cantes)
+    name, value = suit_name(suit), 40 if suit == trump else 20
+    if sung >> suit & 1:
+        return IllegalActionError("suit-sung", f"{name} has been sung this deal: once per suit")
+    if hand & PAIRS[suit] != PAIRS[suit]:
+        pair = format_cards(cards_of(PAIRS[suit])[::-1])
+        return IllegalActionError(
+            "sing-needs-pair",
+            f"to sing {value} in {name} you must hold its Rey and Caballo ({pair})",
+        )
+    if suit != trump and not sung >> trump & 1 and hand & PAIRS[trump] == PAIRS[trump]:
+        return IllegalActionError(
+            "forty-first",
+            f"the 40 comes first: you hold the Rey and Caballo of {suit_name(trump)}, the trumps",
+        )
+    return None
+
+
+def _why_tute(state: State) -> IllegalActionError | None:
+    if not state.params.tute_declaration:
+        return IllegalActionError(
+            "tute-off", "the tute is not declared in this game (tute_declaration=false)"
+        )
+    error = _why_declare(state, "declare a tute")
+    if error is not None:
+        return error
+    if not _has_tute(state.hands[state.turn]):
+        return IllegalActionError(
+            "tute-needs-four", "a tute needs all four Reyes or all four Caballos in your hand"
+        )
+    return None
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after the current player takes ``action``; raises IllegalActionError."""
+    if 0 <= action < SWAP and state.result is None:
+        legal = state._legal if state._legal >= 0 else _legal_cards(state)
+        if legal >> action & 1:
+            return _play(state, action)
+    error = why_illegal(state, action)
+    if error is not None:
+        raise error
+    if action == SWAP:
+        return _swap(state)
+    if action == TUTE:
+        return _declare_tute(state)
+    assert SING <= action < SING + 4, "why_illegal and the legal cards disagree"
+    return _sing(state, action - SING)
+
+
+def _play(state: State, card: Card) -> State:
+    p, seat = state.params, state.turn
+    hands = list(state.hands)
+    hands[seat] ^= 1 << card
+    known = state.known
+    if known[seat] >> card & 1:
+        known = (*known[:seat], known[seat] ^ 1 << card, *known[seat + 1 :])
+    right = state.sing_right
+    if right >= 0 and seat == ((right + 2) % 4 if p.partner_may_sing else right):
+        right = -1  # the last chance to sing for the trick won has passed
+    trick = (*state.trick, card)
+    if len(trick) < p.players:
+        return State(
+            p,
+            state.setup,
+            state.deal,
+            tuple(hands),
+            state.stock,
+            state.face_up,
+            trick,
+            state.leader,
+            (seat + 1) % p.players,
+            state.tricks,
+            state.points,
+            state.cantes,
+            state.swaps,
+            known,
+            right,
+            state.scores,
+            state.history,
+            None,
+            (),
+        )
+    return _take_trick(state, hands, known, trick)
+
+
+def _take_trick(
+    state: State, hands: list[int], known: tuple[int, ...], trick: tuple[Card, ...]
+) -> State:
+    """The winner takes the trick and leads; while the stock lasts both draw, winner first."""
+    p, d, leader = state.params, state.deal, state.leader
+    n = p.players
+    winner = (leader + _trick_winner(trick, d.trump)) % n
+    won = POINTS[trick[0]] + POINTS[trick[1]] if n == 2 else sum(POINTS[c] for c in trick)
+    points = (*state.points[:winner], state.points[winner] + won, *state.points[winner + 1 :])
+    last: tuple[_Pending, ...] = (("trick", leader, trick, winner, won),)
+    stock, face_up = state.stock, state.face_up
+    if face_up >= 0:
+        loser, first = 1 - winner, stock[0]
+        if len(stock) > 1:
+            second, stock = stock[1], stock[2:]
+        else:  # the last face-down card: the loser takes the face-up trump card
+            second, stock, face_up = face_up, (), -1
+            known = (
+                (known[0] | 1 << second, known[1])
+                if loser == 0
+                else (known[0], known[1] | 1 << second)
+            )
+        hands[winner] |= 1 << first
+        hands[loser] |= 1 << second
+        last = (*last, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
+    done = (*state.tricks, (leader, trick))
+    after = State(
+        p,
+        state.setup,
+        d,
+        tuple(hands),
+        stock,
+        face_up,
+        (),
+        winner,
+        winner,
+        done,
+        points,
+        state.cantes,
+        state.swaps,
+        known,
+        winner,
+        state.scores,
+        state.history,
+        None,
+        last,
+    )
+    if len(done) * n < 40:
+        return after
+    return _end_deal(after, -1)
+
+
+def _swap(state: State) -> State:
+    seat, give, take = state.turn, _swap_card(state), state.face_up
+    hands, known = list(state.hands), list(state.known)
+    hands[seat] = hands[seat] ^ 1 << give | 1 << take
+    known[seat] = known[seat] & ~(1 << give) | 1 << take
+    event = Event("swap", {"seat": seat, "gave": CARD_TEXT[give], "took": CARD_TEXT[take]})
+    return state._with(
+        hands=tuple(hands),
+        known=tuple(known),
+        face_up=give,
+        swaps=(*state.swaps, (len(state.tricks), seat, give, take)),
+        last=(event,),
+    )
+
+
+def _sing(state: State, suit: int) -> State:
+    seat, trump = state.turn, state.deal.trump
+    known = list(state.known)
+    known[seat] |= PAIRS[suit]
+    event = Event(
+        "cante",
+        {
+            "seat": seat,
+            "suit": suit_name(suit),
+            "points": 40 if suit == trump else 20,
+            "cards": [CARD_TEXT[suit * 16 + REY], CARD_TEXT[suit * 16 + CABALLO]],
+        },
+    )
+    return state._with(
+        known=tuple(known),
+        cantes=(*state.cantes, (len(state.tricks), seat, suit)),
+        sing_right=-1,
+        last=(event,),
+    )
+
+
+def _declare_tute(state: State) -> State:
+    seat, hand = state.turn, state.hands[state.turn]
+    shown = REYES if hand & REYES == REYES else CABALLOS
+    known = list(state.known)
+    known[seat] |= shown
+    event = Event("tute", {"seat": seat, "cards": [CARD_TEXT[c] for c in cards_of(shown)]})
+    return _end_deal(state._with(known=tuple(known), sing_right=-1, last=(event,)), seat)
+
+
+def deal_result(
+    card_points: tuple[int, int], cantes: tuple[int, int], last_trick: int, bonus: int
+) -> tuple[tuple[int, int], int]:
+    """Each side's total and the side that wins the deal (§2.5, §3.5).
+
+    The total is card points plus cantes plus ``bonus`` to the side that won the last trick; the
+    higher total wins, a tie goes to the side of the last trick.
+
+    >>> deal_result((78, 42), (40, 20), 1, 0)  # RULES.md T2-5
+    ((118, 62), 0)
+    >>> deal_result((71, 49), (20, 40), 0, 10)  # RULES.md T4-3
+    ((101, 89), 0)
+    >>> deal_result((60, 60), (0, 0), 1, 0)
+    ((60, 60), 1)
+    """
+    totals = [card_points[0] + cantes[0], card_points[1] + cantes[1]]
+    totals[last_trick] += bonus
+    if totals[0] != totals[1]:
+        return (totals[0], totals[1]), int(totals[1] > totals[0])
+    return (totals[0], totals[1]), last_trick
+
+
+def _end_deal(state: State, tute: Seat) -> State:
+    """Score the deal (``tute``: the seat that declared one, else -1), then deal again or end."""
+    p, d = state.params, state.deal
+    n = p.players
+    cards, cantes = [0, 0], [0, 0]
+    for seat in range(n):
+        cards[seat % 2] += state.points[seat]
+    for _, seat, suit in state.cantes:
+        cantes[seat % 2] += 40 if suit == d.trump else 20
+    if tute >= 0:
+        points, side = (cards[0] + cantes[0], cards[1] + cantes[1]), tute % 2
+    else:  # the winner of the last trick leads the next, so state.leader is that seat
+        points, side = deal_result(
+            (cards[0], cards[1]), (cantes[0], cantes[1]), state.leader % 2, _bonus(p)
+        )
+    needed = _deals_to_win(p.match)
+    delta = points if needed <= 1 else (int(side == 0), int(side == 1))
+    scores = (state.scores[0] + delta[0], state.scores[1] + delta[1])
+    history = (*state.history, delta)
+    scored = Event(
+        "score",
+        {
+            "score": list(delta),
+            "points": list(points),
+            "cards": cards,
+            "cantes": cantes,
+            "last_trick": None if tute >= 0 else state.leader,
+            "tute": tute if tute >= 0 else None,
+            "winners": list(_side_seats(side, n)),
+            "totals": list(scores),
+        },
+    )
+    winner = side  # of the match, if it ends here
+    if needed > 1:  # best_of_K: a tute wins the deal like any other win
+        over, reason = scores[side] >= needed, f"won {needed} deals"
+    elif tute >= 0:
+        over, reason = True, "tute"
+    elif needed == 1:
+        over = True
+        reason = "tied on points, won the last trick" if points[0] == points[1] else "more points"
+    else:
+        over, reason = max(scores) > 100, "passed 100"
+        if scores[0] != scores[1]:
+            winner = int(scores[1] > scores[0])
+        else:
+            winner, reason = state.leader % 2, "passed 100, tied, won the last trick"
+    if not over:
+        nxt = (d.dealer + 1) % n
+        return _deal(p, state.setup, d.number + 1, nxt, scores, history, (*state.last, scored))
+    result = Outcome(scores, _side_seats(winner, n), reason)
+    end = Event("end", {"scores": list(scores), "winners": list(result.winners), "reason": reason})
+    return state._with(
+        scores=scores, history=history, result=result, last=(*state.last, scored, end)
+    )
+
+
+def outcome(state: State) -> Outcome | None:
+    return state.result
+
+
+def events(state: State) -> tuple[Event, ...]:
+    """The deal, tricks, draws, cantes, swaps, score and end that the last step brought about."""
+    return tuple(_event(state.params, e) for e in state.last)
+
+
+def _event(params: Params, pending: _Pending) -> Event:
+    # Tricks and draws are kept raw in the state and rendered here, off the playout hot path.
+    if isinstance(pending, Event):
+        return pending
+    if isinstance(pending, Deal):
+        return _deal_event(params, pending)
+    if pending[0] == "trick":
+        _, leader, trick, winner, won = pending
+        return Event(
+            "trick",
+            {
+                "leader": leader,
+                "cards": [CARD_TEXT[c] for c in trick],
+                "winner": winner,
+                "points": won,
+            },
+        )
+    _, winner, first, loser, second, left = pending
+    return Event(
+        "draw",
+        {"seats": [winner, loser], "cards": [CARD_TEXT[first], CARD_TEXT[second]], "left": left},
+    )
+
+
+def _deal_event(params: Params, d: Deal) -> Event:
+    n = params.players
+    return Event(
+        "deal",
+        {
+            "deal": d.number,
+            "dealer": d.dealer,
+            "deck": [CARD_TEXT[c] for c in d.deck],
+            "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in d.dealt],
+            "upcard": CARD_TEXT[d.upcard],
+            "upcard_kept_by_dealer": n == 4,
+            "trump": suit_name(d.trump),
+            "stock": [CARD_TEXT[c] for c in d.deck[17:]] if n == 2 else [],
+            "first_leader": d.first,
+        },
+    )
+
+
+# --- notation --------------------------------------------------------------------------------
+
+
+def format_action(params: Params, action: Action) -> str:
+    """The text of an action: ``play CARD``, ``swap``, ``sing SUIT`` or ``tute``.
+
+    >>> format_action(Params(), parse_card("3o")), format_action(Params(), SING + 1)
+    ('play 3o', 'sing copas')
+    """
+    if action == SWAP:
+        return "swap"
+    if action == TUTE:
+        return "tute"
+    if SING <= action < SING + 4:
+        return f"sing {suit_name(action - SING)}"
+    return f"play {CARD_TEXT[action]}"
+
+
+def parse_action(params: Params, text: str) -> Action:
+    """``play CARD`` (or a bare card), ``swap``, ``sing SUIT`` (word or letter), ``tute``.
+
+    >>> parse_action(Params(), "sing o") == parse_action(Params(), "Sing Oros") == SING
+    True
+    >>> parse_action(Params(), "12b"), parse_action(Params(), "swap") == SWAP
+    (60, True)
+    """
+    words = text.strip().lower().split()
+    if words == ["swap"]:
+        return SWAP
+    if words == ["tute"]:
+        return TUTE
+    if len(words) == 2 and words[0] == "sing":
+        if words[1] not in _SUIT_WORDS:
+            raise InvalidActionError(
+                f"{text!r}: sing a suit, oros, copas, espadas or bastos (or o, c, e, b)"
+            )
+        return SING + _SUIT_WORDS[words[1]]
+    if (len(words) == 2 and words[0] == "play") or len(words) == 1:
+        card = parse_card(words[-1])
+        if not SPANISH_40.mask >> card & 1:
+            raise InvalidActionError(f"{words[-1]!r} is not a card of the 40-card Spanish deck")
+        return card
+    raise InvalidActionError(
+        f"{text!r} is not an action: write 'play CARD', 'swap', 'sing SUIT' or 'tute'"
+    )
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def observe(state: State, seat: Seat | None) -> View:
+    """What ``seat`` sees: its own hand and everything public, never another hand.
+
+    Public: the cards played, the trump card, the face-up card and every swap, the size of the
+    stock, the cards shown in cantes (known to stay in the singer's hand until played).
+    """
+    p, d = state.params, state.deal
+    hands: list[CardSet | None] = [None] * p.players
+    if seat is not None:
+        hands[seat] = CardSet(state.hands[seat])
+    over = state.result is not None
+    excluded = _excluded_now(p, d.trump, state.tricks, state.trick, state.leader, state.known)
+    return View(
+        seat=seat,
+        params=p,
+        deal=d.number,
+        dealer=d.dealer,
+        trump=d.trump,
+        upcard=d.upcard,
+        face_up=state.face_up,
+        stock_size=len(state.stock) + (state.face_up >= 0),
+        hands=tuple(hands),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        known=tuple(CardSet(k) for k in state.known),
+        trick=state.trick,
+        leader=state.leader,
+        tricks=state.tricks,
+        turn=None if over else state.turn,
+        phase="over" if over else "play",
+        points=state.points,
+        cantes=state.cantes,
+        swaps=state.swaps,
+        sing_right=None if state.sing_right < 0 else state.sing_right,
+        scores=state.scores,
+        history=state.history,
+        result=state.result,
+        excluded=tuple(CardSet(m) for m in excluded),
+    )
+
+
+def _play_exclusions(
+    params: Params,
+    trump: int,
+    done: tuple[tuple[Seat, tuple[Card, ...]], ...],
+    trick: tuple[Card, ...],
+    leader: Seat,
+) -> list[list[tuple[int, int]]]:
+    """Per seat, ``(trick index, cards)``: what each play showed the seat did not hold then."""
+    n = params.players
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for index, (first, cards) in enumerate((*done, (leader, trick))):
+        seat = first
+        for i in range(1, len(cards)):
+            seat = (seat + 1) % n
+            before = cards[:i]
+            rule = _obligation(params, index, before, seat, first, trump)
+            if rule is None:
+                continue
+            mask = tricks.excluded_by_play(
+                cards[i], before, trump, ORDER, rule, must_underruff=params.must_underruff
+            )
+            if mask:
+                out[seat].append((index, mask))
+    return out
+
+
+def _excluded_now(
+    params: Params,
+    trump: int,
+    done: tuple[tuple[Seat, tuple[Card, ...]], ...],
+    trick: tuple[Card, ...],
+    leader: Seat,
+    known: tuple[int, ...],
+) -> list[int]:
+    """Cards each seat is known not to hold now: shown by plays since its last draw."""
+    drawn = min(len(done), DRAWS) if params.players == 2 else 0
+    out = []
+    for seat, facts in enumerate(_play_exclusions(params, trump, done, trick, leader)):
+        mask = 0
+        for index, cards in facts:
+            if index >= drawn:
+                mask |= cards
+        out.append(mask & ~known[seat])
+    return out
+
+
+# --- sampling a state consistent with a view -------------------------------------------------
+#
+# Every card a hidden hand ever held came from the deal or from a draw: call the moment its slot
+# (0 for the deal, j for the draw after trick j − 1). What the view shows pins each card's slot
+# between bounds: a card played, swapped away or shown in trick t came at slot t or earlier; a
+# card some play of trick t showed the seat did not hold came after slot t (if the seat held it
+# later). Dealing the unseen cards is then a matching of cards to places (the slots of the hidden
+# hands and the face-down stock), one card a place, which a greedy matching in random order
+# completes whenever the view is consistent; random swaps of two cards that both stay within
+# bounds then take it towards a uniform draw among all consistent deals. Moments within a trick
+# are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
+
+_NEVER = 1 << 30
+
+
+@dataclass
+class _Timeline:
+    """The public facts of a deal's hidden hands, replayed from a view."""
+
+    tokens: list[dict[Card, list[int]]]  # seat -> card -> [latest slot, moment it left the hand]
+    excluded: list[list[tuple[int, int]]]  # seat -> (moment, cards not held then)
+    pairs: list[tuple[Seat, int, int]]  # a 20 sung with the 40 open: not both of these trumps
+    fixed: list[list[int]]  # seat -> slots whose card everyone saw (face-up draw, trump card)
+
+
+def _timeline(view: View) -> _Timeline:
+    p, trump = view.params, view.trump
+    n = p.players
+    line = _Timeline([{} for _ in range(n)], [[] for _ in range(n)], [], [[] for _ in range(n)])
+    # Cards each seat is publicly known to hold, and whether they came from a hidden slot.
+    held: list[dict[Card, bool]] = [{} for _ in range(n)]
+
+    def seen(seat: Seat, card: Card, index: int) -> None:
+        if card not in held[seat]:
+            held[seat][card] = True
+            line.tokens[seat][card] = [index, _NEVER]
+
+    def gone(seat: Seat, card: Card, moment: int) -> None:
+        if held[seat].pop(card):
+            line.tokens[seat][card][1] = moment
+
+    if n == 4:
+        line.fixed[view.dealer].append(0)
+        held[view.dealer][view.upcard] = False
+    face, sung, played = view.upcard if n == 2 else -1, 0, 0
+    for index, (first, cards) in enumerate((*view.tricks, (view.leader, view.trick))):
+        seat = first
+        for i in range(min(len(cards) + 1, n)):
+            # What this seat did at its turn: swap (the leader), sing, then play.
+            for at, who, give, take in view.swaps:
+                if (at, who) == (index, seat):
+                    seen(seat, give, index)
+                    gone(seat, give, 3 * index + 1)
+                    held[seat][take], face = False, give
+            for at, who, suit in view.cantes:
+                if (at, who) == (index, seat):
+                    if suit != trump and not sung >> trump & 1:
+                        elsewhere = played | (1 << face if face >= 0 else 0)
+                        _forty_hint(line, held, seat, 3 * index + 1, PAIRS[trump], elsewhere)
+                    sung |= 1 << suit
+                    for card in cards_of(PAIRS[suit]):
+                        seen(seat, card, index)
+            if i == len(cards):
+                break
+            card = cards[i]
+            rule = _obligation(p, index, cards[:i], seat, first, trump)
+            if i and rule is not None:
+                mask = tricks.excluded_by_play(
+                    card, cards[:i], trump, ORDER, rule, must_underruff=p.must_underruff
+                )
+                if mask:
+                    line.excluded[seat].append((3 * index + 2, mask))
+            seen(seat, card, index)
+            gone(seat, card, 3 * index + 3)
+            played |= 1 << card
+            seat = (seat + 1) % n
+        if n == 2 and len(cards) == 2 and index == DRAWS - 1:
+            loser = 1 - (first + tricks.trick_winner(cards, trump, ORDER)) % 2
+            line.fixed[loser].append(DRAWS)
+            held[loser][face] = False
+    now = len(view.tricks)
+    for seat in range(n):
+        for card in view.known[seat]:
+            seen(seat, card, now)  # shown without a recorded moment (a tute): held now
+    return line
+
+
+def _forty_hint(
+    line: _Timeline, held: list[dict[Card, bool]], seat: Seat, moment: int, pair: int, gone: int
+) -> None:
+    """A 20 sung while the 40 was open: the singer did not hold both trumps of the pair (§2.4).
+
+    Nothing follows when one of them was already elsewhere (played, face up, shown in another
+    hand); when the singer was known to hold one, the other is the one he lacked.
+    """
+    for other, cards in enumerate(held):
+        if other != seat:
+            gone |= sum(1 << c for c in cards)
+    if pair & gone:
+        return
+    mine = sum(1 << c for c in cards_of(pair) if c in held[seat])
+    line.pairs.append((seat, moment, pair & ~mine))
+
+
+def _lowest_slot(excluded: list[tuple[int, int]], card: Card, left: int) -> int:
+    """The earliest slot ``card`` can have come from, given what the seat showed it lacked."""
+    low = 0
+    for moment, cards in excluded:
+        if cards >> card & 1 and moment < left:
+            low = max(low, moment // 3 + 1)
+    return low
+
+
+def sample_state(view: View, rng: random.Random) -> State:
+    """A full state consistent with ``view``: the unseen cards dealt at random around the facts.
+
+    The seat's own hand, every card played, swapped or shown, and every void or "could not beat"
+    that play revealed, each at the moment it was revealed (a two-player hand changes with every
+    draw), are honoured; so is the 40-before-20 rule's hint that a singer of 20 did not hold both
+    trumps of the pair. Among the deals that fit, the draw is close to uniform. Raises
+    ValueError for a view no deal can explain.
+    """
+    n = view.params.players
+    line = _timeline(view)
+    hidden = [s for s in range(n) if view.hands[s] is None]
+    drawn = min(len(view.tricks), DRAWS) if n == 2 else 0
+    places: list[tuple[Seat, int]] = []  # (seat, slot) of the hidden hands, then (-1, 0): stock
+    for s in hidden:
+        fixed = line.fixed[s]
+        places += [(s, 0)] * (HAND_SIZE[n] - fixed.count(0))
+        places += [(s, j) for j in range(1, drawn + 1) if j not in fixed]
+    in_hands = len(places)
+    places += [(-1, 0)] * (view.stock_size - (view.face_up >= 0))
+    tokens = [(s, c, latest, left) for s in hidden for c, (latest, left) in line.tokens[s].items()]
+    pool = cards_of(SPANISH_40.mask & ~_public(view))
+    cards = [c for _, c, _, _ in tokens] + pool
+    if len(cards) != len(places):
+        raise ValueError("the view's hand and stock sizes do not match its unseen cards")
+    hints = [(s, moment, lacked) for s, moment, lacked in line.pairs if s in hidden]
+    choices = list(itertools.product(*(cards_of(lacked) for _, _, lacked in hints)))
+    rng.shuffle(choices)
+    for choice in choices:
+        # Start from a deal where each such singer lacked one chosen trump of the pair.
+        excluded = [list(e) for e in line.excluded]
+        for (s, moment, _), card in zip(hints, choice, strict=True):
+            excluded[s].append((moment, 1 << card))
+        allowed = _allowed(excluded, tokens, pool, places)
+        at = _greedy(allowed, len(tokens), in_hands, rng)
+        if at is not None:
+            break
+    else:
+        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+    allowed = _allowed(line.excluded, tokens, pool, places)
+    _mix(at, allowed, _hint_check(hints, cards, tokens, places), rng)
+    # Tokens are already where the view shows them: only the pool cards are new.
+    placed = [cards[node] if node >= len(tokens) else -1 for node in at]
+    return _sampled(view, placed, places, rng)
+
+
+def _public(view: View) -> int:
+    """The cards whose place the view shows: seen hands, shown cards, played, face up."""
+    public = 1 << view.face_up if view.face_up >= 0 else 0
+    for s, seen in enumerate(view.hands):
+        public |= view.known[s].mask | (seen.mask if seen is not None else 0)
+    for _, cards in (*view.tricks, (view.leader, view.trick)):
+        for card in cards:
+            public |= 1 << card
+    return public
+
+
+def _allowed(
+    excluded: list[list[tuple[int, int]]],
+    tokens: list[tuple[Seat, Card, int, int]],
+    pool: list[Card],
+    places: list[tuple[Seat, int]],
+) -> list[int]:
+    """For each card (tokens, then the pool) the places it may occupy, as a bitmask."""
+    out = []
+    for seat, card, latest, left in tokens:
+        low = _lowest_slot(excluded[seat], card, left)
+        out.append(
+            sum(1 << i for i, (s, j) in enumerate(places) if s == seat and low <= j <= latest)
+        )
+    stock = sum(1 << i for i, (s, _) in enumerate(places) if s < 0)
+    for card in pool:
+        lows: dict[Seat, int] = {}
+        mask = stock
+        for i, (s, j) in enumerate(places):
+            if s >= 0:
+                if s not in lows:
+                    lows[s] = _lowest_slot(excluded[s], card, _NEVER)
+                if j >= lows[s]:
+                    mask |= 1 << i
+        out.append(mask)
+    return out
+
+
+def _greedy(allowed: list[int], tokens: int, in_hands: int, rng: random.Random) -> list[int] | None:
+    """Place -> card index: every hand place filled (tokens first), the rest to the stock."""
+    edges = []
+    for node, mask in enumerate(allowed):
+        options = [i for i in range(in_hands) if mask >> i & 1]
+        if node >= tokens:
+            rng.shuffle(options)
+        edges.append(options)
+    owner = [-1] * in_hands
+    order = list(range(tokens, len(allowed)))
+    rng.shuffle(order)
+    free, spare = in_hands, []
+    for node in [*range(tokens), *order]:
+        if free and _augment(node, edges, owner, set()):
+            free -= 1
+        elif node < tokens:
+            return None
+        else:
+            spare.append(node)
+    return owner + spare if not free else None
+
+
+def _augment(node: int, edges: list[list[int]], owner: list[int], seen: set[int]) -> bool:
+    for place in edges[node]:
+        if owner[place] < 0:
+            owner[place] = node
+            return True
+    for place in edges[node]:
+        if place not in seen:
+            seen.add(place)
+            if _augment(owner[place], edges, owner, seen):
+                owner[place] = node
+                return True
+    return False
+
+
+def _hint_check(
+    hints: list[tuple[Seat, int, int]],
+    cards: list[Card],
+    tokens: list[tuple[Seat, Card, int, int]],
+    places: list[tuple[Seat, int]],
+) -> Callable[[list[int]], bool] | None:
+    """A test that each 20 sung with the 40 open left the singer short of the trump pair."""
+    if not hints:
+        return None
+    left = [t[3] for t in tokens] + [_NEVER] * (len(cards) - len(tokens))
+    nodes = {card: node for node, card in enumerate(cards)}
+
+    def ok(at: list[int]) -> bool:
+        where = {node: place for place, node in enumerate(at)}
+
+        def held(seat: Seat, moment: int, card: Card) -> bool:
+            node = nodes.get(card)
+            if node is None:  # the card is where the view shows it, not in this hand
+                return False
+            s, slot = places[where[node]]
+            return s == seat and slot <= moment // 3 and left[node] > moment
+
+        return not any(
+            all(held(seat, moment, c) for c in cards_of(lacked)) for seat, moment, lacked in hints
+        )
+
+    return ok
+
+
+def _mix(
+    at: list[int], allowed: list[int], ok: Callable[[list[int]], bool] | None, rng: random.Random
+) -> None:
+    """Random swaps of two placed cards that stay allowed: towards uniform over all deals."""
+    size, rand = len(at), rng.random
+    for _ in range(12 * size):
+        p, q = int(rand() * size), int(rand() * size)
+        a, b = at[p], at[q]
+        if allowed[a] >> q & 1 and allowed[b] >> p & 1:
+            at[p], at[q] = b, a
+            if ok is not None and not ok(at):
+                at[p], at[q] = a, b
+
+
+def _sampled(
+    view: View, placed: list[Card], places: list[tuple[Seat, int]], rng: random.Random
+) -> State:
+    """The state whose hidden hands and stock hold the cards ``placed`` (-1: none) in ``places``."""
+    n = view.params.players
+    hands = [
+        seen.mask if seen is not None else known.mask
+        for seen, known in zip(view.hands, view.known, strict=True)
+    ]
+    stock = []
+    for card, (seat, _) in zip(placed, places, strict=True):
+        if card < 0:
+            continue
+        if seat < 0:
+            stock.append(card)
+        else:
+            hands[seat] |= 1 << card
+    rng.shuffle(stock)
+    assert [h.bit_count() for h in hands] == list(view.hand_sizes[:n])
+    first = view.tricks[0][0] if view.tricks else view.leader
+    deal = Deal(
+        view.deal, view.dealer, view.trump, view.upcard, first, (), (), _relaxed(view.params)
+    )
+    return State(
+        view.params,
+        Setup(seed=rng.getrandbits(32)),
+        deal,
+        tuple(hands),
+        tuple(stock),
+        view.face_up,
+        view.trick,
+        view.leader,
+        view.turn if view.turn is not None else view.leader,
+        view.tricks,
+        view.points,
+        view.cantes,
+        view.swaps,
+        tuple(k.mask for k in view.known),
+        -1 if view.sing_right is None else view.sing_right,
+        view.scores,
+        view.history,
+        view.result,
+        (),
+    )
+
+
+# --- helpers for people and tests ------------------------------------------------------------
+
+
+def stack_deck(
+    params: Params,
+    dealer: Seat,
+    hands: Sequence[str],
+    upcard: str | None = None,
+    stock: str = "",
+) -> tuple[Card, ...]:
+    """A deck order that deals ``hands`` (text, one per seat) for ``new_state(decks=[...])``.
+
+    Two players: ``upcard`` is turned under the stock and ``stock`` lists the first cards drawn.
+    Four players: ``upcard`` is the dealer's last card, which sets trump. A hand given in part is
+    filled from the cards named nowhere, in canonical order (oros first), so name what matters.
+
+    >>> order = stack_deck(Params(), 1, ["1o 3o", "12b"], upcard="4c", stock="7e 5e")
+    >>> format_cards(order[:4]), CARD_TEXT[order[16]], format_cards(order[17:19])
+    ('1o 12b 3o 11o', '4c', '7e 5e')
+    """
+    n = params.players
+    size = HAND_SIZE[n]
+    rows = [parse_cards(h) for h in hands]
+    up = parse_card(upcard) if upcard is not None else None
+    drawn = parse_cards(stock)
+    if len(rows) != n or any(len(r) > size for r in rows):
+        raise ValueError(f"give {n} hands of at most {size} cards")
+    if n == 4 and up is not None and up in rows[dealer]:
+        rows[dealer].remove(up)
+    named = {c for r in rows for c in r} | set(drawn) | ({up} if up is not None else set())
+    spare = [c for c in SPANISH_40.cards if c not in named]
+    for s, row in enumerate(rows):
+        want = size - (1 if n == 4 and s == dealer and up is not None else 0)
+        while len(row) < want:
+            row.append(spare.pop(0))
+    if n == 4 and up is not None:
+        rows[dealer].append(up)
+    order = [rows[(dealer + 1 + i) % n][i // n] for i in range(n * size)]
+    if n == 2:
+        order.append(up if up is not None else spare.pop(0))
+        order += drawn
+    order += spare
+    if sorted(order) != sorted(SPANISH_40.cards):
+        raise ValueError("a card is named twice")
+    return tuple(order)
+
+
+def describe(view: View) -> str:
+    """The view in words, for a person at a plain text prompt."""
+    p, n = view.params, view.params.players
+    trump = suit_name(view.trump)
+    if n == 2:
+        face = CARD_TEXT[view.face_up] if view.face_up >= 0 else "drawn"
+        setting = f"trump {trump}; face-up {face}, {view.stock_size} card(s) to draw"
+    else:
+        setting = f"trump {trump} ({CARD_TEXT[view.upcard]}, the dealer's)"
+    lines = [f"deal {view.deal + 1}, seat {view.dealer} deals; {setting}"]
+    for s in range(n):
+        mark = " <- to play" if s == view.turn else ""
+        shown = f", shown {view.known[s]}" if view.known[s] else ""
+        lines.append(
+            f"  seat {s}: {view.hand_sizes[s]} cards, {view.points[s]} card points{shown}{mark}"
+        )
+    for _, seat, suit in view.cantes:
+        lines.append(f"  seat {seat} sang {40 if suit == view.trump else 20} in {suit_name(suit)}")
+    if view.trick:
+        lines.append(f"  trick so far (led by seat {view.leader}): {format_cards(view.trick)}")
+    if p.match != "single_deal":
+        lines.append(f"  match ({p.match}): {' - '.join(str(s) for s in view.scores)}")
+    if view.hand is not None:
+        lines.append(f"your hand: {view.hand}")
+    return "\n".join(lines)

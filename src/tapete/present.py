@@ -1,0 +1,502 @@
+"""What a table shows, for the terminal and web apps: a view turned into a ``Table`` of words.
+
+Both apps draw the same ``Table``: the seats around it, your hand, the cards on the table, the
+facts of the moment (trump, stake, pot ...), scores and their history; and the legal actions
+sorted into card clicks and buttons. A presenter per game does the turning, in the requested
+language; the apps never read game truth, only views.
+
+>>> import tapete
+>>> game = tapete.load("pocha(players=3, schedule=[2])")
+>>> state = game.new_state(seed=1, dealer=2)
+>>> table = present(game.observe(state, 0), lang="es")
+>>> table.title, table.status, len(table.hand)
+('Pocha — mano 1 de 1', 'tu turno', 2)
+>>> [b.label for b in actions(game, game.legal_actions(state), "es").buttons]
+['pedir 0', 'pedir 1', 'pedir 2']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tapete.cards import CARD_TEXT, Card, format_card, suit_name
+from tapete.errors import InvalidActionError
+from tapete.game import Action, Game
+from tapete.i18n import tr
+
+__all__ = ["Actions", "Button", "OnTable", "SeatBox", "Table", "actions", "present"]
+
+
+@dataclass(frozen=True)
+class SeatBox:
+    """One seat around the table."""
+
+    seat: int
+    name: str
+    lines: tuple[str, ...]  # e.g. "bid 2", "tricks 1", "35"
+    cards: int  # cards in hand
+    shown: tuple[str, ...] = ()  # cards of this seat the viewer can see
+    turn: bool = False
+    dealer: bool = False
+    team: int | None = None
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """A card played to the current trick (``card`` None: face down)."""
+
+    seat: int
+    card: str | None
+
+
+@dataclass(frozen=True)
+class Table:
+    game: str
+    title: str
+    status: str
+    seats: tuple[SeatBox, ...]
+    hand: tuple[str, ...]  # your cards, in display order
+    blind: int  # your cards you may not see (played by position)
+    trick: tuple[OnTable, ...]
+    last_trick: tuple[OnTable, ...]
+    last_winner: int | None
+    info: tuple[tuple[str, str], ...]  # (label, value): trump, upcard, stake, pot ...
+    score_names: tuple[str, ...]
+    scores: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]
+    deck: str  # spanish or french: how to draw the cards
+    over: bool
+    extra: dict[str, Any] = field(default_factory=dict)  # game-specific (Poch's bowls ...)
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    action: Action
+    text: str  # the action's notation
+
+
+@dataclass(frozen=True)
+class Actions:
+    """Legal actions as a person meets them: cards to click and buttons to press."""
+
+    cards: dict[str, Action]  # card text -> its "play" action
+    buttons: tuple[Button, ...]
+
+
+def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = None) -> Actions:
+    """Sort legal actions into card plays (clicking a card in your hand) and labelled buttons.
+
+    With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, 6!, 9!, 12!.
+    """
+    cards: dict[str, Action] = {}
+    buttons = []
+    for action in legal:
+        text = game.format_action(action)
+        words = text.split()
+        if len(words) == 2 and words[0] == "play" and _is_card(game, words[1]):
+            cards[words[1]] = action
+        elif words == ["raise"] and view is not None and hasattr(view, "stake"):
+            asked = view.proposal if view.proposal is not None else view.stake
+            label = tr(lang, "truco!") if asked == 1 else f"{asked + 3}!"
+            buttons.append(Button(label, action, text))
+        else:
+            buttons.append(Button(_label(words, lang), action, text))
+    return Actions(cards, tuple(buttons))
+
+
+def _is_card(game: Game, text: str) -> bool:
+    try:
+        game.parse_card(text)
+    except InvalidActionError:
+        return False
+    return True
+
+
+_LABELS = {
+    "bid": "bid {n}",
+    "bet": "bet {n}",
+    "sing": "sing {suit}",
+    "trump": "trump {suit}",
+}
+
+
+def _label(words: list[str], lang: str) -> str:
+    verb = words[0]
+    if len(words) == 1:
+        return tr(lang, {"raise": "truco!"}.get(verb, verb))
+    if verb == "play" and len(words) == 3 and words[2] == "down":
+        return tr(lang, "play {card} face down", card=words[1])
+    if verb == "play" and words[1].isdigit():
+        return tr(lang, "card {n}", n=words[1])
+    if verb == "raise":
+        # Poch's "raise N": match the highest bet, then N more.
+        return tr(lang, "raise {n} more", n=words[1])
+    if verb in ("sing", "trump"):
+        suit = words[1]
+        return tr(
+            lang, _LABELS[verb], suit=tr(lang, "no trump") if suit == "none" else tr(lang, suit)
+        )
+    if verb in _LABELS:
+        return tr(lang, _LABELS[verb], n=words[1])
+    return " ".join(words)
+
+
+# --- presenters ----------------------------------------------------------------------------------
+
+
+def present(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> Table:
+    """The table as ``view``'s seat sees it, in ``lang``; ``names`` name the seats."""
+    module = type(view).__module__.rsplit(".", 1)[-1]
+    presenter = _PRESENTERS.get(module, _generic)
+    return presenter(view, lang, _names(view, lang, names))
+
+
+def _names(view: Any, lang: str, names: Sequence[str] | None) -> list[str]:
+    n = len(view.hand_sizes)
+    if names is not None:
+        return list(names)
+    return [tr(lang, "you") if s == view.seat else tr(lang, "seat {n}", n=s) for s in range(n)]
+
+
+def _status(view: Any, lang: str, names: list[str], verb: str = "{name} to play") -> str:
+    if view.turn is None:
+        return tr(lang, "match over")
+    if view.turn == view.seat:
+        return tr(lang, "your turn")
+    return tr(lang, verb, name=names[view.turn])
+
+
+def _cards(cards: Any) -> tuple[str, ...]:
+    return tuple(CARD_TEXT[c] for c in sorted(cards)) if cards is not None else ()
+
+
+def _shown(view: Any, seat: int) -> tuple[str, ...]:
+    seen = view.hands[seat]
+    return _cards(seen) if seen is not None and seat != view.seat else ()
+
+
+def _trick(view: Any, plays: Sequence[Card]) -> tuple[OnTable, ...]:
+    seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
+    start = seats.index(view.leader) if view.leader in seats else 0
+    order = seats[start:] + seats[:start]
+    return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(plays))
+
+
+def _suit(lang: str, suit: int | None) -> str:
+    if suit is None or suit < 0:
+        return tr(lang, "no trump")
+    return tr(lang, suit_name(suit))
+
+
+def _pocha(view: Any, lang: str, names: list[str]) -> Table:
+    from tapete.games import pocha
+
+    p = view.params
+    title_game = "Oh Hell" if p.deck == "french" else "Pocha"
+    total = len(pocha._schedule(p))
+    title = (
+        tr(lang, "tie-break hand")
+        if view.tiebreak
+        else tr(lang, "hand {n} of {total}", n=view.deal + 1, total=total)
+    )
+    seats = []
+    for s in range(len(view.hand_sizes)):
+        bid = view.bids[s]
+        lines = (
+            f"{tr(lang, 'bid')} {'–' if bid is None else bid}",
+            f"{tr(lang, 'tricks')} {view.won[s]}",
+            f"{tr(lang, 'score')} {view.scores[s]}",
+        )
+        seats.append(
+            SeatBox(
+                s,
+                names[s],
+                lines,
+                view.hand_sizes[s],
+                _shown(view, s),
+                s == view.turn,
+                s == view.dealer,
+            )
+        )
+    face = view.upcard if view.upcard >= 0 else view.shown
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=view.hand_size)))
+    last = view.tricks[-1] if view.tricks else None
+    verb = "{name} to bid" if view.phase == "bid" else "{name} to play"
+    return Table(
+        game=title_game,
+        title=f"{title_game} — {title}",
+        status=_status(view, lang, names, verb),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=_trick(view, view.trick),
+        last_trick=_last(view, last),
+        last_winner=None,
+        info=tuple(info),
+        score_names=tuple(names),
+        scores=view.scores,
+        history=view.history,
+        deck="french" if p.deck == "french" else "spanish",
+        over=view.turn is None,
+    )
+
+
+def _last(view: Any, last: Any) -> tuple[OnTable, ...]:
+    if last is None:
+        return ()
+    leader, cards = last
+    seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
+    start = seats.index(leader) if leader in seats else 0
+    order = seats[start:] + seats[:start]
+    return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(cards))
+
+
+def _pottle(view: Any, lang: str, names: list[str]) -> Table:
+    seats = []
+    for s in range(len(view.hand_sizes)):
+        bid = view.bids[s]
+        lines = (
+            f"{tr(lang, 'bid')} {'–' if bid is None else bid}",
+            f"{tr(lang, 'tricks')} {view.won[s]}",
+            f"{tr(lang, 'chips')} {view.stacks[s]}",
+        )
+        seats.append(
+            SeatBox(s, names[s], lines, view.hand_sizes[s], (), s == view.turn, s == view.dealer)
+        )
+    info = [(tr(lang, "pot"), str(view.pot))]
+    if view.declarer is not None:
+        info.append((tr(lang, "declarer"), names[view.declarer]))
+    if view.trump is not None:
+        info.append((tr(lang, "trump"), _suit(lang, view.trump)))
+    verbs = {"bid": "{name} to bid", "trump": "{name} to name trump"}
+    return Table(
+        game="Pottle",
+        title=f"Pottle — {tr(lang, 'deal')} {view.deal + 1}",
+        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=_trick(view, view.trick),
+        last_trick=_last(view, view.tricks[-1] if view.tricks else None),
+        last_winner=None,
+        info=tuple(info),
+        score_names=tuple(names),
+        scores=view.scores,
+        history=view.history,
+        deck="french",
+        over=view.turn is None,
+    )
+
+
+def _truco(view: Any, lang: str, names: list[str]) -> Table:
+    from tapete.games import truco
+
+    n = len(view.hand_sizes)
+    seats = [
+        SeatBox(
+            s,
+            names[s],
+            (tr(lang, "team {n}", n=s % 2),),
+            view.hand_sizes[s],
+            _shown(view, s),
+            s == view.turn,
+            s == view.dealer,
+            s % 2,
+        )
+        for s in range(n)
+    ]
+    manilhas = " ".join(format_card(suit * 16 + view.manilha) for suit in truco.MANILHA_SUITS)
+    info = [
+        (tr(lang, "vira"), format_card(view.upcard)),
+        (tr(lang, "manilhas"), manilhas),
+        (tr(lang, "stake"), str(view.stake)),
+    ]
+    if view.proposal is not None:
+        info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
+    if view.special != "normal":
+        info.append((tr(lang, view.special.replace("_", " ").replace("mao", "mão")), ""))
+    trick = tuple(
+        OnTable(p.seat, None if p.card < 0 or p.down else CARD_TEXT[p.card]) for p in view.trick
+    )
+    last = view.tricks[-1] if view.tricks else None
+    last_trick = (
+        tuple(
+            OnTable(p.seat, None if p.card < 0 or p.down else CARD_TEXT[p.card]) for p in last.plays
+        )
+        if last
+        else ()
+    )
+    verbs = {"answer": "{name} to answer", "eleven": "{name} to decide"}
+    hand = view.hand
+    return Table(
+        game="Truco",
+        title=f"Truco — {tr(lang, 'hand')} {view.deal + 1}",
+        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        seats=tuple(seats),
+        hand=_cards(hand),
+        blind=view.hand_sizes[view.seat] if view.seat is not None and hand is None else 0,
+        trick=trick,
+        last_trick=last_trick,
+        last_winner=None,
+        info=tuple(info),
+        score_names=(tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)),
+        scores=view.scores,
+        history=view.history,
+        deck="french",
+        over=view.turn is None,
+    )
+
+
+def _generic(view: Any, lang: str, names: list[str]) -> Table:
+    """Any game whose view has the common fields (seat, hands, hand_sizes, trick, scores)."""
+    n = len(view.hand_sizes)
+    seats = tuple(
+        SeatBox(
+            s, names[s], (), view.hand_sizes[s], _shown(view, s), s == getattr(view, "turn", None)
+        )
+        for s in range(n)
+    )
+    trick = getattr(view, "trick", ())
+    plays = tuple(OnTable(-1, CARD_TEXT[c]) for c in trick if isinstance(c, int))
+    trump = getattr(view, "trump", None)
+    info = ((tr(lang, "trump"), _suit(lang, trump)),) if isinstance(trump, int) else ()
+    scores = tuple(getattr(view, "scores", ()))
+    return Table(
+        game=type(view).__module__.rsplit(".", 1)[-1].title(),
+        title=type(view).__module__.rsplit(".", 1)[-1].title(),
+        status=_status(view, lang, names),
+        seats=seats,
+        hand=_cards(view.hand),
+        blind=0,
+        trick=plays,
+        last_trick=(),
+        last_winner=None,
+        info=info,
+        score_names=tuple(names[: len(scores)]),
+        scores=scores,
+        history=tuple(getattr(view, "history", ())),
+        deck="spanish" if view.hand and min(view.hand) < 64 else "french",
+        over=getattr(view, "turn", None) is None,
+    )
+
+
+def _poch(view: Any, lang: str, names: list[str]) -> Table:
+    """Poch: chips and bets per seat, the nine bowls in ``extra["bowls"]``, the run in play."""
+    from tapete.games import poch
+
+    n = len(view.hand_sizes)
+    seats = []
+    for s in range(n):
+        if not view.in_game[s]:
+            state = tr(lang, "out")
+        elif view.folded[s]:
+            state = tr(lang, "passed")
+        else:
+            state = f"{tr(lang, 'bet')} {view.bets[s]}"
+        seen = view.hands[s] if view.hands[s] is not None else view.known[s]
+        shown = _cards(seen) if s != view.seat and seen else ()
+        lines = (f"{tr(lang, 'chips')} {view.chips[s]}", state)
+        seats.append(
+            SeatBox(s, names[s], lines, view.hand_sizes[s], shown, s == view.turn, s == view.dealer)
+        )
+    face = view.upcard if view.upcard >= 0 else view.shown
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    info.append((tr(lang, "phase"), tr(lang, view.phase)))
+    if view.phase == "poker" and view.turn is not None and max(view.bets) > 0:
+        info.append((tr(lang, "to call"), str(view.to_call)))
+    takers = {m.bowl: m.seat for m in view.melds if m.seat is not None}
+    bowls = [
+        (tr(lang, name), chips, None if takers.get(i) is None else names[takers[i]])
+        for i, (name, chips) in enumerate(zip(poch.BOWLS, view.bowls, strict=True))
+    ]
+    run = view.runs[-1] if view.runs else ()
+    verbs = {"poker": "{name} to bet", "shedding": "{name} to lead"}
+    return Table(
+        game="Poch",
+        title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
+        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=tuple(OnTable(seat, CARD_TEXT[card]) for seat, card in run),
+        last_trick=(),
+        last_winner=None,
+        info=tuple(info),
+        score_names=tuple(names),
+        scores=view.scores,
+        history=view.history,
+        deck="french",
+        over=view.turn is None,
+        extra={"bowls": bowls},
+    )
+
+
+def _tute(view: Any, lang: str, names: list[str]) -> Table:
+    """Tute: card points per seat, trump and its card, the stock (two players), the cantes."""
+    n = len(view.hand_sizes)
+    pairs = n == 4
+    seats = []
+    for s in range(n):
+        lines = [f"{tr(lang, 'points')} {view.points[s]}"]
+        if pairs:
+            lines.append(tr(lang, "team {n}", n=s % 2))
+        known = view.known[s] if s != view.seat else None
+        seats.append(
+            SeatBox(
+                s,
+                names[s],
+                tuple(lines),
+                view.hand_sizes[s],
+                _cards(known) if known else (),
+                s == view.turn,
+                s == view.dealer,
+                s % 2 if pairs else None,
+            )
+        )
+    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
+    face = view.face_up if view.face_up >= 0 else view.upcard
+    if face >= 0:
+        info.append((tr(lang, "trump card"), format_card(face)))
+    if not pairs:
+        info.append((tr(lang, "stock"), str(view.stock_size)))
+    if view.cantes:
+        sung = ", ".join(
+            f"{names[seat]} {40 if suit == view.trump else 20} {tr(lang, suit_name(suit))}"
+            for _, seat, suit in view.cantes
+        )
+        info.append((tr(lang, "cantes"), sung))
+    sides = (tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)) if pairs else tuple(names[:2])
+    return Table(
+        game="Tute",
+        title=f"Tute — {tr(lang, 'deal')} {view.deal + 1}",
+        status=_status(view, lang, names),
+        seats=tuple(seats),
+        hand=_cards(view.hand),
+        blind=0,
+        trick=_trick(view, view.trick),
+        last_trick=_last(view, view.tricks[-1] if view.tricks else None),
+        last_winner=None,
+        info=tuple(info),
+        score_names=sides,
+        scores=view.scores,
+        history=view.history,
+        deck="spanish",
+        over=view.turn is None,
+    )
+
+
+_PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
+    "poch": _poch,
+    "pocha": _pocha,
+    "pottle": _pottle,
+    "truco": _truco,
+    "tute": _tute,
+}

@@ -1,0 +1,422 @@
+"""Storage: tables, their accepted actions, finished records, players and ratings.
+
+SQLAlchemy 2 over an embedded SQLite file in the user's data folder by default, or PostgreSQL
+(``postgresql://...``) through the same code. The schema is managed by Alembic migrations
+shipped in the package, applied when a store opens, so a database from an older tapete upgrades
+in place.
+
+The unit of durability is one accepted action: ``append_action`` commits it before returning,
+and the server tells nobody about an action before that. A table's state is rebuilt by replaying
+its actions, so after a crash every table resumes at its last acknowledged action.
+
+>>> store = Store("sqlite://")
+>>> seats = [{"kind": "bot", "bot": "random"}] * 4
+>>> row = store.create_table("pocha(schedule=[1])", seed=7, seats=seats)
+>>> store.append_action(row.id, 0, 1, "bid 0")
+>>> [a.action for a in store.actions(row.id)]
+['bid 0']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from tapete.store import schema
+
+__all__ = ["ActionRow", "ConflictError", "Player", "Store", "TableRow", "default_url", "seed_hash"]
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class ConflictError(ValueError):
+    """An action index already taken (a duplicate or out-of-order write): nothing was written."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    code: str
+    spec: str
+    seed: int
+    seed_hash: str
+    seats: list[dict[str, Any]]
+    public: bool
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    host: str | None = None
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    idx: int
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+def default_url() -> str:
+    """An SQLite file in the user's data folder (``$XDG_DATA_HOME/tapete`` or the OS's own)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("tapete", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tapete.db'}"
+
+
+def seed_hash(seed: int) -> str:
+    """The SHA-256 a table publishes before play, of the seed's decimal text."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi: Any, _: Any) -> None:
+            cursor = dbapi.cursor()
+            if url != "sqlite://":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """One database. Thread-safe: each call runs in its own transaction."""
+
+    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+        self.url = url or default_url()
+        self.engine = _engine(self.url)
+        if url == "sqlite://":
+            # An in-memory database lives in one connection: keep using it.
+            from sqlalchemy.pool import StaticPool
+
+            self.engine = create_engine(
+                "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+            )
+        if migrate:
+            self.migrate()
+
+    # --- schema ------------------------------------------------------------------------------
+
+    def migrate(self, revision: str = "head") -> None:
+        """Upgrade the schema to ``revision`` (the newest by default)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+
+    def revision(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    # --- tables and actions ------------------------------------------------------------------
+
+    def create_table(
+        self,
+        spec: str,
+        *,
+        seed: int,
+        seats: Sequence[dict[str, Any]],
+        public: bool = True,
+        host: str | None = None,
+        options: dict[str, Any] | None = None,
+        code: str | None = None,
+    ) -> TableRow:
+        """A new open table; its id and short join code are random."""
+        now = _now()
+        row = TableRow(
+            id=secrets.token_hex(8),
+            code=code or _code(),
+            spec=spec,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            seats=[dict(s) for s in seats],
+            public=public,
+            status="open",
+            created_at=now,
+            updated_at=now,
+            host=host,
+            options=options,
+        )
+        with self.engine.begin() as c:
+            c.execute(insert(schema.tables).values(**row.__dict__))
+        return row
+
+    def update_table(self, table_id: str, **fields: Any) -> None:
+        """Change ``seats``, ``status``, ``public``, ``options`` or ``host`` of a table."""
+        allowed = {"seats", "status", "public", "options", "host"}
+        if set(fields) - allowed:
+            raise ValueError(f"a table's {', '.join(sorted(set(fields) - allowed))} cannot change")
+        with self.engine.begin() as c:
+            c.execute(
+                update(schema.tables)
+                .where(schema.tables.c.id == table_id)
+                .values(**fields, updated_at=_now())
+            )
+
+    def table(self, table_id: str) -> TableRow | None:
+        return self._one(schema.tables.c.id == table_id)
+
+    def table_by_code(self, code: str) -> TableRow | None:
+        return self._one(schema.tables.c.code == code.upper())
+
+    def _one(self, where: Any) -> TableRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(schema.tables).where(where)).mappings().first()
+        return None if row is None else _table_row(row)
+
+    def tables(self, status: Collection[str] | None = None) -> list[TableRow]:
+        query = select(schema.tables).order_by(schema.tables.c.created_at)
+        if status is not None:
+            query = query.where(schema.tables.c.status.in_(list(status)))
+        with self.engine.connect() as c:
+            return [_table_row(row) for row in c.execute(query).mappings()]
+
+    def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
+        """Commit action number ``idx`` of a table; raises ConflictError if ``idx`` is taken."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    insert(schema.actions).values(
+                        table_id=table_id, idx=idx, seat=seat, action=action, created_at=_now()
+                    )
+                )
+        except IntegrityError:
+            raise ConflictError(f"table {table_id} already has an action number {idx}") from None
+
+    def actions(self, table_id: str) -> list[ActionRow]:
+        query = (
+            select(schema.actions.c.idx, schema.actions.c.seat, schema.actions.c.action)
+            .where(schema.actions.c.table_id == table_id)
+            .order_by(schema.actions.c.idx)
+        )
+        with self.engine.connect() as c:
+            return [ActionRow(*row) for row in c.execute(query)]
+
+    # --- finished matches --------------------------------------------------------------------
+
+    def finish(
+        self,
+        table_id: str,
+        game: str,
+        record: str,
+        results: Sequence[tuple[int, str, int, bool]],
+        teams: Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        """Store a finished match's record and results and update ratings, in one transaction.
+
+        ``results`` are ``(seat, participant, score, won)``; participants are player ids or
+        ``bot:<level>``. Ratings are openskill's Plackett–Luce, teams rated as teams.
+        """
+        now = _now()
+        with self.engine.begin() as c:
+            c.execute(
+                insert(schema.records).values(
+                    table_id=table_id, game=game, record=record, finished_at=now
+                )
+            )
+            c.execute(
+                insert(schema.results),
+                [
+                    {
+                        "table_id": table_id,
+                        "game": game,
+                        "seat": seat,
+                        "participant": who,
+                        "score": score,
+                        "won": won,
+                        "finished_at": now,
+                    }
+                    for seat, who, score, won in results
+                ],
+            )
+            c.execute(
+                update(schema.tables)
+                .where(schema.tables.c.id == table_id)
+                .values(status="finished", updated_at=now)
+            )
+            _rate(c, game, results, teams)
+
+    def record(self, table_id: str) -> str | None:
+        query = select(schema.records.c.record).where(schema.records.c.table_id == table_id)
+        with self.engine.connect() as c:
+            return c.execute(query).scalar()
+
+    # --- players, profiles, leaderboards -----------------------------------------------------
+
+    def create_player(self, name: str) -> tuple[Player, str]:
+        """A new player and the identity token that proves it (kept by the player only)."""
+        name = name.strip()[:64] or "player"
+        token = secrets.token_urlsafe(24)
+        player = Player(secrets.token_hex(8), name)
+        with self.engine.begin() as c:
+            c.execute(
+                insert(schema.players).values(
+                    id=player.id, name=name, token_hash=_token_hash(token), created_at=_now()
+                )
+            )
+        return player, token
+
+    def player(self, token: str) -> Player | None:
+        query = select(schema.players.c.id, schema.players.c.name).where(
+            schema.players.c.token_hash == _token_hash(token)
+        )
+        with self.engine.connect() as c:
+            row = c.execute(query).first()
+        return None if row is None else Player(*row)
+
+    def player_by_id(self, player_id: str) -> Player | None:
+        query = select(schema.players.c.id, schema.players.c.name).where(
+            schema.players.c.id == player_id
+        )
+        with self.engine.connect() as c:
+            row = c.execute(query).first()
+        return None if row is None else Player(*row)
+
+    def profile(self, participant: str) -> dict[str, Any]:
+        """Matches played, results (newest first) and per-game ratings of a player or bot."""
+        r, g = schema.results, schema.ratings
+        with self.engine.connect() as c:
+            rows = (
+                c.execute(
+                    select(r.c.table_id, r.c.game, r.c.seat, r.c.score, r.c.won, r.c.finished_at)
+                    .where(r.c.participant == participant)
+                    .order_by(r.c.finished_at.desc())
+                )
+                .mappings()
+                .all()
+            )
+            rated = c.execute(select(g).where(g.c.participant == participant)).mappings().all()
+        return {
+            "participant": participant,
+            "matches": len(rows),
+            "wins": sum(1 for row in rows if row["won"]),
+            "results": [dict(row) for row in rows],
+            "ratings": {
+                row["game"]: {
+                    "mu": row["mu"],
+                    "sigma": row["sigma"],
+                    "ordinal": row["mu"] - 3 * row["sigma"],
+                    "matches": row["matches"],
+                }
+                for row in rated
+            },
+        }
+
+    def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        g, p = schema.ratings, schema.players
+        ordinal = (g.c.mu - 3 * g.c.sigma).label("ordinal")
+        query = (
+            select(g.c.participant, g.c.mu, g.c.sigma, g.c.matches, ordinal, p.c.name)
+            .join(p, p.c.id == g.c.participant, isouter=True)
+            .where(g.c.game == game)
+            .order_by(ordinal.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).mappings().all()
+        return [{**row, "name": row["name"] or row["participant"]} for row in rows]
+
+    def count_actions(self) -> int:
+        with self.engine.connect() as c:
+            return int(c.execute(select(func.count()).select_from(schema.actions)).scalar() or 0)
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone; every time tapete writes is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _table_row(row: Any) -> TableRow:
+    values = dict(row)
+    values["created_at"] = _utc(values["created_at"])
+    values["updated_at"] = _utc(values["updated_at"])
+    return TableRow(**values)
+
+
+def _code() -> str:
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+def _rate(
+    c: Any,
+    game: str,
+    results: Sequence[tuple[int, str, int, bool]],
+    teams: Sequence[Sequence[int]] | None,
+) -> None:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    by_seat = {seat: (who, score) for seat, who, score, _ in results}
+    groups = [list(t) for t in teams] if teams else [[seat] for seat in sorted(by_seat)]
+    g = schema.ratings
+    current: dict[str, tuple[float, float, int]] = {}
+    for who, _ in by_seat.values():
+        row = c.execute(
+            select(g.c.mu, g.c.sigma, g.c.matches).where(g.c.participant == who, g.c.game == game)
+        ).first()
+        current[who] = (row[0], row[1], row[2]) if row else (model.mu, model.sigma, 0)
+    rating_teams = [
+        [model.rating(mu=current[by_seat[s][0]][0], sigma=current[by_seat[s][0]][1]) for s in group]
+        for group in groups
+    ]
+    team_scores = [max(by_seat[s][1] for s in group) for group in groups]
+    ranks = [float(sorted(team_scores, reverse=True).index(score)) for score in team_scores]
+    rated = model.rate(rating_teams, ranks=ranks)
+    done: set[str] = set()
+    for group, new_team in zip(groups, rated, strict=True):
+        for seat, new in zip(group, new_team, strict=True):
+            who = by_seat[seat][0]
+            if who in done:  # the same bot level in several seats: rate it once per match
+                continue
+            done.add(who)
+            values = {"mu": new.mu, "sigma": new.sigma, "matches": current[who][2] + 1}
+            if (
+                current[who][2] == 0
+                and not c.execute(
+                    select(g.c.participant).where(g.c.participant == who, g.c.game == game)
+                ).first()
+            ):
+                c.execute(insert(g).values(participant=who, game=game, **values))
+            else:
+                c.execute(
+                    update(g).where(g.c.participant == who, g.c.game == game).values(**values)
+                )

@@ -1,0 +1,180 @@
+"""The Textual app: settings (language, bot speed, high contrast), records, and the first screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.theme import Theme
+
+from tapete import bots
+from tapete.game import Game
+from tapete.i18n import LANGUAGES
+from tapete.record import Record
+from tapete.record import write as write_record
+from tapete.tui import records
+from tapete.tui.session import SPEEDS, Replay, Session, Settings
+
+__all__ = ["PlayConfig", "TapeteApp"]
+
+FELT = Theme(
+    name="tapete",
+    primary="#3f9f5f",
+    secondary="#2f6f4f",
+    accent="#f2c14e",
+    warning="#f2c14e",
+    error="#ff6b6b",
+    success="#7ee08a",
+    foreground="#f0efe6",
+    background="#0c3b22",
+    surface="#0f4529",
+    panel="#155232",
+    dark=True,
+)
+CONTRAST = Theme(
+    name="tapete-contrast",
+    primary="#ffff00",
+    secondary="#00ffff",
+    accent="#00ffff",
+    warning="#ffff00",
+    error="#ff5050",
+    success="#00ff00",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#000000",
+    dark=True,
+)
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """A match to play: the game, who sits where (``human`` or a bot level), the seed."""
+
+    game: Game
+    seats: tuple[str, ...]
+    seed: int
+    hint_budget: bots.Budget | None = None
+    record_path: Path | None = None  # also write the finished match here (``--record``)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def session(self) -> Session:
+        return Session(self.game, self.seats, self.seed, hint_budget=self.hint_budget)
+
+
+class TapeteApp(App[None]):
+    """tapete at the terminal: play a match (``play``), step through a record (``replay``), or
+    browse the saved matches (neither)."""
+
+    CSS_PATH = "tapete.tcss"
+    TITLE = "tapete"
+
+    def __init__(
+        self,
+        *,
+        play: PlayConfig | None = None,
+        replay: Record | None = None,
+        data: Path | None = None,
+        lang: str | None = None,
+        speed: str | None = None,
+        contrast: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.play_config = play
+        self.replay_record = replay
+        self.data = data if data is not None else records.data_dir()
+        saved = records.load_settings(self.data)
+        self.settings = Settings(
+            lang=_pick(lang, saved.get("lang"), "en", LANGUAGES),
+            speed=_pick(speed, saved.get("speed"), "normal", tuple(SPEEDS)),
+            contrast=bool(contrast if contrast is not None else saved.get("contrast", False)),
+        )
+        self.saved_records: list[Path] = []
+
+    @property
+    def records_dir(self) -> Path:
+        return self.data / "records"
+
+    def on_mount(self) -> None:
+        from tapete.tui.screens import RecordsScreen, ReplayScreen, TableScreen
+
+        self.register_theme(FELT)
+        self.register_theme(CONTRAST)
+        self.apply_theme()
+        if self.play_config is not None:
+            self.push_screen(TableScreen(self.play_config.session()))
+        elif self.replay_record is not None:
+            self.push_screen(ReplayScreen(Replay(self.replay_record)))
+        else:
+            self.push_screen(RecordsScreen())
+
+    # -- settings
+
+    def apply_theme(self) -> None:
+        self.theme = CONTRAST.name if self.settings.contrast else FELT.name
+        self.set_class(self.settings.contrast, "-contrast")
+
+    def keep_settings(self) -> None:
+        s = self.settings
+        records.save_settings(self.data, {"lang": s.lang, "speed": s.speed, "contrast": s.contrast})
+
+    def cycle_language(self) -> str:
+        i = LANGUAGES.index(self.settings.lang) if self.settings.lang in LANGUAGES else -1
+        self.settings.lang = LANGUAGES[(i + 1) % len(LANGUAGES)]
+        self.keep_settings()
+        return self.settings.lang
+
+    def cycle_speed(self) -> str:
+        names = list(SPEEDS)
+        i = names.index(self.settings.speed) if self.settings.speed in names else -1
+        self.settings.speed = names[(i + 1) % len(names)]
+        self.keep_settings()
+        return self.settings.speed
+
+    def toggle_contrast(self) -> None:
+        self.settings.contrast = not self.settings.contrast
+        self.apply_theme()
+        self.keep_settings()
+
+    # -- matches
+
+    def save_record(self, rec: Record) -> Path | None:
+        """Keep a finished match in the records folder (and at ``--record``); None if it failed."""
+        config = self.play_config
+        if config is not None and config.record_path is not None:
+            write_record(rec, config.record_path)
+        try:
+            path = records.save(rec, self.records_dir)
+        except OSError as exc:
+            self.notify(str(exc), severity="error")
+            return None
+        self.saved_records.append(path)
+        return path
+
+    def rematch(self) -> None:
+        """The same seats again, with the next seed."""
+        from tapete.tui.screens import TableScreen
+
+        config = self.play_config
+        screen = self.screen
+        if config is None or not isinstance(screen, TableScreen):
+            return
+        session = screen.session
+        next_config = PlayConfig(
+            session.game,
+            tuple(session.kinds),
+            session.seed + 1,
+            config.hint_budget,
+            config.record_path,
+        )
+        self.play_config = next_config
+        self.switch_screen(TableScreen(next_config.session()))
+
+
+def _pick(given: str | None, saved: Any, default: str, accepted: tuple[str, ...]) -> str:
+    for value in (given, saved):
+        if isinstance(value, str) and value in accepted:
+            return value
+    return default

@@ -1,0 +1,94 @@
+"""Finished matches kept as records in the user's data folder, and the person's settings.
+
+The folder is ``TAPETE_DATA`` when set, else the platform's user data folder for tapete
+(``~/.local/share/tapete`` on Linux, following ``XDG_DATA_HOME``); records go in ``records/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tapete import record
+from tapete.errors import RecordError
+
+__all__ = ["Saved", "data_dir", "listing", "load_settings", "save", "save_settings"]
+
+
+def data_dir() -> Path:
+    """Where tapete keeps the person's records and settings."""
+    given = os.environ.get("TAPETE_DATA")
+    if given:
+        return Path(given)
+    try:
+        import platformdirs
+    except ImportError:  # pragma: no cover - platformdirs comes with Textual
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "tapete"
+    return platformdirs.user_data_path("tapete")
+
+
+def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path:
+    """Write ``rec`` into ``folder`` named to sort by date: ``20250101-120000-pocha-7.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    name = re.sub(r"[^a-z0-9_]+", "", rec.game.split("(")[0].lower()) or "match"
+    path = folder / f"{stamp}-{name}-{rec.seed}.json"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stamp}-{name}-{rec.seed}-{number}.json"
+    record.write(rec, path)
+    return path
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved match as the records list shows it."""
+
+    path: Path
+    when: str
+    game: str
+    seats: str
+    result: str
+
+
+def listing(folder: Path, limit: int = 200) -> list[Saved]:
+    """The saved matches, newest first; files that are not records are skipped."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in sorted(folder.glob("*.json*"), reverse=True)[:limit]:
+        try:
+            rec = record.read(path)
+        except (RecordError, OSError, ValueError):
+            continue
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        names = [s.name for s in rec.seats]
+        result = ""
+        if rec.result is not None:
+            winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
+            result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
+        out.append(Saved(path, when, rec.game, ", ".join(names), result))
+    return out
+
+
+def load_settings(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_settings(folder: Path, settings: dict[str, Any]) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    except OSError:
+        pass  # settings are a convenience: a read-only home must not stop a game

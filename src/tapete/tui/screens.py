@@ -1,0 +1,508 @@
+"""The screens: the table you play at, a replay, the rules, the saved matches, the match summary."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Markdown, Static
+
+from tapete.errors import RecordError, SpecError
+from tapete.i18n import tr
+from tapete.record import Record
+from tapete.tui import records
+from tapete.tui.session import SPEEDS, Replay, Scene, Session, action_words
+from tapete.tui.widgets import (
+    ActionBar,
+    ActionButton,
+    BowlsBoard,
+    CardView,
+    HandRow,
+    InfoPanel,
+    KeyBar,
+    LogView,
+    MessageLine,
+    OpenHands,
+    ScoreBoard,
+    SeatsRow,
+    TitleBar,
+    TrickArea,
+)
+
+if TYPE_CHECKING:
+    from tapete.tui.app import TapeteApp
+
+__all__ = ["RecordsScreen", "ReplayScreen", "RulesScreen", "SummaryScreen", "TableScreen"]
+
+
+def _keys(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
+    out = []
+    for b in bindings:
+        if isinstance(b, Binding) and b.show and b.description:
+            shown = b.key_display or b.key.split(",")[0]
+            out.append((shown, b.description, b.action))
+    return out
+
+
+class SceneScreen(Screen[None]):
+    """A screen drawing one reactive scene; the language and theme keys work everywhere."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    @property
+    def tapete(self) -> TapeteApp:
+        from tapete.tui.app import TapeteApp
+
+        assert isinstance(self.app, TapeteApp)
+        return self.app
+
+    @property
+    def lang(self) -> str:
+        return self.tapete.settings.lang
+
+    def redraw(self) -> None:
+        raise NotImplementedError
+
+    def on_screen_resume(self) -> None:
+        self.redraw()  # the language may have changed on a screen above
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is not None:
+            self.query_one(KeyBar).show(_keys(list(self.BINDINGS)), scene.lang)
+
+    def action_language(self) -> None:
+        self.tapete.cycle_language()
+        self.redraw()
+
+    def action_contrast(self) -> None:
+        self.tapete.toggle_contrast()
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.game_page()))
+
+    def game_page(self) -> str:
+        raise NotImplementedError
+
+    def table_widgets(self) -> ComposeResult:
+        cls = type(self)
+        yield TitleBar(id="title").data_bind(scene=cls.scene)
+        yield SeatsRow(id="seats").data_bind(scene=cls.scene)
+        with Horizontal(id="middle"):
+            yield TrickArea(id="trick").data_bind(scene=cls.scene)
+            yield BowlsBoard(id="bowls").data_bind(scene=cls.scene)
+            yield InfoPanel(id="info").data_bind(scene=cls.scene)
+
+
+def _page(game: Any) -> str:
+    from tapete.games import ENTRIES
+
+    return str(ENTRIES[game.name].module.rsplit(".", 1)[-1])
+
+
+class TableScreen(SceneScreen):
+    """The table you play at. Every key and click ends in ``act``; bots move in a worker."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "hint"),
+        Binding("u,ctrl+z", "undo", "undo"),
+        Binding("f1,question_mark", "rules", "rules", key_display="F1"),
+        Binding("f2", "language", "language", key_display="F2"),
+        Binding("f3", "speed", "speed", key_display="F3"),
+        Binding("f4", "contrast", "contrast", key_display="F4"),
+        Binding("f5", "records", "records", key_display="F5"),
+        Binding("ctrl+q", "app.quit", "quit", key_display="^Q"),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("enter,space", "play_selected", show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.message = ""
+        self.hinted: int | None = None
+        self.selected = -1
+        self.bots_running = False
+        self.finished = False
+        self.saved_to: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield from self.table_widgets()
+        yield HandRow(id="hand").data_bind(scene=TableScreen.scene)
+        yield ActionBar(id="actions").data_bind(scene=TableScreen.scene)
+        yield MessageLine(id="message").data_bind(scene=TableScreen.scene)
+        with Horizontal(id="bottom"):
+            yield LogView(id="log").data_bind(scene=TableScreen.scene)
+            yield ScoreBoard(id="scores").data_bind(scene=TableScreen.scene)
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        self.advance()
+
+    def game_page(self) -> str:
+        return _page(self.session.game)
+
+    def redraw(self) -> None:
+        self.scene = self.session.scene(self.lang, self.message, self.hinted, self.selected)
+
+    @property
+    def waiting_for_you(self) -> bool:
+        return not self.bots_running and self.session.turn in self.session.humans
+
+    # -- moves
+
+    def act(self, action: int | None) -> None:
+        """Play ``action`` for you: refused with the rule's sentence, or played and bots go on."""
+        if action is None:
+            return
+        if not self.waiting_for_you:
+            self.say(tr(self.lang, "wait for your turn"))
+            return
+        error = self.session.try_action(action)
+        if error is not None:
+            self.say(tr(self.lang, "not allowed: {why}", why=str(error)))
+            return
+        self.message, self.hinted = "", None
+        self.selected = min(self.selected, len(self.session.scene(self.lang).cards) - 1)
+        self.advance()
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.redraw()
+
+    def advance(self) -> None:
+        self.redraw()
+        if self.session.over is not None:
+            self.finish()
+        elif self.session.bot_to_act:
+            self.play_bots()
+
+    @work(exclusive=True, group="bots")
+    async def play_bots(self) -> None:
+        session = self.session
+        self.bots_running = True
+        try:
+            while session.bot_to_act:
+                version = session.version
+                delay = SPEEDS.get(self.tapete.settings.speed, 0.0)
+                took = session.steps and any(e["type"] == "trick" for e in session.steps[-1].events)
+                await asyncio.sleep(delay * (2 if took else 1))
+                seat, view, legal, bot, rng = session.bot_job()
+                action = await asyncio.to_thread(bot.choose, view, legal, rng)
+                if version != session.version:
+                    return
+                session.push(seat, action)
+                if delay:  # instant bots: draw once they are done
+                    self.redraw()
+        finally:
+            self.bots_running = False
+        if session.over is not None:
+            self.finish()
+        else:
+            self.redraw()
+
+    def finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        rec = self.session.record()
+        self.saved_to = self.tapete.save_record(rec)
+        self.message = tr(self.lang, "match over: press r for a rematch")
+        self.redraw()
+        self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to))
+
+    # -- keys and clicks
+
+    def on_key(self, event: events.Key) -> None:
+        scene = self.scene
+        if scene is None or event.character is None:
+            return
+        if self.finished and event.character == "r":
+            event.stop()
+            self.tapete.rematch()
+            return
+        keyed = scene.key_map()
+        if event.character in keyed:
+            event.stop()
+            self.act(keyed[event.character])
+        elif event.character.isdigit() and scene.cards and not scene.buttons:
+            event.stop()
+            self.say(tr(self.lang, "wait for your turn"))
+
+    @on(CardView.Chosen)
+    def card_chosen(self, message: CardView.Chosen) -> None:
+        self.act(self.session.card_action(message.card))
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, ActionButton):
+            self.act(event.button.action_id)
+
+    def action_cursor(self, step: int) -> None:
+        cards = self.scene.cards if self.scene else ()
+        if cards:
+            self.selected = (self.selected + step) % len(cards) if self.selected >= 0 else 0
+            self.redraw()
+
+    def action_play_selected(self) -> None:
+        cards = self.scene.cards if self.scene else ()
+        if 0 <= self.selected < len(cards):
+            self.act(cards[self.selected].action)
+
+    # -- hint, undo, settings
+
+    def action_hint(self) -> None:
+        self.find_hint()
+
+    @work(exclusive=True, group="hint")
+    async def find_hint(self) -> None:
+        if not self.waiting_for_you:
+            self.say(tr(self.lang, "wait for your turn"))
+            return
+        version = self.session.version
+        self.say(tr(self.lang, "thinking…"))
+        try:
+            decision = await asyncio.to_thread(self.session.hint)
+        except SpecError:
+            self.say(tr(self.lang, "no hint for this game yet"))
+            return
+        if version != self.session.version:
+            return
+        self.hinted = decision.action
+        words = action_words(self.session.game, decision.action, self.lang)
+        hint = tr(self.lang, "hint: {action}", action=words)
+        self.say(f"{hint} — {decision.reason}" if decision.reason else hint)
+
+    def action_undo(self) -> None:
+        if len(self.session.humans) != 1:
+            self.say(tr(self.lang, "undo is only for a match against bots"))
+            return
+        self.workers.cancel_group(self, "bots")
+        self.bots_running = False
+        if self.session.undo():
+            self.message, self.hinted = tr(self.lang, "your last move is undone"), None
+            self.advance()
+        else:
+            self.say(tr(self.lang, "nothing to undo"))
+
+    def action_speed(self) -> None:
+        speed = self.tapete.cycle_speed()
+        self.say(tr(self.lang, "bot speed: {speed}", speed=tr(self.lang, speed)))
+
+    def action_records(self) -> None:
+        self.app.push_screen(RecordsScreen())
+
+
+class ReplayScreen(SceneScreen):
+    """A record stepped through, every hand open."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "forward", "next", key_display="→"),
+        Binding("left", "back", "back", key_display="←"),
+        Binding("down", "next_trick", "next trick", key_display="↓"),
+        Binding("up", "previous_trick", "previous trick", key_display="↑"),
+        Binding("pagedown,n", "next_deal", "next deal", key_display="n"),
+        Binding("pageup,p", "previous_deal", "previous deal", key_display="p"),
+        Binding("home", "start", show=False),
+        Binding("end", "end", show=False),
+        Binding("f1", "rules", "rules", key_display="F1"),
+        Binding("f2", "language", "language", key_display="F2"),
+        Binding("escape,q", "close", "close", key_display="esc"),
+    ]
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def compose(self) -> ComposeResult:
+        yield from self.table_widgets()
+        yield OpenHands(id="hands").data_bind(scene=ReplayScreen.scene)
+        yield MessageLine(id="message").data_bind(scene=ReplayScreen.scene)
+        with Horizontal(id="bottom"):
+            yield LogView(id="log").data_bind(scene=ReplayScreen.scene)
+            yield ScoreBoard(id="scores").data_bind(scene=ReplayScreen.scene)
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def game_page(self) -> str:
+        return _page(self.replay.game)
+
+    def redraw(self) -> None:
+        self.scene = self.replay.scene(self.lang)
+
+    def move(self, where: int) -> None:
+        self.replay.go(where)
+        self.redraw()
+
+    def action_forward(self) -> None:
+        self.move(self.replay.position + 1)
+
+    def action_back(self) -> None:
+        self.move(self.replay.position - 1)
+
+    def action_next_trick(self) -> None:
+        self.move(self.replay.next_trick())
+
+    def action_previous_trick(self) -> None:
+        self.move(self.replay.previous_trick())
+
+    def action_next_deal(self) -> None:
+        self.move(self.replay.next_deal())
+
+    def action_previous_deal(self) -> None:
+        self.move(self.replay.previous_deal())
+
+    def action_start(self) -> None:
+        self.move(0)
+
+    def action_end(self) -> None:
+        self.move(self.replay.length)
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+class RulesScreen(Screen[None]):
+    """The rules page of the game, as implemented (``docs/rules/<game>.md``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1", "app.pop_screen", "close")]
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.page = page
+
+    def compose(self) -> ComposeResult:
+        from tapete.cli import _rules_text
+
+        with VerticalScroll(id="rules"):
+            yield Markdown(_rules_text(self.page))
+        yield Static(id="rules-keys")
+
+    def on_mount(self) -> None:
+        lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
+        self.query_one("#rules-keys", Static).update(
+            f"[b]esc[/b] {tr(lang, 'close')}   [b]↑ ↓[/b] {tr(lang, 'scroll')}"
+        )
+        self.query_one("#rules", VerticalScroll).focus()
+
+
+class RecordsScreen(Screen[None]):
+    """The matches saved in the data folder; Enter replays one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f5", "close", "close")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="records-title")
+        yield DataTable(id="records", cursor_type="row")
+        yield Static(id="records-keys")
+
+    @property
+    def tapete(self) -> TapeteApp:
+        from tapete.tui.app import TapeteApp
+
+        assert isinstance(self.app, TapeteApp)
+        return self.app
+
+    def on_mount(self) -> None:
+        lang = self.tapete.settings.lang
+        self.saved = records.listing(self.tapete.records_dir)
+        title = tr(lang, "saved matches") + f" — {self.tapete.records_dir}"
+        self.query_one("#records-title", Static).update(Text(title, style="bold"))
+        table = self.query_one(DataTable)
+        table.add_columns(tr(lang, "date"), tr(lang, "game"), tr(lang, "seats"), tr(lang, "result"))
+        for saved in self.saved:
+            table.add_row(saved.when, saved.game, saved.seats, saved.result, key=str(saved.path))
+        keys = f"[b]enter[/b] {tr(lang, 'replay')}   [b]esc[/b] {tr(lang, 'close')}"
+        if not self.saved:
+            keys = tr(lang, "no saved matches yet") + "   " + keys
+        self.query_one("#records-keys", Static).update(keys)
+        table.focus()
+
+    @on(DataTable.RowSelected)
+    def open_record(self, event: DataTable.RowSelected) -> None:
+        from tapete import record
+
+        path = event.row_key.value
+        if path is None:
+            return
+        try:
+            replay = Replay(record.read(path))
+        except (RecordError, OSError, ValueError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.app.push_screen(ReplayScreen(replay))
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The end of the match: the final scores, the winners, where the record went; a rematch."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", "rematch"),
+        Binding("v", "replay", "replay"),
+        Binding("escape", "app.pop_screen", "close"),
+    ]
+
+    def __init__(self, session: Session, rec: Record, saved_to: Any) -> None:
+        super().__init__()
+        self.session, self.rec, self.saved_to = session, rec, saved_to
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
+        outcome = self.session.over
+        names = self.session.display_names(lang)
+        grid = RichTable(box=None, show_header=True, padding=(0, 2))
+        scores = outcome.scores if outcome else ()
+        labels = names if len(scores) == len(names) else [tr(lang, "team {n}", n=i) for i in (0, 1)]
+        grid.add_column(tr(lang, "final scores"))
+        grid.add_column("", justify="right")
+        for label, score in zip(labels, scores, strict=False):
+            grid.add_row(label, str(score))
+        winners = ", ".join(names[w] for w in (outcome.winners if outcome else ()))
+        with Vertical(id="summary"):
+            yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
+            yield Static(grid)
+            yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
+            if self.saved_to is not None:
+                yield Static(
+                    tr(lang, "saved as {file}", file=str(self.saved_to)), id="summary-file"
+                )
+            with Horizontal(id="summary-buttons"):
+                yield Button(f"r {tr(lang, 'rematch')}", id="rematch", compact=True)
+                yield Button(f"v {tr(lang, 'replay')}", id="replay", compact=True)
+                yield Button(f"esc {tr(lang, 'close')}", id="close", compact=True)
+
+    @on(Button.Pressed, "#rematch")
+    def action_rematch(self) -> None:
+        self.app.pop_screen()
+        from tapete.tui.app import TapeteApp
+
+        if isinstance(self.app, TapeteApp):
+            self.app.rematch()
+
+    @on(Button.Pressed, "#replay")
+    def action_replay(self) -> None:
+        self.app.pop_screen()
+        self.app.push_screen(ReplayScreen(Replay(self.rec)))
+
+    @on(Button.Pressed, "#close")
+    def close(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,585 @@
+"""What the terminal game shows, without Textual: matches as lists of steps, and scenes.
+
+A ``Session`` is a match being played: the first state and every accepted step after it (states
+are values, so undo is dropping steps). A ``Replay`` is a record stepped through with every hand
+open. Both turn into a ``Scene``: the presenter's ``Table`` plus what the keyboard can do, the log
+in words and the message line, in the chosen language. The widgets draw scenes and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tapete import bots
+from tapete.errors import IllegalActionError, InvalidActionError, SpecError
+from tapete.game import Action, Game, Outcome, Seat
+from tapete.games import load
+from tapete.i18n import tr
+from tapete.match import seat_rng
+from tapete.present import Table, actions, present
+from tapete.record import Record, Recorder, SeatInfo
+from tapete.record import steps as record_steps
+
+__all__ = [
+    "BOT_NAMES",
+    "ButtonKey",
+    "CardKey",
+    "Replay",
+    "Scene",
+    "Session",
+    "Step",
+    "event_words",
+]
+
+BOT_NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo")
+RESERVED = set("hu")  # app keys: hint, undo
+LETTERS = "abcdefgijklmnopqrstvwxyz"
+
+
+@dataclass(frozen=True)
+class CardKey:
+    """A card of your hand: its key, whether you may play it now, and the action it plays."""
+
+    text: str
+    key: str
+    legal: bool
+    action: Action | None
+    hinted: bool = False
+
+
+@dataclass(frozen=True)
+class ButtonKey:
+    label: str
+    key: str
+    action: Action
+    hinted: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything one screen draws: the table, your moves with their keys, words."""
+
+    table: Table
+    lang: str
+    cards: tuple[CardKey, ...] = ()
+    buttons: tuple[ButtonKey, ...] = ()
+    log: tuple[str, ...] = ()
+    message: str = ""
+    trick_note: str = ""
+    hands: tuple[tuple[str, tuple[str, ...]], ...] = ()  # every hand open (replays)
+    position: str = ""  # where a replay is
+    selected: int = -1  # the card the arrow keys point at
+
+    def key_map(self) -> dict[str, Action]:
+        """Key -> action for the cards you may play and the buttons."""
+        keyed = {c.key: c.action for c in self.cards if c.key and c.action is not None}
+        keyed.update({b.key: b.action for b in self.buttons if b.key})
+        return keyed
+
+
+@dataclass(frozen=True)
+class Step:
+    """An accepted decision and the state after it, with the public events it brought."""
+
+    seat: Seat
+    action: Action
+    after: Any
+    events: tuple[Mapping[str, Any], ...]
+
+
+def public_events(game: Game, state: Any) -> tuple[Mapping[str, Any], ...]:
+    """The events of the last step everyone may know: a deal event holds every hand, so it keeps
+    only who dealt and the face-up card."""
+    out: list[Mapping[str, Any]] = []
+    for event in game.events(state):
+        data = event.to_json()
+        if event.type == "deal":
+            data = {k: data[k] for k in ("type", "deal", "dealer", "upcard") if k in data}
+        hidden = _HIDDEN | ({"cards"} if event.type == "draw" else set())
+        out.append({k: v for k, v in data.items() if k not in hidden})
+    return tuple(out)
+
+
+_HIDDEN = {"hands", "deck", "stock", "undealt"}  # cards no player may see, whatever the event
+
+
+class Timeline:
+    """A match as its first state and the steps after it; the words and tables it shows."""
+
+    def __init__(self, game: Game, start: Any, names: Sequence[str]) -> None:
+        self.game = game
+        self.start = start
+        self.names = list(names)
+        self.steps: list[Step] = []
+        self.first_events = public_events(game, start)
+
+    def state_at(self, index: int) -> Any:
+        """The state after ``index`` steps."""
+        return self.steps[index - 1].after if index > 0 else self.start
+
+    def display_names(self, lang: str) -> list[str]:
+        return list(self.names)
+
+    @property
+    def you(self) -> int | None:
+        """The seat whose events read "you take the trick"."""
+        return None
+
+    def log_lines(self, lang: str, upto: int | None = None, limit: int = 300) -> tuple[str, ...]:
+        """The match in words, from the first deal to step ``upto`` (the last few hundred lines)."""
+        names = self.display_names(lang)
+        chosen = self.steps if upto is None else self.steps[:upto]
+        you = self.you
+        lines = [event_words(e, names, lang, you) for e in self.first_events]
+        start = max(0, len(chosen) - limit)
+        for step in chosen[start:]:
+            label = action_words(self.game, step.action, lang)
+            lines.append(tr(lang, "{name}: {action}", name=names[step.seat], action=label))
+            lines.extend(event_words(e, names, lang, you) for e in step.events)
+        return tuple(line for line in lines if line)[-limit:]
+
+    def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
+        """Whether a trick was taken at or before step ``upto`` in this deal, and by whom."""
+        for step in reversed(self.steps[:upto]):
+            for event in reversed(step.events):
+                if event["type"] == "trick":
+                    return True, event.get("winner")
+                if event["type"] == "deal":
+                    return False, None
+        return False, None
+
+
+def action_words(game: Game, action: Action, lang: str) -> str:
+    """An action as a button would name it (``play 3o``, ``pedir 2``, ``¡truco!``)."""
+    acts = actions(game, [action], lang)
+    if acts.cards:
+        return tr(lang, "play {card}", card=next(iter(acts.cards)))
+    return acts.buttons[0].label if acts.buttons else game.format_action(action)
+
+
+def _who(names: Sequence[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
+
+
+def _signed(values: Iterable[int], labels: Sequence[str]) -> str:
+    return ", ".join(f"{_who(labels, i)} {v:+d}" for i, v in enumerate(values))
+
+
+def event_words(
+    event: Mapping[str, Any], names: Sequence[str], lang: str, you: int | None = None
+) -> str:
+    """One public event in words (a deal event's hands are never read); ``you`` is your seat."""
+    kind = event["type"]
+    seat = next((event[k] for k in ("winner", "dealer", "declarer", "seat") if k in event), None)
+    name = _who(names, seat)
+    mine = seat is not None and seat == you
+    if kind == "deal":
+        return tr(lang, "you deal") if mine else tr(lang, "{name} deals", name=name)
+    if kind == "trick":
+        if seat is None:
+            return tr(lang, "the trick is tied")
+        return (
+            tr(lang, "you take the trick")
+            if mine
+            else tr(lang, "{name} takes the trick", name=name)
+        )
+    if kind == "score":
+        score = event.get("score", ())
+        labels = names if len(score) == len(names) else [tr(lang, "team {n}", n=i) for i in (0, 1)]
+        return tr(lang, "this deal: {scores}", scores=_signed(score, labels))
+    if kind == "end":
+        winners = ", ".join(_who(names, w) for w in event.get("winners", ()))
+        return tr(lang, "match over: {names} win", names=winners)
+    if kind == "auction" and seat is not None:
+        if mine:
+            return tr(lang, "you declare {n}", n=event["bid"])
+        return tr(lang, "{name} declares {n}", name=name, n=event["bid"])
+    if kind == "trump" and seat is not None:
+        suit = event.get("trump") or "none"
+        named = tr(lang, "no trump") if suit == "none" else tr(lang, str(suit))
+        if mine:
+            return tr(lang, "you name trump: {suit}", suit=named)
+        return tr(lang, "{name} names trump: {suit}", name=name, suit=named)
+    if kind == "pot":
+        if seat is None:
+            return tr(lang, "the pot carries over")
+        return tr(lang, "you take the pot") if mine else tr(lang, "{name} takes the pot", name=name)
+    if kind == "meld" and seat is not None:
+        bowl = tr(lang, str(event["bowl"]))
+        if mine:
+            return tr(lang, "you take the {bowl} bowl", bowl=bowl)
+        return tr(lang, "{name} takes the {bowl} bowl", name=name, bowl=bowl)
+    if kind == "poker" and seat is not None:
+        if mine:
+            return tr(lang, "you take the Pinke")
+        return tr(lang, "{name} takes the Pinke", name=name)
+    if kind == "swap" and seat is not None:
+        cards = {"gave": event.get("gave"), "took": event.get("took")}
+        if mine:
+            return tr(lang, "you swap {gave} for {took}", **cards)
+        return tr(lang, "{name} swaps {gave} for {took}", name=name, **cards)
+    if kind == "cante" and seat is not None:
+        sung = {"n": event.get("points"), "suit": tr(lang, str(event.get("suit")))}
+        if mine:
+            return tr(lang, "you sing {n} in {suit}", **sung)
+        return tr(lang, "{name} sings {n} in {suit}", name=name, **sung)
+    if kind == "run":
+        return tr(lang, "run: {cards}", cards=" ".join(event.get("cards", ())))
+    return ""
+
+
+# --- a match being played --------------------------------------------------------------------
+
+
+def _agent(kind: str, game: Game, state: Any) -> tuple[bots.Bot, str]:
+    """The bot of a level; a level a game has no strategies for yet plays random."""
+    bot = bots.load(kind)
+    if isinstance(bot, bots.LevelBot):
+        try:
+            bots.strategies(game.observe(state, 0))
+        except SpecError:
+            return bots.load("random"), "random"
+    return bot, kind
+
+
+class Session(Timeline):
+    """A match at the terminal: people at ``human`` seats, bots at the others.
+
+    >>> import tapete
+    >>> s = Session(tapete.load("pocha(schedule=[1])"), ["human", "random", "random", "random"], 1)
+    >>> s.human
+    0
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        kinds: Sequence[str],
+        seed: int,
+        *,
+        hint_budget: bots.Budget | None = None,
+    ) -> None:
+        if len(kinds) != game.players:
+            raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+        start = game.new_state(seed)
+        self.kinds = list(kinds)
+        self.humans = [i for i, k in enumerate(kinds) if k == "human"]
+        self.agents: dict[int, bots.Bot] = {}
+        self.levels: dict[int, str] = {}
+        for seat, kind in enumerate(kinds):
+            if kind != "human":
+                self.agents[seat], self.levels[seat] = _agent(kind, game, start)
+        names = [
+            "you" if k == "human" else f"{BOT_NAMES[i % len(BOT_NAMES)]}"
+            for i, k in enumerate(kinds)
+        ]
+        super().__init__(game, start, names)
+        self.seed = seed
+        self.rngs = [seat_rng(seed, s) for s in range(game.players)]
+        self.hint_budget = hint_budget
+        self.version = 0  # bumped by every change: a bot's late answer to an old state is dropped
+
+    # -- who and what
+
+    @property
+    def state(self) -> Any:
+        return self.state_at(len(self.steps))
+
+    @property
+    def turn(self) -> Seat | None:
+        return self.game.current_player(self.state)
+
+    @property
+    def human(self) -> Seat | None:
+        """The person whose table is shown: the one to act, else the first."""
+        turn = self.turn
+        if turn in self.humans:
+            return turn
+        return self.humans[0] if self.humans else None
+
+    @property
+    def you(self) -> int | None:
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    @property
+    def over(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    @property
+    def bot_to_act(self) -> bool:
+        return self.turn in self.agents
+
+    def display_names(self, lang: str) -> list[str]:
+        return [
+            tr(lang, "you") if s == self.human or (n == "you" and len(self.humans) == 1) else n
+            for s, n in enumerate(self.names)
+        ]
+
+    def seat_title(self, seat: Seat, lang: str) -> str:
+        name = self.display_names(lang)[seat]
+        return name if seat not in self.levels else f"{name} · {self.levels[seat]}"
+
+    # -- moves
+
+    def push(self, seat: Seat, action: Action) -> None:
+        after = self.game.apply(self.state, action)
+        self.steps.append(Step(seat, action, after, public_events(self.game, after)))
+        self.version += 1
+
+    def try_action(self, action: Action) -> IllegalActionError | None:
+        """Play ``action`` for the person to act; the rule's error (nothing changes) if illegal."""
+        seat = self.turn
+        if seat is None or seat not in self.humans:
+            return IllegalActionError("not-your-turn", "it is not your turn")
+        error = self.game.why_illegal(self.state, action)
+        if error is None:
+            self.push(seat, action)
+        return error
+
+    def card_action(self, card: str) -> Action | None:
+        """The action that plays ``card`` (legal or not: the rules will say), if it parses."""
+        try:
+            return self.game.parse_action(f"play {card}")
+        except InvalidActionError:
+            return None
+
+    def bot_job(self) -> tuple[Seat, Any, list[Action], bots.Bot, random.Random]:
+        """What the bot to act needs: its seat, view, legal actions, itself and its RNG."""
+        seat = self.turn
+        assert seat is not None and seat in self.agents
+        view = self.game.observe(self.state, seat)
+        return seat, view, self.game.legal_actions(self.state), self.agents[seat], self.rngs[seat]
+
+    # -- undo and hints
+
+    @property
+    def can_undo(self) -> bool:
+        """Undo is for one person against bots, while the match goes on."""
+        return (
+            len(self.humans) == 1
+            and self.over is None
+            and any(s.seat == self.humans[0] for s in self.steps)
+        )
+
+    def undo(self) -> bool:
+        """Back to the state before the person's last action; False when there is none."""
+        if not self.can_undo:
+            return False
+        last = max(i for i, s in enumerate(self.steps) if s.seat == self.humans[0])
+        del self.steps[last:]
+        self.version += 1
+        return True
+
+    def hint(self) -> bots.Decision:
+        """The hard bot's move for the person to act, and why; SpecError if the game has none."""
+        seat = self.turn
+        assert seat is not None
+        return bots.hint(self.game.observe(self.state, seat), self.hint_budget)
+
+    # -- the record
+
+    def record(self) -> Record:
+        infos = [
+            SeatInfo("you", "human")
+            if k == "human"
+            else SeatInfo(self.names[i], "bot", self.levels[i])
+            for i, k in enumerate(self.kinds)
+        ]
+        recorder = Recorder(self.game, self.start, self.seed, infos)
+        for step in self.steps:
+            recorder.step(step.seat, step.action, step.after)
+        return recorder.record()
+
+    # -- the scene
+
+    def scene(
+        self, lang: str, message: str = "", hinted: Action | None = None, selected: int = -1
+    ) -> Scene:
+        seat = self.human
+        names = self.display_names(lang)
+        view = self.game.observe(self.state, seat)
+        table = present(view, lang, names)
+        taken, winner = self.last_trick_winner(len(self.steps))
+        table = replace(
+            table,
+            seats=tuple(replace(b, name=self.seat_title(b.seat, lang)) for b in table.seats),
+            last_winner=winner,
+        )
+        mine = self.turn == seat and seat is not None
+        legal = self.game.legal_actions(self.state) if mine else []
+        acts = actions(self.game, legal, lang, view)
+        return Scene(
+            table=table,
+            lang=lang,
+            cards=_card_keys(self, table, acts.cards, mine, hinted),
+            buttons=_button_keys(acts.buttons, bool(acts.cards), hinted),
+            log=self.log_lines(lang),
+            message=message,
+            trick_note=_trick_note(table, taken, winner, names, lang, self.you),
+            selected=selected if mine else -1,
+        )
+
+
+def _card_keys(
+    session: Session, table: Table, legal: Mapping[str, Action], mine: bool, hinted: Action | None
+) -> tuple[CardKey, ...]:
+    keys = "1234567890"
+    out = []
+    for i, card in enumerate(table.hand):
+        action = legal.get(card)
+        if action is None and mine:
+            action = session.card_action(card)  # an illegal card: pressing it tells the rule
+        key = keys[i] if i < len(keys) and legal else ""
+        out.append(
+            CardKey(card, key, card in legal, action, action is not None and action == hinted)
+        )
+    return tuple(out)
+
+
+def _button_keys(
+    buttons: Iterable[Any], cards: bool, hinted: Action | None
+) -> tuple[ButtonKey, ...]:
+    used: set[str] = set(RESERVED)
+    out = []
+    for button in buttons:
+        words = button.text.split()
+        key = ""
+        if not cards and len(words) == 2 and words[1].isdigit() and len(words[1]) == 1:
+            key = words[1] if words[1] not in used else ""
+        if not key:
+            # Mnemonic from the notation first, so keys stay put when the language changes.
+            key = _letter(
+                " ".join([*words[1:], *_PREFER.get(words[0], ()), *words, button.label]), used
+            )
+        used.add(key)
+        out.append(ButtonKey(button.label, key, button.action, button.action == hinted))
+    return tuple(out)
+
+
+_PREFER = {"raise": ("t",)}  # truco!
+
+
+def _letter(label: str, used: set[str]) -> str:
+    for ch in label.lower():
+        if ch in LETTERS and ch not in used:
+            return ch
+    return next((ch for ch in LETTERS if ch not in used), "")
+
+
+def _trick_note(
+    table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str, you: int | None
+) -> str:
+    if not table.last_trick or not taken:
+        return ""
+    return event_words({"type": "trick", "winner": winner}, names, lang, you)
+
+
+# --- a record stepped through --------------------------------------------------------------
+
+
+class Replay(Timeline):
+    """A record with every hand open, at ``position`` steps from its first deal."""
+
+    def __init__(self, record: Record) -> None:
+        game = load(record.game)
+        checked = list(record_steps(record))  # checks every decision against the rules
+        start = checked[0][1] if checked else _first_state(game, record)
+        super().__init__(game, start, [s.name for s in record.seats])
+        self.record = record
+        for _, _, seat, action, after in checked:
+            self.steps.append(Step(seat, action, after, public_events(game, after)))
+        self.deals = [deal for deal, *_ in checked]
+        self.starts = sorted({self.deals.index(d) for d in set(self.deals)})
+        self.position = 0
+
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
+    def go(self, position: int) -> None:
+        self.position = max(0, min(self.length, position))
+
+    def _took(self, position: int) -> bool:
+        return any(e["type"] == "trick" for e in self.steps[position - 1].events)
+
+    def next_trick(self) -> int:
+        """The position just after the next trick is taken (or the end)."""
+        later = range(self.position + 1, self.length + 1)
+        return next((i for i in later if self._took(i)), self.length)
+
+    def previous_trick(self) -> int:
+        earlier = range(self.position - 1, 0, -1)
+        return next((i for i in earlier if self._took(i)), 0)
+
+    def deal_at(self, position: int) -> int:
+        """The deal the next step belongs to (the last deal at the end)."""
+        return self.deals[min(position, self.length - 1)] if self.deals else 0
+
+    def next_deal(self) -> int:
+        """The position where the next deal begins (or the end)."""
+        return next((s for s in self.starts if s > self.position), self.length)
+
+    def previous_deal(self) -> int:
+        return max((s for s in self.starts if s < self.position), default=0)
+
+    def scene(self, lang: str) -> Scene:
+        state = self.state_at(self.position)
+        names = self.display_names(lang)
+        table = present(self.game.observe(state, None), lang, names)
+        taken, winner = self.last_trick_winner(self.position)
+        table = replace(table, last_winner=winner)
+        hands = []
+        for seat in range(self.game.players):
+            own = self.game.observe(state, seat).hand
+            shown = tuple(sorted_cards(own)) if own is not None else ()
+            hands.append((names[seat], shown))
+        deals = len(self.record.deals)
+        where = tr(
+            lang,
+            "deal {deal} of {deals} · step {n} of {total}",
+            deal=self.deal_at(self.position) + 1,
+            deals=deals,
+            n=self.position,
+            total=self.length,
+        )
+        last = ""
+        if self.position:
+            step = self.steps[self.position - 1]
+            label = action_words(self.game, step.action, lang)
+            last = tr(lang, "{name}: {action}", name=names[step.seat], action=label)
+        return Scene(
+            table=table,
+            lang=lang,
+            log=self.log_lines(lang, self.position),
+            message=last,
+            trick_note=_trick_note(table, taken, winner, names, lang, None),
+            hands=tuple(hands),
+            position=where,
+        )
+
+
+def sorted_cards(cards: Any) -> list[str]:
+    from tapete.cards import CARD_TEXT
+
+    return [CARD_TEXT[c] for c in sorted(cards)]
+
+
+def _first_state(game: Game, record: Record) -> Any:
+    decks = [[game.parse_card(c) for c in d.deck] for d in record.deals]
+    return game.new_state(record.seed or 0, decks=decks, dealer=record.deals[0].dealer)
+
+
+@dataclass
+class Settings:
+    """The person's choices: language, how fast bots move, the high-contrast theme."""
+
+    lang: str = "en"
+    speed: str = "normal"
+    contrast: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+SPEEDS: dict[str, float] = {"instant": 0.0, "fast": 0.25, "normal": 0.7, "slow": 1.5}

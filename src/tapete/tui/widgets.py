@@ -1,0 +1,367 @@
+"""The table's widgets. Each draws the screen's one reactive ``Scene`` and holds no game truth."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, HorizontalScroll, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, RichLog, Static
+
+from tapete.i18n import tr
+from tapete.tui.session import Scene
+
+__all__ = [
+    "ActionBar",
+    "ActionButton",
+    "BowlsBoard",
+    "CardView",
+    "HandRow",
+    "InfoPanel",
+    "LogView",
+    "OpenHands",
+    "ScoreBoard",
+    "SeatsRow",
+    "TitleBar",
+    "TrickArea",
+    "card_text",
+]
+
+_FRENCH_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_SUIT_CLASS = {
+    "o": "oros",
+    "c": "copas",
+    "e": "espadas",
+    "b": "bastos",
+    "d": "red",
+    "h": "red",
+    "s": "black",
+}
+_SUIT_STYLE = {
+    "oros": "bold #e0b000",
+    "copas": "bold #ff5c5c",
+    "espadas": "bold #6aa8ff",
+    "bastos": "bold #5fd070",
+    "red": "bold #ff5c5c",
+    "black": "bold",
+}
+_PAPER_STYLE = {  # on a card's face: darker inks
+    "oros": "bold #9a6f00",
+    "copas": "bold #c01818",
+    "espadas": "bold #1f4fb0",
+    "bastos": "bold #1d7a2d",
+    "red": "bold #c01818",
+    "black": "bold #111111",
+}
+
+
+def suit_class(card: str, deck: str) -> str:
+    if deck == "french":
+        return "red" if card[-1] in "dh" else "black"
+    return _SUIT_CLASS.get(card[-1], "black")
+
+
+def card_text(card: str | None, deck: str, paper: bool = False) -> Text:
+    """A card as a card player reads it: ``10♦``, ``Q♠``, or the Spanish ``3o``, in its colour."""
+    if card is None:
+        return Text("▒▒", style="dim")
+    if card == "?":
+        return Text("?", style="dim")
+    if deck == "french":
+        rank = "10" if card[0] == "T" else card[:-1]
+        label = rank + _FRENCH_SUITS.get(card[-1], card[-1])
+    else:
+        label = card
+    return Text(label, style=(_PAPER_STYLE if paper else _SUIT_STYLE)[suit_class(card, deck)])
+
+
+class TitleBar(Static):
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        line = Text.assemble((scene.table.title, "bold"), "  ·  ", (scene.table.status, "italic"))
+        if scene.position:
+            line.append(f"  ·  {scene.position}")
+        self.update(line)
+
+
+class SeatsRow(Horizontal):
+    """The seats around the table: name, bid or stake, tricks, chips; the one to act lit."""
+
+    scene: reactive[Scene | None] = reactive(None, recompose=True)
+
+    def compose(self) -> ComposeResult:
+        if self.scene is None:
+            return
+        lang, table = self.scene.lang, self.scene.table
+        room = max(8, self.size.width // max(1, len(table.seats)) - 6)
+        for box in table.seats:
+            body = Text("\n".join(box.lines))
+            if box.shown:
+                body.append("\n")
+                for card in box.shown:
+                    body.append_text(card_text(card, table.deck))
+                    body.append(" ")
+            seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
+            seat.border_title = box.name
+            cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
+            if box.dealer:
+                dealer = tr(lang, "dealer")
+                long = f"{dealer} · {cards}"
+                cards = long if len(long) <= room else f"{dealer} · {box.cards}"
+            seat.border_subtitle = cards
+            yield seat
+
+
+class TrickArea(Static):
+    """The cards on the table, by whom; when a trick is complete, who takes it."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        table = scene.table
+        names = {b.seat: b.name.split(" · ")[0] for b in table.seats}
+        text = Text()
+        for play in table.trick:
+            text.append(f"{names.get(play.seat, '?')} ", style="dim")
+            text.append_text(card_text(play.card, table.deck))
+            text.append("   ")
+        if scene.trick_note:
+            # The trick just taken stays in sight, with who took it.
+            style = "dim" if table.trick else ""
+            text.append("\n\n" if table.trick else "")
+            for play in table.last_trick:
+                text.append(f"{names.get(play.seat, '?')} ", style="dim")
+                text.append_text(card_text(play.card, table.deck))
+                text.append("  ")
+            text.append("\n→ " + scene.trick_note, style=style or "bold")
+        self.border_title = tr(scene.lang, "on the table")
+        self.update(text)
+
+
+class InfoPanel(Static):
+    """Trump, upcard, vira, stake, pot; Poch's bowls."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        table = scene.table
+        text = Text()
+        for label, value in table.info:
+            if text:
+                text.append("\n")
+            text.append(label, style="dim")
+            if value:
+                text.append(": ")
+                words = value.split()
+                if all(_is_card(w) for w in words):
+                    for word in words:
+                        text.append_text(card_text(word, table.deck))
+                        text.append(" ")
+                else:
+                    text.append(value, style="bold")
+        self.update(text)
+
+
+def _is_card(word: str) -> bool:
+    return 2 <= len(word) <= 3 and word[-1] in "oecbdhs" and word[:-1] in _RANKS
+
+
+_RANKS = {"A", "K", "Q", "J", "T", *(str(n) for n in range(1, 13))}
+
+# Poch's board: the honours by rank, the marriage as K+Q, the sequence as a run, then the two
+# the game names.
+_BOWL_MARKS = ("A", "K", "Q", "J", "10", "K+Q", "789", "Poch", "Pinke")
+
+
+class BowlsBoard(Static):
+    """Poch's board of nine bowls and the chips in each (shown only for Poch)."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        bowls = scene.table.extra.get("bowls") if scene is not None else None
+        self.display = bool(bowls)
+        if scene is None or not bowls:
+            return
+        self.border_title = tr(scene.lang, "bowls")
+        text = Text()
+        for i, (mark, (_, chips, _taker)) in enumerate(zip(_BOWL_MARKS, bowls, strict=False)):
+            if i and i % 3 == 0:
+                text.append("\n")
+            text.append(f"{mark} ", style="dim")
+            text.append(f"{chips:<3}", style="bold #e0b000")
+        self.update(text)
+
+
+class CardView(Static):
+    """A card of your hand: its key above it, lit when you may play it."""
+
+    class Chosen(Message):
+        def __init__(self, card: str) -> None:
+            self.card = card
+            super().__init__()
+
+    def __init__(self, card: str, key: str, deck: str, legal: bool, classes: str) -> None:
+        face = Text(key or " ", style="bold")
+        face.append("\n")
+        face.append_text(card_text(card, deck, paper=legal))
+        super().__init__(face, classes=classes)
+        self.card = card
+        self.key = key
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.card))
+
+
+class HandRow(HorizontalScroll):
+    """Your hand, legal cards highlighted, the hinted one marked."""
+
+    scene: reactive[Scene | None] = reactive(None, recompose=True)
+
+    def compose(self) -> ComposeResult:
+        if self.scene is None:
+            return
+        table = self.scene.table
+        many = " -many" if len(self.scene.cards) > 13 else ""
+        for index, card in enumerate(self.scene.cards):
+            classes = "card -" + suit_class(card.text, table.deck) + many
+            classes += " -legal" if card.legal else " -illegal"
+            if card.hinted:
+                classes += " -hinted"
+            if self.scene.selected == index:
+                classes += " -selected"
+            yield CardView(card.text, card.key, table.deck, card.legal, classes)
+        for _ in range(table.blind):
+            yield CardView("?", "", table.deck, False, "card -black -illegal" + many)
+
+
+class ActionButton(Button):
+    """A button for an action that is not a card: bid, sing, raise, accept, run, bet, pass."""
+
+    def __init__(self, label: str, action: int, classes: str) -> None:
+        super().__init__(label, classes=classes, compact=True)
+        self.action_id = action
+        self.can_focus = False
+
+
+class ActionBar(HorizontalScroll):
+    scene: reactive[Scene | None] = reactive(None, recompose=True)
+
+    def compose(self) -> ComposeResult:
+        if self.scene is None:
+            return
+        for button in self.scene.buttons:
+            label = f"{button.key} {button.label}" if button.key else button.label
+            yield ActionButton(
+                label, button.action, "action" + (" -hinted" if button.hinted else "")
+            )
+
+
+class MessageLine(Static):
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is not None:
+            self.update(scene.message)
+
+
+class LogView(RichLog):
+    """What happened, in words; only new lines are written unless the text changed."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(wrap=True, markup=False, **kwargs)  # type: ignore[arg-type]
+        self._shown: tuple[str, ...] = ()
+        self.can_focus = False
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        self.border_title = tr(scene.lang, "log")
+        lines, shown = scene.log, self._shown
+        # Lines scroll out of the scene's window at the front: match on the overlap.
+        overlap = next(
+            (k for k in range(min(len(shown), len(lines)), 0, -1) if shown[-k:] == lines[:k]), 0
+        )
+        if overlap == 0 or (overlap < len(shown) and shown[-1] != lines[overlap - 1]):
+            self.clear()
+            new: Iterable[str] = lines
+        else:
+            new = lines[overlap:]
+        for line in new:
+            self.write(line)
+        self._shown = lines
+
+    @property
+    def lines_text(self) -> tuple[str, ...]:
+        return self._shown
+
+
+class ScoreBoard(VerticalScroll):
+    """Scores per deal and the totals."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="score-table")
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        table = scene.table
+        self.border_title = tr(scene.lang, "scores")
+        grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=True)
+        grid.add_column("#", style="dim", justify="right")
+        for name in table.score_names:
+            grid.add_column(name.split(" · ")[0][:8], justify="right")
+        for number, row in enumerate(table.history, 1):
+            grid.add_row(str(number), *(f"{v:+d}" for v in row))
+        grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
+        self.query_one("#score-table", Static).update(grid)
+        self.scroll_end(animate=False)
+
+
+class OpenHands(Static):
+    """Every hand open (replays)."""
+
+    scene: reactive[Scene | None] = reactive(None)
+
+    def watch_scene(self, scene: Scene | None) -> None:
+        if scene is None:
+            return
+        self.border_title = tr(scene.lang, "hands")
+        text = Text()
+        width = max((len(name) for name, _ in scene.hands), default=0)
+        for name, cards in scene.hands:
+            if text:
+                text.append("\n")
+            text.append(name.ljust(width) + "  ", style="dim")
+            for card in cards:
+                text.append_text(card_text(card, scene.table.deck))
+                text.append(" ")
+        self.update(text)
+
+
+class KeyBar(Static):
+    """The keys of the screen, in the chosen language; click one to use it."""
+
+    def show(self, keys: Iterable[tuple[str, str, str]], lang: str) -> None:
+        parts = [
+            f"[b]{key}[/b] [@click=screen.{action}]{tr(lang, label)}[/]"
+            for key, label, action in keys
+        ]
+        self.update("  ".join(parts))

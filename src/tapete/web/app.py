@@ -1,0 +1,456 @@
+"""The web app: pages and the lobby over HTTP, play over one WebSocket route.
+
+Every WebSocket message is a JSON object tagged with ``type`` (docs/protocol.md); the server
+reads them in one ``match`` and answers bad input with ``{"type": "error", "rule", "message",
+"text"}`` without changing anything or dropping the connection — except for oversized messages
+and floods, which are cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from tapete.errors import IllegalActionError, SpecError
+from tapete.game import format_spec, parse_spec
+from tapete.games import ENTRIES, games, load
+from tapete.i18n import LANGUAGES
+from tapete.web.rooms import Room, Rooms, levels, token_hash
+from tapete.web.store import MemoryStore, Options, SeatConfig, Store
+from tapete.web.strings import rule_text, strings
+
+__all__ = ["Limits", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may send: bigger messages and faster floods are cut off."""
+
+    max_message: int = 4096  # bytes in one message
+    burst: int = 40  # messages at once ...
+    rate: float = 20.0  # ... refilled at this many a second
+    outbox: int = 512  # messages queued for a slow reader before it is dropped
+
+
+# --- the lobby API -------------------------------------------------------------------------
+
+
+class SeatIn(BaseModel):
+    kind: Literal["human", "bot"] = Field(
+        description="human: a person (the first is the creator; others wait for friends)"
+    )
+    level: str = Field("medium", description="a bot's level: random, easy, medium or hard")
+
+
+class TableIn(BaseModel):
+    game: str = Field(description="a registered game name, e.g. pocha")
+    params: dict[str, str | int | bool] = Field(
+        default_factory=dict, description="parameters that differ from the defaults"
+    )
+    seats: list[SeatIn] | None = Field(
+        None, description="one per seat; default: the creator, then medium bots"
+    )
+    name: str = Field("", max_length=24, description="the creator's name at the table")
+    public: bool = Field(True, description="listed in the lobby")
+    grace: float = Field(20.0, ge=0, le=600, description="seconds before a bot stands in")
+    turn_timer: float = Field(0.0, ge=0, le=600, description="seconds per move (0: no timer)")
+    bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
+    standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
+    seed: int | None = Field(None, ge=0, description="the match seed (default: random)")
+
+
+class TableOut(BaseModel):
+    code: str
+    token: str = Field(description="the creator's secret: keep it to come back to the seat")
+    seat: int | None
+    spec: str
+
+
+class JoinIn(BaseModel):
+    name: str = Field("", max_length=24)
+    seat: int | None = Field(None, description="a free seat, or the first free one")
+
+
+class JoinOut(BaseModel):
+    code: str
+    seat: int
+    token: str
+
+
+def _clean_name(name: str) -> str:
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
+
+
+def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
+    """A spec from a name and form values; values are read as spec values (``[1, 2]``, true)."""
+    name, given = parse_spec(game)
+    if given:
+        raise SpecError("give parameters in params, not in the game name")
+    parsed: dict[str, Any] = {}
+    for key, value in params.items():
+        if not key.isidentifier():
+            raise SpecError(f"{key!r} is not a parameter name")
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+        _, one = parse_spec(f"x({key}={text})") if text else ("", {})
+        parsed.update(one)
+    return format_spec(name, parsed)
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for name in games():
+        game = load(name)
+        params = [
+            {"name": f.name, "default": _plain(getattr(game.params, f.name))}
+            for f in dataclasses.fields(game.params)
+        ]
+        out.append(
+            {
+                "name": name,
+                "summary": ENTRIES[name].summary,
+                "players": game.players,
+                "params": params,
+                "levels": list(levels(game)),
+                "rules": ENTRIES[name].module.rsplit(".", 1)[-1],
+            }
+        )
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _rules_page(name: str) -> str:
+    page = f"{name}.md"
+    packaged = resources.files("tapete") / "docs" / "rules" / page
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    source = Path(__file__).resolve().parents[3] / "docs" / "rules" / page
+    if source.is_file():
+        return source.read_text(encoding="utf-8")
+    raise HTTPException(404, f"no rules page for {name}")
+
+
+# --- a connection --------------------------------------------------------------------------
+
+
+class Link:
+    """One WebSocket: its seat, language, rate limit and an outbox drained by a writer task."""
+
+    def __init__(self, ws: WebSocket, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.seat: int | None = None
+        self.lang = "en"
+        self.token: str | None = None
+        self.room: Room | None = None
+        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self._tokens = float(limits.burst)
+        self._refilled = time.monotonic()
+        self.closing = False
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= self.limits.outbox:
+            self.close(1008)  # a reader this slow would hold everyone's memory
+            return
+        self.outbox.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+    def fail(self, rule: str, message: str) -> None:
+        self.send(
+            {
+                "type": "error",
+                "rule": rule,
+                "message": message,
+                "text": rule_text(self.lang, rule, message),
+            }
+        )
+
+    def close(self, code: int) -> None:
+        if not self.closing:
+            self.closing = True
+            self.outbox.put_nowait(code)
+
+    def allow(self) -> bool:
+        """One more message within the rate limit (a token bucket)."""
+        now = time.monotonic()
+        self._tokens = min(
+            self.limits.burst, self._tokens + (now - self._refilled) * self.limits.rate
+        )
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def pump(self) -> None:
+        """Write the outbox to the socket, in order; a number closes it with that code."""
+        while True:
+            item = await self.outbox.get()
+            if isinstance(item, int):
+                with contextlib.suppress(Exception):
+                    await self.ws.close(item)
+                return
+            await self.ws.send_text(item)
+
+
+def _lang(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    base = value.split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+# --- the app -------------------------------------------------------------------------------
+
+
+def create_app(store: Store | None = None, limits: Limits | None = None) -> FastAPI:
+    """The tapete web app over ``store`` (in memory by default)."""
+    rooms = Rooms(store or MemoryStore())
+    limits = limits or Limits()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await rooms.restore()
+        yield
+        rooms.close()
+
+    app = FastAPI(
+        title="tapete",
+        summary="Traditional card games in the browser: the lobby API. Play is over /ws.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.rooms = rooms
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return page()
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page()
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return page()
+
+    @app.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
+    async def api_games() -> list[dict[str, Any]]:
+        return _games()
+
+    @app.get("/api/i18n/{lang}", summary="Every string the browser shows, in one language")
+    async def api_strings(lang: str) -> dict[str, Any]:
+        return strings(_lang(lang) or "en")
+
+    @app.get("/api/rules/{game}", summary="A game's rules page (Markdown)")
+    async def api_rules(game: str) -> PlainTextResponse:
+        if game not in ENTRIES:
+            raise HTTPException(404, f"no game named {game!r}")
+        module = ENTRIES[game].module.rsplit(".", 1)[-1]
+        return PlainTextResponse(_rules_page(module), media_type="text/markdown")
+
+    @app.get("/api/tables", summary="Public tables: waiting for players, then being played")
+    async def api_tables() -> list[dict[str, Any]]:
+        return rooms.listing()
+
+    @app.post("/api/tables", summary="Create a table", response_model=TableOut)
+    async def api_create(body: TableIn) -> TableOut:
+        try:
+            spec = _spec(body.game, body.params)
+            game = load(spec)
+            seats = body.seats or [SeatIn(kind="human", level=body.standby)] + [
+                SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
+            ]
+            options = Options(
+                public=body.public,
+                grace=body.grace,
+                turn_timer=body.turn_timer,
+                bot_delay=body.bot_delay,
+                standby=body.standby,
+            )
+            _check_level(body.standby)
+            for s in seats:
+                _check_level(s.level)
+            room, token, seat = await rooms.create(
+                spec,
+                [SeatConfig(s.kind, level=s.level) for s in seats],
+                name=_clean_name(body.name),
+                options=options,
+                seed=body.seed,
+            )
+        except SpecError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return TableOut(code=room.code, token=token, seat=seat, spec=room.truth.spec)
+
+    @app.get("/api/tables/{code}", summary="One table: its game, seats and status")
+    async def api_table(code: str) -> dict[str, Any]:
+        return _room(code).summary()
+
+    @app.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)
+    async def api_join(code: str, body: JoinIn) -> JoinOut:
+        room = _room(code)
+        try:
+            seat, token = await room.seat_person(_clean_name(body.name), body.seat)
+        except IllegalActionError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return JoinOut(code=room.code, seat=seat, token=token)
+
+    @app.get("/api/tables/{code}/records/{match}", summary="A finished match's record")
+    async def api_record(code: str, match: int) -> Response:
+        room = _room(code)
+        if not 0 <= match < len(room.truth.records):
+            raise HTTPException(404, "no finished match with that number at this table")
+        return Response(
+            room.truth.records[match],
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="tapete-{room.code}-{match}.json"'
+            },
+        )
+
+    def _room(code: str) -> Room:
+        room = rooms.get(code)
+        if room is None:
+            raise HTTPException(404, f"no table {code.upper()}")
+        return room
+
+    @app.websocket("/ws")
+    async def play(ws: WebSocket) -> None:
+        await ws.accept()
+        link = Link(ws, limits)
+        writer = asyncio.get_running_loop().create_task(link.pump())
+        try:
+            while not link.closing:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    text = data.decode("utf-8", "replace")
+                if len(text.encode()) > limits.max_message:
+                    link.fail("too-large", f"messages are at most {limits.max_message} bytes")
+                    link.close(1009)
+                    break
+                if not link.allow():
+                    link.fail("flood", "too many messages: the connection is closed")
+                    link.close(1008)
+                    break
+                await _handle(link, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if link.room is not None:
+                link.room.leave(link)
+            link.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+            if ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def _handle(link: Link, text: str) -> None:
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            link.fail("bad-json", "a message is one JSON object")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            link.fail("bad-message", 'a message is a JSON object with a "type"')
+            return
+        room = link.room
+        match msg["type"]:
+            case "hello":
+                code, token = msg.get("code"), msg.get("token")
+                found = rooms.get(code) if isinstance(code, str) else None
+                if found is None:
+                    link.fail("no-such-table", f"there is no table {code!r}")
+                    return
+                if token is not None and not isinstance(token, str):
+                    link.fail("bad-message", "a token is a string")
+                    return
+                if room is not None:
+                    room.leave(link)
+                link.lang = _lang(msg.get("lang")) or link.lang
+                link.token = token_hash(token) if token else None
+                link.seat = found.seat_of(link.token)
+                link.room = found
+                found.join(link)
+            case "ping":
+                link.send({"type": "pong", "t": msg.get("t")})
+            case _ if room is None:
+                link.fail("no-table", 'say "hello" with a table code first')
+            case "act":
+                action, seat = msg.get("action"), msg.get("seat", link.seat)
+                if not isinstance(action, str) or len(action) > 64:
+                    link.fail("bad-message", 'an "act" message has an "action" string')
+                elif seat != link.seat:
+                    link.fail("not-your-seat", "you can only act for your own seat")
+                elif (refused := await room.act(link.seat, action)) is not None:
+                    link.fail(refused.rule, refused.message)
+            case "hint":
+                answer = await room.hint(link)
+                if isinstance(answer, IllegalActionError):
+                    link.fail(answer.rule, answer.message)
+                else:
+                    link.send(answer)
+            case "lang":
+                lang = _lang(msg.get("lang"))
+                if lang is None:
+                    link.fail("bad-lang", f"languages are {', '.join(LANGUAGES)}")
+                else:
+                    room.relang(link, lang)
+            case "start" | "fill" | "seat" | "move" | "remove" | "rematch" as kind:
+                try:
+                    await room.control(link, kind, msg)
+                except IllegalActionError as exc:
+                    link.fail(exc.rule, exc.message)
+            case other:
+                link.fail("unknown-type", f"no message type {other!r}")
+
+    return app
+
+
+def _check_level(level: str) -> None:
+    from tapete import bots
+
+    if level not in bots.LEVELS:
+        raise SpecError(f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}")
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Run the web app with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(
+        create_app(),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )

@@ -1,0 +1,728 @@
+"""Rooms: a table's truth, its live state, its connections, its bots and its clocks.
+
+A ``Room`` owns one table. Its truth is a ``Truth`` — spec, seed, seat config and the accepted
+actions — and its state is rebuilt from it by replay, so a store that keeps truths makes every
+table survive a restart. Each action is checked by the engine, handed to the store, and only then
+told to each connection as that connection's seat may see it: ``present(observe(state, seat))``
+and the public log entries of the step. ``Rooms`` holds the rooms of a server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import logging
+import secrets
+import time
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Protocol
+
+from tapete import bots, record
+from tapete.errors import IllegalActionError, InvalidActionError, SpecError
+from tapete.game import Action, Game
+from tapete.games import load
+from tapete.i18n import tr
+from tapete.match import seat_rng
+from tapete.present import Table, actions, present
+from tapete.record import Recorder, SeatInfo
+from tapete.web.store import Options, SeatConfig, Store, Truth
+from tapete.web.words import deal_entries, line, public_trick, reason_words, step_entries
+
+__all__ = ["Connection", "Room", "Rooms", "levels", "token_hash"]
+
+log = logging.getLogger("tapete.web")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+LOG_KEEP = 200  # log entries kept for people who (re)connect
+LOG_SHOWN = 60  # of which sent on (re)connection
+HINT_MS = 400
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def levels(game: Game) -> tuple[str, ...]:
+    """The bot levels ``game`` has: every level where its strategies exist, else random only."""
+    module = str(getattr(game.rules, "__name__", "")).rsplit(".", 1)[-1]
+    if importlib.util.find_spec(f"tapete.bots.{module}") is None:
+        return ("random",)
+    return bots.LEVELS
+
+
+class Connection(Protocol):
+    """One player's or spectator's link: its seat (None: watching), language and outbox."""
+
+    seat: int | None
+    lang: str
+    token: str | None  # the hash of the token it showed
+
+    def send(self, message: Mapping[str, Any]) -> None: ...
+
+
+def _flat(box: Any) -> dict[str, Any]:
+    return {name: getattr(box, name) for name in box.__dataclass_fields__}
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """A presented table as JSON-ready data (tuples stay tuples: json writes them as arrays).
+
+    Shallow on purpose: ``dataclasses.asdict`` deep-copies the whole score history per message.
+    """
+    out = _flat(table)
+    out["seats"] = [_flat(s) for s in table.seats]
+    out["trick"] = [_flat(p) for p in table.trick]
+    out["last_trick"] = [_flat(p) for p in table.last_trick]
+    return out
+
+
+def error(rule: str, message: str) -> IllegalActionError:
+    return IllegalActionError(rule, message)
+
+
+class Room:
+    """One table: its truth, the state replayed from it, its connections, bots and timers."""
+
+    def __init__(self, truth: Truth, store: Store) -> None:
+        self.truth = truth
+        self.store = store
+        self.game = load(truth.spec)
+        self.levels = levels(self.game)
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.away: dict[int, float] = {}  # seat -> when its person left
+        self.standin: set[int] = set()  # seats a bot plays while their person is away
+        self.deadline: float | None = None  # when the person to act times out (time.monotonic)
+        self._bots: dict[str, bots.Bot] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._driver: asyncio.Task[Any] | None = None
+        self._timer: asyncio.Task[Any] | None = None
+        self._grace: dict[int, asyncio.Task[Any]] = {}
+        self.rebuild()
+
+    # --- truth and state -----------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """The state and log from the truth, by replaying every accepted action."""
+        game, t = self.game, self.truth
+        state = game.new_state(t.seed)
+        entries = deal_entries(game.events(state))
+        for seat, text in t.actions:
+            action = game.parse_action(text)
+            after = game.apply(state, action)
+            entries.extend(step_entries(game, seat, action, state, after))
+            state = after
+        self.state: Any = state
+        self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
+        self.rngs = [seat_rng(t.seed, s) for s in range(self.game.players)]
+
+    @property
+    def code(self) -> str:
+        return self.truth.code
+
+    @property
+    def version(self) -> int:
+        return len(self.truth.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def seat_of(self, token: str | None) -> int | None:
+        if token is None:
+            return None
+        for i, seat in enumerate(self.truth.seats):
+            if seat.kind == "human" and seat.token == token:
+                return i
+        return None
+
+    def record(self) -> record.Record:
+        """The match so far as a ``tapete-record/1`` (it holds every hand: for finished matches)."""
+        game, t = self.game, self.truth
+        state = game.new_state(t.seed)
+        infos = [
+            SeatInfo(s.name or f"player {i + 1}", "human", None)
+            if s.kind == "human"
+            else SeatInfo(s.name or f"{s.level} {i}", "bot", s.level)
+            for i, s in enumerate(t.seats)
+        ]
+        recorder = Recorder(game, state, t.seed, infos)
+        for seat, text in t.actions:
+            action = game.parse_action(text)
+            state = game.apply(state, action)
+            recorder.step(seat, action, state)
+        return recorder.record()
+
+    # --- what people see -----------------------------------------------------------------
+
+    def names(self, lang: str) -> list[str]:
+        out = []
+        for i, s in enumerate(self.truth.seats):
+            if s.kind == "human":
+                out.append(s.name or tr(lang, "player {n}", n=i + 1))
+            elif s.kind == "bot":
+                out.append(s.name or f"{tr(lang, 'bot {n}', n=i + 1)} · {tr(lang, s.level)}")
+            else:
+                out.append(tr(lang, "empty seat"))
+        return out
+
+    def hint_allowed(self, seat: int | None) -> bool:
+        """Hints are for people playing against bots only."""
+        return seat is not None and all(
+            s.kind == "bot" or i == seat for i, s in enumerate(self.truth.seats)
+        )
+
+    def room_message(self, conn: Connection) -> dict[str, Any]:
+        t = self.truth
+        names = self.names(conn.lang)
+        connected = {c.seat for c in self.conns if c.seat is not None}
+        return {
+            "type": "room",
+            "code": t.code,
+            "game": self.game.name,
+            "spec": t.spec,
+            "players": self.game.players,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": names[i],
+                    "kind": s.kind,
+                    "level": s.level,
+                    "connected": i in connected,
+                    "away": i in self.away,
+                    "standin": i in self.standin,
+                }
+                for i, s in enumerate(t.seats)
+            ],
+            "you": conn.seat,
+            "host": conn.token is not None and conn.token == t.host,
+            "started": t.started,
+            "over": self.over,
+            "match": t.match,
+            "records": len(t.records),
+            "options": t.options.to_json(),
+            "levels": list(self.levels),
+            "hint": self.hint_allowed(conn.seat),
+        }
+
+    def view_message(
+        self,
+        conn: Connection,
+        entries: Sequence[Mapping[str, Any]],
+        trick: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        game, state, seat, lang = self.game, self.state, conn.seat, conn.lang
+        names = self.names(lang)
+        view = game.observe(state, seat)
+        table = present(view, lang, names)
+        mine = seat is not None and self.truth.started and game.current_player(state) == seat
+        legal = actions(game, game.legal_actions(state) if mine else [], lang, view)
+        outcome = game.outcome(state)
+        teams = game.teams is not None
+        remaining = None
+        if self.deadline is not None:
+            remaining = max(0.0, round(self.deadline - time.monotonic(), 1))
+        return {
+            "type": "view",
+            "version": self.version,
+            "match": self.truth.match,
+            "table": table_json(table),
+            "actions": {
+                "cards": {card: game.format_action(a) for card, a in legal.cards.items()},
+                "buttons": [{"label": b.label, "action": b.text} for b in legal.buttons],
+            },
+            "log": [line(lang, e, names, teams) for e in entries],
+            "trick": trick,
+            "result": None
+            if outcome is None
+            else {
+                "scores": list(outcome.scores),
+                "winners": list(outcome.winners),
+                "names": [names[w] for w in outcome.winners],
+            },
+            "timer": remaining,
+        }
+
+    def _tell_all(self, message: Callable[[Connection], Mapping[str, Any]]) -> None:
+        for conn in list(self.conns):
+            conn.send(message(conn))
+
+    def broadcast_room(self) -> None:
+        self._tell_all(self.room_message)
+
+    def _broadcast_view(
+        self, entries: Sequence[Mapping[str, Any]], trick: Mapping[str, Any] | None = None
+    ) -> None:
+        if self.truth.started:
+            self._tell_all(lambda conn: self.view_message(conn, entries, trick))
+
+    # --- connections ---------------------------------------------------------------------
+
+    def join(self, conn: Connection) -> None:
+        """A connection arrives: it gets the room and its view; a returning person their seat."""
+        self.conns.add(conn)
+        seat = conn.seat
+        conn.send(
+            {
+                "type": "welcome",
+                "code": self.code,
+                "seat": seat,
+                "host": conn.token is not None and conn.token == self.truth.host,
+                "lang": conn.lang,
+            }
+        )
+        if seat is not None:
+            self.away.pop(seat, None)
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            if seat in self.standin:
+                self.standin.discard(seat)
+                self._set_deadline()
+        self.broadcast_room()
+        if self.truth.started:
+            conn.send(self.view_message(conn, self.log[-LOG_SHOWN:]))
+        self._wake()
+
+    def leave(self, conn: Connection) -> None:
+        """A connection is gone; a person's seat waits ``grace`` seconds for them, then a bot
+        stands in."""
+        self.conns.discard(conn)
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in self.conns):
+            self.broadcast_room()
+            return
+        self._mark_away(seat)
+        self.broadcast_room()
+
+    def _mark_away(self, seat: int) -> None:
+        if self.truth.seats[seat].kind != "human" or seat in self.away:
+            return
+        self.away[seat] = time.monotonic()
+        self._grace[seat] = self._spawn(self._stand_in(seat))
+
+    async def _stand_in(self, seat: int) -> None:
+        await asyncio.sleep(self.truth.options.grace)
+        if seat in self.away:
+            self.standin.add(seat)
+            self._grace.pop(seat, None)
+            self.broadcast_room()
+            self._wake()
+
+    def relang(self, conn: Connection, lang: str) -> None:
+        conn.lang = lang
+        conn.send(self.room_message(conn))
+        if self.truth.started:
+            conn.send(self.view_message(conn, self.log[-LOG_SHOWN:]))
+
+    # --- play ----------------------------------------------------------------------------
+
+    def _check(self, seat: int | None, text: str) -> Action | IllegalActionError:
+        game, state = self.game, self.state
+        if seat is None:
+            return error("spectator", "spectators watch: take a seat to play")
+        if not self.truth.started:
+            return error("not-started", "the match has not started: the host starts it")
+        if game.outcome(state) is not None:
+            return error("match-over", "the match is over")
+        try:
+            action = game.parse_action(text)
+        except InvalidActionError as exc:
+            return error("invalid-action", str(exc))
+        turn = game.current_player(state)
+        if turn != seat:
+            who = self.names("en")[turn] if turn is not None else "nobody"
+            return error("not-your-turn", f"it is not your turn: {who} is to act")
+        illegal = game.why_illegal(state, action)
+        return illegal if illegal is not None else action
+
+    async def act(self, seat: int | None, text: str) -> IllegalActionError | None:
+        """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it.
+
+        Returns the error (and changes nothing) when the action is refused.
+        """
+        async with self.lock:
+            checked = self._check(seat, text)
+            if isinstance(checked, IllegalActionError):
+                return checked
+            assert seat is not None
+            game, before = self.game, self.state
+            after = game.apply(before, checked)
+            text = game.format_action(checked)
+            await self.store.append(self.code, self.truth.match, self.version, seat, text)
+            self.truth.actions.append((seat, text))
+            self.state = after
+            entries = step_entries(game, seat, checked, before, after)
+            self.log = (self.log + entries)[-LOG_KEEP:]
+            self._set_deadline()
+            self._broadcast_view(entries, self._trick(before, after))
+            if game.outcome(after) is not None:
+                await self._finish()
+        self._wake()
+        return None
+
+    def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
+        """The trick the last step finished, as the public sees it (for the animation)."""
+        for event in self.game.events(after):
+            if event.type == "trick":
+                seats = getattr(self.game.observe(before, None), "seats", None)
+                return public_trick(event, self.game.players, seats)
+        return None
+
+    async def _finish(self) -> None:
+        text = record.dumps(self.record())
+        await self.store.finish(self.code, self.truth.match, text)
+        if len(self.truth.records) == self.truth.match:
+            self.truth.records.append(text)
+        self.broadcast_room()
+
+    def _person_plays(self, seat: int) -> bool:
+        return self.truth.seats[seat].kind == "human" and seat not in self.standin
+
+    def _set_deadline(self) -> None:
+        seat = self.game.current_player(self.state)
+        timer = self.truth.options.turn_timer
+        if seat is not None and timer > 0 and self.truth.started and self._person_plays(seat):
+            self.deadline = time.monotonic() + timer
+        else:
+            self.deadline = None
+
+    def _wake(self) -> None:
+        """Let the bots (and the turn timer) take over when it is their move."""
+        if self._driver is None or self._driver.done():
+            self._driver = self._spawn(self._drive())
+
+    async def _drive(self) -> None:
+        while self.truth.started:
+            seat = self.game.current_player(self.state)
+            if seat is None:
+                return
+            if self._person_plays(seat):
+                self._arm_timer(seat)
+                return
+            version = self.version
+            await asyncio.sleep(self.truth.options.bot_delay)
+            still = self.version == version and self.game.current_player(self.state) == seat
+            if still and not self._person_plays(seat):
+                await self._bot_move(seat, version)
+
+    def _arm_timer(self, seat: int) -> None:
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        if self.deadline is None and self.truth.options.turn_timer > 0:
+            self._set_deadline()
+        deadline = self.deadline
+        if deadline is None:
+            return
+        version = self.version
+
+        async def expire() -> None:
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            if self.version == version and self.game.current_player(self.state) == seat:
+                await self._bot_move(seat, version, level=self.truth.options.standby)
+
+        self._timer = self._spawn(expire())
+
+    def _bot(self, level: str) -> bots.Bot:
+        if level not in self.levels:
+            level = "random"
+        if level not in self._bots:
+            self._bots[level] = bots.load(level)
+        return self._bots[level]
+
+    async def _bot_move(self, seat: int, version: int, level: str | None = None) -> None:
+        config = self.truth.seats[seat]
+        if level is None:
+            level = config.level if config.kind == "bot" else self.truth.options.standby
+        bot = self._bot(level)
+        game, state = self.game, self.state
+        view, legal = game.observe(state, seat), game.legal_actions(state)
+        rng = self.rngs[seat]
+        try:
+            if bot.name == "random":
+                action = bot.choose(view, legal, rng)
+            else:
+                action = await asyncio.to_thread(bot.choose, view, legal, rng)
+        except (SpecError, ValueError):
+            log.exception("bot %s failed at %s; playing at random", bot.name, self.code)
+            action = legal[rng.randrange(len(legal))]
+        if self.version != version:
+            return
+        refused = await self.act(seat, game.format_action(action))
+        if refused is not None:
+            log.error("bot %s proposed an illegal action at %s: %s", bot.name, self.code, refused)
+
+    async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
+        """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
+        seat, game = conn.seat, self.game
+        if not self.hint_allowed(seat):
+            return error("no-hint", "hints are for tables against bots")
+        if seat is None or game.current_player(self.state) != seat or not self.truth.started:
+            return error("not-your-turn", "a hint is for your own turn")
+        view = game.observe(self.state, seat)
+        try:
+            decision = await asyncio.to_thread(bots.hint, view, bots.Budget(ms=HINT_MS))
+        except SpecError:
+            return error("no-hint", f"no hints for {game.name} yet")
+        if game.why_illegal(self.state, decision.action) is not None:
+            return error("no-hint", "no hint this time")
+        shown = actions(game, [decision.action], conn.lang, view)
+        label = (
+            tr(conn.lang, "play {card}", card=next(iter(shown.cards)))
+            if shown.cards
+            else shown.buttons[0].label
+        )
+        return {
+            "type": "hint",
+            "action": game.format_action(decision.action),
+            "label": label,
+            "reason": reason_words(conn.lang, decision.reason),
+        }
+
+    # --- the host's controls -------------------------------------------------------------
+
+    async def control(self, conn: Connection, kind: str, msg: Mapping[str, Any]) -> None:
+        """Host controls (start, fill, seat, move, remove) and rematch; raises
+        IllegalActionError when refused."""
+        t = self.truth
+        is_host = conn.token is not None and conn.token == t.host
+        if kind == "rematch":
+            if conn.seat is None or not self.over:
+                raise error("no-rematch", "a rematch is for the players, once the match is over")
+            await self._rematch()
+            return
+        if not is_host:
+            raise error("not-host", "only the host can do that")
+        async with self.lock:
+            if kind == "start":
+                if t.started:
+                    raise error("started", "the match has already started")
+                if any(s.kind == "open" for s in t.seats):
+                    raise error("seats-open", "fill the empty seats with bots or wait for players")
+                await self.store.start(t.code, t.match, t.seed)
+                t.started = True
+                self._set_deadline()
+                self.broadcast_room()
+                self._broadcast_view(self.log)
+            else:
+                self._seating(kind, msg)
+                await self.store.save_seats(t.code, t.seats, t.host)
+                self.broadcast_room()
+                self._broadcast_view([])
+        self._wake()
+
+    def _seating(self, kind: str, msg: Mapping[str, Any]) -> None:
+        t = self.truth
+        n = len(t.seats)
+        seat, to, level = msg.get("seat"), msg.get("to"), msg.get("level", t.options.standby)
+        if not isinstance(level, str) or level not in bots.LEVELS:
+            raise error("bad-level", f"bot levels are {', '.join(bots.LEVELS)}")
+        if kind == "fill":
+            for s in t.seats:
+                if s.kind == "open":
+                    s.kind, s.level, s.name = "bot", level, ""
+            return
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise error("bad-seat", f"seats are 0 to {n - 1}")
+        config = t.seats[seat]
+        match kind:
+            case "seat":
+                if t.started:
+                    raise error("started", "seats are set before the match starts")
+                if config.kind == "human":
+                    raise error("seat-taken", "a player sits there: remove them first")
+                wanted = msg.get("kind")
+                if wanted not in ("bot", "open"):
+                    raise error("bad-message", "a seat is set to bot or open")
+                config.kind, config.level, config.name = str(wanted), level, ""
+            case "move":
+                if t.started:
+                    raise error("started", "players move before the match starts")
+                if not isinstance(to, int) or not 0 <= to < n or to == seat:
+                    raise error("bad-seat", f"move to another seat, 0 to {n - 1}")
+                t.seats[seat], t.seats[to] = t.seats[to], t.seats[seat]
+                moves = {seat: to, to: seat}
+                for conn in self.conns:
+                    if conn.seat in moves:
+                        conn.seat = moves[conn.seat]
+                self.away = {moves.get(s, s): when for s, when in self.away.items()}
+            case "remove":
+                if config.kind != "human":
+                    raise error("bad-seat", "nobody sits there")
+                if config.token == t.host:
+                    raise error("bad-seat", "the host cannot remove themselves")
+                if t.started:
+                    config.kind, config.level, config.token = "bot", t.options.standby, None
+                    config.name = ""
+                else:
+                    t.seats[seat] = SeatConfig("open", level=t.options.standby)
+                self.away.pop(seat, None)
+                self.standin.discard(seat)
+                for conn in self.conns:
+                    if conn.seat == seat:
+                        conn.seat = None
+                        conn.token = None
+                        conn.send(
+                            {
+                                "type": "welcome",
+                                "code": t.code,
+                                "seat": None,
+                                "host": False,
+                                "lang": conn.lang,
+                            }
+                        )
+            case _:
+                raise error("unknown-type", f"no control {kind!r}")
+
+    async def _rematch(self) -> None:
+        async with self.lock:
+            t = self.truth
+            if not self.over:
+                return
+            seed = secrets.randbelow(2**31)
+            await self.store.start(t.code, t.match + 1, seed)
+            t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
+            self.rebuild()
+            self._set_deadline()
+            self.broadcast_room()
+            self._broadcast_view(self.log)
+        self._wake()
+
+    async def seat_person(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        async with self.lock:
+            t = self.truth
+            open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
+            if not open_seats:
+                raise error("table-full", "no seat is free at this table")
+            if seat is None:
+                seat = open_seats[0]
+            if seat not in open_seats:
+                raise error("seat-taken", f"seat {seat} is not free")
+            token = secrets.token_urlsafe(18)
+            t.seats[seat] = SeatConfig("human", name, t.options.standby, token_hash(token))
+            await self.store.save_seats(t.code, t.seats, t.host)
+            self.broadcast_room()
+            return seat, token
+
+    # --- lifetime ------------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room %s: task failed", self.code, exc_info=task.exception())
+
+    def resume(self) -> None:
+        """After a restart: everyone is away until they reconnect; bots carry on."""
+        for i, s in enumerate(self.truth.seats):
+            if s.kind == "human":
+                self._mark_away(i)
+        self._set_deadline()
+        self._wake()
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    def summary(self) -> dict[str, Any]:
+        t = self.truth
+        return {
+            "code": t.code,
+            "game": self.game.name,
+            "spec": t.spec,
+            "players": self.game.players,
+            "open": sum(s.kind == "open" for s in t.seats),
+            "humans": [s.name for s in t.seats if s.kind == "human"],
+            "status": "over" if self.over else "playing" if t.started else "waiting",
+            "public": t.options.public,
+        }
+
+
+class Rooms:
+    """The rooms of one server, by code."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rooms: dict[str, Room] = {}
+
+    async def restore(self) -> None:
+        """Every table the store holds, replayed to where it was."""
+        for truth in await self.store.rooms():
+            room = Room(truth, self.store)
+            self._rooms[truth.code] = room
+            room.resume()
+
+    def get(self, code: str) -> Room | None:
+        return self._rooms.get(code.strip().upper())
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Public tables: those waiting for players first, then those being played."""
+        rooms = [r.summary() for r in self._rooms.values() if r.truth.options.public]
+        order = {"waiting": 0, "playing": 1, "over": 2}
+        return sorted(
+            (r for r in rooms if r["status"] != "over"),
+            key=lambda r: (order[r["status"]], -r["open"]),
+        )
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self._rooms:
+                return code
+
+    async def create(
+        self,
+        spec: str,
+        seats: Sequence[SeatConfig],
+        *,
+        name: str,
+        options: Options,
+        seed: int | None = None,
+    ) -> tuple[Room, str, int | None]:
+        """A new table; the creator is its host and sits in the first ``human`` seat (other
+        human seats are left open for friends). Returns the room, the creator's token and seat.
+
+        Raises SpecError for a bad spec or seat count.
+        """
+        game = load(spec)
+        if len(seats) != game.players:
+            raise SpecError(f"{game.spec} has {game.players} seats, not {len(seats)}")
+        token = secrets.token_urlsafe(18)
+        configs: list[SeatConfig] = []
+        mine: int | None = None
+        for i, s in enumerate(seats):
+            if s.kind == "human" and mine is None:
+                mine = i
+                configs.append(SeatConfig("human", name, options.standby, token_hash(token)))
+            elif s.kind == "bot":
+                configs.append(SeatConfig("bot", "", s.level))
+            else:
+                configs.append(SeatConfig("open", "", options.standby))
+        truth = Truth(
+            code=self._new_code(),
+            spec=game.spec,
+            seed=secrets.randbelow(2**31) if seed is None else seed,
+            seats=configs,
+            options=options,
+            host=token_hash(token),
+        )
+        await self.store.create(truth)
+        room = Room(truth, self.store)
+        self._rooms[truth.code] = room
+        return room, token, mine
+
+    def close(self) -> None:
+        for room in self._rooms.values():
+            room.close()
+
+    def __len__(self) -> int:
+        return len(self._rooms)

@@ -1,0 +1,67 @@
+// Strings for the browser: every one comes from the server's catalogs (GET /api/i18n/<lang>).
+// t(text, {n: 3}) gives it in the current language, placeholders filled in.
+
+let current = { lang: "en", ui: {}, ranks: {}, suits: {}, card: "{rank} of {suit}", rules: {} };
+
+export const LANGS = [
+  ["en", "English"],
+  ["es", "Español"],
+  ["pt", "Português (Brasil)"],
+];
+
+export function browserLang() {
+  const saved = localStorage.getItem("tapete:lang");
+  if (saved) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = tag.split("-")[0].toLowerCase();
+    if (LANGS.some(([code]) => code === base)) return base;
+  }
+  return "en";
+}
+
+export async function loadLang(lang) {
+  const response = await fetch(`/api/i18n/${lang}`);
+  current = await response.json();
+  localStorage.setItem("tapete:lang", current.lang);
+  document.documentElement.lang = current.lang === "pt" ? "pt-BR" : current.lang;
+  return current.lang;
+}
+
+export function lang() {
+  return current.lang;
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
+}
+
+export function t(text, values = {}) {
+  return fill(current.ui[text] ?? text, values);
+}
+
+// A card's name for screen readers and the log: "7 of espadas", "As de oros".
+export function cardName(card) {
+  const kind = isFrench(card) ? "f" : "s";
+  const rank = card.slice(0, -1);
+  return fill(current.card, {
+    rank: current.ranks[kind + rank] ?? (rank === "T" ? "10" : rank),
+    suit: current.suits[kind + card.slice(-1)] ?? card.slice(-1),
+  });
+}
+
+// French cards have a letter or 2-9 rank and a c/d/h/s suit; Spanish ones a 1-12 rank and o/c/e/b.
+// "2c".."9c" are ambiguous: the deck of the table decides (see setDeck).
+let deckKind = "spanish";
+export function setDeck(kind) {
+  deckKind = kind;
+}
+export function isFrench(card) {
+  const rank = card.slice(0, -1);
+  if (/^[TJQKA]$/.test(rank) || "dhs".includes(card.slice(-1))) return true;
+  if ("oeb".includes(card.slice(-1)) || /^1[0-2]?$/.test(rank)) return false;
+  return deckKind === "french";
+}
+
+export function ruleText(rule, fallback) {
+  return current.rules[rule] ?? fallback;
+}

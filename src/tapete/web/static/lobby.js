@@ -1,0 +1,173 @@
+// The lobby: create a table (game, every parameter with its default, seats), join by code,
+// and the list of open public tables to join or watch.
+
+import { t } from "./i18n.js";
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+let refresh = null;
+
+export async function renderLobby(root, { navigate, saveToken, toast }) {
+  clearInterval(refresh);
+  const games = await (await fetch("/api/games")).json();
+  games.sort((a, b) => (a.name === "pocha" ? -1 : b.name === "pocha" ? 1 : 0));
+  const name = localStorage.getItem("tapete:name") || "";
+  root.innerHTML = `
+  <section class="lobby">
+    <div class="panel create">
+      <h1>${t("New table")}</h1>
+      <form id="create">
+        <label class="row">${t("Your name")}
+          <input name="name" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required></label>
+        <label class="row">${t("Game")}
+          <select name="game">${games
+            .map((g) => `<option value="${g.name}">${escapeHtml(g.name)} — ${escapeHtml(g.summary)}</option>`)
+            .join("")}</select></label>
+        <p class="rules-link"><a data-link id="rules-link" href="#">${t("Read the rules")}</a></p>
+        <fieldset id="seats"><legend>${t("Seats")}</legend></fieldset>
+        <details id="params"><summary>${t("Rule options")}</summary><div class="grid"></div></details>
+        <details id="table-options"><summary>${t("Table options")}</summary><div class="grid">
+          <label><input type="checkbox" name="public" checked> ${t("listed in the lobby")}</label>
+          <label>${t("turn timer (seconds, 0: none)")} <input type="number" name="turn_timer" min="0" max="600" value="0"></label>
+          <label>${t("seconds before a bot stands in for a player who left")} <input type="number" name="grace" min="0" max="600" value="20"></label>
+          <label>${t("bot speed (seconds a move)")} <input type="number" name="bot_delay" min="0" max="5" step="0.1" value="0.7"></label>
+        </div></details>
+        <button type="submit" class="primary">${t("Create table")}</button>
+      </form>
+    </div>
+    <div class="panel side">
+      <h2>${t("Join a table")}</h2>
+      <form id="join" class="inline">
+        <input name="code" maxlength="8" placeholder="${t("code")}" aria-label="${t("code")}" autocapitalize="characters" required>
+        <button type="submit">${t("Go")}</button>
+      </form>
+      <h2>${t("Open tables")}</h2>
+      <ul id="tables" class="tables" aria-live="polite"></ul>
+    </div>
+  </section>`;
+
+  const form = root.querySelector("#create");
+  const select = form.elements.game;
+  const seats = root.querySelector("#seats");
+  const params = root.querySelector("#params .grid");
+  let game = games[0];
+
+  function seatCount() {
+    const players = params.querySelector('[name="p:players"]');
+    const n = players && players.value ? Number(players.value) : game.players;
+    return Number.isFinite(n) && n > 0 && n <= 10 ? n : game.players;
+  }
+
+  function drawSeats() {
+    const n = seatCount();
+    const old = [...seats.querySelectorAll("select")].map((s) => s.value);
+    const options = [
+      ["human", t("a friend")],
+      ...game.levels.map((level) => [`bot:${level}`, t("bot ({level})", { level: t(level) })]),
+    ];
+    let html = `<legend>${t("Seats")}</legend>`;
+    for (let i = 0; i < n; i++) {
+      if (i === 0) {
+        html += `<div class="seat-row"><span>${t("seat {n}", { n: 1 })}</span><strong>${t("you")}</strong></div>`;
+        continue;
+      }
+      const chosen = old[i - 1] || `bot:${game.levels.includes("medium") ? "medium" : "random"}`;
+      html += `<label class="seat-row"><span>${t("seat {n}", { n: i + 1 })}</span><select name="seat${i}">${options
+        .map(([v, label]) => `<option value="${v}"${v === chosen ? " selected" : ""}>${label}</option>`)
+        .join("")}</select></label>`;
+    }
+    seats.innerHTML = html;
+  }
+
+  function drawParams() {
+    params.innerHTML = game.params
+      .map((p) => {
+        const id = `p:${p.name}`;
+        if (typeof p.default === "boolean") {
+          return `<label><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}"> ${escapeHtml(p.name)}</label>`;
+        }
+        const shown = Array.isArray(p.default) ? `[${p.default.join(", ")}]` : p.default === null ? "none" : p.default;
+        return `<label>${escapeHtml(p.name)} <input name="${id}" value="${escapeHtml(shown)}" data-default="${escapeHtml(shown)}"></label>`;
+      })
+      .join("");
+    const players = params.querySelector('[name="p:players"]');
+    players?.addEventListener("input", drawSeats);
+  }
+
+  function chooseGame() {
+    game = games.find((g) => g.name === select.value) || games[0];
+    root.querySelector("#rules-link").href = `/rules/${game.name}`;
+    drawParams();
+    drawSeats();
+  }
+  select.addEventListener("change", chooseGame);
+  chooseGame();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const given = {};
+    for (const input of params.querySelectorAll("input")) {
+      const key = input.name.slice(2);
+      if (input.type === "checkbox") {
+        if (String(input.checked) !== input.dataset.default) given[key] = input.checked;
+      } else if (input.value.trim() !== input.dataset.default) {
+        given[key] = input.value.trim();
+      }
+    }
+    const seatList = [{ kind: "human" }];
+    for (let i = 1; i < seatCount(); i++) {
+      const value = data.get(`seat${i}`) || "bot:random";
+      seatList.push(value === "human" ? { kind: "human" } : { kind: "bot", level: value.slice(4) });
+    }
+    const you = String(data.get("name")).trim();
+    localStorage.setItem("tapete:name", you);
+    const body = {
+      game: game.name,
+      params: given,
+      seats: seatList,
+      name: you,
+      public: data.get("public") === "on",
+      turn_timer: Number(data.get("turn_timer")) || 0,
+      grace: Number(data.get("grace")) || 0,
+      bot_delay: Number(data.get("bot_delay")) || 0,
+    };
+    const response = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      toast(typeof answer.detail === "string" ? answer.detail : t("Check the options"), JSON.stringify(answer.detail));
+      return;
+    }
+    saveToken(answer.code, answer.token);
+    navigate(`/t/${answer.code}`);
+  });
+
+  root.querySelector("#join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const wanted = event.target.elements.code.value.trim().toUpperCase();
+    if (wanted) navigate(`/t/${wanted}`);
+  });
+
+  async function listTables() {
+    const list = root.querySelector("#tables");
+    if (!list) return clearInterval(refresh);
+    const tables = await (await fetch("/api/tables")).json();
+    list.innerHTML = tables.length
+      ? tables
+          .map(
+            (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.game)}
+              <span>${escapeHtml(r.humans.join(", ") || "—")}</span>
+              <em>${r.status === "waiting" ? t("{n} free seats", { n: r.open }) : t("watch")}</em></a></li>`,
+          )
+          .join("")
+      : `<li class="empty">${t("No open tables yet: create one!")}</li>`;
+  }
+  listTables();
+  refresh = setInterval(listTables, 5000);
+}

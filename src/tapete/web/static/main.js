@@ -1,0 +1,175 @@
+// tapete in the browser: routing, preferences, and the one WebSocket with its one switch.
+//
+// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page. At a table the server
+// sends typed JSON messages (docs/protocol.md); `receive` handles each type in one switch.
+
+import { LANGS, browserLang, lang, loadLang, t } from "./i18n.js";
+import { installSprite } from "./cards.js";
+import { renderLobby } from "./lobby.js";
+import { renderRules } from "./rules.js";
+import { TableView } from "./table.js";
+
+const app = document.getElementById("app");
+let socket = null;
+let table = null;
+let code = null;
+let retry = 0;
+let leaving = false;
+
+export function tokenFor(tableCode) {
+  return localStorage.getItem(`tapete:token:${tableCode}`);
+}
+
+export function saveToken(tableCode, token) {
+  localStorage.setItem(`tapete:token:${tableCode}`, token);
+}
+
+export function navigate(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+export function toast(text, detail = "") {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.title = detail;
+  box.classList.add("shown");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => box.classList.remove("shown"), 4000);
+}
+
+// --- the connection ---------------------------------------------------------------------------
+
+export function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket = ws;
+  ws.onopen = () => {
+    retry = 0;
+    table?.connected(true);
+    send({ type: "hello", code, token: tokenFor(code), lang: lang() });
+  };
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = () => {
+    if (socket !== ws || leaving) return;
+    table?.connected(false);
+    retry = Math.min(retry + 1, 4);
+    setTimeout(() => socket === ws && connect(), 500 * 2 ** retry);
+  };
+}
+
+export function reconnect() {
+  const old = socket;
+  socket = null;
+  old?.close();
+  connect();
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case "welcome":
+      if (msg.seat === null && tokenFor(code) && !msg.host) localStorage.removeItem(`tapete:token:${code}`);
+      table.welcome(msg);
+      break;
+    case "room":
+      table.room(msg);
+      break;
+    case "view":
+      table.view(msg);
+      break;
+    case "hint":
+      table.hint(msg);
+      break;
+    case "error":
+      toast(msg.text || msg.message, `${msg.rule}: ${msg.message}`);
+      table.refused(msg);
+      break;
+    case "pong":
+      break;
+    default:
+      console.warn("unknown message", msg);
+  }
+}
+
+// --- pages ------------------------------------------------------------------------------------
+
+function leaveTable() {
+  leaving = true;
+  const old = socket;
+  socket = null;
+  old?.close();
+  table?.destroy();
+  table = null;
+  code = null;
+}
+
+function route() {
+  const path = location.pathname;
+  const atTable = path.match(/^\/t\/([A-Za-z0-9]+)/);
+  const rules = path.match(/^\/rules\/(\w+)/);
+  if (atTable) {
+    const wanted = atTable[1].toUpperCase();
+    if (code === wanted && table) return;
+    leaveTable();
+    leaving = false;
+    code = wanted;
+    table = new TableView(app, code, { send, reconnect, navigate, toast, saveToken });
+    connect();
+    return;
+  }
+  leaveTable();
+  if (rules) renderRules(app, rules[1]);
+  else renderLobby(app, { navigate, saveToken, toast });
+}
+
+function translateStatic() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  document.getElementById("lang").setAttribute("aria-label", t("language"));
+}
+
+function setupPrefs() {
+  const select = document.getElementById("lang");
+  select.innerHTML = LANGS.map(([c, name]) => `<option value="${c}">${name}</option>`).join("");
+  select.value = lang();
+  select.addEventListener("change", async () => {
+    await loadLang(select.value);
+    translateStatic();
+    if (table) {
+      send({ type: "lang", lang: lang() });
+      table.relabel();
+    } else {
+      route();
+    }
+  });
+  for (const [id, cls] of [["large-cards", "large"], ["contrast", "contrast"]]) {
+    const box = document.getElementById(id);
+    box.checked = localStorage.getItem(`tapete:${id}`) === "1";
+    document.body.classList.toggle(cls, box.checked);
+    box.addEventListener("change", () => {
+      localStorage.setItem(`tapete:${id}`, box.checked ? "1" : "0");
+      document.body.classList.toggle(cls, box.checked);
+    });
+  }
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-link]");
+    if (link && link.origin === location.origin && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      navigate(link.pathname);
+    }
+  });
+  window.addEventListener("popstate", route);
+}
+
+async function boot() {
+  installSprite();
+  await loadLang(browserLang());
+  translateStatic();
+  setupPrefs();
+  route();
+}
+
+boot();

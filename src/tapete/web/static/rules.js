@@ -1,0 +1,69 @@
+// A game's rules page: the Markdown of docs/rules/<game>.md rendered to HTML (a small subset:
+// headings, paragraphs, lists, tables, code, emphasis, links).
+
+import { t } from "./i18n.js";
+import { escapeHtml } from "./lobby.js";
+
+function inline(text) {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (m, label, href) =>
+      /^(https?:|\/|#)/.test(href) ? `<a href="${href}">${label}</a>` : label,
+    );
+}
+
+export function markdown(source) {
+  const out = [];
+  const lines = source.split("\n");
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (line.startsWith("```")) {
+      const code = [];
+      for (i++; i < lines.length && !lines[i].startsWith("```"); i++) code.push(lines[i]);
+      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+      i++;
+    } else if (/^#{1,6} /.test(line)) {
+      const level = line.match(/^#+/)[0].length;
+      out.push(`<h${level}>${inline(line.slice(level + 1))}</h${level}>`);
+      i++;
+    } else if (/^\s*\|/.test(line)) {
+      const rows = [];
+      for (; i < lines.length && /^\s*\|/.test(lines[i]); i++) rows.push(lines[i]);
+      const cells = (row) => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+      const body = rows.filter((r) => !/^\s*\|[\s:|-]+\|\s*$/.test(r));
+      out.push(
+        `<table>${body
+          .map((r, k) => `<tr>${cells(r).map((c) => (k === 0 ? `<th>${inline(c)}</th>` : `<td>${inline(c)}</td>`)).join("")}</tr>`)
+          .join("")}</table>`,
+      );
+    } else if (/^\s*([-*]|\d+\.) /.test(line)) {
+      const ordered = /^\s*\d+\. /.test(line);
+      const items = [];
+      for (; i < lines.length && (/^\s*([-*]|\d+\.) /.test(lines[i]) || /^\s{2,}\S/.test(lines[i])); i++) {
+        if (/^\s*([-*]|\d+\.) /.test(lines[i])) items.push(lines[i].replace(/^\s*([-*]|\d+\.) /, ""));
+        else items[items.length - 1] += " " + lines[i].trim();
+      }
+      const tag = ordered ? "ol" : "ul";
+      out.push(`<${tag}>${items.map((it) => `<li>${inline(it)}</li>`).join("")}</${tag}>`);
+    } else if (line.trim() === "") {
+      i++;
+    } else {
+      const para = [];
+      for (; i < lines.length && lines[i].trim() !== "" && !/^(#|```|\s*\||\s*([-*]|\d+\.) )/.test(lines[i]); i++) para.push(lines[i]);
+      out.push(`<p>${inline(para.join(" "))}</p>`);
+    }
+  }
+  return out.join("\n");
+}
+
+export async function renderRules(root, game) {
+  const response = await fetch(`/api/rules/${game}`);
+  const text = response.ok ? await response.text() : t("No rules page for this game.");
+  root.innerHTML = `<article class="rules-page">
+    <p><a href="/" data-link>← ${t("lobby")}</a></p>
+    <p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>
+    ${markdown(text)}</article>`;
+}

@@ -1,0 +1,466 @@
+// A table: the waiting room before the match, then the felt with the seats, the trick, your hand,
+// the buttons for what the rules offer now, the log, the scores and the end-of-match summary.
+// Everything drawn comes from the server's messages (a Table presented from your seat's view).
+
+import { cardName, setDeck, t } from "./i18n.js";
+import { cardSVG } from "./cards.js";
+import { scoreChart } from "./chart.js";
+import { escapeHtml } from "./lobby.js";
+
+const CARD_RE = {
+  spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
+  french: /\b([2-9TJQKA])([cdhs])\b/g,
+};
+
+export class TableView {
+  constructor(root, code, io) {
+    this.root = root;
+    this.code = code;
+    this.io = io;
+    this.roomMsg = null;
+    this.viewMsg = null;
+    this.log = [];
+    this.seat = null;
+    this.timerEnd = null;
+    this.hinted = null;
+    this.root.innerHTML = `
+    <section class="table-page" aria-label="${t("table")}">
+      <div class="banner" hidden role="status"></div>
+      <div class="bar">
+        <h1 class="title"></h1>
+        <span class="code-box"></span>
+        <span class="status" role="status" aria-live="polite"></span>
+        <span class="timer" aria-live="off"></span>
+      </div>
+      <div class="layout">
+        <div class="board">
+          <div class="felt" aria-label="${t("table")}">
+            <div class="seats"></div>
+            <div class="trick" aria-label="${t("trick")}"></div>
+            <div class="flying" aria-hidden="true"></div>
+            <dl class="info"></dl>
+          </div>
+          <div class="hand-area">
+            <div class="buttons" role="group"></div>
+            <div class="hand" role="group"></div>
+            <p class="keys"></p>
+          </div>
+        </div>
+        <aside class="side">
+          <div class="tools"></div>
+          <p class="hint-box" aria-live="polite"></p>
+          <h2 class="log-title"></h2>
+          <ol class="log" aria-live="polite"></ol>
+          <h2 class="scores-title"></h2>
+          <div class="scores"></div>
+          <div class="chart"></div>
+        </aside>
+      </div>
+      <div class="waiting" hidden></div>
+      <div class="summary" hidden role="dialog" aria-modal="false"></div>
+    </section>`;
+    this.$ = (sel) => this.root.querySelector(sel);
+    this.keys = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keys);
+    this.ticker = setInterval(() => this.tick(), 500);
+    this.relabel();
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keys);
+    clearInterval(this.ticker);
+  }
+
+  connected(up) {
+    const banner = this.$(".banner");
+    banner.hidden = up;
+    banner.textContent = up ? "" : t("Connection lost: reconnecting…");
+  }
+
+  relabel() {
+    this.$(".log-title").textContent = t("log");
+    this.$(".scores-title").textContent = t("scores");
+    this.$(".keys").textContent = t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons");
+    this.$(".hand").setAttribute("aria-label", t("your hand"));
+    this.$(".buttons").setAttribute("aria-label", t("actions"));
+    this.log = [];
+    this.$(".log").innerHTML = "";
+    if (this.roomMsg) this.room(this.roomMsg);
+  }
+
+  // --- messages ------------------------------------------------------------------------------
+
+  welcome(msg) {
+    this.seat = msg.seat;
+  }
+
+  room(msg) {
+    this.roomMsg = msg;
+    this.seat = msg.you;
+    const box = this.$(".code-box");
+    const link = `${location.origin}/t/${msg.code}`;
+    box.innerHTML = `${t("table")} <strong>${msg.code}</strong>
+      <button type="button" class="copy">${t("copy link")}</button>`;
+    box.querySelector(".copy").onclick = () => {
+      navigator.clipboard?.writeText(link);
+      this.io.toast(link);
+    };
+    this.drawTools();
+    const waiting = this.$(".waiting");
+    waiting.hidden = msg.started;
+    if (!msg.started) {
+      this.$(".title").textContent = msg.spec;
+      this.$(".status").textContent = t("waiting for the host to start");
+      this.drawWaiting();
+    }
+    if (this.viewMsg) this.drawSeats(this.viewMsg.table);
+    if (this.viewMsg) this.drawSummary(this.viewMsg);
+  }
+
+  view(msg) {
+    const old = this.viewMsg;
+    this.viewMsg = msg;
+    const table = msg.table;
+    setDeck(table.deck);
+    if (old && old.match !== msg.match) {
+      this.log = [];
+      this.$(".log").innerHTML = "";
+    }
+    this.addLog(msg.log);
+    this.$(".title").textContent = table.title;
+    this.$(".status").textContent = table.status;
+    this.timerEnd = msg.timer === null ? null : Date.now() + msg.timer * 1000;
+    this.tick();
+    this.hinted = null;
+    this.$(".hint-box").textContent = "";
+    this.drawSeats(table);
+    this.drawTrick(table);
+    this.drawInfo(table);
+    this.drawHand(table, msg.actions);
+    this.drawButtons(msg.actions);
+    this.drawScores(table);
+    this.drawSummary(msg);
+    if (msg.trick) this.flyTrick(msg.trick);
+  }
+
+  hint(msg) {
+    this.hinted = msg.action;
+    this.$(".hint-box").textContent = `${t("hint")}: ${msg.label} — ${msg.reason}`;
+    for (const el of this.root.querySelectorAll("[data-action]")) {
+      el.classList.toggle("hinted", el.dataset.action === msg.action);
+    }
+  }
+
+  refused(msg) {
+    const box = this.$(".hint-box");
+    box.textContent = msg.text || msg.message;
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  position(seat, radiusX = 38, radiusY = 37) {
+    const n = this.viewMsg ? this.viewMsg.table.seats.length : this.roomMsg.players;
+    const me = this.seat ?? 0;
+    const k = (seat - me + n) % n;
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    return [50 + radiusX * Math.cos(angle), 50 + radiusY * Math.sin(angle)];
+  }
+
+  drawSeats(table) {
+    const seats = this.$(".seats");
+    const room = this.roomMsg;
+    seats.innerHTML = table.seats
+      .map((s) => {
+        const [x, y] = this.position(s.seat);
+        const roomSeat = room?.seats[s.seat];
+        const flags = [];
+        if (s.dealer) flags.push(`<span class="chip dealer" title="${t("dealer")}">${t("dealer")}</span>`);
+        if (roomSeat?.standin) flags.push(`<span class="chip away">${t("a bot stands in")}</span>`);
+        else if (roomSeat?.away) flags.push(`<span class="chip away">${t("away")}</span>`);
+        const backs = s.seat === this.seat ? "" : `<div class="backs" aria-label="${t("{n} cards", { n: s.cards })}">${
+          s.shown.length
+            ? s.shown.map((c) => cardSVG(c, 'class="mini"')).join("")
+            : Array.from({ length: Math.min(s.cards, 13) }, () => cardSVG(null, 'aria-hidden="true"')).join("")
+        }</div>`;
+        const team = s.team === null ? "" : ` team${s.team}`;
+        return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}"
+            style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
+          <div class="name">${escapeHtml(s.name)} ${flags.join("")}</div>
+          <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
+          ${backs}
+        </div>`;
+      })
+      .join("");
+  }
+
+  drawTrick(table) {
+    const trick = this.$(".trick");
+    trick.innerHTML = table.trick
+      .map((p, i) => {
+        const seat = p.seat >= 0 ? p.seat : i;
+        const [x, y] = this.position(seat, 15, 17);
+        return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 1}">${cardSVG(p.card)}</div>`;
+      })
+      .join("");
+  }
+
+  flyTrick(trick) {
+    const layer = this.$(".flying");
+    layer.innerHTML = trick.cards
+      .map(([seat, card], i) => {
+        const [x, y] = this.position(seat, 15, 17);
+        return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 1}">${cardSVG(card)}</div>`;
+      })
+      .join("");
+    const target = trick.winner === null ? [50, 50] : this.position(trick.winner);
+    clearTimeout(this.flyTimer);
+    this.flyTimer = setTimeout(() => {
+      for (const el of layer.children) {
+        el.classList.add("gone");
+        el.style.left = `${target[0]}%`;
+        el.style.top = `${target[1]}%`;
+      }
+      this.flyTimer = setTimeout(() => (layer.innerHTML = ""), 550);
+    }, 650);
+  }
+
+  drawInfo(table) {
+    const deck = table.deck;
+    const items = table.info.map(([label, value]) => {
+      const cards = value.match(CARD_RE[deck]);
+      const shown =
+        cards && cards.join(" ") === value.trim()
+          ? cards.map((c) => `<span class="info-card">${cardSVG(c, 'class="mini"')}</span>`).join("") +
+            `<span class="sr">${cards.map(cardName).join(", ")}</span>`
+          : escapeHtml(value);
+      return `<div><dt>${escapeHtml(label)}</dt><dd>${shown}</dd></div>`;
+    });
+    for (const [key, value] of Object.entries(table.extra || {})) {
+      const text = Array.isArray(value)
+        ? value.map((v) => (Array.isArray(v) ? `${v[0]} ${v[1]}` : v)).join(" · ")
+        : typeof value === "object"
+          ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(" · ")
+          : value;
+      items.push(`<div><dt>${escapeHtml(t(key))}</dt><dd>${escapeHtml(text)}</dd></div>`);
+    }
+    this.$(".info").innerHTML = items.join("");
+  }
+
+  drawHand(table, actions) {
+    const hand = this.$(".hand");
+    // Cards rise or dim only when playing a card is what the rules ask now (not while bidding).
+    const mine = Object.keys(actions.cards).length > 0;
+    const cards = table.hand.map((c) => {
+      const action = actions.cards[c];
+      const cls = mine ? (action ? "legal" : "dim") : "";
+      const label = `${cardName(c)}${mine && !action ? `, ${t("not allowed")}` : ""}`;
+      return `<button type="button" class="card-btn ${cls}" data-card="${c}"${action ? ` data-action="${escapeHtml(action)}"` : ""}
+          aria-label="${escapeHtml(label)}"${mine && !action ? ' aria-disabled="true"' : ""}>${cardSVG(c, 'aria-hidden="true"')}</button>`;
+    });
+    for (let i = 0; i < table.blind; i++) {
+      cards.push(`<span class="card-btn blind" aria-label="${t("a card you cannot see")}">${cardSVG(null)}</span>`);
+    }
+    hand.innerHTML = cards.join("");
+    hand.classList.toggle("my-turn", mine);
+    for (const button of hand.querySelectorAll("button.card-btn")) {
+      button.addEventListener("click", () => {
+        if (button.dataset.action) this.act(button.dataset.action);
+        else if (mine) this.io.toast(t("not allowed"));
+      });
+    }
+  }
+
+  drawButtons(actions) {
+    const box = this.$(".buttons");
+    box.innerHTML = actions.buttons
+      .map((b) => `<button type="button" class="act" data-action="${escapeHtml(b.action)}">${escapeHtml(b.label)}</button>`)
+      .join("");
+    for (const button of box.querySelectorAll("button")) {
+      button.addEventListener("click", () => this.act(button.dataset.action));
+    }
+  }
+
+  act(action) {
+    this.io.send({ type: "act", action });
+    for (const el of this.root.querySelectorAll(".hand button, .buttons button")) el.classList.add("sent");
+  }
+
+  drawScores(table) {
+    const names = table.score_names;
+    const head = `<tr><th>#</th>${names.map((n) => `<th scope="col">${escapeHtml(n)}</th>`).join("")}</tr>`;
+    const rows = table.history
+      .map((row, i) => `<tr><th scope="row">${i + 1}</th>${row.map((v) => `<td>${v > 0 ? "+" : ""}${v}</td>`).join("")}</tr>`)
+      .join("");
+    const total = `<tr class="total"><th scope="row">Σ</th>${table.scores.map((v) => `<td>${v}</td>`).join("")}</tr>`;
+    this.$(".scores").innerHTML = `<table><thead>${head}</thead><tbody>${rows}${total}</tbody></table>`;
+    this.$(".chart").innerHTML = scoreChart(names, table.history, t("score chart"));
+  }
+
+  drawTools() {
+    const room = this.roomMsg;
+    const tools = this.$(".tools");
+    const parts = [];
+    if (room.hint) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
+    parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
+    parts.push(`<a data-link href="/">${t("lobby")}</a>`);
+    if (room.records > 0) {
+      parts.push(`<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>`);
+    }
+    if (this.seat === null && room.started) parts.push(`<span class="chip">${t("watching")}</span>`);
+    tools.innerHTML = parts.join(" ");
+    tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
+    for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
+  }
+
+  drawWaiting() {
+    const room = this.roomMsg;
+    const box = this.$(".waiting");
+    const host = room.host;
+    const levelOptions = (chosen) =>
+      room.levels.map((l) => `<option value="${l}"${l === chosen ? " selected" : ""}>${t("bot ({level})", { level: t(l) })}</option>`).join("");
+    const rows = room.seats
+      .map((s) => {
+        let control = "";
+        if (host && s.kind !== "human") {
+          control = `<select data-seat="${s.seat}" class="seat-kind" aria-label="${t("seat {n}", { n: s.seat + 1 })}">
+            <option value="open"${s.kind === "open" ? " selected" : ""}>${t("empty seat")}</option>
+            ${levelOptions(s.kind === "bot" ? s.level : "")}</select>`;
+        } else if (host && s.kind === "human" && s.seat !== room.you) {
+          control = `<button type="button" data-remove="${s.seat}">${t("remove")}</button>`;
+        }
+        if (host && s.kind === "human") {
+          control += `<select data-move="${s.seat}" aria-label="${t("move to seat")}"><option value="">${t("move to seat")}</option>${room.seats
+            .filter((o) => o.seat !== s.seat)
+            .map((o) => `<option value="${o.seat}">${o.seat + 1}</option>`)
+            .join("")}</select>`;
+        }
+        if (!host && room.you === null && s.kind === "open") {
+          control = `<button type="button" data-sit="${s.seat}" class="primary">${t("sit here")}</button>`;
+        }
+        const who = s.kind === "open" ? `<em>${t("empty seat")}</em>` : escapeHtml(s.name);
+        const mark = s.seat === room.you ? ` (${t("you")})` : "";
+        const online = s.kind === "human" ? (s.connected ? " ●" : " ○") : "";
+        return `<li><span class="n">${s.seat + 1}</span> <span class="who">${who}${mark}${online}</span> ${control}</li>`;
+      })
+      .join("");
+    const link = `${location.origin}/t/${room.code}`;
+    box.innerHTML = `
+      <h2>${t("Waiting room")}</h2>
+      <p>${t("Share this link or the code {code} with your friends:", { code: `<strong>${room.code}</strong>` })}
+        <input readonly value="${link}" aria-label="${t("link")}"></p>
+      <ol class="seat-list">${rows}</ol>
+      ${room.you === null && !host ? `<label>${t("Your name")} <input class="join-name" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label>` : ""}
+      ${host ? `<p class="host-tools"><label>${t("fill the empty seats with")} <select class="fill-level">${levelOptions(room.options.standby)}</select></label>
+          <button type="button" class="fill">${t("fill")}</button>
+          <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}`;
+    box.querySelector(".start")?.addEventListener("click", () => this.io.send({ type: "start" }));
+    box.querySelector(".fill")?.addEventListener("click", () =>
+      this.io.send({ type: "fill", level: box.querySelector(".fill-level").value }),
+    );
+    for (const sel of box.querySelectorAll(".seat-kind")) {
+      sel.addEventListener("change", () => {
+        const seat = Number(sel.dataset.seat);
+        this.io.send(
+          sel.value === "open"
+            ? { type: "seat", seat, kind: "open" }
+            : { type: "seat", seat, kind: "bot", level: sel.value },
+        );
+      });
+    }
+    for (const sel of box.querySelectorAll("[data-move]")) {
+      sel.addEventListener("change", () => {
+        if (sel.value !== "") this.io.send({ type: "move", seat: Number(sel.dataset.move), to: Number(sel.value) });
+      });
+    }
+    for (const button of box.querySelectorAll("[data-remove]")) {
+      button.addEventListener("click", () => this.io.send({ type: "remove", seat: Number(button.dataset.remove) }));
+    }
+    for (const button of box.querySelectorAll("[data-sit]")) {
+      button.addEventListener("click", () => this.sit(Number(button.dataset.sit)));
+    }
+  }
+
+  async sit(seat) {
+    const name = (this.$(".join-name")?.value || "").trim();
+    localStorage.setItem("tapete:name", name);
+    const response = await fetch(`/api/tables/${this.code}/join`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name, seat }),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      this.io.toast(answer.detail || t("not allowed"));
+      return;
+    }
+    this.io.saveToken(this.code, answer.token);
+    this.io.reconnect();
+  }
+
+  drawSummary(msg) {
+    const box = this.$(".summary");
+    const result = msg.result;
+    box.hidden = !result;
+    if (!result) return;
+    const table = msg.table;
+    const room = this.roomMsg;
+    const rows = table.score_names.map((n, i) => `<tr><th scope="row">${escapeHtml(n)}</th><td>${table.scores[i]}</td></tr>`).join("");
+    const seated = room && room.you !== null;
+    box.innerHTML = `
+      <h2>${t("Match over")}</h2>
+      <p class="winners">${t("{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
+      <table class="final">${rows}</table>
+      ${scoreChart(table.score_names, table.history, t("score chart"))}
+      <p>${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
+        ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>` : ""}
+        <a href="/" data-link>${t("lobby")}</a>
+        <button type="button" class="close-summary">${t("close")}</button></p>`;
+    box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
+    box.querySelector(".close-summary").addEventListener("click", () => (box.hidden = true));
+  }
+
+  addLog(lines) {
+    const list = this.$(".log");
+    const deck = this.viewMsg?.table.deck || "spanish";
+    for (const text of lines) {
+      const li = document.createElement("li");
+      li.innerHTML = escapeHtml(text).replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${card}</span></span>`);
+      list.append(li);
+    }
+    while (list.children.length > 120) list.firstChild.remove();
+    list.scrollTop = list.scrollHeight;
+  }
+
+  tick() {
+    const box = this.$(".timer");
+    if (this.timerEnd === null) {
+      box.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round((this.timerEnd - Date.now()) / 1000));
+    box.textContent = `⏱ ${t("{n} s", { n: left })}`;
+    box.classList.toggle("urgent", left <= 5);
+  }
+
+  // --- keyboard ------------------------------------------------------------------------------
+
+  onKey(event) {
+    if (event.target.matches("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const cards = [...this.root.querySelectorAll(".hand button.card-btn")];
+    if (/^[1-9]$/.test(event.key)) {
+      cards[Number(event.key) - 1]?.focus();
+      event.preventDefault();
+    } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      const i = cards.indexOf(document.activeElement);
+      if (i >= 0) {
+        const next = cards[(i + (event.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
+        next.focus();
+        event.preventDefault();
+      }
+    } else if (event.key === "h" || event.key === "H") {
+      if (this.roomMsg?.hint) this.io.send({ type: "hint" });
+    } else if (event.key === "b" || event.key === "B") {
+      this.root.querySelector(".buttons button")?.focus();
+    }
+  }
+}

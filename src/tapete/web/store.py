@@ -1,0 +1,119 @@
+"""Where a room's truth is kept: a small interface, and the in-memory implementation.
+
+A room's truth is ``(spec, seed, seat config, accepted actions)``; the state is rebuilt from it
+by replay. Every accepted action is handed to the store (and awaited) *before* anyone is told,
+so a store that commits to a database makes the server restartable: ``rooms()`` gives back every
+table and replaying its actions gives back every state. The storage issue plugs a SQL store in
+behind the same methods.
+
+>>> import asyncio
+>>> store = MemoryStore()
+>>> truth = Truth(code="ABCD", spec="pocha", seed=7, seats=[SeatConfig("human", "Ana")])
+>>> asyncio.run(store.create(truth))
+>>> asyncio.run(store.append("ABCD", 0, 0, 0, "bid 1"))
+>>> [t.actions for t in asyncio.run(store.rooms())]
+[[(0, 'bid 1')]]
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = ["MemoryStore", "Options", "SeatConfig", "Store", "Truth"]
+
+
+@dataclass
+class SeatConfig:
+    """Who sits in a seat: ``kind`` is ``human``, ``bot`` or ``open`` (nobody yet).
+
+    ``level`` is the bot's level, or for a person the level of the bot that stands in while they
+    are away; ``token`` is the SHA-256 of the person's seat token (never the token itself).
+    """
+
+    kind: str
+    name: str = ""
+    level: str = "medium"
+    token: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class Options:
+    """A table's settings, chosen when it is created."""
+
+    public: bool = True
+    grace: float = 20.0  # seconds before a bot stands in for a player who left
+    turn_timer: float = 0.0  # seconds a person has to act (0: no timer)
+    bot_delay: float = 0.7  # seconds a bot waits before acting, so people can follow
+    standby: str = "medium"  # the level of stand-in bots and of seats filled by the host
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class Truth:
+    """Everything a room is: the state is ``replay(spec, seed, actions)``, nothing else."""
+
+    code: str
+    spec: str
+    seed: int
+    seats: list[SeatConfig]
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    options: Options = field(default_factory=Options)
+    host: str | None = None  # SHA-256 of the host's token
+    started: bool = False
+    match: int = 0  # 0 for the first match, +1 for each rematch
+    records: list[str] = field(default_factory=list)  # finished matches, tapete-record/1 text
+
+
+class Store(Protocol):
+    """Persistence of rooms. Each method returns once the change is durable."""
+
+    async def create(self, truth: Truth) -> None: ...
+    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+        """Keep accepted action number ``index`` of match ``match``; raises ValueError when
+        that index is already taken (nothing is written then)."""
+
+    async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None: ...
+    async def start(self, code: str, match: int, seed: int) -> None: ...
+    async def finish(self, code: str, match: int, record: str) -> None: ...
+    async def rooms(self) -> list[Truth]: ...
+
+
+class MemoryStore:
+    """A ``Store`` in a dict: nothing survives the process (the default until the SQL store)."""
+
+    def __init__(self) -> None:
+        self._truths: dict[str, Truth] = {}
+
+    async def create(self, truth: Truth) -> None:
+        self._truths[truth.code] = copy.deepcopy(truth)
+
+    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+        truth = self._truths[code]
+        if truth.match != match or index != len(truth.actions):
+            raise ValueError(f"{code}: action {index} of match {match} is out of order")
+        truth.actions.append((seat, action))
+
+    async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
+        truth = self._truths[code]
+        truth.seats = copy.deepcopy(seats)
+        truth.host = host
+
+    async def start(self, code: str, match: int, seed: int) -> None:
+        truth = self._truths[code]
+        truth.started, truth.match, truth.seed, truth.actions = True, match, seed, []
+
+    async def finish(self, code: str, match: int, record: str) -> None:
+        truth = self._truths[code]
+        if len(truth.records) == match:
+            truth.records.append(record)
+
+    async def rooms(self) -> list[Truth]:
+        return [copy.deepcopy(t) for t in self._truths.values()]

@@ -1,0 +1,49 @@
+"""Bots are fair: a decision depends only on the deciding seat's view.
+
+For states along random playouts, the other seats' hidden cards are redealt (``sample_state``
+keeps everything the seat may know) and every level, given the same RNG, must decide the same.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+import tapete
+from conformance_specs import SPECS
+from support import random_playout
+from tapete import bots
+
+
+def games_with_bots() -> list[str]:
+    out = []
+    for name in sorted(SPECS):
+        module = type(tapete.load(name).params).__module__.rsplit(".", 1)[-1]
+        try:
+            importlib.import_module(f"tapete.bots.{module}")
+        except ModuleNotFoundError:
+            continue
+        out += SPECS[name][:3]
+    return out
+
+
+@pytest.mark.parametrize("spec", games_with_bots())
+def test_a_decision_never_depends_on_hidden_cards(spec: str) -> None:
+    game = tapete.load(spec)
+    levels = [bots.load(name) for name in ("easy", "medium", "hard(iterations=3)")]
+    path = random_playout(game, 5)
+    rng = random.Random(1)
+    for state, _ in rng.sample(path[:-1], min(6, len(path) - 1)):
+        seat = game.current_player(state)
+        view = game.observe(state, seat)
+        other = game.sample_state(view, random.Random(rng.random()))
+        legal = game.legal_actions(state)
+        for bot in levels:
+            here = bot.choose(view, legal, random.Random(7))
+            there = bot.choose(
+                game.observe(other, seat), game.legal_actions(other), random.Random(7)
+            )
+            assert here == there, (bot.name, game.format_action(here))
+            assert here in legal

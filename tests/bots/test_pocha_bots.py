@@ -1,0 +1,92 @@
+"""Pocha and Oh Hell bots: legal in every phase, deterministic when asked, sensible when clear."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tapete
+from tapete import bots
+from tapete.games import pocha
+from tapete.match import play
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "pocha(schedule=[1, 4, 10])",
+        "oh_hell(schedule=[2, 6])",
+        "pocha(players=3, schedule=[3], must_underruff=true)",
+    ],
+)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_every_level_plays_whole_matches_legally(spec: str, seed: int) -> None:
+    game = tapete.load(spec)
+    seats = ["easy", "medium", "hard(iterations=2)", "random"][: game.players]
+    final, rec = play(game, seats, seed=seed)  # play() raises on any illegal choice
+    assert game.outcome(final) is not None and rec.result is not None
+
+
+def test_unknown_levels_and_options_are_refused() -> None:
+    with pytest.raises(tapete.SpecError, match="the levels are random, easy, medium, hard"):
+        bots.load("expert")
+    with pytest.raises(tapete.SpecError, match="only hard takes options"):
+        bots.load("easy(ms=3)")
+
+
+def first_play(spec: str, hands: list[str], upcard: str, bids: list[str]) -> tuple[Any, Any]:
+    game = tapete.load(spec)
+    order = pocha.stack_deck(game.params, 3, hands, upcard)
+    state = game.new_state(decks=[order], dealer=3)
+    for b in bids:
+        state = game.apply(state, b)
+    return game, state
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard(iterations=8)"])
+def test_needing_a_trick_it_takes_the_sure_one(level: str) -> None:
+    # Seat 0 bid 1 and leads; its As de oros cannot lose (trump bastos, nobody void in oros).
+    hands = ["1o 4c", "5o 6c", "7o 2c", "10o 5c"]
+    game, state = first_play("pocha(schedule=2)", hands, "7b", ["bid 1", "bid 0", "bid 0", "bid 0"])
+    action = bots.load(level).choose(
+        game.observe(state, 0), game.legal_actions(state), random.Random(0)
+    )
+    assert game.format_action(action) == "play 1o"
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard(iterations=8)"])
+def test_having_its_tricks_it_ducks(level: str) -> None:
+    # Follow-suit-only rules; seat 3 bid 0 and the 3 de oros leads the trick: it plays under it.
+    hands = ["3o 4c", "5o 6c", "7o 2c", "1o 4o"]
+    game, state = first_play(
+        "pocha(schedule=2, dealer_hook=false, obligation=follow)",
+        hands,
+        "7b",
+        ["bid 1", "bid 0", "bid 0", "bid 0", "play 3o", "play 5o", "play 7o"],
+    )
+    action = bots.load(level).choose(
+        game.observe(state, 3), game.legal_actions(state), random.Random(0)
+    )
+    assert game.format_action(action) == "play 4o"
+
+
+def test_hard_is_deterministic_with_an_iteration_budget() -> None:
+    game = tapete.load("pocha(schedule=[5])")
+    state = game.new_state(seed=4)
+    view, legal = game.observe(state, game.current_player(state)), game.legal_actions(state)
+    bot = bots.load("hard(iterations=6)")
+    assert bot.choose(view, legal, random.Random(3)) == bot.choose(view, legal, random.Random(3))
+
+
+def test_a_hint_names_the_move_and_why() -> None:
+    game = tapete.load("pocha(schedule=[4])")
+    state = game.new_state(seed=2)
+    view = game.observe(state, game.current_player(state))
+    hint = bots.hint(view, bots.Budget(iterations=6))
+    assert hint.action in game.legal_actions(state)
+    assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason

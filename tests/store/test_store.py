@@ -1,0 +1,148 @@
+"""tapete.store against SQLite and PostgreSQL: tables, actions, records, players, ratings."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import insert
+
+import tapete
+from tapete.match import play
+from tapete.record import dumps
+from tapete.store import ConflictError, Store, schema, seed_hash
+
+SEATS = [{"kind": "bot", "bot": "random", "name": f"bot {i}"} for i in range(4)]
+
+
+def test_a_table_and_its_actions_survive_reopening(db_url: str) -> None:
+    store = Store(db_url)
+    row = store.create_table("pocha(schedule=[1, 2])", seed=42, seats=SEATS)
+    assert row.seed_hash == seed_hash(42) and len(row.code) == 6
+    for i, action in enumerate(["bid 0", "bid 1", "bid 0"]):
+        store.append_action(row.id, i, (i + 1) % 4, action)
+    store.engine.dispose()
+    again = Store(db_url)
+    assert again.table(row.id) == row
+    assert again.table_by_code(row.code.lower()) == row
+    assert [(a.idx, a.seat, a.action) for a in again.actions(row.id)] == [
+        (0, 1, "bid 0"),
+        (1, 2, "bid 1"),
+        (2, 3, "bid 0"),
+    ]
+
+
+def test_an_action_number_is_written_once(db_url: str) -> None:
+    store = Store(db_url)
+    row = store.create_table("pocha", seed=1, seats=SEATS)
+    store.append_action(row.id, 0, 1, "bid 0")
+    with pytest.raises(ConflictError, match="already has an action number 0"):
+        store.append_action(row.id, 0, 1, "bid 1")
+    assert [a.action for a in store.actions(row.id)] == ["bid 0"]
+
+
+def test_concurrent_writers_never_duplicate_an_action(db_url: str) -> None:
+    store = Store(db_url)
+    row = store.create_table("pocha", seed=1, seats=SEATS)
+    wins: list[int] = []
+
+    def write(k: int) -> None:
+        try:
+            store.append_action(row.id, 0, 1, f"bid {k}")
+            wins.append(k)
+        except ConflictError:
+            pass
+
+    threads = [threading.Thread(target=write, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(wins) == 1 and len(store.actions(row.id)) == 1
+
+
+def test_tables_by_status_and_updates(db_url: str) -> None:
+    store = Store(db_url)
+    a = store.create_table("pocha", seed=1, seats=SEATS)
+    b = store.create_table("truco(players=4)", seed=2, seats=SEATS[:2], public=False)
+    store.update_table(b.id, status="playing", seats=SEATS[:1] + SEATS[:1])
+    assert [t.id for t in store.tables({"open"})] == [a.id]
+    assert store.table(b.id).status == "playing"  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="spec cannot change"):
+        store.update_table(a.id, spec="poch")
+
+
+def test_finishing_stores_the_record_results_and_ratings(db_url: str) -> None:
+    store = Store(db_url)
+    ana, token = store.create_player("Ana")
+    assert store.player(token) == ana and store.player("forged") is None
+    game = tapete.load("pocha(schedule=[1, 2])")
+    for seed in range(3):
+        row = store.create_table(game.spec, seed=seed, seats=SEATS)
+        final, rec = play(game, ["random"] * 4, seed=seed)
+        outcome = game.outcome(final)
+        assert outcome is not None
+        who = [ana.id, "bot:random", "bot:easy", "bot:medium"]
+        results = [(s, who[s], outcome.scores[s], s in outcome.winners) for s in range(4)]
+        store.finish(row.id, game.name, dumps(rec), results)
+        assert store.record(row.id) == dumps(rec)
+        assert store.table(row.id).status == "finished"  # type: ignore[union-attr]
+    profile = store.profile(ana.id)
+    assert profile["matches"] == 3 and profile["ratings"]["pocha"]["matches"] == 3
+    board = store.leaderboard("pocha")
+    assert {r["participant"] for r in board} == {ana.id, "bot:random", "bot:easy", "bot:medium"}
+    assert next(r for r in board if r["participant"] == ana.id)["name"] == "Ana"
+    ordinals = [r["ordinal"] for r in board]
+    assert ordinals == sorted(ordinals, reverse=True)
+
+
+def test_team_games_rate_teams(db_url: str) -> None:
+    store = Store(db_url)
+    row = store.create_table("truco(players=4)", seed=3, seats=SEATS)
+    results = [
+        (0, "bot:hard", 12, True),
+        (1, "bot:easy", 4, False),
+        (2, "bot:hard", 12, True),
+        (3, "bot:easy", 4, False),
+    ]
+    store.finish(row.id, "truco", "{}", results, teams=[(0, 2), (1, 3)])
+    hard = store.profile("bot:hard")["ratings"]["truco"]
+    easy = store.profile("bot:easy")["ratings"]["truco"]
+    assert hard["mu"] > easy["mu"] and hard["matches"] == easy["matches"] == 1
+
+
+def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
+    old = Store(db_url, migrate=False)
+    old.migrate("0001")
+    assert old.revision() == "0001"
+    from datetime import UTC, datetime
+
+    now = datetime.now(UTC)
+    with old.engine.begin() as c:
+        c.execute(
+            insert(schema.tables).values(
+                id="t1",
+                code="ABCDEF",
+                spec="pocha",
+                seed=5,
+                seed_hash=seed_hash(5),
+                seats=SEATS,
+                public=True,
+                status="playing",
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        c.execute(
+            insert(schema.actions).values(
+                table_id="t1", idx=0, seat=1, action="bid 0", created_at=now
+            )
+        )
+    old.engine.dispose()
+    new = Store(db_url)
+    assert new.revision() == "0002"
+    table = new.table("t1")
+    assert table is not None and table.host is None and table.status == "playing"
+    assert [a.action for a in new.actions("t1")] == ["bid 0"]
+    player, _ = new.create_player("Bea")
+    assert new.player_by_id(player.id) == player

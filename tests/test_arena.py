@@ -1,0 +1,189 @@
+"""The arena: the duplicate scheme, reproducibility across workers, the statistics, the command."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+
+import tapete
+from tapete import SpecError, arena
+from tapete.game import Action, Game
+
+
+class FirstBot:
+    """Always the first legal action: in Pocha, bid 0 (the hook aside) and play the first card.
+
+    In one-card Pocha that is a strong strategy against random bidding: a zero bid is made
+    whenever the single trick goes elsewhere, three times in four at a four-seat table.
+    """
+
+    name = "first"
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return legal_actions[0]
+
+
+# --- the scheme ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "bots"), list(itertools.product(range(2, 9), range(2, 5))))
+def test_each_bot_holds_each_seat_equally_often(players: int, bots: int) -> None:
+    group = arena.assignments(players, bots)
+    assert len(set(group)) == len(group), "a duplicate assignment would replay the same match"
+    assert all(len(a) == players and set(a) <= set(range(bots)) for a in group)
+    for seat in range(players):
+        held = Counter(a[seat] for a in group)
+        assert held == dict.fromkeys(range(bots), len(group) // bots), (seat, held)
+    for a, b in itertools.combinations(range(bots), 2):
+        assert any(a in seats and b in seats for seats in group), f"bots {a} and {b} never meet"
+
+
+@pytest.mark.parametrize("teams", [((0, 2), (1, 3)), ((0, 3), (1, 4), (2, 5))], ids=["2x2", "3x2"])
+@pytest.mark.parametrize("bots", [2, 3, 4])
+def test_in_team_games_a_bot_holds_a_whole_team(
+    teams: tuple[tuple[int, ...], ...], bots: int
+) -> None:
+    players = sum(len(t) for t in teams)
+    group = arena.assignments(players, bots, teams)
+    assert len(set(group)) == len(group)
+    for seats in group:
+        holders = [{seats[s] for s in team} for team in teams]
+        assert all(len(h) == 1 for h in holders), "partners must be the same bot"
+        if bots >= len(teams):
+            assert len({h.pop() for h in holders}) == len(teams), "a bot never plays itself"
+    for t, team in enumerate(teams):
+        held = Counter(a[team[0]] for a in group)
+        assert held == dict.fromkeys(range(bots), len(group) // bots), (t, held)
+
+
+def test_two_bots_at_four_seats_alternate_and_two_teams_swap() -> None:
+    assert arena.assignments(4, 2) == ((0, 1, 0, 1), (1, 0, 1, 0))
+    assert arena.assignments(4, 2, ((0, 2), (1, 3))) == ((0, 1, 0, 1), (1, 0, 1, 0))
+    assert arena.assignments(2, 2) == ((0, 1), (1, 0))
+
+
+def test_a_team_bot_scores_its_team_and_a_seat_bot_the_mean_of_its_seats() -> None:
+    teams = cast(Game, SimpleNamespace(teams=((0, 2), (1, 3))))
+    match = arena.MatchResult(0, 1, (1, 0, 1, 0), (12, 30), (1, 3))
+    assert arena.bot_scores(teams, match) == {1: 12, 0: 30}
+    solo = cast(Game, SimpleNamespace(teams=None))
+    match = arena.MatchResult(0, 1, (0, 1, 0), (10, -5, 20), (2,))
+    assert arena.bot_scores(solo, match) == {0: 15.0, 1: -5.0}
+
+
+def test_bot_lists_split_at_top_level_commas() -> None:
+    assert arena.split_bots("hard(ms=200),medium") == ["hard(ms=200)", "medium"]
+    assert arena.split_bots(" random , hard(iterations=40, ms=5) ") == [
+        "random",
+        "hard(iterations=40, ms=5)",
+    ]
+    for bad in ("random,,hard", "hard(ms=200", "random,"):
+        with pytest.raises(SpecError):
+            arena.split_bots(bad)
+
+
+def test_unknown_bots_and_lone_bots_are_refused() -> None:
+    with pytest.raises(SpecError, match="no bot level"):
+        arena.run("pocha(schedule=1)", ["random", "genius"], workers=1)
+    with pytest.raises(SpecError, match="two bots"):
+        arena.run("pocha(schedule=1)", ["random"], workers=1)
+
+
+# --- playing and the numbers ---------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    bots: list[str | FirstBot] = ["random", "random", FirstBot()]
+    one = arena.run("pocha(schedule=[1, 2])", bots, matches=24, workers=1, seed=5)
+    two = arena.run("pocha(schedule=[1, 2])", bots, matches=24, workers=2, seed=5)
+    assert one == two
+    assert len(one.matches) == 24 and one.groups == 2
+    assert [m.group for m in one.matches] == sorted(m.group for m in one.matches)
+
+
+def test_identical_bots_tie_exactly_in_duplicate() -> None:
+    # Seat i's RNG comes from (seed, i) whoever sits there, so two copies of a bot replay each
+    # other's matches exactly: duplicate cancels the luck of the cards and of the bots' dice.
+    result = arena.run("pocha(schedule=[1, 2])", ["random", "random"], matches=8, workers=1)
+    d = result.difference("random#1", "random#2")
+    assert (d.mean, d.low, d.high) == (0, 0, 0)
+    assert result.bot_result("random#1").win_rate == result.bot_result("random#2").win_rate
+
+
+def test_first_legal_action_against_random_gives_sane_numbers() -> None:
+    seen: list[tuple[int, int]] = []
+    result = arena.run(
+        "pocha(schedule=[1, 2, 3])",
+        [FirstBot(), "random"],
+        matches=40,
+        workers=1,
+        seed=3,
+        on_match=lambda done, total: seen.append((done, total)),
+    )
+    assert seen == [(i, 40) for i in range(1, 41)]
+    assert result.bots == ("first", "random") and result.groups == 20
+    ab, ba = result.difference("first", "random"), result.difference("random", "first")
+    assert ab.mean == pytest.approx(-ba.mean)
+    assert (ab.low, ab.high) == pytest.approx((-ba.high, -ba.low))
+    assert ab.low <= ab.mean <= ab.high and ab.groups == 20
+    for r in result.results:
+        assert r.matches == 40 and 0 <= r.win_rate <= 1
+        assert math.isfinite(r.mu) and 0 < r.sigma < 25 / 3  # openskill's prior sigma
+    assert sum(r.wins for r in result.results) == pytest.approx(40)
+    first = [arena.bot_scores(tapete.load(result.spec), m) for m in result.matches]
+    assert result.bot_result("first").mean_score == pytest.approx(sum(s[0] for s in first) / 40)
+    assert arena.loads(arena.dumps(result)) == result
+
+
+def test_a_dominant_bot_is_found_to_beat_the_other_with_95_percent_confidence() -> None:
+    result = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=200, workers=1)
+    d = result.difference("first", "random")
+    assert d.low > 0
+    assert result.verdicts() == [d.verdict]
+    assert d.verdict.startswith("first beats random with 95% confidence")
+    assert result.bot_result("first").mu > result.bot_result("random").mu
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
+    out_json, out_png = tmp_path / "out.json", tmp_path / "out.png"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tapete.cli",
+            "arena",
+            "pocha(schedule=[1, 2])",
+            "--bots",
+            "random,random",
+            "--matches",
+            "4",
+            "--workers",
+            "1",
+            "--json",
+            str(out_json),
+            "--plot",
+            str(out_png),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "random#1" in run.stdout and "no difference at 95% confidence" in run.stdout
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert data["format"] == "tapete-arena/1" and len(data["matches"]) == 4
+    assert out_png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

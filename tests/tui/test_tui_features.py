@@ -1,0 +1,301 @@
+"""The table's features from the keyboard: an illegal attempt, a hint, undo, the language, the
+rules, the records list, a replay stepped through, rematch, high contrast and resizing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from textual.widgets import DataTable, Markdown
+
+import tapete
+from tapete import record
+from tapete.i18n import tr
+from tapete.match import play
+from tapete.tui import TapeteApp
+from tapete.tui.screens import RecordsScreen, ReplayScreen, RulesScreen, SummaryScreen
+from tapete.tui.widgets import (
+    ActionButton,
+    KeyBar,
+    LogView,
+    MessageLine,
+    OpenHands,
+    TitleBar,
+    TrickArea,
+)
+from tuikit import (
+    cards_on_screen,
+    legal_keys_on_screen,
+    make_app,
+    press_a_legal_key,
+    settle,
+    table_screen,
+    text_of,
+)
+
+POCHA = "pocha(schedule=[1, 3])"
+FOUR = ["human", "random", "random", "random"]
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def test_an_illegal_card_shows_the_rule_and_changes_nothing(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1, 5])", FOUR, 1, tmp_path)
+        rng = random.Random(0)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            # While bidding, a card chosen with the arrows and Enter is refused.
+            assert screen.session.game.format_action(
+                screen.session.game.legal_actions(screen.session.state)[0]
+            ).startswith("bid")
+            steps = len(screen.session.steps)
+            await pilot.press("right", "enter")
+            message = text_of(screen.query_one(MessageLine))
+            assert message.startswith(tr("en", "not allowed: {why}", why=""))
+            assert len(screen.session.steps) == steps
+            # In play, pressing the key of a card you may not play names the rule.
+            refused = 0
+            while not screen.finished and not refused:
+                illegal = [c for c in cards_on_screen(screen) if c.key and c.has_class("-illegal")]
+                if illegal:
+                    state = screen.session.state
+                    card = illegal[0]
+                    why = screen.session.game.why_illegal(state, f"play {card.card}")
+                    assert why is not None
+                    await pilot.press(card.key)
+                    assert str(why) in text_of(screen.query_one(MessageLine))
+                    assert screen.session.state is state
+                    refused += 1
+                else:
+                    await press_a_legal_key(pilot, rng)
+                    screen = await settle(pilot)
+            assert refused
+
+    run(go())
+
+
+def test_the_mouse_plays_a_card_and_presses_a_button(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 6, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            steps = len(screen.session.steps)
+            button = screen.query(ActionButton).first()
+            await pilot.click(button)
+            screen = await settle(pilot)
+            assert screen.session.steps[steps].seat == 0
+            while not any(c.has_class("-legal") for c in cards_on_screen(screen)):
+                await press_a_legal_key(pilot, random.Random(0))
+                screen = await settle(pilot)
+            card = next(c for c in cards_on_screen(screen) if c.has_class("-legal"))
+            mine = len([s for s in screen.session.steps if s.seat == 0])
+            await pilot.click(card)
+            screen = await settle(pilot)
+            assert len([s for s in screen.session.steps if s.seat == 0]) == mine + 1
+
+    run(go())
+
+
+def test_a_hint_names_a_move_and_marks_it(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 2, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if screen.hinted is not None:
+                    break
+            assert screen.hinted in screen.session.game.legal_actions(screen.session.state)
+            message = text_of(screen.query_one(MessageLine))
+            assert message.startswith(tr("en", "hint: {action}", action=""))
+            marked = list(screen.query(".-hinted"))
+            assert len(marked) == 1
+
+    run(go())
+
+
+def test_a_game_without_hints_says_so(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pottle(players=3, deals=1, extra_deals=0)", FOUR[:3], 1, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                message = text_of(screen.query_one(MessageLine))
+                if message and message != tr("en", "thinking…"):
+                    break
+            hinted = screen.hinted is not None
+            assert hinted or message == tr("en", "no hint for this game yet")
+
+    run(go())
+
+
+def test_undo_takes_back_your_last_move_and_the_bots_after_it(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await pilot.press("u")
+            assert text_of(screen.query_one(MessageLine)) == tr("en", "nothing to undo")
+            before = screen.session.state
+            hand = [c.card for c in cards_on_screen(screen)]
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, rng)  # the bid, then a card: two moves
+            screen = await settle(pilot)
+            middle = screen.session.state
+            await pilot.press("u")
+            await pilot.pause()
+            assert screen.session.state is not middle
+            await pilot.press("u")
+            await pilot.pause()
+            assert screen.session.state is before  # states are values: the very same one
+            assert [c.card for c in cards_on_screen(screen)] == hand
+            assert text_of(screen.query_one(MessageLine)) == tr("en", "your last move is undone")
+            assert legal_keys_on_screen(screen)
+
+    run(go())
+
+
+def test_the_language_switch_redraws_every_word(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 3, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            title = screen.query_one(TitleBar)
+            assert tr("en", "your turn") in text_of(title)
+            for lang in ("es", "pt", "en"):
+                await pilot.press("f2")
+                await pilot.pause()
+                assert app.settings.lang == lang
+                assert tr(lang, "your turn") in text_of(title)
+                assert tr(lang, "hint") in text_of(screen.query_one(KeyBar))
+                buttons = [str(b.label) for b in screen.query(ActionButton)]
+                assert all(tr(lang, "bid {n}", n="") in label for label in buttons)
+            # The choice is kept for next time.
+            assert TapeteApp(data=tmp_path).settings.lang == "en"
+
+    run(go())
+
+
+def test_rules_records_replay_and_rematch(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", FOUR, 8, tmp_path)
+        rng = random.Random(2)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert "Pocha" in app.screen.query_one(Markdown).source
+            await pilot.press("escape")
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            assert isinstance(app.screen, SummaryScreen)
+            await pilot.press("escape")
+            await pilot.press("f5")
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)
+            rows = app.screen.query_one(DataTable)
+            assert rows.row_count == 1
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            await pilot.press("escape", "escape")
+            await pilot.pause()
+            assert table_screen(app) is screen and len(app.screen_stack) == 2
+            seed = screen.session.seed
+            app.push_screen(SummaryScreen(screen.session, screen.session.record(), None))
+            await pilot.pause()
+            await pilot.press("r")
+            again = await settle(pilot)
+            assert again is not screen and again.session.seed == seed + 1
+
+    run(go())
+
+
+def test_a_replay_steps_through_tricks_and_deals_with_every_hand_open(tmp_path: Path) -> None:
+    game = tapete.load("pocha(schedule=[2, 3])")
+    _, rec = play(game, ["random"] * 4, seed=4, names=["Ana", "Bruno", "Carmen", "Diego"])
+    path = tmp_path / "match.json"
+    record.write(rec, path)
+
+    async def go() -> None:
+        app = TapeteApp(replay=record.read(path), data=tmp_path, lang="en")
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            total = sum(len(d.actions) for d in rec.deals)
+            title = screen.query_one(TitleBar)
+            assert f"step 0 of {total}" in text_of(title)
+            hands = text_of(screen.query_one(OpenHands))
+            for name, dealt in zip(
+                ["Ana", "Bruno", "Carmen", "Diego"], rec.deals[0].hands, strict=True
+            ):
+                line = next(line for line in hands.splitlines() if line.startswith(name))
+                assert sorted(line.split()[1:]) == sorted(dealt)
+            await pilot.press("right")
+            assert f"step 1 of {total}" in text_of(title)
+            _, action = rec.deals[0].actions[0]
+            assert action.split()[-1] in text_of(screen.query_one(MessageLine))
+            await pilot.press("down")  # to the first trick taken
+            trick = next(e for e in rec.deals[0].events if e["type"] == "trick")
+            winner = rec.seats[trick["winner"]].name
+            assert f"{winner} takes the trick" in text_of(screen.query_one(TrickArea))
+            await pilot.press("n")  # the next deal
+            first_of_second = len(rec.deals[0].actions)
+            assert f"step {first_of_second} of {total}" in text_of(title)
+            deals = len(rec.deals)
+            assert f"deal 2 of {deals}" in text_of(title)
+            await pilot.press("left", "p")
+            assert f"deal 1 of {deals}" in text_of(title)
+            await pilot.press("end")
+            assert f"step {total} of {total}" in text_of(title)
+            log = screen.query_one(LogView).lines_text
+            assert any("match over" in line for line in log)
+
+    run(go())
+
+
+def test_high_contrast_and_resizing(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("truco(target=2)", ["human", "random"], 1, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await pilot.press("f4")
+            assert app.theme == "tapete-contrast" and app.has_class("-contrast")
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            assert screen.query_one(LogView).size.height > 6
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert all(w.region.right <= 80 for w in cards_on_screen(screen))
+            await pilot.press("f3")
+            assert app.settings.speed == "fast"
+            assert table_screen(app) is screen
+
+    run(go())
+
+
+def test_every_key_label_and_speed_has_its_translations() -> None:
+    from textual.binding import Binding
+
+    from tapete.i18n import catalog
+    from tapete.tui.screens import ReplayScreen, SummaryScreen, TableScreen
+    from tapete.tui.session import SPEEDS
+
+    words = set(SPEEDS)
+    for screen in (TableScreen, ReplayScreen, SummaryScreen):
+        words |= {b.description for b in screen.BINDINGS if isinstance(b, Binding) and b.show}
+    for lang in ("es", "pt"):
+        missing = sorted(w for w in words if w and w not in catalog(lang))
+        assert missing == [], (lang, missing)

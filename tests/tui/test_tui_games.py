@@ -1,0 +1,107 @@
+"""Each game played from the keyboard against bots, checking what the table shows at every turn."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from tapete import record
+from tapete.i18n import tr
+from tapete.tui.screens import SummaryScreen, TableScreen
+from tapete.tui.session import event_words
+from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
+from tuikit import (
+    buttons_on_screen,
+    legal_cards_on_screen,
+    make_app,
+    press_a_legal_key,
+    settle,
+    text_of,
+)
+
+# Small matches: a couple of Pocha hands, one Oh Hell hand, Truco to 2, one Pottle deal, one
+# Poch round.
+MATCHES = [
+    ("pocha(schedule=[1, 2])", ["human", "random", "random", "random"], 3),
+    ("oh_hell(players=3, schedule=[2])", ["human", "easy", "easy"], 5),
+    ("truco(target=2)", ["human", "random"], 1),
+    ("truco(players=4, target=2)", ["human", "random", "random", "random"], 2),
+    ("pottle(players=3, deals=1, extra_deals=0)", ["human", "random", "random"], 4),
+    ("poch(players=3, chips=2, rounds=1)", ["human", "random", "random"], 6),
+    ("tute", ["human", "random"], 7),
+    ("tute(players=4)", ["human", "random", "random", "random"], 8),
+]
+
+
+def check_turn(screen: TableScreen) -> bool:
+    """The screen at your turn: exactly the legal cards lit, a button per other legal action,
+    and the last trick's winner named. True when a trick winner was on screen."""
+    session = screen.session
+    game = session.game
+    legal = [game.format_action(a) for a in game.legal_actions(session.state)]
+    lit = {f"play {c}" for c in legal_cards_on_screen(screen)}
+    plays = {a for a in legal if a.startswith("play") and len(a.split()) == 2}
+    assert lit == {a for a in plays if a.split()[1] in screen.scene.table.hand}  # type: ignore[union-attr]
+    assert len(buttons_on_screen(screen)) == len(legal) - len(lit)
+    title = text_of(screen.query_one(TitleBar))
+    assert tr("en", "your turn") in title
+    scene = screen.scene
+    assert scene is not None
+    if scene.table.last_trick and scene.trick_note:
+        winner = _last_trick_winner(screen)
+        names = session.display_names("en")
+        expected = event_words({"type": "trick", "winner": winner}, names, "en", session.you)
+        assert expected in text_of(screen.query_one(TrickArea))
+        return True
+    return False
+
+
+def _last_trick_winner(screen: TableScreen) -> int | None:
+    for step in reversed(screen.session.steps):
+        for event in reversed(step.events):
+            if event["type"] == "trick":
+                winner = event.get("winner")
+                return winner if isinstance(winner, int) else None
+    raise AssertionError("a trick note without a trick")
+
+
+@pytest.mark.parametrize(("spec", "seats", "seed"), MATCHES, ids=[m[0] for m in MATCHES])
+def test_a_match_from_the_keyboard(spec: str, seats: list[str], seed: int, tmp_path: Path) -> None:
+    async def play() -> None:
+        app = make_app(spec, seats, seed, tmp_path)
+        rng = random.Random(seed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            turns = winners_seen = 0
+            while not screen.finished:
+                winners_seen += check_turn(screen)
+                await press_a_legal_key(pilot, rng)
+                turns += 1
+                screen = await settle(pilot)
+                assert turns < 500
+            assert turns > 0
+            # The end: the summary with the final scores, and the score table agrees.
+            assert isinstance(app.screen, SummaryScreen)
+            outcome = screen.session.over
+            assert outcome is not None
+            summary = " ".join(text_of(w) for w in app.screen.query("Static"))
+            assert tr("en", "match over") in summary
+            board = text_of(screen.query_one(ScoreBoard).query_one("#score-table"))
+            for total in outcome.scores:
+                assert str(total) in board
+            assert len(screen.scene.table.history) >= 1  # type: ignore[union-attr]
+            # The log tells the match in words, and the match is saved as a record that replays.
+            log = screen.session.log_lines("en")
+            assert any(line.startswith(tr("en", "you") + ":") for line in log)
+            saved = list((tmp_path / "records").glob("*.json"))
+            assert len(saved) == 1
+            rec = record.read(saved[0])
+            assert rec.seats[0].kind == "human" and rec.result is not None
+            record.replay(rec)
+            if spec.startswith(("pocha", "oh_hell", "tute")):
+                assert winners_seen > 0
+
+    asyncio.run(play())

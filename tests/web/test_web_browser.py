@@ -1,0 +1,234 @@
+"""The browser side, for real: Playwright for Python driving Debian's Chromium at the real server.
+
+Screenshots of each game's table are saved under ``test-artifacts/screenshots`` (or
+``$TAPETE_ARTIFACTS/screenshots``); the folder is printed at the end of the run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tapete
+from webclient import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("TAPETE_ARTIFACTS", "test-artifacts")).resolve() / "screenshots"
+ACTIONABLE = ".buttons .act:not(.sent), .hand.my-turn .card-btn.legal:not(.sent)"
+
+if not CHROMIUM.exists():  # .ci/run installs it; elsewhere: apt-get install chromium
+    pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+    print(f"\nscreenshots of the tables: {SHOTS}")
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def create_in_lobby(
+    page: Any,
+    server: Server,
+    game: str,
+    *,
+    schedule: str | None = None,
+    friends: int = 0,
+    players: int | None = None,
+) -> str:
+    """Fill the lobby form as a person would; returns the table code."""
+    p = page
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.select_option('select[name="game"]', game)
+    p.click("#params summary")
+    if schedule is not None:
+        p.fill('input[name="p:schedule"]', schedule)
+    if players is not None:
+        p.fill('input[name="p:players"]', str(players))
+    for i in range(1, friends + 1):
+        p.select_option(f'select[name="seat{i}"]', "human")
+    for i in range(friends + 1, (players or 4)):
+        if p.locator(f'select[name="seat{i}"]').count():
+            p.select_option(f'select[name="seat{i}"]', "bot:random")
+    p.click("#table-options summary")
+    p.fill('input[name="bot_delay"]', "0.1")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    return str(p.url.rsplit("/", 1)[-1])
+
+
+def click_one(page: Any, rng: random.Random, prefer_cards: bool = False) -> bool:
+    """Click one legal card or button, if the page offers any; whether it did."""
+    cards = page.locator(".hand.my-turn .card-btn.legal:not(.sent)")
+    buttons = page.locator(".buttons .act:not(.sent)")
+    choices = cards if cards.count() and (prefer_cards or not buttons.count()) else buttons
+    count = choices.count()
+    if not count:
+        return False
+    try:
+        choices.nth(rng.randrange(count)).click(timeout=2_000)
+    except Exception:  # the view changed under the pointer: look again
+        return False
+    return True
+
+
+def play_until(
+    page: Any, done: str, rng: random.Random, limit: int = 400, prefer_cards: bool = False
+) -> int:
+    """Click legal cards and buttons until ``done`` shows; returns the number of clicks."""
+    clicks = 0
+    while clicks < limit:
+        page.wait_for_selector(f"{ACTIONABLE}, {done}", timeout=20_000)
+        if page.locator(done).count() and page.locator(done).first.is_visible():
+            return clicks
+        clicks += click_one(page, rng, prefer_cards)
+    raise AssertionError(f"{done} did not show after {limit} clicks")
+
+
+def test_a_whole_pocha_hand_against_three_bots_by_clicking(page: Any, server: Server) -> None:
+    p = page
+    create_in_lobby(p, server, "pocha", schedule="[3]")
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    assert p.locator(".hand .card-btn").count() == 3
+    assert p.locator(".hand svg").first.get_attribute("aria-hidden") == "true"
+    clicks = play_until(p, ".summary:not([hidden])", random.Random(1))
+    assert clicks >= 4  # a bid and three cards
+    summary = p.locator(".summary")
+    assert "won" in summary.inner_text()
+    assert p.locator(".log li").count() >= 16
+    assert p.locator(".scores tbody tr").count() == 2  # the hand and the total
+    shot(p, "pocha-summary")
+
+
+def test_two_browsers_play_truco_1v1(browser: Any, server: Server) -> None:
+    one = browser.new_context(viewport={"width": 1280, "height": 860})
+    two = browser.new_context(viewport={"width": 1280, "height": 860})
+    ana, bea = one.new_page(), two.new_page()
+    code = create_in_lobby(ana, server, "truco", players=2, friends=1)
+    bea.goto(f"{server.url}/t/{code}")
+    bea.fill(".join-name", "Bea")
+    bea.click("[data-sit='1']")
+    ana.wait_for_selector(".waiting li:has-text('Bea')")
+    ana.click(".waiting .start")
+    rng = random.Random(2)
+    # Both play by clicking until the first hand is scored.
+    done = ".scores tbody tr:nth-child(2)"
+    ana.wait_for_selector(".bar .title:has-text('Truco')")
+    for _ in range(300):
+        if ana.locator(done).count():
+            break
+        for page in (ana, bea):
+            click_one(page, rng, prefer_cards=True)
+        ana.wait_for_timeout(100)
+    bea.wait_for_selector(done)
+    assert ana.locator(done).count() and bea.locator(done).count()
+    assert "Bea" in ana.locator(".seats").inner_text()
+    shot(ana, "truco-1v1")
+    one.close()
+    two.close()
+
+
+def test_a_reload_mid_hand_returns_to_the_same_seat(page: Any, server: Server) -> None:
+    p = page
+    create_in_lobby(p, server, "pocha", schedule="[5]")
+    p.click(".waiting .start")
+    play_until(p, ".hand.my-turn .card-btn.legal", random.Random(3), limit=3)
+    p.wait_for_selector(".hand.my-turn")
+    hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+    title = p.locator(".bar .title").inner_text()
+    p.reload()
+    p.wait_for_selector(".hand.my-turn .card-btn")
+    assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+    assert p.locator(".bar .title").inner_text() == title
+    assert p.locator(".seat.me .name").inner_text().startswith("Ana")
+    assert p.locator(".log li").count() > 0
+
+
+def test_the_language_switch(page: Any, server: Server) -> None:
+    p = page
+    p.goto(server.url + "/")
+    assert p.locator(".lobby h1").inner_text() == "New table"
+    p.select_option("#lang", "es")
+    p.wait_for_selector(".lobby h1:has-text('Nueva mesa')")
+    create_in_lobby(p, server, "pocha", schedule="[2]")
+    p.click(".waiting .start")
+    p.wait_for_selector(".bar .title:has-text('mano 1 de 1')")
+    p.select_option("#lang", "pt")
+    p.wait_for_selector(".bar .title:has-text('mão 1 de 1')")
+    assert p.locator("label:has-text('cartas grandes')").count() == 1
+    p.reload()
+    p.wait_for_selector(".bar .title:has-text('mão 1 de 1')")  # the choice is remembered
+
+
+# Pocha and Oh Hell start with one-card hands: a later hand size shows more of the table.
+SHOWN = {"pocha": "pocha(schedule=[5])", "oh_hell": "oh_hell(schedule=[6])"}
+
+
+@pytest.mark.parametrize("spec", [*(SHOWN.get(g, g) for g in tapete.games()), "truco(players=4)"])
+def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str) -> None:
+    game = tapete.load(spec)
+    name, params = tapete.game.parse_spec(spec)
+    made = server.create(
+        name,
+        params={k: str(v) for k, v in params.items()},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
+        seed=4,
+        bot_delay=0.05,
+    )
+    context = browser.new_context(viewport={"width": 1360, "height": 860})
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    # A few moves in, so there is something on the table.
+    rng = random.Random(5)
+    for _ in range(0 if name == "poch" else 4):
+        p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])", timeout=20_000)
+        if p.locator(".trick .played").count() or p.locator(".summary:not([hidden])").count():
+            break
+        click_one(p, rng, prefer_cards=True)
+    p.wait_for_timeout(400)
+    path = shot(p, f"table-{name}{'-2v2' if spec == 'truco(players=4)' else ''}")
+    assert path.stat().st_size > 10_000
+    assert p.locator(".felt .seat").count() == game.players
+    context.close()

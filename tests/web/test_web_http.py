@@ -1,0 +1,157 @@
+"""The HTTP side: pages, the lobby API and its OpenAPI schema, strings, rules, records."""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+from pathlib import Path
+
+import pytest
+
+import tapete
+from tapete.i18n import catalog
+from tapete.web import strings
+from tapete.web.app import _spec
+from webclient import Server
+
+STATIC = Path(strings.__file__).parent / "static"
+
+
+def status(server: Server, path: str, body: dict[str, object] | None = None) -> int:
+    try:
+        if body is None:
+            server.get(path)
+        else:
+            server.post(path, body)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    return 200
+
+
+def test_pages_are_served(server: Server) -> None:
+    for path in ("/", "/t/ABCDE", "/rules/pocha"):
+        page = server.get(path)
+        assert '<script type="module" src="/static/main.js">' in page
+    assert "export function cardSVG" in server.get("/static/cards.js")
+
+
+def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> None:
+    schema = server.get("/openapi.json")
+    paths = schema["paths"]
+    for path in (
+        "/api/games",
+        "/api/tables",
+        "/api/tables/{code}",
+        "/api/tables/{code}/join",
+        "/api/tables/{code}/records/{match}",
+        "/api/i18n/{lang}",
+        "/api/rules/{game}",
+    ):
+        assert path in paths, path
+    assert "TableIn" in schema["components"]["schemas"]
+
+
+def test_games_list_every_parameter_with_its_default(server: Server) -> None:
+    games = {g["name"]: g for g in server.get("/api/games")}
+    assert set(games) == set(tapete.games())
+    pocha = games["pocha"]
+    assert {"name": "players", "default": 4} in pocha["params"]
+    assert pocha["levels"] == ["random", "easy", "medium", "hard"]
+    assert games["oh_hell"]["rules"] == "pocha"
+
+
+def test_create_checks_the_game_and_its_seats(server: Server) -> None:
+    assert status(server, "/api/tables", {"game": "poker"}) == 400
+    assert status(server, "/api/tables", {"game": "pocha", "params": {"players": 9}}) == 400
+    assert status(server, "/api/tables", {"game": "pocha", "seats": [{"kind": "human"}]}) == 400
+    assert status(server, "/api/tables", {"game": "pocha", "standby": "genius"}) == 400
+    made = server.create("pocha", params={"players": 3, "deck": 48})
+    assert made["spec"] == "pocha(players=3, deck=48)" and made["seat"] == 0
+    assert _spec("pocha", {"schedule": "[1, 2]", "dealer_hook": False}) == (
+        "pocha(schedule=[1, 2], dealer_hook=false)"
+    )
+
+
+def test_join_and_records(server: Server) -> None:
+    made = server.create("pocha")
+    code = made["code"]
+    assert status(server, f"/api/tables/{code}/join", {"name": "Bea"}) == 409  # no free seat
+    assert status(server, "/api/tables/NOPE9/join", {"name": "Bea"}) == 404
+    assert status(server, f"/api/tables/{code}/records/0") == 404  # not finished
+    assert server.get(f"/api/tables/{code.lower()}")["code"] == code
+
+
+def test_rules_pages(server: Server) -> None:
+    assert server.get("/api/rules/pocha").startswith("# ")
+    assert status(server, "/api/rules/poker") == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_strings_for_the_browser(server: Server, lang: str) -> None:
+    got = server.get(f"/api/i18n/{lang}")
+    assert set(got["ui"]) == set(strings.UI)
+    assert got["lang"] == lang and got["card"]
+    if lang != "en":
+        assert got["ui"]["Create table"] != "Create table"
+        assert got["suits"]["so"] in ("oros", "ouros") and got["rules"]["must-follow-suit"]
+
+
+def test_every_browser_and_rule_string_is_translated() -> None:
+    keys = (
+        set(strings.UI)
+        | set(strings.RULES.values())
+        | set(strings.CARD_WORDS.values())
+        | {"{rank} of {suit}"}
+    )
+    for lang in ("es", "pt"):
+        missing = sorted(k for k in keys if k not in catalog(lang))
+        assert missing == [], f"{lang} lacks {missing}"
+
+
+def test_the_browser_only_asks_for_strings_the_server_sends() -> None:
+    used = set()
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text(encoding="utf-8")))
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    used |= set(re.findall(r'data-t="([^"]+)"', html))
+    assert used and used <= set(strings.UI), sorted(used - set(strings.UI))
+
+
+def test_every_rule_code_of_the_games_has_a_sentence() -> None:
+    games = Path(tapete.__file__).parent / "games"
+    codes = set()
+    for path in games.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'IllegalActionError\(\s*"([a-z]+(?:-[a-z]+)+)"', text))
+    assert codes and codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
+
+
+def test_tapete_serve_starts_the_app() -> None:
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from webclient import free_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=10)
+    assert f"serving on http://127.0.0.1:{port}" in err.decode()

@@ -1,0 +1,288 @@
+"""The WebSocket protocol against the real server: every message type, every bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from webclient import Client, Server
+
+
+def seated(server: Server, game: str = "pocha", **body: object) -> tuple[Client, dict[str, object]]:
+    table = server.create(game, **body)
+    me = server.client()
+    me.hello(str(table["code"]), str(table["token"]))
+    me.expect("room")
+    return me, table
+
+
+def started(
+    server: Server, game: str = "pocha", **body: object
+) -> tuple[Client, dict[str, object]]:
+    me, table = seated(server, game, **body)
+    me.send({"type": "start"})
+    me.expect("view")
+    return me, table
+
+
+def frozen(server: Server) -> Client:
+    """A started table of four people where nobody else acts: nothing moves unless we do."""
+    me, table = seated(server, params={"schedule": "[3]"}, seats=[{"kind": "human"}] * 4)
+    for name in ("Bea", "Cai", "Dani"):
+        server.post(f"/api/tables/{table['code']}/join", {"name": name})
+    me.send({"type": "start"})
+    me.expect("view")
+    return me
+
+
+def my_turn(me: Client) -> dict[str, object]:
+    if me.view is not None and me.legal():
+        return me.view
+    return me.until(lambda m: m["type"] == "view" and bool(me.legal()))
+
+
+def test_hello_gives_welcome_room_and_view(server: Server) -> None:
+    me, table = seated(server, params={"schedule": "[1, 2]"})
+    assert me.seen[0] == {
+        "type": "welcome",
+        "code": table["code"],
+        "seat": 0,
+        "host": True,
+        "lang": "en",
+    }
+    room = me.seen[1]
+    assert room["type"] == "room" and room["you"] == 0 and room["host"] and not room["started"]
+    assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+    me.send({"type": "start"})
+    view = me.expect("view")
+    assert view["version"] == 0 and view["table"]["game"] == "Pocha"
+    assert len(view["table"]["hand"]) == 1
+    assert view["log"] and "deals" in view["log"][0]
+
+
+def test_a_spectator_gets_the_public_view(server: Server) -> None:
+    _, table = started(server, params={"schedule": "[3]"})
+    watcher = server.client()
+    welcome = watcher.hello(str(table["code"]))
+    assert welcome["seat"] is None and not welcome["host"]
+    view = watcher.expect("view")
+    assert view["table"]["hand"] == [] and view["actions"] == {"cards": {}, "buttons": []}
+    watcher.send({"type": "act", "action": "bid 0"})
+    assert watcher.expect("error")["rule"] == "spectator"
+
+
+def test_act_plays_and_everyone_is_told(server: Server) -> None:
+    me, _ = started(server, params={"schedule": "[2]"})
+    view = my_turn(me)
+    action = me.legal()[0]
+    me.send({"type": "act", "action": action})
+    after = me.view_at(int(view["version"]) + 1)  # type: ignore[call-overload]
+    assert after["log"][0].startswith("Ana ")
+
+
+def test_ping_pong(server: Server) -> None:
+    me, _ = seated(server)
+    me.send({"type": "ping", "t": 42})
+    assert me.expect("pong") == {"type": "pong", "t": 42}
+
+
+def test_lang_switch_resends_room_and_view_in_the_new_language(server: Server) -> None:
+    me, _ = started(server, params={"schedule": "[2]"})
+    me.send({"type": "lang", "lang": "pt-BR"})
+    room = me.expect("room")
+    assert room["seats"][1]["name"].startswith("bot 2 · ")
+    view = me.expect("view")
+    assert view["table"]["title"].startswith("Pocha — mão 1 de 1")
+    me.send({"type": "lang", "lang": "es"})
+    view = me.until(
+        lambda m: m["type"] == "view" and m["table"]["title"].startswith("Pocha — mano")
+    )
+    assert view["table"]["title"] == "Pocha — mano 1 de 1"
+    me.send({"type": "lang", "lang": "fr"})
+    assert me.expect("error")["rule"] == "bad-lang"
+
+
+def test_hint_against_bots(server: Server) -> None:
+    me, _ = started(server, params={"schedule": "[3]"})
+    my_turn(me)
+    me.send({"type": "hint"})
+    hint = me.expect("hint", timeout=20)
+    assert hint["action"] in me.legal()
+    assert hint["label"] and hint["reason"]
+
+
+def test_hint_refused_at_tables_with_friends(server: Server) -> None:
+    me, _ = seated(
+        server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+    )
+    me.send({"type": "hint"})
+    assert me.expect("error")["rule"] == "no-hint"
+
+
+def test_host_controls_seat_fill_move_remove_start(server: Server) -> None:
+    me, table = seated(
+        server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]
+    )
+    code = str(table["code"])
+    me.send({"type": "start"})
+    assert me.expect("error")["rule"] == "seats-open"
+    joined = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    assert joined["seat"] == 1
+    bea = server.client()
+    assert bea.hello(code, joined["token"])["seat"] == 1
+    bea.send({"type": "start"})
+    assert bea.expect("error")["rule"] == "not-host"
+    me.send({"type": "seat", "seat": 3, "kind": "open"})
+    room = me.until(lambda m: m["type"] == "room" and m["seats"][3]["kind"] == "open")
+    me.send({"type": "move", "seat": 1, "to": 3})
+    room = me.until(lambda m: m["type"] == "room" and m["seats"][3]["name"] == "Bea")
+    assert room["seats"][1]["kind"] == "open"
+    assert bea.until(lambda m: m["type"] == "room" and m["you"] == 3)["you"] == 3
+    me.send({"type": "remove", "seat": 3})
+    assert bea.until(lambda m: m["type"] == "welcome")["seat"] is None
+    me.send({"type": "fill", "level": "random"})
+    room = me.until(lambda m: m["type"] == "room" and all(s["kind"] != "open" for s in m["seats"]))
+    assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+    me.send({"type": "start"})
+    assert me.expect("view")["version"] == 0
+    me.send({"type": "start"})
+    assert me.expect("error")["rule"] == "started"
+
+
+def test_rematch_after_the_match(server: Server) -> None:
+    me, table = started(
+        server,
+        params={"schedule": "[1]"},
+        seats=[
+            {"kind": "human"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "bot", "level": "random"},
+        ],
+    )
+    me.send({"type": "rematch"})
+    assert me.expect("error")["rule"] == "no-rematch"
+    while not (me.view and me.view["result"]):
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0]})
+        me.expect("view")
+    record = server.get(f"/api/tables/{table['code']}/records/0")
+    assert record["format"] == "tapete-record/1" and record["result"] is not None
+    me.send({"type": "rematch"})
+    view = me.until(lambda m: m["type"] == "view" and m["match"] == 1)
+    assert view["version"] == 0 and view["result"] is None
+
+
+# --- bad input: an error with the rule code, nothing changes, the connection stays up -----------
+
+
+def assert_still_up(me: Client) -> None:
+    me.send({"type": "ping", "t": "up"})
+    assert me.expect("pong")["t"] == "up"
+
+
+@pytest.mark.parametrize(
+    ("raw", "rule"),
+    [
+        ("{not json", "bad-json"),
+        ("[1, 2]", "bad-message"),
+        (json.dumps({"no": "type"}), "bad-message"),
+        (json.dumps({"type": "dance"}), "unknown-type"),
+        (json.dumps({"type": "act"}), "bad-message"),
+        (json.dumps({"type": "act", "action": "dance"}), "invalid-action"),
+        (json.dumps({"type": "act", "action": "bid 0", "seat": 3}), "not-your-seat"),
+        (json.dumps({"type": "move", "seat": 1, "to": 2}), "started"),
+        (json.dumps({"type": "hello", "code": "NOPE1"}), "no-such-table"),
+    ],
+)
+def test_bad_messages_get_an_error_and_change_nothing(server: Server, raw: str, rule: str) -> None:
+    me = frozen(server)
+    version = me.view["version"] if me.view else 0
+    me.send(raw)
+    error = me.expect("error")
+    assert error["rule"] == rule and error["message"] and error["text"]
+    assert_still_up(me)
+    assert me.view is not None and me.view["version"] == version
+
+
+def test_messages_before_hello_are_refused(server: Server) -> None:
+    me = server.client()
+    me.send({"type": "act", "action": "bid 0"})
+    assert me.expect("error")["rule"] == "no-table"
+    assert_still_up(me)
+
+
+def test_out_of_turn_and_illegal_actions(server: Server) -> None:
+    me, _ = started(server, params={"schedule": "[3]", "dealer_hook": "true"}, bot_delay=0)
+    view = my_turn(me)
+    version = int(view["version"])  # type: ignore[call-overload]
+    phase_bid = any(a.startswith("bid") for a in me.legal())
+    me.send({"type": "act", "action": "bid 7" if phase_bid else "play 99"})
+    error = me.expect("error")
+    assert error["rule"] in ("bid-range", "invalid-action")
+    me.send({"type": "act", "action": "dance"})
+    assert me.expect("error")["rule"] == "invalid-action"
+    me.send({"type": "act", "action": me.legal()[0], "seat": 2})
+    assert me.expect("error")["rule"] == "not-your-seat"
+    assert_still_up(me)
+    assert me.view is not None and me.view["version"] == version
+    me.send({"type": "act", "action": me.legal()[0]})
+    me.view_at(version + 1)
+    if me.view and not me.legal():
+        me.send({"type": "act", "action": "bid 0"})
+        error = me.expect("error")
+        assert error["rule"] in ("not-your-turn", "not-bidding")
+
+
+def test_an_illegal_card_names_the_rule(server: Server) -> None:
+    # Try seeds until seat 0 holds a card the rules forbid at its turn to play.
+    for seed in range(40):
+        me, _ = started(server, params={"schedule": "[3]"}, seed=seed, bot_delay=0)
+        my_turn(me)
+        if me.legal()[0].startswith("bid"):
+            me.send({"type": "act", "action": me.legal()[0]})
+            me.until(lambda m: m["type"] == "view" and bool(m["actions"]["cards"]))
+        assert me.view is not None
+        hand = me.view["table"]["hand"]
+        cards = me.view["actions"]["cards"]
+        illegal = [c for c in hand if c not in cards]
+        if illegal:
+            me.send({"type": "act", "action": f"play {illegal[0]}"})
+            error = me.expect("error")
+            assert error["rule"] in (
+                "must-follow-suit",
+                "must-beat",
+                "must-trump",
+                "must-overtrump",
+            )
+            assert illegal[0] not in error["text"] or error["rule"]  # the sentence names the rule
+            assert_still_up(me)
+            return
+        me.close()
+    pytest.fail("no seed gave an illegal card")
+
+
+def test_oversized_messages_are_cut_off(server: Server) -> None:
+    me, _ = seated(server)
+    me.send(json.dumps({"type": "ping", "t": "x" * 10_000}))
+    assert me.expect("error")["rule"] == "too-large"
+    with pytest.raises(ConnectionClosed):
+        me.recv(timeout=5)
+    assert me.ws.close_code == 1009
+
+
+def test_floods_are_cut_off(server: Server) -> None:
+    me, _ = seated(server)
+    for _ in range(200):
+        try:
+            me.send({"type": "ping"})
+        except ConnectionClosed:
+            break
+    with pytest.raises(ConnectionClosed):
+        while True:
+            message = me.recv(timeout=5)
+            if message["type"] == "error":
+                assert message["rule"] == "flood"
+    assert me.ws.close_code == 1008

@@ -1,0 +1,190 @@
+"""Rooms: truth replayed after a restart, reconnection to the same seat, stand-in bots, the
+turn timer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tapete.web.rooms import Room, Rooms, token_hash
+from tapete.web.store import MemoryStore, Options, SeatConfig
+from webclient import Server, running
+
+
+class Inbox:
+    """A connection that keeps what it is sent (for rooms driven without a server)."""
+
+    def __init__(self, seat: int | None, token: str | None = None) -> None:
+        self.seat, self.lang, self.token = seat, "en", token
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, message: object) -> None:
+        self.sent.append(dict(message))  # type: ignore[call-overload]
+
+
+def test_a_restart_replays_every_table_from_the_store() -> None:
+    async def scenario() -> None:
+        store = MemoryStore()
+        rooms = Rooms(store)
+        seats = [SeatConfig("human"), *(SeatConfig("bot", level="random") for _ in range(3))]
+        room, token, seat = await rooms.create(
+            "pocha(schedule=[2, 3])", seats, name="Ana", options=Options(bot_delay=0), seed=5
+        )
+        me = Inbox(seat, token_hash(token))
+        room.join(me)
+        await room.control(me, "start", {})
+        for _ in range(200):  # the bots play until it is Ana's turn; Ana plays; and again
+            await asyncio.sleep(0.01)
+            if room.game.current_player(room.state) == 0:
+                refused = await room.act(
+                    0, room.game.format_action(room.game.legal_actions(room.state)[0])
+                )
+                assert refused is None
+            if room.version >= 9:
+                break
+        before = room.version, room.game.observe(room.state, 0), list(room.truth.actions)
+        rooms.close()
+
+        again = Rooms(store)
+        await again.restore()
+        back = again.get(room.code)
+        assert back is not None and back is not room
+        assert (back.version, back.game.observe(back.state, 0)) == before[:2]
+        assert back.truth.actions == before[2]
+        assert back.seat_of(token_hash(token)) == 0
+        assert 0 in back.away  # nobody is connected after a restart
+        again.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_store_hears_each_action_before_anyone_is_told() -> None:
+    order: list[str] = []
+
+    class Spy(MemoryStore):
+        async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+            order.append(f"stored {index}")
+            await super().append(code, match, index, seat, action)
+
+    class Ear(Inbox):
+        def send(self, message: object) -> None:
+            if dict(message)["type"] == "view":  # type: ignore[call-overload]
+                order.append("told")
+
+    async def scenario() -> None:
+        rooms = Rooms(Spy())
+        room, token, _ = await rooms.create(
+            "pocha(schedule=[1])", [SeatConfig("human")] * 4, name="Ana", options=Options()
+        )
+        for name in ("B", "C", "D"):
+            await room.seat_person(name, None)
+        ear = Ear(0, token_hash(token))
+        room.join(ear)
+        await room.control(ear, "start", {})
+        order.clear()
+        seat = room.game.current_player(room.state)
+        await room.act(seat, room.game.format_action(room.game.legal_actions(room.state)[0]))
+        assert order == ["stored 0", "told"]
+        rooms.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_reload_returns_to_the_same_seat_with_the_current_view(server: Server) -> None:
+    table = server.create(
+        "pocha",
+        params={"schedule": "[4]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    code = str(table["code"])
+    bea_seat = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    me = server.client()
+    me.hello(code, str(table["token"]))
+    me.send({"type": "start"})
+    first = me.expect("view")
+    me.close()
+    again = server.client()
+    welcome = again.hello(code, str(table["token"]))
+    assert welcome["seat"] == 0 and welcome["host"]
+    room = again.expect("room")
+    assert room["you"] == 0 and room["seats"][0]["connected"]
+    view = again.expect("view")
+    assert view["table"]["hand"] == first["table"]["hand"] or view["version"] > first["version"]
+    assert view["log"], "the log so far comes back too"
+    assert bea_seat["seat"] == 1
+
+
+def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> None:
+    with running() as server:
+        table = server.create(
+            "pocha",
+            params={"schedule": "[2, 2]"},
+            grace=0.3,
+            bot_delay=0,
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        )
+        code = str(table["code"])
+        me = server.client()
+        me.hello(code, str(table["token"]))
+        me.send({"type": "start"})
+        me.expect("view")
+        me.close()
+        watcher = server.client()
+        watcher.hello(code)
+        room = watcher.until(lambda m: m["type"] == "room" and m["seats"][0]["standin"], 5)
+        assert room["seats"][0]["away"]
+        # The stand-in plays the seat: the match goes on without its person.
+        watcher.until(lambda m: m["type"] == "view" and m["version"] >= 6, 10)
+        back = server.client()
+        back.hello(code, str(table["token"]))
+        room = back.expect("room")
+        assert room["you"] == 0 and not room["seats"][0]["standin"]
+
+
+def test_the_turn_timer_plays_for_a_person_who_does_not() -> None:
+    with running() as server:
+        table = server.create(
+            "pocha",
+            params={"schedule": "[3]"},
+            turn_timer=0.5,
+            bot_delay=0,
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        )
+        me = server.client()
+        me.hello(str(table["code"]), str(table["token"]))
+        me.send({"type": "start"})
+        view = me.until(
+            lambda m: m["type"] == "view" and bool(m["actions"]["buttons"] or m["actions"]["cards"])
+        )
+        assert view["timer"] is not None and 0 < view["timer"] <= 0.5
+        start = time.monotonic()
+        after = me.until(lambda m: m["type"] == "view" and m["version"] > view["version"], 5)
+        assert time.monotonic() - start >= 0.3
+        assert after["log"][0].startswith("Ana ")
+
+
+def test_rooms_are_listed_while_they_wait_or_play(server: Server) -> None:
+    table = server.create(
+        "truco", params={"players": "4"}, seats=[{"kind": "human"}] * 4, public=True
+    )
+    listed = {t["code"]: t for t in server.get("/api/tables")}
+    assert listed[table["code"]]["status"] == "waiting" and listed[table["code"]]["open"] == 3
+    hidden = server.create("truco", public=False)
+    assert hidden["code"] not in {t["code"] for t in server.get("/api/tables")}
+
+
+def test_room_unit_names_and_levels() -> None:
+    async def scenario() -> None:
+        rooms = Rooms(MemoryStore())
+        room, _, _ = await rooms.create(
+            "truco",
+            [SeatConfig("human"), SeatConfig("bot", level="hard")],
+            name="",
+            options=Options(),
+        )
+        assert isinstance(room, Room)
+        assert room.names("es") == ["jugador 1", "bot 2 · difícil"]
+        assert room.levels[0] == "random"
+        rooms.close()
+
+    asyncio.run(scenario())

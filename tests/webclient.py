@@ -1,0 +1,145 @@
+"""Helpers for the web tests: the real server in a thread, and a WebSocket client that keeps
+every message it is sent."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from tapete.web import Limits, create_app
+from tapete.web.store import Store
+
+Message = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A running server: its base URL and its app (whose ``state.rooms`` tests may look at)."""
+
+    url: str
+    app: Any
+    uvicorn: uvicorn.Server
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http", "ws", 1) + "/ws"
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body[:1] in (b"{", b"[") else body.decode()
+
+    def post(self, path: str, body: Message) -> Any:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def create(self, game: str = "pocha", **body: Any) -> Message:
+        """A table: by default the creator and bots that play at once; no bot stands in for a
+        test's players (so finished tests leave no match playing itself on the shared server)."""
+        body.setdefault("bot_delay", 0)
+        body.setdefault("grace", 600)
+        body.setdefault("name", "Ana")
+        return dict(self.post("/api/tables", {"game": game, **body}))
+
+    def client(self, name: str = "") -> Client:
+        return Client(open_socket(self.ws_url), name)
+
+
+def open_socket(url: str) -> ClientConnection:
+    """A client connection used directly (websockets >= 16 asks to say so with ``legacy``)."""
+    try:
+        return connect(url, open_timeout=10, max_size=2**22, legacy=True)  # type: ignore[call-overload,no-any-return,unused-ignore]
+    except TypeError:
+        return connect(url, open_timeout=10, max_size=2**22)
+
+
+@contextmanager
+def running(store: Store | None = None, limits: Limits | None = None) -> Iterator[Server]:
+    """The real app under uvicorn on a free loopback port, for as long as the block runs."""
+    app = create_app(store, limits)
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield Server(f"http://127.0.0.1:{port}", app, server)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@dataclass
+class Client:
+    """A player's WebSocket: every message received is kept in ``seen``."""
+
+    ws: ClientConnection
+    name: str = ""
+    seen: list[Message] = field(default_factory=list)
+    view: Message | None = None
+
+    def send(self, message: Message | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> Message:
+        message: Message = json.loads(self.ws.recv(timeout=timeout))
+        self.seen.append(message)
+        if message["type"] == "view":
+            self.view = message
+        return message
+
+    def until(self, wanted: Callable[[Message], bool], timeout: float = 10) -> Message:
+        """Read messages until one satisfies ``wanted``; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if wanted(message):
+                return message
+
+    def expect(self, kind: str, timeout: float = 10) -> Message:
+        return self.until(lambda m: m["type"] == kind, timeout)
+
+    def hello(self, code: str, token: str | None = None, lang: str = "en") -> Message:
+        self.send({"type": "hello", "code": code, "token": token, "lang": lang})
+        return self.expect("welcome")
+
+    def view_at(self, version: int, timeout: float = 10) -> Message:
+        return self.until(lambda m: m["type"] == "view" and m["version"] >= version, timeout)
+
+    def legal(self) -> list[str]:
+        """The actions offered in the last view (cards first, then buttons)."""
+        assert self.view is not None
+        acts = self.view["actions"]
+        return list(acts["cards"].values()) + [b["action"] for b in acts["buttons"]]
+
+    def close(self) -> None:
+        self.ws.close()
