@@ -22,6 +22,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -148,12 +149,19 @@ def main() -> int:
         default=0.0,
         help="mean seconds a player waits before acting (0: at once, the hardest load)",
     )
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="the server's store: sqlite (a temporary file, the default), memory, or a URL",
+    )
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
         parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
     port = free_port()
-    code = f"from tapete.web import serve; serve({HOST!r}, {port}, log_level='warning')"
+    folder = tempfile.mkdtemp(prefix="tapete-load-")
+    db = f"sqlite:///{folder}/tapete.db" if args.db == "sqlite" else args.db
+    code = f"from tapete.web import serve; serve({HOST!r}, {port}, log_level='warning', db={db!r})"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     server = subprocess.Popen([sys.executable, "-c", code], env=env)
     base = f"http://{HOST}:{port}"

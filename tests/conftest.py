@@ -4,7 +4,8 @@ Hypothesis runs derandomized under CI so a green run stays green. Store tests ru
 SQLite file and against a real PostgreSQL server, reached at ``TAPETE_TEST_PG`` (default
 ``postgresql://postgres@127.0.0.1:5432``); each test gets a database of its own, dropped
 afterwards. Under CI a missing server is an error, elsewhere the PostgreSQL cases are skipped.
-The web tests share one real server (uvicorn on a loopback port) per session: ``server``.
+The web tests share one real server (uvicorn on a loopback port, an SQLite file) per session:
+``server``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    """The web app served for real on a loopback port, for the whole session."""
-    with running() as live:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The web app served for real on a loopback port, for the whole session, its rooms kept
+    in a temporary SQLite file as ``tapete serve`` keeps them."""
+    from tapete.web.app import open_store
+
+    folder = tmp_path_factory.mktemp("server")
+    with running(open_store(f"sqlite:///{folder / 'tapete.db'}")) as live:
         yield live

@@ -4,13 +4,17 @@ every message it is sent."""
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -96,6 +100,36 @@ def running(store: Store | None = None, limits: Limits | None = None) -> Iterato
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+@contextmanager
+def process(port: int, db: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``tapete serve`` in a process of its own, up and answering when the block starts."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db]
+    with log.open("ab") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=out, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start:\n{log.read_text()}") from None
+                time.sleep(0.1)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
 
 
 @dataclass

@@ -161,6 +161,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = record.read(args.file)
+    if rec.deals and not rec.deals[0].deck:
+        raise RecordError(
+            "this record was downloaded while its match was played, so it holds only one seat's "
+            "knowledge (no seed, no deck orders, no other hands); download it again once the "
+            "match is over to replay or verify it"
+        )
     record.replay(rec)  # checks every decision before anything is printed
     if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp
@@ -221,7 +227,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
-    serve(args.host, args.port)
+    serve(args.host, args.port, db=args.db)
     return 0
 
 
@@ -328,6 +334,11 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--db",
+        help="where tables are kept: a database URL (default: SQLite in the user data folder; "
+        "postgresql://user@host/name) or memory (nothing survives a restart)",
+    )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')

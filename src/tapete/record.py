@@ -99,9 +99,10 @@ class Record:
     deals: tuple[DealRecord, ...]
     result: Mapping[str, Any] | None = None
     format: str = field(default=FORMAT)
+    seed_hash: str | None = None  # the SHA-256 of the seed a server published before play
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": self.format,
             "game": self.game,
             "params": jsonable(self.params),
@@ -111,6 +112,9 @@ class Record:
             "deals": [d.to_json() for d in self.deals],
             "result": None if self.result is None else jsonable(self.result),
         }
+        if self.seed_hash is not None:
+            out["seed_hash"] = self.seed_hash
+        return out
 
 
 def params_json(game: Game) -> dict[str, Any]:
@@ -230,6 +234,7 @@ def loads(text: str) -> Record:
             teams=None if teams is None else tuple(tuple(t) for t in teams),
             deals=deals,
             result=doc.get("result"),
+            seed_hash=doc.get("seed_hash"),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"malformed record: missing or bad field {exc}") from None

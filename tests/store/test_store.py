@@ -140,9 +140,10 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0002"
+    assert new.revision() == "0003"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
+    assert table.room is None and table.match is None
     assert [a.action for a in new.actions("t1")] == ["bid 0"]
     player, _ = new.create_player("Bea")
     assert new.player_by_id(player.id) == player

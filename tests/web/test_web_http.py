@@ -126,7 +126,9 @@ def test_every_rule_code_of_the_games_has_a_sentence() -> None:
     assert codes and codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
 
 
-def test_tapete_serve_starts_the_app() -> None:
+def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
+    """With no --db, tables go to an SQLite file in the user data folder (here a temporary one)."""
+    import os
     import subprocess
     import sys
     import time
@@ -137,6 +139,7 @@ def test_tapete_serve_starts_the_app() -> None:
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)],
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -155,3 +158,4 @@ def test_tapete_serve_starts_the_app() -> None:
         server.terminate()
         _, err = server.communicate(timeout=10)
     assert f"serving on http://127.0.0.1:{port}" in err.decode()
+    assert (tmp_path / "tapete" / "tapete.db").is_file()

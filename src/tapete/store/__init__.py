@@ -55,6 +55,8 @@ class TableRow:
     updated_at: datetime
     host: str | None = None
     options: dict[str, Any] | None = None
+    room: str | None = None  # the web room this match belongs to, and its number there
+    match: int | None = None
 
 
 @dataclass(frozen=True)
@@ -158,22 +160,28 @@ class Store:
         host: str | None = None,
         options: dict[str, Any] | None = None,
         code: str | None = None,
+        table_id: str | None = None,
+        status: str = "open",
+        room: str | None = None,
+        match: int | None = None,
     ) -> TableRow:
-        """A new open table; its id and short join code are random."""
+        """A new table; its id and short join code are random unless given."""
         now = _now()
         row = TableRow(
-            id=secrets.token_hex(8),
+            id=table_id or secrets.token_hex(8),
             code=code or _code(),
             spec=spec,
             seed=seed,
             seed_hash=seed_hash(seed),
             seats=[dict(s) for s in seats],
             public=public,
-            status="open",
+            status=status,
             created_at=now,
             updated_at=now,
             host=host,
             options=options,
+            room=room,
+            match=match,
         )
         with self.engine.begin() as c:
             c.execute(insert(schema.tables).values(**row.__dict__))
@@ -208,6 +216,58 @@ class Store:
             query = query.where(schema.tables.c.status.in_(list(status)))
         with self.engine.connect() as c:
             return [_table_row(row) for row in c.execute(query).mappings()]
+
+    def room_tables(self, since: datetime | None = None) -> list[TableRow]:
+        """The newest match of every web room, leaving out rooms finished before ``since``."""
+        t = schema.tables
+        newest = (
+            select(t.c.room, func.max(t.c.match).label("match"))
+            .where(t.c.room.is_not(None))
+            .group_by(t.c.room)
+            .subquery()
+        )
+        query = (
+            select(t)
+            .join(newest, (t.c.room == newest.c.room) & (t.c.match == newest.c.match))
+            .order_by(t.c.created_at)
+        )
+        if since is not None:
+            query = query.where((t.c.status != "finished") | (t.c.updated_at >= since))
+        with self.engine.connect() as c:
+            return [_table_row(row) for row in c.execute(query).mappings()]
+
+    def room_records(self, rooms: Collection[str]) -> dict[str, list[str]]:
+        """The records of the finished matches of ``rooms``, in match order, by room."""
+        t, r = schema.tables, schema.records
+        out: dict[str, list[str]] = {room: [] for room in rooms}
+        if not out:
+            return out
+        query = (
+            select(t.c.room, r.c.record)
+            .join(r, r.c.table_id == t.c.id)
+            .where(t.c.room.in_(list(out)))
+            .order_by(t.c.room, t.c.match)
+        )
+        with self.engine.connect() as c:
+            for room, text in c.execute(query):
+                out[room].append(text)
+        return out
+
+    def actions_of(self, table_ids: Collection[str]) -> dict[str, list[ActionRow]]:
+        """The actions of several tables at once, by table id."""
+        a = schema.actions
+        out: dict[str, list[ActionRow]] = {table_id: [] for table_id in table_ids}
+        if not out:
+            return out
+        query = (
+            select(a.c.table_id, a.c.idx, a.c.seat, a.c.action)
+            .where(a.c.table_id.in_(list(out)))
+            .order_by(a.c.table_id, a.c.idx)
+        )
+        with self.engine.connect() as c:
+            for table_id, idx, seat, action in c.execute(query):
+                out[table_id].append(ActionRow(idx, seat, action))
+        return out
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
         """Commit action number ``idx`` of a table; raises ConflictError if ``idx`` is taken."""
@@ -301,6 +361,17 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(query).first()
         return None if row is None else Player(*row)
+
+    def rename_player(self, token: str, name: str) -> Player | None:
+        """Change the name of the player ``token`` proves; None if no player has that token."""
+        name = name.strip()[:64] or "player"
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(schema.players)
+                .where(schema.players.c.token_hash == _token_hash(token))
+                .values(name=name)
+            )
+        return self.player(token) if done.rowcount else None
 
     def player_by_id(self, player_id: str) -> Player | None:
         query = select(schema.players.c.id, schema.players.c.name).where(

@@ -38,8 +38,10 @@ tables = Table(
     Column("status", String(16), nullable=False),  # open, playing, finished
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("host", String(32), nullable=True),
+    Column("host", String(64), nullable=True),  # a player id, or the SHA-256 of a host token
     Column("options", JSON, nullable=True),  # turn timer, bot grace period ...
+    Column("room", String(16), nullable=True, index=True),  # a web room's code ...
+    Column("match", Integer, nullable=True),  # ... and which of its matches (0, 1, 2 ...)
 )
 
 actions = Table(

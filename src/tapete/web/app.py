@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from tapete import record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
@@ -33,7 +35,7 @@ from tapete.web.rooms import Room, Rooms, levels, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from tapete.web.strings import rule_text, strings
 
-__all__ = ["Limits", "create_app"]
+__all__ = ["Limits", "create_app", "open_store", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -73,6 +75,9 @@ class TableIn(BaseModel):
     bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
     standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
     seed: int | None = Field(None, ge=0, description="the match seed (default: random)")
+    player: str | None = Field(
+        None, max_length=128, description="the creator's player token (results and ratings)"
+    )
 
 
 class TableOut(BaseModel):
@@ -85,6 +90,17 @@ class TableOut(BaseModel):
 class JoinIn(BaseModel):
     name: str = Field("", max_length=24)
     seat: int | None = Field(None, description="a free seat, or the first free one")
+    player: str | None = Field(None, max_length=128, description="your player token")
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(max_length=24, description="the name shown at tables and leaderboards")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    token: str | None = Field(None, description="the identity token: keep it, it is the login")
 
 
 class JoinOut(BaseModel):
@@ -253,9 +269,78 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def table_page(code: str) -> FileResponse:
         return page()
 
+    @app.get("/players/{participant}", include_in_schema=False)
+    async def profile_page(participant: str) -> FileResponse:
+        return page()
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> FileResponse:
+        return page()
+
+    @app.get("/replay/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> FileResponse:
+        return page()
+
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return page()
+
+    db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore; None in memory
+
+    def _db() -> Any:
+        if db is None:
+            raise HTTPException(503, "players need a database: this server keeps none")
+        return db
+
+    async def _player_id(token: str | None) -> str | None:
+        if not token or db is None:
+            return None
+        found = await asyncio.to_thread(db.player, token)
+        if found is None:
+            raise HTTPException(403, "no player has that token")
+        return str(found.id)
+
+    @app.post("/api/players", summary="A new player: a name and an identity token (no password)")
+    async def api_new_player(body: PlayerIn) -> PlayerOut:
+        player, token = await asyncio.to_thread(_db().create_player, _clean_name(body.name))
+        return PlayerOut(id=player.id, name=player.name, token=token)
+
+    @app.get("/api/players/me", summary="The player a token proves")
+    async def api_me(token: str) -> PlayerOut:
+        found = await asyncio.to_thread(_db().player, token)
+        if found is None:
+            raise HTTPException(404, "no player has that token")
+        return PlayerOut(id=found.id, name=found.name, token=None)
+
+    @app.put("/api/players/me", summary="Change your player's name")
+    async def api_rename(token: str, body: PlayerIn) -> PlayerOut:
+        found = await asyncio.to_thread(_db().rename_player, token, _clean_name(body.name))
+        if found is None:
+            raise HTTPException(404, "no player has that token")
+        return PlayerOut(id=found.id, name=found.name, token=None)
+
+    @app.get(
+        "/api/players/{participant}",
+        summary="A profile: matches played, results and per-game ratings (players and bot:LEVEL)",
+    )
+    async def api_profile(participant: str) -> dict[str, Any]:
+        base = _db()
+        profile: dict[str, Any] = await asyncio.to_thread(base.profile, participant)
+        if participant.startswith("bot:"):
+            profile["name"] = participant
+        else:
+            found = await asyncio.to_thread(base.player_by_id, participant)
+            if found is None and not profile["matches"]:
+                raise HTTPException(404, "no such player")
+            profile["name"] = found.name if found else participant
+        return dict(jsonable_encoder(profile))
+
+    @app.get("/api/leaderboard/{game}", summary="A game's players and bots by rating")
+    async def api_leaderboard(game: str) -> list[dict[str, Any]]:
+        if game not in ENTRIES:
+            raise HTTPException(404, f"no game named {game!r}")
+        rows: list[dict[str, Any]] = await asyncio.to_thread(_db().leaderboard, game)
+        return rows
 
     @app.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
     async def api_games() -> list[dict[str, Any]]:
@@ -300,6 +385,7 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
                 name=_clean_name(body.name),
                 options=options,
                 seed=body.seed,
+                player=await _player_id(body.player),
             )
         except SpecError as exc:
             raise HTTPException(400, str(exc)) from None
@@ -313,7 +399,8 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def api_join(code: str, body: JoinIn) -> JoinOut:
         room = _room(code)
         try:
-            seat, token = await room.seat_person(_clean_name(body.name), body.seat)
+            player = await _player_id(body.player)
+            seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
         except IllegalActionError as exc:
             raise HTTPException(409, str(exc)) from None
         return JoinOut(code=room.code, seat=seat, token=token)
@@ -330,6 +417,43 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
                 "Content-Disposition": f'attachment; filename="tapete-{room.code}-{match}.json"'
             },
         )
+
+    @app.get(
+        "/api/tables/{code}/record",
+        summary="The match's record: redacted to your seat while it runs, complete once over",
+    )
+    async def api_record_now(code: str, token: str = "", match: int | None = None) -> Response:
+        room = _room(code)
+        seat = room.seat_of(token_hash(token)) if token else None
+        text = room.record_for(seat, match)
+        if text is None:
+            raise HTTPException(404, "no match with that number has started at this table")
+        number = room.truth.match if match is None else match
+        return Response(
+            text,
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="tapete-{room.code}-{number}.json"'
+            },
+        )
+
+    @app.get(
+        "/api/tables/{code}/verify/{match}",
+        summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
+        "follow from the seed",
+    )
+    async def api_verify(code: str, match: int) -> dict[str, Any]:
+        room = _room(code)
+        if not 0 <= match < len(room.truth.records):
+            raise HTTPException(404, "no finished match with that number at this table")
+        rec = record.loads(room.truth.records[match])
+        problems = record.verify_deals(rec, rec.seed_hash)
+        return {
+            "ok": not problems and rec.seed_hash is not None,
+            "seed": rec.seed,
+            "seed_hash": rec.seed_hash,
+            "problems": problems,
+        }
 
     def _room(code: str) -> Room:
         room = rooms.get(code)
@@ -441,12 +565,25 @@ def _check_level(level: str) -> None:
         raise SpecError(f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Run the web app with uvicorn until interrupted."""
+def open_store(db: str | None = None) -> Store:
+    """The store ``tapete serve --db`` names: a database URL (SQLite in the user's data folder
+    by default, or ``postgresql://...``), or ``memory`` for none (nothing survives the process)."""
+    if db == "memory":
+        return MemoryStore()
+    from tapete.store import Store as Database
+    from tapete.web.sqlstore import SqlStore
+
+    return SqlStore(Database(db))
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", db: str | None = None
+) -> None:
+    """Run the web app with uvicorn until interrupted, its rooms kept in ``db``."""
     import uvicorn
 
     uvicorn.run(
-        create_app(),
+        create_app(open_store(db)),
         host=host,
         port=port,
         log_level=log_level,

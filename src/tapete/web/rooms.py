@@ -10,6 +10,7 @@ and the public log entries of the step. ``Rooms`` holds the rooms of a server.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import importlib.util
 import logging
@@ -26,6 +27,7 @@ from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.present import Table, actions, present
 from tapete.record import Recorder, SeatInfo
+from tapete.web.records import dumps, redact
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.words import deal_entries, line, public_trick, reason_words, step_entries
 
@@ -154,7 +156,23 @@ class Room:
             action = game.parse_action(text)
             state = game.apply(state, action)
             recorder.step(seat, action, state)
-        return recorder.record()
+        return dataclasses.replace(recorder.record(), seed_hash=self.seed_hash)
+
+    @property
+    def seed_hash(self) -> str:
+        """The SHA-256 of this match's seed, published from the start (the seed is not)."""
+        return hashlib.sha256(str(self.truth.seed).encode()).hexdigest()
+
+    def record_for(self, seat: int | None, match: int | None = None) -> str | None:
+        """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
+        once the match is over, redacted to the seat's knowledge while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            return t.records[match]
+        if match != t.match or not t.started:
+            return None
+        return dumps(redact(self.record().to_json(), seat))
 
     # --- what people see -----------------------------------------------------------------
 
@@ -191,6 +209,7 @@ class Room:
                     "name": names[i],
                     "kind": s.kind,
                     "level": s.level,
+                    "player": s.player if s.kind == "human" else f"bot:{s.level}",
                     "connected": i in connected,
                     "away": i in self.away,
                     "standin": i in self.standin,
@@ -203,6 +222,8 @@ class Room:
             "over": self.over,
             "match": t.match,
             "records": len(t.records),
+            "seed_hash": self.seed_hash,
+            "seed": t.seed if self.over else None,
             "options": t.options.to_json(),
             "levels": list(self.levels),
             "hint": self.hint_allowed(conn.seat),
@@ -358,9 +379,12 @@ class Room:
             entries = step_entries(game, seat, checked, before, after)
             self.log = (self.log + entries)[-LOG_KEEP:]
             self._set_deadline()
-            self._broadcast_view(entries, self._trick(before, after))
-            if game.outcome(after) is not None:
+            over = game.outcome(after) is not None
+            if over:  # the record is kept before anyone hears the match is over
                 await self._finish()
+            self._broadcast_view(entries, self._trick(before, after))
+            if over:
+                self.broadcast_room()
         self._wake()
         return None
 
@@ -377,7 +401,6 @@ class Room:
         await self.store.finish(self.code, self.truth.match, text)
         if len(self.truth.records) == self.truth.match:
             self.truth.records.append(text)
-        self.broadcast_room()
 
     def _person_plays(self, seat: int) -> bool:
         return self.truth.seats[seat].kind == "human" and seat not in self.standin
@@ -591,7 +614,9 @@ class Room:
             self._broadcast_view(self.log)
         self._wake()
 
-    async def seat_person(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def seat_person(
+        self, name: str, seat: int | None, player: str | None = None
+    ) -> tuple[int, str]:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
         async with self.lock:
             t = self.truth
@@ -603,7 +628,9 @@ class Room:
             if seat not in open_seats:
                 raise error("seat-taken", f"seat {seat} is not free")
             token = secrets.token_urlsafe(18)
-            t.seats[seat] = SeatConfig("human", name, t.options.standby, token_hash(token))
+            t.seats[seat] = SeatConfig(
+                "human", name, t.options.standby, token_hash(token), player=player
+            )
             await self.store.save_seats(t.code, t.seats, t.host)
             self.broadcast_room()
             return seat, token
@@ -626,8 +653,16 @@ class Room:
         for i, s in enumerate(self.truth.seats):
             if s.kind == "human":
                 self._mark_away(i)
+        if self.over and len(self.truth.records) == self.truth.match:
+            self._spawn(self._finish_again())  # the crash came between the last move and its record
         self._set_deadline()
         self._wake()
+
+    async def _finish_again(self) -> None:
+        async with self.lock:
+            if len(self.truth.records) == self.truth.match:
+                await self._finish()
+                self.broadcast_room()
 
     def close(self) -> None:
         for task in list(self._tasks):
@@ -644,6 +679,8 @@ class Room:
             "humans": [s.name for s in t.seats if s.kind == "human"],
             "status": "over" if self.over else "playing" if t.started else "waiting",
             "public": t.options.public,
+            "match": t.match,
+            "seed_hash": self.seed_hash,
         }
 
 
@@ -687,9 +724,11 @@ class Rooms:
         name: str,
         options: Options,
         seed: int | None = None,
+        player: str | None = None,
     ) -> tuple[Room, str, int | None]:
         """A new table; the creator is its host and sits in the first ``human`` seat (other
-        human seats are left open for friends). Returns the room, the creator's token and seat.
+        human seats are left open for friends; ``player`` is the creator's player id, if any).
+        Returns the room, the creator's token and seat.
 
         Raises SpecError for a bad spec or seat count.
         """
@@ -702,7 +741,9 @@ class Rooms:
         for i, s in enumerate(seats):
             if s.kind == "human" and mine is None:
                 mine = i
-                configs.append(SeatConfig("human", name, options.standby, token_hash(token)))
+                configs.append(
+                    SeatConfig("human", name, options.standby, token_hash(token), player=player)
+                )
             elif s.kind == "bot":
                 configs.append(SeatConfig("bot", "", s.level))
             else:

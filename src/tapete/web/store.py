@@ -3,8 +3,8 @@
 A room's truth is ``(spec, seed, seat config, accepted actions)``; the state is rebuilt from it
 by replay. Every accepted action is handed to the store (and awaited) *before* anyone is told,
 so a store that commits to a database makes the server restartable: ``rooms()`` gives back every
-table and replaying its actions gives back every state. The storage issue plugs a SQL store in
-behind the same methods.
+table and replaying its actions gives back every state. ``SqlStore`` (tapete.web.sqlstore) is
+that store; ``MemoryStore`` keeps nothing past the process (``tapete serve --db memory``).
 
 >>> import asyncio
 >>> store = MemoryStore()
@@ -30,13 +30,15 @@ class SeatConfig:
     """Who sits in a seat: ``kind`` is ``human``, ``bot`` or ``open`` (nobody yet).
 
     ``level`` is the bot's level, or for a person the level of the bot that stands in while they
-    are away; ``token`` is the SHA-256 of the person's seat token (never the token itself).
+    are away; ``token`` is the SHA-256 of the person's seat token (never the token itself);
+    ``player`` is their persistent player id (results and ratings), if they gave one.
     """
 
     kind: str
     name: str = ""
     level: str = "medium"
     token: str | None = None
+    player: str | None = None  # the person's player id, when they have one
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

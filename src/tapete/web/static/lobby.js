@@ -2,6 +2,7 @@
 // and the list of open public tables to join or watch.
 
 import { t } from "./i18n.js";
+import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -16,6 +17,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   const name = localStorage.getItem("tapete:name") || "";
   root.innerHTML = `
   <section class="lobby">
+    ${playerBar(games)}
     <div class="panel create">
       <h1>${t("New table")}</h1>
       <form id="create">
@@ -124,7 +126,9 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     }
     const you = String(data.get("name")).trim();
     localStorage.setItem("tapete:name", you);
+    const player = await ensurePlayer(you);
     const body = {
+      player: player?.token ?? null,
       game: game.name,
       params: given,
       seats: seatList,

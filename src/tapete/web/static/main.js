@@ -1,11 +1,15 @@
 // tapete in the browser: routing, preferences, and the one WebSocket with its one switch.
 //
-// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page. At a table the server
-// sends typed JSON messages (docs/protocol.md); `receive` handles each type in one switch.
+// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page, "/replay/CODE" a replay,
+// "/players/ID" a profile, "/leaderboard/GAME" a leaderboard.
+// At a table the server sends typed JSON messages (docs/protocol.md); `receive` handles each
+// type in one switch.
 
 import { LANGS, browserLang, lang, loadLang, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
 import { renderLobby } from "./lobby.js";
+import { renderLeaderboard, renderProfile } from "./players.js";
+import { renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { TableView } from "./table.js";
 
@@ -111,18 +115,27 @@ function route() {
   const path = location.pathname;
   const atTable = path.match(/^\/t\/([A-Za-z0-9]+)/);
   const rules = path.match(/^\/rules\/(\w+)/);
+  const replay = path.match(/^\/replay\/([A-Za-z0-9]+)/);
+  const profile = path.match(/^\/players\/([^/]+)/);
+  const board = path.match(/^\/leaderboard\/(\w+)/);
   if (atTable) {
     const wanted = atTable[1].toUpperCase();
     if (code === wanted && table) return;
     leaveTable();
     leaving = false;
     code = wanted;
-    table = new TableView(app, code, { send, reconnect, navigate, toast, saveToken });
+    table = new TableView(app, code, { send, reconnect, navigate, toast, saveToken, tokenFor });
     connect();
     return;
   }
   leaveTable();
-  if (rules) renderRules(app, rules[1]);
+  if (replay) {
+    const wanted = replay[1].toUpperCase();
+    const match = new URLSearchParams(location.search).get("match");
+    renderReplay(app, wanted, match === null ? null : Number(match), tokenFor(wanted));
+  } else if (profile) renderProfile(app, decodeURIComponent(profile[1]));
+  else if (board) renderLeaderboard(app, board[1]);
+  else if (rules) renderRules(app, rules[1]);
   else renderLobby(app, { navigate, saveToken, toast });
 }
 

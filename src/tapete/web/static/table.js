@@ -6,6 +6,8 @@ import { cardName, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml } from "./lobby.js";
+import { fairBox, rememberHash, wireFair } from "./fair.js";
+import { ensurePlayer } from "./players.js";
 
 const CARD_RE = {
   spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
@@ -96,6 +98,7 @@ export class TableView {
 
   room(msg) {
     this.roomMsg = msg;
+    rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
@@ -303,11 +306,16 @@ export class TableView {
     if (room.hint) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
     parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
     parts.push(`<a data-link href="/">${t("lobby")}</a>`);
-    if (room.records > 0) {
-      parts.push(`<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>`);
+    if (room.started) {
+      const token = this.io.tokenFor(room.code);
+      const query = token ? `?token=${encodeURIComponent(token)}` : "";
+      parts.push(`<a class="download" href="/api/tables/${room.code}/record${query}" download>${t("download the record")}</a>`);
+      parts.push(`<a class="replay-link" href="/replay/${room.code}" target="_blank" rel="noopener">${t("replay")}</a>`);
     }
     if (this.seat === null && room.started) parts.push(`<span class="chip">${t("watching")}</span>`);
+    parts.push(fairBox(room.code, room.match, room.seed_hash, room.seed));
     tools.innerHTML = parts.join(" ");
+    wireFair(tools);
     tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
     for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
   }
@@ -386,7 +394,7 @@ export class TableView {
     const response = await fetch(`/api/tables/${this.code}/join`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name, seat }),
+      body: JSON.stringify({ name, seat, player: (await ensurePlayer(name))?.token ?? null }),
     });
     const answer = await response.json();
     if (!response.ok) {
@@ -412,9 +420,17 @@ export class TableView {
       <table class="final">${rows}</table>
       ${scoreChart(table.score_names, table.history, t("score chart"))}
       <p>${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
-        ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>` : ""}
+        ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
+          <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>` : ""}
         <a href="/" data-link>${t("lobby")}</a>
-        <button type="button" class="close-summary">${t("close")}</button></p>`;
+        ${room ? `<a href="/leaderboard/${room.game}" data-link class="board-link">${t("leaderboards")}</a>` : ""}
+        <button type="button" class="close-summary">${t("close")}</button></p>
+      <p class="profiles">${t("Profile")}: ${(room?.seats || [])
+        .filter((s) => s.player && !s.player.startsWith("guest:"))
+        .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>`)
+        .join(" · ")}</p>
+      ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed) : ""}`;
+    wireFair(box);
     box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
     box.querySelector(".close-summary").addEventListener("click", () => (box.hidden = true));
   }

@@ -1,0 +1,98 @@
+// Players: a name and an identity token kept in this browser (localStorage; no password), a
+// profile page (/players/ID: matches, results, per-game ratings; bots too, as bot:LEVEL) and a
+// leaderboard per game (/leaderboard/GAME).
+
+import { t } from "./i18n.js";
+import { escapeHtml } from "./lobby.js";
+
+const KEY = "tapete:player";
+
+export function savedPlayer() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+// The player this browser plays as, created (or renamed) to `name`; null when the server keeps
+// no players (it runs without a database).
+export async function ensurePlayer(name) {
+  let me = savedPlayer();
+  try {
+    if (me && name && me.name !== name) {
+      const response = await fetch(`/api/players/me?token=${encodeURIComponent(me.token)}`, {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
+      if (response.ok) me = { ...me, name: (await response.json()).name };
+      else if (response.status === 404) me = null;
+    }
+    if (!me) {
+      const response = await fetch("/api/players", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: name || "player" }),
+      });
+      if (!response.ok) return null;
+      me = await response.json();
+    }
+  } catch {
+    return me;
+  }
+  localStorage.setItem(KEY, JSON.stringify(me));
+  return me;
+}
+
+export function playerBar(games) {
+  const me = savedPlayer();
+  const boards = games.map((g) => `<a data-link href="/leaderboard/${g.name}">${escapeHtml(g.name)}</a>`).join(" · ");
+  return `<p class="player-bar">${me ? `${t("You play as {name}", { name: `<strong>${escapeHtml(me.name)}</strong>` })}
+      · <a data-link class="my-profile" href="/players/${encodeURIComponent(me.id)}">${t("your profile")}</a> · ` : ""}
+    ${t("leaderboards")}: ${boards}</p>`;
+}
+
+function who(row) {
+  const id = row.participant;
+  return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(row.name || id)}</a>`;
+}
+
+export async function renderProfile(root, participant) {
+  const response = await fetch(`/api/players/${encodeURIComponent(participant)}`);
+  if (!response.ok) {
+    root.innerHTML = `<section class="profile-page"><h1>${t("Profile")}</h1><p>${t("No such player.")}</p></section>`;
+    return;
+  }
+  const p = await response.json();
+  const ratings = Object.entries(p.ratings)
+    .map(([game, r]) => `<tr><th scope="row"><a data-link href="/leaderboard/${game}">${escapeHtml(game)}</a></th>
+      <td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td><td>${r.matches}</td></tr>`)
+    .join("");
+  const results = p.results
+    .map((r) => `<tr><td>${escapeHtml(r.game)}</td><td>${escapeHtml(r.table_id)}</td><td>${r.score}</td>
+      <td>${r.won ? t("won") : t("lost")}</td><td>${escapeHtml(String(r.finished_at).slice(0, 16).replace("T", " "))}</td></tr>`)
+    .join("");
+  root.innerHTML = `
+    <section class="profile-page">
+      <h1>${t("Profile")}: <span class="who">${escapeHtml(p.name)}</span></h1>
+      <p><span class="played">${t("matches played")}: <strong>${p.matches}</strong></span> ·
+        <span class="wins">${t("wins")}: <strong>${p.wins}</strong></span></p>
+      <h2>${t("ratings")}</h2>
+      ${ratings ? `<table class="ratings"><thead><tr><th>${t("Game")}</th><th>${t("rating")}</th><th>μ ± σ</th><th>${t("matches")}</th></tr></thead><tbody>${ratings}</tbody></table>` : `<p>${t("No matches yet.")}</p>`}
+      <h2>${t("results")}</h2>
+      ${results ? `<table class="results"><thead><tr><th>${t("Game")}</th><th>${t("table")}</th><th>${t("score")}</th><th></th><th></th></tr></thead><tbody>${results}</tbody></table>` : `<p>${t("No matches yet.")}</p>`}
+    </section>`;
+}
+
+export async function renderLeaderboard(root, game) {
+  const response = await fetch(`/api/leaderboard/${encodeURIComponent(game)}`);
+  const rows = response.ok ? await response.json() : [];
+  root.innerHTML = `
+    <section class="leaderboard-page">
+      <h1>${t("Leaderboard: {game}", { game: escapeHtml(game) })}</h1>
+      ${rows.length ? `<table class="leaderboard"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("rating")}</th><th>${t("matches")}</th></tr></thead><tbody>
+        ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r)}</td><td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.matches}</td></tr>`).join("")}
+      </tbody></table>` : `<p>${t("No rated matches yet.")}</p>`}
+    </section>`;
+}

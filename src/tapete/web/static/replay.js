@@ -1,0 +1,173 @@
+// The replay viewer (/replay/CODE[?match=N]): a match's record stepped through deal by deal,
+// trick by trick or move by move, from one seat or with all hands open (once the match is over;
+// while it runs the record is redacted to your seat, so only your hands are in it).
+
+import { setDeck, t } from "./i18n.js";
+import { cardSVG } from "./cards.js";
+import { escapeHtml } from "./lobby.js";
+import { fairBox, wireFair } from "./fair.js";
+
+function deckOf(doc) {
+  const cards = doc.deals.flatMap((d) => [...d.deck, ...d.hands.flat()]);
+  const french = cards.some((c) => /^[TJQKA]/.test(c) || "dhs".includes(c.slice(-1)));
+  return french ? "french" : "spanish";
+}
+
+// What the table looks like after action `upto` of a deal (-1: as dealt), from `viewer`'s
+// seat (null: all hands open).
+function simulate(deal, upto, viewer) {
+  const hands = deal.hands.map((h) => [...h]);
+  let trick = [];
+  let lastTrick = null;
+  const log = [];
+  const events = (after) => deal.events.filter((e) => e.after === after);
+  const apply = (e) => {
+    if (e.type === "trick") {
+      lastTrick = { cards: trick, winner: e.winner };
+      trick = [];
+    } else if (e.type === "draw") {
+      (e.seats || []).forEach((s, k) => e.cards[k] && hands[s].push(e.cards[k]));
+    } else if (e.type === "swap") {
+      const hand = hands[e.seat];
+      const at = hand.indexOf(e.gave);
+      if (at >= 0) hand.splice(at, 1, e.took);
+    }
+  };
+  events(-1).forEach(apply);
+  for (let i = 0; i <= upto && i < deal.actions.length; i++) {
+    const { seat, action } = deal.actions[i];
+    const words = action.split(" ");
+    const hidden = words[0] === "play" && words[words.length - 1] === "down" && viewer !== null && viewer !== seat;
+    if (words[0] === "play" && words.length >= 2) {
+      const card = words[1] === "down" ? null : words[1];
+      const at = card ? hands[seat].indexOf(card) : -1;
+      if (at >= 0) hands[seat].splice(at, 1);
+      trick.push([seat, hidden ? null : card]);
+    }
+    log.push([seat, hidden ? "play down" : action]);
+    for (const e of events(i)) {
+      apply(e);
+      if (e.type === "trick") log.push([e.winner, null]);
+    }
+  }
+  return { hands, trick, lastTrick, log };
+}
+
+export async function renderReplay(root, code, match, token) {
+  const query = new URLSearchParams();
+  if (token) query.set("token", token);
+  if (match !== null) query.set("match", match);
+  const response = await fetch(`/api/tables/${code}/record?${query}`);
+  if (!response.ok) {
+    root.innerHTML = `<section class="replay-page"><h1>${t("Replay")}</h1><p>${t("No record to replay yet.")}</p></section>`;
+    return;
+  }
+  const doc = await response.json();
+  setDeck(deckOf(doc));
+  const complete = !doc.redacted && doc.result !== null;
+  const names = doc.seats.map((s, i) => s.name || t("seat {n}", { n: i + 1 }));
+  const state = {
+    deal: 0,
+    step: -1,
+    viewer: complete ? null : doc.redacted?.seat ?? null,
+  };
+  if (!complete && state.viewer === null) state.viewer = -1; // a spectator: no hand is known
+  const number = match ?? (doc.redacted ? null : 0);
+  root.innerHTML = `
+    <section class="replay-page" aria-label="${t("Replay")}">
+      <h1>${t("Replay")} · ${escapeHtml(doc.game)} · ${escapeHtml(code)}</h1>
+      <div class="replay-controls" role="group">
+        <button type="button" data-go="prev-deal">|◀ ${t("previous deal")}</button>
+        <button type="button" data-go="prev-trick">◀◀ ${t("previous trick")}</button>
+        <button type="button" data-go="back">◀ ${t("step back")}</button>
+        <button type="button" data-go="forward">${t("step forward")} ▶</button>
+        <button type="button" data-go="next-trick">${t("next trick")} ▶▶</button>
+        <button type="button" data-go="next-deal">${t("next deal")} ▶|</button>
+        <label>${t("show")} <select class="viewer">
+          <option value="all"${complete ? "" : " disabled"}>${t("all hands")}</option>
+          ${names.map((n, i) => `<option value="${i}">${escapeHtml(n)}</option>`).join("")}
+        </select></label>
+      </div>
+      <p class="where" aria-live="polite"></p>
+      ${complete ? "" : `<p class="note">${t("all hands open once the match is over")}</p>`}
+      <div class="replay-board">
+        <ol class="replay-seats"></ol>
+        <div class="replay-trick" aria-label="${t("trick")}"></div>
+      </div>
+      <h2>${t("log")}</h2>
+      <ol class="replay-log"></ol>
+      ${doc.seed_hash ? fairBox(code, number ?? 0, doc.seed_hash, complete ? doc.seed : null) : ""}
+    </section>`;
+  wireFair(root);
+  const $ = (sel) => root.querySelector(sel);
+  const select = $(".viewer");
+  select.value = state.viewer === null ? "all" : String(Math.max(0, state.viewer));
+  select.addEventListener("change", () => {
+    state.viewer = select.value === "all" ? null : Number(select.value);
+    draw();
+  });
+
+  const trickEnds = (deal) => deal.events.filter((e) => e.type === "trick").map((e) => e.after);
+  const go = {
+    forward() {
+      const deal = doc.deals[state.deal];
+      if (state.step < deal.actions.length - 1) state.step++;
+      else if (state.deal < doc.deals.length - 1) Object.assign(state, { deal: state.deal + 1, step: -1 });
+    },
+    back() {
+      if (state.step > -1) state.step--;
+      else if (state.deal > 0) Object.assign(state, { deal: state.deal - 1, step: doc.deals[state.deal - 1].actions.length - 1 });
+    },
+    "next-deal"() {
+      if (state.deal < doc.deals.length - 1) Object.assign(state, { deal: state.deal + 1, step: -1 });
+      else state.step = doc.deals[state.deal].actions.length - 1;
+    },
+    "prev-deal"() {
+      if (state.step > -1) state.step = -1;
+      else if (state.deal > 0) Object.assign(state, { deal: state.deal - 1, step: -1 });
+    },
+    "next-trick"() {
+      const next = trickEnds(doc.deals[state.deal]).find((a) => a > state.step);
+      if (next !== undefined) state.step = next;
+      else go["next-deal"]();
+    },
+    "prev-trick"() {
+      const ends = trickEnds(doc.deals[state.deal]).filter((a) => a < state.step);
+      state.step = ends.length ? ends[ends.length - 1] : -1;
+    },
+  };
+  for (const button of root.querySelectorAll("[data-go]")) {
+    button.addEventListener("click", () => {
+      go[button.dataset.go]();
+      draw();
+    });
+  }
+
+  function draw() {
+    const deal = doc.deals[state.deal];
+    const viewer = state.viewer;
+    const seen = simulate(deal, state.step, viewer);
+    $(".where").textContent = `${t("deal {n} of {total}", { n: state.deal + 1, total: doc.deals.length })} · ${t("move {n} of {total}", { n: state.step + 1, total: deal.actions.length })}`;
+    $(".replay-seats").innerHTML = seen.hands
+      .map((hand, s) => {
+        const open = viewer === null || viewer === s;
+        const cards = open
+          ? hand.map((c) => cardSVG(c, `data-card="${c}"`)).join("")
+          : `<span class="backs">${t("{n} cards", { n: complete ? hand.length : "?" })}</span>`;
+        const dealer = deal.dealer === s ? ` <span class="chip dealer">${t("dealer")}</span>` : "";
+        return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${escapeHtml(names[s])}${dealer}</span> <span class="cards">${cards}</span></li>`;
+      })
+      .join("");
+    const shown = seen.trick.length ? seen.trick : seen.lastTrick ? seen.lastTrick.cards : [];
+    $(".replay-trick").innerHTML = shown
+      .map(([s, c]) => `<figure data-seat="${s}">${cardSVG(c)}<figcaption>${escapeHtml(names[s])}</figcaption></figure>`)
+      .join("");
+    $(".replay-log").innerHTML = seen.log
+      .map(([s, a]) => `<li>${a === null ? escapeHtml(t("trick to {name}", { name: names[s] ?? "?" })) : `${escapeHtml(names[s])}: ${escapeHtml(a)}`}</li>`)
+      .join("");
+    root.querySelector('[data-go="back"]').disabled = state.deal === 0 && state.step === -1;
+    root.querySelector('[data-go="forward"]').disabled =
+      state.deal === doc.deals.length - 1 && state.step === deal.actions.length - 1;
+  }
+  draw();
+}

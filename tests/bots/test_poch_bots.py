@@ -1,0 +1,130 @@
+"""Poch bots: legal in every phase, deterministic when asked, sensible when the play is clear."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tapete
+from support import random_playout
+from tapete import bots
+from tapete.games import poch
+from tapete.match import play
+
+LEVELS = ["easy", "medium", "hard(iterations=4)"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "poch(players=3, rounds=2)",
+        "poch(rounds=2)",
+        "poch(players=5, chips=4, bet_cap=none, rounds=2)",
+        "poch(players=3, chips=5, deal=all, all_pass=showdown, shed_leader=poker_winner, rounds=1)",
+        "poch(players=6, chips=3, bowl_funding=player_antes, sequence_rule=trump_789, rounds=2)",
+    ],
+)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_every_level_plays_whole_matches_legally(spec: str, seed: int) -> None:
+    game = tapete.load(spec)
+    seats = ["easy", "medium", "hard(iterations=2)", "random", "medium", "easy"][: game.players]
+    final, rec = play(game, seats, seed=seed)  # play() raises on any illegal choice
+    assert game.outcome(final) is not None and rec.result is not None
+
+
+@pytest.mark.parametrize("spec", ["poch(players=3)", "poch(players=6, deal=all, bet_cap=none)"])
+def test_every_level_answers_every_decision_of_a_random_playout(spec: str) -> None:
+    game = tapete.load(spec)
+    path = random_playout(game, 3)
+    rng = random.Random(0)
+    for state, _ in rng.sample(path[:-1], min(8, len(path) - 1)):
+        view, legal = game.observe(state, game.current_player(state)), game.legal_actions(state)
+        for level in LEVELS:
+            assert bots.load(level).choose(view, legal, random.Random(1)) in legal
+
+
+def deal(hands: list[str], upcard: str = "7d", actions: tuple[str, ...] = ()) -> tuple[Any, Any]:
+    """A four-player round with seat 0 (the dealer's left) first, after ``actions``."""
+    game = tapete.load("poch")
+    state = game.new_state(decks=[poch.stack_deck(game.params, 3, hands, upcard)], dealer=3)
+    for text in actions:
+        state = game.apply(state, text)
+    return game, state
+
+
+def choose(level: str, game: Any, state: Any) -> str:
+    seat = game.current_player(state)
+    action = bots.load(level).choose(
+        game.observe(state, seat), game.legal_actions(state), random.Random(0)
+    )
+    return str(game.format_action(action))
+
+
+HANDS = ["Ac Ad Ah As 7c", "8c 9d Th Js Qc", "8d 9h Ts Jc Qd", "8h 9s Tc Jd Qh"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_four_aces_bet_and_never_fold(level: str) -> None:
+    game, state = deal(HANDS)
+    assert choose(level, game, state).startswith("bet")
+    game, state = deal(HANDS[1:] + HANDS[:1], actions=("bet 2", "pass", "pass"))
+    assert choose(level, game, state) != "pass"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_set_folds_to_a_big_bet_after_a_raise(level: str) -> None:
+    # Seat 0 bet everything and seat 1 called: seat 2, holding nothing, folds.
+    hands = ["Ac Ad Ah As 7h", "Kc Kd Kh 9c 9s", "7c 9d Jh Ks 8s", "Qc Qd Qh 8c 8d"]
+    game, state = deal(hands, actions=("bet 10", "call"))
+    assert game.current_player(state) == 2
+    assert choose(level, game, state) == "pass"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_lead_that_empties_the_hand_wins_the_race(level: str) -> None:
+    # Everyone passes; seat 0 leads 7h and its own 8h 9h Th Jh follow: the round is won at once.
+    hands = ["7h 8h 9h Th Jh", "7c 8c 9c Tc Jc", "Qh Kh Ah 7s 8s", "9s Ts Js Qs Ks"]
+    game, state = deal(hands, actions=("pass", "pass", "pass", "pass"))
+    assert game.observe(state, 0).phase == "shedding"
+    assert choose(level, game, state) == "play 7h"
+
+
+def test_hard_is_deterministic_with_an_iteration_budget() -> None:
+    game = tapete.load("poch")
+    state = game.new_state(seed=4)
+    bot = bots.load("hard(iterations=4)")
+    for _ in range(2):  # a poker decision, then (all passing) a lead
+        view, legal = game.observe(state, game.current_player(state)), game.legal_actions(state)
+        assert bot.choose(view, legal, random.Random(3)) == bot.choose(
+            view, legal, random.Random(3)
+        )
+        while game.observe(state, None).phase == "poker":
+            state = game.apply(state, "pass")
+
+
+def test_hints_name_the_move_and_why() -> None:
+    game = tapete.load("poch")
+    state = game.new_state(seed=2)
+    for phase in ("poker", "shedding"):
+        view = game.observe(state, game.current_player(state))
+        assert view.phase == phase
+        hint = bots.hint(view, bots.Budget(iterations=4))
+        assert hint.action in game.legal_actions(state)
+        assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
+        while game.observe(state, None).phase == "poker":
+            state = game.apply(state, "pass")
+
+
+def test_hard_bluffs_sometimes_but_not_always() -> None:
+    # A weak hand opening the betting: mostly a pass (a fold), now and then a one-chip bluff.
+    game, state = deal(["7c 9d Jh Ks 8s", "Ac Ad Ah As 7h", "Kc Kd Kh 9c 9s", "Qc Qd Qh 8c 8d"])
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    bot = bots.LevelBot("hard", bots.Budget(iterations=1))
+    choices = [bot.choose(view, legal, random.Random(seed)) for seed in range(100)]
+    assert 0 < choices.count(poch.bet_action(1)) < 25
+    assert choices.count(poch.PASS) > 75

@@ -1,0 +1,155 @@
+"""The web app's SQL store on SQLite and PostgreSQL: rooms, matches, actions, records, results."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import pytest
+
+from tapete.store import Store as Database
+from tapete.web.rooms import Room, Rooms
+from tapete.web.sqlstore import SqlStore
+from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
+
+T = TypeVar("T")
+HOST = "a" * 64  # a SHA-256 in hex: wider than the first schema's host column
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def truth(code: str = "ROOM1", seed: int = 11) -> Truth:
+    seats = [SeatConfig("human", "Ana", token="b" * 64, player="p1")] + [
+        SeatConfig("bot", "", "random") for _ in range(3)
+    ]
+    return Truth(code, "pocha(schedule=[1])", seed, seats, options=Options(bot_delay=0), host=HOST)
+
+
+@pytest.fixture(params=["sql", "memory"])
+def store(request: pytest.FixtureRequest, db_url: str) -> Store:
+    if request.param == "memory":
+        if "postgresql" in db_url:
+            pytest.skip("the memory store once is enough")
+        return MemoryStore()
+    return SqlStore(Database(db_url))
+
+
+def test_a_room_comes_back_with_its_seats_options_and_actions(store: Store, db_url: str) -> None:
+    run(store.create(truth()))
+    run(store.start("ROOM1", 0, 11))
+    for i, (seat, action) in enumerate([(1, "bid 0"), (2, "bid 1"), (3, "bid 0")]):
+        run(store.append("ROOM1", 0, i, seat, action))
+    seats = truth().seats
+    seats[1] = SeatConfig("human", "Bea", token="c" * 64)
+    run(store.save_seats("ROOM1", seats, HOST))
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    (back,) = run(store.rooms())
+    assert back.code == "ROOM1" and back.started and back.match == 0 and back.seed == 11
+    assert back.actions == [(1, "bid 0"), (2, "bid 1"), (3, "bid 0")]
+    assert back.seats == seats and back.host == HOST and back.options == Options(bot_delay=0)
+
+
+def test_a_taken_index_is_refused_and_nothing_written(store: Store) -> None:
+    run(store.create(truth()))
+    run(store.start("ROOM1", 0, 11))
+    run(store.append("ROOM1", 0, 0, 1, "bid 0"))
+    with pytest.raises(ValueError):
+        run(store.append("ROOM1", 0, 0, 1, "bid 1"))
+    (back,) = run(store.rooms())
+    assert back.actions == [(1, "bid 0")]
+
+
+def _play_out(store: Store, t: Truth) -> Room:
+    """Play a whole match of bots through a Room, as the server does."""
+
+    async def go() -> Room:
+        room = Room(t, store)
+        while not room.over:
+            seat = room.game.current_player(room.state)
+            assert seat is not None
+            legal = room.game.legal_actions(room.state)
+            await room.act(seat, room.game.format_action(legal[0]))
+        return room
+
+    return run(go())
+
+
+def test_a_finished_match_keeps_its_record_results_and_a_rematch_its_own_row(
+    db_url: str,
+) -> None:
+    db = Database(db_url)
+    store = SqlStore(db)
+    t = truth()
+    t.started = True
+    run(store.create(t))
+    room = _play_out(store, t)
+    assert len(room.truth.records) == 1
+    assert db.record("ROOM1.0") == room.truth.records[0]
+    profile = db.profile("p1")
+    assert profile["matches"] == 1 and "pocha" in profile["ratings"]
+    assert db.profile("bot:random")["matches"] == 3
+    run(store.start("ROOM1", 1, 99))
+    run(store.append("ROOM1", 1, 0, 1, "bid 1"))
+    again = SqlStore(Database(db_url))
+    (back,) = run(again.rooms())
+    assert back.match == 1 and back.seed == 99 and back.actions == [(1, "bid 1")]
+    assert back.records == room.truth.records and back.seats == t.seats
+    assert [row.id for row in db.tables()] == ["ROOM1.0", "ROOM1.1"]
+    first, second = db.table("ROOM1.0"), db.table("ROOM1.1")
+    assert first is not None and second is not None and first.seed_hash != second.seed_hash
+
+
+def test_many_rooms_at_once(db_url: str) -> None:
+    store = SqlStore(Database(db_url))
+
+    async def go() -> None:
+        await asyncio.gather(*(store.create(truth(f"R{i}", i)) for i in range(8)))
+        await asyncio.gather(*(store.append(f"R{i}", 0, 0, 1, "bid 0") for i in range(8)))
+
+    run(go())
+    back = run(SqlStore(Database(db_url)).rooms())
+    assert sorted(t.code for t in back) == [f"R{i}" for i in range(8)]
+    assert all(t.actions == [(1, "bid 0")] for t in back)
+
+
+def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:
+    class Crashing(SqlStore):
+        async def finish(self, code: str, match: int, record: str) -> None:
+            raise RuntimeError("the power went out")
+
+    t = truth()
+    t.started = True
+    crashing = Crashing(Database(db_url))
+    run(crashing.create(t))
+
+    async def play_out() -> None:
+        room = Room(t, crashing)
+        while not room.over:
+            seat = room.game.current_player(room.state)
+            assert seat is not None
+            legal = room.game.legal_actions(room.state)
+            try:
+                await room.act(seat, room.game.format_action(legal[0]))
+            except RuntimeError:
+                assert room.over  # the last action is committed, its record is not
+
+    run(play_out())
+    db = Database(db_url)
+    assert db.record("ROOM1.0") is None
+
+    async def restart() -> None:
+        rooms = Rooms(SqlStore(db))
+        await rooms.restore()
+        for _ in range(100):
+            if db.record("ROOM1.0") is not None:
+                break
+            await asyncio.sleep(0.05)
+        rooms.close()
+
+    run(restart())
+    assert db.record("ROOM1.0") is not None
+    assert db.profile("p1")["matches"] == 1

@@ -1,0 +1,67 @@
+"""Players over HTTP: an identity token (no password), results and ratings from finished
+matches, profiles for people and bots, a leaderboard per game."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from webclient import Server
+
+SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+
+
+def put(server: Server, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="PUT",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -> None:
+    me = server.post("/api/players", {"name": "Lúcia"})
+    assert me["name"] == "Lúcia" and len(me["token"]) > 20
+    assert server.get(f"/api/players/me?token={me['token']}") == {**me, "token": None}
+    table = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, player=me["token"])
+    client = server.client()
+    client.hello(table["code"], table["token"])
+    room = client.expect("room")
+    assert room["seats"][0]["player"] == me["id"] and room["seats"][1]["player"] == "bot:random"
+    client.send({"type": "start"})
+    client.expect("view")
+    while not (client.view and client.view["result"]):
+        if client.legal():
+            client.send({"type": "act", "action": client.legal()[0]})
+        client.expect("view")
+    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    client.close()
+    profile = server.get(f"/api/players/{me['id']}")
+    assert profile["name"] == "Lúcia" and profile["matches"] == 1
+    assert profile["results"][0]["table_id"] == f"{table['code']}.0"
+    assert profile["ratings"]["pocha"]["matches"] == 1
+    bots = server.get("/api/players/bot:random")
+    assert bots["matches"] >= 3 and "pocha" in bots["ratings"]
+    board = server.get("/api/leaderboard/pocha")
+    assert {row["participant"] for row in board} >= {me["id"], "bot:random"}
+    assert next(r for r in board if r["participant"] == me["id"])["name"] == "Lúcia"
+    assert put(server, f"/api/players/me?token={me['token']}", {"name": "Lu"})["name"] == "Lu"
+
+
+def test_a_wrong_player_token_is_refused(server: Server) -> None:
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        server.create("pocha", seats=SEATS, player="not-a-token")
+    assert caught.value.code == 403
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        server.get("/api/players/nobody-at-all")
+    assert caught.value.code == 404
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        server.get("/api/leaderboard/chess")
+    assert caught.value.code == 404

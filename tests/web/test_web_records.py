@@ -1,0 +1,143 @@
+"""Records and fair dealing over HTTP: the seed's SHA-256 published at creation, the record
+redacted to a seat's knowledge while the match runs, complete (seed revealed) once it is over,
+and the downloaded file checked by the server and by ``tapete replay --verify``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import urllib.error
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tapete
+from tapete.cli import main
+from tapete.match import play
+from tapete.record import loads
+from tapete.web.records import redact
+from webclient import Client, Server
+
+SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+
+
+def started(server: Server, **body: Any) -> tuple[Client, dict[str, Any]]:
+    table = server.create("pocha", seats=SEATS, **body)
+    me = server.client()
+    me.hello(table["code"], table["token"])
+    room = me.expect("room")
+    assert room["seed_hash"] and room["seed"] is None
+    me.send({"type": "start"})
+    me.expect("view")
+    return me, table
+
+
+def finish(me: Client) -> None:
+    while not (me.view and me.view["result"]):
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0]})
+        me.expect("view")
+
+
+def test_the_seed_hash_is_published_at_creation_and_the_seed_kept_secret(server: Server) -> None:
+    table = server.create("pocha", seats=SEATS, public=True, seed=1234)
+    listed = server.get(f"/api/tables/{table['code']}")
+    assert listed["seed_hash"] == hashlib.sha256(b"1234").hexdigest()
+    assert "seed" not in listed
+    assert any(t["seed_hash"] == listed["seed_hash"] for t in server.get("/api/tables"))
+
+
+def test_a_running_match_s_record_holds_only_what_the_seat_knows(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    me, table = started(server, params={"schedule": "[3, 3]"})
+    while me.view is not None and me.view["version"] < 5:
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0]})
+        me.expect("view")
+    text = server.get(f"/api/tables/{table['code']}/record?token={table['token']}")
+    doc: dict[str, Any] = text if isinstance(text, dict) else json.loads(text)
+    assert doc["format"] == "tapete-record/1" and doc["redacted"] == {"seat": 0}
+    assert doc["seed"] is None and doc["result"] is None
+    assert doc["seed_hash"] == hashlib.sha256(str(me_seed(server, table)).encode()).hexdigest()
+    deal = doc["deals"][0]
+    assert deal["deck"] == [] and deal["stock"] == []
+    assert len(deal["hands"][0]) == 3 and deal["hands"][1:] == [[], [], []]
+    loads(json.dumps(doc))  # still a record tapete can read, and replay says what it lacks
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path), "--plain"]) == 2
+    assert "download it again once the match is over" in capsys.readouterr().err
+    watcher = server.get(f"/api/tables/{table['code']}/record")
+    assert watcher["redacted"] == {"seat": None} and watcher["deals"][0]["hands"][0] == []
+
+
+def me_seed(server: Server, table: dict[str, Any]) -> int:
+    room = server.app.state.rooms.get(table["code"])
+    return int(room.truth.seed)
+
+
+def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    me, table = started(server, params={"schedule": "[1]"})
+    published = server.get(f"/api/tables/{table['code']}")["seed_hash"]
+    finish(me)
+    room = me.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    assert room["seed_hash"] == published
+    assert hashlib.sha256(str(room["seed"]).encode()).hexdigest() == room["seed_hash"]
+    full = server.get(f"/api/tables/{table['code']}/record?token={table['token']}")
+    assert full["seed"] == room["seed"] and full["result"] is not None
+    assert "redacted" not in full and all(len(d["deck"]) == 40 for d in full["deals"])
+    check = server.get(f"/api/tables/{table['code']}/verify/0")
+    assert check == {
+        "ok": True,
+        "seed": room["seed"],
+        "seed_hash": room["seed_hash"],
+        "problems": [],
+    }
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(full))
+    assert main(["replay", str(path), "--plain", "--verify", "--seed-hash", room["seed_hash"]]) == 0
+    assert "deals verified" in capsys.readouterr().out
+    assert main(["replay", str(path), "--plain", "--seed-hash", "0" * 64]) == 1
+
+
+def test_no_record_of_a_match_not_started(server: Server) -> None:
+    table = server.create("pocha", seats=SEATS)
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        server.get(f"/api/tables/{table['code']}/record?token={table['token']}")
+    assert caught.value.code == 404
+
+
+def test_cards_played_face_down_by_others_stay_hidden() -> None:
+    game = tapete.load("truco")
+    for seed in range(40):
+        _, rec = play(game, ["random"] * 2, seed=seed)
+        doc = rec.to_json()
+        downs = [
+            (a["seat"], a["action"])
+            for d in doc["deals"]
+            for a in d["actions"]
+            if "down" in a["action"]
+        ]
+        if downs:
+            break
+    else:
+        pytest.fail("no face-down play in 40 matches")
+    for seat in (0, 1):
+        mine = redact(doc, seat)
+        for deal, full in zip(mine["deals"], doc["deals"], strict=True):
+            for a, b in zip(deal["actions"], full["actions"], strict=True):
+                hidden = a["seat"] != seat and b["action"].endswith(" down")
+                assert a["action"] == ("play down" if hidden else b["action"])
+            for e, f in zip(deal["events"], full["events"], strict=True):
+                if e["type"] == "trick":
+                    for i, (shown, card) in enumerate(zip(e["cards"], f["cards"], strict=True)):
+                        by = (f["leader"] + i) % 2
+                        assert shown == (None if f["down"][i] and by != seat else card)
+        text = json.dumps(mine)
+        for who, action in downs:
+            if who != seat:
+                assert action not in text

@@ -1,0 +1,115 @@
+"""Restart safety: the real server as a process, several tables played partway, ``kill -9``, a
+restart on the same database, and every table exactly at its last acknowledged action."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import Any
+
+from tapete.store import Store as Database
+from webclient import Client, Server, free_port, open_socket, process
+
+
+class Table:
+    """A table of people only (nothing moves unless a test player acts): its clients by seat,
+    their tokens, and every action the server acknowledged, in order."""
+
+    def __init__(self, server: Server, game: str, params: dict[str, Any], players: int) -> None:
+        made = server.create(game, params=params, seats=[{"kind": "human"}] * players)
+        self.code: str = made["code"]
+        self.tokens = {made["seat"]: made["token"]}
+        for i in range(1, players):
+            joined = server.post(f"/api/tables/{self.code}/join", {"name": f"P{i}"})
+            self.tokens[joined["seat"]] = joined["token"]
+        self.clients = self.connect(server)
+        self.clients[0].send({"type": "start"})
+        for client in self.clients.values():
+            client.view_at(0)
+        self.acked: list[tuple[int, str]] = []
+
+    def connect(self, server: Server) -> dict[int, Client]:
+        clients = {}
+        for seat, token in self.tokens.items():
+            client = Client(open_socket(server.ws_url))
+            client.hello(self.code, token)
+            clients[seat] = client
+        return clients
+
+    def play(self, moves: int) -> None:
+        for _ in range(moves):
+            seat, client = next((s, c) for s, c in self.clients.items() if c.legal())
+            action = client.legal()[0]
+            client.send({"type": "act", "action": action})
+            version = len(self.acked) + 1
+            for each in self.clients.values():  # everyone is told: the action is acknowledged
+                assert each.view_at(version)["version"] == version
+            self.acked.append((seat, action))
+
+
+def comparable(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what a restart may change: the log window, the animation and clocks."""
+    return {k: view[k] for k in ("version", "match", "table", "actions", "result")}
+
+
+def test_kill_9_loses_no_acknowledged_action_and_duplicates_none(
+    tmp_path: Path, db_url: str
+) -> None:
+    db = db_url  # an SQLite file, then a PostgreSQL database
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    log = tmp_path / "server.log"
+    with process(port, db, log) as proc:
+        tables = [
+            Table(server, "pocha", {"schedule": "[2, 3]"}, 4),
+            Table(server, "truco", {}, 2),
+            Table(server, "oh_hell", {"players": 3}, 3),
+            Table(server, "pocha", {"schedule": "[1]"}, 4),
+        ]
+        for table, moves in zip(tables, (11, 5, 7, 0), strict=True):
+            table.play(moves)
+        # A table of bots playing flat out, watched by its host: killed in the middle of it.
+        bots = server.create(
+            "pocha",
+            params={"schedule": "[10, 10, 10]"},
+            seats=[{"kind": "bot", "level": "random"}] * 4,
+        )
+        watcher = Client(open_socket(server.ws_url))
+        watcher.hello(bots["code"], bots["token"])
+        watcher.send({"type": "start"})
+        watcher.view_at(30)
+        before = {
+            t.code: {s: comparable(c.view or {}) for s, c in t.clients.items()} for t in tables
+        }
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    for table in tables:
+        for client in table.clients.values():
+            client.close()
+    assert watcher.view is not None
+    seen = watcher.view["version"]
+    watcher.close()
+
+    stored = Database(db)
+    assert len(stored.actions(f"{bots['code']}.0")) >= seen  # told means committed
+    for table in tables:
+        rows = stored.actions(f"{table.code}.0")
+        assert [(a.seat, a.action) for a in rows] == table.acked
+        assert [a.idx for a in rows] == list(range(len(table.acked)))
+
+    with process(port, db, log):
+        for table in tables:
+            table.clients = table.connect(server)
+            for seat, client in table.clients.items():
+                view = client.view_at(len(table.acked))
+                assert comparable(view) == before[table.code][seat]
+            table.play(2)  # and play goes on from there
+            for client in table.clients.values():
+                client.close()
+        watcher = Client(open_socket(server.ws_url))
+        watcher.hello(bots["code"], bots["token"])
+        assert watcher.expect("view")["version"] >= seen
+        watcher.close()
+    for table in tables:
+        rows = stored.actions(f"{table.code}.0")
+        assert [(a.seat, a.action) for a in rows] == table.acked
