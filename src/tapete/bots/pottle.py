@@ -1,0 +1,702 @@
+"""Pottle bots: easy rules, medium card counting, hard determinized search.
+
+Only the declarer (the auction winner) can take the pot, and only by taking exactly his bid; a
+missed contract costs him nothing, the pot simply carries over to a later deal. So the bots value
+a deal's outcome for a seat as the whole pot when it wins it, a fair share (pot / players) when
+the pot carries over, and nothing when someone else takes it. By that measure declaring is never
+worse than letting someone else declare: a raise is worth making even for a slim chance, since it
+also takes the pot's chance away from the player outbid. The defenders all play against the
+declarer.
+
+* **easy** bids its aces and guarded kings plus the length of its longest suit beyond three, or
+  one more than the high bid when that is at most two above its count; names its longest suit
+  trump; as declarer wins cheaply while it needs tricks and ducks once it has them; as a
+  defender beats the declarer's card while he still needs tricks, and plays low once he has them.
+* **medium** counts cards: which higher cards are still unseen, how likely each is to be in play
+  (a third of the deck is never dealt), which suits every other player has shown void. Its bid
+  and trump are the contract with the best chance of exactly that many tricks (a Poisson-binomial
+  over each card's chance to win a trick, for each trump); it outbids the high bid when a higher
+  contract keeps a fair share (``OUTBID``) of its best chance. As declarer it weighs its sure
+  and likely winners against the tricks it still needs and wins or ducks accordingly; as a
+  defender it takes tricks from a declarer who still needs them, covers his card before he
+  plays, and feeds tricks to one who has enough.
+* **hard** samples deals consistent with its view (``sample_state``: voids included) and in each
+  tries every legal move. In play, once hands are small the exact solver
+  (``tapete.bots.solver``, extended to yes-or-no targets) settles whether the declarer can force
+  exactly his bid against the defenders, every card known; before that the medium policy plays
+  the deal out for everyone. Bids: for each sampled deal and each bid, the later players bid as
+  medium does, the auction winner names trump and the deal is played out; a bid is worth its
+  best trump's mean, so a raise is weighed against the contract it forces and against letting a
+  later player take the pot. Trump is chosen by playing each one out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tapete.bots import Budget, Decision
+from tapete.bots.solver import Position, Solver
+from tapete.cards import cards_of, suit_mask
+from tapete.games import pottle
+from tapete.tricks import FOLLOW, trick_winner
+
+__all__ = ["decide"]
+
+SOLVE_CARDS = 4  # cards in the hand to move at or below which hard solves each sampled deal
+SUITS = (4, 5, 6, 7)
+TRUMPS = (4, 5, 6, 7, -1)  # the trump choices, -1 for no trump
+ORDER = pottle.ORDER
+POWER = ORDER.power
+ABOVE = ORDER.above
+FULL = pottle.DECK.mask
+SUIT_MASK = tuple(suit_mask(s) for s in range(8))
+OUTBID = 0.3  # medium raises the high bid when a higher contract keeps this share of its best
+EASY_STRETCH = 2  # easy raises the high bid by one when it is at most this far above its count
+LOOSE = 0.5  # hard's credit, in a solved deal, for a contract within the declarer's range
+TIE = 0.2  # the weight of a played-out deal that breaks ties between solved moves
+
+
+def decide(
+    level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    if level == "hard":
+        if view.phase == "bid":
+            return _hard_bid(view, legal, rng, budget)
+        if view.phase == "trump":
+            return _hard_trump(view, legal, rng, budget)
+        return _hard_play(view, legal, rng, budget)
+    careful = level == "medium"
+    if view.phase == "bid":
+        cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
+        if not careful:
+            return _easy_bid(_hand(view), cur, legal)
+        bid, trump, chance = _medium_bid(_hand(view), cur, legal, _in_play(view))
+        if bid - pottle.BID <= cur:
+            return Decision(bid, f"no contract above {cur} worth playing")
+        return Decision(bid, f"{_trump_text(trump)}: exact contract in about {chance:.0%}")
+    if view.phase == "trump":
+        assert view.seat is not None
+        contract = view.bids[view.seat]
+        assert contract is not None
+        trump = _easy_trump(_hand(view)) if not careful else _medium_trump(view, contract)
+        return Decision(_trump_action(trump), f"{_trump_text(trump)} for {contract}")
+    card = _policy(_know_view(view, legal), careful)
+    return Decision(card, "plays for the contract" if view.declarer == view.seat else "defends")
+
+
+# --- shared facts --------------------------------------------------------------------------------
+
+
+def _hand(view: pottle.View) -> int:
+    hand = view.hand
+    assert hand is not None
+    return hand.mask
+
+
+def _trump_action(trump: int) -> int:
+    return pottle.NO_TRUMP if trump < 0 else pottle.TRUMP + trump - 4
+
+
+def _trump_text(trump: int) -> str:
+    return "no trump" if trump < 0 else f"trump {'cdhs'[trump - 4]}"
+
+
+def _cur_bid(view: pottle.View) -> int:
+    """The bid to beat: the highest so far (ties go to the earlier bidder), -1 if none yet."""
+    return max((b for b in view.bids if b is not None), default=-1)
+
+
+def _in_play(view: pottle.View) -> float:
+    """The chance that a card this seat has not seen is in another player's hand."""
+    assert view.seat is not None
+    seen = _hand(view).bit_count() + sum(len(t) for _, t in view.tricks) + len(view.trick)
+    others = sum(view.hand_sizes) - view.hand_sizes[view.seat]
+    return others / max(1, 52 - seen)
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    if card >> 4 == best >> 4:
+        return POWER[card] > POWER[best]
+    return card >> 4 == trump
+
+
+def _win_chance(card: int, hand: int, trump: int, unseen: int, held: float) -> float:
+    """How likely ``card`` is to take a trick, from the higher cards and trumps still unseen.
+
+    ``held`` is the chance that an unseen card is in play (1 when every card is known).
+    """
+    suit = card >> 4
+    higher = (ABOVE[card] & unseen).bit_count()
+    top = (1 - held) ** higher if held < 1 else float(higher == 0)
+    length = (hand & SUIT_MASK[suit]).bit_count()
+    if suit == trump:
+        # Low trumps still take tricks by ruffing once short side suits run out.
+        return max(top, 0.45 if length >= 3 else 0.2) if higher else top
+    if trump < 0 or not unseen & SUIT_MASK[trump]:
+        return top
+    out = (unseen & SUIT_MASK[suit]).bit_count() * held
+    # The more cards of the suit already in my hand, the sooner the others are void and ruff.
+    return top * max(0.1, 1 - 0.12 * length - 0.15 * max(0, 3 - out))
+
+
+def _expected(hand: int, trump: int, unseen: int, held: float) -> float:
+    return sum(_win_chance(c, hand, trump, unseen, held) for c in cards_of(hand))
+
+
+def _distribution(chances: Sequence[float]) -> list[float]:
+    """The Poisson-binomial: the chance of each number of tricks."""
+    dist = [1.0]
+    for p in chances:
+        new = [0.0] * (len(dist) + 1)
+        for k, q in enumerate(dist):
+            new[k] += q * (1 - p)
+            new[k + 1] += q * p
+        dist = new
+    return dist
+
+
+def _contract_chances(hand: int, trump: int, held: float) -> list[float]:
+    """Medium's chance of taking exactly 0..7 tricks as declarer with ``trump``."""
+    unseen = FULL & ~hand
+    dist = _distribution([_win_chance(c, hand, trump, unseen, held) for c in cards_of(hand)])
+    dist += [0.0] * (pottle.HAND + 2 - len(dist))
+    # A declarer steers: he can usually shed one trick too many, less often find one more.
+    return [
+        min(1.0, dist[k] + 0.45 * dist[k + 1] + 0.2 * (dist[k - 1] if k else 0.0))
+        for k in range(pottle.HAND + 1)
+    ]
+
+
+def _medium_bid(hand: int, cur: int, legal: Sequence[int], held: float) -> tuple[int, int, float]:
+    """The bid (action), trump and chance: the best contract above ``cur``, else the lowest bid."""
+    table = {t: _contract_chances(hand, t, held) for t in TRUMPS}
+    best: tuple[float, int, int] | None = None
+    for action in legal:
+        b = action - pottle.BID
+        if b <= cur:
+            continue
+        for t in TRUMPS:
+            key = (table[t][b], action, t)
+            if best is None or key[0] > best[0]:
+                best = key
+    top = max(max(table[t]) for t in TRUMPS)
+    if best is None or best[0] < OUTBID * top:
+        return min(legal), -1, 0.0
+    return best[1], best[2], best[0]
+
+
+def _medium_trump(view: pottle.View, bid: int) -> int:
+    hand, held = _hand(view), _in_play(view)
+    return max(TRUMPS, key=lambda t: _contract_chances(hand, t, held)[bid])
+
+
+def _easy_bid(hand: int, cur: int, legal: Sequence[int]) -> Decision:
+    """The tricks it expects, or one more than the high bid when that is not far above."""
+    estimate = _easy_estimate(hand)
+    target = round(estimate)
+    if cur >= target and cur + 1 <= estimate + EASY_STRETCH:
+        target = cur + 1
+    bid = min(legal, key=lambda a: (abs(a - pottle.BID - target), a))
+    return Decision(bid, f"expects about {estimate:.1f} tricks")
+
+
+def _easy_estimate(hand: int) -> float:
+    """Aces, guarded kings, and the length of the longest suit beyond three."""
+    total = 0.0
+    for card in cards_of(hand):
+        rank, length = card & 15, (hand & suit_mask(card >> 4)).bit_count()
+        total += 1.0 if rank == 14 else (0.5 if rank == 13 and length >= 2 else 0.0)
+    longest = max((hand & suit_mask(s)).bit_count() for s in SUITS)
+    return total + max(0, longest - 3)
+
+
+def _easy_trump(hand: int) -> int:
+    return max(SUITS, key=lambda s: ((hand & suit_mask(s)).bit_count(), hand >> (16 * s)))
+
+
+# --- play: one policy for easy, medium and the rollouts -----------------------------------------
+
+
+@dataclass
+class _Know:
+    """What the playing policy looks at."""
+
+    seat: int
+    n: int
+    hand: int
+    legal: int
+    trick: tuple[int, ...]
+    leader: int
+    trump: int
+    declarer: int  # -1 with pot_rule=pagat: everyone plays for his own bid
+    need: int  # the declarer's tricks still to take (my own with pagat)
+    left: int  # tricks left, this one included
+    unseen: int  # cards that may be in another hand
+    held: float  # the chance an unseen card is in play
+    declarer_hand: int  # -1 when unknown
+    declarer_void: int  # suits (as a mask of their cards) the declarer showed void in
+
+
+def _know_view(view: pottle.View, legal: list[int]) -> _Know:
+    assert view.seat is not None and view.declarer is not None and view.trump is not None
+    seat, n = view.seat, len(view.hand_sizes)
+    hand = _hand(view)
+    played = 0
+    for _, cards in view.tricks:
+        for c in cards:
+            played |= 1 << c
+    for c in view.trick:
+        played |= 1 << c
+    unseen = FULL & ~hand & ~played
+    # Cards every other player is known not to hold are out of play.
+    nobody = FULL
+    for s in range(n):
+        if s != seat:
+            nobody &= view.excluded[s].mask
+    unseen &= ~nobody
+    others = sum(view.hand_sizes) - view.hand_sizes[seat]
+    pagat = view.params.pot_rule == "pagat"
+    declarer = -1 if pagat else view.declarer
+    me = seat if pagat else view.declarer
+    bid = view.bids[me]
+    assert bid is not None
+    return _Know(
+        seat=seat,
+        n=n,
+        hand=hand,
+        legal=sum(1 << c for c in legal),
+        trick=view.trick,
+        leader=view.leader,
+        trump=view.trump,
+        declarer=declarer,
+        need=bid - view.won[me],
+        left=hand.bit_count(),  # my turn: I have not played to this trick
+        unseen=unseen,
+        held=min(1.0, others / max(1, unseen.bit_count())),
+        declarer_hand=-1,
+        declarer_void=view.excluded[view.declarer].mask,
+    )
+
+
+def _policy(k: _Know, careful: bool) -> int:
+    if k.declarer < 0 or k.declarer == k.seat:
+        return _declarer_card(k, careful)
+    return _defender_card(k, careful)
+
+
+def _winning(k: _Know) -> tuple[int, int]:
+    """The seat and card winning the trick so far."""
+    i = trick_winner(k.trick, k.trump, ORDER)
+    return (k.leader + i) % k.n, k.trick[i]
+
+
+def _sure(card: int, k: _Know) -> bool:
+    """No unseen card can beat ``card`` when it leads."""
+    if ABOVE[card] & k.unseen:
+        return False
+    return card >> 4 == k.trump or k.trump < 0 or not k.unseen & suit_mask(k.trump)
+
+
+def _declarer_card(k: _Know, careful: bool) -> int:
+    cards = cards_of(k.legal)
+    if careful:
+        chance = {c: _win_chance(c, k.hand, k.trump, k.unseen, k.held) for c in cards}
+    else:  # easy goes by rank, trumps above the rest
+        chance = {c: POWER[c] / 20 + (1.0 if c >> 4 == k.trump else 0.0) for c in cards}
+    if k.need <= 0:
+        want = False
+    elif k.need >= k.left:
+        want = True
+    elif careful:
+        chances = [_win_chance(c, k.hand, k.trump, k.unseen, k.held) for c in cards_of(k.hand)]
+        sure = sum(1 for p in chances if p >= 0.99)
+        # Sure winners count in full; a maybe only wins if its suit comes round: half.
+        want = sure + 0.5 * (sum(chances) - sure) < k.need + 0.25
+    else:
+        want = True
+    if not k.trick:
+        if want:
+            if careful:
+                return max(cards, key=lambda c: (chance[c], -POWER[c]))
+            return max(cards, key=lambda c: (c & 15, c >> 4 == k.trump))
+        return min(cards, key=lambda c: (chance[c], POWER[c]))
+    _, best = _winning(k)
+    last = len(k.trick) == k.n - 1
+    winners = [c for c in cards if _beats(c, best, k.trump)]
+    losers = [c for c in cards if not _beats(c, best, k.trump)]
+    by_power = sorted(winners, key=lambda c: POWER[c] + (20 if c >> 4 == k.trump else 0))
+    if want:
+        if not winners:
+            return min(losers, key=lambda c: (chance[c], POWER[c]))
+        if last or not careful:
+            return by_power[0]
+        safe = [c for c in by_power if _sure(c, k)]
+        return safe[0] if safe else by_power[-1]
+    if losers:
+        return max(losers, key=lambda c: (chance[c], POWER[c]))
+    return by_power[-1] if last else by_power[0]
+
+
+def _defender_card(k: _Know, careful: bool) -> int:
+    cards = cards_of(k.legal)
+    if k.need <= 0:
+        feed = True
+    elif k.need >= k.left or not careful or k.declarer_hand < 0:
+        feed = False
+    else:
+        unseen = k.unseen & ~k.declarer_hand | k.hand
+        feed = _expected(k.declarer_hand, k.trump, unseen, 1.0) > k.need + 0.5
+    low = sorted(cards, key=lambda c: POWER[c] + (20 if c >> 4 == k.trump else 0))
+    if not k.trick:
+        if feed:
+            open_suits = [c for c in low if not k.declarer_void >> c & 1] or low
+            return open_suits[0]
+        if careful:
+            return max(cards, key=lambda c: (_sure(c, k), POWER[c], c >> 4 != k.trump))
+        return low[-1]
+    winner, best = _winning(k)
+    pos = (k.seat - k.leader) % k.n
+    declarer_played = (k.declarer - k.leader) % k.n < pos
+    winners = [c for c in low if _beats(c, best, k.trump)]
+    losers = [c for c in low if not _beats(c, best, k.trump)]
+    if feed:
+        if declarer_played and winner == k.declarer and losers:
+            return losers[-1]  # keep his card on top, shed a high one
+        return low[0]
+    if declarer_played:
+        if winner == k.declarer and winners:
+            return winners[0]
+        return losers[0] if losers else low[0]
+    # The declarer plays after me: make his card have to beat a high one.
+    if careful and winner != k.declarer and _sure(best, k):
+        return losers[0] if losers else low[0]
+    if winners:
+        return winners[-1]
+    return low[0]
+
+
+# --- tables: sampled deals as plain masks, played out fast ---------------------------------------
+
+
+class _Table:
+    """A deal in progress with every hand known: the hands, the trick, who won what."""
+
+    __slots__ = ("bids", "declarer", "hands", "leader", "n", "pagat", "trick", "trump", "won")
+
+    def __init__(self, state: pottle.State) -> None:
+        self.n = state.params.players
+        self.hands = list(state.hands)
+        self.trick = state.trick
+        # Before play starts the declarer (once known) leads.
+        playing = state.phase == pottle._PLAY
+        self.leader = state.leader if playing or state.declarer < 0 else state.declarer
+        self.trump = state.trump
+        self.declarer = state.declarer
+        self.bids = state.bids
+        self.won = list(state.won)
+        self.pagat = state.params.pot_rule == "pagat"
+
+    def copy(self) -> _Table:
+        new = _Table.__new__(_Table)
+        new.n, new.hands, new.trick, new.leader = self.n, list(self.hands), self.trick, self.leader
+        new.trump, new.declarer, new.bids = self.trump, self.declarer, self.bids
+        new.won, new.pagat = list(self.won), self.pagat
+        return new
+
+    def turn(self) -> int:
+        return (self.leader + len(self.trick)) % self.n
+
+    def play(self, card: int) -> None:
+        seat = self.turn()
+        self.hands[seat] ^= 1 << card
+        trick = (*self.trick, card)
+        if len(trick) < self.n:
+            self.trick = trick
+            return
+        winner = (self.leader + trick_winner(trick, self.trump, ORDER)) % self.n
+        self.won[winner] += 1
+        self.trick, self.leader = (), winner
+
+    def know(self, seat: int) -> _Know:
+        hand = self.hands[seat]
+        unseen = 0
+        for s, h in enumerate(self.hands):
+            if s != seat:
+                unseen |= h
+        me = seat if self.pagat else self.declarer
+        theirs = self.hands[self.declarer]
+        return _Know(
+            seat=seat,
+            n=self.n,
+            hand=hand,
+            legal=_legal(hand, self.trick),
+            trick=self.trick,
+            leader=self.leader,
+            trump=self.trump,
+            declarer=-1 if self.pagat else self.declarer,
+            need=self.bids[me] - self.won[me],
+            left=hand.bit_count(),
+            unseen=unseen,
+            held=1.0,
+            declarer_hand=theirs,
+            declarer_void=sum(m for m in SUIT_MASK[4:] if not theirs & m),
+        )
+
+    def rollout(self) -> None:
+        """Play the deal out with the medium policy for every seat."""
+        while self.hands[self.turn()]:
+            seat = self.turn()
+            legal = _legal(self.hands[seat], self.trick)
+            if legal & (legal - 1) == 0:
+                self.play(legal.bit_length() - 1)
+            else:
+                self.play(_policy(self.know(seat), True))
+
+
+def _legal(hand: int, trick: tuple[int, ...]) -> int:
+    if not trick:
+        return hand
+    return hand & suit_mask(trick[0] >> 4) or hand
+
+
+def _winner(table: _Table, params: pottle.Params) -> int:
+    """Who takes the pot after the deal played out on ``table``, -1 if it carries over."""
+    return pottle.pot_winner(params, tuple(table.bids), tuple(table.won), table.declarer)
+
+
+def _value(winner: int, seat: int, n: int) -> float:
+    """What a deal is worth to ``seat``, in pots: 1 won, 1/n carried over (a fair share of what
+    later deals or the final split give back), 0 taken by someone else."""
+    if winner < 0:
+        return 1 / n
+    return float(winner == seat)
+
+
+# --- the exact contract: can the declarer take exactly his bid, every card known? ----------------
+
+
+class _Target(Solver):
+    """Whether the declarer can end with between ``low`` and ``high`` more tricks against the
+    defenders, every card known: a yes-or-no search, so it stops at the first proof."""
+
+    def __init__(self, pos: Position, declarer: int, low: int, high: int) -> None:
+        super().__init__(pos, {declarer}, {declarer})
+        self.declarer, self.low, self.high = declarer, low, high
+        self.memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
+
+    def run_target(self) -> bool:
+        pos = self.pos
+        return self.reach(list(pos.hands), pos.trick, pos.leader, 0)
+
+    def reach(self, hands: list[int], trick: tuple[int, ...], leader: int, taken: int) -> bool:
+        if not trick:
+            left = hands[leader].bit_count()
+            if taken > self.high or taken + left < self.low:
+                return False
+            if taken >= self.low and taken + left <= self.high:
+                return True
+            key = (tuple(hands), leader, taken)
+            known = self.memo.get(key)
+            if known is not None:
+                return known
+        seat = leader
+        for _ in trick:
+            seat = self.after[seat]
+        mine = seat == self.declarer
+        result = not mine
+        for card in self.moves(hands, seat, trick):
+            hands[seat] ^= 1 << card
+            played = (*trick, card)
+            if len(played) == len(self.pos.seats):
+                winner = leader
+                for _ in range(trick_winner(played, self.pos.trump, self.pos.order)):
+                    winner = self.after[winner]
+                ok = self.reach(hands, (), winner, taken + (winner == self.declarer))
+            else:
+                ok = self.reach(hands, played, leader, taken)
+            hands[seat] ^= 1 << card
+            if ok == mine:
+                result = ok
+                break
+        if not trick:
+            self.memo[(tuple(hands), leader, taken)] = result
+        return result
+
+
+def _solved(table: _Table) -> float:
+    """The declarer's success with every card known and best play on both sides: 1 if he can
+    force exactly his bid, ``LOOSE`` if he can force at least it and can force at most it, just
+    not both at once (imperfect defenders often let him steer there), else 0."""
+    decl = table.declarer
+    need = table.bids[decl] - table.won[decl]
+    if need < 0:
+        return 0.0
+    pos = Position(
+        hands=table.hands,
+        seats=tuple(range(table.n)),
+        trick=table.trick,
+        leader=table.leader,
+        trump=table.trump,
+        order=ORDER,
+        obligation=FOLLOW,
+    )
+    if _Target(pos, decl, need, need).run_target():
+        return 1.0
+    if _Target(pos, decl, need, 99).run_target() and _Target(pos, decl, 0, need).run_target():
+        return LOOSE
+    return 0.0
+
+
+# --- hard ----------------------------------------------------------------------------------------
+
+
+def _hard_play(view: pottle.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
+    """Each legal card in each sampled deal: solved exactly once hands are small, else played
+    out by the medium policy; the card with the best total for this seat wins."""
+    assert view.seat is not None
+    seat, params = view.seat, view.params
+    clock = budget.clock()
+    totals = dict.fromkeys(legal, 0.0)
+    made = dict.fromkeys(legal, 0.0)
+    solved = 0
+    while clock.more():
+        world = _Table(pottle.sample_state(view, rng))
+        small = world.hands[seat].bit_count() <= SOLVE_CARDS + 1 and not world.pagat
+        solved += small
+        for card in legal:
+            table = world.copy()
+            table.play(card)
+            if small:
+                success = _solved(table)
+                # Perfect defenders beat most contracts: a played-out deal breaks the ties.
+                table.rollout()
+                success += TIE * (table.won[table.declarer] == table.bids[table.declarer])
+                made[card] += min(success, 1.0)
+                totals[card] += success if seat == table.declarer else 1.0 + TIE - success
+                continue
+            table.rollout()
+            made[card] += table.won[table.declarer] == table.bids[table.declarer]
+            totals[card] += _value(_winner(table, params), seat, table.n)
+        clock.tick()
+    worlds = max(clock.done, 1)
+    best = max(legal, key=lambda c: (totals[c], -c))
+    what = pottle.format_action(params, best)
+    how = "solved" if solved else "played out"
+    if params.pot_rule == "pagat":
+        return Decision(
+            best, f"{what}: worth {totals[best] / worlds:.2f} pots on average ({worlds} deals)"
+        )
+    chance = made[best] / worlds
+    if seat == view.declarer:
+        return Decision(best, f"{what}: contract made in {chance:.0%} of {worlds} deals {how}")
+    return Decision(best, f"{what}: contract beaten in {1 - chance:.0%} of {worlds} deals {how}")
+
+
+def _trump_of(action: int) -> int:
+    return -1 if action == pottle.NO_TRUMP else action - pottle.TRUMP + 4
+
+
+def _hard_trump(
+    view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    """Each trump in each sampled deal, played out by the medium policy."""
+    assert view.seat is not None
+    seat = view.seat
+    clock = budget.clock()
+    totals = dict.fromkeys(legal, 0.0)
+    wins = dict.fromkeys(legal, 0)
+    while clock.more():
+        world = _Table(pottle.sample_state(view, rng))
+        for action in legal:
+            table = world.copy()
+            table.trump = _trump_of(action)
+            table.rollout()
+            winner = _winner(table, view.params)
+            totals[action] += _value(winner, seat, table.n)
+            wins[action] += winner == seat
+        clock.tick()
+    worlds = max(clock.done, 1)
+    best = max(legal, key=lambda a: (totals[a], -a))
+    return Decision(
+        best,
+        f"{_trump_text(_trump_of(best))}: takes the pot in {wins[best] / worlds:.0%} "
+        f"of {worlds} sampled deals",
+    )
+
+
+def _hard_bid(view: pottle.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
+    """Each bid in each sampled deal: the later players bid as medium does, the auction winner
+    names trump (this seat: every trump is tried) and the deal is played out. A bid is worth its
+    best trump's mean, so a raise is weighed against the contract it forces."""
+    assert view.seat is not None
+    seat, params = view.seat, view.params
+    cur = _cur_bid(view) if params.pot_rule == "auction_winner" else -1
+    declaring = [a for a in legal if a - pottle.BID > cur]
+    passing = [a for a in legal if a - pottle.BID <= cur][:1]  # any lower bid passes alike
+    options = declaring + passing
+    totals = {a: dict.fromkeys(TRUMPS, 0.0) for a in options}
+    wins = {a: dict.fromkeys(TRUMPS, 0) for a in options}  # deals where this seat takes the pot
+    others = dict.fromkeys(options, 0)  # deals where another seat takes it
+    clock = budget.clock()
+    while clock.more():
+        world = pottle.sample_state(view, rng)
+        for action in options:
+            state = pottle.apply(world, action)
+            while state.phase == pottle._BID:
+                state = pottle.apply(state, _medium_bid_in(state))
+            table = _Table(state)
+            if state.declarer != seat:
+                table.trump = _medium_trump_in(state)
+                table.rollout()
+                winner = _winner(table, params)
+                others[action] += winner not in (-1, seat)
+                for t in TRUMPS:
+                    totals[action][t] += _value(winner, seat, table.n)
+                    wins[action][t] += winner == seat
+                continue
+            for t in TRUMPS:
+                trial = table.copy()
+                trial.trump = t
+                trial.rollout()
+                winner = _winner(trial, params)
+                totals[action][t] += _value(winner, seat, table.n)
+                wins[action][t] += winner == seat
+        clock.tick()
+    worlds = max(clock.done, 1)
+    value = {a: max(totals[a].values()) for a in options}
+    best = max(options, key=lambda a: (value[a], -a))
+    trump = max(TRUMPS, key=lambda t: totals[best][t])
+    text = pottle.format_action(params, best)
+    if best in passing:
+        return Decision(
+            best,
+            f"{text}: leaves the contract to others, who take the pot in "
+            f"{others[best] / worlds:.0%} of {worlds} sampled deals",
+        )
+    return Decision(
+        best,
+        f"{text} ({_trump_text(trump)}): takes the pot in {wins[best][trump] / worlds:.0%} "
+        f"of {worlds} sampled deals",
+    )
+
+
+def _medium_bid_in(state: pottle.State) -> int:
+    """Medium's bid for the seat to act in a full state."""
+    seat = state.turn
+    cur = max(state.bids) if state.params.pot_rule == "auction_winner" else -1
+    held = _held_at_bid(state.params.players)
+    return _medium_bid(state.hands[seat], cur, pottle.legal_actions(state), held)[0]
+
+
+def _medium_trump_in(state: pottle.State) -> int:
+    seat = state.declarer
+    held = _held_at_bid(state.params.players)
+    chances = {t: _contract_chances(state.hands[seat], t, held)[state.bids[seat]] for t in TRUMPS}
+    return max(TRUMPS, key=lambda t: chances[t])
+
+
+def _held_at_bid(n: int) -> float:
+    """Before any card is played: the chance an unseen card is in another player's hand."""
+    return pottle.HAND * (n - 1) / (52 - pottle.HAND)

@@ -1,0 +1,521 @@
+"""Tute bots (two players with a stock, four in partnerships): rules, card counting, search.
+
+* **easy** plays like a casual player: it always swaps, sings and declares when it may, leads its
+  cheapest card, wins a trick that holds points with its cheapest winner and otherwise throws
+  its cheapest card.
+* **medium** counts cards: from what is still out, the voids and "could not beat" facts its view
+  holds and the cards shown in cantes and swaps, it estimates for each legal card the chance
+  that its side takes the trick and the points that go with it, against what keeping the card is
+  worth later (a sure winner, a trump, half of a pair still to sing, the 7 of trumps that can
+  take a counting card from under the stock). It smears points on a partner's safe trick.
+* **hard** is determinized search. Each sampled deal (``sample_state``: the other hands and,
+  with two players, the order of the stock) is played out once for each option. While the stock
+  lasts, and with four players while the hands are long, the medium policy plays the deal out for
+  everyone; with four players and few cards left, and with two once the stock is gone, the exact
+  solver (``tapete.bots.solver``, card points and teams) gives each card's value. With two
+  players the hands are open once the stock is gone (every unseen card is in the other hand),
+  so one exact solve decides. Swaps and cantes are timed the same way: each sequence of
+  declarations ending with a card is an option, and the declaration of the best one is made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tapete.bots import Budget, Decision
+from tapete.bots.solver import Position, Solver
+from tapete.cards import SPANISH_40, cards_of, suit_mask
+from tapete.game import Event
+from tapete.games import tute
+from tapete.tricks import MUST_WIN, trick_winner
+
+__all__ = ["decide"]
+
+SOLVE_CARDS = 16  # four players: cards left in all hands at or below which hard solves exactly
+BEST_OF_WIN = 60  # best_of_K matches: what winning a deal is worth next to its points
+POINTS = tute.POINTS
+ORDER = tute.ORDER
+SUITS = tuple(suit_mask(s) for s in range(4))
+SEVEN, TWO = 7, 2
+# The medium policy's weights, in points of margin.
+SMEAR = 3.0  # what a partner still to play adds to a trick this side is winning
+FOLLOW_POINTS = 1.0  # what each opponent still to play adds to a trick this side takes
+CAPTURE = 9.0  # four players: what a card that wins a trick later takes besides itself
+CAPTURE_2 = 3.5  # two players
+TRUMP_RISK = 0.35  # how much each higher trump still out lowers a trump's chance to win later
+PARTNER_SAVE = 0.5  # four players: the chance a losing card still ends in a partner's trick
+PAIR_KEEP = 0.5  # the share of a cante's value a card of the pair keeps
+CANTE_WIN = 0.5  # the share of a cante's value that winning the trick now brings
+
+
+def decide(
+    level: str, view: tute.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    if tute.TUTE in legal:
+        return Decision(tute.TUTE, "four Reyes or four Caballos: a tute wins the deal outright")
+    if level == "hard":
+        return _hard(view, legal, rng, budget)
+    declaration = _declaration(legal)
+    if declaration is not None:
+        return Decision(declaration, _declaration_reason(view, declaration))
+    know = _from_view(view, legal)
+    if level == "easy":
+        return Decision(_easy_card(know), "plays cheap, wins tricks with points in them")
+    card, p_win = _medium_card(know)
+    return Decision(card, f"takes the trick {100 * p_win:.0f}% of the time")
+
+
+def _declaration(legal: Sequence[int]) -> int | None:
+    """Easy and medium always swap first (swaps come before cantes), then sing."""
+    if tute.SWAP in legal:
+        return tute.SWAP
+    sings = [a for a in legal if tute.SING <= a < tute.SING + 4]
+    return sings[0] if sings else None
+
+
+def _declaration_reason(view: tute.View, action: int) -> str:
+    if action == tute.SWAP:
+        return "swaps a low trump for the face-up card"
+    return f"sings {40 if action - tute.SING == view.trump else 20}"
+
+
+# --- what a seat knows ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Know:
+    """One seat's facts at a card decision, from its view or (in playouts) from a state."""
+
+    n: int
+    seat: int
+    hand: int
+    legal: int
+    trick: tuple[int, ...]
+    leader: int
+    trump: int
+    may: list[int]  # per seat: the cards it may hold (its known cards included)
+    known: list[int]  # per seat: the cards everyone knows it holds
+    miss: list[float]  # per seat: the chance it lacks one given unseen card
+    unseen: int  # cards out of this hand and not played (other hands and the stock)
+    face_up: int  # two players: the card under the stock, or -1
+    window: bool  # cantes may still be made
+    sung: int  # suits sung this deal (bits)
+    targets: tuple[int, ...]  # the face-up ranks the 2 of trumps takes
+
+
+def _miss(
+    n: int, seat: int, sizes: Sequence[int], known: Sequence[int], unseen: int
+) -> list[float]:
+    pool = unseen
+    for k in known:
+        pool &= ~k
+    count = max(1, pool.bit_count())
+    out = []
+    for s in range(n):
+        if s == seat:
+            out.append(1.0)
+            continue
+        unknown = sizes[s] - known[s].bit_count()
+        out.append(max(0.0, 1.0 - unknown / count))
+    return out
+
+
+def _from_view(view: tute.View, legal: Sequence[int]) -> _Know:
+    assert view.seat is not None and view.hand is not None
+    n, seat, hand = view.params.players, view.seat, view.hand.mask
+    played = 0
+    for _, cards in (*view.tricks, (view.leader, view.trick)):
+        for c in cards:
+            played |= 1 << c
+    unseen = SPANISH_40.mask & ~hand & ~played
+    if view.face_up >= 0:
+        unseen &= ~(1 << view.face_up)
+    known = [k.mask for k in view.known]
+    known[seat] = 0
+    may = [0 if s == seat else (unseen & ~view.excluded[s].mask) | known[s] for s in range(n)]
+    sung = 0
+    for _, _, suit in view.cantes:
+        sung |= 1 << suit
+    return _Know(
+        n=n,
+        seat=seat,
+        hand=hand,
+        legal=sum(1 << a for a in legal if a < tute.SWAP),
+        trick=view.trick,
+        leader=view.leader,
+        trump=view.trump,
+        may=may,
+        known=known,
+        miss=_miss(n, seat, view.hand_sizes, known, unseen),
+        unseen=unseen,
+        face_up=view.face_up,
+        window=n == 4 or view.face_up >= 0 or view.params.cantes_after_stock,
+        sung=sung,
+        targets=view.params.two_swap_targets,
+    )
+
+
+def _from_state(state: tute.State) -> _Know:
+    """A seat's facts in a playout: what is out, without the voids play has shown."""
+    n, seat = state.params.players, state.turn
+    hand = state.hands[seat]
+    unseen = 0
+    for s in range(n):
+        if s != seat:
+            unseen |= state.hands[s]
+    for c in state.stock:
+        unseen |= 1 << c
+    known = list(state.known)
+    known[seat] = 0
+    return _Know(
+        n=n,
+        seat=seat,
+        hand=hand,
+        legal=tute._legal_cards(state),
+        trick=state.trick,
+        leader=state.leader,
+        trump=state.deal.trump,
+        may=[0 if s == seat else unseen for s in range(n)],
+        known=known,
+        miss=_miss(n, seat, [h.bit_count() for h in state.hands], known, unseen),
+        unseen=unseen,
+        face_up=state.face_up,
+        window=n == 4 or state.face_up >= 0 or state.params.cantes_after_stock,
+        sung=tute._sung(state.cantes),
+        targets=state.params.two_swap_targets,
+    )
+
+
+# --- easy ----------------------------------------------------------------------------------------
+
+
+def _cheap(card: int, trump: int) -> tuple[int, int, int]:
+    return (card >> 4 == trump, POINTS[card], ORDER.power[card])
+
+
+def _easy_card(k: _Know) -> int:
+    cards = sorted(cards_of(k.legal), key=lambda c: _cheap(c, k.trump))
+    if not k.trick:
+        return cards[0]
+    best = k.trick[trick_winner(k.trick, k.trump, ORDER)]
+    winners = [c for c in cards if _beats(c, best, k.trump)]
+    on_table = sum(POINTS[c] for c in k.trick)
+    if winners and on_table >= 2:
+        return min(winners, key=lambda c: (c >> 4 == k.trump, ORDER.power[c]))
+    losers = [c for c in cards if c not in winners]
+    return (losers or cards)[0]
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    if card >> 4 == best >> 4:
+        return ORDER.power[card] > ORDER.power[best]
+    return card >> 4 == trump
+
+
+# --- medium --------------------------------------------------------------------------------------
+
+
+def _p_any(k: _Know, s: int, mask: int) -> float:
+    """The chance that seat ``s`` holds at least one card of ``mask``."""
+    if mask & k.known[s]:
+        return 1.0
+    return 1.0 - k.miss[s] ** (mask & k.may[s]).bit_count()
+
+
+def _p_void(k: _Know, s: int, suit: int) -> float:
+    held = SUITS[suit] & k.may[s]
+    if held & k.known[s]:
+        return 0.0
+    return k.miss[s] ** held.bit_count()
+
+
+def _p_beats(k: _Know, s: int, best: int, led: int) -> float:
+    """The chance that seat ``s``, still to play, can beat ``best`` in a trick of suit ``led``."""
+    trump = k.trump
+    if best >> 4 == trump:
+        higher = _p_any(k, s, ORDER.above[best])
+        return higher if led == trump else _p_void(k, s, led) * higher
+    higher = _p_any(k, s, ORDER.above[best])
+    ruff = _p_void(k, s, led) * _p_any(k, s, SUITS[trump])
+    return min(1.0, higher + ruff)
+
+
+def _trick_chance(k: _Know, card: int) -> tuple[float, float, float]:
+    """After ``card``: the chance that this side takes the trick, that this seat does, and what
+    the cards still to come add to this side's margin."""
+    trick = (*k.trick, card)
+    i = trick_winner(trick, k.trump, ORDER)
+    best = trick[i]
+    owner = (k.leader + i) % k.n
+    led = trick[0] >> 4
+    ours = 1.0 if owner % 2 == k.seat % 2 else 0.0
+    mine = 1.0 if owner == k.seat else 0.0
+    opponents = partner = 0.0
+    for step in range(1, k.n - len(k.trick)):
+        s = (k.seat + step) % k.n
+        r = _p_beats(k, s, best, led)
+        if s % 2 != k.seat % 2:
+            ours *= 1 - r
+            mine *= 1 - r
+            opponents += 1
+        else:
+            partner = SMEAR * ours
+            ours += (1 - ours) * r * 0.7
+    return ours, mine, opponents * FOLLOW_POINTS * ours + partner
+
+
+def _pair_value(k: _Know, suit: int) -> int:
+    return 40 if suit == k.trump else 20
+
+
+def _singable_soon(k: _Know) -> int:
+    """What the cante this seat could make after winning a trick is worth."""
+    if not k.window:
+        return 0
+    best = 0
+    for suit in range(4):
+        pair = tute.PAIRS[suit]
+        if not k.sung >> suit & 1 and k.hand & pair == pair:
+            best = max(best, _pair_value(k, suit))
+    return best
+
+
+def _keep(k: _Know, card: int) -> float:
+    """What holding ``card`` for later is worth to this side (in point margin)."""
+    suit = card >> 4
+    if suit == k.trump:
+        higher = (ORDER.above[card] & k.unseen).bit_count()
+        wins = 1 / (1 + TRUMP_RISK * higher)
+    else:
+        wins = 1.0
+        for s in range(k.n):
+            if s % 2 != k.seat % 2:
+                wins *= 1 - _p_beats(k, s, card, suit)
+    ours = wins + (1 - wins) * (PARTNER_SAVE if k.n == 4 else 0.0)
+    value = (2 * ours - 1) * POINTS[card] + wins * (CAPTURE if k.n == 4 else CAPTURE_2)
+    rank = card & 15
+    if rank in (tute.REY, tute.CABALLO) and k.window and not k.sung >> suit & 1:
+        pair = tute.PAIRS[suit]
+        if k.hand & pair == pair:
+            value += PAIR_KEEP * _pair_value(k, suit)
+    if k.face_up >= 0 and suit == k.trump:
+        up = k.face_up & 15
+        if rank == SEVEN and up in tute.COUNTING:
+            value += POINTS[k.face_up] + 2
+        elif rank == TWO and up in k.targets:
+            value += 2
+    return value
+
+
+def _medium_card(k: _Know) -> tuple[int, float]:
+    """The legal card with the best expected trick margin less what keeping it is worth."""
+    on_table = 0
+    for c in k.trick:
+        on_table += POINTS[c]
+    cante = _singable_soon(k)
+    best, best_value, best_p = -1, -1e9, 0.0
+    for card in cards_of(k.legal):
+        ours, mine, extra = _trick_chance(k, card)
+        value = (2 * ours - 1) * (on_table + POINTS[card]) + extra + mine * CANTE_WIN * cante
+        value -= _keep(k, card)
+        if value > best_value:
+            best, best_value, best_p = card, value, ours
+    return best, best_p
+
+
+def _playout_action(state: tute.State) -> int:
+    """The medium policy inside a sampled deal (declarations: tute, swap, sing, then a card)."""
+    if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
+        actions = tute.legal_actions(state)
+        if tute.TUTE in actions:
+            return tute.TUTE
+        declaration = _declaration(actions)
+        if declaration is not None:
+            return declaration
+    legal = tute._legal_cards(state)
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    return _medium_card(_from_state(state))[0]
+
+
+# --- hard ----------------------------------------------------------------------------------------
+
+
+def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
+    n = view.params.players
+    if n == 2 and view.stock_size == 0:
+        return _open_hands(view, legal, rng)
+    if n == 4 and sum(view.hand_sizes) <= SOLVE_CARDS:
+        return _solved_search(view, legal, rng, budget)
+    return _playout_search(view, legal, rng, budget)
+
+
+def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
+    """The margin of ``side`` in the deal that just ended, and whether it won it."""
+    for e in state.last:
+        if isinstance(e, Event) and e.type == "score":
+            points = e.data["points"]
+            won = e.data["winners"][0] % 2 == side
+            margin = float(points[side] - points[1 - side])
+            if _deals_to_win(state.params) > 1:
+                margin += BEST_OF_WIN if won else -BEST_OF_WIN
+            return margin, won
+    raise AssertionError("a finished deal without a score")
+
+
+def _deals_to_win(params: tute.Params) -> int:
+    return tute._deals_to_win(params.match)
+
+
+def _play_out(state: tute.State, number: int, side: int) -> tuple[float, bool]:
+    while state.result is None and state.deal.number == number:
+        state = tute.apply(state, _playout_action(state))
+    return _side_value(state, side)
+
+
+def _plans(state: tute.State) -> list[tuple[int, ...]]:
+    """Every sequence of declarations (swaps, cantes) that ends with a card."""
+    out: list[tuple[int, ...]] = []
+    for action in tute.legal_actions(state):
+        if action < tute.SWAP:
+            out.append((action,))
+        elif action != tute.TUTE:
+            out += [(action, *rest) for rest in _plans(tute.apply(state, action))]
+    return out
+
+
+def _playout_search(
+    view: tute.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    """Sampled deals, each played out by the medium policy after every option."""
+    assert view.seat is not None
+    side = view.seat % 2
+    clock = budget.clock()
+    totals: dict[tuple[int, ...], float] = {}
+    wins: dict[tuple[int, ...], int] = {}
+    plans: list[tuple[int, ...]] = [(a,) for a in legal]
+    while clock.more():
+        world = tute.sample_state(view, rng)
+        if any(a >= tute.SWAP for a in legal):
+            plans = _plans(world)
+        for plan in plans:
+            state = world
+            for action in plan:
+                state = tute.apply(state, action)
+            margin, won = _play_out(state, view.deal, side)
+            totals[plan] = totals.get(plan, 0.0) + margin
+            wins[plan] = wins.get(plan, 0) + won
+        clock.tick()
+    worlds = max(clock.done, 1)
+    plan = max(plans, key=lambda p: (totals.get(p, 0.0), [-a for a in p]))
+    action = plan[0]
+    what = " then ".join(tute.format_action(view.params, a) for a in plan)
+    return Decision(
+        action,
+        f"{what}: {totals[plan] / worlds:+.1f} points margin on average, deal won in "
+        f"{100 * wins[plan] / worlds:.0f}% of {worlds} sampled deals",
+    )
+
+
+def _position(state: tute.State) -> Position:
+    p = state.params
+    n = p.players
+    return Position(
+        hands=list(state.hands),
+        seats=tuple(range(n)),
+        trick=state.trick,
+        leader=state.leader,
+        trump=state.deal.trump,
+        order=ORDER,
+        obligation=MUST_WIN,  # four players with must_beat_partner=false: a stricter model
+        must_underruff=p.must_underruff,
+        last_trick_bonus=tute._bonus(p),
+        points=POINTS,
+    )
+
+
+def _card_values(state: tute.State, cards: Sequence[int], side: int) -> dict[int, int]:
+    """Exact: for each card, the points ``side`` takes from the tricks left after playing it."""
+    pos = _position(state)
+    n = len(pos.seats)
+    team = {s for s in range(n) if s % 2 == side}
+    solver = Solver(pos, team, team)
+    hands, seat = list(state.hands), state.turn
+    out = {}
+    for card in cards:
+        hands[seat] ^= 1 << card
+        played = (*state.trick, card)
+        if len(played) == n:
+            winner = (state.leader + trick_winner(played, pos.trump, ORDER)) % n
+            left = hands[winner].bit_count()
+            gain = solver.value_of_trick(played, left) if winner in team else 0
+            out[card] = gain + solver.search(hands, (), winner, -(10**9), 10**9)
+        else:
+            out[card] = solver.search(hands, played, state.leader, -(10**9), 10**9)
+        hands[seat] ^= 1 << card
+    return out
+
+
+def _left(state: tute.State) -> int:
+    """The card points still to take, with the last trick's bonus."""
+    total = 0
+    for h in state.hands:
+        for c in cards_of(h):
+            total += POINTS[c]
+    for c in state.trick:
+        total += POINTS[c]
+    return total + tute._bonus(state.params)
+
+
+def _sing_first(view: tute.View, legal: list[int]) -> Decision | None:
+    """With play solved exactly a cante costs nothing: sing now (the 40 before a 20)."""
+    sings = [a for a in legal if tute.SING <= a < tute.SING + 4]
+    if not sings:
+        return None
+    best = max(sings, key=lambda a: (a - tute.SING == view.trump, -a))
+    return Decision(best, f"sings {40 if best - tute.SING == view.trump else 20}: free points")
+
+
+def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decision:
+    """Two players after the stock: every unseen card is in the other hand, so solve exactly."""
+    assert view.seat is not None
+    sing = _sing_first(view, legal)
+    if sing is not None:
+        return sing
+    state = tute.sample_state(view, rng)
+    values = _card_values(state, legal, view.seat % 2)
+    best = max(legal, key=lambda c: (values[c], -c))
+    return Decision(
+        best,
+        f"{tute.format_action(view.params, best)}: takes {values[best]} of the "
+        f"{_left(state)} points left with best play (the hands are known)",
+    )
+
+
+def _solved_search(
+    view: tute.View, legal: list[int], rng: random.Random, budget: Budget
+) -> Decision:
+    """Four players near the end: each sampled deal solved exactly for every card."""
+    assert view.seat is not None
+    sing = _sing_first(view, legal)
+    if sing is not None:
+        return sing
+    cards = [a for a in legal if a < tute.SWAP]
+    clock = budget.clock()
+    totals = dict.fromkeys(cards, 0)
+    left = 0
+    while clock.more():
+        world = tute.sample_state(view, rng)
+        for card, value in _card_values(world, cards, view.seat % 2).items():
+            totals[card] += value
+        left += _left(world)
+        clock.tick()
+    worlds = max(clock.done, 1)
+    best = max(cards, key=lambda c: (totals[c], -c))
+    return Decision(
+        best,
+        f"{tute.format_action(view.params, best)}: the team takes {totals[best] / worlds:.1f} of "
+        f"the {left / worlds:.0f} points left on average over {worlds} sampled deals",
+    )

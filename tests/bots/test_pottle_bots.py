@@ -1,0 +1,156 @@
+"""Pottle bots: every level plays legally in every phase, hard is deterministic with a fixed
+number of iterations, and each level finds the plain right move in a few set positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tapete
+from tapete.bots import Budget, LevelBot, hint
+from tapete.game import Game
+from tapete.games.pottle import stack_deck
+
+LEVELS = ("easy", "medium", "hard")
+SPECS = (
+    "pottle(deals=1, extra_deals=0)",
+    "pottle(players=3, deals=1, extra_deals=0, max_same_bid=unlimited)",
+    "pottle(players=7, deals=1, extra_deals=0, pot_rule=pagat)",
+)
+
+
+def bot(level: str) -> LevelBot:
+    return LevelBot(level, Budget(iterations=4))
+
+
+def position(spec: str, hands: list[str], moves: list[str], dealer: int = 3) -> tuple[Game, object]:
+    """The state after ``moves`` from a deal of ``hands`` (seat 0 first)."""
+    game = tapete.load(spec)
+    deck = stack_deck(game.params, dealer, hands)
+    state = game.new_state(0, decks=[deck], dealer=dealer)
+    for move in moves:
+        state = game.apply(state, move)
+    return game, state
+
+
+def choice(game: Game, state: object, level: str) -> str:
+    seat = game.current_player(state)
+    view = game.observe(state, seat)
+    action = bot(level).choose(view, game.legal_actions(state), random.Random(1))
+    return game.format_action(action)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), spec=st.sampled_from(SPECS))
+def test_every_level_plays_legally_in_every_phase(seed: int, spec: str) -> None:
+    game = tapete.load(spec)
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    phases = set()
+    while (seat := game.current_player(state)) is not None:
+        view = game.observe(state, seat)
+        legal = game.legal_actions(state)
+        phases.add(view.phase)
+        choices = [bot(level).choose(view, legal, rng) for level in LEVELS]
+        for action in choices:
+            assert action in legal, (view.phase, game.format_action(action))
+        state = game.apply(state, rng.choice(choices))
+    assert phases == {"bid", "trump", "play"}
+
+
+def test_hard_is_deterministic_with_iterations() -> None:
+    game = tapete.load("pottle")
+    state = game.new_state(5)
+    for _ in range(6):  # bids, trump, and the first plays
+        seat = game.current_player(state)
+        view = game.observe(state, seat)
+        legal = game.legal_actions(state)
+        first = bot("hard").decide(view, legal, random.Random(9))
+        again = bot("hard").decide(view, legal, random.Random(9))
+        assert first == again
+        state = game.apply(state, first.action)
+
+
+# Declarer seat 0 bid 1 (seat 3 also bid 1; the tie goes to the first bidder), no trump, and has
+# lost five tricks. Seat 1 leads the K of spades: the ace takes the one trick he needs, and the
+# 2 of spades then loses the last trick. Ducking now would leave him discarding the ace.
+TAKE_HANDS = [
+    "2c 3c 4c 2d 3d As 2s",
+    "Ac Kc Qc Ad Kd Ks 9h",
+    "5c 7c 9c 5d 7d 5s 3s",
+    "6c 8c Tc 6d 8d 6s 4s",
+]
+TAKE_MOVES = [
+    "bid 1", "bid 0", "bid 0", "bid 1", "trump none",
+    "2c", "Ac", "5c", "6c",
+    "Kc", "7c", "8c", "3c",
+    "Qc", "9c", "Tc", "4c",
+    "Ad", "5d", "6d", "2d",
+    "Kd", "7d", "8d", "3d",
+    "Ks", "5s", "6s",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_declarer_takes_the_trick_he_needs(level: str) -> None:
+    game, state = position("pottle", TAKE_HANDS, TAKE_MOVES)
+    assert choice(game, state, level) == "play As"
+
+
+# Declarer seat 0 bid 3 and has two tricks; he leads the Q of spades with 2h left, which loses the
+# last trick. Seat 3, last to play, must take the queen with the king to beat the contract.
+BEAT_HANDS = [
+    "2c 3c 4c Ad Kd Qs 2h",
+    "Ac Kc Qc 2d 3d 3s 9h",
+    "5c 7c 9c 5d 7d 4s 7h",
+    "6c 8c Tc 6d 8d Ks 2s",
+]
+BEAT_MOVES = [
+    "bid 3", "bid 0", "bid 0", "bid 1", "trump none",
+    "2c", "Ac", "5c", "6c",
+    "Kc", "7c", "8c", "3c",
+    "Qc", "9c", "Tc", "4c",
+    "2d", "5d", "6d", "Ad",
+    "Kd", "3d", "7d", "8d",
+    "Qs", "3s", "4s",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_defender_beats_the_contract(level: str) -> None:
+    game, state = position("pottle", BEAT_HANDS, BEAT_MOVES)
+    assert choice(game, state, level) == "play Ks"
+
+
+# The dealer holds the seven top spades: seven tricks with spades trump cannot fail.
+SPADES = [
+    "2c 3c 4c 2d 3d 2h 3h",
+    "5c 6c 7c 5d 6d 5h 6h",
+    "8c 9c Tc 8d 9d 8h 9h",
+    "As Ks Qs Js Ts 9s 8s",
+]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_sure_grand_slam_is_bid(level: str) -> None:
+    game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1"])
+    assert choice(game, state, level) == "bid 7"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_solid_suit_is_trump(level: str) -> None:
+    game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1", "bid 7"])
+    assert choice(game, state, level) == "trump s"
+
+
+def test_hints_give_reasons() -> None:
+    game, state = position("pottle", TAKE_HANDS, TAKE_MOVES)
+    advice = hint(game.observe(state, 0), Budget(iterations=4))
+    assert game.format_action(advice.action) == "play As"
+    assert "contract made" in advice.reason
+    game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1"])
+    advice = hint(game.observe(state, 3), Budget(iterations=4))
+    assert advice.reason.startswith("bid 7") and "takes the pot" in advice.reason
