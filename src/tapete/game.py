@@ -73,6 +73,16 @@ class Setup:
     decks: tuple[tuple[Card, ...], ...] = ()
     dealer: int | None = None
 
+    def first_dealer(self, players: int) -> int:
+        """The first dealer: the one given, or drawn by lot from the seed; checks the seat."""
+        from tapete.chance import by_lot
+
+        dealer = (
+            self.dealer if self.dealer is not None else by_lot(players, self.seed, "first-dealer")
+        )
+        check(0 <= dealer < players, "dealer", dealer, f"a seat from 0 to {players - 1}")
+        return dealer
+
     def deck(self, deal: int, cards: Sequence[Card]) -> tuple[Card, ...]:
         """The order of deal ``deal`` over ``cards``; raises ValueError if a given one is wrong."""
         from tapete.chance import shuffled

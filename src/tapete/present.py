@@ -178,9 +178,11 @@ def _shown(view: Any, seat: int) -> tuple[str, ...]:
     return _cards(seen) if seen is not None and seat != view.seat else ()
 
 
-def _trick(view: Any, plays: Sequence[Card]) -> tuple[OnTable, ...]:
+def _trick(view: Any, plays: Sequence[Card], leader: int | None = None) -> tuple[OnTable, ...]:
+    """The cards of a trick on the seats that played them, from its leader (the current one's)."""
+    leader = view.leader if leader is None else leader
     seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
-    start = seats.index(view.leader) if view.leader in seats else 0
+    start = seats.index(leader) if leader in seats else 0
     order = seats[start:] + seats[:start]
     return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(plays))
 
@@ -251,10 +253,7 @@ def _last(view: Any, last: Any) -> tuple[OnTable, ...]:
     if last is None:
         return ()
     leader, cards = last
-    seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
-    start = seats.index(leader) if leader in seats else 0
-    order = seats[start:] + seats[:start]
-    return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(cards))
+    return _trick(view, cards, leader)
 
 
 def _pottle(view: Any, lang: str, names: list[str]) -> Table:

@@ -76,7 +76,6 @@ from tapete.cards import (
     parse_card,
     suit_name,
 )
-from tapete.chance import by_lot
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -325,8 +324,7 @@ class View:
 
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
-    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
-    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    dealer = setup.first_dealer(n)
     chips = (params.chips,) * n
     return _begin_round(params, setup, 0, dealer, chips, (0,) * 9, 0, (1 << n) - 1, (), ())
 

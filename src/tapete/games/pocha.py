@@ -52,7 +52,7 @@ from tapete.cards import (
     spanish,
     suit_name,
 )
-from tapete.chance import by_lot, deal_constrained
+from tapete.chance import deal_constrained
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -336,8 +336,7 @@ class View:
 
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
-    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
-    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    dealer = setup.first_dealer(n)
     seats = tuple((dealer + 1 + i) % n for i in range(n))
     deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
     zeros = (0,) * n

@@ -49,7 +49,7 @@ from tapete.cards import (
     parse_cards,
     suit_name,
 )
-from tapete.chance import by_lot, deal_constrained
+from tapete.chance import deal_constrained
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -272,8 +272,7 @@ class View:
 
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
-    dealer = setup.dealer if setup.dealer is not None else by_lot(n, setup.seed, "first-dealer")
-    check(0 <= dealer < n, "dealer", dealer, f"a seat from 0 to {n - 1}")
+    dealer = setup.first_dealer(n)
     chips = (params.bankroll,) * n
     return _start_deal(params, setup, 0, dealer, chips, chips, 0, (), ())
 
