@@ -43,7 +43,9 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -58,8 +60,10 @@ from tapete.cards import (
     Deck,
     cards_of,
     format_cards,
+    mask_of,
     parse_card,
     parse_cards,
+    suit_mask,
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -86,13 +90,37 @@ REYES = sum(1 << (s * 16 + REY) for s in range(4))
 CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
 MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
-# ``cards_of`` by table, for the playout hot path: each suit's ranks 1–7 sit in bits 0–7 of its
-# 16 bits, Sota, Caballo and Rey in bits 10–12.
-_L0, _L1, _L2, _L3 = (tuple(tuple(cards_of(c << 16 * s)) for c in range(256)) for s in range(4))
-_H0, _H1, _H2, _H3 = (
-    tuple(tuple(cards_of(c << (16 * s + 10))) for c in range(8)) for s in range(4)
-)
-_POWER = ORDER.power
+SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
+"""The cards of each suit, as bitmasks."""
+
+
+def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """``cards_of`` for the cards of ``suit``, indexed by the 13 bits that hold its ranks.
+
+    Indices that differ only in bits no Spanish card uses share one tuple, keeping the table small.
+    """
+    ranks = SUITS[0]
+    by_ranks = {
+        bits: tuple(cards_of(bits << 16 * suit)) for bits in range(8192) if bits == bits & ranks
+    }
+    return tuple(by_ranks[bits & ranks] for bits in range(8192))
+
+
+# ``cards_of`` by table, for the playout hot path: one lookup per suit.
+_C0, _C1, _C2, _C3 = (_suit_table(s) for s in range(4))
+
+
+def _beaters(trump: int) -> tuple[int, ...]:
+    """Per card, the cards that beat it when it is winning a trick with these trumps (§0.4).
+
+    A winning card that is not a trump is of the suit led: the higher cards of its suit beat it,
+    and so does every trump. A winning trump falls only to a higher trump.
+    """
+    return tuple(ORDER.above[c] | (SUITS[trump] if c >> 4 != trump else 0) for c in range(64))
+
+
+BEATERS = tuple(_beaters(trump) for trump in range(4))
+"""``BEATERS[trump][card]``: the cards that beat ``card`` when it is winning the trick."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,11 +222,13 @@ class Deal:
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     relaxed: bool  # an option may lift the duty to win the trick (see ``_obligation``)
     swappers: int = field(init=False)  # the 7 and the 2 of trumps
+    beaters: tuple[int, ...] = field(init=False, repr=False)  # ``BEATERS[trump]``
 
     def __post_init__(self) -> None:
         object.__setattr__(
             self, "swappers", 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
         )
+        object.__setattr__(self, "beaters", BEATERS[self.trump])
 
 
 _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
@@ -280,12 +310,51 @@ class State:
         self.last = last
         self._legal = -1  # the cards the current player may play, computed once
 
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, changes.get(name, getattr(self, name)))
+    def _after_card(
+        self,
+        hands: tuple[int, ...],
+        stock: tuple[Card, ...],
+        face_up: Card,
+        trick: tuple[Card, ...],
+        leader: Seat,
+        turn: Seat,
+        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        points: tuple[int, ...],
+        known: tuple[int, ...],
+        sing_right: Seat,
+        last: tuple[_Pending, ...],
+    ) -> State:
+        """The state after a card is played; what the play does not change carries over.
+
+        Set slot by slot rather than through ``__init__``: this is the playout hot path.
+        """
+        new = _new_state(State)
+        new.params = self.params
+        new.setup = self.setup
+        new.deal = self.deal
+        new.hands = hands
+        new.stock = stock
+        new.face_up = face_up
+        new.trick = trick
+        new.leader = leader
+        new.turn = turn
+        new.tricks = tricks
+        new.points = points
+        new.cantes = self.cantes
+        new.swaps = self.swaps
+        new.known = known
+        new.sing_right = sing_right
+        new.scores = self.scores
+        new.history = self.history
+        new.result = None
+        new.last = last
         new._legal = -1
         return new
+
+    def _with(self, **changes: Any) -> State:
+        """This state with the fields named in ``changes`` replaced."""
+        values: list[Any] = [*map(changes.get, _FIELDS, _fields_of(self))]
+        return State(*values)
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
@@ -296,6 +365,11 @@ class State:
             f"trick {len(self.tricks)} turn {self.turn} [{format_cards(self.trick)}] "
             f"hands [{hands}] points {list(self.points)} scores {list(self.scores)}>"
         )
+
+
+_new_state = object.__new__
+_FIELDS = tuple(inspect.signature(State).parameters)
+_fields_of = operator.attrgetter(*_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -355,8 +429,8 @@ def _deal(
     n = params.players
     order = setup.deck(number, SPANISH_40.cards)
     dealt = [0] * n
-    for i in range(n * HAND_SIZE[n]):
-        dealt[(dealer + 1 + i) % n] |= 1 << order[i]
+    for i in range(n):  # card i goes to the dealer's right, i + 1 to the next seat, and so on
+        dealt[(dealer + 1 + i) % n] = mask_of(order[i : n * HAND_SIZE[n] : n])
     known = [0] * n
     if n == 2:
         upcard, stock, face_up = order[16], order[17:], order[16]
@@ -418,33 +492,48 @@ def _relaxed(params: Params) -> bool:
 
 
 def _legal_cards(state: State) -> int:
-    if state._legal < 0:
-        hand = state.hands[state.turn]
-        if state.trick:
-            p = state.params
-            rule: tricks.Obligation | None = tricks.MUST_WIN
-            if state.deal.relaxed:
-                rule = _obligation(
-                    p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
-                )
-            if rule is not None:
-                hand = tricks.legal_mask(
-                    hand,
-                    state.trick,
-                    state.deal.trump,
-                    ORDER,
-                    rule,
-                    must_underruff=p.must_underruff,
-                )
-        state._legal = hand
-    return state._legal
+    """The cards the player to act may play, as a mask (computed once per state)."""
+    legal = state._legal
+    if legal >= 0:
+        return legal
+    legal = state.hands[state.turn]
+    trick, d = state.trick, state.deal
+    if trick and d.relaxed:
+        p = state.params
+        rule = _obligation(p, len(state.tricks), trick, state.turn, state.leader, d.trump)
+        if rule is not None:
+            legal = tricks.legal_mask(
+                legal, trick, d.trump, ORDER, rule, must_underruff=p.must_underruff
+            )
+    elif trick:
+        # ``tricks.legal_mask`` with MUST_WIN, by the table of the cards that beat the winning one.
+        beaters = d.beaters
+        win = trick[0]
+        for card in trick[1:]:
+            if beaters[win] >> card & 1:
+                win = card
+        in_led = legal & SUITS[trick[0] >> 4]
+        if in_led:  # follow suit, beating the winning card if you can
+            legal = in_led & beaters[win] or in_led
+        elif legal & beaters[win]:  # void: trump, over-trumping when you can
+            legal &= beaters[win]
+        elif state.params.must_underruff and legal & SUITS[d.trump]:
+            legal &= SUITS[d.trump]
+    state._legal = legal
+    return legal
 
 
 def legal_actions(state: State) -> list[Action]:
     """The cards the play duty allows, then ``swap``, ``sing <suit>`` and ``tute`` if allowed."""
     if state.result is not None:
         return []
-    actions = _cards(state._legal if state._legal >= 0 else _legal_cards(state))
+    legal = state._legal if state._legal >= 0 else _legal_cards(state)
+    actions = [
+        *_C0[legal & 8191],
+        *_C1[legal >> 16 & 8191],
+        *_C2[legal >> 32 & 8191],
+        *_C3[legal >> 48],
+    ]  # ``_cards(legal)`` written out: the call would cost more than the lookups
     if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
         hand, d = state.hands[state.turn], state.deal
         # Cheap first: a pair (a Rey sits one bit above its Caballo), the 7 or 2 of trumps, a tute.
@@ -455,20 +544,16 @@ def legal_actions(state: State) -> list[Action]:
 
 def _cards(mask: int) -> list[Card]:
     """``cards_of(mask)`` for the cards of the Spanish deck, by table."""
-    return [
-        *_L0[mask & 255], *_H0[mask >> 10 & 7], *_L1[mask >> 16 & 255], *_H1[mask >> 26 & 7],
-        *_L2[mask >> 32 & 255], *_H2[mask >> 42 & 7], *_L3[mask >> 48 & 255], *_H3[mask >> 58],
-    ]  # fmt: skip
+    return [*_C0[mask & 8191], *_C1[mask >> 16 & 8191], *_C2[mask >> 32 & 8191], *_C3[mask >> 48]]
 
 
-def _trick_winner(trick: tuple[Card, ...], trump: int) -> int:
-    """``tricks.trick_winner``, written out for the two-card trick of the two-player game."""
-    if len(trick) != 2:
-        return tricks.trick_winner(trick, trump, ORDER)
-    lead, follow = trick
-    if follow >> 4 == lead >> 4:
-        return int(_POWER[follow] > _POWER[lead])
-    return int(follow >> 4 == trump)
+def _trick_winner(trick: tuple[Card, ...], beaters: tuple[int, ...]) -> int:
+    """``tricks.trick_winner`` by the ``BEATERS`` table of the deal's trumps."""
+    at, win = 0, trick[0]
+    for i in range(1, len(trick)):
+        if beaters[win] >> trick[i] & 1:
+            at, win = i, trick[i]
+    return at
 
 
 def _declarations(state: State) -> list[Action]:
@@ -709,38 +794,30 @@ def apply(state: State, action: Action) -> State:
 
 def _play(state: State, card: Card) -> State:
     p, seat = state.params, state.turn
-    hands = list(state.hands)
+    hands = [*state.hands]
     hands[seat] ^= 1 << card
     known = state.known
     if known[seat] >> card & 1:
         known = (*known[:seat], known[seat] ^ 1 << card, *known[seat + 1 :])
+    trick = state.trick + (card,)  # noqa: RUF005 (cheaper than unpacking, on the hot path)
+    if len(trick) == p.players:
+        return _take_trick(state, hands, known, trick)
     right = state.sing_right
     if right >= 0 and seat == ((right + 2) % 4 if p.partner_may_sing else right):
         right = -1  # the last chance to sing for the trick won has passed
-    trick = (*state.trick, card)
-    if len(trick) < p.players:
-        return State(
-            p,
-            state.setup,
-            state.deal,
-            tuple(hands),
-            state.stock,
-            state.face_up,
-            trick,
-            state.leader,
-            (seat + 1) % p.players,
-            state.tricks,
-            state.points,
-            state.cantes,
-            state.swaps,
-            known,
-            right,
-            state.scores,
-            state.history,
-            None,
-            (),
-        )
-    return _take_trick(state, hands, known, trick)
+    return state._after_card(
+        tuple(hands),
+        state.stock,
+        state.face_up,
+        trick,
+        state.leader,
+        (seat + 1) % p.players,
+        state.tricks,
+        state.points,
+        known,
+        right,
+        (),
+    )
 
 
 def _take_trick(
@@ -749,12 +826,19 @@ def _take_trick(
     """The winner takes the trick and leads; while the stock lasts both draw, winner first."""
     p, d, leader = state.params, state.deal, state.leader
     n = p.players
-    winner = (leader + _trick_winner(trick, d.trump)) % n
-    won = POINTS[trick[0]] + POINTS[trick[1]] if n == 2 else sum(POINTS[c] for c in trick)
-    points = (*state.points[:winner], state.points[winner] + won, *state.points[winner + 1 :])
-    last: tuple[_Pending, ...] = (("trick", leader, trick, winner, won),)
+    if n == 2:  # the follower wins by beating the lead
+        winner = leader ^ (d.beaters[trick[0]] >> trick[1] & 1)
+        won = POINTS[trick[0]] + POINTS[trick[1]]
+    else:
+        winner = (leader + _trick_winner(trick, d.beaters)) % 4
+        won = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
+    points = [*state.points]
+    points[winner] += won
+    taken = ("trick", leader, trick, winner, won)
     stock, face_up = state.stock, state.face_up
-    if face_up >= 0:
+    if face_up < 0:
+        last: tuple[_Pending, ...] = (taken,)
+    else:
         loser, first = 1 - winner, stock[0]
         if len(stock) > 1:
             second, stock = stock[1], stock[2:]
@@ -767,30 +851,13 @@ def _take_trick(
             )
         hands[winner] |= 1 << first
         hands[loser] |= 1 << second
-        last = (*last, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
-    done = (*state.tricks, (leader, trick))
-    after = State(
-        p,
-        state.setup,
-        d,
-        tuple(hands),
-        stock,
-        face_up,
-        (),
-        winner,
-        winner,
-        done,
-        points,
-        state.cantes,
-        state.swaps,
-        known,
-        winner,
-        state.scores,
-        state.history,
-        None,
-        last,
+        last = (taken, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
+    done = state.tricks + ((leader, trick),)  # noqa: RUF005 (as in _play)
+    after = state._after_card(
+        tuple(hands), stock, face_up, (), winner, winner, done, tuple(points), known, winner, last
     )
     if len(done) * n < 40:
+        after._legal = hands[winner]  # the leader may play any card
         return after
     return _end_deal(after, -1)
 
