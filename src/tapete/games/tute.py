@@ -66,6 +66,7 @@ from tapete.cards import (
     suit_mask,
     suit_name,
 )
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check, format_value
 
@@ -1531,14 +1532,8 @@ def stack_deck(
             row.append(spare.pop(0))
     if n == 4 and up is not None:
         rows[dealer].append(up)
-    order = [rows[(dealer + 1 + i) % n][i // n] for i in range(n * size)]
-    if n == 2:
-        order.append(up if up is not None else spare.pop(0))
-        order += drawn
-    order += spare
-    if sorted(order) != sorted(SPANISH_40.cards):
-        raise ValueError("a card is named twice")
-    return tuple(order)
+    turned = [up if up is not None else spare.pop(0), *drawn] if n == 2 else []
+    return dealt_order(rows, (dealer + 1) % n, turned, SPANISH_40.cards)
 
 
 def describe(view: View) -> str:
