@@ -209,9 +209,13 @@ def _side_seats(side: int, n: int) -> tuple[Seat, ...]:
 # --- state -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Deal:
-    """What a deal fixes: its number, dealer, trump, the card that set it, the first leader."""
+    """What a deal fixes: its number, dealer, trump, the card that set it, the first leader.
+
+    Treat as immutable. Not a frozen dataclass: one is built per deal on the playout path, and a
+    frozen one costs several times as much to build.
+    """
 
     number: int
     dealer: Seat
@@ -225,14 +229,13 @@ class Deal:
     beaters: tuple[int, ...] = field(init=False, repr=False)  # ``BEATERS[trump]``
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "swappers", 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
-        )
-        object.__setattr__(self, "beaters", BEATERS[self.trump])
+        self.swappers = 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
+        self.beaters = BEATERS[self.trump]
 
 
 _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
-"""An event as the state keeps it: a ``Deal``, ``("trick", ...)``, ``("draw", ...)`` or an Event."""
+"""An event as the state keeps it: a ``Deal``, an Event, or raw (``("trick", ...)``, ``("draw",
+...)``, ``("score", ...)``, ``("end", ...)``) to be rendered by ``events``."""
 
 
 class State:
@@ -948,18 +951,18 @@ def _end_deal(state: State, tute: Seat) -> State:
     delta = points if needed <= 1 else (int(side == 0), int(side == 1))
     scores = (state.scores[0] + delta[0], state.scores[1] + delta[1])
     history = (*state.history, delta)
-    scored = Event(
+    last_trick = None if tute >= 0 else state.leader
+    declared = tute if tute >= 0 else None
+    scored = (
         "score",
-        {
-            "score": list(delta),
-            "points": list(points),
-            "cards": cards,
-            "cantes": cantes,
-            "last_trick": None if tute >= 0 else state.leader,
-            "tute": tute if tute >= 0 else None,
-            "winners": list(_side_seats(side, n)),
-            "totals": list(scores),
-        },
+        delta,
+        points,
+        tuple(cards),
+        tuple(cantes),
+        last_trick,
+        declared,
+        side,
+        scores,
     )
     winner = side  # of the match, if it ends here
     if needed > 1:  # best_of_K: a tute wins the deal like any other win
@@ -979,10 +982,18 @@ def _end_deal(state: State, tute: Seat) -> State:
         nxt = (d.dealer + 1) % n
         return _deal(p, state.setup, d.number + 1, nxt, scores, history, (*state.last, scored))
     result = Outcome(scores, _side_seats(winner, n), reason)
-    end = Event("end", {"scores": list(scores), "winners": list(result.winners), "reason": reason})
+    end = ("end", scores, result.winners, reason)
     return state._with(
         scores=scores, history=history, result=result, last=(*state.last, scored, end)
     )
+
+
+def _scored(state: State) -> tuple[tuple[int, int], int] | None:
+    """The points of each side and the side that won, if the last step scored a deal."""
+    for pending in state.last:
+        if isinstance(pending, tuple) and pending[0] == "score":
+            return pending[2], pending[7]
+    return None
 
 
 def outcome(state: State) -> Outcome | None:
@@ -995,11 +1006,29 @@ def events(state: State) -> tuple[Event, ...]:
 
 
 def _event(params: Params, pending: _Pending) -> Event:
-    # Tricks and draws are kept raw in the state and rendered here, off the playout hot path.
+    # Tricks, draws and scores are kept raw in the state and rendered here, off the playout path.
     if isinstance(pending, Event):
         return pending
     if isinstance(pending, Deal):
         return _deal_event(params, pending)
+    if pending[0] == "score":
+        _, delta, points, cards, cantes, last_trick, tute, side, totals = pending
+        return Event(
+            "score",
+            {
+                "score": list(delta),
+                "points": list(points),
+                "cards": list(cards),
+                "cantes": list(cantes),
+                "last_trick": last_trick,
+                "tute": tute,
+                "winners": list(_side_seats(side, params.players)),
+                "totals": list(totals),
+            },
+        )
+    if pending[0] == "end":
+        _, scores, winners, reason = pending
+        return Event("end", {"scores": list(scores), "winners": list(winners), "reason": reason})
     if pending[0] == "trick":
         _, leader, trick, winner, won = pending
         return Event(
