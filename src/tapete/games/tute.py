@@ -531,23 +531,19 @@ def legal_actions(state: State) -> list[Action]:
     if state.result is not None:
         return []
     legal = state._legal if state._legal >= 0 else _legal_cards(state)
+    # ``cards_of(legal)`` by table, one lookup per suit.
     actions = [
         *_C0[legal & 8191],
         *_C1[legal >> 16 & 8191],
         *_C2[legal >> 32 & 8191],
         *_C3[legal >> 48],
-    ]  # ``_cards(legal)`` written out: the call would cost more than the lookups
+    ]
     if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
         hand, d = state.hands[state.turn], state.deal
         # Cheap first: a pair (a Rey sits one bit above its Caballo), the 7 or 2 of trumps, a tute.
         if hand & hand >> 1 & CABALLOS or hand & d.swappers or state.params.tute_declaration:
             actions += _declarations(state)
     return actions
-
-
-def _cards(mask: int) -> list[Card]:
-    """``cards_of(mask)`` for the cards of the Spanish deck, by table."""
-    return [*_C0[mask & 8191], *_C1[mask >> 16 & 8191], *_C2[mask >> 32 & 8191], *_C3[mask >> 48]]
 
 
 def _trick_winner(trick: tuple[Card, ...], beaters: tuple[int, ...]) -> int:
