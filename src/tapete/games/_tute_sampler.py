@@ -137,14 +137,7 @@ def _lowest_slot(excluded: list[tuple[int, int]], card: Card, left: int) -> int:
 
 
 def sample_state(view: View, rng: random.Random) -> State:
-    """A full state consistent with ``view``: the unseen cards dealt at random around the facts.
-
-    The seat's own hand, every card played, swapped or shown, and every void or "could not beat"
-    that play revealed, each at the moment it was revealed (a two-player hand changes with every
-    draw), are honoured; so is the 40-before-20 rule's hint that a singer of 20 did not hold both
-    trumps of the pair. Among the deals that fit, the draw is close to uniform. Raises
-    ValueError for a view no deal can explain.
-    """
+    """``tute.sample_state`` (its docstring states the contract), as this module describes."""
     n = view.params.players
     line = _timeline(view)
     hidden = [s for s in range(n) if view.hands[s] is None]
