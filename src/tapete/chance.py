@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from tapete.cards import Card, cards_of
 
-__all__ = ["by_lot", "deal_constrained", "shuffled"]
+__all__ = ["by_lot", "deal_constrained", "dealt_order", "shuffled"]
 
 
 def _stream(seed: int, label: str, count: int) -> tuple[int, ...]:
@@ -42,6 +42,44 @@ def shuffled(cards: Sequence[Card], seed: int, deal: int) -> tuple[Card, ...]:
     for i in range(len(order) - 1, 0, -1):
         j = numbers[i] % (i + 1)
         order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+def dealt_order(
+    hands: Sequence[Sequence[Card]],
+    first: int = 0,
+    then: Iterable[Card] = (),
+    deck: Iterable[Card] = (),
+) -> tuple[Card, ...]:
+    """The deck order, top card first, that deals ``hands`` one card at a time.
+
+    ``hands[first]`` gets the top card, the next hand round the table the next one, and so on,
+    each hand's cards in the order given; when the cards run out in the middle of a round, the
+    hands served first in it hold one card more (other sizes raise ValueError). The cards of
+    ``then`` follow (a card turned up, a stock), then the cards of ``deck`` not named before, in
+    the deck's order. Raises ValueError for a card named twice. Used to stack a deck for tests
+    and worked examples, and to lay out a sampled deal as a deck.
+
+    >>> dealt_order([[1], [2, 3], [4, 5]], first=1, then=[7], deck=range(9))
+    (2, 4, 1, 3, 5, 7, 0, 6, 8)
+    >>> dealt_order([[1], [2, 3], [4, 5]])
+    Traceback (most recent call last):
+    ValueError: hands of 1, 2, 2 cards in the order served cannot be dealt one card at a time
+    """
+    n = len(hands)
+    rows = [hands[(first + k) % n] for k in range(n)]
+    total = sum(len(row) for row in rows)
+    if any(len(row) != total // n + (k < total % n) for k, row in enumerate(rows)):
+        sizes = ", ".join(str(len(row)) for row in rows)
+        raise ValueError(
+            f"hands of {sizes} cards in the order served cannot be dealt one card at a time"
+        )
+    order = [rows[i % n][i // n] for i in range(total)]
+    order.extend(then)
+    named = set(order)
+    if len(named) != len(order):
+        raise ValueError("a card is named twice")
+    order.extend(c for c in deck if c not in named)
     return tuple(order)
 
 

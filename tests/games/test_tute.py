@@ -1039,11 +1039,32 @@ def test_decision_defaults_for_the_player_count_are_none_in_records() -> None:
     assert rec.params["last_trick_bonus"] is None and rec.params["first_leader"] is None
 
 
-def test_the_fast_paths_agree_with_tricks_and_cards() -> None:
-    for trump in range(4):
-        for trick in itertools.permutations(SPANISH_40.cards, 2):
-            assert tute._trick_winner(trick, trump) == tricks.trick_winner(trick, trump, ORDER)
+def test_the_trick_winner_by_table_agrees_with_tricks() -> None:
     rng = random.Random(5)
-    for _ in range(2000):
-        mask = sum(1 << c for c in rng.sample(SPANISH_40.cards, rng.randrange(41)))
-        assert tute._cards(mask) == tapete.cards.cards_of(mask)
+    for trump in range(4):
+        tricks_of_four = (tuple(rng.sample(SPANISH_40.cards, 4)) for _ in range(3000))
+        some = itertools.chain(itertools.permutations(SPANISH_40.cards, 2), tricks_of_four)
+        for trick in some:
+            for size in range(2, len(trick) + 1):
+                expected = tricks.trick_winner(trick[:size], trump, ORDER)
+                assert tute._trick_winner(trick[:size], tute.BEATERS[trump]) == expected
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["tute", "tute(players=4)", "tute(players=4, must_underruff=true)"],
+)
+def test_the_legal_cards_agree_with_tricks_legal_mask(spec: str) -> None:
+    game = tapete.load(spec)
+    p = game.params
+    for seed in range(40):
+        for state, _ in random_playout(game, seed)[:-1]:
+            trump, seat = state.deal.trump, state.turn
+            rule = tute._obligation(p, len(state.tricks), state.trick, seat, state.leader, trump)
+            assert rule == tricks.MUST_WIN
+            expected = tricks.legal_mask(
+                state.hands[seat], state.trick, trump, ORDER, rule, must_underruff=p.must_underruff
+            )
+            assert tute._legal_cards(state) == expected
+            plays = [a for a in tute.legal_actions(state) if a < SWAP]
+            assert plays == tapete.cards.cards_of(expected)

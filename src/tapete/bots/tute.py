@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from tapete.bots import Budget, Decision
 from tapete.bots.solver import Position, Solver
 from tapete.cards import SPANISH_40, cards_of, suit_mask
-from tapete.game import Event
 from tapete.games import tute
 from tapete.tricks import MUST_WIN, trick_winner
 
@@ -354,15 +353,15 @@ def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget)
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
     """The margin of ``side`` in the deal that just ended, and whether it won it."""
-    for e in state.last:
-        if isinstance(e, Event) and e.type == "score":
-            points = e.data["points"]
-            won = e.data["winners"][0] % 2 == side
-            margin = float(points[side] - points[1 - side])
-            if _deals_to_win(state.params) > 1:
-                margin += BEST_OF_WIN if won else -BEST_OF_WIN
-            return margin, won
-    raise AssertionError("a finished deal without a score")
+    scored = tute._scored(state)
+    if scored is None:
+        raise AssertionError("a finished deal without a score")
+    points, winner = scored
+    won = winner == side
+    margin = float(points[side] - points[1 - side])
+    if _deals_to_win(state.params) > 1:
+        margin += BEST_OF_WIN if won else -BEST_OF_WIN
+    return margin, won
 
 
 def _deals_to_win(params: tute.Params) -> int:

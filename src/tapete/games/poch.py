@@ -76,6 +76,7 @@ from tapete.cards import (
     parse_card,
     suit_name,
 )
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -1270,13 +1271,11 @@ def _restack(view: View, dealt: list[int], stock: int, rng: random.Random) -> tu
             row.remove(view.shown)
             row.append(view.shown)
         rows.append(row)
-    p, total = len(rows), sum(len(r) for r in rows)
-    order = [rows[i % p][i // p] for i in range(total)]
     rest = cards_of(stock & ~(1 << view.upcard if view.upcard >= 0 else 0))
     rng.shuffle(rest)
     if view.upcard >= 0:
         rest.insert(0, view.upcard)
-    return (*order, *rest)
+    return dealt_order(rows, then=rest)
 
 
 def stack_deck(
@@ -1295,10 +1294,5 @@ def stack_deck(
     """
     n = params.players
     cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    seats = [(dealer + 1 + i) % n for i in range(n)]
-    total = sum(len(c) for c in cards)
-    order = [cards[seats[i % n]][i // n] for i in range(total)]
-    if upcard is not None:
-        order.append(parse_card(upcard, french=True))
-    order += [c for c in _deck(n).cards if c not in order]
-    return tuple(order)
+    turned = [parse_card(upcard, french=True)] if upcard is not None else []
+    return dealt_order(cards, (dealer + 1) % n, turned, _deck(n).cards)

@@ -52,7 +52,7 @@ from tapete.cards import (
     spanish,
     suit_name,
 )
-from tapete.chance import deal_constrained
+from tapete.chance import deal_constrained, dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -868,12 +868,11 @@ def _stack(
             cards.remove(view.shown)
             cards.append(view.shown)
         rows.append(cards)
-    order = [rows[i % len(rows)][i // len(rows)] for i in range(len(rows) * view.hand_size)]
     rest = cards_of(stock)
     rng.shuffle(rest)
     if view.upcard >= 0:
         rest.insert(0, view.upcard)
-    return (*order, *rest)
+    return dealt_order(rows, then=rest)
 
 
 def stack_deck(
@@ -889,15 +888,9 @@ def stack_deck(
     ['1o', '3o', '4o', '5e']
     """
     french_deck = params.deck == "french"
-    n = params.players
     cards = [[parse_card(t, french_deck) for t in h.split()] for h in hands]
-    seats = [(dealer + 1 + i) % n for i in range(n)]
-    size = len(cards[0])
-    order = [cards[seats[i % n]][i // n] for i in range(n * size)]
-    if upcard is not None:
-        order.append(parse_card(upcard, french_deck))
-    order += [c for c in _deck(params).cards if c not in order]
-    return tuple(order)
+    turned = [parse_card(upcard, french_deck)] if upcard is not None else []
+    return dealt_order(cards, (dealer + 1) % params.players, turned, _deck(params).cards)
 
 
 def describe(view: View) -> str:

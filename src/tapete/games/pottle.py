@@ -49,7 +49,7 @@ from tapete.cards import (
     parse_cards,
     suit_name,
 )
-from tapete.chance import deal_constrained
+from tapete.chance import deal_constrained, dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -789,10 +789,9 @@ def _stack(
         cards = cards_of(held[(dealer + 1 + i) % n])
         rng.shuffle(cards)
         rows.append(cards)
-    order = [rows[i % n][i // n] for i in range(n * HAND)]
     rest = cards_of(undealt)
     rng.shuffle(rest)
-    return (*order, *rest)
+    return dealt_order(rows, then=rest)
 
 
 def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ...]:
@@ -815,6 +814,4 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ..
         len(cards),
         f"{n} hands of {HAND} cards",
     )
-    order = [cards[(dealer + 1 + i) % n][i // n] for i in range(n * HAND)]
-    order += [c for c in DECK.cards if c not in order]
-    return tuple(order)
+    return dealt_order(cards, (dealer + 1) % n, (), DECK.cards)

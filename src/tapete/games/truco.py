@@ -67,6 +67,7 @@ from tapete.cards import (
     format_cards,
     parse_card,
 )
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check
 
@@ -1003,10 +1004,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         cards = cards_of(dealt[s])
         rng.shuffle(cards)  # a blind seat's positions are unknown to it
         order.append(tuple(cards))
-    mao = (view.dealer + 1) % n
-    stack = [order[(mao + i) % n][i // n] for i in range(3 * n)]
-    stack.append(view.upcard)
-    stack += pool
+    stack = dealt_order(order, (view.dealer + 1) % n, [view.upcard, *pool])
     special = _SPECIALS.index(view.special)
     deal = Deal(
         number=view.deal,
@@ -1014,7 +1012,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         vira=view.upcard,
         manilha=view.manilha,
         power=_powers(p.deck, view.manilha),
-        deck=tuple(stack),
+        deck=stack,
         dealt=tuple(dealt),
         order=tuple(order),
         special=special,
@@ -1056,10 +1054,10 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str], vira: str) -> tup
     """
     n = params.players
     cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    order = [cards[(dealer + 1 + i) % n][i // n] for i in range(3 * n)]
-    order.append(parse_card(vira, french=True))
-    order += [c for c in deck_of(params.deck).cards if c not in order]
-    return tuple(order)
+    if len(cards) != n or any(len(h) != 3 for h in cards):
+        raise ValueError(f"give {n} hands of 3 cards")
+    turned = [parse_card(vira, french=True)]
+    return dealt_order(cards, (dealer + 1) % n, turned, deck_of(params.deck).cards)
 
 
 def describe(view: View) -> str:

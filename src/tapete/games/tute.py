@@ -43,9 +43,10 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 
 from __future__ import annotations
 
-import itertools
+import inspect
+import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias
 
@@ -58,10 +59,13 @@ from tapete.cards import (
     Deck,
     cards_of,
     format_cards,
+    mask_of,
     parse_card,
     parse_cards,
+    suit_mask,
     suit_name,
 )
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Seat, Setup, check, format_value
 
@@ -86,13 +90,37 @@ REYES = sum(1 << (s * 16 + REY) for s in range(4))
 CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
 MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
-# ``cards_of`` by table, for the playout hot path: each suit's ranks 1–7 sit in bits 0–7 of its
-# 16 bits, Sota, Caballo and Rey in bits 10–12.
-_L0, _L1, _L2, _L3 = (tuple(tuple(cards_of(c << 16 * s)) for c in range(256)) for s in range(4))
-_H0, _H1, _H2, _H3 = (
-    tuple(tuple(cards_of(c << (16 * s + 10))) for c in range(8)) for s in range(4)
-)
-_POWER = ORDER.power
+SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
+"""The cards of each suit, as bitmasks."""
+
+
+def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """``cards_of`` for the cards of ``suit``, indexed by the 13 bits that hold its ranks.
+
+    Indices that differ only in bits no Spanish card uses share one tuple, keeping the table small.
+    """
+    ranks = SUITS[0]
+    by_ranks = {
+        bits: tuple(cards_of(bits << 16 * suit)) for bits in range(8192) if bits == bits & ranks
+    }
+    return tuple(by_ranks[bits & ranks] for bits in range(8192))
+
+
+# ``cards_of`` by table, for the playout hot path: one lookup per suit.
+_C0, _C1, _C2, _C3 = (_suit_table(s) for s in range(4))
+
+
+def _beaters(trump: int) -> tuple[int, ...]:
+    """Per card, the cards that beat it when it is winning a trick with these trumps (§0.4).
+
+    A winning card that is not a trump is of the suit led: the higher cards of its suit beat it,
+    and so does every trump. A winning trump falls only to a higher trump.
+    """
+    return tuple(ORDER.above[c] | (SUITS[trump] if c >> 4 != trump else 0) for c in range(64))
+
+
+BEATERS = tuple(_beaters(trump) for trump in range(4))
+"""``BEATERS[trump][card]``: the cards that beat ``card`` when it is winning the trick."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,9 +209,13 @@ def _side_seats(side: int, n: int) -> tuple[Seat, ...]:
 # --- state -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Deal:
-    """What a deal fixes: its number, dealer, trump, the card that set it, the first leader."""
+    """What a deal fixes: its number, dealer, trump, the card that set it, the first leader.
+
+    Treat as immutable. Not a frozen dataclass: one is built per deal on the playout path, and a
+    frozen one costs several times as much to build.
+    """
 
     number: int
     dealer: Seat
@@ -194,15 +226,16 @@ class Deal:
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     relaxed: bool  # an option may lift the duty to win the trick (see ``_obligation``)
     swappers: int = field(init=False)  # the 7 and the 2 of trumps
+    beaters: tuple[int, ...] = field(init=False, repr=False)  # ``BEATERS[trump]``
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "swappers", 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
-        )
+        self.swappers = 1 << (self.trump * 16 + 7) | 1 << (self.trump * 16 + 2)
+        self.beaters = BEATERS[self.trump]
 
 
 _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
-"""An event as the state keeps it: a ``Deal``, ``("trick", ...)``, ``("draw", ...)`` or an Event."""
+"""An event as the state keeps it: a ``Deal``, an Event, or raw (``("trick", ...)``, ``("draw",
+...)``, ``("score", ...)``, ``("end", ...)``) to be rendered by ``events``."""
 
 
 class State:
@@ -280,12 +313,51 @@ class State:
         self.last = last
         self._legal = -1  # the cards the current player may play, computed once
 
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, changes.get(name, getattr(self, name)))
+    def _after_card(
+        self,
+        hands: tuple[int, ...],
+        stock: tuple[Card, ...],
+        face_up: Card,
+        trick: tuple[Card, ...],
+        leader: Seat,
+        turn: Seat,
+        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        points: tuple[int, ...],
+        known: tuple[int, ...],
+        sing_right: Seat,
+        last: tuple[_Pending, ...],
+    ) -> State:
+        """The state after a card is played; what the play does not change carries over.
+
+        Set slot by slot rather than through ``__init__``: this is the playout hot path.
+        """
+        new = _new_state(State)
+        new.params = self.params
+        new.setup = self.setup
+        new.deal = self.deal
+        new.hands = hands
+        new.stock = stock
+        new.face_up = face_up
+        new.trick = trick
+        new.leader = leader
+        new.turn = turn
+        new.tricks = tricks
+        new.points = points
+        new.cantes = self.cantes
+        new.swaps = self.swaps
+        new.known = known
+        new.sing_right = sing_right
+        new.scores = self.scores
+        new.history = self.history
+        new.result = None
+        new.last = last
         new._legal = -1
         return new
+
+    def _with(self, **changes: Any) -> State:
+        """This state with the fields named in ``changes`` replaced."""
+        values: list[Any] = [*map(changes.get, _FIELDS, _fields_of(self))]
+        return State(*values)
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
@@ -296,6 +368,11 @@ class State:
             f"trick {len(self.tricks)} turn {self.turn} [{format_cards(self.trick)}] "
             f"hands [{hands}] points {list(self.points)} scores {list(self.scores)}>"
         )
+
+
+_new_state = object.__new__
+_FIELDS = tuple(inspect.signature(State).parameters)
+_fields_of = operator.attrgetter(*_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -355,8 +432,8 @@ def _deal(
     n = params.players
     order = setup.deck(number, SPANISH_40.cards)
     dealt = [0] * n
-    for i in range(n * HAND_SIZE[n]):
-        dealt[(dealer + 1 + i) % n] |= 1 << order[i]
+    for i in range(n):  # card i goes to the dealer's right, i + 1 to the next seat, and so on
+        dealt[(dealer + 1 + i) % n] = mask_of(order[i : n * HAND_SIZE[n] : n])
     known = [0] * n
     if n == 2:
         upcard, stock, face_up = order[16], order[17:], order[16]
@@ -418,33 +495,49 @@ def _relaxed(params: Params) -> bool:
 
 
 def _legal_cards(state: State) -> int:
-    if state._legal < 0:
-        hand = state.hands[state.turn]
-        if state.trick:
-            p = state.params
-            rule: tricks.Obligation | None = tricks.MUST_WIN
-            if state.deal.relaxed:
-                rule = _obligation(
-                    p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
-                )
-            if rule is not None:
-                hand = tricks.legal_mask(
-                    hand,
-                    state.trick,
-                    state.deal.trump,
-                    ORDER,
-                    rule,
-                    must_underruff=p.must_underruff,
-                )
-        state._legal = hand
-    return state._legal
+    """The cards the player to act may play, as a mask (computed once per state)."""
+    legal = state._legal
+    if legal >= 0:
+        return legal
+    legal = state.hands[state.turn]
+    trick, d = state.trick, state.deal
+    if trick and d.relaxed:
+        p = state.params
+        rule = _obligation(p, len(state.tricks), trick, state.turn, state.leader, d.trump)
+        if rule is not None:
+            legal = tricks.legal_mask(
+                legal, trick, d.trump, ORDER, rule, must_underruff=p.must_underruff
+            )
+    elif trick:
+        # ``tricks.legal_mask`` with MUST_WIN, by the table of the cards that beat the winning one.
+        beaters = d.beaters
+        win = trick[0]
+        for card in trick[1:]:
+            if beaters[win] >> card & 1:
+                win = card
+        in_led = legal & SUITS[trick[0] >> 4]
+        if in_led:  # follow suit, beating the winning card if you can
+            legal = in_led & beaters[win] or in_led
+        elif legal & beaters[win]:  # void: trump, over-trumping when you can
+            legal &= beaters[win]
+        elif state.params.must_underruff and legal & SUITS[d.trump]:
+            legal &= SUITS[d.trump]
+    state._legal = legal
+    return legal
 
 
 def legal_actions(state: State) -> list[Action]:
     """The cards the play duty allows, then ``swap``, ``sing <suit>`` and ``tute`` if allowed."""
     if state.result is not None:
         return []
-    actions = _cards(state._legal if state._legal >= 0 else _legal_cards(state))
+    legal = state._legal if state._legal >= 0 else _legal_cards(state)
+    # ``cards_of(legal)`` by table, one lookup per suit.
+    actions = [
+        *_C0[legal & 8191],
+        *_C1[legal >> 16 & 8191],
+        *_C2[legal >> 32 & 8191],
+        *_C3[legal >> 48],
+    ]
     if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
         hand, d = state.hands[state.turn], state.deal
         # Cheap first: a pair (a Rey sits one bit above its Caballo), the 7 or 2 of trumps, a tute.
@@ -453,22 +546,13 @@ def legal_actions(state: State) -> list[Action]:
     return actions
 
 
-def _cards(mask: int) -> list[Card]:
-    """``cards_of(mask)`` for the cards of the Spanish deck, by table."""
-    return [
-        *_L0[mask & 255], *_H0[mask >> 10 & 7], *_L1[mask >> 16 & 255], *_H1[mask >> 26 & 7],
-        *_L2[mask >> 32 & 255], *_H2[mask >> 42 & 7], *_L3[mask >> 48 & 255], *_H3[mask >> 58],
-    ]  # fmt: skip
-
-
-def _trick_winner(trick: tuple[Card, ...], trump: int) -> int:
-    """``tricks.trick_winner``, written out for the two-card trick of the two-player game."""
-    if len(trick) != 2:
-        return tricks.trick_winner(trick, trump, ORDER)
-    lead, follow = trick
-    if follow >> 4 == lead >> 4:
-        return int(_POWER[follow] > _POWER[lead])
-    return int(follow >> 4 == trump)
+def _trick_winner(trick: tuple[Card, ...], beaters: tuple[int, ...]) -> int:
+    """``tricks.trick_winner`` by the ``BEATERS`` table of the deal's trumps."""
+    at, win = 0, trick[0]
+    for i in range(1, len(trick)):
+        if beaters[win] >> trick[i] & 1:
+            at, win = i, trick[i]
+    return at
 
 
 def _declarations(state: State) -> list[Action]:
@@ -709,38 +793,30 @@ def apply(state: State, action: Action) -> State:
 
 def _play(state: State, card: Card) -> State:
     p, seat = state.params, state.turn
-    hands = list(state.hands)
+    hands = [*state.hands]
     hands[seat] ^= 1 << card
     known = state.known
     if known[seat] >> card & 1:
         known = (*known[:seat], known[seat] ^ 1 << card, *known[seat + 1 :])
+    trick = state.trick + (card,)  # noqa: RUF005 (cheaper than unpacking, on the hot path)
+    if len(trick) == p.players:
+        return _take_trick(state, hands, known, trick)
     right = state.sing_right
     if right >= 0 and seat == ((right + 2) % 4 if p.partner_may_sing else right):
         right = -1  # the last chance to sing for the trick won has passed
-    trick = (*state.trick, card)
-    if len(trick) < p.players:
-        return State(
-            p,
-            state.setup,
-            state.deal,
-            tuple(hands),
-            state.stock,
-            state.face_up,
-            trick,
-            state.leader,
-            (seat + 1) % p.players,
-            state.tricks,
-            state.points,
-            state.cantes,
-            state.swaps,
-            known,
-            right,
-            state.scores,
-            state.history,
-            None,
-            (),
-        )
-    return _take_trick(state, hands, known, trick)
+    return state._after_card(
+        tuple(hands),
+        state.stock,
+        state.face_up,
+        trick,
+        state.leader,
+        (seat + 1) % p.players,
+        state.tricks,
+        state.points,
+        known,
+        right,
+        (),
+    )
 
 
 def _take_trick(
@@ -749,12 +825,19 @@ def _take_trick(
     """The winner takes the trick and leads; while the stock lasts both draw, winner first."""
     p, d, leader = state.params, state.deal, state.leader
     n = p.players
-    winner = (leader + _trick_winner(trick, d.trump)) % n
-    won = POINTS[trick[0]] + POINTS[trick[1]] if n == 2 else sum(POINTS[c] for c in trick)
-    points = (*state.points[:winner], state.points[winner] + won, *state.points[winner + 1 :])
-    last: tuple[_Pending, ...] = (("trick", leader, trick, winner, won),)
+    if n == 2:  # the follower wins by beating the lead
+        winner = leader ^ (d.beaters[trick[0]] >> trick[1] & 1)
+        won = POINTS[trick[0]] + POINTS[trick[1]]
+    else:
+        winner = (leader + _trick_winner(trick, d.beaters)) % 4
+        won = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
+    points = [*state.points]
+    points[winner] += won
+    taken = ("trick", leader, trick, winner, won)
     stock, face_up = state.stock, state.face_up
-    if face_up >= 0:
+    if face_up < 0:
+        last: tuple[_Pending, ...] = (taken,)
+    else:
         loser, first = 1 - winner, stock[0]
         if len(stock) > 1:
             second, stock = stock[1], stock[2:]
@@ -767,30 +850,13 @@ def _take_trick(
             )
         hands[winner] |= 1 << first
         hands[loser] |= 1 << second
-        last = (*last, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
-    done = (*state.tricks, (leader, trick))
-    after = State(
-        p,
-        state.setup,
-        d,
-        tuple(hands),
-        stock,
-        face_up,
-        (),
-        winner,
-        winner,
-        done,
-        points,
-        state.cantes,
-        state.swaps,
-        known,
-        winner,
-        state.scores,
-        state.history,
-        None,
-        last,
+        last = (taken, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
+    done = state.tricks + ((leader, trick),)  # noqa: RUF005 (as in _play)
+    after = state._after_card(
+        tuple(hands), stock, face_up, (), winner, winner, done, tuple(points), known, winner, last
     )
     if len(done) * n < 40:
+        after._legal = hands[winner]  # the leader may play any card
         return after
     return _end_deal(after, -1)
 
@@ -881,18 +947,18 @@ def _end_deal(state: State, tute: Seat) -> State:
     delta = points if needed <= 1 else (int(side == 0), int(side == 1))
     scores = (state.scores[0] + delta[0], state.scores[1] + delta[1])
     history = (*state.history, delta)
-    scored = Event(
+    last_trick = None if tute >= 0 else state.leader
+    declared = tute if tute >= 0 else None
+    scored = (
         "score",
-        {
-            "score": list(delta),
-            "points": list(points),
-            "cards": cards,
-            "cantes": cantes,
-            "last_trick": None if tute >= 0 else state.leader,
-            "tute": tute if tute >= 0 else None,
-            "winners": list(_side_seats(side, n)),
-            "totals": list(scores),
-        },
+        delta,
+        points,
+        tuple(cards),
+        tuple(cantes),
+        last_trick,
+        declared,
+        side,
+        scores,
     )
     winner = side  # of the match, if it ends here
     if needed > 1:  # best_of_K: a tute wins the deal like any other win
@@ -912,10 +978,18 @@ def _end_deal(state: State, tute: Seat) -> State:
         nxt = (d.dealer + 1) % n
         return _deal(p, state.setup, d.number + 1, nxt, scores, history, (*state.last, scored))
     result = Outcome(scores, _side_seats(winner, n), reason)
-    end = Event("end", {"scores": list(scores), "winners": list(result.winners), "reason": reason})
+    end = ("end", scores, result.winners, reason)
     return state._with(
         scores=scores, history=history, result=result, last=(*state.last, scored, end)
     )
+
+
+def _scored(state: State) -> tuple[tuple[int, int], int] | None:
+    """The points of each side and the side that won, if the last step scored a deal."""
+    for pending in state.last:
+        if isinstance(pending, tuple) and pending[0] == "score":
+            return pending[2], pending[7]
+    return None
 
 
 def outcome(state: State) -> Outcome | None:
@@ -928,11 +1002,29 @@ def events(state: State) -> tuple[Event, ...]:
 
 
 def _event(params: Params, pending: _Pending) -> Event:
-    # Tricks and draws are kept raw in the state and rendered here, off the playout hot path.
+    # Tricks, draws and scores are kept raw in the state and rendered here, off the playout path.
     if isinstance(pending, Event):
         return pending
     if isinstance(pending, Deal):
         return _deal_event(params, pending)
+    if pending[0] == "score":
+        _, delta, points, cards, cantes, last_trick, tute, side, totals = pending
+        return Event(
+            "score",
+            {
+                "score": list(delta),
+                "points": list(points),
+                "cards": list(cards),
+                "cantes": list(cantes),
+                "last_trick": last_trick,
+                "tute": tute,
+                "winners": list(_side_seats(side, params.players)),
+                "totals": list(totals),
+            },
+        )
+    if pending[0] == "end":
+        _, scores, winners, reason = pending
+        return Event("end", {"scores": list(scores), "winners": list(winners), "reason": reason})
     if pending[0] == "trick":
         _, leader, trick, winner, won = pending
         return Event(
@@ -1106,116 +1198,6 @@ def _excluded_now(
 
 
 # --- sampling a state consistent with a view -------------------------------------------------
-#
-# Every card a hidden hand ever held came from the deal or from a draw: call the moment its slot
-# (0 for the deal, j for the draw after trick j − 1). What the view shows pins each card's slot
-# between bounds: a card played, swapped away or shown in trick t came at slot t or earlier; a
-# card some play of trick t showed the seat did not hold came after slot t (if the seat held it
-# later). Dealing the unseen cards is then a matching of cards to places (the slots of the hidden
-# hands and the face-down stock), one card a place, which a greedy matching in random order
-# completes whenever the view is consistent; random swaps of two cards that both stay within
-# bounds then take it towards a uniform draw among all consistent deals. Moments within a trick
-# are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
-
-_NEVER = 1 << 30
-
-
-@dataclass
-class _Timeline:
-    """The public facts of a deal's hidden hands, replayed from a view."""
-
-    tokens: list[dict[Card, list[int]]]  # seat -> card -> [latest slot, moment it left the hand]
-    excluded: list[list[tuple[int, int]]]  # seat -> (moment, cards not held then)
-    pairs: list[tuple[Seat, int, int]]  # a 20 sung with the 40 open: not both of these trumps
-    fixed: list[list[int]]  # seat -> slots whose card everyone saw (face-up draw, trump card)
-
-
-def _timeline(view: View) -> _Timeline:
-    p, trump = view.params, view.trump
-    n = p.players
-    line = _Timeline([{} for _ in range(n)], [[] for _ in range(n)], [], [[] for _ in range(n)])
-    # Cards each seat is publicly known to hold, and whether they came from a hidden slot.
-    held: list[dict[Card, bool]] = [{} for _ in range(n)]
-
-    def seen(seat: Seat, card: Card, index: int) -> None:
-        if card not in held[seat]:
-            held[seat][card] = True
-            line.tokens[seat][card] = [index, _NEVER]
-
-    def gone(seat: Seat, card: Card, moment: int) -> None:
-        if held[seat].pop(card):
-            line.tokens[seat][card][1] = moment
-
-    if n == 4:
-        line.fixed[view.dealer].append(0)
-        held[view.dealer][view.upcard] = False
-    face, sung, played = view.upcard if n == 2 else -1, 0, 0
-    for index, (first, cards) in enumerate((*view.tricks, (view.leader, view.trick))):
-        seat = first
-        for i in range(min(len(cards) + 1, n)):
-            # What this seat did at its turn: swap (the leader), sing, then play.
-            for at, who, give, take in view.swaps:
-                if (at, who) == (index, seat):
-                    seen(seat, give, index)
-                    gone(seat, give, 3 * index + 1)
-                    held[seat][take], face = False, give
-            for at, who, suit in view.cantes:
-                if (at, who) == (index, seat):
-                    if suit != trump and not sung >> trump & 1:
-                        elsewhere = played | (1 << face if face >= 0 else 0)
-                        _forty_hint(line, held, seat, 3 * index + 1, PAIRS[trump], elsewhere)
-                    sung |= 1 << suit
-                    for card in cards_of(PAIRS[suit]):
-                        seen(seat, card, index)
-            if i == len(cards):
-                break
-            card = cards[i]
-            rule = _obligation(p, index, cards[:i], seat, first, trump)
-            if i and rule is not None:
-                mask = tricks.excluded_by_play(
-                    card, cards[:i], trump, ORDER, rule, must_underruff=p.must_underruff
-                )
-                if mask:
-                    line.excluded[seat].append((3 * index + 2, mask))
-            seen(seat, card, index)
-            gone(seat, card, 3 * index + 3)
-            played |= 1 << card
-            seat = (seat + 1) % n
-        if n == 2 and len(cards) == 2 and index == DRAWS - 1:
-            loser = 1 - (first + tricks.trick_winner(cards, trump, ORDER)) % 2
-            line.fixed[loser].append(DRAWS)
-            held[loser][face] = False
-    now = len(view.tricks)
-    for seat in range(n):
-        for card in view.known[seat]:
-            seen(seat, card, now)  # shown without a recorded moment (a tute): held now
-    return line
-
-
-def _forty_hint(
-    line: _Timeline, held: list[dict[Card, bool]], seat: Seat, moment: int, pair: int, gone: int
-) -> None:
-    """A 20 sung while the 40 was open: the singer did not hold both trumps of the pair (§2.4).
-
-    Nothing follows when one of them was already elsewhere (played, face up, shown in another
-    hand); when the singer was known to hold one, the other is the one he lacked.
-    """
-    for other, cards in enumerate(held):
-        if other != seat:
-            gone |= sum(1 << c for c in cards)
-    if pair & gone:
-        return
-    mine = sum(1 << c for c in cards_of(pair) if c in held[seat])
-    line.pairs.append((seat, moment, pair & ~mine))
-
-
-def _lowest_slot(excluded: list[tuple[int, int]], card: Card, left: int) -> int:
-    """The earliest slot ``card`` can have come from, given what the seat showed it lacked."""
-    low = 0
-    for moment, cards in excluded:
-        if cards >> card & 1 and moment < left:
-            low = max(low, moment // 3 + 1)
-    return low
 
 
 def sample_state(view: View, rng: random.Random) -> State:
@@ -1227,204 +1209,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     trumps of the pair. Among the deals that fit, the draw is close to uniform. Raises
     ValueError for a view no deal can explain.
     """
-    n = view.params.players
-    line = _timeline(view)
-    hidden = [s for s in range(n) if view.hands[s] is None]
-    drawn = min(len(view.tricks), DRAWS) if n == 2 else 0
-    places: list[tuple[Seat, int]] = []  # (seat, slot) of the hidden hands, then (-1, 0): stock
-    for s in hidden:
-        fixed = line.fixed[s]
-        places += [(s, 0)] * (HAND_SIZE[n] - fixed.count(0))
-        places += [(s, j) for j in range(1, drawn + 1) if j not in fixed]
-    in_hands = len(places)
-    places += [(-1, 0)] * (view.stock_size - (view.face_up >= 0))
-    tokens = [(s, c, latest, left) for s in hidden for c, (latest, left) in line.tokens[s].items()]
-    pool = cards_of(SPANISH_40.mask & ~_public(view))
-    cards = [c for _, c, _, _ in tokens] + pool
-    if len(cards) != len(places):
-        raise ValueError("the view's hand and stock sizes do not match its unseen cards")
-    hints = [(s, moment, lacked) for s, moment, lacked in line.pairs if s in hidden]
-    choices = list(itertools.product(*(cards_of(lacked) for _, _, lacked in hints)))
-    rng.shuffle(choices)
-    for choice in choices:
-        # Start from a deal where each such singer lacked one chosen trump of the pair.
-        excluded = [list(e) for e in line.excluded]
-        for (s, moment, _), card in zip(hints, choice, strict=True):
-            excluded[s].append((moment, 1 << card))
-        allowed = _allowed(excluded, tokens, pool, places)
-        at = _greedy(allowed, len(tokens), in_hands, rng)
-        if at is not None:
-            break
-    else:
-        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
-    allowed = _allowed(line.excluded, tokens, pool, places)
-    _mix(at, allowed, _hint_check(hints, cards, tokens, places), rng)
-    # Tokens are already where the view shows them: only the pool cards are new.
-    placed = [cards[node] if node >= len(tokens) else -1 for node in at]
-    return _sampled(view, placed, places, rng)
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._tute_sampler import sample_state as sample
 
-
-def _public(view: View) -> int:
-    """The cards whose place the view shows: seen hands, shown cards, played, face up."""
-    public = 1 << view.face_up if view.face_up >= 0 else 0
-    for s, seen in enumerate(view.hands):
-        public |= view.known[s].mask | (seen.mask if seen is not None else 0)
-    for _, cards in (*view.tricks, (view.leader, view.trick)):
-        for card in cards:
-            public |= 1 << card
-    return public
-
-
-def _allowed(
-    excluded: list[list[tuple[int, int]]],
-    tokens: list[tuple[Seat, Card, int, int]],
-    pool: list[Card],
-    places: list[tuple[Seat, int]],
-) -> list[int]:
-    """For each card (tokens, then the pool) the places it may occupy, as a bitmask."""
-    out = []
-    for seat, card, latest, left in tokens:
-        low = _lowest_slot(excluded[seat], card, left)
-        out.append(
-            sum(1 << i for i, (s, j) in enumerate(places) if s == seat and low <= j <= latest)
-        )
-    stock = sum(1 << i for i, (s, _) in enumerate(places) if s < 0)
-    for card in pool:
-        lows: dict[Seat, int] = {}
-        mask = stock
-        for i, (s, j) in enumerate(places):
-            if s >= 0:
-                if s not in lows:
-                    lows[s] = _lowest_slot(excluded[s], card, _NEVER)
-                if j >= lows[s]:
-                    mask |= 1 << i
-        out.append(mask)
-    return out
-
-
-def _greedy(allowed: list[int], tokens: int, in_hands: int, rng: random.Random) -> list[int] | None:
-    """Place -> card index: every hand place filled (tokens first), the rest to the stock."""
-    edges = []
-    for node, mask in enumerate(allowed):
-        options = [i for i in range(in_hands) if mask >> i & 1]
-        if node >= tokens:
-            rng.shuffle(options)
-        edges.append(options)
-    owner = [-1] * in_hands
-    order = list(range(tokens, len(allowed)))
-    rng.shuffle(order)
-    free, spare = in_hands, []
-    for node in [*range(tokens), *order]:
-        if free and _augment(node, edges, owner, set()):
-            free -= 1
-        elif node < tokens:
-            return None
-        else:
-            spare.append(node)
-    return owner + spare if not free else None
-
-
-def _augment(node: int, edges: list[list[int]], owner: list[int], seen: set[int]) -> bool:
-    for place in edges[node]:
-        if owner[place] < 0:
-            owner[place] = node
-            return True
-    for place in edges[node]:
-        if place not in seen:
-            seen.add(place)
-            if _augment(owner[place], edges, owner, seen):
-                owner[place] = node
-                return True
-    return False
-
-
-def _hint_check(
-    hints: list[tuple[Seat, int, int]],
-    cards: list[Card],
-    tokens: list[tuple[Seat, Card, int, int]],
-    places: list[tuple[Seat, int]],
-) -> Callable[[list[int]], bool] | None:
-    """A test that each 20 sung with the 40 open left the singer short of the trump pair."""
-    if not hints:
-        return None
-    left = [t[3] for t in tokens] + [_NEVER] * (len(cards) - len(tokens))
-    nodes = {card: node for node, card in enumerate(cards)}
-
-    def ok(at: list[int]) -> bool:
-        where = {node: place for place, node in enumerate(at)}
-
-        def held(seat: Seat, moment: int, card: Card) -> bool:
-            node = nodes.get(card)
-            if node is None:  # the card is where the view shows it, not in this hand
-                return False
-            s, slot = places[where[node]]
-            return s == seat and slot <= moment // 3 and left[node] > moment
-
-        return not any(
-            all(held(seat, moment, c) for c in cards_of(lacked)) for seat, moment, lacked in hints
-        )
-
-    return ok
-
-
-def _mix(
-    at: list[int], allowed: list[int], ok: Callable[[list[int]], bool] | None, rng: random.Random
-) -> None:
-    """Random swaps of two placed cards that stay allowed: towards uniform over all deals."""
-    size, rand = len(at), rng.random
-    for _ in range(12 * size):
-        p, q = int(rand() * size), int(rand() * size)
-        a, b = at[p], at[q]
-        if allowed[a] >> q & 1 and allowed[b] >> p & 1:
-            at[p], at[q] = b, a
-            if ok is not None and not ok(at):
-                at[p], at[q] = a, b
-
-
-def _sampled(
-    view: View, placed: list[Card], places: list[tuple[Seat, int]], rng: random.Random
-) -> State:
-    """The state whose hidden hands and stock hold the cards ``placed`` (-1: none) in ``places``."""
-    n = view.params.players
-    hands = [
-        seen.mask if seen is not None else known.mask
-        for seen, known in zip(view.hands, view.known, strict=True)
-    ]
-    stock = []
-    for card, (seat, _) in zip(placed, places, strict=True):
-        if card < 0:
-            continue
-        if seat < 0:
-            stock.append(card)
-        else:
-            hands[seat] |= 1 << card
-    rng.shuffle(stock)
-    assert [h.bit_count() for h in hands] == list(view.hand_sizes[:n])
-    first = view.tricks[0][0] if view.tricks else view.leader
-    deal = Deal(
-        view.deal, view.dealer, view.trump, view.upcard, first, (), (), _relaxed(view.params)
-    )
-    return State(
-        view.params,
-        Setup(seed=rng.getrandbits(32)),
-        deal,
-        tuple(hands),
-        tuple(stock),
-        view.face_up,
-        view.trick,
-        view.leader,
-        view.turn if view.turn is not None else view.leader,
-        view.tricks,
-        view.points,
-        view.cantes,
-        view.swaps,
-        tuple(k.mask for k in view.known),
-        -1 if view.sing_right is None else view.sing_right,
-        view.scores,
-        view.history,
-        view.result,
-        (),
-    )
+    return sample(view, rng)
 
 
 # --- helpers for people and tests ------------------------------------------------------------
@@ -1464,14 +1252,8 @@ def stack_deck(
             row.append(spare.pop(0))
     if n == 4 and up is not None:
         rows[dealer].append(up)
-    order = [rows[(dealer + 1 + i) % n][i // n] for i in range(n * size)]
-    if n == 2:
-        order.append(up if up is not None else spare.pop(0))
-        order += drawn
-    order += spare
-    if sorted(order) != sorted(SPANISH_40.cards):
-        raise ValueError("a card is named twice")
-    return tuple(order)
+    turned = [up if up is not None else spare.pop(0), *drawn] if n == 2 else []
+    return dealt_order(rows, (dealer + 1) % n, turned, SPANISH_40.cards)
 
 
 def describe(view: View) -> str:
