@@ -116,6 +116,32 @@ def test_many_rooms_at_once(db_url: str) -> None:
     assert all(t.actions == [(1, "bid 0")] for t in back)
 
 
+def test_actions_that_arrive_during_a_commit_share_the_next_one(db_url: str) -> None:
+    db = Database(db_url)
+    store = SqlStore(db)
+    batches: list[int] = []
+    plain = db.append_actions
+
+    def counted(rows: Any) -> Any:
+        batches.append(len(rows))
+        return plain(rows)
+
+    db.append_actions = counted  # type: ignore[method-assign]
+
+    async def go() -> list[BaseException | None]:
+        await asyncio.gather(*(store.create(truth(f"R{i}", i)) for i in range(8)))
+        await store.append("R0", 0, 0, 1, "bid 0")
+        moves = [store.append(f"R{i}", 0, 0, 1, "bid 1") for i in range(8)]  # R0's 0 is taken
+        return await asyncio.gather(*moves, return_exceptions=True)
+
+    outcomes = run(go())
+    assert isinstance(outcomes[0], ValueError) and outcomes[1:] == [None] * 7
+    assert batches[0] == 1 and sum(batches) == 9 and len(batches) < 9
+    back = {t.code: t.actions for t in run(SqlStore(Database(db_url)).rooms())}
+    assert back["R0"] == [(1, "bid 0")]
+    assert all(back[f"R{i}"] == [(1, "bid 1")] for i in range(1, 8))
+
+
 def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:
     class Crashing(SqlStore):
         async def finish(self, code: str, match: int, record: str) -> None:

@@ -281,6 +281,37 @@ class Store:
         except IntegrityError:
             raise ConflictError(f"table {table_id} already has an action number {idx}") from None
 
+    def append_actions(
+        self, rows: Sequence[tuple[str, int, int, str]]
+    ) -> list[ConflictError | None]:
+        """Commit several ``(table_id, idx, seat, action)`` at once, each as ``append_action``
+        would: one transaction (one sync to disk) for them all, or, when one of them conflicts,
+        each in its own so that only the conflicting ones are refused.
+
+        Returns one entry per row: None when it was committed, else its ConflictError.
+        """
+        if not rows:
+            return []
+        now = _now()
+        values = [
+            {"table_id": t, "idx": i, "seat": s, "action": a, "created_at": now}
+            for t, i, s, a in rows
+        ]
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(schema.actions), values)
+            return [None] * len(rows)
+        except IntegrityError:
+            pass  # rare (a duplicate, or a match with no row): find which, one by one
+        refused: list[ConflictError | None] = []
+        for row in rows:
+            try:
+                self.append_action(*row)
+                refused.append(None)
+            except ConflictError as exc:
+                refused.append(exc)
+        return refused
+
     def actions(self, table_id: str) -> list[ActionRow]:
         query = (
             select(schema.actions.c.idx, schema.actions.c.seat, schema.actions.c.action)

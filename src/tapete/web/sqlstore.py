@@ -5,7 +5,9 @@ Each match of a room is one ``tables`` row, id and code ``ROOM.match`` (``K7QPX.
 ``actions`` rows, its finished record a ``records`` row, its seats and options JSON. Every call
 runs in a worker thread (``asyncio.to_thread``; for SQLite one thread, its single writer) so the
 event loop never waits on the disk, and returns once its transaction is committed: an action is
-durable before anyone is told about it.
+durable before anyone is told about it. Actions that arrive while a commit is under way are
+committed together in the next one (group commit): one sync to disk for all the tables that
+played meanwhile, each of them still told only after its own action is on disk.
 
 >>> import asyncio
 >>> from tapete.store import Store as Database
@@ -23,7 +25,7 @@ import asyncio
 import dataclasses
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -77,6 +79,9 @@ class SqlStore:
             if db.engine.dialect.name == "sqlite"
             else None
         )
+        # Actions waiting for the next group commit, and the task that commits them.
+        self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` in a worker thread: the event loop never waits on the database."""
@@ -106,7 +111,37 @@ class SqlStore:
 
     async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
         # A taken index raises ConflictError (a ValueError); so does a match with no row.
-        await self._run(self.db.append_action, table_id(code, match), index, seat, action)
+        loop = asyncio.get_running_loop()
+        committed: asyncio.Future[None] = loop.create_future()
+        self._queued.append(((table_id(code, match), index, seat, action), committed))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._commit_queued())
+        await committed
+
+    async def _commit_queued(self) -> None:
+        """Commit the queued actions, a batch per transaction, until none is left.
+
+        A room awaits each of its actions before it sends the next, so a batch holds at most one
+        action per match and their order within it does not matter.
+        """
+        while self._queued:
+            batch, self._queued = self._queued, []
+            refused: Sequence[BaseException | None]
+            try:
+                refused = await self._run(self.db.append_actions, [row for row, _ in batch])
+            except asyncio.CancelledError:  # the server stops: nobody waits for an answer
+                for _, committed in batch + self._queued:
+                    committed.cancel()
+                raise
+            except Exception as exc:  # the database failed: every action of the batch with it
+                refused = [exc] * len(batch)
+            for (_, committed), error in zip(batch, refused, strict=True):
+                if committed.done():  # its caller is gone (cancelled)
+                    continue
+                if error is None:
+                    committed.set_result(None)
+                else:
+                    committed.set_exception(error)
 
     async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
         rows = [s.to_json() for s in seats]
