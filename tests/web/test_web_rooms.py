@@ -90,6 +90,35 @@ def test_the_store_hears_each_action_before_anyone_is_told() -> None:
     asyncio.run(scenario())
 
 
+def test_a_view_is_built_once_per_seat_and_language_and_each_gets_its_own() -> None:
+    async def scenario() -> None:
+        rooms = Rooms(MemoryStore())
+        room, token, _ = await rooms.create(
+            "pocha(schedule=[3])", [SeatConfig("human")] * 4, name="Ana", options=Options()
+        )
+        for name in ("B", "C", "D"):
+            await room.seat_person(name, None)
+        ana = Inbox(0, token_hash(token))
+        tab = Inbox(0, token_hash(token))  # Ana's second tab, in Spanish
+        tab.lang = "es"
+        bea, watchers = Inbox(1), [Inbox(None), Inbox(None)]
+        for conn in (ana, tab, bea, *watchers):
+            room.join(conn)
+        await room.control(ana, "start", {})
+        seat = room.game.current_player(room.state)
+        await room.act(seat, room.game.format_action(room.game.legal_actions(room.state)[0]))
+        last = {id(c): c.sent[-1] for c in (ana, tab, bea, *watchers)}
+        assert all(m["type"] == "view" and m["version"] == 1 for m in last.values())
+        hands = [m["table"].hand for m in last.values()]  # type: ignore[attr-defined]
+        assert hands[0] == hands[1] and len(hands[0]) == 3 and hands[2] != hands[0]
+        assert hands[3] == hands[4] == ()  # spectators see no hand
+        assert last[id(ana)]["log"] != last[id(tab)]["log"]  # each in its own language
+        assert last[id(watchers[0])] == last[id(watchers[1])]
+        rooms.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_reload_returns_to_the_same_seat_with_the_current_view(server: Server) -> None:
     table = server.create(
         "pocha",
