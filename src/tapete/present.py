@@ -17,11 +17,12 @@ language; the apps never read game truth, only views.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tapete.cards import CARD_TEXT, Card, format_card, suit_name
+from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
 from tapete.i18n import tr
@@ -170,7 +171,17 @@ def _status(view: Any, lang: str, names: list[str], verb: str = "{name} to play"
 
 
 def _cards(cards: Any) -> tuple[str, ...]:
-    return tuple(CARD_TEXT[c] for c in sorted(cards)) if cards is not None else ()
+    if cards is None:
+        return ()
+    if isinstance(cards, CardSet):
+        return _card_texts(cards.mask)
+    return tuple(CARD_TEXT[c] for c in sorted(cards))
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_texts(mask: int) -> tuple[str, ...]:
+    # A hand is drawn again after every move at its table, mostly unchanged: remember it.
+    return tuple(CARD_TEXT[c] for c in cards_of(mask))
 
 
 def _shown(view: Any, seat: int) -> tuple[str, ...]:
@@ -181,7 +192,15 @@ def _shown(view: Any, seat: int) -> tuple[str, ...]:
 def _trick(view: Any, plays: Sequence[Card], leader: int | None = None) -> tuple[OnTable, ...]:
     """The cards of a trick on the seats that played them, from its leader (the current one's)."""
     leader = view.leader if leader is None else leader
-    seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
+    seats = getattr(view, "seats", None)
+    if seats is None:
+        seats = tuple(range(len(view.hand_sizes)))
+    return _laid(tuple(seats), leader, tuple(plays))
+
+
+@functools.lru_cache(maxsize=1024)
+def _laid(seats: tuple[int, ...], leader: int, plays: tuple[Card, ...]) -> tuple[OnTable, ...]:
+    # Every seat at a table shows the same trick, and the last one for a whole trick: remember.
     start = seats.index(leader) if leader in seats else 0
     order = seats[start:] + seats[:start]
     return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(plays))
@@ -205,12 +224,13 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         else tr(lang, "hand {n} of {total}", n=view.deal + 1, total=total)
     )
     seats = []
+    bid_word, tricks_word, score_word = tr(lang, "bid"), tr(lang, "tricks"), tr(lang, "score")
     for s in range(len(view.hand_sizes)):
         bid = view.bids[s]
         lines = (
-            f"{tr(lang, 'bid')} {'–' if bid is None else bid}",
-            f"{tr(lang, 'tricks')} {view.won[s]}",
-            f"{tr(lang, 'score')} {view.scores[s]}",
+            f"{bid_word} {'–' if bid is None else bid}",
+            f"{tricks_word} {view.won[s]}",
+            f"{score_word} {view.scores[s]}",
         )
         seats.append(
             SeatBox(

@@ -230,6 +230,7 @@ class State:
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
+        "_excluded",
         "_legal",
         "bids",
         "deal",
@@ -279,12 +280,14 @@ class State:
         self.history = history
         self.last = last
         self._legal = -1  # the play phase's legal mask, computed once
+        self._excluded: tuple[CardSet, ...] | None = None  # for views: computed once, not per seat
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
         for name in State.__slots__:
             object.__setattr__(new, name, changes.get(name, getattr(self, name)))
         new._legal = -1
+        new._excluded = None
         return new
 
     def __repr__(self) -> str:
@@ -764,8 +767,15 @@ def observe(state: State, seat: Seat | None) -> View:
         phase=_PHASES[state.phase],
         scores=state.scores,
         history=state.history,
-        excluded=tuple(CardSet(m) for m in _excluded(state)),
+        excluded=_excluded_sets(state),
     )
+
+
+def _excluded_sets(state: State) -> tuple[CardSet, ...]:
+    """``_excluded`` as the views hold it, kept in the state: every seat's view shares it."""
+    if state._excluded is None:
+        state._excluded = tuple(CardSet(m) for m in _excluded(state))
+    return state._excluded
 
 
 def _excluded(state: State) -> list[int]:
