@@ -223,26 +223,17 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         if view.tiebreak
         else tr(lang, "hand {n} of {total}", n=view.deal + 1, total=total)
     )
-    seats = []
-    bid_word, tricks_word, score_word = tr(lang, "bid"), tr(lang, "tricks"), tr(lang, "score")
-    for s in range(len(view.hand_sizes)):
-        bid = view.bids[s]
-        lines = (
-            f"{bid_word} {'–' if bid is None else bid}",
-            f"{tricks_word} {view.won[s]}",
-            f"{score_word} {view.scores[s]}",
-        )
-        seats.append(
-            SeatBox(
-                s,
-                names[s],
-                lines,
-                view.hand_sizes[s],
-                _shown(view, s),
-                s == view.turn,
-                s == view.dealer,
-            )
-        )
+    seats = _pocha_seats(
+        lang,
+        tuple(names),
+        view.bids,
+        view.won,
+        view.scores,
+        view.hand_sizes,
+        tuple(_shown(view, s) for s in range(len(view.hand_sizes))),
+        view.turn,
+        view.dealer,
+    )
     face = view.upcard if view.upcard >= 0 else view.shown
     info = [(tr(lang, "trump"), _suit(lang, view.trump))]
     if face >= 0:
@@ -254,7 +245,7 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         game=title_game,
         title=f"{title_game} — {title}",
         status=_status(view, lang, names, verb),
-        seats=tuple(seats),
+        seats=seats,
         hand=_cards(view.hand),
         blind=0,
         trick=_trick(view, view.trick),
@@ -266,6 +257,38 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         history=view.history,
         deck="french" if p.deck == "french" else "spanish",
         over=view.turn is None,
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _pocha_seats(
+    lang: str,
+    names: tuple[str, ...],
+    bids: tuple[int | None, ...],
+    won: tuple[int, ...],
+    scores: tuple[int, ...],
+    hand_sizes: tuple[int, ...],
+    shown: tuple[tuple[str, ...], ...],
+    turn: int | None,
+    dealer: int,
+) -> tuple[SeatBox, ...]:
+    # The seats look the same from every seat at the table: built once per move, not per seat.
+    bid_word, tricks_word, score_word = tr(lang, "bid"), tr(lang, "tricks"), tr(lang, "score")
+    return tuple(
+        SeatBox(
+            s,
+            names[s],
+            (
+                f"{bid_word} {'–' if bids[s] is None else bids[s]}",
+                f"{tricks_word} {won[s]}",
+                f"{score_word} {scores[s]}",
+            ),
+            hand_sizes[s],
+            shown[s],
+            s == turn,
+            s == dealer,
+        )
+        for s in range(len(hand_sizes))
     )
 
 

@@ -115,13 +115,17 @@ class Room:
         """The state and log from the truth, by replaying every accepted action."""
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
+        recorder = Recorder(game, state, t.seed, ())
         entries = deal_entries(game.events(state))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
+            recorder.step(seat, action, after)
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
         self.state: Any = state
+        # The record grows with the match, so ending one does not replay it while everyone waits.
+        self.recorder = recorder
         self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
         self.rngs = [seat_rng(t.seed, s) for s in range(self.game.players)]
 
@@ -147,20 +151,13 @@ class Room:
 
     def record(self) -> record.Record:
         """The match so far as a ``tapete-record/1`` (it holds every hand: for finished matches)."""
-        game, t = self.game, self.truth
-        state = game.new_state(t.seed)
-        infos = [
+        infos = tuple(
             SeatInfo(s.name or f"player {i + 1}", "human", None)
             if s.kind == "human"
             else SeatInfo(s.name or f"{s.level} {i}", "bot", s.level)
-            for i, s in enumerate(t.seats)
-        ]
-        recorder = Recorder(game, state, t.seed, infos)
-        for seat, text in t.actions:
-            action = game.parse_action(text)
-            state = game.apply(state, action)
-            recorder.step(seat, action, state)
-        return dataclasses.replace(recorder.record(), seed_hash=self.seed_hash)
+            for i, s in enumerate(self.truth.seats)
+        )
+        return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
 
     @property
     def seed_hash(self) -> str:
@@ -238,15 +235,23 @@ class Room:
         conn: Connection,
         entries: Sequence[Mapping[str, Any]],
         trick: Mapping[str, Any] | None = None,
+        said: dict[str, tuple[list[str], list[str]]] | None = None,
     ) -> dict[str, Any]:
+        """``conn``'s view of the state, with ``entries`` as its log lines; ``said`` keeps the
+        names and log lines per language for the other connections told of the same move."""
         game, state, seat, lang = self.game, self.state, conn.seat, conn.lang
-        names = self.names(lang)
+        words = None if said is None else said.get(lang)
+        if words is None:
+            names = self.names(lang)
+            words = names, [line(lang, e, names, game.teams is not None) for e in entries]
+            if said is not None:
+                said[lang] = words
+        names, log = words
         view = game.observe(state, seat)
         table = present(view, lang, names)
         mine = seat is not None and self.truth.started and game.current_player(state) == seat
         legal = actions(game, game.legal_actions(state) if mine else [], lang, view)
         outcome = game.outcome(state)
-        teams = game.teams is not None
         remaining = None
         if self.deadline is not None:
             remaining = max(0.0, round(self.deadline - time.monotonic(), 1))
@@ -259,7 +264,7 @@ class Room:
                 "cards": {card: game.format_action(a) for card, a in legal.cards.items()},
                 "buttons": [{"label": b.label, "action": b.text} for b in legal.buttons],
             },
-            "log": [line(lang, e, names, teams) for e in entries],
+            "log": log,
             "trick": trick,
             "result": None
             if outcome is None
@@ -286,11 +291,12 @@ class Room:
         if not self.truth.started:
             return
         built: dict[tuple[int | None, str], dict[str, Any]] = {}
+        said: dict[str, tuple[list[str], list[str]]] = {}
         for conn in list(self.conns):
             key = (conn.seat, conn.lang)
             message = built.get(key)
             if message is None:
-                message = built[key] = self.view_message(conn, entries, trick)
+                message = built[key] = self.view_message(conn, entries, trick, said)
             conn.send(message)
 
     # --- connections ---------------------------------------------------------------------
@@ -389,6 +395,7 @@ class Room:
             await self.store.append(self.code, self.truth.match, self.version, seat, text)
             self.truth.actions.append((seat, text))
             self.state = after
+            self.recorder.step(seat, checked, after)
             entries = step_entries(game, seat, checked, before, after)
             self.log = (self.log + entries)[-LOG_KEEP:]
             self._set_deadline()
