@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -140,6 +143,35 @@ def test_actions_that_arrive_during_a_commit_share_the_next_one(db_url: str) -> 
     back = {t.code: t.actions for t in run(SqlStore(Database(db_url)).rooms())}
     assert back["R0"] == [(1, "bid 0")]
     assert all(back[f"R{i}"] == [(1, "bid 1")] for i in range(1, 8))
+
+
+def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path: Path) -> None:
+    store = SqlStore(Database(f"sqlite:///{tmp_path / 'tapete.db'}"))
+    done: list[str] = []
+    busy = threading.Event()
+
+    def slow_finish(code: str, match: int, record: str) -> None:
+        busy.set()
+        time.sleep(0.2)  # a record and its ratings, written in the one SQLite thread
+
+    store._finish = slow_finish  # type: ignore[method-assign]
+
+    async def go() -> None:
+        await store.create(truth("R1"))
+
+        async def finish(n: int) -> None:
+            await store.finish("R1", 0, "{}")
+            done.append(f"finish {n}")
+
+        async def move() -> None:
+            await asyncio.to_thread(busy.wait, 5)  # the first finish holds the thread
+            await store.append("R1", 0, 0, 1, "bid 0")
+            done.append("move")
+
+        await asyncio.gather(*(finish(n) for n in range(3)), move())
+
+    run(go())
+    assert done == ["finish 0", "move", "finish 1", "finish 2"]
 
 
 def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:
