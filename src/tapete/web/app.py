@@ -499,7 +499,7 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def _handle(link: Link, text: str) -> None:
         try:
             msg = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
             link.fail("bad-json", "a message is one JSON object")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
