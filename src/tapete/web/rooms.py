@@ -405,7 +405,8 @@ class Room:
             self.state = after
             self.recorder.step(seat, checked, after)
             entries = step_entries(game, seat, checked, before, after)
-            self.log = (self.log + entries)[-LOG_KEEP:]
+            self.log += entries
+            del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
             self._set_deadline()
             over = game.outcome(after) is not None
             if over:  # the record is kept before anyone hears the match is over
