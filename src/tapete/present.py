@@ -213,16 +213,10 @@ def _suit(lang: str, suit: int | None) -> str:
 
 
 def _pocha(view: Any, lang: str, names: list[str]) -> Table:
-    from tapete.games import pocha
-
     p = view.params
     title_game = "Oh Hell" if p.deck == "french" else "Pocha"
-    total = len(pocha._schedule(p))
-    title = (
-        tr(lang, "tie-break hand")
-        if view.tiebreak
-        else tr(lang, "hand {n} of {total}", n=view.deal + 1, total=total)
-    )
+    face = view.upcard if view.upcard >= 0 else view.shown
+    title, info = _pocha_words(lang, p, view.deal, view.tiebreak, view.trump, face, view.hand_size)
     seats = _pocha_seats(
         lang,
         tuple(names),
@@ -234,16 +228,11 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         view.turn,
         view.dealer,
     )
-    face = view.upcard if view.upcard >= 0 else view.shown
-    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
-    if face >= 0:
-        info.append((tr(lang, "upcard"), format_card(face)))
-    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=view.hand_size)))
     last = view.tricks[-1] if view.tricks else None
     verb = "{name} to bid" if view.phase == "bid" else "{name} to play"
     return Table(
         game=title_game,
-        title=f"{title_game} — {title}",
+        title=title,
         status=_status(view, lang, names, verb),
         seats=seats,
         hand=_cards(view.hand),
@@ -251,13 +240,34 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         trick=_trick(view, view.trick),
         last_trick=_last(view, last),
         last_winner=None,
-        info=tuple(info),
+        info=info,
         score_names=tuple(names),
         scores=view.scores,
         history=view.history,
         deck="french" if p.deck == "french" else "spanish",
         over=view.turn is None,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _pocha_words(
+    lang: str, params: Any, deal: int, tiebreak: bool, trump: int, face: int, size: int
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The title and the facts of a deal (trump, upcard, hand size): the same all deal long."""
+    from tapete.games import pocha
+
+    title_game = "Oh Hell" if params.deck == "french" else "Pocha"
+    total = len(pocha._schedule(params))
+    title = (
+        tr(lang, "tie-break hand")
+        if tiebreak
+        else tr(lang, "hand {n} of {total}", n=deal + 1, total=total)
+    )
+    info = [(tr(lang, "trump"), _suit(lang, trump))]
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=size)))
+    return f"{title_game} — {title}", tuple(info)
 
 
 @functools.lru_cache(maxsize=256)
