@@ -174,6 +174,37 @@ def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path:
     assert done == ["finish 0", "move", "finish 1", "finish 2"]
 
 
+def test_sqlite_runs_other_calls_while_moves_keep_coming(tmp_path: Path) -> None:
+    store = SqlStore(Database(f"sqlite:///{tmp_path / 'tapete.db'}"))
+    moves = 400
+
+    async def go() -> tuple[int, int]:
+        await store.create(truth("R1"))
+        committed = 0
+
+        async def move(i: int) -> None:
+            nonlocal committed
+            await store.append("R1", 0, i, 1, "bid 0")
+            committed += 1
+
+        async def busy_tables() -> None:  # a move every millisecond, whatever the disk does
+            tasks = []
+            for i in range(moves):
+                tasks.append(asyncio.ensure_future(move(i)))
+                await asyncio.sleep(0.001)
+            await asyncio.gather(*tasks)
+
+        playing = asyncio.ensure_future(busy_tables())
+        await asyncio.sleep(0.05)
+        await store.save_seats("R1", truth("R1").seats, HOST)
+        seated_at = committed
+        await playing
+        return seated_at, committed
+
+    seated_at, committed = run(go())
+    assert committed == moves and seated_at < moves // 2
+
+
 def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:
     class Crashing(SqlStore):
         async def finish(self, code: str, match: int, record: str) -> None:

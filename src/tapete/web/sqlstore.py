@@ -8,8 +8,8 @@ event loop never waits on the disk, and returns once its transaction is committe
 durable before anyone is told about it. Actions that arrive while a commit is under way are
 committed together in the next one (group commit): one sync to disk for all the tables that
 played meanwhile, each of them still told only after its own action is on disk. SQLite's other
-calls (a finished match's record and ratings, a rematch, seats) take the thread between those
-commits, never ahead of actions already waiting.
+calls (a finished match's record and ratings, a rematch, seats) take its one thread between
+those commits, one call after each: neither waits behind a pile of the other.
 
 >>> import asyncio
 >>> from tapete.store import Store as Database
@@ -120,11 +120,14 @@ class SqlStore:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        """Until nothing waits: every queued action in one transaction, else the next call."""
+        """Until nothing waits: every queued action in one transaction, then one other call, and
+        again. Actions wait for at most one call; a call for at most one commit of actions, even
+        while moves keep coming (they arrive during every commit under load)."""
         while self._queued or self._calls:
             if self._queued:
                 batch, self._queued = self._queued, []
                 await self._commit(batch)
+            if not self._calls:
                 continue
             call, done = self._calls.popleft()
             try:
