@@ -490,12 +490,17 @@ def _rate(
     by_seat = {seat: (who, score) for seat, who, score, _ in results}
     groups = [list(t) for t in teams] if teams else [[seat] for seat in sorted(by_seat)]
     g = schema.ratings
-    current: dict[str, tuple[float, float, int]] = {}
-    for who, _ in by_seat.values():
-        row = c.execute(
-            select(g.c.mu, g.c.sigma, g.c.matches).where(g.c.participant == who, g.c.game == game)
-        ).first()
-        current[who] = (row[0], row[1], row[2]) if row else (model.mu, model.sigma, 0)
+    everyone = sorted({who for who, _ in by_seat.values()})
+    # One query for every participant: matches that end together queue in SQLite's one writer.
+    found = {
+        who: (mu, sigma, matches)
+        for who, mu, sigma, matches in c.execute(
+            select(g.c.participant, g.c.mu, g.c.sigma, g.c.matches).where(
+                g.c.game == game, g.c.participant.in_(everyone)
+            )
+        )
+    }
+    current = {who: found.get(who, (model.mu, model.sigma, 0)) for who in everyone}
     rating_teams = [
         [model.rating(mu=current[by_seat[s][0]][0], sigma=current[by_seat[s][0]][1]) for s in group]
         for group in groups
@@ -511,12 +516,7 @@ def _rate(
                 continue
             done.add(who)
             values = {"mu": new.mu, "sigma": new.sigma, "matches": current[who][2] + 1}
-            if (
-                current[who][2] == 0
-                and not c.execute(
-                    select(g.c.participant).where(g.c.participant == who, g.c.game == game)
-                ).first()
-            ):
+            if who not in found:
                 c.execute(insert(g).values(participant=who, game=game, **values))
             else:
                 c.execute(
