@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from tapete.store import schema
@@ -491,7 +491,6 @@ def _rate(
     groups = [list(t) for t in teams] if teams else [[seat] for seat in sorted(by_seat)]
     g = schema.ratings
     everyone = sorted({who for who, _ in by_seat.values()})
-    # One query for every participant: matches that end together queue in SQLite's one writer.
     found = {
         who: (mu, sigma, matches)
         for who, mu, sigma, matches in c.execute(
@@ -508,17 +507,34 @@ def _rate(
     team_scores = [max(by_seat[s][1] for s in group) for group in groups]
     ranks = [float(sorted(team_scores, reverse=True).index(score)) for score in team_scores]
     rated = model.rate(rating_teams, ranks=ranks)
-    done: set[str] = set()
+    fresh: dict[str, tuple[float, float, int]] = {}
     for group, new_team in zip(groups, rated, strict=True):
         for seat, new in zip(group, new_team, strict=True):
             who = by_seat[seat][0]
-            if who in done:  # the same bot level in several seats: rate it once per match
-                continue
-            done.add(who)
-            values = {"mu": new.mu, "sigma": new.sigma, "matches": current[who][2] + 1}
-            if who not in found:
-                c.execute(insert(g).values(participant=who, game=game, **values))
-            else:
-                c.execute(
-                    update(g).where(g.c.participant == who, g.c.game == game).values(**values)
-                )
+            # The same bot level in several seats is rated once per match (its first seat).
+            fresh.setdefault(who, (new.mu, new.sigma, current[who][2] + 1))
+    # One statement for those already rated and one for the new: a finished match is written in
+    # SQLite's one writer thread, between the moves of every other table.
+    known = [
+        {"who": who, "new_mu": mu, "new_sigma": sigma, "new_matches": n}
+        for who, (mu, sigma, n) in fresh.items()
+        if who in found
+    ]
+    if known:
+        c.execute(
+            update(g)
+            .where(g.c.participant == bindparam("who"), g.c.game == game)
+            .values(
+                mu=bindparam("new_mu"),
+                sigma=bindparam("new_sigma"),
+                matches=bindparam("new_matches"),
+            ),
+            known,
+        )
+    first = [
+        {"participant": who, "game": game, "mu": mu, "sigma": sigma, "matches": n}
+        for who, (mu, sigma, n) in fresh.items()
+        if who not in found
+    ]
+    if first:
+        c.execute(insert(g), first)

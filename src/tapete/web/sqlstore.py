@@ -26,12 +26,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
+
+import orjson
 
 from tapete.games import load
 from tapete.store import Store as Database
@@ -225,7 +226,7 @@ class SqlStore:
         row = self.db.table(tid)
         if row is None:
             raise ValueError(f"no match {tid}")
-        data = json.loads(record)
+        data = orjson.loads(record)  # a whole match: orjson reads it several times faster
         game = load(row.spec)
         seats = _seats(row)
         result = data.get("result") or {}
