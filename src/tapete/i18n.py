@@ -794,7 +794,10 @@ _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}
 
 def catalog(lang: str) -> Mapping[str, str]:
     """The messages of ``lang`` (``pt-BR`` and ``es-ES`` style tags use their language)."""
-    return _CATALOGS.get(lang.split("-")[0].lower(), {})
+    found = _CATALOGS.get(lang)  # a plain code, as the apps pass it: no parsing on the hot path
+    if found is None:
+        found = _CATALOGS.get(lang.split("-")[0].lower(), {})
+    return found
 
 
 def tr(lang: str, text: str, **values: Any) -> str:

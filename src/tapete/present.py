@@ -17,11 +17,12 @@ language; the apps never read game truth, only views.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tapete.cards import CARD_TEXT, Card, format_card, suit_name
+from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
 from tapete.i18n import tr
@@ -170,7 +171,17 @@ def _status(view: Any, lang: str, names: list[str], verb: str = "{name} to play"
 
 
 def _cards(cards: Any) -> tuple[str, ...]:
-    return tuple(CARD_TEXT[c] for c in sorted(cards)) if cards is not None else ()
+    if cards is None:
+        return ()
+    if isinstance(cards, CardSet):
+        return _card_texts(cards.mask)
+    return tuple(CARD_TEXT[c] for c in sorted(cards))
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_texts(mask: int) -> tuple[str, ...]:
+    # A hand is drawn again after every move at its table, mostly unchanged: remember it.
+    return tuple(CARD_TEXT[c] for c in cards_of(mask))
 
 
 def _shown(view: Any, seat: int) -> tuple[str, ...]:
@@ -181,7 +192,15 @@ def _shown(view: Any, seat: int) -> tuple[str, ...]:
 def _trick(view: Any, plays: Sequence[Card], leader: int | None = None) -> tuple[OnTable, ...]:
     """The cards of a trick on the seats that played them, from its leader (the current one's)."""
     leader = view.leader if leader is None else leader
-    seats = getattr(view, "seats", tuple(range(len(view.hand_sizes))))
+    seats = getattr(view, "seats", None)
+    if seats is None:
+        seats = tuple(range(len(view.hand_sizes)))
+    return _laid(tuple(seats), leader, tuple(plays))
+
+
+@functools.lru_cache(maxsize=1024)
+def _laid(seats: tuple[int, ...], leader: int, plays: tuple[Card, ...]) -> tuple[OnTable, ...]:
+    # Every seat at a table shows the same trick, and the last one for a whole trick: remember.
     start = seats.index(leader) if leader in seats else 0
     order = seats[start:] + seats[:start]
     return tuple(OnTable(order[i % len(order)], CARD_TEXT[c]) for i, c in enumerate(plays))
@@ -194,58 +213,92 @@ def _suit(lang: str, suit: int | None) -> str:
 
 
 def _pocha(view: Any, lang: str, names: list[str]) -> Table:
-    from tapete.games import pocha
-
     p = view.params
     title_game = "Oh Hell" if p.deck == "french" else "Pocha"
-    total = len(pocha._schedule(p))
-    title = (
-        tr(lang, "tie-break hand")
-        if view.tiebreak
-        else tr(lang, "hand {n} of {total}", n=view.deal + 1, total=total)
-    )
-    seats = []
-    for s in range(len(view.hand_sizes)):
-        bid = view.bids[s]
-        lines = (
-            f"{tr(lang, 'bid')} {'–' if bid is None else bid}",
-            f"{tr(lang, 'tricks')} {view.won[s]}",
-            f"{tr(lang, 'score')} {view.scores[s]}",
-        )
-        seats.append(
-            SeatBox(
-                s,
-                names[s],
-                lines,
-                view.hand_sizes[s],
-                _shown(view, s),
-                s == view.turn,
-                s == view.dealer,
-            )
-        )
     face = view.upcard if view.upcard >= 0 else view.shown
-    info = [(tr(lang, "trump"), _suit(lang, view.trump))]
-    if face >= 0:
-        info.append((tr(lang, "upcard"), format_card(face)))
-    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=view.hand_size)))
+    title, info = _pocha_words(lang, p, view.deal, view.tiebreak, view.trump, face, view.hand_size)
+    seats = _pocha_seats(
+        lang,
+        tuple(names),
+        view.bids,
+        view.won,
+        view.scores,
+        view.hand_sizes,
+        tuple(_shown(view, s) for s in range(len(view.hand_sizes))),
+        view.turn,
+        view.dealer,
+    )
     last = view.tricks[-1] if view.tricks else None
     verb = "{name} to bid" if view.phase == "bid" else "{name} to play"
     return Table(
         game=title_game,
-        title=f"{title_game} — {title}",
+        title=title,
         status=_status(view, lang, names, verb),
-        seats=tuple(seats),
+        seats=seats,
         hand=_cards(view.hand),
         blind=0,
         trick=_trick(view, view.trick),
         last_trick=_last(view, last),
         last_winner=None,
-        info=tuple(info),
+        info=info,
         score_names=tuple(names),
         scores=view.scores,
         history=view.history,
         deck="french" if p.deck == "french" else "spanish",
         over=view.turn is None,
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _pocha_words(
+    lang: str, params: Any, deal: int, tiebreak: bool, trump: int, face: int, size: int
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The title and the facts of a deal (trump, upcard, hand size): the same all deal long."""
+    from tapete.games import pocha
+
+    title_game = "Oh Hell" if params.deck == "french" else "Pocha"
+    total = len(pocha._schedule(params))
+    title = (
+        tr(lang, "tie-break hand")
+        if tiebreak
+        else tr(lang, "hand {n} of {total}", n=deal + 1, total=total)
+    )
+    info = [(tr(lang, "trump"), _suit(lang, trump))]
+    if face >= 0:
+        info.append((tr(lang, "upcard"), format_card(face)))
+    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=size)))
+    return f"{title_game} — {title}", tuple(info)
+
+
+@functools.lru_cache(maxsize=256)
+def _pocha_seats(
+    lang: str,
+    names: tuple[str, ...],
+    bids: tuple[int | None, ...],
+    won: tuple[int, ...],
+    scores: tuple[int, ...],
+    hand_sizes: tuple[int, ...],
+    shown: tuple[tuple[str, ...], ...],
+    turn: int | None,
+    dealer: int,
+) -> tuple[SeatBox, ...]:
+    # The seats look the same from every seat at the table: built once per move, not per seat.
+    bid_word, tricks_word, score_word = tr(lang, "bid"), tr(lang, "tricks"), tr(lang, "score")
+    return tuple(
+        SeatBox(
+            s,
+            names[s],
+            (
+                f"{bid_word} {'–' if bids[s] is None else bids[s]}",
+                f"{tricks_word} {won[s]}",
+                f"{score_word} {scores[s]}",
+            ),
+            hand_sizes[s],
+            shown[s],
+            s == turn,
+            s == dealer,
+        )
+        for s in range(len(hand_sizes))
     )
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -114,6 +117,92 @@ def test_many_rooms_at_once(db_url: str) -> None:
     back = run(SqlStore(Database(db_url)).rooms())
     assert sorted(t.code for t in back) == [f"R{i}" for i in range(8)]
     assert all(t.actions == [(1, "bid 0")] for t in back)
+
+
+def test_actions_that_arrive_during_a_commit_share_the_next_one(db_url: str) -> None:
+    db = Database(db_url)
+    store = SqlStore(db)
+    batches: list[int] = []
+    plain = db.append_actions
+
+    def counted(rows: Any) -> Any:
+        batches.append(len(rows))
+        return plain(rows)
+
+    db.append_actions = counted  # type: ignore[method-assign]
+
+    async def go() -> list[BaseException | None]:
+        await asyncio.gather(*(store.create(truth(f"R{i}", i)) for i in range(8)))
+        await store.append("R0", 0, 0, 1, "bid 0")
+        moves = [store.append(f"R{i}", 0, 0, 1, "bid 1") for i in range(8)]  # R0's 0 is taken
+        return await asyncio.gather(*moves, return_exceptions=True)
+
+    outcomes = run(go())
+    assert isinstance(outcomes[0], ValueError) and outcomes[1:] == [None] * 7
+    assert batches[0] == 1 and sum(batches) == 9 and len(batches) < 9
+    back = {t.code: t.actions for t in run(SqlStore(Database(db_url)).rooms())}
+    assert back["R0"] == [(1, "bid 0")]
+    assert all(back[f"R{i}"] == [(1, "bid 1")] for i in range(1, 8))
+
+
+def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path: Path) -> None:
+    store = SqlStore(Database(f"sqlite:///{tmp_path / 'tapete.db'}"))
+    done: list[str] = []
+    busy = threading.Event()
+
+    def slow_finish(code: str, match: int, record: str) -> None:
+        busy.set()
+        time.sleep(0.2)  # a record and its ratings, written in the one SQLite thread
+
+    store._finish = slow_finish  # type: ignore[method-assign]
+
+    async def go() -> None:
+        await store.create(truth("R1"))
+
+        async def finish(n: int) -> None:
+            await store.finish("R1", 0, "{}")
+            done.append(f"finish {n}")
+
+        async def move() -> None:
+            await asyncio.to_thread(busy.wait, 5)  # the first finish holds the thread
+            await store.append("R1", 0, 0, 1, "bid 0")
+            done.append("move")
+
+        await asyncio.gather(*(finish(n) for n in range(3)), move())
+
+    run(go())
+    assert done == ["finish 0", "move", "finish 1", "finish 2"]
+
+
+def test_sqlite_runs_other_calls_while_moves_keep_coming(tmp_path: Path) -> None:
+    store = SqlStore(Database(f"sqlite:///{tmp_path / 'tapete.db'}"))
+    moves = 400
+
+    async def go() -> tuple[int, int]:
+        await store.create(truth("R1"))
+        committed = 0
+
+        async def move(i: int) -> None:
+            nonlocal committed
+            await store.append("R1", 0, i, 1, "bid 0")
+            committed += 1
+
+        async def busy_tables() -> None:  # a move every millisecond, whatever the disk does
+            tasks = []
+            for i in range(moves):
+                tasks.append(asyncio.ensure_future(move(i)))
+                await asyncio.sleep(0.001)
+            await asyncio.gather(*tasks)
+
+        playing = asyncio.ensure_future(busy_tables())
+        await asyncio.sleep(0.05)
+        await store.save_seats("R1", truth("R1").seats, HOST)
+        seated_at = committed
+        await playing
+        return seated_at, committed
+
+    seated_at, committed = run(go())
+    assert committed == moves and seated_at < moves // 2
 
 
 def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(db_url: str) -> None:

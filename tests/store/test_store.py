@@ -41,6 +41,22 @@ def test_an_action_number_is_written_once(db_url: str) -> None:
     assert [a.action for a in store.actions(row.id)] == ["bid 0"]
 
 
+def test_actions_of_several_tables_commit_together_and_a_conflict_refuses_only_itself(
+    db_url: str,
+) -> None:
+    store = Store(db_url)
+    a, b = (store.create_table("pocha", seed=k, seats=SEATS) for k in (1, 2))
+    assert store.append_actions([(a.id, 0, 1, "bid 0"), (b.id, 0, 2, "bid 1")]) == [None, None]
+    refused = store.append_actions(
+        [(a.id, 1, 2, "bid 1"), (b.id, 0, 2, "bid 3"), ("no-such-table", 0, 0, "bid 0")]
+    )
+    assert refused[0] is None
+    assert all(isinstance(r, ConflictError) for r in refused[1:])
+    assert [x.action for x in store.actions(a.id)] == ["bid 0", "bid 1"]
+    assert [x.action for x in store.actions(b.id)] == ["bid 1"]
+    assert store.append_actions([]) == []
+
+
 def test_concurrent_writers_never_duplicate_an_action(db_url: str) -> None:
     store = Store(db_url)
     row = store.create_table("pocha", seed=1, seats=SEATS)

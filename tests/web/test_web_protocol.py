@@ -86,6 +86,15 @@ def test_ping_pong(server: Server) -> None:
     me, _ = seated(server)
     me.send({"type": "ping", "t": 42})
     assert me.expect("pong") == {"type": "pong", "t": 42}
+    deep: object = 2**70  # what the fast encoder declines comes back all the same
+    for _ in range(300):
+        deep = [deep]
+    me.send({"type": "ping", "t": deep})
+    assert me.expect("pong") == {"type": "pong", "t": deep}
+    me.send("[" * 1500 + "]" * 1500)  # deeper than Python parses
+    assert me.expect("error")["rule"] == "bad-json"
+    me.send({"type": "ping", "t": 1})
+    assert me.expect("pong")["t"] == 1
 
 
 def test_lang_switch_resends_room_and_view_in_the_new_language(server: Server) -> None:

@@ -4,8 +4,10 @@ turn timer."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 
+from tapete.record import Recorder, dumps
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig
 from webclient import Server, running
@@ -85,6 +87,64 @@ def test_the_store_hears_each_action_before_anyone_is_told() -> None:
         seat = room.game.current_player(room.state)
         await room.act(seat, room.game.format_action(room.game.legal_actions(room.state)[0]))
         assert order == ["stored 0", "told"]
+        rooms.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_view_is_built_once_per_seat_and_language_and_each_gets_its_own() -> None:
+    async def scenario() -> None:
+        rooms = Rooms(MemoryStore())
+        room, token, _ = await rooms.create(
+            "pocha(schedule=[3])", [SeatConfig("human")] * 4, name="Ana", options=Options()
+        )
+        for name in ("B", "C", "D"):
+            await room.seat_person(name, None)
+        ana = Inbox(0, token_hash(token))
+        tab = Inbox(0, token_hash(token))  # Ana's second tab, in Spanish
+        tab.lang = "es"
+        bea, watchers = Inbox(1), [Inbox(None), Inbox(None)]
+        for conn in (ana, tab, bea, *watchers):
+            room.join(conn)
+        await room.control(ana, "start", {})
+        seat = room.game.current_player(room.state)
+        await room.act(seat, room.game.format_action(room.game.legal_actions(room.state)[0]))
+        last = {id(c): c.sent[-1] for c in (ana, tab, bea, *watchers)}
+        assert all(m["type"] == "view" and m["version"] == 1 for m in last.values())
+        hands = [m["table"].hand for m in last.values()]  # type: ignore[attr-defined]
+        assert hands[0] == hands[1] and len(hands[0]) == 3 and hands[2] != hands[0]
+        assert hands[3] == hands[4] == ()  # spectators see no hand
+        assert last[id(ana)]["log"] != last[id(tab)]["log"]  # each in its own language
+        assert last[id(watchers[0])] == last[id(watchers[1])]
+        rooms.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_record_kept_move_by_move_is_the_one_a_replay_of_the_truth_gives() -> None:
+    async def scenario() -> None:
+        rooms = Rooms(MemoryStore())
+        seats = [SeatConfig("human"), *(SeatConfig("bot", level="random") for _ in range(3))]
+        room, _, _ = await rooms.create(
+            "pocha(schedule=[2, 3])", seats, name="Ana", options=Options(), seed=8
+        )
+        room.truth.started = True
+        while not room.over:
+            legal = room.game.legal_actions(room.state)
+            seat = room.game.current_player(room.state)
+            assert seat is not None
+            await room.act(seat, room.game.format_action(legal[-1]))
+        game, t = room.game, room.truth
+        state = game.new_state(t.seed)
+        replayed = Recorder(game, state, t.seed, room.record().seats)
+        for seat, text in t.actions:
+            action = game.parse_action(text)
+            state = game.apply(state, action)
+            replayed.step(seat, action, state)
+        expected = dataclasses.replace(replayed.record(), seed_hash=room.seed_hash)
+        assert room.record() == expected and expected.result is not None
+        assert t.records == [dumps(expected)]
+        assert Room(t, room.store).record() == expected  # after a restart too
         rooms.close()
 
     asyncio.run(scenario())

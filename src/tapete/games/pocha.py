@@ -225,12 +225,16 @@ class Deal:
 _Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
 """An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, or an Event."""
 
+_Public = tuple[tuple[int, ...], tuple[int | None, ...], tuple[CardSet, ...]]
+"""What every seat's view of a state shares: hand sizes, bids, cards known not held."""
+
 
 class State:
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
         "_legal",
+        "_public",
         "bids",
         "deal",
         "hands",
@@ -279,12 +283,14 @@ class State:
         self.history = history
         self.last = last
         self._legal = -1  # the play phase's legal mask, computed once
+        self._public: _Public | None = None  # what every seat's view shares, computed once
 
     def _with(self, **changes: Any) -> State:
         new = State.__new__(State)
         for name in State.__slots__:
             object.__setattr__(new, name, changes.get(name, getattr(self, name)))
         new._legal = -1
+        new._public = None
         return new
 
     def __repr__(self) -> str:
@@ -742,6 +748,7 @@ def observe(state: State, seat: Seat | None) -> View:
             ]
         else:
             hands[seat] = CardSet(state.hands[seat])
+    hand_sizes, bids, excluded = _shared(state)
     return View(
         seat=seat,
         params=p,
@@ -754,8 +761,8 @@ def observe(state: State, seat: Seat | None) -> View:
         upcard=d.upcard,
         shown=d.shown,
         hands=tuple(hands),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        bids=tuple(None if b < 0 else b for b in state.bids),
+        hand_sizes=hand_sizes,
+        bids=bids,
         won=state.won,
         trick=state.trick,
         leader=state.leader,
@@ -764,8 +771,20 @@ def observe(state: State, seat: Seat | None) -> View:
         phase=_PHASES[state.phase],
         scores=state.scores,
         history=state.history,
-        excluded=tuple(CardSet(m) for m in _excluded(state)),
+        excluded=excluded,
     )
+
+
+def _shared(state: State) -> _Public:
+    """The parts of a view that are the same for every seat (hand sizes, bids, the cards each
+    seat is known not to hold), kept in the state: a server shows every seat the same state."""
+    if state._public is None:
+        state._public = (
+            tuple(h.bit_count() for h in state.hands),
+            tuple(None if b < 0 else b for b in state.bids),
+            tuple(CardSet(m) for m in _excluded(state)),
+        )
+    return state._public
 
 
 def _excluded(state: State) -> list[int]:

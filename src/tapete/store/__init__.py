@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from tapete.store import schema
@@ -281,6 +281,37 @@ class Store:
         except IntegrityError:
             raise ConflictError(f"table {table_id} already has an action number {idx}") from None
 
+    def append_actions(
+        self, rows: Sequence[tuple[str, int, int, str]]
+    ) -> list[ConflictError | None]:
+        """Commit several ``(table_id, idx, seat, action)`` at once, each as ``append_action``
+        would: one transaction (one sync to disk) for them all, or, when one of them conflicts,
+        each in its own so that only the conflicting ones are refused.
+
+        Returns one entry per row: None when it was committed, else its ConflictError.
+        """
+        if not rows:
+            return []
+        now = _now()
+        values = [
+            {"table_id": t, "idx": i, "seat": s, "action": a, "created_at": now}
+            for t, i, s, a in rows
+        ]
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(schema.actions), values)
+            return [None] * len(rows)
+        except IntegrityError:
+            pass  # rare (a duplicate, or a match with no row): find which, one by one
+        refused: list[ConflictError | None] = []
+        for row in rows:
+            try:
+                self.append_action(*row)
+                refused.append(None)
+            except ConflictError as exc:
+                refused.append(exc)
+        return refused
+
     def actions(self, table_id: str) -> list[ActionRow]:
         query = (
             select(schema.actions.c.idx, schema.actions.c.seat, schema.actions.c.action)
@@ -459,12 +490,16 @@ def _rate(
     by_seat = {seat: (who, score) for seat, who, score, _ in results}
     groups = [list(t) for t in teams] if teams else [[seat] for seat in sorted(by_seat)]
     g = schema.ratings
-    current: dict[str, tuple[float, float, int]] = {}
-    for who, _ in by_seat.values():
-        row = c.execute(
-            select(g.c.mu, g.c.sigma, g.c.matches).where(g.c.participant == who, g.c.game == game)
-        ).first()
-        current[who] = (row[0], row[1], row[2]) if row else (model.mu, model.sigma, 0)
+    everyone = sorted({who for who, _ in by_seat.values()})
+    found = {
+        who: (mu, sigma, matches)
+        for who, mu, sigma, matches in c.execute(
+            select(g.c.participant, g.c.mu, g.c.sigma, g.c.matches).where(
+                g.c.game == game, g.c.participant.in_(everyone)
+            )
+        )
+    }
+    current = {who: found.get(who, (model.mu, model.sigma, 0)) for who in everyone}
     rating_teams = [
         [model.rating(mu=current[by_seat[s][0]][0], sigma=current[by_seat[s][0]][1]) for s in group]
         for group in groups
@@ -472,22 +507,34 @@ def _rate(
     team_scores = [max(by_seat[s][1] for s in group) for group in groups]
     ranks = [float(sorted(team_scores, reverse=True).index(score)) for score in team_scores]
     rated = model.rate(rating_teams, ranks=ranks)
-    done: set[str] = set()
+    fresh: dict[str, tuple[float, float, int]] = {}
     for group, new_team in zip(groups, rated, strict=True):
         for seat, new in zip(group, new_team, strict=True):
             who = by_seat[seat][0]
-            if who in done:  # the same bot level in several seats: rate it once per match
-                continue
-            done.add(who)
-            values = {"mu": new.mu, "sigma": new.sigma, "matches": current[who][2] + 1}
-            if (
-                current[who][2] == 0
-                and not c.execute(
-                    select(g.c.participant).where(g.c.participant == who, g.c.game == game)
-                ).first()
-            ):
-                c.execute(insert(g).values(participant=who, game=game, **values))
-            else:
-                c.execute(
-                    update(g).where(g.c.participant == who, g.c.game == game).values(**values)
-                )
+            # The same bot level in several seats is rated once per match (its first seat).
+            fresh.setdefault(who, (new.mu, new.sigma, current[who][2] + 1))
+    # One statement for those already rated and one for the new: a finished match is written in
+    # SQLite's one writer thread, between the moves of every other table.
+    known = [
+        {"who": who, "new_mu": mu, "new_sigma": sigma, "new_matches": n}
+        for who, (mu, sigma, n) in fresh.items()
+        if who in found
+    ]
+    if known:
+        c.execute(
+            update(g)
+            .where(g.c.participant == bindparam("who"), g.c.game == game)
+            .values(
+                mu=bindparam("new_mu"),
+                sigma=bindparam("new_sigma"),
+                matches=bindparam("new_matches"),
+            ),
+            known,
+        )
+    first = [
+        {"participant": who, "game": game, "mu": mu, "sigma": sigma, "matches": n}
+        for who, (mu, sigma, n) in fresh.items()
+        if who not in found
+    ]
+    if first:
+        c.execute(insert(g), first)

@@ -31,7 +31,7 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
-from tapete.web.rooms import Room, Rooms, levels, token_hash
+from tapete.web.rooms import Room, Rooms, encode, levels, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from tapete.web.strings import rule_text, strings
 
@@ -188,7 +188,7 @@ class Link:
         if self.outbox.qsize() >= self.limits.outbox:
             self.close(1008)  # a reader this slow would hold everyone's memory
             return
-        self.outbox.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        self.outbox.put_nowait(encode(message))
 
     def fail(self, rule: str, message: str) -> None:
         self.send(
@@ -499,7 +499,7 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
     async def _handle(link: Link, text: str) -> None:
         try:
             msg = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
             link.fail("bad-json", "a message is one JSON object")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -588,6 +588,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )

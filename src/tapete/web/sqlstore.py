@@ -5,7 +5,11 @@ Each match of a room is one ``tables`` row, id and code ``ROOM.match`` (``K7QPX.
 ``actions`` rows, its finished record a ``records`` row, its seats and options JSON. Every call
 runs in a worker thread (``asyncio.to_thread``; for SQLite one thread, its single writer) so the
 event loop never waits on the disk, and returns once its transaction is committed: an action is
-durable before anyone is told about it.
+durable before anyone is told about it. Actions that arrive while a commit is under way are
+committed together in the next one (group commit): one sync to disk for all the tables that
+played meanwhile, each of them still told only after its own action is on disk. SQLite's other
+calls (a finished match's record and ratings, a rematch, seats) take its one thread between
+those commits, one call after each: neither waits behind a pile of the other.
 
 >>> import asyncio
 >>> from tapete.store import Store as Database
@@ -22,11 +26,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
+
+import orjson
 
 from tapete.games import load
 from tapete.store import Store as Database
@@ -54,6 +60,15 @@ def participant(seat: SeatConfig) -> str:
     return f"guest:{(seat.token or 'anonymous')[:12]}"
 
 
+def _settle(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if done.done():  # its caller is gone (cancelled)
+        return
+    if error is None:
+        done.set_result(result)
+    else:
+        done.set_exception(error)
+
+
 def _seats(row: TableRow) -> list[SeatConfig]:
     names = {f.name for f in dataclasses.fields(SeatConfig)}
     return [SeatConfig(**{k: v for k, v in s.items() if k in names}) for s in row.seats]
@@ -71,19 +86,88 @@ class SqlStore:
         self.db = db
         self._match: dict[str, int] = {}  # room -> its current match
         # SQLite takes one writer at a time: writers in several threads would wait on its lock
-        # with sleeps (a long latency tail), so its calls go to one thread, in order.
+        # with sleeps (a long latency tail), so its calls go to one thread, in turn.
         self._pool = (
             ThreadPoolExecutor(1, thread_name_prefix="tapete-sqlite")
             if db.engine.dialect.name == "sqlite"
             else None
         )
+        # What waits for the database: accepted actions, committed together and before anything
+        # else, and (SQLite) its other calls; one task hands them to the database in turn.
+        self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
+        self._calls: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
+        self._writer: asyncio.Task[None] | None = None
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` in a worker thread: the event loop never waits on the database."""
+        """``call(*args)`` in a worker thread: the event loop never waits on the database.
+
+        SQLite's calls wait for its one thread behind the actions already queued, so that a
+        finished match's record and ratings never hold up the moves at other tables.
+        """
         if self._pool is None:
             return await asyncio.to_thread(call, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(call, *args))
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._calls.append((functools.partial(call, *args), done))
+        self._wake_writer()
+        return await done
+
+    async def _in_thread(self, call: Callable[[], T]) -> T:
+        if self._pool is None:
+            return await asyncio.to_thread(call)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    def _wake_writer(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        """Until nothing waits: every queued action in one transaction, then one other call, and
+        again. Actions wait for at most one call; a call for at most one commit of actions, even
+        while moves keep coming (they arrive during every commit under load)."""
+        while self._queued or self._calls:
+            if self._queued:
+                batch, self._queued = self._queued, []
+                await self._commit(batch)
+            if not self._calls:
+                continue
+            call, done = self._calls.popleft()
+            try:
+                result = await self._in_thread(call)
+            except asyncio.CancelledError:
+                self._give_up([done])
+                raise
+            except Exception as exc:
+                _settle(done, None, exc)
+            else:
+                _settle(done, result, None)
+
+    async def _commit(
+        self, batch: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]]
+    ) -> None:
+        """Commit a batch of actions (group commit), each told its own outcome.
+
+        A room awaits each of its actions before it sends the next, so a batch holds at most one
+        action per match and their order within it does not matter.
+        """
+        rows = [row for row, _ in batch]
+        refused: Sequence[BaseException | None]
+        try:
+            refused = await self._in_thread(functools.partial(self.db.append_actions, rows))
+        except asyncio.CancelledError:
+            self._give_up([done for _, done in batch])
+            raise
+        except Exception as exc:  # the database failed: every action of the batch with it
+            refused = [exc] * len(batch)
+        for (_, done), error in zip(batch, refused, strict=True):
+            _settle(done, None, error)
+
+    def _give_up(self, waiting: list[asyncio.Future[Any]]) -> None:
+        """The server stops: nobody waits for an answer any more."""
+        waiting += [done for _, done in self._queued] + [done for _, done in self._calls]
+        self._queued.clear()
+        self._calls.clear()
+        for done in waiting:
+            done.cancel()
 
     async def create(self, truth: Truth) -> None:
         await self._run(self._create, truth, truth.match, truth.seed, truth.started)
@@ -106,7 +190,10 @@ class SqlStore:
 
     async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
         # A taken index raises ConflictError (a ValueError); so does a match with no row.
-        await self._run(self.db.append_action, table_id(code, match), index, seat, action)
+        committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued.append(((table_id(code, match), index, seat, action), committed))
+        self._wake_writer()
+        await committed
 
     async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
         rows = [s.to_json() for s in seats]
@@ -139,7 +226,7 @@ class SqlStore:
         row = self.db.table(tid)
         if row is None:
             raise ValueError(f"no match {tid}")
-        data = json.loads(record)
+        data = orjson.loads(record)  # a whole match: orjson reads it several times faster
         game = load(row.spec)
         seats = _seats(row)
         result = data.get("result") or {}
