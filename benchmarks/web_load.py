@@ -26,16 +26,22 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 import websockets
 
-try:  # the client shares the machine with the server: uvloop's event loop costs it less
-    from uvloop import run as run_loop
-except ImportError:  # no uvloop on Windows
-    run_loop = asyncio.run
+
+def run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
+    """The client shares the machine with the server: uvloop's event loop costs it less."""
+    try:
+        import uvloop
+    except ImportError:  # no uvloop on Windows
+        return asyncio.run(main)
+    return uvloop.run(main)
+
 
 HOST = "127.0.0.1"
 

@@ -580,10 +580,18 @@ def serve(
     host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", db: str | None = None
 ) -> None:
     """Run the web app with uvicorn until interrupted, its rooms kept in ``db``."""
+    import gc
+
     import uvicorn
 
+    app = create_app(open_store(db))
+    # Every move allocates views for each seat; Python's default collector thresholds run full
+    # collections over everything the server imported every few thousand moves — pauses that
+    # land on whichever players are waiting. Freeze what startup built and collect less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
     uvicorn.run(
-        create_app(open_store(db)),
+        app,
         host=host,
         port=port,
         log_level=log_level,
