@@ -14,21 +14,12 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+from specs import GAMES
+
 import tapete
 from tapete import bots
 from tapete.bots import Budget, Clock, LevelBot
 from tapete.errors import SpecError
-
-SPECS = [
-    "pocha",
-    "oh_hell",
-    "tute",
-    "tute(players=4)",
-    "truco",
-    "truco(players=4)",
-    "poch",
-    "pottle",
-]
 
 
 @dataclass(frozen=True)
@@ -89,11 +80,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--decisions", type=int, default=30)
     parser.add_argument("--levels", default="easy,medium,hard")
-    parser.add_argument("--specs", default=",".join(SPECS), help="';'-free list, comma separated")
+    parser.add_argument("--specs", default=",".join(GAMES), help="';'-free list, comma separated")
     args = parser.parse_args()
     print("| game | level | decisions | median | 95th percentile | max | max CPU | sampled |")
     print("|---|---|---|---|---|---|---|---|")
-    for spec in [s for s in SPECS if s in args.specs.split(",")] or SPECS:
+    for spec in [s for s in GAMES if s in args.specs.split(",")] or GAMES:
         for level in args.levels.split(","):
             try:
                 got = timings(spec, level, args.decisions)
