@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +20,8 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from tapete.web import Limits, create_app
+from tapete.web import Limits, RateLimits, create_app
+from tapete.web.app import server_config
 from tapete.web.store import Store
 
 Message = dict[str, Any]
@@ -44,8 +45,9 @@ class Server:
     def ws_url(self) -> str:
         return self.url.replace("http", "ws", 1) + "/ws"
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Any:
+        request = urllib.request.Request(self.url + path, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=10) as response:
             body = response.read()
         return json.loads(body) if body[:1] in (b"{", b"[") else body.decode()
 
@@ -58,6 +60,17 @@ class Server:
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
+
+    def listed(self) -> list[Message]:
+        """Every public table the lobby lists, page after page."""
+        tables: list[Message] = []
+        page = 1
+        while True:
+            got = self.get(f"/api/tables?page={page}&per_page=100")
+            tables += got["tables"]
+            if page >= got["pages"]:
+                return tables
+            page += 1
 
     def create(self, game: str = "pocha", **body: Any) -> Message:
         """A table: by default the creator and bots that play at once; no bot stands in for a
@@ -80,13 +93,20 @@ def open_socket(url: str) -> ClientConnection:
 
 
 @contextmanager
-def running(store: Store | None = None, limits: Limits | None = None) -> Iterator[Server]:
-    """The real app under uvicorn on a free loopback port, for as long as the block runs."""
-    app = create_app(store, limits)
+def running(
+    store: Store | None = None,
+    limits: Limits | None = None,
+    rate_limits: RateLimits | None = None,
+    *,
+    clock: Callable[[], float] = time.time,
+    trusted_proxies: Sequence[str] = (),
+) -> Iterator[Server]:
+    """The real app under uvicorn on a free loopback port, for as long as the block runs, as
+    ``tapete serve`` configures it. No rate limits unless given: every test's clients come from
+    one address."""
+    app = create_app(store, limits, rate_limits or RateLimits.off(), clock)
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024
-    )
+    config = server_config(app, "127.0.0.1", port, "warning", trusted_proxies)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -106,13 +126,19 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 @contextmanager
-def process(port: int, db: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``tapete serve`` in a process of its own, up and answering when the block starts."""
+def process(
+    port: int, db: str, log: Path, options: Sequence[str] = ()
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``tapete serve`` in a process of its own (with more ``options``), up and answering when
+    the block starts."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
     }
-    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db]
+    command = [
+        *(sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db),
+        *options,
+    ]
     with log.open("ab") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=out, env=env)
     try:

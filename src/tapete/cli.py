@@ -223,11 +223,21 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from tapete.web import serve
+        from tapete.web import RateLimits, serve
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    try:
+        rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
+    except ValueError as exc:
+        raise SpecError(f"--rate-limit: {exc}") from None
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
-    serve(args.host, args.port, db=args.db)
+    serve(
+        args.host,
+        args.port,
+        db=args.db,
+        trusted_proxies=args.trusted_proxy,
+        rate_limits=rate_limits,
+    )
     return 0
 
 
@@ -338,6 +348,30 @@ def parser() -> argparse.ArgumentParser:
         "--db",
         help="where tables are kept: a database URL (default: SQLite in the user data folder; "
         "postgresql://user@host/name) or memory (nothing survives a restart)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy's address or network (repeatable): clients it forwards are told "
+        "apart by X-Forwarded-For; from anyone else that header is ignored",
+    )
+    p.add_argument(
+        "--rate-limit",
+        action="append",
+        default=[],
+        metavar="KIND=RULE",
+        help="per-client limits (repeatable): tables, joins or players = e.g. 10/minute;60/hour "
+        "or none; off for no limits at all (default: tables=10/minute;60/hour, "
+        "joins=30/minute;300/hour, players=10/minute;60/hour)",
+    )
+    p.add_argument(
+        "--rate-limit-storage",
+        default="memory://",
+        metavar="URI",
+        help="where the counts are kept: memory:// (this process, the default) or "
+        "redis://host:6379 (shared by several server processes)",
     )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")

@@ -15,11 +15,11 @@ from webclient import Server
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
 
 
-def put(server: Server, path: str, body: dict[str, Any]) -> Any:
+def put(server: Server, path: str, body: dict[str, Any], headers: dict[str, str]) -> Any:
     request = urllib.request.Request(
         server.url + path,
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **headers},
         method="PUT",
     )
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -29,7 +29,8 @@ def put(server: Server, path: str, body: dict[str, Any]) -> Any:
 def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -> None:
     me = server.post("/api/players", {"name": "Lúcia"})
     assert me["name"] == "Lúcia" and len(me["token"]) > 20
-    assert server.get(f"/api/players/me?token={me['token']}") == {**me, "token": None}
+    bearer = {"Authorization": f"Bearer {me['token']}"}
+    assert server.get("/api/players/me", bearer) == {**me, "token": None}
     table = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, player=me["token"])
     client = server.client()
     client.hello(table["code"], table["token"])
@@ -52,7 +53,7 @@ def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -
     board = server.get("/api/leaderboard/pocha")
     assert {row["participant"] for row in board} >= {me["id"], "bot:random"}
     assert next(r for r in board if r["participant"] == me["id"])["name"] == "Lúcia"
-    assert put(server, f"/api/players/me?token={me['token']}", {"name": "Lu"})["name"] == "Lu"
+    assert put(server, "/api/players/me", {"name": "Lu"}, bearer)["name"] == "Lu"
 
 
 def test_a_wrong_player_token_is_refused(server: Server) -> None:

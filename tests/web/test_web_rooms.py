@@ -227,10 +227,10 @@ def test_rooms_are_listed_while_they_wait_or_play(server: Server) -> None:
     table = server.create(
         "truco", params={"players": "4"}, seats=[{"kind": "human"}] * 4, public=True
     )
-    listed = {t["code"]: t for t in server.get("/api/tables")}
+    listed = {t["code"]: t for t in server.listed()}
     assert listed[table["code"]]["status"] == "waiting" and listed[table["code"]]["open"] == 3
     hidden = server.create("truco", public=False)
-    assert hidden["code"] not in {t["code"] for t in server.get("/api/tables")}
+    assert hidden["code"] not in {t["code"] for t in server.listed()}
 
 
 def test_room_unit_names_and_levels() -> None:

@@ -27,7 +27,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, update
+from sqlalchemy import (
+    Engine,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from tapete.store import schema
@@ -164,8 +174,10 @@ class Store:
         status: str = "open",
         room: str | None = None,
         match: int | None = None,
+        created_at: datetime | None = None,
     ) -> TableRow:
-        """A new table; its id and short join code are random unless given."""
+        """A new table; its id and short join code are random unless given, and it is made now
+        unless ``created_at`` says when."""
         now = _now()
         row = TableRow(
             id=table_id or secrets.token_hex(8),
@@ -176,7 +188,7 @@ class Store:
             seats=[dict(s) for s in seats],
             public=public,
             status=status,
-            created_at=now,
+            created_at=created_at or now,
             updated_at=now,
             host=host,
             options=options,
@@ -235,6 +247,15 @@ class Store:
             query = query.where((t.c.status != "finished") | (t.c.updated_at >= since))
         with self.engine.connect() as c:
             return [_table_row(row) for row in c.execute(query).mappings()]
+
+    def delete_room(self, room: str) -> None:
+        """Remove every match of web room ``room``, with its actions, records and results."""
+        t = schema.tables
+        ids = select(t.c.id).where(t.c.room == room)
+        with self.engine.begin() as c:
+            for child in (schema.actions, schema.records, schema.results):
+                c.execute(delete(child).where(child.c.table_id.in_(ids)))
+            c.execute(delete(t).where(t.c.room == room))
 
     def room_records(self, rooms: Collection[str]) -> dict[str, list[str]]:
         """The records of the finished matches of ``rooms``, in match order, by room."""

@@ -9,7 +9,7 @@ with the engine, and sends each seat only what ``observe(state, seat)`` shows, a
 
 from __future__ import annotations
 
-from tapete.web.app import Limits, create_app, serve
+from tapete.web.app import Limits, RateLimits, create_app, serve
 from tapete.web.rooms import Room, Rooms
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
 
@@ -17,6 +17,7 @@ __all__ = [
     "Limits",
     "MemoryStore",
     "Options",
+    "RateLimits",
     "Room",
     "Rooms",
     "SeatConfig",

@@ -12,16 +12,19 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
+import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -31,13 +34,40 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
+from tapete.web.ratelimit import RateLimiter, RateLimits
 from tapete.web.rooms import Room, Rooms, encode, levels, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from tapete.web.strings import rule_text, strings
 
-__all__ = ["Limits", "create_app", "open_store", "serve"]
+__all__ = [
+    "HideTokens",
+    "Limits",
+    "RateLimits",
+    "create_app",
+    "open_store",
+    "serve",
+    "server_config",
+]
 
 STATIC = Path(__file__).parent / "static"
+EXPIRE_EVERY = 600.0  # seconds between looks for tables nobody started within a day
+LOBBY_PAGE = 20  # tables a lobby page lists by default
+# Tokens in a URL's query (``?token=``) were how the pages sent them until 0.1; they still work
+# for a while, answered with this Deprecation header (RFC 9745: since 2026-12-01).
+DEPRECATED_SINCE = "@1796083200"
+TOKEN_IN_QUERY = re.compile(r"((?:^|[?&])token=)[^&\s]*", re.IGNORECASE)
+
+
+class HideTokens(logging.Filter):
+    """Blanks ``token=...`` in the paths the access log prints (the deprecated query form):
+    a token in a log is a seat or a player anyone reading the log can take."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                TOKEN_IN_QUERY.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args
+            )
+        return True
 
 
 @dataclass(frozen=True)
@@ -235,18 +265,64 @@ def _lang(value: Any) -> str | None:
     return base if base in LANGUAGES else None
 
 
+# --- tokens --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    """A seat or player token a request showed, and whether in the deprecated query form."""
+
+    value: str | None
+    in_query: bool = False
+
+
+_bearer = HTTPBearer(auto_error=False, description="a seat token or a player's identity token")
+
+
+def _token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    token: Annotated[
+        str | None,
+        Query(deprecated=True, description="deprecated: send Authorization: Bearer TOKEN"),
+    ] = None,
+) -> Token:
+    if credentials is not None:
+        return Token(credentials.credentials)
+    return Token(token or None, in_query=bool(token))
+
+
+def _deprecate(response: Response, token: Token) -> None:
+    if token.in_query:
+        response.headers["Deprecation"] = DEPRECATED_SINCE
+
+
 # --- the app -------------------------------------------------------------------------------
 
 
-def create_app(store: Store | None = None, limits: Limits | None = None) -> FastAPI:
-    """The tapete web app over ``store`` (in memory by default)."""
-    rooms = Rooms(store or MemoryStore())
+def create_app(
+    store: Store | None = None,
+    limits: Limits | None = None,
+    rate_limits: RateLimits | None = None,
+    clock: Callable[[], float] = time.time,
+) -> FastAPI:
+    """The tapete web app over ``store`` (in memory by default), with per-connection
+    ``limits``, per-client ``rate_limits`` (the defaults unless given) and ``clock`` (seconds
+    since the epoch: when tables were made and when they expire)."""
+    rooms = Rooms(store or MemoryStore(), clock)
     limits = limits or Limits()
+    limiter = RateLimiter(rate_limits or RateLimits())
+
+    async def expire_now_and_then() -> None:
+        while True:
+            await asyncio.sleep(EXPIRE_EVERY)
+            await rooms.expire()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await rooms.restore()
+        sweeper = asyncio.get_running_loop().create_task(expire_now_and_then())
         yield
+        sweeper.cancel()
         rooms.close()
 
     app = FastAPI(
@@ -256,6 +332,7 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
         lifespan=lifespan,
     )
     app.state.rooms = rooms
+    app.state.limiter = limiter
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page() -> FileResponse:
@@ -300,21 +377,40 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
             raise HTTPException(403, "no player has that token")
         return str(found.id)
 
+    async def _limit(kind: str, request: Request) -> None:
+        """Count a request of ``kind`` by its client; 429 with Retry-After when over a limit."""
+        client = request.client.host if request.client else "unknown"
+        refused = await limiter.hit(kind, client)
+        if refused is not None:
+            raise HTTPException(
+                429,
+                f"too many requests from your address ({kind}): try again in "
+                f"{refused.retry_after} s",
+                headers={"Retry-After": str(refused.retry_after)},
+            )
+
     @app.post("/api/players", summary="A new player: a name and an identity token (no password)")
-    async def api_new_player(body: PlayerIn) -> PlayerOut:
+    async def api_new_player(body: PlayerIn, request: Request) -> PlayerOut:
+        await _limit("players", request)
         player, token = await asyncio.to_thread(_db().create_player, _clean_name(body.name))
         return PlayerOut(id=player.id, name=player.name, token=token)
 
-    @app.get("/api/players/me", summary="The player a token proves")
-    async def api_me(token: str) -> PlayerOut:
-        found = await asyncio.to_thread(_db().player, token)
+    @app.get("/api/players/me", summary="The player a token proves (Authorization: Bearer TOKEN)")
+    async def api_me(response: Response, token: Annotated[Token, Depends(_token)]) -> PlayerOut:
+        _deprecate(response, token)
+        found = await asyncio.to_thread(_db().player, token.value) if token.value else None
         if found is None:
             raise HTTPException(404, "no player has that token")
         return PlayerOut(id=found.id, name=found.name, token=None)
 
-    @app.put("/api/players/me", summary="Change your player's name")
-    async def api_rename(token: str, body: PlayerIn) -> PlayerOut:
-        found = await asyncio.to_thread(_db().rename_player, token, _clean_name(body.name))
+    @app.put("/api/players/me", summary="Change your player's name (Authorization: Bearer TOKEN)")
+    async def api_rename(
+        body: PlayerIn, response: Response, token: Annotated[Token, Depends(_token)]
+    ) -> PlayerOut:
+        _deprecate(response, token)
+        if not token.value:
+            raise HTTPException(404, "no player has that token")
+        found = await asyncio.to_thread(_db().rename_player, token.value, _clean_name(body.name))
         if found is None:
             raise HTTPException(404, "no player has that token")
         return PlayerOut(id=found.id, name=found.name, token=None)
@@ -357,12 +453,20 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
         module = ENTRIES[game].module.rsplit(".", 1)[-1]
         return PlainTextResponse(_rules_page(module), media_type="text/markdown")
 
-    @app.get("/api/tables", summary="Public tables: waiting for players, then being played")
-    async def api_tables() -> list[dict[str, Any]]:
-        return rooms.listing()
+    @app.get(
+        "/api/tables",
+        summary="Public tables, a page at a time: waiting for players, then being played",
+    )
+    async def api_tables(
+        page: int = Query(1, ge=1, description="which page, from 1"),
+        per_page: int = Query(LOBBY_PAGE, ge=1, le=100, description="tables a page"),
+    ) -> dict[str, Any]:
+        return rooms.page(page, per_page)
 
     @app.post("/api/tables", summary="Create a table", response_model=TableOut)
-    async def api_create(body: TableIn) -> TableOut:
+    async def api_create(body: TableIn, request: Request) -> TableOut:
+        await _limit("tables", request)
+        await rooms.expire()
         try:
             spec = _spec(body.game, body.params)
             game = load(spec)
@@ -396,7 +500,8 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
         return _room(code).summary()
 
     @app.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)
-    async def api_join(code: str, body: JoinIn) -> JoinOut:
+    async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
+        await _limit("joins", request)
         room = _room(code)
         try:
             player = await _player_id(body.player)
@@ -420,22 +525,28 @@ def create_app(store: Store | None = None, limits: Limits | None = None) -> Fast
 
     @app.get(
         "/api/tables/{code}/record",
-        summary="The match's record: redacted to your seat while it runs, complete once over",
+        summary="The match's record: redacted to your seat (Authorization: Bearer SEAT-TOKEN) "
+        "while it runs, complete once over",
     )
-    async def api_record_now(code: str, token: str = "", match: int | None = None) -> Response:
+    async def api_record_now(
+        code: str, token: Annotated[Token, Depends(_token)], match: int | None = None
+    ) -> Response:
         room = _room(code)
-        seat = room.seat_of(token_hash(token)) if token else None
+        seat = room.seat_of(token_hash(token.value)) if token.value else None
         text = room.record_for(seat, match)
         if text is None:
             raise HTTPException(404, "no match with that number has started at this table")
         number = room.truth.match if match is None else match
-        return Response(
+        response = Response(
             text,
             media_type="application/json",
             headers={
-                "Content-Disposition": f'attachment; filename="tapete-{room.code}-{number}.json"'
+                "Content-Disposition": f'attachment; filename="tapete-{room.code}-{number}.json"',
+                "Cache-Control": "no-store",  # a seat's view: for its holder only
             },
         )
+        _deprecate(response, token)
+        return response
 
     @app.get(
         "/api/tables/{code}/verify/{match}",
@@ -576,27 +687,59 @@ def open_store(db: str | None = None) -> Store:
     return SqlStore(Database(db))
 
 
-def serve(
-    host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", db: str | None = None
-) -> None:
-    """Run the web app with uvicorn until interrupted, its rooms kept in ``db``."""
-    import gc
+def server_config(
+    app: FastAPI,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    trusted_proxies: Sequence[str] = (),
+) -> Any:
+    """uvicorn's settings for the app: ``X-Forwarded-For`` is read from ``trusted_proxies``
+    only (addresses or networks; none by default, where uvicorn would trust 127.0.0.1), and
+    the access log never prints a token."""
+    import copy
 
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
-    app = create_app(open_store(db))
-    # Every move allocates views for each seat; Python's default collector thresholds run full
-    # collections over everything the server imported every few thousand moves — pauses that
-    # land on whichever players are waiting. Freeze what startup built and collect less often.
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
-    uvicorn.run(
+    logging_config = copy.deepcopy(LOGGING_CONFIG)
+    logging_config.setdefault("filters", {})["hide_tokens"] = {"()": HideTokens}
+    logging_config["handlers"]["access"]["filters"] = ["hide_tokens"]
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        log_config=logging_config,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    db: str | None = None,
+    *,
+    trusted_proxies: Sequence[str] = (),
+    rate_limits: RateLimits | None = None,
+    limits: Limits | None = None,
+) -> None:
+    """Run the web app with uvicorn until interrupted, its rooms kept in ``db``; clients behind
+    ``trusted_proxies`` are told apart by ``X-Forwarded-For``."""
+    import gc
+
+    import uvicorn
+
+    app = create_app(open_store(db), limits, rate_limits)
+    # Every move allocates views for each seat; Python's default collector thresholds run full
+    # collections over everything the server imported every few thousand moves — pauses that
+    # land on whichever players are waiting. Freeze what startup built and collect less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+    uvicorn.Server(server_config(app, host, port, log_level, trusted_proxies)).run()

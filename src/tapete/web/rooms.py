@@ -43,6 +43,7 @@ CODE_LENGTH = 5
 LOG_KEEP = 200  # log entries kept for people who (re)connect
 LOG_SHOWN = 60  # of which sent on (re)connection
 HINT_MS = 400
+EXPIRE_AFTER = 24 * 3600.0  # seconds a table may wait to be started before it is removed
 
 
 def token_hash(token: str) -> str:
@@ -720,31 +721,76 @@ class Room:
         }
 
 
-class Rooms:
-    """The rooms of one server, by code."""
+def expired(truth: Truth, now: float) -> bool:
+    """A table nobody started within a day of its making is abandoned: its creator left it
+    waiting for friends or bots that never began. Started tables end by themselves (bots
+    stand in for the people who left) and are kept a day after their last match."""
+    return not truth.started and now - truth.created >= EXPIRE_AFTER
 
-    def __init__(self, store: Store) -> None:
+
+class Rooms:
+    """The rooms of one server, by code; ``clock`` tells the time (seconds since the epoch)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock
         self._rooms: dict[str, Room] = {}
 
     async def restore(self) -> None:
-        """Every table the store holds, replayed to where it was."""
+        """Every table the store holds, replayed to where it was; expired ones are removed."""
+        now = self.clock()
         for truth in await self.store.rooms():
+            if expired(truth, now):
+                await self.store.remove(truth.code)
+                continue
             room = Room(truth, self.store)
             self._rooms[truth.code] = room
             room.resume()
 
+    async def expire(self) -> list[str]:
+        """Remove the expired tables nobody is at (``expired``); returns their codes."""
+        now = self.clock()
+        gone = [
+            code
+            for code, room in self._rooms.items()
+            if expired(room.truth, now) and not room.conns
+        ]
+        for code in gone:
+            self._rooms.pop(code).close()
+            await self.store.remove(code)
+        if gone:
+            log.info("removed %d tables nobody started within a day", len(gone))
+        return gone
+
     def get(self, code: str) -> Room | None:
         return self._rooms.get(code.strip().upper())
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Public tables: those waiting for players first, then those being played."""
-        rooms = [r.summary() for r in self._rooms.values() if r.truth.options.public]
-        order = {"waiting": 0, "playing": 1, "over": 2}
-        return sorted(
-            (r for r in rooms if r["status"] != "over"),
-            key=lambda r: (order[r["status"]], -r["open"]),
-        )
+    def listing(self) -> list[Room]:
+        """Public tables not over: those waiting for players first (most free seats first),
+        then those being played; newest first among equals."""
+        rooms = [r for r in self._rooms.values() if r.truth.options.public and not r.over]
+        rooms.sort(key=lambda r: -r.truth.created)  # a stable sort keeps this among equals
+
+        def place(room: Room) -> tuple[bool, int]:
+            return room.truth.started, -sum(s.kind == "open" for s in room.truth.seats)
+
+        return sorted(rooms, key=place)
+
+    def page(self, page: int, per_page: int) -> dict[str, Any]:
+        """Page ``page`` (from 1) of ``listing``, ``per_page`` tables a page, with the total.
+
+        Only the tables on the page are summarised: every open lobby asks for it every few
+        seconds, however many tables there are.
+        """
+        listed = self.listing()
+        start = (page - 1) * per_page
+        return {
+            "tables": [r.summary() for r in listed[start : start + per_page]],
+            "total": len(listed),
+            "page": page,
+            "per_page": per_page,
+            "pages": max(1, -(-len(listed) // per_page)),
+        }
 
     def _new_code(self) -> str:
         while True:
@@ -791,6 +837,7 @@ class Rooms:
             seats=configs,
             options=options,
             host=token_hash(token),
+            created=self.clock(),
         )
         await self.store.create(truth)
         room = Room(truth, self.store)

@@ -185,6 +185,8 @@ class SqlStore:
             status="playing" if started else "open",
             room=truth.code,
             match=match,
+            # the room's clock, which need not be this machine's (tests move it)
+            created_at=datetime.fromtimestamp(truth.created, UTC) if truth.created else None,
         )
         self._match[truth.code] = match
 
@@ -240,6 +242,10 @@ class SqlStore:
     async def rooms(self) -> list[Truth]:
         return await self._run(self._rooms)
 
+    async def remove(self, code: str) -> None:
+        await self._run(self.db.delete_room, code)
+        self._match.pop(code, None)
+
     def _rooms(self) -> list[Truth]:
         rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED)
         actions = self.db.actions_of([row.id for row in rows])
@@ -261,6 +267,7 @@ class SqlStore:
                     started=row.status != "open",
                     match=match,
                     records=records[row.room],
+                    created=row.created_at.timestamp(),
                 )
             )
         return out

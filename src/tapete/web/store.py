@@ -72,6 +72,7 @@ class Truth:
     started: bool = False
     match: int = 0  # 0 for the first match, +1 for each rematch
     records: list[str] = field(default_factory=list)  # finished matches, tapete-record/1 text
+    created: float = 0.0  # when the table was made (seconds since the epoch)
 
 
 class Store(Protocol):
@@ -86,6 +87,8 @@ class Store(Protocol):
     async def start(self, code: str, match: int, seed: int) -> None: ...
     async def finish(self, code: str, match: int, record: str) -> None: ...
     async def rooms(self) -> list[Truth]: ...
+    async def remove(self, code: str) -> None:
+        """Forget room ``code`` and everything of it (an expired table)."""
 
 
 class MemoryStore:
@@ -119,3 +122,6 @@ class MemoryStore:
 
     async def rooms(self) -> list[Truth]:
         return [copy.deepcopy(t) for t in self._truths.values()]
+
+    async def remove(self, code: str) -> None:
+        self._truths.pop(code, None)

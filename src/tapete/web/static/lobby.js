@@ -9,6 +9,17 @@ export function escapeHtml(text) {
 }
 
 let refresh = null;
+let lobbyPage = 1;
+
+// What to tell a person whose request the server refused: a rate limit in their language, with
+// the seconds to wait (Retry-After); otherwise the server's own words, if it gave any.
+export function refusal(response, answer) {
+  if (response.status === 429) {
+    const seconds = Number(response.headers.get("Retry-After")) || 60;
+    return t("Too many requests from your address: try again in {seconds} s.", { seconds });
+  }
+  return typeof answer?.detail === "string" ? answer.detail : "";
+}
 
 export async function renderLobby(root, { navigate, saveToken, toast }) {
   clearInterval(refresh);
@@ -47,6 +58,11 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       </form>
       <h2>${t("Open tables")}</h2>
       <ul id="tables" class="tables" aria-live="polite"></ul>
+      <nav class="pager" hidden>
+        <button type="button" class="prev-page">← ${t("previous page")}</button>
+        <span class="page-of"></span>
+        <button type="button" class="next-page">${t("next page")} →</button>
+      </nav>
     </div>
   </section>`;
 
@@ -145,7 +161,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     });
     const answer = await response.json();
     if (!response.ok) {
-      toast(typeof answer.detail === "string" ? answer.detail : t("Check the options"), JSON.stringify(answer.detail));
+      toast(refusal(response, answer) || t("Check the options"), JSON.stringify(answer.detail));
       return;
     }
     saveToken(answer.code, answer.token);
@@ -158,10 +174,17 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     if (wanted) navigate(`/t/${wanted}`);
   });
 
+  // One page of the open tables (the server sends at most a page, and how many pages there are).
   async function listTables() {
     const list = root.querySelector("#tables");
     if (!list) return clearInterval(refresh);
-    const tables = await (await fetch("/api/tables")).json();
+    const response = await fetch(`/api/tables?page=${lobbyPage}`);
+    if (!response.ok) return;
+    const { tables, page, pages } = await response.json();
+    if (page > pages) {
+      lobbyPage = pages; // the tables of the last page went away
+      return listTables();
+    }
     list.innerHTML = tables.length
       ? tables
           .map(
@@ -171,7 +194,20 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           )
           .join("")
       : `<li class="empty">${t("No open tables yet: create one!")}</li>`;
+    const pager = root.querySelector(".pager");
+    pager.hidden = pages <= 1;
+    pager.querySelector(".page-of").textContent = t("page {page} of {pages}", { page, pages });
+    pager.querySelector(".prev-page").disabled = page <= 1;
+    pager.querySelector(".next-page").disabled = page >= pages;
   }
+  root.querySelector(".prev-page").addEventListener("click", () => {
+    lobbyPage = Math.max(1, lobbyPage - 1);
+    listTables();
+  });
+  root.querySelector(".next-page").addEventListener("click", () => {
+    lobbyPage += 1;
+    listTables();
+  });
   listTables();
   refresh = setInterval(listTables, 5000);
 }

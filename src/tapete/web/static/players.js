@@ -21,9 +21,9 @@ export async function ensurePlayer(name) {
   let me = savedPlayer();
   try {
     if (me && name && me.name !== name) {
-      const response = await fetch(`/api/players/me?token=${encodeURIComponent(me.token)}`, {
+      const response = await fetch("/api/players/me", {
         method: "PUT",
-        headers: { "Content-Type": "application/json" },
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${me.token}` },
         body: JSON.stringify({ name }),
       });
       if (response.ok) me = { ...me, name: (await response.json()).name };

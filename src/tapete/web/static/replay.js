@@ -55,9 +55,11 @@ function simulate(deal, upto, viewer) {
 
 export async function renderReplay(root, code, match, token) {
   const query = new URLSearchParams();
-  if (token) query.set("token", token);
   if (match !== null) query.set("match", match);
-  const response = await fetch(`/api/tables/${code}/record?${query}`);
+  // The seat token goes in a header: a URL would keep it in logs and the browser's history.
+  const response = await fetch(`/api/tables/${code}/record?${query}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
   if (!response.ok) {
     root.innerHTML = `<section class="replay-page"><h1>${t("Replay")}</h1><p>${t("No record to replay yet.")}</p></section>`;
     return;

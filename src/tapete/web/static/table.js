@@ -5,7 +5,7 @@
 import { cardName, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { escapeHtml } from "./lobby.js";
+import { escapeHtml, refusal } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { ensurePlayer } from "./players.js";
 
@@ -307,9 +307,7 @@ export class TableView {
     parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
     parts.push(`<a data-link href="/">${t("lobby")}</a>`);
     if (room.started) {
-      const token = this.io.tokenFor(room.code);
-      const query = token ? `?token=${encodeURIComponent(token)}` : "";
-      parts.push(`<a class="download" href="/api/tables/${room.code}/record${query}" download>${t("download the record")}</a>`);
+      parts.push(`<button type="button" class="download link">${t("download the record")}</button>`);
       parts.push(`<a class="replay-link" href="/replay/${room.code}" target="_blank" rel="noopener">${t("replay")}</a>`);
     }
     if (this.seat === null && room.started) parts.push(`<span class="chip">${t("watching")}</span>`);
@@ -317,6 +315,7 @@ export class TableView {
     tools.innerHTML = parts.join(" ");
     wireFair(tools);
     tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
+    tools.querySelector(".download")?.addEventListener("click", () => this.download());
     for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
   }
 
@@ -388,6 +387,28 @@ export class TableView {
     }
   }
 
+  // The record as this seat may have it: fetched with the seat token in a header (never in a
+  // URL, where logs and the history would keep it), then saved from a Blob.
+  async download() {
+    const token = this.io.tokenFor(this.code);
+    const response = await fetch(`/api/tables/${this.code}/record`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+    if (!response.ok) {
+      this.io.toast(t("not allowed"));
+      return;
+    }
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "")?.[1];
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name || `tapete-${this.code}.json`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
   async sit(seat) {
     const name = (this.$(".join-name")?.value || "").trim();
     localStorage.setItem("tapete:name", name);
@@ -398,7 +419,7 @@ export class TableView {
     });
     const answer = await response.json();
     if (!response.ok) {
-      this.io.toast(answer.detail || t("not allowed"));
+      this.io.toast(refusal(response, answer) || t("not allowed"));
       return;
     }
     this.io.saveToken(this.code, answer.token);

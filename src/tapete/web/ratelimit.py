@@ -1,0 +1,134 @@
+"""Per-client rate limits on what costs the server to keep: new tables, seats taken, players.
+
+The counting is the ``limits`` package's (a moving window per client and kind), in a storage
+named by URI: in this process's memory by default, or a shared one (``redis://host:6379``) so
+that several server processes count together. A client is the address of the socket, or, when
+that address is a trusted proxy (``tapete serve --trusted-proxy``), the address the proxy says it
+forwards (uvicorn reads ``X-Forwarded-For`` from trusted proxies only).
+
+>>> RateLimits().rules["tables"]
+'10/minute;60/hour'
+>>> RateLimits.parse(["tables=3/minute", "joins=none"]).rules["joins"]
+'none'
+>>> RateLimits.parse(["off"]).enabled
+False
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, cast
+
+import limits
+from limits.aio.storage import Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+__all__ = ["KINDS", "Limited", "RateLimiter", "RateLimits"]
+
+#: What is limited, and the default allowance per client (``limits``' notation; ``none``: no
+#: limit). A person creates a table or two an evening; a school behind one address a few dozen.
+KINDS: Mapping[str, str] = MappingProxyType(
+    {
+        "tables": "10/minute;60/hour",  # POST /api/tables
+        "joins": "30/minute;300/hour",  # POST /api/tables/CODE/join
+        "players": "10/minute;60/hour",  # POST /api/players
+    }
+)
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The server's rate limits: one rule per kind, where they are counted, and whether at all."""
+
+    rules: Mapping[str, str] = field(default_factory=lambda: dict(KINDS))
+    storage: str = "memory://"  # or redis://HOST:PORT/DB, shared between processes
+    prefix: str = "tapete"  # the keys' prefix in a shared storage
+    enabled: bool = True
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        """No rate limits (tests and benchmarks that play many tables from one address)."""
+        return cls(enabled=False)
+
+    @classmethod
+    def parse(
+        cls, given: Sequence[str], storage: str = "memory://", prefix: str = "tapete"
+    ) -> RateLimits:
+        """Limits from ``tapete serve --rate-limit`` values: ``KIND=RULE`` (``tables=5/minute``,
+        ``joins=none``) or ``off``. Raises ValueError naming a bad kind or rule."""
+        rules = dict(KINDS)
+        enabled = True
+        for item in given:
+            if item.strip().lower() == "off":
+                enabled = False
+                continue
+            kind, sep, rule = item.partition("=")
+            kind, rule = kind.strip(), rule.strip()
+            if not sep or kind not in KINDS:
+                raise ValueError(
+                    f"a rate limit is KIND=RULE or off; the kinds are {', '.join(KINDS)}"
+                )
+            _items(rule)  # checked now, not at the first request
+            rules[kind] = rule
+        return cls(rules=rules, storage=storage, prefix=prefix, enabled=enabled)
+
+
+def _items(rule: str) -> list[limits.RateLimitItem]:
+    if rule.strip().lower() == "none":
+        return []
+    try:
+        return list(limits.parse_many(rule))
+    except ValueError:
+        raise ValueError(
+            f"{rule!r} is not a rate limit: write e.g. 10/minute or 10/minute;60/hour, or none"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Limited:
+    """A refusal: which kind, and in how many whole seconds the client may try again."""
+
+    kind: str
+    retry_after: int
+
+
+class RateLimiter:
+    """Counts each client's requests of each kind in the configured storage."""
+
+    def __init__(self, config: RateLimits) -> None:
+        self.config = config
+        self.items = {kind: _items(rule) for kind, rule in config.rules.items()}
+        uri = config.storage if config.storage.startswith("async+") else f"async+{config.storage}"
+        options: dict[str, Any] = {}
+        if uri.startswith(("async+redis://", "async+rediss://")):
+            # redis-py (the package ``redis``), not limits' default coredis
+            options = {"implementation": "redispy", "key_prefix": config.prefix}
+        self.storage = cast(Storage, storage_from_string(uri, **options))  # async+: an aio one
+        self.limiter = MovingWindowRateLimiter(self.storage)
+
+    async def hit(self, kind: str, client: str) -> Limited | None:
+        """Count one request of ``kind`` by ``client``; a ``Limited`` when it is over a limit
+        (then nothing is counted for the rules it was within)."""
+        if not self.config.enabled:
+            return None
+        items = self.items.get(kind, [])
+        for item in items:
+            if not await self.limiter.test(item, kind, client):
+                return Limited(kind, await self._retry_after(item, kind, client))
+        for item in items:
+            if not await self.limiter.hit(item, kind, client):  # another request got there first
+                return Limited(kind, await self._retry_after(item, kind, client))
+        return None
+
+    async def _retry_after(self, item: limits.RateLimitItem, kind: str, client: str) -> int:
+        stats = await self.limiter.get_window_stats(item, kind, client)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    async def reset(self) -> None:
+        """Forget every count (of this prefix, in a shared storage)."""
+        await self.storage.reset()

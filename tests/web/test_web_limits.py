@@ -1,0 +1,338 @@
+"""What keeps one client from filling the server: per-client rate limits (429 with Retry-After),
+trusted proxies, a lobby listed a page at a time, tables nobody started removed after a day;
+and tokens kept out of URLs and logs (headers; the old query form deprecated and hidden)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from conftest import PG, _pg_admin
+from tapete.web import MemoryStore, RateLimits
+from tapete.web.app import open_store
+from tapete.web.ratelimit import RateLimiter
+from tapete.web.rooms import EXPIRE_AFTER
+from tapete.web.store import Store
+from webclient import Server, free_port, process, running
+
+SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: Any
+
+
+def call(
+    server: Server,
+    path: str,
+    body: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    method: str | None = None,
+) -> Answer:
+    """One HTTP request; its status, headers and JSON body, whatever the status."""
+    request = urllib.request.Request(
+        server.url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+        method=method or ("GET" if body is None else "POST"),
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return Answer(response.status, _lower(response.headers), json.loads(response.read()))
+    except urllib.error.HTTPError as exc:
+        return Answer(exc.code, _lower(exc.headers), json.loads(exc.read()))
+
+
+def _lower(headers: Any) -> dict[str, str]:
+    return {k.lower(): v for k, v in headers.items()}
+
+
+def create(server: Server, headers: dict[str, str] | None = None, **body: Any) -> Answer:
+    return call(server, "/api/tables", {"game": "pocha", "seats": SEATS, **body}, headers)
+
+
+def assert_limited(answer: Answer, kind: str) -> None:
+    assert answer.status == 429, answer
+    wait = int(answer.headers["retry-after"])
+    assert 1 <= wait <= 60
+    assert f"too many requests from your address ({kind})" in answer.body["detail"]
+
+
+# --- rate limits ---------------------------------------------------------------------------
+
+
+def test_creating_tables_joining_and_new_players_are_limited_per_client() -> None:
+    limits = RateLimits.parse(["tables=3/minute", "joins=2/minute", "players=2/minute"])
+    with running(open_store("sqlite://"), rate_limits=limits) as server:
+        made = [create(server, seats=[{"kind": "human"}] * 4) for _ in range(3)]
+        assert [a.status for a in made] == [200, 200, 200]
+        assert_limited(create(server), "tables")
+        assert len(server.app.state.rooms) == 3  # the refused one made nothing
+
+        code = made[0].body["code"]
+        joins = [call(server, f"/api/tables/{code}/join", {"name": f"p{i}"}) for i in range(3)]
+        assert [a.status for a in joins[:2]] == [200, 200]
+        assert_limited(joins[2], "joins")
+        assert server.get(f"/api/tables/{code}")["open"] == 1
+
+        players = [call(server, "/api/players", {"name": f"p{i}"}) for i in range(3)]
+        assert [a.status for a in players[:2]] == [200, 200]
+        assert_limited(players[2], "players")
+
+
+def test_the_refusal_is_translated_in_the_browser_strings() -> None:
+    with running() as server:
+        for lang in ("es", "pt"):
+            ui = server.get(f"/api/i18n/{lang}")["ui"]
+            said = ui["Too many requests from your address: try again in {seconds} s."]
+            assert "{seconds}" in said and not said.startswith("Too many")
+
+
+def test_a_trusted_proxy_s_forwarded_address_is_the_client() -> None:
+    limits = RateLimits.parse(["tables=2/minute"])
+    with running(rate_limits=limits, trusted_proxies=["127.0.0.1"]) as server:
+        ana = {"X-Forwarded-For": "203.0.113.5"}
+        bea = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}  # the proxy appends its peer
+        assert [create(server, ana).status for _ in range(2)] == [200, 200]
+        assert_limited(create(server, ana), "tables")
+        assert create(server, bea).status == 200  # another client behind the same proxy
+        assert create(server, {"X-Forwarded-For": "203.0.113.9"}).status == 200
+        assert_limited(create(server, {"X-Forwarded-For": "203.0.113.9"}), "tables")
+
+
+def test_the_forwarded_header_is_ignored_from_anyone_but_a_trusted_proxy() -> None:
+    limits = RateLimits.parse(["tables=2/minute"])
+    with running(rate_limits=limits, trusted_proxies=["10.1.2.3"]) as server:
+        forged = [create(server, {"X-Forwarded-For": f"203.0.113.{i}"}) for i in range(3)]
+        assert [a.status for a in forged[:2]] == [200, 200]
+        assert_limited(forged[2], "tables")  # all three are this socket's address
+
+
+@pytest.fixture
+def redis_limits() -> Iterator[RateLimits]:
+    """Limits counted in the local Redis under a key prefix of this test's own, wiped after."""
+    limits = RateLimits.parse(
+        ["tables=2/minute"], storage=REDIS, prefix=f"tapete-test-{secrets.token_hex(6)}"
+    )
+    limiter = RateLimiter(limits)
+    try:
+        ok = asyncio.run(limiter.storage.check())
+    except Exception:
+        ok = False
+    if not ok:
+        if os.environ.get("CI"):
+            raise RuntimeError(f"no Redis at {REDIS}")
+        pytest.skip(f"no Redis at {REDIS}")
+    yield limits
+    asyncio.run(RateLimiter(limits).reset())
+
+
+def test_two_servers_count_together_in_a_shared_storage(redis_limits: RateLimits) -> None:
+    with (
+        running(rate_limits=redis_limits) as one,
+        running(rate_limits=redis_limits) as other,
+    ):
+        assert create(one).status == 200
+        assert create(other).status == 200
+        assert_limited(create(one), "tables")
+        assert_limited(create(other), "tables")
+    keys = asyncio.run(_keys(redis_limits.prefix))
+    assert keys and all(k.startswith(redis_limits.prefix) for k in keys)
+
+
+async def _keys(prefix: str) -> list[str]:
+    import redis.asyncio
+
+    client = redis.asyncio.Redis.from_url(REDIS, decode_responses=True)
+    try:
+        return [key async for key in client.scan_iter(f"{prefix}*")]
+    finally:
+        await client.aclose()
+
+
+def test_serve_refuses_a_bad_rate_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    from tapete.cli import main
+
+    assert main(["serve", "--db", "memory", "--rate-limit", "tables=lots"]) == 2
+    assert "'lots' is not a rate limit" in capsys.readouterr().err
+    assert main(["serve", "--db", "memory", "--rate-limit", "games=1/minute"]) == 2
+    assert "the kinds are tables, joins, players" in capsys.readouterr().err
+
+
+# --- the lobby, a page at a time -----------------------------------------------------------
+
+
+def test_the_lobby_lists_a_page_at_a_time_with_the_total() -> None:
+    with running() as server:
+        public = {create(server).body["code"] for _ in range(45)}
+        private = {create(server, public=False).body["code"] for _ in range(3)}
+        first = server.get("/api/tables")
+        assert (first["total"], first["page"], first["per_page"], first["pages"]) == (45, 1, 20, 3)
+        assert len(first["tables"]) == 20
+        seen: list[str] = []
+        for page in (1, 2, 3):
+            seen += [t["code"] for t in server.get(f"/api/tables?page={page}")["tables"]]
+        assert len(seen) == 45 and set(seen) == public and not set(seen) & private
+        assert server.get("/api/tables?page=4")["tables"] == []
+        assert len(server.get("/api/tables?per_page=50")["tables"]) == 45
+        assert call(server, "/api/tables?per_page=101").status == 422
+        assert call(server, "/api/tables?page=0").status == 422
+
+
+# --- tables nobody started expire ------------------------------------------------------------
+
+
+class Clock:
+    """The server's clock, moved by the test (no sleeping a day)."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
+    """A way to open the same store again (a restart): in memory, SQLite or PostgreSQL."""
+    if request.param == "memory":
+        memory = MemoryStore()
+        yield lambda: memory
+        return
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'tapete.db'}"
+        yield lambda: open_store(url)
+        return
+    name = f"tapete_test_{secrets.token_hex(6)}"
+    try:
+        admin = _pg_admin()
+        with admin.connect() as c:
+            c.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # any failure to reach the server
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no PostgreSQL server at {PG}: {exc}")
+    try:
+        yield lambda: open_store(f"{PG}/{name}")
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_a_table_nobody_started_within_a_day_is_removed(
+    any_store: Callable[[], Store],
+) -> None:
+    reopen = any_store
+    clock = Clock()
+    with running(reopen(), clock=clock) as server:
+        waiting = create(server).body["code"]
+        friends = create(server, seats=[{"kind": "human"}] * 4).body["code"]
+        server.post(f"/api/tables/{friends}/join", {"name": "Bea"})
+        started = create(server, bot_delay=5).body
+        client = server.client()
+        client.hello(started["code"], started["token"])
+        client.send({"type": "start"})
+        client.expect("view")
+        client.close()
+
+        clock.now += EXPIRE_AFTER - 60
+        create(server)  # every new table has the server look for expired ones
+        assert {waiting, friends} <= {t["code"] for t in server.listed()}
+
+        clock.now += 120
+        newest = create(server).body["code"]
+        listed = {t["code"] for t in server.listed()}
+        assert waiting not in listed and friends not in listed and newest in listed
+        assert call(server, f"/api/tables/{waiting}").status == 404
+        assert server.get(f"/api/tables/{started['code']}")["status"] == "playing"
+        kept = {t.code for t in asyncio.run(_truths(reopen()))}
+        assert waiting not in kept and friends not in kept
+        assert {started["code"], newest} <= kept
+
+    clock.now += 3600  # a restart: nothing expired comes back
+    with running(reopen(), clock=clock) as server:
+        assert call(server, f"/api/tables/{waiting}").status == 404
+        assert server.get(f"/api/tables/{newest}")["status"] == "waiting"
+        assert server.get(f"/api/tables/{started['code']}")["status"] in ("playing", "over")
+
+
+def test_tables_that_expired_while_the_server_was_down_are_not_reloaded(
+    any_store: Callable[[], Store],
+) -> None:
+    reopen = any_store
+    clock = Clock()
+    with running(reopen(), clock=clock) as server:
+        old = create(server).body["code"]
+    clock.now += EXPIRE_AFTER + 1
+    with running(reopen(), clock=clock) as server:
+        assert call(server, f"/api/tables/{old}").status == 404
+        assert server.listed() == []
+    assert old not in {t.code for t in asyncio.run(_truths(reopen()))}
+
+
+async def _truths(store: Store) -> list[Any]:
+    return await store.rooms()
+
+
+# --- tokens in headers, not in URLs or logs ------------------------------------------------
+
+
+def test_the_record_and_the_player_take_their_tokens_in_a_header(server: Server) -> None:
+    made = create(server, bot_delay=5).body
+    client = server.client()
+    client.hello(made["code"], made["token"])
+    client.send({"type": "start"})
+    client.expect("view")
+    path = f"/api/tables/{made['code']}/record"
+    mine = call(server, path, headers={"Authorization": f"Bearer {made['token']}"})
+    assert mine.status == 200 and mine.body["redacted"]["seat"] == 0
+    assert "deprecation" not in mine.headers and mine.headers["cache-control"] == "no-store"
+    assert call(server, path).body["redacted"]["seat"] is None  # no token: a spectator's record
+    old = call(server, f"{path}?token={made['token']}")  # the old form still works, for now
+    assert old.body == mine.body and old.headers["deprecation"].startswith("@")
+    client.close()
+
+    me = server.post("/api/players", {"name": "Ana"})
+    bearer = {"Authorization": f"Bearer {me['token']}"}
+    assert call(server, "/api/players/me", headers=bearer).body["id"] == me["id"]
+    renamed = call(server, "/api/players/me", {"name": "Aninha"}, bearer, method="PUT")
+    assert renamed.body["name"] == "Aninha" and "deprecation" not in renamed.headers
+    old = call(server, f"/api/players/me?token={me['token']}")
+    assert old.body["name"] == "Aninha" and "deprecation" in old.headers
+    assert call(server, "/api/players/me").status == 404
+    wrong = {"Authorization": "Bearer not-a-token"}
+    assert call(server, "/api/players/me", headers=wrong).status == 404
+
+
+def test_the_access_log_prints_no_token(tmp_path: Path) -> None:
+    port = free_port()
+    log = tmp_path / "serve.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with process(port, "memory", log, ["--rate-limit", "off"]):
+        made = create(server).body
+        path = f"/api/tables/{made['code']}/record"
+        secret = made["token"]
+        call(server, f"{path}?token={secret}&match=0")
+        call(server, f"{path}?match=0&TOKEN={secret}")
+        call(server, path, headers={"Authorization": f"Bearer {secret}"})
+    text = log.read_text()
+    assert f"GET {path}?token=…&match=0 HTTP" in text  # the line is there, its token blanked
+    assert f"GET {path}?match=0&TOKEN=… HTTP" in text
+    assert secret not in text
