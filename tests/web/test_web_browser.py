@@ -6,6 +6,7 @@ Screenshots of each game's table are saved under ``test-artifacts/screenshots`` 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 import tapete
-from webclient import Server
+from webclient import Server, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -367,3 +368,67 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
         p.locator(".hand.my-turn .card-btn.legal").first.click()
         p.wait_for_function(f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
+
+
+def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> None:
+    """Renaming the player, downloading a running match's record and opening the replay: the
+    identity and seat tokens go in an Authorization header, never in a URL (where access logs
+    and the browser's history would keep them)."""
+    me = server.post("/api/players", {"name": "Old name"})
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, accept_downloads=True)
+    requests: list[Any] = []
+    context.on("request", lambda r: requests.append(r))
+    errors: list[str] = []
+    p = context.new_page()
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:player', JSON.stringify({json.dumps(me)}))")
+    code = create_in_lobby(p, server, "pocha", schedule="[3]")
+    seat_token = p.evaluate(f"localStorage.getItem('tapete:token:{code}')")
+    assert seat_token
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+
+    with p.expect_download() as caught:
+        p.click(".tools .download")
+    download = caught.value
+    assert download.suggested_filename == f"tapete-{code}-0.json"
+    saved = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert saved["redacted"]["seat"] == 0  # my seat's record: the token was shown
+
+    with context.expect_page() as opened:
+        p.click(".tools .replay-link")
+    replay = opened.value
+    replay.on("pageerror", lambda e: errors.append(str(e)))
+    replay.wait_for_selector(".replay-seat")
+    assert replay.locator(".replay-seat.open").count() == 1  # my hand, as my seat may see it
+
+    urls = [r.url for r in requests]
+    assert any("/api/tables/" in u and "/record" in u for u in urls)
+    assert not [u for u in urls if seat_token in u or me["token"] in u or "token=" in u]
+    bearers = {r.url.split("?")[0]: r.headers.get("authorization") for r in requests}
+    assert bearers[f"{server.url}/api/players/me"] == f"Bearer {me['token']}"  # the rename
+    assert bearers[f"{server.url}/api/tables/{code}/record"] == f"Bearer {seat_token}"
+    assert server.get("/api/players/me", {"Authorization": f"Bearer {me['token']}"})["name"] == (
+        "Ana"
+    )
+    context.close()
+    assert errors == [], errors
+
+
+def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
+    with running() as live:
+        codes = {live.create("pocha", public=True)["code"] for _ in range(25)}
+        p = page
+        p.goto(live.url + "/")
+        p.wait_for_selector("#tables li a")
+        assert p.locator("#tables li").count() == 20
+        assert p.locator(".pager .page-of").inner_text() == "page 1 of 2"
+        assert p.locator(".pager .prev-page").is_disabled()
+        first = {a.inner_text().split()[0] for a in p.locator("#tables li a strong").all()}
+        p.click(".pager .next-page")
+        p.wait_for_function("document.querySelectorAll('#tables li').length === 5")
+        assert p.locator(".pager .page-of").inner_text() == "page 2 of 2"
+        assert p.locator(".pager .next-page").is_disabled()
+        second = {a.inner_text() for a in p.locator("#tables li a strong").all()}
+        assert first | second == codes and not first & second
