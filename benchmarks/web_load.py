@@ -3,12 +3,20 @@
     python benchmarks/web_load.py                      # 50 four-player Pocha tables, 60 s
     python benchmarks/web_load.py --tables 10 --seconds 10 --json out.json
     python benchmarks/web_load.py --think 0.5          # players who take a moment to act
+    python benchmarks/web_load.py --game truco --players 4 --tables 5 --seconds 10
 
 Starts ``tapete serve`` in a subprocess on a free loopback port, creates the tables over HTTP,
-seats four people at each (one WebSocket per player), starts them, and lets every player answer
-each view that offers it actions with a random legal one. A finished match is followed by a
-rematch. Reports actions per second, the latency from an action sent to the updated view
-received by its sender (p50, p99, max), and errors. Bounded in time and count; loopback only.
+seats ``--players`` people at each (one WebSocket per player), starts them, and lets every
+player answer each view that offers it actions with a random legal one. A finished match is
+followed by a rematch. Reports actions per second, the latency from an action sent to the
+updated view received by its sender (p50, p99, max), and errors. Bounded in time and count;
+loopback only; the temporary database folder is removed at the end.
+
+The server runs with its per-client rate limits off and its per-connection message limit
+raised (every player comes from one address and answers at once: it measures the server, not
+its limits). With ``--server-limits`` it keeps the defaults and each player paces itself below
+the message limit. Any error, refusal or dropped connection fails the run (exit status 1, and
+``"ok": false``): numbers from a run that was refused are not a result.
 """
 
 from __future__ import annotations
@@ -19,12 +27,14 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -52,12 +62,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class RefusedError(Exception):
+    """The server refused a request of the set-up (a rate limit, a bad game or player count)."""
+
+
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.loads(response.read()))
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return dict(json.loads(response.read()))
+    except urllib.error.HTTPError as exc:
+        raise RefusedError(
+            f"POST {url}: {exc.code} {exc.read().decode(errors='replace')}"
+        ) from None
 
 
 @dataclass
@@ -66,6 +85,21 @@ class Stats:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     matches: int = 0
+
+
+class Pace:
+    """At most ``rate`` messages a second from one connection (0: no pacing)."""
+
+    def __init__(self, rate: float) -> None:
+        self.gap = 1 / rate if rate else 0.0
+        self.last = 0.0
+
+    async def wait(self) -> None:
+        if self.gap:
+            delay = self.last + self.gap - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.last = time.monotonic()
 
 
 async def player(
@@ -77,21 +111,28 @@ async def player(
     stats: Stats,
     seed: int,
     think: float = 0.0,
+    pace: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
+    paced = Pace(pace)
     async with websockets.connect(url, max_size=2**22) as ws:
+        await paced.wait()
         await ws.send(json.dumps({"type": "hello", "code": code, "token": token}))
         if host:
+            await paced.wait()
             await ws.send(json.dumps({"type": "start"}))
         # One deadline for the whole run, not a wait_for (a task) per message: the client
         # shares the machine with the server, so it keeps its own work small.
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(max(0.01, stop - time.monotonic())):
-                await _play(ws, host, stats, rng, think)
+                await _play(ws, host, stats, rng, think, paced)
 
 
-async def _play(ws: Any, host: bool, stats: Stats, rng: random.Random, think: float) -> None:
-    """Answer every view that offers actions with a random legal one, until cancelled."""
+async def _play(
+    ws: Any, host: bool, stats: Stats, rng: random.Random, think: float, paced: Pace
+) -> None:
+    """Answer every view that offers actions with a random legal one, until cancelled; a
+    connection the server closes raises (websockets' ConnectionClosed): a failed run."""
     sent_at: float | None = None
     sent_version = -1
     while True:
@@ -109,6 +150,7 @@ async def _play(ws: Any, host: bool, stats: Stats, rng: random.Random, think: fl
         if message["result"] is not None:
             if host:
                 stats.matches += 1
+                await paced.wait()
                 await ws.send(json.dumps({"type": "rematch"}))
             continue
         acts = message["actions"]
@@ -116,20 +158,32 @@ async def _play(ws: Any, host: bool, stats: Stats, rng: random.Random, think: fl
         if legal and sent_at is None:
             if think:
                 await asyncio.sleep(rng.uniform(0, 2 * think))
+            await paced.wait()
             sent_version = message["version"]
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
 
 
 async def run(
-    base: str, tables: int, players: int, game: str, seconds: float, think: float = 0.0
+    base: str,
+    tables: int,
+    players: int,
+    game: str,
+    seconds: float,
+    think: float = 0.0,
+    pace: float = 0.0,
 ) -> Stats:
     ws_url = base.replace("http", "ws", 1) + "/ws"
     seats: list[tuple[str, str, bool]] = []
     for _ in range(tables):
         made = post(
             f"{base}/api/tables",
-            {"game": game, "seats": [{"kind": "human"}] * players, "public": False},
+            {
+                "game": game,
+                "params": {"players": players},
+                "seats": [{"kind": "human"}] * players,
+                "public": False,
+            },
         )
         seats.append((made["code"], made["token"], True))
         for i in range(1, players):
@@ -138,7 +192,7 @@ async def run(
     stats = Stats()
     stop = time.monotonic() + seconds
     tasks = [
-        player(ws_url, code, token, host, stop, stats, seed, think)
+        player(ws_url, code, token, host, stop, stats, seed, think, pace)
         for seed, (code, token, host) in enumerate(seats)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -156,10 +210,15 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+# Loose enough that nothing of the benchmark's own is refused: every player is on one address.
+RAISED = "rate_limits=RateLimits.off(), limits=Limits(burst=100_000, rate=100_000.0)"
+MESSAGE_RATE = 20.0  # the server's default messages a second per connection (tapete.web.Limits)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="people at each table")
     parser.add_argument("--game", default="pocha")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument(
@@ -173,17 +232,35 @@ def main() -> int:
         default="sqlite",
         help="the server's store: sqlite (a temporary file, the default), memory, or a URL",
     )
+    parser.add_argument(
+        "--server-limits",
+        action="store_true",
+        help="keep the server's default limits (the players then pace themselves below its "
+        "message limit; creating many tables is refused by its rate limits)",
+    )
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
         parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
-    port = free_port()
     folder = tempfile.mkdtemp(prefix="tapete-load-")
+    try:
+        return measure(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, folder: str) -> int:
+    port = free_port()
     db = f"sqlite:///{folder}/tapete.db" if args.db == "sqlite" else args.db
-    code = f"from tapete.web import serve; serve({HOST!r}, {port}, log_level='warning', db={db!r})"
+    options = "" if args.server_limits else f", {RAISED}"
+    code = (
+        "from tapete.web import Limits, RateLimits, serve; "
+        f"serve({HOST!r}, {port}, log_level='warning', db={db!r}{options})"
+    )
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     server = subprocess.Popen([sys.executable, "-c", code], env=env)
     base = f"http://{HOST}:{port}"
+    pace = 0.8 * MESSAGE_RATE if args.server_limits else 0.0
     try:
         for _ in range(200):
             try:
@@ -193,7 +270,13 @@ def main() -> int:
                 time.sleep(0.05)
         began, cpu = time.perf_counter(), time.process_time()
         server_cpu = _cpu_seconds(server.pid)
-        stats = run_loop(run(base, args.tables, args.players, args.game, args.seconds, args.think))
+        try:
+            stats = run_loop(
+                run(base, args.tables, args.players, args.game, args.seconds, args.think, pace)
+            )
+        except RefusedError as exc:
+            print(f"web_load: FAILED before play: the server refused {exc}", file=sys.stderr)
+            return 1
         elapsed = time.perf_counter() - began
         server_cpu = _cpu_seconds(server.pid) - server_cpu
         client_cpu = time.process_time() - cpu
@@ -202,11 +285,15 @@ def main() -> int:
         server.wait(10)
     lat = sorted(stats.latencies)
     ms = [x * 1000 for x in lat]
+    ok = not stats.errors and stats.actions > 0
     result = {
+        "ok": ok,
         "players": args.tables * args.players,
         "tables": args.tables,
         "game": args.game,
+        "players_per_table": args.players,
         "think_s": args.think,
+        "server_limits": args.server_limits,
         "seconds": round(elapsed, 1),
         "actions": stats.actions,
         "actions_per_second": round(stats.actions / args.seconds, 1),
@@ -223,7 +310,14 @@ def main() -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(result, out, indent=2)
-    return 0 if not stats.errors else 1
+    if not ok:
+        why = f"{len(stats.errors)} errors or refusals" if stats.errors else "no action played"
+        print(
+            f"web_load: FAILED: {why}; the numbers above are not a measurement",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
