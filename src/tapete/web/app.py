@@ -49,11 +49,13 @@ __all__ = [
     "server_config",
 ]
 
+log = logging.getLogger("tapete.web")
+
 STATIC = Path(__file__).parent / "static"
 EXPIRE_EVERY = 600.0  # seconds between looks for tables nobody started within a day
 LOBBY_PAGE = 20  # tables a lobby page lists by default
-# Tokens in a URL's query (``?token=``) were how the pages sent them until 0.1; they still work
-# for a while, answered with this Deprecation header (RFC 9745: since 2026-12-01).
+# Tokens in a URL's query (``?token=``) were how the pages first sent them; they still work for a
+# while, answered with this Deprecation header (RFC 9745: since 2026-12-01).
 DEPRECATED_SINCE = "@1796083200"
 TOKEN_IN_QUERY = re.compile(r"((?:^|[?&])token=)[^&\s]*", re.IGNORECASE)
 
@@ -315,7 +317,10 @@ def create_app(
     async def expire_now_and_then() -> None:
         while True:
             await asyncio.sleep(EXPIRE_EVERY)
-            await rooms.expire()
+            try:
+                await rooms.expire()
+            except Exception:  # the database is away: look again next time
+                log.exception("removing expired tables failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
