@@ -432,3 +432,20 @@ def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
         assert p.locator(".pager .next-page").is_disabled()
         second = {a.inner_text() for a in p.locator("#tables li a strong").all()}
         assert first | second == codes and not first & second
+
+
+def test_a_rate_limit_is_told_in_the_player_s_language(browser: Any) -> None:
+    from tapete.web import RateLimits
+
+    with running(rate_limits=RateLimits.parse(["tables=1/minute"])) as live:
+        context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+        p = context.new_page()
+        create_in_lobby(p, live, "pocha")
+        p.goto(live.url + "/")
+        p.fill('input[name="name"]', "Ana")
+        p.click("#create button[type=submit]")
+        p.wait_for_selector("#toast.shown")
+        said = p.locator("#toast").inner_text()
+        assert said.startswith("Demasiadas solicitudes desde tu dirección"), said
+        assert p.url == live.url + "/"  # no table was made: the lobby stays
+        context.close()
