@@ -58,12 +58,13 @@ def test_truco_s_log_names_every_call() -> None:
     game = tapete.load("truco")
     state = game.new_state(5)
     names = ["Ana", "Bea"]
-    said = []
+    said: list[str] = []
     while len(said) < 4:
         legal = {game.format_action(a): a for a in game.legal_actions(state)}
         chosen = legal.get("raise", legal.get("accept"))
         assert chosen is not None, legal
         seat = game.current_player(state)
+        assert seat is not None
         after = game.apply(state, chosen)
         if game.format_action(chosen) == "raise":
             entries = step_entries(game, seat, chosen, state, after)
