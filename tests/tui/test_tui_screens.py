@@ -27,6 +27,7 @@ from tuikit import (
     make_app,
     screen_lines,
     settle,
+    table_screen,
     text_of,
 )
 
@@ -337,3 +338,33 @@ def test_poch_s_sequence_bowl_is_named_by_the_option() -> None:
         table = present(game.observe(game.new_state(1), 0))
         assert table.extra["marks"][6] == mark
         assert table.extra["bowls"][6][0] == name
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_every_key_of_the_table_and_the_replay_shows_whole_at_80x24(
+    lang: str, tmp_path: Path
+) -> None:
+    from tapete.tui.screens import ReplayScreen, _keys
+
+    game = tapete.load("pocha(schedule=[1, 2])")
+    _, rec = play(game, ["random"] * 4, seed=3)
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1, 2])", ["human", "easy", "easy", "easy"], 1, tmp_path)
+        app.settings.lang = lang
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            screen.redraw()
+            await pilot.pause()
+            for key, label, _ in _keys(list(TableScreen.BINDINGS)):
+                assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, screen_lines(app))
+            app.push_screen(ReplayScreen(Replay(rec)))
+            await pilot.pause()
+            await pilot.pause()
+            lines = screen_lines(app)
+            assert "Pocha" in lines[0]  # nothing scrolled out of sight
+            for key, label, _ in _keys(list(ReplayScreen.BINDINGS)):
+                assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, lines)
+            assert table_screen(app) is screen
+
+    run(go())

@@ -315,12 +315,13 @@ class ReplayScreen(SceneScreen):
     """A record stepped through, every hand open."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "forward", "next", key_display="→"),
-        Binding("left", "back", "back", key_display="←"),
-        Binding("down", "next_trick", "next trick", key_display="↓"),
-        Binding("up", "previous_trick", "previous trick", key_display="↑"),
-        Binding("pagedown,n", "next_deal", "next deal", key_display="n"),
-        Binding("pageup,p", "previous_deal", "previous deal", key_display="p"),
+        # Keys in pairs (forward and back) under one word: the bar fits 80 columns.
+        Binding("right", "forward", "step", key_display="→ ←"),
+        Binding("left", "back", show=False),
+        Binding("down", "next_trick", "trick", key_display="↓ ↑"),
+        Binding("up", "previous_trick", show=False),
+        Binding("pagedown,n", "next_deal", "deal", key_display="n p"),
+        Binding("pageup,p", "previous_deal", show=False),
         Binding("home", "start", show=False),
         Binding("end", "end", show=False),
         Binding("f1", "rules", "rules", key_display="F1"),

@@ -345,10 +345,13 @@ class ScoreBoard(VerticalScroll):
             return
         table = scene.table
         self.border_title = tr(scene.lang, "scores")
-        grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=True)
+        grid = RichTable(
+            box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False, expand=True
+        )
         grid.add_column("#", style="dim", justify="right", no_wrap=True, min_width=2)
-        # Border, scrollbar and the "#" column take 7 cells; each column has 2 of padding.
-        room = max(3, ((self.size.width or 34) - 7) // max(1, len(table.score_names)) - 2)
+        # Border, scrollbar and the "#" column take 5 cells; each column one of padding.
+        n = max(1, len(table.score_names))
+        room = max(3, ((self.size.width or 34) - 5 - n) // n)
         for name in table.score_names:
             grid.add_column(short_name(name, room), justify="right", no_wrap=True)
         for number, row in enumerate(table.history, 1):
@@ -399,8 +402,22 @@ class KeyBar(Static):
     """The keys of the screen, in the chosen language; click one to use it."""
 
     def show(self, keys: Iterable[tuple[str, str, str]], lang: str) -> None:
-        parts = [
-            f"[b]{key}[/b] [@click=screen.{action}]{tr(lang, label)}[/]"
-            for key, label, action in keys
-        ]
-        self.update("  ".join(parts))
+        """The keys, in as many lines as the width needs, none split across two."""
+        self._shown = (tuple(keys), lang)
+        width = self.size.width or self.app.size.width
+        lines: list[list[str]] = [[]]
+        used = 0
+        for key, label, action in self._shown[0]:
+            words = tr(lang, label)
+            room = len(key) + 1 + len(words) + (2 if lines[-1] else 0)
+            if lines[-1] and used + room > width:
+                lines.append([])
+                used, room = 0, room - 2
+            used += room
+            lines[-1].append(f"[b]{key}[/b] [@click=screen.{action}]{words}[/]")
+        self.update("\n".join("  ".join(parts) for parts in lines))
+
+    def on_resize(self) -> None:
+        shown = getattr(self, "_shown", None)
+        if shown is not None:
+            self.show(*shown)
