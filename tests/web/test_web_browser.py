@@ -466,6 +466,10 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
         assert p.locator("#params label.option .help").count() == labels.count()
         assert p.locator('#params label.option[title="dealer_hook"] input').count() == 1
         p.click("#params summary")
+    # The rules page (in English) opens with the game's summary in the chosen language.
+    p.goto(server.url + "/rules/pocha")
+    p.wait_for_selector(".rules-page .summary")
+    assert "pedidos exatos" in p.locator(".rules-page .summary").inner_text()
 
 
 def test_the_replay_names_seats_as_the_table_and_shows_bids_and_scores_at_move_0(
