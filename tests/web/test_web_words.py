@@ -89,3 +89,10 @@ def test_one_function_names_seats_at_the_table_and_in_the_record(server: Server)
     assert room.names("es")[2] == "bot 3 · medio"
     record = room.record()
     assert [s.name for s in record.seats][1:] == room.names("en")[1:]
+
+
+def test_one_chip_is_one_chip_in_the_log() -> None:
+    meld = {"kind": "meld", "seat": 0, "bowl": "ace", "n": 1}
+    assert line("en", meld, ["Ana"]) == "Ana takes the ace bowl: 1 chip"
+    assert line("es", {**meld, "n": 3}, ["Ana"]).endswith(": 3 fichas")
+    assert line("pt", {"kind": "buy", "seat": 0, "n": 1}, ["Ana"]) == "Ana compra 1 ficha"

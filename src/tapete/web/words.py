@@ -198,6 +198,8 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
             return tr(lang, "{name} raises by {n}", name=name, n=n)
         case "meld":
             bowl = tr(lang, str(entry.get("bowl")))
+            if n == 1:
+                return tr(lang, "{name} takes the {bowl} bowl: 1 chip", name=name, bowl=bowl)
             return tr(lang, "{name} takes the {bowl} bowl: {n} chips", name=name, bowl=bowl, n=n)
         case "shows":
             return tr(lang, "{name} shows {cards}", name=name, cards=entry.get("cards", ""))
@@ -244,6 +246,8 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
         case "end":
             winners = ", ".join(_name(names, w) for w in entry["winners"])
             return tr(lang, "match over: {names} won", names=winners)
+        case "buy" if n == 1:
+            return tr(lang, "{name} buys 1 chip", name=name)
         case "buy":
             return tr(lang, "{name} buys {n} chips", name=name, n=n)
         case "auction":
