@@ -350,7 +350,7 @@ def test_every_key_of_the_table_and_the_replay_shows_whole_at_80x24(
     _, rec = play(game, ["random"] * 4, seed=3)
 
     async def go() -> None:
-        app = make_app("pocha(schedule=[1, 2])", ["human", "easy", "easy", "easy"], 1, tmp_path)
+        app = make_app("truco(players=4)", ["human", "easy", "easy", "easy"], 1, tmp_path)
         app.settings.lang = lang
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await settle(pilot)
@@ -358,6 +358,9 @@ def test_every_key_of_the_table_and_the_replay_shows_whole_at_80x24(
             await pilot.pause()
             for key, label, _ in _keys(list(TableScreen.BINDINGS)):
                 assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, screen_lines(app))
+            for seat in screen.query(".seat"):
+                for words in (seat.border_title, seat.border_subtitle):
+                    assert words and fully_visible(app, str(words)), (words, screen_lines(app))
             app.push_screen(ReplayScreen(Replay(rec)))
             await pilot.pause()
             await pilot.pause()

@@ -110,9 +110,10 @@ class SeatsRow(Horizontal):
             seat.border_title = box.name if len(box.name) <= room + 1 else box.name.split(" · ")[0]
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
             if box.dealer:
+                # The longest form that fits the box: with "cards", with the number, the word.
                 dealer = tr(lang, "dealer")
-                long = f"{dealer} · {cards}"
-                cards = long if len(long) <= room else f"{dealer} · {box.cards}"
+                forms = (f"{dealer} · {cards}", f"{dealer} · {box.cards}", dealer)
+                cards = next((f for f in forms if len(f) <= room), dealer)
             seat.border_subtitle = cards
             yield seat
 
