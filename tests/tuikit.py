@@ -69,7 +69,9 @@ def buttons_on_screen(screen: TableScreen) -> list[ActionButton]:
 def legal_keys_on_screen(screen: TableScreen) -> list[str]:
     """Every key the screen shows for a legal move: on the legal cards and on the buttons."""
     keys = [c.key for c in cards_on_screen(screen) if c.has_class("-legal") and c.key]
-    keys += [str(b.label).split()[0] for b in buttons_on_screen(screen)]
+    keys += [
+        str(b.label).split()[0] for b in buttons_on_screen(screen) if not b.has_class("-refused")
+    ]
     return keys
 
 
@@ -80,3 +82,14 @@ async def press_a_legal_key(pilot: Pilot[None], rng: random.Random) -> str:
     key = rng.choice(keys)
     await pilot.press(key)
     return key
+
+
+def screen_lines(app: Any) -> list[str]:
+    """What the terminal shows, line by line (the screen as composed, every layer)."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def fully_visible(app: Any, text: str) -> bool:
+    """Whether ``text`` is on the screen whole, on one line."""
+    return any(text in line for line in screen_lines(app))

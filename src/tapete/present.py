@@ -18,6 +18,7 @@ language; the apps never read game truth, only views.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,66 @@ from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
 from tapete.i18n import tr
 
-__all__ = ["Actions", "Button", "OnTable", "SeatBox", "Table", "actions", "present"]
+__all__ = [
+    "Actions",
+    "Button",
+    "OnTable",
+    "SeatBox",
+    "Table",
+    "actions",
+    "card_glyph",
+    "game_deck",
+    "glyph_text",
+    "present",
+    "raise_call",
+]
+
+_GLYPHS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_glyph(card: str, deck: str) -> str:
+    """A card as the screens print it: French cards with their suit glyph and a 10 (``K♦``,
+    ``10♥``); Spanish cards as printed on them (``3o``, ``12b``). Records keep the text form.
+
+    >>> card_glyph("Th", "french"), card_glyph("Kd", "french"), card_glyph("10o", "spanish")
+    ('10♥', 'K♦', '10o')
+    """
+    if deck != "french" or len(card) < 2 or card[-1] not in _GLYPHS:
+        return card
+    rank = "10" if card[:-1] == "T" else card[:-1]
+    return rank + _GLYPHS[card[-1]]
+
+
+_FRENCH_CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
+
+
+def glyph_text(text: str, deck: str) -> str:
+    """Every French card named in ``text`` (a bot's reason) printed with its glyph.
+
+    >>> glyph_text("+0.7 for play Ah", "french")
+    '+0.7 for play A♥'
+    """
+    if deck != "french":
+        return text
+    return _FRENCH_CARD.sub(lambda m: card_glyph(m.group(1), deck), text)
+
+
+def game_deck(game: Game) -> str:
+    """``french`` or ``spanish``: how ``game``'s cards are printed and drawn."""
+    return "french" if any(s >= 4 for s in game.deck.suits) else "spanish"
+
+
+_CALLS = {3: "truco!", 6: "seis!", 9: "nove!", 12: "doze!"}
+
+
+def raise_call(asked: int | None) -> str:
+    """What a Truco player calls to raise the hand to ``asked``: truco (3), seis, nove, doze —
+    the game's own words, in every language (its log, hints and buttons).
+
+    >>> [raise_call(n) for n in (3, 6, 9, 12)]
+    ['truco!', 'seis!', 'nove!', 'doze!']
+    """
+    return _CALLS.get(asked or 3, "truco!")
 
 
 @dataclass(frozen=True)
@@ -90,7 +150,8 @@ class Actions:
 def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = None) -> Actions:
     """Sort legal actions into card plays (clicking a card in your hand) and labelled buttons.
 
-    With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, 6!, 9!, 12!.
+    With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, seis!, nove!,
+    doze!. Cards in labels are printed as on the screens (``play K♦ face down``).
     """
     cards: dict[str, Action] = {}
     buttons = []
@@ -100,10 +161,12 @@ def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = N
         if len(words) == 2 and words[0] == "play" and _is_card(game, words[1]):
             cards[words[1]] = action
         elif words == ["raise"] and view is not None and hasattr(view, "stake"):
-            asked = view.proposal if view.proposal is not None else view.stake
-            label = tr(lang, "truco!") if asked == 1 else f"{asked + 3}!"
+            base = view.proposal if view.proposal is not None else view.stake
+            label = tr(lang, raise_call(3 if base == 1 else base + 3))
             buttons.append(Button(label, action, text))
         else:
+            if len(words) > 1 and _is_card(game, words[1]):
+                words = [words[0], card_glyph(words[1], game_deck(game)), *words[2:]]
             buttons.append(Button(_label(words, lang), action, text))
     return Actions(cards, tuple(buttons))
 
@@ -111,7 +174,7 @@ def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = N
 def _is_card(game: Game, text: str) -> bool:
     try:
         game.parse_card(text)
-    except InvalidActionError:
+    except (InvalidActionError, ValueError):
         return False
     return True
 
@@ -216,7 +279,10 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
     p = view.params
     title_game = "Oh Hell" if p.deck == "french" else "Pocha"
     face = view.upcard if view.upcard >= 0 else view.shown
-    title, info = _pocha_words(lang, p, view.deal, view.tiebreak, view.trump, face, view.hand_size)
+    bids = sum(b for b in view.bids if b is not None)
+    title, info = _pocha_words(
+        lang, p, view.deal, view.tiebreak, view.trump, face, view.hand_size, bids
+    )
     seats = _pocha_seats(
         lang,
         tuple(names),
@@ -251,9 +317,10 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
 
 @functools.lru_cache(maxsize=256)
 def _pocha_words(
-    lang: str, params: Any, deal: int, tiebreak: bool, trump: int, face: int, size: int
+    lang: str, params: Any, deal: int, tiebreak: bool, trump: int, face: int, size: int, bids: int
 ) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The title and the facts of a deal (trump, upcard, hand size): the same all deal long."""
+    """The title and the facts of a deal: trump, upcard, hand size, and the bids made so far
+    against the tricks in the hand (over or under: someone must fail)."""
     from tapete.games import pocha
 
     title_game = "Oh Hell" if params.deck == "french" else "Pocha"
@@ -266,7 +333,10 @@ def _pocha_words(
     info = [(tr(lang, "trump"), _suit(lang, trump))]
     if face >= 0:
         info.append((tr(lang, "upcard"), format_card(face)))
-    info.append((tr(lang, "hand"), tr(lang, "{n} cards each", n=size)))
+    each = tr(lang, "1 card each") if size == 1 else tr(lang, "{n} cards each", n=size)
+    info.append((tr(lang, "hand"), each))
+    tricks = tr(lang, "1 trick") if size == 1 else tr(lang, "{n} tricks", n=size)
+    info.append((tr(lang, "bids"), f"{bids} / {tricks}"))
     return f"{title_game} — {title}", tuple(info)
 
 
@@ -350,16 +420,17 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     from tapete.games import truco
 
     n = len(view.hand_sizes)
+    pairs = n == 4  # 1v1: the players are the sides, by name
     seats = [
         SeatBox(
             s,
             names[s],
-            (tr(lang, "team {n}", n=s % 2),),
+            (tr(lang, "team {n}", n=s % 2),) if pairs else (),
             view.hand_sizes[s],
             _shown(view, s),
             s == view.turn,
             s == view.dealer,
-            s % 2,
+            s % 2 if pairs else None,
         )
         for s in range(n)
     ]
@@ -397,7 +468,9 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
         last_trick=last_trick,
         last_winner=None,
         info=tuple(info),
-        score_names=(tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)),
+        score_names=(tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1))
+        if pairs
+        else tuple(names[:2]),
         scores=view.scores,
         history=view.history,
         deck="french",
@@ -465,10 +538,26 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     if view.phase == "poker" and view.turn is not None and max(view.bets) > 0:
         info.append((tr(lang, "to call"), str(view.to_call)))
     takers = {m.bowl: m.seat for m in view.melds if m.seat is not None}
+    # The sequence bowl is the trump 7-8-9 only under sequence_rule=trump_789; else the best run.
+    by_789 = view.params.sequence_rule == "trump_789"
+    bowl_names = [
+        ("7-8-9" if by_789 else name) if name == "sequence" else name for name in poch.BOWLS
+    ]
     bowls = [
         (tr(lang, name), chips, None if takers.get(i) is None else names[takers[i]])
-        for i, (name, chips) in enumerate(zip(poch.BOWLS, view.bowls, strict=True))
+        for i, (name, chips) in enumerate(zip(bowl_names, view.bowls, strict=True))
     ]
+    marks = (
+        "A",
+        "K",
+        "Q",
+        "J",
+        "10",
+        "K+Q",
+        "789" if by_789 else tr(lang, "seq."),
+        "Poch",
+        "Pinke",
+    )
     run = view.runs[-1] if view.runs else ()
     verbs = {"poker": "{name} to bet", "shedding": "{name} to lead"}
     return Table(
@@ -487,7 +576,7 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
         history=view.history,
         deck="french",
         over=view.turn is None,
-        extra={"bowls": bowls},
+        extra={"bowls": bowls, "marks": marks},
     )
 
 

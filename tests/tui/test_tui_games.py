@@ -45,7 +45,8 @@ def check_turn(screen: TableScreen) -> bool:
     lit = {f"play {c}" for c in legal_cards_on_screen(screen)}
     plays = {a for a in legal if a.startswith("play") and len(a.split()) == 2}
     assert lit == {a for a in plays if a.split()[1] in screen.scene.table.hand}  # type: ignore[union-attr]
-    assert len(buttons_on_screen(screen)) == len(legal) - len(lit)
+    offered = [b for b in buttons_on_screen(screen) if not b.has_class("-refused")]
+    assert len(offered) == len(legal) - len(lit)
     title = text_of(screen.query_one(TitleBar))
     assert tr("en", "your turn") in title
     scene = screen.scene

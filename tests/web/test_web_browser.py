@@ -449,3 +449,191 @@ def test_a_rate_limit_is_told_in_the_player_s_language(browser: Any) -> None:
         assert said.startswith("Demasiadas solicitudes desde tu dirección"), said
         assert p.url == live.url + "/"  # no table was made: the lobby stays
         context.close()
+
+
+# --- the screens: layout, words, names ---------------------------------------------------------
+
+
+def _open_table(browser: Any, server: Server, made: dict[str, Any], lang: str = "en") -> Any:
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    p = context.new_page()
+    p.on("pageerror", lambda e: ERRORS.append(str(e)))
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.evaluate(f"localStorage.setItem('tapete:lang', '{lang}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    return p
+
+
+ERRORS: list[str] = []  # page errors of the pages opened by _open_table
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_poch_s_bowls_never_cover_a_seat(browser: Any, server: Server, players: int) -> None:
+    made = server.create(
+        "poch",
+        params={"players": str(players)},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1),
+        seed=4,
+        bot_delay=0.05,
+    )
+    p = _open_table(browser, server, made)
+    p.click(".waiting .start")
+    p.wait_for_selector(".bowls:not([hidden]) td")
+    assert p.locator(".bowls td").count() == 9
+    facts = [p.locator(".bowls").bounding_box(), p.locator(".info").bounding_box()]
+    seats = [s.bounding_box() for s in p.locator(".felt .seat").all()]
+    assert len(seats) == players
+    for box in facts:
+        assert box is not None
+        for seat in seats:
+            assert seat is not None and not _overlap(box, seat), (box, seat)
+    shot(p, f"poch-{players}-bowls")
+    p.context.close()
+    assert ERRORS == []
+
+
+def test_score_heads_and_chart_legend_show_every_name_whole(page: Any, server: Server) -> None:
+    p = page
+    create_in_lobby(p, server, "pocha", schedule="[1]")
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(21))
+    names = p.locator(".felt .seat .name").all_inner_texts()
+    heads = p.locator(".scores thead th[scope=col]")
+    assert heads.count() == 4
+    for i in range(4):
+        head = heads.nth(i)
+        full = head.get_attribute("title")
+        assert full and any(n.startswith(full) for n in names), (full, names)
+        assert head.inner_text().strip() == full.split(" · ")[0]
+        # Nothing cut: the text fits its cell.
+        assert head.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    for legend in (".side .legend li", ".summary .legend li"):
+        shown = p.locator(legend).all_inner_texts()
+        titles = [heads.nth(i).get_attribute("title") for i in range(4)]
+        assert [s.strip() for s in shown] == titles
+        assert all(
+            el.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+            for el in p.locator(legend).all()
+        )
+    assert any(" · " in str(t) for t in titles)  # the bots' levels are in the legend, whole
+
+
+def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
+    page: Any, server: Server
+) -> None:
+    p = page
+    p.goto(server.url + "/")
+    for lang, summary, hook in (
+        ("es", "apuestas exactas", "gancho del que reparte"),
+        ("pt", "pedidos exatos", "gancho de quem dá"),
+    ):
+        p.select_option("#lang", lang)
+        p.wait_for_selector(f"select[name=game] option:has-text('{summary}')", state="attached")
+        p.select_option('select[name="game"]', "pocha")
+        p.click("#params summary")
+        labels = p.locator("#params label.option")
+        texts = [t.split("\n")[0] for t in labels.all_inner_texts()]
+        assert hook in " ".join(texts)
+        assert not any("_" in t.split(" [")[0] for t in texts if t), texts
+        assert p.locator("#params label.option .help").count() == labels.count()
+        assert p.locator('#params label.option[title="dealer_hook"] input').count() == 1
+        p.click("#params summary")
+    # The rules page (in English) opens with the game's summary in the chosen language.
+    p.goto(server.url + "/rules/pocha")
+    p.wait_for_selector(".rules-page .summary")
+    assert "pedidos exatos" in p.locator(".rules-page .summary").inner_text()
+
+
+def test_the_replay_names_seats_as_the_table_and_shows_bids_and_scores_at_move_0(
+    page: Any, server: Server
+) -> None:
+    p = page
+    code = create_in_lobby(p, server, "pocha", schedule="[1, 2]")
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(23))
+    first_text = "els => els.map((el) => el.firstChild.textContent.trim())"
+    at_table = p.locator(".felt .seat .name").evaluate_all(first_text)
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert p.locator(".replay-seat .name").evaluate_all(first_text) == at_table
+    assert any(" · " in n for n in at_table)
+    # Move 0: every seat's bid not yet made, and the scores (all 0 before the first deal).
+    assert "move 0 of" in p.locator(".where").inner_text()
+    assert p.locator(".replay-seat .bid").all_inner_texts() == ["bid –"] * 4
+    assert p.locator(".replay-scores .total").count() == 4
+    assert all(t.endswith(" 0") for t in p.locator(".replay-scores .total").all_inner_texts())
+    p.click("[data-go='forward']")
+    assert sum(t != "bid –" for t in p.locator(".replay-seat .bid").all_inner_texts()) == 1
+    # The second deal starts from the first deal's totals.
+    p.click("[data-go='next-deal']")
+    totals = [t.rsplit(" ", 1)[1] for t in p.locator(".replay-scores .total").all_inner_texts()]
+    assert any(t != "0" for t in totals), totals
+    assert p.locator(".replay-seat .bid").all_inner_texts() == ["bid –"] * 4
+
+
+def test_no_toast_shows_until_there_is_something_to_say(page: Any, server: Server) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.wait_for_selector(".lobby h1")
+    assert not p.locator("#toast").is_visible()
+    create_in_lobby(p, server, "pocha", schedule="[1]")
+    assert not p.locator("#toast").is_visible()
+    p.click(".code-box .copy")
+    p.wait_for_selector("#toast.shown")
+    assert p.locator("#toast").is_visible() and "/t/" in p.locator("#toast").inner_text()
+    p.wait_for_selector("#toast", state="hidden", timeout=8_000)
+
+
+def test_the_bot_speed_takes_decimals_and_says_plainly_what_it_wants(
+    page: Any, server: Server
+) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.click("#table-options summary")
+    p.fill('input[name="bot_delay"]', "9")
+    p.click("#create button[type=submit]")
+    error = p.locator("#bot-delay-error")
+    assert error.is_visible()
+    assert "0 to 5" in error.inner_text() and p.url.rstrip("/") == server.url
+    p.fill('input[name="bot_delay"]', "0.15")
+    assert not error.is_visible()
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    code = p.url.rsplit("/", 1)[-1]
+    room = server.app.state.rooms.get(code)
+    assert room is not None and room.truth.options.bot_delay == 0.15
+
+
+def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
+    browser: Any, server: Server
+) -> None:
+    ids = []
+    for seed in (31, 32):
+        context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+        p = context.new_page()
+        create_in_lobby(p, server, "oh_hell", schedule="[1]", players=3)
+        ids.append(p.evaluate("JSON.parse(localStorage.getItem('tapete:player')).id"))
+        p.click(".waiting .start")
+        play_until(p, ".summary:not([hidden])", random.Random(seed))
+        p.wait_for_selector(".summary .fair .check-deal")
+        context.close()
+    assert ids[0] != ids[1]
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    p = context.new_page()
+    p.goto(f"{server.url}/leaderboard/oh_hell")
+    p.wait_for_selector(".leaderboard tbody tr")
+    shown = [p.locator(f".leaderboard a[href='/players/{i}']").inner_text().strip() for i in ids]
+    assert all(s.startswith("Ana") and "#" in s for s in shown), shown
+    assert shown[0] != shown[1]
+    context.close()

@@ -17,6 +17,7 @@ from textual.widgets import Button, DataTable, Markdown, Static
 
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import tr
+from tapete.present import game_deck, glyph_text
 from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.session import SPEEDS, Replay, Scene, Session, action_words
@@ -86,9 +87,12 @@ class SceneScreen(Screen[None]):
         self.tapete.toggle_contrast()
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.game_page()))
+        self.app.push_screen(RulesScreen(self.game_page(), self.game_name()))
 
     def game_page(self) -> str:
+        raise NotImplementedError
+
+    def game_name(self) -> str:
         raise NotImplementedError
 
     def table_widgets(self) -> ComposeResult:
@@ -149,6 +153,9 @@ class TableScreen(SceneScreen):
 
     def game_page(self) -> str:
         return _page(self.session.game)
+
+    def game_name(self) -> str:
+        return self.session.game.name
 
     def redraw(self) -> None:
         self.scene = self.session.scene(self.lang, self.message, self.hinted, self.selected)
@@ -277,9 +284,12 @@ class TableScreen(SceneScreen):
         if version != self.session.version:
             return
         self.hinted = decision.action
-        words = action_words(self.session.game, decision.action, self.lang)
+        session = self.session
+        view = session.game.observe(session.state, session.turn)
+        words = action_words(session.game, decision.action, self.lang, view=view)
         hint = tr(self.lang, "hint: {action}", action=words)
-        self.say(f"{hint} — {decision.reason}" if decision.reason else hint)
+        reason = glyph_text(decision.reason, game_deck(session.game))
+        self.say(f"{hint} — {reason}" if reason else hint)
 
     def action_undo(self) -> None:
         if len(self.session.humans) != 1:
@@ -305,12 +315,13 @@ class ReplayScreen(SceneScreen):
     """A record stepped through, every hand open."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "forward", "next", key_display="→"),
-        Binding("left", "back", "back", key_display="←"),
-        Binding("down", "next_trick", "next trick", key_display="↓"),
-        Binding("up", "previous_trick", "previous trick", key_display="↑"),
-        Binding("pagedown,n", "next_deal", "next deal", key_display="n"),
-        Binding("pageup,p", "previous_deal", "previous deal", key_display="p"),
+        # Keys in pairs (forward and back) under one word: the bar fits 80 columns.
+        Binding("right", "forward", "step", key_display="→ ←"),
+        Binding("left", "back", show=False),
+        Binding("down", "next_trick", "trick", key_display="↓ ↑"),
+        Binding("up", "previous_trick", show=False),
+        Binding("pagedown,n", "next_deal", "deal", key_display="n p"),
+        Binding("pageup,p", "previous_deal", show=False),
         Binding("home", "start", show=False),
         Binding("end", "end", show=False),
         Binding("f1", "rules", "rules", key_display="F1"),
@@ -336,6 +347,9 @@ class ReplayScreen(SceneScreen):
 
     def game_page(self) -> str:
         return _page(self.replay.game)
+
+    def game_name(self) -> str:
+        return self.replay.game.name
 
     def redraw(self) -> None:
         self.scene = self.replay.scene(self.lang)
@@ -376,17 +390,29 @@ class ReplayScreen(SceneScreen):
 
 
 class RulesScreen(Screen[None]):
-    """The rules page of the game, as implemented (``docs/rules/<game>.md``)."""
+    """The rules page of the game, as implemented (``docs/rules/<game>.md``). The pages are in
+    English: in another language a note says so, with the game's summary in that language."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1", "app.pop_screen", "close")]
 
-    def __init__(self, page: str) -> None:
+    def __init__(self, page: str, game: str | None = None) -> None:
         super().__init__()
         self.page = page
+        self.game = game
 
     def compose(self) -> ComposeResult:
         from tapete.cli import _rules_text
+        from tapete.games import ENTRIES
 
+        lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
+        entry = ENTRIES.get(self.game or self.page)
+        if lang != "en" and entry is not None:
+            note = tr(
+                lang,
+                "The rules text is in English; a summary of the game: {summary}",
+                summary=tr(lang, entry.summary),
+            )
+            yield Static(Text(note, style="italic"), id="rules-note")
         with VerticalScroll(id="rules"):
             yield Markdown(_rules_text(self.page))
         yield Static(id="rules-keys")

@@ -19,7 +19,7 @@ from tapete.game import Action, Game, Outcome, Seat
 from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
-from tapete.present import Table, actions, present
+from tapete.present import Button, Table, actions, card_glyph, game_deck, present, raise_call
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
 
@@ -52,10 +52,14 @@ class CardKey:
 
 @dataclass(frozen=True)
 class ButtonKey:
+    """A button for an action that is not a card. ``legal`` False: shown, but the rules forbid it
+    now (the dealer's hooked bid); pressing it tells the rule."""
+
     label: str
     key: str
     action: Action
     hinted: bool = False
+    legal: bool = True
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,7 @@ class Timeline:
         self.names = list(names)
         self.steps: list[Step] = []
         self.first_events = public_events(game, start)
+        self.deck = game_deck(game)
 
     def state_at(self, index: int) -> Any:
         """The state after ``index`` steps."""
@@ -132,13 +137,13 @@ class Timeline:
         """The match in words, from the first deal to step ``upto`` (the last few hundred lines)."""
         names = self.display_names(lang)
         chosen = self.steps if upto is None else self.steps[:upto]
-        you = self.you
-        lines = [event_words(e, names, lang, you) for e in self.first_events]
+        you, deck = self.you, self.deck
+        lines = [event_words(e, names, lang, you, deck) for e in self.first_events]
         start = max(0, len(chosen) - limit)
         for step in chosen[start:]:
-            label = action_words(self.game, step.action, lang)
+            label = action_words(self.game, step.action, lang, after=step.after)
             lines.append(tr(lang, "{name}: {action}", name=names[step.seat], action=label))
-            lines.extend(event_words(e, names, lang, you) for e in step.events)
+            lines.extend(event_words(e, names, lang, you, deck) for e in step.events)
         return tuple(line for line in lines if line)[-limit:]
 
     def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
@@ -152,12 +157,24 @@ class Timeline:
         return False, None
 
 
-def action_words(game: Game, action: Action, lang: str) -> str:
-    """An action as a button would name it (``play 3o``, ``pedir 2``, ``¡truco!``)."""
-    acts = actions(game, [action], lang)
+def action_words(game: Game, action: Action, lang: str, view: Any = None, after: Any = None) -> str:
+    """An action as a button names it (``play K♦``, ``pedir 2``, ``¡truco!``, ``seis!``): from
+    the ``view`` it is chosen in, or the state ``after`` it (what a Truco raise asked)."""
+    if after is not None and game.format_action(action) == "raise":
+        asked = getattr(game.observe(after, None), "proposal", None)
+        if asked is not None:
+            return tr(lang, raise_call(asked))
+    acts = actions(game, [action], lang, view)
     if acts.cards:
-        return tr(lang, "play {card}", card=next(iter(acts.cards)))
+        card = card_glyph(next(iter(acts.cards)), game_deck(game))
+        return tr(lang, "play {card}", card=card)
     return acts.buttons[0].label if acts.buttons else game.format_action(action)
+
+
+def _glyphs(cards: Any, deck: str) -> str:
+    """Cards in an event (a list, or one text with spaces) as the screens print them."""
+    listed = cards.split() if isinstance(cards, str) else list(cards or ())
+    return " ".join(card_glyph(str(c), deck) for c in listed)
 
 
 def _who(names: Sequence[str], seat: Any) -> str:
@@ -169,9 +186,14 @@ def _signed(values: Iterable[int], labels: Sequence[str]) -> str:
 
 
 def event_words(
-    event: Mapping[str, Any], names: Sequence[str], lang: str, you: int | None = None
+    event: Mapping[str, Any],
+    names: Sequence[str],
+    lang: str,
+    you: int | None = None,
+    deck: str = "spanish",
 ) -> str:
-    """One public event in words (a deal event's hands are never read); ``you`` is your seat."""
+    """One public event in words (a deal event's hands are never read); ``you`` is your seat,
+    ``deck`` how its cards are printed."""
     kind = event["type"]
     seat = next((event[k] for k in ("winner", "dealer", "declarer", "seat") if k in event), None)
     name = _who(names, seat)
@@ -212,12 +234,13 @@ def event_words(
         if mine:
             return tr(lang, "you take the {bowl} bowl", bowl=bowl)
         return tr(lang, "{name} takes the {bowl} bowl", name=name, bowl=bowl)
-    if kind == "poker" and seat is not None:
-        if mine:
-            return tr(lang, "you take the Pinke")
-        return tr(lang, "{name} takes the Pinke", name=name)
+    if kind == "poker":
+        return _pinke(event, names, lang, you, deck)
     if kind == "swap" and seat is not None:
-        cards = {"gave": event.get("gave"), "took": event.get("took")}
+        cards = {
+            "gave": _glyphs([event.get("gave")], deck),
+            "took": _glyphs([event.get("took")], deck),
+        }
         if mine:
             return tr(lang, "you swap {gave} for {took}", **cards)
         return tr(lang, "{name} swaps {gave} for {took}", name=name, **cards)
@@ -227,8 +250,32 @@ def event_words(
             return tr(lang, "you sing {n} in {suit}", **sung)
         return tr(lang, "{name} sings {n} in {suit}", name=name, **sung)
     if kind == "run":
-        return tr(lang, "run: {cards}", cards=" ".join(event.get("cards", ())))
+        return tr(lang, "run: {cards}", cards=_glyphs(event.get("cards", ()), deck))
     return ""
+
+
+def _pinke(
+    event: Mapping[str, Any], names: Sequence[str], lang: str, you: int | None, deck: str
+) -> str:
+    """Who takes Poch's Pinke, and the hands compared for it when it came to a showdown."""
+    winner = event.get("winner")
+    seat = winner if isinstance(winner, int) and winner >= 0 else None
+    if seat is None:
+        said = tr(lang, "nobody bet: the Poch bowl carries over")
+    elif seat == you:
+        said = tr(lang, "you take the Pinke")
+    else:
+        said = tr(lang, "{name} takes the Pinke", name=_who(names, seat))
+    shown = []
+    for hand in event.get("hands", ()):
+        cards = _glyphs(hand["cards"], deck)
+        if hand.get("seat") == you:
+            shown.append(tr(lang, "you show {cards}", cards=cards))
+        else:
+            shown.append(
+                tr(lang, "{name} shows {cards}", name=_who(names, hand["seat"]), cards=cards)
+            )
+    return "; ".join([*shown, said])
 
 
 # --- a match being played --------------------------------------------------------------------
@@ -320,7 +367,7 @@ class Session(Timeline):
 
     def seat_title(self, seat: Seat, lang: str) -> str:
         name = self.display_names(lang)[seat]
-        return name if seat not in self.levels else f"{name} · {self.levels[seat]}"
+        return name if seat not in self.levels else f"{name} · {tr(lang, self.levels[seat])}"
 
     # -- moves
 
@@ -379,6 +426,26 @@ class Session(Timeline):
         assert seat is not None
         return bots.hint(self.game.observe(self.state, seat), self.hint_budget)
 
+    def refused_bids(self, legal: Sequence[Action], lang: str) -> list[Button]:
+        """The bids in the range on offer that the rules forbid now (the dealer's hook): shown
+        on the screen beside the legal ones, so pressing one tells the rule."""
+        offered = [self.game.format_action(a).split() for a in legal]
+        numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdigit()]
+        if not numbers:
+            return []
+        out: list[Button] = []
+        for n in range(min(numbers), max(numbers) + 2):
+            if n in numbers:
+                continue
+            try:
+                action = self.game.parse_action(f"bid {n}")
+            except InvalidActionError:
+                continue
+            error = self.game.why_illegal(self.state, action)
+            if error is not None and error.rule not in ("bid-range", "no-such-action"):
+                out.extend(actions(self.game, [action], lang).buttons)
+        return out
+
     # -- the record
 
     def record(self) -> Record:
@@ -411,11 +478,18 @@ class Session(Timeline):
         mine = self.turn == seat and seat is not None
         legal = self.game.legal_actions(self.state) if mine else []
         acts = actions(self.game, legal, lang, view)
+        refused = self.refused_bids(legal, lang)
+        buttons = [(b, True) for b in acts.buttons]
+        if refused:
+            buttons = sorted(
+                [*buttons, *((b, False) for b in refused)],
+                key=lambda pair: _bid_order(pair[0].text),
+            )
         return Scene(
             table=table,
             lang=lang,
             cards=_card_keys(self, table, acts.cards, mine, hinted),
-            buttons=_button_keys(acts.buttons, bool(acts.cards), hinted),
+            buttons=_button_keys(buttons, bool(acts.cards), hinted),
             log=self.log_lines(lang),
             message=message,
             trick_note=_trick_note(table, taken, winner, names, lang, self.you),
@@ -439,12 +513,19 @@ def _card_keys(
     return tuple(out)
 
 
+def _bid_order(text: str) -> tuple[int, int]:
+    words = text.split()
+    if len(words) == 2 and words[0] == "bid" and words[1].isdigit():
+        return (0, int(words[1]))
+    return (1, 0)
+
+
 def _button_keys(
-    buttons: Iterable[Any], cards: bool, hinted: Action | None
+    buttons: Iterable[tuple[Any, bool]], cards: bool, hinted: Action | None
 ) -> tuple[ButtonKey, ...]:
     used: set[str] = set(RESERVED)
     out = []
-    for button in buttons:
+    for button, legal in buttons:
         words = button.text.split()
         key = ""
         if not cards and len(words) == 2 and words[1].isdigit() and len(words[1]) == 1:
@@ -455,7 +536,7 @@ def _button_keys(
                 " ".join([*words[1:], *_PREFER.get(words[0], ()), *words, button.label]), used
             )
         used.add(key)
-        out.append(ButtonKey(button.label, key, button.action, button.action == hinted))
+        out.append(ButtonKey(button.label, key, button.action, button.action == hinted, legal))
     return tuple(out)
 
 
@@ -494,6 +575,19 @@ class Replay(Timeline):
         self.deals = [deal for deal, *_ in checked]
         self.starts = sorted({self.deals.index(d) for d in set(self.deals)})
         self.position = 0
+
+    @property
+    def you(self) -> int | None:
+        """The seat saved as "you" (a match played at this terminal): its events read "you
+        deal", not "you deals"."""
+        yours = [
+            i for i, s in enumerate(self.record.seats) if s.kind == "human" and s.name == "you"
+        ]
+        return yours[0] if len(yours) == 1 else None
+
+    def display_names(self, lang: str) -> list[str]:
+        you = self.you
+        return [tr(lang, "you") if s == you else n for s, n in enumerate(self.names)]
 
     @property
     def length(self) -> int:
@@ -548,14 +642,14 @@ class Replay(Timeline):
         last = ""
         if self.position:
             step = self.steps[self.position - 1]
-            label = action_words(self.game, step.action, lang)
+            label = action_words(self.game, step.action, lang, after=step.after)
             last = tr(lang, "{name}: {action}", name=names[step.seat], action=label)
         return Scene(
             table=table,
             lang=lang,
             log=self.log_lines(lang, self.position),
             message=last,
-            trick_note=_trick_note(table, taken, winner, names, lang, None),
+            trick_note=_trick_note(table, taken, winner, names, lang, self.you),
             hands=tuple(hands),
             position=where,
         )

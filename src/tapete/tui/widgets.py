@@ -8,12 +8,13 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, HorizontalScroll, VerticalScroll
+from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, RichLog, Static
 
 from tapete.i18n import tr
+from tapete.present import card_glyph
 from tapete.tui.session import Scene
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "card_text",
 ]
 
-_FRENCH_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _SUIT_CLASS = {
     "o": "oros",
     "c": "copas",
@@ -72,11 +72,7 @@ def card_text(card: str | None, deck: str, paper: bool = False) -> Text:
         return Text("▒▒", style="dim")
     if card == "?":
         return Text("?", style="dim")
-    if deck == "french":
-        rank = "10" if card[0] == "T" else card[:-1]
-        label = rank + _FRENCH_SUITS.get(card[-1], card[-1])
-    else:
-        label = card
+    label = card_glyph(card, deck)
     return Text(label, style=(_PAPER_STYLE if paper else _SUIT_STYLE)[suit_class(card, deck)])
 
 
@@ -110,12 +106,14 @@ class SeatsRow(Horizontal):
                     body.append_text(card_text(card, table.deck))
                     body.append(" ")
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
-            seat.border_title = box.name
+            # The title is the name and bot level; where the box is too narrow, the name alone.
+            seat.border_title = box.name if len(box.name) <= room + 1 else box.name.split(" · ")[0]
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
             if box.dealer:
+                # The longest form that fits the box: with "cards", with the number, the word.
                 dealer = tr(lang, "dealer")
-                long = f"{dealer} · {cards}"
-                cards = long if len(long) <= room else f"{dealer} · {box.cards}"
+                forms = (f"{dealer} · {cards}", f"{dealer} · {box.cards}", dealer)
+                cards = next((f for f in forms if len(f) <= room), dealer)
             seat.border_subtitle = cards
             yield seat
 
@@ -169,6 +167,11 @@ class InfoPanel(Static):
                     for word in words:
                         text.append_text(card_text(word, table.deck))
                         text.append(" ")
+                elif len(label) + 2 + len(value) > self.content_size.width > 0 and ", " in value:
+                    # A list too long for the line (Tute's cantes): one item a line, each whole.
+                    for part in value.split(", "):
+                        text.append("\n  ")
+                        text.append(part, style="bold")
                 else:
                     text.append(value, style="bold")
         self.update(text)
@@ -180,8 +183,8 @@ def _is_card(word: str) -> bool:
 
 _RANKS = {"A", "K", "Q", "J", "T", *(str(n) for n in range(1, 13))}
 
-# Poch's board: the honours by rank, the marriage as K+Q, the sequence as a run, then the two
-# the game names.
+# Poch's board: the honours by rank, the marriage as K+Q, the sequence (789 or the best run, as
+# the presenter says by the option), then the two the game names.
 _BOWL_MARKS = ("A", "K", "Q", "J", "10", "K+Q", "789", "Poch", "Pinke")
 
 
@@ -196,8 +199,9 @@ class BowlsBoard(Static):
         if scene is None or not bowls:
             return
         self.border_title = tr(scene.lang, "bowls")
+        marks = scene.table.extra.get("marks", _BOWL_MARKS)
         text = Text()
-        for i, (mark, (_, chips, _taker)) in enumerate(zip(_BOWL_MARKS, bowls, strict=False)):
+        for i, (mark, (_, chips, _taker)) in enumerate(zip(marks, bowls, strict=False)):
             if i and i % 3 == 0:
                 text.append("\n")
             text.append(f"{mark} ", style="dim")
@@ -257,17 +261,35 @@ class ActionButton(Button):
         self.can_focus = False
 
 
-class ActionBar(HorizontalScroll):
+class ActionBar(Vertical):
+    """The buttons, in as many rows as the width needs (every label whole); a bid the rules
+    forbid now is shown struck through, and pressing it tells the rule."""
+
     scene: reactive[Scene | None] = reactive(None, recompose=True)
 
     def compose(self) -> ComposeResult:
         if self.scene is None:
             return
+        width = max(20, (self.size.width or self.app.size.width) - 2)
+        rows: list[list[ActionButton]] = [[]]
+        used = 0
         for button in self.scene.buttons:
             label = f"{button.key} {button.label}" if button.key else button.label
-            yield ActionButton(
-                label, button.action, "action" + (" -hinted" if button.hinted else "")
-            )
+            room = max(len(label) + 2, 6) + 1  # the padding, the margin after it
+            if rows[-1] and used + room > width:
+                rows.append([])
+                used = 0
+            used += room
+            classes = "action" + (" -hinted" if button.hinted else "")
+            classes += "" if button.legal else " -refused"
+            rows[-1].append(ActionButton(label, button.action, classes))
+        for row in rows:
+            yield Horizontal(*row, classes="action-row")
+
+    def on_resize(self) -> None:
+        if getattr(self, "_drawn_width", None) != self.size.width:
+            self._drawn_width = self.size.width
+            self.refresh(recompose=True)
 
 
 class MessageLine(Static):
@@ -324,15 +346,36 @@ class ScoreBoard(VerticalScroll):
             return
         table = scene.table
         self.border_title = tr(scene.lang, "scores")
-        grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=True)
-        grid.add_column("#", style="dim", justify="right")
+        grid = RichTable(
+            box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False, expand=True
+        )
+        grid.add_column("#", style="dim", justify="right", no_wrap=True, min_width=2)
+        # Border, scrollbar and the "#" column take 5 cells; each column one of padding.
+        n = max(1, len(table.score_names))
+        room = max(3, ((self.size.width or 34) - 5 - n) // n)
         for name in table.score_names:
-            grid.add_column(name.split(" · ")[0][:8], justify="right")
+            grid.add_column(short_name(name, room), justify="right", no_wrap=True)
         for number, row in enumerate(table.history, 1):
             grid.add_row(str(number), *(f"{v:+d}" for v in row))
         grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
         self.query_one("#score-table", Static).update(grid)
         self.scroll_end(animate=False)
+
+
+def short_name(name: str, room: int) -> str:
+    """A name that fits ``room`` columns whole: without its bot level, then shortened but keeping
+    what tells seats apart (``random 3`` -> ``ran 3``, ``Carmen`` -> ``Carm``).
+
+    >>> short_name("bot 2 · medium", 8), short_name("random 3", 5), short_name("Carmen", 4)
+    ('bot 2', 'ran 3', 'Carm')
+    """
+    name = name.split(" · ")[0]
+    if len(name) <= room:
+        return name
+    words = name.split()
+    if len(words) > 1 and words[-1].isdigit() and len(words[-1]) + 2 <= room:
+        return f"{words[0][: room - len(words[-1]) - 1]} {words[-1]}"
+    return name[: max(1, room)]
 
 
 class OpenHands(Static):
@@ -360,8 +403,22 @@ class KeyBar(Static):
     """The keys of the screen, in the chosen language; click one to use it."""
 
     def show(self, keys: Iterable[tuple[str, str, str]], lang: str) -> None:
-        parts = [
-            f"[b]{key}[/b] [@click=screen.{action}]{tr(lang, label)}[/]"
-            for key, label, action in keys
-        ]
-        self.update("  ".join(parts))
+        """The keys, in as many lines as the width needs, none split across two."""
+        self._shown = (tuple(keys), lang)
+        width = self.size.width or self.app.size.width
+        lines: list[list[str]] = [[]]
+        used = 0
+        for key, label, action in self._shown[0]:
+            words = tr(lang, label)
+            room = len(key) + 1 + len(words) + (2 if lines[-1] else 0)
+            if lines[-1] and used + room > width:
+                lines.append([])
+                used, room = 0, room - 2
+            used += room
+            lines[-1].append(f"[b]{key}[/b] [@click=screen.{action}]{words}[/]")
+        self.update("\n".join("  ".join(parts) for parts in lines))
+
+    def on_resize(self) -> None:
+        shown = getattr(self, "_shown", None)
+        if shown is not None:
+            self.show(*shown)

@@ -32,7 +32,14 @@ from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.records import dumps, redact
 from tapete.web.store import Options, SeatConfig, Store, Truth
-from tapete.web.words import deal_entries, line, public_trick, reason_words, step_entries
+from tapete.web.words import (
+    deal_entries,
+    line,
+    public_trick,
+    reason_words,
+    seat_name,
+    step_entries,
+)
 
 __all__ = ["Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
 
@@ -161,9 +168,9 @@ class Room:
     def record(self) -> record.Record:
         """The match so far as a ``tapete-record/1`` (it holds every hand: for finished matches)."""
         infos = tuple(
-            SeatInfo(s.name or f"player {i + 1}", "human", None)
+            SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "human", None)
             if s.kind == "human"
-            else SeatInfo(s.name or f"{s.level} {i}", "bot", s.level)
+            else SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "bot", s.level)
             for i, s in enumerate(self.truth.seats)
         )
         return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
@@ -187,15 +194,7 @@ class Room:
     # --- what people see -----------------------------------------------------------------
 
     def names(self, lang: str) -> list[str]:
-        out = []
-        for i, s in enumerate(self.truth.seats):
-            if s.kind == "human":
-                out.append(s.name or tr(lang, "player {n}", n=i + 1))
-            elif s.kind == "bot":
-                out.append(s.name or f"{tr(lang, 'bot {n}', n=i + 1)} · {tr(lang, s.level)}")
-            else:
-                out.append(tr(lang, "empty seat"))
-        return out
+        return [seat_name(lang, i, s.kind, s.name, s.level) for i, s in enumerate(self.truth.seats)]
 
     def hint_allowed(self, seat: int | None) -> bool:
         """Hints are for people playing against bots only."""

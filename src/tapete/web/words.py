@@ -23,12 +23,29 @@ from typing import Any
 from tapete.cards import CARD_TEXT
 from tapete.game import Action, Event, Game
 from tapete.i18n import tr
+from tapete.present import raise_call
 
-__all__ = ["deal_entries", "line", "public_trick", "reason_words", "step_entries"]
+__all__ = ["deal_entries", "line", "public_trick", "reason_words", "seat_name", "step_entries"]
 
 Entry = dict[str, Any]
 
 _SUIT_LETTERS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def seat_name(lang: str, seat: int, kind: str, name: str = "", level: str | None = None) -> str:
+    """A seat as every page names it (the table, its log, the record, the replay): the player's
+    name; a bot by its seat and level; else an empty seat.
+
+    >>> seat_name("en", 1, "bot", level="medium"), seat_name("es", 1, "bot", level="medium")
+    ('bot 2 · medium', 'bot 2 · medio')
+    """
+    if name:
+        return name
+    if kind == "human":
+        return tr(lang, "player {n}", n=seat + 1)
+    if kind == "bot":
+        return f"{tr(lang, 'bot {n}', n=seat + 1)} · {tr(lang, level or 'random')}"
+    return tr(lang, "empty seat")
 
 
 def step_entries(game: Game, seat: int, action: Action, before: Any, after: Any) -> list[Entry]:
@@ -172,16 +189,17 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
             return tr(lang, "{name} bids {n}", name=name, n=n)
         case "bet":
             return tr(lang, "{name} bets {n}", name=name, n=n)
-        case "ask" if n == 3:
-            return tr(lang, "{name} calls truco!", name=name)
         case "ask" if n is None:
             return tr(lang, "{name} raises", name=name)
         case "ask":
-            return tr(lang, "{name} raises to {n}", name=name, n=n)
+            call = tr(lang, raise_call(n if isinstance(n, int) else None))
+            return tr(lang, "{name} calls {call}", name=name, call=call)
         case "raise":
             return tr(lang, "{name} raises by {n}", name=name, n=n)
         case "meld":
             bowl = tr(lang, str(entry.get("bowl")))
+            if n == 1:
+                return tr(lang, "{name} takes the {bowl} bowl: 1 chip", name=name, bowl=bowl)
             return tr(lang, "{name} takes the {bowl} bowl: {n} chips", name=name, bowl=bowl, n=n)
         case "shows":
             return tr(lang, "{name} shows {cards}", name=name, cards=entry.get("cards", ""))
@@ -228,6 +246,8 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
         case "end":
             winners = ", ".join(_name(names, w) for w in entry["winners"])
             return tr(lang, "match over: {names} won", names=winners)
+        case "buy" if n == 1:
+            return tr(lang, "{name} buys 1 chip", name=name)
         case "buy":
             return tr(lang, "{name} buys {n} chips", name=name, n=n)
         case "auction":

@@ -20,16 +20,14 @@ export function scoreChart(names, history, title) {
       return `<polyline points="${points}" fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="2.5"/>`;
     })
     .join("");
+  // The legend is HTML under the chart: every name whole, wrapping as the panel needs.
   const legend = names
-    .map(
-      (n, i) =>
-        `<text x="${pad + i * 70}" y="14" font-size="11" fill="${COLORS[i % COLORS.length]}">■ ${escapeHtml(n).slice(0, 10)}</text>`,
-    )
+    .map((n, i) => `<li><span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${escapeHtml(n)}</li>`)
     .join("");
   const summary = names.map((n, i) => `${n}: ${totals[i].at(-1)}`).join(", ");
-  return `<svg class="score-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeHtml(title)}: ${escapeHtml(summary)}">
+  return `<figure class="chart-box"><svg class="score-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeHtml(title)}: ${escapeHtml(summary)}">
     <line x1="${pad}" y1="${y(0)}" x2="${w - pad}" y2="${y(0)}" stroke="#999" stroke-dasharray="3 3"/>
     <text x="2" y="${y(hi) + 4}" font-size="10" fill="currentColor">${hi}</text>
     <text x="2" y="${y(lo) + 4}" font-size="10" fill="currentColor">${lo}</text>
-    ${lines}${legend}</svg>`;
+    ${lines}</svg><ul class="legend" aria-hidden="true">${legend}</ul></figure>`;
 }

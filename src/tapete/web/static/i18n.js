@@ -1,7 +1,7 @@
 // Strings for the browser: every one comes from the server's catalogs (GET /api/i18n/<lang>).
 // t(text, {n: 3}) gives it in the current language, placeholders filled in.
 
-let current = { lang: "en", ui: {}, ranks: {}, suits: {}, card: "{rank} of {suit}", rules: {} };
+let current = { lang: "en", ui: {}, ranks: {}, suits: {}, card: "{rank} of {suit}", rules: {}, games: {}, params: {} };
 
 export const LANGS = [
   ["en", "English"],
@@ -64,4 +64,22 @@ export function isFrench(card) {
 
 export function ruleText(rule, fallback) {
   return current.rules[rule] ?? fallback;
+}
+
+// A game's one-line description, in the current language.
+export function gameSummary(name, fallback) {
+  return current.games?.[name] ?? fallback;
+}
+
+// A rule option's label and help line, in the current language (its name with spaces if unknown).
+export function optionWords(name) {
+  return current.params?.[name] ?? { label: name.replaceAll("_", " "), help: "" };
+}
+
+// A card as the screens print it: French cards with their suit glyph (K♦, 10♥), Spanish as printed.
+const GLYPHS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+export function cardGlyph(card) {
+  if (!isFrench(card)) return card;
+  const rank = card.slice(0, -1);
+  return (rank === "T" ? "10" : rank) + (GLYPHS[card.slice(-1)] ?? card.slice(-1));
 }

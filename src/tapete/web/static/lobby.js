@@ -1,7 +1,7 @@
 // The lobby: create a table (game, every parameter with its default, seats), join by code,
 // and the list of open public tables to join or watch.
 
-import { t } from "./i18n.js";
+import { gameSummary, optionWords, t } from "./i18n.js";
 import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
@@ -36,7 +36,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           <input name="name" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required></label>
         <label class="row">${t("Game")}
           <select name="game">${games
-            .map((g) => `<option value="${g.name}">${escapeHtml(g.name)} — ${escapeHtml(g.summary)}</option>`)
+            .map((g) => `<option value="${g.name}">${escapeHtml(g.name)} — ${escapeHtml(gameSummary(g.name, g.summary))}</option>`)
             .join("")}</select></label>
         <p class="rules-link"><a data-link id="rules-link" href="#">${t("Read the rules")}</a></p>
         <fieldset id="seats"><legend>${t("Seats")}</legend></fieldset>
@@ -45,7 +45,8 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           <label><input type="checkbox" name="public" checked> ${t("listed in the lobby")}</label>
           <label>${t("turn timer (seconds, 0: none)")} <input type="number" name="turn_timer" min="0" max="600" value="0"></label>
           <label>${t("seconds before a bot stands in for a player who left")} <input type="number" name="grace" min="0" max="600" value="20"></label>
-          <label>${t("bot speed (seconds a move)")} <input type="number" name="bot_delay" min="0" max="5" step="0.1" value="0.7"></label>
+          <label>${t("bot speed (seconds a move)")} <input type="text" inputmode="decimal" name="bot_delay" value="0.7" aria-describedby="bot-delay-error"></label>
+          <p id="bot-delay-error" class="field-error" role="alert" hidden>${t("The bot speed is a number of seconds from 0 to 5 (like 0.15).")}</p>
         </div></details>
         <button type="submit" class="primary">${t("Create table")}</button>
       </form>
@@ -103,11 +104,14 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     params.innerHTML = game.params
       .map((p) => {
         const id = `p:${p.name}`;
+        const words = optionWords(p.name);
+        const help = words.help ? `<small class="help">${escapeHtml(words.help)}</small>` : "";
+        const title = `title="${escapeHtml(p.name)}"`;
         if (typeof p.default === "boolean") {
-          return `<label><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}"> ${escapeHtml(p.name)}</label>`;
+          return `<label class="option" ${title}><span><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}"> ${escapeHtml(words.label)}</span>${help}</label>`;
         }
         const shown = Array.isArray(p.default) ? `[${p.default.join(", ")}]` : p.default === null ? "none" : p.default;
-        return `<label>${escapeHtml(p.name)} <input name="${id}" value="${escapeHtml(shown)}" data-default="${escapeHtml(shown)}"></label>`;
+        return `<label class="option" ${title}>${escapeHtml(words.label)} <input name="${id}" value="${escapeHtml(shown)}" data-default="${escapeHtml(shown)}">${help}</label>`;
       })
       .join("");
     const players = params.querySelector('[name="p:players"]');
@@ -123,8 +127,27 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   select.addEventListener("change", chooseGame);
   chooseGame();
 
+  // Bot speed: any number of seconds from 0 to 5 (0.15 too), said plainly when it is not.
+  const delayField = form.elements.bot_delay;
+  const delayError = root.querySelector("#bot-delay-error");
+  function botDelay() {
+    const text = delayField.value.trim().replace(",", ".");
+    const value = text === "" ? 0 : /^\d*\.?\d+$|^\d+\.$/.test(text) ? Number(text) : NaN;
+    const ok = Number.isFinite(value) && value >= 0 && value <= 5;
+    delayError.hidden = ok;
+    delayField.setAttribute("aria-invalid", ok ? "false" : "true");
+    return ok ? value : null;
+  }
+  delayField.addEventListener("input", botDelay);
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const delay = botDelay();
+    if (delay === null) {
+      root.querySelector("#table-options").open = true;
+      delayField.focus();
+      return;
+    }
     const data = new FormData(form);
     const given = {};
     for (const input of params.querySelectorAll("input")) {
@@ -152,7 +175,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       public: data.get("public") === "on",
       turn_timer: Number(data.get("turn_timer")) || 0,
       grace: Number(data.get("grace")) || 0,
-      bot_delay: Number(data.get("bot_delay")) || 0,
+      bot_delay: delay,
     };
     const response = await fetch("/api/tables", {
       method: "POST",

@@ -53,9 +53,19 @@ export function playerBar(games) {
     ${t("leaderboards")}: ${boards}</p>`;
 }
 
-function who(row) {
+// A participant's link; `twins` holds the names shown more than once on the page, which get a
+// short id after them (two players called Ana are not the same Ana).
+function who(row, twins = new Set()) {
   const id = row.participant;
-  return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(row.name || id)}</a>`;
+  const name = row.name || id;
+  const suffix = twins.has(name) ? ` <span class="short-id">#${escapeHtml(id.replace(/^bot:/, "").slice(0, 6))}</span>` : "";
+  return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(name)}${suffix}</a>`;
+}
+
+function twinNames(rows) {
+  const seen = new Map();
+  for (const r of rows) seen.set(r.name || r.participant, (seen.get(r.name || r.participant) || 0) + 1);
+  return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
 export async function renderProfile(root, participant) {
@@ -88,11 +98,12 @@ export async function renderProfile(root, participant) {
 export async function renderLeaderboard(root, game) {
   const response = await fetch(`/api/leaderboard/${encodeURIComponent(game)}`);
   const rows = response.ok ? await response.json() : [];
+  const twins = twinNames(rows);
   root.innerHTML = `
     <section class="leaderboard-page">
       <h1>${t("Leaderboard: {game}", { game: escapeHtml(game) })}</h1>
       ${rows.length ? `<table class="leaderboard"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("rating")}</th><th>${t("matches")}</th></tr></thead><tbody>
-        ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r)}</td><td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.matches}</td></tr>`).join("")}
+        ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r, twins)}</td><td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.matches}</td></tr>`).join("")}
       </tbody></table>` : `<p>${t("No rated matches yet.")}</p>`}
     </section>`;
 }

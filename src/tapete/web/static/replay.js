@@ -53,6 +53,40 @@ function simulate(deal, upto, viewer) {
   return { hands, trick, lastTrick, log };
 }
 
+// A seat named as at the table (the server's seat_name): a bot saved as "bot 2 · medium" reads
+// "bot 2 · medio" in Spanish; a player by his name.
+function seatName(s, i) {
+  if (s.kind === "bot" && s.bot && s.name === `bot ${i + 1} · ${s.bot}`) {
+    return `${t("bot {n}", { n: i + 1 })} · ${t(s.bot)}`;
+  }
+  return s.name || t("seat {n}", { n: i + 1 });
+}
+
+// The running totals at a point of the match: the last score event at or before it (zeros at
+// the start); per seat, or per team when the game scores by teams.
+function totalsAt(doc, dealIndex, step) {
+  let totals = null;
+  let width = doc.seats.length;
+  doc.deals.forEach((deal, d) => {
+    for (const e of deal.events) {
+      if (e.type !== "score") continue;
+      width = (e.totals || e.score).length;
+      if (d < dealIndex || (d === dealIndex && e.after <= step)) totals = e.totals || totals;
+    }
+  });
+  return totals || Array(width).fill(0);
+}
+
+// The bids made so far in a deal, by seat (null: not yet); null when the game has no bids.
+function bidsAt(deal, step) {
+  if (!deal.actions.some((a) => a.action.startsWith("bid "))) return null;
+  const bids = deal.hands.map(() => null);
+  deal.actions.forEach((a, i) => {
+    if (i <= step && a.action.startsWith("bid ")) bids[a.seat] = a.action.slice(4);
+  });
+  return bids;
+}
+
 export async function renderReplay(root, code, match, token) {
   const query = new URLSearchParams();
   if (match !== null) query.set("match", match);
@@ -67,7 +101,7 @@ export async function renderReplay(root, code, match, token) {
   const doc = await response.json();
   setDeck(deckOf(doc));
   const complete = !doc.redacted && doc.result !== null;
-  const names = doc.seats.map((s, i) => s.name || t("seat {n}", { n: i + 1 }));
+  const names = doc.seats.map(seatName);
   const state = {
     deal: 0,
     step: -1,
@@ -91,6 +125,7 @@ export async function renderReplay(root, code, match, token) {
         </select></label>
       </div>
       <p class="where" aria-live="polite"></p>
+      <p class="replay-scores"></p>
       ${complete ? "" : `<p class="note">${t("all hands open once the match is over")}</p>`}
       <div class="replay-board">
         <ol class="replay-seats"></ol>
@@ -149,6 +184,12 @@ export async function renderReplay(root, code, match, token) {
     const deal = doc.deals[state.deal];
     const viewer = state.viewer;
     const seen = simulate(deal, state.step, viewer);
+    const bids = bidsAt(deal, state.step);
+    const totals = totalsAt(doc, state.deal, state.step);
+    const sides = totals.length === names.length ? names : totals.map((_, i) => t("team {n}", { n: i }));
+    $(".replay-scores").innerHTML = `${t("scores")}: ${totals
+      .map((v, i) => `<span class="total" data-side="${i}">${escapeHtml(sides[i])} <strong>${v}</strong></span>`)
+      .join(" · ")}`;
     $(".where").textContent = `${t("deal {n} of {total}", { n: state.deal + 1, total: doc.deals.length })} · ${t("move {n} of {total}", { n: state.step + 1, total: deal.actions.length })}`;
     $(".replay-seats").innerHTML = seen.hands
       .map((hand, s) => {
@@ -157,7 +198,8 @@ export async function renderReplay(root, code, match, token) {
           ? hand.map((c) => cardSVG(c, `data-card="${c}"`)).join("")
           : `<span class="backs">${t("{n} cards", { n: complete ? hand.length : "?" })}</span>`;
         const dealer = deal.dealer === s ? ` <span class="chip dealer">${t("dealer")}</span>` : "";
-        return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${escapeHtml(names[s])}${dealer}</span> <span class="cards">${cards}</span></li>`;
+        const bid = bids ? ` <span class="bid">${t("bid")} ${bids[s] ?? "–"}</span>` : "";
+        return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${escapeHtml(names[s])}${dealer}</span>${bid} <span class="cards">${cards}</span></li>`;
       })
       .join("");
     const shown = seen.trick.length ? seen.trick : seen.lastTrick ? seen.lastTrick.cards : [];

@@ -1,7 +1,7 @@
 // A game's rules page: the Markdown of docs/rules/<game>.md rendered to HTML (a small subset:
 // headings, paragraphs, lists, tables, code, emphasis, links).
 
-import { t } from "./i18n.js";
+import { gameSummary, lang, t } from "./i18n.js";
 import { escapeHtml } from "./lobby.js";
 
 function inline(text) {
@@ -65,5 +65,6 @@ export async function renderRules(root, game) {
   root.innerHTML = `<article class="rules-page">
     <p><a href="/" data-link>← ${t("lobby")}</a></p>
     <p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>
+    ${lang() !== "en" && gameSummary(game, "") ? `<p class="summary"><strong>${escapeHtml(gameSummary(game, ""))}</strong></p>` : ""}
     ${markdown(text)}</article>`;
 }

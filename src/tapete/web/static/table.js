@@ -2,7 +2,7 @@
 // the buttons for what the rules offer now, the log, the scores and the end-of-match summary.
 // Everything drawn comes from the server's messages (a Table presented from your seat's view).
 
-import { cardName, setDeck, t } from "./i18n.js";
+import { cardGlyph, cardName, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml, refusal } from "./lobby.js";
@@ -36,11 +36,14 @@ export class TableView {
       </div>
       <div class="layout">
         <div class="board">
+          <div class="facts">
+            <dl class="info"></dl>
+            <table class="bowls" hidden></table>
+          </div>
           <div class="felt" aria-label="${t("table")}">
             <div class="seats"></div>
             <div class="trick" aria-label="${t("trick")}"></div>
             <div class="flying" aria-hidden="true"></div>
-            <dl class="info"></dl>
           </div>
           <div class="hand-area">
             <div class="buttons" role="group"></div>
@@ -148,7 +151,9 @@ export class TableView {
 
   hint(msg) {
     this.hinted = msg.action;
-    this.$(".hint-box").textContent = `${t("hint")}: ${msg.label} — ${msg.reason}`;
+    const deck = this.viewMsg?.table.deck || "spanish";
+    const glyphs = (text) => String(text).replace(CARD_RE[deck], (card) => cardGlyph(card));
+    this.$(".hint-box").textContent = `${t("hint")}: ${glyphs(msg.label)} — ${glyphs(msg.reason)}`;
     for (const el of this.root.querySelectorAll("[data-action]")) {
       el.classList.toggle("hinted", el.dataset.action === msg.action);
     }
@@ -238,7 +243,11 @@ export class TableView {
           : escapeHtml(value);
       return `<div><dt>${escapeHtml(label)}</dt><dd>${shown}</dd></div>`;
     });
-    for (const [key, value] of Object.entries(table.extra || {})) {
+    const extra = { ...(table.extra || {}) };
+    this.drawBowls(extra.bowls);
+    delete extra.bowls;
+    delete extra.marks; // the terminal's short bowl names
+    for (const [key, value] of Object.entries(extra)) {
       const text = Array.isArray(value)
         ? value.map((v) => (Array.isArray(v) ? `${v[0]} ${v[1]}` : v)).join(" · ")
         : typeof value === "object"
@@ -247,6 +256,20 @@ export class TableView {
       items.push(`<div><dt>${escapeHtml(t(key))}</dt><dd>${escapeHtml(text)}</dd></div>`);
     }
     this.$(".info").innerHTML = items.join("");
+  }
+
+  // Poch's board of nine bowls: each bowl's name, its chips, and who took it this round.
+  drawBowls(bowls) {
+    const box = this.$(".bowls");
+    box.hidden = !bowls;
+    if (!bowls) return;
+    const cells = bowls.map(
+      ([name, chips, taker]) =>
+        `<td${taker ? ` title="${escapeHtml(taker)}"` : ""}><span class="bowl-name">${escapeHtml(name)}</span> <strong>${chips}</strong>${taker ? ` <span class="taker">${escapeHtml(taker)}</span>` : ""}</td>`,
+    );
+    const rows = [];
+    for (let i = 0; i < cells.length; i += 3) rows.push(`<tr>${cells.slice(i, i + 3).join("")}</tr>`);
+    box.innerHTML = `<caption>${escapeHtml(t("bowls"))}</caption>${rows.join("")}`;
   }
 
   drawHand(table, actions) {
@@ -290,7 +313,8 @@ export class TableView {
 
   drawScores(table) {
     const names = table.score_names;
-    const head = `<tr><th>#</th>${names.map((n) => `<th scope="col">${escapeHtml(n)}</th>`).join("")}</tr>`;
+    // A column head is the name without the bot level ("bot 2"); the whole name is its title.
+    const head = `<tr><th>#</th>${names.map((n) => `<th scope="col" title="${escapeHtml(n)}">${escapeHtml(n.split(" · ")[0])}</th>`).join("")}</tr>`;
     const rows = table.history
       .map((row, i) => `<tr><th scope="row">${i + 1}</th>${row.map((v) => `<td>${v > 0 ? "+" : ""}${v}</td>`).join("")}</tr>`)
       .join("");
@@ -461,7 +485,7 @@ export class TableView {
     const deck = this.viewMsg?.table.deck || "spanish";
     for (const text of lines) {
       const li = document.createElement("li");
-      li.innerHTML = escapeHtml(text).replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${card}</span></span>`);
+      li.innerHTML = escapeHtml(text).replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
       list.append(li);
     }
     while (list.children.length > 120) list.firstChild.remove();

@@ -1,0 +1,373 @@
+"""What the terminal screens say and whether it fits: the dealer's hooked bid shown and refused,
+one card notation per screen, every text whole at 80×24 and 120×40, the rules and bot levels in
+the chosen language, and the words of the log (Truco's calls, plurals, "you deal", 1v1 Truco's
+players, Poch's Pinke and sequence bowl, Pocha's bids against the tricks)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tapete
+from tapete.i18n import tr
+from tapete.match import play
+from tapete.present import present
+from tapete.tui import TapeteApp
+from tapete.tui.screens import RulesScreen, TableScreen
+from tapete.tui.session import Replay, Session, action_words, event_words
+from tapete.tui.widgets import InfoPanel, LogView, MessageLine, ScoreBoard
+from tuikit import (
+    buttons_on_screen,
+    fully_visible,
+    make_app,
+    screen_lines,
+    settle,
+    table_screen,
+    text_of,
+)
+
+SIZES = [(80, 24), (120, 40)]
+TEXT_CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs])\b")  # a French card in its record notation
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def _seed_where(spec: str, wanted: Any) -> int:
+    game = tapete.load(spec)
+    return next(s for s in range(200) if wanted(game, game.new_state(s)))
+
+
+async def _drive(pilot: Any, screen: TableScreen, until: Any, seed: int, prefer: str = "") -> None:
+    """Move every seat (yours too) with random legal actions, preferring those starting with
+    ``prefer``, until ``until(session)``; then hand the table back to the screen."""
+    session = screen.session
+    rng = random.Random(seed)
+    while not until(session):
+        assert session.over is None, "the match ended first"
+        legal = session.game.legal_actions(session.state)
+        wanted = [a for a in legal if prefer and session.game.format_action(a).startswith(prefer)]
+        turn = session.turn
+        assert turn is not None
+        session.push(turn, wanted[0] if wanted else rng.choice(legal))
+    screen.advance()
+    await settle(pilot)
+
+
+# --- the dealer's hook --------------------------------------------------------------------------
+
+
+def test_a_bid_the_hook_forbids_is_shown_struck_and_pressing_it_tells_the_rule(
+    tmp_path: Path,
+) -> None:
+    spec = "pocha(schedule=[3])"
+    seats = ["human", "random", "random", "random"]
+
+    def hooked(seed: int) -> bool:
+        session = Session(tapete.load(spec), seats, seed)
+        if session.game.observe(session.state, 0).dealer != 0:
+            return False
+        while session.bot_to_act:
+            seat, view, legal, bot, rng = session.bot_job()
+            session.push(seat, bot.choose(view, legal, rng))
+        return len(session.game.legal_actions(session.state)) == 3
+
+    seed = next(s for s in range(200) if hooked(s))
+
+    async def go() -> None:
+        app = make_app(spec, seats, seed, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            session = screen.session
+            assert session.turn == 0  # the dealer bids last
+            refused = [b for b in buttons_on_screen(screen) if b.has_class("-refused")]
+            assert len(refused) == 1
+            hooked = session.game.format_action(refused[0].action_id)
+            assert session.game.why_illegal(session.state, refused[0].action_id) is not None
+            # Four bids 0..3 on screen, in order: the hooked one among them.
+            labels = [str(b.label) for b in buttons_on_screen(screen)]
+            assert labels == [f"{n} bid {n}" for n in range(4)]
+            steps = len(session.steps)
+            await pilot.press(hooked.split()[1])
+            await pilot.pause()
+            message = text_of(screen.query_one(MessageLine))
+            error = session.game.why_illegal(session.state, refused[0].action_id)
+            assert error is not None and error.rule == "hook"
+            assert message == tr("en", "not allowed: {why}", why=str(error))
+            assert "the dealer may not bid" in message
+            assert len(session.steps) == steps  # nothing changed
+
+    run(go())
+
+
+# --- one card notation per screen -------------------------------------------------------------
+
+
+def test_screens_print_french_cards_with_glyphs_in_hand_buttons_log_and_hint(
+    tmp_path: Path,
+) -> None:
+    async def go() -> None:
+        app = make_app("truco(target=12)", ["human", "random"], 3, tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settle(pilot)
+            await _drive(pilot, screen, lambda s: len(s.steps) >= 8 and s.turn == 0, 3, "play")
+            log = screen.query_one(LogView).lines_text
+            plays = [line for line in log if ": " in line and "play" in line]
+            assert plays and all(re.search("[♣♦♥♠]", line) for line in plays), plays
+            on_screen = "\n".join(screen_lines(app))
+            assert not TEXT_CARD.search(on_screen), TEXT_CARD.findall(on_screen)
+            for button in buttons_on_screen(screen):
+                assert not TEXT_CARD.search(str(button.label))
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause()
+                if "hint:" in text_of(screen.query_one(MessageLine)):
+                    break
+            hint = text_of(screen.query_one(MessageLine))
+            assert "hint:" in hint and not TEXT_CARD.search(hint), hint
+
+    run(go())
+
+
+def test_action_words_keep_the_record_notation_out_of_the_screens() -> None:
+    game = tapete.load("truco")
+    play_kd = game.parse_action("play Kd")
+    assert action_words(game, play_kd, "en") == "play K♦"
+    assert action_words(game, game.parse_action("play 7h"), "es") == "jugar 7♥"
+    spanish = tapete.load("tute")
+    assert action_words(spanish, spanish.parse_action("play 10o"), "en") == "play 10o"
+    # The plain notation stays what records and --plain read.
+    assert game.format_action(play_kd) == "play Kd"
+
+
+# --- every text whole at common sizes -------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_poch_bets_one_to_ten_all_show_whole(size: tuple[int, int], tmp_path: Path) -> None:
+    spec = "poch(players=4)"
+    seed = _seed_where(spec, lambda g, s: g.current_player(s) == 0)
+
+    async def go() -> None:
+        app = make_app(spec, ["human", "random", "random", "random"], seed, tmp_path)
+        async with app.run_test(size=size) as pilot:
+            screen = await settle(pilot)
+            buttons = buttons_on_screen(screen)
+            labels = [str(b.label) for b in buttons]
+            assert [label.split(" ", 1)[1] for label in labels] == [
+                "pass",
+                *(f"bet {n}" for n in range(1, 11)),
+            ]
+            for label in labels:
+                assert fully_visible(app, label), (label, screen_lines(app))
+            width, height = size
+            for button in buttons:
+                assert button.region.right <= width and button.region.bottom <= height
+            # The raise buttons once someone has bet: whole too.
+            await pilot.press("5")
+            screen = await settle(pilot)
+            for button in buttons_on_screen(screen):
+                assert fully_visible(app, str(button.label)), str(button.label)
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_tute_s_second_cante_shows_whole(size: tuple[int, int], tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("tute", ["human", "random"], 1, tmp_path, lang="es")
+        async with app.run_test(size=size) as pilot:
+            screen = await settle(pilot)
+
+            def sung_twice(session: Session) -> bool:
+                view = session.game.observe(session.state, 0)
+                return len(view.cantes) >= 2 and session.turn == 0
+
+            await _drive(pilot, screen, sung_twice, 1, "sing")
+            assert screen.scene is not None
+            cantes = dict(screen.scene.table.info)[tr("es", "cantes")]
+            assert len(cantes.split(", ")) == 2
+            for sung in cantes.split(", "):
+                assert fully_visible(app, sung), (sung, screen_lines(app))
+            panel = screen.query_one(InfoPanel)
+            lines = text_of(panel).count("\n") + 1
+            assert panel.content_region.height >= lines
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_replay_s_score_header_shows_every_seat(size: tuple[int, int], tmp_path: Path) -> None:
+    game = tapete.load("pocha(schedule=[1, 2])")
+    _, rec = play(game, ["random"] * 4, seed=3)
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right")
+            await pilot.pause()
+            board = app.screen.query_one(ScoreBoard)
+            lines = [line for line in screen_lines(app) if "#" in line]
+            assert lines, screen_lines(app)
+            header = next(line for line in screen_lines(app) if " # " in line)
+            heads = header.split("│")[-2].split()
+            # "#", then one distinct label per seat, each beginning like the seat's name.
+            labels = " ".join(heads[1:])
+            for name in [s.name for s in rec.seats]:
+                first, number = name.split()
+                assert re.search(rf"\b{first[:2]}\w* {number}\b", labels), (name, header)
+            assert board.size.width > 0
+
+    run(go())
+
+
+# --- the language: F1 and bot levels ----------------------------------------------------------
+
+
+def test_f1_in_spanish_says_the_rules_are_in_english_with_a_spanish_summary(
+    tmp_path: Path,
+) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", ["human", "medium", "easy", "hard"], 1, tmp_path)
+        app.settings.lang = "es"
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = await settle(pilot)
+            titles = [s.border_title for s in screen.query(".seat")]
+            assert "Bruno · medio" in titles and "Carmen · fácil" in titles
+            assert "Diego · difícil" in titles
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            note = text_of(app.screen.query_one("#rules-note"))
+            assert "El texto de las reglas está en inglés" in note
+            assert "apuestas exactas" in note  # the game's summary, in Spanish
+
+    run(go())
+
+
+# --- wording ----------------------------------------------------------------------------------
+
+
+def test_every_truco_raise_is_called_by_its_name_in_buttons_log_and_hints() -> None:
+    game = tapete.load("truco")
+    raise_ = game.parse_action("raise")
+    state = game.new_state(5)
+    calls = []
+    for _ in range(4):
+        while game.format_action(raise_) not in {
+            game.format_action(a) for a in game.legal_actions(state)
+        }:
+            legal = game.legal_actions(state)
+            state = game.apply(state, next(a for a in legal if game.format_action(a) == "accept"))
+        view = game.observe(state, game.current_player(state))
+        button = action_words(game, raise_, "en", view=view)
+        state = game.apply(state, raise_)
+        logged = action_words(game, raise_, "en", after=state)
+        assert button == logged
+        calls.append(logged)
+        if (view.proposal is None and view.stake >= 9) or len(calls) == 4:
+            break
+    assert calls == ["truco!", "seis!", "nove!", "doze!"]
+    assert action_words(game, raise_, "es", after=state) == "¡doze!"
+
+
+def test_plurals_and_pocha_s_bids_against_the_tricks() -> None:
+    game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    state = game.new_state(1)
+    info = dict(present(game.observe(state, 0)).info)
+    assert info["hand"] == "1 card each" and info["bids"] == "0 / 1 trick"
+    info_es = dict(present(game.observe(state, 0), "es").info)
+    assert info_es["mano"] == "1 carta cada uno" and info_es["apuestas"] == "0 / 1 baza"
+    state = game.apply(state, game.parse_action("bid 1"))
+    info = dict(present(game.observe(state, 0)).info)
+    assert info["bids"] == "1 / 1 trick"
+    while game.observe(state, 0).hand_size == 1:
+        state = game.apply(state, game.legal_actions(state)[-1])
+    bids = [game.legal_actions(state)[-1] for _ in range(1)]
+    state = game.apply(state, bids[0])
+    info = dict(present(game.observe(state, 0)).info)
+    assert info["hand"] == "2 cards each" and info["bids"] == "2 / 2 tricks"
+
+
+def test_a_replay_of_your_match_says_you_deal() -> None:
+    game = tapete.load("pocha(players=3, schedule=[1, 1, 1])")  # everyone deals once
+    session = Session(game, ["human", "random", "random"], 2)
+    rng = random.Random(0)
+    while (turn := session.turn) is not None:
+        session.push(turn, rng.choice(game.legal_actions(session.state)))
+    replay = Replay(session.record())
+    replay.go(replay.length)
+    log = replay.scene("en").log
+    assert "you deal" in log and not any("you deals" in line for line in log), log
+    assert "repartes tú" in replay.scene("es").log
+    assert replay.display_names("es")[0] == "tú"
+
+
+def test_one_to_one_truco_names_the_two_players() -> None:
+    game = tapete.load("truco")
+    table = present(game.observe(game.new_state(1), 0), "en", ["Ana", "Bea"])
+    assert table.score_names == ("Ana", "Bea")
+    assert all(not box.lines and box.team is None for box in table.seats)
+    four = tapete.load("truco(players=4)")
+    table = present(four.observe(four.new_state(1), 0), "en", ["A", "B", "C", "D"])
+    assert table.score_names == ("team 0", "team 1")
+
+
+def test_poch_s_log_shows_the_hands_compared_for_the_pinke() -> None:
+    event = {
+        "type": "poker",
+        "winner": 1,
+        "hands": [{"seat": 0, "cards": ["9c", "9s", "Kd"]}, {"seat": 1, "cards": ["Ah", "As"]}],
+    }
+    words = event_words(event, ["you", "Bruno"], "en", 0, "french")
+    assert words == "you show 9♣ 9♠ K♦; Bruno shows A♥ A♠; Bruno takes the Pinke"
+    es = event_words(event, ["tú", "Bruno"], "es", 0, "french")
+    assert "A♥ A♠" in es and "Bruno" in es
+
+
+def test_poch_s_sequence_bowl_is_named_by_the_option() -> None:
+    for rule, mark, name in (("best_run", "seq.", "sequence"), ("trump_789", "789", "7-8-9")):
+        game = tapete.load(f"poch(players=3, sequence_rule={rule})")
+        table = present(game.observe(game.new_state(1), 0))
+        assert table.extra["marks"][6] == mark
+        assert table.extra["bowls"][6][0] == name
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_every_key_of_the_table_and_the_replay_shows_whole_at_80x24(
+    lang: str, tmp_path: Path
+) -> None:
+    from tapete.tui.screens import ReplayScreen, _keys
+
+    game = tapete.load("pocha(schedule=[1, 2])")
+    _, rec = play(game, ["random"] * 4, seed=3)
+
+    async def go() -> None:
+        app = make_app("truco(players=4)", ["human", "easy", "easy", "easy"], 1, tmp_path)
+        app.settings.lang = lang
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            screen.redraw()
+            await pilot.pause()
+            for key, label, _ in _keys(list(TableScreen.BINDINGS)):
+                assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, screen_lines(app))
+            for seat in screen.query(".seat"):
+                for words in (seat.border_title, seat.border_subtitle):
+                    assert words and fully_visible(app, str(words)), (words, screen_lines(app))
+            app.push_screen(ReplayScreen(Replay(rec)))
+            await pilot.pause()
+            await pilot.pause()
+            lines = screen_lines(app)
+            assert "Pocha" in lines[0]  # nothing scrolled out of sight
+            for key, label, _ in _keys(list(ReplayScreen.BINDINGS)):
+                assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, lines)
+            assert table_screen(app) is screen
+
+    run(go())
