@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from tapete.bots import Bot
 from tapete.web import Limits, create_app
 from tapete.web.store import Store
 
@@ -80,9 +81,14 @@ def open_socket(url: str) -> ClientConnection:
 
 
 @contextmanager
-def running(store: Store | None = None, limits: Limits | None = None) -> Iterator[Server]:
-    """The real app under uvicorn on a free loopback port, for as long as the block runs."""
-    app = create_app(store, limits)
+def running(
+    store: Store | None = None,
+    limits: Limits | None = None,
+    players: Mapping[str, Bot] | None = None,
+) -> Iterator[Server]:
+    """The real app under uvicorn on a free loopback port, for as long as the block runs
+    (``players``: the bot that plays a level there, as ``create_app`` takes it)."""
+    app = create_app(store, limits, players=players)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024

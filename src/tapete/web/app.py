@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from tapete import record
+from tapete.bots import Bot
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
@@ -238,9 +239,15 @@ def _lang(value: Any) -> str | None:
 # --- the app -------------------------------------------------------------------------------
 
 
-def create_app(store: Store | None = None, limits: Limits | None = None) -> FastAPI:
-    """The tapete web app over ``store`` (in memory by default)."""
-    rooms = Rooms(store or MemoryStore())
+def create_app(
+    store: Store | None = None,
+    limits: Limits | None = None,
+    *,
+    players: Mapping[str, Bot] | None = None,
+) -> FastAPI:
+    """The tapete web app over ``store`` (in memory by default); ``players``: the bot that plays
+    a level at its tables, where it is not ``tapete.bots.load(level)``."""
+    rooms = Rooms(store or MemoryStore(), players)
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
