@@ -27,7 +27,7 @@ from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
 from tapete.i18n import tr
-from tapete.match import seat_rng
+from tapete.match import choose_or_stand_in, seat_rng
 from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.records import dumps, redact
@@ -511,47 +511,26 @@ class Room:
         game, state = self.game, self.state
         view, legal = game.observe(state, seat), game.legal_actions(state)
         rng = self.rngs[seat]
-        try:
-            if bot.name == "random":
-                action = bot.choose(view, legal, rng)
-            else:
-                action = await asyncio.to_thread(bot.choose, view, legal, rng)
-            text = game.format_action(action)
-        except Exception:  # a bot's bug must not stop the table: a random legal move stands in
-            log.exception(
+        if bot.name == "random":
+            action, failure = choose_or_stand_in(bot, view, legal, rng)
+        else:
+            action, failure = await asyncio.to_thread(choose_or_stand_in, bot, view, legal, rng)
+        if self.version != version:
+            return
+        note = None
+        if failure is not None:  # a bot's bug must not stop the table: a random legal move
+            log.error(
                 "room %s: bot %s failed at seat %d, move %d; a random legal move stands in",
                 self.code,
                 bot.name,
                 seat,
                 version,
+                exc_info=failure,
             )
-            await self._stand_in_move(seat, version, legal)
-            return
-        if self.version != version:
-            return
-        refused = await self.act(seat, text)
-        if refused is not None and self.version == version:
-            log.error(
-                "room %s: bot %s proposed %r at seat %d, move %d: %s; a random legal move"
-                " stands in",
-                self.code,
-                bot.name,
-                text,
-                seat,
-                version,
-                refused,
-            )
-            await self._stand_in_move(seat, version, legal)
-
-    async def _stand_in_move(self, seat: int, version: int, legal: Sequence[Action]) -> None:
-        """The move played for a bot that failed: a legal one at random, and everyone is told."""
-        if self.version != version:
-            return
-        action = legal[self.rngs[seat].randrange(len(legal))]
-        note = {"kind": "bot_failed", "seat": seat}
-        refused = await self.act(seat, self.game.format_action(action), note=note)
-        if refused is not None:  # cannot happen: the move is legal and it is this seat's turn
-            log.error("room %s: the stand-in move was refused: %s", self.code, refused)
+            note = {"kind": "bot_failed", "seat": seat}
+        refused = await self.act(seat, game.format_action(action), note=note)
+        if refused is not None and self.version == version:  # cannot happen: a legal move
+            log.error("room %s: the move of bot %s was refused: %s", self.code, bot.name, refused)
 
     async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
         """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
