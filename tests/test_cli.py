@@ -52,6 +52,40 @@ def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path:
     assert replayed.returncode == 0 and "replay checked" in replayed.stdout
 
 
+# ``tapete`` with a broken bot loaded for the level medium, as bots are loaded.
+WITH_A_BROKEN_BOT = """
+import sys
+from tapete import bots
+from tapete.cli import main
+
+class Broken:
+    name = "medium"
+    def choose(self, view, legal, rng):
+        raise AssertionError("this bot cannot see its hand")
+
+load = bots.load
+bots.load = lambda name: Broken() if name == "medium" else load(name)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_failing_bot_has_a_random_legal_move_played_for_it(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    args = ["play", "pocha(schedule=[1, 2])", "--seats", "medium,random,random,random"]
+    run = subprocess.run(
+        [sys.executable, "-c", WITH_A_BROKEN_BOT, *args, "--seed", "7", "--record", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    moves = sum(1 for deal in record.read(path).deals for seat, _ in deal.actions if seat == 0)
+    said = "medium (0) failed to choose a move (AssertionError: this bot cannot see its hand);"
+    assert run.stderr.count(said) == moves >= 5, run.stderr
+    assert "result:" in run.stdout
+    assert tapete("replay", str(path), "--plain").returncode == 0
+
+
 def test_a_human_is_reprompted_with_the_rule_after_an_illegal_entry(tmp_path: Path) -> None:
     path = tmp_path / "human.json.gz"
     # Whatever the prompt asks, these lines end up answering it: each refused entry is explained

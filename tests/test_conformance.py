@@ -4,7 +4,8 @@ Seeded random playouts to the end, checking the contract at every step: one acto
 match; legal actions non-empty, each one applies and round-trips as text; other actions are
 refused with a rule code and change nothing; states are values; views depend only on what the
 seat may know (``sample_state`` of a view observes back to the same view); records round-trip
-and replay to the same result; the same seed gives the same match.
+and replay to the same result; the same seed gives the same match; every bot level plays every
+spec.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from hypothesis import strategies as st
 import tapete
 from conformance_specs import SPECS
 from support import fingerprint, random_playout
-from tapete import record
+from tapete import bots, record
 from tapete.match import play
 
 ALL_SPECS = [spec for name in sorted(SPECS) for spec in SPECS[name]]
+LEVELS = ["random", "easy", "medium", "hard(iterations=2)"]
 FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -130,3 +132,26 @@ def test_given_deck_orders_are_used_and_checked(spec: str) -> None:
     assert [game.parse_card(c) for c in deal.data["deck"]] == list(order)
     with pytest.raises(tapete.SpecError, match="deck order"):
         game.new_state(3, decks=[order[1:]])
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_every_bot_level_plays_every_spec(spec: str, level: str) -> None:
+    """Every seat played by one level from the first deal into the third (or to the end), each
+    choice legal. The hard search makes the first decision of each seat only: its exact endgame
+    takes minutes at tables of six or seven, and tests/bots plays whole matches with it."""
+    game = tapete.load(spec)
+    bot = bots.load(level)
+    rng = random.Random(spec)
+    state = game.new_state(seed=3)
+    deals = decisions = 0
+    most = game.players if level.startswith("hard") else 10_000
+    while (seat := game.current_player(state)) is not None and decisions < most:
+        legal = game.legal_actions(state)
+        action = bot.choose(game.observe(state, seat), legal, rng)
+        assert action in legal, (seat, game.format_action(action))
+        state = game.apply(state, action)
+        decisions += 1
+        deals += any(e.type == "deal" for e in game.events(state))
+        if deals == 2:
+            break

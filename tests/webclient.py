@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from tapete.bots import Bot
 from tapete.web import Limits, RateLimits, create_app
 from tapete.web.app import server_config
 from tapete.web.store import Store
@@ -100,11 +101,12 @@ def running(
     *,
     clock: Callable[[], float] = time.time,
     trusted_proxies: Sequence[str] = (),
+    players: Mapping[str, Bot] | None = None,
 ) -> Iterator[Server]:
     """The real app under uvicorn on a free loopback port, for as long as the block runs, as
     ``tapete serve`` configures it. No rate limits unless given: every test's clients come from
-    one address."""
-    app = create_app(store, limits, rate_limits or RateLimits.off(), clock)
+    one address. ``players``: the bot that plays a level there, as ``create_app`` takes it."""
+    app = create_app(store, limits, rate_limits or RateLimits.off(), clock, players=players)
     port = free_port()
     config = server_config(app, "127.0.0.1", port, "warning", trusted_proxies)
     server = uvicorn.Server(config)

@@ -140,6 +140,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             if event.type != "deal":  # a deal event holds every hand
                 print(event_text(event, names))
 
+    def failed(seat: int, failure: Exception) -> None:
+        print(
+            f"tapete: {names[seat]} failed to choose a move ({type(failure).__name__}: {failure});"
+            " a random legal move was played for it",
+            file=sys.stderr,
+        )
+
     _, rec = play(
         game,
         agents,
@@ -147,6 +154,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         names=names,
         on_step=show if humans else None,
         on_illegal=tell if humans else None,
+        on_failure=failed,
     )
     if not humans:
         for line in record_lines(rec):

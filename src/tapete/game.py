@@ -54,6 +54,7 @@ __all__ = [
     "check",
     "format_spec",
     "parse_spec",
+    "seat_scores",
 ]
 
 Action: TypeAlias = int
@@ -110,6 +111,22 @@ class Outcome:
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
     reason: str
+
+
+def seat_scores(scores: Sequence[int], teams: Sequence[Sequence[Seat]] | None) -> tuple[int, ...]:
+    """Each seat's final score: its own, or its team's where the game scores per team
+    (``Outcome.scores`` has one entry per team then, in the order of ``teams``).
+
+    >>> seat_scores((7, 12), ((0, 2), (1, 3)))
+    (7, 12, 7, 12)
+    >>> seat_scores((30, -5, 10), None)
+    (30, -5, 10)
+    """
+    if teams is None:
+        return tuple(scores)
+    check(len(scores) == len(teams), "scores", list(scores), f"one score per team ({len(teams)})")
+    team_of = {seat: t for t, members in enumerate(teams) for seat in members}
+    return tuple(scores[team_of[seat]] for seat in sorted(team_of))
 
 
 @dataclass(frozen=True)

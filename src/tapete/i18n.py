@@ -88,6 +88,9 @@ _ES: dict[str, str] = {
     "log": "registro",
     "{name} takes the trick": "{name} se lleva la baza",
     "{name}: {action}": "{name}: {action}",
+    "{name} failed to choose a move: a random legal move was played for it": (
+        "{name} no pudo elegir jugada: se jugó por él una jugada legal al azar"
+    ),
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
@@ -594,6 +597,9 @@ _PT: dict[str, str] = {
     "log": "histórico",
     "{name} takes the trick": "{name} leva a vaza",
     "{name}: {action}": "{name}: {action}",
+    "{name} failed to choose a move: a random legal move was played for it": (
+        "{name} não conseguiu escolher: uma jogada legal ao acaso foi feita por ele"
+    ),
     "not allowed": "não permitido",
     "stock": "monte",
     "bowls": "pratos",

@@ -21,7 +21,7 @@ from tapete.errors import IllegalActionError
 from tapete.game import Action, Game, Seat
 from tapete.record import Record, Recorder, SeatInfo
 
-__all__ = ["Agent", "play", "seat_rng"]
+__all__ = ["Agent", "choose_or_stand_in", "play", "seat_rng"]
 
 
 class Agent(Protocol):
@@ -37,6 +37,30 @@ def seat_rng(seed: int, seat: Seat) -> random.Random:
     return random.Random(f"tapete/{seed}/seat-{seat}")
 
 
+def choose_or_stand_in(
+    agent: Agent, view: Any, legal: Sequence[Action], rng: random.Random
+) -> tuple[Action, Exception | None]:
+    """``agent``'s choice, or, when it raises or proposes an action that is not legal, a legal
+    one at random with what went wrong: a bot's bug must not stop a match.
+
+    >>> class Broken:
+    ...     def choose(self, view, legal, rng):
+    ...         raise AssertionError("no hand")
+    >>> action, failure = choose_or_stand_in(Broken(), None, [3, 5], random.Random(1))
+    >>> action in (3, 5), repr(failure)
+    (True, "AssertionError('no hand')")
+    """
+    try:
+        action = agent.choose(view, legal, rng)
+    except Exception as exc:  # any bug in any bot
+        failure: Exception = exc
+    else:
+        if action in legal:
+            return action, None
+        failure = ValueError(f"chose {action!r}, which is not a legal action")
+    return legal[rng.randrange(len(legal))], failure
+
+
 def play(
     game: Game,
     seats: Sequence[Agent | str],
@@ -47,11 +71,14 @@ def play(
     dealer: int | None = None,
     on_step: Listener | None = None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
+    on_failure: Callable[[Seat, Exception], None] | None = None,
 ) -> tuple[Any, Record]:
     """Play ``game`` to the end with one agent (or bot level name) per seat.
 
     An agent that proposes an illegal action is told why through ``on_illegal`` and asked again
-    (a person mistyping); without ``on_illegal`` the error is raised (a bot's bug).
+    (a person mistyping); without ``on_illegal`` the error is raised (a bot's bug). With
+    ``on_failure``, a bot that raises or proposes an illegal action has a legal move played for
+    it at random instead (``choose_or_stand_in``), and ``on_failure`` is told what went wrong.
     """
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
@@ -62,7 +89,13 @@ def play(
     recorder = Recorder(game, state, seed, infos)
     while (seat := game.current_player(state)) is not None:
         legal = game.legal_actions(state)
-        action = agents[seat].choose(game.observe(state, seat), legal, rngs[seat])
+        agent, view = agents[seat], game.observe(state, seat)
+        if on_failure is not None and getattr(agent, "kind", "bot") == "bot":
+            action, failure = choose_or_stand_in(agent, view, legal, rngs[seat])
+            if failure is not None:
+                on_failure(seat, failure)
+        else:
+            action = agent.choose(view, legal, rngs[seat])
         error = game.why_illegal(state, action)
         if error is not None:
             if on_illegal is None:

@@ -75,6 +75,28 @@ def test_having_its_tricks_it_ducks(level: str) -> None:
     assert game.format_action(action) == "play 4o"
 
 
+@pytest.mark.parametrize("level", ["easy", "medium", "hard(iterations=8)"])
+@pytest.mark.parametrize(
+    ("others", "bid"),
+    [
+        (["1b", "3b", "12b"], "bid 0"),  # the three best trumps: its card cannot win
+        (["4c", "5c", "6c"], "bid 1"),  # it leads, nobody else holds a trump: most cards win
+    ],
+)
+def test_in_ronda_india_it_bids_from_the_cards_it_sees(
+    level: str, others: list[str], bid: str
+) -> None:
+    # Blind one-card hands: seat 0 leads, sees the other three cards and not its own (7o).
+    spec = "pocha(schedule=1, ronda_india=true)"
+    game = tapete.load(spec)
+    order = pocha.stack_deck(game.params, 3, ["7o", *others], "7b")
+    state = game.new_state(decks=[order], dealer=3)
+    view = game.observe(state, 0)
+    assert view.hand is None
+    action = bots.load(level).choose(view, game.legal_actions(state), random.Random(0))
+    assert game.format_action(action) == bid
+
+
 def test_hard_is_deterministic_with_an_iteration_budget() -> None:
     game = tapete.load("pocha(schedule=[5])")
     state = game.new_state(seed=4)

@@ -127,6 +127,42 @@ def test_team_games_rate_teams(db_url: str) -> None:
     assert hard["mu"] > easy["mu"] and hard["matches"] == easy["matches"] == 1
 
 
+def test_a_won_play_off_ranks_above_an_equal_score(db_url: str) -> None:
+    # A Pocha tie-break: seats 0 and 1 end level on points, seat 0 won the play-off.
+    store = Store(db_url)
+    row = store.create_table("pocha", seed=3, seats=SEATS)
+    results = [(0, "ana", 50, True), (1, "bea", 50, False), (2, "cai", 10, False)]
+    store.finish(row.id, "pocha", "{}", results)
+    mu = {who: store.profile(who)["ratings"]["pocha"]["mu"] for who in ("ana", "bea", "cai")}
+    assert mu["ana"] > mu["bea"] > mu["cai"]
+
+
+def test_matches_that_end_at_once_are_all_rated(db_url: str) -> None:
+    # Each server thread finishes its own match; the same bots sit at every table.
+    store = Store(db_url)
+    rows = [store.create_table("truco(players=4)", seed=i, seats=SEATS) for i in range(8)]
+    who = ["bot:hard", "bot:easy", "bot:medium", "bot:random"]
+    results = [(s, who[s], 12 if s % 2 == 0 else 4, s % 2 == 0) for s in range(4)]
+    start = threading.Barrier(len(rows))
+    errors: list[BaseException] = []
+
+    def finish(table_id: str) -> None:
+        start.wait()
+        try:
+            store.finish(table_id, "truco", "{}", results, teams=[(0, 2), (1, 3)])
+        except BaseException as exc:  # collected for the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=finish, args=(row.id,)) for row in rows]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    board = {r["participant"]: r["matches"] for r in store.leaderboard("truco")}
+    assert board == dict.fromkeys(who, len(rows))
+
+
 def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
     old = Store(db_url, migrate=False)
     old.migrate("0001")

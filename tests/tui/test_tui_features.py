@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Markdown
 
 import tapete
-from tapete import record
+from tapete import bots, record
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.tui import TapeteApp
@@ -218,6 +220,40 @@ def test_rules_records_replay_and_rematch(tmp_path: Path) -> None:
             await pilot.press("r")
             again = await settle(pilot)
             assert again is not screen and again.session.seed == seed + 1
+
+    run(go())
+
+
+class Broken:
+    """A bot with a bug: every decision raises."""
+
+    name = "medium"
+
+    def choose(self, view: object, legal: Sequence[int], rng: random.Random) -> int:
+        raise AssertionError("this bot cannot see its hand")
+
+
+def test_a_failing_bot_has_a_random_legal_move_played_for_it_and_you_are_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load = bots.load
+    monkeypatch.setattr(bots, "load", lambda name: Broken() if name == "medium" else load(name))
+    said = "failed to choose a move: a random legal move was played for it"
+
+    async def go() -> None:
+        app = make_app(
+            "pocha(schedule=[1, 2])", ["human", "medium", "random", "random"], 3, tmp_path
+        )
+        rng = random.Random(1)
+        told = 0
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            while not screen.finished:
+                told += said in text_of(screen.query_one(MessageLine))
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            moves = [s for s in screen.session.steps if s.seat == 1]
+            assert len(moves) >= 4 and told >= 2
 
     run(go())
 

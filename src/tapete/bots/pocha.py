@@ -82,7 +82,8 @@ def _nearest_bid(estimate: float, legal: Sequence[int]) -> int:
 
 def _bid_estimate(view: pocha.View, careful: bool) -> float:
     """Expected tricks: easy counts honours; medium weighs every card by what is still out."""
-    assert view.hand is not None
+    if view.hand is None:  # ronda india: a blind one-card hand
+        return _blind_estimate(view)
     hand, trump = view.hand.mask, view.trump
     order = pocha._order(view.params)
     outstanding = _outstanding(view)
@@ -103,6 +104,30 @@ def _bid_estimate(view: pocha.View, careful: bool) -> float:
             ruff_risk = 0.8 ** max(0, length - 1) if trump >= 0 else 1.0
             total += base * ruff_risk * (4 / max(players, 2)) ** 0.3
     return total
+
+
+def _blind_estimate(view: pocha.View) -> float:
+    """Ronda india: the seat sees every card in play but its own, and the cards play themselves.
+
+    Its card is any card it cannot see, all equally likely; the estimate is the share of them
+    that would take the trick against the cards it sees, played in turn.
+    """
+    assert view.seat is not None
+    seen = {s: cards_of(h.mask)[0] for s, h in enumerate(view.hands) if h is not None and h.mask}
+    if view.seat == view.dealer and view.shown >= 0:
+        mine = [view.shown]  # the dealer's card was turned for trump: everyone saw it
+    else:
+        unseen = pocha.deck(view.params).mask & ~view.excluded[view.seat].mask
+        for card in (*seen.values(), view.upcard, view.shown):
+            if card >= 0:
+                unseen &= ~(1 << card)
+        mine = cards_of(unseen)
+    order = pocha._order(view.params)
+    wins = 0
+    for card in mine:
+        trick = [card if s == view.seat else seen[s] for s in view.seats]
+        wins += view.seats[trick_winner(trick, view.trump, order)] == view.seat
+    return wins / max(len(mine), 1)
 
 
 def _beats(card: int, best: int, trump: int, order: Order) -> bool:

@@ -354,8 +354,10 @@ class Store:
     ) -> None:
         """Store a finished match's record and results and update ratings, in one transaction.
 
-        ``results`` are ``(seat, participant, score, won)``; participants are player ids or
-        ``bot:<level>``. Ratings are openskill's Plackett–Luce, teams rated as teams.
+        ``results`` are ``(seat, participant, score, won)``, one per seat; participants are
+        player ids or ``bot:<level>``; in a team game (``teams``) a seat's score is its team's.
+        Ratings are openskill's Plackett–Luce, teams rated as teams: the winners first, then
+        the others by score.
         """
         now = _now()
         with self.engine.begin() as c:
@@ -509,24 +511,44 @@ def _rate(
 
     model = PlackettLuce()
     by_seat = {seat: (who, score) for seat, who, score, _ in results}
+    won = {seat for seat, _, _, w in results if w}
     groups = [list(t) for t in teams] if teams else [[seat] for seat in sorted(by_seat)]
     g = schema.ratings
     everyone = sorted({who for who, _ in by_seat.values()})
-    found = {
+    # Matches that end at once (PostgreSQL runs them in parallel) rate one after the other: every
+    # participant first gets a row (kept if it has one), then this transaction locks the rows, in
+    # one order so that two matches cannot wait on each other, and no update is lost.
+    c.execute(
+        _insert_new(c, g)
+        .values(
+            [
+                {
+                    "participant": who,
+                    "game": game,
+                    "mu": model.mu,
+                    "sigma": model.sigma,
+                    "matches": 0,
+                }
+                for who in everyone
+            ]
+        )
+        .on_conflict_do_nothing(index_elements=["participant", "game"])
+    )
+    current = {
         who: (mu, sigma, matches)
         for who, mu, sigma, matches in c.execute(
-            select(g.c.participant, g.c.mu, g.c.sigma, g.c.matches).where(
-                g.c.game == game, g.c.participant.in_(everyone)
-            )
+            select(g.c.participant, g.c.mu, g.c.sigma, g.c.matches)
+            .where(g.c.game == game, g.c.participant.in_(everyone))
+            .order_by(g.c.participant)
+            .with_for_update()
         )
     }
-    current = {who: found.get(who, (model.mu, model.sigma, 0)) for who in everyone}
     rating_teams = [
         [model.rating(mu=current[by_seat[s][0]][0], sigma=current[by_seat[s][0]][1]) for s in group]
         for group in groups
     ]
-    team_scores = [max(by_seat[s][1] for s in group) for group in groups]
-    ranks = [float(sorted(team_scores, reverse=True).index(score)) for score in team_scores]
+    places = [(any(s in won for s in group), max(by_seat[s][1] for s in group)) for group in groups]
+    ranks = [float(sorted(places, reverse=True).index(place)) for place in places]
     rated = model.rate(rating_teams, ranks=ranks)
     fresh: dict[str, tuple[float, float, int]] = {}
     for group, new_team in zip(groups, rated, strict=True):
@@ -534,28 +556,30 @@ def _rate(
             who = by_seat[seat][0]
             # The same bot level in several seats is rated once per match (its first seat).
             fresh.setdefault(who, (new.mu, new.sigma, current[who][2] + 1))
-    # One statement for those already rated and one for the new: a finished match is written in
-    # SQLite's one writer thread, between the moves of every other table.
-    known = [
-        {"who": who, "new_mu": mu, "new_sigma": sigma, "new_matches": n}
-        for who, (mu, sigma, n) in fresh.items()
-        if who in found
-    ]
-    if known:
-        c.execute(
-            update(g)
-            .where(g.c.participant == bindparam("who"), g.c.game == game)
-            .values(
-                mu=bindparam("new_mu"),
-                sigma=bindparam("new_sigma"),
-                matches=bindparam("new_matches"),
-            ),
-            known,
-        )
-    first = [
-        {"participant": who, "game": game, "mu": mu, "sigma": sigma, "matches": n}
-        for who, (mu, sigma, n) in fresh.items()
-        if who not in found
-    ]
-    if first:
-        c.execute(insert(g), first)
+    # One statement for every rating: a finished match is written in SQLite's one writer
+    # thread, between the moves of every other table.
+    c.execute(
+        update(g)
+        .where(g.c.participant == bindparam("who"), g.c.game == game)
+        .values(
+            mu=bindparam("new_mu"),
+            sigma=bindparam("new_sigma"),
+            matches=bindparam("new_matches"),
+        ),
+        [
+            {"who": who, "new_mu": mu, "new_sigma": sigma, "new_matches": n}
+            for who, (mu, sigma, n) in fresh.items()
+        ],
+    )
+
+
+def _insert_new(c: Any, table: Any) -> Any:
+    """An INSERT that can skip rows already there (``on_conflict_do_nothing``) on either
+    database."""
+    if c.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        return postgresql_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.table import Table as RichTable
@@ -17,6 +18,7 @@ from textual.widgets import Button, DataTable, Markdown, Static
 
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import tr
+from tapete.match import choose_or_stand_in
 from tapete.present import game_deck, glyph_text
 from tapete.record import Record
 from tapete.tui import records
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
     from tapete.tui.app import TapeteApp
 
 __all__ = ["RecordsScreen", "ReplayScreen", "RulesScreen", "SummaryScreen", "TableScreen"]
+
+log = logging.getLogger("tapete.tui")
 
 
 def _keys(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
@@ -203,9 +207,16 @@ class TableScreen(SceneScreen):
                 took = session.steps and any(e["type"] == "trick" for e in session.steps[-1].events)
                 await asyncio.sleep(delay * (2 if took else 1))
                 seat, view, legal, bot, rng = session.bot_job()
-                action = await asyncio.to_thread(bot.choose, view, legal, rng)
+                action, failure = await asyncio.to_thread(choose_or_stand_in, bot, view, legal, rng)
                 if version != session.version:
                     return
+                if failure is not None:  # a bot's bug: a random legal move stands in, and you hear
+                    log.error("%s failed at move %d", bot.name, version, exc_info=failure)
+                    self.message = tr(
+                        self.lang,
+                        "{name} failed to choose a move: a random legal move was played for it",
+                        name=session.seat_title(seat, self.lang),
+                    )
                 session.push(seat, action)
                 if delay:  # instant bots: draw once they are done
                     self.redraw()

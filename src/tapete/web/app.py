@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from tapete import record
+from tapete.bots import Bot
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
@@ -306,11 +307,14 @@ def create_app(
     limits: Limits | None = None,
     rate_limits: RateLimits | None = None,
     clock: Callable[[], float] = time.time,
+    *,
+    players: Mapping[str, Bot] | None = None,
 ) -> FastAPI:
     """The tapete web app over ``store`` (in memory by default), with per-connection
-    ``limits``, per-client ``rate_limits`` (the defaults unless given) and ``clock`` (seconds
-    since the epoch: when tables were made and when they expire)."""
-    rooms = Rooms(store or MemoryStore(), clock)
+    ``limits``, per-client ``rate_limits`` (the defaults unless given), ``clock`` (seconds
+    since the epoch: when tables were made and when they expire) and ``players``: the bot that
+    plays a level at its tables, where it is not ``tapete.bots.load(level)``."""
+    rooms = Rooms(store or MemoryStore(), clock, players)
     limits = limits or Limits()
     limiter = RateLimiter(rate_limits or RateLimits())
 

@@ -27,7 +27,7 @@ from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
 from tapete.i18n import tr
-from tapete.match import seat_rng
+from tapete.match import choose_or_stand_in, seat_rng
 from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.records import dumps, redact
@@ -108,9 +108,12 @@ def error(rule: str, message: str) -> IllegalActionError:
 class Room:
     """One table: its truth, the state replayed from it, its connections, bots and timers."""
 
-    def __init__(self, truth: Truth, store: Store) -> None:
+    def __init__(
+        self, truth: Truth, store: Store, players: Mapping[str, bots.Bot] | None = None
+    ) -> None:
         self.truth = truth
         self.store = store
+        self.players = players or {}  # the bot that plays a level here, if not bots.load(level)
         self.game = load(truth.spec)
         self.levels = levels(self.game)
         self.lock = asyncio.Lock()
@@ -387,8 +390,11 @@ class Room:
         illegal = game.why_illegal(state, action)
         return illegal if illegal is not None else action
 
-    async def act(self, seat: int | None, text: str) -> IllegalActionError | None:
-        """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it.
+    async def act(
+        self, seat: int | None, text: str, note: Mapping[str, Any] | None = None
+    ) -> IllegalActionError | None:
+        """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it
+        (``note``: a log entry that comes before the move's own, such as a bot's failure).
 
         Returns the error (and changes nothing) when the action is refused.
         """
@@ -405,6 +411,8 @@ class Room:
             self.state = after
             self.recorder.step(seat, checked, after)
             entries = step_entries(game, seat, checked, before, after)
+            if note is not None:
+                entries.insert(0, dict(note))
             self.log += entries
             del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
             self._set_deadline()
@@ -427,7 +435,10 @@ class Room:
 
     async def _finish(self) -> None:
         text = record.dumps(self.record())
-        await self.store.finish(self.code, self.truth.match, text)
+        try:
+            await self.store.finish(self.code, self.truth.match, text)
+        except Exception:  # the table still ends for its players; a restart stores it again
+            log.exception("room %s: match %d's record was not stored", self.code, self.truth.match)
         if len(self.truth.records) == self.truth.match:
             self.truth.records.append(text)
 
@@ -489,7 +500,7 @@ class Room:
         if level not in self.levels:
             level = "random"
         if level not in self._bots:
-            self._bots[level] = bots.load(level)
+            self._bots[level] = self.players.get(level) or bots.load(level)
         return self._bots[level]
 
     async def _bot_move(self, seat: int, version: int, level: str | None = None) -> None:
@@ -500,19 +511,26 @@ class Room:
         game, state = self.game, self.state
         view, legal = game.observe(state, seat), game.legal_actions(state)
         rng = self.rngs[seat]
-        try:
-            if bot.name == "random":
-                action = bot.choose(view, legal, rng)
-            else:
-                action = await asyncio.to_thread(bot.choose, view, legal, rng)
-        except (SpecError, ValueError):
-            log.exception("bot %s failed at %s; playing at random", bot.name, self.code)
-            action = legal[rng.randrange(len(legal))]
+        if bot.name == "random":
+            action, failure = choose_or_stand_in(bot, view, legal, rng)
+        else:
+            action, failure = await asyncio.to_thread(choose_or_stand_in, bot, view, legal, rng)
         if self.version != version:
             return
-        refused = await self.act(seat, game.format_action(action))
-        if refused is not None:
-            log.error("bot %s proposed an illegal action at %s: %s", bot.name, self.code, refused)
+        note = None
+        if failure is not None:  # a bot's bug must not stop the table: a random legal move
+            log.error(
+                "room %s: bot %s failed at seat %d, move %d; a random legal move stands in",
+                self.code,
+                bot.name,
+                seat,
+                version,
+                exc_info=failure,
+            )
+            note = {"kind": "bot_failed", "seat": seat}
+        refused = await self.act(seat, game.format_action(action), note=note)
+        if refused is not None and self.version == version:  # cannot happen: a legal move
+            log.error("room %s: the move of bot %s was refused: %s", self.code, bot.name, refused)
 
     async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
         """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
@@ -730,9 +748,17 @@ def expired(truth: Truth, now: float) -> bool:
 class Rooms:
     """The rooms of one server, by code; ``clock`` tells the time (seconds since the epoch)."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        players: Mapping[str, bots.Bot] | None = None,
+    ) -> None:
+        """``players``: the bot that plays each level at this server's tables, where it is not
+        ``tapete.bots.load(level)`` (a cheaper hard search on a small machine, say)."""
         self.store = store
         self.clock = clock
+        self.players = dict(players or {})
         self._rooms: dict[str, Room] = {}
 
     async def restore(self) -> None:
@@ -742,7 +768,7 @@ class Rooms:
             if expired(truth, now):
                 await self.store.remove(truth.code)
                 continue
-            room = Room(truth, self.store)
+            room = Room(truth, self.store, self.players)
             self._rooms[truth.code] = room
             room.resume()
 
@@ -839,7 +865,7 @@ class Rooms:
             created=self.clock(),
         )
         await self.store.create(truth)
-        room = Room(truth, self.store)
+        room = Room(truth, self.store, self.players)
         self._rooms[truth.code] = room
         return room, token, mine
 

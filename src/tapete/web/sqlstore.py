@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from tapete.game import seat_scores
 from tapete.games import load
 from tapete.store import Store as Database
 from tapete.store import TableRow
@@ -232,7 +233,8 @@ class SqlStore:
         game = load(row.spec)
         seats = _seats(row)
         result = data.get("result") or {}
-        scores = list(result.get("scores") or [0] * len(seats))
+        # Team games score per team: each seat is credited with its team's score.
+        scores = seat_scores(result.get("scores") or [0] * game.players, game.teams)
         winners = set(result.get("winners") or [])
         results = [
             (i, participant(seat), int(scores[i]), i in winners) for i, seat in enumerate(seats)

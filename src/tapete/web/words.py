@@ -258,6 +258,12 @@ def line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool 
             return tr(lang, "{name} wins the pot of {n}", name=name, n=n)
         case "split":
             return tr(lang, "the pot is split: {n} each", n=n)
+        case "bot_failed":
+            return tr(
+                lang,
+                "{name} failed to choose a move: a random legal move was played for it",
+                name=name,
+            )
         case "other":
             return tr(lang, "{name}: {action}", name=name, action=entry.get("text", ""))
         case _:

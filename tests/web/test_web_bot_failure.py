@@ -1,0 +1,81 @@
+"""A bot that fails does not stop its table: the server logs the failure with its traceback,
+plays a random legal move for that seat, tells the players in their language, and play goes on
+to the end of the match."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from tapete.game import Action
+from tapete.games import pocha
+from webclient import running
+
+
+class Raising:
+    """A bot with a bug: every decision raises."""
+
+    name = "medium"
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        raise AssertionError("this bot cannot see its hand")
+
+
+class Illegal:
+    """A bot with another bug: it always bids 9, whatever the rules allow."""
+
+    name = "easy"
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return pocha.BID + 9
+
+
+FAILED = {
+    "en": "failed to choose a move: a random legal move was played for it",
+    "es": "no pudo elegir jugada: se jugó por él una jugada legal al azar",
+}
+
+
+def test_a_failing_bot_has_a_legal_move_played_for_it_and_the_match_ends(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.ERROR, logger="tapete.web")
+    with running(players={"medium": Raising(), "easy": Illegal()}) as server:
+        table = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1, 2]"},
+            seats=[{"kind": "bot", "level": level} for level in ("medium", "easy", "random")],
+            seed=5,
+        )
+        host, watcher = server.client(), server.client()
+        host.hello(table["code"], table["token"])
+        watcher.hello(table["code"], lang="es")
+        host.send({"type": "start"})
+        ends = [
+            c.until(lambda m: m["type"] == "view" and m["result"] is not None, timeout=30)
+            for c in (host, watcher)
+        ]
+        record = server.get(f"/api/tables/{table['code']}/records/0")
+        host.close()
+        watcher.close()
+
+    assert ends[0]["result"] == {**ends[1]["result"], "names": ends[0]["result"]["names"]}
+    assert record["result"]["scores"] == ends[0]["result"]["scores"]
+    moves = [0, 0, 0]
+    for deal in record["deals"]:
+        for action in deal["actions"]:
+            moves[action["seat"]] += 1
+    for client, lang in ((host, "en"), (watcher, "es")):
+        names = [s["name"] for s in next(m for m in client.seen if m["type"] == "room")["seats"]]
+        said = [line for m in client.seen if m["type"] == "view" for line in m["log"]]
+        failed = [said.count(f"{name} {FAILED[lang]}") for name in names]
+        # Every move of the two failing bots was played for them, and everyone was told.
+        assert failed == [moves[0], moves[1], 0] and moves[0] >= 5, said
+    # The server's log has each failure with its traceback.
+    failures = [str(r.exc_info[1]) for r in caplog.records if r.exc_info]
+    assert failures.count("this bot cannot see its hand") == moves[0]
+    assert failures.count(f"chose {pocha.BID + 9}, which is not a legal action") == moves[1]
