@@ -134,7 +134,7 @@ def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> 
     rec = record.read(path)
     deal = dataclasses.replace(rec.deals[0], deck=tuple(reversed(rec.deals[0].deck)))
     stacked = dataclasses.replace(rec, deals=(deal, *rec.deals[1:]))
-    assert record.verify_deals(stacked) == ["deal 0: the deck order is not the one the seed gives"]
+    assert record.verify_deals(stacked) == ["deal 1: the deck order is not the one the seed gives"]
     moved = dataclasses.replace(rec.deals[0], dealer=(rec.deals[0].dealer + 1) % 4)
     assert "the seed draws" in record.verify_deals(dataclasses.replace(rec, deals=(moved,)))[-1]
 
