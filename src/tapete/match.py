@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tapete import bots
-from tapete.errors import IllegalActionError
+from tapete.errors import IllegalActionError, RecordError
 from tapete.game import Action, Game, Seat
-from tapete.record import Record, Recorder, SeatInfo
+from tapete.record import Record, Recorder, SeatInfo, replay, steps
 
-__all__ = ["Agent", "play", "seat_rng"]
+__all__ = ["Agent", "play", "resume", "seat_rng"]
 
 
 class Agent(Protocol):
@@ -53,13 +53,70 @@ def play(
     An agent that proposes an illegal action is told why through ``on_illegal`` and asked again
     (a person mistyping); without ``on_illegal`` the error is raised (a bot's bug).
     """
+    agents, infos = _agents(game, seats, names)
+    state = game.new_state(seed, decks=decks, dealer=dealer)
+    recorder = Recorder(game, state, seed, infos)
+    return _run(game, agents, seed, state, recorder, on_step, on_illegal)
+
+
+def resume(
+    record: Record,
+    seats: Sequence[Agent | str],
+    *,
+    names: Sequence[str] | None = None,
+    on_step: Listener | None = None,
+    on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
+) -> tuple[Any, Record]:
+    """Play an unfinished ``record`` to the end: checked first, then on from its last move.
+
+    Later deals come from the record's seed, as they would have without the pause; the bots
+    start their RNGs afresh. The record returned holds the whole match, from its first deal.
+
+    >>> import tapete
+    >>> from tapete.record import cut
+    >>> game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    >>> _, whole = play(game, ["random"] * 3, seed=4)
+    >>> final, again = resume(cut(whole, 7), ["random"] * 3)
+    >>> again.deals[0] == whole.deals[0], len(again.deals), again.result is not None
+    (True, 2, True)
+    """
+    from tapete.games import load
+
+    game = load(record.game)
+    if record.seed is None:
+        raise RecordError("the record has no seed: its next deals cannot be known")
+    agents, infos = _agents(game, seats, names)
+    checked = list(steps(record))
+    start = checked[0][1] if checked else replay(record)
+    recorder = Recorder(game, start, record.seed, infos)
+    for _, _, seat, action, after in checked:
+        recorder.step(seat, action, after)
+    state = checked[-1][-1] if checked else start
+    if game.outcome(state) is not None:
+        raise RecordError("the match in this record is over: there is nothing to resume")
+    return _run(game, agents, record.seed, state, recorder, on_step, on_illegal)
+
+
+def _agents(
+    game: Game, seats: Sequence[Agent | str], names: Sequence[str] | None
+) -> tuple[list[Agent], list[SeatInfo]]:
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
     agents = [bots.load(s) if isinstance(s, str) else s for s in seats]
     infos = [_seat_info(s, a, i, names) for i, (s, a) in enumerate(zip(seats, agents, strict=True))]
+    return agents, infos
+
+
+def _run(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    state: Any,
+    recorder: Recorder,
+    on_step: Listener | None,
+    on_illegal: Callable[[Seat, IllegalActionError], None] | None,
+) -> tuple[Any, Record]:
     rngs = [seat_rng(seed, i) for i in range(game.players)]
-    state = game.new_state(seed, decks=decks, dealer=dealer)
-    recorder = Recorder(game, state, seed, infos)
     while (seat := game.current_player(state)) is not None:
         legal = game.legal_actions(state)
         action = agents[seat].choose(game.observe(state, seat), legal, rngs[seat])

@@ -39,6 +39,7 @@ __all__ = [
     "Recorder",
     "SeatInfo",
     "checked",
+    "cut",
     "dumps",
     "loads",
     "read",
@@ -448,6 +449,25 @@ def checked(record: Record) -> Record:
         pass
     rebuilt = check.engine.record()
     return dataclasses.replace(rebuilt, game=record.game, seed_hash=record.seed_hash)
+
+
+def cut(record: Record, moves: int) -> Record:
+    """``record`` as it stood after its first ``moves`` decisions: an unfinished match.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, whole = play(tapete.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=4)
+    >>> half = cut(whole, 7)  # the one-card deal took 6 decisions
+    >>> half.result, [len(d.actions) for d in half.deals], half.deals[0] == whole.deals[0]
+    (None, [6, 1], True)
+    """
+    game, start = _start(record)
+    recorder = Recorder(game, start, record.seed, record.seats)
+    for number, (_, _, seat, action, after) in enumerate(steps(record)):
+        if number == moves:
+            break
+        recorder.step(seat, action, after)
+    return dataclasses.replace(recorder.record(), game=record.game, seed_hash=record.seed_hash)
 
 
 def _start(record: Record) -> tuple[Game, Any]:
