@@ -230,7 +230,7 @@ def loads(text: str) -> Record:
         raise RecordError(f"not JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
-    version = doc.get("format")
+    version = doc.get("format", _MISSING)
     if version != FORMAT:
         if isinstance(version, str) and version.startswith("tapete-record/"):
             raise RecordError(f"a {version} record; this tapete reads {FORMAT}")
