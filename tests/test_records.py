@@ -133,6 +133,20 @@ def test_a_record_with_any_value_replaced_is_checked_or_refused(data: Any, value
         assert record.checked(rec) == rec
 
 
+@pytest.mark.parametrize("where", ["params", "event", "result", "seat"])
+def test_a_deep_value_anywhere_is_refused(where: str) -> None:
+    """Deep enough to pass the JSON reader, and to break any recursive walk after it."""
+    doc, deep = as_json(finished()), json.loads("[" * 900 + "]" * 900)
+    place = {
+        "params": doc["params"],
+        "event": doc["deals"][0]["events"][0],
+        "result": doc["result"],
+        "seat": doc["seats"][0],
+    }[where]
+    place["x"] = deep
+    assert refused(doc) == "not a record: its JSON is nested too deeply"
+
+
 def test_the_command_line_says_it_in_one_line_with_status_2(tmp_path: Path) -> None:
     from test_cli import tapete as run
 

@@ -170,7 +170,8 @@ def _to_resume(file: str) -> tuple[record.Record, Game]:
     game = load(rec.game)
     if rec.seed is None or (rec.deals and not rec.deals[0].deck):
         raise RecordError(f"{file}: a record without its seed and decks cannot be resumed")
-    if game.outcome(record.replay(_checked(rec, file))) is not None:
+    rec = _checked(rec, file)
+    if rec.result is not None:
         raise RecordError(f"{file}: the match is over; tapete replay {file} shows it")
     return rec, game
 

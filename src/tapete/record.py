@@ -230,6 +230,8 @@ def loads(text: str) -> Record:
         raise RecordError(f"not JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
+    if _deeper_than(doc, MAX_DEPTH):
+        raise RecordError("not a record: its JSON is nested too deeply")
     version = doc.get("format", _MISSING)
     if version != FORMAT:
         if isinstance(version, str) and version.startswith("tapete-record/"):
@@ -241,6 +243,21 @@ def loads(text: str) -> Record:
 # --- reading JSON field by field: every value checked for its kind before it is used ---------
 
 _MISSING: Any = object()
+MAX_DEPTH = 16  # a record nests 6 deep (a card in a hand in a deal); far deeper is not one
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether JSON ``doc`` nests deeper than ``limit``; without recursion, so any depth will do."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
 
 
 def _short(value: Any) -> str:
