@@ -167,10 +167,10 @@ def _checked(rec: record.Record, file: str) -> record.Record:
 def _to_resume(file: str) -> tuple[record.Record, Game]:
     """The unfinished match in ``file``, checked; RecordError if it cannot go on."""
     rec = record.read(file)
-    game = load(rec.game)
     if rec.seed is None or (rec.deals and not rec.deals[0].deck):
         raise RecordError(f"{file}: a record without its seed and decks cannot be resumed")
     rec = _checked(rec, file)
+    game = load(rec.game)
     if rec.result is not None:
         raise RecordError(f"{file}: the match is over; tapete replay {file} shows it")
     return rec, game
