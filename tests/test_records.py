@@ -63,6 +63,10 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     ),
     "gzip of binary": (lambda d: _put(d / "g.gz", _gz(b"\xff\xfe\x00")), "not UTF-8 text"),
     "deep nesting": (lambda d: _put(d / "deep.json", _deep()), "nested too deeply"),
+    "nesting the reader takes": (
+        lambda d: _put(d / "deep2.json", b"[" * 900 + b"]" * 900),
+        "nested too deeply",
+    ),
     "not JSON": (lambda d: _put(d / "n.json", b'{"format": '), "not JSON"),
     "a number too long": (lambda d: _put(d / "big.json", b"1" * 5000), "not JSON"),
     "a list": (lambda d: _put(d / "l.json", b"[1, 2]"), "not an object"),

@@ -225,11 +225,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         _, rec = resume(resumed, agents, names=names, on_step=on_step, on_illegal=on_illegal)
     else:
         _, rec = play(game, agents, seed=seed, names=names, on_step=on_step, on_illegal=on_illegal)
-    if not humans:
+    if not humans:  # with people the log was told move by move, the result with it
         for line in record_lines(rec):
             print(line)
-    elif rec.result is not None:
-        print(event_text({"type": "end", **rec.result}, names))
     if path is not None:
         record.write(rec, path)
         print(f"record written to {path}", file=sys.stderr)

@@ -228,10 +228,10 @@ def loads(text: str) -> Record:
         raise RecordError("not a record: its JSON is nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, and numbers too long to read
         raise RecordError(f"not JSON: {exc}") from None
-    if not isinstance(doc, dict):
-        raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
     if _deeper_than(doc, MAX_DEPTH):
         raise RecordError("not a record: its JSON is nested too deeply")
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
     version = doc.get("format", _MISSING)
     if version != FORMAT:
         if isinstance(version, str) and version.startswith("tapete-record/"):
