@@ -516,7 +516,13 @@ def _start(record: Record) -> tuple[Game, Any]:
 
 def _canon(value: Any) -> str:
     """One text per JSON value, so ``1``, ``1.0`` and ``true`` stay three different things."""
-    return json.dumps(jsonable(value), sort_keys=True)
+    return json.dumps(value, sort_keys=True, default=_mapping)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 _DEALT = ("dealer", "deck", "hands", "upcard", "stock")
@@ -595,6 +601,8 @@ class _Check:
         got, want = dealt["events"], self.record.deals[index].events
         for number in range(self.seen, len(got)):
             event = got[number]
+            if number < len(want) and _canon(event) == _canon(want[number]):
+                continue
             where = self._where(index, event["after"])
             if number >= len(want):
                 raise RecordError(
