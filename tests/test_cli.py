@@ -239,3 +239,18 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     other = tapete("play", "--resume", str(path), "--seats", "random,random,hard,random")
     assert other.returncode == 0, other.stderr
     assert "hard (2)" in other.stdout
+
+
+def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")
+    left = tapete("play", *args, "--record", str(path), stdin="bid 0\nq\n")
+    assert left.returncode == 1
+    assert f"match abandoned; kept in {path}: tapete play --resume {path}" in left.stderr
+    rec = record.read(path)
+    assert rec.result is None and (
+        "bid 0" in [a for d in rec.deals for s, a in d.actions if s == 0]
+    )
+    assert record.checked(rec) == rec
+    gone = tapete("play", *args, stdin="")
+    assert gone.returncode == 1 and "input closed: match abandoned (with --record" in gone.stderr

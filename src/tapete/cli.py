@@ -32,7 +32,7 @@ from tapete.errors import IllegalActionError, InvalidActionError, RecordError, S
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
-from tapete.match import play, resume
+from tapete.match import AbandonedError, play, resume
 from tapete.text import event_text, record_lines, view_text
 
 __all__ = ["main"]
@@ -55,10 +55,11 @@ class HumanSeat:
             print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
             line = self.stdin.readline()
             if not line:
-                raise SystemExit("\ninput closed: match abandoned")
+                print(file=out)
+                raise AbandonedError("input closed: match abandoned")
             text = line.strip()
             if text in ("q", "quit", "exit"):
-                raise SystemExit("match abandoned")
+                raise AbandonedError("match abandoned")
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
@@ -221,10 +222,22 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     on_step = show if humans else None
     on_illegal = tell if humans else None
-    if resumed is not None:
-        _, rec = resume(resumed, agents, names=names, on_step=on_step, on_illegal=on_illegal)
-    else:
-        _, rec = play(game, agents, seed=seed, names=names, on_step=on_step, on_illegal=on_illegal)
+    try:
+        if resumed is not None:
+            _, rec = resume(resumed, agents, names=names, on_step=on_step, on_illegal=on_illegal)
+        else:
+            _, rec = play(
+                game, agents, seed=seed, names=names, on_step=on_step, on_illegal=on_illegal
+            )
+    except AbandonedError as left:
+        if path is None or left.record is None:
+            print(f"tapete: {left} (with --record FILE it is kept, to go on with)", file=sys.stderr)
+            return 1
+        record.write(left.record, path)
+        print(
+            f"tapete: {left}; kept in {path}: tapete play --resume {path} goes on", file=sys.stderr
+        )
+        return 1
     if not humans:  # with people the log was told move by move, the result with it
         for line in record_lines(rec):
             print(line)

@@ -21,7 +21,14 @@ from tapete.errors import IllegalActionError, RecordError
 from tapete.game import Action, Game, Seat
 from tapete.record import Record, Recorder, SeatInfo, replay, steps
 
-__all__ = ["Agent", "play", "resume", "seat_rng"]
+__all__ = ["AbandonedError", "Agent", "play", "resume", "seat_rng"]
+
+
+class AbandonedError(Exception):
+    """Raised by an agent whose person leaves the match; ``play`` and ``resume`` pass it on with
+    ``record`` set to the match so far, an unfinished record."""
+
+    record: Record | None = None
 
 
 class Agent(Protocol):
@@ -119,7 +126,11 @@ def _run(
     rngs = [seat_rng(seed, i) for i in range(game.players)]
     while (seat := game.current_player(state)) is not None:
         legal = game.legal_actions(state)
-        action = agents[seat].choose(game.observe(state, seat), legal, rngs[seat])
+        try:
+            action = agents[seat].choose(game.observe(state, seat), legal, rngs[seat])
+        except AbandonedError as left:
+            left.record = recorder.record()
+            raise
         error = game.why_illegal(state, action)
         if error is not None:
             if on_illegal is None:
