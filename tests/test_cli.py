@@ -168,7 +168,7 @@ def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> 
     rec = record.read(path)
     deal = dataclasses.replace(rec.deals[0], deck=tuple(reversed(rec.deals[0].deck)))
     stacked = dataclasses.replace(rec, deals=(deal, *rec.deals[1:]))
-    assert record.verify_deals(stacked) == ["deal 0: the deck order is not the one the seed gives"]
+    assert record.verify_deals(stacked) == ["deal 1: the deck order is not the one the seed gives"]
     moved = dataclasses.replace(rec.deals[0], dealer=(rec.deals[0].dealer + 1) % 4)
     assert "the seed draws" in record.verify_deals(dataclasses.replace(rec, deals=(moved,)))[-1]
 
@@ -190,3 +190,101 @@ def test_records_lists_the_saved_matches(tmp_path: Path) -> None:
         env={**os.environ, "TAPETE_DATA": str(tmp_path)},
     )
     assert run.returncode == 0 and str(saved) in run.stdout and "pocha" in run.stdout
+
+
+def test_version_prints_the_package_version() -> None:
+    import tapete as tp
+
+    run = tapete("--version")
+    assert run.returncode == 0 and run.stdout.strip() == f"tapete {tp.__version__}"
+
+
+def test_seats_are_checked_and_read_in_any_case(tmp_path: Path) -> None:
+    kinds = "human or a bot level: random, easy, medium, hard"
+    empty = tapete("play", "pocha", "--seats", "human,,easy,easy")
+    assert empty.returncode == 2 and f"seat 1 is empty; a seat is {kinds}" in empty.stderr
+    typo = tapete("play", "pocha", "--seats", "humna,easy,easy,easy")
+    assert (
+        typo.returncode == 2 and f"'humna' (seat 0) is not a seat; a seat is {kinds}" in typo.stderr
+    )
+    path = tmp_path / "cased.json"
+    cased = tapete(
+        "play", "pocha(schedule=[1])", "--seats", "Random,EASY,random,Easy", "--record", str(path)
+    )
+    assert cased.returncode == 0, cased.stderr
+    assert [s.bot for s in record.read(path).seats] == ["random", "easy", "random", "easy"]
+
+
+def test_a_record_path_that_cannot_be_written_fails_before_the_first_move(tmp_path: Path) -> None:
+    seats = ("--seats", "hard,hard,hard,hard")  # a long match, were it played
+    missing = tapete("play", "pocha", *seats, "--record", str(tmp_path / "no" / "m.json"))
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert f"the folder {tmp_path / 'no'} does not exist" in missing.stderr
+    folder = tapete("play", "pocha", *seats, "--record", str(tmp_path))
+    assert folder.returncode == 2 and "that is a folder" in folder.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path) -> None:
+    for args in (
+        ["rules", "pocha"],
+        ["play", "pocha(schedule=[1, 2])", "--seats", "random," * 3 + "random"],
+    ):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "tapete.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # like `| head` once it has its lines
+        errors = child.stderr.read().decode()
+        assert child.wait(timeout=60) == 141 and errors == ""
+
+
+def test_bench_refuses_a_duration_that_is_not_positive() -> None:
+    for seconds in ("0", "-1", "nan"):
+        run = tapete("bench", "pocha", "--seconds", seconds)
+        assert run.returncode == 2 and "is not a positive number of seconds" in run.stderr
+
+
+def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) -> None:
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    spec = "pocha(schedule=[2, 3])"
+    _, whole = play_match(tp.load(spec), ["random", "easy", "random", "easy"], seed=4)
+    half = record.cut(whole, 9)
+    path, done = tmp_path / "half.json", tmp_path / "done.json.gz"
+    record.write(half, path)
+    shown = tapete("replay", str(path), "--plain")
+    assert shown.returncode == 0 and "unfinished" in shown.stdout
+    assert f"tapete play --resume {path}" in shown.stdout
+    run = tapete("play", "--resume", str(path), "--record", str(done))
+    assert run.returncode == 0, run.stderr
+    assert "result:" in run.stdout
+    rec = record.read(done)
+    assert rec.result is not None and [s.bot for s in rec.seats] == [s.bot for s in half.seats]
+    played = [a for d in rec.deals for a in d.actions]
+    assert played[:9] == [a for d in half.deals for a in d.actions]
+    assert record.checked(rec) == rec and record.read(path) == half  # the file is left as it was
+    over = tapete("play", "--resume", str(done))
+    assert over.returncode == 2 and "the match is over" in over.stderr
+    both = tapete("play", spec, "--resume", str(path))
+    assert both.returncode == 2 and "not both" in both.stderr
+    other = tapete("play", "--resume", str(path), "--seats", "random,random,hard,random")
+    assert other.returncode == 0, other.stderr
+    assert "hard (2)" in other.stdout
+
+
+def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")
+    left = tapete("play", *args, "--record", str(path), stdin="bid 0\nq\n")
+    assert left.returncode == 1
+    assert f"match abandoned; kept in {path}: tapete play --resume {path}" in left.stderr
+    rec = record.read(path)
+    assert rec.result is None and (
+        "bid 0" in [a for d in rec.deals for s, a in d.actions if s == 0]
+    )
+    assert record.checked(rec) == rec
+    gone = tapete("play", *args, stdin="")
+    assert gone.returncode == 1 and "input closed: match abandoned (with --record" in gone.stderr

@@ -4,6 +4,7 @@ tapete games
 tapete rules pocha
 tapete play pocha --seats human,easy,easy,easy      (the table, in the terminal)
 tapete play pocha --seats human,random,random,random --seed 7 --record out.json --plain
+tapete play --resume out.json                         (go on with a match saved unfinished)
 tapete replay out.json                                (step through it; --plain prints it)
 tapete records                                        (the matches saved at the table)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -25,12 +27,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapete import bench, bots, playthrough, record
+from tapete import __version__, bench, bots, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
-from tapete.match import play
+from tapete.match import AbandonedError, play, resume
 from tapete.text import event_text, record_lines, view_text
 
 __all__ = ["main"]
@@ -53,10 +55,11 @@ class HumanSeat:
             print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
             line = self.stdin.readline()
             if not line:
-                raise SystemExit("\ninput closed: match abandoned")
+                print(file=out)
+                raise AbandonedError("input closed: match abandoned")
             text = line.strip()
             if text in ("q", "quit", "exit"):
-                raise SystemExit("match abandoned")
+                raise AbandonedError("match abandoned")
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
@@ -104,31 +107,108 @@ def _terminal_app(plain: bool) -> bool:
     return True
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    game = load(args.game)
-    kinds = (
-        [k.strip() for k in args.seats.split(",")]
-        if args.seats
-        else (["human"] + ["random"] * (game.players - 1))
-    )
+SEAT_KINDS = (
+    "human or a bot level: " + ", ".join(bots.LEVELS) + " (hard takes options: hard(ms=300))"
+)
+
+
+def seat_kinds(text: str, game: Game) -> list[str]:
+    """``--seats``: a kind per seat, ``human`` or a bot level, any case; SpecError says why not.
+
+    >>> seat_kinds("Human, EASY,hard(ms=300)", load("pocha(players=3)"))
+    ['human', 'easy', 'hard(ms=300)']
+    >>> seat_kinds("human,,easy", load("pocha(players=3)"))
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
+easy, medium, hard (hard takes options: hard(ms=300))
+    """
+    kinds = [k.strip().lower() for k in text.split(",")]
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
-    for kind in kinds:
+    for seat, kind in enumerate(kinds):
+        if not kind:
+            raise SpecError(f"--seats: seat {seat} is empty; a seat is {SEAT_KINDS}")
+        if kind.split("(")[0].strip() not in ("human", *bots.LEVELS):
+            raise SpecError(
+                f"--seats: {kind!r} (seat {seat}) is not a seat; a seat is {SEAT_KINDS}"
+            )
         if kind != "human":
-            bots.load(kind)  # a misspelt level fails here, before any table opens
+            bots.load(kind)  # a bad option fails here, before any table opens
+    return kinds
+
+
+def _recorded_kinds(rec: record.Record, game: Game) -> list[str]:
+    """Who sat where in a record: its people play on as people, its bots as the same bots."""
+    return seat_kinds(
+        ",".join(s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats), game
+    )
+
+
+def _record_path(text: str) -> Path:
+    """``--record``: checked before the first move, so a match is never played for nothing."""
+    path = Path(text)
+    if path.is_dir():
+        raise SpecError(f"--record {text}: that is a folder; give a file name in it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise SpecError(f"--record {text}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SpecError(f"--record {text}: the folder {folder} is not writable")
+    return path
+
+
+def _checked(rec: record.Record, file: str) -> record.Record:
+    try:
+        return record.checked(rec)
+    except RecordError as exc:
+        raise RecordError(f"{file}: {exc}") from None
+
+
+def _to_resume(file: str) -> tuple[record.Record, Game]:
+    """The unfinished match in ``file``, checked; RecordError if it cannot go on."""
+    rec = record.read(file)
+    if rec.seed is None or (rec.deals and not rec.deals[0].deck):
+        raise RecordError(f"{file}: a record without its seed and decks cannot be resumed")
+    rec = _checked(rec, file)
+    game = load(rec.game)
+    if rec.result is not None:
+        raise RecordError(f"{file}: the match is over; tapete replay {file} shows it")
+    return rec, game
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume and args.game:
+        raise SpecError("give a game to play, or --resume FILE to go on with one; not both")
+    if args.resume and args.seed is not None:
+        raise SpecError("--seed: a resumed match keeps the seed of its record")
+    if not (args.resume or args.game):
+        raise SpecError("give a game to play (tapete games lists them), or --resume FILE")
+    resumed, game = _to_resume(args.resume) if args.resume else (None, load(args.game))
+    if args.seats:
+        kinds = seat_kinds(args.seats, game)
+    elif resumed is not None:
+        kinds = _recorded_kinds(resumed, game)
+    else:
+        kinds = ["human"] + ["random"] * (game.players - 1)
+    path = _record_path(args.record) if args.record else None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if resumed is not None and resumed.seed is not None:
+        seed = resumed.seed
     if "human" in kinds and _terminal_app(args.plain):
         from tapete.tui import PlayConfig, TapeteApp
 
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-        path = Path(args.record) if args.record else None
-        TapeteApp(play=PlayConfig(game, tuple(kinds), seed, record_path=path), lang=args.lang).run()
+        config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
+        TapeteApp(play=config, lang=args.lang).run()
         return 0
     agents: list[Any] = [
         HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
         for i, k in enumerate(kinds)
     ]
     names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if resumed is not None:  # a seat that keeps its kind keeps its name
+        before = _recorded_kinds(resumed, game)
+        names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
     humans = [a for a in agents if isinstance(a, HumanSeat)]
 
     def tell(seat: int, error: IllegalActionError) -> None:
@@ -147,23 +227,43 @@ def cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
 
-    _, rec = play(
-        game,
-        agents,
-        seed=seed,
-        names=names,
-        on_step=show if humans else None,
-        on_illegal=tell if humans else None,
-        on_failure=failed,
-    )
-    if not humans:
+    on_step = show if humans else None
+    on_illegal = tell if humans else None
+    try:
+        if resumed is not None:
+            _, rec = resume(
+                resumed,
+                agents,
+                names=names,
+                on_step=on_step,
+                on_illegal=on_illegal,
+                on_failure=failed,
+            )
+        else:
+            _, rec = play(
+                game,
+                agents,
+                seed=seed,
+                names=names,
+                on_step=on_step,
+                on_illegal=on_illegal,
+                on_failure=failed,
+            )
+    except AbandonedError as left:
+        if path is None or left.record is None:
+            print(f"tapete: {left} (with --record FILE it is kept, to go on with)", file=sys.stderr)
+            return 1
+        record.write(left.record, path)
+        print(
+            f"tapete: {left}; kept in {path}: tapete play --resume {path} goes on", file=sys.stderr
+        )
+        return 1
+    if not humans:  # with people the log was told move by move, the result with it
         for line in record_lines(rec):
             print(line)
-    elif rec.result is not None:
-        print(event_text({"type": "end", **rec.result}, names))
-    if args.record:
-        record.write(rec, args.record)
-        print(f"record written to {args.record}", file=sys.stderr)
+    if path is not None:
+        record.write(rec, path)
+        print(f"record written to {path}", file=sys.stderr)
     return 0
 
 
@@ -175,7 +275,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "knowledge (no seed, no deck orders, no other hands); download it again once the "
             "match is over to replay or verify it"
         )
-    record.replay(rec)  # checks every decision before anything is printed
+    # Every decision, event and score is checked before anything is shown, and what is shown
+    # is the engine's own account of the match, never the file's.
+    rec = _checked(rec, args.file)
     if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp
 
@@ -183,7 +285,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     for line in record_lines(rec):
         print(line)
-    print("\nreplay checked: every deal, decision and score matches the engine")
+    print("\nreplay checked: every deal, decision, event and score matches the engine")
+    if rec.result is None:
+        print(f"the match is unfinished: tapete play --resume {args.file} goes on with it")
     if args.verify or args.seed_hash:
         problems = record.verify_deals(rec, args.seed_hash)
         for problem in problems:
@@ -304,6 +408,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
 def _count(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -313,15 +424,21 @@ def _count(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
+    top.add_argument("--version", action="version", version=f"tapete {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
     p = sub.add_parser("rules", help="print a game's rules as implemented")
     p.add_argument("game")
     p.set_defaults(run=cmd_rules)
     p = sub.add_parser("play", help="play a match (a human seat opens the table)")
-    p.add_argument("game", help='a game spec, e.g. pocha or "pocha(players=3)"')
+    p.add_argument("game", nargs="?", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument(
         "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard)"
+    )
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with the unfinished match in this record (seats as recorded, or --seats)",
     )
     p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
     p.add_argument("--record", help="write the match record here (.gz compresses)")
@@ -341,7 +458,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_records)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec")
-    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--seconds", type=_seconds, default=5.0, help="how long (default 5)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
@@ -397,7 +514,13 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, so a reader gone away is caught below, not at exit
+        return code
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): end quietly, as a killed pipe writer would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (SpecError, RecordError, OSError) as exc:
         print(f"tapete: {exc}", file=sys.stderr)
         return 2

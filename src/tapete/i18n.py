@@ -168,6 +168,16 @@ _ES: dict[str, str] = {
     "final scores": "puntuación final",
     "winners: {names}": "ganadores: {names}",
     "saved as {file}": "guardada en {file}",
+    "quit this match?": "¿salir de esta partida?",
+    "it is saved with your records, to go on with later": (
+        "se guarda con tus partidas, para seguirla más tarde"
+    ),
+    "save and quit": "guardar y salir",
+    "quit without saving": "salir sin guardar",
+    "keep playing": "seguir jugando",
+    "match saved in {file}; tapete play --resume {file} goes on": (
+        "partida guardada en {file}; tapete play --resume {file} la continúa"
+    ),
     "you deal": "repartes tú",
     "you take the trick": "te llevas la baza",
     "you take the pot": "te llevas el bote",
@@ -677,6 +687,16 @@ _PT: dict[str, str] = {
     "final scores": "placar final",
     "winners: {names}": "vencedores: {names}",
     "saved as {file}": "salva em {file}",
+    "quit this match?": "sair desta partida?",
+    "it is saved with your records, to go on with later": (
+        "ela fica salva com as suas partidas, para continuar depois"
+    ),
+    "save and quit": "salvar e sair",
+    "quit without saving": "sair sem salvar",
+    "keep playing": "continuar jogando",
+    "match saved in {file}; tapete play --resume {file} goes on": (
+        "partida salva em {file}; tapete play --resume {file} a continua"
+    ),
     "you deal": "você dá as cartas",
     "you take the trick": "você leva a vaza",
     "you take the pot": "você leva o pote",

@@ -17,11 +17,18 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tapete import bots
-from tapete.errors import IllegalActionError
+from tapete.errors import IllegalActionError, RecordError
 from tapete.game import Action, Game, Seat
-from tapete.record import Record, Recorder, SeatInfo
+from tapete.record import Record, Recorder, SeatInfo, replay, steps
 
-__all__ = ["Agent", "choose_or_stand_in", "play", "seat_rng"]
+__all__ = ["AbandonedError", "Agent", "choose_or_stand_in", "play", "resume", "seat_rng"]
+
+
+class AbandonedError(Exception):
+    """Raised by an agent whose person leaves the match; ``play`` and ``resume`` pass it on with
+    ``record`` set to the match so far, an unfinished record."""
+
+    record: Record | None = None
 
 
 class Agent(Protocol):
@@ -80,22 +87,85 @@ def play(
     ``on_failure``, a bot that raises or proposes an illegal action has a legal move played for
     it at random instead (``choose_or_stand_in``), and ``on_failure`` is told what went wrong.
     """
+    agents, infos = _agents(game, seats, names)
+    state = game.new_state(seed, decks=decks, dealer=dealer)
+    recorder = Recorder(game, state, seed, infos)
+    return _run(game, agents, seed, state, recorder, on_step, on_illegal, on_failure)
+
+
+def resume(
+    record: Record,
+    seats: Sequence[Agent | str],
+    *,
+    names: Sequence[str] | None = None,
+    on_step: Listener | None = None,
+    on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
+    on_failure: Callable[[Seat, Exception], None] | None = None,
+) -> tuple[Any, Record]:
+    """Play an unfinished ``record`` to the end: checked first, then on from its last move.
+
+    Later deals come from the record's seed, as they would have without the pause; the bots
+    start their RNGs afresh. The record returned holds the whole match, from its first deal.
+
+    >>> import tapete
+    >>> from tapete.record import cut
+    >>> game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    >>> _, whole = play(game, ["random"] * 3, seed=4)
+    >>> final, again = resume(cut(whole, 7), ["random"] * 3)
+    >>> again.deals[0] == whole.deals[0], len(again.deals), again.result is not None
+    (True, 2, True)
+    """
+    from tapete.games import load
+
+    game = load(record.game)
+    if record.seed is None:
+        raise RecordError("the record has no seed: its next deals cannot be known")
+    agents, infos = _agents(game, seats, names)
+    checked = list(steps(record))
+    start = checked[0][1] if checked else replay(record)
+    recorder = Recorder(game, start, record.seed, infos)
+    for _, _, seat, action, after in checked:
+        recorder.step(seat, action, after)
+    state = checked[-1][-1] if checked else start
+    if game.outcome(state) is not None:
+        raise RecordError("the match in this record is over: there is nothing to resume")
+    return _run(game, agents, record.seed, state, recorder, on_step, on_illegal, on_failure)
+
+
+def _agents(
+    game: Game, seats: Sequence[Agent | str], names: Sequence[str] | None
+) -> tuple[list[Agent], list[SeatInfo]]:
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
     agents = [bots.load(s) if isinstance(s, str) else s for s in seats]
     infos = [_seat_info(s, a, i, names) for i, (s, a) in enumerate(zip(seats, agents, strict=True))]
+    return agents, infos
+
+
+def _run(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    state: Any,
+    recorder: Recorder,
+    on_step: Listener | None,
+    on_illegal: Callable[[Seat, IllegalActionError], None] | None,
+    on_failure: Callable[[Seat, Exception], None] | None,
+) -> tuple[Any, Record]:
     rngs = [seat_rng(seed, i) for i in range(game.players)]
-    state = game.new_state(seed, decks=decks, dealer=dealer)
-    recorder = Recorder(game, state, seed, infos)
     while (seat := game.current_player(state)) is not None:
         legal = game.legal_actions(state)
         agent, view = agents[seat], game.observe(state, seat)
-        if on_failure is not None and getattr(agent, "kind", "bot") == "bot":
-            action, failure = choose_or_stand_in(agent, view, legal, rngs[seat])
-            if failure is not None:
-                on_failure(seat, failure)
-        else:
-            action = agent.choose(view, legal, rngs[seat])
+        try:
+            if on_failure is not None and getattr(agent, "kind", "bot") == "bot":
+                action, failure = choose_or_stand_in(agent, view, legal, rngs[seat])
+                if failure is not None:
+                    on_failure(seat, failure)
+            else:
+                action = agent.choose(view, legal, rngs[seat])
+        except AbandonedError as left:
+            left.record = recorder.record()
+            raise
         error = game.why_illegal(state, action)
         if error is not None:
             if on_illegal is None:

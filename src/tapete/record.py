@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import io
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
@@ -36,6 +38,8 @@ __all__ = [
     "Record",
     "Recorder",
     "SeatInfo",
+    "checked",
+    "cut",
     "dumps",
     "loads",
     "read",
@@ -167,6 +171,10 @@ class Recorder:
                 self._deals[-1]["score"] = tuple(data["score"])
             self._deals[-1]["events"].append(data)
 
+    def deals_so_far(self) -> Sequence[Mapping[str, Any]]:
+        """The deals recorded so far as plain data (the last one may still be going on)."""
+        return self._deals
+
     def record(self) -> Record:
         teams = self.game.teams
         deals = tuple(
@@ -203,41 +211,194 @@ def dumps(record: Record) -> str:
 
 
 def loads(text: str) -> Record:
-    """Parse a record; raises RecordError naming the field that is wrong."""
+    """Parse a record; raises RecordError naming the field that is wrong (as a JSON path).
+
+    >>> loads('{"format": "tapete-record/1", "game": "pocha", "params": {}, "seats": 4}')
+    Traceback (most recent call last):
+    ...
+    tapete.errors.RecordError: record: 'seats' must be a list of seats, not 4
+    >>> loads('{"format": "tapete-record/9"}')
+    Traceback (most recent call last):
+    ...
+    tapete.errors.RecordError: a tapete-record/9 record; this tapete reads tapete-record/1
+    """
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except RecursionError:
+        raise RecordError("not a record: its JSON is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and numbers too long to read
         raise RecordError(f"not JSON: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} record (the 'format' field says otherwise)")
+    if _deeper_than(doc, MAX_DEPTH):
+        raise RecordError("not a record: its JSON is nested too deeply")
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
+    version = doc.get("format", _MISSING)
+    if version != FORMAT:
+        if isinstance(version, str) and version.startswith("tapete-record/"):
+            raise RecordError(f"a {version} record; this tapete reads {FORMAT}")
+        raise RecordError(f"not a {FORMAT} record: its 'format' field is {_short(version)}")
+    return _record(doc)
+
+
+# --- reading JSON field by field: every value checked for its kind before it is used ---------
+
+_MISSING: Any = object()
+MAX_DEPTH = 16  # a record nests 6 deep (a card in a hand in a deal); far deeper is not one
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether JSON ``doc`` nests deeper than ``limit``; without recursion, so any depth will do."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
+
+
+def _short(value: Any) -> str:
+    if value is _MISSING:
+        return "missing"
+    text = json.dumps(value, ensure_ascii=False) if _plain(value) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _plain(value: Any) -> bool:
     try:
-        seats = tuple(SeatInfo(s["name"], s.get("kind", "bot"), s.get("bot")) for s in doc["seats"])
-        deals = tuple(
-            DealRecord(
-                int(d["dealer"]),
-                tuple(d["deck"]),
-                tuple(tuple(h) for h in d["hands"]),
-                d.get("upcard"),
-                tuple(d.get("stock", ())),
-                tuple((int(a["seat"]), str(a["action"])) for a in d["actions"]),
-                tuple(d.get("events", ())),
-                None if d.get("score") is None else tuple(d["score"]),
-            )
-            for d in doc["deals"]
+        json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_list_of(ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, list) and all(ok(v) for v in value)
+
+
+def _or_null(ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or ok(value)
+
+
+def _field(
+    obj: Mapping[str, Any],
+    key: str,
+    where: str,
+    want: str,
+    ok: Callable[[Any], bool],
+    default: Any = _MISSING,
+) -> Any:
+    value = obj.get(key, _MISSING)
+    if value is _MISSING:
+        if default is _MISSING:
+            raise RecordError(f"{where}: the field {key!r} is missing")
+        return default
+    if not ok(value):
+        raise RecordError(f"{where}: {key!r} must be {want}, not {_short(value)}")
+    return value
+
+
+def _objects(obj: Mapping[str, Any], key: str, where: str, want: str) -> list[dict[str, Any]]:
+    items: list[Any] = _field(obj, key, where, f"a list of {want}", _is_list_of(_is_obj))
+    return items
+
+
+def _is_obj(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+_CARDS = _is_list_of(_is_str)
+_INTS = _is_list_of(_is_int)
+
+
+def _record(doc: dict[str, Any]) -> Record:
+    top = "record"
+    seats = tuple(
+        SeatInfo(
+            _field(s, "name", f"seats[{i}]", "a string", _is_str),
+            _field(
+                s, "kind", f"seats[{i}]", "human or bot", lambda k: k in ("human", "bot"), "bot"
+            ),
+            _field(s, "bot", f"seats[{i}]", "a bot level or null", _or_null(_is_str), None),
         )
-        teams = doc.get("teams")
-        return Record(
-            game=str(doc["game"]),
-            params=doc["params"],
-            seed=doc.get("seed"),
-            seats=seats,
-            teams=None if teams is None else tuple(tuple(t) for t in teams),
-            deals=deals,
-            result=doc.get("result"),
-            seed_hash=doc.get("seed_hash"),
+        for i, s in enumerate(_objects(doc, "seats", top, "seats"))
+    )
+    teams = _field(doc, "teams", top, "null or lists of seats", _or_null(_is_list_of(_INTS)), None)
+    result = _field(doc, "result", top, "null or an object", _or_null(_is_obj), None)
+    if result is not None:
+        for key, want, ok in _RESULT:
+            _field(result, key, "result", want, ok)
+    return Record(
+        game=_field(doc, "game", top, "a game spec", _is_str),
+        params=_field(doc, "params", top, "an object", _is_obj),
+        seed=_field(doc, "seed", top, "an integer or null", _or_null(_is_int), None),
+        seats=seats,
+        teams=None if teams is None else tuple(tuple(t) for t in teams),
+        deals=tuple(
+            _deal(d, f"deals[{k}]") for k, d in enumerate(_objects(doc, "deals", top, "deals"))
+        ),
+        result=result,
+        seed_hash=_field(doc, "seed_hash", top, "a string or null", _or_null(_is_str), None),
+    )
+
+
+_RESULT = (
+    ("scores", "a list of integers", _INTS),
+    ("winners", "a list of seats", _INTS),
+    ("reason", "a string", _is_str),
+)
+
+
+def _deal(d: dict[str, Any], where: str) -> DealRecord:
+    actions = tuple(
+        (
+            _field(a, "seat", f"{where}.actions[{i}]", "a seat number", _is_int),
+            _field(a, "action", f"{where}.actions[{i}]", "an action's text", _is_str),
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"malformed record: missing or bad field {exc}") from None
+        for i, a in enumerate(_objects(d, "actions", where, "actions"))
+    )
+    events = (
+        _objects(
+            d,
+            "events",
+            where,
+            "events",
+        )
+        if "events" in d
+        else []
+    )
+    for i, event in enumerate(events):
+        _field(event, "type", f"{where}.events[{i}]", "an event type", _is_str)
+    return DealRecord(
+        dealer=_field(d, "dealer", where, "a seat number", _is_int),
+        deck=tuple(_field(d, "deck", where, "a list of cards", _CARDS)),
+        hands=tuple(
+            tuple(h) for h in _field(d, "hands", where, "lists of cards", _is_list_of(_CARDS))
+        ),
+        upcard=_field(d, "upcard", where, "a card or null", _or_null(_is_str), None),
+        stock=tuple(_field(d, "stock", where, "a list of cards", _CARDS, [])),
+        actions=actions,
+        events=tuple(events),
+        score=_tuple_or_none(_field(d, "score", where, "null or integers", _or_null(_INTS), None)),
+    )
+
+
+def _tuple_or_none(values: list[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)
+
+
+MAX_BYTES = 64 * 1024 * 1024  # a whole 22-deal match is about 40 KB: far bigger is not a record
 
 
 def write(record: Record, path: str | Path) -> None:
@@ -247,39 +408,83 @@ def write(record: Record, path: str | Path) -> None:
 
 
 def read(path: str | Path) -> Record:
-    data = Path(path).read_bytes()
+    """Read a record file, gzipped or not; a file that is not one raises RecordError saying why."""
+    name = str(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise RecordError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{name} is a folder, not a record file") from None
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return loads(data.decode())
+        data = _gunzip(data, name)
+    if not data.strip():
+        raise RecordError(f"{name} is empty, not a record")
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"{name} is over {MAX_BYTES // 2**20} MB: too big for a match record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{name} is not a record: it is not UTF-8 text") from None
+    try:
+        return loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
+
+
+def _gunzip(data: bytes, name: str) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as file:
+            return file.read(MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise RecordError(f"{name}: a damaged or truncated gzip file ({exc})") from None
 
 
 def steps(record: Record) -> Iterator[tuple[int, Any, Seat, Action, Any]]:
     """Replay ``record`` step by step: ``(deal index, state before, seat, action, state after)``.
 
     Checks, without any RNG, that each deal was dealt from its recorded deck as recorded, that
-    each decision was made by the seat to act and is legal, and that each deal scores what the
-    record says. Raises RecordError at the first difference.
+    each decision was made by the seat to act and is legal, and that every event, every deal's
+    score and the result are the engine's own, field by field. Raises RecordError at the first
+    difference, naming the deal, the move (counted from 1 in its deal), the event and the field;
+    a step is yielded only once it is checked.
     """
-    game, state = _start(record)
-    check = _DealCheck(record)
-    check.events(game.events(state))
-    for index, deal in enumerate(record.deals):
-        for number, (seat, text) in enumerate(deal.actions):
-            where = f"deal {index}, action {number} ({seat}: {text})"
-            if check.deal != index:
-                raise RecordError(f"{where}: the engine is at deal {check.deal}")
-            if game.current_player(state) != seat:
-                raise RecordError(f"{where}: seat {game.current_player(state)} is to act")
-            try:
-                action = game.parse_action(text)
-                after = game.apply(state, action)
-            except ValueError as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            yield index, state, seat, action, after
-            state = after
-            check.events(game.events(state))
-    result = game.outcome(state)
-    check.finish(result)
+    yield from _Check(record).steps()
+
+
+def checked(record: Record) -> Record:
+    """``record`` replayed and checked (see ``steps``), rebuilt from the engine's own events.
+
+    What tapete shows of a record comes from this copy, so nothing a file claims is repeated
+    without the engine having said it; only the game spec, seed and seat names are the file's.
+    """
+    check = _Check(record)
+    for _ in check.steps():
+        pass
+    rebuilt = check.engine.record()
+    return dataclasses.replace(rebuilt, game=record.game, seed_hash=record.seed_hash)
+
+
+def cut(record: Record, moves: int) -> Record:
+    """``record`` as it stood after its first ``moves`` decisions: an unfinished match.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, whole = play(tapete.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=4)
+    >>> half = cut(whole, 7)  # the one-card deal took 6 decisions
+    >>> half.result, [len(d.actions) for d in half.deals], half.deals[0] == whole.deals[0]
+    (None, [6, 1], True)
+    """
+    game, start = _start(record)
+    recorder = Recorder(game, start, record.seed, record.seats)
+    for number, (_, _, seat, action, after) in enumerate(steps(record)):
+        if number == moves:
+            break
+        recorder.step(seat, action, after)
+    return dataclasses.replace(recorder.record(), game=record.game, seed_hash=record.seed_hash)
 
 
 def _start(record: Record) -> tuple[Game, Any]:
@@ -288,50 +493,155 @@ def _start(record: Record) -> tuple[Game, Any]:
         game = load_game(record.game)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    if dict(jsonable(record.params)) != params_json(game):
+    if _canon(record.params) != _canon(params_json(game)):
         raise RecordError(f"params do not match the spec {record.game!r}")
+    if len(record.seats) != game.players:
+        raise RecordError(
+            f"{game.spec} has {game.players} seats; the record names {len(record.seats)}"
+        )
+    if _canon(record.teams) != _canon(game.teams):
+        raise RecordError(
+            f"teams: expected {_short(jsonable(game.teams))}, "
+            f"the record says {_short(jsonable(record.teams))}"
+        )
     if not record.deals:
         raise RecordError("the record has no deals")
     try:
         decks = [[game.parse_card(c) for c in d.deck] for d in record.deals]
         state = game.new_state(record.seed or 0, decks=decks, dealer=record.deals[0].dealer)
     except ValueError as exc:
-        raise RecordError(f"deal 0: {exc}") from None
+        raise RecordError(f"deal 1: {exc}") from None
     return game, state
 
 
-class _DealCheck:
-    """Compares what the engine deals and scores with what the record says."""
+def _canon(value: Any) -> str:
+    """One text per JSON value, so ``1``, ``1.0`` and ``true`` stay three different things."""
+    return json.dumps(value, sort_keys=True, default=_mapping)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_DEALT = ("dealer", "deck", "hands", "upcard", "stock")
+
+
+class _Check:
+    """Replays a record next to a Recorder fed by the engine, and compares the two as they grow."""
 
     def __init__(self, record: Record) -> None:
         self.record = record
-        self.deal = -1
+        self.game, self.state = _start(record)
+        self.engine = Recorder(self.game, self.state, record.seed, record.seats)
+        self.current = -1  # the deal being compared
+        self.seen = 0  # its events compared so far
+        self._compare()
 
-    def events(self, events: Sequence[Event]) -> None:
-        for event in events:
-            data = event.to_json()
-            if event.type == "deal":
-                self.deal += 1
-                if self.deal >= len(self.record.deals):
-                    raise RecordError(f"the engine deals deal {self.deal}; the record ends before")
-                want = self.record.deals[self.deal]
-                got = (data["dealer"], tuple(tuple(h) for h in data["hands"]), data.get("upcard"))
-                if got != (want.dealer, want.hands, want.upcard):
-                    raise RecordError(
-                        f"deal {self.deal}: dealt {got}, the record says "
-                        f"{(want.dealer, want.hands, want.upcard)}"
-                    )
-            elif event.type == "score":
-                want_score = self.record.deals[self.deal].score
-                if want_score != tuple(data["score"]):
-                    raise RecordError(
-                        f"deal {self.deal}: scores {data['score']}, the record says {want_score}"
-                    )
+    def steps(self) -> Iterator[tuple[int, Any, Seat, Action, Any]]:
+        game = self.game
+        for index, deal in enumerate(self.record.deals):
+            for number, (seat, text) in enumerate(deal.actions):
+                where = f"deal {index + 1}, move {number + 1} (seat {seat}: {text})"
+                if self.current != index:
+                    raise RecordError(f"{where}: the engine is in deal {self.current + 1}")
+                to_act = game.current_player(self.state)
+                if to_act != seat:
+                    turn = "the match is over" if to_act is None else f"seat {to_act} is to act"
+                    raise RecordError(f"{where}: {turn}")
+                try:
+                    action = game.parse_action(text)
+                    after = game.apply(self.state, action)
+                except ValueError as exc:
+                    raise RecordError(f"{where}: {exc}") from None
+                self.engine.step(seat, action, after)
+                self._compare()
+                yield index, self.state, seat, action, after
+                self.state = after
+        self._finish(game.outcome(self.state))
 
-    def finish(self, result: Outcome | None) -> None:
-        if self.deal != len(self.record.deals) - 1:
+    def _where(self, deal: int, after: Any) -> str:
+        actions = self.record.deals[deal].actions
+        if after == -1:
+            return f"deal {deal + 1}, at the deal"
+        if not _is_int(after) or after < -1:
+            return f"deal {deal + 1}, 'after' {_short(after)}"
+        if after >= len(actions):
+            return f"deal {deal + 1}, after its last move"
+        seat, text = actions[after]
+        return f"deal {deal + 1}, move {after + 1} (seat {seat}: {text})"
+
+    def _compare(self) -> None:
+        """Compare what the engine has recorded since the last call."""
+        deals = self.engine.deals_so_far()
+        while True:
+            if self.current >= 0:
+                self._events(self.current, deals[self.current])
+            if self.current + 1 >= len(deals):
+                return
+            if self.current >= 0:
+                self._close(self.current, deals[self.current])
+            self._open(self.current + 1, deals[self.current + 1])
+            self.current, self.seen = self.current + 1, 0
+
+    def _open(self, index: int, dealt: Mapping[str, Any]) -> None:
+        deals = self.record.deals
+        if index >= len(deals):
+            raise RecordError(f"the engine deals deal {index + 1}; the record ends before it")
+        want = deals[index]
+        for key in _DEALT:
+            if _canon(dealt[key]) != _canon(getattr(want, key)):
+                raise RecordError(
+                    f"deal {index + 1}: {key!r}: expected {_short(jsonable(dealt[key]))}, "
+                    f"the record says {_short(jsonable(getattr(want, key)))}"
+                )
+
+    def _events(self, index: int, dealt: Mapping[str, Any]) -> None:
+        got, want = dealt["events"], self.record.deals[index].events
+        for number in range(self.seen, len(got)):
+            event = got[number]
+            if number < len(want) and _canon(event) == _canon(want[number]):
+                continue
+            where = self._where(index, event["after"])
+            if number >= len(want):
+                raise RecordError(
+                    f"{where}: the engine has a {event['type']} event the record lacks"
+                )
+            _same_event(where, event, want[number])
+        self.seen = len(got)
+        moves = len(dealt["actions"]) - 1
+        if len(want) > len(got):
+            extra = want[len(got)]
+            after = extra.get("after")
+            if not _is_int(after) or after <= moves:
+                raise RecordError(
+                    f"{self._where(index, moves)}: the record has a {extra.get('type')} event "
+                    "the engine does not"
+                )
+
+    def _close(self, index: int, dealt: Mapping[str, Any]) -> None:
+        """Deal ``index`` is over: no event may be left in the record, and its score must match."""
+        want = self.record.deals[index]
+        if len(want.events) > len(dealt["events"]):
+            extra = want.events[len(dealt["events"])]
             raise RecordError(
-                f"the record has {len(self.record.deals)} deals; play used {self.deal + 1}"
+                f"{self._where(index, extra.get('after'))}: the record has a {extra.get('type')} "
+                "event the engine does not"
+            )
+        if _canon(dealt["score"]) != _canon(want.score):
+            raise RecordError(
+                f"deal {index + 1}: the deal scores {_short(jsonable(dealt['score']))}, "
+                f"the record says {_short(jsonable(want.score))}"
+            )
+
+    def _finish(self, result: Outcome | None) -> None:
+        deals = self.engine.deals_so_far()
+        self._close(self.current, deals[self.current])
+        if self.current != len(self.record.deals) - 1:
+            raise RecordError(
+                f"the record has {len(self.record.deals)} deals; "
+                f"the engine dealt {self.current + 1}"
             )
         want = self.record.result
         if result is None:
@@ -343,16 +653,45 @@ class _DealCheck:
             "winners": list(result.winners),
             "reason": result.reason,
         }
-        if want is None or dict(jsonable(want)) != got:
-            raise RecordError(f"result {got}, the record says {want}")
+        if want is None:
+            raise RecordError(f"result: expected {got}, the record says null (unfinished)")
+        for key, value in got.items():
+            if _canon(value) != _canon(want.get(key)):
+                raise RecordError(
+                    f"result, field {key!r}: expected {_short(value)}, "
+                    f"the record says {_short(want.get(key, _MISSING))}"
+                )
+
+
+def _same_event(where: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> None:
+    if _canon(got) == _canon(want):
+        return
+    kind, after = got["type"], want.get("after")
+    if _is_int(after) and after != got["after"]:
+        # Events are in order: a record event from later means one is missing here, and one
+        # from earlier is one the engine never had.
+        if after > got["after"]:
+            raise RecordError(f"{where}: the engine has a {kind} event the record lacks")
+        raise RecordError(f"{where}: the record has a {want.get('type')} event the engine does not")
+    if want.get("type") != kind:
+        raise RecordError(
+            f"{where}: expected a {kind} event, the record has a {want.get('type')} event"
+        )
+    for key in [*got, *(k for k in want if k not in got)]:
+        mine, theirs = got.get(key, _MISSING), want.get(key, _MISSING)
+        if _MISSING in (mine, theirs) or _canon(mine) != _canon(theirs):
+            raise RecordError(
+                f"{where}: {kind} event, field {key!r}: expected {_short(mine)}, "
+                f"the record says {_short(theirs)}"
+            )
 
 
 def replay(record: Record) -> Any:
     """Replay a whole record, checking it (see ``steps``); returns the final state."""
-    final = None
-    for _, _, _, _, after in steps(record):
-        final = after
-    return final if final is not None else _start(record)[1]
+    check = _Check(record)
+    for _ in check.steps():
+        pass
+    return check.state
 
 
 def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
@@ -382,7 +721,7 @@ def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
     for number, deal in enumerate(record.deals):
         expected = [CARD_TEXT[c] for c in shuffled(cards, record.seed, number)]
         if list(deal.deck) != expected:
-            problems.append(f"deal {number}: the deck order is not the one the seed gives")
+            problems.append(f"deal {number + 1}: the deck order is not the one the seed gives")
     lot = by_lot(game.players, record.seed, "first-dealer")
     if record.deals and record.deals[0].dealer != lot:
         problems.append(f"the first dealer is seat {record.deals[0].dealer}, the seed draws {lot}")

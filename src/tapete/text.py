@@ -53,7 +53,11 @@ def _label(names: Sequence[str], index: int) -> str:
 
 
 def record_lines(record: Record, *, hands: bool = True) -> Iterator[str]:
-    """The match deal by deal: who dealt, the hands, every decision and what the rules did."""
+    """The match deal by deal: who dealt, the hands, every decision and what the rules did.
+
+    Shown as it is: pass a record the engine wrote or rebuilt (``tapete.record.checked``), never
+    one read from a file unchecked.
+    """
     names = [s.name for s in record.seats]
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
         f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
@@ -75,8 +79,10 @@ def record_lines(record: Record, *, hands: bool = True) -> Iterator[str]:
             yield f"  {names[seat]}: {action}"
             for event in by_action.get(index, []):
                 yield event_text(event, names)
-    if record.result is not None:
-        yield ""
+    yield ""
+    if record.result is None:
+        yield "unfinished: the match stopped here"
+    else:
         yield event_text({"type": "end", **record.result}, names)
 
 

@@ -59,9 +59,11 @@ class PlayConfig:
     hint_budget: bots.Budget | None = None
     record_path: Path | None = None  # also write the finished match here (``--record``)
     extra: dict[str, Any] = field(default_factory=dict)
+    resume: Record | None = None  # an unfinished match to go on with (``--resume``)
 
     def session(self) -> Session:
-        return Session(self.game, self.seats, self.seed, hint_budget=self.hint_budget)
+        budget = self.hint_budget
+        return Session(self.game, self.seats, self.seed, hint_budget=budget, resume=self.resume)
 
 
 class TapeteApp(App[None]):
@@ -140,12 +142,19 @@ class TapeteApp(App[None]):
 
     # -- matches
 
+    async def action_quit(self) -> None:
+        """^Q: a match under way asks first, and may be kept to go on with later."""
+        from tapete.tui.resume import ask_to_quit
+
+        ask_to_quit(self)
+
     def save_record(self, rec: Record) -> Path | None:
-        """Keep a finished match in the records folder (and at ``--record``); None if it failed."""
+        """Keep a match, finished or not, in the records folder (and at ``--record``); None if
+        it failed."""
         config = self.play_config
-        if config is not None and config.record_path is not None:
-            write_record(rec, config.record_path)
         try:
+            if config is not None and config.record_path is not None:
+                write_record(rec, config.record_path)
             path = records.save(rec, self.records_dir)
         except OSError as exc:
             self.notify(str(exc), severity="error")

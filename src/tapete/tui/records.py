@@ -70,7 +70,7 @@ def listing(folder: Path, limit: int = 200) -> list[Saved]:
             continue
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         names = [s.name for s in rec.seats]
-        result = ""
+        result = "unfinished"
         if rec.result is not None:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"

@@ -308,10 +308,12 @@ class Session(Timeline):
         seed: int,
         *,
         hint_budget: bots.Budget | None = None,
+        resume: Record | None = None,
     ) -> None:
         if len(kinds) != game.players:
             raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
-        start = game.new_state(seed)
+        # A resumed match starts from its record's decks; deals after them come from the seed.
+        start = game.new_state(seed) if resume is None else _first_state(game, resume)
         self.kinds = list(kinds)
         self.humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.agents: dict[int, bots.Bot] = {}
@@ -328,6 +330,8 @@ class Session(Timeline):
         self.rngs = [seat_rng(seed, s) for s in range(game.players)]
         self.hint_budget = hint_budget
         self.version = 0  # bumped by every change: a bot's late answer to an old state is dropped
+        for _, _, seat, action, after in record_steps(resume) if resume is not None else ():
+            self.push(seat, action, after)
 
     # -- who and what
 
@@ -371,8 +375,8 @@ class Session(Timeline):
 
     # -- moves
 
-    def push(self, seat: Seat, action: Action) -> None:
-        after = self.game.apply(self.state, action)
+    def push(self, seat: Seat, action: Action, after: Any = None) -> None:
+        after = self.game.apply(self.state, action) if after is None else after
         self.steps.append(Step(seat, action, after, public_events(self.game, after)))
         self.version += 1
 

@@ -1,0 +1,281 @@
+"""Match records as files: whatever a file holds, one clear error or a record that checks out;
+every event checked against the engine's; unfinished matches replayed and resumed."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tapete
+from tapete import record
+from tapete.errors import RecordError
+from tapete.match import play, resume
+
+POCHA = "pocha(schedule=[2, 3])"
+
+
+def finished(spec: str = POCHA, seed: int = 3) -> record.Record:
+    game = tapete.load(spec)
+    return play(game, ["random"] * game.players, seed=seed)[1]
+
+
+def as_json(rec: record.Record) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(record.dumps(rec))
+    return doc
+
+
+def refused(doc: dict[str, Any]) -> str:
+    """The error a record as JSON gets when it is read and checked."""
+    with pytest.raises(RecordError) as caught:
+        record.checked(record.loads(json.dumps(doc)))
+    return str(caught.value)
+
+
+# --- files that are not records --------------------------------------------------------------
+
+
+def _deep() -> bytes:
+    return b"[" * 100_000 + b"]" * 100_000
+
+
+def _gz(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "missing": (lambda d: d / "nowhere.json", "no such file"),
+    "folder": (lambda d: d, "is a folder, not a record file"),
+    "empty": (lambda d: _put(d / "e.json", b""), "is empty, not a record"),
+    "blank": (lambda d: _put(d / "b.json", b" \n\n"), "is empty, not a record"),
+    "binary": (lambda d: _put(d / "x.bin", bytes(range(256)) * 4), "not UTF-8 text"),
+    "gzip of junk": (lambda d: _put(d / "j.gz", b"\x1f\x8b\x08junk"), "damaged or truncated gzip"),
+    "truncated gzip": (
+        lambda d: _put(d / "t.json.gz", _gz(record.dumps(finished()).encode())[:200]),
+        "damaged or truncated gzip",
+    ),
+    "gzip of binary": (lambda d: _put(d / "g.gz", _gz(b"\xff\xfe\x00")), "not UTF-8 text"),
+    "deep nesting": (lambda d: _put(d / "deep.json", _deep()), "nested too deeply"),
+    "nesting the reader takes": (
+        lambda d: _put(d / "deep2.json", b"[" * 900 + b"]" * 900),
+        "nested too deeply",
+    ),
+    "not JSON": (lambda d: _put(d / "n.json", b'{"format": '), "not JSON"),
+    "a number too long": (lambda d: _put(d / "big.json", b"1" * 5000), "not JSON"),
+    "a list": (lambda d: _put(d / "l.json", b"[1, 2]"), "not an object"),
+    "no format": (lambda d: _put(d / "f.json", b"{}"), "its 'format' field is missing"),
+    "another version": (
+        lambda d: _put(d / "v.json", b'{"format": "tapete-record/2"}'),
+        "a tapete-record/2 record; this tapete reads tapete-record/1",
+    ),
+}
+
+
+def _put(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_a_file_that_is_not_a_record_gets_one_clear_error(kind: str, tmp_path: Path) -> None:
+    make, says = BAD_FILES[kind]
+    path = make(tmp_path)
+    with pytest.raises(RecordError) as caught:
+        record.read(path)
+    message = str(caught.value)
+    assert says in message and "\n" not in message
+    assert message.startswith(str(path))
+
+
+@given(st.binary(max_size=400), st.booleans())
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_bytes_are_refused_with_a_record_error(
+    tmp_path: Path, data: bytes, zipped: bool
+) -> None:
+    path = tmp_path / "random.json"
+    path.write_bytes(_gz(data) if zipped else data)
+    with pytest.raises(RecordError):
+        record.read(path)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+GOOD = as_json(finished("pocha(players=3, schedule=[1, 2])", seed=1))
+
+
+@given(st.data(), JSON)
+@settings(max_examples=400)
+def test_a_record_with_any_value_replaced_is_checked_or_refused(data: Any, value: Any) -> None:
+    """Put any JSON anywhere in a good record: it still checks out or is refused cleanly."""
+    doc = copy.deepcopy(GOOD)
+    node: Any = doc
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        if isinstance(node[key], dict | list) and node[key] and data.draw(st.booleans()):
+            node = node[key]
+            continue
+        node[key] = value
+        break
+    try:
+        rec = record.checked(record.loads(json.dumps(doc)))
+    except RecordError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert record.checked(rec) == rec
+
+
+@pytest.mark.parametrize("where", ["params", "event", "result", "seat"])
+def test_a_deep_value_anywhere_is_refused(where: str) -> None:
+    """Deep enough to pass the JSON reader, and to break any recursive walk after it."""
+    doc, deep = as_json(finished()), json.loads("[" * 900 + "]" * 900)
+    place = {
+        "params": doc["params"],
+        "event": doc["deals"][0]["events"][0],
+        "result": doc["result"],
+        "seat": doc["seats"][0],
+    }[where]
+    place["x"] = deep
+    assert refused(doc) == "not a record: its JSON is nested too deeply"
+
+
+def test_the_command_line_says_it_in_one_line_with_status_2(tmp_path: Path) -> None:
+    from test_cli import tapete as run
+
+    for kind in ("binary", "truncated gzip", "deep nesting", "missing", "empty", "folder"):
+        path = BAD_FILES[kind][0](tmp_path)
+        for extra in [["--plain"]] + ([["--verify"]] if kind == "binary" else []):
+            out = run("replay", str(path), *extra)
+            assert out.returncode == 2, (kind, out.stderr)
+            assert out.stderr.count("\n") == 1 and out.stderr.startswith("tapete: "), out.stderr
+            assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+# --- events checked against the engine's ---------------------------------------------------
+
+
+def test_a_genuine_record_is_rebuilt_unchanged() -> None:
+    for spec in (POCHA, "tute(players=4)", "truco(players=4, target=3)", "pottle(players=3)"):
+        rec = finished(spec, seed=5)
+        assert record.checked(record.loads(record.dumps(rec))) == rec
+
+
+def _event(doc: dict[str, Any], deal: int, kind: str) -> dict[str, Any]:
+    event: dict[str, Any] = next(e for e in doc["deals"][deal]["events"] if e["type"] == kind)
+    return event
+
+
+def test_an_edited_trick_winner_is_refused_naming_the_move_event_and_field() -> None:
+    doc = as_json(finished())
+    trick = _event(doc, 1, "trick")
+    right = trick["winner"]
+    trick["winner"] = (right + 1) % 4
+    seat, action = doc["deals"][1]["actions"][trick["after"]].values()
+    assert refused(doc) == (
+        f"deal 2, move {trick['after'] + 1} (seat {seat}: {action}): trick event, "
+        f"field 'winner': expected {right}, the record says {(right + 1) % 4}"
+    )
+
+
+def test_an_edited_bid_or_total_in_a_score_event_is_refused() -> None:
+    doc = as_json(finished())
+    _event(doc, 1, "score")["bids"][0] += 1
+    assert "score event, field 'bids': expected" in refused(doc)
+    doc = as_json(finished())
+    _event(doc, 0, "score")["totals"][2] += 5
+    assert "deal 1, move" in refused(doc) and "field 'totals'" in refused(doc)
+    doc = as_json(finished())
+    doc["deals"][0]["score"][1] += 1
+    assert refused(doc).startswith("deal 1: the deal scores")
+
+
+def test_a_dropped_or_added_event_is_refused() -> None:
+    doc = as_json(finished())
+    dropped = doc["deals"][1]["events"].pop(0)
+    assert f"the engine has a {dropped['type']} event the record lacks" in refused(doc)
+    doc = as_json(finished())
+    doc["deals"][1]["events"].pop()
+    assert "the engine has a score event the record lacks" in refused(doc)
+    doc = as_json(finished())
+    doc["deals"][0]["events"].insert(1, dict(doc["deals"][0]["events"][0]))
+    assert "the record has a trick event the engine does not" in refused(doc)
+    doc = as_json(finished())
+    doc["deals"][1]["events"].append({"type": "trick", "leader": 0, "winner": 0, "after": 99})
+    assert refused(doc) == (
+        "deal 2, after its last move: the record has a trick event the engine does not"
+    )
+    doc = as_json(finished())
+    _event(doc, 0, "trick")["note"] = "mine"
+    assert "trick event, field 'note': expected missing, the record says \"mine\"" in refused(doc)
+
+
+def test_an_edited_result_or_deal_is_refused() -> None:
+    doc = as_json(finished())
+    doc["result"]["winners"] = [3]
+    assert refused(doc).startswith("result, field 'winners'")
+    doc = as_json(finished())
+    doc["result"] = None
+    assert "the record says null (unfinished)" in refused(doc)
+    doc = as_json(finished())
+    doc["deals"][1]["stock"] = ["1o"]
+    assert refused(doc).startswith("deal 2: 'stock': expected []")
+    doc = as_json(finished())
+    doc["seats"].pop()
+    assert "the record names 3" in refused(doc)
+
+
+def test_replay_and_verify_refuse_an_edited_winner(tmp_path: Path) -> None:
+    from test_cli import tapete as run
+
+    doc = as_json(finished())
+    _event(doc, 1, "trick")["winner"] += 1
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc))
+    for extra in (["--plain"], ["--verify"]):
+        out = run("replay", str(path), *extra)
+        assert out.returncode == 2 and "field 'winner'" in out.stderr
+        assert "replay checked" not in out.stdout and "verified" not in out.stdout
+
+
+# --- unfinished matches ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", [POCHA, "tute", "truco(players=4, target=3)", "poch(players=3)"])
+def test_an_unfinished_record_replays_at_any_point(spec: str) -> None:
+    whole = finished(spec, seed=2)
+    moves = sum(len(d.actions) for d in whole.deals)
+    for cut in sorted({0, 1, moves // 3, moves // 2, moves - 1}):
+        half = record.cut(whole, cut)
+        assert half.result is None and sum(len(d.actions) for d in half.deals) == cut
+        again = record.loads(record.dumps(half))
+        assert record.checked(again) == half
+        assert tapete.load(spec).outcome(record.replay(again)) is None
+
+
+@pytest.mark.parametrize("spec", [POCHA, "tute(players=4)", "truco(target=3)"])
+def test_resume_finishes_an_unfinished_match_from_its_last_move(spec: str) -> None:
+    whole = finished(spec, seed=6)
+    moves = sum(len(d.actions) for d in whole.deals)
+    half = record.cut(whole, moves // 2)
+    game = tapete.load(spec)
+    final, rec = resume(half, ["random"] * game.players)
+    assert game.outcome(final) is not None and rec.result is not None
+    played = [a for d in rec.deals for a in d.actions]
+    assert played[: moves // 2] == [a for d in half.deals for a in d.actions]
+    assert record.checked(record.loads(record.dumps(rec))) == rec  # the whole match, checked
+    # Later deals come from the seed, as they would have without the pause.
+    assert all(a.deck == b.deck for a, b in zip(rec.deals, whole.deals, strict=False))
+    with pytest.raises(RecordError, match="over: there is nothing to resume"):
+        resume(rec, ["random"] * game.players)

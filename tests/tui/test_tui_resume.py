@@ -1,0 +1,121 @@
+"""Leaving a match half-played at the table and coming back to it: ^Q asks, the unfinished match
+is saved as a record, the replay steps through it and ``--resume`` plays it to the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import tapete
+from tapete import record
+from tapete.tui import PlayConfig, TapeteApp
+from tapete.tui.records import listing
+from tapete.tui.resume import QuitScreen
+from tapete.tui.screens import ReplayScreen, SummaryScreen, TableScreen
+from tapete.tui.widgets import TitleBar
+from tuikit import make_app, press_a_legal_key, settle, table_screen, text_of
+
+POCHA = "pocha(schedule=[2, 3])"
+FOUR = ["human", "random", "easy", "random"]
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+async def quit_half_way(tmp_path: Path, answers: list[str]) -> tuple[TapeteApp, list[str]]:
+    """Play four of your moves, then ^Q and the keys in ``answers``; the moves played so far."""
+    app = make_app(POCHA, FOUR, 5, tmp_path)
+    rng = random.Random(1)
+    async with app.run_test() as pilot:
+        screen = await settle(pilot)
+        for _ in range(4):
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+        assert not screen.finished
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")  # keep playing: nothing changes
+        await pilot.pause()
+        assert app.screen_stack[-1] is screen and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        played = [screen.session.game.format_action(s.action) for s in screen.session.steps]
+        for key in answers:
+            await pilot.press(key)
+        await pilot.pause()
+    return app, played
+
+
+def test_ctrl_q_asks_and_saves_the_unfinished_match_as_a_record(tmp_path: Path) -> None:
+    async def go() -> None:
+        app, played = await quit_half_way(tmp_path, ["y"])
+        assert not app.is_running
+        saved = list((tmp_path / "records").glob("*.json"))
+        assert len(saved) == 1
+        rec = record.read(saved[0])
+        assert rec.result is None and rec.seed == 5
+        assert [a for d in rec.deals for _, a in d.actions] == played
+        assert [s.kind for s in rec.seats] == ["human", "bot", "bot", "bot"]
+        assert record.checked(rec) == rec
+        assert listing(tmp_path / "records")[0].result == "unfinished"
+
+    run(go())
+
+
+def test_quitting_without_saving_keeps_nothing(tmp_path: Path) -> None:
+    async def go() -> None:
+        app, _ = await quit_half_way(tmp_path, ["d"])
+        assert not app.is_running
+        assert not list((tmp_path / "records").glob("*.json"))
+
+    run(go())
+
+
+def test_the_replay_steps_through_an_unfinished_record(tmp_path: Path) -> None:
+    _, whole = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=2)
+    half = record.cut(whole, 13)  # the two-card deal took 12
+
+    async def go() -> None:
+        app = TapeteApp(replay=half, data=tmp_path, lang="en")
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            title = app.screen.query_one(TitleBar)
+            assert "step 0 of 13" in text_of(title)
+            await pilot.press(*["right"] * 14)  # one past the end stays at the end
+            await pilot.pause()
+            assert "step 13 of 13" in text_of(title) and "deal 2 of 2" in text_of(title)
+
+    run(go())
+
+
+def test_resume_plays_the_saved_match_to_the_end(tmp_path: Path) -> None:
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        path = next((tmp_path / "records").glob("*.json"))
+        half = record.read(path)
+        kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+        assert kinds == tuple(FOUR)
+        game = tapete.load(half.game)
+        config = PlayConfig(game, kinds, half.seed or 0, resume=half)
+        app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+        rng = random.Random(3)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            moves = sum(len(d.actions) for d in half.deals)
+            assert len(screen.session.steps) >= moves
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            assert isinstance(app.screen, SummaryScreen)
+            assert isinstance(table_screen(app), TableScreen)
+            finished = record.read(screen.saved_to)
+        assert finished.result is not None and finished.seed == half.seed
+        played = [a for d in finished.deals for a in d.actions]
+        assert played[:moves] == [a for d in half.deals for a in d.actions]
+        assert record.checked(finished) == finished
+
+    run(go())
