@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ __all__ = [
     "Event",
     "Game",
     "Outcome",
+    "Phases",
     "Rules",
     "Seat",
     "Setup",
@@ -101,6 +103,26 @@ class Setup:
                 f" {format_cards(extra) or ('repeats' if len(given) != len(cards) else 'none')})"
             )
         return given
+
+
+class Phases(enum.IntEnum):
+    """The base of each game's ``Phase``: what the seat to act is deciding.
+
+    A phase is an int (states compare it in every step of a playout) that reads as its
+    lowercase name, so a view's phase prints as a word:
+
+    >>> class Phase(Phases):
+    ...     BID = 0
+    ...     PLAY = 1
+    >>> Phase.PLAY == 1, str(Phase.PLAY), f"{Phase.BID}"
+    (True, 'play', 'bid')
+    """
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 @dataclass(frozen=True)

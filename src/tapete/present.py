@@ -229,7 +229,7 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         view.dealer,
     )
     last = view.tricks[-1] if view.tricks else None
-    verb = "{name} to bid" if view.phase == "bid" else "{name} to play"
+    verb = "{name} to bid" if str(view.phase) == "bid" else "{name} to play"
     return Table(
         game=title_game,
         title=title,
@@ -257,7 +257,7 @@ def _pocha_words(
     from tapete.games import pocha
 
     title_game = "Oh Hell" if params.deck == "french" else "Pocha"
-    total = len(pocha._schedule(params))
+    total = len(pocha.schedule_of(params))
     title = (
         tr(lang, "tie-break hand")
         if tiebreak
@@ -330,7 +330,7 @@ def _pottle(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Pottle",
         title=f"Pottle — {tr(lang, 'deal')} {view.deal + 1}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
         blind=0,
@@ -389,7 +389,7 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Truco",
         title=f"Truco — {tr(lang, 'hand')} {view.deal + 1}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(hand),
         blind=view.hand_sizes[view.seat] if view.seat is not None and hand is None else 0,
@@ -461,8 +461,8 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     info = [(tr(lang, "trump"), _suit(lang, view.trump))]
     if face >= 0:
         info.append((tr(lang, "upcard"), format_card(face)))
-    info.append((tr(lang, "phase"), tr(lang, view.phase)))
-    if view.phase == "poker" and view.turn is not None and max(view.bets) > 0:
+    info.append((tr(lang, "phase"), tr(lang, str(view.phase))))
+    if str(view.phase) == "poker" and view.turn is not None and max(view.bets) > 0:
         info.append((tr(lang, "to call"), str(view.to_call)))
     takers = {m.bowl: m.seat for m in view.melds if m.seat is not None}
     bowls = [
@@ -474,7 +474,7 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Poch",
         title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
         blind=0,

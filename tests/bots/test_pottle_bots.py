@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import tapete
 from tapete.bots import Budget, LevelBot, hint
 from tapete.game import Game
-from tapete.games.pottle import stack_deck
+from tapete.games.pottle import Phase, stack_deck
 
 LEVELS = ("easy", "medium", "hard")
 SPECS = (
@@ -58,7 +58,7 @@ def test_every_level_plays_legally_in_every_phase(seed: int, spec: str) -> None:
         for action in choices:
             assert action in legal, (view.phase, game.format_action(action))
         state = game.apply(state, rng.choice(choices))
-    assert phases == {"bid", "trump", "play"}
+    assert phases == {Phase.BID, Phase.TRUMP, Phase.PLAY}
 
 
 def test_hard_is_deterministic_with_iterations() -> None:

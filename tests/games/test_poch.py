@@ -394,9 +394,9 @@ def test_5_5_i_after_a_bet_call_raise_or_pass() -> None:
 def test_5_5_j_the_phase_ends_when_everyone_still_in_has_matched() -> None:
     game, state = setup(PO4, "Ts", dealer=3)
     state, _ = act(game, state, "0 bet 1", "1 raise 1", "2 call", "3 pass")
-    assert game.observe(state, 0).phase == "poker" and game.current_player(state) == 0
+    assert game.observe(state, 0).phase == poch.Phase.POKER and game.current_player(state) == 0
     state, events = act(game, state, "0 call")
-    assert game.observe(state, 0).phase == "shedding"
+    assert game.observe(state, 0).phase == poch.Phase.SHEDDING
     assert of(events, "poker")[0]["bets"] == [2, 2, 2, 0]
 
 
@@ -669,7 +669,7 @@ def test_option_bowl_funding_player_antes() -> None:
                         bowl_funding="player_antes", chips=5)  # fmt: skip
     assert of(game.events(state), "fund")[0]["bowls"] == [3] * 5 + [0, 0, 0, 0]
     assert of(game.events(state), "sit_out")[0]["seats"] == [0, 1, 2]
-    assert game.observe(state, 0).phase == "shedding"
+    assert game.observe(state, 0).phase == poch.Phase.SHEDDING
 
 
 def test_option_player_antes_a_seat_without_chips_sits_out_the_poker_round() -> None:
@@ -891,7 +891,9 @@ def test_sample_state_agrees_with_the_view(spec: str, seed: int, cut: int) -> No
         sampled = poch.sample_state(view, rng)
         assert poch.observe(sampled, seat) == view
         # The sampled deal must meld exactly as the real one did, and play on legally.
-        melds, _ = poch._meld(state.params, sampled.rnd, [m.chips for m in view.melds] + [0, 0])
+        melds, _ = poch.meld_bowls(
+            state.params, sampled.rnd, [m.chips for m in view.melds] + [0, 0]
+        )
         assert [(m.bowl, m.seat, m.cards) for m in melds] == [
             (m.bowl, m.seat, m.cards) for m in view.melds
         ]

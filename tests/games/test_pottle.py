@@ -256,11 +256,11 @@ def test_6_2_d_seven_cards_one_at_a_time_from_the_dealers_left() -> None:
 def test_6_3_a_one_round_of_bids_from_the_dealers_left() -> None:
     game, state = start(EXAMPLE_HANDS, dealer=1)
     order = []
-    while state.phase == 0:
+    while state.phase == pottle.Phase.BID:
         order.append(game.current_player(state))
         state = game.apply(state, "bid 1" if len(order) % 2 else "bid 0")
     assert order == [2, 3, 0, 1]
-    assert state.phase == 1  # naming trump: nobody bids twice
+    assert state.phase == pottle.Phase.TRUMP  # nobody bids twice
 
 
 def test_6_3_b_a_bid_is_zero_to_seven_and_need_not_rise() -> None:
@@ -673,7 +673,7 @@ def test_views_show_voids_chips_and_trump() -> None:
     game, state = start(TRICK_HANDS)
     state = act(game, state, "bid 2", "bid 3", "bid 3", "bid 1")
     view = game.observe(state, 0)
-    assert view.trump is None and view.declarer == 1 and view.phase == "trump"
+    assert view.trump is None and view.declarer == 1 and view.phase == pottle.Phase.TRUMP
     assert view.pot == 4 and view.stacks == (19,) * 4 and view.scores == (-1,) * 4
     state = act(game, state, "trump none", "play Ks", "play As", "play 2h")
     view = game.observe(state, 2)

@@ -787,7 +787,7 @@ def test_t4_3_final_count() -> None:
 def test_defaults_depend_on_the_player_count() -> None:
     two, four = tapete.load("tute"), tapete.load("tute(players=4)")
     assert (two.spec, four.spec) == ("tute", "tute(players=4)")
-    assert tute._bonus(two.params) == 0 and tute._bonus(four.params) == 10
+    assert tute.last_trick_bonus(two.params) == 0 and tute.last_trick_bonus(four.params) == 10
     assert tapete.load(four.spec) == four
     assert tapete.load("tute(players=4, last_trick_bonus=0)").spec == (
         "tute(players=4, last_trick_bonus=0)"
@@ -1047,7 +1047,7 @@ def test_the_trick_winner_by_table_agrees_with_tricks() -> None:
         for trick in some:
             for size in range(2, len(trick) + 1):
                 expected = tricks.trick_winner(trick[:size], trump, ORDER)
-                assert tute._trick_winner(trick[:size], tute.BEATERS[trump]) == expected
+                assert tute.winning_play(trick[:size], tute.BEATERS[trump]) == expected
 
 
 @pytest.mark.parametrize(
@@ -1060,11 +1060,11 @@ def test_the_legal_cards_agree_with_tricks_legal_mask(spec: str) -> None:
     for seed in range(40):
         for state, _ in random_playout(game, seed)[:-1]:
             trump, seat = state.deal.trump, state.turn
-            rule = tute._obligation(p, len(state.tricks), state.trick, seat, state.leader, trump)
+            rule = tute.obligation(p, len(state.tricks), state.trick, seat, state.leader, trump)
             assert rule == tricks.MUST_WIN
             expected = tricks.legal_mask(
                 state.hands[seat], state.trick, trump, ORDER, rule, must_underruff=p.must_underruff
             )
-            assert tute._legal_cards(state) == expected
+            assert tute.legal_cards(state) == expected
             plays = [a for a in tute.legal_actions(state) if a < SWAP]
             assert plays == tapete.cards.cards_of(expected)

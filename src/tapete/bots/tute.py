@@ -172,7 +172,7 @@ def _from_state(state: tute.State) -> _Know:
         n=n,
         seat=seat,
         hand=hand,
-        legal=tute._legal_cards(state),
+        legal=tute.legal_cards(state),
         trick=state.trick,
         leader=state.leader,
         trump=state.deal.trump,
@@ -182,7 +182,7 @@ def _from_state(state: tute.State) -> _Know:
         unseen=unseen,
         face_up=state.face_up,
         window=n == 4 or state.face_up >= 0 or state.params.cantes_after_stock,
-        sung=tute._sung(state.cantes),
+        sung=tute.sung_suits(state.cantes),
         targets=state.params.two_swap_targets,
     )
 
@@ -333,7 +333,7 @@ def _playout_action(state: tute.State) -> int:
         declaration = _declaration(actions)
         if declaration is not None:
             return declaration
-    legal = tute._legal_cards(state)
+    legal = tute.legal_cards(state)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     return _medium_card(_from_state(state))[0]
@@ -353,7 +353,7 @@ def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget)
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
     """The margin of ``side`` in the deal that just ended, and whether it won it."""
-    scored = tute._scored(state)
+    scored = tute.scored_deal(state)
     if scored is None:
         raise AssertionError("a finished deal without a score")
     points, winner = scored
@@ -365,7 +365,7 @@ def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
 
 
 def _deals_to_win(params: tute.Params) -> int:
-    return tute._deals_to_win(params.match)
+    return tute.deals_to_win(params.match)
 
 
 def _play_out(state: tute.State, number: int, side: int) -> tuple[float, bool]:
@@ -430,7 +430,7 @@ def _position(state: tute.State) -> Position:
         order=ORDER,
         obligation=MUST_WIN,  # four players with must_beat_partner=false: a stricter model
         must_underruff=p.must_underruff,
-        last_trick_bonus=tute._bonus(p),
+        last_trick_bonus=tute.last_trick_bonus(p),
         points=POINTS,
     )
 
@@ -465,7 +465,7 @@ def _left(state: tute.State) -> int:
             total += POINTS[c]
     for c in state.trick:
         total += POINTS[c]
-    return total + tute._bonus(state.params)
+    return total + tute.last_trick_bonus(state.params)
 
 
 def _sing_first(view: tute.View, legal: list[int]) -> Decision | None:

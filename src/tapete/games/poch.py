@@ -78,7 +78,7 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
 
 NAME = "poch"
 PASS, CALL = 128, 129
@@ -87,11 +87,20 @@ ACE, KING, QUEEN, JACK, TEN, MARRIAGE, SEQUENCE, POCH, PINKE = range(9)
 NAMED_BOWLS = 8  # the bowls the bank (or the antes) fund: all but the Pinke
 HONOURS = ((ACE, 14), (KING, 13), (QUEEN, 12), (JACK, 11), (TEN, 10))
 ROUNDS = ("until_one_left", "one_per_player")
-_POKER, _SHED, _OVER = 0, 1, 2
-_PHASES = ("poker", "shedding", "over")
 _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+
+
+class Phase(Phases):
+    """What the seat to act is doing (``State.phase``, ``View.phase``); melding is automatic."""
+
+    POKER = 0  # bet, call or pass
+    SHEDDING = 1  # lead or continue a run
+    OVER = 2  # the match is over
+
+
+_POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -236,7 +245,7 @@ class State:
     put: tuple[int, ...]  # each seat's chips in the Pinke this round
     folded: int  # seats out of the poker phase (passed, sitting out, not playing)
     pending: int  # seats that still have to act in the poker phase
-    phase: int
+    phase: Phase
     turn: Seat
     poker: tuple[tuple[Seat, Action], ...]  # the poker phase so far (public)
     revealed: tuple[int, ...]  # cards each seat has shown this round (melds, showdown)
@@ -261,7 +270,7 @@ class State:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<poch round {self.rnd.number} dealer {self.rnd.dealer} trump "
-            f"{suit_name(self.rnd.trump)} {_PHASES[self.phase]} turn {self.turn} "
+            f"{suit_name(self.rnd.trump)} {Phase(self.phase)} turn {self.turn} "
             f"chips {list(self.chips)} bowls {list(self.bowls)} put {list(self.put)} "
             f"hands [{hands}]>"
         )
@@ -301,7 +310,7 @@ class View:
     played: CardSet
     out_of_play: CardSet  # cards known to be out of play this round
     turn: Seat | None
-    phase: str
+    phase: Phase
     history: tuple[tuple[int, ...], ...]
 
     @property
@@ -366,7 +375,7 @@ def _begin_round(
                 bowls_l[b] += 1
         fund = Event("fund", {"by": "player_antes", "antes": antes, "bowls": bowls_l[:]})
     rnd = _deal(params, setup, number, dealer, seats, start)
-    melds, revealed = _meld(params, rnd, bowls_l)
+    melds, revealed = meld_bowls(params, rnd, bowls_l)
     for m in melds:
         if m.seat is not None:
             chips_l[m.seat] += m.chips
@@ -437,7 +446,9 @@ def _shown_holder(seats: tuple[Seat, ...], players: int) -> Seat:
     return seats[(_deck(players).size - 1) % len(seats)]
 
 
-def _meld(params: Params, rnd: Round, bowls: list[int]) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
+def meld_bowls(
+    params: Params, rnd: Round, bowls: list[int]
+) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
     """Who takes the Ace … Ten, Marriage and Sequence bowls, and the cards each seat shows."""
     n, trump, dealt = params.players, rnd.trump, rnd.dealt
     shown = [0] * n
@@ -1058,7 +1069,7 @@ def observe(state: State, seat: Seat | None) -> View:
         played=CardSet(state.played),
         out_of_play=CardSet(_known_out(rnd) | state.gone),
         turn=None if over else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         history=state.history,
     )
 
@@ -1160,7 +1171,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         "put": view.bets,
         "folded": sum(1 << s for s in range(n) if view.folded[s]),
         "pending": sum(1 << s for s in view.to_act),
-        "phase": _PHASES.index(view.phase),
+        "phase": view.phase,
         "turn": view.turn if view.turn is not None else -1,
         "poker": view.poker,
         "revealed": _revealed(view, dealt),

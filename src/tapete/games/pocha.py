@@ -54,13 +54,22 @@ from tapete.cards import (
 )
 from tapete.chance import deal_constrained, dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
 
 NAME = "pocha"
 BID = 128
 SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")
-_BID, _PLAY, _OVER = 0, 1, 2
-_PHASES = ("bid", "play", "over")
+
+
+class Phase(Phases):
+    """What the seat to act is doing (``State.phase``, ``View.phase``)."""
+
+    BID = 0
+    PLAY = 1
+    OVER = 2  # the match is over
+
+
+_BID, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +144,7 @@ class Params:
             self.tiebreak_players,
             "tied, all or nobody",
         )
-        _schedule(self)  # validates the schedule against the deck
+        schedule_of(self)  # validates the schedule against the deck
 
 
 def deck(params: Params) -> Deck:
@@ -154,7 +163,7 @@ def _deck(params: Params) -> Deck:
 
 
 @lru_cache(maxsize=64)
-def _order(params: Params) -> tricks.Order:
+def card_order(params: Params) -> tricks.Order:
     deck = _deck(params)
     if params.deck == "french":
         return tricks.Order.of(deck, tuple(range(14, 1, -1)))
@@ -165,12 +174,12 @@ def _order(params: Params) -> tricks.Order:
 
 
 @lru_cache(maxsize=64)
-def _schedule(params: Params) -> tuple[int, ...]:
+def schedule_of(params: Params) -> tuple[int, ...]:
     """The hand sizes of the match (RULES.md §1.3).
 
-    >>> _schedule(Params(players=4))
+    >>> schedule_of(Params(players=4))
     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-    >>> len(_schedule(Params(players=3))), _schedule(Params(players=4, schedule="n_ones"))[:5]
+    >>> len(schedule_of(Params(players=3))), schedule_of(Params(players=4, schedule="n_ones"))[:5]
     (25, (1, 1, 1, 1, 2))
     """
     n, top = params.players, _deck(params).size // params.players
@@ -263,7 +272,7 @@ class State:
         leader: Seat,
         tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
         turn: Seat,
-        phase: int,
+        phase: Phase,
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
         last: tuple[_Pending, ...],
@@ -298,7 +307,7 @@ class State:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<pocha deal {d.number} size {d.size} dealer {d.dealer} trump "
-            f"{suit_name(d.trump) if d.trump >= 0 else 'none'} {_PHASES[self.phase]} "
+            f"{suit_name(d.trump) if d.trump >= 0 else 'none'} {Phase(self.phase)} "
             f"turn {self.turn} bids {list(self.bids)} won {list(self.won)} "
             f"trick [{format_cards(self.trick)}] hands [{hands}] scores {list(self.scores)}>"
         )
@@ -326,7 +335,7 @@ class View:
     leader: Seat
     tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
     turn: Seat | None
-    phase: str
+    phase: Phase
     scores: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
     excluded: tuple[CardSet, ...] = field(repr=False)  # cards each seat is known not to hold
@@ -344,7 +353,7 @@ def new_state(params: Params, setup: Setup) -> State:
     n = params.players
     dealer = setup.first_dealer(n)
     seats = tuple((dealer + 1 + i) % n for i in range(n))
-    deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
+    deal = _deal(params, setup, 0, schedule_of(params)[0], seats, tiebreak=False)
     zeros = (0,) * n
     return _start(params, setup, deal, zeros, (), (deal,))
 
@@ -383,7 +392,7 @@ def _deal(
         deck,
         tuple(dealt),
         tiebreak,
-        _order(params),
+        card_order(params),
     )
 
 
@@ -422,14 +431,14 @@ def current_player(state: State) -> Seat | None:
 def legal_actions(state: State) -> list[Action]:
     """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
     if state.phase == _PLAY:
-        return cards_of(state._legal if state._legal >= 0 else _legal_cards(state))
+        return cards_of(state._legal if state._legal >= 0 else legal_cards(state))
     if state.phase == _BID:
         hooked = _hooked_bid(state)
         return [BID + b for b in range(state.deal.size + 1) if b != hooked]
     return []
 
 
-def _legal_cards(state: State) -> int:
+def legal_cards(state: State) -> int:
     if state._legal < 0:
         p = state.params
         state._legal = tricks.legal_mask(
@@ -492,7 +501,7 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
     if state.phase == _PLAY and 0 <= action < BID:
-        legal = state._legal if state._legal >= 0 else _legal_cards(state)
+        legal = state._legal if state._legal >= 0 else legal_cards(state)
         if legal >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
@@ -609,7 +618,7 @@ def _end_of_hand(state: State) -> State:
         },
     )
     last = (*state.last, scored)
-    number, schedule = d.number + 1, _schedule(p)
+    number, schedule = d.number + 1, schedule_of(p)
     if number < len(schedule):
         dealer = (d.dealer + 1) % p.players
         seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
@@ -667,7 +676,7 @@ def outcome(state: State) -> Outcome | None:
     winners = tuple(s for s, v in enumerate(state.scores) if v == best)
     reason = (
         "schedule complete"
-        if len(winners) == 1 or state.deal.number + 1 == len(_schedule(state.params))
+        if len(winners) == 1 or state.deal.number + 1 == len(schedule_of(state.params))
         else "tie-break complete"
     )
     if len(winners) > 1:
@@ -768,7 +777,7 @@ def observe(state: State, seat: Seat | None) -> View:
         leader=state.leader,
         tricks=state.tricks,
         turn=None if state.phase == _OVER else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         scores=state.scores,
         history=state.history,
         excluded=excluded,
@@ -854,9 +863,9 @@ def sample_state(view: View, rng: random.Random) -> State:
         order,
         tuple(h | b for h, b in zip(hands, played_by, strict=True)),
         view.tiebreak,
-        _order(p),
+        card_order(p),
     )
-    phase = _PHASES.index(view.phase)
+    phase = view.phase
     return State(
         p,
         setup,
@@ -922,7 +931,7 @@ def describe(view: View) -> str:
         if face >= 0
         else ""
     )
-    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(_schedule(p))}"
+    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(schedule_of(p))}"
     lines = [f"{kind}: {view.hand_size} card(s), seat {view.dealer} deals, trump {trump}{shown}"]
     for s in view.seats:
         bid = "-" if view.bids[s] is None else view.bids[s]

@@ -69,15 +69,13 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
 
 NAME = "truco"
 DOWN = 128
 BLIND = 256
 RAISE, ACCEPT, RUN = 259, 260, 261
 
-_PLAY, _ANSWER, _ELEVEN, _OVER = 0, 1, 2, 3
-_PHASES = ("play", "answer", "eleven", "over")
 NORMAL, ELEVEN, IRON = 0, 1, 2
 _SPECIALS = ("normal", "mao_de_onze", "mao_de_ferro")
 TIE = 2  # a round result: team 0, team 1 or TIE
@@ -89,6 +87,18 @@ ORDINARY = {"dirty": (3, 2, 14, 13, 11, 12, 7, 6, 5, 4), "clean": (3, 2, 14, 13,
 NEXT_STAKE = {1: 3, 3: 6, 6: 9, 9: 12}
 RUN_PAYS = {3: 1, 6: 3, 9: 6, 12: 9}  # a team that runs from a raise to 6 gives 3, ...
 _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+class Phase(Phases):
+    """What the seat to act is doing (``State.phase``, ``View.phase``)."""
+
+    PLAY = 0  # play a card, or raise the stake
+    ANSWER = 1  # accept, raise again or run from a raise
+    ELEVEN = 2  # the team on 11 decides to play the mão de onze or to run
+    OVER = 3  # the match is over
+
+
+_PLAY, _ANSWER, _ELEVEN, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,7 +179,7 @@ def manilha_rank(kind: str, vira: Card) -> int:
 
 
 @lru_cache(maxsize=32)
-def _powers(kind: str, manilha: int) -> tuple[int, ...]:
+def powers(kind: str, manilha: int) -> tuple[int, ...]:
     """Card strength indexed by card: manilhas 21..24, ordinary 1..10, -1 outside the deck."""
     power = [-1] * 128
     ranks = ORDINARY[kind]
@@ -189,7 +199,7 @@ def strength(params: Params, vira: Card, card: Card) -> int:
     >>> strength(p, parse_card("Jh", True), kc) > strength(p, parse_card("Jh", True), k_d) > 10
     True
     """
-    return _powers(params.deck, manilha_rank(params.deck, vira))[card]
+    return powers(params.deck, manilha_rank(params.deck, vira))[card]
 
 
 def round_result(
@@ -311,7 +321,7 @@ class State:
     tricks: tuple[tuple[Seat, tuple[int, ...]], ...]
     results: tuple[int, ...]
     turn: Seat
-    phase: int
+    phase: Phase
     stake: int
     raised_by: int
     proposal: int
@@ -345,7 +355,7 @@ class State:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<truco deal {d.number} dealer {d.dealer} vira {format_card(d.vira)}"
-            f" {_SPECIALS[d.special]} {_PHASES[self.phase]} turn {self.turn} stake {self.stake}"
+            f" {_SPECIALS[d.special]} {Phase(self.phase)} turn {self.turn} stake {self.stake}"
             f" proposal {self.proposal} results {list(self.results)}"
             f" trick [{' '.join(_format_play(p) for p in self.trick)}] hands [{hands}]"
             f" scores {list(self.scores)}>"
@@ -387,7 +397,7 @@ class View:
     leader: Seat
     tricks: tuple[Round, ...]
     turn: Seat | None
-    phase: str  # play, answer (a raise to answer), eleven (the mão de onze decision), over
+    phase: Phase
     stake: int
     proposal: int | None  # the value a pending raise asks for
     proposer: Seat | None
@@ -409,7 +419,7 @@ class View:
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
     dealer = setup.first_dealer(n)
-    return _start(params, setup, 0, dealer, (0, 0), (), ())
+    return start_deal(params, setup, 0, dealer, (0, 0), (), ())
 
 
 def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple[int, ...]) -> Deal:
@@ -427,7 +437,7 @@ def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple
         dealer=dealer,
         vira=vira,
         manilha=manilha,
-        power=_powers(params.deck, manilha),
+        power=powers(params.deck, manilha),
         deck=stack,
         dealt=tuple(sum(1 << c for c in cards) for cards in order),
         order=tuple(order),
@@ -437,7 +447,7 @@ def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple
     )
 
 
-def _start(
+def start_deal(
     params: Params,
     setup: Setup,
     number: int,
@@ -737,7 +747,7 @@ def _end_hand(state: State, team: int, points: int, reason: str) -> State:
     history = (*state.history, delta)
     last = (*state.last, ("score", delta, scores, state.stake, team, reason))
     if max(scores) < p.target:
-        return _start(
+        return start_deal(
             p, state.setup, d.number + 1, (d.dealer + 1) % p.players, scores, history, last
         )
     ended = state._with(
@@ -888,7 +898,7 @@ def parse_action(params: Params, text: str) -> Action:
 # --- views -----------------------------------------------------------------------------------
 
 
-def _sees(state: State, seat: Seat | None, owner: Seat) -> bool:
+def sees(state: State, seat: Seat | None, owner: Seat) -> bool:
     """May ``seat`` see ``owner``'s cards? Its own, unless blind; its partner's in a mão de onze."""
     if seat is None:
         return False
@@ -906,7 +916,7 @@ def _view_plays(
     for i, play in enumerate(plays):
         owner = (leader + i) % n
         down = play >= DOWN
-        card = play & 127 if not down or _sees(state, seat, owner) else -1
+        card = play & 127 if not down or sees(state, seat, owner) else -1
         out.append(Play(owner, card, down))
     return tuple(out)
 
@@ -927,7 +937,7 @@ def observe(state: State, seat: Seat | None) -> View:
         eleven_team=d.eleven_team if d.eleven_team >= 0 else None,
         blind=d.blind,
         hands=tuple(
-            CardSet(h) if _sees(state, seat, s) else None for s, h in enumerate(state.hands)
+            CardSet(h) if sees(state, seat, s) else None for s, h in enumerate(state.hands)
         ),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         trick=_view_plays(state, seat, state.leader, state.trick),
@@ -937,7 +947,7 @@ def observe(state: State, seat: Seat | None) -> View:
             for (leader, plays), r in zip(state.tricks, state.results, strict=True)
         ),
         turn=None if over else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         stake=state.stake,
         proposal=state.proposal or None,
         proposer=None if state.proposer < 0 else state.proposer,
@@ -1011,7 +1021,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         dealer=view.dealer,
         vira=view.upcard,
         manilha=view.manilha,
-        power=_powers(p.deck, view.manilha),
+        power=powers(p.deck, view.manilha),
         deck=stack,
         dealt=tuple(dealt),
         order=tuple(order),
@@ -1029,7 +1039,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         tricks=tricks,
         results=tuple(TIE if r.result is None else r.result for r in view.tricks),
         turn=-1 if view.turn is None else view.turn,
-        phase=_PHASES.index(view.phase),
+        phase=view.phase,
         stake=view.stake,
         raised_by=-1 if view.raised_by is None else view.raised_by,
         proposal=view.proposal or 0,
@@ -1075,7 +1085,7 @@ def describe(view: View) -> str:
     ]
     if view.proposal is not None:
         lines.append(f"seat {view.proposer} asks {view.proposal}: seat {view.turn} answers")
-    elif view.phase == "eleven":
+    elif view.phase == _ELEVEN:
         lines.append(f"seat {view.turn} decides: accept (play for 3) or run (concede 1)")
     for number, done in enumerate(view.tricks, 1):
         result = "tied" if done.result is None else f"team {done.result}"
