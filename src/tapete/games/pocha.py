@@ -52,7 +52,7 @@ from tapete.cards import (
     spanish,
     suit_name,
 )
-from tapete.chance import deal_constrained, dealt_order
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
 
@@ -822,85 +822,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, the cards played, the turned card, the dealer's shown card and every void
     or "could not beat" revealed by play are honoured; later deals come from a fresh seed.
     """
-    p = view.params
-    n, d_seats = p.players, view.seats
-    known = [h.mask if h is not None else -1 for h in view.hands]
-    played_by = [0] * n
-    for leader, trick in (*view.tricks, (view.leader, view.trick)):
-        seat = leader
-        nxt = {s: d_seats[(i + 1) % len(d_seats)] for i, s in enumerate(d_seats)}
-        for card in trick:
-            played_by[seat] |= 1 << card
-            seat = nxt[seat]
-    deck = _deck(p)
-    unseen = deck.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
-    if view.upcard >= 0:
-        unseen &= ~(1 << view.upcard)
-    pinned = [0] * n
-    if view.shown >= 0 and not played_by[view.dealer] >> view.shown & 1 and known[view.dealer] < 0:
-        pinned[view.dealer] = 1 << view.shown
-        unseen &= ~pinned[view.dealer]
-    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] - pinned[s].bit_count() for s in range(n)]
-    stock = unseen.bit_count() - sum(sizes)
-    excluded = [m.mask for m in view.excluded]
-    dealt = deal_constrained(unseen, [*sizes, stock], [*excluded, 0], rng)
-    hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
-    setup = Setup(seed=rng.getrandbits(32))
-    order = _stack(view, hands, played_by, dealt[n], rng)
-    seats = view.seats
-    after = [0] * n
-    for i, s in enumerate(seats):
-        after[s] = seats[(i + 1) % len(seats)]
-    deal = Deal(
-        view.deal,
-        view.hand_size,
-        view.dealer,
-        seats,
-        tuple(after),
-        view.trump,
-        view.upcard,
-        view.shown,
-        order,
-        tuple(h | b for h, b in zip(hands, played_by, strict=True)),
-        view.tiebreak,
-        card_order(p),
-    )
-    phase = view.phase
-    return State(
-        p,
-        setup,
-        deal,
-        hands,
-        tuple(-1 if b is None else b for b in view.bids),
-        view.won,
-        view.trick,
-        view.leader,
-        view.tricks,
-        view.turn if view.turn is not None else -1,
-        phase,
-        view.scores,
-        view.history,
-        (),
-    )
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._pocha_sampler import sample_state as sample
 
-
-def _stack(
-    view: View, hands: tuple[int, ...], played_by: list[int], stock: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``hands`` (plus what was played) as this game deals."""
-    rows = []
-    for s in view.seats:
-        cards = cards_of(hands[s] | played_by[s])
-        rng.shuffle(cards)
-        if s == view.dealer and view.shown >= 0:
-            cards.remove(view.shown)
-            cards.append(view.shown)
-        rows.append(cards)
-    rest = cards_of(stock)
-    rng.shuffle(rest)
-    if view.upcard >= 0:
-        rest.insert(0, view.upcard)
-    return dealt_order(rows, then=rest)
+    return sample(view, rng)
 
 
 def stack_deck(

@@ -49,7 +49,7 @@ from tapete.cards import (
     parse_cards,
     suit_name,
 )
-from tapete.chance import deal_constrained, dealt_order
+from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
 
@@ -746,62 +746,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, the cards played and every void shown are honoured; the undealt cards
     and later deals come from fresh randomness.
     """
-    p = view.params
-    n = p.players
-    played_by = [0] * n
-    for first, cards in (*view.tricks, (view.leader, view.trick)):
-        for i, card in enumerate(cards):
-            played_by[(first + i) % n] |= 1 << card
-    known = [-1] * n
-    if view.seat is not None:
-        own = view.hands[view.seat]
-        assert own is not None
-        known[view.seat] = own.mask
-    unseen = DECK.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
-    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] for s in range(n)]
-    undealt = unseen.bit_count() - sum(sizes)
-    excluded = [m.mask for m in view.excluded]
-    dealt = deal_constrained(unseen, [*sizes, undealt], [*excluded, 0], rng)
-    hands = tuple(known[s] if known[s] >= 0 else dealt[s] for s in range(n))
-    held = tuple(h | b for h, b in zip(hands, played_by, strict=True))
-    deal = Deal(view.deal, view.dealer, _stack(view.dealer, held, dealt[n], rng), held)
-    return State(
-        params=p,
-        setup=Setup(seed=rng.getrandbits(32)),
-        deal=deal,
-        hands=hands,
-        bids=tuple(-1 if b is None else b for b in view.bids),
-        declarer=-1 if view.declarer is None else view.declarer,
-        trump=_UNNAMED if view.trump is None else view.trump,
-        won=view.won,
-        trick=view.trick,
-        leader=view.leader,
-        tricks=view.tricks,
-        turn=-1 if view.turn is None else view.turn,
-        phase=view.phase,
-        stacks=view.stacks,
-        bought=view.bought,
-        pot=view.pot,
-        discarded=view.discarded,
-        history=view.history,
-        reason=view.reason or "",
-        last=(),
-    )
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._pottle_sampler import sample_state as sample
 
-
-def _stack(
-    dealer: Seat, held: tuple[int, ...], undealt: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``held`` one card at a time from the dealer's left."""
-    n = len(held)
-    rows = []
-    for i in range(n):
-        cards = cards_of(held[(dealer + 1 + i) % n])
-        rng.shuffle(cards)
-        rows.append(cards)
-    rest = cards_of(undealt)
-    rng.shuffle(rest)
-    return dealt_order(rows, then=rest)
+    return sample(view, rng)
 
 
 def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ...]:
