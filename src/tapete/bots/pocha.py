@@ -250,7 +250,7 @@ def _solved(state: pocha.State, seat: int) -> tuple[float, int]:
         leader=state.leader,
         trump=deal.trump,
         order=deal.order,
-        obligation=state.params.obligation,  # type: ignore[arg-type]
+        obligation=state.params.obligation,
         must_underruff=state.params.must_underruff,
     )
     others = set(deal.seats) - {seat}

@@ -86,7 +86,7 @@ class Params:
     dealer_hook: bool = True
     hook_on_one_card: bool = False
     rank_order: str = "as_tres"
-    obligation: str = "must_win"
+    obligation: tricks.Obligation = "must_win"
     must_underruff: bool = False
     scoring: str = "pocha"
     all_dealt_trump: str = "dealer_card"
@@ -446,7 +446,7 @@ def legal_cards(state: State) -> int:
             state.trick,
             state.deal.trump,
             state.deal.order,
-            p.obligation,  # type: ignore[arg-type]
+            p.obligation,
             must_underruff=p.must_underruff,
         )
     return state._legal
@@ -493,7 +493,7 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
         state.trick,
         d.trump,
         d.order,
-        p.obligation,  # type: ignore[arg-type]
+        p.obligation,
         must_underruff=p.must_underruff,
     )
 
@@ -809,7 +809,7 @@ def _excluded(state: State) -> list[int]:
                 trick[:i],
                 d.trump,
                 order,
-                p.obligation,  # type: ignore[arg-type]
+                p.obligation,
                 must_underruff=p.must_underruff,
             )
             seat = d.after[seat]
