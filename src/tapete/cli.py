@@ -42,7 +42,7 @@ class HumanSeat:
     kind = "human"
     name = "human"
 
-    def __init__(self, game: Game, seat: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -38,7 +38,7 @@ def seat_rng(seed: int, seat: Seat) -> random.Random:
 
 
 def play(
-    game: Game,
+    game: Game[Any, Any],
     seats: Sequence[Agent | str],
     *,
     seed: int = 0,

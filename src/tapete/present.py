@@ -87,7 +87,9 @@ class Actions:
     buttons: tuple[Button, ...]
 
 
-def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = None) -> Actions:
+def actions(
+    game: Game[Any, Any], legal: Sequence[Action], lang: str = "en", view: Any = None
+) -> Actions:
     """Sort legal actions into card plays (clicking a card in your hand) and labelled buttons.
 
     With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, 6!, 9!, 12!.
@@ -108,7 +110,7 @@ def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = N
     return Actions(cards, tuple(buttons))
 
 
-def _is_card(game: Game, text: str) -> bool:
+def _is_card(game: Game[Any, Any], text: str) -> bool:
     try:
         game.parse_card(text)
     except InvalidActionError:

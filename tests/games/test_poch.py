@@ -49,7 +49,9 @@ def cs(text: str) -> CardSet:
     return CardSet.parse(text, french=True)
 
 
-def setup(hands: list[str], upcard: str | None, dealer: int, **options: Any) -> tuple[Game, State]:
+def setup(
+    hands: list[str], upcard: str | None, dealer: int, **options: Any
+) -> tuple[Game[Any, Any], State]:
     """A game with ``options`` whose first round deals ``hands`` (per seat) and turns ``upcard``."""
     spec = tapete.game.format_spec("poch", {"players": len(hands), **options})
     game = tapete.load(spec)
@@ -57,7 +59,7 @@ def setup(hands: list[str], upcard: str | None, dealer: int, **options: Any) -> 
     return game, game.new_state(decks=[deck], dealer=dealer)
 
 
-def act(game: Game, state: State, *moves: str) -> tuple[State, list[Event]]:
+def act(game: Game[Any, Any], state: State, *moves: str) -> tuple[State, list[Event]]:
     """Apply ``"seat action"`` moves in order, checking whose turn it is; collect the events."""
     seen: list[Event] = []
     for move in moves:
@@ -76,7 +78,7 @@ def meld(state: State, bowl: int) -> poch.Meld:
     return state.rnd.melds[bowl]
 
 
-def code(game: Game, state: State, text: str) -> str:
+def code(game: Game[Any, Any], state: State, text: str) -> str:
     error = game.why_illegal(state, text)
     assert error is not None, text
     with pytest.raises(IllegalActionError):
@@ -571,7 +573,7 @@ def test_5_7_c_the_last_player_with_chips_wins() -> None:
     assert code(game, state, "pass") == "match-over"
 
 
-def passive(game: Game, state: State) -> State:
+def passive(game: Game[Any, Any], state: State) -> State:
     """Play on with nobody betting and every leader shedding its lowest card."""
     while game.current_player(state) is not None:
         legal = game.legal_actions(state)

@@ -50,7 +50,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def levels(game: Game) -> tuple[str, ...]:
+def levels(game: Game[Any, Any]) -> tuple[str, ...]:
     """The bot levels ``game`` has: every level where its strategies exist, else random only."""
     module = str(getattr(game.rules, "__name__", "")).rsplit(".", 1)[-1]
     if importlib.util.find_spec(f"tapete.bots.{module}") is None:
