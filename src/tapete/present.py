@@ -18,16 +18,28 @@ language; the apps never read game truth, only views.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
+from tapete.games import rules_of
 from tapete.i18n import tr
 
-__all__ = ["Actions", "Button", "OnTable", "SeatBox", "Table", "actions", "present"]
+__all__ = [
+    "PRESENTERS",
+    "Actions",
+    "Button",
+    "OnTable",
+    "Presenter",
+    "SeatBox",
+    "Table",
+    "actions",
+    "present",
+]
 
 
 @dataclass(frozen=True)
@@ -92,18 +104,18 @@ def actions(
 ) -> Actions:
     """Sort legal actions into card plays (clicking a card in your hand) and labelled buttons.
 
-    With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, 6!, 9!, 12!.
+    With the ``view``, a game's presenter may label a button by the moment (Truco's ``raise`` says
+    what it asks: truco!, 6!, 9!, 12!).
     """
     cards: dict[str, Action] = {}
     buttons = []
+    button = PRESENTERS[game.rules.NAME].button if view is not None else None
     for action in legal:
         text = game.format_action(action)
         words = text.split()
         if len(words) == 2 and words[0] == "play" and _is_card(game, words[1]):
             cards[words[1]] = action
-        elif words == ["raise"] and view is not None and hasattr(view, "stake"):
-            asked = view.proposal if view.proposal is not None else view.stake
-            label = tr(lang, "truco!") if asked == 1 else f"{asked + 3}!"
+        elif button is not None and (label := button(view, words, lang)) is not None:
             buttons.append(Button(label, action, text))
         else:
             buttons.append(Button(_label(words, lang), action, text))
@@ -150,11 +162,18 @@ def _label(words: list[str], lang: str) -> str:
 # --- presenters ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Presenter:
+    """How the apps show one game: its ``Table``, and button labels that depend on the view."""
+
+    table: Callable[[Any, str, list[str]], Table]
+    button: Callable[[Any, list[str], str], str | None] | None = None
+
+
 def present(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> Table:
     """The table as ``view``'s seat sees it, in ``lang``; ``names`` name the seats."""
-    module = type(view).__module__.rsplit(".", 1)[-1]
-    presenter = _PRESENTERS.get(module, _generic)
-    return presenter(view, lang, _names(view, lang, names))
+    presenter = PRESENTERS[rules_of(view).NAME]
+    return presenter.table(view, lang, _names(view, lang, names))
 
 
 def _names(view: Any, lang: str, names: Sequence[str] | None) -> list[str]:
@@ -407,39 +426,6 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _generic(view: Any, lang: str, names: list[str]) -> Table:
-    """Any game whose view has the common fields (seat, hands, hand_sizes, trick, scores)."""
-    n = len(view.hand_sizes)
-    seats = tuple(
-        SeatBox(
-            s, names[s], (), view.hand_sizes[s], _shown(view, s), s == getattr(view, "turn", None)
-        )
-        for s in range(n)
-    )
-    trick = getattr(view, "trick", ())
-    plays = tuple(OnTable(-1, CARD_TEXT[c]) for c in trick if isinstance(c, int))
-    trump = getattr(view, "trump", None)
-    info = ((tr(lang, "trump"), _suit(lang, trump)),) if isinstance(trump, int) else ()
-    scores = tuple(getattr(view, "scores", ()))
-    return Table(
-        game=type(view).__module__.rsplit(".", 1)[-1].title(),
-        title=type(view).__module__.rsplit(".", 1)[-1].title(),
-        status=_status(view, lang, names),
-        seats=seats,
-        hand=_cards(view.hand),
-        blind=0,
-        trick=plays,
-        last_trick=(),
-        last_winner=None,
-        info=info,
-        score_names=tuple(names[: len(scores)]),
-        scores=scores,
-        history=tuple(getattr(view, "history", ())),
-        deck="spanish" if view.hand and min(view.hand) < 64 else "french",
-        over=getattr(view, "turn", None) is None,
-    )
-
-
 def _poch(view: Any, lang: str, names: list[str]) -> Table:
     """Poch: chips and bets per seat, the nine bowls in ``extra["bowls"]``, the run in play."""
     from tapete.games import poch
@@ -547,10 +533,21 @@ def _tute(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-_PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
-    "poch": _poch,
-    "pocha": _pocha,
-    "pottle": _pottle,
-    "truco": _truco,
-    "tute": _tute,
-}
+def _truco_button(view: Any, words: list[str], lang: str) -> str | None:
+    """``raise`` says what it asks: truco! (to 3), then 6!, 9!, 12!."""
+    if words != ["raise"]:
+        return None
+    asked = view.proposal if view.proposal is not None else view.stake
+    return tr(lang, "truco!") if asked == 1 else f"{asked + 3}!"
+
+
+PRESENTERS: Mapping[str, Presenter] = MappingProxyType(
+    {
+        "poch": Presenter(_poch),
+        "pocha": Presenter(_pocha),
+        "pottle": Presenter(_pottle),
+        "truco": Presenter(_truco, _truco_button),
+        "tute": Presenter(_tute),
+    }
+)
+"""Each game's presenter by the game's ``NAME`` (every registered game has one: a test checks)."""
