@@ -36,10 +36,10 @@ import ast
 import dataclasses
 import enum
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, Protocol, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from tapete.cards import Card, Deck, parse_card
 from tapete.errors import IllegalActionError, SpecError
@@ -48,6 +48,7 @@ __all__ = [
     "Action",
     "Event",
     "Game",
+    "GameState",
     "Outcome",
     "Phases",
     "Rules",
@@ -125,6 +126,52 @@ class Phases(enum.IntEnum):
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+
+class GameState:
+    """The base of a game's slotted ``State``: one way to make a new state from an old one.
+
+    ``state._with(**changes)`` copies every slot, sets the ones in ``_FRESH`` (caches the new
+    state computes again, e.g. its legal moves) and then applies ``changes``. The copy is written
+    out slot by slot when the class is made: several times faster than a loop over the slots,
+    and every transition of a playout makes one.
+
+    >>> class Counter(GameState):
+    ...     __slots__ = ("count", "_cache")
+    ...     _FRESH = (("_cache", None),)
+    ...     def __init__(self, count: int) -> None:
+    ...         self.count, self._cache = count, "stale"
+    >>> a = Counter(1)
+    >>> b = a._with(count=2)
+    >>> (a.count, a._cache), (b.count, b._cache)
+    ((1, 'stale'), (2, None))
+    """
+
+    __slots__ = ()
+    _FRESH: ClassVar[tuple[tuple[str, object], ...]] = ()  # (slot, value) pairs
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        slots = cls.__dict__.get("__slots__", ())
+        fresh = dict(cls._FRESH)
+        lines = [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
+        lines += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
+        code = "\n".join(
+            [
+                "def _with(self, **changes):",
+                "    new = _make(_cls)",
+                *lines,
+                "    for name, value in changes.items():",
+                "        setattr(new, name, value)",
+                "    return new",
+            ]
+        )
+        scope: dict[str, Any] = {"_make": object.__new__, "_cls": cls}
+        scope.update((f"_fresh_{i}", value) for i, value in enumerate(fresh.values()))
+        exec(code, scope)  # the code names only the class's own slots
+        cls._with = scope["_with"]
+
+    _with: Callable[..., Self]  # written out for each subclass, see the class docstring
 
 
 @dataclass(frozen=True)

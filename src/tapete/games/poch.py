@@ -56,7 +56,6 @@ Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` i
 from __future__ import annotations
 
 import dataclasses
-import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,7 +77,7 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
 NAME = "poch"
 PASS, CALL = 128, 129
@@ -207,7 +206,7 @@ _Run = tuple[
 _Pending = Event | Round | Meld | _Run
 
 
-class State:
+class State(GameState):
     """A Poch match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
@@ -258,14 +257,6 @@ class State:
     history: tuple[tuple[int, ...], ...]  # chips won and lost in each round
     last: tuple[_Pending, ...]  # the last step's events, rendered by ``events``
 
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name, value in zip(State.__slots__, _ALL_SLOTS(self), strict=True):
-            setattr(new, name, value)
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
@@ -274,9 +265,6 @@ class State:
             f"chips {list(self.chips)} bowls {list(self.bowls)} put {list(self.put)} "
             f"hands [{hands}]>"
         )
-
-
-_ALL_SLOTS = operator.attrgetter(*State.__slots__)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from tapete import tricks
 from tapete.cards import (
@@ -54,7 +53,7 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
 NAME = "pocha"
 BID = 128
@@ -238,7 +237,7 @@ _Public = tuple[tuple[int, ...], tuple[int | None, ...], tuple[CardSet, ...]]
 """What every seat's view of a state shares: hand sizes, bids, cards known not held."""
 
 
-class State:
+class State(GameState):
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
@@ -259,6 +258,7 @@ class State:
         "turn",
         "won",
     )
+    _FRESH = (("_legal", -1), ("_public", None))  # caches a new state computes again
 
     def __init__(
         self,
@@ -293,14 +293,6 @@ class State:
         self.last = last
         self._legal = -1  # the play phase's legal mask, computed once
         self._public: _Public | None = None  # what every seat's view shares, computed once
-
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(new, name, changes.get(name, getattr(self, name)))
-        new._legal = -1
-        new._public = None
-        return new
 
     def __repr__(self) -> str:
         d = self.deal

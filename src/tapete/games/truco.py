@@ -69,7 +69,7 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
 NAME = "truco"
 DOWN = 128
@@ -281,7 +281,7 @@ class Deal:
 _Pending: TypeAlias = "Event | Deal | tuple[Any, ...]"
 
 
-class State:
+class State(GameState):
     """A Truco match between two decisions. Treat as immutable: ``apply`` returns a new one.
 
     ``trick`` holds the current round's plays from ``leader`` (``DOWN + card`` when face down),
@@ -335,20 +335,6 @@ class State:
     def __init__(self, **fields: Any) -> None:
         for name in State.__slots__:
             object.__setattr__(self, name, fields[name])
-
-    def _with(self, **changes: Any) -> State:
-        # Plain attribute copies: several times faster than a loop over __slots__.
-        new = State.__new__(State)
-        new.params, new.setup, new.deal = self.params, self.setup, self.deal
-        new.hands, new.trick, new.leader = self.hands, self.trick, self.leader
-        new.tricks, new.results, new.turn = self.tricks, self.results, self.turn
-        new.phase, new.stake, new.raised_by = self.phase, self.stake, self.raised_by
-        new.proposal, new.proposer = self.proposal, self.proposer
-        new.resume, new.ran = self.resume, self.ran
-        new.scores, new.history, new.last = self.scores, self.history, self.last
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
 
     def __repr__(self) -> str:
         d = self.deal

@@ -43,8 +43,6 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 
 from __future__ import annotations
 
-import inspect
-import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -67,7 +65,7 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Phases, Seat, Setup, check, format_value
+from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check, format_value
 
 NAME = "tute"
 SWAP = 64
@@ -245,7 +243,7 @@ _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
 ...)``, ``("score", ...)``, ``("end", ...)``) to be rendered by ``events``."""
 
 
-class State:
+class State(GameState):
     """A Tute match between two decisions. Treat as immutable: ``apply`` returns a new one.
 
     ``cantes`` are ``(trick index, seat, suit)``, ``swaps`` ``(trick index, seat, given, taken)``;
@@ -276,6 +274,7 @@ class State:
         "tricks",
         "turn",
     )
+    _FRESH = (("_legal", -1),)  # caches a new state computes again
 
     def __init__(
         self,
@@ -361,11 +360,6 @@ class State:
         new._legal = -1
         return new
 
-    def _with(self, **changes: Any) -> State:
-        """This state with the fields named in ``changes`` replaced."""
-        values: list[Any] = [*map(changes.get, _FIELDS, _fields_of(self))]
-        return State(*values)
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         face = CARD_TEXT[self.face_up] if self.face_up >= 0 else "-"
@@ -378,8 +372,6 @@ class State:
 
 
 _new_state = object.__new__
-_FIELDS = tuple(inspect.signature(State).parameters)
-_fields_of = operator.attrgetter(*_FIELDS)
 
 
 @dataclass(frozen=True)
