@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from tapete.cards import Card, cards_of
-from tapete.chance import dealt_order
+from tapete.chance import random_stack
 from tapete.game import Seat, Setup
 from tapete.games.poch import (
     SEQUENCE,
@@ -56,7 +56,8 @@ def sample_state(view: View, rng: random.Random) -> State:
     for i, s in enumerate(targets):
         dealt[s] |= hidden[i]
     stock = out | hidden[-1]
-    deck = _restack(view, dealt, stock, rng)
+    rows = [dealt[s] for s in view.seats]
+    deck = random_stack(rows, stock, rng, turned=view.upcard, last=view.shown)
     rnd = Round(
         view.deal,
         view.dealer,
@@ -181,20 +182,3 @@ def _deal_hidden(
     if not search(0):
         raise ValueError("no deal of the unseen cards is consistent with what the view shows")
     return hands
-
-
-def _restack(view: View, dealt: list[int], stock: int, rng: random.Random) -> tuple[Card, ...]:
-    """A deck order that deals ``dealt`` as this game deals, the known face-up card in place."""
-    rows = []
-    for s in view.seats:
-        row = cards_of(dealt[s])
-        rng.shuffle(row)
-        if view.shown >= 0 and view.shown in row:
-            row.remove(view.shown)
-            row.append(view.shown)
-        rows.append(row)
-    rest = cards_of(stock & ~(1 << view.upcard if view.upcard >= 0 else 0))
-    rng.shuffle(rest)
-    if view.upcard >= 0:
-        rest.insert(0, view.upcard)
-    return dealt_order(rows, then=rest)

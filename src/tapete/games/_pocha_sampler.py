@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tapete.cards import Card, cards_of
-from tapete.chance import deal_constrained, dealt_order
+from tapete.chance import deal_constrained, random_stack
 from tapete.game import Setup
 from tapete.games.pocha import Deal, State, View, _deck, card_order
 
@@ -43,7 +42,8 @@ def sample_state(view: View, rng: random.Random) -> State:
     dealt = deal_constrained(unseen, [*sizes, stock], [*excluded, 0], rng)
     hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
     setup = Setup(seed=rng.getrandbits(32))
-    order = _stack(view, hands, played_by, dealt[n], rng)
+    rows = [hands[s] | played_by[s] for s in view.seats]
+    order = random_stack(rows, dealt[n], rng, turned=view.upcard, last=view.shown)
     seats = view.seats
     after = [0] * n
     for i, s in enumerate(seats):
@@ -79,22 +79,3 @@ def sample_state(view: View, rng: random.Random) -> State:
         view.history,
         (),
     )
-
-
-def _stack(
-    view: View, hands: tuple[int, ...], played_by: list[int], stock: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``hands`` (plus what was played) as this game deals."""
-    rows = []
-    for s in view.seats:
-        cards = cards_of(hands[s] | played_by[s])
-        rng.shuffle(cards)
-        if s == view.dealer and view.shown >= 0:
-            cards.remove(view.shown)
-            cards.append(view.shown)
-        rows.append(cards)
-    rest = cards_of(stock)
-    rng.shuffle(rest)
-    if view.upcard >= 0:
-        rest.insert(0, view.upcard)
-    return dealt_order(rows, then=rest)

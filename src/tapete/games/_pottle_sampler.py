@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import random
 
-from tapete.cards import Card, cards_of
-from tapete.chance import deal_constrained, dealt_order
-from tapete.game import Seat, Setup
+from tapete.chance import deal_constrained, random_stack
+from tapete.game import Setup
 from tapete.games.pottle import _UNNAMED, DECK, Deal, State, View
 
 __all__ = ["sample_state"]
@@ -36,7 +35,8 @@ def sample_state(view: View, rng: random.Random) -> State:
     dealt = deal_constrained(unseen, [*sizes, undealt], [*excluded, 0], rng)
     hands = tuple(known[s] if known[s] >= 0 else dealt[s] for s in range(n))
     held = tuple(h | b for h, b in zip(hands, played_by, strict=True))
-    deal = Deal(view.deal, view.dealer, _stack(view.dealer, held, dealt[n], rng), held)
+    rows = [held[(view.dealer + 1 + i) % n] for i in range(n)]
+    deal = Deal(view.deal, view.dealer, random_stack(rows, dealt[n], rng), held)
     return State(
         params=p,
         setup=Setup(seed=rng.getrandbits(32)),
@@ -59,18 +59,3 @@ def sample_state(view: View, rng: random.Random) -> State:
         reason=view.reason or "",
         last=(),
     )
-
-
-def _stack(
-    dealer: Seat, held: tuple[int, ...], undealt: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``held`` one card at a time from the dealer's left."""
-    n = len(held)
-    rows = []
-    for i in range(n):
-        cards = cards_of(held[(dealer + 1 + i) % n])
-        rng.shuffle(cards)
-        rows.append(cards)
-    rest = cards_of(undealt)
-    rng.shuffle(rest)
-    return dealt_order(rows, then=rest)

@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from tapete import chance
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -75,7 +76,6 @@ from tapete.cards import (
     parse_card,
     suit_name,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
@@ -1127,6 +1127,4 @@ def stack_deck(
     ('7c 8c Tc 8s', '9d')
     """
     n = params.players
-    cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    turned = [parse_card(upcard, french=True)] if upcard is not None else []
-    return dealt_order(cards, (dealer + 1) % n, turned, _deck(n).cards)
+    return chance.stack_deck(_deck(n), n, dealer, hands, upcard or "")

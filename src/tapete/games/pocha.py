@@ -37,7 +37,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from tapete import tricks
+from tapete import chance, tricks
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -51,7 +51,6 @@ from tapete.cards import (
     spanish,
     suit_name,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
@@ -832,10 +831,7 @@ def stack_deck(
     >>> [format_card(c) for c in stack_deck(p, 2, ["1o", "3o", "4o"], "5e")[:4]]
     ['1o', '3o', '4o', '5e']
     """
-    french_deck = params.deck == "french"
-    cards = [[parse_card(t, french_deck) for t in h.split()] for h in hands]
-    turned = [parse_card(upcard, french_deck)] if upcard is not None else []
-    return dealt_order(cards, (dealer + 1) % params.players, turned, _deck(params).cards)
+    return chance.stack_deck(_deck(params), params.players, dealer, hands, upcard or "")
 
 
 def describe(view: View) -> str:

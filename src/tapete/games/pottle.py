@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from tapete import tricks
+from tapete import chance, tricks
 from tapete.cards import (
     CARD_TEXT,
     FRENCH_52,
@@ -49,7 +49,6 @@ from tapete.cards import (
     parse_cards,
     suit_name,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
@@ -749,11 +748,10 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ..
     '2c 2d 2h 3c'
     """
     n = params.players
-    cards = [parse_cards(h, french=True) for h in hands]
     check(
-        len(cards) == n and all(len(h) == HAND for h in cards),
+        len(hands) == n and all(len(parse_cards(h, french=True)) == HAND for h in hands),
         "hands",
-        len(cards),
+        len(hands),
         f"{n} hands of {HAND} cards",
     )
-    return dealt_order(cards, (dealer + 1) % n, (), DECK.cards)
+    return chance.stack_deck(DECK, n, dealer, hands)

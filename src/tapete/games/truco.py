@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeAlias
 
+from tapete import chance
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -67,7 +68,6 @@ from tapete.cards import (
     format_cards,
     parse_card,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
 
@@ -969,11 +969,9 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str], vira: str) -> tup
     '3c 4d 2c 5d Ac 6d Kh'
     """
     n = params.players
-    cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    if len(cards) != n or any(len(h) != 3 for h in cards):
+    if len(hands) != n or any(len(h.split()) != 3 for h in hands):
         raise ValueError(f"give {n} hands of 3 cards")
-    turned = [parse_card(vira, french=True)]
-    return dealt_order(cards, (dealer + 1) % n, turned, deck_of(params.deck).cards)
+    return chance.stack_deck(deck_of(params.deck), n, dealer, hands, vira)
 
 
 def describe(view: View) -> str:
