@@ -22,7 +22,7 @@ from tapete.bots import Budget, Decision, RandomBot
 from tapete.bots.solver import Position, solve
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pocha
-from tapete.tricks import Order, trick_winner
+from tapete.tricks import Order, beats, trick_winner
 
 __all__ = ["decide"]
 
@@ -106,12 +106,6 @@ def _bid_estimate(view: pocha.View, careful: bool) -> float:
     return total
 
 
-def _beats(card: int, best: int, trump: int, order: Order) -> bool:
-    if card >> 4 == best >> 4:
-        return order.power[card] > order.power[best]
-    return card >> 4 == trump
-
-
 def _play_policy(
     *,
     hand: int,
@@ -144,7 +138,7 @@ def _play_policy(
             return max(cards, key=lambda c: ((order.above[c] & outstanding).bit_count(), -power[c]))
         return cards[0]
     best = trick[trick_winner(trick, trump, order)]
-    winners = [c for c in cards if _beats(c, best, trump, order)]
+    winners = [c for c in cards if beats(c, best, trump, order)]
     losers = [c for c in cards if c not in winners]
     if need > 0:
         if not winners:

@@ -40,7 +40,7 @@ from tapete.bots import Budget, Decision
 from tapete.bots.solver import Position, Solver
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pottle
-from tapete.tricks import FOLLOW, trick_winner
+from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
 __all__ = ["decide"]
 
@@ -115,12 +115,6 @@ def _in_play(view: pottle.View) -> float:
     seen = _hand(view).bit_count() + sum(len(t) for _, t in view.tricks) + len(view.trick)
     others = sum(view.hand_sizes) - view.hand_sizes[view.seat]
     return others / max(1, 52 - seen)
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    if card >> 4 == best >> 4:
-        return POWER[card] > POWER[best]
-    return card >> 4 == trump
 
 
 def _win_chance(card: int, hand: int, trump: int, unseen: int, held: float) -> float:
@@ -325,8 +319,8 @@ def _declarer_card(k: _Know, careful: bool) -> int:
         return min(cards, key=lambda c: (chance[c], POWER[c]))
     _, best = _winning(k)
     last = len(k.trick) == k.n - 1
-    winners = [c for c in cards if _beats(c, best, k.trump)]
-    losers = [c for c in cards if not _beats(c, best, k.trump)]
+    winners = [c for c in cards if beats(c, best, k.trump, ORDER)]
+    losers = [c for c in cards if not beats(c, best, k.trump, ORDER)]
     by_power = sorted(winners, key=lambda c: POWER[c] + (20 if c >> 4 == k.trump else 0))
     if want:
         if not winners:
@@ -360,8 +354,8 @@ def _defender_card(k: _Know, careful: bool) -> int:
     winner, best = _winning(k)
     pos = (k.seat - k.leader) % k.n
     declarer_played = (k.declarer - k.leader) % k.n < pos
-    winners = [c for c in low if _beats(c, best, k.trump)]
-    losers = [c for c in low if not _beats(c, best, k.trump)]
+    winners = [c for c in low if beats(c, best, k.trump, ORDER)]
+    losers = [c for c in low if not beats(c, best, k.trump, ORDER)]
     if feed:
         if declarer_played and winner == k.declarer and losers:
             return losers[-1]  # keep his card on top, shed a high one
@@ -432,7 +426,7 @@ class _Table:
             seat=seat,
             n=self.n,
             hand=hand,
-            legal=_legal(hand, self.trick),
+            legal=legal_mask(hand, self.trick, self.trump, ORDER, FOLLOW),
             trick=self.trick,
             leader=self.leader,
             trump=self.trump,
@@ -449,17 +443,11 @@ class _Table:
         """Play the deal out with the medium policy for every seat."""
         while self.hands[self.turn()]:
             seat = self.turn()
-            legal = _legal(self.hands[seat], self.trick)
+            legal = legal_mask(self.hands[seat], self.trick, self.trump, ORDER, FOLLOW)
             if legal & (legal - 1) == 0:
                 self.play(legal.bit_length() - 1)
             else:
                 self.play(_policy(self.know(seat), True))
-
-
-def _legal(hand: int, trick: tuple[int, ...]) -> int:
-    if not trick:
-        return hand
-    return hand & suit_mask(trick[0] >> 4) or hand
 
 
 def _winner(table: _Table, params: pottle.Params) -> int:

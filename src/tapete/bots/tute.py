@@ -28,7 +28,7 @@ from tapete.bots import Budget, Decision
 from tapete.bots.solver import Position, Solver
 from tapete.cards import SPANISH_40, cards_of, suit_mask
 from tapete.games import tute
-from tapete.tricks import MUST_WIN, trick_winner
+from tapete.tricks import MUST_WIN, beats, trick_winner
 
 __all__ = ["decide"]
 
@@ -199,18 +199,12 @@ def _easy_card(k: _Know) -> int:
     if not k.trick:
         return cards[0]
     best = k.trick[trick_winner(k.trick, k.trump, ORDER)]
-    winners = [c for c in cards if _beats(c, best, k.trump)]
+    winners = [c for c in cards if beats(c, best, k.trump, ORDER)]
     on_table = sum(POINTS[c] for c in k.trick)
     if winners and on_table >= 2:
         return min(winners, key=lambda c: (c >> 4 == k.trump, ORDER.power[c]))
     losers = [c for c in cards if c not in winners]
     return (losers or cards)[0]
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    if card >> 4 == best >> 4:
-        return ORDER.power[card] > ORDER.power[best]
-    return card >> 4 == trump
 
 
 # --- medium --------------------------------------------------------------------------------------
