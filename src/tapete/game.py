@@ -50,10 +50,10 @@ __all__ = [
     "Game",
     "GameState",
     "Outcome",
-    "Phases",
     "Rules",
     "Seat",
     "Setup",
+    "WordEnum",
     "check",
     "format_spec",
     "parse_spec",
@@ -108,13 +108,13 @@ class Setup:
         return given
 
 
-class Phases(enum.IntEnum):
-    """The base of each game's ``Phase``: what the seat to act is deciding.
+class WordEnum(enum.IntEnum):
+    """The base of a game's enumerations (its ``Phase``, what the seat to act is deciding, ...).
 
-    A phase is an int (states compare it in every step of a playout) that reads as its
-    lowercase name, so a view's phase prints as a word:
+    A member is an int (states compare phases in every step of a playout) that reads as its
+    lowercase name, so a view's phase prints as a word and an event can carry it as one:
 
-    >>> class Phase(Phases):
+    >>> class Phase(WordEnum):
     ...     BID = 0
     ...     PLAY = 1
     >>> Phase.PLAY == 1, str(Phase.PLAY), f"{Phase.BID}"

@@ -392,8 +392,8 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     ]
     if view.proposal is not None:
         info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
-    if view.special != "normal":
-        info.append((tr(lang, view.special.replace("_", " ").replace("mao", "mão")), ""))
+    if view.special != truco.Special.NORMAL:
+        info.append((tr(lang, str(view.special).replace("_", " ").replace("mao", "mão")), ""))
     trick = tuple(
         OnTable(p.seat, None if p.card < 0 or p.down else CARD_TEXT[p.card]) for p in view.trick
     )

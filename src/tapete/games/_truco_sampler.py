@@ -11,7 +11,7 @@ import random
 from tapete.cards import Card, cards_of
 from tapete.chance import dealt_order
 from tapete.game import Setup
-from tapete.games.truco import _SPECIALS, DOWN, TIE, Deal, Play, State, View, deck_of, powers
+from tapete.games.truco import DOWN, TIE, Deal, Play, State, View, deck_of, powers
 
 __all__ = ["sample_state"]
 
@@ -67,7 +67,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         rng.shuffle(cards)  # a blind seat's positions are unknown to it
         order.append(tuple(cards))
     stack = dealt_order(order, (view.dealer + 1) % n, [view.upcard, *pool])
-    special = _SPECIALS.index(view.special)
+    special = view.special
     deal = Deal(
         number=view.deal,
         dealer=view.dealer,

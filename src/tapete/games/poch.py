@@ -77,7 +77,7 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "poch"
 PASS, CALL = 128, 129
@@ -91,7 +91,7 @@ _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "ni
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
 
 
-class Phase(Phases):
+class Phase(WordEnum):
     """What the seat to act is doing (``State.phase``, ``View.phase``); melding is automatic."""
 
     POKER = 0  # bet, call or pass

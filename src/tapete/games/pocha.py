@@ -52,14 +52,14 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "pocha"
 BID = 128
 SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")
 
 
-class Phase(Phases):
+class Phase(WordEnum):
     """What the seat to act is doing (``State.phase``, ``View.phase``)."""
 
     BID = 0

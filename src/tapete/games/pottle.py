@@ -50,7 +50,7 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "pottle"
 HAND = 7
@@ -66,7 +66,7 @@ DEAL_PASSES = ("clockwise", "pot_winner")
 _UNNAMED = -2  # trump before the declarer names it; -1 is no trump, 4..7 a suit
 
 
-class Phase(Phases):
+class Phase(WordEnum):
     """What the seat to act is doing (``State.phase``, ``View.phase``)."""
 
     BID = 0

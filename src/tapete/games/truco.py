@@ -69,15 +69,13 @@ from tapete.cards import (
     parse_card,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "truco"
 DOWN = 128
 BLIND = 256
 RAISE, ACCEPT, RUN = 259, 260, 261
 
-NORMAL, ELEVEN, IRON = 0, 1, 2
-_SPECIALS = ("normal", "mao_de_onze", "mao_de_ferro")
 TIE = 2  # a round result: team 0, team 1 or TIE
 ALL_TIED = 3  # hand_winner: three tied rounds
 
@@ -89,7 +87,7 @@ RUN_PAYS = {3: 1, 6: 3, 9: 6, 12: 9}  # a team that runs from a raise to 6 gives
 _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
-class Phase(Phases):
+class Phase(WordEnum):
     """What the seat to act is doing (``State.phase``, ``View.phase``)."""
 
     PLAY = 0  # play a card, or raise the stake
@@ -99,6 +97,17 @@ class Phase(Phases):
 
 
 _PLAY, _ANSWER, _ELEVEN, _OVER = Phase  # for the hot path: a global is read faster
+
+
+class Special(WordEnum):
+    """What kind of hand is dealt (``Deal.special``, ``View.special``; §4.6)."""
+
+    NORMAL = 0
+    MAO_DE_ONZE = 1  # one team on 11: it sees its cards and decides to play for 3 or run
+    MAO_DE_FERRO = 2  # both teams on 11: no raises, blind by default
+
+
+NORMAL, ELEVEN, IRON = Special  # the short names the rules use
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -267,7 +276,7 @@ class Deal:
     deck: tuple[Card, ...]
     dealt: tuple[int, ...]  # each seat's three cards (bitmask)
     order: tuple[tuple[Card, ...], ...]  # each seat's cards in the order dealt (blind positions)
-    special: int  # NORMAL, ELEVEN (mão de onze) or IRON (mão de ferro)
+    special: Special
     eleven_team: int  # the team on 11 in a mão de onze, else -1
     blind: bool  # an iron hand played blind
 
@@ -341,7 +350,7 @@ class State(GameState):
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<truco deal {d.number} dealer {d.dealer} vira {format_card(d.vira)}"
-            f" {_SPECIALS[d.special]} {Phase(self.phase)} turn {self.turn} stake {self.stake}"
+            f" {Special(d.special)} {Phase(self.phase)} turn {self.turn} stake {self.stake}"
             f" proposal {self.proposal} results {list(self.results)}"
             f" trick [{' '.join(_format_play(p) for p in self.trick)}] hands [{hands}]"
             f" scores {list(self.scores)}>"
@@ -374,7 +383,7 @@ class View:
     dealer: Seat
     upcard: Card  # the vira
     manilha: int  # the manilha rank
-    special: str  # normal, mao_de_onze or mao_de_ferro
+    special: Special
     eleven_team: int | None
     blind: bool
     hands: tuple[CardSet | None, ...]  # own hand, the partner's in a mão de onze; None if unseen
@@ -777,7 +786,7 @@ def _event(pending: _Pending) -> Event:
                 "upcard": CARD_TEXT[d.vira],
                 "manilha": _rank_text(d.manilha),
                 "stock": [],
-                "special": _SPECIALS[d.special],
+                "special": str(d.special),
                 "eleven_team": d.eleven_team if d.eleven_team >= 0 else None,
                 "blind": d.blind,
             },
@@ -919,7 +928,7 @@ def observe(state: State, seat: Seat | None) -> View:
         dealer=d.dealer,
         upcard=d.vira,
         manilha=d.manilha,
-        special=_SPECIALS[d.special],
+        special=d.special,
         eleven_team=d.eleven_team if d.eleven_team >= 0 else None,
         blind=d.blind,
         hands=tuple(
@@ -981,7 +990,7 @@ def describe(view: View) -> str:
     special = {
         "mao_de_onze": f", mão de onze (team {view.eleven_team} on {view.params.target - 1})",
         "mao_de_ferro": ", mão de ferro" + (" (blind)" if view.blind else ""),
-    }.get(view.special, "")
+    }.get(str(view.special), "")
     lines = [
         f"hand {view.deal + 1}{special}: seat {view.dealer} deals, vira {format_card(view.upcard)},"
         f" manilhas {manilhas}",

@@ -65,7 +65,17 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Phases, Seat, Setup, check, format_value
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    format_value,
+)
 
 NAME = "tute"
 SWAP = 64
@@ -92,7 +102,7 @@ SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
 """The cards of each suit, as bitmasks."""
 
 
-class Phase(Phases):
+class Phase(WordEnum):
     """What the seat to act is doing (``View.phase``): playing (and declaring), or nothing."""
 
     PLAY = 0
