@@ -162,6 +162,7 @@ def _deck(params: Params) -> Deck:
 
 @lru_cache(maxsize=64)
 def card_order(params: Params) -> tricks.Order:
+    """The strength of the cards within their suit: As-Tres or natural order, or A high (French)."""
     deck = _deck(params)
     if params.deck == "french":
         return tricks.Order.of(deck, tuple(range(14, 1, -1)))
@@ -430,6 +431,7 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def legal_cards(state: State) -> int:
+    """The cards the player to act may play, as a mask (computed once per state)."""
     if state._legal < 0:
         p = state.params
         state._legal = tricks.legal_mask(

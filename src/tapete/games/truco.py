@@ -451,6 +451,10 @@ def start_deal(
     history: tuple[tuple[int, ...], ...],
     earlier: tuple[_Pending, ...],
 ) -> State:
+    """The state at the start of deal ``number``: dealt, and mão (or the team on 11) to act.
+
+    ``earlier`` are the events of the step that ended the last deal, reported with this one.
+    """
     deal = _deal(params, setup, number, dealer, scores)
     mao = deal.mao
     phase, turn = _PLAY, mao

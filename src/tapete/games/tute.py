@@ -199,6 +199,7 @@ def deals_to_win(match: str) -> int:
 
 
 def last_trick_bonus(params: Params) -> int:
+    """The points for the last trick: the option, else 0 with two players and 10 with four."""
     if params.last_trick_bonus is not None:
         return params.last_trick_bonus
     return 0 if params.players == 2 else 10
