@@ -6,9 +6,10 @@ with options for the search level: ``hard(ms=300)`` (a time budget per decision)
 ``hard(iterations=40)`` (a fixed number of sampled deals: no clock, so the same view and RNG
 always give the same decision).
 
-Each game's strategies live in ``tapete.bots.<game module>``: easy plays simple human-like rules,
-medium adds card counting, hard searches determinized deals drawn from the view with
-``sample_state`` — so every level is fair by construction.
+Each game's strategies live in ``tapete.bots.<game module>``, listed in ``STRATEGIES`` by the
+game's name: easy plays simple human-like rules, medium adds card counting, hard searches
+determinized deals drawn from the view with ``sample_state`` — so every level is fair by
+construction.
 
 >>> import random, tapete
 >>> game = tapete.load("pocha(players=3, schedule=1)")
