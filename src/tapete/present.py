@@ -21,13 +21,16 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
 from tapete.games import rules_of
 from tapete.i18n import tr
+
+if TYPE_CHECKING:
+    from tapete.games import poch, pocha, pottle, truco, tute
 
 __all__ = [
     "PRESENTERS",
@@ -233,7 +236,7 @@ def _suit(lang: str, suit: int | None) -> str:
     return tr(lang, suit_name(suit))
 
 
-def _pocha(view: Any, lang: str, names: list[str]) -> Table:
+def _pocha(view: pocha.View, lang: str, names: list[str]) -> Table:
     p = view.params
     title_game = "Oh Hell" if p.deck == "french" else "Pocha"
     face = view.upcard if view.upcard >= 0 else view.shown
@@ -330,7 +333,7 @@ def _last(view: Any, last: Any) -> tuple[OnTable, ...]:
     return _trick(view, cards, leader)
 
 
-def _pottle(view: Any, lang: str, names: list[str]) -> Table:
+def _pottle(view: pottle.View, lang: str, names: list[str]) -> Table:
     seats = []
     for s in range(len(view.hand_sizes)):
         bid = view.bids[s]
@@ -367,7 +370,7 @@ def _pottle(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _truco(view: Any, lang: str, names: list[str]) -> Table:
+def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
     from tapete.games import truco
 
     n = len(view.hand_sizes)
@@ -390,7 +393,7 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
         (tr(lang, "manilhas"), manilhas),
         (tr(lang, "stake"), str(view.stake)),
     ]
-    if view.proposal is not None:
+    if view.proposal is not None and view.proposer is not None:
         info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
     if view.special != truco.Special.NORMAL:
         info.append((tr(lang, str(view.special).replace("_", " ").replace("mao", "mão")), ""))
@@ -426,7 +429,7 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _poch(view: Any, lang: str, names: list[str]) -> Table:
+def _poch(view: poch.View, lang: str, names: list[str]) -> Table:
     """Poch: chips and bets per seat, the nine bowls in ``extra["bowls"]``, the run in play."""
     from tapete.games import poch
 
@@ -479,7 +482,7 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _tute(view: Any, lang: str, names: list[str]) -> Table:
+def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
     """Tute: card points per seat, trump and its card, the stock (two players), the cantes."""
     n = len(view.hand_sizes)
     pairs = n == 4
@@ -533,7 +536,7 @@ def _tute(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _truco_button(view: Any, words: list[str], lang: str) -> str | None:
+def _truco_button(view: truco.View, words: list[str], lang: str) -> str | None:
     """``raise`` says what it asks: truco! (to 3), then 6!, 9!, 12!."""
     if words != ["raise"]:
         return None
