@@ -14,7 +14,7 @@ import time
 
 import tapete
 from tapete.bots.solver import Position, Solver
-from tapete.games import tute
+from tapete.games import pocha, tute
 
 
 def pocha_positions(size: int, count: int) -> list[Position]:
@@ -22,7 +22,7 @@ def pocha_positions(size: int, count: int) -> list[Position]:
     out = []
     for seed in range(count):
         state = game.new_state(seed)
-        while game.observe(state, None).phase == "bid":
+        while game.observe(state, None).phase == pocha.Phase.BID:
             state = game.apply(state, game.legal_actions(state)[0])
         out.append(
             Position(

@@ -38,7 +38,9 @@ def fingerprint(obj: Any) -> Any:
     raise TypeError(f"cannot fingerprint {type(obj)}")
 
 
-def random_playout(game: Game, seed: int, max_steps: int = 100_000) -> list[tuple[Any, int]]:
+def random_playout(
+    game: Game[Any, Any], seed: int, max_steps: int = 100_000
+) -> list[tuple[Any, int]]:
     """Play ``game`` with uniform random legal actions; the (state, action) pairs in order."""
     rng = random.Random(seed)
     state = game.new_state(seed)

@@ -74,10 +74,10 @@ def test_two_bots_at_four_seats_alternate_and_two_teams_swap() -> None:
 
 
 def test_a_team_bot_scores_its_team_and_a_seat_bot_the_mean_of_its_seats() -> None:
-    teams = cast(Game, SimpleNamespace(teams=((0, 2), (1, 3))))
+    teams = cast(Game[Any, Any], SimpleNamespace(teams=((0, 2), (1, 3))))
     match = arena.MatchResult(0, 1, (1, 0, 1, 0), (12, 30), (1, 3))
     assert arena.bot_scores(teams, match) == {1: 12, 0: 30}
-    solo = cast(Game, SimpleNamespace(teams=None))
+    solo = cast(Game[Any, Any], SimpleNamespace(teams=None))
     match = arena.MatchResult(0, 1, (0, 1, 0), (10, -5, 20), (2,))
     assert arena.bot_scores(solo, match) == {0: 15.0, 1: -5.0}
 

@@ -296,7 +296,7 @@ _Task = tuple[str, tuple[str | Agent, ...], int, int, tuple[int, ...]]
 
 
 @lru_cache(maxsize=8)
-def _game(spec: str) -> Game:
+def _game(spec: str) -> Game[Any, Any]:
     return load(spec)
 
 
@@ -348,7 +348,7 @@ def _labels(entrants: Sequence[str | Agent]) -> tuple[str, ...]:
     )
 
 
-def check(spec: str, bots: Sequence[str | Agent]) -> Game:
+def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
     """The game of ``spec``, once the bots are known to make an arena; raises SpecError."""
     game = load(spec)
     if len(bots) < 2:
@@ -398,7 +398,7 @@ def run(
 # --- the statistics ------------------------------------------------------------------------
 
 
-def bot_scores(game: Game, match: MatchResult) -> dict[int, float]:
+def bot_scores(game: Game[Any, Any], match: MatchResult) -> dict[int, float]:
     """Each playing bot's score in ``match``: its team's, or the mean of the seats it holds."""
     if game.teams is not None:
         return {match.seats[members[0]]: match.scores[t] for t, members in enumerate(game.teams)}
@@ -414,7 +414,7 @@ def _wins(match: MatchResult) -> dict[int, float]:
 
 
 def _summarise(
-    game: Game,
+    game: Game[Any, Any],
     names: tuple[str, ...],
     seed: int,
     groups: int,

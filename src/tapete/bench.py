@@ -50,7 +50,7 @@ class BenchResult:
         )
 
 
-def _playout(game: Game, seed: int, rng: random.Random) -> int:
+def _playout(game: Game[Any, Any], seed: int, rng: random.Random) -> int:
     """One random playout; returns the number of decisions."""
     state = game.new_state(seed)
     current, legal, apply = game.current_player, game.legal_actions, game.apply
@@ -62,7 +62,7 @@ def _playout(game: Game, seed: int, rng: random.Random) -> int:
     return decisions
 
 
-def _deals(game: Game, seed: int, rng: random.Random) -> int:
+def _deals(game: Game[Any, Any], seed: int, rng: random.Random) -> int:
     """The deals of one random playout (counted from events, off the timed loop)."""
     state = game.new_state(seed)
     deals = 1

@@ -12,9 +12,16 @@ import random
 import struct
 from collections.abc import Iterable, Sequence
 
-from tapete.cards import Card, cards_of
+from tapete.cards import Card, Deck, cards_of, parse_cards
 
-__all__ = ["by_lot", "deal_constrained", "dealt_order", "shuffled"]
+__all__ = [
+    "by_lot",
+    "deal_constrained",
+    "dealt_order",
+    "random_stack",
+    "shuffled",
+    "stack_deck",
+]
 
 
 def _stream(seed: int, label: str, count: int) -> tuple[int, ...]:
@@ -81,6 +88,53 @@ def dealt_order(
         raise ValueError("a card is named twice")
     order.extend(c for c in deck if c not in named)
     return tuple(order)
+
+
+def stack_deck(
+    deck: Deck, players: int, dealer: int, hands: Sequence[str], then: str = ""
+) -> tuple[Card, ...]:
+    """The deck order that deals ``hands`` (text, one per seat) from the dealer's left.
+
+    The cards of ``then`` follow (a card turned up, a stock), then the rest of ``deck`` in its
+    order. Cards are written in the deck's notation (``2c`` is clubs in a French deck). Each
+    game's ``stack_deck`` says it in the game's words, for tests, puzzles and teaching:
+    ``game.new_state(decks=[stack_deck(...)], dealer=...)``.
+
+    >>> from tapete.cards import FRENCH_52, format_cards
+    >>> format_cards(stack_deck(FRENCH_52, 2, 0, ["2c 3c", "Ah Kh"], then="Qs")[:6])
+    'Ah 2c Kh 3c Qs 4c'
+    """
+    french = any(suit >= 4 for suit in deck.suits)
+    rows = [parse_cards(hand, french) for hand in hands]
+    return dealt_order(rows, (dealer + 1) % players, parse_cards(then, french), deck.cards)
+
+
+def random_stack(
+    hands: Iterable[int], rest: int, rng: random.Random, turned: Card = -1, last: Card = -1
+) -> tuple[Card, ...]:
+    """A deck order that deals ``hands`` (card masks, in the order served) one card at a time.
+
+    Each hand's cards come in random order, but ``last`` (a card the deal shows, when a hand holds
+    it) is that hand's last card; ``turned`` (when not -1) follows, then the cards of ``rest`` in
+    random order. How ``sample_state`` lays out a sampled deal as a deck.
+
+    >>> order = random_stack([0b011, 0b1100], 0b110000, random.Random(1), turned=6, last=3)
+    >>> sorted(order[0::2][:2]), order[3], order[4], sorted(order[5:])
+    ([0, 1], 3, 6, [4, 5])
+    """
+    rows = []
+    for mask in hands:
+        row = cards_of(mask)
+        rng.shuffle(row)
+        if last >= 0 and mask >> last & 1:
+            row.remove(last)
+            row.append(last)
+        rows.append(row)
+    tail = cards_of(rest & ~(1 << turned) if turned >= 0 else rest)
+    rng.shuffle(tail)
+    if turned >= 0:
+        tail.insert(0, turned)
+    return dealt_order(rows, then=tail)
 
 
 def by_lot(choices: int, seed: int, label: str) -> int:

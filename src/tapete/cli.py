@@ -44,7 +44,7 @@ class HumanSeat:
     kind = "human"
     name = "human"
 
-    def __init__(self, game: Game, seat: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -112,7 +112,7 @@ SEAT_KINDS = (
 )
 
 
-def seat_kinds(text: str, game: Game) -> list[str]:
+def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
     """``--seats``: a kind per seat, ``human`` or a bot level, any case; SpecError says why not.
 
     >>> seat_kinds("Human, EASY,hard(ms=300)", load("pocha(players=3)"))
@@ -138,7 +138,7 @@ easy, medium, hard (hard takes options: hard(ms=300))
     return kinds
 
 
-def _recorded_kinds(rec: record.Record, game: Game) -> list[str]:
+def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
     """Who sat where in a record: its people play on as people, its bots as the same bots."""
     return seat_kinds(
         ",".join(s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats), game
@@ -165,7 +165,7 @@ def _checked(rec: record.Record, file: str) -> record.Record:
         raise RecordError(f"{file}: {exc}") from None
 
 
-def _to_resume(file: str) -> tuple[record.Record, Game]:
+def _to_resume(file: str) -> tuple[record.Record, Game[Any, Any]]:
     """The unfinished match in ``file``, checked; RecordError if it cannot go on."""
     rec = record.read(file)
     if rec.seed is None or (rec.deals and not rec.deals[0].deck):

@@ -69,7 +69,7 @@ def choose_or_stand_in(
 
 
 def play(
-    game: Game,
+    game: Game[Any, Any],
     seats: Sequence[Agent | str],
     *,
     seed: int = 0,
@@ -133,7 +133,7 @@ def resume(
 
 
 def _agents(
-    game: Game, seats: Sequence[Agent | str], names: Sequence[str] | None
+    game: Game[Any, Any], seats: Sequence[Agent | str], names: Sequence[str] | None
 ) -> tuple[list[Agent], list[SeatInfo]]:
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
@@ -143,7 +143,7 @@ def _agents(
 
 
 def _run(
-    game: Game,
+    game: Game[Any, Any],
     agents: Sequence[Agent],
     seed: int,
     state: Any,

@@ -19,19 +19,26 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import InvalidActionError
 from tapete.game import Action, Game
+from tapete.games import rules_of
 from tapete.i18n import tr
 
+if TYPE_CHECKING:
+    from tapete.games import poch, pocha, pottle, truco, tute
+
 __all__ = [
+    "PRESENTERS",
     "Actions",
     "Button",
     "OnTable",
+    "Presenter",
     "SeatBox",
     "Table",
     "actions",
@@ -41,7 +48,6 @@ __all__ = [
     "present",
     "raise_call",
 ]
-
 _GLYPHS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
@@ -72,7 +78,7 @@ def glyph_text(text: str, deck: str) -> str:
     return _FRENCH_CARD.sub(lambda m: card_glyph(m.group(1), deck), text)
 
 
-def game_deck(game: Game) -> str:
+def game_deck(game: Game[Any, Any]) -> str:
     """``french`` or ``spanish``: how ``game``'s cards are printed and drawn."""
     return "french" if any(s >= 4 for s in game.deck.suits) else "spanish"
 
@@ -147,22 +153,24 @@ class Actions:
     buttons: tuple[Button, ...]
 
 
-def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = None) -> Actions:
+def actions(
+    game: Game[Any, Any], legal: Sequence[Action], lang: str = "en", view: Any = None
+) -> Actions:
     """Sort legal actions into card plays (clicking a card in your hand) and labelled buttons.
 
-    With the ``view``, Truco's ``raise`` is labelled with what it asks: truco!, seis!, nove!,
-    doze!. Cards in labels are printed as on the screens (``play K♦ face down``).
+    With the ``view``, a game's presenter may label a button by the moment (Truco's ``raise``
+    says what it asks: truco!, seis!, nove!, doze!). Cards in labels are printed as on the
+    screens (``play K♦ face down``).
     """
     cards: dict[str, Action] = {}
     buttons = []
+    button = PRESENTERS[game.rules.NAME].button if view is not None else None
     for action in legal:
         text = game.format_action(action)
         words = text.split()
         if len(words) == 2 and words[0] == "play" and _is_card(game, words[1]):
             cards[words[1]] = action
-        elif words == ["raise"] and view is not None and hasattr(view, "stake"):
-            base = view.proposal if view.proposal is not None else view.stake
-            label = tr(lang, raise_call(3 if base == 1 else base + 3))
+        elif button is not None and (label := button(view, words, lang)) is not None:
             buttons.append(Button(label, action, text))
         else:
             if len(words) > 1 and _is_card(game, words[1]):
@@ -171,7 +179,7 @@ def actions(game: Game, legal: Sequence[Action], lang: str = "en", view: Any = N
     return Actions(cards, tuple(buttons))
 
 
-def _is_card(game: Game, text: str) -> bool:
+def _is_card(game: Game[Any, Any], text: str) -> bool:
     try:
         game.parse_card(text)
     except (InvalidActionError, ValueError):
@@ -211,11 +219,18 @@ def _label(words: list[str], lang: str) -> str:
 # --- presenters ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Presenter:
+    """How the apps show one game: its ``Table``, and button labels that depend on the view."""
+
+    table: Callable[[Any, str, list[str]], Table]
+    button: Callable[[Any, list[str], str], str | None] | None = None
+
+
 def present(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> Table:
     """The table as ``view``'s seat sees it, in ``lang``; ``names`` name the seats."""
-    module = type(view).__module__.rsplit(".", 1)[-1]
-    presenter = _PRESENTERS.get(module, _generic)
-    return presenter(view, lang, _names(view, lang, names))
+    presenter = PRESENTERS[rules_of(view).NAME]
+    return presenter.table(view, lang, _names(view, lang, names))
 
 
 def _names(view: Any, lang: str, names: Sequence[str] | None) -> list[str]:
@@ -275,7 +290,7 @@ def _suit(lang: str, suit: int | None) -> str:
     return tr(lang, suit_name(suit))
 
 
-def _pocha(view: Any, lang: str, names: list[str]) -> Table:
+def _pocha(view: pocha.View, lang: str, names: list[str]) -> Table:
     p = view.params
     title_game = "Oh Hell" if p.deck == "french" else "Pocha"
     face = view.upcard if view.upcard >= 0 else view.shown
@@ -295,7 +310,7 @@ def _pocha(view: Any, lang: str, names: list[str]) -> Table:
         view.dealer,
     )
     last = view.tricks[-1] if view.tricks else None
-    verb = "{name} to bid" if view.phase == "bid" else "{name} to play"
+    verb = "{name} to bid" if str(view.phase) == "bid" else "{name} to play"
     return Table(
         game=title_game,
         title=title,
@@ -324,7 +339,7 @@ def _pocha_words(
     from tapete.games import pocha
 
     title_game = "Oh Hell" if params.deck == "french" else "Pocha"
-    total = len(pocha._schedule(params))
+    total = len(pocha.schedule_of(params))
     title = (
         tr(lang, "tie-break hand")
         if tiebreak
@@ -379,7 +394,7 @@ def _last(view: Any, last: Any) -> tuple[OnTable, ...]:
     return _trick(view, cards, leader)
 
 
-def _pottle(view: Any, lang: str, names: list[str]) -> Table:
+def _pottle(view: pottle.View, lang: str, names: list[str]) -> Table:
     seats = []
     for s in range(len(view.hand_sizes)):
         bid = view.bids[s]
@@ -400,7 +415,7 @@ def _pottle(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Pottle",
         title=f"Pottle — {tr(lang, 'deal')} {view.deal + 1}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
         blind=0,
@@ -416,7 +431,7 @@ def _pottle(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _truco(view: Any, lang: str, names: list[str]) -> Table:
+def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
     from tapete.games import truco
 
     n = len(view.hand_sizes)
@@ -440,10 +455,10 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
         (tr(lang, "manilhas"), manilhas),
         (tr(lang, "stake"), str(view.stake)),
     ]
-    if view.proposal is not None:
+    if view.proposal is not None and view.proposer is not None:
         info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
-    if view.special != "normal":
-        info.append((tr(lang, view.special.replace("_", " ").replace("mao", "mão")), ""))
+    if view.special != truco.Special.NORMAL:
+        info.append((tr(lang, str(view.special).replace("_", " ").replace("mao", "mão")), ""))
     trick = tuple(
         OnTable(p.seat, None if p.card < 0 or p.down else CARD_TEXT[p.card]) for p in view.trick
     )
@@ -460,7 +475,7 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Truco",
         title=f"Truco — {tr(lang, 'hand')} {view.deal + 1}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(hand),
         blind=view.hand_sizes[view.seat] if view.seat is not None and hand is None else 0,
@@ -478,40 +493,7 @@ def _truco(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _generic(view: Any, lang: str, names: list[str]) -> Table:
-    """Any game whose view has the common fields (seat, hands, hand_sizes, trick, scores)."""
-    n = len(view.hand_sizes)
-    seats = tuple(
-        SeatBox(
-            s, names[s], (), view.hand_sizes[s], _shown(view, s), s == getattr(view, "turn", None)
-        )
-        for s in range(n)
-    )
-    trick = getattr(view, "trick", ())
-    plays = tuple(OnTable(-1, CARD_TEXT[c]) for c in trick if isinstance(c, int))
-    trump = getattr(view, "trump", None)
-    info = ((tr(lang, "trump"), _suit(lang, trump)),) if isinstance(trump, int) else ()
-    scores = tuple(getattr(view, "scores", ()))
-    return Table(
-        game=type(view).__module__.rsplit(".", 1)[-1].title(),
-        title=type(view).__module__.rsplit(".", 1)[-1].title(),
-        status=_status(view, lang, names),
-        seats=seats,
-        hand=_cards(view.hand),
-        blind=0,
-        trick=plays,
-        last_trick=(),
-        last_winner=None,
-        info=info,
-        score_names=tuple(names[: len(scores)]),
-        scores=scores,
-        history=tuple(getattr(view, "history", ())),
-        deck="spanish" if view.hand and min(view.hand) < 64 else "french",
-        over=getattr(view, "turn", None) is None,
-    )
-
-
-def _poch(view: Any, lang: str, names: list[str]) -> Table:
+def _poch(view: poch.View, lang: str, names: list[str]) -> Table:
     """Poch: chips and bets per seat, the nine bowls in ``extra["bowls"]``, the run in play."""
     from tapete.games import poch
 
@@ -534,8 +516,8 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     info = [(tr(lang, "trump"), _suit(lang, view.trump))]
     if face >= 0:
         info.append((tr(lang, "upcard"), format_card(face)))
-    info.append((tr(lang, "phase"), tr(lang, view.phase)))
-    if view.phase == "poker" and view.turn is not None and max(view.bets) > 0:
+    info.append((tr(lang, "phase"), tr(lang, str(view.phase))))
+    if str(view.phase) == "poker" and view.turn is not None and max(view.bets) > 0:
         info.append((tr(lang, "to call"), str(view.to_call)))
     takers = {m.bowl: m.seat for m in view.melds if m.seat is not None}
     # The sequence bowl is the trump 7-8-9 only under sequence_rule=trump_789; else the best run.
@@ -563,7 +545,7 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     return Table(
         game="Poch",
         title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
-        status=_status(view, lang, names, verbs.get(view.phase, "{name} to play")),
+        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
         blind=0,
@@ -580,7 +562,7 @@ def _poch(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-def _tute(view: Any, lang: str, names: list[str]) -> Table:
+def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
     """Tute: card points per seat, trump and its card, the stock (two players), the cantes."""
     n = len(view.hand_sizes)
     pairs = n == 4
@@ -634,10 +616,21 @@ def _tute(view: Any, lang: str, names: list[str]) -> Table:
     )
 
 
-_PRESENTERS: dict[str, Callable[[Any, str, list[str]], Table]] = {
-    "poch": _poch,
-    "pocha": _pocha,
-    "pottle": _pottle,
-    "truco": _truco,
-    "tute": _tute,
-}
+def _truco_button(view: truco.View, words: list[str], lang: str) -> str | None:
+    """``raise`` says what it asks: truco! (to 3), then seis!, nove!, doze!."""
+    if words != ["raise"]:
+        return None
+    base = view.proposal if view.proposal is not None else view.stake
+    return tr(lang, raise_call(3 if base == 1 else base + 3))
+
+
+PRESENTERS: Mapping[str, Presenter] = MappingProxyType(
+    {
+        "poch": Presenter(_poch),
+        "pocha": Presenter(_pocha),
+        "pottle": Presenter(_pottle),
+        "truco": Presenter(_truco, _truco_button),
+        "tute": Presenter(_tute),
+    }
+)
+"""Each game's presenter by the game's ``NAME`` (every registered game has one: a test checks)."""

@@ -121,7 +121,7 @@ class Record:
         return out
 
 
-def params_json(game: Game) -> dict[str, Any]:
+def params_json(game: Game[Any, Any]) -> dict[str, Any]:
     """Every parameter of ``game``, defaults included, JSON-ready."""
     return {f.name: jsonable(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)}
 
@@ -129,7 +129,9 @@ def params_json(game: Game) -> dict[str, Any]:
 class Recorder:
     """Builds a record while a match is played: feed it each decision and the state after it."""
 
-    def __init__(self, game: Game, state: Any, seed: int | None, seats: Sequence[SeatInfo]) -> None:
+    def __init__(
+        self, game: Game[Any, Any], state: Any, seed: int | None, seats: Sequence[SeatInfo]
+    ) -> None:
         self.game = game
         self.seed = seed
         self.seats = tuple(seats)
@@ -487,7 +489,7 @@ def cut(record: Record, moves: int) -> Record:
     return dataclasses.replace(recorder.record(), game=record.game, seed_hash=record.seed_hash)
 
 
-def _start(record: Record) -> tuple[Game, Any]:
+def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The game and the state before the first decision, dealt from the record's decks."""
     try:
         game = load_game(record.game)

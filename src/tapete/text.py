@@ -86,7 +86,7 @@ def record_lines(record: Record, *, hands: bool = True) -> Iterator[str]:
         yield event_text({"type": "end", **record.result}, names)
 
 
-def view_text(game: Game, view: Any) -> str:
+def view_text(game: Game[Any, Any], view: Any) -> str:
     """A view in words: the game's own ``describe`` when it has one, else every public field."""
     describe = getattr(game.rules, "describe", None)
     if describe is not None:

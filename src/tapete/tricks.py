@@ -26,6 +26,7 @@ __all__ = [
     "MUST_WIN",
     "Obligation",
     "Order",
+    "beats",
     "excluded_by_play",
     "legal_mask",
     "next_seat",
@@ -99,6 +100,20 @@ def trick_winner(trick: Sequence[Card], trump: Suit, order: Order) -> int:
     """
     top_led, top_trump = _tops(trick, trump, order.power)
     return trick.index(top_trump if top_trump >= 0 else top_led)
+
+
+def beats(card: Card, best: Card, trump: Suit, order: Order) -> bool:
+    """Whether ``card``, played to a trick, beats ``best``, the card winning it so far: a higher
+    card of its suit, or a trump on a card of another suit (``trump`` -1: no trump).
+
+    >>> from tapete.cards import SPANISH_40, parse_card
+    >>> order = Order.of(SPANISH_40, (1, 3, 12, 11, 10, 7, 6, 5, 4, 2))
+    >>> [beats(parse_card(c), parse_card("3o"), 2, order) for c in ("1o", "12o", "2e", "1c")]
+    [True, False, True, False]
+    """
+    if card >> 4 == best >> 4:
+        return order.power[card] > order.power[best]
+    return card >> 4 == trump
 
 
 def legal_mask(

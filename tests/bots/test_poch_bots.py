@@ -90,7 +90,7 @@ def test_a_lead_that_empties_the_hand_wins_the_race(level: str) -> None:
     # Everyone passes; seat 0 leads 7h and its own 8h 9h Th Jh follow: the round is won at once.
     hands = ["7h 8h 9h Th Jh", "7c 8c 9c Tc Jc", "Qh Kh Ah 7s 8s", "9s Ts Js Qs Ks"]
     game, state = deal(hands, actions=("pass", "pass", "pass", "pass"))
-    assert game.observe(state, 0).phase == "shedding"
+    assert game.observe(state, 0).phase == poch.Phase.SHEDDING
     assert choose(level, game, state) == "play 7h"
 
 
@@ -103,20 +103,20 @@ def test_hard_is_deterministic_with_an_iteration_budget() -> None:
         assert bot.choose(view, legal, random.Random(3)) == bot.choose(
             view, legal, random.Random(3)
         )
-        while game.observe(state, None).phase == "poker":
+        while game.observe(state, None).phase == poch.Phase.POKER:
             state = game.apply(state, "pass")
 
 
 def test_hints_name_the_move_and_why() -> None:
     game = tapete.load("poch")
     state = game.new_state(seed=2)
-    for phase in ("poker", "shedding"):
+    for phase in (poch.Phase.POKER, poch.Phase.SHEDDING):
         view = game.observe(state, game.current_player(state))
         assert view.phase == phase
         hint = bots.hint(view, bots.Budget(iterations=4))
         assert hint.action in game.legal_actions(state)
         assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
-        while game.observe(state, None).phase == "poker":
+        while game.observe(state, None).phase == poch.Phase.POKER:
             state = game.apply(state, "pass")
 
 

@@ -4,6 +4,7 @@ number of iterations, and each level finds the plain right move in a few set pos
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import tapete
 from tapete.bots import Budget, LevelBot, hint
 from tapete.game import Game
-from tapete.games.pottle import stack_deck
+from tapete.games.pottle import Phase, stack_deck
 
 LEVELS = ("easy", "medium", "hard")
 SPECS = (
@@ -26,7 +27,9 @@ def bot(level: str) -> LevelBot:
     return LevelBot(level, Budget(iterations=4))
 
 
-def position(spec: str, hands: list[str], moves: list[str], dealer: int = 3) -> tuple[Game, object]:
+def position(
+    spec: str, hands: list[str], moves: list[str], dealer: int = 3
+) -> tuple[Game[Any, Any], object]:
     """The state after ``moves`` from a deal of ``hands`` (seat 0 first)."""
     game = tapete.load(spec)
     deck = stack_deck(game.params, dealer, hands)
@@ -36,7 +39,7 @@ def position(spec: str, hands: list[str], moves: list[str], dealer: int = 3) -> 
     return game, state
 
 
-def choice(game: Game, state: object, level: str) -> str:
+def choice(game: Game[Any, Any], state: object, level: str) -> str:
     seat = game.current_player(state)
     view = game.observe(state, seat)
     action = bot(level).choose(view, game.legal_actions(state), random.Random(1))
@@ -58,7 +61,7 @@ def test_every_level_plays_legally_in_every_phase(seed: int, spec: str) -> None:
         for action in choices:
             assert action in legal, (view.phase, game.format_action(action))
         state = game.apply(state, rng.choice(choices))
-    assert phases == {"bid", "trump", "play"}
+    assert phases == {Phase.BID, Phase.TRUMP, Phase.PLAY}
 
 
 def test_hard_is_deterministic_with_iterations() -> None:

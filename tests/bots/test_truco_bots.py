@@ -45,7 +45,7 @@ def position(
     params = tapete.load(spec).params
     dealer = params.players - 1
     deck = truco.stack_deck(params, dealer, [h.strip() for h in hands.split("|")], vira)
-    state = truco._start(params, Setup(0, (deck,), dealer), 0, dealer, scores, (), ())
+    state = truco.start_deal(params, Setup(0, (deck,), dealer), 0, dealer, scores, (), ())
     for text in filter(None, (t.strip() for t in actions.split(","))):
         state = truco.apply(state, truco.parse_action(params, text))
     return state
@@ -58,7 +58,7 @@ def decide(level: str, state: truco.State, legal: list[int] | None = None, seed:
 
 
 def phase_of(state: truco.State) -> str:
-    return "blind" if state.deal.blind else truco._PHASES[state.phase]
+    return "blind" if state.deal.blind else str(state.phase)
 
 
 @settings(max_examples=8, deadline=None)

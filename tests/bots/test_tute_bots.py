@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -57,14 +58,14 @@ def test_whole_matches_between_levels_finish() -> None:
         assert game.outcome(final) is not None and record.result is not None
 
 
-def deal(spec: str, hands: list[str], upcard: str, stock: str = "") -> tuple[Game, State]:
+def deal(spec: str, hands: list[str], upcard: str, stock: str = "") -> tuple[Game[Any, Any], State]:
     game = tapete.load(spec)
     dealer = game.players - 1
     order = tute.stack_deck(game.params, dealer, hands, upcard, stock)
     return game, game.new_state(decks=[order], dealer=dealer)
 
 
-def choice(level: str, game: Game, state: State) -> str:
+def choice(level: str, game: Game[Any, Any], state: State) -> str:
     view = game.observe(state, game.current_player(state))
     return game.format_action(
         bots.load(level).choose(view, game.legal_actions(state), random.Random(0))

@@ -49,7 +49,9 @@ def cs(text: str) -> CardSet:
     return CardSet.parse(text, french=True)
 
 
-def setup(hands: list[str], upcard: str | None, dealer: int, **options: Any) -> tuple[Game, State]:
+def setup(
+    hands: list[str], upcard: str | None, dealer: int, **options: Any
+) -> tuple[Game[Any, Any], State]:
     """A game with ``options`` whose first round deals ``hands`` (per seat) and turns ``upcard``."""
     spec = tapete.game.format_spec("poch", {"players": len(hands), **options})
     game = tapete.load(spec)
@@ -57,7 +59,7 @@ def setup(hands: list[str], upcard: str | None, dealer: int, **options: Any) -> 
     return game, game.new_state(decks=[deck], dealer=dealer)
 
 
-def act(game: Game, state: State, *moves: str) -> tuple[State, list[Event]]:
+def act(game: Game[Any, Any], state: State, *moves: str) -> tuple[State, list[Event]]:
     """Apply ``"seat action"`` moves in order, checking whose turn it is; collect the events."""
     seen: list[Event] = []
     for move in moves:
@@ -76,7 +78,7 @@ def meld(state: State, bowl: int) -> poch.Meld:
     return state.rnd.melds[bowl]
 
 
-def code(game: Game, state: State, text: str) -> str:
+def code(game: Game[Any, Any], state: State, text: str) -> str:
     error = game.why_illegal(state, text)
     assert error is not None, text
     with pytest.raises(IllegalActionError):
@@ -394,9 +396,9 @@ def test_5_5_i_after_a_bet_call_raise_or_pass() -> None:
 def test_5_5_j_the_phase_ends_when_everyone_still_in_has_matched() -> None:
     game, state = setup(PO4, "Ts", dealer=3)
     state, _ = act(game, state, "0 bet 1", "1 raise 1", "2 call", "3 pass")
-    assert game.observe(state, 0).phase == "poker" and game.current_player(state) == 0
+    assert game.observe(state, 0).phase == poch.Phase.POKER and game.current_player(state) == 0
     state, events = act(game, state, "0 call")
-    assert game.observe(state, 0).phase == "shedding"
+    assert game.observe(state, 0).phase == poch.Phase.SHEDDING
     assert of(events, "poker")[0]["bets"] == [2, 2, 2, 0]
 
 
@@ -571,7 +573,7 @@ def test_5_7_c_the_last_player_with_chips_wins() -> None:
     assert code(game, state, "pass") == "match-over"
 
 
-def passive(game: Game, state: State) -> State:
+def passive(game: Game[Any, Any], state: State) -> State:
     """Play on with nobody betting and every leader shedding its lowest card."""
     while game.current_player(state) is not None:
         legal = game.legal_actions(state)
@@ -669,7 +671,7 @@ def test_option_bowl_funding_player_antes() -> None:
                         bowl_funding="player_antes", chips=5)  # fmt: skip
     assert of(game.events(state), "fund")[0]["bowls"] == [3] * 5 + [0, 0, 0, 0]
     assert of(game.events(state), "sit_out")[0]["seats"] == [0, 1, 2]
-    assert game.observe(state, 0).phase == "shedding"
+    assert game.observe(state, 0).phase == poch.Phase.SHEDDING
 
 
 def test_option_player_antes_a_seat_without_chips_sits_out_the_poker_round() -> None:
@@ -891,7 +893,9 @@ def test_sample_state_agrees_with_the_view(spec: str, seed: int, cut: int) -> No
         sampled = poch.sample_state(view, rng)
         assert poch.observe(sampled, seat) == view
         # The sampled deal must meld exactly as the real one did, and play on legally.
-        melds, _ = poch._meld(state.params, sampled.rnd, [m.chips for m in view.melds] + [0, 0])
+        melds, _ = poch.meld_bowls(
+            state.params, sampled.rnd, [m.chips for m in view.melds] + [0, 0]
+        )
         assert [(m.bowl, m.seat, m.cards) for m in melds] == [
             (m.bowl, m.seat, m.cards) for m in view.melds
         ]

@@ -70,7 +70,7 @@ def test_1_1_no_removal_with_forty_eight_cards() -> None:
 
 
 def test_1_1_strength_as_tres_rey_caballo_sota_7_to_2() -> None:
-    order = pocha._order(pocha.Params())
+    order = pocha.card_order(pocha.Params())
     ranks = [1, 3, 12, 11, 10, 7, 6, 5, 4, 2]
     powers = [order.power[parse_card(f"{r}c")] for r in ranks]
     assert powers == sorted(powers, reverse=True)
@@ -117,19 +117,19 @@ def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
 )
 def test_1_3_up_and_down_schedule_table(players: int, top: int, hands: int) -> None:
     params = tapete.load(f"pocha(players={players}, max_players=8)").params
-    schedule = pocha._schedule(params)
+    schedule = pocha.schedule_of(params)
     assert len(schedule) == hands and max(schedule) == top
     assert schedule.count(top) == players and schedule[0] == schedule[-1] == 1
 
 
 def test_1_3_p4_four_player_schedule() -> None:
     expected = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-    assert pocha._schedule(pocha.Params()) == expected
+    assert pocha.schedule_of(pocha.Params()) == expected
 
 
 def test_1_3_schedule_options() -> None:
     def sched(spec: str) -> tuple[int, ...]:
-        return pocha._schedule(tapete.load(spec).params)
+        return pocha.schedule_of(tapete.load(spec).params)
 
     assert sched("pocha(schedule=up_only)") == (*range(1, 10), 10, 10, 10, 10)
     assert sched("pocha(schedule=max_only)") == (10, 10, 10, 10)
@@ -425,7 +425,7 @@ def test_1_8_tiebreak_players_all_and_nobody() -> None:
 
 
 def test_1_10_natural_rank_order_puts_the_three_low() -> None:
-    order = pocha._order(tapete.load("pocha(rank_order=natural)").params)
+    order = pocha.card_order(tapete.load("pocha(rank_order=natural)").params)
     ranks = [1, 12, 11, 10, 7, 6, 5, 4, 3, 2]
     powers = [order.power[parse_card(f"{r}o")] for r in ranks]
     assert powers == sorted(powers, reverse=True)
@@ -530,7 +530,7 @@ def test_notation_round_trips_and_rejects_junk() -> None:
 def test_oh_hell_is_pocha_with_international_defaults() -> None:
     game = tapete.load("oh_hell")
     assert game.deck.size == 52 and game.params.obligation == "follow"
-    assert pocha._schedule(game.params)[:3] == (1, 2, 3)
+    assert pocha.schedule_of(game.params)[:3] == (1, 2, 3)
     assert tapete.load("oh_hell(suits=3, ranks=8)").deck.size == 24
 
 

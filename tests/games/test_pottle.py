@@ -63,13 +63,13 @@ TRICK_HANDS = [
 ONE_SUIT = [" ".join(r + s for r in "89TJQKA") for s in "cdhs"]
 
 
-def load(spec: str = "pottle") -> Game:
+def load(spec: str = "pottle") -> Game[Any, Any]:
     return tapete.load(spec)
 
 
 def start(
     hands: list[str], *, spec: str = "pottle", dealer: int = 3, more: int = 0
-) -> tuple[Game, Any]:
+) -> tuple[Game[Any, Any], Any]:
     """A match whose first deal (and ``more`` deals after it) deal ``hands``, with the deal
     passing to the left."""
     game = load(spec)
@@ -78,20 +78,20 @@ def start(
     return game, game.new_state(decks=decks, dealer=dealer)
 
 
-def act(game: Game, state: Any, *actions: str) -> Any:
+def act(game: Game[Any, Any], state: Any, *actions: str) -> Any:
     for text in actions:
         state = game.apply(state, text)
     return state
 
 
-def play_tricks(game: Game, state: Any, tricks: list[str]) -> Any:
+def play_tricks(game: Game[Any, Any], state: Any, tricks: list[str]) -> Any:
     """Play each trick's cards in the order written (the leader first)."""
     for trick in tricks:
         state = act(game, state, *(f"play {card}" for card in trick.split()))
     return state
 
 
-def play_one_suit_deal(game: Game, state: Any, first_bid: int) -> Any:
+def play_one_suit_deal(game: Game[Any, Any], state: Any, first_bid: int) -> Any:
     """Play an ONE_SUIT deal: the first bidder bids ``first_bid``, the others less, no trump."""
     n = game.players
     for bid in (first_bid, 0, 0, 1, 1, 2, 2)[:n]:
@@ -103,7 +103,7 @@ def play_one_suit_deal(game: Game, state: Any, first_bid: int) -> Any:
     return state
 
 
-def all_events(game: Game, state: Any, actions: list[str]) -> tuple[Any, list[Any]]:
+def all_events(game: Game[Any, Any], state: Any, actions: list[str]) -> tuple[Any, list[Any]]:
     seen = list(game.events(state))
     for text in actions:
         state = game.apply(state, text)
@@ -111,7 +111,7 @@ def all_events(game: Game, state: Any, actions: list[str]) -> tuple[Any, list[An
     return state, seen
 
 
-def settle(game: Game, state: Any, tricks: list[str]) -> tuple[Any, dict[str, Any]]:
+def settle(game: Game[Any, Any], state: Any, tricks: list[str]) -> tuple[Any, dict[str, Any]]:
     """Play a deal's last ``tricks``; return the next state and the settlement: the ``pot``
     event's data plus the tricks each seat took."""
     state, seen = all_events(game, state, [f"play {c}" for t in tricks for c in t.split()])
@@ -120,7 +120,7 @@ def settle(game: Game, state: Any, tricks: list[str]) -> tuple[Any, dict[str, An
     return state, {**pot, "won": tuple(score["tricks"])}
 
 
-def random_playout(game: Game, seed: int, steps: int | None = None) -> list[Any]:
+def random_playout(game: Game[Any, Any], seed: int, steps: int | None = None) -> list[Any]:
     rng = random.Random(seed)
     state = game.new_state(seed=seed)
     states = [state]
@@ -130,7 +130,7 @@ def random_playout(game: Game, seed: int, steps: int | None = None) -> list[Any]
     return states
 
 
-def rule(game: Game, state: Any, action: int | str) -> str | None:
+def rule(game: Game[Any, Any], state: Any, action: int | str) -> str | None:
     error = game.why_illegal(state, action)
     return None if error is None else error.rule
 
@@ -256,11 +256,11 @@ def test_6_2_d_seven_cards_one_at_a_time_from_the_dealers_left() -> None:
 def test_6_3_a_one_round_of_bids_from_the_dealers_left() -> None:
     game, state = start(EXAMPLE_HANDS, dealer=1)
     order = []
-    while state.phase == 0:
+    while state.phase == pottle.Phase.BID:
         order.append(game.current_player(state))
         state = game.apply(state, "bid 1" if len(order) % 2 else "bid 0")
     assert order == [2, 3, 0, 1]
-    assert state.phase == 1  # naming trump: nobody bids twice
+    assert state.phase == pottle.Phase.TRUMP  # nobody bids twice
 
 
 def test_6_3_b_a_bid_is_zero_to_seven_and_need_not_rise() -> None:
@@ -673,7 +673,7 @@ def test_views_show_voids_chips_and_trump() -> None:
     game, state = start(TRICK_HANDS)
     state = act(game, state, "bid 2", "bid 3", "bid 3", "bid 1")
     view = game.observe(state, 0)
-    assert view.trump is None and view.declarer == 1 and view.phase == "trump"
+    assert view.trump is None and view.declarer == 1 and view.phase == pottle.Phase.TRUMP
     assert view.pot == 4 and view.stacks == (19,) * 4 and view.scores == (-1,) * 4
     state = act(game, state, "trump none", "play Ks", "play As", "play 2h")
     view = game.observe(state, 2)

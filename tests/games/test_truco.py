@@ -57,7 +57,7 @@ def deal(
     n = params.players
     dealer = n - 1 if dealer is None else dealer
     deck = truco.stack_deck(params, dealer, [h.strip() for h in hands.split("|")], vira)
-    return truco._start(params, Setup(seed, (deck,), dealer), 0, dealer, scores, (), ())
+    return truco.start_deal(params, Setup(seed, (deck,), dealer), 0, dealer, scores, (), ())
 
 
 def act(state: State, *texts: str) -> State:
@@ -330,7 +330,7 @@ def test_4_5_raise_only_on_own_turn_before_playing() -> None:
     state = act(state, "play 3c")
     assert truco.current_player(state) == 1 and "raise" in legal(state)
     state = act(state, "raise")
-    assert truco.current_player(state) == 2 and state.phase == 1  # the answer, not a play
+    assert truco.current_player(state) == 2 and state.phase == truco.Phase.ANSWER
     assert rule(state, "play 2h") == "answer-first"
 
 
@@ -349,7 +349,7 @@ def test_4_5_the_team_of_the_last_accepted_raise_may_not_raise() -> None:
 
 def test_4_5_accept_raises_the_value_and_the_raiser_plays_on() -> None:
     state = act(deal(FOUR, "Kc"), "play 3c", "raise", "accept")
-    assert state.stake == 3 and truco.current_player(state) == 1 and state.phase == 0
+    assert state.stake == 3 and truco.current_player(state) == 1 and state.phase == truco.Phase.PLAY
     state = act(state, "play 3d", "raise", "accept")  # seat 2 asks 6, seat 3 accepts
     assert state.stake == 6 and truco.current_player(state) == 2 and state.raised_by == A
 
@@ -782,7 +782,7 @@ ALL_ACTIONS = range(-1, 263)
 def playout(spec: str, scores: tuple[int, int], seed: int, steps: int) -> list[State]:
     params = tapete.load(spec).params
     dealer = by_lot(params.players, seed, "first-dealer")
-    state = truco._start(params, Setup(seed), 0, dealer, scores, (), ())
+    state = truco.start_deal(params, Setup(seed), 0, dealer, scores, (), ())
     rng = random.Random(seed)
     states = [state]
     for _ in range(steps):
@@ -833,7 +833,7 @@ def test_views_never_show_a_hidden_card(spec: str, scores: tuple[int, int], seed
         for seat in (None, *range(n)):
             allowed = (1 << state.deal.vira) | played_up
             for owner in range(n):
-                if truco._sees(state, seat, owner):
+                if truco.sees(state, seat, owner):
                     allowed |= state.deal.dealt[owner]
             assert visible_cards(truco.observe(state, seat)) & ~allowed == 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,7 +35,7 @@ def deal(
     upcard: str | None = None,
     stock: str = "",
     dealer: int | None = None,
-) -> tuple[Game, State]:
+) -> tuple[Game[Any, Any], State]:
     """A game and its first state, dealt from a stacked deck (seat 0 is mano by default)."""
     game = tapete.load(spec)
     dealer = game.players - 1 if dealer is None else dealer
@@ -42,21 +43,21 @@ def deal(
     return game, game.new_state(decks=[order], dealer=dealer)
 
 
-def act(game: Game, state: State, *actions: str) -> State:
+def act(game: Game[Any, Any], state: State, *actions: str) -> State:
     for action in actions:
         state = game.apply(state, action)
     return state
 
 
-def legal(game: Game, state: State) -> set[str]:
+def legal(game: Game[Any, Any], state: State) -> set[str]:
     return {game.format_action(a) for a in game.legal_actions(state)}
 
 
-def plays(game: Game, state: State) -> set[str]:
+def plays(game: Game[Any, Any], state: State) -> set[str]:
     return {t.removeprefix("play ") for t in legal(game, state) if t.startswith("play ")}
 
 
-def refused(game: Game, state: State, action: str) -> str:
+def refused(game: Game[Any, Any], state: State, action: str) -> str:
     """The rule code that refuses ``action``; apply raises the same and changes nothing."""
     before = fingerprint(state)
     error = game.why_illegal(state, action)
@@ -76,11 +77,11 @@ def cards(text: str) -> set[str]:
     return set(text.split())
 
 
-def event_types(game: Game, state: State) -> list[str]:
+def event_types(game: Game[Any, Any], state: State) -> list[str]:
     return [e.type for e in game.events(state)]
 
 
-def finish(game: Game, state: State, seed: int = 0) -> State:
+def finish(game: Game[Any, Any], state: State, seed: int = 0) -> State:
     rng = random.Random(seed)
     while game.current_player(state) is not None:
         state = game.apply(state, rng.choice([a for a in game.legal_actions(state) if a < SWAP]))
@@ -97,16 +98,16 @@ RUNAWAY_STOCK = " ".join(c for pair in itertools.zip_longest(DRAWS_0, DRAWS_1) f
 KEEP = set(parse_cards("12o 11o 12b 11b"))
 
 
-def runaway(spec: str = "tute") -> tuple[Game, State]:
+def runaway(spec: str = "tute") -> tuple[Game[Any, Any], State]:
     return deal(spec, RUNAWAY, "4b", RUNAWAY_STOCK)
 
 
-def runaway_after(done: int, spec: str = "tute") -> tuple[Game, State]:
+def runaway_after(done: int, spec: str = "tute") -> tuple[Game[Any, Any], State]:
     game, state = runaway(spec)
     return game, drive(game, state, done)
 
 
-def drive(game: Game, state: State, done: int) -> State:
+def drive(game: Game[Any, Any], state: State, done: int) -> State:
     """Play until ``done`` tricks are over: seat 0 its best card but the pairs, seat 1 its worst."""
     while len(state.tricks) < done:
         options = [a for a in game.legal_actions(state) if a < SWAP]
@@ -787,7 +788,7 @@ def test_t4_3_final_count() -> None:
 def test_defaults_depend_on_the_player_count() -> None:
     two, four = tapete.load("tute"), tapete.load("tute(players=4)")
     assert (two.spec, four.spec) == ("tute", "tute(players=4)")
-    assert tute._bonus(two.params) == 0 and tute._bonus(four.params) == 10
+    assert tute.last_trick_bonus(two.params) == 0 and tute.last_trick_bonus(four.params) == 10
     assert tapete.load(four.spec) == four
     assert tapete.load("tute(players=4, last_trick_bonus=0)").spec == (
         "tute(players=4, last_trick_bonus=0)"
@@ -1047,7 +1048,7 @@ def test_the_trick_winner_by_table_agrees_with_tricks() -> None:
         for trick in some:
             for size in range(2, len(trick) + 1):
                 expected = tricks.trick_winner(trick[:size], trump, ORDER)
-                assert tute._trick_winner(trick[:size], tute.BEATERS[trump]) == expected
+                assert tute.winning_play(trick[:size], tute.BEATERS[trump]) == expected
 
 
 @pytest.mark.parametrize(
@@ -1060,11 +1061,11 @@ def test_the_legal_cards_agree_with_tricks_legal_mask(spec: str) -> None:
     for seed in range(40):
         for state, _ in random_playout(game, seed)[:-1]:
             trump, seat = state.deal.trump, state.turn
-            rule = tute._obligation(p, len(state.tricks), state.trick, seat, state.leader, trump)
+            rule = tute.obligation(p, len(state.tricks), state.trick, seat, state.leader, trump)
             assert rule == tricks.MUST_WIN
             expected = tricks.legal_mask(
                 state.hands[seat], state.trick, trump, ORDER, rule, must_underruff=p.must_underruff
             )
-            assert tute._legal_cards(state) == expected
+            assert tute.legal_cards(state) == expected
             plays = [a for a in tute.legal_actions(state) if a < SWAP]
             assert plays == tapete.cards.cards_of(expected)

@@ -120,7 +120,7 @@ def play_match(server: Server, spec: str, seed: int) -> tuple[str, list[Client],
     return code, people, watcher
 
 
-def knowledge(game: Game, rec: record.Record) -> tuple[list[Any], list[set[str]]]:
+def knowledge(game: Game[Any, Any], rec: record.Record) -> tuple[list[Any], list[set[str]]]:
     """The states of the match in order, and the cards each step put face up."""
     states: list[Any] = []
     played: list[set[str]] = [set()]

@@ -6,9 +6,10 @@ with options for the search level: ``hard(ms=300)`` (a time budget per decision)
 ``hard(iterations=40)`` (a fixed number of sampled deals: no clock, so the same view and RNG
 always give the same decision).
 
-Each game's strategies live in ``tapete.bots.<game module>``: easy plays simple human-like rules,
-medium adds card counting, hard searches determinized deals drawn from the view with
-``sample_state`` — so every level is fair by construction.
+Each game's strategies live in ``tapete.bots.<game module>``, listed in ``STRATEGIES`` by the
+game's name: easy plays simple human-like rules, medium adds card counting, hard searches
+determinized deals drawn from the view with ``sample_state`` — so every level is fair by
+construction.
 
 >>> import random, tapete
 >>> game = tapete.load("pocha(players=3, schedule=1)")
@@ -24,15 +25,26 @@ from __future__ import annotations
 import importlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
 from tapete.errors import SpecError
 from tapete.game import Action, parse_spec
+from tapete.games import rules_of
 
-__all__ = ["LEVELS", "Bot", "Budget", "Decision", "LevelBot", "RandomBot", "hint", "load"]
+__all__ = [
+    "LEVELS",
+    "STRATEGIES",
+    "Bot",
+    "Budget",
+    "Decision",
+    "LevelBot",
+    "RandomBot",
+    "hint",
+    "load",
+]
 
 LEVELS = ("random", "easy", "medium", "hard")
 
@@ -91,13 +103,25 @@ class RandomBot:
         return legal_actions[rng.randrange(len(legal_actions))]
 
 
+STRATEGIES: Mapping[str, str] = MappingProxyType(
+    {
+        "poch": "tapete.bots.poch",
+        "pocha": "tapete.bots.pocha",
+        "pottle": "tapete.bots.pottle",
+        "truco": "tapete.bots.truco",
+        "tute": "tapete.bots.tute",
+    }
+)
+"""Each game's strategies module (its ``decide``) by the game's ``NAME``; a test checks that every
+registered game has one."""
+
+
 def strategies(view: Any) -> ModuleType:
     """The strategy module for the game a view belongs to."""
-    game_module = type(view).__module__.rsplit(".", 1)[-1]
-    try:
-        return importlib.import_module(f"tapete.bots.{game_module}")
-    except ModuleNotFoundError:
-        raise SpecError(f"no bots beyond random for {game_module} yet") from None
+    name = rules_of(view).NAME
+    if name not in STRATEGIES:
+        raise SpecError(f"no bots beyond random for {name} yet")
+    return importlib.import_module(STRATEGIES[name])
 
 
 class LevelBot:
@@ -148,6 +172,6 @@ def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = No
     The legal actions come from a state sampled from the view: they depend on the view alone.
     """
     rng = rng or random.Random(0)
-    rules = importlib.import_module(type(view).__module__)
+    rules = rules_of(view)
     legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
     return LevelBot("hard", budget).decide(view, legal, rng)

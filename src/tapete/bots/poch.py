@@ -55,7 +55,7 @@ EPSILON = 0.15  # how often the hard bot's model of the others lets them act out
 def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
-    if view.phase == "poker":
+    if view.phase == poch.Phase.POKER:
         if level == "hard":
             return _hard_bet(view, legal, rng, budget)
         if level == "medium":

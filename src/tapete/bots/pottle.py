@@ -40,7 +40,7 @@ from tapete.bots import Budget, Decision
 from tapete.bots.solver import Position, Solver
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pottle
-from tapete.tricks import FOLLOW, trick_winner
+from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
 __all__ = ["decide"]
 
@@ -52,6 +52,7 @@ POWER = ORDER.power
 ABOVE = ORDER.above
 FULL = pottle.DECK.mask
 SUIT_MASK = tuple(suit_mask(s) for s in range(8))
+_BID, _PLAY = pottle.Phase.BID, pottle.Phase.PLAY  # read in playouts: a global is faster
 OUTBID = 0.3  # medium raises the high bid when a higher contract keeps this share of its best
 EASY_STRETCH = 2  # easy raises the high bid by one when it is at most this far above its count
 LOOSE = 0.5  # hard's credit, in a solved deal, for a contract within the declarer's range
@@ -62,13 +63,13 @@ def decide(
     level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        if view.phase == "bid":
+        if view.phase == pottle.Phase.BID:
             return _hard_bid(view, legal, rng, budget)
-        if view.phase == "trump":
+        if view.phase == pottle.Phase.TRUMP:
             return _hard_trump(view, legal, rng, budget)
         return _hard_play(view, legal, rng, budget)
     careful = level == "medium"
-    if view.phase == "bid":
+    if view.phase == pottle.Phase.BID:
         cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
         if not careful:
             return _easy_bid(_hand(view), cur, legal)
@@ -76,7 +77,7 @@ def decide(
         if bid - pottle.BID <= cur:
             return Decision(bid, f"no contract above {cur} worth playing")
         return Decision(bid, f"{_trump_text(trump)}: exact contract in about {chance:.0%}")
-    if view.phase == "trump":
+    if view.phase == pottle.Phase.TRUMP:
         assert view.seat is not None
         contract = view.bids[view.seat]
         assert contract is not None
@@ -114,12 +115,6 @@ def _in_play(view: pottle.View) -> float:
     seen = _hand(view).bit_count() + sum(len(t) for _, t in view.tricks) + len(view.trick)
     others = sum(view.hand_sizes) - view.hand_sizes[view.seat]
     return others / max(1, 52 - seen)
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    if card >> 4 == best >> 4:
-        return POWER[card] > POWER[best]
-    return card >> 4 == trump
 
 
 def _win_chance(card: int, hand: int, trump: int, unseen: int, held: float) -> float:
@@ -324,8 +319,8 @@ def _declarer_card(k: _Know, careful: bool) -> int:
         return min(cards, key=lambda c: (chance[c], POWER[c]))
     _, best = _winning(k)
     last = len(k.trick) == k.n - 1
-    winners = [c for c in cards if _beats(c, best, k.trump)]
-    losers = [c for c in cards if not _beats(c, best, k.trump)]
+    winners = [c for c in cards if beats(c, best, k.trump, ORDER)]
+    losers = [c for c in cards if not beats(c, best, k.trump, ORDER)]
     by_power = sorted(winners, key=lambda c: POWER[c] + (20 if c >> 4 == k.trump else 0))
     if want:
         if not winners:
@@ -359,8 +354,8 @@ def _defender_card(k: _Know, careful: bool) -> int:
     winner, best = _winning(k)
     pos = (k.seat - k.leader) % k.n
     declarer_played = (k.declarer - k.leader) % k.n < pos
-    winners = [c for c in low if _beats(c, best, k.trump)]
-    losers = [c for c in low if not _beats(c, best, k.trump)]
+    winners = [c for c in low if beats(c, best, k.trump, ORDER)]
+    losers = [c for c in low if not beats(c, best, k.trump, ORDER)]
     if feed:
         if declarer_played and winner == k.declarer and losers:
             return losers[-1]  # keep his card on top, shed a high one
@@ -390,7 +385,7 @@ class _Table:
         self.hands = list(state.hands)
         self.trick = state.trick
         # Before play starts the declarer (once known) leads.
-        playing = state.phase == pottle._PLAY
+        playing = state.phase == _PLAY
         self.leader = state.leader if playing or state.declarer < 0 else state.declarer
         self.trump = state.trump
         self.declarer = state.declarer
@@ -431,7 +426,7 @@ class _Table:
             seat=seat,
             n=self.n,
             hand=hand,
-            legal=_legal(hand, self.trick),
+            legal=legal_mask(hand, self.trick, self.trump, ORDER, FOLLOW),
             trick=self.trick,
             leader=self.leader,
             trump=self.trump,
@@ -448,17 +443,11 @@ class _Table:
         """Play the deal out with the medium policy for every seat."""
         while self.hands[self.turn()]:
             seat = self.turn()
-            legal = _legal(self.hands[seat], self.trick)
+            legal = legal_mask(self.hands[seat], self.trick, self.trump, ORDER, FOLLOW)
             if legal & (legal - 1) == 0:
                 self.play(legal.bit_length() - 1)
             else:
                 self.play(_policy(self.know(seat), True))
-
-
-def _legal(hand: int, trick: tuple[int, ...]) -> int:
-    if not trick:
-        return hand
-    return hand & suit_mask(trick[0] >> 4) or hand
 
 
 def _winner(table: _Table, params: pottle.Params) -> int:
@@ -644,7 +633,7 @@ def _hard_bid(view: pottle.View, legal: list[int], rng: random.Random, budget: B
         world = pottle.sample_state(view, rng)
         for action in options:
             state = pottle.apply(world, action)
-            while state.phase == pottle._BID:
+            while state.phase == _BID:
                 state = pottle.apply(state, _medium_bid_in(state))
             table = _Table(state)
             if state.declarer != seat:

@@ -54,7 +54,7 @@ def decide(
     if level == "hard":
         return _hard(view, legal, rng, budget)
     careful = level == "medium"
-    betting = view.phase != "play" or RAISE in legal
+    betting = view.phase != truco.Phase.PLAY or RAISE in legal
     if careful and not betting:
         what = "counts the cards still out"
         bet = None
@@ -92,7 +92,7 @@ def _can_down(params: truco.Params, results: Sequence[int]) -> bool:
 
 
 def _power(view: truco.View) -> tuple[int, ...]:
-    return truco._powers(view.params.deck, view.manilha)
+    return truco.powers(view.params.deck, view.manilha)
 
 
 def _results(view: truco.View) -> tuple[int, ...]:
@@ -347,9 +347,9 @@ def _estimate(view: truco.View, rng: random.Random, deals: int, read: bool = Fal
     assert view.seat is not None
     team, n = view.seat & 1, view.params.players
     evidence = ""
-    if read and view.phase == "answer":
+    if read and view.phase == truco.Phase.ANSWER:
         evidence = "raised"
-    elif read and view.phase == "play" and view.stake > 1:
+    elif read and view.phase == truco.Phase.PLAY and view.stake > 1:
         evidence = "accepted" if view.raised_by == team else "raised"
     power, deck = _power(view), view.params.deck
     theirs = _rounds_points(_results(view), 1 - team)
@@ -393,10 +393,10 @@ def _rounds_points(results: Sequence[int], team: int) -> float:
 
 def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: float) -> int | None:
     noise = rng.uniform(-1.0, 1.0)
-    if view.phase == "eleven":
+    if view.phase == truco.Phase.ELEVEN:
         both = view.params.players == 4
         return ACCEPT if points + noise >= (7 if both else 4) else RUN
-    if view.phase == "answer":
+    if view.phase == truco.Phase.ANSWER:
         if RAISE in legal and points + noise >= 8:
             return RAISE
         return ACCEPT if points + noise >= (2 if view.proposal == 3 else 3) else RUN
@@ -408,9 +408,9 @@ def _easy_bet(view: truco.View, legal: list[int], rng: random.Random, points: fl
 def _medium_bet(
     view: truco.View, legal: list[int], rng: random.Random, chance: float
 ) -> int | None:
-    if view.phase == "eleven":
+    if view.phase == truco.Phase.ELEVEN:
         return ACCEPT if chance >= 0.36 + rng.uniform(-0.04, 0.04) else RUN
-    if view.phase == "answer":
+    if view.phase == truco.Phase.ANSWER:
         asked = view.proposal or 3
         given = truco.RUN_PAYS[asked]
         # Break-even against running, plus a margin: a raise tells of a strong hand.
@@ -508,8 +508,8 @@ def _hard(view: truco.View, legal: list[int], rng: random.Random, budget: Budget
     cards = [a for a in legal if a < BLIND] or [-1]  # -1: no card now (an answer, mão de onze)
     # Whose betting tells something, and who would answer a raise of ours.
     answerer = (seat + 1) % n
-    raiser = view.proposer if view.phase == "answer" else None
-    earlier = view.phase == "play" and view.stake > 1
+    raiser = view.proposer if view.phase == truco.Phase.ANSWER else None
+    earlier = view.phase == truco.Phase.PLAY and view.stake > 1
     ours = _Raise(truco.NEXT_STAKE[view.proposal or view.stake]) if RAISE in legal else None
     asked_of = {raiser} if raiser is not None else set()
     if earlier or ours:
@@ -552,7 +552,7 @@ def _hard_choice(
     count: int,
 ) -> Decision:
     deals = f"{count} sampled deals"
-    if view.phase == "eleven":
+    if view.phase == truco.Phase.ELEVEN:
         options = {ACCEPT: 3 * (2 * chance - 1), RUN: -1.0}
         action = _choose(options, 3, rng)
         return Decision(
@@ -560,7 +560,7 @@ def _hard_choice(
             f"mão de onze: wins {chance:.0%} of {deals}, {options[ACCEPT]:+.1f} points expected"
             " for 3 against -1 for running",
         )
-    if view.phase == "answer":
+    if view.phase == truco.Phase.ANSWER:
         asked = view.proposal or 3
         options = {
             ACCEPT: asked * (2 * chance - 1),

@@ -28,7 +28,7 @@ from tapete.bots import Budget, Decision
 from tapete.bots.solver import Position, Solver
 from tapete.cards import SPANISH_40, cards_of, suit_mask
 from tapete.games import tute
-from tapete.tricks import MUST_WIN, trick_winner
+from tapete.tricks import MUST_WIN, beats, trick_winner
 
 __all__ = ["decide"]
 
@@ -172,7 +172,7 @@ def _from_state(state: tute.State) -> _Know:
         n=n,
         seat=seat,
         hand=hand,
-        legal=tute._legal_cards(state),
+        legal=tute.legal_cards(state),
         trick=state.trick,
         leader=state.leader,
         trump=state.deal.trump,
@@ -182,7 +182,7 @@ def _from_state(state: tute.State) -> _Know:
         unseen=unseen,
         face_up=state.face_up,
         window=n == 4 or state.face_up >= 0 or state.params.cantes_after_stock,
-        sung=tute._sung(state.cantes),
+        sung=tute.sung_suits(state.cantes),
         targets=state.params.two_swap_targets,
     )
 
@@ -199,18 +199,12 @@ def _easy_card(k: _Know) -> int:
     if not k.trick:
         return cards[0]
     best = k.trick[trick_winner(k.trick, k.trump, ORDER)]
-    winners = [c for c in cards if _beats(c, best, k.trump)]
+    winners = [c for c in cards if beats(c, best, k.trump, ORDER)]
     on_table = sum(POINTS[c] for c in k.trick)
     if winners and on_table >= 2:
         return min(winners, key=lambda c: (c >> 4 == k.trump, ORDER.power[c]))
     losers = [c for c in cards if c not in winners]
     return (losers or cards)[0]
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    if card >> 4 == best >> 4:
-        return ORDER.power[card] > ORDER.power[best]
-    return card >> 4 == trump
 
 
 # --- medium --------------------------------------------------------------------------------------
@@ -333,7 +327,7 @@ def _playout_action(state: tute.State) -> int:
         declaration = _declaration(actions)
         if declaration is not None:
             return declaration
-    legal = tute._legal_cards(state)
+    legal = tute.legal_cards(state)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     return _medium_card(_from_state(state))[0]
@@ -353,7 +347,7 @@ def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget)
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
     """The margin of ``side`` in the deal that just ended, and whether it won it."""
-    scored = tute._scored(state)
+    scored = tute.scored_deal(state)
     if scored is None:
         raise AssertionError("a finished deal without a score")
     points, winner = scored
@@ -365,7 +359,7 @@ def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
 
 
 def _deals_to_win(params: tute.Params) -> int:
-    return tute._deals_to_win(params.match)
+    return tute.deals_to_win(params.match)
 
 
 def _play_out(state: tute.State, number: int, side: int) -> tuple[float, bool]:
@@ -430,7 +424,7 @@ def _position(state: tute.State) -> Position:
         order=ORDER,
         obligation=MUST_WIN,  # four players with must_beat_partner=false: a stricter model
         must_underruff=p.must_underruff,
-        last_trick_bonus=tute._bonus(p),
+        last_trick_bonus=tute.last_trick_bonus(p),
         points=POINTS,
     )
 
@@ -465,7 +459,7 @@ def _left(state: tute.State) -> int:
             total += POINTS[c]
     for c in state.trick:
         total += POINTS[c]
-    return total + tute._bonus(state.params)
+    return total + tute.last_trick_bonus(state.params)
 
 
 def _sing_first(view: tute.View, legal: list[int]) -> Decision | None:

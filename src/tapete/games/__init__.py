@@ -10,12 +10,15 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, TypeVar, cast, overload
 
 from tapete.errors import SpecError
 from tapete.game import Game, Rules, bind, parse_spec
 
-__all__ = ["ENTRIES", "Entry", "games", "load"]
+__all__ = ["ENTRIES", "Entry", "games", "load", "rules_of"]
+
+S = TypeVar("S")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -26,8 +29,8 @@ class Entry:
     summary: str
     defaults: Mapping[str, Any] = field(default_factory=dict)
 
-    def rules(self) -> Rules:
-        return cast(Rules, importlib.import_module(self.module))
+    def rules(self) -> Rules[Any, Any]:
+        return cast(Rules[Any, Any], importlib.import_module(self.module))
 
 
 ENTRIES: Mapping[str, Entry] = MappingProxyType(
@@ -81,11 +84,24 @@ def games() -> list[str]:
     return sorted(ENTRIES)
 
 
-def load(spec: str) -> Game:
+@overload
+def load(spec: str) -> Game[Any, Any]: ...
+@overload
+def load(spec: str, rules: Rules[S, V]) -> Game[S, V]: ...
+
+
+def load(spec: str, rules: Rules[Any, Any] | None = None) -> Game[Any, Any]:
     """The game a spec names, e.g. ``pocha`` or ``pocha(players=3, deck=48)``.
 
-    >>> load("pocha(players=5, max_players=8)").players
+    Given the game's module as ``rules``, the game is typed with its states and views (and the
+    spec must name a game of that module):
+
+    >>> from tapete.games import pocha
+    >>> load("oh_hell(players=5)", pocha).players
     5
+    >>> load("tute", pocha)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: tute is not a game of the module tapete.games.pocha
     >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
@@ -95,4 +111,29 @@ def load(spec: str) -> Game:
     entry = ENTRIES.get(name)
     if entry is None:
         raise SpecError(f"no game named {name!r}; the games are {', '.join(games())}")
-    return bind(name, entry.rules(), entry.defaults, given)
+    found = entry.rules()
+    if rules is not None and rules is not found:
+        raise SpecError(f"{name} is not a game of the module {getattr(rules, '__name__', rules)}")
+    return bind(name, found, entry.defaults, given)
+
+
+_BY_VIEW: dict[type, Rules[Any, Any]] = {}
+
+
+def rules_of(view: object) -> Rules[Any, Any]:
+    """The rules module of the game ``view`` comes from: its ``NAME`` is the name presenters,
+    bots and screens register against. Raises SpecError for an object no registered game made.
+
+    >>> game = load("oh_hell(players=3)")
+    >>> rules_of(game.observe(game.new_state(), 0)).NAME
+    'pocha'
+    """
+    rules = _BY_VIEW.get(type(view))
+    if rules is None:
+        for entry in ENTRIES.values():
+            if isinstance(view, entry.rules().View):
+                rules = _BY_VIEW[type(view)] = entry.rules()
+                break
+        else:
+            raise SpecError(f"{type(view).__name__} is not the view of a registered game")
+    return rules

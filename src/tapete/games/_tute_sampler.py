@@ -29,8 +29,8 @@ from tapete.games.tute import (
     Deal,
     State,
     View,
-    _obligation,
     _relaxed,
+    obligation,
 )
 
 __all__ = ["sample_state"]
@@ -88,7 +88,7 @@ def _timeline(view: View) -> _Timeline:
             if i == len(cards):
                 break
             card = cards[i]
-            rule = _obligation(p, index, cards[:i], seat, first, trump)
+            rule = obligation(p, index, cards[:i], seat, first, trump)
             if i and rule is not None:
                 mask = tricks.excluded_by_play(
                     card, cards[:i], trump, ORDER, rule, must_underruff=p.must_underruff

@@ -56,13 +56,13 @@ Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` i
 from __future__ import annotations
 
 import dataclasses
-import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from tapete import chance
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -76,9 +76,8 @@ from tapete.cards import (
     parse_card,
     suit_name,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "poch"
 PASS, CALL = 128, 129
@@ -87,11 +86,20 @@ ACE, KING, QUEEN, JACK, TEN, MARRIAGE, SEQUENCE, POCH, PINKE = range(9)
 NAMED_BOWLS = 8  # the bowls the bank (or the antes) fund: all but the Pinke
 HONOURS = ((ACE, 14), (KING, 13), (QUEEN, 12), (JACK, 11), (TEN, 10))
 ROUNDS = ("until_one_left", "one_per_player")
-_POKER, _SHED, _OVER = 0, 1, 2
-_PHASES = ("poker", "shedding", "over")
 _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+
+
+class Phase(WordEnum):
+    """What the seat to act is doing (``State.phase``, ``View.phase``); melding is automatic."""
+
+    POKER = 0  # bet, call or pass
+    SHEDDING = 1  # lead or continue a run
+    OVER = 2  # the match is over
+
+
+_POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,7 +206,7 @@ _Run = tuple[
 _Pending = Event | Round | Meld | _Run
 
 
-class State:
+class State(GameState):
     """A Poch match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
@@ -236,7 +244,7 @@ class State:
     put: tuple[int, ...]  # each seat's chips in the Pinke this round
     folded: int  # seats out of the poker phase (passed, sitting out, not playing)
     pending: int  # seats that still have to act in the poker phase
-    phase: int
+    phase: Phase
     turn: Seat
     poker: tuple[tuple[Seat, Action], ...]  # the poker phase so far (public)
     revealed: tuple[int, ...]  # cards each seat has shown this round (melds, showdown)
@@ -249,25 +257,14 @@ class State:
     history: tuple[tuple[int, ...], ...]  # chips won and lost in each round
     last: tuple[_Pending, ...]  # the last step's events, rendered by ``events``
 
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name, value in zip(State.__slots__, _ALL_SLOTS(self), strict=True):
-            setattr(new, name, value)
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<poch round {self.rnd.number} dealer {self.rnd.dealer} trump "
-            f"{suit_name(self.rnd.trump)} {_PHASES[self.phase]} turn {self.turn} "
+            f"{suit_name(self.rnd.trump)} {Phase(self.phase)} turn {self.turn} "
             f"chips {list(self.chips)} bowls {list(self.bowls)} put {list(self.put)} "
             f"hands [{hands}]>"
         )
-
-
-_ALL_SLOTS = operator.attrgetter(*State.__slots__)
 
 
 @dataclass(frozen=True)
@@ -301,7 +298,7 @@ class View:
     played: CardSet
     out_of_play: CardSet  # cards known to be out of play this round
     turn: Seat | None
-    phase: str
+    phase: Phase
     history: tuple[tuple[int, ...], ...]
 
     @property
@@ -366,7 +363,7 @@ def _begin_round(
                 bowls_l[b] += 1
         fund = Event("fund", {"by": "player_antes", "antes": antes, "bowls": bowls_l[:]})
     rnd = _deal(params, setup, number, dealer, seats, start)
-    melds, revealed = _meld(params, rnd, bowls_l)
+    melds, revealed = meld_bowls(params, rnd, bowls_l)
     for m in melds:
         if m.seat is not None:
             chips_l[m.seat] += m.chips
@@ -437,7 +434,9 @@ def _shown_holder(seats: tuple[Seat, ...], players: int) -> Seat:
     return seats[(_deck(players).size - 1) % len(seats)]
 
 
-def _meld(params: Params, rnd: Round, bowls: list[int]) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
+def meld_bowls(
+    params: Params, rnd: Round, bowls: list[int]
+) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
     """Who takes the Ace … Ten, Marriage and Sequence bowls, and the cards each seat shows."""
     n, trump, dealt = params.players, rnd.trump, rnd.dealt
     shown = [0] * n
@@ -1058,7 +1057,7 @@ def observe(state: State, seat: Seat | None) -> View:
         played=CardSet(state.played),
         out_of_play=CardSet(_known_out(rnd) | state.gone),
         turn=None if over else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         history=state.history,
     )
 
@@ -1107,175 +1106,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     stopped at) and the Sequence bowl (no hidden hand may hold a run that would have beaten the
     winner's, or any run if nobody won it). Later rounds come from a fresh seed.
     """
-    p, n, seats = view.params, view.params.players, view.seats
-    played_by = [0] * n
-    for run in view.runs:
-        for s, c in run:
-            played_by[s] |= 1 << c
-    fixed, room = [0] * n, [0] * n
-    for s in seats:
-        full = view.hands[s]
-        fixed[s] = (full.mask if full is not None else view.known[s].mask) | played_by[s]
-        room[s] = 0 if full is not None else view.hand_sizes[s] - len(view.known[s])
-    dealt_count = 5 * len(seats) if p.deal == "five" else _deck(n).size
-    stock_room = _deck(n).size - dealt_count - len(view.out_of_play)
-    out = view.out_of_play.mask
-    unseen = _deck(n).mask & ~sum(fixed) & ~out
-    ok = _sequence_check(view, {s for s in seats if room[s]})
-    targets = [s for s in seats if room[s]]
-    hidden = _deal_hidden(
-        cards_of(unseen),
-        [room[s] for s in targets] + [stock_room],
-        [fixed[s] for s in targets] + [0],
-        lambda i, mask: i == len(targets) or ok(targets[i], mask),
-        rng,
-    )
-    dealt = list(fixed)
-    for i, s in enumerate(targets):
-        dealt[s] |= hidden[i]
-    stock = out | hidden[-1]
-    deck = _restack(view, dealt, stock, rng)
-    rnd = Round(
-        view.deal,
-        view.dealer,
-        seats,
-        view.trump,
-        view.upcard,
-        view.shown,
-        deck,
-        tuple(dealt),
-        stock,
-        view.melds,
-        view.start_chips,
-    )
-    state = State.__new__(State)
-    values = {
-        "params": p,
-        "setup": Setup(seed=rng.getrandbits(32)),
-        "rnd": rnd,
-        "hands": tuple(dealt[s] & ~played_by[s] for s in range(n)),
-        "chips": view.chips,
-        "bowls": view.bowls,
-        "bank": view.bank,
-        "put": view.bets,
-        "folded": sum(1 << s for s in range(n) if view.folded[s]),
-        "pending": sum(1 << s for s in view.to_act),
-        "phase": _PHASES.index(view.phase),
-        "turn": view.turn if view.turn is not None else -1,
-        "poker": view.poker,
-        "revealed": _revealed(view, dealt),
-        "showdown": sum(1 << s for s in view.showdown),
-        "winner": -1 if view.poker_winner is None else view.poker_winner,
-        "runs": view.runs,
-        "played": view.played.mask,
-        "gone": view.out_of_play.mask & ~_known_out(rnd),
-        "alive": sum(1 << s for s in range(n) if view.in_game[s]),
-        "history": view.history,
-        "last": (),
-    }
-    for name, value in values.items():
-        object.__setattr__(state, name, value)
-    return state
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._poch_sampler import sample_state as sample
 
-
-def _revealed(view: View, dealt: list[int]) -> tuple[int, ...]:
-    """The cards each seat has shown this round, rebuilt from the melds and the showdown."""
-    shown = [0] * view.params.players
-    for m in view.melds:
-        if m.seat is not None:
-            shown[m.seat] |= m.cards.mask
-    if view.shown >= 0:
-        shown[_shown_holder(view.seats, view.params.players)] |= 1 << view.shown
-    for s in view.showdown:
-        shown[s] |= dealt[s]
-    return tuple(shown)
-
-
-def _sequence_check(view: View, hidden: set[Seat]) -> Callable[[Seat, int], bool]:
-    """Whether a dealt hand for a hidden seat agrees with how the Sequence bowl went.
-
-    The test is monotone (adding cards can only break it), so partial hands may be checked.
-    """
-    p, seats = view.params, view.seats
-    meld = next(m for m in view.melds if m.bowl == SEQUENCE)
-    winner = meld.seat
-    claim = best_run(meld.cards.mask, view.trump, p) if winner is not None else None
-
-    def ok(seat: Seat, hand: int) -> bool:
-        if seat not in hidden:
-            return True
-        run = best_run(hand, view.trump, p)
-        if run is None:
-            return True
-        if claim is None:
-            return False
-        if seat == winner:
-            return run == claim
-        if run[0] != claim[0]:
-            return run[0] < claim[0]
-        return seats.index(seat) > seats.index(winner)
-
-    return ok
-
-
-def _deal_hidden(
-    cards: list[Card],
-    room: list[int],
-    fixed: list[int],
-    ok: Callable[[int, int], bool],
-    rng: random.Random,
-) -> list[int]:
-    """Deal ``cards`` to targets with ``room[i]`` places each so that ``ok(i, fixed[i] | hand)``.
-
-    Random deals are tried first; a few failures fall back to a search, so a deal is found
-    whenever one exists.
-    """
-    assert sum(room) == len(cards), (room, len(cards))
-    for _ in range(50):
-        rng.shuffle(cards)
-        hands, i = [], 0
-        for r in room:
-            hands.append(sum(1 << c for c in cards[i : i + r]))
-            i += r
-        if all(ok(t, fixed[t] | h) for t, h in enumerate(hands)):
-            return hands
-    hands = [0] * len(room)
-    left = list(room)
-
-    def search(k: int) -> bool:
-        if k == len(cards):
-            return True
-        order = [t for t in range(len(room)) if left[t]]
-        rng.shuffle(order)
-        for t in order:
-            hands[t] |= 1 << cards[k]
-            left[t] -= 1
-            if ok(t, fixed[t] | hands[t]) and search(k + 1):
-                return True
-            hands[t] &= ~(1 << cards[k])
-            left[t] += 1
-        return False
-
-    if not search(0):
-        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
-    return hands
-
-
-def _restack(view: View, dealt: list[int], stock: int, rng: random.Random) -> tuple[Card, ...]:
-    """A deck order that deals ``dealt`` as this game deals, the known face-up card in place."""
-    rows = []
-    for s in view.seats:
-        row = cards_of(dealt[s])
-        rng.shuffle(row)
-        if view.shown >= 0 and view.shown in row:
-            row.remove(view.shown)
-            row.append(view.shown)
-        rows.append(row)
-    rest = cards_of(stock & ~(1 << view.upcard if view.upcard >= 0 else 0))
-    rng.shuffle(rest)
-    if view.upcard >= 0:
-        rest.insert(0, view.upcard)
-    return dealt_order(rows, then=rest)
+    return sample(view, rng)
 
 
 def stack_deck(
@@ -1293,6 +1127,4 @@ def stack_deck(
     ('7c 8c Tc 8s', '9d')
     """
     n = params.players
-    cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    turned = [parse_card(upcard, french=True)] if upcard is not None else []
-    return dealt_order(cards, (dealer + 1) % n, turned, _deck(n).cards)
+    return chance.stack_deck(_deck(n), n, dealer, hands, upcard or "")

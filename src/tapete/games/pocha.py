@@ -36,9 +36,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
-from tapete import tricks
+from tapete import chance, tricks
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -52,15 +51,23 @@ from tapete.cards import (
     spanish,
     suit_name,
 )
-from tapete.chance import deal_constrained, dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "pocha"
 BID = 128
 SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")
-_BID, _PLAY, _OVER = 0, 1, 2
-_PHASES = ("bid", "play", "over")
+
+
+class Phase(WordEnum):
+    """What the seat to act is doing (``State.phase``, ``View.phase``)."""
+
+    BID = 0
+    PLAY = 1
+    OVER = 2  # the match is over
+
+
+_BID, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,7 +84,7 @@ class Params:
     dealer_hook: bool = True
     hook_on_one_card: bool = False
     rank_order: str = "as_tres"
-    obligation: str = "must_win"
+    obligation: tricks.Obligation = "must_win"
     must_underruff: bool = False
     scoring: str = "pocha"
     all_dealt_trump: str = "dealer_card"
@@ -135,7 +142,7 @@ class Params:
             self.tiebreak_players,
             "tied, all or nobody",
         )
-        _schedule(self)  # validates the schedule against the deck
+        schedule_of(self)  # validates the schedule against the deck
 
 
 def deck(params: Params) -> Deck:
@@ -154,7 +161,8 @@ def _deck(params: Params) -> Deck:
 
 
 @lru_cache(maxsize=64)
-def _order(params: Params) -> tricks.Order:
+def card_order(params: Params) -> tricks.Order:
+    """The strength of the cards within their suit: As-Tres or natural order, or A high (French)."""
     deck = _deck(params)
     if params.deck == "french":
         return tricks.Order.of(deck, tuple(range(14, 1, -1)))
@@ -165,12 +173,12 @@ def _order(params: Params) -> tricks.Order:
 
 
 @lru_cache(maxsize=64)
-def _schedule(params: Params) -> tuple[int, ...]:
+def schedule_of(params: Params) -> tuple[int, ...]:
     """The hand sizes of the match (RULES.md §1.3).
 
-    >>> _schedule(Params(players=4))
+    >>> schedule_of(Params(players=4))
     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-    >>> len(_schedule(Params(players=3))), _schedule(Params(players=4, schedule="n_ones"))[:5]
+    >>> len(schedule_of(Params(players=3))), schedule_of(Params(players=4, schedule="n_ones"))[:5]
     (25, (1, 1, 1, 1, 2))
     """
     n, top = params.players, _deck(params).size // params.players
@@ -229,7 +237,7 @@ _Public = tuple[tuple[int, ...], tuple[int | None, ...], tuple[CardSet, ...]]
 """What every seat's view of a state shares: hand sizes, bids, cards known not held."""
 
 
-class State:
+class State(GameState):
     """A Pocha match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
@@ -250,6 +258,7 @@ class State:
         "turn",
         "won",
     )
+    _FRESH = (("_legal", -1), ("_public", None))  # caches a new state computes again
 
     def __init__(
         self,
@@ -263,7 +272,7 @@ class State:
         leader: Seat,
         tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
         turn: Seat,
-        phase: int,
+        phase: Phase,
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
         last: tuple[_Pending, ...],
@@ -285,20 +294,12 @@ class State:
         self._legal = -1  # the play phase's legal mask, computed once
         self._public: _Public | None = None  # what every seat's view shares, computed once
 
-    def _with(self, **changes: Any) -> State:
-        new = State.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(new, name, changes.get(name, getattr(self, name)))
-        new._legal = -1
-        new._public = None
-        return new
-
     def __repr__(self) -> str:
         d = self.deal
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<pocha deal {d.number} size {d.size} dealer {d.dealer} trump "
-            f"{suit_name(d.trump) if d.trump >= 0 else 'none'} {_PHASES[self.phase]} "
+            f"{suit_name(d.trump) if d.trump >= 0 else 'none'} {Phase(self.phase)} "
             f"turn {self.turn} bids {list(self.bids)} won {list(self.won)} "
             f"trick [{format_cards(self.trick)}] hands [{hands}] scores {list(self.scores)}>"
         )
@@ -326,7 +327,7 @@ class View:
     leader: Seat
     tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
     turn: Seat | None
-    phase: str
+    phase: Phase
     scores: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
     excluded: tuple[CardSet, ...] = field(repr=False)  # cards each seat is known not to hold
@@ -344,7 +345,7 @@ def new_state(params: Params, setup: Setup) -> State:
     n = params.players
     dealer = setup.first_dealer(n)
     seats = tuple((dealer + 1 + i) % n for i in range(n))
-    deal = _deal(params, setup, 0, _schedule(params)[0], seats, tiebreak=False)
+    deal = _deal(params, setup, 0, schedule_of(params)[0], seats, tiebreak=False)
     zeros = (0,) * n
     return _start(params, setup, deal, zeros, (), (deal,))
 
@@ -383,7 +384,7 @@ def _deal(
         deck,
         tuple(dealt),
         tiebreak,
-        _order(params),
+        card_order(params),
     )
 
 
@@ -422,14 +423,15 @@ def current_player(state: State) -> Seat | None:
 def legal_actions(state: State) -> list[Action]:
     """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
     if state.phase == _PLAY:
-        return cards_of(state._legal if state._legal >= 0 else _legal_cards(state))
+        return cards_of(state._legal if state._legal >= 0 else legal_cards(state))
     if state.phase == _BID:
         hooked = _hooked_bid(state)
         return [BID + b for b in range(state.deal.size + 1) if b != hooked]
     return []
 
 
-def _legal_cards(state: State) -> int:
+def legal_cards(state: State) -> int:
+    """The cards the player to act may play, as a mask (computed once per state)."""
     if state._legal < 0:
         p = state.params
         state._legal = tricks.legal_mask(
@@ -437,7 +439,7 @@ def _legal_cards(state: State) -> int:
             state.trick,
             state.deal.trump,
             state.deal.order,
-            p.obligation,  # type: ignore[arg-type]
+            p.obligation,
             must_underruff=p.must_underruff,
         )
     return state._legal
@@ -484,7 +486,7 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
         state.trick,
         d.trump,
         d.order,
-        p.obligation,  # type: ignore[arg-type]
+        p.obligation,
         must_underruff=p.must_underruff,
     )
 
@@ -492,7 +494,7 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
     if state.phase == _PLAY and 0 <= action < BID:
-        legal = state._legal if state._legal >= 0 else _legal_cards(state)
+        legal = state._legal if state._legal >= 0 else legal_cards(state)
         if legal >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
@@ -609,7 +611,7 @@ def _end_of_hand(state: State) -> State:
         },
     )
     last = (*state.last, scored)
-    number, schedule = d.number + 1, _schedule(p)
+    number, schedule = d.number + 1, schedule_of(p)
     if number < len(schedule):
         dealer = (d.dealer + 1) % p.players
         seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
@@ -667,7 +669,7 @@ def outcome(state: State) -> Outcome | None:
     winners = tuple(s for s, v in enumerate(state.scores) if v == best)
     reason = (
         "schedule complete"
-        if len(winners) == 1 or state.deal.number + 1 == len(_schedule(state.params))
+        if len(winners) == 1 or state.deal.number + 1 == len(schedule_of(state.params))
         else "tie-break complete"
     )
     if len(winners) > 1:
@@ -768,7 +770,7 @@ def observe(state: State, seat: Seat | None) -> View:
         leader=state.leader,
         tricks=state.tricks,
         turn=None if state.phase == _OVER else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         scores=state.scores,
         history=state.history,
         excluded=excluded,
@@ -800,7 +802,7 @@ def _excluded(state: State) -> list[int]:
                 trick[:i],
                 d.trump,
                 order,
-                p.obligation,  # type: ignore[arg-type]
+                p.obligation,
                 must_underruff=p.must_underruff,
             )
             seat = d.after[seat]
@@ -813,85 +815,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, the cards played, the turned card, the dealer's shown card and every void
     or "could not beat" revealed by play are honoured; later deals come from a fresh seed.
     """
-    p = view.params
-    n, d_seats = p.players, view.seats
-    known = [h.mask if h is not None else -1 for h in view.hands]
-    played_by = [0] * n
-    for leader, trick in (*view.tricks, (view.leader, view.trick)):
-        seat = leader
-        nxt = {s: d_seats[(i + 1) % len(d_seats)] for i, s in enumerate(d_seats)}
-        for card in trick:
-            played_by[seat] |= 1 << card
-            seat = nxt[seat]
-    deck = _deck(p)
-    unseen = deck.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
-    if view.upcard >= 0:
-        unseen &= ~(1 << view.upcard)
-    pinned = [0] * n
-    if view.shown >= 0 and not played_by[view.dealer] >> view.shown & 1 and known[view.dealer] < 0:
-        pinned[view.dealer] = 1 << view.shown
-        unseen &= ~pinned[view.dealer]
-    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] - pinned[s].bit_count() for s in range(n)]
-    stock = unseen.bit_count() - sum(sizes)
-    excluded = [m.mask for m in view.excluded]
-    dealt = deal_constrained(unseen, [*sizes, stock], [*excluded, 0], rng)
-    hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
-    setup = Setup(seed=rng.getrandbits(32))
-    order = _stack(view, hands, played_by, dealt[n], rng)
-    seats = view.seats
-    after = [0] * n
-    for i, s in enumerate(seats):
-        after[s] = seats[(i + 1) % len(seats)]
-    deal = Deal(
-        view.deal,
-        view.hand_size,
-        view.dealer,
-        seats,
-        tuple(after),
-        view.trump,
-        view.upcard,
-        view.shown,
-        order,
-        tuple(h | b for h, b in zip(hands, played_by, strict=True)),
-        view.tiebreak,
-        _order(p),
-    )
-    phase = _PHASES.index(view.phase)
-    return State(
-        p,
-        setup,
-        deal,
-        hands,
-        tuple(-1 if b is None else b for b in view.bids),
-        view.won,
-        view.trick,
-        view.leader,
-        view.tricks,
-        view.turn if view.turn is not None else -1,
-        phase,
-        view.scores,
-        view.history,
-        (),
-    )
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._pocha_sampler import sample_state as sample
 
-
-def _stack(
-    view: View, hands: tuple[int, ...], played_by: list[int], stock: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``hands`` (plus what was played) as this game deals."""
-    rows = []
-    for s in view.seats:
-        cards = cards_of(hands[s] | played_by[s])
-        rng.shuffle(cards)
-        if s == view.dealer and view.shown >= 0:
-            cards.remove(view.shown)
-            cards.append(view.shown)
-        rows.append(cards)
-    rest = cards_of(stock)
-    rng.shuffle(rest)
-    if view.upcard >= 0:
-        rest.insert(0, view.upcard)
-    return dealt_order(rows, then=rest)
+    return sample(view, rng)
 
 
 def stack_deck(
@@ -906,10 +833,7 @@ def stack_deck(
     >>> [format_card(c) for c in stack_deck(p, 2, ["1o", "3o", "4o"], "5e")[:4]]
     ['1o', '3o', '4o', '5e']
     """
-    french_deck = params.deck == "french"
-    cards = [[parse_card(t, french_deck) for t in h.split()] for h in hands]
-    turned = [parse_card(upcard, french_deck)] if upcard is not None else []
-    return dealt_order(cards, (dealer + 1) % params.players, turned, _deck(params).cards)
+    return chance.stack_deck(_deck(params), params.players, dealer, hands, upcard or "")
 
 
 def describe(view: View) -> str:
@@ -922,7 +846,7 @@ def describe(view: View) -> str:
         if face >= 0
         else ""
     )
-    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(_schedule(p))}"
+    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(schedule_of(p))}"
     lines = [f"{kind}: {view.hand_size} card(s), seat {view.dealer} deals, trump {trump}{shown}"]
     for s in view.seats:
         bid = "-" if view.bids[s] is None else view.bids[s]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from tapete import tricks
+from tapete import chance, tricks
 from tapete.cards import (
     CARD_TEXT,
     FRENCH_52,
@@ -49,9 +49,8 @@ from tapete.cards import (
     parse_cards,
     suit_name,
 )
-from tapete.chance import deal_constrained, dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "pottle"
 HAND = 7
@@ -64,9 +63,19 @@ ORDER = tricks.Order.of(DECK, tuple(range(14, 1, -1)))
 POT_RULES = ("auction_winner", "pagat")
 DEAL_PASSES = ("clockwise", "pot_winner")
 
-_BID, _TRUMP, _PLAY, _OVER = 0, 1, 2, 3
-_PHASES = ("bid", "trump", "play", "over")
 _UNNAMED = -2  # trump before the declarer names it; -1 is no trump, 4..7 a suit
+
+
+class Phase(WordEnum):
+    """What the seat to act is doing (``State.phase``, ``View.phase``)."""
+
+    BID = 0
+    TRUMP = 1  # the declarer names trump
+    PLAY = 2
+    OVER = 3  # the match is over
+
+
+_BID, _TRUMP, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,7 +157,7 @@ class Deal:
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
 
 
-class State:
+class State(GameState):
     """A Pottle match between two decisions. Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = (
@@ -186,7 +195,7 @@ class State:
     leader: Seat
     tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
     turn: Seat
-    phase: int
+    phase: Phase
     stacks: tuple[int, ...]  # chips in front of each player
     bought: tuple[int, ...]  # chips each player bought, the starting bankroll included
     pot: int
@@ -199,26 +208,10 @@ class State:
         for name in State.__slots__:
             object.__setattr__(self, name, fields[name])
 
-    def _with(self, **changes: Any) -> State:
-        """A copy with ``changes``: the one way a new state is made from an old one."""
-        new = State.__new__(State)
-        # Spelled out: several times faster than a loop over the slots, and this is the hot path.
-        new.params, new.setup, new.deal = self.params, self.setup, self.deal
-        new.hands, new.bids, new.declarer = self.hands, self.bids, self.declarer
-        new.trump, new.won, new.trick = self.trump, self.won, self.trick
-        new.leader, new.tricks, new.turn = self.leader, self.tricks, self.turn
-        new.phase, new.stacks, new.bought = self.phase, self.stacks, self.bought
-        new.pot, new.discarded, new.history = self.pot, self.discarded, self.history
-        new.reason = self.reason
-        new.last = self.last
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
-            f"<pottle deal {self.deal.number} dealer {self.deal.dealer} {_PHASES[self.phase]} "
+            f"<pottle deal {self.deal.number} dealer {self.deal.dealer} {Phase(self.phase)} "
             f"turn {self.turn} bids {list(self.bids)} declarer {self.declarer} trump "
             f"{_trump_text(self.trump)} won {list(self.won)} trick [{format_cards(self.trick)}] "
             f"hands [{hands}] pot {self.pot} stacks {list(self.stacks)} "
@@ -251,7 +244,7 @@ class View:
     leader: Seat
     tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
     turn: Seat | None
-    phase: str
+    phase: Phase
     pot: int
     stacks: tuple[int, ...]
     bought: tuple[int, ...]
@@ -696,7 +689,7 @@ def observe(state: State, seat: Seat | None) -> View:
         leader=state.leader,
         tricks=state.tricks,
         turn=None if state.phase == _OVER else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         pot=state.pot,
         stacks=state.stacks,
         bought=state.bought,
@@ -736,62 +729,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, the cards played and every void shown are honoured; the undealt cards
     and later deals come from fresh randomness.
     """
-    p = view.params
-    n = p.players
-    played_by = [0] * n
-    for first, cards in (*view.tricks, (view.leader, view.trick)):
-        for i, card in enumerate(cards):
-            played_by[(first + i) % n] |= 1 << card
-    known = [-1] * n
-    if view.seat is not None:
-        own = view.hands[view.seat]
-        assert own is not None
-        known[view.seat] = own.mask
-    unseen = DECK.mask & ~sum(played_by) & ~sum(k for k in known if k > 0)
-    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] for s in range(n)]
-    undealt = unseen.bit_count() - sum(sizes)
-    excluded = [m.mask for m in view.excluded]
-    dealt = deal_constrained(unseen, [*sizes, undealt], [*excluded, 0], rng)
-    hands = tuple(known[s] if known[s] >= 0 else dealt[s] for s in range(n))
-    held = tuple(h | b for h, b in zip(hands, played_by, strict=True))
-    deal = Deal(view.deal, view.dealer, _stack(view.dealer, held, dealt[n], rng), held)
-    return State(
-        params=p,
-        setup=Setup(seed=rng.getrandbits(32)),
-        deal=deal,
-        hands=hands,
-        bids=tuple(-1 if b is None else b for b in view.bids),
-        declarer=-1 if view.declarer is None else view.declarer,
-        trump=_UNNAMED if view.trump is None else view.trump,
-        won=view.won,
-        trick=view.trick,
-        leader=view.leader,
-        tricks=view.tricks,
-        turn=-1 if view.turn is None else view.turn,
-        phase=_PHASES.index(view.phase),
-        stacks=view.stacks,
-        bought=view.bought,
-        pot=view.pot,
-        discarded=view.discarded,
-        history=view.history,
-        reason=view.reason or "",
-        last=(),
-    )
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._pottle_sampler import sample_state as sample
 
-
-def _stack(
-    dealer: Seat, held: tuple[int, ...], undealt: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A deck order that deals ``held`` one card at a time from the dealer's left."""
-    n = len(held)
-    rows = []
-    for i in range(n):
-        cards = cards_of(held[(dealer + 1 + i) % n])
-        rng.shuffle(cards)
-        rows.append(cards)
-    rest = cards_of(undealt)
-    rng.shuffle(rest)
-    return dealt_order(rows, then=rest)
+    return sample(view, rng)
 
 
 def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ...]:
@@ -807,11 +748,10 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ..
     '2c 2d 2h 3c'
     """
     n = params.players
-    cards = [parse_cards(h, french=True) for h in hands]
     check(
-        len(cards) == n and all(len(h) == HAND for h in cards),
+        len(hands) == n and all(len(parse_cards(h, french=True)) == HAND for h in hands),
         "hands",
-        len(cards),
+        len(hands),
         f"{n} hands of {HAND} cards",
     )
-    return dealt_order(cards, (dealer + 1) % n, (), DECK.cards)
+    return chance.stack_deck(DECK, n, dealer, hands)

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeAlias
 
+from tapete import chance
 from tapete.cards import (
     CARD_TEXT,
     Card,
@@ -67,19 +68,14 @@ from tapete.cards import (
     format_cards,
     parse_card,
 )
-from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check
+from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
 
 NAME = "truco"
 DOWN = 128
 BLIND = 256
 RAISE, ACCEPT, RUN = 259, 260, 261
 
-_PLAY, _ANSWER, _ELEVEN, _OVER = 0, 1, 2, 3
-_PHASES = ("play", "answer", "eleven", "over")
-NORMAL, ELEVEN, IRON = 0, 1, 2
-_SPECIALS = ("normal", "mao_de_onze", "mao_de_ferro")
 TIE = 2  # a round result: team 0, team 1 or TIE
 ALL_TIED = 3  # hand_winner: three tied rounds
 
@@ -89,6 +85,29 @@ ORDINARY = {"dirty": (3, 2, 14, 13, 11, 12, 7, 6, 5, 4), "clean": (3, 2, 14, 13,
 NEXT_STAKE = {1: 3, 3: 6, 6: 9, 9: 12}
 RUN_PAYS = {3: 1, 6: 3, 9: 6, 12: 9}  # a team that runs from a raise to 6 gives 3, ...
 _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+class Phase(WordEnum):
+    """What the seat to act is doing (``State.phase``, ``View.phase``)."""
+
+    PLAY = 0  # play a card, or raise the stake
+    ANSWER = 1  # accept, raise again or run from a raise
+    ELEVEN = 2  # the team on 11 decides to play the mão de onze or to run
+    OVER = 3  # the match is over
+
+
+_PLAY, _ANSWER, _ELEVEN, _OVER = Phase  # for the hot path: a global is read faster
+
+
+class Special(WordEnum):
+    """What kind of hand is dealt (``Deal.special``, ``View.special``; §4.6)."""
+
+    NORMAL = 0
+    MAO_DE_ONZE = 1  # one team on 11: it sees its cards and decides to play for 3 or run
+    MAO_DE_FERRO = 2  # both teams on 11: no raises, blind by default
+
+
+NORMAL, ELEVEN, IRON = Special  # the short names the rules use
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,7 +188,7 @@ def manilha_rank(kind: str, vira: Card) -> int:
 
 
 @lru_cache(maxsize=32)
-def _powers(kind: str, manilha: int) -> tuple[int, ...]:
+def powers(kind: str, manilha: int) -> tuple[int, ...]:
     """Card strength indexed by card: manilhas 21..24, ordinary 1..10, -1 outside the deck."""
     power = [-1] * 128
     ranks = ORDINARY[kind]
@@ -189,7 +208,7 @@ def strength(params: Params, vira: Card, card: Card) -> int:
     >>> strength(p, parse_card("Jh", True), kc) > strength(p, parse_card("Jh", True), k_d) > 10
     True
     """
-    return _powers(params.deck, manilha_rank(params.deck, vira))[card]
+    return powers(params.deck, manilha_rank(params.deck, vira))[card]
 
 
 def round_result(
@@ -257,7 +276,7 @@ class Deal:
     deck: tuple[Card, ...]
     dealt: tuple[int, ...]  # each seat's three cards (bitmask)
     order: tuple[tuple[Card, ...], ...]  # each seat's cards in the order dealt (blind positions)
-    special: int  # NORMAL, ELEVEN (mão de onze) or IRON (mão de ferro)
+    special: Special
     eleven_team: int  # the team on 11 in a mão de onze, else -1
     blind: bool  # an iron hand played blind
 
@@ -271,7 +290,7 @@ class Deal:
 _Pending: TypeAlias = "Event | Deal | tuple[Any, ...]"
 
 
-class State:
+class State(GameState):
     """A Truco match between two decisions. Treat as immutable: ``apply`` returns a new one.
 
     ``trick`` holds the current round's plays from ``leader`` (``DOWN + card`` when face down),
@@ -311,7 +330,7 @@ class State:
     tricks: tuple[tuple[Seat, tuple[int, ...]], ...]
     results: tuple[int, ...]
     turn: Seat
-    phase: int
+    phase: Phase
     stake: int
     raised_by: int
     proposal: int
@@ -326,26 +345,12 @@ class State:
         for name in State.__slots__:
             object.__setattr__(self, name, fields[name])
 
-    def _with(self, **changes: Any) -> State:
-        # Plain attribute copies: several times faster than a loop over __slots__.
-        new = State.__new__(State)
-        new.params, new.setup, new.deal = self.params, self.setup, self.deal
-        new.hands, new.trick, new.leader = self.hands, self.trick, self.leader
-        new.tricks, new.results, new.turn = self.tricks, self.results, self.turn
-        new.phase, new.stake, new.raised_by = self.phase, self.stake, self.raised_by
-        new.proposal, new.proposer = self.proposal, self.proposer
-        new.resume, new.ran = self.resume, self.ran
-        new.scores, new.history, new.last = self.scores, self.history, self.last
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
-
     def __repr__(self) -> str:
         d = self.deal
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
             f"<truco deal {d.number} dealer {d.dealer} vira {format_card(d.vira)}"
-            f" {_SPECIALS[d.special]} {_PHASES[self.phase]} turn {self.turn} stake {self.stake}"
+            f" {Special(d.special)} {Phase(self.phase)} turn {self.turn} stake {self.stake}"
             f" proposal {self.proposal} results {list(self.results)}"
             f" trick [{' '.join(_format_play(p) for p in self.trick)}] hands [{hands}]"
             f" scores {list(self.scores)}>"
@@ -378,7 +383,7 @@ class View:
     dealer: Seat
     upcard: Card  # the vira
     manilha: int  # the manilha rank
-    special: str  # normal, mao_de_onze or mao_de_ferro
+    special: Special
     eleven_team: int | None
     blind: bool
     hands: tuple[CardSet | None, ...]  # own hand, the partner's in a mão de onze; None if unseen
@@ -387,7 +392,7 @@ class View:
     leader: Seat
     tricks: tuple[Round, ...]
     turn: Seat | None
-    phase: str  # play, answer (a raise to answer), eleven (the mão de onze decision), over
+    phase: Phase
     stake: int
     proposal: int | None  # the value a pending raise asks for
     proposer: Seat | None
@@ -409,7 +414,7 @@ class View:
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
     dealer = setup.first_dealer(n)
-    return _start(params, setup, 0, dealer, (0, 0), (), ())
+    return start_deal(params, setup, 0, dealer, (0, 0), (), ())
 
 
 def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple[int, ...]) -> Deal:
@@ -427,7 +432,7 @@ def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple
         dealer=dealer,
         vira=vira,
         manilha=manilha,
-        power=_powers(params.deck, manilha),
+        power=powers(params.deck, manilha),
         deck=stack,
         dealt=tuple(sum(1 << c for c in cards) for cards in order),
         order=tuple(order),
@@ -437,7 +442,7 @@ def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple
     )
 
 
-def _start(
+def start_deal(
     params: Params,
     setup: Setup,
     number: int,
@@ -446,6 +451,10 @@ def _start(
     history: tuple[tuple[int, ...], ...],
     earlier: tuple[_Pending, ...],
 ) -> State:
+    """The state at the start of deal ``number``: dealt, and mão (or the team on 11) to act.
+
+    ``earlier`` are the events of the step that ended the last deal, reported with this one.
+    """
     deal = _deal(params, setup, number, dealer, scores)
     mao = deal.mao
     phase, turn = _PLAY, mao
@@ -737,7 +746,7 @@ def _end_hand(state: State, team: int, points: int, reason: str) -> State:
     history = (*state.history, delta)
     last = (*state.last, ("score", delta, scores, state.stake, team, reason))
     if max(scores) < p.target:
-        return _start(
+        return start_deal(
             p, state.setup, d.number + 1, (d.dealer + 1) % p.players, scores, history, last
         )
     ended = state._with(
@@ -781,7 +790,7 @@ def _event(pending: _Pending) -> Event:
                 "upcard": CARD_TEXT[d.vira],
                 "manilha": _rank_text(d.manilha),
                 "stock": [],
-                "special": _SPECIALS[d.special],
+                "special": str(d.special),
                 "eleven_team": d.eleven_team if d.eleven_team >= 0 else None,
                 "blind": d.blind,
             },
@@ -888,7 +897,7 @@ def parse_action(params: Params, text: str) -> Action:
 # --- views -----------------------------------------------------------------------------------
 
 
-def _sees(state: State, seat: Seat | None, owner: Seat) -> bool:
+def sees(state: State, seat: Seat | None, owner: Seat) -> bool:
     """May ``seat`` see ``owner``'s cards? Its own, unless blind; its partner's in a mão de onze."""
     if seat is None:
         return False
@@ -906,7 +915,7 @@ def _view_plays(
     for i, play in enumerate(plays):
         owner = (leader + i) % n
         down = play >= DOWN
-        card = play & 127 if not down or _sees(state, seat, owner) else -1
+        card = play & 127 if not down or sees(state, seat, owner) else -1
         out.append(Play(owner, card, down))
     return tuple(out)
 
@@ -923,11 +932,11 @@ def observe(state: State, seat: Seat | None) -> View:
         dealer=d.dealer,
         upcard=d.vira,
         manilha=d.manilha,
-        special=_SPECIALS[d.special],
+        special=d.special,
         eleven_team=d.eleven_team if d.eleven_team >= 0 else None,
         blind=d.blind,
         hands=tuple(
-            CardSet(h) if _sees(state, seat, s) else None for s, h in enumerate(state.hands)
+            CardSet(h) if sees(state, seat, s) else None for s, h in enumerate(state.hands)
         ),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         trick=_view_plays(state, seat, state.leader, state.trick),
@@ -937,7 +946,7 @@ def observe(state: State, seat: Seat | None) -> View:
             for (leader, plays), r in zip(state.tricks, state.results, strict=True)
         ),
         turn=None if over else state.turn,
-        phase=_PHASES[state.phase],
+        phase=state.phase,
         stake=state.stake,
         proposal=state.proposal or None,
         proposer=None if state.proposer < 0 else state.proposer,
@@ -956,90 +965,10 @@ def sample_state(view: View, rng: random.Random) -> State:
     played face down, the unused deck) is equally likely anywhere. Later deals come from a fresh
     seed.
     """
-    p = view.params
-    n = p.players
-    rounds = (*((r.leader, r.plays) for r in view.tricks), (view.leader, view.trick))
-    known = [h.mask if h is not None else -1 for h in view.hands]
-    seen = 1 << view.upcard
-    hidden = [0] * n  # face-down cards this view does not show, per seat
-    for _, shown in rounds:
-        for play in shown:
-            if play.card >= 0:
-                seen |= 1 << play.card
-            else:
-                hidden[play.seat] += 1
-    for mask in known:
-        if mask > 0:
-            seen |= mask
-    pool = cards_of(deck_of(p.deck).mask & ~seen)
-    rng.shuffle(pool)
-    hands: list[int] = []
-    covered: list[list[Card]] = []
-    for s in range(n):
-        if known[s] >= 0:
-            assert hidden[s] == 0, "a seat that sees a hand sees its face-down cards"
-            hands.append(known[s])
-            covered.append([])
-            continue
-        take = view.hand_sizes[s] + hidden[s]
-        cards, pool = pool[:take], pool[take:]
-        covered.append(cards[: hidden[s]])
-        hands.append(sum(1 << c for c in cards[hidden[s] :]))
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._truco_sampler import sample_state as sample
 
-    def encode(plays: tuple[Play, ...]) -> tuple[int, ...]:
-        out = []
-        for play in plays:
-            card = play.card if play.card >= 0 else covered[play.seat].pop()
-            out.append(DOWN + card if play.down else card)
-        return tuple(out)
-
-    tricks = tuple((r.leader, encode(r.plays)) for r in view.tricks)
-    trick = encode(view.trick)
-    dealt = list(hands)
-    for leader, encoded in (*tricks, (view.leader, trick)):
-        for i, code in enumerate(encoded):
-            dealt[(leader + i) % n] |= 1 << (code & 127)
-    order = []
-    for s in range(n):
-        cards = cards_of(dealt[s])
-        rng.shuffle(cards)  # a blind seat's positions are unknown to it
-        order.append(tuple(cards))
-    stack = dealt_order(order, (view.dealer + 1) % n, [view.upcard, *pool])
-    special = _SPECIALS.index(view.special)
-    deal = Deal(
-        number=view.deal,
-        dealer=view.dealer,
-        vira=view.upcard,
-        manilha=view.manilha,
-        power=_powers(p.deck, view.manilha),
-        deck=stack,
-        dealt=tuple(dealt),
-        order=tuple(order),
-        special=special,
-        eleven_team=-1 if view.eleven_team is None else view.eleven_team,
-        blind=view.blind,
-    )
-    return State(
-        params=p,
-        setup=Setup(seed=rng.getrandbits(32)),
-        deal=deal,
-        hands=tuple(hands),
-        trick=trick,
-        leader=view.leader,
-        tricks=tricks,
-        results=tuple(TIE if r.result is None else r.result for r in view.tricks),
-        turn=-1 if view.turn is None else view.turn,
-        phase=_PHASES.index(view.phase),
-        stake=view.stake,
-        raised_by=-1 if view.raised_by is None else view.raised_by,
-        proposal=view.proposal or 0,
-        proposer=-1 if view.proposer is None else view.proposer,
-        resume=-1 if view.resume is None else view.resume,
-        ran=view.ran,
-        scores=view.scores,
-        history=view.history,
-        last=(),
-    )
+    return sample(view, rng)
 
 
 def stack_deck(params: Params, dealer: Seat, hands: list[str], vira: str) -> tuple[Card, ...]:
@@ -1053,11 +982,9 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str], vira: str) -> tup
     '3c 4d 2c 5d Ac 6d Kh'
     """
     n = params.players
-    cards = [[parse_card(t, french=True) for t in h.split()] for h in hands]
-    if len(cards) != n or any(len(h) != 3 for h in cards):
+    if len(hands) != n or any(len(h.split()) != 3 for h in hands):
         raise ValueError(f"give {n} hands of 3 cards")
-    turned = [parse_card(vira, french=True)]
-    return dealt_order(cards, (dealer + 1) % n, turned, deck_of(params.deck).cards)
+    return chance.stack_deck(deck_of(params.deck), n, dealer, hands, vira)
 
 
 def describe(view: View) -> str:
@@ -1067,7 +994,7 @@ def describe(view: View) -> str:
     special = {
         "mao_de_onze": f", mão de onze (team {view.eleven_team} on {view.params.target - 1})",
         "mao_de_ferro": ", mão de ferro" + (" (blind)" if view.blind else ""),
-    }.get(view.special, "")
+    }.get(str(view.special), "")
     lines = [
         f"hand {view.deal + 1}{special}: seat {view.dealer} deals, vira {format_card(view.upcard)},"
         f" manilhas {manilhas}",
@@ -1075,7 +1002,7 @@ def describe(view: View) -> str:
     ]
     if view.proposal is not None:
         lines.append(f"seat {view.proposer} asks {view.proposal}: seat {view.turn} answers")
-    elif view.phase == "eleven":
+    elif view.phase == _ELEVEN:
         lines.append(f"seat {view.turn} decides: accept (play for 3) or run (concede 1)")
     for number, done in enumerate(view.tricks, 1):
         result = "tied" if done.result is None else f"team {done.result}"

@@ -43,8 +43,6 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 
 from __future__ import annotations
 
-import inspect
-import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -67,7 +65,17 @@ from tapete.cards import (
 )
 from tapete.chance import dealt_order
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, Outcome, Seat, Setup, check, format_value
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    format_value,
+)
 
 NAME = "tute"
 SWAP = 64
@@ -92,6 +100,13 @@ MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
 SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
 """The cards of each suit, as bitmasks."""
+
+
+class Phase(WordEnum):
+    """What the seat to act is doing (``View.phase``): playing (and declaring), or nothing."""
+
+    PLAY = 0
+    OVER = 1  # the match is over
 
 
 def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
@@ -149,7 +164,7 @@ class Params:
                 allowed, accepted = _CHOICES[option.name]
                 ok = value in allowed and not isinstance(value, bool)
                 check(ok, option.name, value, accepted)
-        ok = isinstance(self.match, str) and _deals_to_win(self.match) >= 0
+        ok = isinstance(self.match, str) and deals_to_win(self.match) >= 0
         check(ok, "match", self.match, MATCHES)
         other = 6 - self.players
         for name in _ONLY_WITH[other]:
@@ -171,7 +186,7 @@ _ONLY_WITH = {  # the options that mean something with this many players only
 }
 
 
-def _deals_to_win(match: str) -> int:
+def deals_to_win(match: str) -> int:
     """Deals to win: 1 (``single_deal``), (K + 1) // 2 (``best_of_K``), 0 (``to_101``); else -1."""
     if match == "single_deal":
         return 1
@@ -183,7 +198,8 @@ def _deals_to_win(match: str) -> int:
     return -1
 
 
-def _bonus(params: Params) -> int:
+def last_trick_bonus(params: Params) -> int:
+    """The points for the last trick: the option, else 0 with two players and 10 with four."""
     if params.last_trick_bonus is not None:
         return params.last_trick_bonus
     return 0 if params.players == 2 else 10
@@ -224,7 +240,7 @@ class Deal:
     first: Seat
     deck: tuple[Card, ...]  # as dealt, top first (empty in a sampled state)
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
-    relaxed: bool  # an option may lift the duty to win the trick (see ``_obligation``)
+    relaxed: bool  # an option may lift the duty to win the trick (see ``obligation``)
     swappers: int = field(init=False)  # the 7 and the 2 of trumps
     beaters: tuple[int, ...] = field(init=False, repr=False)  # ``BEATERS[trump]``
 
@@ -238,7 +254,7 @@ _Pending: TypeAlias = Event | Deal | tuple[Any, ...]
 ...)``, ``("score", ...)``, ``("end", ...)``) to be rendered by ``events``."""
 
 
-class State:
+class State(GameState):
     """A Tute match between two decisions. Treat as immutable: ``apply`` returns a new one.
 
     ``cantes`` are ``(trick index, seat, suit)``, ``swaps`` ``(trick index, seat, given, taken)``;
@@ -269,6 +285,7 @@ class State:
         "tricks",
         "turn",
     )
+    _FRESH = (("_legal", -1),)  # caches a new state computes again
 
     def __init__(
         self,
@@ -354,11 +371,6 @@ class State:
         new._legal = -1
         return new
 
-    def _with(self, **changes: Any) -> State:
-        """This state with the fields named in ``changes`` replaced."""
-        values: list[Any] = [*map(changes.get, _FIELDS, _fields_of(self))]
-        return State(*values)
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         face = CARD_TEXT[self.face_up] if self.face_up >= 0 else "-"
@@ -371,8 +383,6 @@ class State:
 
 
 _new_state = object.__new__
-_FIELDS = tuple(inspect.signature(State).parameters)
-_fields_of = operator.attrgetter(*_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -394,7 +404,7 @@ class View:
     leader: Seat
     tricks: tuple[tuple[Seat, tuple[Card, ...]], ...]
     turn: Seat | None
-    phase: str
+    phase: Phase
     points: tuple[int, ...]  # card points each seat has won this deal
     cantes: tuple[tuple[int, Seat, int], ...]  # (trick index, seat, suit)
     swaps: tuple[tuple[int, Seat, Card, Card], ...]  # (trick index, seat, given, taken)
@@ -472,7 +482,7 @@ def current_player(state: State) -> Seat | None:
     return None if state.result is not None else state.turn
 
 
-def _obligation(
+def obligation(
     params: Params, index: int, trick: tuple[Card, ...], seat: Seat, leader: Seat, trump: int
 ) -> tricks.Obligation | None:
     """The play duty for ``seat`` adding to ``trick`` in trick ``index``; None: free play."""
@@ -494,7 +504,7 @@ def _relaxed(params: Params) -> bool:
     return not params.must_beat_partner
 
 
-def _legal_cards(state: State) -> int:
+def legal_cards(state: State) -> int:
     """The cards the player to act may play, as a mask (computed once per state)."""
     legal = state._legal
     if legal >= 0:
@@ -503,7 +513,7 @@ def _legal_cards(state: State) -> int:
     trick, d = state.trick, state.deal
     if trick and d.relaxed:
         p = state.params
-        rule = _obligation(p, len(state.tricks), trick, state.turn, state.leader, d.trump)
+        rule = obligation(p, len(state.tricks), trick, state.turn, state.leader, d.trump)
         if rule is not None:
             legal = tricks.legal_mask(
                 legal, trick, d.trump, ORDER, rule, must_underruff=p.must_underruff
@@ -530,7 +540,7 @@ def legal_actions(state: State) -> list[Action]:
     """The cards the play duty allows, then ``swap``, ``sing <suit>`` and ``tute`` if allowed."""
     if state.result is not None:
         return []
-    legal = state._legal if state._legal >= 0 else _legal_cards(state)
+    legal = state._legal if state._legal >= 0 else legal_cards(state)
     # ``cards_of(legal)`` by table, one lookup per suit.
     actions = [
         *_C0[legal & 8191],
@@ -546,7 +556,7 @@ def legal_actions(state: State) -> list[Action]:
     return actions
 
 
-def _trick_winner(trick: tuple[Card, ...], beaters: tuple[int, ...]) -> int:
+def winning_play(trick: tuple[Card, ...], beaters: tuple[int, ...]) -> int:
     """``tricks.trick_winner`` by the ``BEATERS`` table of the deal's trumps."""
     at, win = 0, trick[0]
     for i in range(1, len(trick)):
@@ -564,7 +574,7 @@ def _declarations(state: State) -> list[Action]:
     pairs = hand & hand >> 1 & CABALLOS  # a Rey sits one bit above its Caballo
     tute = state.params.tute_declaration and _has_tute(hand)
     if (pairs or tute) and _may_declare(state):
-        suits = _singable(hand, _sung(state.cantes), state.deal.trump)
+        suits = _singable(hand, sung_suits(state.cantes), state.deal.trump)
         out.extend(SING + s for s in range(4) if suits >> s & 1)
         if tute:
             out.append(TUTE)
@@ -609,7 +619,7 @@ def _may_declare(state: State) -> bool:
     return _entitled(state) and _cante_window(state)
 
 
-def _sung(cantes: tuple[tuple[int, Seat, int], ...]) -> int:
+def sung_suits(cantes: tuple[tuple[int, Seat, int], ...]) -> int:
     """The suits sung this deal, as bits."""
     sung = 0
     for _, _, suit in cantes:
@@ -652,9 +662,7 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
 
 def _why_play(state: State, card: Card) -> IllegalActionError | None:
     p, hand = state.params, state.hands[state.turn]
-    rule = _obligation(
-        p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump
-    )
+    rule = obligation(p, len(state.tricks), state.trick, state.turn, state.leader, state.deal.trump)
     if rule is None:
         return tricks.why_card_illegal(hand, card, (), state.deal.trump, ORDER)
     return tricks.why_card_illegal(
@@ -741,7 +749,7 @@ def _why_sing(state: State, suit: int) -> IllegalActionError | None:
     error = _why_declare(state, "sing")
     if error is not None:
         return error
-    trump, hand, sung = state.deal.trump, state.hands[state.turn], _sung(state.cantes)
+    trump, hand, sung = state.deal.trump, state.hands[state.turn], sung_suits(state.cantes)
     name, value = suit_name(suit), 40 if suit == trump else 20
     if sung >> suit & 1:
         return IllegalActionError("suit-sung", f"{name} has been sung this deal: once per suit")
@@ -777,7 +785,7 @@ def _why_tute(state: State) -> IllegalActionError | None:
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
     if 0 <= action < SWAP and state.result is None:
-        legal = state._legal if state._legal >= 0 else _legal_cards(state)
+        legal = state._legal if state._legal >= 0 else legal_cards(state)
         if legal >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
@@ -829,7 +837,7 @@ def _take_trick(
         winner = leader ^ (d.beaters[trick[0]] >> trick[1] & 1)
         won = POINTS[trick[0]] + POINTS[trick[1]]
     else:
-        winner = (leader + _trick_winner(trick, d.beaters)) % 4
+        winner = (leader + winning_play(trick, d.beaters)) % 4
         won = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
     points = [*state.points]
     points[winner] += won
@@ -941,9 +949,9 @@ def _end_deal(state: State, tute: Seat) -> State:
         points, side = (cards[0] + cantes[0], cards[1] + cantes[1]), tute % 2
     else:  # the winner of the last trick leads the next, so state.leader is that seat
         points, side = deal_result(
-            (cards[0], cards[1]), (cantes[0], cantes[1]), state.leader % 2, _bonus(p)
+            (cards[0], cards[1]), (cantes[0], cantes[1]), state.leader % 2, last_trick_bonus(p)
         )
-    needed = _deals_to_win(p.match)
+    needed = deals_to_win(p.match)
     delta = points if needed <= 1 else (int(side == 0), int(side == 1))
     scores = (state.scores[0] + delta[0], state.scores[1] + delta[1])
     history = (*state.history, delta)
@@ -984,7 +992,7 @@ def _end_deal(state: State, tute: Seat) -> State:
     )
 
 
-def _scored(state: State) -> tuple[tuple[int, int], int] | None:
+def scored_deal(state: State) -> tuple[tuple[int, int], int] | None:
     """The points of each side and the side that won, if the last step scored a deal."""
     for pending in state.last:
         if isinstance(pending, tuple) and pending[0] == "score":
@@ -1139,7 +1147,7 @@ def observe(state: State, seat: Seat | None) -> View:
         leader=state.leader,
         tricks=state.tricks,
         turn=None if over else state.turn,
-        phase="over" if over else "play",
+        phase=Phase.OVER if over else Phase.PLAY,
         points=state.points,
         cantes=state.cantes,
         swaps=state.swaps,
@@ -1166,7 +1174,7 @@ def _play_exclusions(
         for i in range(1, len(cards)):
             seat = (seat + 1) % n
             before = cards[:i]
-            rule = _obligation(params, index, before, seat, first, trump)
+            rule = obligation(params, index, before, seat, first, trump)
             if rule is None:
                 continue
             mask = tricks.excluded_by_play(

@@ -53,7 +53,7 @@ CONTRAST = Theme(
 class PlayConfig:
     """A match to play: the game, who sits where (``human`` or a bot level), the seed."""
 
-    game: Game
+    game: Game[Any, Any]
     seats: tuple[str, ...]
     seed: int
     hint_budget: bots.Budget | None = None

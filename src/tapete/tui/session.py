@@ -94,7 +94,7 @@ class Step:
     events: tuple[Mapping[str, Any], ...]
 
 
-def public_events(game: Game, state: Any) -> tuple[Mapping[str, Any], ...]:
+def public_events(game: Game[Any, Any], state: Any) -> tuple[Mapping[str, Any], ...]:
     """The events of the last step everyone may know: a deal event holds every hand, so it keeps
     only who dealt and the face-up card."""
     out: list[Mapping[str, Any]] = []
@@ -113,7 +113,7 @@ _HIDDEN = {"hands", "deck", "stock", "undealt"}  # cards no player may see, what
 class Timeline:
     """A match as its first state and the steps after it; the words and tables it shows."""
 
-    def __init__(self, game: Game, start: Any, names: Sequence[str]) -> None:
+    def __init__(self, game: Game[Any, Any], start: Any, names: Sequence[str]) -> None:
         self.game = game
         self.start = start
         self.names = list(names)
@@ -157,7 +157,9 @@ class Timeline:
         return False, None
 
 
-def action_words(game: Game, action: Action, lang: str, view: Any = None, after: Any = None) -> str:
+def action_words(
+    game: Game[Any, Any], action: Action, lang: str, view: Any = None, after: Any = None
+) -> str:
     """An action as a button names it (``play K♦``, ``pedir 2``, ``¡truco!``, ``seis!``): from
     the ``view`` it is chosen in, or the state ``after`` it (what a Truco raise asked)."""
     if after is not None and game.format_action(action) == "raise":
@@ -281,7 +283,7 @@ def _pinke(
 # --- a match being played --------------------------------------------------------------------
 
 
-def _agent(kind: str, game: Game, state: Any) -> tuple[bots.Bot, str]:
+def _agent(kind: str, game: Game[Any, Any], state: Any) -> tuple[bots.Bot, str]:
     """The bot of a level; a level a game has no strategies for yet plays random."""
     bot = bots.load(kind)
     if isinstance(bot, bots.LevelBot):
@@ -303,7 +305,7 @@ class Session(Timeline):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any],
         kinds: Sequence[str],
         seed: int,
         *,
@@ -665,7 +667,7 @@ def sorted_cards(cards: Any) -> list[str]:
     return [CARD_TEXT[c] for c in sorted(cards)]
 
 
-def _first_state(game: Game, record: Record) -> Any:
+def _first_state(game: Game[Any, Any], record: Record) -> Any:
     decks = [[game.parse_card(c) for c in d.deck] for d in record.deals]
     return game.new_state(record.seed or 0, decks=decks, dealer=record.deals[0].dealer)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import logging
 import secrets
@@ -58,12 +57,9 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def levels(game: Game) -> tuple[str, ...]:
+def levels(game: Game[Any, Any]) -> tuple[str, ...]:
     """The bot levels ``game`` has: every level where its strategies exist, else random only."""
-    module = str(getattr(game.rules, "__name__", "")).rsplit(".", 1)[-1]
-    if importlib.util.find_spec(f"tapete.bots.{module}") is None:
-        return ("random",)
-    return bots.LEVELS
+    return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
 
 
 class Connection(Protocol):

@@ -48,7 +48,9 @@ def seat_name(lang: str, seat: int, kind: str, name: str = "", level: str | None
     return tr(lang, "empty seat")
 
 
-def step_entries(game: Game, seat: int, action: Action, before: Any, after: Any) -> list[Entry]:
+def step_entries(
+    game: Game[Any, Any], seat: int, action: Action, before: Any, after: Any
+) -> list[Entry]:
     """The public entries of one step: the action in words, then what the rules did."""
     events = game.events(after)
     return [_action_entry(game, seat, action, after, events), *deal_entries(events)]
@@ -103,7 +105,9 @@ def deal_entries(events: Sequence[Event]) -> list[Entry]:
     return out
 
 
-def _action_entry(game: Game, seat: int, action: Action, after: Any, events: Any) -> Entry:
+def _action_entry(
+    game: Game[Any, Any], seat: int, action: Action, after: Any, events: Any
+) -> Entry:
     words = game.format_action(action).split()
     verb, rest = words[0], words[1:]
     if verb == "play" and rest:
@@ -127,7 +131,7 @@ def _action_entry(game: Game, seat: int, action: Action, after: Any, events: Any
     return {"kind": "other", "seat": seat, "text": " ".join(words)}
 
 
-def _is_card(game: Game, text: str) -> bool:
+def _is_card(game: Game[Any, Any], text: str) -> bool:
     try:
         game.parse_card(text)
     except ValueError:
@@ -135,7 +139,7 @@ def _is_card(game: Game, text: str) -> bool:
     return True
 
 
-def _revealed(game: Game, seat: int, after: Any, events: Sequence[Event]) -> str | None:
+def _revealed(game: Game[Any, Any], seat: int, after: Any, events: Sequence[Event]) -> str | None:
     """The card ``seat`` just played blind, as the public sees it."""
     for event in events:
         if event.type == "trick":

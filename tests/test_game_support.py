@@ -1,0 +1,71 @@
+"""Every registered game comes with what players meet it through: bots, a presenter, a rules page.
+
+``docs/adding-a-game.md`` lists these; the golden transcript, the conformance specs and the README
+screenshot are checked by their own tests (test_playthroughs, test_conformance, tui screenshots).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tapete
+from tapete import bots
+from tapete.game import Rules
+from tapete.games import ENTRIES, poch, pocha, pottle, rules_of, truco, tute
+from tapete.present import PRESENTERS, actions, present
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Each game module, as the contract types it: mypy checks every one against ``Rules``.
+MODULES: tuple[Rules[Any, Any], ...] = (poch, pocha, pottle, truco, tute)
+
+
+def test_every_registered_module_is_checked_against_the_contract() -> None:
+    assert {m.NAME for m in MODULES} == {entry.rules().NAME for entry in ENTRIES.values()}
+
+
+def test_a_typed_load_gives_the_modules_states_and_views() -> None:
+    game: tapete.Game[tute.State, tute.View] = tapete.load("tute(players=4)", tute)
+    view: tute.View = game.observe(game.new_state(seed=3), 0)
+    assert rules_of(view) is tute and view.phase == tute.Phase.PLAY
+    with pytest.raises(tapete.SpecError, match="tute is not a game of the module"):
+        tapete.load("tute", pocha)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_every_game_has_bots_a_presenter_and_a_rules_page(name: str) -> None:
+    game = tapete.load(name)
+    state = game.new_state(seed=5)
+    seat = game.current_player(state)
+    assert seat is not None
+    view = game.observe(state, seat)
+    legal = game.legal_actions(state)
+    game_name = rules_of(view).NAME
+    assert game_name == game.rules.NAME
+
+    strategies = importlib.import_module(bots.STRATEGIES[game_name])
+    assert bots.strategies(view) is strategies
+    for level in ("easy", "medium", "hard(iterations=2)"):
+        assert bots.load(level).choose(view, legal, random.Random(0)) in legal
+
+    assert game_name in PRESENTERS
+    table = present(view, "en")
+    assert table.status == "your turn" and len(table.seats) == game.players
+    shown = actions(game, legal, "en", view)
+    assert sorted([*shown.cards.values(), *(b.action for b in shown.buttons)]) == sorted(legal)
+
+    assert (ROOT / "docs" / "rules" / f"{game_name}.md").is_file()
+    assert (ROOT / "tests" / "games" / f"test_{game_name}.py").is_file()
+    assert (ROOT / "tests" / "bots" / f"test_{game_name}_bots.py").is_file()
+
+
+def test_an_object_no_game_made_has_no_presenter_or_bots() -> None:
+    with pytest.raises(tapete.SpecError, match="not the view of a registered game"):
+        present(object())
+    with pytest.raises(tapete.SpecError, match="not the view of a registered game"):
+        bots.strategies("a view")
