@@ -61,7 +61,7 @@ def test_1_1_forty_eight_card_option_adds_eights_and_nines() -> None:
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_1_1_three_or_six_players_remove_the_twos_from_forty(players: int) -> None:
-    deck = tapete.load(f"pocha(players={players}, max_players=8)").deck
+    deck = tapete.load(f"pocha(players={players})").deck
     assert deck.size == 36 and all(c & 15 != 2 for c in deck.cards)
 
 
@@ -86,16 +86,35 @@ def test_1_1_any_trump_beats_any_non_trump() -> None:
 # --- §1.2 Players and seating ----------------------------------------------------------------
 
 
-def test_1_2_three_or_four_players_by_default() -> None:
-    with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
-        tapete.load("pocha(players=5)")
-    with pytest.raises(tapete.SpecError, match="players=2"):
+@pytest.mark.parametrize("players", range(3, 9))
+def test_1_2_every_count_from_three_to_eight_just_works(players: int) -> None:
+    game = tapete.load(f"pocha(players={players})")
+    assert game.players == players
+    assert game.spec == ("pocha" if players == 4 else f"pocha(players={players})")
+    state = game.new_state(seed=players)
+    assert game.current_player(state) in range(players)
+
+
+def test_1_2_three_to_eight_players_two_as_an_option() -> None:
+    with pytest.raises(tapete.SpecError, match=r"players=9 is not accepted: 3–8"):
+        tapete.load("pocha(players=9)")
+    with pytest.raises(tapete.SpecError, match=r"players=2 is not accepted: 3–8 \(min_players=2"):
         tapete.load("pocha(players=2)")
-
-
-def test_1_2_up_to_eight_and_down_to_two_as_options() -> None:
-    assert tapete.load("pocha(players=8, max_players=8)").players == 8
     assert tapete.load("pocha(players=2, min_players=2)").players == 2
+
+
+def test_1_2_specs_that_still_say_max_players_keep_loading() -> None:
+    """Before any count from 3 to 8 was accepted, 5–8 players needed ``max_players=8``."""
+    old = tapete.load("pocha(players=5, max_players=8)")
+    assert old.players == 5 and old.spec == "pocha(players=5)"
+    assert (
+        old.new_state(seed=3).deal.dealt
+        == tapete.load("pocha(players=5)").new_state(seed=3).deal.dealt
+    )
+    narrow = tapete.load("pocha(max_players=4)")
+    assert narrow.players == 4
+    with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
+        tapete.load("pocha(players=5, max_players=4)")
 
 
 def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
@@ -116,7 +135,7 @@ def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
     [(3, 12, 25), (4, 10, 22), (5, 8, 19), (6, 6, 16), (7, 5, 15), (8, 5, 16)],
 )
 def test_1_3_up_and_down_schedule_table(players: int, top: int, hands: int) -> None:
-    params = tapete.load(f"pocha(players={players}, max_players=8)").params
+    params = tapete.load(f"pocha(players={players})").params
     schedule = pocha._schedule(params)
     assert len(schedule) == hands and max(schedule) == top
     assert schedule.count(top) == players and schedule[0] == schedule[-1] == 1

@@ -84,7 +84,7 @@ def games() -> list[str]:
 def load(spec: str) -> Game:
     """The game a spec names, e.g. ``pocha`` or ``pocha(players=3, deck=48)``.
 
-    >>> load("pocha(players=5, max_players=8)").players
+    >>> load("pocha(players=5)").players
     5
     >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

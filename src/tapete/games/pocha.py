@@ -6,9 +6,9 @@ The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form
   3 or 6 players the four 2s are taken out. Strength As, 3, Rey, Caballo, Sota, 7 … 2
   (``rank_order=natural``: As, Rey, Caballo, Sota, 7 … 2, the 3 low). ``deck=french`` is a French
   deck of ``suits`` suits and the top ``ranks`` ranks, A high.
-* **Players** (§1.2): 3–4 (``min_players=2`` and ``max_players=8`` widen it). Seats act in seat
-  order; *mano* (``dealer + 1``) bids and leads first; the deal passes to mano. The first dealer is
-  drawn by lot.
+* **Players** (§1.2): 3 to 8, 4 by default, 3–4 recommended (``min_players=2`` allows 2;
+  ``max_players`` narrows the range). Seats act in seat order; *mano* (``dealer + 1``) bids
+  and leads first; the deal passes to mano. The first dealer is drawn by lot.
 * **Schedule** (§1.3): ``up_and_down`` deals 1, 2 … max−1 cards, then max cards once per player,
   then max−1 … 1, where max = deck size // players. Also ``up_only``, ``max_only``, ``n_ones``
   (N one-card hands at each end), a list of hand sizes, or one hand size.
@@ -69,7 +69,7 @@ class Params:
 
     players: int = 4
     min_players: int = 3
-    max_players: int = 4
+    max_players: int = 8
     deck: int | str = 40
     suits: int = 4
     ranks: int = 13
@@ -87,11 +87,12 @@ class Params:
     def __post_init__(self) -> None:
         check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2 (§1.9.8)")
         check(self.max_players in range(4, 9), "max_players", self.max_players, "4 to 8")
+        widen = " (min_players=2 allows 2)" if self.min_players == 3 else ""
         check(
             self.min_players <= self.players <= self.max_players,
             "players",
             self.players,
-            f"{self.min_players}–{self.max_players} (min_players=2 and max_players=8 widen it)",
+            f"{self.min_players}–{self.max_players}{widen}",
         )
         check(self.deck in (40, 48, "french"), "deck", self.deck, "40, 48 or french")
         if self.deck != "french":
