@@ -265,6 +265,19 @@ def test_2_3_a_the_two_takes_a_face_up_four_to_seven(face_up: str) -> None:
     assert "swap" not in legal(game, state)  # the 2 face up: nothing swaps for it
 
 
+def test_2_3_a_one_swap_a_turn_the_two_never_takes_back_your_own_seven() -> None:
+    """The leader holds the 7 and the 2 of trumps with the As face up: he takes the As with the
+    7, and may not then give the 2 for his own 7 — that would buy the As for the 2."""
+    game, state = deal("tute", ["7c 2c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 3b"], "1c")
+    state = act(game, state, "swap")
+    assert hand(state, 0) >= {"1c", "2c"} and game.observe(state, 1).face_up == parse_card("7c")
+    assert "swap" not in legal(game, state)
+    assert refused(game, state, "swap") == "swap-own-card"
+    state = act(game, state, "play 1o", "play 4o")  # he wins trick 1 and leads again
+    assert state.leader == 0 and "2c" in hand(state, 0)
+    assert refused(game, state, "swap") == "swap-own-card"  # not at a later turn either
+
+
 def test_2_3_a_swap_needs_the_right_card() -> None:
     game, state = deal("tute", ["2c 12c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 7c"], "1c")
     assert refused(game, state, "swap") == "swap-needs-seven"
@@ -1005,17 +1018,6 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
 
 
 # --- decisions made here (docs/rules/tute.md) and the hot path ------------------------------
-
-
-def test_decision_both_swaps_in_one_turn() -> None:
-    game, state = deal("tute", ["7c 2c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 3b"], "11c")
-    state = act(game, state, "swap", "swap")  # the 7 for the Caballo, then the 2 for the 7
-    assert hand(state, 0) >= {"11c", "7c"} and "2c" not in hand(state, 0)
-    assert game.observe(state, 1).face_up == parse_card("2c")
-    assert [(t, s, tapete.format_card(g), tapete.format_card(k)) for t, s, g, k in state.swaps] == [
-        (0, 0, "7c", "11c"),
-        (0, 0, "2c", "7c"),
-    ]
 
 
 def test_decision_a_tute_wins_the_match_under_to_101_and_a_deal_under_best_of() -> None:

@@ -20,9 +20,10 @@ The rules as implemented (RULES.md §0, §2 and §3; ``docs/rules/tute.md`` is t
   only the duty to follow suit while your partner is winning; ``must_underruff=true`` adds the
   duty to trump under.
 * **Swaps** (§2.3a, 2p): before leading, while the face-up card is under the stock, the leader may
-  give the 7 of trumps for a face-up As, 3, Rey, Caballo or Sota, and the 2 of trumps for a face-up
-  4, 5, 6 or 7 (``two_swap_targets=[7]``: the 7 only). The first leader may swap before trick 1
-  unless ``swap_requires_trick_win``. Swaps come before the cante.
+  give the 7 of trumps for a face-up As, 3, Rey, Caballo or Sota, or the 2 of trumps for a face-up
+  4, 5, 6 or 7 (``two_swap_targets=[7]``: the 7 only). One swap a turn: the 2 takes a face-up 7
+  only when another player put it there. The first leader may swap before trick 1 unless
+  ``swap_requires_trick_win``. Swaps come before the cante.
 * **Cantes** (§2.4, §3.4): the winner of the last trick, before leading, may show the Rey and
   Caballo of a suit: 40 in trumps, 20 in another suit. One cante per trick won, the 40 before any
   20, each suit once a deal; with two players none once the stock is gone
@@ -588,7 +589,21 @@ def _swap_card(state: State) -> Card:
         return -1
     if state.cantes and state.cantes[-1][0] == len(state.tricks):
         return -1  # swaps come before the cante
+    if _put_there_by(state) == state.turn:
+        return -1
     return card
+
+
+def _put_there_by(state: State) -> Seat:
+    """The seat whose swap left the face-up card there, or -1 if it is the card turned up.
+
+    A player may not take back a card he put there himself: one swap a turn, and the 2 takes a
+    face-up 7 only when another player gave it (else the 7 and the 2 together would buy a high
+    card for the 2, which the 4–7 limit exists to prevent).
+    """
+    if state.swaps and state.swaps[-1][2] == state.face_up:
+        return state.swaps[-1][1]
+    return -1
 
 
 def _entitled(state: State) -> bool:
@@ -687,6 +702,12 @@ def _why_swap(state: State) -> IllegalActionError | None:
             "swap-after-cante", "swaps come before the cante, and you have sung this turn"
         )
     face, hand = state.face_up, state.hands[state.turn]
+    if _put_there_by(state) == state.turn:
+        return IllegalActionError(
+            "swap-own-card",
+            f"you put the face-up {CARD_TEXT[face]} there yourself: a player swaps at most once a"
+            " turn, and the 2 of trumps takes a face-up 7 only when another player gave it",
+        )
     if face & 15 in COUNTING:
         seven = trump * 16 + 7
         if not hand >> seven & 1:
