@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import tapete
 from support import fingerprint, random_playout
 from tapete.cards import CardSet, parse_card, parse_cards, suit_mask
+from tapete.chance import dealt_order
 from tapete.games import pocha
 from tapete.games.pocha import BID
 
@@ -428,6 +429,39 @@ def test_1_8_tie_break_hands_have_no_hook_and_stop_when_one_leads() -> None:
         state = game.apply(state, game.legal_actions(state)[0])
     outcome = game.outcome(state)
     assert outcome is not None and len(outcome.winners) == 1 and outcome.winners[0] in (0, 1)
+
+
+def test_1_8_the_tie_breakers_are_fixed_when_the_tie_break_starts() -> None:
+    """Seats 0 and 1 tie for first, seat 2 is 5 behind; both tie-breakers miss the first extra
+    hand and fall to seat 2's score. Seat 2 still does not join, and cannot win."""
+    game = tapete.load("pocha(schedule=[1, 1])")
+    deck = pocha.deck(game.params).cards
+
+    def stacked(mano: int, hands: dict[int, str], upcard: str) -> tuple[int, ...]:
+        rows = [[parse_card(hands[s])] for s in sorted(hands)]
+        first = sorted(hands).index(mano)
+        return dealt_order(rows, first, [parse_card(upcard)], deck)
+
+    decks = [
+        stacked(0, {0: "1o", 1: "4o", 2: "5o", 3: "6o"}, "7e"),  # seat 0 takes the trick
+        stacked(1, {0: "4c", 1: "1c", 2: "5c", 3: "6c"}, "7e"),  # seat 1 takes the trick
+        stacked(0, {0: "4b", 1: "5b"}, "7e"),  # tie-break 1: seat 1 takes the trick
+        stacked(1, {0: "4o", 1: "1o"}, "7e"),  # tie-break 2: seat 1 takes the trick
+    ]
+    state = game.new_state(decks=decks, dealer=3)
+    state = act(game, state, "bid 1", "bid 1", "bid 0", "bid 1", "1o", "4o", "5o", "6o")
+    state = act(game, state, "bid 1", "bid 1", "bid 1", "bid 1", "1c", "5c", "6c", "4c")
+    assert state.scores == (10, 10, 5, -10)
+    view = game.observe(state, None)
+    assert view.tiebreak and view.seats == (0, 1)
+    state = act(game, state, "bid 1", "bid 0", "4b", "5b")  # both miss: 5, 5, 5
+    assert state.scores == (5, 5, 5, -10) and game.outcome(state) is None
+    view = game.observe(state, None)
+    assert view.tiebreak and set(view.seats) == {0, 1}  # seat 2 does not join
+    state = act(game, state, "bid 1", "bid 0", "1o", "4o")  # seat 1 makes 1, seat 0 makes 0
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome == tapete.Outcome((15, 20, 5, -10), (1,), "tie-break won")
 
 
 def test_1_8_tiebreak_players_all_and_nobody() -> None:

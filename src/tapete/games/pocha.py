@@ -616,8 +616,7 @@ def _end_of_hand(state: State) -> State:
         seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
         nxt = _deal(p, state.setup, number, schedule[number], seats, tiebreak=False)
     else:
-        best = max(scores)
-        leaders = tuple(s for s in range(p.players) if scores[s] == best)
+        leaders = _leaders(scores, _contenders(p, d))
         if len(leaders) == 1 or p.tiebreak_players == "nobody":
             ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
             result = outcome(ended)
@@ -631,7 +630,10 @@ def _end_of_hand(state: State) -> State:
                 },
             )
             return ended._with(last=(*last, end))
-        players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
+        if d.tiebreak:
+            players = _contenders(p, d)  # fixed when the tie-break started
+        else:
+            players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
         # The deal rotates among the players of the tie-break (§1.8).
         dealer = next((s for s in sorted(players) if s > d.dealer), min(players))
         i = players.index(dealer)
@@ -661,18 +663,34 @@ def _deal_event(params: Params, d: Deal) -> Event:
     )
 
 
+def _contenders(params: Params, deal: Deal) -> tuple[Seat, ...]:
+    """Who may still win after ``deal``: everyone, or in a tie-break only its players.
+
+    The set of tie-breakers is fixed when the tie-break starts: a player who was not tied for
+    first never joins it, even when the tie-breakers fall to or below his score.
+    """
+    return tuple(sorted(deal.seats)) if deal.tiebreak else tuple(range(params.players))
+
+
+def _leaders(scores: tuple[int, ...], contenders: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    best = max(scores[s] for s in contenders)
+    return tuple(s for s in contenders if scores[s] == best)
+
+
 def outcome(state: State) -> Outcome | None:
+    """The result once the match is over: the highest total, or the winner of the tie-break.
+
+    The reason says how it was decided: ``schedule complete``, ``tie stands`` (a shared win
+    under ``tiebreak_players=nobody``) or ``tie-break won``.
+    """
     if state.phase != _OVER:
         return None
-    best = max(state.scores)
-    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    reason = (
-        "schedule complete"
-        if len(winners) == 1 or state.deal.number + 1 == len(_schedule(state.params))
-        else "tie-break complete"
-    )
-    if len(winners) > 1:
-        reason = "tie stands"
+    d = state.deal
+    winners = _leaders(state.scores, _contenders(state.params, d))
+    if d.tiebreak:
+        reason = "tie-break won"
+    else:
+        reason = "schedule complete" if len(winners) == 1 else "tie stands"
     return Outcome(state.scores, winners, reason)
 
 
