@@ -38,7 +38,7 @@ def legal(game: Any, state: Any) -> list[str]:
     return [game.format_action(a) for a in game.legal_actions(state)]
 
 
-def rule(game: Any, state: Any, action: str) -> str:
+def rule(game: Any, state: Any, action: str | int) -> str:
     error = game.why_illegal(state, action)
     assert error is not None, f"{action} should be illegal"
     with pytest.raises(tapete.IllegalActionError):
@@ -393,6 +393,15 @@ def test_1_7_p2_worked_example() -> None:
 
 
 # --- §1.8 End of game and ties ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [-1, -(2**40), 9, 2**64])
+def test_an_int_that_is_no_card_and_no_bid_is_a_rule_error(action: int) -> None:
+    game, bidding = deal("pocha(schedule=1)", ["1o", "2o", "3o", "4o"], "5e")
+    playing = act(game, bidding, "bid 0", "bid 0", "bid 0", "bid 0")
+    big = action >= BID
+    assert rule(game, bidding, action) == ("bid-range" if big else "no-such-action")
+    assert rule(game, playing, action) == ("not-bidding" if big else "no-such-action")
 
 
 def test_1_8_highest_total_wins_after_the_last_hand() -> None:

@@ -460,6 +460,10 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
     if state.phase == _OVER:
         return IllegalActionError("match-over", "the match is over")
     d = state.deal
+    if action < 0 or (action < BID and not _deck(state.params).mask >> action & 1):
+        return IllegalActionError(
+            "no-such-action", f"{action} is not an action: a card of the deck, or a bid"
+        )
     if action >= BID:
         bid = action - BID
         if state.phase != _BID:
