@@ -23,7 +23,8 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(schedule=[1, 7, 13])",
         "oh_hell(players=7, schedule=[7, 3])",
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
-        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
+        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false,"
+        " tiebreak_players=tied)",
     ],
     "poch": [
         "poch(players=3, rounds=3)",

@@ -613,6 +613,18 @@ def test_oh_hell_scoring_and_hook_on_one_card() -> None:
     assert legal(game, state) == ["bid 0"]
 
 
+def test_oh_hell_a_tie_for_first_stands_the_play_off_is_an_option() -> None:
+    """Pagat's Oh Hell has no play-off: seats 1, 2 and 3 tie on 10 and share the win."""
+    hands = ["Ac", "Kc", "2c", "3c"]
+    game, state = deal("oh_hell(schedule=1)", hands, "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "Ac", "Kc", "2c", "3c")
+    assert game.outcome(state) == tapete.Outcome((1, 10, 10, 10), (1, 2, 3), "tie stands")
+    game, state = deal("oh_hell(schedule=1, tiebreak_players=tied)", hands, "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "Ac", "Kc", "2c", "3c")
+    view = game.observe(state, None)
+    assert game.outcome(state) is None and view.tiebreak and set(view.seats) == {1, 2, 3}
+
+
 def test_oh_hell_all_cards_dealt_means_no_trump() -> None:
     game = tapete.load("oh_hell(schedule=13)")
     state = game.new_state(seed=1)

@@ -52,6 +52,7 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "scoring": "oh_hell",
                 "all_dealt_trump": "none",
                 "hook_on_one_card": True,
+                "tiebreak_players": "nobody",
             },
         ),
         "poch": Entry(

@@ -24,7 +24,8 @@ The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form
   (``scoring=oh_hell``: a point a trick and 10 for an exact bid).
 * **End** (§1.8): after the schedule the highest total wins; a tie is played off in one-card hands
   with a turned trump and no hook among the tied leaders (``tiebreak_players=all``: everyone;
-  ``nobody``: the tie stands) until one leads alone.
+  ``nobody``: the tie stands, Oh Hell's default) until one leads alone; the tie-breakers are
+  fixed when the tie-break starts.
 * ``ronda_india`` (§1.10): in one-card hands each player sees everyone's card but their own; the
   cards are played by themselves once the bids are in.
 
