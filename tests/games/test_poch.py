@@ -593,6 +593,34 @@ def test_5_7_d_rounds_one_per_player_ends_after_every_player_has_dealt() -> None
     assert len(state.history) == 2
 
 
+def test_5_7_e_the_match_ends_after_ten_rounds_per_player_most_chips_winning() -> None:
+    """Two players who never bet keep shedding; the bank's 8 chips a round keep them going, and
+    without a cap the match would never end (it had not after 200 rounds)."""
+    game = tapete.load("poch")
+    state = passive(game, game.new_state(seed=4))
+    assert len(state.history) == 40 and state.chips == (0, 137, 0, 127)
+    assert game.outcome(state) == tapete.game.Outcome(
+        (-10, 127, -10, 117), (1,), "round limit reached"
+    )
+
+
+def test_5_7_e_a_tie_at_the_round_limit_is_shared() -> None:
+    game = tapete.load("poch(max_rounds=2)")
+    state = passive(game, game.new_state(seed=2))
+    assert len(state.history) == 2 and state.chips == (8, 7, 16, 16)
+    assert game.outcome(state) == tapete.game.Outcome((-2, -3, 6, 6), (2, 3), "round limit reached")
+
+
+def test_5_7_e_option_max_rounds() -> None:
+    assert poch._round_limit(tapete.load("poch(players=6)").params) == 60
+    assert poch._round_limit(tapete.load("poch(max_rounds=7)").params) == 7
+    assert poch._round_limit(tapete.load("poch(rounds=one_per_player)").params) == 4
+    uncapped = tapete.load("poch(max_rounds=none)")
+    assert uncapped.spec == "poch(max_rounds=none)" and poch._round_limit(uncapped.params) == 0
+    longer = tapete.load("poch(max_rounds=41)")
+    assert len(passive(longer, longer.new_state(seed=4)).history) == 41
+
+
 # --- worked examples §5.10 ----------------------------------------------------------------------
 
 
@@ -767,6 +795,8 @@ def test_option_rounds_and_other_parameters_are_validated() -> None:
         ("poch(deal=eight)", "five or all"),
         ("poch(rounds=forever)", "until_one_left, one_per_player or a number of rounds"),
         ("poch(rounds=0)", "a number of rounds"),
+        ("poch(max_rounds=0)", "ten_per_player, a number of rounds, or none"),
+        ("poch(max_rounds=forever)", "ten_per_player, a number of rounds, or none"),
         ("poch(chips=0)", "from 1 up"),
     ):
         with pytest.raises(SpecError, match=words):

@@ -42,8 +42,10 @@ The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form)
   player to empty his hand wins the round and every other player pays him 1 chip per card left,
   or all he has.
 * **End** (§5.7): a player with no chips at the end of a round is out. The last player with chips
-  wins (``rounds=one_per_player``: the match also ends after one round per player, most chips
-  winning; a number of rounds does the same after that many).
+  wins, but the match ends after at most 10 rounds per player (``max_rounds``: a number, or
+  ``none`` for no cap), the most chips winning and tied players sharing the win: the bank's
+  chips would otherwise let careful players go on for ever. ``rounds=one_per_player`` ends the
+  match after one round per player the same way; a number of rounds does so after that many.
 
 Forced moves: every decision a seat takes on its turn is an action, even when only one is
 possible (a leader holding one card still says ``play``). The continuation of a run is not a turn
@@ -108,6 +110,7 @@ class Params:
     shed_leader: str = "dealer_left"
     deal: str = "five"
     rounds: str | int = "until_one_left"
+    max_rounds: int | str | None = "ten_per_player"
 
     def __post_init__(self) -> None:
         if self.bet_cap is None:
@@ -133,6 +136,14 @@ class Params:
             "rounds",
             r,
             "until_one_left, one_per_player or a number of rounds",
+        )
+        m = self.max_rounds
+        check(
+            m in ("ten_per_player", None)
+            or (isinstance(m, int) and not isinstance(m, bool) and m >= 1),
+            "max_rounds",
+            m,
+            "ten_per_player, a number of rounds, or none (no cap: a match may never end)",
         )
 
 
@@ -921,13 +932,29 @@ def _end_round(state: State, winner: Seat) -> State:
 
 
 def _round_limit(params: Params) -> int:
-    """How many rounds the match lasts at most (0: until one player is left)."""
-    if params.rounds == "until_one_left":
-        return 0
+    """How many rounds the match lasts at most (0: until one player is left).
+
+    The bank adds 8 chips every round, so the money grows without limit and careful players may
+    never go broke: ``max_rounds`` (10 rounds per player by default) makes every match end.
+
+    >>> _round_limit(Params()), _round_limit(Params(players=5, rounds=3))
+    (40, 3)
+    >>> _round_limit(Params(max_rounds=12)), _round_limit(Params(max_rounds=None))
+    (12, 0)
+    """
+    limits = [_max_rounds(params)]
     if params.rounds == "one_per_player":
-        return params.players
-    assert isinstance(params.rounds, int)
-    return params.rounds
+        limits.append(params.players)
+    elif isinstance(params.rounds, int):
+        limits.append(params.rounds)
+    return min((n for n in limits if n), default=0)
+
+
+def _max_rounds(params: Params) -> int:
+    """The round cap ``max_rounds`` sets, or 0 for none."""
+    if params.max_rounds == "ten_per_player":
+        return 10 * params.players
+    return params.max_rounds if isinstance(params.max_rounds, int) else 0
 
 
 def outcome(state: State) -> Outcome | None:
@@ -935,7 +962,8 @@ def outcome(state: State) -> Outcome | None:
     most chips (the last one left, unless the rounds ran out first)."""
     if state.phase != _OVER:
         return None
-    n, start = state.params.players, state.params.chips
+    params = state.params
+    n, start = params.players, params.chips
     contenders = [s for s in range(n) if state.alive >> s & 1]
     best = max(state.chips[s] for s in contenders)
     winners = tuple(s for s in contenders if state.chips[s] == best)
@@ -943,6 +971,8 @@ def outcome(state: State) -> Outcome | None:
         reason = "last player with chips"
     elif best == 0:
         reason = "nobody has chips left"
+    elif params.rounds == "until_one_left":
+        reason = "round limit reached"
     else:
         reason = "rounds complete"
     return Outcome(tuple(c - start for c in state.chips), winners, reason)
