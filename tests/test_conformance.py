@@ -1,4 +1,4 @@
-"""The conformance suite every registered game gets for free (DESIGN.md §8).
+"""The conformance suite every registered game gets for free (docs/adding-a-game.md).
 
 Seeded random playouts to the end, checking the contract at every step: one actor or a finished
 match; legal actions non-empty, each one applies and round-trips as text; other actions are

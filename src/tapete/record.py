@@ -1,4 +1,4 @@
-"""The match record, ``tapete-record/1`` (DESIGN.md §4): dump, load and replay.
+"""The match record, ``tapete-record/1`` (docs/notation.md): dump, load and replay.
 
 A record holds every deck order and every decision, so a replay needs no RNG and a referee can
 check each decision without trusting the engine that wrote it:

@@ -1,4 +1,5 @@
-"""Pocha and Oh Hell: one test per rule clause of RULES.md §1, the worked examples P1–P6, options.
+"""Pocha and Oh Hell: one test per rule clause of docs/rules/pocha.md, its worked examples
+P1–P6, the options.
 
 Positions are set up from text with explicit deck orders (``pocha.stack_deck``), so each test
 reads as the rule it checks.
@@ -46,7 +47,7 @@ def rule(game: Any, state: Any, action: str | int) -> str:
     return str(error.rule)
 
 
-# --- §1.1 Deck and ranks ---------------------------------------------------------------------
+# --- Deck and ranks ---------------------------------------------------------------------
 
 
 def test_1_1_forty_card_spanish_deck_by_default() -> None:
@@ -84,7 +85,7 @@ def test_1_1_any_trump_beats_any_non_trump() -> None:
     assert trick.data["winner"] == 1
 
 
-# --- §1.2 Players and seating ----------------------------------------------------------------
+# --- Players and seating ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", range(3, 9))
@@ -128,7 +129,7 @@ def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
     assert nxt.data["dealer"] == 3 and game.current_player(state) == 0
 
 
-# --- §1.3 Hand schedule ----------------------------------------------------------------------
+# --- Hand schedule ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -169,7 +170,7 @@ def test_1_3_a_match_plays_every_scheduled_hand() -> None:
     assert sizes[:3] == [2, 1, 3]
 
 
-# --- §1.4 Deal and trump ---------------------------------------------------------------------
+# --- Deal and trump ---------------------------------------------------------------------
 
 
 def test_1_4_deal_one_card_at_a_time_from_mano_to_the_dealer() -> None:
@@ -206,7 +207,7 @@ def test_1_4_first_dealer_is_drawn_by_lot() -> None:
     assert game.observe(game.new_state(seed=5, dealer=2), None).dealer == 2
 
 
-# --- §1.5 Bidding ----------------------------------------------------------------------------
+# --- Bidding ----------------------------------------------------------------------------
 
 
 def test_1_5_bids_are_zero_to_hand_size_in_play_order_and_public() -> None:
@@ -261,7 +262,7 @@ def test_1_5_the_dealer_always_has_a_legal_bid(seed: int) -> None:
         assert game.legal_actions(state)
 
 
-# --- §1.6 Play and §0.4 the must-win rule ----------------------------------------------------
+# --- Play and the must-win rule ----------------------------------------------------
 
 P5 = ["5o 6c 7c", "7o 2o 1b", "4o 12e 5c", "10b 3e 6e"]
 
@@ -360,7 +361,7 @@ def test_phase_errors_name_the_phase() -> None:
     assert rule(game, state, "5o") == "bidding"
 
 
-# --- §1.7 Scoring ----------------------------------------------------------------------------
+# --- Scoring ----------------------------------------------------------------------------
 
 
 def test_1_7_p1_exact_bid_scores_ten_plus_five_a_trick() -> None:
@@ -392,7 +393,7 @@ def test_1_7_p2_worked_example() -> None:
     assert score.data["score"] == [15, -5, -5, -5]
 
 
-# --- §1.8 End of game and ties ---------------------------------------------------------------
+# --- End of game and ties ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("action", [-1, -(2**40), 9, 2**64])
@@ -483,7 +484,7 @@ def test_1_8_tiebreak_players_all_and_nobody() -> None:
     assert outcome is not None and outcome.winners == (0, 1) and outcome.reason == "tie stands"
 
 
-# --- §1.10 Variants --------------------------------------------------------------------------
+# --- Variants --------------------------------------------------------------------------
 
 
 def test_1_10_natural_rank_order_puts_the_three_low() -> None:

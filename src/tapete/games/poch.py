@@ -1,30 +1,30 @@
 """Poch (*Pochen*): bowls for the trump honours, a poker round, then a shedding race.
 
-The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form):
+The rules as implemented (``docs/rules/poch.md`` is the long form):
 
-* **Deck** (§5.1): 3–4 players use the 32-card French deck (7 up to A), 5–6 players all 52.
+* **Deck**: 3–4 players use the 32-card French deck (7 up to A), 5–6 players all 52.
   Ranks run A high down to 7 (or 2); the Ace is high only, so a run never wraps.
-* **Players** (§5.2): 3–6 (default 4), 10 ``chips`` each. Seat ``i + 1`` acts after seat ``i``
+* **Players**: 3–6 (default 4), 10 ``chips`` each. Seat ``i + 1`` acts after seat ``i``
   (Poch is played clockwise: a display matter). The first dealer is drawn by lot; the deal passes
   to the next seat still in the game, and the seat after the dealer (*Vorhand*, "the dealer's
   left") begins every phase.
-* **The board** (§5.2): nine bowls, Ace, King, Queen, Jack, Ten, Marriage, Sequence, Poch and the
+* **The board**: nine bowls, Ace, King, Queen, Jack, Ten, Marriage, Sequence, Poch and the
   centre bowl, the *Pinke*. Before every round the bank adds 1 chip to each of the eight named
   bowls (``bowl_funding=player_antes``: every player puts 1 chip in each, as far as his chips
   go, Ace bowl first). Chips not won stay in their bowl. Chips only ever sit in a stack, a bowl
   or the Pinke; only the bank adds chips.
-* **Deal** (§5.3): 5 cards each, one at a time from the dealer's left; the next card is turned
+* **Deal**: 5 cards each, one at a time from the dealer's left; the next card is turned
   up and sets trump; it and the rest of the deck are out of play for the round
   (``deal=all``: every card is dealt, the first seats getting one more when they do not divide
   evenly; the last card dealt is shown for trump and stays in its holder's hand).
-* **Melding** (§5.4, automatic, each bowl announced as a ``meld`` event): the holder of the trump
+* **Melding** (automatic, each bowl announced as a ``meld`` event): the holder of the trump
   A, K, Q, J or 10 takes that bowl (the card is shown); the holder of trump K and Q also takes the
   Marriage bowl. The best run of three cards in a suit takes the Sequence bowl: a trump run beats
   any other, then the higher top card, then the seat nearest the dealer's left; a longer run
   counts by its best three cards (``sequence_compare=length_then_height``: longer first, then
   trump, then height; ``sequence_rule=trump_789``: only the trump 7‑8‑9 wins it). The winning run
   is shown. A bowl nobody can claim keeps its chips.
-* **Poker** (§5.5): from the dealer's left, ``bet n`` (n ≥ 1) or ``pass`` before any bet; after a
+* **Poker**: from the dealer's left, ``bet n`` (n ≥ 1) or ``pass`` before any bet; after a
   bet ``call``, ``raise n`` (match, then n more) or ``pass``. Passing is folding, for the rest of
   the phase; a folded hand stays hidden. A player without chips sits the phase out. No bet or
   raise may take the highest contribution above the smallest stack still in (table stakes;
@@ -35,13 +35,13 @@ The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form)
   higher trump, then the seat nearest the dealer's left. A lone player left after a bet takes
   both without showing. If nobody bets, the Pinke stays empty and the Poch bowl carries
   (``all_pass=showdown``: every hand is shown and the best takes the Poch bowl).
-* **Shedding** (§5.6): the dealer's left (``shed_leader=poker_winner``: the player who took the
+* **Shedding**: the dealer's left (``shed_leader=poker_winner``: the player who took the
   Pinke, if anyone did) leads any card. Whoever holds the next higher card of its suit must play
   it, and so on: the rules play these cards themselves (a ``run`` event). A run stops at the Ace,
   at a card out of play or already played; whoever played its last card leads again. The first
   player to empty his hand wins the round and every other player pays him 1 chip per card left,
   or all he has.
-* **End** (§5.7): a player with no chips at the end of a round is out. The last player with chips
+* **End**: a player with no chips at the end of a round is out. The last player with chips
   wins, but the match ends after at most 10 rounds per player (``max_rounds``: a number, or
   ``none`` for no cap), the most chips winning and tied players sharing the win: the bank's
   chips would otherwise let careful players go on for ever. ``rounds=one_per_player`` ends the
@@ -49,7 +49,7 @@ The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form)
 
 Forced moves: every decision a seat takes on its turn is an action, even when only one is
 possible (a leader holding one card still says ``play``). The continuation of a run is not a turn
-but a duty RULES.md §5.6 calls automatic, so the rules play it and record it in ``run`` events.
+but a duty the rules call automatic, so the rules play it and record it in ``run`` events.
 
 Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` is
 ``PASS + 2 * n`` and ``raise n`` is ``CALL + 2 * n``, so every bet and raise has its own action.
@@ -98,7 +98,7 @@ _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
 
 @dataclass(frozen=True, kw_only=True)
 class Params:
-    """Poch's parameters (RULES.md §5.8–§5.9); every default is the first value RULES.md names."""
+    """Poch's parameters (the options of ``docs/rules/poch.md``), defaults first."""
 
     players: int = 4
     chips: int = 10
@@ -114,10 +114,10 @@ class Params:
 
     def __post_init__(self) -> None:
         if self.bet_cap is None:
-            # A spec string reads the word none as None; RULES.md's value is the word.
+            # A spec string reads the word none as None; this option's value is the word.
             object.__setattr__(self, "bet_cap", "none")
         check(self.players in range(3, 7), "players", self.players, "3 to 6")
-        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (RULES.md: 10)")
+        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (the rules: 10)")
         choices = (
             ("bowl_funding", ("bank", "player_antes")),
             ("sequence_compare", ("height", "length_then_height")),
@@ -149,7 +149,7 @@ class Params:
 
 @lru_cache(maxsize=8)
 def _deck(players: int) -> Deck:
-    """32 cards (7–A) for 3–4 players, all 52 for 5–6 (§5.1)."""
+    """32 cards (7–A) for 3–4 players, all 52 for 5–6."""
     return french(4, 8) if players <= 4 else french()
 
 
@@ -158,7 +158,7 @@ def players(params: Params) -> int:
 
 
 def deck(params: Params) -> Deck:
-    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6 (§5.1)."""
+    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6."""
     return _deck(params.players)
 
 
@@ -427,7 +427,7 @@ def _deal(
     seats: tuple[Seat, ...],
     start: tuple[int, ...],
 ) -> Round:
-    """Deal one card at a time from the dealer's left: 5 each, or all of them (§5.3)."""
+    """Deal one card at a time from the dealer's left: 5 each, or all of them."""
     deck = setup.deck(number, _deck(params.players).cards)
     p = len(seats)
     count = 5 * p if params.deal == "five" else len(deck)
@@ -495,7 +495,7 @@ def _meld(params: Params, rnd: Round, bowls: list[int]) -> tuple[tuple[Meld, ...
 
 
 def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], int] | None:
-    """A hand's best claim to the Sequence bowl: (its sort key, its cards), or None (§5.4).
+    """A hand's best claim to the Sequence bowl: (its sort key, its cards), or None.
 
     By default a run counts by its best three cards: trump beats plain suits, then the top
     card. Equal keys go to the seat nearest the dealer's left.
@@ -577,7 +577,7 @@ def _deal_event(rnd: Round) -> Event:
 
 
 def hand_value(hand: int, trump: Suit) -> tuple[Any, ...]:
-    """A sort key for the poker phase: a higher key is a better hand (§5.5).
+    """A sort key for the poker phase: a higher key is a better hand.
 
     (set size, set rank, set holds the trump card, ranks high to low, best trump rank). Sets are
     pairs, threes and fours; only the best set of a hand counts; no set counts as size 1.
@@ -641,7 +641,7 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _cap(state: State, seat: Seat) -> int:
-    """The highest contribution a bet or raise by ``seat`` may reach (§5.5 table stakes)."""
+    """The highest contribution a bet or raise by ``seat`` may reach (table stakes)."""
     if state.params.bet_cap == "none":
         return state.chips[seat] + state.put[seat]
     live = ~state.folded
@@ -760,7 +760,7 @@ def _next_pending(pending: int, seat: Seat, n: int) -> Seat:
 
 
 def _end_poker(state: State) -> State:
-    """Settle the Pinke and the Poch bowl (§5.5), then open the shedding phase."""
+    """Settle the Pinke and the Poch bowl, then open the shedding phase."""
     p, rnd, n = state.params, state.rnd, state.params.players
     live = [s for s in rnd.seats if not state.folded >> s & 1]
     chips, bowls = list(state.chips), list(state.bowls)
@@ -837,7 +837,7 @@ def _pinke_layers(
 
 
 def _lead(state: State, card: Card) -> State:
-    """Lead ``card``; the holders of the next cards of its suit follow by rule (§5.6)."""
+    """Lead ``card``; the holders of the next cards of its suit follow by rule."""
     hands = list(state.hands)
     seats, cards = [], []
     played, seat = state.played, state.turn
@@ -876,7 +876,7 @@ def _lead(state: State, card: Card) -> State:
 
 
 def _end_round(state: State, winner: Seat) -> State:
-    """Pay the shedding winner (§5.6), put out the broke (§5.7), and deal the next round."""
+    """Pay the shedding winner, put out the broke, and deal the next round."""
     p, rnd, n = state.params, state.rnd, state.params.players
     chips = list(state.chips)
     paid = [0] * n
@@ -1007,7 +1007,7 @@ def _event(pending: _Pending) -> Event:
 
 
 def format_action(params: Params, action: Action) -> str:
-    """The text form of DESIGN.md §3.
+    """The text notation (docs/notation.md).
 
     >>> [format_action(Params(), a) for a in (PASS, CALL, bet_action(3), raise_action(2), 110)]
     ['pass', 'call', 'bet 3', 'raise 2', 'play Ah']
