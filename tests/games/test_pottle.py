@@ -1,5 +1,5 @@
-"""Pottle (docs/rules/pottle.md): one test per rule clause, the worked examples PT-1..PT-5, the options,
-and the contract (legality, views, sampling, immutability, notation, chip conservation).
+"""Pottle (docs/rules/pottle.md): one test per rule clause, the worked examples PT-1..PT-5, the
+options, and the contract (legality, views, sampling, immutability, notation, chip conservation).
 
 Seats: in the worked examples P1..P4 are seats 0..3 with seat 3 (P4) dealing, so P1 bids first.
 """
