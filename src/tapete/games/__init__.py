@@ -58,7 +58,7 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
         "poch": Entry(
             "tapete.games.poch",
             "bowls for the trump honours, a poker round, then a shedding race (3–6 players,"
-            " at most 10 rounds each)",
+            " at most 10 rounds a player)",
         ),
         "pottle": Entry(
             "tapete.games.pottle",
