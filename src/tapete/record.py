@@ -27,7 +27,7 @@ from typing import Any
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat, jsonable
+from tapete.game import Action, Event, Game, Outcome, Seat, jsonable, parse_spec
 from tapete.games import load as load_game
 
 __all__ = [
@@ -282,13 +282,44 @@ def steps(record: Record) -> Iterator[tuple[int, Any, Seat, Action, Any]]:
     check.finish(result)
 
 
+def recorded_game(record: Record) -> Game:
+    """The game a record was played under: its spec, and for every parameter the spec leaves out,
+    the value in the record's ``params`` (the default of its day).
+
+    So a record made before a default changed replays as it was played. A parameter newer than
+    the record takes the value the game module names for older records (``PARAMS_BEFORE``), else
+    its default. Raises ValueError for a bad spec or a parameter the game does not have.
+    """
+    game = load_game(record.game)
+    fields = {f.name for f in dataclasses.fields(game.params)}
+    unknown = sorted(set(record.params) - fields)
+    if unknown:
+        raise ValueError(f"{game.name} has no parameter {', '.join(unknown)}")
+    older: Mapping[str, Any] = getattr(game.rules, "PARAMS_BEFORE", {})
+    given = parse_spec(record.game)[1]
+    values = {
+        name: _param(record.params[name]) if name in record.params else older[name]
+        for name in sorted(fields - set(given))
+        if name in record.params or name in older
+    }
+    if all(getattr(game.params, k) == v for k, v in values.items()):
+        return game
+    return dataclasses.replace(game, params=dataclasses.replace(game.params, **values))
+
+
+def _param(value: Any) -> Any:
+    """A parameter as JSON holds it, back as ``Params`` holds it (lists are tuples)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _start(record: Record) -> tuple[Game, Any]:
     """The game and the state before the first decision, dealt from the record's decks."""
     try:
-        game = load_game(record.game)
+        game = recorded_game(record)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    if dict(jsonable(record.params)) != params_json(game):
+    full = params_json(game)
+    if dict(jsonable(record.params)) != {k: v for k, v in full.items() if k in record.params}:
         raise RecordError(f"params do not match the spec {record.game!r}")
     if not record.deals:
         raise RecordError("the record has no deals")

@@ -94,6 +94,8 @@ _PHASES = ("poker", "shedding", "over")
 _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+PARAMS_BEFORE = {"max_rounds": None}
+"""Parameters records made before they existed lack, with the value those matches played under."""
 
 
 @dataclass(frozen=True, kw_only=True)
