@@ -10,9 +10,9 @@ SPECS: dict[str, list[str]] = {
         "pocha(players=3, schedule=[1, 12])",
         "pocha(players=3, deck=48, schedule=[16, 2])",
         "pocha(players=2, min_players=2, schedule=[3, 20])",
-        "pocha(players=6, max_players=8, schedule=[6, 1])",
+        "pocha(players=6, schedule=[6, 1])",
         "pocha(players=7, max_players=8, schedule=[5, 2])",
-        "pocha(players=5, max_players=8, deck=48, schedule=[9])",
+        "pocha(players=5, deck=48, schedule=[9])",
         "pocha(schedule=[2, 1], rank_order=natural, must_underruff=true, dealer_hook=false)",
         "pocha(players=3, schedule=[1, 1, 1], ronda_india=true)",
         "pocha(players=3, schedule=[1], tiebreak_players=all)",
@@ -23,7 +23,8 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(schedule=[1, 7, 13])",
         "oh_hell(players=7, schedule=[7, 3])",
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
-        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false)",
+        "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false,"
+        " tiebreak_players=tied)",
     ],
     "poch": [
         "poch(players=3, rounds=3)",

@@ -1,4 +1,4 @@
-"""The conformance suite every registered game gets for free (DESIGN.md §8).
+"""The conformance suite every registered game gets for free (docs/adding-a-game.md).
 
 Seeded random playouts to the end, checking the contract at every step: one actor or a finished
 match; legal actions non-empty, each one applies and round-trips as text; other actions are
@@ -155,3 +155,32 @@ def test_every_bot_level_plays_every_spec(spec: str, level: str) -> None:
         deals += any(e.type == "deal" for e in game.events(state))
         if deals == 2:
             break
+
+
+MALFORMED = (-1, -2, -128, -(2**31), 2**31, 2**63, 10**30, -(10**30), 255, 256, 4096)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), noise=st.lists(st.integers(-(2**70), 2**70), max_size=6))
+def test_out_of_range_actions_are_refused_by_rule_and_change_nothing(
+    spec: str, seed: int, noise: list[int]
+) -> None:
+    """Negative, huge and random ints are rule errors from ``why_illegal`` and ``apply`` alike,
+    at every decision and after the end, never a crash; the state stays as it was."""
+    game = tapete.load(spec)
+    rng = random.Random(seed)
+    path = random_playout(game, seed)
+    states = [state for state, _ in path]
+    for state in [*rng.sample(states, min(6, len(states))), states[-1]]:
+        legal = set(game.legal_actions(state))
+        before = fingerprint(state)
+        tries = [*MALFORMED, *noise, *(rng.randrange(-300, 70_000) for _ in range(6))]
+        for action in (a for a in tries if a not in legal):
+            error = game.why_illegal(state, action)
+            assert isinstance(error, tapete.IllegalActionError), action
+            assert error.rule and str(error)
+            with pytest.raises(tapete.IllegalActionError) as raised:
+                game.apply(state, action)
+            assert raised.value.rule == error.rule
+        assert fingerprint(state) == before, "a refused action changed the state"

@@ -1,4 +1,4 @@
-"""Dependencies point inward (DESIGN.md §1): the core imports only the standard library."""
+"""Dependencies point inward: the core imports only the standard library."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def suit_name(suit: Suit) -> str:
 
 
 def format_card(card: Card) -> str:
-    """The compact ASCII form of DESIGN §3: ``12b`` (Rey de bastos), ``Th`` (ten of hearts)."""
+    """The compact ASCII form of docs/notation.md: ``12b`` (Rey de bastos), ``Th`` (ten)."""
     suit, rank = card >> 4, card & 15
     if suit < 4:
         return f"{rank}{SPANISH_SUITS[suit]}"

@@ -1,4 +1,4 @@
-"""The game contract (DESIGN.md §2): what every game module provides, and the ``Game`` handle.
+"""The game contract (docs/concepts.md): what every game module provides, and the ``Game`` handle.
 
 A game is one module in ``tapete.games`` with a frozen keyword-only ``Params`` and these plain
 functions (``State`` and ``View`` are the module's own immutable types, actions are ints):
@@ -13,7 +13,7 @@ functions (``State`` and ``View`` are the module's own immutable types, actions 
 ``sample_state(view, rng)``   a full state consistent with a view, for search
 ``outcome(state)``            an ``Outcome`` once the match is over, else None
 ``events(state)``             what the rules did by themselves in the last step
-``format_action`` / ``parse_action(params, ...)``   the text notation of DESIGN.md §3
+``format_action`` / ``parse_action(params, ...)``   the text notation of docs/notation.md
 ``teams(params)``             the partnerships, or None
 ``players(params)``           the number of seats
 ``deck(params)``              every card the game uses
@@ -69,7 +69,7 @@ V = TypeVar("V")  # a game's View
 
 @dataclass(frozen=True)
 class Setup:
-    """The chance inputs of a match (DESIGN.md §2).
+    """The chance inputs of a match (docs/concepts.md).
 
     Deal ``k`` uses ``decks[k]`` (top card first) when given, else a shuffle derived from
     ``(seed, k)``; the first dealer is ``dealer``, or drawn by lot from the seed.

@@ -354,6 +354,9 @@ _ES: dict[str, str] = {
     "only the player about to lead may swap, before leading": "solo quien va a salir puede cambiar, antes de salir",
     "a swap needs a trick won first": "para cambiar hay que haber ganado una baza",
     "swaps come before the cante": "el cambio va antes del cante",
+    "one swap a turn: you put that face-up card there yourself": (
+        "un cambio por turno: esa carta de triunfo la pusiste tú"
+    ),
     "the face-up card is taken with the 7 of trumps": "la carta de triunfo se toma con el 7 de triunfo",
     "the face-up card is taken with the 2 of trumps": "la carta de triunfo se toma con el 2 de triunfo",
     "nothing swaps for that face-up card": "esa carta de triunfo no se puede cambiar",
@@ -872,6 +875,9 @@ _PT: dict[str, str] = {
     "only the player about to lead may swap, before leading": "só quem vai sair pode trocar, antes de sair",
     "a swap needs a trick won first": "para trocar é preciso ter ganho uma vaza",
     "swaps come before the cante": "a troca vem antes do canto",
+    "one swap a turn: you put that face-up card there yourself": (
+        "uma troca por vez: essa carta do trunfo foi você que pôs"
+    ),
     "the face-up card is taken with the 7 of trumps": "a carta do trunfo se pega com o 7 de trunfo",
     "the face-up card is taken with the 2 of trumps": "a carta do trunfo se pega com o 2 de trunfo",
     "nothing swaps for that face-up card": "essa carta do trunfo não se troca",

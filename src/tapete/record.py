@@ -1,4 +1,4 @@
-"""The match record, ``tapete-record/1`` (DESIGN.md §4): dump, load and replay.
+"""The match record, ``tapete-record/1`` (docs/notation.md): dump, load and replay.
 
 A record holds every deck order and every decision, so a replay needs no RNG and a referee can
 check each decision without trusting the engine that wrote it:
@@ -29,7 +29,7 @@ from typing import Any, TypeGuard
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat, jsonable
+from tapete.game import Action, Event, Game, Outcome, Seat, jsonable, parse_spec
 from tapete.games import load as load_game
 
 __all__ = [
@@ -489,13 +489,44 @@ def cut(record: Record, moves: int) -> Record:
     return dataclasses.replace(recorder.record(), game=record.game, seed_hash=record.seed_hash)
 
 
+def recorded_game(record: Record) -> Game[Any, Any]:
+    """The game a record was played under: its spec, and for every parameter the spec leaves out,
+    the value in the record's ``params`` (the default of its day).
+
+    So a record made before a default changed replays as it was played. A parameter newer than
+    the record takes the value the game module names for older records (``PARAMS_BEFORE``), else
+    its default. Raises ValueError for a bad spec or a parameter the game does not have.
+    """
+    game = load_game(record.game)
+    fields = {f.name for f in dataclasses.fields(game.params)}
+    unknown = sorted(set(record.params) - fields)
+    if unknown:
+        raise ValueError(f"{game.name} has no parameter {', '.join(unknown)}")
+    older: Mapping[str, Any] = getattr(game.rules, "PARAMS_BEFORE", {})
+    given = parse_spec(record.game)[1]
+    values = {
+        name: _param(record.params[name]) if name in record.params else older[name]
+        for name in sorted(fields - set(given))
+        if name in record.params or name in older
+    }
+    if all(getattr(game.params, k) == v for k, v in values.items()):
+        return game
+    return dataclasses.replace(game, params=dataclasses.replace(game.params, **values))
+
+
+def _param(value: Any) -> Any:
+    """A parameter as JSON holds it, back as ``Params`` holds it (lists are tuples)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The game and the state before the first decision, dealt from the record's decks."""
     try:
-        game = load_game(record.game)
+        game = recorded_game(record)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    if _canon(record.params) != _canon(params_json(game)):
+    full = params_json(game)
+    if _canon(record.params) != _canon({k: v for k, v in full.items() if k in record.params}):
         raise RecordError(f"params do not match the spec {record.game!r}")
     if len(record.seats) != game.players:
         raise RecordError(

@@ -1,6 +1,6 @@
 """Trick-taking mechanics shared by Pocha, Oh Hell, Tute and Pottle: plain functions over bitmasks.
 
-Two play obligations exist in tapete's games (RULES.md §0.4):
+Two play obligations exist in tapete's games:
 
 ``FOLLOW``
     follow suit if you can, otherwise play anything (Oh Hell, Pottle).
@@ -41,7 +41,7 @@ NO_TRUMP = -1
 
 
 def next_seat(seat: int, players: int) -> int:
-    """The seat that acts after ``seat`` (play order is seat order, RULES.md §0.2)."""
+    """The seat that acts after ``seat`` (play order is seat order)."""
     return (seat + 1) % players
 
 
@@ -125,7 +125,7 @@ def legal_mask(
     *,
     must_underruff: bool = False,
 ) -> int:
-    """The cards of ``hand`` (a mask) that may be played to ``trick`` (RULES.md §0.4).
+    """The cards of ``hand`` (a mask) that may be played to ``trick``.
 
     >>> from tapete.cards import SPANISH_40, CardSet, parse_cards
     >>> order = Order.of(SPANISH_40, (1, 3, 12, 11, 10, 7, 6, 5, 4, 2))

@@ -1,7 +1,8 @@
-"""Poch: one test per clause of RULES.md §5, the worked examples PO-1..PO-5, every option.
+"""Poch: one test per clause of docs/rules/poch.md, its worked examples PO-1..PO-5, every
+option.
 
 Positions are set up with explicit deck orders (``poch.stack_deck``). Seats are numbered in play
-order, so with ``dealer=2`` of three players RULES.md's P1, P2, P3 are seats 0, 1, 2.
+order, so with ``dealer=2`` of three players the worked examples' P1, P2, P3 are seats 0, 1, 2.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from tapete.games.poch import (
 )
 from tapete.text import view_text
 
-# RULES.md PO-1: P3 deals, trump diamonds.
+# Worked example PO-1: P3 deals, trump diamonds.
 PO1 = ["7c 8s Th Qh As", "8c 9c 9s Jh Kd", "Tc 7h 8h Ks Ad"]
 
 
@@ -109,7 +110,7 @@ SPECS = [
 ]
 
 
-# --- §5.1 deck and ranks ------------------------------------------------------------------------
+# --- deck and ranks ------------------------------------------------------------------------
 
 
 def test_5_1_a_32_cards_for_3_or_4_players_52_for_5_or_6() -> None:
@@ -136,7 +137,7 @@ def test_5_1_c_french_suits_and_notation() -> None:
     assert game.format_action(c("Td")) == "play Td"
 
 
-# --- §5.2 players, seating and setup ------------------------------------------------------------
+# --- players, seating and setup ------------------------------------------------------------
 
 
 def test_5_2_a_dealers_left_begins_every_phase() -> None:
@@ -206,7 +207,7 @@ def test_5_2_f_chips_are_conserved_and_only_the_bank_adds_them(spec: str) -> Non
                 assert added == 0
 
 
-# --- §5.3 deal ----------------------------------------------------------------------------------
+# --- deal ----------------------------------------------------------------------------------
 
 
 def test_5_3_a_five_cards_each_one_at_a_time_from_the_dealers_left() -> None:
@@ -229,7 +230,7 @@ def test_5_3_b_the_next_card_sets_trump_and_the_rest_is_out_of_play() -> None:
     assert state.rnd.stock.bit_count() == 17
 
 
-# --- §5.4 melding -------------------------------------------------------------------------------
+# --- melding -------------------------------------------------------------------------------
 
 
 def test_5_4_a_the_holders_of_trump_ace_to_ten_take_those_bowls_and_show_the_card() -> None:
@@ -259,7 +260,7 @@ def test_5_4_b_trump_king_and_queen_in_one_hand_take_the_marriage_bowl() -> None
     assert meld(state, MARRIAGE).why == "nobody holds both Kc and Qc"
 
 
-# RULES.md PO-4 (spades trump): P2 8-9-10 of clubs, P3 J-Q-K of diamonds, P4 7-8-9 of spades.
+# Worked example PO-4 (spades trump): P2 8-9-10 of clubs, P3 J-Q-K of diamonds, P4 7-8-9 of spades.
 PO4 = ["Ah Kh 9h 7h 7d", "8c 9c Tc As Ks", "Jd Qd Kd 8h Ac", "7s 8s 9s Jh Th"]
 
 
@@ -305,7 +306,7 @@ def test_5_4_g_a_bowl_whose_card_is_out_of_play_keeps_its_chips() -> None:
     assert cs("9d Qd Jd Td").mask & ~game.observe(state, 1).out_of_play.mask == 0
 
 
-# --- §5.5 poker ---------------------------------------------------------------------------------
+# --- poker ---------------------------------------------------------------------------------
 
 
 def value(text: str, trump: int = 5) -> tuple[Any, ...]:
@@ -470,7 +471,7 @@ def test_5_5_p_the_poker_round_comes_before_any_card_is_shed() -> None:
     assert code(game, state, "play 7c") == "poker-round"
 
 
-# --- §5.6 shedding ------------------------------------------------------------------------------
+# --- shedding ------------------------------------------------------------------------------
 
 
 def test_5_6_a_the_dealers_left_leads_any_card() -> None:
@@ -527,7 +528,7 @@ def test_5_6_e_the_first_out_is_paid_a_chip_a_card_or_all_a_player_has() -> None
     assert of(events, "run")[0]["stop"] == "hand_empty"
 
 
-# --- §5.7 end of round and end of game ----------------------------------------------------------
+# --- end of round and end of game ----------------------------------------------------------
 
 
 def test_5_7_a_the_deal_passes_left_and_the_bank_funds_again() -> None:
@@ -595,7 +596,35 @@ def test_5_7_d_rounds_one_per_player_ends_after_every_player_has_dealt() -> None
     assert len(state.history) == 2
 
 
-# --- worked examples §5.10 ----------------------------------------------------------------------
+def test_5_7_e_the_match_ends_after_ten_rounds_per_player_most_chips_winning() -> None:
+    """Two players who never bet keep shedding; the bank's 8 chips a round keep them going, and
+    without a cap the match would never end (it had not after 200 rounds)."""
+    game = tapete.load("poch")
+    state = passive(game, game.new_state(seed=4))
+    assert len(state.history) == 40 and state.chips == (0, 137, 0, 127)
+    assert game.outcome(state) == tapete.game.Outcome(
+        (-10, 127, -10, 117), (1,), "round limit reached"
+    )
+
+
+def test_5_7_e_a_tie_at_the_round_limit_is_shared() -> None:
+    game = tapete.load("poch(max_rounds=2)")
+    state = passive(game, game.new_state(seed=2))
+    assert len(state.history) == 2 and state.chips == (8, 7, 16, 16)
+    assert game.outcome(state) == tapete.game.Outcome((-2, -3, 6, 6), (2, 3), "round limit reached")
+
+
+def test_5_7_e_option_max_rounds() -> None:
+    assert poch.round_limit(tapete.load("poch(players=6)").params) == 60
+    assert poch.round_limit(tapete.load("poch(max_rounds=7)").params) == 7
+    assert poch.round_limit(tapete.load("poch(rounds=one_per_player)").params) == 4
+    uncapped = tapete.load("poch(max_rounds=none)")
+    assert uncapped.spec == "poch(max_rounds=none)" and poch.round_limit(uncapped.params) == 0
+    longer = tapete.load("poch(max_rounds=41)")
+    assert len(passive(longer, longer.new_state(seed=4)).history) == 41
+
+
+# --- worked examples ----------------------------------------------------------------------
 
 
 def test_po_1_a_full_round() -> None:
@@ -769,6 +798,8 @@ def test_option_rounds_and_other_parameters_are_validated() -> None:
         ("poch(deal=eight)", "five or all"),
         ("poch(rounds=forever)", "until_one_left, one_per_player or a number of rounds"),
         ("poch(rounds=0)", "a number of rounds"),
+        ("poch(max_rounds=0)", "ten_per_player, a number of rounds, or none"),
+        ("poch(max_rounds=forever)", "ten_per_player, a number of rounds, or none"),
         ("poch(chips=0)", "from 1 up"),
     ):
         with pytest.raises(SpecError, match=words):

@@ -1,4 +1,5 @@
-"""Pocha and Oh Hell: one test per rule clause of RULES.md §1, the worked examples P1–P6, options.
+"""Pocha and Oh Hell: one test per rule clause of docs/rules/pocha.md, its worked examples
+P1–P6, the options.
 
 Positions are set up from text with explicit deck orders (``pocha.stack_deck``), so each test
 reads as the rule it checks.
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import tapete
 from support import fingerprint, random_playout
 from tapete.cards import CardSet, parse_card, parse_cards, suit_mask
+from tapete.chance import dealt_order
 from tapete.games import pocha
 from tapete.games.pocha import BID
 
@@ -37,7 +39,7 @@ def legal(game: Any, state: Any) -> list[str]:
     return [game.format_action(a) for a in game.legal_actions(state)]
 
 
-def rule(game: Any, state: Any, action: str) -> str:
+def rule(game: Any, state: Any, action: str | int) -> str:
     error = game.why_illegal(state, action)
     assert error is not None, f"{action} should be illegal"
     with pytest.raises(tapete.IllegalActionError):
@@ -45,7 +47,7 @@ def rule(game: Any, state: Any, action: str) -> str:
     return str(error.rule)
 
 
-# --- §1.1 Deck and ranks ---------------------------------------------------------------------
+# --- Deck and ranks ---------------------------------------------------------------------
 
 
 def test_1_1_forty_card_spanish_deck_by_default() -> None:
@@ -61,7 +63,7 @@ def test_1_1_forty_eight_card_option_adds_eights_and_nines() -> None:
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_1_1_three_or_six_players_remove_the_twos_from_forty(players: int) -> None:
-    deck = tapete.load(f"pocha(players={players}, max_players=8)").deck
+    deck = tapete.load(f"pocha(players={players})").deck
     assert deck.size == 36 and all(c & 15 != 2 for c in deck.cards)
 
 
@@ -83,19 +85,38 @@ def test_1_1_any_trump_beats_any_non_trump() -> None:
     assert trick.data["winner"] == 1
 
 
-# --- §1.2 Players and seating ----------------------------------------------------------------
+# --- Players and seating ----------------------------------------------------------------
 
 
-def test_1_2_three_or_four_players_by_default() -> None:
-    with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
-        tapete.load("pocha(players=5)")
-    with pytest.raises(tapete.SpecError, match="players=2"):
+@pytest.mark.parametrize("players", range(3, 9))
+def test_1_2_every_count_from_three_to_eight_just_works(players: int) -> None:
+    game = tapete.load(f"pocha(players={players})")
+    assert game.players == players
+    assert game.spec == ("pocha" if players == 4 else f"pocha(players={players})")
+    state = game.new_state(seed=players)
+    assert game.current_player(state) in range(players)
+
+
+def test_1_2_three_to_eight_players_two_as_an_option() -> None:
+    with pytest.raises(tapete.SpecError, match=r"players=9 is not accepted: 3–8"):
+        tapete.load("pocha(players=9)")
+    with pytest.raises(tapete.SpecError, match=r"players=2 is not accepted: 3–8 \(min_players=2"):
         tapete.load("pocha(players=2)")
-
-
-def test_1_2_up_to_eight_and_down_to_two_as_options() -> None:
-    assert tapete.load("pocha(players=8, max_players=8)").players == 8
     assert tapete.load("pocha(players=2, min_players=2)").players == 2
+
+
+def test_1_2_specs_that_still_say_max_players_keep_loading() -> None:
+    """Before any count from 3 to 8 was accepted, 5–8 players needed ``max_players=8``."""
+    old = tapete.load("pocha(players=5, max_players=8)")
+    assert old.players == 5 and old.spec == "pocha(players=5)"
+    assert (
+        old.new_state(seed=3).deal.dealt
+        == tapete.load("pocha(players=5)").new_state(seed=3).deal.dealt
+    )
+    narrow = tapete.load("pocha(max_players=4)")
+    assert narrow.players == 4
+    with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
+        tapete.load("pocha(players=5, max_players=4)")
 
 
 def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
@@ -108,7 +129,7 @@ def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
     assert nxt.data["dealer"] == 3 and game.current_player(state) == 0
 
 
-# --- §1.3 Hand schedule ----------------------------------------------------------------------
+# --- Hand schedule ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -116,7 +137,7 @@ def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:
     [(3, 12, 25), (4, 10, 22), (5, 8, 19), (6, 6, 16), (7, 5, 15), (8, 5, 16)],
 )
 def test_1_3_up_and_down_schedule_table(players: int, top: int, hands: int) -> None:
-    params = tapete.load(f"pocha(players={players}, max_players=8)").params
+    params = tapete.load(f"pocha(players={players})").params
     schedule = pocha.schedule_of(params)
     assert len(schedule) == hands and max(schedule) == top
     assert schedule.count(top) == players and schedule[0] == schedule[-1] == 1
@@ -149,7 +170,7 @@ def test_1_3_a_match_plays_every_scheduled_hand() -> None:
     assert sizes[:3] == [2, 1, 3]
 
 
-# --- §1.4 Deal and trump ---------------------------------------------------------------------
+# --- Deal and trump ---------------------------------------------------------------------
 
 
 def test_1_4_deal_one_card_at_a_time_from_mano_to_the_dealer() -> None:
@@ -186,7 +207,7 @@ def test_1_4_first_dealer_is_drawn_by_lot() -> None:
     assert game.observe(game.new_state(seed=5, dealer=2), None).dealer == 2
 
 
-# --- §1.5 Bidding ----------------------------------------------------------------------------
+# --- Bidding ----------------------------------------------------------------------------
 
 
 def test_1_5_bids_are_zero_to_hand_size_in_play_order_and_public() -> None:
@@ -241,7 +262,7 @@ def test_1_5_the_dealer_always_has_a_legal_bid(seed: int) -> None:
         assert game.legal_actions(state)
 
 
-# --- §1.6 Play and §0.4 the must-win rule ----------------------------------------------------
+# --- Play and the must-win rule ----------------------------------------------------
 
 P5 = ["5o 6c 7c", "7o 2o 1b", "4o 12e 5c", "10b 3e 6e"]
 
@@ -340,7 +361,7 @@ def test_phase_errors_name_the_phase() -> None:
     assert rule(game, state, "5o") == "bidding"
 
 
-# --- §1.7 Scoring ----------------------------------------------------------------------------
+# --- Scoring ----------------------------------------------------------------------------
 
 
 def test_1_7_p1_exact_bid_scores_ten_plus_five_a_trick() -> None:
@@ -372,7 +393,16 @@ def test_1_7_p2_worked_example() -> None:
     assert score.data["score"] == [15, -5, -5, -5]
 
 
-# --- §1.8 End of game and ties ---------------------------------------------------------------
+# --- End of game and ties ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [-1, -(2**40), 9, 2**64])
+def test_an_int_that_is_no_card_and_no_bid_is_a_rule_error(action: int) -> None:
+    game, bidding = deal("pocha(schedule=1)", ["1o", "2o", "3o", "4o"], "5e")
+    playing = act(game, bidding, "bid 0", "bid 0", "bid 0", "bid 0")
+    big = action >= BID
+    assert rule(game, bidding, action) == ("bid-range" if big else "no-such-action")
+    assert rule(game, playing, action) == ("not-bidding" if big else "no-such-action")
 
 
 def test_1_8_highest_total_wins_after_the_last_hand() -> None:
@@ -411,6 +441,39 @@ def test_1_8_tie_break_hands_have_no_hook_and_stop_when_one_leads() -> None:
     assert outcome is not None and len(outcome.winners) == 1 and outcome.winners[0] in (0, 1)
 
 
+def test_1_8_the_tie_breakers_are_fixed_when_the_tie_break_starts() -> None:
+    """Seats 0 and 1 tie for first, seat 2 is 5 behind; both tie-breakers miss the first extra
+    hand and fall to seat 2's score. Seat 2 still does not join, and cannot win."""
+    game = tapete.load("pocha(schedule=[1, 1])")
+    deck = pocha.deck(game.params).cards
+
+    def stacked(mano: int, hands: dict[int, str], upcard: str) -> tuple[int, ...]:
+        rows = [[parse_card(hands[s])] for s in sorted(hands)]
+        first = sorted(hands).index(mano)
+        return dealt_order(rows, first, [parse_card(upcard)], deck)
+
+    decks = [
+        stacked(0, {0: "1o", 1: "4o", 2: "5o", 3: "6o"}, "7e"),  # seat 0 takes the trick
+        stacked(1, {0: "4c", 1: "1c", 2: "5c", 3: "6c"}, "7e"),  # seat 1 takes the trick
+        stacked(0, {0: "4b", 1: "5b"}, "7e"),  # tie-break 1: seat 1 takes the trick
+        stacked(1, {0: "4o", 1: "1o"}, "7e"),  # tie-break 2: seat 1 takes the trick
+    ]
+    state = game.new_state(decks=decks, dealer=3)
+    state = act(game, state, "bid 1", "bid 1", "bid 0", "bid 1", "1o", "4o", "5o", "6o")
+    state = act(game, state, "bid 1", "bid 1", "bid 1", "bid 1", "1c", "5c", "6c", "4c")
+    assert state.scores == (10, 10, 5, -10)
+    view = game.observe(state, None)
+    assert view.tiebreak and view.seats == (0, 1)
+    state = act(game, state, "bid 1", "bid 0", "4b", "5b")  # both miss: 5, 5, 5
+    assert state.scores == (5, 5, 5, -10) and game.outcome(state) is None
+    view = game.observe(state, None)
+    assert view.tiebreak and set(view.seats) == {0, 1}  # seat 2 does not join
+    state = act(game, state, "bid 1", "bid 0", "1o", "4o")  # seat 1 makes 1, seat 0 makes 0
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome == tapete.Outcome((15, 20, 5, -10), (1,), "tie-break won")
+
+
 def test_1_8_tiebreak_players_all_and_nobody() -> None:
     game, state = deal("pocha(schedule=1, tiebreak_players=all)", ["4o", "5o", "1o", "3o"], "7e")
     state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "4o", "5o", "1o", "3o")
@@ -421,7 +484,7 @@ def test_1_8_tiebreak_players_all_and_nobody() -> None:
     assert outcome is not None and outcome.winners == (0, 1) and outcome.reason == "tie stands"
 
 
-# --- §1.10 Variants --------------------------------------------------------------------------
+# --- Variants --------------------------------------------------------------------------
 
 
 def test_1_10_natural_rank_order_puts_the_three_low() -> None:
@@ -549,6 +612,18 @@ def test_oh_hell_scoring_and_hook_on_one_card() -> None:
     game, state = deal("oh_hell(schedule=1)", ["Ac", "Kc", "2h", "3c"], "7h")
     state = act(game, state, "bid 0", "bid 0", "bid 0")
     assert legal(game, state) == ["bid 0"]
+
+
+def test_oh_hell_a_tie_for_first_stands_the_play_off_is_an_option() -> None:
+    """Pagat's Oh Hell has no play-off: seats 1, 2 and 3 tie on 10 and share the win."""
+    hands = ["Ac", "Kc", "2c", "3c"]
+    game, state = deal("oh_hell(schedule=1)", hands, "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "Ac", "Kc", "2c", "3c")
+    assert game.outcome(state) == tapete.Outcome((1, 10, 10, 10), (1, 2, 3), "tie stands")
+    game, state = deal("oh_hell(schedule=1, tiebreak_players=tied)", hands, "7h")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "Ac", "Kc", "2c", "3c")
+    view = game.observe(state, None)
+    assert game.outcome(state) is None and view.tiebreak and set(view.seats) == {1, 2, 3}
 
 
 def test_oh_hell_all_cards_dealt_means_no_trump() -> None:

@@ -1,5 +1,5 @@
-"""Pottle (RULES.md §6): one test per rule clause, the worked examples PT-1..PT-5, the options,
-and the contract (legality, views, sampling, immutability, notation, chip conservation).
+"""Pottle (docs/rules/pottle.md): one test per rule clause, the worked examples PT-1..PT-5, the
+options, and the contract (legality, views, sampling, immutability, notation, chip conservation).
 
 Seats: in the worked examples P1..P4 are seats 0..3 with seat 3 (P4) dealing, so P1 bids first.
 """
@@ -140,7 +140,7 @@ def conserved(state: Any) -> bool:
     return bool(sum(state.stacks) + state.pot == sum(state.bought) - state.discarded)
 
 
-# --- §6.1 equipment, cards and players ---------------------------------------------------------
+# --- equipment, cards and players ---------------------------------------------------------
 
 
 def test_6_1_a_52_cards_seven_each_the_rest_unused() -> None:
@@ -214,7 +214,7 @@ def test_6_1_g_standings_are_chips_held_minus_chips_bought() -> None:
     assert result.scores == tuple(game.observe(state, None).scores)
 
 
-# --- §6.2 seating and deal --------------------------------------------------------------------
+# --- seating and deal --------------------------------------------------------------------
 
 
 def test_6_2_a_the_first_dealer_is_drawn_by_lot() -> None:
@@ -250,7 +250,7 @@ def test_6_2_d_seven_cards_one_at_a_time_from_the_dealers_left() -> None:
     assert all(h.bit_count() == 7 for h in state.hands)
 
 
-# --- §6.3 bidding -----------------------------------------------------------------------------
+# --- bidding -----------------------------------------------------------------------------
 
 
 def test_6_3_a_one_round_of_bids_from_the_dealers_left() -> None:
@@ -295,7 +295,7 @@ def test_6_3_e_the_auction_winner_names_a_suit_or_no_trump() -> None:
     assert rule(game, state, "bid 4") == "naming-trump"
 
 
-# --- §6.4 play --------------------------------------------------------------------------------
+# --- play --------------------------------------------------------------------------------
 
 
 def test_6_4_a_the_auction_winner_leads_the_first_trick() -> None:
@@ -350,7 +350,7 @@ def test_6_4_e_the_trick_winner_leads_and_a_deal_has_seven_tricks() -> None:
     assert len(state.history) == 1
 
 
-# --- §6.5 settlement --------------------------------------------------------------------------
+# --- settlement --------------------------------------------------------------------------
 
 
 def test_6_5_a_an_exact_declarer_takes_the_whole_pot() -> None:
@@ -381,7 +381,7 @@ def test_6_5_c_other_players_bids_do_not_matter() -> None:
     assert state.history[0] == (-1, 3, -1, -1)
 
 
-# --- §6.6 end of game -------------------------------------------------------------------------
+# --- end of game -------------------------------------------------------------------------
 
 
 def test_6_6_a_the_match_is_two_deals_per_player_when_the_last_pot_is_won() -> None:

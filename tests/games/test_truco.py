@@ -1,5 +1,5 @@
-"""Truco Paulista: one test per clause of RULES.md §4, its worked examples TR-1..TR-7, every
-option of §4.9, and the contract (views, sampling, legality, notation, immutability).
+"""Truco Paulista: one test per clause of docs/rules/truco.md, its worked examples TR-1..TR-7,
+every option, and the contract (views, sampling, legality, notation, immutability).
 
 Positions are set up from text: ``deal("3h 4c 5c | 2d 6d 7d", "Kc")`` is a match whose deal gives
 seat 0 the first hand, seat 1 the second ... and turns up the vira; mão is seat 0 unless a test
@@ -101,7 +101,7 @@ FOUR = "3c 4c 5c | 3d 4d 5d | 2h 6h 7h | 2s 6s 7s"
 TWO = "3c 4c 5c | 2d 6d 7d"
 ACE = "3c 4c 5c | 3d 4d 5d | Ac 6h 7h | 2s 6s 7s"  # seat 2's Ac (a manilha) takes round 1
 
-# --- §4.1 deck and card order ----------------------------------------------------------------
+# --- deck and card order ----------------------------------------------------------------
 
 
 def test_4_1_dirty_deck_has_40_cards_without_8_9_10() -> None:
@@ -152,7 +152,7 @@ def test_4_1_two_ordinary_cards_of_one_rank_tie() -> None:
     assert state.results == (TIE,)
 
 
-# --- §4.2 players, seating and deal ----------------------------------------------------------
+# --- players, seating and deal ----------------------------------------------------------
 
 
 def test_4_2_two_or_four_players_partners_opposite() -> None:
@@ -196,7 +196,7 @@ def test_4_2_each_deal_uses_its_deck_or_a_shuffle_of_seed_and_deal() -> None:
     assert state.deal.deck == Setup(0).deck(2, truco.deck_of("dirty").cards)
 
 
-# --- §4.3 a round ----------------------------------------------------------------------------
+# --- a round ----------------------------------------------------------------------------
 
 
 def test_4_3_any_card_may_be_played_no_duty_to_follow() -> None:
@@ -228,7 +228,7 @@ def test_4_3_after_a_tie_the_first_tied_card_leads() -> None:
     assert event(state, "trick")["next_leader"] == 1
 
 
-# --- §4.4 who wins the hand --------------------------------------------------------------------
+# --- who wins the hand --------------------------------------------------------------------
 
 
 def rounds(first: str, second: str, *, spec: str = "truco", dealer: int = 1) -> State:
@@ -304,7 +304,7 @@ def test_4_4_hand_winner_table() -> None:
         assert truco.hand_winner(results) == winner, results
 
 
-# --- §4.5 raising the stake --------------------------------------------------------------------
+# --- raising the stake --------------------------------------------------------------------
 
 
 def test_4_5_a_hand_is_worth_1_until_raised() -> None:
@@ -385,7 +385,7 @@ def test_4_5_nothing_to_answer_without_a_raise() -> None:
     assert rule(state, "accept") == rule(state, "run") == "nothing-to-answer"
 
 
-# --- §4.6 special hands ----------------------------------------------------------------------
+# --- special hands ----------------------------------------------------------------------
 
 
 def test_4_6_mao_de_onze_partners_see_each_other_opponents_do_not() -> None:
@@ -526,7 +526,7 @@ def test_4_6_mao_de_onze_partner_sees_the_face_down_card() -> None:
     assert truco.observe(state, 0).trick[1].card == truco.observe(state, 2).trick[1].card == -1
 
 
-# --- §4.7 scoring and end of game ------------------------------------------------------------
+# --- scoring and end of game ------------------------------------------------------------
 
 
 def test_4_7_the_hand_winner_scores_its_value() -> None:
@@ -561,7 +561,7 @@ def test_4_7_runs_score_at_once() -> None:
     assert state.scores == (11, 3) and state.deal.special == truco.ELEVEN
 
 
-# --- §4.8 ambiguities --------------------------------------------------------------------------
+# --- ambiguities --------------------------------------------------------------------------
 
 
 def test_4_8_2_rounds_1_and_2_tied_round_3_decides() -> None:
@@ -575,7 +575,7 @@ def test_4_8_6_leader_after_a_tie_is_the_first_tied_card() -> None:
     assert state.results == (TIE,) and truco.current_player(state) == 3
 
 
-# --- §4.9 options ------------------------------------------------------------------------------
+# --- options ------------------------------------------------------------------------------
 
 
 def test_4_9_defaults() -> None:
@@ -691,7 +691,7 @@ def test_4_9_target_points() -> None:
     assert outcome is not None and outcome.scores == (5, 0) and outcome.reason == "reached 3"
 
 
-# --- §4.10 worked examples -------------------------------------------------------------------
+# --- worked examples -------------------------------------------------------------------
 
 
 def test_tr_1_vira_j_order() -> None:

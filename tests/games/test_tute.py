@@ -1,4 +1,4 @@
-"""Tute for 2 and 4 players: one test per rule clause of RULES.md §0, §2 and §3, the worked
+"""Tute for 2 and 4 players: one test per rule clause of docs/rules/tute.md, the worked
 examples T2-1..T2-5 and T4-1..T4-3, every option, the views and ``sample_state``.
 
 Positions are set up with stacked decks (``tute.stack_deck``): seat 0 is mano unless a test says
@@ -119,7 +119,7 @@ def drive(game: Game[Any, Any], state: State, done: int) -> State:
     return state
 
 
-# --- §0.3 and §2.1: deck, strength, points ---------------------------------------------------
+# --- deck, strength, points ---------------------------------------------------
 
 
 def test_0_3_card_points_total_120() -> None:
@@ -136,7 +136,7 @@ def test_0_3_strength_as_tres_rey_caballo_sota_then_seven_down_to_two() -> None:
     )
 
 
-# --- §0.4: the shared "must win" play rule ---------------------------------------------------
+# --- the shared "must win" play rule ---------------------------------------------------
 
 FOLLOWER_CASES = [
     # seat 1's hand; seat 0 led 1o (As de oros), trump copas
@@ -203,7 +203,7 @@ def test_0_4_four_players_void_must_overtrump_when_able() -> None:
     assert refused(game, state, "play 1b") == "must-overtrump"
 
 
-# --- §2.2: two players, the deal -------------------------------------------------------------
+# --- two players, the deal -------------------------------------------------------------
 
 
 def test_2_2_eight_cards_each_one_at_a_time_face_up_trump_under_the_stock() -> None:
@@ -236,14 +236,14 @@ def test_2_2_non_dealer_leads_and_the_deal_alternates() -> None:
         assert dealers == [(dealers[0] + i) % 2 for i in range(len(dealers))]
 
 
-# --- §2.3: the trick cycle -------------------------------------------------------------------
+# --- the trick cycle -------------------------------------------------------------------
 
 SWAPPER = ["7c 12c 1o 4e 5b 6b 7b 10b", "2c 4o 5e 6o 7o 10o 2b 4b"]
 
 
 def test_2_3_a_seven_swap_takes_a_face_up_counting_card() -> None:
     game, state = deal("tute", SWAPPER, "11c")
-    assert "swap" in legal(game, state)  # the first leader may swap before trick 1 (§8)
+    assert "swap" in legal(game, state)  # the first leader may swap before trick 1
     state = act(game, state, "swap")
     assert hand(state, 0) >= {"11c", "12c"} and "7c" not in hand(state, 0)
     assert game.observe(state, 1).face_up == parse_card("7c")
@@ -264,6 +264,19 @@ def test_2_3_a_the_two_takes_a_face_up_four_to_seven(face_up: str) -> None:
     state = act(game, state, "swap")  # the 2, not the 7: a low card is not the 7's target
     assert face_up in hand(state, 0) and "2c" not in hand(state, 0) and "7c" in hand(state, 0)
     assert "swap" not in legal(game, state)  # the 2 face up: nothing swaps for it
+
+
+def test_2_3_a_one_swap_a_turn_the_two_never_takes_back_your_own_seven() -> None:
+    """The leader holds the 7 and the 2 of trumps with the As face up: he takes the As with the
+    7, and may not then give the 2 for his own 7 — that would buy the As for the 2."""
+    game, state = deal("tute", ["7c 2c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 3b"], "1c")
+    state = act(game, state, "swap")
+    assert hand(state, 0) >= {"1c", "2c"} and game.observe(state, 1).face_up == parse_card("7c")
+    assert "swap" not in legal(game, state)
+    assert refused(game, state, "swap") == "swap-own-card"
+    state = act(game, state, "play 1o", "play 4o")  # he wins trick 1 and leads again
+    assert state.leader == 0 and "2c" in hand(state, 0)
+    assert refused(game, state, "swap") == "swap-own-card"  # not at a later turn either
 
 
 def test_2_3_a_swap_needs_the_right_card() -> None:
@@ -361,7 +374,7 @@ def test_2_3_d_twenty_tricks_then_the_deal_is_scored() -> None:
         assert tricks_seen == 20
 
 
-# --- §2.4: cantes ----------------------------------------------------------------------------
+# --- cantes ----------------------------------------------------------------------------
 
 
 def test_2_4_forty_first_one_cante_per_trick_each_suit_once() -> None:
@@ -421,7 +434,7 @@ def test_2_4_option_cantes_after_stock() -> None:
     assert game.observe(state, 1).cantes == ((12, 0, 3),)
 
 
-# --- §2.5: scoring ---------------------------------------------------------------------------
+# --- scoring ---------------------------------------------------------------------------
 
 
 def test_2_5_card_points_plus_cantes_higher_total_wins() -> None:
@@ -455,7 +468,7 @@ def test_2_5_no_last_trick_bonus_by_default_option_ten() -> None:
         assert sum(score["points"]) - sum(score["cantes"]) == total
 
 
-# --- §2.7: the two-player variants -----------------------------------------------------------
+# --- the two-player variants -----------------------------------------------------------
 
 FOUR_REYES = ["12o 12c 12e 12b 1e 3e 1o 3o", "2c 4c 5c 6c 7c 10c 11c 1c"]
 
@@ -539,7 +552,7 @@ def test_2_7_match_values_are_checked(match: str) -> None:
         tapete.load(f"tute(match={match})")
 
 
-# --- §2.8: worked examples -------------------------------------------------------------------
+# --- worked examples -------------------------------------------------------------------
 
 
 def test_t2_1_five_of_oros_led_copas_trump() -> None:
@@ -584,7 +597,7 @@ def test_t2_5_final_count() -> None:
     assert 78 + 42 == 120
 
 
-# --- §3: four players ------------------------------------------------------------------------
+# --- four players ------------------------------------------------------------------------
 
 
 def test_3_1_partners_sit_opposite() -> None:
@@ -718,7 +731,7 @@ def test_3_5_ten_for_the_last_trick_total_130_and_ties_to_the_last_trick() -> No
     assert sum(score["points"]) == 120 + sum(score["cantes"])
 
 
-# --- §3.8: worked examples -------------------------------------------------------------------
+# --- worked examples -------------------------------------------------------------------
 
 T4_1 = [
     "3c 2c 4c 5c 6c 7c 10c 1o 3o 12o",
@@ -1006,17 +1019,6 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
 
 
 # --- decisions made here (docs/rules/tute.md) and the hot path ------------------------------
-
-
-def test_decision_both_swaps_in_one_turn() -> None:
-    game, state = deal("tute", ["7c 2c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 7o 10o 2b 4b 3b"], "11c")
-    state = act(game, state, "swap", "swap")  # the 7 for the Caballo, then the 2 for the 7
-    assert hand(state, 0) >= {"11c", "7c"} and "2c" not in hand(state, 0)
-    assert game.observe(state, 1).face_up == parse_card("2c")
-    assert [(t, s, tapete.format_card(g), tapete.format_card(k)) for t, s, g, k in state.swaps] == [
-        (0, 0, "7c", "11c"),
-        (0, 0, "2c", "7c"),
-    ]
 
 
 def test_decision_a_tute_wins_the_match_under_to_101_and_a_deal_under_best_of() -> None:

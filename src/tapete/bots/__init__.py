@@ -1,4 +1,4 @@
-"""Bots: players that see only their view (DESIGN.md §5).
+"""Bots: players that see only their view (docs/bots.md).
 
 A bot has one method, ``choose(view, legal_actions, rng) -> action``. ``load(name)`` gives a bot
 by its level, as written in ``--seats`` and in records: ``random``, ``easy``, ``medium``, ``hard``,

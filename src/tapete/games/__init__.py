@@ -55,11 +55,13 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
                 "scoring": "oh_hell",
                 "all_dealt_trump": "none",
                 "hook_on_one_card": True,
+                "tiebreak_players": "nobody",
             },
         ),
         "poch": Entry(
             "tapete.games.poch",
-            "bowls for the trump honours, a poker round, then a shedding race (3–6 players)",
+            "bowls for the trump honours, a poker round, then a shedding race (3–6 players,"
+            " at most 10 rounds a player)",
         ),
         "pottle": Entry(
             "tapete.games.pottle",

@@ -113,7 +113,7 @@ def _timeline(view: View) -> _Timeline:
 def _forty_hint(
     line: _Timeline, held: list[dict[Card, bool]], seat: Seat, moment: int, pair: int, gone: int
 ) -> None:
-    """A 20 sung while the 40 was open: the singer did not hold both trumps of the pair (§2.4).
+    """A 20 sung while the 40 was open: the singer did not hold both trumps of the pair.
 
     Nothing follows when one of them was already elsewhere (played, face up, shown in another
     hand); when the singer was known to hold one, the other is the one he lacked.

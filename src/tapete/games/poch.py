@@ -1,30 +1,30 @@
 """Poch (*Pochen*): bowls for the trump honours, a poker round, then a shedding race.
 
-The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form):
+The rules as implemented (``docs/rules/poch.md`` is the long form):
 
-* **Deck** (§5.1): 3–4 players use the 32-card French deck (7 up to A), 5–6 players all 52.
+* **Deck**: 3–4 players use the 32-card French deck (7 up to A), 5–6 players all 52.
   Ranks run A high down to 7 (or 2); the Ace is high only, so a run never wraps.
-* **Players** (§5.2): 3–6 (default 4), 10 ``chips`` each. Seat ``i + 1`` acts after seat ``i``
+* **Players**: 3–6 (default 4), 10 ``chips`` each. Seat ``i + 1`` acts after seat ``i``
   (Poch is played clockwise: a display matter). The first dealer is drawn by lot; the deal passes
   to the next seat still in the game, and the seat after the dealer (*Vorhand*, "the dealer's
   left") begins every phase.
-* **The board** (§5.2): nine bowls, Ace, King, Queen, Jack, Ten, Marriage, Sequence, Poch and the
+* **The board**: nine bowls, Ace, King, Queen, Jack, Ten, Marriage, Sequence, Poch and the
   centre bowl, the *Pinke*. Before every round the bank adds 1 chip to each of the eight named
   bowls (``bowl_funding=player_antes``: every player puts 1 chip in each, as far as his chips
   go, Ace bowl first). Chips not won stay in their bowl. Chips only ever sit in a stack, a bowl
   or the Pinke; only the bank adds chips.
-* **Deal** (§5.3): 5 cards each, one at a time from the dealer's left; the next card is turned
+* **Deal**: 5 cards each, one at a time from the dealer's left; the next card is turned
   up and sets trump; it and the rest of the deck are out of play for the round
   (``deal=all``: every card is dealt, the first seats getting one more when they do not divide
   evenly; the last card dealt is shown for trump and stays in its holder's hand).
-* **Melding** (§5.4, automatic, each bowl announced as a ``meld`` event): the holder of the trump
+* **Melding** (automatic, each bowl announced as a ``meld`` event): the holder of the trump
   A, K, Q, J or 10 takes that bowl (the card is shown); the holder of trump K and Q also takes the
   Marriage bowl. The best run of three cards in a suit takes the Sequence bowl: a trump run beats
   any other, then the higher top card, then the seat nearest the dealer's left; a longer run
   counts by its best three cards (``sequence_compare=length_then_height``: longer first, then
   trump, then height; ``sequence_rule=trump_789``: only the trump 7‑8‑9 wins it). The winning run
   is shown. A bowl nobody can claim keeps its chips.
-* **Poker** (§5.5): from the dealer's left, ``bet n`` (n ≥ 1) or ``pass`` before any bet; after a
+* **Poker**: from the dealer's left, ``bet n`` (n ≥ 1) or ``pass`` before any bet; after a
   bet ``call``, ``raise n`` (match, then n more) or ``pass``. Passing is folding, for the rest of
   the phase; a folded hand stays hidden. A player without chips sits the phase out. No bet or
   raise may take the highest contribution above the smallest stack still in (table stakes;
@@ -35,19 +35,21 @@ The rules as implemented (RULES.md §5; ``docs/rules/poch.md`` is the long form)
   higher trump, then the seat nearest the dealer's left. A lone player left after a bet takes
   both without showing. If nobody bets, the Pinke stays empty and the Poch bowl carries
   (``all_pass=showdown``: every hand is shown and the best takes the Poch bowl).
-* **Shedding** (§5.6): the dealer's left (``shed_leader=poker_winner``: the player who took the
+* **Shedding**: the dealer's left (``shed_leader=poker_winner``: the player who took the
   Pinke, if anyone did) leads any card. Whoever holds the next higher card of its suit must play
   it, and so on: the rules play these cards themselves (a ``run`` event). A run stops at the Ace,
   at a card out of play or already played; whoever played its last card leads again. The first
   player to empty his hand wins the round and every other player pays him 1 chip per card left,
   or all he has.
-* **End** (§5.7): a player with no chips at the end of a round is out. The last player with chips
-  wins (``rounds=one_per_player``: the match also ends after one round per player, most chips
-  winning; a number of rounds does the same after that many).
+* **End**: a player with no chips at the end of a round is out. The last player with chips
+  wins, but the match ends after at most 10 rounds per player (``max_rounds``: a number, or
+  ``none`` for no cap), the most chips winning and tied players sharing the win: the bank's
+  chips would otherwise let careful players go on for ever. ``rounds=one_per_player`` ends the
+  match after one round per player the same way; a number of rounds does so after that many.
 
 Forced moves: every decision a seat takes on its turn is an action, even when only one is
 possible (a leader holding one card still says ``play``). The continuation of a run is not a turn
-but a duty RULES.md §5.6 calls automatic, so the rules play it and record it in ``run`` events.
+but a duty the rules call automatic, so the rules play it and record it in ``run`` events.
 
 Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` is
 ``PASS + 2 * n`` and ``raise n`` is ``CALL + 2 * n``, so every bet and raise has its own action.
@@ -89,6 +91,8 @@ ROUNDS = ("until_one_left", "one_per_player")
 _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+PARAMS_BEFORE = {"max_rounds": None}
+"""Parameters records made before they existed lack, with the value those matches played under."""
 
 
 class Phase(WordEnum):
@@ -104,7 +108,7 @@ _POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 @dataclass(frozen=True, kw_only=True)
 class Params:
-    """Poch's parameters (RULES.md §5.8–§5.9); every default is the first value RULES.md names."""
+    """Poch's parameters (the options of ``docs/rules/poch.md``), defaults first."""
 
     players: int = 4
     chips: int = 10
@@ -116,13 +120,14 @@ class Params:
     shed_leader: str = "dealer_left"
     deal: str = "five"
     rounds: str | int = "until_one_left"
+    max_rounds: int | str | None = "ten_per_player"
 
     def __post_init__(self) -> None:
         if self.bet_cap is None:
-            # A spec string reads the word none as None; RULES.md's value is the word.
+            # A spec string reads the word none as None; this option's value is the word.
             object.__setattr__(self, "bet_cap", "none")
         check(self.players in range(3, 7), "players", self.players, "3 to 6")
-        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (RULES.md: 10)")
+        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (the rules: 10)")
         choices = (
             ("bowl_funding", ("bank", "player_antes")),
             ("sequence_compare", ("height", "length_then_height")),
@@ -142,11 +147,19 @@ class Params:
             r,
             "until_one_left, one_per_player or a number of rounds",
         )
+        m = self.max_rounds
+        check(
+            m in ("ten_per_player", None)
+            or (isinstance(m, int) and not isinstance(m, bool) and m >= 1),
+            "max_rounds",
+            m,
+            "ten_per_player, a number of rounds, or none (no cap: a match may never end)",
+        )
 
 
 @lru_cache(maxsize=8)
 def _deck(players: int) -> Deck:
-    """32 cards (7–A) for 3–4 players, all 52 for 5–6 (§5.1)."""
+    """32 cards (7–A) for 3–4 players, all 52 for 5–6."""
     return french(4, 8) if players <= 4 else french()
 
 
@@ -155,7 +168,7 @@ def players(params: Params) -> int:
 
 
 def deck(params: Params) -> Deck:
-    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6 (§5.1)."""
+    """The cards in play: 7 up to A for 3–4 players, all 52 for 5–6."""
     return _deck(params.players)
 
 
@@ -413,7 +426,7 @@ def _deal(
     seats: tuple[Seat, ...],
     start: tuple[int, ...],
 ) -> Round:
-    """Deal one card at a time from the dealer's left: 5 each, or all of them (§5.3)."""
+    """Deal one card at a time from the dealer's left: 5 each, or all of them."""
     deck = setup.deck(number, _deck(params.players).cards)
     p = len(seats)
     count = 5 * p if params.deal == "five" else len(deck)
@@ -483,7 +496,7 @@ def meld_bowls(
 
 
 def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], int] | None:
-    """A hand's best claim to the Sequence bowl: (its sort key, its cards), or None (§5.4).
+    """A hand's best claim to the Sequence bowl: (its sort key, its cards), or None.
 
     By default a run counts by its best three cards: trump beats plain suits, then the top
     card. Equal keys go to the seat nearest the dealer's left.
@@ -565,7 +578,7 @@ def _deal_event(rnd: Round) -> Event:
 
 
 def hand_value(hand: int, trump: Suit) -> tuple[Any, ...]:
-    """A sort key for the poker phase: a higher key is a better hand (§5.5).
+    """A sort key for the poker phase: a higher key is a better hand.
 
     (set size, set rank, set holds the trump card, ranks high to low, best trump rank). Sets are
     pairs, threes and fours; only the best set of a hand counts; no set counts as size 1.
@@ -629,7 +642,7 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _cap(state: State, seat: Seat) -> int:
-    """The highest contribution a bet or raise by ``seat`` may reach (§5.5 table stakes)."""
+    """The highest contribution a bet or raise by ``seat`` may reach (table stakes)."""
     if state.params.bet_cap == "none":
         return state.chips[seat] + state.put[seat]
     live = ~state.folded
@@ -748,7 +761,7 @@ def _next_pending(pending: int, seat: Seat, n: int) -> Seat:
 
 
 def _end_poker(state: State) -> State:
-    """Settle the Pinke and the Poch bowl (§5.5), then open the shedding phase."""
+    """Settle the Pinke and the Poch bowl, then open the shedding phase."""
     p, rnd, n = state.params, state.rnd, state.params.players
     live = [s for s in rnd.seats if not state.folded >> s & 1]
     chips, bowls = list(state.chips), list(state.bowls)
@@ -825,7 +838,7 @@ def _pinke_layers(
 
 
 def _lead(state: State, card: Card) -> State:
-    """Lead ``card``; the holders of the next cards of its suit follow by rule (§5.6)."""
+    """Lead ``card``; the holders of the next cards of its suit follow by rule."""
     hands = list(state.hands)
     seats, cards = [], []
     played, seat = state.played, state.turn
@@ -864,7 +877,7 @@ def _lead(state: State, card: Card) -> State:
 
 
 def _end_round(state: State, winner: Seat) -> State:
-    """Pay the shedding winner (§5.6), put out the broke (§5.7), and deal the next round."""
+    """Pay the shedding winner, put out the broke, and deal the next round."""
     p, rnd, n = state.params, state.rnd, state.params.players
     chips = list(state.chips)
     paid = [0] * n
@@ -891,7 +904,7 @@ def _end_round(state: State, winner: Seat) -> State:
     history = (*state.history, delta)
     ended = state._with(chips=tuple(chips), history=history, last=(*state.last, score))
     played = rnd.number + 1
-    if alive.bit_count() <= 1 or played == _round_limit(p):
+    if alive.bit_count() <= 1 or played == round_limit(p):
         ended = ended._with(phase=_OVER, turn=-1, alive=alive or state.alive)
         result = outcome(ended)
         assert result is not None
@@ -919,14 +932,30 @@ def _end_round(state: State, winner: Seat) -> State:
     )
 
 
-def _round_limit(params: Params) -> int:
-    """How many rounds the match lasts at most (0: until one player is left)."""
-    if params.rounds == "until_one_left":
-        return 0
+def round_limit(params: Params) -> int:
+    """How many rounds the match lasts at most (0: until one player is left).
+
+    The bank adds 8 chips every round, so the money grows without limit and careful players may
+    never go broke: ``max_rounds`` (10 rounds per player by default) makes every match end.
+
+    >>> round_limit(Params()), round_limit(Params(players=5, rounds=3))
+    (40, 3)
+    >>> round_limit(Params(max_rounds=12)), round_limit(Params(max_rounds=None))
+    (12, 0)
+    """
+    limits = [_max_rounds(params)]
     if params.rounds == "one_per_player":
-        return params.players
-    assert isinstance(params.rounds, int)
-    return params.rounds
+        limits.append(params.players)
+    elif isinstance(params.rounds, int):
+        limits.append(params.rounds)
+    return min((n for n in limits if n), default=0)
+
+
+def _max_rounds(params: Params) -> int:
+    """The round cap ``max_rounds`` sets, or 0 for none."""
+    if params.max_rounds == "ten_per_player":
+        return 10 * params.players
+    return params.max_rounds if isinstance(params.max_rounds, int) else 0
 
 
 def outcome(state: State) -> Outcome | None:
@@ -934,7 +963,8 @@ def outcome(state: State) -> Outcome | None:
     most chips (the last one left, unless the rounds ran out first)."""
     if state.phase != _OVER:
         return None
-    n, start = state.params.players, state.params.chips
+    params = state.params
+    n, start = params.players, params.chips
     contenders = [s for s in range(n) if state.alive >> s & 1]
     best = max(state.chips[s] for s in contenders)
     winners = tuple(s for s in contenders if state.chips[s] == best)
@@ -942,6 +972,8 @@ def outcome(state: State) -> Outcome | None:
         reason = "last player with chips"
     elif best == 0:
         reason = "nobody has chips left"
+    elif params.rounds == "until_one_left":
+        reason = "round limit reached"
     else:
         reason = "rounds complete"
     return Outcome(tuple(c - start for c in state.chips), winners, reason)
@@ -976,7 +1008,7 @@ def _event(pending: _Pending) -> Event:
 
 
 def format_action(params: Params, action: Action) -> str:
-    """The text form of DESIGN.md §3.
+    """The text notation (docs/notation.md).
 
     >>> [format_action(Params(), a) for a in (PASS, CALL, bet_action(3), raise_action(2), 110)]
     ['pass', 'call', 'bet 3', 'raise 2', 'play Ah']

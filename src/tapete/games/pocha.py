@@ -1,31 +1,33 @@
 """Pocha, and Oh Hell by parameters: bid the exact number of tricks you will take.
 
-The rules as implemented (RULES.md §1; ``docs/rules/pocha.md`` is the long form):
+The rules as implemented (``docs/rules/pocha.md`` is the long form):
 
-* **Deck** (§1.1): the Spanish 40-card deck (``deck=48`` adds the 8s and 9s); with 40 cards and
+* **Deck**: the Spanish 40-card deck (``deck=48`` adds the 8s and 9s); with 40 cards and
   3 or 6 players the four 2s are taken out. Strength As, 3, Rey, Caballo, Sota, 7 … 2
   (``rank_order=natural``: As, Rey, Caballo, Sota, 7 … 2, the 3 low). ``deck=french`` is a French
   deck of ``suits`` suits and the top ``ranks`` ranks, A high.
-* **Players** (§1.2): 3–4 (``min_players=2`` and ``max_players=8`` widen it). Seats act in seat
-  order; *mano* (``dealer + 1``) bids and leads first; the deal passes to mano. The first dealer is
-  drawn by lot.
-* **Schedule** (§1.3): ``up_and_down`` deals 1, 2 … max−1 cards, then max cards once per player,
+* **Players**: 3 to 8, 4 by default, 3–4 recommended (``min_players=2`` allows 2;
+  ``max_players`` narrows the range). Seats act in seat order; *mano* (``dealer + 1``) bids
+  and leads first; the deal passes to mano. The first dealer is drawn by lot.
+* **Schedule**: ``up_and_down`` deals 1, 2 … max−1 cards, then max cards once per player,
   then max−1 … 1, where max = deck size // players. Also ``up_only``, ``max_only``, ``n_ones``
   (N one-card hands at each end), a list of hand sizes, or one hand size.
-* **Deal and trump** (§1.4): one card at a time from mano round to the dealer; the next card is
+* **Deal and trump**: one card at a time from mano round to the dealer; the next card is
   turned up and its suit is trump. When every card is dealt the dealer shows his last card, which
   sets trump and stays in his hand (``all_dealt_trump=none``: no trump, as in Oh Hell).
-* **Bids** (§1.5): 0 to the hand size, mano first, public. The dealer may not make the bids add up
+* **Bids**: 0 to the hand size, mano first, public. The dealer may not make the bids add up
   to the number of tricks (the *hook*; ``dealer_hook=false`` lifts it), except in one-card hands
   (``hook_on_one_card=true`` applies it there too).
-* **Play** (§1.6): ``obligation=must_win`` is the Spanish duty to follow, beat and trump of
-  RULES.md §0.4 (``must_underruff`` adds a duty to under-trump); ``follow`` is follow suit only.
-* **Score** (§1.7): an exact bid scores 10 + 5 a trick, a miss −5 a trick of difference
+* **Play**: ``obligation=must_win`` is the Spanish duty to follow, beat and trump
+  (``tapete.tricks``; ``must_underruff`` adds a duty to under-trump); ``follow`` is follow
+  suit only.
+* **Score**: an exact bid scores 10 + 5 a trick, a miss −5 a trick of difference
   (``scoring=oh_hell``: a point a trick and 10 for an exact bid).
-* **End** (§1.8): after the schedule the highest total wins; a tie is played off in one-card hands
+* **End**: after the schedule the highest total wins; a tie is played off in one-card hands
   with a turned trump and no hook among the tied leaders (``tiebreak_players=all``: everyone;
-  ``nobody``: the tie stands) until one leads alone.
-* ``ronda_india`` (§1.10): in one-card hands each player sees everyone's card but their own; the
+  ``nobody``: the tie stands, Oh Hell's default) until one leads alone; the tie-breakers are
+  fixed when the tie-break starts.
+* ``ronda_india``: in one-card hands each player sees everyone's card but their own; the
   cards are played by themselves once the bids are in.
 
 Actions are ints: a card ``c`` is ``play c``; ``BID + n`` is ``bid n``.
@@ -76,7 +78,7 @@ class Params:
 
     players: int = 4
     min_players: int = 3
-    max_players: int = 4
+    max_players: int = 8
     deck: int | str = 40
     suits: int = 4
     ranks: int = 13
@@ -92,13 +94,14 @@ class Params:
     ronda_india: bool = False
 
     def __post_init__(self) -> None:
-        check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2 (§1.9.8)")
+        check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2")
         check(self.max_players in range(4, 9), "max_players", self.max_players, "4 to 8")
+        widen = " (min_players=2 allows 2)" if self.min_players == 3 else ""
         check(
             self.min_players <= self.players <= self.max_players,
             "players",
             self.players,
-            f"{self.min_players}–{self.max_players} (min_players=2 and max_players=8 widen it)",
+            f"{self.min_players}–{self.max_players}{widen}",
         )
         check(self.deck in (40, 48, "french"), "deck", self.deck, "40, 48 or french")
         if self.deck != "french":
@@ -146,7 +149,7 @@ class Params:
 
 
 def deck(params: Params) -> Deck:
-    """The cards in play: the 2s are out of the 40-card deck for 3 or 6 players (§1.1)."""
+    """The cards in play: the 2s are out of the 40-card deck for 3 or 6 players."""
     return _deck(params)
 
 
@@ -174,7 +177,7 @@ def card_order(params: Params) -> tricks.Order:
 
 @lru_cache(maxsize=64)
 def schedule_of(params: Params) -> tuple[int, ...]:
-    """The hand sizes of the match (RULES.md §1.3).
+    """The hand sizes of the match.
 
     >>> schedule_of(Params(players=4))
     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
@@ -353,7 +356,7 @@ def new_state(params: Params, setup: Setup) -> State:
 def _deal(
     params: Params, setup: Setup, number: int, size: int, seats: tuple[Seat, ...], tiebreak: bool
 ) -> Deal:
-    """Deal ``size`` cards to ``seats`` (mano first, dealer last), one at a time (§1.4)."""
+    """Deal ``size`` cards to ``seats`` (mano first, dealer last), one at a time."""
     n, p = params.players, len(seats)
     cards = _deck(params).cards
     deck = setup.deck(number, cards)
@@ -446,7 +449,7 @@ def legal_cards(state: State) -> int:
 
 
 def _hooked_bid(state: State) -> int:
-    """The bid the hook rule forbids the current bidder, or -1 (§1.5)."""
+    """The bid the hook rule forbids the current bidder, or -1."""
     p, d = state.params, state.deal
     if not p.dealer_hook or state.turn != d.dealer or d.tiebreak:
         return -1
@@ -461,6 +464,10 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
     if state.phase == _OVER:
         return IllegalActionError("match-over", "the match is over")
     d = state.deal
+    if action < 0 or (action < BID and not _deck(state.params).mask >> action & 1):
+        return IllegalActionError(
+            "no-such-action", f"{action} is not an action: a card of the deck, or a bid"
+        )
     if action >= BID:
         bid = action - BID
         if state.phase != _BID:
@@ -582,7 +589,7 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
 
 
 def hand_score(params: Params, bid: int, won: int) -> int:
-    """Points for one hand (§1.7): exact 10 + 5 a trick, else −5 a trick of difference.
+    """Points for one hand: exact 10 + 5 a trick, else −5 a trick of difference.
 
     >>> hand_score(Params(), 3, 3), hand_score(Params(), 1, 0), hand_score(Params(), 0, 2)
     (25, -5, -10)
@@ -617,8 +624,7 @@ def _end_of_hand(state: State) -> State:
         seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
         nxt = _deal(p, state.setup, number, schedule[number], seats, tiebreak=False)
     else:
-        best = max(scores)
-        leaders = tuple(s for s in range(p.players) if scores[s] == best)
+        leaders = _leaders(scores, _contenders(p, d))
         if len(leaders) == 1 or p.tiebreak_players == "nobody":
             ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
             result = outcome(ended)
@@ -632,8 +638,11 @@ def _end_of_hand(state: State) -> State:
                 },
             )
             return ended._with(last=(*last, end))
-        players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
-        # The deal rotates among the players of the tie-break (§1.8).
+        if d.tiebreak:
+            players = _contenders(p, d)  # fixed when the tie-break started
+        else:
+            players = leaders if p.tiebreak_players == "tied" else tuple(range(p.players))
+        # The deal rotates among the players of the tie-break.
         dealer = next((s for s in sorted(players) if s > d.dealer), min(players))
         i = players.index(dealer)
         seats = players[i + 1 :] + players[: i + 1]
@@ -662,18 +671,34 @@ def _deal_event(params: Params, d: Deal) -> Event:
     )
 
 
+def _contenders(params: Params, deal: Deal) -> tuple[Seat, ...]:
+    """Who may still win after ``deal``: everyone, or in a tie-break only its players.
+
+    The set of tie-breakers is fixed when the tie-break starts: a player who was not tied for
+    first never joins it, even when the tie-breakers fall to or below his score.
+    """
+    return tuple(sorted(deal.seats)) if deal.tiebreak else tuple(range(params.players))
+
+
+def _leaders(scores: tuple[int, ...], contenders: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    best = max(scores[s] for s in contenders)
+    return tuple(s for s in contenders if scores[s] == best)
+
+
 def outcome(state: State) -> Outcome | None:
+    """The result once the match is over: the highest total, or the winner of the tie-break.
+
+    The reason says how it was decided: ``schedule complete``, ``tie stands`` (a shared win
+    under ``tiebreak_players=nobody``) or ``tie-break won``.
+    """
     if state.phase != _OVER:
         return None
-    best = max(state.scores)
-    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    reason = (
-        "schedule complete"
-        if len(winners) == 1 or state.deal.number + 1 == len(schedule_of(state.params))
-        else "tie-break complete"
-    )
-    if len(winners) > 1:
-        reason = "tie stands"
+    d = state.deal
+    winners = _leaders(state.scores, _contenders(state.params, d))
+    if d.tiebreak:
+        reason = "tie-break won"
+    else:
+        reason = "schedule complete" if len(winners) == 1 else "tie stands"
     return Outcome(state.scores, winners, reason)
 
 

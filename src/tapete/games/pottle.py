@@ -1,25 +1,25 @@
 """Pottle: bid the exact number of tricks, and the highest bidder plays for the pot.
 
-The rules as implemented (RULES.md §6; ``docs/rules/pottle.md`` is the long form):
+The rules as implemented (``docs/rules/pottle.md`` is the long form):
 
-* **Cards and players** (§6.1): 52 cards, 2 low to A high; 3–7 players (4 by default).
-* **Chips** (§6.1): everyone starts with ``bankroll`` chips (20), bought at the start. Before each
+* **Cards and players**: 52 cards, 2 low to A high; 3–7 players (4 by default).
+* **Chips**: everyone starts with ``bankroll`` chips (20), bought at the start. Before each
   deal every player antes 1 chip into the pot; a player with no chip left first buys ``bankroll``
   more (a ``buy`` event). The standing of a seat is its net result: chips held minus chips bought.
-* **Deal** (§6.2): the first dealer is drawn by lot. Seven cards each, one at a time from the
+* **Deal**: the first dealer is drawn by lot. Seven cards each, one at a time from the
   dealer's left (seat ``dealer + 1``; seats act in seat order, so "clockwise" is a display matter);
   the rest of the deck is not used. The deal passes to the left (``deal_passes=pot_winner``: to the
   player who won the pot, or to the left when nobody won it).
-* **Bidding** (§6.3): one round from the dealer's left, each player bids 0–7 tricks; bids need
+* **Bidding**: one round from the dealer's left, each player bids 0–7 tricks; bids need
   not rise. At most two players may bid the same number (the two sets of number cards,
   ``max_same_bid``: any count, or ``unlimited``). The highest bid wins the auction, a tie going to
   the first who bid it; the auction winner (the *declarer*) names trump or no trump, then leads.
-* **Play** (§6.4): follow suit if you can, else play anything (trumping is never required). The
+* **Play**: follow suit if you can, else play anything (trumping is never required). The
   highest trump wins the trick, else the highest card of the suit led; the winner leads next.
-* **Settlement** (§6.5): a declarer who took exactly his bid takes the whole pot; otherwise the pot
+* **Settlement**: a declarer who took exactly his bid takes the whole pot; otherwise the pot
   carries over to the next deal (``pot_rule=pagat``: the pot goes to the highest bidder among
   those who took exactly their bid; a tie there, or nobody exact, carries it over).
-* **End** (§6.6): after ``deals`` deals (2 × players), if the pot is not empty, extra deals follow,
+* **End**: after ``deals`` deals (2 × players), if the pot is not empty, extra deals follow,
   antes included, until it is won, ``extra_deals`` at most (one per player). A pot left after them
   is split equally; the remainder is discarded. The highest net result wins (ties share).
 
@@ -80,7 +80,7 @@ _BID, _TRUMP, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 @dataclass(frozen=True, kw_only=True)
 class Params:
-    """Pottle's parameters (RULES.md §6), the defaults first in each accepted list."""
+    """Pottle's parameters, the defaults first in each accepted list."""
 
     players: int = 4
     max_same_bid: int | str = 2
@@ -125,7 +125,7 @@ def _at_least(low: int, value: object) -> bool:
 
 
 def deck(params: Params) -> Deck:
-    """The 52 cards (§6.1); 52 − 7N of them stay undealt in each deal."""
+    """The 52 cards; 52 − 7N of them stay undealt in each deal."""
     return DECK
 
 
@@ -281,7 +281,7 @@ def _start_deal(
     history: tuple[tuple[int, ...], ...],
     earlier: tuple[Event | _Trick, ...],
 ) -> State:
-    """Buy chips where needed, ante, and deal seven cards each from the dealer's left (§6.2)."""
+    """Buy chips where needed, ante, and deal seven cards each from the dealer's left."""
     n = params.players
     deck = setup.deck(number, DECK.cards)
     dealt = [0] * n
@@ -438,7 +438,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _bid(state: State, bid: int) -> State:
-    """Record a bid; after the dealer's, the highest bid (the first to make it) wins (§6.3)."""
+    """Record a bid; after the dealer's, the highest bid (the first to make it) wins."""
     seat, n = state.turn, state.params.players
     bids = (*state.bids[:seat], bid, *state.bids[seat + 1 :])
     if seat != state.deal.dealer:
@@ -451,7 +451,7 @@ def _bid(state: State, bid: int) -> State:
 
 
 def _name_trump(state: State, trump: int) -> State:
-    """The declarer names trump (a suit or -1) and leads the first trick (§6.3, §6.4)."""
+    """The declarer names trump (a suit or -1) and leads the first trick."""
     event = Event(
         "trump", {"seat": state.declarer, "trump": suit_name(trump) if trump >= 0 else None}
     )
@@ -485,7 +485,7 @@ def _play(state: State, card: Card) -> State:
 
 
 def pot_winner(params: Params, bids: tuple[int, ...], won: tuple[int, ...], declarer: Seat) -> int:
-    """Who takes the pot after a deal (§6.5), or -1 when it carries over.
+    """Who takes the pot after a deal, or -1 when it carries over.
 
     The seed's rule: the declarer, if he took exactly his bid. ``pot_rule=pagat``: the highest
     bidder among those who took exactly their bid, unless two of them share that bid.
@@ -510,7 +510,7 @@ def pot_winner(params: Params, bids: tuple[int, ...], won: tuple[int, ...], decl
 
 
 def _settle(state: State) -> State:
-    """Pay or carry the pot (§6.5), then deal again or end the match (§6.6)."""
+    """Pay or carry the pot, then deal again or end the match."""
     p, d = state.params, state.deal
     n = p.players
     winner = pot_winner(p, state.bids, state.won, state.declarer)
@@ -613,7 +613,7 @@ def _trick_event(leader: Seat, trick: tuple[Card, ...], winner: Seat) -> Event:
 
 
 def format_action(params: Params, action: Action) -> str:
-    """The text form of ``action`` (DESIGN.md §3).
+    """The text form of ``action`` (docs/notation.md).
 
     >>> [format_action(Params(), a) for a in (BID + 3, TRUMP + 2, NO_TRUMP, parse_card("Ks"))]
     ['bid 3', 'trump h', 'trump none', 'play Ks']

@@ -1,48 +1,48 @@
 """Truco Paulista, 1v1 and 2v2: three rounds a hand, raise the stake, first team to 12.
 
-The rules as implemented (RULES.md §4; ``docs/rules/truco.md`` is the long form):
+The rules as implemented (``docs/rules/truco.md`` is the long form):
 
-* **Deck** (§4.1): French suits. ``deck=dirty`` (*baralho sujo*) keeps 40 cards, A 2 3 4 5 6 7 J
+* **Deck**: French suits. ``deck=dirty`` (*baralho sujo*) keeps 40 cards, A 2 3 4 5 6 7 J
   Q K; ``clean`` (*baralho limpo*) keeps 24, A 2 3 J Q K. Ordinary strength, suits irrelevant:
   3, 2, A, K, J, Q, 7, 6, 5, 4; two ordinary cards of one rank are equal.
-* **Vira and manilhas** (§4.1): after the deal the next card is turned up (the *vira*); the rank
+* **Vira and manilhas**: after the deal the next card is turned up (the *vira*); the rank
   above it in the cycle 4-5-6-7-Q-J-K-A-2-3 (clean: Q-J-K-A-2-3) gives the four *manilhas*, which
   beat every other card and rank among themselves ♣ (zap) > ♥ (copas) > ♠ (espadilha) > ♦
   (pica-fumo).
-* **Seats and deal** (§4.2): 2 players, or 4 with partners opposite (teams {0, 2} and {1, 3}).
+* **Seats and deal**: 2 players, or 4 with partners opposite (teams {0, 2} and {1, 3}).
   Play order is seat order; *mão* (``dealer + 1``) leads the first round; the deal passes to mão;
   the first dealer is drawn by lot. Three cards each, one at a time from mão, then the vira; the
   rest of the deck is not used.
-* **Rounds** (§4.3): each player plays one card, no duty to follow. The best card wins; when the
+* **Rounds**: each player plays one card, no duty to follow. The best card wins; when the
   best rank is held by both teams the round is tied (partners sharing it win it). The winner
   leads the next round: the first partner to play the shared best rank, after a tie the first
   player of a tied best card.
-* **Face-down cards** (*encoberta*, §4.6): from round 2 a card may be played face down; it is
+* **Face-down cards** (*encoberta*): from round 2 a card may be played face down; it is
   worth nothing and stays unknown to everyone but its owner. A round of face-down cards only is
   tied and its leader leads again. ``encoberta=off`` forbids them, ``no_encoberta_after_tie``
   forbids them once a round of the hand was tied.
-* **The hand** (§4.4): rounds 1 and 2 to one team, or one won and the other tied, decide it;
+* **The hand**: rounds 1 and 2 to one team, or one won and the other tied, decide it;
   otherwise round 3 does, a tied round 3 going to round 1's winner; three tied rounds go to the
   dealer's team (``all_tied=no_score``: nobody; ``mao_team``: mão's team).
-* **Raises** (§4.5): the hand is worth 1. On their turn to play, before playing, a player may
+* **Raises**: the hand is worth 1. On their turn to play, before playing, a player may
   ``raise`` to the next step of 1 → 3 (*truco*) → 6 → 9 → 12 unless their team made the last
   accepted raise. The next opponent (``responder=either_opponent``: either opponent, see
   below) answers ``accept`` (play goes on at the new value), ``run`` (*correr*: the raisers score
   the value before the raise: 1, 3, 6, 9) or ``raise`` again, which the raisers answer in turn.
   ``forbid_pointless_raise``: no raise when winning at the value on the table would already give
   the team the game.
-* **Mão de onze** (§4.6): when exactly one team has 11 (``target - 1``) the partners of that team
+* **Mão de onze**: when exactly one team has 11 (``target - 1``) the partners of that team
   see each other's cards and its first player from mão answers ``accept`` (play for 3) or
   ``run`` (the opponents score 1, no cards are played). Nobody raises.
-* **Mão de ferro** (§4.6): when both teams have 11 nobody raises and the hand decides the game.
+* **Mão de ferro**: when both teams have 11 nobody raises and the hand decides the game.
   With ``iron_hand_blind`` (the default) nobody sees their own cards: a seat plays ``play 1`` …
   ``play 3``, the first, second or third of its unseen cards in the order dealt, and the card is
   turned face up as it is played. Blind actions never name a card, so neither the view nor the
   legal actions tell a seat what it holds. A blind card cannot be played face down.
-* **Score and end** (§4.7): the winner of a hand scores its value; the first team to reach
+* **Score and end**: the winner of a hand scores its value; the first team to reach
   ``target`` (12) wins the match.
 
-``responder=either_opponent`` (a DECISION: RULES.md names the option, not its protocol): the two
+``responder=either_opponent`` (a decision made here: no source gives its protocol): the two
 opponents are asked in play order from the raiser; either one's ``accept`` or ``raise`` binds the
 team, and the team runs only when both say ``run``.
 
@@ -112,7 +112,7 @@ NORMAL, ELEVEN, IRON = Special  # the short names the rules use
 
 @dataclass(frozen=True, kw_only=True)
 class Params:
-    """Truco's parameters (RULES.md §4.9); the first value of each is the default."""
+    """Truco's parameters; the first value of each is the default."""
 
     players: int = 2
     deck: str = "dirty"
@@ -219,7 +219,7 @@ def round_result(
     ``plays`` are in play order from ``leader``, a face-down card as ``DOWN + card`` (worth
     nothing). Partners alone on the best rank win it for their team, the first of them leading;
     both teams on it tie, and the first player of a best card leads. A round of face-down cards
-    only is tied and its leader leads again (RULES.md §4.3, §4.6).
+    only is tied and its leader leads again.
     """
     best = 0
     first = leader
@@ -241,7 +241,7 @@ def round_result(
 def hand_winner(results: tuple[int, ...]) -> int | None:
     """The team that wins the hand after these round results, ALL_TIED, or None (play on).
 
-    RULES.md §4.4:
+    Who wins the hand (``docs/rules/truco.md``):
 
     >>> A, B = 0, 1
     >>> [hand_winner(r) for r in [(A, B, TIE), (TIE, B), (TIE, TIE, A), (A, TIE), (A, B)]]
@@ -418,7 +418,7 @@ def new_state(params: Params, setup: Setup) -> State:
 
 
 def _deal(params: Params, setup: Setup, number: int, dealer: Seat, scores: tuple[int, ...]) -> Deal:
-    """Three cards each, one at a time from mão, then the vira (§4.2); the special hands (§4.6)."""
+    """Three cards each, one at a time from mão, then the vira; the special hands."""
     n = params.players
     stack = setup.deck(number, deck_of(params.deck).cards)
     order = [stack[(s - dealer - 1) % n : 3 * n : n] for s in range(n)]
@@ -459,7 +459,7 @@ def start_deal(
     mao = deal.mao
     phase, turn = _PLAY, mao
     if deal.special == ELEVEN:
-        # The team on 11 answers through its first player from mão (§4.6 DECISION).
+        # The team on 11 answers through its first player from mão.
         phase = _ELEVEN
         turn = mao if mao & 1 == deal.eleven_team else (mao + 1) % params.players
     return State(
@@ -846,7 +846,7 @@ _ACTIONS = {word: action for action, word in _WORDS.items()}
 
 
 def format_action(params: Params, action: Action) -> str:
-    """The text form of DESIGN.md §3; raises InvalidActionError outside the action space.
+    """The text notation (docs/notation.md); raises InvalidActionError outside the action space.
 
     >>> [format_action(Params(), a) for a in (parse_card("Kc", True), DOWN + 100, BLIND, RUN)]
     ['play Kc', 'play 4h down', 'play 1', 'run']

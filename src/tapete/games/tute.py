@@ -1,39 +1,40 @@
 """Tute for two players (with a stock) and for four (two partnerships): tricks for card points.
 
-The rules as implemented (RULES.md §0, §2 and §3; ``docs/rules/tute.md`` is the long form):
+The rules as implemented (``docs/rules/tute.md`` is the long form):
 
-* **Deck** (§0.3): the Spanish 40-card deck, strength As, 3, Rey, Caballo, Sota, 7, 6, 5, 4, 2.
+* **Deck**: the Spanish 40-card deck, strength As, 3, Rey, Caballo, Sota, 7, 6, 5, 4, 2.
   Card points As 11, 3 10, Rey 4, Caballo 3, Sota 2: 120 in the deck.
-* **Two players** (§2.2): eight cards each, one at a time from the non-dealer; the next card is
+* **Two players**: eight cards each, one at a time from the non-dealer; the next card is
   turned face up under the 23 face-down cards of the stock and sets trump. The non-dealer leads.
   After each of the first 12 tricks the winner draws first, then the loser; the loser of the 12th
   draws the face-up card. Twenty tricks in all; the deal passes to the other player.
-* **Four players** (§3.1–3.3): partners sit opposite, seats 0 and 2 against 1 and 3. All forty
+* **Four players**: partners sit opposite, seats 0 and 2 against 1 and 3. All forty
   cards are dealt, ten each, one at a time from the dealer's right; the dealer's last card is shown,
   sets trump and stays in his hand. The holder of the 2 de oros leads the first trick
   (``first_leader=dealer_right``: the dealer's right-hand neighbour). The deal passes right.
-* **Play** (§0.4): follow suit and beat the best card of the suit led while the trick is not
+* **Play**: follow suit and beat the best card of the suit led while the trick is not
   trumped; void, trump, over-trumping when you can; a void player who cannot over-trump plays
   anything. The best trump, else the best card of the suit led, wins; the winner leads next.
   ``stock_phase_play`` (2p) relaxes this while the stock lasts: ``follow_only`` (follow suit, no
   duty to beat or trump) or ``free`` (anything). Four players: ``must_beat_partner=false`` leaves
   only the duty to follow suit while your partner is winning; ``must_underruff=true`` adds the
   duty to trump under.
-* **Swaps** (§2.3a, 2p): before leading, while the face-up card is under the stock, the leader may
-  give the 7 of trumps for a face-up As, 3, Rey, Caballo or Sota, and the 2 of trumps for a face-up
-  4, 5, 6 or 7 (``two_swap_targets=[7]``: the 7 only). The first leader may swap before trick 1
-  unless ``swap_requires_trick_win``. Swaps come before the cante.
-* **Cantes** (§2.4, §3.4): the winner of the last trick, before leading, may show the Rey and
+* **Swaps** (two players): before leading, while the face-up card is under the stock, the leader may
+  give the 7 of trumps for a face-up As, 3, Rey, Caballo or Sota, or the 2 of trumps for a face-up
+  4, 5, 6 or 7 (``two_swap_targets=[7]``: the 7 only). One swap a turn: the 2 takes a face-up 7
+  only when another player put it there. The first leader may swap before trick 1 unless
+  ``swap_requires_trick_win``. Swaps come before the cante.
+* **Cantes**: the winner of the last trick, before leading, may show the Rey and
   Caballo of a suit: 40 in trumps, 20 in another suit. One cante per trick won, the 40 before any
   20, each suit once a deal; with two players none once the stock is gone
   (``cantes_after_stock=true`` allows them). Four players: a cante counts for the team;
   ``partner_may_sing=true`` lets the winner's partner sing instead, at his own turn in the next
   trick. ``tute_declaration=true``: four Reyes or four Caballos, declared like a cante, win the
   deal outright.
-* **Score** (§2.5, §3.5): the card points of the tricks won plus the cantes, plus
+* **Score**: the card points of the tricks won plus the cantes, plus
   ``last_trick_bonus`` for the last trick (0 with two players, 10 with four, unless set). More
   points win the deal; a tie goes to whoever won the last trick.
-* **Match** (§2.7, §3.7): ``single_deal``; ``best_of_K`` (K odd: the first to win more than half
+* **Match**: ``single_deal``; ``best_of_K`` (K odd: the first to win more than half
   of K deals); ``to_101`` (totals carry from deal to deal until one passes 100; the higher total
   wins, a tie going to the last trick's winner; a tute wins the match).
 
@@ -87,11 +88,11 @@ _RANK_POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 POINTS: tuple[int, ...] = tuple(
     _RANK_POINTS.get(c & 15, 0) if SPANISH_40.mask >> c & 1 else 0 for c in range(64)
 )
-"""Card points by card (§0.3)."""
+"""Card points by card."""
 
 HAND_SIZE = {2: 8, 4: 10}
 DRAWS = 12  # two players: the tricks after which both draw (23 face-down cards + the face-up)
-COUNTING = (1, 3, 12, 11, 10)  # face-up ranks the 7 of trumps takes (§2.3a)
+COUNTING = (1, 3, 12, 11, 10)  # face-up ranks the 7 of trumps takes
 REY, CABALLO, TWO_OF_OROS = 12, 11, 2
 PAIRS = tuple(1 << (s * 16 + REY) | 1 << (s * 16 + CABALLO) for s in range(4))
 REYES = sum(1 << (s * 16 + REY) for s in range(4))
@@ -126,7 +127,7 @@ _C0, _C1, _C2, _C3 = (_suit_table(s) for s in range(4))
 
 
 def _beaters(trump: int) -> tuple[int, ...]:
-    """Per card, the cards that beat it when it is winning a trick with these trumps (§0.4).
+    """Per card, the cards that beat it when it is winning a trick with these trumps.
 
     A winning card that is not a trump is of the suit led: the higher cards of its suit beat it,
     and so does every trump. A winning trump falls only to a higher trump.
@@ -140,7 +141,7 @@ BEATERS = tuple(_beaters(trump) for trump in range(4))
 
 @dataclass(frozen=True, kw_only=True)
 class Params:
-    """Tute's parameters (RULES.md §2.7, §3.7); ``None`` means the default for the player count."""
+    """Tute's parameters; ``None`` means the default for the player count."""
 
     players: int = 2
     stock_phase_play: str = "strict"
@@ -210,7 +211,7 @@ def players(params: Params) -> int:
 
 
 def teams(params: Params) -> tuple[tuple[Seat, ...], ...] | None:
-    """Partners sit opposite with four players (§3.1); two players play alone."""
+    """Partners sit opposite with four players; two players play alone."""
     return ((0, 2), (1, 3)) if params.players == 4 else None
 
 
@@ -438,7 +439,7 @@ def _deal(
     history: tuple[tuple[int, ...], ...],
     earlier: tuple[_Pending, ...],
 ) -> State:
-    """Deal ``number``: one card at a time from the dealer's right (§2.2, §3.2)."""
+    """Deal ``number``: one card at a time from the dealer's right."""
     n = params.players
     order = setup.deck(number, SPANISH_40.cards)
     dealt = [0] * n
@@ -598,11 +599,25 @@ def _swap_card(state: State) -> Card:
         return -1
     if state.cantes and state.cantes[-1][0] == len(state.tricks):
         return -1  # swaps come before the cante
+    if _put_there_by(state) == state.turn:
+        return -1
     return card
 
 
+def _put_there_by(state: State) -> Seat:
+    """The seat whose swap left the face-up card there, or -1 if it is the card turned up.
+
+    A player may not take back a card he put there himself: one swap a turn, and the 2 takes a
+    face-up 7 only when another player gave it (else the 7 and the 2 together would buy a high
+    card for the 2, which the 4–7 limit exists to prevent).
+    """
+    if state.swaps and state.swaps[-1][2] == state.face_up:
+        return state.swaps[-1][1]
+    return -1
+
+
 def _entitled(state: State) -> bool:
-    """Whether the player to act may declare for the last trick won (§2.4, §3.4)."""
+    """Whether the player to act may declare for the last trick won."""
     right, seat = state.sing_right, state.turn
     if right < 0:
         return False
@@ -610,7 +625,7 @@ def _entitled(state: State) -> bool:
 
 
 def _cante_window(state: State) -> bool:
-    """Two players sing only while the stock lasts, unless ``cantes_after_stock`` (§2.4)."""
+    """Two players sing only while the stock lasts, unless ``cantes_after_stock``."""
     p = state.params
     return p.players == 4 or state.face_up >= 0 or p.cantes_after_stock
 
@@ -628,7 +643,7 @@ def sung_suits(cantes: tuple[tuple[int, Seat, int], ...]) -> int:
 
 
 def _singable(hand: int, sung: int, trump: int) -> int:
-    """The suits (bits) whose pair ``hand`` may sing: the 40 comes before any 20 (§2.4)."""
+    """The suits (bits) whose pair ``hand`` may sing: the 40 comes before any 20."""
     if not sung >> trump & 1 and hand & PAIRS[trump] == PAIRS[trump]:
         return 1 << trump
     suits = 0
@@ -695,6 +710,12 @@ def _why_swap(state: State) -> IllegalActionError | None:
             "swap-after-cante", "swaps come before the cante, and you have sung this turn"
         )
     face, hand = state.face_up, state.hands[state.turn]
+    if _put_there_by(state) == state.turn:
+        return IllegalActionError(
+            "swap-own-card",
+            f"you put the face-up {CARD_TEXT[face]} there yourself: a player swaps at most once a"
+            " turn, and the 2 of trumps takes a face-up 7 only when another player gave it",
+        )
     if face & 15 in COUNTING:
         seven = trump * 16 + 7
         if not hand >> seven & 1:
@@ -722,7 +743,7 @@ def _why_swap(state: State) -> IllegalActionError | None:
 
 
 def _why_declare(state: State, what: str) -> IllegalActionError | None:
-    """Who may sing (or declare a tute) and when (§2.4, §3.4)."""
+    """Who may sing (or declare a tute) and when."""
     p = state.params
     if not _entitled(state):
         if state.cantes and state.cantes[-1][0] == len(state.tricks):
@@ -917,14 +938,14 @@ def _declare_tute(state: State) -> State:
 def deal_result(
     card_points: tuple[int, int], cantes: tuple[int, int], last_trick: int, bonus: int
 ) -> tuple[tuple[int, int], int]:
-    """Each side's total and the side that wins the deal (§2.5, §3.5).
+    """Each side's total and the side that wins the deal.
 
     The total is card points plus cantes plus ``bonus`` to the side that won the last trick; the
     higher total wins, a tie goes to the side of the last trick.
 
-    >>> deal_result((78, 42), (40, 20), 1, 0)  # RULES.md T2-5
+    >>> deal_result((78, 42), (40, 20), 1, 0)  # worked example T2-5
     ((118, 62), 0)
-    >>> deal_result((71, 49), (20, 40), 0, 10)  # RULES.md T4-3
+    >>> deal_result((71, 49), (20, 40), 0, 10)  # worked example T4-3
     ((101, 89), 0)
     >>> deal_result((60, 60), (0, 0), 1, 0)
     ((60, 60), 1)

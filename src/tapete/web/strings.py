@@ -340,6 +340,7 @@ RULES = {
     "not-before-lead": "only the player about to lead may swap, before leading",
     "swap-needs-trick-win": "a swap needs a trick won first",
     "swap-after-cante": "swaps come before the cante",
+    "swap-own-card": "one swap a turn: you put that face-up card there yourself",
     "swap-needs-seven": "the face-up card is taken with the 7 of trumps",
     "swap-needs-two": "the face-up card is taken with the 2 of trumps",
     "swap-face-up-rank": "nothing swaps for that face-up card",
