@@ -511,12 +511,20 @@ def recorded_game(record: Record) -> Game[Any, Any]:
     }
     if all(getattr(game.params, k) == v for k, v in values.items()):
         return game
-    return dataclasses.replace(game, params=dataclasses.replace(game.params, **values))
+    try:
+        return dataclasses.replace(game, params=dataclasses.replace(game.params, **values))
+    except TypeError as exc:  # a value of the wrong kind that the checks could not compare
+        raise ValueError(f"params: {exc}") from None
 
 
 def _param(value: Any) -> Any:
-    """A parameter as JSON holds it, back as ``Params`` holds it (lists are tuples)."""
-    return tuple(value) if isinstance(value, list) else value
+    """A parameter as JSON holds it, back as ``Params`` holds it (lists are tuples); raises
+    ValueError for what no parameter can be (an object, a list of other than numbers)."""
+    if isinstance(value, list) and all(type(v) is int for v in value):
+        return tuple(value)
+    if value is None or isinstance(value, int | str):
+        return value
+    raise ValueError(f"params: {_short(value)} is no parameter value")
 
 
 def _start(record: Record) -> tuple[Game[Any, Any], Any]:
