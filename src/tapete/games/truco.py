@@ -110,7 +110,7 @@ _PLAY, _ANSWER, _ELEVEN, _OVER = Phase  # for the hot path: a global is read fas
 
 
 class Special(WordEnum):
-    """What kind of hand is dealt (``Deal.special``, ``View.special``; §4.6)."""
+    """What kind of hand is dealt (``Deal.special``, ``View.special``; docs/rules/truco.md)."""
 
     NORMAL = 0
     MAO_DE_ONZE = 1  # one team on 11: it sees its cards and decides to play for 3 or run
