@@ -38,6 +38,7 @@ __all__ = [
     "Record",
     "Recorder",
     "SeatInfo",
+    "SeatRecorder",
     "checked",
     "cut",
     "dumps",
