@@ -214,10 +214,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     def tell(seat: int, error: IllegalActionError) -> None:
         agents[seat].illegal(error)
 
+    # What the people at this terminal may know: one person's seat, or a spectator's share.
+    viewer = humans[0].seat if len(humans) == 1 else None
+
     def show(seat: int, action: Action, before: Any, after: Any) -> None:
-        print(f"{names[seat]}: {game.format_action(action)}")
-        for event in game.events(after):
-            if event.type != "deal":  # a deal event holds every hand
+        print(f"{names[seat]}: {game.visible_action(before, action, viewer)}")
+        for event in game.visible_events(after, viewer):
+            if event.type != "deal":  # the next view shows the new deal
                 print(event_text(event, names))
 
     def failed(seat: int, failure: Exception) -> None:

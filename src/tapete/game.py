@@ -13,6 +13,8 @@ functions (``State`` and ``View`` are the module's own immutable types, actions 
 ``sample_state(view, rng)``   a full state consistent with a view, for search
 ``outcome(state)``            an ``Outcome`` once the match is over, else None
 ``events(state)``             what the rules did by themselves in the last step
+``visible_events(state, s)``  those events as seat ``s`` may know them (``None``: a spectator)
+``visible_action(state, a, s)``  the text of ``a`` (taken in ``state``) as ``s`` may know it
 ``format_action`` / ``parse_action(params, ...)``   the text notation of docs/notation.md
 ``teams(params)``             the partnerships, or None
 ``players(params)``           the number of seats
@@ -55,6 +57,7 @@ __all__ = [
     "Setup",
     "WordEnum",
     "check",
+    "deal_as_seen",
     "format_spec",
     "parse_spec",
     "seat_scores",
@@ -244,6 +247,8 @@ class Rules(Protocol[S, V]):
     def sample_state(self, view: V, rng: random.Random) -> S: ...
     def outcome(self, state: S) -> Outcome | None: ...
     def events(self, state: S) -> tuple[Event, ...]: ...
+    def visible_events(self, state: S, seat: Seat | None) -> tuple[Event, ...]: ...
+    def visible_action(self, state: S, action: Action, seat: Seat | None) -> str: ...
     def format_action(self, params: Any, action: Action) -> str: ...
     def parse_action(self, params: Any, text: str) -> Action: ...
     def players(self, params: Any) -> int: ...
@@ -339,11 +344,43 @@ class Game(Generic[S, V]):
     def events(self, state: S) -> tuple[Event, ...]:
         return self.rules.events(state)
 
+    def visible_events(self, state: S, seat: Seat | None) -> tuple[Event, ...]:
+        """The events of the last step as ``seat`` may know them (None: a spectator).
+
+        The one way events reach players: logs and records for a seat are built from these, and
+        they hide exactly what ``observe(state, seat)`` hides.
+        """
+        return self.rules.visible_events(state, seat)
+
+    def visible_action(self, state: S, action: Action | str, seat: Seat | None) -> str:
+        """The text of ``action``, taken in ``state``, as ``seat`` may know it (a card played
+        face down by another seat is ``play down``)."""
+        return self.rules.visible_action(state, self.action(action), seat)
+
     def format_action(self, action: Action) -> str:
         return self.rules.format_action(self.params, action)
 
     def parse_action(self, text: str) -> Action:
         return self.rules.parse_action(self.params, text)
+
+
+HIDDEN_PILES = ("deck", "stock", "undealt")  # a deal event's cards no player has yet
+
+
+def deal_as_seen(event: Event, sees: Callable[[Seat], bool]) -> Event:
+    """A ``deal`` event as a seat knows it: the hands of the seats it ``sees`` (the others as
+    empty lists), and no deck order, stock or undealt cards: they would tell the cards to come.
+
+    >>> deal = Event("deal", {"dealer": 0, "deck": ["1o", "2o"], "hands": [["1o"], ["2o"]]})
+    >>> deal_as_seen(deal, lambda owner: owner == 1).to_json()
+    {'type': 'deal', 'dealer': 0, 'deck': [], 'hands': [[], ['2o']]}
+    """
+    data = dict(event.data)
+    data["hands"] = [list(h) if sees(owner) else [] for owner, h in enumerate(data["hands"])]
+    for pile in HIDDEN_PILES:
+        if pile in data:
+            data[pile] = []
+    return Event(event.type, data)
 
 
 def check(ok: bool, name: str, value: object, accepted: str) -> None:

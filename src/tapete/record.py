@@ -38,11 +38,13 @@ __all__ = [
     "Record",
     "Recorder",
     "SeatInfo",
+    "SeatRecorder",
     "checked",
     "cut",
     "dumps",
     "loads",
     "read",
+    "redact",
     "replay",
     "steps",
     "verify_deals",
@@ -104,6 +106,7 @@ class Record:
     result: Mapping[str, Any] | None = None
     format: str = field(default=FORMAT)
     seed_hash: str | None = None  # the SHA-256 of the seed a server published before play
+    redacted: Mapping[str, Any] | None = None  # ``{"seat": S}``: only what seat S knows (redact)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -118,6 +121,8 @@ class Record:
         }
         if self.seed_hash is not None:
             out["seed_hash"] = self.seed_hash
+        if self.redacted is not None:
+            out["redacted"] = dict(self.redacted)
         return out
 
 
@@ -137,13 +142,21 @@ class Recorder:
         self.seats = tuple(seats)
         self._deals: list[dict[str, Any]] = []
         self._result: dict[str, Any] | None = None
-        self._take(game.events(state))
+        self._state = state  # the state the next decision is taken in
+        self._take(self._events(state))
 
     def step(self, seat: Seat, action: Action, after: Any) -> None:
         if not self._deals:
             raise RecordError("no deal has started")
-        self._deals[-1]["actions"].append((seat, self.game.format_action(action)))
-        self._take(self.game.events(after))
+        self._deals[-1]["actions"].append((seat, self._text(self._state, action)))
+        self._state = after
+        self._take(self._events(after))
+
+    def _events(self, state: Any) -> Sequence[Event]:
+        return self.game.events(state)
+
+    def _text(self, state: Any, action: Action) -> str:
+        return self.game.format_action(action)
 
     def _take(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -201,6 +214,53 @@ class Recorder:
             deals,
             self._result,
         )
+
+
+class SeatRecorder(Recorder):
+    """A Recorder of what one seat may know (None: a spectator): every event and action as the
+    game's ``visible_events`` and ``visible_action`` give them to that seat, so its deals hold
+    only the hands its view shows, and no deck order or stock."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        seats: Sequence[SeatInfo],
+        seat: Seat | None,
+    ) -> None:
+        self.seat = seat
+        super().__init__(game, state, None, seats)
+
+    def _events(self, state: Any) -> Sequence[Event]:
+        return self.game.visible_events(state, self.seat)
+
+    def _text(self, state: Any, action: Action) -> str:
+        return self.game.visible_action(state, action, self.seat)
+
+
+def redact(record: Record, seat: Seat | None) -> Record:
+    """``record`` as ``seat`` knows it (None: a spectator), for a match still being played.
+
+    The record is replayed and written again from what the game shows that seat: only the
+    hands its view shows, no deck order or stock (they give away the cards to come), no seed
+    (it gives away every deal; ``seed_hash`` stays, so the deals can be checked once the seed is
+    published), cards others played face down as ``play down``, others' draws hidden.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, rec = play(tapete.load("pocha(schedule=[2])"), ["random"] * 4, seed=3)
+    >>> mine = redact(rec, 1)
+    >>> mine.seed, mine.deals[0].deck, [len(h) for h in mine.deals[0].hands], mine.redacted
+    (None, (), [0, 2, 0, 0], {'seat': 1})
+    """
+    game, state = _start(record)
+    seen = SeatRecorder(game, state, record.seats, seat)
+    for _, _, who, action, after in steps(record):
+        seen.step(who, action, after)
+    written = seen.record()
+    return dataclasses.replace(
+        record, seed=None, deals=written.deals, result=written.result, redacted={"seat": seat}
+    )
 
 
 def dumps(record: Record) -> str:
@@ -352,6 +412,7 @@ def _record(doc: dict[str, Any]) -> Record:
         ),
         result=result,
         seed_hash=_field(doc, "seed_hash", top, "a string or null", _or_null(_is_str), None),
+        redacted=_field(doc, "redacted", top, "null or an object", _or_null(_is_obj), None),
     )
 
 

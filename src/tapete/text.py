@@ -26,7 +26,7 @@ def event_text(event: Event | Mapping[str, Any], names: Sequence[str]) -> str:
     kind = data.pop("type")
     data.pop("after", None)
     if kind == "trick":
-        cards = " ".join(str(c) for c in data["cards"])
+        cards = " ".join("down" if c is None else str(c) for c in data["cards"])
         if data.get("winner") is None:
             return f"  trick {cards} -> tied"
         return f"  trick {cards} -> {_seat(names, data['winner'])} takes it"

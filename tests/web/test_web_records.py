@@ -15,8 +15,7 @@ import pytest
 import tapete
 from tapete.cli import main
 from tapete.match import play
-from tapete.record import loads
-from tapete.web.records import redact
+from tapete.record import loads, redact
 from webclient import Client, Server
 
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
@@ -127,7 +126,7 @@ def test_cards_played_face_down_by_others_stay_hidden() -> None:
     else:
         pytest.fail("no face-down play in 40 matches")
     for seat in (0, 1):
-        mine = redact(doc, seat)
+        mine = redact(rec, seat).to_json()
         for deal, full in zip(mine["deals"], doc["deals"], strict=True):
             for a, b in zip(deal["actions"], full["actions"], strict=True):
                 hidden = a["seat"] != seat and b["action"].endswith(" down")

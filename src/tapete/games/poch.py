@@ -79,7 +79,17 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    deal_as_seen,
+)
 
 NAME = "poch"
 PASS, CALL = 128, 129
@@ -982,6 +992,21 @@ def outcome(state: State) -> Outcome | None:
 def events(state: State) -> tuple[Event, ...]:
     """The deal, funding, melds, poker result, runs, score and end the last step brought about."""
     return tuple(_event(x) for x in state.last)
+
+
+def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
+    """The last step's events as ``seat`` may know them: a deal shows only its own hand, and
+    neither the deck order nor the stock. Melded cards, the hands shown at the showdown and the
+    runs are played in the open; a folded hand is never in an event."""
+    return tuple(
+        deal_as_seen(e, lambda owner: owner == seat) if e.type == "deal" else e
+        for e in events(state)
+    )
+
+
+def visible_action(state: State, action: Action, seat: Seat | None) -> str:
+    """Every bet and play is made in the open: its text is the same for every seat."""
+    return format_action(state.params, action)
 
 
 def _event(pending: _Pending) -> Event:

@@ -54,7 +54,17 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    deal_as_seen,
+)
 
 NAME = "pocha"
 BID = 128
@@ -707,6 +717,31 @@ def events(state: State) -> tuple[Event, ...]:
     return tuple(_event(state.params, e) for e in state.last)
 
 
+def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
+    """The last step's events as ``seat`` may know them: a deal shows the hands ``observe``
+    shows (its own; in a ``ronda_india`` one-card deal everyone's but its own), no deck."""
+    d = state.deal
+
+    def sees(owner: Seat) -> bool:
+        if seat is None:
+            return False
+        if _blind(state):
+            return owner != seat and owner in d.seats
+        return owner == seat
+
+    return tuple(deal_as_seen(e, sees) if e.type == "deal" else e for e in events(state))
+
+
+def visible_action(state: State, action: Action, seat: Seat | None) -> str:
+    """Every bid and play is made in the open: its text is the same for every seat."""
+    return format_action(state.params, action)
+
+
+def _blind(state: State) -> bool:
+    """Is this a ``ronda_india`` one-card deal, each card seen by everyone but its holder?"""
+    return state.params.ronda_india and state.deal.size == 1 and state.phase != _OVER
+
+
 def _event(params: Params, pending: _Pending) -> Event:
     # Events are kept raw in the state and only rendered here, off the playout hot path.
     if isinstance(pending, Event):
@@ -765,10 +800,9 @@ def observe(state: State, seat: Seat | None) -> View:
     In ``ronda_india`` one-card hands a seat sees every card but its own.
     """
     p, d = state.params, state.deal
-    blind = p.ronda_india and d.size == 1 and state.phase != _OVER
     hands: list[CardSet | None] = [None] * p.players
     if seat is not None:
-        if blind:
+        if _blind(state):
             hands = [
                 CardSet(h) if s != seat and s in d.seats else None
                 for s, h in enumerate(state.hands)

@@ -50,7 +50,17 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    deal_as_seen,
+)
 
 NAME = "pottle"
 HAND = 7
@@ -600,6 +610,20 @@ def outcome(state: State) -> Outcome | None:
 def events(state: State) -> tuple[Event, ...]:
     """The deal, buys, auction, trump, tricks, pot, split, score and end the last step caused."""
     return tuple(e if isinstance(e, Event) else _trick_event(*e) for e in state.last)
+
+
+def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
+    """The last step's events as ``seat`` may know them: a deal shows only its own hand, and
+    neither the deck order nor the undealt cards."""
+    return tuple(
+        deal_as_seen(e, lambda owner: owner == seat) if e.type == "deal" else e
+        for e in events(state)
+    )
+
+
+def visible_action(state: State, action: Action, seat: Seat | None) -> str:
+    """Every bid, trump and play is made in the open: its text is the same for every seat."""
+    return format_action(state.params, action)
 
 
 def _trick_event(leader: Seat, trick: tuple[Card, ...], winner: Seat) -> Event:

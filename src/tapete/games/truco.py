@@ -69,7 +69,17 @@ from tapete.cards import (
     parse_card,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
-from tapete.game import Action, Event, GameState, Outcome, Seat, Setup, WordEnum, check
+from tapete.game import (
+    Action,
+    Event,
+    GameState,
+    Outcome,
+    Seat,
+    Setup,
+    WordEnum,
+    check,
+    deal_as_seen,
+)
 
 NAME = "truco"
 DOWN = 128
@@ -100,7 +110,7 @@ _PLAY, _ANSWER, _ELEVEN, _OVER = Phase  # for the hot path: a global is read fas
 
 
 class Special(WordEnum):
-    """What kind of hand is dealt (``Deal.special``, ``View.special``; §4.6)."""
+    """What kind of hand is dealt (``Deal.special``, ``View.special``; docs/rules/truco.md)."""
 
     NORMAL = 0
     MAO_DE_ONZE = 1  # one team on 11: it sees its cards and decides to play for 3 or run
@@ -771,6 +781,37 @@ def _end_hand(state: State, team: int, points: int, reason: str) -> State:
 def events(state: State) -> tuple[Event, ...]:
     """The deal, rounds, score and end of match that the last step brought about."""
     return tuple(_event(e) for e in state.last)
+
+
+def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
+    """The last step's events as ``seat`` may know them: a deal shows the hands ``observe``
+    shows (none of them in a blind iron hand), and a round shows a face-down card only to the
+    seat that played it."""
+    return tuple(_seen(state, e, seat) for e in events(state))
+
+
+def _seen(state: State, event: Event, seat: Seat | None) -> Event:
+    if event.type == "deal":
+        return deal_as_seen(event, lambda owner: sees(state, seat, owner))
+    if event.type == "trick" and any(event.data["down"]):
+        # A round may close the deal, so its owners come from the round, not the next deal.
+        n, leader = state.params.players, event.data["leader"]
+        cards = [
+            None if down and (leader + i) % n != seat else card
+            for i, (card, down) in enumerate(
+                zip(event.data["cards"], event.data["down"], strict=True)
+            )
+        ]
+        return Event("trick", {**event.data, "cards": cards})
+    return event
+
+
+def visible_action(state: State, action: Action, seat: Seat | None) -> str:
+    """The text of ``action`` as ``seat`` may know it: a card played face down by another seat
+    is ``play down``."""
+    if DOWN <= action < BLIND and current_player(state) != seat:
+        return "play down"
+    return format_action(state.params, action)
 
 
 def _event(pending: _Pending) -> Event:

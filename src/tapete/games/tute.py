@@ -75,6 +75,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    deal_as_seen,
     format_value,
 )
 
@@ -1028,6 +1029,26 @@ def outcome(state: State) -> Outcome | None:
 def events(state: State) -> tuple[Event, ...]:
     """The deal, tricks, draws, cantes, swaps, score and end that the last step brought about."""
     return tuple(_event(state.params, e) for e in state.last)
+
+
+def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
+    """The last step's events as ``seat`` may know them: a deal shows only its own hand, and
+    neither the deck order nor the stock; a draw from the stock shows only its own card."""
+    return tuple(_seen(e, seat) for e in events(state))
+
+
+def _seen(event: Event, seat: Seat | None) -> Event:
+    if event.type == "deal":
+        return deal_as_seen(event, lambda owner: owner == seat)
+    if event.type == "draw":
+        drawn = zip(event.data["seats"], event.data["cards"], strict=True)
+        return Event("draw", {**event.data, "cards": [c if s == seat else None for s, c in drawn]})
+    return event
+
+
+def visible_action(state: State, action: Action, seat: Seat | None) -> str:
+    """Every play, swap and cante is made in the open: its text is the same for every seat."""
+    return format_action(state.params, action)
 
 
 def _event(params: Params, pending: _Pending) -> Event:

@@ -95,19 +95,9 @@ class Step:
 
 
 def public_events(game: Game[Any, Any], state: Any) -> tuple[Mapping[str, Any], ...]:
-    """The events of the last step everyone may know: a deal event holds every hand, so it keeps
-    only who dealt and the face-up card."""
-    out: list[Mapping[str, Any]] = []
-    for event in game.events(state):
-        data = event.to_json()
-        if event.type == "deal":
-            data = {k: data[k] for k in ("type", "deal", "dealer", "upcard") if k in data}
-        hidden = _HIDDEN | ({"cards"} if event.type == "draw" else set())
-        out.append({k: v for k, v in data.items() if k not in hidden})
-    return tuple(out)
-
-
-_HIDDEN = {"hands", "deck", "stock", "undealt"}  # cards no player may see, whatever the event
+    """The events of the last step as everyone may know them (the game's ``visible_events`` for
+    a spectator: no hand, deck or stock, no card played face down)."""
+    return tuple(event.to_json() for event in game.visible_events(state, None))
 
 
 class Timeline:
@@ -133,6 +123,21 @@ class Timeline:
         """The seat whose events read "you take the trick"."""
         return None
 
+    open_hands = True  # a finished match replayed: every action is told as it was
+
+    def step_line(self, index: int, lang: str, names: Sequence[str]) -> str:
+        """Step ``index`` (from 0) in words: who did what, as ``you`` may know it while the match
+        is played (a card another seat played face down is not named)."""
+        step, name = self.steps[index], names[self.steps[index].seat]
+        if not self.open_hands:
+            seen = self.game.visible_action(self.state_at(index), step.action, self.you)
+            if seen != self.game.format_action(step.action):
+                if seen.split()[-1] == "down":
+                    return tr(lang, "{name} plays a card face down", name=name)
+                return tr(lang, "{name}: {action}", name=name, action=seen)
+        label = action_words(self.game, step.action, lang, after=step.after)
+        return tr(lang, "{name}: {action}", name=name, action=label)
+
     def log_lines(self, lang: str, upto: int | None = None, limit: int = 300) -> tuple[str, ...]:
         """The match in words, from the first deal to step ``upto`` (the last few hundred lines)."""
         names = self.display_names(lang)
@@ -140,10 +145,9 @@ class Timeline:
         you, deck = self.you, self.deck
         lines = [event_words(e, names, lang, you, deck) for e in self.first_events]
         start = max(0, len(chosen) - limit)
-        for step in chosen[start:]:
-            label = action_words(self.game, step.action, lang, after=step.after)
-            lines.append(tr(lang, "{name}: {action}", name=names[step.seat], action=label))
-            lines.extend(event_words(e, names, lang, you, deck) for e in step.events)
+        for index in range(start, len(chosen)):
+            lines.append(self.step_line(index, lang, names))
+            lines.extend(event_words(e, names, lang, you, deck) for e in chosen[index].events)
         return tuple(line for line in lines if line)[-limit:]
 
     def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
@@ -302,6 +306,8 @@ class Session(Timeline):
     >>> s.human
     0
     """
+
+    open_hands = False  # a match being played: the log tells what ``you`` may know
 
     def __init__(
         self,
@@ -645,11 +651,7 @@ class Replay(Timeline):
             n=self.position,
             total=self.length,
         )
-        last = ""
-        if self.position:
-            step = self.steps[self.position - 1]
-            label = action_words(self.game, step.action, lang, after=step.after)
-            last = tr(lang, "{name}: {action}", name=names[step.seat], action=label)
+        last = self.step_line(self.position - 1, lang, names) if self.position else ""
         return Scene(
             table=table,
             lang=lang,

@@ -29,7 +29,6 @@ from tapete.i18n import tr
 from tapete.match import choose_or_stand_in, seat_rng
 from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
-from tapete.web.records import dumps, redact
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.words import (
     deal_entries,
@@ -131,7 +130,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = deal_entries(game.events(state))
+        entries = deal_entries(game.visible_events(state, None))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
@@ -188,7 +187,7 @@ class Room:
             return t.records[match]
         if match != t.match or not t.started:
             return None
-        return dumps(redact(self.record().to_json(), seat))
+        return record.dumps(record.redact(self.record(), seat))
 
     # --- what people see -----------------------------------------------------------------
 
@@ -423,7 +422,7 @@ class Room:
 
     def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
         """The trick the last step finished, as the public sees it (for the animation)."""
-        for event in self.game.events(after):
+        for event in self.game.visible_events(after, None):
             if event.type == "trick":
                 seats = getattr(self.game.observe(before, None), "seats", None)
                 return public_trick(event, self.game.players, seats)

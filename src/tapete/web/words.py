@@ -2,8 +2,9 @@
 
 A step (one accepted action) becomes a few *entries*: small JSON-ready dicts that hold only public
 facts — who did what, the card played unless it went face down, who took the trick, the score.
-They never come from a ``deal`` event's hands: the deal entry keeps the dealer and the card turned
-up, nothing else. Entries are kept language-neutral and rendered per connection by ``line``.
+They are made from the action and the events as a spectator may know them (the game's
+``visible_action`` and ``visible_events``), so they hold nothing the game hides from anyone at the
+table. Entries are kept language-neutral and rendered per connection by ``line``.
 
 >>> import tapete
 >>> game = tapete.load("pocha(players=3, schedule=[1])")
@@ -52,12 +53,14 @@ def step_entries(
     game: Game[Any, Any], seat: int, action: Action, before: Any, after: Any
 ) -> list[Entry]:
     """The public entries of one step: the action in words, then what the rules did."""
-    events = game.events(after)
-    return [_action_entry(game, seat, action, after, events), *deal_entries(events)]
+    events = game.visible_events(after, None)
+    text = game.visible_action(before, action, None)
+    return [_action_entry(game, seat, text, after, events), *deal_entries(events)]
 
 
 def deal_entries(events: Sequence[Event]) -> list[Entry]:
-    """Entries for the events of a step; a deal keeps only its number, dealer and upcard."""
+    """Entries for the public events of a step (``visible_events(state, None)``); a deal keeps
+    only its number, dealer and upcard."""
     out: list[Entry] = []
     for event in events:
         data = event.data
@@ -106,12 +109,12 @@ def deal_entries(events: Sequence[Event]) -> list[Entry]:
 
 
 def _action_entry(
-    game: Game[Any, Any], seat: int, action: Action, after: Any, events: Any
+    game: Game[Any, Any], seat: int, text: str, after: Any, events: Sequence[Event]
 ) -> Entry:
-    words = game.format_action(action).split()
+    words = text.split()
     verb, rest = words[0], words[1:]
     if verb == "play" and rest:
-        if len(rest) == 2 and rest[1] == "down":
+        if rest[-1] == "down":
             return {"kind": "play_down", "seat": seat}
         if rest[0].isdigit() and not _is_card(game, rest[0]):
             # A blind play (Truco's mão de ferro): the card is turned up as it is played.
@@ -156,18 +159,17 @@ def _revealed(game: Game[Any, Any], seat: int, after: Any, events: Sequence[Even
 
 
 def public_trick(event: Event, players: int, seats: Sequence[int] | None = None) -> dict[str, Any]:
-    """A finished trick as everyone may see it: ``cards`` as ``[seat, card or None]`` in play
-    order (None for a card played face down), and the ``winner`` (None: tied)."""
+    """A finished trick as the public event tells it (``visible_events(state, None)``):
+    ``cards`` as ``[seat, card or None]`` in play order (None for a card played face down), and
+    the ``winner`` (None: tied)."""
     data = event.data
     order = list(seats) if seats else list(range(players))
     leader = data.get("leader", order[0])
     start = order.index(leader) if leader in order else 0
     order = order[start:] + order[:start]
-    down = list(data.get("down", ()))
     cards = []
     for i, card in enumerate(data.get("cards", ())):
-        hidden = i < len(down) and bool(down[i])
-        cards.append([order[i % len(order)], None if hidden else str(card)])
+        cards.append([order[i % len(order)], None if card is None else str(card)])
     return {"cards": cards, "winner": data.get("winner")}
 
 
