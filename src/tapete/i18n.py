@@ -441,7 +441,7 @@ _ES: dict[str, str] = {
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).": "La velocidad de los bots es un número de segundos de 0 a 5 (como 0,15).",
     # the games' one-line summaries (the lobby, F1)
     "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)": "el Pocha internacional: baraja francesa, asistir al palo, +1 por baza, +10 si aciertas (3–7)",
-    "bowls for the trump honours, a poker round, then a shedding race (3–6 players)": "platos para los honores del triunfo, una ronda de póquer y una carrera para descartarse (3–6 jugadores)",
+    "bowls for the trump honours, a poker round, then a shedding race (3–6 players, at most 10 rounds a player)": "platos para los honores del triunfo, una ronda de póquer y una carrera para descartarse (3–6 jugadores, como mucho 10 rondas por jugador)",
     "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)": "bazas a la española con apuestas exactas: de 1 carta a todas y vuelta (3–8 jugadores)",
     "seven cards, one bid each: the highest bidder must take exactly his bid to win the pot (3–7)": "siete cartas, una apuesta cada uno: el que más pide debe hacer justo su apuesta para ganar el bote (3–7)",
     "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)": "Truco Paulista: vira y manillas, tres rondas por mano, truco hasta 12 (1 contra 1 o 2 contra 2)",
@@ -962,7 +962,7 @@ _PT: dict[str, str] = {
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).": "A velocidade dos bots é um número de segundos de 0 a 5 (como 0,15).",
     # the games' one-line summaries (the lobby, F1)
     "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)": "o Pocha internacional: baralho francês, seguir o naipe, +1 por vaza, +10 se acertar (3–7)",
-    "bowls for the trump honours, a poker round, then a shedding race (3–6 players)": "pratos para as honras do trunfo, uma rodada de pôquer e uma corrida para descartar (3–6 jogadores)",
+    "bowls for the trump honours, a poker round, then a shedding race (3–6 players, at most 10 rounds a player)": "pratos para as honras do trunfo, uma rodada de pôquer e uma corrida para descartar (3–6 jogadores, no máximo 10 rodadas por jogador)",
     "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)": "vazas à espanhola com pedidos exatos: de 1 carta a todas e de volta (3–8 jogadores)",
     "seven cards, one bid each: the highest bidder must take exactly his bid to win the pot (3–7)": "sete cartas, um pedido cada um: quem pede mais deve fazer exatamente o pedido para ganhar o pote (3–7)",
     "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)": "Truco Paulista: vira e manilhas, três rodadas por mão, truco até 12 (1 contra 1 ou 2 contra 2)",
