@@ -1,0 +1,1 @@
+"""Bridges between tapete and other engines, for cross-play and comparison."""
