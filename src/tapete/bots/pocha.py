@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from tapete.bots import Budget, Decision, RandomBot, search
 from tapete.cards import cards_of, suit_mask
+from tapete.chance import deal_constrained
 from tapete.games import pocha
 from tapete.tricks import Obligation, Order, legal_mask, trick_winner
 
@@ -33,7 +34,11 @@ def decide(
     if level == "hard":
         return search.decide(view, legal, rng, budget, knowledge(view.params))
     if view.phase == "bid":
-        estimate = _bid_estimate(view, careful=level == "medium")
+        estimate = (
+            _bid_estimate(view, careful=level == "medium")
+            if view.hand is not None
+            else _blind_view_estimate(view)
+        )
         bid = _nearest_bid(estimate, legal)
         return Decision(bid, f"expects about {estimate:.1f} tricks")
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
@@ -89,6 +94,44 @@ def _bid_estimate(view: pocha.View, careful: bool) -> float:
         len(view.seats),
         careful,
     )
+
+
+def _blind_view_estimate(view: pocha.View) -> float:
+    """Ronda india: the chance that the card this seat cannot see takes the trick."""
+    assert view.seat is not None
+    seen = [h.mask if h is not None else 0 for h in view.hands]
+    return _blind_chance(seen, view.seat, view.seats, view.trump, pocha._order(view.params), view)
+
+
+def _blind_chance(
+    seen: Sequence[int],
+    seat: int,
+    seats: Sequence[int],
+    trump: int,
+    order: Order,
+    view_or_state: pocha.View | pocha.State,
+) -> float:
+    """The chance that ``seat``'s unseen card, one of the cards it cannot see, beats the others'
+    cards it sees (a one-card hand led by mano): every candidate card counted once."""
+    params = view_or_state.params
+    unseen = pocha._deck(params).mask
+    for s in seats:
+        if s != seat:
+            unseen &= ~seen[s]
+    upcard = (
+        view_or_state.upcard
+        if isinstance(view_or_state, pocha.View)
+        else (view_or_state.deal.upcard)
+    )
+    if upcard >= 0:
+        unseen &= ~(1 << upcard)
+    mine = seats.index(seat)
+    candidates = cards_of(unseen)
+    wins = 0
+    for card in candidates:
+        trick = [card if s == seat else seen[s].bit_length() - 1 for s in seats]
+        wins += trick_winner(trick, trump, order) == mine
+    return wins / max(1, len(candidates))
 
 
 def _estimate(
@@ -187,6 +230,9 @@ class Knowledge(search.Knowledge[pocha.State]):
         self.scale = 10.0 if params.scoring == "oh_hell" else 20.0
         self.blind = params.ronda_india
 
+    def sampler(self, view: pocha.View) -> Callable[[random.Random], pocha.State]:
+        return _sampler(view)
+
     def deal_over(self, start: pocha.State, state: pocha.State) -> bool:
         return state.deal is not start.deal or state.phase == pocha._OVER
 
@@ -214,8 +260,71 @@ class Knowledge(search.Knowledge[pocha.State]):
         return _rollout(state)
 
 
+def _sampler(view: pocha.View) -> Callable[[random.Random], pocha.State]:
+    """``sample_state`` for one view, its facts worked out once: deals of the unseen cards.
+
+    Draws from the same distribution as ``pocha.sample_state`` (uniform among the deals that
+    honour the voids and "could not beat" facts, by the same dealer), without laying the deal out
+    as a deck: a search never deals the next hand of a sampled state."""
+    template = pocha.sample_state(view, random.Random(0))
+    n = view.params.players
+    known = [h.mask if h is not None else -1 for h in view.hands]
+    deal = template.deal
+    played = [d & ~h for d, h in zip(deal.dealt, template.hands, strict=True)]
+    pinned = [0] * n
+    if view.shown >= 0 and not played[view.dealer] >> view.shown & 1 and known[view.dealer] < 0:
+        pinned[view.dealer] = 1 << view.shown
+    unseen = 0
+    for s in range(n):
+        if known[s] < 0:
+            unseen |= template.hands[s] & ~pinned[s]
+    stock = pocha._deck(view.params).mask
+    for s in range(n):
+        stock &= ~(deal.dealt[s] | (known[s] if known[s] > 0 else 0))
+    if view.upcard >= 0:
+        stock &= ~(1 << view.upcard)
+    unseen |= stock
+    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] - pinned[s].bit_count() for s in range(n)]
+    sizes.append(unseen.bit_count() - sum(sizes))
+    excluded = [*(m.mask for m in view.excluded), 0]
+    free = not any(excluded[s] & unseen for s in range(n) if sizes[s])
+    cards = cards_of(unseen)
+    bounds = [0]
+    for size in sizes:
+        bounds.append(bounds[-1] + size)
+
+    def draw(rng: random.Random) -> pocha.State:
+        if free:
+            rng.shuffle(cards)
+            dealt = [0] * (n + 1)
+            for s in range(n + 1):
+                for c in cards[bounds[s] : bounds[s + 1]]:
+                    dealt[s] |= 1 << c
+        else:
+            dealt = deal_constrained(unseen, sizes, excluded, rng)
+        hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
+        d = pocha.Deal(
+            deal.number,
+            deal.size,
+            deal.dealer,
+            deal.seats,
+            deal.after,
+            deal.trump,
+            deal.upcard,
+            deal.shown,
+            (),  # no deck order: the search stops at the end of this hand
+            tuple(h | p for h, p in zip(hands, played, strict=True)),
+            deal.tiebreak,
+            deal.order,
+        )
+        return template._with(deal=d, hands=hands)
+
+    return draw
+
+
 def _state_outstanding(state: pocha.State, seat: int) -> int:
-    """What ``seat`` counts as still out: cards not in its hand, not played, not turned up."""
+    """What ``seat`` counts as still out: cards not in its hand, not played, not turned up
+    (every seat's hand counts as out for ``seat=-1``)."""
     deal = state.deal
     unplayed = 0
     for h in state.hands:
@@ -224,12 +333,16 @@ def _state_outstanding(state: pocha.State, seat: int) -> int:
     for h in deal.dealt:
         dealt |= h
     played = dealt & ~unplayed
-    out = pocha._deck(state.params).mask & ~state.hands[seat] & ~played
+    out = pocha._deck(state.params).mask & ~played
+    if seat >= 0:
+        out &= ~state.hands[seat]
     return out & ~(1 << deal.upcard) if deal.upcard >= 0 else out
 
 
 def _state_estimate(state: pocha.State, seat: int) -> float:
     deal = state.deal
+    if state.params.ronda_india and deal.size == 1:
+        return _blind_chance(state.hands, seat, deal.seats, deal.trump, deal.order, state)
     return _estimate(
         state.hands[seat],
         deal.trump,
@@ -242,9 +355,6 @@ def _state_estimate(state: pocha.State, seat: int) -> float:
 
 def _state_card(state: pocha.State, seat: int) -> int:
     deal = state.deal
-    unplayed = 0
-    for h in state.hands:
-        unplayed |= h
     hand = state.hands[seat]
     return _play_policy(
         hand=hand,
@@ -252,7 +362,7 @@ def _state_card(state: pocha.State, seat: int) -> int:
         trick=state.trick,
         trump=deal.trump,
         order=deal.order,
-        outstanding=unplayed & ~hand,
+        outstanding=_state_outstanding(state, seat),
         need=state.bids[seat] - state.won[seat],
         after=len(deal.seats) - 1 - len(state.trick),
         careful=True,
@@ -290,6 +400,9 @@ def _rollout(state: pocha.State) -> tuple[int, ...]:
     unplayed = 0
     for h in hands:
         unplayed |= h
+    # What a seat counts as out, as medium does: everything not played and not turned up,
+    # the undealt cards included (a seat cannot tell them from the other hands).
+    live = _state_outstanding(state, -1)
     players = len(seats)
     while unplayed:
         hand = hands[turn]
@@ -303,13 +416,14 @@ def _rollout(state: pocha.State) -> tuple[int, ...]:
                 trick=trick,
                 trump=trump,
                 order=order,
-                outstanding=unplayed & ~hand,
+                outstanding=live & ~hand,
                 need=bids[turn] - won[turn],
                 after=players - 1 - len(trick),
                 careful=True,
             )
         hands[turn] = hand & ~(1 << card)
         unplayed &= ~(1 << card)
+        live &= ~(1 << card)
         trick.append(card)
         if len(trick) == players:
             winner = leader

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tapete.bots import Budget, Decision
@@ -66,6 +66,12 @@ class Knowledge(Generic[S]):
 
     rules: Rules
     scale: float = 10.0
+
+    def sampler(self, view: Any) -> Callable[[random.Random], S]:
+        """Draws determinizations of ``view``: the game's ``sample_state`` unless the game has a
+        faster sampler for the one view a search starts from (same distribution, same facts)."""
+        sample = self.rules.sample_state
+        return lambda rng: sample(view, rng)
 
     def deal_over(self, start: S, state: S) -> bool:
         """Whether ``state`` is past the horizon of a search that started at ``start``."""
@@ -156,8 +162,9 @@ def search(
     nodes: dict[Hashable, _Node] = {}
     clock = budget.clock()
     root_actions = list(legal)
+    sample = knowledge.sampler(view)
     while clock.more():
-        start = rules.sample_state(view, rng)
+        start = sample(rng)
         state = start
         path: list[tuple[list[float], int]] = []
         node = root
