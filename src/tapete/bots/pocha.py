@@ -250,9 +250,12 @@ class Knowledge(search.Knowledge[pocha.State]):
     def prior(self, state: pocha.State, actions: Sequence[int]) -> list[float]:
         if state.phase == pocha._BID:
             estimate = _state_estimate(state, state.turn)
-            return [math.exp(-((a - pocha.BID - estimate) ** 2)) for a in actions]
+            return [math.exp(-((a - pocha.BID - estimate) ** 2) / 4) for a in actions]
+        # Medium's card first, then the card medium would play with the opposite aim (duck
+        # rather than win, or win rather than duck): the choice that matters most in a trick.
         card = _state_card(state, state.turn)
-        return [1.0 if a == card else 0.0 for a in actions]
+        other = _state_card(state, state.turn, flip=True)
+        return [1.0 if a == card else 0.5 if a == other else 0.1 for a in actions]
 
     def rollout(
         self, start: pocha.State, state: pocha.State, rng: random.Random
@@ -353,9 +356,10 @@ def _state_estimate(state: pocha.State, seat: int) -> float:
     )
 
 
-def _state_card(state: pocha.State, seat: int) -> int:
+def _state_card(state: pocha.State, seat: int, flip: bool = False) -> int:
     deal = state.deal
     hand = state.hands[seat]
+    need = state.bids[seat] - state.won[seat]
     return _play_policy(
         hand=hand,
         legal=pocha._legal_cards(state),
@@ -363,7 +367,7 @@ def _state_card(state: pocha.State, seat: int) -> int:
         trump=deal.trump,
         order=deal.order,
         outstanding=_state_outstanding(state, seat),
-        need=state.bids[seat] - state.won[seat],
+        need=(1 if need <= 0 else 0) if flip else need,
         after=len(deal.seats) - 1 - len(state.trick),
         careful=True,
     )
