@@ -4,7 +4,8 @@
   needs tricks it wins as cheaply as it can, otherwise it ducks with its highest safe card.
 * **medium** counts cards: it knows which higher cards and trumps are still out, bids the sum of
   each card's chance of taking a trick, leads sure winners when it needs tricks, and when it does
-  not, sheds its most dangerous cards under someone else's winner.
+  not, sheds its most dangerous cards under someone else's winner. Once over its bid in Oh Hell
+  (where every trick scores a point) it plays for tricks again.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view, valued by the hand's score. What it knows
   of this game (``Knowledge``): an information set is the seat's hand and the bids and cards
@@ -50,7 +51,7 @@ def decide(
         trump=view.trump,
         order=pocha._order(view.params),
         outstanding=_outstanding(view),
-        need=_need(view),
+        need=_aim(_need(view), view.params) if level == "medium" else _need(view),
         after=len(view.seats) - 1 - len(view.trick),
         careful=level == "medium",
     )
@@ -58,6 +59,12 @@ def decide(
 
 
 # --- shared facts --------------------------------------------------------------------------------
+
+
+def _aim(need: int, params: pocha.Params) -> int:
+    """The tricks a careful player still plays for: once over its bid in Oh Hell, where a missed
+    bid still scores its tricks, every further trick is a point, so it plays to win again."""
+    return 1 if need < 0 and params.scoring == "oh_hell" else need
 
 
 def _need(view: pocha.View) -> int:
@@ -359,7 +366,7 @@ def _state_estimate(state: pocha.State, seat: int) -> float:
 def _state_card(state: pocha.State, seat: int, flip: bool = False) -> int:
     deal = state.deal
     hand = state.hands[seat]
-    need = state.bids[seat] - state.won[seat]
+    need = _aim(state.bids[seat] - state.won[seat], state.params)
     return _play_policy(
         hand=hand,
         legal=pocha._legal_cards(state),
@@ -421,7 +428,7 @@ def _rollout(state: pocha.State) -> tuple[int, ...]:
                 trump=trump,
                 order=order,
                 outstanding=live & ~hand,
-                need=bids[turn] - won[turn],
+                need=_aim(bids[turn] - won[turn], params),
                 after=players - 1 - len(trick),
                 careful=True,
             )
