@@ -155,11 +155,13 @@ class Stats:
         means: dict[int, float],
         iterations: int,
         plan: tuple[int, ...],
+        simulations: int = 0,
     ) -> None:
         self.visits = visits
         self.means = means
         self.iterations = iterations
         self.plan = plan
+        self.simulations = simulations  # descents with their playouts, over all sampled deals
 
     def best(self) -> int:
         """The first action of the best plan still in the race (ties: the lower actions)."""
@@ -198,7 +200,7 @@ def search(
                 means[plan[0]] = mean
             visits[plan[0]] = max(visits[plan[0]], len(values))
     best = max(alive, key=lambda p: (sum(worlds[p]) / max(1, len(worlds[p])), [-a for a in p]))
-    return Stats(visits, means, clock.done, best)
+    return Stats(visits, means, clock.done, best, tree.simulations)
 
 
 Plan = tuple[int, ...]
@@ -274,11 +276,13 @@ class _Tree:
         self.c = EXPLORATION * knowledge.scale
         self.bias = PRIOR_WEIGHT * knowledge.scale
         self.nodes: dict[Hashable, _Node] = {}
+        self.simulations = 0
 
     def simulate(self, start: Any, plan: Plan) -> Sequence[float]:
         """One simulation of the sampled deal ``start`` after the root's ``plan``: descend,
         expand one node, roll out to the horizon, back up; the per-seat returns."""
         knowledge, rules, rng = self.knowledge, self.knowledge.rules, self.rng
+        self.simulations += 1
         state = start
         for action in plan:
             state = rules.apply(state, action)
