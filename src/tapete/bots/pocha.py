@@ -9,9 +9,9 @@
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view, valued by the hand's score. What it knows
   of this game (``Knowledge``): an information set is the seat's hand and the bids and cards
-  played (all public); playouts bid like medium and play like medium, each seat aiming at its own
-  bid, so a bid's value comes from deals in which the bidder tries to make exactly that; the
-  prior favours the bid nearest medium's estimate and medium's card.
+  played (all public); the prior favours the bids nearest medium's estimate and medium's card
+  (then the card it would play with the opposite aim), which is also how the tree first models
+  the other seats; playouts bid like medium and play uniformly random cards (see ``PLAYOUT``).
 """
 
 from __future__ import annotations
