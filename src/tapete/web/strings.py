@@ -56,6 +56,7 @@ UI = (
     "easy",
     "medium",
     "hard",
+    "expert",
     # header
     "language",
     "large cards",
