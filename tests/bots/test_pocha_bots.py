@@ -33,10 +33,23 @@ def test_every_level_plays_whole_matches_legally(spec: str, seed: int) -> None:
 
 
 def test_unknown_levels_and_options_are_refused() -> None:
-    with pytest.raises(tapete.SpecError, match="the levels are random, easy, medium, hard"):
-        bots.load("expert")
-    with pytest.raises(tapete.SpecError, match="only hard takes options"):
+    with pytest.raises(tapete.SpecError, match="the levels are random, easy, medium, hard, expert"):
+        bots.load("master")
+    with pytest.raises(tapete.SpecError, match="only hard and expert take options"):
         bots.load("easy(ms=3)")
+    with pytest.raises(tapete.SpecError, match="rollout is informed"):
+        bots.load("hard(rollout=greedy)")
+    with pytest.raises(tapete.SpecError, match="prior is informed"):
+        bots.load("expert(prior=some)")
+
+
+def test_expert_is_the_search_with_a_longer_budget() -> None:
+    expert = bots.load("expert")
+    assert isinstance(expert, bots.LevelBot)
+    assert (expert.level, expert.budget.ms, expert.name) == ("hard", 3000, "expert")
+    plain = bots.load("hard(iterations=5, rollout=random, prior=none)")
+    assert isinstance(plain, bots.LevelBot)
+    assert plain.budget == bots.Budget(500, 5, "random", "none")
 
 
 def first_play(spec: str, hands: list[str], upcard: str, bids: list[str]) -> tuple[Any, Any]:
@@ -89,4 +102,4 @@ def test_a_hint_names_the_move_and_why() -> None:
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=6))
     assert hint.action in game.legal_actions(state)
-    assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
+    assert "simulated deals" in hint.reason and game.format_action(hint.action) in hint.reason

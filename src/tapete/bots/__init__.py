@@ -2,13 +2,15 @@
 
 A bot has one method, ``choose(view, legal_actions, rng) -> action``. ``load(name)`` gives a bot
 by its level, as written in ``--seats`` and in records: ``random``, ``easy``, ``medium``, ``hard``,
-with options for the search level: ``hard(ms=300)`` (a time budget per decision) or
-``hard(iterations=40)`` (a fixed number of sampled deals: no clock, so the same view and RNG
-always give the same decision).
+``expert``, with options for the search levels: ``hard(ms=300)`` (a time budget per decision) or
+``hard(iterations=40)`` (a fixed number of simulated deals: no clock, so the same view and RNG
+always give the same decision). ``expert`` is the same search as ``hard`` with 3 s a decision
+instead of 0.5 s.
 
 Each game's strategies live in ``tapete.bots.<game module>``: easy plays simple human-like rules,
-medium adds card counting, hard searches determinized deals drawn from the view with
-``sample_state`` — so every level is fair by construction.
+medium adds card counting, hard and expert run the information-set search of
+``tapete.bots.search`` over deals drawn from the view with ``sample_state`` — so every level is
+fair by construction.
 
 >>> import random, tapete
 >>> game = tapete.load("pocha(players=3, schedule=1)")
@@ -34,7 +36,8 @@ from tapete.game import Action, parse_spec
 
 __all__ = ["LEVELS", "Bot", "Budget", "Decision", "LevelBot", "RandomBot", "hint", "load"]
 
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
+SEARCH_MS = {"hard": 500, "expert": 3000}  # the search levels' default budgets a decision
 
 
 class Bot(Protocol):
@@ -55,10 +58,16 @@ class Decision:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long a search may think: ``iterations`` sampled deals (deterministic) or ``ms``."""
+    """How long a search may think: ``iterations`` simulated deals (deterministic) or ``ms``.
+
+    ``rollout`` and ``prior`` switch the game's knowledge off for the ablation: ``random``
+    rollouts (no exact endgames either), ``none`` for no prior (see ``tapete.bots.search``).
+    """
 
     ms: int = 500
     iterations: int | None = None
+    rollout: str = "informed"
+    prior: str = "informed"
 
     def clock(self) -> Clock:
         return Clock(self)
@@ -131,15 +140,26 @@ def load(name: str) -> Bot:
         if options:
             raise SpecError("the random bot takes no options")
         return RandomBot()
-    unknown = set(options) - {"ms", "iterations"}
-    if unknown or (options and level != "hard"):
-        raise SpecError(f"{name}: only hard takes options, ms=N or iterations=N")
-    ms, iterations = options.get("ms", 500), options.get("iterations")
-    if not isinstance(ms, int) or ms <= 0:
+    unknown = set(options) - {"ms", "iterations", "rollout", "prior"}
+    if unknown or (options and level not in SEARCH_MS):
+        raise SpecError(
+            f"{name}: only hard and expert take options: ms=N, iterations=N, "
+            "rollout=informed|random, prior=informed|none"
+        )
+    ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
+    if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         raise SpecError(f"{name}: ms is a positive number of milliseconds")
     if iterations is not None and (not isinstance(iterations, int) or iterations <= 0):
         raise SpecError(f"{name}: iterations is a positive number")
-    return LevelBot(level, Budget(ms, iterations), name)
+    rollout, prior = options.get("rollout", "informed"), options.get("prior", "informed")
+    prior = "none" if prior is None else prior  # the spec parser reads none as None
+    if rollout not in ("informed", "random"):
+        raise SpecError(f"{name}: rollout is informed (the game's policy) or random")
+    if prior not in ("informed", "none"):
+        raise SpecError(f"{name}: prior is informed (the game's policy) or none")
+    budget = Budget(ms, iterations, str(rollout), str(prior))
+    # expert is hard with a longer budget: the game modules know one search level.
+    return LevelBot("hard" if level == "expert" else level, budget, name)
 
 
 def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = None) -> Decision:

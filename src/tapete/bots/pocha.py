@@ -5,37 +5,40 @@
 * **medium** counts cards: it knows which higher cards and trumps are still out, bids the sum of
   each card's chance of taking a trick, leads sure winners when it needs tricks, and when it does
   not, sheds its most dangerous cards under someone else's winner.
-* **hard** samples deals consistent with its view (``sample_state``: voids and "could not beat"
-  facts included) and, in each, tries every legal move: with few cards left the exact solver
-  (``tapete.bots.solver``) finds the fewest and the most tricks it can end with, so it knows
-  whether its bid stays makeable; with more, the medium policy plays the hand out for everyone.
-  Bids are chosen the same way: for each sampled deal and each legal bid, the others bid as medium
-  does and the hand is played out; the bid with the best mean score wins.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view, valued by the hand's score. What it knows
+  of this game (``Knowledge``): an information set is the seat's hand and the bids and cards
+  played (all public); playouts bid like medium and play like medium, each seat aiming at its own
+  bid, so a bid's value comes from deals in which the bidder tries to make exactly that; the
+  prior favours the bid nearest medium's estimate and medium's card.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 
-from tapete.bots import Budget, Decision, RandomBot
-from tapete.bots.solver import Position, solve
+from tapete.bots import Budget, Decision, RandomBot, search
 from tapete.cards import cards_of, suit_mask
+from tapete.chance import deal_constrained
 from tapete.games import pocha
-from tapete.tricks import Order, trick_winner
+from tapete.tricks import Obligation, Order, legal_mask, trick_winner
 
-__all__ = ["decide"]
-
-SOLVE_CARDS = 4  # cards per hand at or below which hard solves each sampled deal exactly
+__all__ = ["Knowledge", "decide", "knowledge"]
 
 
 def decide(
     level: str, view: pocha.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return _hard(view, legal, rng, budget)
+        return search.decide(view, legal, rng, budget, knowledge(view.params))
     if view.phase == "bid":
-        estimate = _bid_estimate(view, careful=level == "medium")
+        estimate = (
+            _bid_estimate(view, careful=level == "medium")
+            if view.hand is not None
+            else _blind_view_estimate(view)
+        )
         bid = _nearest_bid(estimate, legal)
         return Decision(bid, f"expects about {estimate:.1f} tricks")
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
@@ -83,10 +86,57 @@ def _nearest_bid(estimate: float, legal: Sequence[int]) -> int:
 def _bid_estimate(view: pocha.View, careful: bool) -> float:
     """Expected tricks: easy counts honours; medium weighs every card by what is still out."""
     assert view.hand is not None
-    hand, trump = view.hand.mask, view.trump
-    order = pocha._order(view.params)
-    outstanding = _outstanding(view)
-    players = len(view.seats)
+    return _estimate(
+        view.hand.mask,
+        view.trump,
+        pocha._order(view.params),
+        _outstanding(view),
+        len(view.seats),
+        careful,
+    )
+
+
+def _blind_view_estimate(view: pocha.View) -> float:
+    """Ronda india: the chance that the card this seat cannot see takes the trick."""
+    assert view.seat is not None
+    seen = [h.mask if h is not None else 0 for h in view.hands]
+    return _blind_chance(seen, view.seat, view.seats, view.trump, pocha._order(view.params), view)
+
+
+def _blind_chance(
+    seen: Sequence[int],
+    seat: int,
+    seats: Sequence[int],
+    trump: int,
+    order: Order,
+    view_or_state: pocha.View | pocha.State,
+) -> float:
+    """The chance that ``seat``'s unseen card, one of the cards it cannot see, beats the others'
+    cards it sees (a one-card hand led by mano): every candidate card counted once."""
+    params = view_or_state.params
+    unseen = pocha._deck(params).mask
+    for s in seats:
+        if s != seat:
+            unseen &= ~seen[s]
+    upcard = (
+        view_or_state.upcard
+        if isinstance(view_or_state, pocha.View)
+        else (view_or_state.deal.upcard)
+    )
+    if upcard >= 0:
+        unseen &= ~(1 << upcard)
+    mine = seats.index(seat)
+    candidates = cards_of(unseen)
+    wins = 0
+    for card in candidates:
+        trick = [card if s == seat else seen[s].bit_length() - 1 for s in seats]
+        wins += trick_winner(trick, trump, order) == mine
+    return wins / max(1, len(candidates))
+
+
+def _estimate(
+    hand: int, trump: int, order: Order, outstanding: int, players: int, careful: bool
+) -> float:
     total = 0.0
     for card in cards_of(hand):
         higher = (order.above[card] & outstanding).bit_count()
@@ -161,103 +211,230 @@ def _play_policy(
     return winners[-1]
 
 
-# --- hard: determinized search -------------------------------------------------------------------
+# --- hard: what the search knows ---------------------------------------------------------------
 
 
-def _hard(view: pocha.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    clock = budget.clock()
-    totals = dict.fromkeys(legal, 0.0)
-    made = dict.fromkeys(legal, 0)
-    while clock.more():
-        world = pocha.sample_state(view, rng)
-        for action in legal:
-            value, exact = _evaluate(world, action, rng)
-            totals[action] += value
-            made[action] += exact
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(legal, key=lambda a: (totals[a], -a))
-    mean = totals[best] / worlds
-    what = pocha.format_action(view.params, best)
-    return Decision(
-        best,
-        f"{what}: {mean:+.1f} points on average, bid made in "
-        f"{100 * made[best] / worlds:.0f}% of {worlds} sampled deals",
-    )
+def knowledge(params: pocha.Params) -> Knowledge:
+    """The search's knowledge of Pocha or Oh Hell with these parameters."""
+    return Knowledge(params)
 
 
-def _evaluate(world: pocha.State, action: int, rng: random.Random) -> tuple[float, int]:
-    """The acting seat's hand score after ``action`` in a sampled deal, and whether it is exact."""
-    seat, params = world.turn, world.params
-    state = pocha.apply(world, action)
-    while state.deal is world.deal and state.phase == pocha._BID:
-        state = pocha.apply(state, _medium_bid(state))
-    if state.deal is world.deal and state.phase == pocha._PLAY:
-        if state.hands[seat].bit_count() <= SOLVE_CARDS:
-            return _solved(state, seat)
-        state = _rollout(state)
-    # The hand is over: its score is the entry it added to the history.
-    score = state.history[len(world.history)][seat]
-    bid = state.bids[seat] if state.deal is world.deal else _final_bid(world, action, seat)
-    return float(score), int(score == pocha.hand_score(params, bid, bid))
+class Knowledge(search.Knowledge[pocha.State]):
+    """Pocha and Oh Hell for ``tapete.bots.search``: the horizon is the end of the hand."""
+
+    rules = pocha
+
+    def __init__(self, params: pocha.Params) -> None:
+        self.params = params
+        # A hand's scores spread over about a trick's worth plus the exact-bid bonus.
+        self.scale = 10.0 if params.scoring == "oh_hell" else 20.0
+        self.blind = params.ronda_india
+
+    def sampler(self, view: pocha.View) -> Callable[[random.Random], pocha.State]:
+        return _sampler(view)
+
+    def deal_over(self, start: pocha.State, state: pocha.State) -> bool:
+        return state.deal is not start.deal or state.phase == pocha._OVER
+
+    def returns(self, start: pocha.State, state: pocha.State) -> tuple[int, ...]:
+        return state.history[len(start.history)]
+
+    def key(self, state: pocha.State) -> Hashable:
+        """The seat's own hand (others' cards in a blind hand) and what everyone has seen."""
+        seat = state.turn
+        if self.blind and state.deal.size == 1:
+            seen = tuple(h if s != seat else -1 for s, h in enumerate(state.hands))
+            return (seat, seen, state.bids, state.trick)
+        return (seat, state.hands[seat], state.bids, state.tricks, state.trick)
+
+    def prior(self, state: pocha.State, actions: Sequence[int]) -> list[float]:
+        if state.phase == pocha._BID:
+            estimate = _state_estimate(state, state.turn)
+            return [math.exp(-((a - pocha.BID - estimate) ** 2)) for a in actions]
+        card = _state_card(state, state.turn)
+        return [1.0 if a == card else 0.0 for a in actions]
+
+    def rollout(
+        self, start: pocha.State, state: pocha.State, rng: random.Random
+    ) -> tuple[int, ...]:
+        return _rollout(state)
 
 
-def _final_bid(world: pocha.State, action: int, seat: int) -> int:
-    bid = world.bids[seat]
-    return action - pocha.BID if bid < 0 else bid
+def _sampler(view: pocha.View) -> Callable[[random.Random], pocha.State]:
+    """``sample_state`` for one view, its facts worked out once: deals of the unseen cards.
+
+    Draws from the same distribution as ``pocha.sample_state`` (uniform among the deals that
+    honour the voids and "could not beat" facts, by the same dealer), without laying the deal out
+    as a deck: a search never deals the next hand of a sampled state."""
+    template = pocha.sample_state(view, random.Random(0))
+    n = view.params.players
+    known = [h.mask if h is not None else -1 for h in view.hands]
+    deal = template.deal
+    played = [d & ~h for d, h in zip(deal.dealt, template.hands, strict=True)]
+    pinned = [0] * n
+    if view.shown >= 0 and not played[view.dealer] >> view.shown & 1 and known[view.dealer] < 0:
+        pinned[view.dealer] = 1 << view.shown
+    unseen = 0
+    for s in range(n):
+        if known[s] < 0:
+            unseen |= template.hands[s] & ~pinned[s]
+    stock = pocha._deck(view.params).mask
+    for s in range(n):
+        stock &= ~(deal.dealt[s] | (known[s] if known[s] > 0 else 0))
+    if view.upcard >= 0:
+        stock &= ~(1 << view.upcard)
+    unseen |= stock
+    sizes = [0 if known[s] >= 0 else view.hand_sizes[s] - pinned[s].bit_count() for s in range(n)]
+    sizes.append(unseen.bit_count() - sum(sizes))
+    excluded = [*(m.mask for m in view.excluded), 0]
+    free = not any(excluded[s] & unseen for s in range(n) if sizes[s])
+    cards = cards_of(unseen)
+    bounds = [0]
+    for size in sizes:
+        bounds.append(bounds[-1] + size)
+
+    def draw(rng: random.Random) -> pocha.State:
+        if free:
+            rng.shuffle(cards)
+            dealt = [0] * (n + 1)
+            for s in range(n + 1):
+                for c in cards[bounds[s] : bounds[s + 1]]:
+                    dealt[s] |= 1 << c
+        else:
+            dealt = deal_constrained(unseen, sizes, excluded, rng)
+        hands = tuple(known[s] if known[s] >= 0 else dealt[s] | pinned[s] for s in range(n))
+        d = pocha.Deal(
+            deal.number,
+            deal.size,
+            deal.dealer,
+            deal.seats,
+            deal.after,
+            deal.trump,
+            deal.upcard,
+            deal.shown,
+            (),  # no deck order: the search stops at the end of this hand
+            tuple(h | p for h, p in zip(hands, played, strict=True)),
+            deal.tiebreak,
+            deal.order,
+        )
+        return template._with(deal=d, hands=hands)
+
+    return draw
 
 
-def _medium_bid(state: pocha.State) -> int:
-    view = pocha.observe(state, state.turn)
-    return _nearest_bid(_bid_estimate(view, careful=True), pocha.legal_actions(state))
-
-
-def _rollout(state: pocha.State) -> pocha.State:
-    """Play the current hand out with the medium policy for every seat (cards all known)."""
+def _state_outstanding(state: pocha.State, seat: int) -> int:
+    """What ``seat`` counts as still out: cards not in its hand, not played, not turned up
+    (every seat's hand counts as out for ``seat=-1``)."""
     deal = state.deal
-    order = deal.order
     unplayed = 0
     for h in state.hands:
         unplayed |= h
-    while state.deal is deal and state.phase == pocha._PLAY:
-        seat = state.turn
-        hand = state.hands[seat]
-        legal = pocha._legal_cards(state)
-        card = _play_policy(
-            hand=hand,
-            legal=legal,
-            trick=state.trick,
-            trump=deal.trump,
-            order=order,
-            outstanding=unplayed & ~hand,
-            need=state.bids[seat] - state.won[seat],
-            after=len(deal.seats) - 1 - len(state.trick),
-            careful=True,
-        )
-        unplayed &= ~(1 << card)
-        state = pocha.apply(state, card)
-    return state
+    dealt = 0
+    for h in deal.dealt:
+        dealt |= h
+    played = dealt & ~unplayed
+    out = pocha._deck(state.params).mask & ~played
+    if seat >= 0:
+        out &= ~state.hands[seat]
+    return out & ~(1 << deal.upcard) if deal.upcard >= 0 else out
 
 
-def _solved(state: pocha.State, seat: int) -> tuple[float, int]:
-    """Exact: the fewest and most tricks this seat can end with, and what that is worth."""
+def _state_estimate(state: pocha.State, seat: int) -> float:
     deal = state.deal
-    pos = Position(
-        hands=state.hands,
-        seats=deal.seats,
+    if state.params.ronda_india and deal.size == 1:
+        return _blind_chance(state.hands, seat, deal.seats, deal.trump, deal.order, state)
+    return _estimate(
+        state.hands[seat],
+        deal.trump,
+        deal.order,
+        _state_outstanding(state, seat),
+        len(deal.seats),
+        careful=True,
+    )
+
+
+def _state_card(state: pocha.State, seat: int) -> int:
+    deal = state.deal
+    hand = state.hands[seat]
+    return _play_policy(
+        hand=hand,
+        legal=pocha._legal_cards(state),
         trick=state.trick,
-        leader=state.leader,
         trump=deal.trump,
         order=deal.order,
-        obligation=state.params.obligation,  # type: ignore[arg-type]
-        must_underruff=state.params.must_underruff,
+        outstanding=_state_outstanding(state, seat),
+        need=state.bids[seat] - state.won[seat],
+        after=len(deal.seats) - 1 - len(state.trick),
+        careful=True,
     )
-    others = set(deal.seats) - {seat}
-    most = solve(pos, {seat}, {seat})
-    fewest = solve(pos, {seat}, others)
-    need = state.bids[seat] - state.won[seat]
-    bid = state.bids[seat]
-    if fewest <= need <= most:
-        return float(pocha.hand_score(state.params, bid, bid)), 1
-    won = state.won[seat] + (fewest if need < fewest else most)
-    return float(pocha.hand_score(state.params, bid, won)), 0
+
+
+def _rollout(state: pocha.State) -> tuple[int, ...]:
+    """The hand played out by medium for every seat, each aiming at its own bid: the scores.
+
+    Plays on bitmasks and lists rather than states: this loop is the search's hot path."""
+    params, deal = state.params, state.deal
+    seats, after, trump, order = deal.seats, deal.after, deal.trump, deal.order
+    bids = list(state.bids)
+    turn = state.turn
+    if state.phase == pocha._BID:
+        # Later bidders bid as medium would (the hook included), then mano leads.
+        while True:
+            bid = _nearest_bid(_state_estimate(state, turn), pocha.legal_actions(state))
+            bid -= pocha.BID
+            bids[turn] = bid
+            if turn == deal.dealer:
+                break
+            state = pocha.apply(state, bid + pocha.BID)
+            turn = state.turn
+        turn = seats[0]
+        leader = turn
+        trick: list[int] = []
+    else:
+        leader = state.leader
+        trick = list(state.trick)
+    hands = list(state.hands)
+    won = list(state.won)
+    obligation: Obligation = params.obligation  # type: ignore[assignment]
+    underruff = params.must_underruff
+    unplayed = 0
+    for h in hands:
+        unplayed |= h
+    # What a seat counts as out, as medium does: everything not played and not turned up,
+    # the undealt cards included (a seat cannot tell them from the other hands).
+    live = _state_outstanding(state, -1)
+    players = len(seats)
+    while unplayed:
+        hand = hands[turn]
+        legal = legal_mask(hand, trick, trump, order, obligation, must_underruff=underruff)
+        if legal & (legal - 1) == 0:
+            card = legal.bit_length() - 1
+        else:
+            card = _play_policy(
+                hand=hand,
+                legal=legal,
+                trick=trick,
+                trump=trump,
+                order=order,
+                outstanding=live & ~hand,
+                need=bids[turn] - won[turn],
+                after=players - 1 - len(trick),
+                careful=True,
+            )
+        hands[turn] = hand & ~(1 << card)
+        unplayed &= ~(1 << card)
+        live &= ~(1 << card)
+        trick.append(card)
+        if len(trick) == players:
+            winner = leader
+            for _ in range(trick_winner(trick, trump, order)):
+                winner = after[winner]
+            won[winner] += 1
+            leader = turn = winner
+            trick = []
+        else:
+            turn = after[turn]
+    return tuple(
+        pocha.hand_score(params, bids[s], won[s]) if s in seats else 0
+        for s in range(params.players)
+    )

@@ -1,0 +1,139 @@
+"""The information-set search: its keys see only a view, its samplers honour it, its budget holds.
+
+These are the search's contract for every game's ``Knowledge`` (Pocha and Oh Hell here; the other
+games' knowledge is checked in their own bot tests through the same helpers).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import tapete
+from support import random_playout
+from tapete import bots
+from tapete.bots import Budget, search
+from tapete.bots import pocha as pocha_bots
+
+POCHA_SPECS = [
+    "pocha(schedule=[1, 3, 10])",
+    "pocha(players=3, deck=48, schedule=[16, 2])",
+    "pocha(players=3, schedule=[1, 1, 1], ronda_india=true)",
+    "oh_hell(players=4, suits=4, ranks=10, schedule=9)",
+    "oh_hell(players=7, schedule=[7, 3])",
+]
+
+
+def decision_states(spec: str, seed: int = 1) -> list[Any]:
+    game = tapete.load(spec)
+    return [s for s, _ in random_playout(game, seed)[:-1] if len(game.legal_actions(s)) > 1]
+
+
+def knowledge_of(game: tapete.Game) -> search.Knowledge[Any]:
+    return pocha_bots.knowledge(game.params)
+
+
+@pytest.mark.parametrize("spec", POCHA_SPECS)
+def test_information_keys_depend_on_the_view_alone(spec: str) -> None:
+    # Redealing what the seat cannot see never changes its key; other seats' keys do change
+    # with their own hands, so the key is not blind either.
+    game = tapete.load(spec)
+    knowledge = knowledge_of(game)
+    rng = random.Random(2)
+    for state in decision_states(spec):
+        seat = game.current_player(state)
+        view = game.observe(state, seat)
+        for _ in range(3):
+            other = game.sample_state(view, rng)
+            assert knowledge.key(other) == knowledge.key(state)
+            assert knowledge.sampler(view)(rng) is not None
+
+
+@pytest.mark.parametrize("spec", POCHA_SPECS)
+def test_the_fast_sampler_deals_states_the_seat_cannot_tell_from_the_real_one(spec: str) -> None:
+    game = tapete.load(spec)
+    knowledge = knowledge_of(game)
+    rng = random.Random(3)
+    for state in decision_states(spec):
+        seat = game.current_player(state)
+        view = game.observe(state, seat)
+        draw = knowledge.sampler(view)
+        for _ in range(4):
+            sampled = draw(rng)
+            assert game.observe(sampled, seat) == view
+            assert game.legal_actions(sampled) == game.legal_actions(state)
+
+
+def test_the_fast_sampler_deals_the_unseen_cards_evenly() -> None:
+    # First bid of a 2-card hand: each unseen card lands in each other hand about equally often.
+    game = tapete.load("pocha(schedule=2)")
+    state = game.new_state(seed=5)
+    seat = game.current_player(state)
+    draw = knowledge_of(game).sampler(game.observe(state, seat))
+    rng = random.Random(0)
+    other = (seat + 1) % 4
+    card = next(c for c in range(128) if state.hands[other] >> c & 1)
+    held = sum(draw(rng).hands[other] >> card & 1 for _ in range(3000))
+    # 36 unseen cards (40 less my 2, less the upcard... and 2 per other hand): P = 2/37.
+    unseen = 40 - 2 - 1
+    assert abs(held / 3000 - 2 / unseen) < 0.02
+
+
+@pytest.mark.parametrize("spec", POCHA_SPECS)
+def test_rollouts_score_the_hand_as_the_rules_do(spec: str) -> None:
+    # The fast playout's scores are the hand's score the engine gives for the same bids and
+    # tricks: replaying its choices through the engine ends with the same scores.
+    game = tapete.load(spec)
+    knowledge = knowledge_of(game)
+    for state in decision_states(spec)[:6]:
+        values = knowledge.rollout(state, state, random.Random(0))
+        assert len(values) == game.players
+        end = state
+        while not knowledge.deal_over(state, end):
+            end = game.apply(end, medium_choice(game, end))
+        assert tuple(values) == tuple(knowledge.returns(state, end))
+
+
+def medium_choice(game: tapete.Game, state: Any) -> int:
+    seat = game.current_player(state)
+    return bots.load("medium").choose(
+        game.observe(state, seat), game.legal_actions(state), random.Random(0)
+    )
+
+
+def test_an_iteration_budget_runs_exactly_that_many_simulations() -> None:
+    game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
+    state = game.new_state(seed=3)
+    seat = game.current_player(state)
+    view, legal = game.observe(state, seat), game.legal_actions(state)
+    stats = search.search(view, legal, random.Random(1), Budget(iterations=40), knowledge_of(game))
+    assert stats.iterations == 40
+    assert sum(stats.visits.values()) == 40
+    assert set(stats.visits) == set(legal)
+    again = search.search(view, legal, random.Random(1), Budget(iterations=40), knowledge_of(game))
+    assert again.visits == stats.visits and stats.best() == again.best()
+
+
+@pytest.mark.parametrize("options", ["rollout=random", "prior=none", "rollout=random, prior=none"])
+def test_the_ablation_searches_without_the_games_knowledge(options: str) -> None:
+    game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
+    state = game.new_state(seed=3)
+    seat = game.current_player(state)
+    bot = bots.load(f"hard(iterations=30, {options})")
+    view, legal = game.observe(state, seat), game.legal_actions(state)
+    assert bot.choose(view, legal, random.Random(1)) in legal
+
+
+def test_a_clear_bid_is_found() -> None:
+    # Oh Hell, one card each, no trump dealt... a hand that cannot win a trick bids 0: seat 0
+    # holds the 2 of clubs with the ace, king and queen of clubs out against it.
+    game = tapete.load("oh_hell(players=3, suits=1, ranks=13, schedule=1)")
+    from tapete.games import pocha
+
+    order = pocha.stack_deck(game.params, 2, ["2c", "Ac", "Kc"], "Qc")
+    state = game.new_state(decks=[order], dealer=2)
+    bot = bots.load("hard(iterations=60)")
+    action = bot.choose(game.observe(state, 0), game.legal_actions(state), random.Random(0))
+    assert game.format_action(action) == "bid 0"
