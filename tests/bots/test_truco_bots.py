@@ -54,7 +54,8 @@ def position(
 def decide(level: str, state: truco.State, legal: list[int] | None = None, seed: int = 0) -> int:
     view = truco.observe(state, state.turn)
     legal = truco.legal_actions(state) if legal is None else legal
-    return bots.decide(level, view, legal, random.Random(seed), Budget(iterations=8)).action
+    budget = Budget(iterations=300 if level == "hard" else 8)  # a search needs a few hundred
+    return bots.decide(level, view, legal, random.Random(seed), budget).action
 
 
 def phase_of(state: truco.State) -> str:
@@ -127,7 +128,10 @@ def test_a_partner_holding_the_round_gets_no_strong_card(level: str) -> None:
         spec="truco(players=4)",
     )
     cards = [a for a in truco.legal_actions(state) if a != RAISE]
-    assert decide(level, state, cards) == card("4s")
+    choice = decide(level, state, cards)
+    assert choice != card("3s")
+    # medium throws the cheapest; to the search the 4s and the Qd are worth about the same later
+    assert choice == card("4s") or (level == "hard" and choice == card("Qd"))
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
@@ -179,14 +183,6 @@ def test_mao_de_onze_counts_the_partners_hand(level: str) -> None:
     assert decide(level, state) == ACCEPT
 
 
-def test_hard_mixes_close_choices_and_not_clear_ones() -> None:
-    rng = random.Random(3)
-    close = [bots._choose({RAISE: 0.50, ACCEPT: 0.45}, 3, rng) for _ in range(400)]
-    clear = [bots._choose({RAISE: 2.0, RUN: -1.0}, 3, rng) for _ in range(400)]
-    assert 100 < close.count(RAISE) < 350
-    assert clear.count(RAISE) == 400
-
-
 def test_a_blind_hand_plays_by_position() -> None:
     state = position(
         "4d 5d 6h | Kh 4h 5h | 7c 7h 3s | Jh Jd Js", "6c", spec="truco(players=4)", scores=(11, 11)
@@ -200,4 +196,4 @@ def test_the_hint_gives_a_reason() -> None:
     state = game.new_state(3)
     advice = hint(game.observe(state, game.current_player(state)), FAST)
     assert advice.action in game.legal_actions(state)
-    assert "sampled deals" in advice.reason
+    assert "simulated deals" in advice.reason

@@ -27,42 +27,33 @@ which card to lead in the shedding race.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import random
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
-from tapete.bots import Budget, Decision
+from tapete.bots import Budget, Decision, search
 from tapete.cards import cards_of, format_card
 from tapete.games import poch
 from tapete.games.poch import CALL, PASS, PINKE, POCH
 
-__all__ = ["decide"]
+__all__ = ["Knowledge", "decide", "knowledge"]
 
 Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
 MEDIUM_SAMPLES = 200  # deals medium draws to estimate its chance of the best hand
-BET_BATCH = 12  # sampled deals per hard iteration in the poker round (each is cheap)
 SOLVE_CARDS = 14  # cards left in all hands at or below which hard searches a race exactly
-RACE_NODES = 20_000  # positions one exact race search may visit before falling back to playouts
-VALUE_SHARE = 0.3  # about how many of its hands the hard bot opens for value
-EPSILON = 0.15  # how often the hard bot's model of the others lets them act out of character
+RACE_NODES = 20_000  # positions one exact race search may visit before it gives up (then: playouts)
 
 
 def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
+    if level == "hard":
+        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
     if view.phase == "poker":
-        if level == "hard":
-            return _hard_bet(view, legal, rng, budget)
         if level == "medium":
             return _medium_bet(view, legal, rng)
         return _easy_bet(view, legal)
-    if level == "hard":
-        return _hard_lead(view, legal, rng, budget)
     if level == "medium":
         card = _medium_lead(_facts(view))
         return Decision(card, f"sheds the most and keeps the lead with {format_card(card)}")
@@ -88,24 +79,6 @@ def _live(view: poch.View) -> list[int]:
     """The other players still in the poker round."""
     me = _me(view)
     return [s for s in view.seats if s != me and not view.folded[s]]
-
-
-def _amounts(view: poch.View, legal: Sequence[int]) -> list[tuple[int, int]]:
-    """(action, the total the seat's contribution reaches) for pass, call and a few bet sizes."""
-    me, high = _me(view), max(view.bets)
-    out = []
-    sizes = []
-    for a in legal:
-        if a == PASS:
-            out.append((a, view.bets[me]))
-        elif a == CALL:
-            out.append((a, high))
-        else:
-            sizes.append((a, (a - PASS) // 2 if not a & 1 else high + (a - CALL) // 2))
-    if sizes:
-        keep = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, len(sizes)}
-        out += [x for i, x in enumerate(sizes, 1) if i in keep]
-    return out
 
 
 def _beats(mine: Value, me: int, other: Value, seat: int, seats: Sequence[int]) -> bool:
@@ -289,220 +262,15 @@ def _medium_lead(f: _Facts) -> int:
     return max(cards_of(f.hand), key=lambda c: (_lead_value(f, c), -c))
 
 
-# --- hard betting: weighted samples and the chips each action should bring ----------------------
-
-
-@lru_cache(maxsize=32)
-def _strength_table(players: int, size: int) -> tuple[tuple[Any, ...], ...]:
-    """The sorted values of 3000 random hands of ``size`` cards: percentiles for the model."""
-    rng = random.Random(players * 100 + size)
-    cards = list(poch.deck(poch.Params(players=players)).cards)
-    table = []
-    for _ in range(3000):
-        hand = sum(1 << c for c in rng.sample(cards, size))
-        v = poch.hand_value(hand, 4)
-        table.append((v[0], v[1], v[3]))
-    return tuple(sorted(table))
-
-
-def _percentile(hand: int, trump: int, players: int) -> float:
-    """The share of random hands of its size this hand beats (trump aside)."""
-    table = _strength_table(players, hand.bit_count())
-    v = poch.hand_value(hand, trump)
-    key = (v[0], v[1], v[3])
-    return (bisect_left(table, key) + bisect_right(table, key)) / (2 * len(table))
-
-
-def _sigmoid(x: float) -> float:
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
-
-
-def _p_call(equity: float, to_call: int, pot: int) -> float:
-    """The model: a player calls when his equity beats the pot odds, give or take."""
-    odds = to_call / (pot + to_call)
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - odds) / 0.08)
-
-
-def _p_open(equity: float) -> float:
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.35) / 0.08)
-
-
-def _p_raise(equity: float) -> float:
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.7) / 0.08)
-
-
-def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
-    """How likely the others' poker actions so far were, given the equities of their hands."""
-    n = view.params.players
-    put = [0] * n
-    live = {s for s in view.seats if not view.folded[s]} | {s for s, a in view.poker if a == PASS}
-    pot, weight = view.bowls[POCH], 1.0
-    for seat, action in view.poker:
-        high = max(put)
-        e = equity.get(seat, 0.5) ** max(1, len(live) - 1)
-        if seat != view.seat:
-            if high == 0:
-                p = _p_open(e)
-                weight *= p if action != PASS else 1 - p
-            else:
-                p = _p_call(e, high - put[seat], pot)
-                if action == PASS:
-                    weight *= 1 - p
-                else:
-                    r = _p_raise(e)
-                    weight *= p * (r if action > CALL else 1 - r)
-        if action == PASS:
-            live.discard(seat)
-            continue
-        total = high if action == CALL else (action - PASS) // 2
-        if action > CALL and action & 1:
-            total = high + (action - CALL) // 2
-        total = min(total, view.chips[seat] + view.bets[seat])  # his stack before betting
-        pot += total - put[seat]
-        put[seat] = total
-    return weight
-
-
-def _bet_values(
-    view: poch.View, world: poch.State, options: list[tuple[int, int]]
-) -> tuple[list[float], bool, float]:
-    """The chips each option is expected to win against folding now, whether this hand is the
-    best of those still in, and the sample's weight."""
-    me, trump, seats, players = _me(view), view.trump, view.seats, view.params.players
-    mine = poch.hand_value(world.hands[me], trump)
-    rivals = _live(view)
-    equity = {s: _percentile(world.hands[s], trump, players) for s in view.seats if s != me}
-    weight = _likelihood(view, equity)
-    beaten = {s: _beats(mine, me, poch.hand_value(world.hands[s], trump), s, seats) for s in rivals}
-    pot0 = view.bowls[PINKE] + view.bowls[POCH]
-    mine_put = view.bets[me]
-    values = []
-    for action, total in options:
-        if action == PASS:
-            values.append(0.0)
-            continue
-        x = min(total - mine_put, view.chips[me])
-        calls = []
-        for s in rivals:
-            owe = min(max(0, total - view.bets[s]), view.chips[s])
-            if owe == 0:  # matched already, or all in
-                calls.append((1.0, s, 0))
-                continue
-            e = equity[s] ** len(rivals)
-            calls.append((_p_call(e, owe, pot0 + x), s, owe))
-        factors = [(1 - p) + p * beaten[s] for p, s, _ in calls]
-        alive = math.prod(factors)
-        value = pot0 * alive - x * (1 - alive)
-        for i, (p, s, owe) in enumerate(calls):
-            if beaten[s] and owe:
-                value += p * owe * math.prod(f for j, f in enumerate(factors) if j != i)
-        values.append(value)
-    return values, all(beaten.values()), weight
-
-
-def _hard_bet(view: poch.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    options = _amounts(view, legal)
-    totals = [0.0] * len(options)
-    weights, best_hand, worlds = 0.0, 0.0, 0
-    clock = budget.clock()
-    while clock.more():
-        for _ in range(BET_BATCH):
-            world = poch.sample_state(view, rng)
-            values, best, weight = _bet_values(view, world, options)
-            for i, v in enumerate(values):
-                totals[i] += weight * v
-            weights += weight
-            best_hand += weight * best
-            worlds += 1
-        clock.tick()
-    weights = weights or 1.0
-    means = [t / weights for t in totals]
-    top = max(means)
-    pot = view.bowls[PINKE] + view.bowls[POCH]
-    # Near-best actions are mixed: a bluff or a slow play is never a fixed rule.
-    margin = 0.15 + 0.04 * pot
-    near = [i for i, m in enumerate(means) if m >= top - margin]
-    pick = rng.choices(near, weights=[math.exp((means[i] - top) / (margin / 2)) for i in near])[0]
-    pick, bluff = _bluff(view, options, means, pick, rng)
-    what = poch.format_action(view.params, options[pick][0])
-    return Decision(
-        options[pick][0],
-        f"{what}{' (a bluff)' if bluff else ''}: {means[pick]:+.1f} chips expected, best hand in "
-        f"{100 * best_hand / weights:.0f}% of {worlds} sampled deals",
-    )
-
-
-def _bluff(
-    view: poch.View,
-    options: list[tuple[int, int]],
-    means: list[float],
-    pick: int,
-    rng: random.Random,
-) -> tuple[int, bool]:
-    """Now and then open with a weak hand, as often as poker's bluffing ratio says.
-
-    A bet of s into a pot P is called profitably only if bluffs make up about s / (P + 2s) of
-    the bets; against several players a bluff must pass them all, so it comes that much rarer.
-    """
-    if options[pick][0] != PASS or view.to_call or len(options) < 2:
-        return pick, False
-    i = 1  # the smallest bet
-    size = options[i][1] - view.bets[_me(view)]
-    pot = view.bowls[PINKE] + view.bowls[POCH]
-    share = size / (pot + 2 * size)  # the bluffs' share of a balanced betting range
-    rate = share / (1 - share) * VALUE_SHARE / (1 - VALUE_SHARE) / max(1, len(_live(view)))
-    if means[i] > -size and rng.random() < rate:  # some chance that everyone folds
-        return i, True
-    return pick, False
-
-
-# --- hard leads: each sampled race played out, exactly near its end ------------------------------
-
-
-class _Public:
-    """What everyone knows during a race: cards played, cards known out, cards seen in hands."""
-
-    __slots__ = ("deck", "hidden_out", "low", "out", "played", "seen")
-
-    def __init__(self, view: poch.View) -> None:
-        deck = poch.deck(view.params)
-        self.deck, self.low = deck.mask, deck.cards[0] & 15
-        self.played, self.out = view.played.mask, view.out_of_play.mask
-        self.seen = [0] * view.params.players
-        for s in view.seats:
-            full = view.hands[s]
-            self.seen[s] = full.mask if full is not None else view.known[s].mask
-        dealt = sum(view.hand_sizes) + len(view.played)
-        self.hidden_out = deck.size - dealt - len(view.out_of_play)
-
-    def facts(self, hands: Sequence[int], seat: int, seats: Sequence[int]) -> _Facts:
-        """What ``seat`` would count in a sampled race: medium's facts, from its own seat."""
-        hand, others = hands[seat], 0
-        for s in seats:
-            if s != seat:
-                others |= self.seen[s] & hands[s]
-        unseen = self.deck & ~hand & ~self.played & ~self.out & ~others
-        p_out = self.hidden_out / max(1, unseen.bit_count())
-        return _Facts(hand, self.played | self.out, others, p_out, self.low)
-
-    def after_run(self, gone: int, stopped_at: int) -> _Public:
-        """The public facts once a run shed ``gone`` and stopped short of ``stopped_at``."""
-        new = _Public.__new__(_Public)
-        new.deck, new.low, new.seen = self.deck, self.low, self.seen
-        new.played, new.out, new.hidden_out = self.played | gone, self.out, self.hidden_out
-        if stopped_at & 15 <= 14 and not (new.played | new.out) >> stopped_at & 1:
-            new.out |= 1 << stopped_at  # nobody held it: it is out of play, for all to see
-            new.hidden_out -= 1
-        return new
+# --- the race with every hand known: exact near its end ---------------------------------------
 
 
 class _Race:
     """The shedding race with every hand known: who leads what, each for his own chips."""
 
-    def __init__(self, seats: tuple[int, ...], chips: Sequence[int], public: _Public) -> None:
+    def __init__(self, seats: tuple[int, ...], chips: Sequence[int]) -> None:
         self.seats = seats
         self.chips = chips
-        self.public = public
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.nodes = 0
 
@@ -557,45 +325,78 @@ class _Race:
         self.table[key] = best
         return best
 
-    def playout(self, hands: tuple[int, ...], seat: int, card: int) -> tuple[int, ...]:
-        """The payoffs when everyone leads as medium does after this lead, each by his count."""
-        h, public = list(hands), self.public
-        while True:
-            before = sum(h)
-            seat, stopped_at, won = self.lead(h, seat, card)
-            if won:
-                return self.payoff(h, seat)
-            public = public.after_run(before & ~sum(h), stopped_at)
-            card = _medium_lead(public.facts(h, seat, self.seats))
-
 
 class _TooBigError(Exception):
     """An exact race search outgrew its budget of positions."""
 
 
-def _hard_lead(view: poch.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    me = _me(view)
-    public = _Public(view)
-    totals = dict.fromkeys(legal, 0.0)
-    wins = dict.fromkeys(legal, 0)
-    clock = budget.clock()
-    while clock.more():
-        world = poch.sample_state(view, rng)
-        race = _Race(view.seats, world.chips, public)
-        results = None
-        if sum(h.bit_count() for h in world.hands) <= SOLVE_CARDS:
-            with contextlib.suppress(_TooBigError):  # too big to search: played out below
-                results = {c: race.solve(world.hands, me, c) for c in legal}
-        if results is None:
-            results = {c: race.playout(world.hands, me, c) for c in legal}
-        for c, pay in results.items():
-            totals[c] += pay[me]
-            wins[c] += pay[me] > 0
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(legal, key=lambda c: (totals[c], -c))
-    return Decision(
-        best,
-        f"{poch.format_action(view.params, best)}: {totals[best] / worlds:+.1f} chips on average,"
-        f" wins the race in {100 * wins[best] / worlds:.0f}% of {worlds} sampled deals",
-    )
+# --- the search's knowledge ----------------------------------------------------------------------
+
+
+def knowledge(params: poch.Params) -> Knowledge:
+    """The search's knowledge of Poch with these parameters."""
+    return Knowledge(params)
+
+
+class Knowledge(search.Knowledge[poch.State]):
+    """Poch for ``tapete.bots.search``: the horizon is the end of the round, its value the chips
+    it moves (the Pinke, the race's payments, a fair share of the bowls that stay), the bets and
+    the race's leads decisions alike."""
+
+    rules = poch
+    scale = 5.0  # chips: a pot of a few bets, a race of a few cards each
+
+    def __init__(self, params: poch.Params) -> None:
+        self.params = params
+
+    def deal_over(self, start: poch.State, state: poch.State) -> bool:
+        return state.phase == poch._OVER or state.rnd.number != start.rnd.number
+
+    def returns(self, start: poch.State, state: poch.State) -> tuple[float, ...]:
+        """Each seat's chips won or lost (what stays in the bowls shared out evenly)."""
+        return tuple(b - a for a, b in zip(_worth(start), _worth(state), strict=True))
+
+    def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
+        """Easy's bet by its set, medium's lead in the race."""
+        liked = _playout_action(state, list(actions))
+        return [1.0 if a == liked else 0.1 for a in actions]
+
+    def rollout(
+        self, start: poch.State, state: poch.State, rng: random.Random
+    ) -> tuple[float, ...]:
+        return self.returns(start, _rollout(state))
+
+    def exact(self, start: poch.State, state: poch.State) -> tuple[float, ...] | None:
+        """A race with few cards left, searched exactly: every player leads for his own chips."""
+        if state.phase != poch._SHED or sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
+            return None
+        race = _Race(state.rnd.seats, state.chips)
+        try:
+            pay = race.value(state.hands, state.turn)
+        except _TooBigError:
+            return None
+        return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+
+
+def _worth(state: poch.State) -> list[float]:
+    """Each seat's chips and a fair share of the bowls, less the bank's additions to them."""
+    share = (sum(state.bowls) - state.bank) / state.params.players
+    return [c + share for c in state.chips]
+
+
+def _playout_action(state: poch.State, legal: list[int]) -> int:
+    """Easy's bet by its set, medium's count of the race, from the seat's own view."""
+    if len(legal) == 1:
+        return legal[0]
+    view = poch.observe(state, state.turn)
+    if state.phase == poch._SHED:
+        return _medium_lead(_facts(view))
+    return _easy_bet(view, legal).action
+
+
+def _rollout(state: poch.State) -> poch.State:
+    """The round played out from ``state`` by ``_playout_action`` for every seat."""
+    number = state.rnd.number
+    while state.phase != poch._OVER and state.rnd.number == number:
+        state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
+    return state

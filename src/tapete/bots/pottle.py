@@ -700,3 +700,44 @@ def _medium_trump_in(state: pottle.State) -> int:
 def _held_at_bid(n: int) -> float:
     """Before any card is played: the chance an unseen card is in another player's hand."""
     return pottle.HAND * (n - 1) / (52 - pottle.HAND)
+
+
+# --- the search's knowledge ----------------------------------------------------------------------
+
+
+def deal_over(start: pottle.State, state: pottle.State) -> bool:
+    """Whether the deal ``start`` belongs to is settled: the next one dealt, or the match over."""
+    return state.phase == pottle._OVER or state.deal.number != start.deal.number
+
+
+def _worth(state: pottle.State) -> list[float]:
+    """Each seat's net chips, with a fair share of the pot: what later deals give back of a pot
+    that carries over (the antes of the next deal are in it, as they are in the stacks)."""
+    share = state.pot / state.params.players
+    return [c - b + share for c, b in zip(state.stacks, state.bought, strict=True)]
+
+
+def returns(start: pottle.State, state: pottle.State) -> tuple[float, ...]:
+    """Each seat's chips from ``start`` to ``state``: the pot for its winner, a fair share of a
+    pot carried over for everyone."""
+    return tuple(b - a for a, b in zip(_worth(start), _worth(state), strict=True))
+
+
+def rollout(state: pottle.State, rng: random.Random) -> pottle.State:
+    """The deal played out from ``state`` by the medium policy, each seat from its own view."""
+    number = state.deal.number
+    while state.phase != pottle._OVER and state.deal.number == number:
+        phase = state.phase
+        if phase == pottle._BID:
+            action = _medium_bid_in(state)
+        elif phase == pottle._TRUMP:
+            action = _trump_action(_medium_trump_in(state))
+        else:
+            legal = pottle.legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                view = pottle.observe(state, state.turn)
+                action = _policy(_know_view(view, legal), True)
+        state = pottle.apply(state, action)
+    return state
