@@ -44,7 +44,10 @@ def _bot(level: str, budget: CountingBudget) -> bots.Bot:
     bot = bots.load(level)
     if isinstance(bot, LevelBot):
         base = bot.budget
-        return LevelBot(bot.level, CountingBudget(base.ms, base.iterations, budget.clocks))
+        budget = CountingBudget(
+            base.ms, base.iterations, base.rollout, base.prior, clocks=budget.clocks
+        )
+        return LevelBot(bot.level, budget)
     return bot
 
 

@@ -27,7 +27,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
 from tapete.bots import Budget, Decision, search
@@ -39,6 +39,7 @@ __all__ = ["Knowledge", "decide", "knowledge"]
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
+READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
 
@@ -290,32 +291,45 @@ def _finish(world: truco.State, team: int, first: int = -1) -> float:
         can_down = _can_down(params, results)
 
 
+def _evidence(view: truco.View) -> str:
+    """What the bets so far tell of the opponents' hands: "raised", "accepted" (our raise), or
+    nothing."""
+    assert view.seat is not None
+    if view.phase == "answer":
+        return "raised"
+    if view.phase == "play" and view.stake > 1:
+        return "accepted" if view.raised_by == view.seat & 1 else "raised"
+    return ""
+
+
+def _fit(view: truco.View, world: truco.State, evidence: str) -> float:
+    """How well the opponents' bets fit the cards they hold in ``world`` (at most 1), by a casual
+    count of those cards and the rounds they have won."""
+    if not evidence:
+        return 1.0
+    assert view.seat is not None
+    team, n = view.seat & 1, view.params.players
+    power, deck = _power(view), view.params.deck
+    held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
+    points = held + _rounds_points(_results(view), 1 - team)
+    if evidence == "raised":
+        return 0.15 + 0.85 * _ramp(points, 1, 6)
+    return 0.3 + 0.7 * _ramp(points, 0, 3)
+
+
 def _estimate(view: truco.View, rng: random.Random, deals: int, read: bool = False) -> float:
     """The chance that the view's team wins the hand: sampled deals played out by medium.
 
     With ``read``, a deal counts more when the opponents' raises (or accepts of our raise) fit
-    the cards they hold in it, by a casual count of those cards.
+    the cards they hold in it (``_fit``).
     """
     assert view.seat is not None
-    team, n = view.seat & 1, view.params.players
-    evidence = ""
-    if read and view.phase == "answer":
-        evidence = "raised"
-    elif read and view.phase == "play" and view.stake > 1:
-        evidence = "accepted" if view.raised_by == team else "raised"
-    power, deck = _power(view), view.params.deck
-    theirs = _rounds_points(_results(view), 1 - team)
+    team = view.seat & 1
+    evidence = _evidence(view) if read else ""
     total = weights = 0.0
     for _ in range(deals):
         world = truco.sample_state(view, rng)
-        weight = 1.0
-        if evidence:
-            held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
-            points = held + theirs
-            if evidence == "raised":
-                weight = 0.15 + 0.85 * _ramp(points, 1, 6)
-            else:
-                weight = 0.3 + 0.7 * _ramp(points, 0, 3)
+        weight = _fit(view, world, evidence)
         total += weight * _finish(world, team)
         weights += weight
     return total / weights
@@ -398,6 +412,22 @@ class Knowledge(search.Knowledge[truco.State]):
     def __init__(self, params: truco.Params) -> None:
         self.params = params
         self.chances: dict[Hashable, float] = {}
+
+    def sampler(self, view: truco.View) -> Callable[[random.Random], truco.State]:
+        """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
+        accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
+        evidence = _evidence(view)
+        if not evidence:
+            return super().sampler(view)
+
+        def sample(rng: random.Random) -> truco.State:
+            for _ in range(READ_TRIES):
+                world = truco.sample_state(view, rng)
+                if rng.random() < _fit(view, world, evidence):
+                    break
+            return world
+
+        return sample
 
     def deal_over(self, start: truco.State, state: truco.State) -> bool:
         return state.phase == truco._OVER or state.deal.number != start.deal.number
