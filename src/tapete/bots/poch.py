@@ -27,8 +27,11 @@ which card to lead in the shedding race.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from tapete.bots import Budget, Decision, search
@@ -41,6 +44,8 @@ __all__ = ["Knowledge", "decide", "knowledge"]
 Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
 MEDIUM_SAMPLES = 200  # deals medium draws to estimate its chance of the best hand
+EPSILON = 0.15  # how often the search's model of the others lets them act out of character
+READ_DEALS = 4  # deals the search draws for each one it keeps, by how well the bets fit them
 SOLVE_CARDS = 14  # cards left in all hands at or below which hard searches a race exactly
 RACE_NODES = 20_000  # positions one exact race search may visit before it gives up (then: playouts)
 
@@ -158,7 +163,12 @@ def _win_chance(view: poch.View, rng: random.Random, samples: int) -> float:
 
 
 def _medium_bet(view: poch.View, legal: list[int], rng: random.Random) -> Decision:
-    chance = _win_chance(view, rng, MEDIUM_SAMPLES)
+    return _bet_by(view, legal, _win_chance(view, rng, MEDIUM_SAMPLES))
+
+
+def _bet_by(view: poch.View, legal: list[int], chance: float) -> Decision:
+    """Medium's bet for a ``chance`` of holding the best hand: open above 35%, call when the
+    chance beats the pot odds, raise above 70%, sized by the pot."""
     pot = view.bowls[PINKE] + view.bowls[POCH]
     to_call = view.to_call
     why = f"best hand {100 * chance:.0f}% of the time"
@@ -262,6 +272,80 @@ def _medium_lead(f: _Facts) -> int:
     return max(cards_of(f.hand), key=lambda c: (_lead_value(f, c), -c))
 
 
+# --- the search's model of the others' bets ------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _strength_table(players: int, size: int) -> tuple[tuple[Any, ...], ...]:
+    """The sorted values of 3000 random hands of ``size`` cards: percentiles for the model."""
+    rng = random.Random(players * 100 + size)
+    cards = list(poch.deck(poch.Params(players=players)).cards)
+    table = []
+    for _ in range(3000):
+        hand = sum(1 << c for c in rng.sample(cards, size))
+        v = poch.hand_value(hand, 4)
+        table.append((v[0], v[1], v[3]))
+    return tuple(sorted(table))
+
+
+def _percentile(hand: int, trump: int, players: int) -> float:
+    """The share of random hands of its size this hand beats (trump aside)."""
+    table = _strength_table(players, hand.bit_count())
+    v = poch.hand_value(hand, trump)
+    key = (v[0], v[1], v[3])
+    return (bisect_left(table, key) + bisect_right(table, key)) / (2 * len(table))
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def _p_call(equity: float, to_call: int, pot: int) -> float:
+    """The model: a player calls when his equity beats the pot odds, give or take."""
+    odds = to_call / (pot + to_call)
+    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - odds) / 0.08)
+
+
+def _p_open(equity: float) -> float:
+    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.35) / 0.08)
+
+
+def _p_raise(equity: float) -> float:
+    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.7) / 0.08)
+
+
+def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
+    """How likely the others' poker actions so far were, given the equities of their hands."""
+    n = view.params.players
+    put = [0] * n
+    live = {s for s in view.seats if not view.folded[s]} | {s for s, a in view.poker if a == PASS}
+    pot, weight = view.bowls[POCH], 1.0
+    for seat, action in view.poker:
+        high = max(put)
+        e = equity.get(seat, 0.5) ** max(1, len(live) - 1)
+        if seat != view.seat:
+            if high == 0:
+                p = _p_open(e)
+                weight *= p if action != PASS else 1 - p
+            else:
+                p = _p_call(e, high - put[seat], pot)
+                if action == PASS:
+                    weight *= 1 - p
+                else:
+                    r = _p_raise(e)
+                    weight *= p * (r if action > CALL else 1 - r)
+        if action == PASS:
+            live.discard(seat)
+            continue
+        total = high if action == CALL else (action - PASS) // 2
+        if action > CALL and action & 1:
+            total = high + (action - CALL) // 2
+        total = min(total, view.chips[seat] + view.bets[seat])  # his stack before betting
+        pot += total - put[seat]
+        put[seat] = total
+    return weight
+
+
 # --- the race with every hand known: exact near its end ---------------------------------------
 
 
@@ -349,6 +433,29 @@ class Knowledge(search.Knowledge[poch.State]):
     def __init__(self, params: poch.Params) -> None:
         self.params = params
 
+    def sampler(self, view: poch.View) -> Callable[[random.Random], poch.State]:
+        """Deals drawn from the view, each kept among a few in proportion to how likely the
+        others' bets, calls and passes were with the hands it gives them (``_likelihood``)."""
+        me = _me(view)
+        if not any(seat != me for seat, _ in view.poker):
+            return super().sampler(view)
+        players, trump = view.params.players, view.trump
+
+        def sample(rng: random.Random) -> poch.State:
+            worlds = [poch.sample_state(view, rng) for _ in range(READ_DEALS)]
+            weights = [
+                _likelihood(
+                    view,
+                    {s: _percentile(w.hands[s], trump, players) for s in view.seats if s != me},
+                )
+                for w in worlds
+            ]
+            if sum(weights) <= 0:
+                return worlds[0]
+            return rng.choices(worlds, weights)[0]
+
+        return sample
+
     def deal_over(self, start: poch.State, state: poch.State) -> bool:
         return state.phase == poch._OVER or state.rnd.number != start.rnd.number
 
@@ -357,7 +464,7 @@ class Knowledge(search.Knowledge[poch.State]):
         return tuple(b - a for a, b in zip(_worth(start), _worth(state), strict=True))
 
     def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
-        """Easy's bet by its set, medium's lead in the race."""
+        """Medium's bet for its hand's standing among random hands, medium's lead."""
         liked = _playout_action(state, list(actions))
         return [1.0 if a == liked else 0.1 for a in actions]
 
@@ -385,13 +492,15 @@ def _worth(state: poch.State) -> list[float]:
 
 
 def _playout_action(state: poch.State, legal: list[int]) -> int:
-    """Easy's bet by its set, medium's count of the race, from the seat's own view."""
+    """Medium's bet for the chance that the hand beats those still in, each as a random hand
+    (its percentile, ``_percentile``); medium's count of the race; from the seat's own view."""
     if len(legal) == 1:
         return legal[0]
     view = poch.observe(state, state.turn)
     if state.phase == poch._SHED:
         return _medium_lead(_facts(view))
-    return _easy_bet(view, legal).action
+    standing = _percentile(_hand(view), view.trump, view.params.players)
+    return _bet_by(view, legal, standing ** max(1, len(_live(view)))).action
 
 
 def _rollout(state: poch.State) -> poch.State:
