@@ -39,7 +39,6 @@ __all__ = ["Knowledge", "decide", "knowledge"]
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
-PLAY_MISS = 0.4  # how much less a deal counts for each play medium would not have made there
 READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
@@ -415,21 +414,16 @@ class Knowledge(search.Knowledge[truco.State]):
         self.chances: dict[Hashable, float] = {}
 
     def sampler(self, view: truco.View) -> Callable[[random.Random], truco.State]:
-        """Deals drawn from the view, kept in proportion to how well the other seats' plays fit
-        what medium would have played with the cards they hold there, and the opponents' raises
-        (or accepts of ours) their cards (``_fit``): a raise tells of strength."""
+        """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
+        accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
         evidence = _evidence(view)
-        assert view.seat is not None
-        me = view.seat
-        played = bool(view.tricks) or any(p.seat != me for p in view.trick)
-        if not evidence and not played:
+        if not evidence:
             return super().sampler(view)
 
         def sample(rng: random.Random) -> truco.State:
             for _ in range(READ_TRIES):
                 world = truco.sample_state(view, rng)
-                fit = _fit(view, world, evidence) * _plays_likelihood(world, me)
-                if rng.random() < fit:
+                if rng.random() < _fit(view, world, evidence):
                     break
             return world
 
@@ -519,50 +513,6 @@ def _playout_card(state: truco.State, legal: list[int]) -> int:
         careful=True,
     )
     return card if card in legal else card & 127
-
-
-def _plays_likelihood(world: truco.State, me: int) -> float:
-    """How well the other seats' plays so far fit the medium policy with the hands they hold in
-    ``world``: a play the policy would make counts 1, any other ``PLAY_MISS``."""
-    d, params = world.deal, world.params
-    if d.blind:
-        return 1.0
-    n, power = params.players, d.power
-    hands = list(d.dealt)
-    alive = truco.deck(params).mask & ~(1 << d.vira)
-    tied = _tied_team(params, d.dealer)
-    shown = n == 4 and d.special == truco.ELEVEN
-    likelihood = 1.0
-    results: tuple[int, ...] = ()
-    for number, (leader, plays) in enumerate((*world.tricks, (world.leader, world.trick))):
-        can_down = _can_down(params, results)
-        for i, play in enumerate(plays):
-            seat = (leader + i) % n
-            if seat != me:
-                partner = hands[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
-                unseen = alive & ~hands[seat] & ~partner
-                guess = _pick(
-                    hands[seat],
-                    seat,
-                    n,
-                    plays[:i],
-                    leader,
-                    results,
-                    power,
-                    unseen,
-                    can_down,
-                    tied,
-                    partner,
-                    careful=True,
-                )
-                if guess != play:
-                    likelihood *= PLAY_MISS
-            bit = 1 << (play & 127)
-            hands[seat] &= ~bit
-            alive &= ~bit
-        if number < len(world.results):
-            results = (*results, world.results[number])
-    return likelihood
 
 
 def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
