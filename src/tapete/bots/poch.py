@@ -1,4 +1,4 @@
-"""Poch bots: easy hand-strength rules, medium card counting, hard sampled search.
+"""Poch bots: easy hand-strength rules, medium card counting, hard information-set search.
 
 The melding is automatic, so a Poch player decides two things: how to bet in the poker round and
 which card to lead in the shedding race.
@@ -12,17 +12,15 @@ which card to lead in the shedding race.
   In the race it follows each possible lead up its suit: its own cards shed, where the run stops
   for certain (the Ace, a card played or known out of play), where someone else takes it over,
   and how likely an unseen next card is out of play, which gives it the lead back.
-* **hard** samples whole deals consistent with its view (``sample_state``: the Sequence bowl's
-  verdict included). In the poker round it weighs each sample by how likely the others' bets,
-  calls and passes were with the hands it gives them, and values every bet size by the chips it
-  expects: who folds to it, what the callers' hands do at the showdown. It picks among the
-  near-best actions at random with weights, and when that is a fold it still opens now and then
-  with a one-chip bluff, as often as poker's bluffing ratio allows: its bluffs and slow plays come
-  at mixed frequencies rather than by a fixed rule. The race is deterministic once the hands are
-  known, so in each sampled deal it tries every lead it has and plays the race out: exactly near
-  the end (every player leading for his own chips, a max-n search with a table), and before that
-  with every player leading as medium would from his own seat. It leads the card with the best
-  mean result.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
+  verdict included), each kept among a few in proportion to how likely the others' bets, calls
+  and passes were with the hands it gives them. What it knows of this game (``Knowledge``): the
+  horizon is the end of the round, valued by the chips it moves (the Pinke, the race's
+  payments, a fair share of what stays in the bowls); the bets and the race's leads are moves of
+  the same tree. Playouts and the prior bet as medium does for the hand's standing among random
+  hands and lead as medium counts the race; near the race's end (``SOLVE_CARDS``) each drawn deal
+  is searched exactly, every player leading for his own chips (max-n with a table).
 """
 
 from __future__ import annotations

@@ -390,13 +390,6 @@ class _Table:
         self.won = list(state.won)
         self.pagat = state.params.pot_rule == "pagat"
 
-    def copy(self) -> _Table:
-        new = _Table.__new__(_Table)
-        new.n, new.hands, new.trick, new.leader = self.n, list(self.hands), self.trick, self.leader
-        new.trump, new.declarer, new.bids = self.trump, self.declarer, self.bids
-        new.won, new.pagat = list(self.won), self.pagat
-        return new
-
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.n
 

@@ -1,4 +1,4 @@
-"""Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard search and mixed raises.
+"""Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard information-set search.
 
 * **easy** plays like a casual player: it leads its best card, beats the table as cheaply as it
   can, throws its lowest when it cannot or when its partner already holds the round. It counts
@@ -11,17 +11,16 @@
   opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
-* **hard** samples deals from its view and weighs each by how well the other seats' plays fit
-  what medium would have played with the cards they hold there, and by how likely the opponents'
-  raises and accepts were given their own win chance (estimated from *their* view of that deal).
-  In every deal it tries every card, face up and face down, and plays the hand out with the
-  medium policy for all; the best card gives its win chance, ties going to the face-down and the
-  cheaper card (so it does not waste a strong card on a round its partner holds). Raise, accept,
-  run and re-raise are priced in expected points — a raise by how often the opponent would run,
-  accept or raise again with the hand it holds in each deal — and chosen at random by a softmax
-  over those points: clear choices are near-certain, close ones mixed, so it bluffs and calls
-  bluffs at mixed frequencies rather than by a fixed, exploitable rule. The mão de onze is priced
-  the same way (3 points played for, 1 given up), with the partner's shown hand in every deal.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view, kept in proportion to how well the
+  opponents' raises (or accepts of its raise) fit the cards they hold in them, as medium weighs
+  them. What it knows of this game (``Knowledge``): the horizon is the end of the hand, valued by
+  the points it moves (its stake, or what a run from a raise gives); an information set is the
+  seat's hand (and a partner's shown in a mão de onze), the cards face up and the bets; cards,
+  raises, accepts, runs and the mão de onze are moves of the same tree. Playouts play medium's
+  cards and answer a raise by a deal drawn from the answering seat's view; the prior, which is
+  how the search first models the other seats, is medium's card and medium's bets for the seat's
+  own win chance (a few deals drawn from its view, played out).
 """
 
 from __future__ import annotations
