@@ -44,10 +44,14 @@ def _bot(level: str, budget: CountingBudget) -> bots.Bot:
     bot = bots.load(level)
     if isinstance(bot, LevelBot):
         base = bot.budget
-        budget = CountingBudget(
-            base.ms, base.iterations, base.rollout, base.prior, clocks=budget.clocks
+        counting = CountingBudget(
+            ms=base.ms,
+            iterations=base.iterations,
+            rollout=base.rollout,
+            prior=base.prior,
+            clocks=budget.clocks,
         )
-        return LevelBot(bot.level, budget)
+        return LevelBot(bot.level, counting)
     return bot
 
 
@@ -83,11 +87,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--decisions", type=int, default=30)
     parser.add_argument("--levels", default="easy,medium,hard")
-    parser.add_argument("--specs", default=",".join(GAMES), help="';'-free list, comma separated")
+    parser.add_argument(
+        "--specs", default=";".join(GAMES), help="game specs separated by semicolons"
+    )
     args = parser.parse_args()
     print("| game | level | decisions | median | 95th percentile | max | max CPU | sampled |")
     print("|---|---|---|---|---|---|---|---|")
-    for spec in [s for s in GAMES if s in args.specs.split(",")] or GAMES:
+    for spec in [s.strip() for s in args.specs.split(";") if s.strip()]:
         for level in args.levels.split(","):
             try:
                 got = timings(spec, level, args.decisions)

@@ -303,7 +303,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match (a human seat opens the table)")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument(
-        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard)"
+        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard, expert)"
     )
     p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
     p.add_argument("--record", help="write the match record here (.gz compresses)")

@@ -71,12 +71,13 @@ def test_the_fast_sampler_deals_the_unseen_cards_evenly() -> None:
     game = tapete.load("pocha(schedule=2)")
     state = game.new_state(seed=5)
     seat = game.current_player(state)
+    assert seat is not None
     draw = knowledge_of(game).sampler(game.observe(state, seat))
     rng = random.Random(0)
     other = (seat + 1) % 4
     card = next(c for c in range(128) if state.hands[other] >> c & 1)
     held = sum(draw(rng).hands[other] >> card & 1 for _ in range(3000))
-    # 36 unseen cards (40 less my 2, less the upcard... and 2 per other hand): P = 2/37.
+    # 37 unseen cards (40 less my 2, less the upcard), 2 of them in each other hand.
     unseen = 40 - 2 - 1
     assert abs(held / 3000 - 2 / unseen) < 0.02
 
@@ -103,15 +104,16 @@ def medium_choice(game: tapete.Game, state: Any) -> int:
     )
 
 
-def test_an_iteration_budget_runs_exactly_that_many_simulations() -> None:
+def test_an_iteration_budget_samples_exactly_that_many_deals() -> None:
     game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
     state = game.new_state(seed=3)
     seat = game.current_player(state)
     view, legal = game.observe(state, seat), game.legal_actions(state)
     stats = search.search(view, legal, random.Random(1), Budget(iterations=40), knowledge_of(game))
+    # The best bid stayed in the race to the end: it was simulated in every sampled deal.
     assert stats.iterations == 40
-    assert sum(stats.visits.values()) == 40
     assert set(stats.visits) == set(legal)
+    assert stats.visits[stats.best()] == 40 and stats.plan == (stats.best(),)
     again = search.search(view, legal, random.Random(1), Budget(iterations=40), knowledge_of(game))
     assert again.visits == stats.visits and stats.best() == again.best()
 

@@ -56,7 +56,7 @@ def test_games_list_every_parameter_with_its_default(server: Server) -> None:
     assert set(games) == set(tapete.games())
     pocha = games["pocha"]
     assert {"name": "players", "default": 4} in pocha["params"]
-    assert pocha["levels"] == ["random", "easy", "medium", "hard"]
+    assert pocha["levels"] == ["random", "easy", "medium", "hard", "expert"]
     assert games["oh_hell"]["rules"] == "pocha"
 
 

@@ -4,7 +4,8 @@
   needs tricks it wins as cheaply as it can, otherwise it ducks with its highest safe card.
 * **medium** counts cards: it knows which higher cards and trumps are still out, bids the sum of
   each card's chance of taking a trick, leads sure winners when it needs tricks, and when it does
-  not, sheds its most dangerous cards under someone else's winner.
+  not, sheds its most dangerous cards under someone else's winner. Once over its bid in Oh Hell
+  (where every trick scores a point) it plays for tricks again.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view, valued by the hand's score. What it knows
   of this game (``Knowledge``): an information set is the seat's hand and the bids and cards
@@ -50,7 +51,7 @@ def decide(
         trump=view.trump,
         order=pocha._order(view.params),
         outstanding=_outstanding(view),
-        need=_need(view),
+        need=_aim(_need(view), view.params) if level == "medium" else _need(view),
         after=len(view.seats) - 1 - len(view.trick),
         careful=level == "medium",
     )
@@ -58,6 +59,12 @@ def decide(
 
 
 # --- shared facts --------------------------------------------------------------------------------
+
+
+def _aim(need: int, params: pocha.Params) -> int:
+    """The tricks a careful player still plays for: once over its bid in Oh Hell, where a missed
+    bid still scores its tricks, every further trick is a point, so it plays to win again."""
+    return 1 if need < 0 and params.scoring == "oh_hell" else need
 
 
 def _need(view: pocha.View) -> int:
@@ -250,9 +257,12 @@ class Knowledge(search.Knowledge[pocha.State]):
     def prior(self, state: pocha.State, actions: Sequence[int]) -> list[float]:
         if state.phase == pocha._BID:
             estimate = _state_estimate(state, state.turn)
-            return [math.exp(-((a - pocha.BID - estimate) ** 2)) for a in actions]
+            return [math.exp(-((a - pocha.BID - estimate) ** 2) / 4) for a in actions]
+        # Medium's card first, then the card medium would play with the opposite aim (duck
+        # rather than win, or win rather than duck): the choice that matters most in a trick.
         card = _state_card(state, state.turn)
-        return [1.0 if a == card else 0.0 for a in actions]
+        other = _state_card(state, state.turn, flip=True)
+        return [1.0 if a == card else 0.5 if a == other else 0.1 for a in actions]
 
     def rollout(
         self, start: pocha.State, state: pocha.State, rng: random.Random
@@ -353,9 +363,10 @@ def _state_estimate(state: pocha.State, seat: int) -> float:
     )
 
 
-def _state_card(state: pocha.State, seat: int) -> int:
+def _state_card(state: pocha.State, seat: int, flip: bool = False) -> int:
     deal = state.deal
     hand = state.hands[seat]
+    need = _aim(state.bids[seat] - state.won[seat], state.params)
     return _play_policy(
         hand=hand,
         legal=pocha._legal_cards(state),
@@ -363,7 +374,7 @@ def _state_card(state: pocha.State, seat: int) -> int:
         trump=deal.trump,
         order=deal.order,
         outstanding=_state_outstanding(state, seat),
-        need=state.bids[seat] - state.won[seat],
+        need=(1 if need <= 0 else 0) if flip else need,
         after=len(deal.seats) - 1 - len(state.trick),
         careful=True,
     )
@@ -417,7 +428,7 @@ def _rollout(state: pocha.State) -> tuple[int, ...]:
                 trump=trump,
                 order=order,
                 outstanding=live & ~hand,
-                need=bids[turn] - won[turn],
+                need=_aim(bids[turn] - won[turn], params),
                 after=players - 1 - len(trick),
                 careful=True,
             )

@@ -11,10 +11,11 @@ One search over the game contract (``sample_state``, ``current_player``, ``legal
    "see through" the cards (no strategy fusion over hidden cards, no leaks). At a node the
    actions legal *in this determinization* compete by UCB1, where an action's exploration term
    counts the visits in which it was available (ISMCTS availability counts), plus a prior bias
-   that fades as the action is visited.
+   that fades as the action is visited. With a prior, a node widens progressively: the actions
+   the prior likes best compete first, one more each time the visits pass a square.
 3. **Expand** one node: the first time the search meets an information set, and while a node has
-   actions never tried, the action taken is the untried one the prior likes best (at random
-   without a prior); then the descent stops.
+   competing actions never tried, the action taken is the untried one the prior likes best (at
+   random without a prior); then the descent stops.
 4. **Roll out** to the horizon with the game's informed playout policy (``Knowledge.rollout``),
    or take an exact value where the game has one for a small endgame (``Knowledge.exact``).
 5. **Back up** per-seat returns (``Knowledge.returns``, in the game's own units: points, chips,
@@ -53,6 +54,11 @@ S = TypeVar("S")
 
 EXPLORATION = 0.7  # UCB1's constant, in units of Knowledge.scale
 PRIOR_WEIGHT = 1.0  # the prior's bias on a never-visited action, in units of Knowledge.scale
+ROOT_SHARE = 0.05  # root actions the prior likes at least this share of its favourite are tried
+MAX_PLANS = 40  # the root's options (plans) at most
+RACE_MIN = 6  # sampled deals before a root action can be dropped from the race
+RACE_SE = 2.0  # standard errors of the paired difference by which a dropped action is worse
+WIDENING = 1.0  # with a prior, a node visited v times lets 1 + WIDENING * sqrt(v) actions compete
 
 
 class Knowledge(Generic[S]):
@@ -107,6 +113,12 @@ class Knowledge(Generic[S]):
         (a small endgame), else None."""
         return None
 
+    def declares(self, state: S, action: Action) -> bool:
+        """Whether ``action`` is a declaration the seat makes before another action of its own,
+        with nothing hidden happening in between (a swap, a cante): the root then judges the
+        declaration together with what follows it, as one option. Default: never."""
+        return False
+
     def describe(self, params: Any, action: Action) -> str:
         """An action in the game's notation, for the hint's reason."""
         return self.rules.format_action(params, action)
@@ -126,23 +138,34 @@ def random_rollout(
 class _Node:
     """An information set's statistics, per action: visits, total return, availability."""
 
-    __slots__ = ("stats",)
+    __slots__ = ("stats", "visits")
 
     def __init__(self) -> None:
         self.stats: dict[int, list[float]] = {}
+        self.visits = 0
 
 
 class Stats:
-    """What the search found at the root: per legal action its visits and mean return."""
+    """What the search found at the root: per legal action the sampled deals it was tried in and
+    its best plan's mean return there; the best plan."""
 
-    def __init__(self, visits: dict[int, int], means: dict[int, float], iterations: int) -> None:
+    def __init__(
+        self,
+        visits: dict[int, int],
+        means: dict[int, float],
+        iterations: int,
+        plan: tuple[int, ...],
+        simulations: int = 0,
+    ) -> None:
         self.visits = visits
         self.means = means
         self.iterations = iterations
+        self.plan = plan
+        self.simulations = simulations  # descents with their playouts, over all sampled deals
 
     def best(self) -> int:
-        """The most visited action (ties: higher mean, then lower action)."""
-        return max(self.visits, key=lambda a: (self.visits[a], self.means[a], -a))
+        """The first action of the best plan still in the race (ties: the lower actions)."""
+        return self.plan[0]
 
 
 def search(
@@ -153,56 +176,150 @@ def search(
     knowledge: Knowledge[Any],
 ) -> Stats:
     """Run the search from ``view`` (see the module doc) and return the root's statistics."""
-    rules = knowledge.rules
     informed = budget.rollout == "informed"
     priors = budget.prior == "informed"
-    c = EXPLORATION * knowledge.scale
-    bias = PRIOR_WEIGHT * knowledge.scale
-    root = _Node()
-    nodes: dict[Hashable, _Node] = {}
-    clock = budget.clock()
-    root_actions = list(legal)
     sample = knowledge.sampler(view)
+    clock = budget.clock()
+    tree = _Tree(knowledge, informed, priors, rng)
+    world = sample(rng)
+    alive = _plans(knowledge, world, legal, priors)
+    worlds: dict[Plan, list[float]] = {p: [] for p in alive}
+    seat = view.seat
     while clock.more():
-        start = sample(rng)
+        for plan in alive:
+            worlds[plan].append(tree.simulate(world, plan)[seat])
+        clock.tick()
+        alive = _race(alive, worlds)
+        world = sample(rng)
+    means: dict[Action, float] = dict.fromkeys(legal, -math.inf)
+    visits: dict[Action, int] = dict.fromkeys(legal, 0)
+    for plan, values in worlds.items():
+        if values and (plan in alive or not visits[plan[0]]):
+            mean = sum(values) / len(values)
+            if (plan in alive and mean > means[plan[0]]) or not visits[plan[0]]:
+                means[plan[0]] = mean
+            visits[plan[0]] = max(visits[plan[0]], len(values))
+    best = max(alive, key=lambda p: (sum(worlds[p]) / max(1, len(worlds[p])), [-a for a in p]))
+    return Stats(visits, means, clock.done, best, tree.simulations)
+
+
+Plan = tuple[int, ...]
+"""The root seat's actions in a row: a declaration (swap, cante) and the card it comes with."""
+
+
+def _plans(
+    knowledge: Knowledge[Any], world: Any, legal: Sequence[Action], priors: bool
+) -> list[Plan]:
+    """The root's options, each a plan: an action the prior does not dismiss (all of them
+    without a prior) and, after a declaration (``Knowledge.declares``), the seat's next.
+
+    Declarations and the card after them are one option, so a cante is not judged by the
+    exploring choices of a node below it."""
+    rules = knowledge.rules
+    seat = rules.current_player(world)
+    out: list[Plan] = []
+    for action in _candidates(knowledge, world, legal, priors):
+        after = rules.apply(world, action)
+        if (
+            len(out) < MAX_PLANS
+            and knowledge.declares(world, action)
+            and not knowledge.deal_over(world, after)
+            and rules.current_player(after) == seat
+        ):
+            more = _plans(knowledge, after, rules.legal_actions(after), priors)
+            out += [(action, *rest) for rest in more]
+        else:
+            out.append((action,))
+    return out
+
+
+def _candidates(
+    knowledge: Knowledge[Any], world: Any, legal: Sequence[Action], priors: bool
+) -> list[Action]:
+    """The actions worth a simulation in every sampled deal: those the prior does not dismiss
+    (at least ROOT_SHARE of its favourite's weight), or all without a prior."""
+    prior = knowledge.prior(world, legal) if priors and len(legal) > 1 else None
+    if prior is None:
+        return list(legal)
+    top = max(prior)
+    return [a for a, p in zip(legal, prior, strict=True) if p >= ROOT_SHARE * top]
+
+
+def _race(alive: list[Plan], worlds: dict[Plan, list[float]]) -> list[Plan]:
+    """Drop the root actions clearly worse than the best in the same sampled deals: the paired
+    difference's mean is below 0 by more than RACE_SE standard errors."""
+    n = len(worlds[alive[0]])
+    if n < RACE_MIN or len(alive) < 2:
+        return alive
+    best = max(alive, key=lambda a: sum(worlds[a]))
+    mine = worlds[best]
+    keep = []
+    for action in alive:
+        diffs = [x - y for x, y in zip(worlds[action], mine, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if action == best or mean + RACE_SE * math.sqrt(var / n) >= 0:
+            keep.append(action)
+    return keep
+
+
+class _Tree:
+    """The information-set tree below the root, shared by every simulation of one search."""
+
+    def __init__(
+        self, knowledge: Knowledge[Any], informed: bool, priors: bool, rng: random.Random
+    ) -> None:
+        self.knowledge = knowledge
+        self.informed = informed
+        self.priors = priors
+        self.rng = rng
+        self.c = EXPLORATION * knowledge.scale
+        self.bias = PRIOR_WEIGHT * knowledge.scale
+        self.nodes: dict[Hashable, _Node] = {}
+        self.simulations = 0
+
+    def simulate(self, start: Any, plan: Plan) -> Sequence[float]:
+        """One simulation of the sampled deal ``start`` after the root's ``plan``: descend,
+        expand one node, roll out to the horizon, back up; the per-seat returns."""
+        knowledge, rules, rng = self.knowledge, self.knowledge.rules, self.rng
+        self.simulations += 1
         state = start
+        for action in plan:
+            state = rules.apply(state, action)
         path: list[tuple[list[float], int]] = []
-        node = root
-        actions = root_actions
         values: Sequence[float] | None = None
+        fresh = False
         while True:
-            mover: int = rules.current_player(state)  # type: ignore[assignment]
-            stat, fresh = _select(node, state, actions, knowledge, priors, c, bias, rng)
-            path.append((stat, mover))
-            state = rules.apply(state, int(stat[3]))
             if knowledge.deal_over(start, state):
                 values = knowledge.returns(start, state)
                 break
-            if informed:
+            if self.informed:
                 values = knowledge.exact(start, state)
                 if values is not None:
                     break
             if fresh:
                 break
             key = knowledge.key(state)
-            found = nodes.get(key)
-            if found is None:
-                found = nodes[key] = _Node()
-            node = found
+            node = self.nodes.get(key)
+            if node is None:
+                node = self.nodes[key] = _Node()
+            mover: int = rules.current_player(state)  # type: ignore[assignment]
             actions = rules.legal_actions(state)
+            stat, fresh = _select(
+                node, state, actions, knowledge, self.priors, self.c, self.bias, rng
+            )
+            path.append((stat, mover))
+            state = rules.apply(state, int(stat[3]))
         if values is None:
             values = (
                 knowledge.rollout(start, state, rng)
-                if informed
+                if self.informed
                 else random_rollout(knowledge, start, state, rng)
             )
         for stat, mover in path:
             stat[0] += 1
             stat[1] += values[mover]
-        clock.tick()
-    visits = {a: int(root.stats[a][0]) if a in root.stats else 0 for a in legal}
-    means = {a: root.stats[a][1] / root.stats[a][0] if visits[a] else -math.inf for a in legal}
-    return Stats(visits, means, clock.done)
+        return values
 
 
 def _select(
@@ -216,11 +333,22 @@ def _select(
     rng: random.Random,
 ) -> tuple[list[float], bool]:
     """The action to take at ``node`` (its stats row: visits, total, availability, action) and
-    whether it was never tried (the expansion, after which the descent stops)."""
+    whether it was never tried (the expansion, after which the descent stops).
+
+    With a prior the node widens progressively: only the 1 + sqrt(visits) actions the prior likes
+    best compete, so a budget of a few dozen simulations is not spent trying every card once."""
     stats = node.stats
+    prior = knowledge.prior(state, actions) if informed and len(actions) > 1 else None
+    if prior is not None:
+        width = 1 + int(WIDENING * math.sqrt(node.visits))
+        ranked = sorted(range(len(actions)), key=lambda i: -prior[i])[:width]
+        candidates = [(actions[i], prior[i]) for i in ranked]
+    else:
+        candidates = [(a, 0.0) for a in actions]
+    node.visits += 1
     rows = []
     untried = []
-    for a in actions:
+    for a, _ in candidates:
         row = stats.get(a)
         if row is None:
             row = stats[a] = [0, 0.0, 0, a]
@@ -228,20 +356,14 @@ def _select(
         rows.append(row)
         if not row[0]:
             untried.append(row)
-    prior = knowledge.prior(state, actions) if informed and len(actions) > 1 else None
     if untried:
-        if len(untried) == 1:
-            return untried[0], True
-        if prior is None:
+        if prior is None and len(untried) > 1:
             return untried[rng.randrange(len(untried))], True
-        liked = dict(zip(actions, prior, strict=True))
-        return max(untried, key=lambda r: liked[int(r[3])]), True
+        return untried[0], True
     best, best_score = rows[0], -math.inf
-    for i, row in enumerate(rows):
+    for row, (_, liked) in zip(rows, candidates, strict=True):
         n = row[0]
-        score = row[1] / n + c * math.sqrt(math.log(row[2]) / n)
-        if prior is not None:
-            score += bias * prior[i] / (n + 1)
+        score = row[1] / n + c * math.sqrt(math.log(row[2]) / n) + bias * liked / (n + 1)
         if score > best_score:
             best, best_score = row, score
     return best, False
@@ -258,9 +380,9 @@ def decide(
     """The search's decision for the seat of ``view``, with a reason for people."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    what = knowledge.describe(view.params, best)
+    what = " then ".join(knowledge.describe(view.params, a) for a in stats.plan)
     return Decision(
         best,
-        f"{what}: {stats.means[best]:+.1f} {unit} on average in {stats.visits[best]} of "
-        f"{stats.iterations} simulated deals",
+        f"{what}: {stats.means[best]:+.1f} {unit} on average over {stats.visits[best]} "
+        "sampled deals",
     )

@@ -8,31 +8,33 @@
   that its side takes the trick and the points that go with it, against what keeping the card is
   worth later (a sure winner, a trump, half of a pair still to sing, the 7 of trumps that can
   take a counting card from under the stock). It smears points on a partner's safe trick.
-* **hard** is determinized search. Each sampled deal (``sample_state``: the other hands and,
-  with two players, the order of the stock) is played out once for each option. While the stock
-  lasts, and with four players while the hands are long, the medium policy plays the deal out for
-  everyone; with four players and few cards left, and with two once the stock is gone, the exact
-  solver (``tapete.bots.solver``, card points and teams) gives each card's value. With two
-  players the hands are open once the stock is gone (every unseen card is in the other hand),
-  so one exact solve decides. Swaps and cantes are timed the same way: each sequence of
-  declarations ending with a card is an option, and the declaration of the best one is made.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search``, valued by the deal's point margin of the seat's side. What it knows of
+  Tute: an information set is the seat's hand and everything shown (tricks, cantes, swaps, the
+  cards known to be in a hand); playouts play like medium for every seat (swapping and singing
+  when allowed), and medium's choice is the prior; with four players a leaf with 12 cards or
+  fewer left is solved exactly for card points (``tapete.bots.solver``). Swaps and cantes are
+  decisions of the same search. With two players once the stock is gone every unseen card is in
+  the other hand: the hands are open, so one exact solve decides.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tapete.bots import Budget, Decision
-from tapete.bots.solver import Position, Solver
+from tapete.bots import Budget, Decision, search
+from tapete.bots.solver import Position, Solver, solve
 from tapete.cards import SPANISH_40, cards_of, suit_mask
 from tapete.games import tute
 from tapete.tricks import MUST_WIN, trick_winner
 
-__all__ = ["decide"]
+__all__ = ["Knowledge", "decide", "knowledge"]
 
-SOLVE_CARDS = 16  # four players: cards left in all hands at or below which hard solves exactly
+PRIOR_POINTS = 5.0  # hard's prior: a card worth this many points less is e times less liked
+EXACT_CARDS = 12  # four players: cards left in all hands at or below which a leaf is solved
 BEST_OF_WIN = 60  # best_of_K matches: what winning a deal is worth next to its points
 POINTS = tute.POINTS
 ORDER = tute.ORDER
@@ -310,18 +312,25 @@ def _keep(k: _Know, card: int) -> float:
 
 def _medium_card(k: _Know) -> tuple[int, float]:
     """The legal card with the best expected trick margin less what keeping it is worth."""
+    best, best_value, best_p = -1, -1e9, 0.0
+    for card, (value, ours) in _medium_values(k).items():
+        if value > best_value:
+            best, best_value, best_p = card, value, ours
+    return best, best_p
+
+
+def _medium_values(k: _Know) -> dict[int, tuple[float, float]]:
+    """Per legal card: medium's value of playing it, and its side's chance to take the trick."""
     on_table = 0
     for c in k.trick:
         on_table += POINTS[c]
     cante = _singable_soon(k)
-    best, best_value, best_p = -1, -1e9, 0.0
+    out = {}
     for card in cards_of(k.legal):
         ours, mine, extra = _trick_chance(k, card)
         value = (2 * ours - 1) * (on_table + POINTS[card]) + extra + mine * CANTE_WIN * cante
-        value -= _keep(k, card)
-        if value > best_value:
-            best, best_value, best_p = card, value, ours
-    return best, best_p
+        out[card] = (value - _keep(k, card), ours)
+    return out
 
 
 def _playout_action(state: tute.State) -> int:
@@ -343,12 +352,9 @@ def _playout_action(state: tute.State) -> int:
 
 
 def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    n = view.params.players
-    if n == 2 and view.stock_size == 0:
+    if view.params.players == 2 and view.stock_size == 0:
         return _open_hands(view, legal, rng)
-    if n == 4 and sum(view.hand_sizes) <= SOLVE_CARDS:
-        return _solved_search(view, legal, rng, budget)
-    return _playout_search(view, legal, rng, budget)
+    return search.decide(view, legal, rng, budget, knowledge(view.params), "points of margin")
 
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
@@ -366,56 +372,6 @@ def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
 
 def _deals_to_win(params: tute.Params) -> int:
     return tute._deals_to_win(params.match)
-
-
-def _play_out(state: tute.State, number: int, side: int) -> tuple[float, bool]:
-    while state.result is None and state.deal.number == number:
-        state = tute.apply(state, _playout_action(state))
-    return _side_value(state, side)
-
-
-def _plans(state: tute.State) -> list[tuple[int, ...]]:
-    """Every sequence of declarations (swaps, cantes) that ends with a card."""
-    out: list[tuple[int, ...]] = []
-    for action in tute.legal_actions(state):
-        if action < tute.SWAP:
-            out.append((action,))
-        elif action != tute.TUTE:
-            out += [(action, *rest) for rest in _plans(tute.apply(state, action))]
-    return out
-
-
-def _playout_search(
-    view: tute.View, legal: list[int], rng: random.Random, budget: Budget
-) -> Decision:
-    """Sampled deals, each played out by the medium policy after every option."""
-    assert view.seat is not None
-    side = view.seat % 2
-    clock = budget.clock()
-    totals: dict[tuple[int, ...], float] = {}
-    wins: dict[tuple[int, ...], int] = {}
-    plans: list[tuple[int, ...]] = [(a,) for a in legal]
-    while clock.more():
-        world = tute.sample_state(view, rng)
-        if any(a >= tute.SWAP for a in legal):
-            plans = _plans(world)
-        for plan in plans:
-            state = world
-            for action in plan:
-                state = tute.apply(state, action)
-            margin, won = _play_out(state, view.deal, side)
-            totals[plan] = totals.get(plan, 0.0) + margin
-            wins[plan] = wins.get(plan, 0) + won
-        clock.tick()
-    worlds = max(clock.done, 1)
-    plan = max(plans, key=lambda p: (totals.get(p, 0.0), [-a for a in p]))
-    action = plan[0]
-    what = " then ".join(tute.format_action(view.params, a) for a in plan)
-    return Decision(
-        action,
-        f"{what}: {totals[plan] / worlds:+.1f} points margin on average, deal won in "
-        f"{100 * wins[plan] / worlds:.0f}% of {worlds} sampled deals",
-    )
 
 
 def _position(state: tute.State) -> Position:
@@ -493,28 +449,81 @@ def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decisi
     )
 
 
-def _solved_search(
-    view: tute.View, legal: list[int], rng: random.Random, budget: Budget
-) -> Decision:
-    """Four players near the end: each sampled deal solved exactly for every card."""
-    assert view.seat is not None
-    sing = _sing_first(view, legal)
-    if sing is not None:
-        return sing
-    cards = [a for a in legal if a < tute.SWAP]
-    clock = budget.clock()
-    totals = dict.fromkeys(cards, 0)
-    left = 0
-    while clock.more():
-        world = tute.sample_state(view, rng)
-        for card, value in _card_values(world, cards, view.seat % 2).items():
-            totals[card] += value
-        left += _left(world)
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(cards, key=lambda c: (totals[c], -c))
-    return Decision(
-        best,
-        f"{tute.format_action(view.params, best)}: the team takes {totals[best] / worlds:.1f} of "
-        f"the {left / worlds:.0f} points left on average over {worlds} sampled deals",
-    )
+# --- hard: what the search knows -----------------------------------------------------------------
+
+
+def knowledge(params: tute.Params) -> Knowledge:
+    """The search's knowledge of Tute with these parameters."""
+    return Knowledge(params)
+
+
+class Knowledge(search.Knowledge[tute.State]):
+    """Tute for ``tapete.bots.search``: the horizon is the end of the deal, valued by the point
+    margin of the seat's side (plus a deal's worth in a best-of match, where deals are won)."""
+
+    rules = tute
+    scale = 40.0
+
+    def __init__(self, params: tute.Params) -> None:
+        self.params = params
+
+    def deal_over(self, start: tute.State, state: tute.State) -> bool:
+        return state.result is not None or state.deal is not start.deal
+
+    def returns(self, start: tute.State, state: tute.State) -> tuple[float, ...]:
+        margin, _ = _side_value(state, 0)
+        return tuple(margin if s % 2 == 0 else -margin for s in range(self.params.players))
+
+    def key(self, state: tute.State) -> tuple[object, ...]:
+        """The seat's hand and what everyone has seen: tricks, cantes, swaps, known cards."""
+        seat = state.turn
+        return (
+            seat,
+            state.hands[seat],
+            state.tricks,
+            state.trick,
+            state.cantes,
+            state.swaps,
+            state.known,
+            state.sing_right,
+        )
+
+    def declares(self, state: tute.State, action: int) -> bool:
+        return action in (tute.SWAP, *range(tute.SING, tute.SING + 4))
+
+    def prior(self, state: tute.State, actions: Sequence[int]) -> list[float]:
+        """Declarations first (medium always makes them), then cards by medium's value."""
+        values = _medium_values(_from_state(state))
+        top = max(v for v, _ in values.values())
+        return [
+            math.exp((values[a][0] - top) / PRIOR_POINTS) if a in values else 1.0 for a in actions
+        ]
+
+    def rollout(
+        self, start: tute.State, state: tute.State, rng: random.Random
+    ) -> tuple[float, ...]:
+        while not self.deal_over(start, state):
+            state = tute.apply(state, _playout_action(state))
+        return self.returns(start, state)
+
+    def exact(self, start: tute.State, state: tute.State) -> tuple[float, ...] | None:
+        """Four players near the end: the sampled deal solved for card points (cantes sung so
+        far count; a cante still to come is not foreseen)."""
+        n = self.params.players
+        if n != 4 or state.trick or sum(h.bit_count() for h in state.hands) > EXACT_CARDS:
+            return None
+        if state.sing_right >= 0:
+            return None
+        team = {0, 2}
+        ours = solve(_position(state), team, team) if _left(state) else 0
+        points = [0, 0]
+        for seat in range(n):
+            points[seat % 2] += state.points[seat]
+        for _, seat, suit in state.cantes:
+            points[seat % 2] += 40 if suit == state.deal.trump else 20
+        points[0] += ours
+        points[1] += _left(state) - ours
+        margin = float(points[0] - points[1])
+        if _deals_to_win(self.params) > 1:
+            margin += BEST_OF_WIN if margin > 0 else -BEST_OF_WIN
+        return tuple(margin if s % 2 == 0 else -margin for s in range(n))

@@ -57,7 +57,7 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"] = Field(
         description="human: a person (the first is the creator; others wait for friends)"
     )
-    level: str = Field("medium", description="a bot's level: random, easy, medium or hard")
+    level: str = Field("medium", description="a bot's level: random, easy, medium, hard or expert")
 
 
 class TableIn(BaseModel):

@@ -47,6 +47,7 @@ UI = (
     "easy",
     "medium",
     "hard",
+    "expert",
     # header
     "language",
     "large cards",
