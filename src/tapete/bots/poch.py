@@ -458,8 +458,12 @@ class Knowledge(search.Knowledge[poch.State]):
         return state.phase == poch._OVER or state.rnd.number != start.rnd.number
 
     def returns(self, start: poch.State, state: poch.State) -> tuple[float, ...]:
-        """Each seat's chips won or lost (what stays in the bowls shared out evenly)."""
-        return tuple(b - a for a, b in zip(_worth(start), _worth(state), strict=True))
+        """Each seat's chips won or lost in the round (what stays in the bowls shared out
+        evenly); the next round's antes and melds, dealt at the horizon, are not this round's."""
+        number = start.rnd.number
+        return tuple(
+            b - a for a, b in zip(_worth(start, number), _worth(state, number), strict=True)
+        )
 
     def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
         """Medium's bet for its hand's standing among random hands, medium's lead."""
@@ -483,10 +487,14 @@ class Knowledge(search.Knowledge[poch.State]):
         return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
 
 
-def _worth(state: poch.State) -> list[float]:
-    """Each seat's chips and a fair share of the bowls, less the bank's additions to them."""
-    share = (sum(state.bowls) - state.bank) / state.params.players
-    return [c + share for c in state.chips]
+def _worth(state: poch.State, number: int) -> list[float]:
+    """Each seat's chips at the end of round ``number`` (at the start of a later round: before
+    its antes and melds), with a fair share of the chips in the bowls that the players put in
+    (chips, bowls less the bank's additions: a total that no step changes)."""
+    chips = state.rnd.start if state.rnd.number != number else state.chips
+    total = sum(state.chips) + sum(state.bowls) - state.bank
+    share = (total - sum(chips)) / state.params.players
+    return [c + share for c in chips]
 
 
 def _playout_action(state: poch.State, legal: list[int]) -> int:
