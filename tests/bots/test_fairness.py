@@ -1,7 +1,8 @@
 """Bots are fair: a decision depends only on the deciding seat's view.
 
 For states along random playouts, the other seats' hidden cards are redealt (``sample_state``
-keeps everything the seat may know) and every level, given the same RNG, must decide the same.
+keeps everything the seat may know) and every level, given the same RNG, must decide the same —
+the search with and without its game knowledge (priors, informed playouts) included.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ def games_with_bots() -> list[str]:
 @pytest.mark.parametrize("spec", games_with_bots())
 def test_a_decision_never_depends_on_hidden_cards(spec: str) -> None:
     game = tapete.load(spec)
-    levels = [bots.load(name) for name in ("easy", "medium", "hard(iterations=3)")]
+    names = (
+        "easy",
+        "medium",
+        "hard(iterations=3)",
+        "hard(iterations=3, rollout=random, prior=none)",
+    )
+    levels = [bots.load(name) for name in names]
     path = random_playout(game, 5)
     rng = random.Random(1)
     for state, _ in rng.sample(path[:-1], min(6, len(path) - 1)):

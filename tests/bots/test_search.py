@@ -84,17 +84,29 @@ def test_the_fast_sampler_deals_the_unseen_cards_evenly() -> None:
 
 @pytest.mark.parametrize("spec", POCHA_SPECS)
 def test_rollouts_score_the_hand_as_the_rules_do(spec: str) -> None:
-    # The fast playout's scores are the hand's score the engine gives for the same bids and
-    # tricks: replaying its choices through the engine ends with the same scores.
+    # The fast playout, by medium for every seat, scores as the engine does: replaying
+    # medium's choices through the engine ends with the same scores.
     game = tapete.load(spec)
     knowledge = knowledge_of(game)
     for state in decision_states(spec)[:6]:
-        values = knowledge.rollout(state, state, random.Random(0))
+        values = pocha_bots._rollout(state)
         assert len(values) == game.players
         end = state
         while not knowledge.deal_over(state, end):
             end = game.apply(end, medium_choice(game, end))
         assert tuple(values) == tuple(knowledge.returns(state, end))
+
+
+@pytest.mark.parametrize("spec", [s for s in POCHA_SPECS if s.startswith("oh_hell")])
+def test_the_searchs_playouts_deal_out_every_trick(spec: str) -> None:
+    # Oh Hell scores a trick a point plus 10 for an exact bid: with hands under 10 cards the
+    # tricks are the scores modulo 10, and every trick of the hand went to someone.
+    game = tapete.load(spec)
+    knowledge = knowledge_of(game)
+    for state in decision_states(spec)[:8]:
+        for seed in range(3):
+            values = knowledge.rollout(state, state, random.Random(seed))
+            assert sum(v % 10 for v in values) == state.deal.size
 
 
 def medium_choice(game: tapete.Game, state: Any) -> int:
