@@ -1,4 +1,4 @@
-"""Poch bots: easy hand-strength rules, medium card counting, hard sampled search.
+"""Poch bots: easy hand-strength rules, medium card counting, hard information-set search.
 
 The melding is automatic, so a Poch player decides two things: how to bet in the poker round and
 which card to lead in the shedding race.
@@ -12,57 +12,53 @@ which card to lead in the shedding race.
   In the race it follows each possible lead up its suit: its own cards shed, where the run stops
   for certain (the Ace, a card played or known out of play), where someone else takes it over,
   and how likely an unseen next card is out of play, which gives it the lead back.
-* **hard** samples whole deals consistent with its view (``sample_state``: the Sequence bowl's
-  verdict included). In the poker round it weighs each sample by how likely the others' bets,
-  calls and passes were with the hands it gives them, and values every bet size by the chips it
-  expects: who folds to it, what the callers' hands do at the showdown. It picks among the
-  near-best actions at random with weights, and when that is a fold it still opens now and then
-  with a one-chip bluff, as often as poker's bluffing ratio allows: its bluffs and slow plays come
-  at mixed frequencies rather than by a fixed rule. The race is deterministic once the hands are
-  known, so in each sampled deal it tries every lead it has and plays the race out: exactly near
-  the end (every player leading for his own chips, a max-n search with a table), and before that
-  with every player leading as medium would from his own seat. It leads the card with the best
-  mean result.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
+  verdict included), each kept among a few in proportion to how likely the others' bets, calls
+  and passes were with the hands it gives them. What it knows of this game (``Knowledge``): the
+  horizon is the end of the round, valued by the chips it moves (the Pinke, the race's
+  payments, a fair share of what stays in the bowls); the bets and the race's leads are moves of
+  the same tree. Playouts and the prior bet as medium does for the hand's standing among random
+  hands and lead as medium counts the race; near the race's end (``SOLVE_CARDS``) each drawn deal
+  is searched exactly, every player leading for his own chips (max-n with a table).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tapete.bots import Budget, Decision
+from tapete.bots import Budget, Decision, search
 from tapete.cards import cards_of, format_card
 from tapete.games import poch
 from tapete.games.poch import CALL, PASS, PINKE, POCH
 
-__all__ = ["decide"]
+_POKER, _SHED, _OVER = poch.Phase  # read in playouts: a global is faster
+
+__all__ = ["Knowledge", "decide", "knowledge"]
 
 Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
 MEDIUM_SAMPLES = 200  # deals medium draws to estimate its chance of the best hand
-BET_BATCH = 12  # sampled deals per hard iteration in the poker round (each is cheap)
+EPSILON = 0.15  # how often the search's model of the others lets them act out of character
+READ_DEALS = 4  # deals the search draws for each one it keeps, by how well the bets fit them
 SOLVE_CARDS = 14  # cards left in all hands at or below which hard searches a race exactly
-RACE_NODES = 20_000  # positions one exact race search may visit before falling back to playouts
-VALUE_SHARE = 0.3  # about how many of its hands the hard bot opens for value
-EPSILON = 0.15  # how often the hard bot's model of the others lets them act out of character
+RACE_NODES = 20_000  # positions one exact race search may visit before it gives up (then: playouts)
 
 
 def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
+    if level == "hard":
+        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
     if view.phase == poch.Phase.POKER:
-        if level == "hard":
-            return _hard_bet(view, legal, rng, budget)
         if level == "medium":
             return _medium_bet(view, legal, rng)
         return _easy_bet(view, legal)
-    if level == "hard":
-        return _hard_lead(view, legal, rng, budget)
     if level == "medium":
         card = _medium_lead(_facts(view))
         return Decision(card, f"sheds the most and keeps the lead with {format_card(card)}")
@@ -88,24 +84,6 @@ def _live(view: poch.View) -> list[int]:
     """The other players still in the poker round."""
     me = _me(view)
     return [s for s in view.seats if s != me and not view.folded[s]]
-
-
-def _amounts(view: poch.View, legal: Sequence[int]) -> list[tuple[int, int]]:
-    """(action, the total the seat's contribution reaches) for pass, call and a few bet sizes."""
-    me, high = _me(view), max(view.bets)
-    out = []
-    sizes = []
-    for a in legal:
-        if a == PASS:
-            out.append((a, view.bets[me]))
-        elif a == CALL:
-            out.append((a, high))
-        else:
-            sizes.append((a, (a - PASS) // 2 if not a & 1 else high + (a - CALL) // 2))
-    if sizes:
-        keep = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, len(sizes)}
-        out += [x for i, x in enumerate(sizes, 1) if i in keep]
-    return out
 
 
 def _beats(mine: Value, me: int, other: Value, seat: int, seats: Sequence[int]) -> bool:
@@ -185,7 +163,12 @@ def _win_chance(view: poch.View, rng: random.Random, samples: int) -> float:
 
 
 def _medium_bet(view: poch.View, legal: list[int], rng: random.Random) -> Decision:
-    chance = _win_chance(view, rng, MEDIUM_SAMPLES)
+    return _bet_by(view, legal, _win_chance(view, rng, MEDIUM_SAMPLES))
+
+
+def _bet_by(view: poch.View, legal: list[int], chance: float) -> Decision:
+    """Medium's bet for a ``chance`` of holding the best hand: open above 35%, call when the
+    chance beats the pot odds, raise above 70%, sized by the pot."""
     pot = view.bowls[PINKE] + view.bowls[POCH]
     to_call = view.to_call
     why = f"best hand {100 * chance:.0f}% of the time"
@@ -289,7 +272,7 @@ def _medium_lead(f: _Facts) -> int:
     return max(cards_of(f.hand), key=lambda c: (_lead_value(f, c), -c))
 
 
-# --- hard betting: weighted samples and the chips each action should bring ----------------------
+# --- the search's model of the others' bets ------------------------------------------------------
 
 
 @lru_cache(maxsize=32)
@@ -363,146 +346,15 @@ def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
     return weight
 
 
-def _bet_values(
-    view: poch.View, world: poch.State, options: list[tuple[int, int]]
-) -> tuple[list[float], bool, float]:
-    """The chips each option is expected to win against folding now, whether this hand is the
-    best of those still in, and the sample's weight."""
-    me, trump, seats, players = _me(view), view.trump, view.seats, view.params.players
-    mine = poch.hand_value(world.hands[me], trump)
-    rivals = _live(view)
-    equity = {s: _percentile(world.hands[s], trump, players) for s in view.seats if s != me}
-    weight = _likelihood(view, equity)
-    beaten = {s: _beats(mine, me, poch.hand_value(world.hands[s], trump), s, seats) for s in rivals}
-    pot0 = view.bowls[PINKE] + view.bowls[POCH]
-    mine_put = view.bets[me]
-    values = []
-    for action, total in options:
-        if action == PASS:
-            values.append(0.0)
-            continue
-        x = min(total - mine_put, view.chips[me])
-        calls = []
-        for s in rivals:
-            owe = min(max(0, total - view.bets[s]), view.chips[s])
-            if owe == 0:  # matched already, or all in
-                calls.append((1.0, s, 0))
-                continue
-            e = equity[s] ** len(rivals)
-            calls.append((_p_call(e, owe, pot0 + x), s, owe))
-        factors = [(1 - p) + p * beaten[s] for p, s, _ in calls]
-        alive = math.prod(factors)
-        value = pot0 * alive - x * (1 - alive)
-        for i, (p, s, owe) in enumerate(calls):
-            if beaten[s] and owe:
-                value += p * owe * math.prod(f for j, f in enumerate(factors) if j != i)
-        values.append(value)
-    return values, all(beaten.values()), weight
-
-
-def _hard_bet(view: poch.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    options = _amounts(view, legal)
-    totals = [0.0] * len(options)
-    weights, best_hand, worlds = 0.0, 0.0, 0
-    clock = budget.clock()
-    while clock.more():
-        for _ in range(BET_BATCH):
-            world = poch.sample_state(view, rng)
-            values, best, weight = _bet_values(view, world, options)
-            for i, v in enumerate(values):
-                totals[i] += weight * v
-            weights += weight
-            best_hand += weight * best
-            worlds += 1
-        clock.tick()
-    weights = weights or 1.0
-    means = [t / weights for t in totals]
-    top = max(means)
-    pot = view.bowls[PINKE] + view.bowls[POCH]
-    # Near-best actions are mixed: a bluff or a slow play is never a fixed rule.
-    margin = 0.15 + 0.04 * pot
-    near = [i for i, m in enumerate(means) if m >= top - margin]
-    pick = rng.choices(near, weights=[math.exp((means[i] - top) / (margin / 2)) for i in near])[0]
-    pick, bluff = _bluff(view, options, means, pick, rng)
-    what = poch.format_action(view.params, options[pick][0])
-    return Decision(
-        options[pick][0],
-        f"{what}{' (a bluff)' if bluff else ''}: {means[pick]:+.1f} chips expected, best hand in "
-        f"{100 * best_hand / weights:.0f}% of {worlds} sampled deals",
-    )
-
-
-def _bluff(
-    view: poch.View,
-    options: list[tuple[int, int]],
-    means: list[float],
-    pick: int,
-    rng: random.Random,
-) -> tuple[int, bool]:
-    """Now and then open with a weak hand, as often as poker's bluffing ratio says.
-
-    A bet of s into a pot P is called profitably only if bluffs make up about s / (P + 2s) of
-    the bets; against several players a bluff must pass them all, so it comes that much rarer.
-    """
-    if options[pick][0] != PASS or view.to_call or len(options) < 2:
-        return pick, False
-    i = 1  # the smallest bet
-    size = options[i][1] - view.bets[_me(view)]
-    pot = view.bowls[PINKE] + view.bowls[POCH]
-    share = size / (pot + 2 * size)  # the bluffs' share of a balanced betting range
-    rate = share / (1 - share) * VALUE_SHARE / (1 - VALUE_SHARE) / max(1, len(_live(view)))
-    if means[i] > -size and rng.random() < rate:  # some chance that everyone folds
-        return i, True
-    return pick, False
-
-
-# --- hard leads: each sampled race played out, exactly near its end ------------------------------
-
-
-class _Public:
-    """What everyone knows during a race: cards played, cards known out, cards seen in hands."""
-
-    __slots__ = ("deck", "hidden_out", "low", "out", "played", "seen")
-
-    def __init__(self, view: poch.View) -> None:
-        deck = poch.deck(view.params)
-        self.deck, self.low = deck.mask, deck.cards[0] & 15
-        self.played, self.out = view.played.mask, view.out_of_play.mask
-        self.seen = [0] * view.params.players
-        for s in view.seats:
-            full = view.hands[s]
-            self.seen[s] = full.mask if full is not None else view.known[s].mask
-        dealt = sum(view.hand_sizes) + len(view.played)
-        self.hidden_out = deck.size - dealt - len(view.out_of_play)
-
-    def facts(self, hands: Sequence[int], seat: int, seats: Sequence[int]) -> _Facts:
-        """What ``seat`` would count in a sampled race: medium's facts, from its own seat."""
-        hand, others = hands[seat], 0
-        for s in seats:
-            if s != seat:
-                others |= self.seen[s] & hands[s]
-        unseen = self.deck & ~hand & ~self.played & ~self.out & ~others
-        p_out = self.hidden_out / max(1, unseen.bit_count())
-        return _Facts(hand, self.played | self.out, others, p_out, self.low)
-
-    def after_run(self, gone: int, stopped_at: int) -> _Public:
-        """The public facts once a run shed ``gone`` and stopped short of ``stopped_at``."""
-        new = _Public.__new__(_Public)
-        new.deck, new.low, new.seen = self.deck, self.low, self.seen
-        new.played, new.out, new.hidden_out = self.played | gone, self.out, self.hidden_out
-        if stopped_at & 15 <= 14 and not (new.played | new.out) >> stopped_at & 1:
-            new.out |= 1 << stopped_at  # nobody held it: it is out of play, for all to see
-            new.hidden_out -= 1
-        return new
+# --- the race with every hand known: exact near its end ---------------------------------------
 
 
 class _Race:
     """The shedding race with every hand known: who leads what, each for his own chips."""
 
-    def __init__(self, seats: tuple[int, ...], chips: Sequence[int], public: _Public) -> None:
+    def __init__(self, seats: tuple[int, ...], chips: Sequence[int]) -> None:
         self.seats = seats
         self.chips = chips
-        self.public = public
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.nodes = 0
 
@@ -557,45 +409,111 @@ class _Race:
         self.table[key] = best
         return best
 
-    def playout(self, hands: tuple[int, ...], seat: int, card: int) -> tuple[int, ...]:
-        """The payoffs when everyone leads as medium does after this lead, each by his count."""
-        h, public = list(hands), self.public
-        while True:
-            before = sum(h)
-            seat, stopped_at, won = self.lead(h, seat, card)
-            if won:
-                return self.payoff(h, seat)
-            public = public.after_run(before & ~sum(h), stopped_at)
-            card = _medium_lead(public.facts(h, seat, self.seats))
-
 
 class _TooBigError(Exception):
     """An exact race search outgrew its budget of positions."""
 
 
-def _hard_lead(view: poch.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    me = _me(view)
-    public = _Public(view)
-    totals = dict.fromkeys(legal, 0.0)
-    wins = dict.fromkeys(legal, 0)
-    clock = budget.clock()
-    while clock.more():
-        world = poch.sample_state(view, rng)
-        race = _Race(view.seats, world.chips, public)
-        results = None
-        if sum(h.bit_count() for h in world.hands) <= SOLVE_CARDS:
-            with contextlib.suppress(_TooBigError):  # too big to search: played out below
-                results = {c: race.solve(world.hands, me, c) for c in legal}
-        if results is None:
-            results = {c: race.playout(world.hands, me, c) for c in legal}
-        for c, pay in results.items():
-            totals[c] += pay[me]
-            wins[c] += pay[me] > 0
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(legal, key=lambda c: (totals[c], -c))
-    return Decision(
-        best,
-        f"{poch.format_action(view.params, best)}: {totals[best] / worlds:+.1f} chips on average,"
-        f" wins the race in {100 * wins[best] / worlds:.0f}% of {worlds} sampled deals",
-    )
+# --- the search's knowledge ----------------------------------------------------------------------
+
+
+def knowledge(params: poch.Params) -> Knowledge:
+    """The search's knowledge of Poch with these parameters."""
+    return Knowledge(params)
+
+
+class Knowledge(search.Knowledge[poch.State]):
+    """Poch for ``tapete.bots.search``: the horizon is the end of the round, its value the chips
+    it moves (the Pinke, the race's payments, a fair share of the bowls that stay), the bets and
+    the race's leads decisions alike."""
+
+    rules = poch
+    scale = 5.0  # chips: a pot of a few bets, a race of a few cards each
+
+    def __init__(self, params: poch.Params) -> None:
+        self.params = params
+
+    def sampler(self, view: poch.View) -> Callable[[random.Random], poch.State]:
+        """Deals drawn from the view, each kept among a few in proportion to how likely the
+        others' bets, calls and passes were with the hands it gives them (``_likelihood``)."""
+        me = _me(view)
+        if not any(seat != me for seat, _ in view.poker):
+            return super().sampler(view)
+        players, trump = view.params.players, view.trump
+
+        def sample(rng: random.Random) -> poch.State:
+            worlds = [poch.sample_state(view, rng) for _ in range(READ_DEALS)]
+            weights = [
+                _likelihood(
+                    view,
+                    {s: _percentile(w.hands[s], trump, players) for s in view.seats if s != me},
+                )
+                for w in worlds
+            ]
+            if sum(weights) <= 0:
+                return worlds[0]
+            return rng.choices(worlds, weights)[0]
+
+        return sample
+
+    def deal_over(self, start: poch.State, state: poch.State) -> bool:
+        return state.phase == _OVER or state.rnd.number != start.rnd.number
+
+    def returns(self, start: poch.State, state: poch.State) -> tuple[float, ...]:
+        """Each seat's chips won or lost in the round (what stays in the bowls shared out
+        evenly); the next round's antes and melds, dealt at the horizon, are not this round's."""
+        number = start.rnd.number
+        return tuple(
+            b - a for a, b in zip(_worth(start, number), _worth(state, number), strict=True)
+        )
+
+    def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
+        """Medium's bet for its hand's standing among random hands, medium's lead."""
+        liked = _playout_action(state, list(actions))
+        return [1.0 if a == liked else 0.1 for a in actions]
+
+    def rollout(
+        self, start: poch.State, state: poch.State, rng: random.Random
+    ) -> tuple[float, ...]:
+        return self.returns(start, _rollout(state))
+
+    def exact(self, start: poch.State, state: poch.State) -> tuple[float, ...] | None:
+        """A race with few cards left, searched exactly: every player leads for his own chips."""
+        if state.phase != _SHED or sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
+            return None
+        race = _Race(state.rnd.seats, state.chips)
+        try:
+            pay = race.value(state.hands, state.turn)
+        except _TooBigError:
+            return None
+        return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+
+
+def _worth(state: poch.State, number: int) -> list[float]:
+    """Each seat's chips at the end of round ``number`` (at the start of a later round: before
+    its antes and melds), with a fair share of the chips in the bowls that the players put in
+    (chips, bowls less the bank's additions: a total that no step changes)."""
+    chips = state.rnd.start if state.rnd.number != number else state.chips
+    total = sum(state.chips) + sum(state.bowls) - state.bank
+    share = (total - sum(chips)) / state.params.players
+    return [c + share for c in chips]
+
+
+def _playout_action(state: poch.State, legal: list[int]) -> int:
+    """Medium's bet for the chance that the hand beats those still in, each as a random hand
+    (its percentile, ``_percentile``); medium's count of the race; from the seat's own view."""
+    if len(legal) == 1:
+        return legal[0]
+    view = poch.observe(state, state.turn)
+    if state.phase == _SHED:
+        return _medium_lead(_facts(view))
+    standing = _percentile(_hand(view), view.trump, view.params.players)
+    return _bet_by(view, legal, standing ** max(1, len(_live(view)))).action
+
+
+def _rollout(state: poch.State) -> poch.State:
+    """The round played out from ``state`` by ``_playout_action`` for every seat."""
+    number = state.rnd.number
+    while state.phase != _OVER and state.rnd.number == number:
+        state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
+    return state

@@ -1,4 +1,4 @@
-"""Pottle bots: easy rules, medium card counting, hard determinized search.
+"""Pottle bots: easy rules, medium card counting, hard information-set search.
 
 Only the declarer (the auction winner) can take the pot, and only by taking exactly his bid; a
 missed contract costs him nothing, the pot simply carries over to a later deal. So the bots value
@@ -20,31 +20,29 @@ declarer.
   and likely winners against the tricks it still needs and wins or ducks accordingly; as a
   defender it takes tricks from a declarer who still needs them, covers his card before he
   plays, and feeds tricks to one who has enough.
-* **hard** samples deals consistent with its view (``sample_state``: voids included) and in each
-  tries every legal move. In play, once hands are small the exact solver
-  (``tapete.bots.solver``, extended to yes-or-no targets) settles whether the declarer can force
-  exactly his bid against the defenders, every card known; before that the medium policy plays
-  the deal out for everyone. Bids: for each sampled deal and each bid, the later players bid as
-  medium does, the auction winner names trump and the deal is played out; a bid is worth its
-  best trump's mean, so a raise is weighed against the contract it forces and against letting a
-  later player take the pot. Trump is chosen by playing each one out.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: voids included). What
+  it knows of this game (``Knowledge``): the horizon is the end of the deal, valued in chips as
+  above (the pot to its winner, a fair share of a pot carried over); an information set is the
+  seat's hand, the bids, the trump and the cards played; playouts bid and name trump as medium
+  does and play the cards by medium's policy; the prior is medium's bid, trump and card. So a
+  bid is weighed, in the same tree as the play, against the contract it forces and against
+  letting a later player take the pot.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from tapete.bots import Budget, Decision
-from tapete.bots.solver import Position, Solver
+from tapete.bots import Budget, Decision, search
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pottle
 from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
-__all__ = ["decide"]
+__all__ = ["Knowledge", "decide", "knowledge"]
 
-SOLVE_CARDS = 4  # cards in the hand to move at or below which hard solves each sampled deal
 SUITS = (4, 5, 6, 7)
 TRUMPS = (4, 5, 6, 7, -1)  # the trump choices, -1 for no trump
 ORDER = pottle.ORDER
@@ -52,22 +50,16 @@ POWER = ORDER.power
 ABOVE = ORDER.above
 FULL = pottle.DECK.mask
 SUIT_MASK = tuple(suit_mask(s) for s in range(8))
-_BID, _PLAY = pottle.Phase.BID, pottle.Phase.PLAY  # read in playouts: a global is faster
+_BID, _TRUMP, _PLAY, _OVER = pottle.Phase  # read in playouts: a global is faster
 OUTBID = 0.3  # medium raises the high bid when a higher contract keeps this share of its best
 EASY_STRETCH = 2  # easy raises the high bid by one when it is at most this far above its count
-LOOSE = 0.5  # hard's credit, in a solved deal, for a contract within the declarer's range
-TIE = 0.2  # the weight of a played-out deal that breaks ties between solved moves
 
 
 def decide(
     level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        if view.phase == pottle.Phase.BID:
-            return _hard_bid(view, legal, rng, budget)
-        if view.phase == pottle.Phase.TRUMP:
-            return _hard_trump(view, legal, rng, budget)
-        return _hard_play(view, legal, rng, budget)
+        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
     careful = level == "medium"
     if view.phase == pottle.Phase.BID:
         cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
@@ -393,13 +385,6 @@ class _Table:
         self.won = list(state.won)
         self.pagat = state.params.pot_rule == "pagat"
 
-    def copy(self) -> _Table:
-        new = _Table.__new__(_Table)
-        new.n, new.hands, new.trick, new.leader = self.n, list(self.hands), self.trick, self.leader
-        new.trump, new.declarer, new.bids = self.trump, self.declarer, self.bids
-        new.won, new.pagat = list(self.won), self.pagat
-        return new
-
     def turn(self) -> int:
         return (self.leader + len(self.trick)) % self.n
 
@@ -455,222 +440,6 @@ def _winner(table: _Table, params: pottle.Params) -> int:
     return pottle.pot_winner(params, tuple(table.bids), tuple(table.won), table.declarer)
 
 
-def _value(winner: int, seat: int, n: int) -> float:
-    """What a deal is worth to ``seat``, in pots: 1 won, 1/n carried over (a fair share of what
-    later deals or the final split give back), 0 taken by someone else."""
-    if winner < 0:
-        return 1 / n
-    return float(winner == seat)
-
-
-# --- the exact contract: can the declarer take exactly his bid, every card known? ----------------
-
-
-class _Target(Solver):
-    """Whether the declarer can end with between ``low`` and ``high`` more tricks against the
-    defenders, every card known: a yes-or-no search, so it stops at the first proof."""
-
-    def __init__(self, pos: Position, declarer: int, low: int, high: int) -> None:
-        super().__init__(pos, {declarer}, {declarer})
-        self.declarer, self.low, self.high = declarer, low, high
-        self.memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
-
-    def run_target(self) -> bool:
-        pos = self.pos
-        return self.reach(list(pos.hands), pos.trick, pos.leader, 0)
-
-    def reach(self, hands: list[int], trick: tuple[int, ...], leader: int, taken: int) -> bool:
-        if not trick:
-            left = hands[leader].bit_count()
-            if taken > self.high or taken + left < self.low:
-                return False
-            if taken >= self.low and taken + left <= self.high:
-                return True
-            key = (tuple(hands), leader, taken)
-            known = self.memo.get(key)
-            if known is not None:
-                return known
-        seat = leader
-        for _ in trick:
-            seat = self.after[seat]
-        mine = seat == self.declarer
-        result = not mine
-        for card in self.moves(hands, seat, trick):
-            hands[seat] ^= 1 << card
-            played = (*trick, card)
-            if len(played) == len(self.pos.seats):
-                winner = leader
-                for _ in range(trick_winner(played, self.pos.trump, self.pos.order)):
-                    winner = self.after[winner]
-                ok = self.reach(hands, (), winner, taken + (winner == self.declarer))
-            else:
-                ok = self.reach(hands, played, leader, taken)
-            hands[seat] ^= 1 << card
-            if ok == mine:
-                result = ok
-                break
-        if not trick:
-            self.memo[(tuple(hands), leader, taken)] = result
-        return result
-
-
-def _solved(table: _Table) -> float:
-    """The declarer's success with every card known and best play on both sides: 1 if he can
-    force exactly his bid, ``LOOSE`` if he can force at least it and can force at most it, just
-    not both at once (imperfect defenders often let him steer there), else 0."""
-    decl = table.declarer
-    need = table.bids[decl] - table.won[decl]
-    if need < 0:
-        return 0.0
-    pos = Position(
-        hands=table.hands,
-        seats=tuple(range(table.n)),
-        trick=table.trick,
-        leader=table.leader,
-        trump=table.trump,
-        order=ORDER,
-        obligation=FOLLOW,
-    )
-    if _Target(pos, decl, need, need).run_target():
-        return 1.0
-    if _Target(pos, decl, need, 99).run_target() and _Target(pos, decl, 0, need).run_target():
-        return LOOSE
-    return 0.0
-
-
-# --- hard ----------------------------------------------------------------------------------------
-
-
-def _hard_play(view: pottle.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    """Each legal card in each sampled deal: solved exactly once hands are small, else played
-    out by the medium policy; the card with the best total for this seat wins."""
-    assert view.seat is not None
-    seat, params = view.seat, view.params
-    clock = budget.clock()
-    totals = dict.fromkeys(legal, 0.0)
-    made = dict.fromkeys(legal, 0.0)
-    solved = 0
-    while clock.more():
-        world = _Table(pottle.sample_state(view, rng))
-        small = world.hands[seat].bit_count() <= SOLVE_CARDS + 1 and not world.pagat
-        solved += small
-        for card in legal:
-            table = world.copy()
-            table.play(card)
-            if small:
-                success = _solved(table)
-                # Perfect defenders beat most contracts: a played-out deal breaks the ties.
-                table.rollout()
-                success += TIE * (table.won[table.declarer] == table.bids[table.declarer])
-                made[card] += min(success, 1.0)
-                totals[card] += success if seat == table.declarer else 1.0 + TIE - success
-                continue
-            table.rollout()
-            made[card] += table.won[table.declarer] == table.bids[table.declarer]
-            totals[card] += _value(_winner(table, params), seat, table.n)
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(legal, key=lambda c: (totals[c], -c))
-    what = pottle.format_action(params, best)
-    how = "solved" if solved else "played out"
-    if params.pot_rule == "pagat":
-        return Decision(
-            best, f"{what}: worth {totals[best] / worlds:.2f} pots on average ({worlds} deals)"
-        )
-    chance = made[best] / worlds
-    if seat == view.declarer:
-        return Decision(best, f"{what}: contract made in {chance:.0%} of {worlds} deals {how}")
-    return Decision(best, f"{what}: contract beaten in {1 - chance:.0%} of {worlds} deals {how}")
-
-
-def _trump_of(action: int) -> int:
-    return -1 if action == pottle.NO_TRUMP else action - pottle.TRUMP + 4
-
-
-def _hard_trump(
-    view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
-) -> Decision:
-    """Each trump in each sampled deal, played out by the medium policy."""
-    assert view.seat is not None
-    seat = view.seat
-    clock = budget.clock()
-    totals = dict.fromkeys(legal, 0.0)
-    wins = dict.fromkeys(legal, 0)
-    while clock.more():
-        world = _Table(pottle.sample_state(view, rng))
-        for action in legal:
-            table = world.copy()
-            table.trump = _trump_of(action)
-            table.rollout()
-            winner = _winner(table, view.params)
-            totals[action] += _value(winner, seat, table.n)
-            wins[action] += winner == seat
-        clock.tick()
-    worlds = max(clock.done, 1)
-    best = max(legal, key=lambda a: (totals[a], -a))
-    return Decision(
-        best,
-        f"{_trump_text(_trump_of(best))}: takes the pot in {wins[best] / worlds:.0%} "
-        f"of {worlds} sampled deals",
-    )
-
-
-def _hard_bid(view: pottle.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    """Each bid in each sampled deal: the later players bid as medium does, the auction winner
-    names trump (this seat: every trump is tried) and the deal is played out. A bid is worth its
-    best trump's mean, so a raise is weighed against the contract it forces."""
-    assert view.seat is not None
-    seat, params = view.seat, view.params
-    cur = _cur_bid(view) if params.pot_rule == "auction_winner" else -1
-    declaring = [a for a in legal if a - pottle.BID > cur]
-    passing = [a for a in legal if a - pottle.BID <= cur][:1]  # any lower bid passes alike
-    options = declaring + passing
-    totals = {a: dict.fromkeys(TRUMPS, 0.0) for a in options}
-    wins = {a: dict.fromkeys(TRUMPS, 0) for a in options}  # deals where this seat takes the pot
-    others = dict.fromkeys(options, 0)  # deals where another seat takes it
-    clock = budget.clock()
-    while clock.more():
-        world = pottle.sample_state(view, rng)
-        for action in options:
-            state = pottle.apply(world, action)
-            while state.phase == _BID:
-                state = pottle.apply(state, _medium_bid_in(state))
-            table = _Table(state)
-            if state.declarer != seat:
-                table.trump = _medium_trump_in(state)
-                table.rollout()
-                winner = _winner(table, params)
-                others[action] += winner not in (-1, seat)
-                for t in TRUMPS:
-                    totals[action][t] += _value(winner, seat, table.n)
-                    wins[action][t] += winner == seat
-                continue
-            for t in TRUMPS:
-                trial = table.copy()
-                trial.trump = t
-                trial.rollout()
-                winner = _winner(trial, params)
-                totals[action][t] += _value(winner, seat, table.n)
-                wins[action][t] += winner == seat
-        clock.tick()
-    worlds = max(clock.done, 1)
-    value = {a: max(totals[a].values()) for a in options}
-    best = max(options, key=lambda a: (value[a], -a))
-    trump = max(TRUMPS, key=lambda t: totals[best][t])
-    text = pottle.format_action(params, best)
-    if best in passing:
-        return Decision(
-            best,
-            f"{text}: leaves the contract to others, who take the pot in "
-            f"{others[best] / worlds:.0%} of {worlds} sampled deals",
-        )
-    return Decision(
-        best,
-        f"{text} ({_trump_text(trump)}): takes the pot in {wins[best][trump] / worlds:.0%} "
-        f"of {worlds} sampled deals",
-    )
-
-
 def _medium_bid_in(state: pottle.State) -> int:
     """Medium's bid for the seat to act in a full state."""
     seat = state.turn
@@ -689,3 +458,74 @@ def _medium_trump_in(state: pottle.State) -> int:
 def _held_at_bid(n: int) -> float:
     """Before any card is played: the chance an unseen card is in another player's hand."""
     return pottle.HAND * (n - 1) / (52 - pottle.HAND)
+
+
+# --- the search's knowledge ----------------------------------------------------------------------
+
+
+def knowledge(params: pottle.Params) -> Knowledge:
+    """The search's knowledge of Pottle with these parameters."""
+    return Knowledge(params)
+
+
+class Knowledge(search.Knowledge[pottle.State]):
+    """Pottle for ``tapete.bots.search``: the horizon is the end of the deal, its value the chips
+    it moves (the pot to its winner, a fair share of a pot carried over to everyone); bids, trump
+    and cards are decisions alike."""
+
+    rules = pottle
+    scale = 4.0  # chips: a pot of an ante a player, more when it carried over
+
+    def __init__(self, params: pottle.Params) -> None:
+        self.params = params
+
+    def deal_over(self, start: pottle.State, state: pottle.State) -> bool:
+        return state.phase == _OVER or state.deal.number != start.deal.number
+
+    def returns(self, start: pottle.State, state: pottle.State) -> tuple[float, ...]:
+        return tuple(b - a for a, b in zip(_worth(start), _worth(state), strict=True))
+
+    def key(self, state: pottle.State) -> Hashable:
+        """The seat's hand, the bids, the trump and the cards played: all it sees."""
+        seat = state.turn
+        return (seat, state.hands[seat], state.bids, state.trump, state.tricks, state.trick)
+
+    def prior(self, state: pottle.State, actions: Sequence[int]) -> list[float]:
+        """Medium's bid, trump and card, from the seat's own view."""
+        liked = _medium_action(state, list(actions))
+        return [1.0 if a == liked else 0.1 for a in actions]
+
+    def rollout(
+        self, start: pottle.State, state: pottle.State, rng: random.Random
+    ) -> tuple[float, ...]:
+        """The auction and trump by medium, the cards by medium's policy on the whole deal."""
+        while state.phase in (_BID, _TRUMP):
+            state = pottle.apply(state, _medium_action(state, []))
+        before = self.returns(start, state)
+        if state.phase == _OVER or state.deal.number != start.deal.number:
+            return before
+        table = _Table(state)
+        table.rollout()
+        n, pot = table.n, state.pot
+        winner = _winner(table, self.params)
+        if winner < 0:
+            return before
+        return tuple(v + (pot if s == winner else 0) - pot / n for s, v in enumerate(before))
+
+
+def _worth(state: pottle.State) -> list[float]:
+    """Each seat's net chips, with a fair share of the pot: what later deals give back of a pot
+    that carries over (the antes of the next deal are in it, as they are in the stacks)."""
+    share = state.pot / state.params.players
+    return [c - b + share for c, b in zip(state.stacks, state.bought, strict=True)]
+
+
+def _medium_action(state: pottle.State, legal: list[int]) -> int:
+    """Medium's bid, trump or card for the seat to act in a full state, from its own view."""
+    if state.phase == _BID:
+        return _medium_bid_in(state)
+    if state.phase == _TRUMP:
+        return _trump_action(_medium_trump_in(state))
+    if len(legal) == 1:
+        return legal[0]
+    return _policy(_know_view(pottle.observe(state, state.turn), legal), True)

@@ -1,4 +1,4 @@
-"""Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard search and mixed raises.
+"""Truco Paulista bots, 1v1 and 2v2: easy rules, medium card counting, hard information-set search.
 
 * **easy** plays like a casual player: it leads its best card, beats the table as cheaply as it
   can, throws its lowest when it cannot or when its partner already holds the round. It counts
@@ -11,39 +11,37 @@
   opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
-* **hard** samples deals from its view and weighs each by how well the other seats' plays fit
-  what medium would have played with the cards they hold there, and by how likely the opponents'
-  raises and accepts were given their own win chance (estimated from *their* view of that deal).
-  In every deal it tries every card, face up and face down, and plays the hand out with the
-  medium policy for all; the best card gives its win chance, ties going to the face-down and the
-  cheaper card (so it does not waste a strong card on a round its partner holds). Raise, accept,
-  run and re-raise are priced in expected points — a raise by how often the opponent would run,
-  accept or raise again with the hand it holds in each deal — and chosen at random by a softmax
-  over those points: clear choices are near-certain, close ones mixed, so it bluffs and calls
-  bluffs at mixed frequencies rather than by a fixed, exploitable rule. The mão de onze is priced
-  the same way (3 points played for, 1 given up), with the partner's shown hand in every deal.
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view, kept in proportion to how well the
+  opponents' raises (or accepts of its raise) fit the cards they hold in them, as medium weighs
+  them. What it knows of this game (``Knowledge``): the horizon is the end of the hand, valued by
+  the points it moves (its stake, or what a run from a raise gives); an information set is the
+  seat's hand (and a partner's shown in a mão de onze), the cards face up and the bets; cards,
+  raises, accepts, runs and the mão de onze are moves of the same tree. Playouts play medium's
+  cards and answer a raise by a deal drawn from the answering seat's view; the prior, which is
+  how the search first models the other seats, is medium's card and medium's bets for the seat's
+  own win chance (a few deals drawn from its view, played out).
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
-from tapete.bots import Budget, Decision
+from tapete.bots import Budget, Decision, search
 from tapete.cards import cards_of
 from tapete.games import truco
-from tapete.games.truco import ACCEPT, BLIND, DOWN, RAISE, RUN, TIE
+from tapete.games.truco import ACCEPT, DOWN, RAISE, RUN, TIE
 
-__all__ = ["decide"]
+_PLAY, _ANSWER, _ELEVEN, _OVER = truco.Phase  # read in playouts: a global is faster
+
+__all__ = ["Knowledge", "decide", "knowledge"]
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
-OPPONENT_DEALS = 6  # sampled deals behind hard's guess of an opponent's win chance
-PLAY_MISS = 0.4  # hard: how much less a deal counts for each play medium would not have made
-RAISE_FLOOR = 0.05  # hard: how likely a raise is from an opponent sure to lose (bluffs, noise)
-SOFTMAX = 0.05  # hard: the temperature of its mixed choices, per point at stake
+READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
+PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
 
 def decide(
@@ -52,7 +50,7 @@ def decide(
     if view.blind:
         return Decision(legal[0], "a blind hand: every position is alike")
     if level == "hard":
-        return _hard(view, legal, rng, budget)
+        return search.decide(view, legal, rng, budget, knowledge(view.params))
     careful = level == "medium"
     betting = view.phase != truco.Phase.PLAY or RAISE in legal
     if careful and not betting:
@@ -294,79 +292,52 @@ def _finish(world: truco.State, team: int, first: int = -1) -> float:
         can_down = _can_down(params, results)
 
 
-def _plays_likelihood(world: truco.State, me: int) -> float:
-    """How well the other seats' plays so far fit the medium policy with the hands they hold in
-    ``world``: a play the policy would make counts 1, any other ``h_miss``."""
-    d, params = world.deal, world.params
-    if d.blind:
+def _evidence(view: truco.View) -> str:
+    """What the bets so far tell of the opponents' hands: "raised", "accepted" (our raise), or
+    nothing."""
+    assert view.seat is not None
+    if view.phase == truco.Phase.ANSWER:
+        return "raised"
+    if view.phase == truco.Phase.PLAY and view.stake > 1:
+        return "accepted" if view.raised_by == view.seat & 1 else "raised"
+    return ""
+
+
+def _fit(view: truco.View, world: truco.State, evidence: str) -> float:
+    """How well the opponents' bets fit the cards they hold in ``world`` (at most 1), by a casual
+    count of those cards and the rounds they have won."""
+    if not evidence:
         return 1.0
-    n, power = params.players, d.power
-    hands = list(d.dealt)
-    alive = truco.deck(params).mask & ~(1 << d.vira)
-    tied = _tied_team(params, d.dealer)
-    shown = n == 4 and d.special == truco.ELEVEN
-    likelihood = 1.0
-    results: tuple[int, ...] = ()
-    for number, (leader, plays) in enumerate((*world.tricks, (world.leader, world.trick))):
-        can_down = _can_down(params, results)
-        for i, play in enumerate(plays):
-            seat = (leader + i) % n
-            if seat != me:
-                partner = hands[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
-                unseen = alive & ~hands[seat] & ~partner
-                guess = _pick(
-                    hands[seat],
-                    seat,
-                    n,
-                    plays[:i],
-                    leader,
-                    results,
-                    power,
-                    unseen,
-                    can_down,
-                    tied,
-                    partner,
-                    careful=True,
-                )
-                if guess != play:
-                    likelihood *= PLAY_MISS
-            bit = 1 << (play & 127)
-            hands[seat] &= ~bit
-            alive &= ~bit
-        if number < len(world.results):
-            results = (*results, world.results[number])
-    return likelihood
+    assert view.seat is not None
+    team, n = view.seat & 1, view.params.players
+    power, deck = _power(view), view.params.deck
+    held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
+    points = held + _rounds_points(_results(view), 1 - team)
+    if evidence == "raised":
+        return 0.15 + 0.85 * _ramp(points, 1, 6)
+    return 0.3 + 0.7 * _ramp(points, 0, 3)
 
 
 def _estimate(view: truco.View, rng: random.Random, deals: int, read: bool = False) -> float:
     """The chance that the view's team wins the hand: sampled deals played out by medium.
 
     With ``read``, a deal counts more when the opponents' raises (or accepts of our raise) fit
-    the cards they hold in it, by a casual count of those cards.
+    the cards they hold in it (``_fit``).
     """
     assert view.seat is not None
-    team, n = view.seat & 1, view.params.players
-    evidence = ""
-    if read and view.phase == truco.Phase.ANSWER:
-        evidence = "raised"
-    elif read and view.phase == truco.Phase.PLAY and view.stake > 1:
-        evidence = "accepted" if view.raised_by == team else "raised"
-    power, deck = _power(view), view.params.deck
-    theirs = _rounds_points(_results(view), 1 - team)
+    team = view.seat & 1
+    evidence = _evidence(view) if read else ""
     total = weights = 0.0
     for _ in range(deals):
         world = truco.sample_state(view, rng)
-        weight = 1.0
-        if evidence:
-            held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
-            points = held + theirs
-            if evidence == "raised":
-                weight = 0.15 + 0.85 * _ramp(points, 1, 6)
-            else:
-                weight = 0.3 + 0.7 * _ramp(points, 0, 3)
+        weight = _fit(view, world, evidence)
         total += weight * _finish(world, team)
         weights += weight
     return total / weights
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
 
 
 # --- easy and medium betting ---------------------------------------------------------------------
@@ -424,166 +395,159 @@ def _medium_bet(
     return None
 
 
-# --- hard ----------------------------------------------------------------------------------------
+# --- the search's knowledge ----------------------------------------------------------------------
 
 
-def _ramp(x: float, lo: float, hi: float) -> float:
-    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
+def knowledge(params: truco.Params) -> Knowledge:
+    """The search's knowledge of Truco with these parameters."""
+    return Knowledge(params)
 
 
-def _raised_likelihood(chance: float) -> float:
-    """How likely an opponent who wins with ``chance`` raised (bluffs and randoms: the floor)."""
-    return RAISE_FLOOR + (1 - RAISE_FLOOR) * _ramp(chance, 0.45, 0.8)
+class Knowledge(search.Knowledge[truco.State]):
+    """Truco for ``tapete.bots.search``: the horizon is the end of the hand, its value the points
+    the hand moves (its stake, or what a run gives), cards and bets decisions alike."""
+
+    rules = truco
+    scale = 3.0  # a hand is worth 1 to 12 points, mostly 1 or 3
+
+    def __init__(self, params: truco.Params) -> None:
+        self.params = params
+        self.chances: dict[Hashable, float] = {}
+
+    def sampler(self, view: truco.View) -> Callable[[random.Random], truco.State]:
+        """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
+        accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
+        evidence = _evidence(view)
+        if not evidence:
+            return super().sampler(view)
+
+        def sample(rng: random.Random) -> truco.State:
+            for _ in range(READ_TRIES):
+                world = truco.sample_state(view, rng)
+                if rng.random() < _fit(view, world, evidence):
+                    break
+            return world
+
+        return sample
+
+    def deal_over(self, start: truco.State, state: truco.State) -> bool:
+        return state.phase == _OVER or state.deal.number != start.deal.number
+
+    def returns(self, start: truco.State, state: truco.State) -> tuple[float, ...]:
+        """Each seat's points: its team's gain minus the other team's."""
+        gained = [a - b for a, b in zip(state.scores, start.scores, strict=True)]
+        margin = float(gained[0] - gained[1])
+        return tuple(margin if s & 1 == 0 else -margin for s in range(len(state.hands)))
+
+    def key(self, state: truco.State) -> Hashable:
+        """The seat's hand (and a partner's shown in a mão de onze), the cards face up so far
+        (face-down ones as unknown), and the bets: everything the seat sees, nothing more."""
+        seat, d = state.turn, state.deal
+        shown = self.params.players == 4 and d.special == truco.ELEVEN
+        partner = state.hands[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
+        rounds = tuple(tuple(min(p, DOWN) for p in plays) for _, plays in state.tricks)
+        return (
+            seat,
+            state.hands[seat],
+            partner,
+            rounds,
+            tuple(min(p, DOWN) for p in state.trick),
+            state.phase,
+            state.stake,
+            state.proposal,
+            state.raised_by,
+            state.ran,
+        )
+
+    def prior(self, state: truco.State, actions: Sequence[int]) -> list[float]:
+        """Medium's card; raises and answers as medium's thresholds say of the seat's own win
+        chance (a few deals drawn from its view, played out). The prior is what the search
+        plays first at a seat's new information set: the other seats' model."""
+        liked = -1
+        if state.phase != _PLAY or RAISE in actions:
+            key = self.key(state)
+            chance = self.chances.get(key)
+            if chance is None:
+                chance = _own_chance(state, random.Random(hash(key)), PRIOR_DEALS)
+                self.chances[key] = chance
+            liked = _bet(state, actions, chance)
+        if liked < 0:
+            liked = _playout_card(state, list(actions))
+        return [1.0 if a == liked else 0.1 for a in actions]
+
+    def rollout(
+        self, start: truco.State, state: truco.State, rng: random.Random
+    ) -> tuple[float, ...]:
+        return self.returns(start, _rollout(state, rng))
+
+    def describe(self, params: truco.Params, action: int) -> str:
+        return _WORDS.get(action) or truco.format_action(params, action)
 
 
-def _accepted_likelihood(chance: float) -> float:
-    return 0.2 + 0.8 * _ramp(chance, 0.25, 0.5)
+def _playout_card(state: truco.State, legal: list[int]) -> int:
+    """The medium policy's card for the seat to play in a full state (what it may see only)."""
+    d, params, seat = state.deal, state.params, state.turn
+    if d.blind:
+        return legal[0]
+    n = params.players
+    alive = truco.deck(params).mask & ~(1 << d.vira)
+    for _, plays in state.tricks:
+        for play in plays:
+            alive &= ~(1 << (play & 127))
+    for play in state.trick:
+        alive &= ~(1 << (play & 127))
+    shown = n == 4 and d.special == truco.ELEVEN and seat & 1 == d.eleven_team
+    partner = state.hands[seat ^ 2] if shown else 0
+    trick = tuple(DOWN if play >= DOWN else play for play in state.trick)
+    card = _pick(
+        state.hands[seat],
+        seat,
+        n,
+        trick,
+        state.leader,
+        state.results,
+        d.power,
+        alive & ~state.hands[seat] & ~partner,
+        _can_down(params, state.results),
+        _tied_team(params, d.dealer),
+        partner,
+        careful=True,
+    )
+    return card if card in legal else card & 127
 
 
-def _answers(chance: float, asked: int) -> tuple[float, float]:
-    """How likely an opponent who wins with ``chance`` runs from a raise to ``asked``, and how
-    likely it raises again."""
-    given = truco.RUN_PAYS[asked]
-    keep = (asked - given) / (2 * asked) + 0.08
-    stay = 0.1 + 0.9 * _ramp(chance, keep - 0.1, keep + 0.1)
-    again = stay * _ramp(chance, 0.72, 0.9) if asked < 12 else 0.0
-    return 1.0 - stay, again
-
-
-class _Raise:
-    """Accumulates, over weighted deals, what a raise to ``asked`` is worth to the raisers."""
-
-    def __init__(self, asked: int) -> None:
-        self.asked = asked
-        self.given = truco.RUN_PAYS[asked]
-        self.weight = 0.0
-        self.run = 0.0  # weighted chance the opponents run
-        self.accepted = 0.0  # weighted points when they accept
-        self.again = 0.0  # weighted chance they raise again
-        self.again_won = 0.0  # ... and the raisers' wins then
-
-    def add(self, weight: float, chance: float, won: float) -> None:
-        run, again = _answers(chance, self.asked)
-        self.weight += weight
-        self.run += weight * run
-        self.accepted += weight * (1 - run - again) * self.asked * (2 * won - 1)
-        self.again += weight * again
-        self.again_won += weight * again * won
-
-    def value(self) -> float:
-        if self.weight <= 0:
-            return 0.0
-        total = self.run * self.given + self.accepted
-        if self.again > 0:
-            higher = truco.NEXT_STAKE[self.asked]
-            won = self.again_won / self.again
-            total += self.again * max(-self.asked, higher * (2 * won - 1))
-        return total / self.weight
-
-
-def _choose(options: dict[int, float], scale: float, rng: random.Random) -> int:
-    """A softmax over expected points: near-equal options are mixed, clear ones nearly sure."""
-    top = max(options.values())
-    temperature = SOFTMAX * scale
-    weights = {a: math.exp((v - top) / temperature) for a, v in options.items()}
-    pick = rng.random() * sum(weights.values())
-    for action, w in weights.items():
-        pick -= w
-        if pick <= 0:
-            return action
-    return max(options, key=options.__getitem__)
-
-
-def _opponent_chance(world: truco.State, seat: int, rng: random.Random) -> float:
-    """``seat``'s own estimate of its win chance in ``world``, from its view (as medium's)."""
-    view = truco.observe(world, seat)
+def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
+    """The chance the seat to act wins the hand as it sees it: deals drawn from its view,
+    played out by medium."""
+    seat = state.turn
+    view = truco.observe(state, seat)
     team = seat & 1
-    total = sum(_finish(truco.sample_state(view, rng), team) for _ in range(OPPONENT_DEALS))
-    return total / OPPONENT_DEALS
+    return sum(_finish(truco.sample_state(view, rng), team) for _ in range(deals)) / deals
 
 
-def _hard(view: truco.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
-    assert view.seat is not None
-    seat, n, team = view.seat, view.params.players, view.seat & 1
-    cards = [a for a in legal if a < BLIND] or [-1]  # -1: no card now (an answer, mão de onze)
-    # Whose betting tells something, and who would answer a raise of ours.
-    answerer = (seat + 1) % n
-    raiser = view.proposer if view.phase == truco.Phase.ANSWER else None
-    earlier = view.phase == truco.Phase.PLAY and view.stake > 1
-    ours = _Raise(truco.NEXT_STAKE[view.proposal or view.stake]) if RAISE in legal else None
-    asked_of = {raiser} if raiser is not None else set()
-    if earlier or ours:
-        asked_of.add(answerer)
-    clock = budget.clock()
-    total = 0.0
-    won = dict.fromkeys(cards, 0.0)
-    deals: list[tuple[float, float, dict[int, float]]] = []
-    while clock.more():
-        world = truco.sample_state(view, rng)
-        chances = {s: _opponent_chance(world, s, rng) for s in asked_of}
-        weight = _plays_likelihood(world, seat)
-        if raiser is not None:
-            weight *= _raised_likelihood(chances[raiser])
-        elif earlier and view.raised_by == team:
-            weight *= _accepted_likelihood(chances[answerer])
-        elif earlier:
-            weight *= _raised_likelihood(chances[answerer])
-        outcomes = {a: _finish(world, team, a) for a in cards}
-        for a, value in outcomes.items():
-            won[a] += weight * value
-        deals.append((weight, chances.get(answerer, 0.0), outcomes))
-        total += weight
-        clock.tick()
-    power = _power(view)
-    best = max(cards, key=lambda a: (won[a], a >= DOWN, -power[a & 127]))
-    chance = won[best] / total
-    if ours is not None:
-        for weight, answer_chance, outcomes in deals:
-            ours.add(weight, answer_chance, outcomes[best])
-    return _hard_choice(view, rng, best, chance, ours, clock.done)
+def _bet(state: truco.State, actions: Sequence[int], chance: float) -> int:
+    """Medium's bet (raise, accept, run) for a win ``chance``, or -1 for playing a card."""
+    if state.phase == _ELEVEN:
+        return ACCEPT if chance >= 0.3 else RUN
+    if state.phase == _ANSWER:
+        asked = state.proposal
+        keep = (asked - truco.RUN_PAYS[asked]) / (2 * asked) + 0.1
+        if RAISE in actions and chance >= 0.8:
+            return RAISE
+        return ACCEPT if chance >= keep else RUN
+    return RAISE if RAISE in actions and chance >= 0.65 else -1
 
 
-def _hard_choice(
-    view: truco.View,
-    rng: random.Random,
-    best: int,
-    chance: float,
-    ours: _Raise | None,
-    count: int,
-) -> Decision:
-    deals = f"{count} sampled deals"
-    if view.phase == truco.Phase.ELEVEN:
-        options = {ACCEPT: 3 * (2 * chance - 1), RUN: -1.0}
-        action = _choose(options, 3, rng)
-        return Decision(
-            action,
-            f"mão de onze: wins {chance:.0%} of {deals}, {options[ACCEPT]:+.1f} points expected"
-            " for 3 against -1 for running",
-        )
-    if view.phase == truco.Phase.ANSWER:
-        asked = view.proposal or 3
-        options = {
-            ACCEPT: asked * (2 * chance - 1),
-            RUN: -float(truco.RUN_PAYS[asked]),
-        }
-        if ours is not None:
-            options[RAISE] = ours.value()
-        action = _choose(options, asked, rng)
-        verb = {ACCEPT: "accept", RUN: "run from", RAISE: "raise over"}[action]
-        return Decision(
-            action,
-            f"{verb} the raise to {asked}: wins {chance:.0%} of {deals} read with the raise;"
-            " points expected: " + ", ".join(f"{_WORDS[a]} {v:+.1f}" for a, v in options.items()),
-        )
-    stake = view.stake
-    card_text = truco.format_action(view.params, best)
-    if ours is not None:
-        options = {best: stake * (2 * chance - 1), RAISE: ours.value()}
-        action = _choose(options, ours.asked, rng)
-        if action == RAISE:
-            return Decision(
-                RAISE,
-                f"raise to {ours.asked}: {options[RAISE]:+.1f} points expected against"
-                f" {options[best]:+.1f} for {card_text} (wins {chance:.0%} of {deals})",
-            )
-    return Decision(best, f"{card_text}: wins the hand in {chance:.0%} of {deals}")
+def _rollout(state: truco.State, rng: random.Random) -> truco.State:
+    """The hand played out from ``state``: cards by the medium policy from each seat's own
+    knowledge, raises answered by a deal drawn from the answering seat's view, no further
+    raises."""
+    number = state.deal.number
+    while state.phase != _OVER and state.deal.number == number:
+        if state.phase == _PLAY:
+            legal = truco.legal_actions(state)
+            action = _playout_card(state, legal)
+        else:
+            action = _bet(state, (), _own_chance(state, rng, 1))
+        state = truco.apply(state, action)
+    return state

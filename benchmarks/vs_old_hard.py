@@ -1,0 +1,385 @@
+"""Today's bots against the bots of a tagged commit, in duplicate matches with both engines in step.
+
+``python benchmarks/vs_old_hard.py --new hard --old hard --pairs 40 --out results/`` plays, for
+every game spec (``--spec``, repeatable; default: every game and player count, deal-sized where a
+full match is long), ``--pairs`` duplicate groups between a bot of this tree (``--new``) and a bot
+of the tag (``--old``, default tag ``hard-v1``, the last commit with the flat Monte Carlo hard).
+
+**The old code** is read from git (``git archive TAG src/tapete``) into a temporary folder, its
+package renamed ``tapete_v1`` (every ``tapete.`` import and module path rewritten), and imported
+beside today's ``tapete``; the folder is removed at exit. Nothing of the old code stays in ``src``.
+
+**Lockstep.** Every match is played twice over: today's engine is the referee, the tag's engine
+follows the same actions, and each bot decides from its own engine's view of its seat with its own
+engine's legal actions (views differ between versions). Before every step the two engines must
+agree on the seat to act and its legal actions, and at the end on the scores; the first
+disagreement stops the run with the spec, seed, step and both sides' answers.
+
+**Duplicate groups** are those of ``tapete arena`` (``tapete.arena.assignments``): one seed
+played once per seat assignment of the two bots (seats, or teams where the game has them), with
+the seat RNGs of ``tapete.match.seat_rng``; a group's difference is the mean over its matches of
+the new bot's score minus the old one's (``tapete.arena.bot_scores``: points, or net chips), and
+the table gives the mean over groups with a 95% Student-t interval.
+
+**Resumable.** Each group finished is one JSON line in ``--out``
+(``<spec>--<new>--vs--<old>@<tag>.jsonl``); a later run with the same options skips the groups
+already there, so a long run can span sessions, and ``--pairs`` can grow between runs. Each line
+also holds every decision time of both bots (decisions with a choice), for the speed columns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import importlib
+import json
+import math
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import tapete
+from tapete import arena
+from tapete import bots as new_bots
+from tapete.game import Game
+from tapete.match import seat_rng
+
+TAG = "hard-v1"
+PACKAGE = "tapete_v1"
+
+# Every game and player count; a deal or a few where a whole match is long for the search.
+SPECS = [
+    "pocha(players=3, schedule=[6])",
+    "pocha(schedule=[5])",
+    "pocha(players=5, max_players=8, schedule=[5])",
+    "oh_hell(schedule=[7])",
+    "tute",
+    "tute(players=4)",
+    "truco",
+    "truco(players=4)",
+    "poch(rounds=4)",
+    "pottle(deals=4, extra_deals=0)",
+]
+
+
+class DivergenceError(RuntimeError):
+    """The two engines disagree: the comparison would no longer be one game."""
+
+
+# --- the old code --------------------------------------------------------------------------
+
+_IMPORT = re.compile(r"^(\s*)(from|import) tapete\b", re.MULTILINE)
+_MODULE_PATH = re.compile(r"""((?<!\w)f?["'])tapete\.""")
+
+
+def _rename(source: str) -> str:
+    """``source`` with the package ``tapete`` renamed: imports and module paths in strings."""
+    source = re.sub(
+        r"^(\s*)import tapete$", r"\1import tapete_v1 as tapete", source, flags=re.MULTILINE
+    )
+    source = _IMPORT.sub(rf"\1\2 {PACKAGE}", source)
+    return _MODULE_PATH.sub(rf"\1{PACKAGE}.", source)
+
+
+def extract(tag: str = TAG, repo: Path | None = None) -> Path:
+    """A temporary folder holding the tag's ``src/tapete`` as the package ``tapete_v1``.
+
+    Raises LookupError when git or the tag is missing (a shallow clone has no tags). The folder
+    is removed when the process exits.
+    """
+    repo = repo or Path(__file__).resolve().parent.parent
+    git = shutil.which("git")
+    if git is None:
+        raise LookupError("git is not installed")
+    found = subprocess.run(
+        [git, "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        raise LookupError(f"no commit {tag!r} in {repo} (fetch the tags: git fetch --tags)")
+    folder = Path(tempfile.mkdtemp(prefix=f"{PACKAGE}-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    archive = subprocess.run(
+        [git, "-C", str(repo), "archive", "--format=tar", tag, "src/tapete"],
+        capture_output=True,
+        check=True,
+    )
+    tar_path = folder / "old.tar"
+    tar_path.write_bytes(archive.stdout)
+    with tarfile.open(tar_path) as tar:
+        tar.extractall(folder, filter="data")
+    tar_path.unlink()
+    package = folder / PACKAGE
+    (folder / "src" / "tapete").rename(package)
+    (folder / "src").rmdir()
+    for path in package.rglob("*.py"):
+        path.write_text(_rename(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return folder
+
+
+def load_old(folder: Path) -> ModuleType:
+    """The old package ``tapete_v1`` from a folder made by ``extract`` (imported once)."""
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    old = importlib.import_module(PACKAGE)
+    importlib.import_module(f"{PACKAGE}.bots")
+    return old
+
+
+# --- one duplicate group -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match of a group: the bot at each seat (0 new, 1 old), scores, the bots' scores."""
+
+    seats: tuple[int, ...]
+    scores: tuple[int, ...]
+    new: float
+    old: float
+
+
+def play_match(
+    game: Game,
+    old_game: Any,
+    bots: Sequence[Any],
+    seats: Sequence[int],
+    seed: int,
+    times: tuple[list[float], list[float]] | None = None,
+) -> Match:
+    """Play one match with both engines in step: ``bots[0]`` is today's, ``bots[1]`` the tag's.
+
+    ``seats[i]`` is the bot at seat ``i``. Decision times (ms, decisions with a choice) are
+    appended to ``times`` per bot. Raises DivergenceError at the first step where the engines
+    disagree.
+    """
+    state = game.new_state(seed)
+    old_state = old_game.new_state(seed)
+    rngs = [seat_rng(seed, s) for s in range(game.players)]
+    step = 0
+
+    def diverged(what: str, new: object, old: object) -> DivergenceError:
+        return DivergenceError(
+            f"{game.spec}, seed {seed}, step {step}: the engines disagree on {what}:"
+            f" today {new!r}, {TAG} {old!r}"
+        )
+
+    while True:
+        seat = game.current_player(state)
+        old_seat = old_game.current_player(old_state)
+        if seat != old_seat:
+            raise diverged("the seat to act", seat, old_seat)
+        if seat is None:
+            break
+        legal = game.legal_actions(state)
+        old_legal = old_game.legal_actions(old_state)
+        if list(legal) != list(old_legal):
+            raise diverged(f"seat {seat}'s legal actions", legal, old_legal)
+        bot = seats[seat]
+        start = time.perf_counter()
+        if bot == 0:
+            action = bots[0].choose(game.observe(state, seat), legal, rngs[seat])
+        else:
+            action = bots[1].choose(old_game.observe(old_state, seat), old_legal, rngs[seat])
+        if times is not None and len(legal) > 1:
+            times[bot].append((time.perf_counter() - start) * 1000)
+        error = game.why_illegal(state, action)
+        if error is not None:
+            raise error
+        state = game.apply(state, action)
+        old_state = old_game.apply(old_state, action)
+        step += 1
+    outcome, old_outcome = game.outcome(state), old_game.outcome(old_state)
+    assert outcome is not None
+    if old_outcome is None or tuple(outcome.scores) != tuple(old_outcome.scores):
+        raise diverged("the final scores", outcome.scores, old_outcome and old_outcome.scores)
+    result = arena.MatchResult(0, seed, tuple(seats), tuple(outcome.scores), outcome.winners)
+    mine = arena.bot_scores(game, result)
+    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1])
+
+
+_OLD: dict[str, Any] = {}
+
+
+def _worker_init(folder: str) -> None:
+    _OLD["package"] = load_old(Path(folder))
+
+
+def play_group(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
+    """Play one duplicate group; the JSON line that records it."""
+    spec, new_name, old_name, base_seed, group = task
+    old = _OLD["package"]
+    game = tapete.load(spec)
+    old_game = old.load(spec)
+    seed = arena.group_seed(base_seed, group)
+    times: tuple[list[float], list[float]] = ([], [])
+    matches = []
+    for seats in arena.assignments(game.players, 2, game.teams):
+        bots = (new_bots.load(new_name), old.bots.load(old_name))  # fresh: nothing carries over
+        matches.append(play_match(game, old_game, bots, seats, seed, times))
+    return {
+        "spec": game.spec,
+        "new": new_name,
+        "old": old_name,
+        "tag": TAG,
+        "seed": base_seed,
+        "group": group,
+        "group_seed": seed,
+        "difference": statistics.fmean(m.new - m.old for m in matches),
+        "matches": [
+            {"seats": list(m.seats), "scores": list(m.scores), "new": m.new, "old": m.old}
+            for m in matches
+        ],
+        "new_ms": [round(t, 2) for t in times[0]],
+        "old_ms": [round(t, 2) for t in times[1]],
+    }
+
+
+# --- shards and the summary ----------------------------------------------------------------
+
+
+def shard(out: Path, spec: str, new_name: str, old_name: str, seed: int) -> Path:
+    """The results file of one spec and pair of bots (one JSON line per group)."""
+    name = f"{spec}--{new_name}--vs--{old_name}@{TAG}--seed{seed}"
+    return out / (re.sub(r"[^\w.@=-]+", "_", name).strip("_") + ".jsonl")
+
+
+def read_shard(path: Path) -> list[dict[str, Any]]:
+    """The groups recorded in a shard (a torn last line, from an interrupted run, is skipped)."""
+    if not path.exists():
+        return []
+    lines = []
+    for line in path.read_text().splitlines():
+        try:
+            lines.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return lines
+
+
+@dataclass(frozen=True)
+class Summary:
+    spec: str
+    pairs: int
+    mean: float
+    low: float
+    high: float
+    new_ms: tuple[float, float]  # median, p95
+    old_ms: tuple[float, float]
+
+
+def _quantiles(times: list[float]) -> tuple[float, float]:
+    if not times:
+        return (math.nan, math.nan)
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def summarise(spec: str, groups: list[dict[str, Any]]) -> Summary:
+    """Mean difference per match over the groups, with its 95% CI, and decision times."""
+    diffs = [g["difference"] for g in groups]
+    mean = statistics.fmean(diffs)
+    half = math.nan
+    if len(diffs) > 1:
+        half = arena.t_quantile(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    new_ms = [t for g in groups for t in g["new_ms"]]
+    old_ms = [t for g in groups for t in g["old_ms"]]
+    return Summary(
+        spec, len(diffs), mean, mean - half, mean + half, _quantiles(new_ms), _quantiles(old_ms)
+    )
+
+
+def run(
+    specs: Sequence[str],
+    new_name: str,
+    old_name: str,
+    pairs: int,
+    out: Path,
+    seed: int = 0,
+    workers: int = 1,
+    folder: Path | None = None,
+) -> Iterator[Summary]:
+    """Play what is missing of ``pairs`` groups per spec into ``out``; a summary per spec."""
+    out.mkdir(parents=True, exist_ok=True)
+    folder = folder or extract()
+    _worker_init(str(folder))
+    old = _OLD["package"]
+    new_bots.load(new_name)
+    old.bots.load(old_name)
+    for spec in specs:
+        canonical = tapete.load(spec).spec
+        path = shard(out, canonical, new_name, old_name, seed)
+        done = {g["group"] for g in read_shard(path)}
+        tasks = [(canonical, new_name, old_name, seed, g) for g in range(pairs) if g not in done]
+        with path.open("a") as sink:
+            for line in _map(tasks, workers, folder):
+                sink.write(json.dumps(line) + "\n")
+                sink.flush()
+        groups = [g for g in read_shard(path) if g["group"] < pairs]
+        yield summarise(canonical, groups)
+
+
+def _map(
+    tasks: list[tuple[str, str, str, int, int]], workers: int, folder: Path
+) -> Iterator[dict[str, Any]]:
+    if workers <= 1 or len(tasks) <= 1:
+        yield from map(play_group, tasks)
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_worker_init, initargs=(str(folder),)
+    ) as pool:
+        for future in as_completed([pool.submit(play_group, t) for t in tasks]):
+            yield future.result()
+
+
+def _row(s: Summary, new_name: str, old_name: str) -> str:
+    return (
+        f"| {s.spec} | {new_name} vs {old_name}@{TAG} | {s.pairs} | {s.mean:+.2f}"
+        f" [{s.low:+.2f}, {s.high:+.2f}] | {s.new_ms[0]:.1f}, {s.new_ms[1]:.1f} ms"
+        f" | {s.old_ms[0]:.1f}, {s.old_ms[1]:.1f} ms |"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--spec", action="append", help="a game spec (repeatable; default: all)")
+    parser.add_argument("--new", default="hard", help="today's bot (default hard)")
+    parser.add_argument("--old", default="hard", help=f"the bot of {TAG} (default hard)")
+    parser.add_argument("--pairs", type=int, default=20, help="duplicate groups per spec")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("vs-old-hard-results"))
+    args = parser.parse_args(argv)
+    print(
+        "| spec | bots | pairs | new − old a match, 95% CI | new: median, p95"
+        " | old: median, p95 |\n|---|---|---|---|---|---|",
+        flush=True,
+    )
+    try:
+        for summary in run(
+            args.spec or SPECS, args.new, args.old, args.pairs, args.out, args.seed, args.workers
+        ):
+            print(_row(summary, args.new, args.old), flush=True)
+    except (DivergenceError, LookupError) as exc:
+        print(f"vs_old_hard: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""benchmarks/vs_old_hard.py: today's bots against a tagged commit's, both engines in step."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tapete
+from tapete import bots
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "vs_old_hard.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vs_old_hard", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vs_old_hard"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def old(bench: ModuleType) -> tuple[Path, ModuleType]:
+    try:
+        folder = bench.extract()
+    except LookupError as exc:  # no git, or a shallow clone without the tag
+        pytest.skip(str(exc))
+    return folder, bench.load_old(folder)
+
+
+def test_the_old_package_comes_from_the_tag_not_from_src(old: tuple[Path, ModuleType]) -> None:
+    folder, package = old
+    assert package.__name__ == "tapete_v1"
+    assert Path(package.bots.__file__).is_relative_to(folder)
+    view_type = type(
+        package.load("pocha(players=3, schedule=1)").observe(
+            package.load("pocha(players=3, schedule=1)").new_state(1), 0
+        )
+    )
+    assert view_type.__module__ == "tapete_v1.games.pocha"
+
+
+def test_groups_land_in_a_shard_and_a_later_run_adds_only_the_missing(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    spec = "pocha(players=3, schedule=[1])"
+    first = list(bench.run([spec], "hard(iterations=1)", "medium", 2, tmp_path, folder=old[0]))
+    assert [s.pairs for s in first] == [2]
+    (path,) = tmp_path.glob("*.jsonl")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["group"] for line in lines] == [0, 1]
+    # 2 bots at 3 seats: the six assignments of tapete arena, each bot's score per match
+    assert all(len(line["matches"]) == 6 for line in lines)
+    assert all(line["new_ms"] and line["old_ms"] for line in lines)
+    again = list(bench.run([spec], "hard(iterations=1)", "medium", 3, tmp_path, folder=old[0]))
+    assert again[0].pairs == 3
+    assert [json.loads(line)["group"] for line in path.read_text().splitlines()] == [0, 1, 2]
+
+
+def test_two_copies_of_an_unchanged_bot_tie_exactly(
+    bench: ModuleType, old: tuple[Path, ModuleType]
+) -> None:
+    # random has not changed since the tag, and each seat's dice come from the seed and the seat
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    old_game = old[1].load("pocha(players=3, schedule=[2])")
+    scores = {
+        bench.play_match(
+            game, old_game, (bots.load("random"), old[1].bots.load("random")), seats, 5
+        ).scores
+        for seats in ((0, 1, 0), (1, 0, 1), (1, 1, 0))
+    }
+    assert len(scores) == 1
+
+
+def test_engines_that_disagree_stop_the_match_with_the_step(
+    bench: ModuleType, old: tuple[Path, ModuleType]
+) -> None:
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    other = old[1].load("pocha(players=3, schedule=[2])")  # bids 0..2 where today has 0..1
+    with pytest.raises(bench.DivergenceError, match="seed 3, step 0: the engines disagree on seat"):
+        bench.play_match(
+            game, other, (bots.load("medium"), old[1].bots.load("medium")), (0, 1, 0), 3
+        )
