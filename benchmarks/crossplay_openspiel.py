@@ -309,17 +309,17 @@ def summarise(out: Path) -> dict[str, Any]:
 
 def report(outs: Sequence[Path]) -> None:
     print(
-        "| tapete bot | CPU/decision ms (bid, play, all) | IS-MCTS sims (bid, play) |"
+        "| run | tapete bot | CPU/decision ms (bid, play, all) | IS-MCTS sims (bid, play) |"
         " CPU/decision ms (bid, play, all) | pairs | tapete − IS-MCTS a deal (95% CI) |"
         " exact bids tapete / IS-MCTS |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for out in outs:
         row = summarise(out)
         t, o = row["cpu_ms"]["tapete"], row["cpu_ms"]["ismcts"]
         mean, low, high = row["diff"]
         print(
-            f"| `{row['bot']}` | {t['bid']:.1f}, {t['play']:.1f}, {t['all']:.1f}"
+            f"| {out.name} | `{row['bot']}` | {t['bid']:.1f}, {t['play']:.1f}, {t['all']:.1f}"
             f" | {row['sims']['bid']:,}, {row['sims']['play']:,}"
             f" | {o['bid']:.1f}, {o['play']:.1f}, {o['all']:.1f} | {row['pairs']}"
             f" | {mean:+.2f} ({low:+.2f}, {high:+.2f})"

@@ -108,7 +108,9 @@ def _terminal_app(plain: bool) -> bool:
 
 
 SEAT_KINDS = (
-    "human or a bot level: " + ", ".join(bots.LEVELS) + " (hard takes options: hard(ms=300))"
+    "human or a bot level: "
+    + ", ".join(bots.LEVELS)
+    + " (hard and expert take options: hard(ms=300))"
 )
 
 
@@ -121,7 +123,7 @@ def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
-easy, medium, hard (hard takes options: hard(ms=300))
+easy, medium, hard, expert (hard and expert take options: hard(ms=300))
     """
     kinds = [k.strip().lower() for k in text.split(",")]
     if len(kinds) != game.players:
