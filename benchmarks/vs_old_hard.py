@@ -3,7 +3,9 @@
 ``python benchmarks/vs_old_hard.py --new hard --old hard --pairs 40 --out results/`` plays, for
 every game spec (``--spec``, repeatable; default: every game and player count, deal-sized where a
 full match is long), ``--pairs`` duplicate groups between a bot of this tree (``--new``) and a bot
-of the tag (``--old``, default tag ``hard-v1``, the last commit with the flat Monte Carlo hard).
+of the tag (``--old``, default tag ``hard-v1``, the last commit with the flat Monte Carlo hard:
+e0b396028445686465ca602e68adfd588d42efa7; in a clone without the tag, ``git tag hard-v1 e0b3960``
+makes it again).
 
 **The old code** is read from git (``git archive TAG src/tapete``) into a temporary folder, its
 package renamed ``tapete_v1`` (every ``tapete.`` import and module path rewritten), and imported
@@ -322,7 +324,9 @@ def run(
         canonical = tapete.load(spec).spec
         path = shard(out, canonical, new_name, old_name, seed)
         done = {g["group"] for g in read_shard(path)}
-        tasks = [(canonical, new_name, old_name, seed, g) for g in range(pairs) if g not in done]
+        # The tag's engine gets the spec as written: a default that changed since the tag
+        # (Oh Hell's tie-break) must be named to hold in both engines.
+        tasks = [(spec, new_name, old_name, seed, g) for g in range(pairs) if g not in done]
         with path.open("a") as sink:
             for line in _map(tasks, workers, folder):
                 sink.write(json.dumps(line) + "\n")
