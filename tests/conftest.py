@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,9 +36,10 @@ def _pg_admin() -> Engine:
     )
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
+@contextmanager
+def database_url(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of ``kind`` (``sqlite`` or ``postgresql``) for one test, dropped after."""
+    if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'tapete.db'}"
         return
     name = f"tapete_test_{secrets.token_hex(6)}"
@@ -54,6 +56,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     finally:
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database_url(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

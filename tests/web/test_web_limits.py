@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
 
-from conftest import PG, _pg_admin
+from conftest import database_url
 from tapete.web import MemoryStore, RateLimits
 from tapete.web.app import open_store
 from tapete.web.ratelimit import RateLimiter
@@ -216,24 +215,8 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callab
         memory = MemoryStore()
         yield lambda: memory
         return
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'tapete.db'}"
+    with database_url(request.param, tmp_path) as url:
         yield lambda: open_store(url)
-        return
-    name = f"tapete_test_{secrets.token_hex(6)}"
-    try:
-        admin = _pg_admin()
-        with admin.connect() as c:
-            c.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # any failure to reach the server
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no PostgreSQL server at {PG}: {exc}")
-    try:
-        yield lambda: open_store(f"{PG}/{name}")
-    finally:
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def test_a_table_nobody_started_within_a_day_is_removed(

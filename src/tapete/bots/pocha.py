@@ -113,9 +113,9 @@ def _blind_view_estimate(view: pocha.View) -> float:
     """Ronda india: the chance that the card this seat cannot see takes the trick."""
     assert view.seat is not None
     seen = [h.mask if h is not None else 0 for h in view.hands]
-    return _blind_chance(
-        seen, view.seat, view.seats, view.trump, pocha.card_order(view.params), view
-    )
+    order = pocha.card_order(view.params)
+    deck = pocha.deck(view.params).mask
+    return _blind_chance(seen, view.seat, view.seats, view.trump, order, deck, view.upcard)
 
 
 def _blind_chance(
@@ -124,20 +124,15 @@ def _blind_chance(
     seats: Sequence[int],
     trump: int,
     order: Order,
-    view_or_state: pocha.View | pocha.State,
+    deck: int,
+    upcard: int,
 ) -> float:
-    """The chance that ``seat``'s unseen card, one of the cards it cannot see, beats the others'
-    cards it sees (a one-card hand led by mano): every candidate card counted once."""
-    params = view_or_state.params
-    unseen = pocha.deck(params).mask
+    """The chance that ``seat``'s unseen card, one of the cards of ``deck`` it cannot see, beats
+    the others' cards it sees (a one-card hand led by mano): every candidate card counted once."""
+    unseen = deck
     for s in seats:
         if s != seat:
             unseen &= ~seen[s]
-    upcard = (
-        view_or_state.upcard
-        if isinstance(view_or_state, pocha.View)
-        else (view_or_state.deal.upcard)
-    )
     if upcard >= 0:
         unseen &= ~(1 << upcard)
     mine = seats.index(seat)
@@ -378,7 +373,10 @@ def _state_outstanding(state: pocha.State, seat: int) -> int:
 def _state_estimate(state: pocha.State, seat: int) -> float:
     deal = state.deal
     if state.params.ronda_india and deal.size == 1:
-        return _blind_chance(state.hands, seat, deal.seats, deal.trump, deal.order, state)
+        deck = pocha.deck(state.params).mask
+        return _blind_chance(
+            state.hands, seat, deal.seats, deal.trump, deal.order, deck, deal.upcard
+        )
     return _estimate(
         state.hands[seat],
         deal.trump,
