@@ -562,7 +562,8 @@ def recorded_game(record: Record) -> Game[Any, Any]:
     fields = {f.name for f in dataclasses.fields(game.params)}
     unknown = sorted(set(record.params) - fields)
     if unknown:
-        raise ValueError(f"{game.name} has no parameter {', '.join(unknown)}")
+        names = ", ".join(n if n.isidentifier() else repr(n) for n in unknown)
+        raise ValueError(f"{game.name} has no parameter {names}")
     older: Mapping[str, Any] = getattr(game.rules, "PARAMS_BEFORE", {})
     given = parse_spec(record.game)[1]
     values = {
