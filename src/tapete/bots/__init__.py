@@ -44,6 +44,7 @@ __all__ = [
     "LevelBot",
     "RandomBot",
     "hint",
+    "knowledge",
     "load",
 ]
 
@@ -85,18 +86,37 @@ class Budget:
 
 
 class Clock:
-    """Counts a search's iterations against its budget (the only clock use in the bots)."""
+    """Counts a search's iterations against its budget (the only clock use in the bots).
+
+    ``ms`` is CPU time of the deciding thread (``time.thread_time``), so a busy machine or a
+    crowded server does not make a bot weaker: it thinks as much, only later. So that a bot that
+    is starved of CPU still answers, the wall clock stops it at ``WALL_CAP`` times its budget.
+    """
+
+    WALL_CAP = 4
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         self.done = 0
-        self.deadline = time.perf_counter() + budget.ms / 1000
+        now = time.perf_counter()
+        self.cpu_deadline = time.thread_time() + budget.ms / 1000
+        self.check = now + budget.ms / 1000  # no sooner can the thread have spent its budget
+        self.wall_deadline = now + self.WALL_CAP * budget.ms / 1000
 
     def more(self, minimum: int = 4) -> bool:
         """Whether to run another iteration; always at least ``minimum``."""
         if self.budget.iterations is not None:
             return self.done < self.budget.iterations
-        return self.done < minimum or time.perf_counter() < self.deadline
+        if self.done < minimum:
+            return True
+        now = time.perf_counter()
+        if now < self.check:
+            return True
+        # Reading the thread's CPU clock is a system call: read it only when the wall clock says
+        # the budget may be spent, and next when the CPU still left could be.
+        left = self.cpu_deadline - time.thread_time()
+        self.check = now + left
+        return left > 0 and now < self.wall_deadline
 
     def tick(self) -> None:
         self.done += 1
@@ -194,3 +214,9 @@ def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = No
     rules = rules_of(view)
     legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
     return LevelBot("hard", budget).decide(view, legal, rng)
+
+
+def knowledge(view: Any) -> Any:
+    """What the search (``tapete.bots.search``) knows of the game of ``view``, for its seat: the
+    ``Knowledge`` that ``hard`` decides with, for tools that run the search themselves."""
+    return strategies(view).knowledge(view)

@@ -41,6 +41,8 @@ _POKER, _SHED, _OVER = poch.Phase  # read in playouts: a global is faster
 
 __all__ = ["Knowledge", "decide", "knowledge"]
 
+UNIT = "chips"  # what a deal's returns count, in reasons and reviews
+
 Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
 MEDIUM_SAMPLES = 200  # deals medium draws to estimate its chance of the best hand
@@ -54,7 +56,7 @@ def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     if view.phase == poch.Phase.POKER:
         if level == "medium":
             return _medium_bet(view, legal, rng)
@@ -417,9 +419,9 @@ class _TooBigError(Exception):
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: poch.Params) -> Knowledge:
-    """The search's knowledge of Poch with these parameters."""
-    return Knowledge(params)
+def knowledge(view: poch.View) -> Knowledge:
+    """The search's knowledge of Poch, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[poch.State]):

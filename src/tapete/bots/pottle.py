@@ -43,6 +43,8 @@ from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
 
+UNIT = "chips"  # what a deal's returns count, in reasons and reviews
+
 SUITS = (4, 5, 6, 7)
 TRUMPS = (4, 5, 6, 7, -1)  # the trump choices, -1 for no trump
 ORDER = pottle.ORDER
@@ -59,7 +61,7 @@ def decide(
     level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     if view.phase == pottle.Phase.BID:
         cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
@@ -463,9 +465,9 @@ def _held_at_bid(n: int) -> float:
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: pottle.Params) -> Knowledge:
-    """The search's knowledge of Pottle with these parameters."""
-    return Knowledge(params)
+def knowledge(view: pottle.View) -> Knowledge:
+    """The search's knowledge of Pottle, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[pottle.State]):

@@ -38,6 +38,8 @@ _PLAY, _ANSWER, _ELEVEN, _OVER = truco.Phase  # read in playouts: a global is fa
 
 __all__ = ["Knowledge", "decide", "knowledge"]
 
+UNIT = "points"  # what a deal's returns count, in reasons and reviews
+
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
 READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
@@ -50,7 +52,7 @@ def decide(
     if view.blind:
         return Decision(legal[0], "a blind hand: every position is alike")
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params))
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     betting = view.phase != truco.Phase.PLAY or RAISE in legal
     if careful and not betting:
@@ -398,9 +400,9 @@ def _medium_bet(
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: truco.Params) -> Knowledge:
-    """The search's knowledge of Truco with these parameters."""
-    return Knowledge(params)
+def knowledge(view: truco.View) -> Knowledge:
+    """The search's knowledge of Truco, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[truco.State]):
