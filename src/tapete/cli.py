@@ -307,6 +307,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from tapete import coach
+
+    rec = record.read(args.file)
+    if rec.deals and not rec.deals[0].deck:
+        raise RecordError(
+            "this record holds only one seat's knowledge (it was downloaded mid-match): the "
+            "review needs the whole record, downloaded once the match is over"
+        )
+    rec = _checked(rec, args.file)
+    players = len(rec.seats)
+    for seat in args.seat or ():
+        if not 0 <= seat < players:
+            raise SpecError(f"--seat {seat}: this match has seats 0 to {players - 1}")
+    on_tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if on_tty:
+            end = "\n" if done == total else ""
+            print(f"\rreviewing decision {done} of {total}", end=end, file=sys.stderr, flush=True)
+
+    result = coach.review(
+        rec,
+        seats=args.seat,
+        iterations=args.iterations,
+        seed=args.seed,
+        workers=args.workers or os.cpu_count() or 1,
+        progress=progress,
+    )
+    print(coach.report(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(coach.to_json(result), indent=1), encoding="utf-8")
+        print(f"review written to {args.json}", file=sys.stderr)
+    return 0
+
+
 def cmd_records(args: argparse.Namespace) -> int:
     try:
         from tapete.tui import records
@@ -457,6 +493,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
     p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("analyze", help="a review of every decision of a record, as a coach sees it")
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, action="append", help="review this seat (repeatable)")
+    p.add_argument(
+        "--iterations", type=_count, default=200, help="sampled deals a decision (default 200)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=_count, help="processes (default: one a core)")
+    p.add_argument("--json", help="also write the review as JSON to this file")
+    p.set_defaults(run=cmd_analyze)
     p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
     p.add_argument("--plain", action="store_true", help="print the list")
     p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")

@@ -33,6 +33,8 @@ from tapete.tricks import MUST_WIN, beats, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
 
+UNIT = "points of margin"  # what a deal's returns count, in reasons and reviews
+
 PRIOR_POINTS = 5.0  # hard's prior: a card worth this many points less is e times less liked
 EXACT_CARDS = 12  # four players: cards left in all hands at or below which a leaf is solved
 BEST_OF_WIN = 60  # best_of_K matches: what winning a deal is worth next to its points
@@ -348,7 +350,7 @@ def _playout_action(state: tute.State) -> int:
 def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
     if view.params.players == 2 and view.stock_size == 0:
         return _open_hands(view, legal, rng)
-    return search.decide(view, legal, rng, budget, knowledge(view.params), "points of margin")
+    return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
 
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
@@ -407,6 +409,16 @@ def _card_values(state: tute.State, cards: Sequence[int], side: int) -> dict[int
     return out
 
 
+def _margin_so_far(state: tute.State) -> int:
+    """Side 0's card points and cantes so far, less side 1's."""
+    points = [0, 0]
+    for seat, taken in enumerate(state.points):
+        points[seat % 2] += taken
+    for _, seat, suit in state.cantes:
+        points[seat % 2] += 40 if suit == state.deal.trump else 20
+    return points[0] - points[1]
+
+
 def _left(state: tute.State) -> int:
     """The card points still to take, with the last trick's bonus."""
     total = 0
@@ -446,9 +458,9 @@ def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decisi
 # --- hard: what the search knows -----------------------------------------------------------------
 
 
-def knowledge(params: tute.Params) -> Knowledge:
-    """The search's knowledge of Tute with these parameters."""
-    return Knowledge(params)
+def knowledge(view: tute.View) -> Knowledge:
+    """The search's knowledge of Tute, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[tute.State]):
@@ -482,6 +494,25 @@ class Knowledge(search.Knowledge[tute.State]):
             state.sing_right,
         )
 
+    def solved(self, view: tute.View, legal: Sequence[int]) -> dict[int, float] | None:
+        """Two players after the stock: every unseen card is in the other hand, so each card's
+        margin is the solver's (a decision that may still sing or swap is left to sampling)."""
+        if view.params.players != 2 or view.stock_size or view.params.cantes_after_stock:
+            return None
+        if any(a >= tute.SWAP for a in legal) or view.seat is None:
+            return None
+        state = tute.sample_state(view, random.Random(0))  # the one deal the view allows
+        side = view.seat % 2
+        takes = _card_values(state, legal, side)
+        sign = 1 if side == 0 else -1
+        out = {}
+        for card in legal:
+            margin = sign * _margin_so_far(state) + 2 * takes[card] - _left(state)
+            if _deals_to_win(self.params) > 1:
+                margin += BEST_OF_WIN if margin > 0 else -BEST_OF_WIN
+            out[card] = float(margin)
+        return out
+
     def declares(self, state: tute.State, action: int) -> bool:
         return action in (tute.SWAP, *range(tute.SING, tute.SING + 4))
 
@@ -510,14 +541,7 @@ class Knowledge(search.Knowledge[tute.State]):
             return None
         team = {0, 2}
         ours = solve(_position(state), team, team) if _left(state) else 0
-        points = [0, 0]
-        for seat in range(n):
-            points[seat % 2] += state.points[seat]
-        for _, seat, suit in state.cantes:
-            points[seat % 2] += 40 if suit == state.deal.trump else 20
-        points[0] += ours
-        points[1] += _left(state) - ours
-        margin = float(points[0] - points[1])
+        margin = float(_margin_so_far(state) + 2 * ours - _left(state))
         if _deals_to_win(self.params) > 1:
             margin += BEST_OF_WIN if margin > 0 else -BEST_OF_WIN
         return tuple(margin if s % 2 == 0 else -margin for s in range(n))
