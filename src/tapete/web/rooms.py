@@ -25,19 +25,19 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
-from tapete.i18n import tr
 from tapete.match import choose_or_stand_in, seat_rng
-from tapete.present import actions, present
-from tapete.record import Recorder, SeatInfo
-from tapete.web.store import Options, SeatConfig, Store, Truth
-from tapete.web.words import (
-    deal_entries,
+from tapete.narrate import (
+    action_label,
+    event_entries,
     line,
     public_trick,
     reason_words,
     seat_name,
     step_entries,
 )
+from tapete.present import actions, present
+from tapete.record import Recorder, SeatInfo
+from tapete.web.store import Options, SeatConfig, Store, Truth
 
 __all__ = ["Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
 
@@ -130,7 +130,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = deal_entries(game.visible_events(state, None))
+        entries = event_entries(game.visible_events(state, None))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
@@ -541,16 +541,10 @@ class Room:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(self.state, decision.action) is not None:
             return error("no-hint", "no hint this time")
-        shown = actions(game, [decision.action], conn.lang, view)
-        label = (
-            tr(conn.lang, "play {card}", card=next(iter(shown.cards)))
-            if shown.cards
-            else shown.buttons[0].label
-        )
         return {
             "type": "hint",
             "action": game.format_action(decision.action),
-            "label": label,
+            "label": action_label(game, decision.action, conn.lang, view),
             "reason": reason_words(conn.lang, decision.reason),
         }
 
