@@ -154,8 +154,9 @@ def _action_entry(
     words = text.split()
     verb, rest = words[0], words[1:]
     if verb == "play" and rest:
-        if rest[-1] == "down":
-            return {"kind": "play_down", "seat": seat}
+        if rest[-1] == "down":  # the card is named only to those who may know it
+            card = rest[0] if len(rest) == 2 and _is_card(game, rest[0]) else None
+            return {"kind": "play_down", "seat": seat, "card": card}
         if rest[0].isdigit() and not _is_card(game, rest[0]):
             # A blind play (Truco's mão de ferro): the card is turned up as it is played.
             return {"kind": "play", "seat": seat, "card": _revealed(game, seat, after, events)}
@@ -251,6 +252,9 @@ def line(
             return tr(lang, "{name} plays a blind card", name=name)
         case "play":
             return tr(lang, "{name} plays {card}", name=name, card=_cards(entry["card"], deck))
+        case "play_down" if entry.get("card"):
+            card = _cards(entry["card"], deck)
+            return tr(lang, "{name} plays {card} face down", name=name, card=card)
         case "play_down":
             return tr(lang, "{name} plays a card face down", name=name)
         case "bid":
@@ -352,6 +356,8 @@ def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None
             return tr(lang, "you play a blind card")
         case "play":
             return tr(lang, "you play {card}", card=_cards(entry["card"], deck))
+        case "play_down" if entry.get("card"):
+            return tr(lang, "you play {card} face down", card=_cards(entry["card"], deck))
         case "play_down":
             return tr(lang, "you play a card face down")
         case "bid":
@@ -513,11 +519,15 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
     if table.info:
         lines.append(", ".join(f"{label}: {value}" for label, value in table.info))
     for box in table.seats:
-        marks = [tr(lang, "dealer")] if box.dealer else []
-        facts = ", ".join([*box.lines, *marks])
-        shown = f"  [{' '.join(box.shown)}]" if box.shown else ""
+        facts = [*box.lines, *([tr(lang, "dealer")] if box.dealer else [])]
+        if box.shown:
+            facts.append(f"[{' '.join(box.shown)}]")
         turn = "  <-" if box.turn else ""
-        lines.append(f"  {box.name}: {facts}{shown}{turn}")
+        said = f": {', '.join(facts)}" if facts else ""
+        lines.append(f"  {box.name}{said}{turn}")
+    if table.scores:
+        scores = zip(table.score_names, table.scores, strict=False)
+        lines.append(f"{tr(lang, 'scores')}: " + ", ".join(f"{n} {v}" for n, v in scores))
     if table.trick:
         played = ", ".join(
             f"{_name([b.name for b in table.seats], p.seat)} {p.card or '?'}" for p in table.trick

@@ -35,10 +35,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRESENTERS",
+    "SUIT_WORDS",
     "Actions",
     "Button",
     "OnTable",
-    "SUIT_WORDS",
     "Presenter",
     "SeatBox",
     "Table",
@@ -201,8 +201,8 @@ def notation_label(text: str, lang: str) -> str:
     """An action written in the game's notation as its button names it, without a view or a
     game (a bot's plan): ``bid 2`` is ``pedir 2`` in Spanish, ``play Kd`` ``jugar Kd``.
 
-    >>> notation_label("bid 2", "es"), notation_label("play Kd", "pt"), notation_label("trump h", "en")
-    ('pedir 2', 'jogar Kd', 'trump hearts')
+    >>> [notation_label(a, "es") for a in ("bid 2", "play Kd")], notation_label("trump h", "en")
+    (['pedir 2', 'jugar Kd'], 'trump hearts')
     """
     words = text.split()
     if len(words) == 2 and words[0] == "play" and not words[1].isdigit():

@@ -452,8 +452,6 @@ def _letter(label: str, used: set[str]) -> str:
     return next((ch for ch in LETTERS if ch not in used), "")
 
 
-
-
 # --- a record stepped through --------------------------------------------------------------
 
 
