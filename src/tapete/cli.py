@@ -336,6 +336,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
+    if args.narrate:
+        sys.stdout.write(playthrough.narration(args.spec, args.seed, args.narrate))
+        return 0
     sys.stdout.write(playthrough.transcript(args.spec, args.seed))
     return 0
 
@@ -472,6 +475,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
+    )
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
