@@ -24,7 +24,7 @@ from tapete import bots, record
 from tapete.cards import CARD_TEXT
 from tapete.game import Game
 from tapete.match import play
-from tapete.narrate import line, step_entries
+from tapete.narrate import line, reason_words, step_entries
 from tapete.record import SeatInfo, SeatRecorder
 
 # Every game and every option that hides something: hands and the stock everywhere; Pocha's
@@ -96,7 +96,10 @@ def comparisons(spec: str, seed: int) -> Iterator[tuple[str, Any, Any]]:
                     bots.hint(game.observe(s, seat), HINT, random.Random(seed))
                     for s in (state, redealt)
                 ]
-                yield "hint", (hints[0].action, hints[0].reason), (hints[1].action, hints[1].reason)
+                told_real, told_redealt = (
+                    (h.action, h.reason, reason_words("es", h.reason)) for h in hints
+                )
+                yield "hint", told_real, told_redealt
             both = [a for a in game.legal_actions(state) if a in game.legal_actions(redealt)]
             moves = {a for a in (real_next, *rng.sample(both, min(1, len(both)))) if a in both}
             for action in sorted(moves):
