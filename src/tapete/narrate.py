@@ -24,6 +24,7 @@ Bots explain their moves with a ``tapete.bots.Reason`` (a message and its argume
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tapete.bots import Move, Reason
@@ -44,6 +45,7 @@ from tapete.record import Record
 from tapete.record import steps as record_steps
 
 __all__ = [
+    "DealStory",
     "Entry",
     "action_label",
     "event_entries",
@@ -51,6 +53,7 @@ __all__ = [
     "public_trick",
     "reason_words",
     "record_lines",
+    "record_story",
     "seat_name",
     "step_entries",
     "view_text",
@@ -462,6 +465,38 @@ def _cards_in(text: str, deck: str | None) -> str:
 # --- the command line: a record and a view in words ---------------------------------------------
 
 
+def record_story(
+    record: Record, viewer: int | None = None, *, open_hands: bool = True
+) -> list[DealStory]:
+    """A record's entries deal by deal, as ``viewer`` may know them (every card with
+    ``open_hands``): per deal, the entries before its first decision (the deal itself) and
+    those of each decision, in order. The record is replayed and checked on the way
+    (``tapete.record.steps``); a deal's own entry comes from the step that ended the one before.
+    """
+    from tapete.games import load
+
+    game = load(record.game)
+    story: list[DealStory] = []
+    for _, before, seat, action, after in record_steps(record):
+        if not story:  # the first deal, told by the events of the first state
+            events = game.events(before) if open_hands else game.visible_events(before, viewer)
+            story.append(DealStory(event_entries(events), []))
+        told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
+        cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
+        story[-1].steps.append(told[:cut])
+        if cut < len(told):
+            story.append(DealStory(told[cut:], []))
+    return story
+
+
+@dataclass(frozen=True)
+class DealStory:
+    """One deal of a record's story: the entries before its first decision, then per decision."""
+
+    first: list[Entry]
+    steps: list[list[Entry]]
+
+
 def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Iterator[str]:
     """The match as the narrator tells it with every card open: who dealt, the hands, every
     decision and what the rules did.
@@ -471,44 +506,25 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     """
     from tapete.games import load
 
-    game = load(record.game)
     names = [s.name for s in record.seats]
-    teams = game.teams is not None
+    teams = load(record.game).teams is not None
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
         f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
     )
-    first = True
-    for number, before, seat, action, after in record_steps(record):
-        if first:  # the first deal, told by the events of the first state
-            first = False
-            for entry in event_entries(game.events(before)):
-                yield from _entry_lines(lang, entry, names, teams, record, number, hands)
-        for entry in step_entries(game, seat, action, before, after, open_hands=True):
-            yield from _entry_lines(lang, entry, names, teams, record, number + 1, hands)
+    for number, deal in enumerate(record_story(record)):
+        yield ""
+        opening = [e for e in deal.first if e["kind"] == "deal"]
+        yield from (line(lang, entry, names, teams) for entry in opening)
+        if hands and number < len(record.deals):
+            for seat, hand in enumerate(record.deals[number].hands):
+                if hand:
+                    yield f"  {names[seat]}: {' '.join(hand)}"
+        rest = [e for e in deal.first if e["kind"] != "deal"]  # a buy-in as the deal begins
+        for told in [rest, *deal.steps]:
+            yield from ("  " + line(lang, entry, names, teams) for entry in told)
     if record.result is None:
         yield ""
         yield tr(lang, "unfinished: the match stopped here")
-
-
-def _entry_lines(
-    lang: str,
-    entry: Entry,
-    names: Sequence[str],
-    teams: bool,
-    record: Record,
-    deal: int,
-    hands: bool,
-) -> Iterator[str]:
-    """An entry of the record's story; a deal begins a paragraph, with the hands dealt."""
-    if entry["kind"] != "deal":
-        yield "  " + line(lang, entry, names, teams)
-        return
-    yield ""
-    yield line(lang, entry, names, teams)
-    if hands and deal < len(record.deals):
-        for seat, hand in enumerate(record.deals[deal].hands):
-            if hand:
-                yield f"  {names[seat]}: {' '.join(hand)}"
 
 
 def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> str:
