@@ -32,6 +32,7 @@ from tapete.narrate import (
     line,
     public_trick,
     reason_words,
+    record_story,
     seat_name,
     step_entries,
 )
@@ -188,6 +189,28 @@ class Room:
         if match != t.match or not t.started:
             return None
         return record.dumps(record.redact(self.record(), seat))
+
+    def narration_for(
+        self, seat: int | None, match: int | None, lang: str
+    ) -> list[dict[str, Any]] | None:
+        """Match ``match`` (default: the current one) in words, deal by deal, for the replay:
+        with every card once it is over, as ``seat`` may know it while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            story = record_story(record.loads(t.records[match]))
+        elif match == t.match and t.started:
+            story = record_story(self.record(), seat, open_hands=False)
+        else:
+            return None
+        names, teams = self.names(lang), self.game.teams is not None
+        return [
+            {
+                "first": [line(lang, e, names, teams) for e in deal.first],
+                "steps": [[line(lang, e, names, teams) for e in step] for step in deal.steps],
+            }
+            for deal in story
+        ]
 
     # --- what people see -----------------------------------------------------------------
 
