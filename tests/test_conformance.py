@@ -12,6 +12,7 @@ actions are refused with a clear error.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -267,7 +268,7 @@ def test_malformed_actions_are_refused_with_a_clear_error(spec: str) -> None:
     decision and after the end; the state stays as it was."""
     game = tapete.load(spec)
     path = random_playout(game, 5)
-    phases = {}
+    phases: dict[str, Any] = {}
     for state, _ in path:
         phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
     for state in [*phases.values(), path[-1][0]]:
