@@ -47,6 +47,7 @@ __all__ = [
     "Reason",
     "hint",
     "load",
+    "searched",
 ]
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
@@ -114,6 +115,26 @@ class Reason:
 
 
 NO_REASON = Reason()
+
+
+def searched(plan: Sequence[str], mean: float, unit: str, deals: int) -> Reason:
+    """The search's reason: its plan (actions in the game's notation), the mean result of the
+    first over the sampled deals, in ``unit`` (points or chips).
+
+    >>> str(searched(["sing oros", "play 1o"], 12.25, "points", 40))
+    'sing oros then play 1o: +12.2 points on average over 40 sampled deals'
+    """
+    what: Reason | Move = Reason()
+    for move in reversed(plan):
+        what = Reason("{move} then {plan}", move=Move(move), plan=what) if what else Move(move)
+    return Reason(
+        "{plan}: {mean:+.1f} chips on average over {k} sampled deals"
+        if unit == "chips"
+        else "{plan}: {mean:+.1f} points on average over {k} sampled deals",
+        plan=what,
+        mean=mean,
+        k=deals,
+    )
 
 
 @dataclass(frozen=True)

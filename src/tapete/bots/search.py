@@ -43,7 +43,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tapete.bots import Budget, Decision, Move, Reason
+from tapete.bots import Budget, Decision, searched
 
 if TYPE_CHECKING:
     from tapete.game import Action, Rules
@@ -380,23 +380,5 @@ def decide(
     """The search's decision for the seat of ``view``, with a reason for people."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    plan: Reason | Move = Reason()
-    for action in reversed(stats.plan):
-        move = Move(knowledge.describe(view.params, action))
-        plan = Reason("{move} then {plan}", move=move, plan=plan) if plan else move
-    mean, deals = stats.means[best], stats.visits[best]
-    if unit == "chips":
-        why = Reason(
-            "{plan}: {mean:+.1f} chips on average over {k} sampled deals",
-            plan=plan,
-            mean=mean,
-            k=deals,
-        )
-    else:
-        why = Reason(
-            "{plan}: {mean:+.1f} points on average over {k} sampled deals",
-            plan=plan,
-            mean=mean,
-            k=deals,
-        )
-    return Decision(best, why)
+    what = [knowledge.describe(view.params, a) for a in stats.plan]
+    return Decision(best, searched(what, stats.means[best], unit, stats.visits[best]))
