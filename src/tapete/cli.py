@@ -33,7 +33,7 @@ from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
 from tapete.match import AbandonedError, play, resume
-from tapete.text import event_text, record_lines, view_text
+from tapete.narrate import line, record_lines, step_entries, view_text
 
 __all__ = ["main"]
 
@@ -44,12 +44,15 @@ class HumanSeat:
     kind = "human"
     name = "human"
 
-    def __init__(self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO, lang: str = "en"
+    ) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
+        self.lang = lang
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout
-        print(f"\n{view_text(self.game, view)}", file=out)
+        print(f"\n{view_text(view, self.lang)}", file=out)
         options = ", ".join(self.game.format_action(a) for a in legal_actions)
         while True:
             print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
@@ -194,6 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         kinds = ["human"] + ["random"] * (game.players - 1)
     path = _record_path(args.record) if args.record else None
+    lang = args.lang or "en"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
@@ -204,7 +208,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         TapeteApp(play=config, lang=args.lang).run()
         return 0
     agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
+        HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else bots.load(k)
         for i, k in enumerate(kinds)
     ]
     names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
@@ -220,10 +224,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = humans[0].seat if len(humans) == 1 else None
 
     def show(seat: int, action: Action, before: Any, after: Any) -> None:
-        print(f"{names[seat]}: {game.visible_action(before, action, viewer)}")
-        for event in game.visible_events(after, viewer):
-            if event.type != "deal":  # the next view shows the new deal
-                print(event_text(event, names))
+        for entry in step_entries(game, seat, action, before, after, viewer):
+            print(line(lang, entry, names, game.teams is not None))
 
     def failed(seat: int, failure: Exception) -> None:
         print(
@@ -264,8 +266,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 1
     if not humans:  # with people the log was told move by move, the result with it
-        for line in record_lines(rec):
-            print(line)
+        for told in record_lines(rec, lang=lang):
+            print(told)
     if path is not None:
         record.write(rec, path)
         print(f"record written to {path}", file=sys.stderr)
@@ -288,8 +290,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         TapeteApp(replay=rec, lang=args.lang).run()
         return 0
-    for line in record_lines(rec):
-        print(line)
+    for told in record_lines(rec, lang=args.lang or "en"):
+        print(told)
     print("\nreplay checked: every deal, decision, event and score matches the engine")
     if rec.result is None:
         print(f"the match is unfinished: tapete play --resume {args.file} goes on with it")
@@ -370,6 +372,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
+    if args.narrate:
+        sys.stdout.write(playthrough.narration(args.spec, args.seed, args.narrate))
+        return 0
     sys.stdout.write(playthrough.transcript(args.spec, args.seed))
     return 0
 
@@ -516,6 +521,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
+    )
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")

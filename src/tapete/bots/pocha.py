@@ -20,7 +20,7 @@ import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 
-from tapete.bots import Budget, Decision, RandomBot, search
+from tapete.bots import Budget, Decision, RandomBot, Reason, search
 from tapete.cards import cards_of, suit_mask
 from tapete.chance import deal_constrained
 from tapete.games import pocha
@@ -49,9 +49,9 @@ def decide(
             else _blind_view_estimate(view)
         )
         bid = _nearest_bid(estimate, legal)
-        return Decision(bid, f"expects about {estimate:.1f} tricks")
+        return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
-        return Decision(RandomBot().choose(view, legal, rng), "blind")
+        return Decision(RandomBot().choose(view, legal, rng), Reason("a guess"))
     card = _play_policy(
         hand=view.hand.mask,
         legal=sum(1 << c for c in legal),
@@ -63,7 +63,7 @@ def decide(
         after=len(view.seats) - 1 - len(view.trick),
         careful=level == "medium",
     )
-    return Decision(card, "wants a trick" if _need(view) > 0 else "ducks")
+    return Decision(card, Reason("wants a trick" if _need(view) > 0 else "ducks"))
 
 
 # --- shared facts --------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tapete.bots import Budget, Decision
+from tapete.bots import Budget, Decision, searched
 
 if TYPE_CHECKING:
     from tapete.game import Action, Rules
@@ -425,9 +425,5 @@ def decide(
     """The search's decision for the seat of ``view``, with a reason for people."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    what = " then ".join(knowledge.describe(view.params, a) for a in stats.plan)
-    return Decision(
-        best,
-        f"{what}: {stats.means[best]:+.1f} {unit} on average over {stats.visits[best]} "
-        "sampled deals",
-    )
+    what = [knowledge.describe(view.params, a) for a in stats.plan]
+    return Decision(best, searched(what, stats.means[best], unit, stats.visits[best]))

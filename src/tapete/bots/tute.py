@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tapete.bots import Budget, Decision, search
+from tapete.bots import Budget, Decision, Move, Reason, search
 from tapete.bots.solver import Position, Solver, solve
 from tapete.cards import SPANISH_40, cards_of, suit_mask
 from tapete.games import tute
@@ -57,7 +57,9 @@ def decide(
     level: str, view: tute.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if tute.TUTE in legal:
-        return Decision(tute.TUTE, "four Reyes or four Caballos: a tute wins the deal outright")
+        return Decision(
+            tute.TUTE, Reason("four Reyes or four Caballos: a tute wins the deal outright")
+        )
     if level == "hard":
         return _hard(view, legal, rng, budget)
     declaration = _declaration(legal)
@@ -65,9 +67,9 @@ def decide(
         return Decision(declaration, _declaration_reason(view, declaration))
     know = _from_view(view, legal)
     if level == "easy":
-        return Decision(_easy_card(know), "plays cheap, wins tricks with points in them")
+        return Decision(_easy_card(know), Reason("plays cheap, wins tricks with points in them"))
     card, p_win = _medium_card(know)
-    return Decision(card, f"takes the trick {100 * p_win:.0f}% of the time")
+    return Decision(card, Reason("takes the trick {p:.0%} of the time", p=p_win))
 
 
 def _declaration(legal: Sequence[int]) -> int | None:
@@ -78,10 +80,10 @@ def _declaration(legal: Sequence[int]) -> int | None:
     return sings[0] if sings else None
 
 
-def _declaration_reason(view: tute.View, action: int) -> str:
+def _declaration_reason(view: tute.View, action: int) -> Reason:
     if action == tute.SWAP:
-        return "swaps a low trump for the face-up card"
-    return f"sings {40 if action - tute.SING == view.trump else 20}"
+        return Reason("swaps a low trump for the face-up card")
+    return Reason("sings {n}", n=40 if action - tute.SING == view.trump else 20)
 
 
 # --- what a seat knows ---------------------------------------------------------------------------
@@ -436,7 +438,9 @@ def _sing_first(view: tute.View, legal: list[int]) -> Decision | None:
     if not sings:
         return None
     best = max(sings, key=lambda a: (a - tute.SING == view.trump, -a))
-    return Decision(best, f"sings {40 if best - tute.SING == view.trump else 20}: free points")
+    return Decision(
+        best, Reason("sings {n}: free points", n=40 if best - tute.SING == view.trump else 20)
+    )
 
 
 def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decision:
@@ -450,8 +454,12 @@ def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decisi
     best = max(legal, key=lambda c: (values[c], -c))
     return Decision(
         best,
-        f"{tute.format_action(view.params, best)}: takes {values[best]} of the "
-        f"{_left(state)} points left with best play (the hands are known)",
+        Reason(
+            "{move}: takes {n} of the {left} points left with best play (the hands are known)",
+            move=Move(tute.format_action(view.params, best)),
+            n=values[best],
+            left=_left(state),
+        ),
     )
 
 

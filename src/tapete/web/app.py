@@ -558,6 +558,27 @@ def create_app(
         return response
 
     @app.get(
+        "/api/tables/{code}/narration",
+        summary="The match in words, deal by deal, for the replay: as your seat may know it "
+        "(Authorization: Bearer SEAT-TOKEN) while it runs, every card once over",
+    )
+    async def api_narration(
+        code: str,
+        token: Annotated[Token, Depends(_token)],
+        response: Response,
+        match: int | None = None,
+        lang: str = "en",
+    ) -> dict[str, Any]:
+        room = _room(code)
+        seat = room.seat_of(token_hash(token.value)) if token.value else None
+        told = room.narration_for(seat, match, _lang(lang) or "en")
+        if told is None:
+            raise HTTPException(404, "no match with that number has started at this table")
+        response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
+        _deprecate(response, token)
+        return {"deals": told}
+
+    @app.get(
         "/api/tables/{code}/verify/{match}",
         summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
         "follow from the seed",

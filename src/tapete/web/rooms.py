@@ -25,19 +25,20 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
-from tapete.i18n import tr
 from tapete.match import choose_or_stand_in, seat_rng
-from tapete.present import actions, present
-from tapete.record import Recorder, SeatInfo
-from tapete.web.store import Options, SeatConfig, Store, Truth
-from tapete.web.words import (
-    deal_entries,
+from tapete.narrate import (
+    action_label,
+    event_entries,
     line,
     public_trick,
     reason_words,
+    record_story,
     seat_name,
     step_entries,
 )
+from tapete.present import actions, present
+from tapete.record import Recorder, SeatInfo
+from tapete.web.store import Options, SeatConfig, Store, Truth
 
 __all__ = ["Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
 
@@ -130,7 +131,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = deal_entries(game.visible_events(state, None))
+        entries = event_entries(game.visible_events(state, None))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
@@ -188,6 +189,28 @@ class Room:
         if match != t.match or not t.started:
             return None
         return record.dumps(record.redact(self.record(), seat))
+
+    def narration_for(
+        self, seat: int | None, match: int | None, lang: str
+    ) -> list[dict[str, Any]] | None:
+        """Match ``match`` (default: the current one) in words, deal by deal, for the replay:
+        with every card once it is over, as ``seat`` may know it while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            story = record_story(record.loads(t.records[match]))
+        elif match == t.match and t.started:
+            story = record_story(self.record(), seat, open_hands=False)
+        else:
+            return None
+        names, teams = self.names(lang), self.game.teams is not None
+        return [
+            {
+                "first": [line(lang, e, names, teams) for e in deal.first],
+                "steps": [[line(lang, e, names, teams) for e in step] for step in deal.steps],
+            }
+            for deal in story
+        ]
 
     # --- what people see -----------------------------------------------------------------
 
@@ -541,16 +564,10 @@ class Room:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(self.state, decision.action) is not None:
             return error("no-hint", "no hint this time")
-        shown = actions(game, [decision.action], conn.lang, view)
-        label = (
-            tr(conn.lang, "play {card}", card=next(iter(shown.cards)))
-            if shown.cards
-            else shown.buttons[0].label
-        )
         return {
             "type": "hint",
             "action": game.format_action(decision.action),
-            "label": label,
+            "label": action_label(game, decision.action, conn.lang, view),
             "reason": reason_words(conn.lang, decision.reason),
         }
 
