@@ -131,9 +131,16 @@ class ExecBot:
 
     kind = "bot"
 
-    def __init__(self, argv: Sequence[str], ms: int = DEFAULT_MS, name: str | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        ms: int = DEFAULT_MS,
+        name: str | None = None,
+        hello_ms: int = HELLO_MS,
+    ) -> None:
         self.argv = list(argv)
         self.ms = ms
+        self.hello_ms = hello_ms
         self.name = name or f"exec(cmd={json.dumps(shlex.join(self.argv))}, ms={ms})"
         self.game: Game[Any, Any] | None = None
         self.seat: Seat | None = None
@@ -239,9 +246,10 @@ class ExecBot:
     # --- the lines -----------------------------------------------------------------------
 
     def _handshake(self) -> None:
-        line = self._line(HELLO_MS, "to the hello")
+        line = self._line(self.hello_ms, "to the hello")
         if line is None:
             raise self._lost("at the hello")
+        line = line.strip()
         if line.split(maxsplit=1)[:1] != ["ready"]:
             self.gone = f"answered the hello with {line!r}, not ready"
             self.close()
@@ -249,19 +257,29 @@ class ExecBot:
         self.ready = True
 
     def _answer(self) -> str:
-        """The line that answers the current decision, after the late ones owed to earlier."""
-        deadline = time.monotonic() + (self.ms + GRACE_MS) / 1000
+        """The line that answers the current decision. While the bot still owes the answer to
+        a decision that timed out, it has one more budget to give it (dropped: a random move
+        was played); this decision's budget starts once it has, when the bot is free."""
+        budget = (self.ms + GRACE_MS) / 1000
+        deadline = time.monotonic() + budget
         while True:
-            left = max(0.0, deadline - time.monotonic())
             try:
-                line = self.lines.get(timeout=left)
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                late = self.owed > 0
                 self.owed += 1
+                if late:
+                    raise self._told(
+                        f"still busy with decision {self.decisions - self.owed + 1}"
+                        f" after {self.ms} ms more"
+                    ) from None
                 raise self._told(f"no answer within {self.ms} ms") from None
             if line is None:
                 raise self._lost(f"at decision {self.decisions}")
             if self.owed:  # a timed-out decision's answer, arriving now: not this one's
                 self.owed -= 1
+                if not self.owed:
+                    deadline = time.monotonic() + budget
                 continue
             return line.strip()
 
@@ -303,7 +321,8 @@ class ExecBot:
         if process is None or process.stdin is None or self.gone is not None:
             return
         try:
-            process.stdin.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+            process.stdin.write(text + "\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             pass  # it has exited: the next read says so, with its exit code
