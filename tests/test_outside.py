@@ -193,7 +193,7 @@ def test_a_bot_that_answers_garbage_is_told_why_and_a_legal_move_is_played(
         "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
     )
     assert run.returncode == 0, run.stderr
-    assert "decision 1: answered 'fold', which is not an action: " in run.stderr
+    assert "decision 1: answered 'fold': 'fold' is not an action: write 'bid N'" in run.stderr
     assert "decision 2: answered 'bid 99', which is not legal now (legal: play " in run.stderr
     assert run.stderr.count("failed to choose a move") == 2
     assert run.stderr.count("bot was told: decision") == 2

@@ -214,7 +214,7 @@ class ExecBot:
         try:
             action = game.parse_action(answer)
         except InvalidActionError as exc:
-            raise self._told(f"answered {answer!r}, which is not an action: {exc}") from None
+            raise self._told(f"answered {answer!r}: {exc}") from None
         if action not in legal_actions:
             raise self._told(
                 f"answered {answer!r}, which is not legal now (legal: {', '.join(legal)})"
