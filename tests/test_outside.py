@@ -330,3 +330,15 @@ def test_a_record_never_starts_the_programs_it_names(tmp_path: Path) -> None:
     run = tapete_run("play", "--resume", str(cut), "--seats", seats)
     assert run.returncode == 0, run.stderr
     assert "result:" in run.stdout
+
+
+def test_outside_bots_need_only_the_standard_library() -> None:
+    from test_layering import SRC, STDLIB, imports
+
+    for module in ("outside.py", "players.py"):
+        third_party = [
+            name
+            for name in imports(SRC / module)
+            if name.split(".")[0] not in STDLIB and name.split(".")[0] != "tapete"
+        ]
+        assert third_party == [], module
