@@ -263,6 +263,23 @@ def test_a_bot_that_ignores_quit_and_sigterm_is_killed(tmp_path: Path) -> None:
     assert stubborn.process is not None and stubborn.process.returncode == -signal.SIGKILL
 
 
+def test_a_bot_that_stops_reading_never_blocks_the_match(tmp_path: Path) -> None:
+    bot = tmp_path / "deaf.py"
+    bot.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n", "utf-8")
+    game = tapete.load(SPECS["pocha"])
+    deaf = ExecBot([sys.executable, str(bot)], ms=50)
+    state = game.new_state(seed=1)
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    with players.seated(game, [deaf]):
+        start = time.monotonic()
+        # Far more than a pipe holds (64 KiB on Linux) goes to a bot that reads none of it.
+        deaf._send({"type": "note", "padding": "x" * 1_000_000})
+        with pytest.raises(BotError, match="no answer within 50 ms"):
+            deaf.choose(view, legal, None)
+        assert time.monotonic() - start < 5
+    assert deaf.process is not None and deaf.process.returncode is not None
+
+
 @pytest.mark.skipif(os.name != "posix", reason="signals and /proc")
 def test_interrupting_tapete_ends_its_bots(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"

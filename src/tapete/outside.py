@@ -145,7 +145,10 @@ class ExecBot:
         self.game: Game[Any, Any] | None = None
         self.seat: Seat | None = None
         self.process: subprocess.Popen[str] | None = None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()  # what the bot wrote; None: EOF
+        # What tapete writes goes through a thread, so a bot that stops reading blocks that
+        # thread, never the match; None closes the bot's input.
+        self.outbox: queue.Queue[str | None] = queue.Queue()
         self.decisions = 0
         self.owed = 0  # answers to decisions that timed out, still to come and be dropped
         self.ready = False
@@ -174,8 +177,9 @@ class ExecBot:
             self.gone = f"could not start {shlex.join(self.argv)}: {exc}"
             return
         _RUNNING.add(self)
-        assert self.process.stdout is not None
+        assert self.process.stdout is not None and self.process.stdin is not None
         threading.Thread(target=_read, args=(self.process.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=_write, args=(self.process.stdin, self.outbox), daemon=True).start()
         self._send(
             {
                 "type": "hello",
@@ -226,10 +230,11 @@ class ExecBot:
         if self.closed:
             return
         self.closed = True
+        _RUNNING.discard(self)
         process = self.process
-        if process is None or process.poll() is not None:
+        if process is None:
             return
-        if self.gone is None:
+        if self.gone is None and process.poll() is None:
             if outcome is not None:
                 self._send(
                     {
@@ -240,8 +245,8 @@ class ExecBot:
                     }
                 )
             self._send({"type": "quit"})
+        self.outbox.put(None)
         _end(process, QUIT_MS / 1000 if self.gone is None else 0.0)
-        _RUNNING.discard(self)
 
     # --- the lines -----------------------------------------------------------------------
 
@@ -317,15 +322,9 @@ class ExecBot:
         return BotError(f"the bot {how} {when}; it plays no more in this match")
 
     def _send(self, message: Mapping[str, Any]) -> None:
-        process = self.process
-        if process is None or process.stdin is None or self.gone is not None:
+        if self.process is None or self.gone is not None:
             return
-        try:
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-            process.stdin.write(text + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            pass  # it has exited: the next read says so, with its exit code
+        self.outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:
@@ -338,12 +337,20 @@ def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
+def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
+    """Every message to the bot, in order, until None (then its input is closed) or until it
+    exits (the reader then says so, with its exit code)."""
+    with contextlib.suppress(OSError, ValueError):
+        while (text := outbox.get()) is not None:
+            stream.write(text)
+            stream.flush()
+    with contextlib.suppress(OSError, ValueError):
+        stream.close()
+
+
 def _end(process: subprocess.Popen[str], wait: float) -> None:
     """Let ``process`` exit within ``wait`` seconds, else terminate it, else kill it — with
     whatever it started (its session's process group)."""
-    if process.stdin is not None:
-        with contextlib.suppress(OSError):
-            process.stdin.close()
     kill = signal.SIGKILL if os.name == "posix" else signal.SIGTERM
     for sig, seconds in ((None, wait), (signal.SIGTERM, 1.0), (kill, 1.0)):
         if sig is not None:
