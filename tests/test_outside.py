@@ -314,6 +314,9 @@ def test_seat_lists_split_only_at_top_level_commas() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "hard(ms=100, iterations=9) (0)" in run.stdout
+    run = tapete_run("play", SPECS["pocha"], "--seats", "hard(ms=100,random,random,random")
+    assert run.returncode == 2
+    assert "--seats: 'hard(ms=100,random,random,random' has a parenthesis" in run.stderr
 
 
 def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:

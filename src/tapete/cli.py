@@ -129,7 +129,11 @@ easy, medium, hard, expert (hard and expert take options: hard(ms=300)), or \
 exec(cmd="PROGRAM") for an outside bot
     """
     # An outside bot's command keeps its case (./MyBot); a level is any case.
-    kinds = [k if players.is_outer(k) else k.lower() for k in players.split_seats(text)]
+    try:
+        seats = players.split_seats(text)
+    except SpecError as exc:
+        raise SpecError(f"--seats: {exc}") from None
+    kinds = [k if players.is_outer(k) else k.lower() for k in seats]
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
     for seat, kind in enumerate(kinds):
