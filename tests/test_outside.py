@@ -218,6 +218,18 @@ def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path
     assert "bot saw the end" not in run.stderr
 
 
+def test_the_arena_reports_a_failing_bot_and_plays_on(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    seat = python_seat(bot_script(tmp_path, "answer = 'fold' if n == 2 else answer"))
+    result = arena.run(SPECS["pocha"], [seat, "random"], matches=4, workers=1)
+    assert len(result.matches) == 4
+    told = capfd.readouterr().err
+    # Each match is a fresh process whose second decision fails: 4 matches, 2 seats each.
+    assert told.count(f"tapete arena: {seat} at seat ") == 8, told
+    assert "failed to choose a move (BotError: decision 2: answered 'fold': " in told
+
+
 def test_a_bot_that_does_not_greet_is_not_asked_again(tmp_path: Path) -> None:
     bot = bot_script(tmp_path, hello='"hello?"')
     seat = python_seat(bot)
