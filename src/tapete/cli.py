@@ -11,6 +11,7 @@ tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
 tapete serve --host 127.0.0.1 --port 8000
 tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
+tapete play pocha --seats 'exec(cmd="./mybot"),medium,medium,medium'   (docs/bot-protocol.md)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapete import __version__, bench, bots, playthrough, record
+from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
@@ -113,41 +114,62 @@ def _terminal_app(plain: bool) -> bool:
 SEAT_KINDS = (
     "human or a bot level: "
     + ", ".join(bots.LEVELS)
-    + " (hard and expert take options: hard(ms=300))"
+    + ' (hard and expert take options: hard(ms=300)), or exec(cmd="PROGRAM") for an outside bot'
 )
 
 
 def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
-    """``--seats``: a kind per seat, ``human`` or a bot level, any case; SpecError says why not.
+    """``--seats``: a kind per seat, ``human``, a bot level (any case) or an outside bot,
+    split at the top-level commas only; SpecError says why not.
 
-    >>> seat_kinds("Human, EASY,hard(ms=300)", load("pocha(players=3)"))
-    ['human', 'easy', 'hard(ms=300)']
+    >>> seat_kinds("Human, EASY,hard(ms=300, iterations=9)", load("pocha(players=3)"))
+    ['human', 'easy', 'hard(ms=300, iterations=9)']
     >>> seat_kinds("human,,easy", load("pocha(players=3)"))
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
-easy, medium, hard, expert (hard and expert take options: hard(ms=300))
+easy, medium, hard, expert (hard and expert take options: hard(ms=300)), or \
+exec(cmd="PROGRAM") for an outside bot
     """
-    kinds = [k.strip().lower() for k in text.split(",")]
+    # An outside bot's command keeps its case (./MyBot); a level is any case.
+    try:
+        seats = players.split_seats(text)
+    except SpecError as exc:
+        raise SpecError(f"--seats: {exc}") from None
+    kinds = [k if players.is_outer(k) else k.lower() for k in seats]
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
     for seat, kind in enumerate(kinds):
         if not kind:
             raise SpecError(f"--seats: seat {seat} is empty; a seat is {SEAT_KINDS}")
-        if kind.split("(")[0].strip() not in ("human", *bots.LEVELS):
+        if players.kind_of(kind) not in ("human", *bots.LEVELS, *players.OUTER):
             raise SpecError(
                 f"--seats: {kind!r} (seat {seat}) is not a seat; a seat is {SEAT_KINDS}"
             )
         if kind != "human":
-            bots.load(kind)  # a bad option fails here, before any table opens
+            players.load(kind)  # a bad option or a missing program fails here, before any move
     return kinds
 
 
+def _recorded_names(rec: record.Record) -> list[str]:
+    """Who sat where in a record, as written there."""
+    return [s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats]
+
+
 def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
-    """Who sat where in a record: its people play on as people, its bots as the same bots."""
-    return seat_kinds(
-        ",".join(s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats), game
-    )
+    """Who sat where in a record: its people play on as people, its bots as the same bots.
+
+    An outside bot is a program on the machine that played: a record names it, but never
+    starts it (a record may come from anyone); ``--seats`` must say who plays that seat.
+    """
+    names = _recorded_names(rec)
+    for seat, name in enumerate(names):
+        if players.is_outer(name):
+            raise SpecError(
+                f"seat {seat} was played by {name}, a program of the machine that played; "
+                "a record does not start programs: name every seat with --seats"
+            )
+    return seat_kinds(",".join(names), game)
 
 
 def _record_path(text: str) -> Path:
@@ -201,19 +223,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
-    if "human" in kinds and _terminal_app(args.plain):
+    # The table app seats bot levels only; with an outside bot, people get the line prompt.
+    outer = any(players.is_outer(k) for k in kinds)
+    if "human" in kinds and not outer and _terminal_app(args.plain):
         from tapete.tui import PlayConfig, TapeteApp
 
         config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
         TapeteApp(play=config, lang=args.lang).run()
         return 0
     agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else bots.load(k)
+        HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)
     ]
     names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
     if resumed is not None:  # a seat that keeps its kind keeps its name
-        before = _recorded_kinds(resumed, game)
+        before = [k if players.is_outer(k) else k.lower() for k in _recorded_names(resumed)]
         names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
     humans = [a for a in agents if isinstance(a, HumanSeat)]
 
@@ -237,25 +261,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     on_step = show if humans else None
     on_illegal = tell if humans else None
     try:
-        if resumed is not None:
-            _, rec = resume(
-                resumed,
-                agents,
-                names=names,
-                on_step=on_step,
-                on_illegal=on_illegal,
-                on_failure=failed,
-            )
-        else:
-            _, rec = play(
-                game,
-                agents,
-                seed=seed,
-                names=names,
-                on_step=on_step,
-                on_illegal=on_illegal,
-                on_failure=failed,
-            )
+        # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
+        with players.seated(game, agents) as finish:
+            if resumed is not None:
+                final, rec = resume(
+                    resumed,
+                    agents,
+                    names=names,
+                    on_step=on_step,
+                    on_illegal=on_illegal,
+                    on_failure=failed,
+                )
+            else:
+                final, rec = play(
+                    game,
+                    agents,
+                    seed=seed,
+                    names=names,
+                    on_step=on_step,
+                    on_illegal=on_illegal,
+                    on_failure=failed,
+                )
+            finish(final)
     except AbandonedError as left:
         if path is None or left.record is None:
             print(f"tapete: {left} (with --record FILE it is kept, to go on with)", file=sys.stderr)
@@ -479,7 +506,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match (a human seat opens the table)")
     p.add_argument("game", nargs="?", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument(
-        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard, expert)"
+        "--seats",
+        help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "
+        'hard(ms=100, iterations=9)) or an outside bot: exec(cmd="./mybot", ms=500)',
     )
     p.add_argument(
         "--resume",
@@ -560,7 +589,11 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
-    p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
+    p.add_argument(
+        "--bots",
+        required=True,
+        help='two or more bot levels or outside bots: hard,medium,exec(cmd="./mybot")',
+    )
     p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
     p.add_argument("--seed", type=int, default=0)

@@ -701,9 +701,13 @@ def create_app(
 
 def _check_level(level: str) -> None:
     from tapete import bots
+    from tapete.web.rooms import outer_refusal
 
     if level not in bots.LEVELS:
-        raise SpecError(f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}")
+        raise SpecError(
+            outer_refusal(level)
+            or f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}"
+        )
 
 
 def open_store(db: str | None = None) -> Store:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from tapete import bots, record
+from tapete import bots, players, record
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -40,7 +40,7 @@ from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.store import Options, SeatConfig, Store, Truth
 
-__all__ = ["Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
+__all__ = ["Connection", "Room", "Rooms", "encode", "levels", "outer_refusal", "token_hash"]
 
 log = logging.getLogger("tapete.web")
 
@@ -74,6 +74,24 @@ class Connection(Protocol):
     token: str | None  # the hash of the token it showed
 
     def send(self, message: Mapping[str, Any]) -> None: ...
+
+
+def outer_refusal(level: str) -> str | None:
+    """Why the web app refuses a seat that names a program or a file (``exec(...)``), or None
+    for any other name: the server would run what a visitor names.
+
+    >>> outer_refusal('exec(cmd="./mybot")').split(":")[0]
+    'exec(cmd="./mybot") is not for the web app'
+    >>> outer_refusal("genius") is None
+    True
+    """
+    if not players.is_outer(level):
+        return None
+    return (
+        f"{level} is not for the web app: outside bots run a program of the machine they play"
+        " on, so only tapete play and tapete arena seat them; the bot levels here are"
+        f" {', '.join(bots.LEVELS)}"
+    )
 
 
 def encode(message: Mapping[str, Any]) -> str:
@@ -608,7 +626,8 @@ class Room:
         n = len(t.seats)
         seat, to, level = msg.get("seat"), msg.get("to"), msg.get("level", t.options.standby)
         if not isinstance(level, str) or level not in bots.LEVELS:
-            raise error("bad-level", f"bot levels are {', '.join(bots.LEVELS)}")
+            refusal = outer_refusal(level) if isinstance(level, str) else None
+            raise error("bad-level", refusal or f"bot levels are {', '.join(bots.LEVELS)}")
         if kind == "fill":
             for s in t.seats:
                 if s.kind == "open":
