@@ -49,12 +49,16 @@ def single_agent(
     opponents: str | Bot | list[str | Bot] = "medium",
     *,
     reward: str = "deal",
+    illegal: str = "replace",
     render_mode: str | None = None,
 ) -> SingleAgentEnv:
-    """The Gymnasium environment of one seat against tapete bots."""
+    """The Gymnasium environment of one seat against tapete bots (``illegal="raise"`` to
+    raise on an action the mask rules out, instead of playing the first legal one)."""
     from tapete.rl.single import SingleAgentEnv
 
-    return SingleAgentEnv(spec, seat, opponents, reward=reward, render_mode=render_mode)
+    return SingleAgentEnv(
+        spec, seat, opponents, reward=reward, illegal=illegal, render_mode=render_mode
+    )
 
 
 def encoding(game: str | Game[Any, Any]) -> Encoding:

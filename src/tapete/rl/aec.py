@@ -49,7 +49,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
     ``episode-<k>.json``; ``render_mode="ansi"`` renders the acting seat's view as text.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "tapete", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it on the class and the env
+        "render_modes": ["ansi"],
+        "name": "tapete",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -80,7 +84,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
                 "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._episodes = 0
@@ -196,7 +200,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             return None
         from tapete.text import view_text
 
-        return view_text(self.game, self.game.observe(self.state, self.game.current_player(self.state)))
+        seat = self.game.current_player(self.state)
+        return view_text(self.game, self.game.observe(self.state, seat))
 
     def close(self) -> None:
         pass

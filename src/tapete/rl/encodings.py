@@ -16,13 +16,13 @@ deal and match of that spec:
 >>> import tapete
 >>> enc = encoding(tapete.load("pocha(players=3, schedule=[1, 2])"))
 >>> enc.size, len(enc.actions)
-(299, 39)
+(365, 39)
 >>> game = enc.game
 >>> state = game.new_state(seed=7)
 >>> seat = game.current_player(state)
 >>> vector = enc.encode(game.observe(state, seat))
 >>> vector.shape, vector.dtype, int(vector[enc.field("hands").start:][:36].sum())
-((299,), dtype('float32'), 1)
+((365,), dtype('float32'), 1)
 >>> [game.format_action(enc.actions[i]) for i in enc.mask(game.legal_actions(state)).nonzero()[0]]
 ['bid 0', 'bid 1']
 """
@@ -83,7 +83,8 @@ class Encoding:
     size: int
     actions: tuple[Action, ...]
     fill: Callable[[Any, Vector], None]
-    index: dict[Action, int] = dataclass_field(init=False, repr=False, compare=False)  # action -> index
+    # raw action -> its index, made from ``actions``
+    index: dict[Action, int] = dataclass_field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {a: i for i, a in enumerate(self.actions)})
@@ -111,15 +112,16 @@ class Encoding:
         for f in self.fields:
             if f.name == name:
                 return f
-        raise KeyError(f"no field {name!r}; the fields are {', '.join(f.name for f in self.fields)}")
+        names = ", ".join(f.name for f in self.fields)
+        raise KeyError(f"no field {name!r}; the fields are {names}")
 
 
 def describe(enc: Encoding) -> str:
     """The fields of an encoding as a Markdown table (indices, name, meaning).
 
     >>> import tapete
-    >>> print(describe(encoding(tapete.load("truco"))).splitlines()[2])
-    | 0–79 | `hands` | the hands this seat sees (its own; its partner's in a mão de onze), 40 cards per seat, relative seats |
+    >>> print(describe(encoding(tapete.load("truco(players=4)"))).splitlines()[3])
+    | 160–163 | `hand_sizes` | cards in each hand / 3, relative seats (0 is this seat) |
     """
     lines = ["| indices | field | meaning |", "|---|---|---|"]
     for f in enc.fields:

@@ -8,7 +8,7 @@ for, far beyond anything a match is likely to reach.
 
 >>> import tapete
 >>> bounds(tapete.load("pocha(players=3, schedule=[1, 2], tiebreak_players=nobody)"))
-Bounds(deals=2, decisions=15, min_score=-20, max_score=35)
+Bounds(deals=2, decisions=15, min_score=-15, max_score=35)
 """
 
 from __future__ import annotations

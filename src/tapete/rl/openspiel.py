@@ -32,6 +32,7 @@ import numpy as np
 import pyspiel
 
 from tapete.cards import Card
+from tapete.errors import SpecError
 from tapete.game import Game, Setup, seat_scores
 from tapete.games import ENTRIES, games
 from tapete.games import load as load_game
@@ -81,7 +82,7 @@ def _context(spec: str) -> _Context:
     return _Context(game, encoding(game), cards, {c: i for i, c in enumerate(cards)})
 
 
-class _NeedDeck(Exception):
+class _NeedDeckError(Exception):
     """Raised by ``_ChanceSetup`` when the rules deal a deck no chance node has drawn yet."""
 
     def __init__(self, deal: int, cards: tuple[Card, ...]) -> None:
@@ -95,7 +96,7 @@ class _ChanceSetup(Setup):
 
     def deck(self, deal: int, cards: Any) -> tuple[Card, ...]:
         if deal >= len(self.decks):
-            raise _NeedDeck(deal, tuple(cards))
+            raise _NeedDeckError(deal, tuple(cards))
         return super().deck(deal, cards)
 
 
@@ -155,7 +156,7 @@ def _player_range(name: str) -> tuple[int, int]:
     for players in range(1, 9):
         try:
             counts.append(load_game(f"{name}(players={players})").players)
-        except Exception:  # noqa: BLE001 — a count the game refuses
+        except SpecError:  # a count the game refuses
             continue
     return min(counts), max(counts)
 
@@ -224,7 +225,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else int(seat)
 
     def is_terminal(self) -> bool:
-        return self.current_player() == pyspiel.PlayerId.TERMINAL
+        return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
 
     def _legal_actions(self, player: int) -> list[int]:
         ctx = self._ctx
@@ -306,7 +307,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         self._moves.append(raw)
         try:
             after = game.apply(before, raw)
-        except _NeedDeck as need:
+        except _NeedDeckError as need:
             self._pending = True
             self._cards = need.cards
             return
@@ -324,7 +325,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
                 self._see(state)
             for move in self._moves:
                 state = game.apply(state, move)
-        except _NeedDeck as need:
+        except _NeedDeckError as need:
             self._cards = need.cards
             if state is not None:  # the state before the move that waits for this deal
                 self._now = _Shared(state)

@@ -36,14 +36,22 @@ from tapete.games import load
 from tapete.rl.aec import REWARDS
 from tapete.rl.encodings import Encoding, encoding
 
-__all__ = ["SingleAgentEnv"]
+__all__ = ["ILLEGAL", "SingleAgentEnv"]
+
+ILLEGAL = ("replace", "raise")
 
 
-class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
+class SingleAgentEnv(gymnasium.Env[Any, Any]):
     """Seat ``seat`` of a match against ``opponents`` (a bot level for every other seat, or one
-    level or ``Bot`` per seat, the learner's own entry ignored). See the module docstring."""
+    level or ``Bot`` per seat, the learner's own entry ignored). See the module docstring.
 
-    metadata = {"render_modes": ["ansi"]}
+    An action the mask rules out is, with ``illegal="replace"`` (the default, so that unmasked
+    algorithms and checkers can step it), replaced by the first legal action, and the step's
+    info says ``illegal: True``; with ``illegal="raise"`` it raises the rule's
+    ``IllegalActionError``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 — Gymnasium's own
 
     def __init__(
         self,
@@ -52,8 +60,12 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         opponents: str | Bot | Sequence[str | Bot] = "medium",
         *,
         reward: str = "deal",
+        illegal: str = "replace",
         render_mode: str | None = None,
     ) -> None:
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal={illegal!r} is not accepted: {' or '.join(ILLEGAL)}")
+        self.illegal = illegal
         self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
         n = self.game.players
         if not 0 <= seat < n:
@@ -65,7 +77,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
         self.encoding: Encoding = encoding(self.game)
         one = isinstance(opponents, str) or not isinstance(opponents, Sequence)
-        given = [opponents] * n if one else list(opponents)  # type: ignore[arg-type]
+        given: list[Any] = [opponents] * n if one else list(opponents)  # type: ignore[arg-type]
         if len(given) != n:
             raise ValueError(f"opponents: one entry per seat ({n}), not {len(given)}")
         self.bots: list[Bot | None] = [
@@ -98,7 +110,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         """Take ``action`` (an index), then let the bots play up to this seat's next turn."""
         if self.state is None or self.game.current_player(self.state) != self.seat:
             raise RuntimeError("call reset() before step(), and again once the match is over")
-        raw = self.encoding.actions[int(action)]
+        raw, info = self.encoding.actions[int(action)], {}
+        if self.illegal == "replace" and not self.action_masks()[int(action)]:
+            raw, info = self.game.legal_actions(self.state)[0], {"illegal": True}
         reward = self._apply(raw) + self._opponents_play()
         outcome = self.game.outcome(self.state)
         if outcome is not None:
@@ -106,8 +120,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
                 reward = float(seat_scores(outcome.scores, self.game.teams)[self.seat])
             self._mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
             observation = self.encoding.encode(self.game.observe(self.state, self.seat))
-            return observation, reward, True, False, {"outcome": outcome}
-        return self._observation(), reward, False, False, {}
+            return observation, reward, True, False, {**info, "outcome": outcome}
+        return self._observation(), reward, False, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of this seat now, as booleans over the action space."""
