@@ -162,3 +162,16 @@ def test_an_action_outside_the_rules_raises_the_rule() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(tapete.errors.IllegalActionError):
         env.step(illegal)
+
+
+@pytest.mark.parametrize("spec", SPECS["pocha"] + SPECS["oh_hell"])
+def test_the_state_shortcut_encodes_exactly_the_view(spec: str) -> None:
+    game = tapete.load(spec)
+    enc = tapete.rl.encoding(game)
+    rng = random.Random(7)
+    state = game.new_state(seed=7)
+    while game.current_player(state) is not None:
+        for seat in range(game.players):
+            from_view = enc.encode(game.observe(state, seat))
+            assert np.array_equal(enc.encode_state(state, seat), from_view)
+        state = game.apply(state, rng.choice(game.legal_actions(state)))

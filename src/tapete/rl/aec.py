@@ -175,7 +175,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         cached = self._cache.get(seat)
         if cached is None:
             game, enc = self.game, self.encoding
-            observation = enc.encode(game.observe(self.state, seat))
+            observation = enc.encode_state(self.state, seat)
             if game.current_player(self.state) == seat:
                 mask = enc.mask(game.legal_actions(self.state))
             else:

@@ -44,6 +44,8 @@ from tapete.game import Action, Game, seat_scores
 __all__ = ["Encoding", "Field", "describe", "encoding"]
 
 Vector = npt.NDArray[np.float32]
+Filler = Callable[[Any, list[int], list[int], list[float]], None]
+"""Writes a view: the indices set to 1 in ``ones``, other values as ``idx[k]`` = ``val[k]``."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class Encoding:
     fields: tuple[Field, ...]
     size: int
     actions: tuple[Action, ...]
-    fill: Callable[[Any, Vector], None]
+    fill: Filler
+    viewer: Callable[[Any, int], Any] | None = None  # (state, seat) -> what ``fill`` reads
     # raw action -> its index, made from ``actions``
     index: dict[Action, int] = dataclass_field(init=False, repr=False, compare=False)
 
@@ -92,16 +95,31 @@ class Encoding:
     def encode(self, view: Any) -> Vector:
         """The vector of ``view`` (a view of a seat of this spec's game)."""
         out = np.zeros(self.size, dtype=np.float32)
-        self.fill(view, out)
+        self.write(view, out)
         return out
+
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(game.observe(state, seat))``, faster where the game has a shortcut: the
+        view's fields the encoding reads, taken from the state (a test checks they agree)."""
+        view = self.game.observe(state, seat) if self.viewer is None else self.viewer(state, seat)
+        return self.encode(view)
+
+    def write(self, view: Any, out: Vector) -> None:
+        """Write the vector of ``view`` into ``out`` (zeros, ``size`` long)."""
+        ones: list[int] = []
+        idx: list[int] = []
+        val: list[float] = []
+        self.fill(view, ones, idx, val)
+        # Two numpy writes instead of one per entry: item writes cost more than the lists.
+        out[ones] = 1.0
+        out[idx] = val
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
         """1 at the index of each legal action, 0 elsewhere."""
         out = np.zeros(len(self.actions), dtype=np.int8)
         index = self.index
         try:
-            for action in legal:
-                out[index[action]] = 1
+            out[[index[action] for action in legal]] = 1
         except KeyError as err:
             text = self.game.format_action(err.args[0])
             raise SpecError(f"{text!r} is outside the action space of {self.game.spec}") from None
@@ -155,19 +173,29 @@ class Cards:
         self.at = [-1] * 128
         for i, card in enumerate(self.cards):
             self.at[card] = i
+        self._seen: dict[int, tuple[int, ...]] = {}  # bitmask -> positions in the deck
 
-    def set(self, out: Vector, start: int, mask: int) -> None:
-        """Set the entries of the cards in bitmask ``mask``."""
-        at = self.at
+    def set(self, ones: list[int], start: int, mask: int) -> None:
+        """Mark the entries of the cards in bitmask ``mask``."""
+        found = self._seen.get(mask)
+        if found is None:
+            found = self._seen[mask] = self._positions(mask)
+            if len(self._seen) > 1 << 16:  # hands and trick piles repeat; a match's worth
+                self._seen.clear()
+        ones += [start + i for i in found]
+
+    def _positions(self, mask: int) -> tuple[int, ...]:
+        at, found = self.at, []
         while mask:
             low = mask & -mask
-            out[start + at[low.bit_length() - 1]] = 1.0
+            found.append(at[low.bit_length() - 1])
             mask ^= low
+        return tuple(found)
 
-    def one(self, out: Vector, start: int, card: int) -> None:
-        """Set the entry of ``card`` (nothing for -1, no card)."""
+    def one(self, ones: list[int], start: int, card: int) -> None:
+        """Mark the entry of ``card`` (nothing for -1, no card)."""
         if card >= 0:
-            out[start + self.at[card]] = 1.0
+            ones.append(start + self.at[card])
 
 
 def _mask(cards: object) -> int:
@@ -235,37 +263,96 @@ def _pocha(game: Game[Any, Any]) -> Encoding:
     f_scores = _seat_block(lay, "scores", n, f"each seat's score / {scale:g}")
     suit_at = {s: i for i, s in enumerate(suits)}
 
-    def fill(view: Any, out: Vector) -> None:
+    def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
         for s, hand in enumerate(view.hands):
             if hand is not None:
-                cards.set(out, f_hands + (s - me) % n * d, hand.mask)
+                cards.set(ones, f_hands + (s - me) % n * d, hand.mask)
         seat = view.leader
         for card in view.trick:
-            cards.one(out, f_trick + (seat - me) % n * d, card)
+            cards.one(ones, f_trick + (seat - me) % n * d, card)
             seat = _next_in(view.seats, seat)
-        cards.set(out, f_played, _trick_mask(view.tricks))
-        cards.one(out, f_upcard, view.upcard)
-        cards.one(out, f_shown, view.shown)
-        out[f_trump + (suit_at[view.trump] if view.trump >= 0 else len(suits))] = 1.0
+        cards.set(ones, f_played, _trick_mask(view.tricks))
+        cards.one(ones, f_upcard, view.upcard)
+        cards.one(ones, f_shown, view.shown)
+        ones.append(f_trump + (suit_at[view.trump] if view.trump >= 0 else len(suits)))
         for s, bid in enumerate(view.bids):
             r = (s - me) % n
-            out[f_bids + r * (most + 2) + (0 if bid is None else bid + 1)] = 1.0
-            out[f_won + r] = view.won[s] / most
-            out[f_sizes + r] = view.hand_sizes[s] / most
+            ones.append(f_bids + r * (most + 2) + (0 if bid is None else bid + 1))
+            idx.append(f_won + r)
+            val.append(view.won[s] / most)
+            idx.append(f_sizes + r)
+            val.append(view.hand_sizes[s] / most)
         for s in view.seats:
-            out[f_in + (s - me) % n] = 1.0
-        out[f_dealer + (view.dealer - me) % n] = 1.0
-        out[f_leader + (view.leader - me) % n] = 1.0
-        out[f_phase + int(view.phase)] = 1.0
-        out[f_size] = view.hand_size / most
-        out[f_deal] = view.deal / deals
-        out[f_tie] = float(view.tiebreak)
+            ones.append(f_in + (s - me) % n)
+        ones.append(f_dealer + (view.dealer - me) % n)
+        ones.append(f_leader + (view.leader - me) % n)
+        ones.append(f_phase + int(view.phase))
+        idx.append(f_size)
+        val.append(view.hand_size / most)
+        idx.append(f_deal)
+        val.append(view.deal / deals)
+        idx.append(f_tie)
+        val.append(float(view.tiebreak))
         for s, score in enumerate(view.scores):
-            out[f_scores + (s - me) % n] = score / scale
+            idx.append(f_scores + (s - me) % n)
+            val.append(score / scale)
 
     actions = (*cards.cards, *(pocha.BID + b for b in range(most + 1)))
-    return Encoding(game, tuple(lay.fields), lay.size, actions, fill)
+    viewer = None if p.ronda_india else _pocha_viewer(game)
+    return Encoding(game, tuple(lay.fields), lay.size, actions, fill, viewer)
+
+
+class _PochaView:
+    """The fields of a Pocha view that its encoding reads, taken straight from the state:
+    ``observe`` also works out every seat's known voids, which the encoding does not use."""
+
+    __slots__ = (
+        "bids",
+        "deal",
+        "dealer",
+        "hand_size",
+        "hand_sizes",
+        "hands",
+        "leader",
+        "phase",
+        "scores",
+        "seat",
+        "seats",
+        "shown",
+        "tiebreak",
+        "trick",
+        "tricks",
+        "trump",
+        "upcard",
+        "won",
+    )
+
+
+def _pocha_viewer(game: Game[Any, Any]) -> Callable[[Any, int], Any]:
+    from tapete.cards import CardSet
+
+    nobody: list[CardSet | None] = [None] * game.players
+
+    def view(state: Any, seat: int) -> _PochaView:
+        v, d = _PochaView(), state.deal
+        hands = nobody[:]
+        hands[seat] = CardSet(state.hands[seat])  # its own hand: no blind hand without ronda
+        v.seat, v.hands, v.deal, v.hand_size, v.dealer = seat, hands, d.number, d.size, d.dealer
+        v.seats, v.tiebreak, v.trump, v.upcard, v.shown = (
+            d.seats,
+            d.tiebreak,
+            d.trump,
+            d.upcard,
+            d.shown,
+        )
+        v.hand_sizes = [h.bit_count() for h in state.hands]
+        v.bids = [None if b < 0 else b for b in state.bids]
+        v.won, v.trick, v.leader, v.tricks = state.won, state.trick, state.leader, state.tricks
+        v.phase, v.scores = state.phase, state.scores
+        return v
+
+    return view
 
 
 def _next_in(seats: Sequence[int], seat: int) -> int:
@@ -303,31 +390,35 @@ def _tute(game: Game[Any, Any]) -> Encoding:
     f_phase = lay.add("phase", 2, "play, over: one-hot")
     f_scores = _seat_block(lay, "scores", n, "each seat's side's match standing / 100")
 
-    def fill(view: Any, out: Vector) -> None:
+    def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
         for s in range(n):
             r = (s - me) % n
-            cards.set(out, f_hands + r * d, _mask(view.hands[s]))
-            cards.set(out, f_known + r * d, _mask(view.known[s]))
-            out[f_sizes + r] = view.hand_sizes[s] / most
-            out[f_points + r] = view.points[s] / 130
+            cards.set(ones, f_hands + r * d, _mask(view.hands[s]))
+            cards.set(ones, f_known + r * d, _mask(view.known[s]))
+            idx.append(f_sizes + r)
+            val.append(view.hand_sizes[s] / most)
+            idx.append(f_points + r)
+            val.append(view.points[s] / 130)
         seat = view.leader
         for card in view.trick:
-            cards.one(out, f_trick + (seat - me) % n * d, card)
+            cards.one(ones, f_trick + (seat - me) % n * d, card)
             seat = (seat + 1) % n
-        cards.set(out, f_played, _trick_mask(view.tricks))
-        cards.one(out, f_upcard, view.upcard)
-        cards.one(out, f_face, view.face_up)
-        out[f_trump + view.trump] = 1.0
-        out[f_stock] = view.stock_size / d
+        cards.set(ones, f_played, _trick_mask(view.tricks))
+        cards.one(ones, f_upcard, view.upcard)
+        cards.one(ones, f_face, view.face_up)
+        ones.append(f_trump + view.trump)
+        idx.append(f_stock)
+        val.append(view.stock_size / d)
         for _, s, suit in view.cantes:
-            out[f_cantes + (s - me) % n * 4 + suit] = 1.0
-        out[f_sing + (n if view.sing_right is None else (view.sing_right - me) % n)] = 1.0
-        out[f_dealer + (view.dealer - me) % n] = 1.0
-        out[f_leader + (view.leader - me) % n] = 1.0
-        out[f_phase + int(view.phase)] = 1.0
+            ones.append(f_cantes + (s - me) % n * 4 + suit)
+        ones.append(f_sing + (n if view.sing_right is None else (view.sing_right - me) % n))
+        ones.append(f_dealer + (view.dealer - me) % n)
+        ones.append(f_leader + (view.leader - me) % n)
+        ones.append(f_phase + int(view.phase))
         for s, score in enumerate(_standings(game, view.scores)):
-            out[f_scores + (s - me) % n] = score / 100
+            idx.append(f_scores + (s - me) % n)
+            val.append(score / 100)
 
     actions = (*cards.cards, tute.SWAP, *(tute.SING + s for s in range(4)), tute.TUTE)
     return Encoding(game, tuple(lay.fields), lay.size, actions, fill)
@@ -380,40 +471,46 @@ def _truco(game: Game[Any, Any]) -> Encoding:
     def team(t: int | None, me: int) -> int:
         return 2 if t is None else int(t != team_of[me])
 
-    def plays(out: Vector, start: int, trick: Sequence[Any], me: int) -> None:
+    def plays(ones: list[int], start: int, trick: Sequence[Any], me: int) -> None:
         for play in trick:
             base = start + (play.seat - me) % n * per_play
             if play.down:
-                out[base + d] = 1.0
+                ones.append(base + d)
             else:
-                cards.one(out, base, play.card)
+                cards.one(ones, base, play.card)
 
-    def fill(view: Any, out: Vector) -> None:
+    def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
         for s in range(n):
             r = (s - me) % n
-            cards.set(out, f_hands + r * d, _mask(view.hands[s]))
-            out[f_sizes + r] = view.hand_sizes[s] / 3
-        cards.one(out, f_vira, view.upcard)
-        plays(out, f_trick, view.trick, me)
+            cards.set(ones, f_hands + r * d, _mask(view.hands[s]))
+            idx.append(f_sizes + r)
+            val.append(view.hand_sizes[s] / 3)
+        cards.one(ones, f_vira, view.upcard)
+        plays(ones, f_trick, view.trick, me)
         for i, rnd in enumerate(view.tricks[:2]):
             base = f_rounds + i * (n * per_play + 3)
-            plays(out, base, rnd.plays, me)
-            out[base + n * per_play + (2 if rnd.result is None else team(rnd.result, me))] = 1.0
-        out[f_leader + (view.leader - me) % n] = 1.0
-        out[f_dealer + (view.dealer - me) % n] = 1.0
-        out[f_phase + int(view.phase)] = 1.0
-        out[f_special + int(view.special)] = 1.0
-        out[f_eleven + team(view.eleven_team, me)] = 1.0
-        out[f_blind] = float(view.blind)
-        out[f_stake] = view.stake / 12
-        out[f_proposal] = (view.proposal or 0) / 12
+            plays(ones, base, rnd.plays, me)
+            ones.append(base + n * per_play + (2 if rnd.result is None else team(rnd.result, me)))
+        ones.append(f_leader + (view.leader - me) % n)
+        ones.append(f_dealer + (view.dealer - me) % n)
+        ones.append(f_phase + int(view.phase))
+        ones.append(f_special + int(view.special))
+        ones.append(f_eleven + team(view.eleven_team, me))
+        idx.append(f_blind)
+        val.append(float(view.blind))
+        idx.append(f_stake)
+        val.append(view.stake / 12)
+        idx.append(f_proposal)
+        val.append((view.proposal or 0) / 12)
         proposer = view.proposer
-        out[f_proposer + (n if proposer is None else (proposer - me) % n)] = 1.0
-        out[f_raised + team(view.raised_by, me)] = 1.0
+        ones.append(f_proposer + (n if proposer is None else (proposer - me) % n))
+        ones.append(f_raised + team(view.raised_by, me))
         mine = team_of[me]
-        out[f_scores] = view.scores[mine] / p.target
-        out[f_scores + 1] = view.scores[1 - mine] / p.target
+        idx.append(f_scores)
+        val.append(view.scores[mine] / p.target)
+        idx.append(f_scores + 1)
+        val.append(view.scores[1 - mine] / p.target)
 
     actions = (
         *cards.cards,
@@ -472,40 +569,48 @@ def _poch(game: Game[Any, Any]) -> Encoding:
     f_round = lay.add("round", 1, f"the round's number / {limit}")
     f_scores = _seat_block(lay, "scores", n, f"chips won or lost so far / {total}")
 
-    def fill(view: Any, out: Vector) -> None:
+    def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
         for s in range(n):
             r = (s - me) % n
-            cards.set(out, f_hands + r * d, _mask(view.hands[s]))
-            cards.set(out, f_known + r * d, _mask(view.known[s]))
-            out[f_sizes + r] = view.hand_sizes[s] / most
-            out[f_chips + r] = view.chips[s] / total
-            out[f_bets + r] = view.bets[s] / total
-            out[f_in + r] = float(view.in_game[s])
-            out[f_folded + r] = float(view.folded[s])
-            out[f_scores + r] = view.scores[s] / total
+            cards.set(ones, f_hands + r * d, _mask(view.hands[s]))
+            cards.set(ones, f_known + r * d, _mask(view.known[s]))
+            idx.append(f_sizes + r)
+            val.append(view.hand_sizes[s] / most)
+            idx.append(f_chips + r)
+            val.append(view.chips[s] / total)
+            idx.append(f_bets + r)
+            val.append(view.bets[s] / total)
+            idx.append(f_in + r)
+            val.append(float(view.in_game[s]))
+            idx.append(f_folded + r)
+            val.append(float(view.folded[s]))
+            idx.append(f_scores + r)
+            val.append(view.scores[s] / total)
         for s in view.to_act:
-            out[f_to_act + (s - me) % n] = 1.0
-        out[f_trump + view.trump - 4] = 1.0
-        cards.one(out, f_upcard, view.upcard)
-        cards.one(out, f_shown, view.shown)
+            ones.append(f_to_act + (s - me) % n)
+        ones.append(f_trump + view.trump - 4)
+        cards.one(ones, f_upcard, view.upcard)
+        cards.one(ones, f_shown, view.shown)
         for b, chips in enumerate(view.bowls):
-            out[f_bowls + b] = chips / total
+            idx.append(f_bowls + b)
+            val.append(chips / total)
         for meld in view.melds:
             if meld.bowl < bowls - 1:
                 who = n if meld.seat is None else (meld.seat - me) % n
-                out[f_melds + meld.bowl * (n + 1) + who] = 1.0
+                ones.append(f_melds + meld.bowl * (n + 1) + who)
         winner = view.poker_winner
-        out[f_winner + (n if winner is None else (winner - me) % n)] = 1.0
-        cards.set(out, f_played, _mask(view.played))
-        cards.set(out, f_out, _mask(view.out_of_play))
+        ones.append(f_winner + (n if winner is None else (winner - me) % n))
+        cards.set(ones, f_played, _mask(view.played))
+        cards.set(ones, f_out, _mask(view.out_of_play))
         if view.runs and view.runs[-1]:
             seat, card = view.runs[-1][-1]
-            cards.one(out, f_run, card)
-            out[f_runner + (seat - me) % n] = 1.0
-        out[f_dealer + (view.dealer - me) % n] = 1.0
-        out[f_phase + int(view.phase)] = 1.0
-        out[f_round] = view.deal / limit
+            cards.one(ones, f_run, card)
+            ones.append(f_runner + (seat - me) % n)
+        ones.append(f_dealer + (view.dealer - me) % n)
+        ones.append(f_phase + int(view.phase))
+        idx.append(f_round)
+        val.append(view.deal / limit)
 
     actions = (
         *cards.cards,
@@ -547,31 +652,37 @@ def _pottle(game: Game[Any, Any]) -> Encoding:
     f_bought = _seat_block(lay, "bought", n, f"chips each seat bought / {total}")
     f_scores = _seat_block(lay, "scores", n, f"net results (chips held minus bought) / {total}")
 
-    def fill(view: Any, out: Vector) -> None:
+    def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
-        cards.set(out, f_hand, _mask(view.hands[me]))
+        cards.set(ones, f_hand, _mask(view.hands[me]))
         for s in range(n):
             r = (s - me) % n
-            out[f_sizes + r] = view.hand_sizes[s] / most
+            idx.append(f_sizes + r)
+            val.append(view.hand_sizes[s] / most)
             bid = view.bids[s]
-            out[f_bids + r * (most + 2) + (0 if bid is None else bid + 1)] = 1.0
-            out[f_won + r] = view.won[s] / most
-            out[f_stacks + r] = view.stacks[s] / total
-            out[f_bought + r] = view.bought[s] / total
-            out[f_scores + r] = view.scores[s] / total
+            ones.append(f_bids + r * (most + 2) + (0 if bid is None else bid + 1))
+            idx.append(f_won + r)
+            val.append(view.won[s] / most)
+            idx.append(f_stacks + r)
+            val.append(view.stacks[s] / total)
+            idx.append(f_bought + r)
+            val.append(view.bought[s] / total)
+            idx.append(f_scores + r)
+            val.append(view.scores[s] / total)
         declarer = view.declarer
-        out[f_declarer + (n if declarer is None else (declarer - me) % n)] = 1.0
+        ones.append(f_declarer + (n if declarer is None else (declarer - me) % n))
         trump = view.trump
-        out[f_trump + (0 if trump is None else 1 if trump < 0 else trump - 2)] = 1.0
+        ones.append(f_trump + (0 if trump is None else 1 if trump < 0 else trump - 2))
         seat = view.leader
         for card in view.trick:
-            cards.one(out, f_trick + (seat - me) % n * d, card)
+            cards.one(ones, f_trick + (seat - me) % n * d, card)
             seat = (seat + 1) % n
-        cards.set(out, f_played, _trick_mask(view.tricks))
-        out[f_leader + (view.leader - me) % n] = 1.0
-        out[f_dealer + (view.dealer - me) % n] = 1.0
-        out[f_phase + int(view.phase)] = 1.0
-        out[f_pot] = view.pot / total
+        cards.set(ones, f_played, _trick_mask(view.tricks))
+        ones.append(f_leader + (view.leader - me) % n)
+        ones.append(f_dealer + (view.dealer - me) % n)
+        ones.append(f_phase + int(view.phase))
+        idx.append(f_pot)
+        val.append(view.pot / total)
 
     actions = (
         *cards.cards,

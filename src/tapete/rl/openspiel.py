@@ -356,7 +356,7 @@ class _Observer:
         now = state._state
         if now is not None:
             view = self.context.game.observe(now, player)
-            self.context.encoding.fill(view, self.tensor)
+            self.context.encoding.write(view, self.tensor)
 
     def string_from(self, state: TapeteState, player: int) -> str:
         if self.perfect_recall:

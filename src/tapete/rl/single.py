@@ -119,7 +119,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             if self.reward_mode == "match":
                 reward = float(seat_scores(outcome.scores, self.game.teams)[self.seat])
             self._mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
-            observation = self.encoding.encode(self.game.observe(self.state, self.seat))
+            observation = self.encoding.encode_state(self.state, self.seat)
             return observation, reward, True, False, {**info, "outcome": outcome}
         return self._observation(), reward, False, False, info
 
@@ -138,7 +138,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
 
     def _observation(self) -> npt.NDArray[np.float32]:
         self._mask = None
-        return self.encoding.encode(self.game.observe(self.state, self.seat))
+        return self.encoding.encode_state(self.state, self.seat)
 
     def _apply(self, raw: int) -> float:
         """Apply a raw action; the per-deal reward it brings this seat."""
