@@ -65,7 +65,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tapete import bots as bot_levels
+from tapete import players
 from tapete.errors import SpecError
 from tapete.game import Game, Seat
 from tapete.games import load
@@ -305,7 +305,7 @@ def _play(task: _Task) -> MatchResult:
     spec, entrants, group, seed, seats = task
     game = _game(spec)
     agents = [
-        bot_levels.load(e) if isinstance(e, str) else copy.deepcopy(e)
+        players.load(e) if isinstance(e, str) else copy.deepcopy(e)
         for e in (entrants[b] for b in seats)
     ]
     final, _ = play(game, agents, seed=seed)
@@ -355,7 +355,7 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
         raise SpecError("an arena needs two bots or more")
     for entrant in bots:
         if isinstance(entrant, str):
-            bot_levels.load(entrant)
+            players.load(entrant)
     return game
 
 

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapete import __version__, bench, bots, playthrough, record
+from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
@@ -110,7 +110,7 @@ def _terminal_app(plain: bool) -> bool:
 SEAT_KINDS = (
     "human or a bot level: "
     + ", ".join(bots.LEVELS)
-    + " (hard and expert take options: hard(ms=300))"
+    + ' (hard and expert take options: hard(ms=300)), or a trained policy(path="FILE")'
 )
 
 
@@ -123,21 +123,28 @@ def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
-easy, medium, hard, expert (hard and expert take options: hard(ms=300))
+easy, medium, hard, expert (hard and expert take options: hard(ms=300)), or a trained \
+policy(path="FILE")
     """
-    kinds = [k.strip().lower() for k in text.split(",")]
+    kinds = [_seat_name(k) for k in text.split(",")]
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
     for seat, kind in enumerate(kinds):
         if not kind:
             raise SpecError(f"--seats: seat {seat} is empty; a seat is {SEAT_KINDS}")
-        if kind.split("(")[0].strip() not in ("human", *bots.LEVELS):
+        if kind.split("(")[0].strip() not in ("human", *bots.LEVELS, *players.OUTER):
             raise SpecError(
                 f"--seats: {kind!r} (seat {seat}) is not a seat; a seat is {SEAT_KINDS}"
             )
         if kind != "human":
-            bots.load(kind)  # a bad option fails here, before any table opens
+            players.load(kind)  # a bad option fails here, before any table opens
     return kinds
+
+
+def _seat_name(text: str) -> str:
+    """A seat as written, its name in lower case (its options, a file name, as given)."""
+    name, paren, options = text.strip().partition("(")
+    return name.strip().lower() + paren + options
 
 
 def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
@@ -204,7 +211,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         TapeteApp(play=config, lang=args.lang).run()
         return 0
     agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
+        HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)
     ]
     names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]

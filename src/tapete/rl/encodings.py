@@ -243,7 +243,9 @@ def _pocha(game: Game[Any, Any]) -> Encoding:
         f"the hands this seat sees (its own; the others' in a blind one-card hand), {d} cards"
         " per seat, relative seats",
     )
-    f_trick = lay.add("trick", n * d, f"the card each seat has played to this trick, {d} per seat")
+    f_trick = lay.add(
+        "trick", n * d, f"the card each seat has played to this trick, {d} per seat, relative seats"
+    )
     f_played = lay.add("played", d, "cards played to earlier tricks of this deal")
     f_upcard = lay.add("upcard", d, "the turned card that sets trump (none: all zero)")
     f_shown = lay.add("shown", d, "the dealer's own card shown for trump when every card is dealt")
@@ -371,11 +373,17 @@ def _tute(game: Game[Any, Any]) -> Encoding:
     d = cards.n
     most = tute.HAND_SIZE[n]
     lay = Layout()
-    f_hands = lay.add("hands", n * d, f"the hands this seat sees (its own), {d} cards per seat")
-    f_known = lay.add(
-        "known", n * d, f"cards everyone knows are in each hand (sung, swapped), {d} per seat"
+    f_hands = lay.add(
+        "hands", n * d, f"the hands this seat sees (its own), {d} cards per seat, relative seats"
     )
-    f_trick = lay.add("trick", n * d, f"the card each seat has played to this trick, {d} per seat")
+    f_known = lay.add(
+        "known",
+        n * d,
+        f"cards everyone knows are in each hand (sung, swapped), {d} per seat, relative seats",
+    )
+    f_trick = lay.add(
+        "trick", n * d, f"the card each seat has played to this trick, {d} per seat, relative seats"
+    )
     f_played = lay.add("played", d, "cards played to earlier tricks of this deal")
     f_upcard = lay.add("upcard", d, "the card that set trump")
     f_face = lay.add("face_up", d, "the card face up under the stock now (two players)")
@@ -543,9 +551,13 @@ def _poch(game: Game[Any, Any]) -> Encoding:
     bowls = len(poch.BOWLS)
     lay = Layout()
     f_hands = lay.add(
-        "hands", n * d, f"the hands this seat sees (its own, those shown down), {d} cards per seat"
+        "hands",
+        n * d,
+        f"the hands this seat sees (its own, those shown down), {d} cards per seat, relative seats",
     )
-    f_known = lay.add("known", n * d, f"cards still in each hand that everyone has seen, {d} each")
+    f_known = lay.add(
+        "known", n * d, f"cards still in each hand that everyone has seen, {d} each, relative seats"
+    )
     f_sizes = _seat_block(lay, "hand_sizes", n, f"cards in each hand / {most}")
     f_trump = lay.add("trump", 4, "trump suit one-hot: clubs, diamonds, hearts, spades")
     f_upcard = lay.add("upcard", d, "the turned card")
@@ -641,7 +653,9 @@ def _pottle(game: Game[Any, Any]) -> Encoding:
     )
     f_declarer = lay.add("declarer", n + 1, "the highest bidder, relative; last: none yet")
     f_trump = lay.add("trump", 6, "trump: not named yet, no trump, clubs, diamonds, hearts, spades")
-    f_trick = lay.add("trick", n * d, f"the card each seat has played to this trick, {d} per seat")
+    f_trick = lay.add(
+        "trick", n * d, f"the card each seat has played to this trick, {d} per seat, relative seats"
+    )
     f_played = lay.add("played", d, "cards played to earlier tricks of this deal")
     f_won = _seat_block(lay, "won", n, f"tricks won this deal / {most}")
     f_leader = _seat_block(lay, "leader", n, "who led this trick, one-hot")
