@@ -329,6 +329,24 @@ class _PochaView:
         "upcard",
         "won",
     )
+    bids: list[int | None]
+    deal: int
+    dealer: int
+    hand_size: int
+    hand_sizes: list[int]
+    hands: list[Any]
+    leader: int
+    phase: int
+    scores: tuple[int, ...]
+    seat: int
+    seats: tuple[int, ...]
+    shown: int
+    tiebreak: bool
+    trick: tuple[int, ...]
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]
+    trump: int
+    upcard: int
+    won: tuple[int, ...]
 
 
 def _pocha_viewer(game: Game[Any, Any]) -> Callable[[Any, int], Any]:

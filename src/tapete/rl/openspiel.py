@@ -154,10 +154,11 @@ def _player_range(name: str) -> tuple[int, int]:
     """The fewest and most seats any spec of the game may have (as its parameters allow)."""
     counts = []
     for players in range(1, 9):
-        try:
-            counts.append(load_game(f"{name}(players={players})").players)
-        except SpecError:  # a count the game refuses
-            continue
+        for spec in (f"{name}(players={players})", f"{name}(players={players}, min_players=2)"):
+            try:
+                counts.append(load_game(spec).players)
+            except SpecError:  # a count the game refuses, or an option it does not have
+                continue
     return min(counts), max(counts)
 
 

@@ -62,7 +62,8 @@ class PolicyBot:
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        enc = _encoding(rules_of(view), view.params)
+        rules: Any = rules_of(view)  # a module: hashable, as the cache needs
+        enc = _encoding(rules, view.params)
         model = _model(self.path, self.algo)
         obs = enc.encode(view)
         expected = model.observation_space.shape
