@@ -88,10 +88,12 @@ def main() -> None:
     args = parser.parse_args()
     print("| environment | AEC steps/s | single-agent steps/s |")
     print("|---|---|---|")
+    rates: dict[str, float] = {}
     for spec in SPECS:
         if args.only not in spec:
             continue
         aec, _ = aec_steps(lambda spec=spec: tapete.rl.env(spec), args.seconds)
+        rates[spec] = aec
         single = single_steps(spec, args.seconds)
         print(f"| `tapete.rl.env({spec!r})` | {aec:,.0f} | {single:,.0f} |", flush=True)
     for name in CLASSIC:
@@ -102,7 +104,11 @@ def main() -> None:
             print(f"| PettingZoo `{name}` | not installed | |")
             continue
         aec, _ = aec_steps(make, args.seconds)
+        rates[name] = aec
         print(f"| PettingZoo `{name}` | {aec:,.0f} | |", flush=True)
+    if "pocha" in rates and "texas_holdem_v4" in rates:
+        ratio = rates["pocha"] / rates["texas_holdem_v4"]
+        print(f"\nPocha's AEC steps / texas_holdem_v4's: {ratio:.2f}")
 
 
 if __name__ == "__main__":
