@@ -57,10 +57,11 @@ def test_the_trained_policy_enters_an_arena(policy: Path, tmp_path: Path) -> Non
     assert "policy" in json.loads(out.read_text())["bots"][0]
 
 
-def test_a_policy_trained_on_another_spec_is_refused_with_the_reason(policy: Path) -> None:
+def test_a_policy_on_another_spec_is_told_why_it_cannot_play(policy: Path) -> None:
     played = run(
         "-m", "tapete.cli", "play", "pocha(players=4, schedule=3)", "--seats",
         f'policy(path="{policy}"),random,random,random',
     )  # fmt: skip
-    assert played.returncode != 0
+    # The match goes on (a random legal move stands in, as for any failing bot); the reason shows.
+    assert "trained on observations of shape" in played.stderr
     assert "train it on the spec it plays" in played.stderr
