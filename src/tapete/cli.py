@@ -114,7 +114,8 @@ def _terminal_app(plain: bool) -> bool:
 SEAT_KINDS = (
     "human or a bot level: "
     + ", ".join(bots.LEVELS)
-    + ' (hard and expert take options: hard(ms=300)), or exec(cmd="PROGRAM") for an outside bot'
+    + ' (hard and expert take options: hard(ms=300)), exec(cmd="PROGRAM") for an outside bot,'
+    + ' or a trained policy(path="FILE")'
 )
 
 
@@ -128,8 +129,8 @@ def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
-easy, medium, hard, expert (hard and expert take options: hard(ms=300)), or \
-exec(cmd="PROGRAM") for an outside bot
+easy, medium, hard, expert (hard and expert take options: hard(ms=300)), \
+exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")
     """
     # An outside bot's command keeps its case (./MyBot); a level is any case.
     try:

@@ -3,7 +3,9 @@ kind of player that lives outside the core.
 
 ``load(name)`` gives the bot a seat name stands for: a level of ``tapete.bots`` (``medium``,
 ``hard(ms=100, iterations=9)``), or an outer kind from ``OUTER``: ``exec(cmd="./mybot")``, a
-program in any language speaking the protocol of docs/bot-protocol.md. ``tapete.bots.load``
+program in any language speaking the protocol of docs/bot-protocol.md, or
+``policy(path="model.zip")``, a policy trained with ``tapete.rl`` (the rl extra and sb3-contrib,
+docs/rl.md). ``tapete.bots.load``
 knows the levels only, and the web app asks it alone: a visitor never names a program for the
 server to run. Outer seats need their game and seat before the match and an end after it;
 ``seated`` gives them both, on every way out of the match.
@@ -36,7 +38,23 @@ def _exec(name: str, options: Mapping[str, ParamValue]) -> Any:
     return outside.from_spec(name, options)
 
 
-OUTER: dict[str, Loader] = {"exec": _exec}
+def _policy(name: str, options: Mapping[str, ParamValue]) -> Any:
+    rest = dict(options)
+    path, algo = rest.pop("path", None), rest.pop("algo", "maskable_ppo")
+    if not isinstance(path, str):
+        raise SpecError('policy: give the model file, policy(path="FILE")')
+    if rest:
+        raise SpecError(f"policy takes path and algo, not {', '.join(rest)}")
+    try:
+        from tapete.rl.policy import PolicyBot
+    except ImportError as exc:
+        raise SpecError(
+            f"policy seats need the rl extra and sb3-contrib ({exc.name} is missing)"
+        ) from None
+    return PolicyBot(path, str(algo))
+
+
+OUTER: dict[str, Loader] = {"exec": _exec, "policy": _policy}
 """The seat kinds beyond the bot levels, by name: each loader takes the seat's text and its
 options and returns an agent (raising SpecError for bad options). Imported lazily, so a kind's
 packages are needed only where it is used."""
@@ -63,7 +81,12 @@ def load(name: str) -> Any:
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: no bot level 'genius'; the levels are random, easy, medium, hard, \
-expert, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol
+expert, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, or \
+policy(path="FILE") for a trained policy
+    >>> load("policy")
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: policy: give the model file, policy(path="FILE")
     """
     kind = kind_of(name)
     if kind in OUTER:
@@ -74,7 +97,8 @@ expert, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol
     except SpecError as exc:
         if kind not in bots.LEVELS:
             raise SpecError(
-                f'{exc}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol'
+                f'{exc}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, '
+                'or policy(path="FILE") for a trained policy'
             ) from None
         raise
 

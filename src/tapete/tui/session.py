@@ -178,8 +178,11 @@ class Timeline:
 
 
 def _agent(kind: str, game: Game[Any, Any], state: Any) -> tuple[bots.Bot, str]:
-    """The bot of a level; a level a game has no strategies for yet plays random."""
-    bot = bots.load(kind)
+    """The bot of a level (or a trained policy); a level a game has no strategies for yet plays
+    random."""
+    from tapete import players
+
+    bot = players.load(kind)
     if isinstance(bot, bots.LevelBot):
         try:
             bots.strategies(game.observe(state, 0))
