@@ -113,7 +113,7 @@ def test_the_example_bot_plays_a_whole_match_of_every_game(name: str, tmp_path: 
         str(path),
     )
     assert run.returncode == 0, run.stderr
-    assert "result:" in run.stdout and "failed" not in run.stderr, run.stderr
+    assert "match over:" in run.stdout and "failed" not in run.stderr, run.stderr
     for seat in range(seats - 1):
         firsts, rec = played(path, seat)
         assert firsts and all(firsts)  # every answer the bot gave was played
@@ -209,7 +209,7 @@ def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path
         "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
     )
     assert run.returncode == 0, run.stderr
-    assert "result:" in run.stdout
+    assert "match over:" in run.stdout
     crash = "the bot exited with code 3 at decision 3; it plays no more in this match"
     assert run.stderr.count(crash) == 1, run.stderr
     firsts, _ = played(path, 0)
@@ -361,7 +361,7 @@ def test_a_record_never_starts_the_programs_it_names(tmp_path: Path) -> None:
     assert "name every seat with --seats" in run.stderr
     run = tapete_run("play", "--resume", str(cut), "--seats", seats)
     assert run.returncode == 0, run.stderr
-    assert "result:" in run.stdout
+    assert "match over:" in run.stdout
 
 
 def test_outside_bots_need_only_the_standard_library() -> None:

@@ -20,6 +20,14 @@ __all__ = ["LANGUAGES", "catalog", "tr"]
 LANGUAGES = ("en", "es", "pt")
 
 _ES: dict[str, str] = {
+    "review": "análisis",
+    "reviewing decision {done} of {total}": "analizando la decisión {done} de {total}",
+    "review: as good as the best": "análisis: tan buena como la mejor",
+    "review: better {best}, {loss} {unit}": "análisis: mejor {best}, {loss} {unit}",
+    "points of margin": "tantos de diferencia",
+    "inaccuracy": "imprecisión",
+    "mistake": "error",
+    "blunder": "error grave",
     # table and turns
     "your turn": "tu turno",
     "{name} to play": "juega {name}",
@@ -581,6 +589,14 @@ _ES: dict[str, str] = {
 }
 
 _PT: dict[str, str] = {
+    "review": "análise",
+    "reviewing decision {done} of {total}": "analisando a decisão {done} de {total}",
+    "review: as good as the best": "análise: tão boa quanto a melhor",
+    "review: better {best}, {loss} {unit}": "análise: melhor {best}, {loss} {unit}",
+    "points of margin": "pontos de diferença",
+    "inaccuracy": "imprecisão",
+    "mistake": "erro",
+    "blunder": "erro grave",
     "your turn": "sua vez",
     "{name} to play": "vez de {name}",
     "{name} to bid": "{name} aposta",

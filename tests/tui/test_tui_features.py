@@ -335,3 +335,31 @@ def test_every_key_label_and_speed_has_its_translations() -> None:
     for lang in ("es", "pt"):
         missing = sorted(w for w in words if w and w not in catalog(lang))
         assert missing == [], (lang, missing)
+
+
+def test_r_reviews_the_replayed_match_and_each_step_says_how_its_decision_compares(
+    tmp_path: Path,
+) -> None:
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    _, rec = play(game, ["random", "medium", "easy"], seed=6, names=["Ana", "Bruno", "Carmen"])
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            reviewed = screen.replay.review
+            assert reviewed  # every decision with a choice has its review
+            first = min(reviewed)
+            for _ in range(first + 1):
+                await pilot.press("right")
+            message = text_of(screen.query_one(MessageLine))
+            assert "review: " in message
+            lost = reviewed[first].loss
+            assert ("better" in message) == (lost > 0)
+
+    asyncio.run(go())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.table import Table as RichTable
@@ -16,6 +17,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Markdown, Static
 
+from tapete import coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import tr
 from tapete.match import choose_or_stand_in
@@ -336,6 +338,7 @@ class ReplayScreen(SceneScreen):
         Binding("pageup,p", "previous_deal", show=False),
         Binding("home", "start", show=False),
         Binding("end", "end", show=False),
+        Binding("r", "review", "review"),
         Binding("f1", "rules", "rules", key_display="F1"),
         Binding("f2", "language", "language", key_display="F2"),
         Binding("escape,q", "close", "close", key_display="esc"),
@@ -344,6 +347,34 @@ class ReplayScreen(SceneScreen):
     def __init__(self, replay: Replay) -> None:
         super().__init__()
         self.replay = replay
+        self.reviewing = False
+
+    def action_review(self) -> None:
+        """The coach's review of every decision (``tapete analyze``), worked out in the
+        background; each step then tells how its decision compares with the best."""
+        if not self.reviewing:
+            self.reviewing = True
+            self.run_worker(self._review, thread=True)
+
+    def _review(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, done, total)
+
+        # Your own decisions when the match was played here, else every seat's; in this process
+        # (a terminal app's standard streams are not a child process's to inherit).
+        you = self.replay.you
+        seats = None if you is None else [you]
+        result = coach.review(self.replay.record, seats=seats, progress=progress)
+        self.app.call_from_thread(self._reviewed, result)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.scene is not None:
+            line = tr(self.lang, "reviewing decision {done} of {total}", done=done, total=total)
+            self.scene = replace(self.scene, message=line)
+
+    def _reviewed(self, result: coach.Review) -> None:
+        self.replay.reviewed(result)
+        self.redraw()
 
     def compose(self) -> ComposeResult:
         yield from self.table_widgets()

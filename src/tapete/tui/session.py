@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tapete import bots
+from tapete.coach import Review, Reviewed
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
 from tapete.games import load
@@ -472,6 +473,35 @@ class Replay(Timeline):
         self.deals = [deal for deal, *_ in checked]
         self.starts = sorted({self.deals.index(d) for d in set(self.deals)})
         self.position = 0
+        self.review: dict[int, Reviewed] = {}  # the coach's review of a step's decision
+        self.unit = "points"
+
+    def reviewed(self, result: Review) -> None:
+        """Keep the coach's review (``tapete.coach``), each decision at the step it reviews."""
+        steps: dict[tuple[int, int], int] = {}
+        move, last = 0, -1
+        for index, deal in enumerate(self.deals):
+            move, last = (move + 1 if deal == last else 1), deal
+            steps[(deal, move)] = index
+        self.review = {steps[(d.deal, d.move)]: d for d in result.decisions}
+        self.unit = result.unit
+
+    def review_line(self, index: int, lang: str) -> str:
+        """The review of step ``index``'s decision in words, or "" when it has none."""
+        d = self.review.get(index)
+        if d is None:
+            return ""
+        if d.loss <= 0:
+            return tr(lang, "review: as good as the best")
+        unit = tr(lang, self.unit)
+        line = tr(
+            lang,
+            "review: better {best}, {loss} {unit}",
+            best=d.best,
+            loss=f"-{d.loss:.1f}",
+            unit=unit,
+        )
+        return f"{line} ({tr(lang, d.verdict)})" if d.verdict else line
 
     @property
     def you(self) -> int | None:
@@ -537,6 +567,9 @@ class Replay(Timeline):
             total=self.length,
         )
         last = self.step_line(self.position - 1, lang, names) if self.position else ""
+        note = self.review_line(self.position - 1, lang) if self.position else ""
+        if note:
+            last = f"{last} · {note}"
         return Scene(
             table=table,
             lang=lang,
