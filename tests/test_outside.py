@@ -253,10 +253,13 @@ def test_a_silent_bot_times_out_at_the_hello(tmp_path: Path) -> None:
 
 def test_the_bot_hears_the_end_and_quits(tmp_path: Path) -> None:
     bot = bot_script(tmp_path)
-    run = tapete_run("play", SPECS["pocha"], "--seats", f"{python_seat(bot)},random,random,random")
+    path = tmp_path / "match.json"
+    seats = f"{python_seat(bot)},random,random,random"
+    run = tapete_run("play", SPECS["pocha"], "--seats", seats, "--record", str(path))
     assert run.returncode == 0, run.stderr
-    scores = run.stdout.split("scores ")[-1].strip()
-    assert f"bot saw the end: {scores}" in run.stderr
+    result = record.read(path).result
+    assert result is not None
+    assert f"bot saw the end: {list(result['scores'])}" in run.stderr
 
 
 def test_a_bot_that_ignores_quit_and_sigterm_is_killed(tmp_path: Path) -> None:
