@@ -241,6 +241,10 @@ class Deal:
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     tiebreak: bool
     order: tricks.Order
+    beaters: tuple[int, ...] = field(init=False, repr=False)  # ``order.beaters[trump]``
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "beaters", self.order.beaters[self.trump])
 
 
 _Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
@@ -269,6 +273,7 @@ class State(GameState):
         "trick",
         "tricks",
         "turn",
+        "winning",
         "won",
     )
     _FRESH = (("_legal", -1), ("_public", None))  # caches a new state computes again
@@ -289,6 +294,7 @@ class State(GameState):
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
         last: tuple[_Pending, ...],
+        winning: tuple[Card, Seat] | None = None,
     ) -> None:
         self.params = params
         self.setup = setup
@@ -304,6 +310,8 @@ class State(GameState):
         self.scores = scores
         self.history = history
         self.last = last
+        # The card winning the trick so far and its player ((-1, -1): no card played yet).
+        self.winning = winning if winning is not None else _winning(deal, leader, trick)
         self._legal = -1  # the play phase's legal mask, computed once
         self._public: _Public | None = None  # what every seat's view shares, computed once
 
@@ -426,7 +434,24 @@ def _start(
         scores,
         history,
         last,
+        _NONE_WINNING,
     )
+
+
+def _winning(deal: Deal, leader: Seat, trick: tuple[Card, ...]) -> tuple[Card, Seat]:
+    """The card winning ``trick`` so far, and who played it; (-1, -1) for an empty trick."""
+    if not trick:
+        return _NONE_WINNING
+    beaters, after = deal.beaters, deal.after
+    best, taker, seat = trick[0], leader, leader
+    for card in trick[1:]:
+        seat = after[seat]
+        if beaters[best] >> card & 1:
+            best, taker = card, seat
+    return best, taker
+
+
+_NONE_WINNING = (-1, -1)
 
 
 def current_player(state: State) -> Seat | None:
@@ -446,14 +471,15 @@ def legal_actions(state: State) -> list[Action]:
 def legal_cards(state: State) -> int:
     """The cards the player to act may play, as a mask (computed once per state)."""
     if state._legal < 0:
-        p = state.params
-        state._legal = tricks.legal_mask(
+        p, d, trick = state.params, state.deal, state.trick
+        state._legal = tricks.legal_over(
             state.hands[state.turn],
-            state.trick,
-            state.deal.trump,
-            state.deal.order,
+            trick[0] >> 4 if trick else -1,
+            state.winning[0],
+            d.trump,
+            d.beaters,
             p.obligation,
-            must_underruff=p.must_underruff,
+            p.must_underruff,
         )
     return state._legal
 
@@ -539,6 +565,7 @@ def _bid(state: State, bid: int) -> State:
         state.scores,
         state.history,
         (),
+        _NONE_WINNING,
     )
     if not last_bid:
         return state
@@ -551,15 +578,19 @@ def _bid(state: State, bid: int) -> State:
 
 def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
     seat, d = state.turn, state.deal
-    hands = list(state.hands)
-    hands[seat] ^= 1 << card
+    hands = state.hands
+    hands = (*hands[:seat], hands[seat] ^ 1 << card, *hands[seat + 1 :])
     trick = (*state.trick, card)
+    winning = state.winning
+    best = winning[0]
+    if best < 0 or d.beaters[best] >> card & 1:
+        winning = (card, seat)
     if len(trick) < len(d.seats):
         return State(
             state.params,
             state.setup,
             d,
-            tuple(hands),
+            hands,
             state.bids,
             state.won,
             trick,
@@ -570,20 +601,19 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
             state.scores,
             state.history,
             earlier,
+            winning,
         )
-    winner = state.leader
-    for _ in range(tricks.trick_winner(trick, d.trump, d.order)):
-        winner = d.after[winner]
-    won = list(state.won)
-    won[winner] += 1
+    winner = winning[1]
+    won = state.won
+    won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
     event = (state.leader, trick, winner)
     state = State(
         state.params,
         state.setup,
         d,
-        tuple(hands),
+        hands,
         state.bids,
-        tuple(won),
+        won,
         (),
         winner,
         (*state.tricks, (state.leader, trick)),
@@ -592,6 +622,7 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
         state.scores,
         state.history,
         (*earlier, event),
+        _NONE_WINNING,
     )
     if len(state.tricks) < d.size:
         return state
