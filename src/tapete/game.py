@@ -44,6 +44,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from tapete.cards import Card, Deck, parse_card
+from tapete.chance import by_lot, shuffled
 from tapete.errors import IllegalActionError, SpecError
 
 __all__ = [
@@ -84,8 +85,6 @@ class Setup:
 
     def first_dealer(self, players: int) -> int:
         """The first dealer: the one given, or drawn by lot from the seed; checks the seat."""
-        from tapete.chance import by_lot
-
         dealer = (
             self.dealer if self.dealer is not None else by_lot(players, self.seed, "first-dealer")
         )
@@ -94,8 +93,6 @@ class Setup:
 
     def deck(self, deal: int, cards: Sequence[Card]) -> tuple[Card, ...]:
         """The order of deal ``deal`` over ``cards``; raises ValueError if a given one is wrong."""
-        from tapete.chance import shuffled
-
         if deal >= len(self.decks):
             return shuffled(cards, self.seed, deal)
         given = self.decks[deal]
@@ -330,7 +327,9 @@ class Game(Generic[S, V]):
         return self.rules.why_illegal(state, self.action(action))
 
     def apply(self, state: S, action: Action | str) -> S:
-        return self.rules.apply(state, self.action(action))
+        if isinstance(action, str):
+            action = self.rules.parse_action(self.params, action)
+        return self.rules.apply(state, action)
 
     def observe(self, state: S, seat: Seat | None) -> V:
         return self.rules.observe(state, seat)

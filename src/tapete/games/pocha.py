@@ -225,9 +225,13 @@ def teams(params: Params) -> None:
     return None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Deal:
-    """What a deal fixes: its number, size, dealer, players, trump and the cards as dealt."""
+    """What a deal fixes: its number, size, dealer, players, trump and the cards as dealt.
+
+    Treat as immutable. Not a frozen dataclass: one is built per deal on the playout path, and a
+    frozen one sets each field the slow way.
+    """
 
     number: int
     size: int
@@ -244,11 +248,41 @@ class Deal:
     beaters: tuple[int, ...] = field(init=False, repr=False)  # ``order.beaters[trump]``
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "beaters", self.order.beaters[self.trump])
+        self.beaters = self.order.beaters[self.trump]
 
 
-_Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
-"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, or an Event."""
+class _Scored:
+    """A hand's score as the state keeps it, until ``events`` asks for it."""
+
+    __slots__ = ("bids", "delta", "totals", "won")
+
+    def __init__(
+        self,
+        bids: tuple[int, ...],
+        won: tuple[int, ...],
+        delta: tuple[int, ...],
+        totals: tuple[int, ...],
+    ) -> None:
+        self.bids, self.won, self.delta, self.totals = bids, won, delta, totals
+
+    def event(self) -> Event:
+        return Event(
+            "score",
+            {
+                "bids": list(self.bids),
+                "tricks": list(self.won),
+                "score": list(self.delta),
+                "totals": list(self.totals),
+            },
+        )
+
+
+_END = "end"
+"""The end of the match as the state keeps it: ``events`` tells the outcome."""
+
+_Pending = Event | Deal | _Scored | str | tuple[Seat, tuple[Card, ...], Seat]
+"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, a hand's
+score, the end, or an Event."""
 
 _Public = tuple[tuple[int, ...], tuple[int | None, ...], tuple[CardSet, ...]]
 """What every seat's view of a state shares: hand sizes, bids, cards known not held."""
@@ -379,8 +413,9 @@ def _deal(
     cards = _deck(params).cards
     deck = setup.deck(number, cards)
     dealt = [0] * n
-    for i in range(p * size):
-        dealt[seats[i % p]] |= 1 << deck[i]
+    bit, end = _BIT.__getitem__, p * size
+    for k, seat in enumerate(seats):  # each seat's cards: every p-th from its place in the round
+        dealt[seat] = sum(map(bit, deck[k:end:p]))
     upcard = shown = -1
     if p * size < len(deck):
         upcard = deck[p * size]
@@ -407,6 +442,9 @@ def _deal(
         tiebreak,
         card_order(params),
     )
+
+
+_BIT = tuple(1 << c for c in range(128))  # a card's bit; the bits of distinct cards sum to a mask
 
 
 def _start(
@@ -644,20 +682,11 @@ def hand_score(params: Params, bid: int, won: int) -> int:
 
 def _end_of_hand(state: State) -> State:
     p, d = state.params, state.deal
-    delta = tuple(
-        hand_score(p, state.bids[s], state.won[s]) if s in d.seats else 0 for s in range(p.players)
-    )
-    scores = tuple(a + b for a, b in zip(state.scores, delta, strict=True))
+    bids, won, seats = state.bids, state.won, d.seats
+    delta = tuple(hand_score(p, bids[s], won[s]) if s in seats else 0 for s in range(p.players))
+    scores = tuple(map(int.__add__, state.scores, delta))
     history = (*state.history, delta)
-    scored = Event(
-        "score",
-        {
-            "bids": list(state.bids),
-            "tricks": list(state.won),
-            "score": list(delta),
-            "totals": list(scores),
-        },
-    )
+    scored = _Scored(state.bids, state.won, delta, scores)
     last = (*state.last, scored)
     number, schedule = d.number + 1, schedule_of(p)
     if number < len(schedule):
@@ -667,18 +696,8 @@ def _end_of_hand(state: State) -> State:
     else:
         leaders = _leaders(scores, _contenders(p, d))
         if len(leaders) == 1 or p.tiebreak_players == "nobody":
-            ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
-            result = outcome(ended)
-            assert result is not None
-            end = Event(
-                "end",
-                {
-                    "scores": list(result.scores),
-                    "winners": list(result.winners),
-                    "reason": result.reason,
-                },
-            )
-            return ended._with(last=(*last, end))
+            last = (*last, _END)
+            return state._with(scores=scores, history=history, phase=_OVER, turn=-1, last=last)
         if d.tiebreak:
             players = _contenders(p, d)  # fixed when the tie-break started
         else:
@@ -745,7 +764,7 @@ def outcome(state: State) -> Outcome | None:
 
 def events(state: State) -> tuple[Event, ...]:
     """The deal, tricks, score and end of match the last step brought about."""
-    return tuple(_event(state.params, e) for e in state.last)
+    return tuple(_event(state, e) for e in state.last)
 
 
 def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
@@ -773,12 +792,25 @@ def _blind(state: State) -> bool:
     return state.params.ronda_india and state.deal.size == 1 and state.phase != _OVER
 
 
-def _event(params: Params, pending: _Pending) -> Event:
+def _event(state: State, pending: _Pending) -> Event:
     # Events are kept raw in the state and only rendered here, off the playout hot path.
     if isinstance(pending, Event):
         return pending
     if isinstance(pending, Deal):
-        return _deal_event(params, pending)
+        return _deal_event(state.params, pending)
+    if isinstance(pending, _Scored):
+        return pending.event()
+    if isinstance(pending, str):  # the end: the state is the match's last
+        result = outcome(state)
+        assert result is not None
+        return Event(
+            "end",
+            {
+                "scores": list(result.scores),
+                "winners": list(result.winners),
+                "reason": result.reason,
+            },
+        )
     leader, trick, winner = pending
     return Event(
         "trick", {"leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner}
