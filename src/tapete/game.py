@@ -41,7 +41,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from tapete.cards import Card, Deck, parse_card
 from tapete.chance import by_lot, shuffled
@@ -63,6 +63,15 @@ __all__ = [
     "parse_spec",
     "seat_scores",
 ]
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+
+    def mypyc_attr(*args: object, **kwargs: object) -> Callable[[type], type]:
+        """What mypyc reads when it compiles the engine (``TAPETE_COMPILE=1``); nothing else."""
+        return lambda cls: cls
+
 
 Action: TypeAlias = int
 Seat: TypeAlias = int
@@ -129,6 +138,7 @@ class WordEnum(enum.IntEnum):
         return format(str(self), spec)
 
 
+@mypyc_attr(native_class=False)
 class GameState:
     """The base of a game's slotted ``State``: one way to make a new state from an old one.
 
@@ -153,14 +163,23 @@ class GameState:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        slots = cls.__dict__.get("__slots__", ())
         fresh = dict(cls._FRESH)
-        lines = [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
+        compiled = vars(cls).get("__mypyc_attrs__")
+        if compiled is None:
+            slots = vars(cls).get("__slots__", ())
+            lines = ["    new = _make(_cls)"]
+            lines += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
+        else:
+            # Compiled by mypyc: making an instance runs ``__init__``, which takes every slot
+            # that is not a cache by name (or nothing, when the class has none of its own).
+            slots = tuple(name for name in compiled if name != "__dict__")
+            kept = ", ".join(f"{name}=self.{name}" for name in slots if name not in fresh)
+            own_init = any("__init__" in vars(c) for c in cls.__mro__[:-1] if c is not GameState)
+            lines = [f"    new = _cls({kept if own_init else ''})"]
         lines += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
         code = "\n".join(
             [
                 "def _with(self, **changes):",
-                "    new = _make(_cls)",
                 *lines,
                 "    for name, value in changes.items():",
                 "        setattr(new, name, value)",

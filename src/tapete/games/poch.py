@@ -125,7 +125,7 @@ class Params:
     bowl_funding: str = "bank"
     sequence_compare: str = "height"
     sequence_rule: str = "best_run"
-    bet_cap: str = "min_active_stack"
+    bet_cap: str | None = "min_active_stack"  # none (None) is read as "none"
     all_pass: str = "carry"
     shed_leader: str = "dealer_left"
     deal: str = "five"

@@ -215,8 +215,8 @@ class State(GameState):
     last: tuple[Event | _Trick, ...]  # what the last step did (tricks are kept raw)
 
     def __init__(self, **fields: Any) -> None:
-        for name in State.__slots__:
-            object.__setattr__(self, name, fields[name])
+        for name, value in fields.items():  # every slot, by name
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)

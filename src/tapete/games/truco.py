@@ -352,8 +352,8 @@ class State(GameState):
     last: tuple[_Pending, ...]  # what the last step did, rendered by ``events``
 
     def __init__(self, **fields: Any) -> None:
-        for name in State.__slots__:
-            object.__setattr__(self, name, fields[name])
+        for name, value in fields.items():  # every slot, by name
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         d = self.deal
