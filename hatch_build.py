@@ -49,7 +49,10 @@ class CompileHook(BuildHookInterface):  # type: ignore[misc]
         os.chdir(root / "src")  # module names follow the package layout from here
         modules = [str(Path(m).relative_to("src")) for m in COMPILED]
         extensions = mypycify(
-            modules, opt_level="3", group_name="tapete_core", target_dir=str(root / "build" / "mypyc")
+            modules,
+            opt_level="3",
+            group_name="tapete_core",
+            target_dir=str(root / "build" / "mypyc"),
         )
         dist = Distribution({"name": "tapete", "ext_modules": extensions})
         command = dist.get_command_obj("build_ext")

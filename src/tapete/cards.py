@@ -153,8 +153,8 @@ def cards_of(mask: int) -> list[Card]:
     suit = ((mask & -mask).bit_length() - 1) >> 4  # French cards start at suit 4: skip to it
     mask >>= suit << 4
     while mask:
-        if suit == 8:  # beyond the cards: bits of other masks
-            return out + _bits_of(mask << 128)
+        if suit >= 8:  # beyond the cards: bits of other masks
+            return out + _bits_of(mask << (suit << 4))
         chunk = mask & 0xFFFF
         if chunk:
             rows = _SUIT_ROWS[suit]

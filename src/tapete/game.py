@@ -165,17 +165,20 @@ class GameState:
         super().__init_subclass__(**kwargs)
         fresh = dict(cls._FRESH)
         compiled = vars(cls).get("__mypyc_attrs__")
+        make = "_make(_cls)"
         if compiled is None:
             slots = vars(cls).get("__slots__", ())
-            lines = ["    new = _make(_cls)"]
-            lines += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
         else:
             # Compiled by mypyc: making an instance runs ``__init__``, which takes every slot
             # that is not a cache by name (or nothing, when the class has none of its own).
             slots = tuple(name for name in compiled if name != "__dict__")
-            kept = ", ".join(f"{name}=self.{name}" for name in slots if name not in fresh)
-            own_init = any("__init__" in vars(c) for c in cls.__mro__[:-1] if c is not GameState)
-            lines = [f"    new = _cls({kept if own_init else ''})"]
+            make = "_cls()"
+            if any("__init__" in vars(c) for c in cls.__mro__[:-1] if c is not GameState):
+                kept = [name for name in slots if name not in fresh]
+                make = "_cls(" + ", ".join(f"{name}=self.{name}" for name in kept) + ")"
+                slots = ()
+        lines = [f"    new = {make}"]
+        lines += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
         lines += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
         code = "\n".join(
             [

@@ -428,6 +428,9 @@ def _begin_round(
     return state if pending else _end_poker(state)
 
 
+_BIT = tuple(1 << c for c in range(128))  # a card's bit; the bits of distinct cards sum to a mask
+
+
 def _deal(
     params: Params,
     setup: Setup,
@@ -441,11 +444,12 @@ def _deal(
     p = len(seats)
     count = 5 * p if params.deal == "five" else len(deck)
     dealt = [0] * params.players
-    for i in range(count):
-        dealt[seats[i % p]] |= 1 << deck[i]
+    bit = _BIT.__getitem__
+    for k, seat in enumerate(seats):  # each seat's cards: every p-th from its place in the round
+        dealt[seat] = sum(map(bit, deck[k:count:p]))
     if count < len(deck):
         upcard, shown = deck[count], -1
-        stock = sum(1 << c for c in deck[count:])
+        stock = sum(map(bit, deck[count:]))
     else:
         upcard, shown, stock = -1, deck[-1], 0
     trump = (upcard if upcard >= 0 else shown) >> 4
