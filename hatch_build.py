@@ -33,7 +33,7 @@ def wanted() -> bool:
     return os.environ.get("TAPETE_COMPILE", "") not in ("", "0")
 
 
-class CompileHook(BuildHookInterface):  # type: ignore[misc]
+class CompileHook(BuildHookInterface[Any]):
     PLUGIN_NAME = "tapete-compile"
 
     def dependencies(self) -> list[str]:
@@ -43,7 +43,7 @@ class CompileHook(BuildHookInterface):  # type: ignore[misc]
         if not wanted() or self.target_name != "wheel" or version == "editable":
             return
         from mypyc.build import mypycify
-        from setuptools import Distribution
+        from setuptools import Distribution  # type: ignore[import-untyped]
 
         root = Path(self.root)
         os.chdir(root / "src")  # module names follow the package layout from here

@@ -60,6 +60,7 @@ __all__ = [
     "check",
     "deal_as_seen",
     "format_spec",
+    "mypyc_attr",
     "parse_spec",
     "seat_scores",
 ]

@@ -89,6 +89,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "poch"
@@ -116,6 +117,7 @@ class Phase(WordEnum):
 _POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Poch's parameters (the options of ``docs/rules/poch.md``), defaults first."""

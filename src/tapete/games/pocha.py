@@ -64,6 +64,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "pocha"
@@ -82,6 +83,7 @@ class Phase(WordEnum):
 _BID, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Pocha's parameters; ``oh_hell`` registers other defaults (see ``tapete.games``)."""

@@ -77,6 +77,7 @@ from tapete.game import (
     check,
     deal_as_seen,
     format_value,
+    mypyc_attr,
 )
 
 NAME = "tute"
@@ -140,6 +141,7 @@ BEATERS = tuple(_beaters(trump) for trump in range(4))
 """``BEATERS[trump][card]``: the cards that beat ``card`` when it is winning the trick."""
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Tute's parameters; ``None`` means the default for the player count."""
