@@ -38,6 +38,7 @@ import ast
 import dataclasses
 import enum
 import random
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -495,6 +496,28 @@ def bind(
         raise SpecError(
             f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
         )
+    given = typed_params(rules.Params, given)
     base = rules.Params(**defaults)
-    params = rules.Params(**{**defaults, **given})
+    try:
+        params = rules.Params(**{**defaults, **given})
+    except TypeError as exc:  # compiled, a value of another type fails before the checks
+        raise SpecError(f"{name}: a parameter has a value of the wrong type ({exc})") from None
     return Game(name, params, rules, base)
+
+
+def typed_params(params: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` parameter values for the ``Params`` class ``params``, as ``_typed`` reads them;
+    raises SpecError for a yes/no parameter given anything but true or false."""
+    hints = typing.get_type_hints(params)
+    return {key: _typed(key, hints.get(key), value) for key, value in given.items()}
+
+
+def _typed(name: str, hint: object, value: Any) -> Any:
+    """``value`` for a parameter declared ``hint``: a yes/no parameter takes only true or false;
+    a word parameter reads any other value as the word it is written as, so the game's own check
+    names the words it accepts (both builds alike: the compiled one checks types first)."""
+    if hint is bool and not isinstance(value, bool):
+        check(False, name, value, "true or false")
+    if hint is str and not isinstance(value, str):
+        return format_value(value)
+    return value
