@@ -140,6 +140,42 @@ def test_bench_reports_rates_and_memory_as_json() -> None:
     assert result["playout_peak_bytes"] > 0
 
 
+def test_bench_says_whether_the_engine_is_compiled_and_covers_every_game() -> None:
+    run = tapete("bench", "--seconds", "0.05", "--json")
+    results = json.loads(run.stdout)
+    assert {r["spec"].split("(")[0] for r in results} == set(tapete_games())
+    assert all(r["compiled"] in (True, False) and r["decisions"] > 0 for r in results)
+
+
+def test_bench_compares_with_openspiels_oh_hell_in_one_run() -> None:
+    run = tapete(
+        "bench", "pocha(players=4, schedule=3)", "--compare-openspiel", "--seconds", "0.5", "--json"
+    )
+    result = json.loads(run.stdout)
+    assert result["openspiel_params"] == {
+        "players": 4,
+        "num_suits": 4,
+        "num_cards_per_suit": 10,
+        "num_tricks_fixed": 3,
+    }
+    assert result["tapete_hands_per_second"] > 0 and result["openspiel_hands_per_second"] > 0
+    ratio = result["tapete_hands_per_second"] / result["openspiel_hands_per_second"]
+    assert abs(result["ratio"] - ratio) < 1e-9
+
+
+def test_bench_compare_takes_one_oh_hell_hand_shape() -> None:
+    run = tapete("bench", "tute", "--compare-openspiel", "--seconds", "0.1")
+    assert run.returncode == 2 and "takes a pocha or oh_hell spec with one hand size" in run.stderr
+    run = tapete("bench", "pocha(schedule=[2, 3])", "--compare-openspiel", "--seconds", "0.1")
+    assert run.returncode == 2 and "needs one hand: schedule=N" in run.stderr
+
+
+def tapete_games() -> list[str]:
+    import tapete as tp
+
+    return tp.games()
+
+
 def test_bad_spec_is_a_clear_error() -> None:
     run = tapete("play", "pocha(players=9)")
     assert run.returncode == 2 and "players=9 is not accepted" in run.stderr

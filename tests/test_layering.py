@@ -45,7 +45,14 @@ def layer_of(module: str) -> int:
 
 
 def imports(path: Path) -> list[str]:
+    """The modules ``path`` imports when it runs (not those only the type checker reads)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in (
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
+            node.body = []
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

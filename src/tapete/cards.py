@@ -126,13 +126,44 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
-def cards_of(mask: int) -> list[Card]:
-    """The cards of a bitmask, lowest first."""
+def _bits_of(mask: int) -> list[Card]:
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
+    return out
+
+
+_SUIT_ROWS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in range(8))
+"""``cards_of`` by table: per suit, the cards of each 16-bit pattern met so far."""
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a bitmask, lowest first.
+
+    One table lookup per suit with cards in ``mask`` (the legal moves of every playout step).
+
+    >>> cards_of(1 << parse_card("3o") | 1 << parse_card("1o") | 1 << parse_card("12b"))
+    [1, 3, 60]
+    """
+    out: list[Card] = []
+    if not mask:
+        return out
+    suit = ((mask & -mask).bit_length() - 1) >> 4  # French cards start at suit 4: skip to it
+    mask >>= suit << 4
+    while mask:
+        if suit >= 8:  # beyond the cards: bits of other masks
+            return out + _bits_of(mask << (suit << 4))
+        chunk = mask & 0xFFFF
+        if chunk:
+            rows = _SUIT_ROWS[suit]
+            row = rows.get(chunk)
+            if row is None:
+                row = rows[chunk] = tuple(_bits_of(chunk << 16 * suit))
+            out += row
+        mask >>= 16
+        suit += 1
     return out
 
 

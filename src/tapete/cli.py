@@ -8,6 +8,7 @@ tapete play --resume out.json                         (go on with a match saved 
 tapete replay out.json                                (step through it; --plain prints it)
 tapete records                                        (the matches saved at the table)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
+tapete bench "pocha(players=4, schedule=9)" --compare-openspiel
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
 tapete serve --host 127.0.0.1 --port 8000
 tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
@@ -394,8 +395,19 @@ def cmd_records(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    result = bench.run(args.spec, seconds=args.seconds, seed=args.seed)
-    print(json.dumps(result.to_json(), indent=2) if args.json else result)
+    if args.compare_openspiel:
+        if args.spec is None:
+            raise SpecError("--compare-openspiel takes a spec, e.g. 'pocha(players=4, schedule=9)'")
+        compared = bench.compare_openspiel(args.spec, seconds=args.seconds, seed=args.seed)
+        print(json.dumps(compared.to_json(), indent=2) if args.json else compared)
+        return 0
+    specs = [args.spec] if args.spec is not None else bench.EVERY_GAME
+    results = [bench.run(spec, seconds=args.seconds, seed=args.seed) for spec in specs]
+    if args.json:
+        shown = results[0].to_json() if args.spec is not None else [r.to_json() for r in results]
+        print(json.dumps(shown, indent=2))
+    else:
+        print("\n".join(str(r) for r in results))
     return 0
 
 
@@ -543,8 +555,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
     p.set_defaults(run=cmd_records)
     p = sub.add_parser("bench", help="random playouts per second and memory")
-    p.add_argument("spec")
-    p.add_argument("--seconds", type=_seconds, default=5.0, help="how long (default 5)")
+    p.add_argument("spec", nargs="?", help="a game spec (default: every game, in turn)")
+    p.add_argument("--seconds", type=_seconds, default=5.0, help="how long, each (default 5)")
+    p.add_argument(
+        "--compare-openspiel",
+        action="store_true",
+        help="OpenSpiel's oh_hell of the same hand shape, interleaved: both rates and the ratio",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)

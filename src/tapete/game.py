@@ -39,12 +39,14 @@ import dataclasses
 import enum
 import operator
 import random
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from tapete.cards import Card, Deck, parse_card
+from tapete.chance import by_lot, shuffled
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 
 __all__ = [
@@ -60,9 +62,19 @@ __all__ = [
     "check",
     "deal_as_seen",
     "format_spec",
+    "mypyc_attr",
     "parse_spec",
     "seat_scores",
 ]
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+
+    def mypyc_attr(*args: object, **kwargs: object) -> Callable[[type], type]:
+        """What mypyc reads when it compiles the engine (``TAPETE_COMPILE=1``); nothing else."""
+        return lambda cls: cls
+
 
 Action: TypeAlias = int
 Seat: TypeAlias = int
@@ -85,8 +97,6 @@ class Setup:
 
     def first_dealer(self, players: int) -> int:
         """The first dealer: the one given, or drawn by lot from the seed; checks the seat."""
-        from tapete.chance import by_lot
-
         dealer = (
             self.dealer if self.dealer is not None else by_lot(players, self.seed, "first-dealer")
         )
@@ -95,8 +105,6 @@ class Setup:
 
     def deck(self, deal: int, cards: Sequence[Card]) -> tuple[Card, ...]:
         """The order of deal ``deal`` over ``cards``; raises ValueError if a given one is wrong."""
-        from tapete.chance import shuffled
-
         if deal >= len(self.decks):
             return shuffled(cards, self.seed, deal)
         given = self.decks[deal]
@@ -133,6 +141,7 @@ class WordEnum(enum.IntEnum):
         return format(str(self), spec)
 
 
+@mypyc_attr(native_class=False)
 class GameState:
     """The base of a game's slotted ``State``: one way to make a new state from an old one.
 
@@ -157,14 +166,26 @@ class GameState:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        slots = cls.__dict__.get("__slots__", ())
         fresh = dict(cls._FRESH)
-        lines = [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
+        compiled = vars(cls).get("__mypyc_attrs__")
+        make = "_make(_cls)"
+        if compiled is None:
+            slots = vars(cls).get("__slots__", ())
+        else:
+            # Compiled by mypyc: making an instance runs ``__init__``, which takes every slot
+            # that is not a cache by name (or nothing, when the class has none of its own).
+            slots = tuple(name for name in compiled if name != "__dict__")
+            make = "_cls()"
+            if any("__init__" in vars(c) for c in cls.__mro__[:-1] if c is not GameState):
+                kept = [name for name in slots if name not in fresh]
+                make = "_cls(" + ", ".join(f"{name}=self.{name}" for name in kept) + ")"
+                slots = ()
+        lines = [f"    new = {make}"]
+        lines += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
         lines += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
         code = "\n".join(
             [
                 "def _with(self, **changes):",
-                "    new = _make(_cls)",
                 *lines,
                 "    for name, value in changes.items():",
                 "        setattr(new, name, value)",
@@ -342,7 +363,9 @@ class Game(Generic[S, V]):
         return self.rules.why_illegal(state, self.action(action))
 
     def apply(self, state: S, action: Action | str) -> S:
-        return self.rules.apply(state, self.action(action))
+        if type(action) is not int:  # a plain int, the hot path, goes straight to the rules
+            action = self.action(action)
+        return self.rules.apply(state, action)
 
     def observe(self, state: S, seat: Seat | None) -> V:
         return self.rules.observe(state, seat)
@@ -485,6 +508,28 @@ def bind(
         raise SpecError(
             f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
         )
+    given = typed_params(rules.Params, given)
     base = rules.Params(**defaults)
-    params = rules.Params(**{**defaults, **given})
+    try:
+        params = rules.Params(**{**defaults, **given})
+    except TypeError as exc:  # compiled, a value of another type fails before the checks
+        raise SpecError(f"{name}: a parameter has a value of the wrong type ({exc})") from None
     return Game(name, params, rules, base)
+
+
+def typed_params(params: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` parameter values for the ``Params`` class ``params``, as ``_typed`` reads them;
+    raises SpecError for a yes/no parameter given anything but true or false."""
+    hints = typing.get_type_hints(params)
+    return {key: _typed(key, hints.get(key), value) for key, value in given.items()}
+
+
+def _typed(name: str, hint: object, value: Any) -> Any:
+    """``value`` for a parameter declared ``hint``: a yes/no parameter takes only true or false;
+    a word parameter reads any other value as the word it is written as, so the game's own check
+    names the words it accepts (both builds alike: the compiled one checks types first)."""
+    if hint is bool and not isinstance(value, bool):
+        check(False, name, value, "true or false")
+    if hint is str and not isinstance(value, str):
+        return format_value(value)
+    return value

@@ -29,7 +29,7 @@ from typing import Any, TypeGuard
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat, jsonable, parse_spec
+from tapete.game import Action, Event, Game, Outcome, Seat, jsonable, parse_spec, typed_params
 from tapete.games import load as load_game
 
 __all__ = [
@@ -571,6 +571,7 @@ def recorded_game(record: Record) -> Game[Any, Any]:
         for name in sorted(fields - set(given))
         if name in record.params or name in older
     }
+    values = typed_params(type(game.params), values)  # as a spec's values are read
     if all(getattr(game.params, k) == v for k, v in values.items()):
         return game
     try:

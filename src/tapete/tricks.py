@@ -26,9 +26,11 @@ __all__ = [
     "MUST_WIN",
     "Obligation",
     "Order",
+    "beaters_of",
     "beats",
     "excluded_by_play",
     "legal_mask",
+    "legal_over",
     "next_seat",
     "trick_winner",
     "why_card_illegal",
@@ -60,6 +62,13 @@ class Order:
 
     power: tuple[int, ...]
     above: tuple[int, ...]
+    beaters: tuple[tuple[int, ...], ...] = ()
+    """``beaters[trump][card]``: the cards that beat ``card`` when it is winning a trick with
+    ``trump`` (a suit; ``beaters[-1]``: no trump). Filled in by ``of``."""
+
+    def __post_init__(self) -> None:
+        if not self.beaters:
+            object.__setattr__(self, "beaters", beaters_of(self.above))
 
     @classmethod
     def of(cls, deck: Deck, ranks_high_to_low: Sequence[int]) -> Order:
@@ -73,6 +82,58 @@ class Order:
                 above[card] = stronger
                 stronger |= 1 << card
         return cls(tuple(power), tuple(above))
+
+
+def beaters_of(above: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Per trump suit (0–7, and last no trump), per card: the cards that beat it when it is
+    winning a trick.
+
+    A winning card that is not a trump is of the suit led: the higher cards of its suit beat it,
+    and so does every trump. A winning trump falls only to a higher trump.
+
+    >>> from tapete.cards import SPANISH_40, CardSet, parse_card
+    >>> order = Order.of(SPANISH_40, (1, 3, 12, 11, 10, 7, 6, 5, 4, 2))
+    >>> CardSet(order.beaters[2][parse_card("3o")] & ~suit_mask(2)), order.beaters[-1][1]
+    (CardSet('1o'), 0)
+    """
+    tables = [
+        tuple(above[c] | (suit_mask(trump) if c >> 4 != trump else 0) for c in range(128))
+        for trump in range(8)
+    ]
+    return (*tables, tuple(above))
+
+
+def legal_over(
+    hand: int,
+    led: Suit,
+    winning: Card,
+    trump: Suit,
+    beaters: Sequence[int],
+    obligation: Obligation = MUST_WIN,
+    must_underruff: bool = False,
+) -> int:
+    """``legal_mask`` in O(1), from the suit ``led`` and the card ``winning`` the trick so far
+    (``winning`` -1: the trick is empty), ``beaters`` being ``order.beaters[trump]``.
+
+    >>> from tapete.cards import SPANISH_40, CardSet, parse_card
+    >>> order = Order.of(SPANISH_40, (1, 3, 12, 11, 10, 7, 6, 5, 4, 2))
+    >>> hand = CardSet.parse("12e 2e 7o")
+    >>> CardSet(legal_over(hand.mask, 1, parse_card("10e"), 2, order.beaters[2]))
+    CardSet('12e')
+    """
+    if winning < 0:
+        return hand
+    in_led = hand & 0xFFFF << (led << 4)
+    if obligation == FOLLOW:
+        return in_led or hand
+    if in_led:  # follow suit, beating the winning card if it is of that suit
+        return in_led & beaters[winning] or in_led
+    over = hand & beaters[winning]  # void: the trumps that win
+    if over:
+        return over
+    if must_underruff and trump >= 0:
+        return hand & 0xFFFF << (trump << 4) or hand
+    return hand
 
 
 def _tops(trick: Sequence[Card], trump: Suit, power: Sequence[int]) -> tuple[int, int]:

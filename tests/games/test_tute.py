@@ -884,7 +884,7 @@ def test_views_hide_every_other_hand_the_partners_too() -> None:
                     if s != seat:
                         secret = state.hands[s] & ~state.known[s]
                         assert not secret & shown, "a hidden card shows in another seat's view"
-                assert "stock" not in vars(view) and "setup" not in vars(view)
+                assert not hasattr(view, "stock") and not hasattr(view, "setup")
 
 
 def test_the_view_keeps_voids_only_until_the_next_draw() -> None:

@@ -89,6 +89,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "poch"
@@ -116,6 +117,7 @@ class Phase(WordEnum):
 _POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Poch's parameters (the options of ``docs/rules/poch.md``), defaults first."""
@@ -125,7 +127,7 @@ class Params:
     bowl_funding: str = "bank"
     sequence_compare: str = "height"
     sequence_rule: str = "best_run"
-    bet_cap: str = "min_active_stack"
+    bet_cap: str | None = "min_active_stack"  # none (None) is read as "none"
     all_pass: str = "carry"
     shed_leader: str = "dealer_left"
     deal: str = "five"
@@ -428,6 +430,9 @@ def _begin_round(
     return state if pending else _end_poker(state)
 
 
+_BIT = tuple(1 << c for c in range(128))  # a card's bit; the bits of distinct cards sum to a mask
+
+
 def _deal(
     params: Params,
     setup: Setup,
@@ -441,11 +446,12 @@ def _deal(
     p = len(seats)
     count = 5 * p if params.deal == "five" else len(deck)
     dealt = [0] * params.players
-    for i in range(count):
-        dealt[seats[i % p]] |= 1 << deck[i]
+    bit = _BIT.__getitem__
+    for k, seat in enumerate(seats):  # each seat's cards: every p-th from its place in the round
+        dealt[seat] = sum(map(bit, deck[k:count:p]))
     if count < len(deck):
         upcard, shown = deck[count], -1
-        stock = sum(1 << c for c in deck[count:])
+        stock = sum(map(bit, deck[count:]))
     else:
         upcard, shown, stock = -1, deck[-1], 0
     trump = (upcard if upcard >= 0 else shown) >> 4

@@ -64,6 +64,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "pocha"
@@ -82,6 +83,7 @@ class Phase(WordEnum):
 _BID, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Pocha's parameters; ``oh_hell`` registers other defaults (see ``tapete.games``)."""
@@ -225,9 +227,13 @@ def teams(params: Params) -> None:
     return None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Deal:
-    """What a deal fixes: its number, size, dealer, players, trump and the cards as dealt."""
+    """What a deal fixes: its number, size, dealer, players, trump and the cards as dealt.
+
+    Treat as immutable. Not a frozen dataclass: one is built per deal on the playout path, and a
+    frozen one sets each field the slow way.
+    """
 
     number: int
     size: int
@@ -241,10 +247,44 @@ class Deal:
     dealt: tuple[int, ...]  # each seat's hand as dealt (bitmask)
     tiebreak: bool
     order: tricks.Order
+    beaters: tuple[int, ...] = field(init=False, repr=False)  # ``order.beaters[trump]``
+
+    def __post_init__(self) -> None:
+        self.beaters = self.order.beaters[self.trump]
 
 
-_Pending = Event | Deal | tuple[Seat, tuple[Card, ...], Seat]
-"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, or an Event."""
+class _Scored:
+    """A hand's score as the state keeps it, until ``events`` asks for it."""
+
+    __slots__ = ("bids", "delta", "totals", "won")
+
+    def __init__(
+        self,
+        bids: tuple[int, ...],
+        won: tuple[int, ...],
+        delta: tuple[int, ...],
+        totals: tuple[int, ...],
+    ) -> None:
+        self.bids, self.won, self.delta, self.totals = bids, won, delta, totals
+
+    def event(self) -> Event:
+        return Event(
+            "score",
+            {
+                "bids": list(self.bids),
+                "tricks": list(self.won),
+                "score": list(self.delta),
+                "totals": list(self.totals),
+            },
+        )
+
+
+_END = "end"
+"""The end of the match as the state keeps it: ``events`` tells the outcome."""
+
+_Pending = Event | Deal | _Scored | str | tuple[Seat, tuple[Card, ...], Seat]
+"""An event as the state keeps it: a ``Deal``, a trick ``(leader, cards, winner)``, a hand's
+score, the end, or an Event."""
 
 _Public = tuple[tuple[int, ...], tuple[int | None, ...], tuple[CardSet, ...]]
 """What every seat's view of a state shares: hand sizes, bids, cards known not held."""
@@ -269,6 +309,7 @@ class State(GameState):
         "trick",
         "tricks",
         "turn",
+        "winning",
         "won",
     )
     _FRESH = (("_legal", -1), ("_public", None))  # caches a new state computes again
@@ -289,6 +330,7 @@ class State(GameState):
         scores: tuple[int, ...],
         history: tuple[tuple[int, ...], ...],
         last: tuple[_Pending, ...],
+        winning: tuple[Card, Seat] | None = None,
     ) -> None:
         self.params = params
         self.setup = setup
@@ -304,6 +346,8 @@ class State(GameState):
         self.scores = scores
         self.history = history
         self.last = last
+        # The card winning the trick so far and its player ((-1, -1): no card played yet).
+        self.winning = winning if winning is not None else _winning(deal, leader, trick)
         self._legal = -1  # the play phase's legal mask, computed once
         self._public: _Public | None = None  # what every seat's view shares, computed once
 
@@ -371,8 +415,9 @@ def _deal(
     cards = _deck(params).cards
     deck = setup.deck(number, cards)
     dealt = [0] * n
-    for i in range(p * size):
-        dealt[seats[i % p]] |= 1 << deck[i]
+    bit, end = _BIT.__getitem__, p * size
+    for k, seat in enumerate(seats):  # each seat's cards: every p-th from its place in the round
+        dealt[seat] = sum(map(bit, deck[k:end:p]))
     upcard = shown = -1
     if p * size < len(deck):
         upcard = deck[p * size]
@@ -401,6 +446,9 @@ def _deal(
     )
 
 
+_BIT = tuple(1 << c for c in range(128))  # a card's bit; the bits of distinct cards sum to a mask
+
+
 def _start(
     params: Params,
     setup: Setup,
@@ -426,7 +474,24 @@ def _start(
         scores,
         history,
         last,
+        _NONE_WINNING,
     )
+
+
+def _winning(deal: Deal, leader: Seat, trick: tuple[Card, ...]) -> tuple[Card, Seat]:
+    """The card winning ``trick`` so far, and who played it; (-1, -1) for an empty trick."""
+    if not trick:
+        return _NONE_WINNING
+    beaters, after = deal.beaters, deal.after
+    best, taker, seat = trick[0], leader, leader
+    for card in trick[1:]:
+        seat = after[seat]
+        if beaters[best] >> card & 1:
+            best, taker = card, seat
+    return best, taker
+
+
+_NONE_WINNING = (-1, -1)
 
 
 def current_player(state: State) -> Seat | None:
@@ -446,14 +511,15 @@ def legal_actions(state: State) -> list[Action]:
 def legal_cards(state: State) -> int:
     """The cards the player to act may play, as a mask (computed once per state)."""
     if state._legal < 0:
-        p = state.params
-        state._legal = tricks.legal_mask(
+        p, d, trick = state.params, state.deal, state.trick
+        state._legal = tricks.legal_over(
             state.hands[state.turn],
-            state.trick,
-            state.deal.trump,
-            state.deal.order,
+            trick[0] >> 4 if trick else -1,
+            state.winning[0],
+            d.trump,
+            d.beaters,
             p.obligation,
-            must_underruff=p.must_underruff,
+            p.must_underruff,
         )
     return state._legal
 
@@ -539,6 +605,7 @@ def _bid(state: State, bid: int) -> State:
         state.scores,
         state.history,
         (),
+        _NONE_WINNING,
     )
     if not last_bid:
         return state
@@ -551,15 +618,19 @@ def _bid(state: State, bid: int) -> State:
 
 def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
     seat, d = state.turn, state.deal
-    hands = list(state.hands)
-    hands[seat] ^= 1 << card
+    hands = state.hands
+    hands = (*hands[:seat], hands[seat] ^ 1 << card, *hands[seat + 1 :])
     trick = (*state.trick, card)
+    winning = state.winning
+    best = winning[0]
+    if best < 0 or d.beaters[best] >> card & 1:
+        winning = (card, seat)
     if len(trick) < len(d.seats):
         return State(
             state.params,
             state.setup,
             d,
-            tuple(hands),
+            hands,
             state.bids,
             state.won,
             trick,
@@ -570,20 +641,19 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
             state.scores,
             state.history,
             earlier,
+            winning,
         )
-    winner = state.leader
-    for _ in range(tricks.trick_winner(trick, d.trump, d.order)):
-        winner = d.after[winner]
-    won = list(state.won)
-    won[winner] += 1
+    winner = winning[1]
+    won = state.won
+    won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
     event = (state.leader, trick, winner)
     state = State(
         state.params,
         state.setup,
         d,
-        tuple(hands),
+        hands,
         state.bids,
-        tuple(won),
+        won,
         (),
         winner,
         (*state.tricks, (state.leader, trick)),
@@ -592,6 +662,7 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
         state.scores,
         state.history,
         (*earlier, event),
+        _NONE_WINNING,
     )
     if len(state.tricks) < d.size:
         return state
@@ -613,20 +684,11 @@ def hand_score(params: Params, bid: int, won: int) -> int:
 
 def _end_of_hand(state: State) -> State:
     p, d = state.params, state.deal
-    delta = tuple(
-        hand_score(p, state.bids[s], state.won[s]) if s in d.seats else 0 for s in range(p.players)
-    )
-    scores = tuple(a + b for a, b in zip(state.scores, delta, strict=True))
+    bids, won, seats = state.bids, state.won, d.seats
+    delta = tuple(hand_score(p, bids[s], won[s]) if s in seats else 0 for s in range(p.players))
+    scores = tuple(map(int.__add__, state.scores, delta))
     history = (*state.history, delta)
-    scored = Event(
-        "score",
-        {
-            "bids": list(state.bids),
-            "tricks": list(state.won),
-            "score": list(delta),
-            "totals": list(scores),
-        },
-    )
+    scored = _Scored(state.bids, state.won, delta, scores)
     last = (*state.last, scored)
     number, schedule = d.number + 1, schedule_of(p)
     if number < len(schedule):
@@ -636,18 +698,8 @@ def _end_of_hand(state: State) -> State:
     else:
         leaders = _leaders(scores, _contenders(p, d))
         if len(leaders) == 1 or p.tiebreak_players == "nobody":
-            ended = state._with(scores=scores, history=history, phase=_OVER, turn=-1)
-            result = outcome(ended)
-            assert result is not None
-            end = Event(
-                "end",
-                {
-                    "scores": list(result.scores),
-                    "winners": list(result.winners),
-                    "reason": result.reason,
-                },
-            )
-            return ended._with(last=(*last, end))
+            last = (*last, _END)
+            return state._with(scores=scores, history=history, phase=_OVER, turn=-1, last=last)
         if d.tiebreak:
             players = _contenders(p, d)  # fixed when the tie-break started
         else:
@@ -714,7 +766,7 @@ def outcome(state: State) -> Outcome | None:
 
 def events(state: State) -> tuple[Event, ...]:
     """The deal, tricks, score and end of match the last step brought about."""
-    return tuple(_event(state.params, e) for e in state.last)
+    return tuple(_event(state, e) for e in state.last)
 
 
 def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
@@ -742,12 +794,25 @@ def _blind(state: State) -> bool:
     return state.params.ronda_india and state.deal.size == 1 and state.phase != _OVER
 
 
-def _event(params: Params, pending: _Pending) -> Event:
+def _event(state: State, pending: _Pending) -> Event:
     # Events are kept raw in the state and only rendered here, off the playout hot path.
     if isinstance(pending, Event):
         return pending
     if isinstance(pending, Deal):
-        return _deal_event(params, pending)
+        return _deal_event(state.params, pending)
+    if isinstance(pending, _Scored):
+        return pending.event()
+    if isinstance(pending, str):  # the end: the state is the match's last
+        result = outcome(state)
+        assert result is not None
+        return Event(
+            "end",
+            {
+                "scores": list(result.scores),
+                "winners": list(result.winners),
+                "reason": result.reason,
+            },
+        )
     leader, trick, winner = pending
     return Event(
         "trick", {"leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner}

@@ -32,7 +32,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from tapete import chance, tricks
 from tapete.cards import (
@@ -60,6 +59,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "pottle"
@@ -88,6 +88,7 @@ class Phase(WordEnum):
 _BID, _TRUMP, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Pottle's parameters, the defaults first in each accepted list."""
@@ -214,9 +215,50 @@ class State(GameState):
     reason: str  # why the match ended, "" while it goes on
     last: tuple[Event | _Trick, ...]  # what the last step did (tricks are kept raw)
 
-    def __init__(self, **fields: Any) -> None:
-        for name in State.__slots__:
-            object.__setattr__(self, name, fields[name])
+    def __init__(
+        self,
+        *,
+        params: Params,
+        setup: Setup,
+        deal: Deal,
+        hands: tuple[int, ...],
+        bids: tuple[int, ...],
+        declarer: Seat,
+        trump: int,
+        won: tuple[int, ...],
+        trick: tuple[Card, ...],
+        leader: Seat,
+        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        turn: Seat,
+        phase: Phase,
+        stacks: tuple[int, ...],
+        bought: tuple[int, ...],
+        pot: int,
+        discarded: int,
+        history: tuple[tuple[int, ...], ...],
+        reason: str,
+        last: tuple[Event | _Trick, ...],
+    ) -> None:
+        self.params = params
+        self.setup = setup
+        self.deal = deal
+        self.hands = hands
+        self.bids = bids
+        self.declarer = declarer
+        self.trump = trump
+        self.won = won
+        self.trick = trick
+        self.leader = leader
+        self.tricks = tricks
+        self.turn = turn
+        self.phase = phase
+        self.stacks = stacks
+        self.bought = bought
+        self.pot = pot
+        self.discarded = discarded
+        self.history = history
+        self.reason = reason
+        self.last = last
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)

@@ -79,6 +79,7 @@ from tapete.game import (
     WordEnum,
     check,
     deal_as_seen,
+    mypyc_attr,
 )
 
 NAME = "truco"
@@ -120,6 +121,7 @@ class Special(WordEnum):
 NORMAL, ELEVEN, IRON = Special  # the short names the rules use
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Truco's parameters; the first value of each is the default."""
@@ -351,9 +353,48 @@ class State(GameState):
     history: tuple[tuple[int, ...], ...]
     last: tuple[_Pending, ...]  # what the last step did, rendered by ``events``
 
-    def __init__(self, **fields: Any) -> None:
-        for name in State.__slots__:
-            object.__setattr__(self, name, fields[name])
+    def __init__(
+        self,
+        *,
+        params: Params,
+        setup: Setup,
+        deal: Deal,
+        hands: tuple[int, ...],
+        trick: tuple[int, ...],
+        leader: Seat,
+        tricks: tuple[tuple[Seat, tuple[int, ...]], ...],
+        results: tuple[int, ...],
+        turn: Seat,
+        phase: Phase,
+        stake: int,
+        raised_by: int,
+        proposal: int,
+        proposer: Seat,
+        resume: Seat,
+        ran: int,
+        scores: tuple[int, ...],
+        history: tuple[tuple[int, ...], ...],
+        last: tuple[_Pending, ...],
+    ) -> None:
+        self.params = params
+        self.setup = setup
+        self.deal = deal
+        self.hands = hands
+        self.trick = trick
+        self.leader = leader
+        self.tricks = tricks
+        self.results = results
+        self.turn = turn
+        self.phase = phase
+        self.stake = stake
+        self.raised_by = raised_by
+        self.proposal = proposal
+        self.proposer = proposer
+        self.resume = resume
+        self.ran = ran
+        self.scores = scores
+        self.history = history
+        self.last = last
 
     def __repr__(self) -> str:
         d = self.deal

@@ -77,6 +77,7 @@ from tapete.game import (
     check,
     deal_as_seen,
     format_value,
+    mypyc_attr,
 )
 
 NAME = "tute"
@@ -140,6 +141,7 @@ BEATERS = tuple(_beaters(trump) for trump in range(4))
 """``BEATERS[trump][card]``: the cards that beat ``card`` when it is winning the trick."""
 
 
+@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Tute's parameters; ``None`` means the default for the player count."""
@@ -346,32 +348,28 @@ class State(GameState):
         sing_right: Seat,
         last: tuple[_Pending, ...],
     ) -> State:
-        """The state after a card is played; what the play does not change carries over.
-
-        Set slot by slot rather than through ``__init__``: this is the playout hot path.
-        """
-        new = _new_state(State)
-        new.params = self.params
-        new.setup = self.setup
-        new.deal = self.deal
-        new.hands = hands
-        new.stock = stock
-        new.face_up = face_up
-        new.trick = trick
-        new.leader = leader
-        new.turn = turn
-        new.tricks = tricks
-        new.points = points
-        new.cantes = self.cantes
-        new.swaps = self.swaps
-        new.known = known
-        new.sing_right = sing_right
-        new.scores = self.scores
-        new.history = self.history
-        new.result = None
-        new.last = last
-        new._legal = -1
-        return new
+        """The state after a card is played; what the play does not change carries over."""
+        return State(
+            self.params,
+            self.setup,
+            self.deal,
+            hands,
+            stock,
+            face_up,
+            trick,
+            leader,
+            turn,
+            tricks,
+            points,
+            self.cantes,
+            self.swaps,
+            known,
+            sing_right,
+            self.scores,
+            self.history,
+            None,
+            last,
+        )
 
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
@@ -382,9 +380,6 @@ class State(GameState):
             f"trick {len(self.tricks)} turn {self.turn} [{format_cards(self.trick)}] "
             f"hands [{hands}] points {list(self.points)} scores {list(self.scores)}>"
         )
-
-
-_new_state = object.__new__
 
 
 @dataclass(frozen=True)
