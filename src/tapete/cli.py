@@ -354,6 +354,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db=args.db,
         trusted_proxies=args.trusted_proxy,
         rate_limits=rate_limits,
+        bot_processes=args.bot_processes,
     )
     return 0
 
@@ -424,6 +425,13 @@ def _count(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def _processes(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of processes (0 or more)")
     return value
 
 
@@ -502,6 +510,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="URI",
         help="where the counts are kept: memory:// (this process, the default) or "
         "redis://host:6379 (shared by several server processes)",
+    )
+    p.add_argument(
+        "--bot-processes",
+        type=_processes,
+        metavar="K",
+        help="worker processes where bots think, at a lower OS priority than the server "
+        "(default: one per core; 0: threads of the server process)",
     )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")

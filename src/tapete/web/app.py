@@ -39,6 +39,7 @@ from tapete.web.ratelimit import RateLimiter, RateLimits
 from tapete.web.rooms import Room, Rooms, encode, levels, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from tapete.web.strings import rule_text, strings
+from tapete.web.thinking import Thinkers, default_processes
 
 __all__ = [
     "HideTokens",
@@ -309,12 +310,15 @@ def create_app(
     clock: Callable[[], float] = time.time,
     *,
     players: Mapping[str, Bot] | None = None,
+    bot_processes: int = 0,
 ) -> FastAPI:
     """The tapete web app over ``store`` (in memory by default), with per-connection
     ``limits``, per-client ``rate_limits`` (the defaults unless given), ``clock`` (seconds
-    since the epoch: when tables were made and when they expire) and ``players``: the bot that
-    plays a level at its tables, where it is not ``tapete.bots.load(level)``."""
-    rooms = Rooms(store or MemoryStore(), clock, players)
+    since the epoch: when tables were made and when they expire), ``players``: the bot that
+    plays a level at its tables, where it is not ``tapete.bots.load(level)``, and
+    ``bot_processes``: the worker processes where bots think (0: threads of this process)."""
+    thinkers = Thinkers(bot_processes)
+    rooms = Rooms(store or MemoryStore(), clock, players, thinkers)
     limits = limits or Limits()
     limiter = RateLimiter(rate_limits or RateLimits())
 
@@ -328,11 +332,13 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        thinkers.start()
         await rooms.restore()
         sweeper = asyncio.get_running_loop().create_task(expire_now_and_then())
         yield
         sweeper.cancel()
         rooms.close()
+        thinkers.close()
 
     app = FastAPI(
         title="tapete",
@@ -446,6 +452,10 @@ def create_app(
             raise HTTPException(404, f"no game named {game!r}")
         rows: list[dict[str, Any]] = await asyncio.to_thread(_db().leaderboard, game)
         return rows
+
+    @app.get("/api/health", summary="Whether this server is up: its tables and its bots' queue")
+    async def api_health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(rooms), "bots": thinkers.report()}
 
     @app.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
     async def api_games() -> list[dict[str, Any]]:
@@ -738,14 +748,17 @@ def serve(
     trusted_proxies: Sequence[str] = (),
     rate_limits: RateLimits | None = None,
     limits: Limits | None = None,
+    bot_processes: int | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted, its rooms kept in ``db``; clients behind
-    ``trusted_proxies`` are told apart by ``X-Forwarded-For``."""
+    ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think in ``bot_processes``
+    worker processes (default: one per core; 0: in threads of the server)."""
     import gc
 
     import uvicorn
 
-    app = create_app(open_store(db), limits, rate_limits)
+    processes = default_processes() if bot_processes is None else bot_processes
+    app = create_app(open_store(db), limits, rate_limits, bot_processes=processes)
     # Every move allocates views for each seat; Python's default collector thresholds run full
     # collections over everything the server imported every few thousand moves — pauses that
     # land on whichever players are waiting. Freeze what startup built and collect less often.

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -30,6 +31,7 @@ from tapete.match import choose_or_stand_in, seat_rng
 from tapete.present import actions, present
 from tapete.record import Recorder, SeatInfo
 from tapete.web.store import Options, SeatConfig, Store, Truth
+from tapete.web.thinking import Job, Thinkers
 from tapete.web.words import (
     deal_entries,
     line,
@@ -104,10 +106,15 @@ class Room:
     """One table: its truth, the state replayed from it, its connections, bots and timers."""
 
     def __init__(
-        self, truth: Truth, store: Store, players: Mapping[str, bots.Bot] | None = None
+        self,
+        truth: Truth,
+        store: Store,
+        players: Mapping[str, bots.Bot] | None = None,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.truth = truth
         self.store = store
+        self.thinkers = thinkers or Thinkers(0)  # where the bots decide
         self.players = players or {}  # the bot that plays a level here, if not bots.load(level)
         self.game = load(truth.spec)
         self.levels = levels(self.game)
@@ -506,21 +513,23 @@ class Room:
         game, state = self.game, self.state
         view, legal = game.observe(state, seat), game.legal_actions(state)
         rng = self.rngs[seat]
-        if bot.name == "random":
-            action, failure = choose_or_stand_in(bot, view, legal, rng)
+        if bot.name == "random":  # no thinking to move off the event loop
+            action, failed = choose_or_stand_in(bot, view, legal, rng)
+            failure = None if failed is None else repr(failed)
         else:
-            action, failure = await asyncio.to_thread(choose_or_stand_in, bot, view, legal, rng)
+            answer = await self.thinkers.decide(Job(bot, view, tuple(legal), rng))
+            action, failure, self.rngs[seat] = answer.action, answer.failure, answer.rng
         if self.version != version:
             return
         note = None
         if failure is not None:  # a bot's bug must not stop the table: a random legal move
             log.error(
-                "room %s: bot %s failed at seat %d, move %d; a random legal move stands in",
+                "room %s: bot %s failed at seat %d, move %d; a random legal move stands in: %s",
                 self.code,
                 bot.name,
                 seat,
                 version,
-                exc_info=failure,
+                failure,
             )
             note = {"kind": "bot_failed", "seat": seat}
         refused = await self.act(seat, game.format_action(action), note=note)
@@ -535,8 +544,11 @@ class Room:
         if seat is None or game.current_player(self.state) != seat or not self.truth.started:
             return error("not-your-turn", "a hint is for your own turn")
         view = game.observe(self.state, seat)
+        adviser = bots.LevelBot("hard", bots.Budget(ms=HINT_MS))
         try:
-            decision = await asyncio.to_thread(bots.hint, view, bots.Budget(ms=HINT_MS))
+            decision = await self.thinkers.decide(
+                Job(adviser, view, (), random.Random(0), hint=True)
+            )
         except SpecError:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(self.state, decision.action) is not None:
@@ -748,12 +760,15 @@ class Rooms:
         store: Store,
         clock: Callable[[], float] = time.time,
         players: Mapping[str, bots.Bot] | None = None,
+        thinkers: Thinkers | None = None,
     ) -> None:
         """``players``: the bot that plays each level at this server's tables, where it is not
-        ``tapete.bots.load(level)`` (a cheaper hard search on a small machine, say)."""
+        ``tapete.bots.load(level)`` (a cheaper hard search on a small machine, say);
+        ``thinkers``: where bots decide (threads of this process unless given)."""
         self.store = store
         self.clock = clock
         self.players = dict(players or {})
+        self.thinkers = thinkers or Thinkers(0)
         self._rooms: dict[str, Room] = {}
 
     async def restore(self) -> None:
@@ -763,7 +778,7 @@ class Rooms:
             if expired(truth, now):
                 await self.store.remove(truth.code)
                 continue
-            room = Room(truth, self.store, self.players)
+            room = Room(truth, self.store, self.players, self.thinkers)
             self._rooms[truth.code] = room
             room.resume()
 
@@ -860,7 +875,7 @@ class Rooms:
             created=self.clock(),
         )
         await self.store.create(truth)
-        room = Room(truth, self.store, self.players)
+        room = Room(truth, self.store, self.players, self.thinkers)
         self._rooms[truth.code] = room
         return room, token, mine
 
