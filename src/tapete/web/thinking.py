@@ -82,16 +82,18 @@ class Job:
 
 @dataclass(frozen=True)
 class Answer:
-    """A decision: ``failure`` is the bot's error as text (None when it chose a legal action);
-    ``rng`` is the seat's RNG after it; ``reason`` a hint's reason; ``waited`` and ``thought``
-    the seconds in the queue and deciding."""
+    """A decision: ``failure`` is the bot's error (None when it chose a legal action) and
+    ``trace`` its traceback as text (a traceback does not travel between processes); ``rng``
+    is the seat's RNG after it; ``reason`` a hint's reason; ``waited`` and ``thought`` the
+    seconds in the queue and deciding."""
 
     action: Action
-    failure: str | None
+    failure: Exception | None
     rng: random.Random
     reason: Any = ""
     waited: float = 0.0
     thought: float = 0.0
+    trace: str = ""
 
 
 def think(job: Job, queued: float) -> Answer:
@@ -110,10 +112,11 @@ def think(job: Job, queued: float) -> Answer:
             time.monotonic() - began,
         )
     action, failure = choose_or_stand_in(job.bot, job.view, job.legal, job.rng)
-    text = None
+    trace = ""
     if failure is not None:
-        text = "".join(traceback.format_exception(failure)).rstrip()
-    return Answer(action, text, job.rng, "", max(0.0, began - queued), time.monotonic() - began)
+        trace = "".join(traceback.format_exception(failure)).rstrip()
+    waited, thought = max(0.0, began - queued), time.monotonic() - began
+    return Answer(action, failure, job.rng, "", waited, thought, trace)
 
 
 def _lower_priority() -> None:
@@ -219,7 +222,16 @@ class Thinkers:
         }
 
     def close(self) -> None:
-        """Stop the workers; decisions under way are dropped."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the workers now; decisions under way are dropped (their rooms replay to where
+        they were when the server starts again)."""
+        pool, self._pool = self._pool, None
+        if not isinstance(pool, ProcessPoolExecutor):
+            return
+        # A worker may be busy with a search or still loading the games: waiting for it would
+        # hold up a server told to stop, so each is ended (the executor keeps them by pid).
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(5)

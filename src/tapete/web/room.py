@@ -1,0 +1,349 @@
+"""A room: one table's truth, its live state and its moves.
+
+A ``Room`` owns one table. Its truth is a ``Truth`` — spec, seed, seat config and the accepted
+actions — and its state is rebuilt from it by replay, so a store that keeps truths makes every
+table survive a restart. Each action is checked by the engine, handed to the store, and only then
+told to each connection as that connection's seat may see it. The room's other concerns each
+have a module: who sits where (``seating``), what moves it when no person does (``driver``:
+bots, the turn timer, hints) and what it tells its connections (``views``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import secrets
+from collections.abc import Coroutine, Mapping
+from typing import Any
+
+from tapete import bots, record
+from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.game import Action, Game
+from tapete.games import load
+from tapete.record import Recorder, SeatInfo
+from tapete.web.driver import Driver
+from tapete.web.seating import Seating, error
+from tapete.web.store import Store, Truth
+from tapete.web.thinking import Thinkers
+from tapete.web.views import Broadcast, Connection
+from tapete.web.words import deal_entries, public_trick, seat_name, step_entries
+
+__all__ = ["LOG_KEEP", "Room", "levels"]
+
+log = logging.getLogger("tapete.web")
+
+LOG_KEEP = 200  # log entries kept for people who (re)connect
+
+
+def levels(game: Game[Any, Any]) -> tuple[str, ...]:
+    """The bot levels ``game`` has: every level where its strategies exist, else random only."""
+    return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
+
+
+class Room:
+    """One table: its truth, the state replayed from it, and its connections; its seating,
+    driver and broadcast each in their own part."""
+
+    def __init__(
+        self,
+        truth: Truth,
+        store: Store,
+        players: Mapping[str, bots.Bot] | None = None,
+        thinkers: Thinkers | None = None,
+    ) -> None:
+        self.truth = truth
+        self.store = store
+        self.game = load(truth.spec)
+        self.levels = levels(self.game)
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.seating = Seating(self)
+        self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
+        self.broadcast = Broadcast(self)
+        self.rebuild()
+
+    # --- truth and state -----------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """The state and log from the truth, by replaying every accepted action."""
+        game, t = self.game, self.truth
+        state = game.new_state(t.seed)
+        recorder = Recorder(game, state, t.seed, ())
+        entries = deal_entries(game.visible_events(state, None))
+        for seat, text in t.actions:
+            action = game.parse_action(text)
+            after = game.apply(state, action)
+            recorder.step(seat, action, after)
+            entries.extend(step_entries(game, seat, action, state, after))
+            state = after
+        self.state: Any = state
+        # The record grows with the match, so ending one does not replay it while everyone waits.
+        self.recorder = recorder
+        self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
+        self.driver.deal(t.seed)
+
+    @property
+    def code(self) -> str:
+        return self.truth.code
+
+    @property
+    def version(self) -> int:
+        return len(self.truth.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def seat_of(self, token: str | None) -> int | None:
+        return self.seating.seat_of(token)
+
+    def names(self, lang: str) -> list[str]:
+        return self.broadcast.names(lang)
+
+    def record(self) -> record.Record:
+        """The match so far as a ``tapete-record/1`` (it holds every hand: for finished matches)."""
+        infos = tuple(
+            SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "human", None)
+            if s.kind == "human"
+            else SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "bot", s.level)
+            for i, s in enumerate(self.truth.seats)
+        )
+        return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
+
+    @property
+    def seed_hash(self) -> str:
+        """The SHA-256 of this match's seed, published from the start (the seed is not)."""
+        return hashlib.sha256(str(self.truth.seed).encode()).hexdigest()
+
+    def record_for(self, seat: int | None, match: int | None = None) -> str | None:
+        """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
+        once the match is over, redacted to the seat's knowledge while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            return t.records[match]
+        if match != t.match or not t.started:
+            return None
+        return record.dumps(record.redact(self.record(), seat))
+
+    def hint_allowed(self, seat: int | None) -> bool:
+        """Hints are for people playing against bots only."""
+        return seat is not None and all(
+            s.kind == "bot" or i == seat for i, s in enumerate(self.truth.seats)
+        )
+
+    # --- connections ---------------------------------------------------------------------
+
+    def join(self, conn: Connection) -> None:
+        """A connection arrives: it gets the room and its view; a returning person their seat."""
+        self.conns.add(conn)
+        conn.send(
+            {
+                "type": "welcome",
+                "code": self.code,
+                "seat": conn.seat,
+                "host": conn.token is not None and conn.token == self.truth.host,
+                "lang": conn.lang,
+            }
+        )
+        if conn.seat is not None:
+            self.seating.back(conn.seat)
+        self.broadcast.room_to_all()
+        self.broadcast.catch_up(conn)
+        self.driver.wake()
+
+    def leave(self, conn: Connection) -> None:
+        """A connection is gone; a person's seat waits ``grace`` seconds for them, then a bot
+        stands in."""
+        self.conns.discard(conn)
+        seat = conn.seat
+        if seat is not None and not any(c.seat == seat for c in self.conns):
+            self.seating.gone(seat)
+        self.broadcast.room_to_all()
+
+    def relang(self, conn: Connection, lang: str) -> None:
+        conn.lang = lang
+        conn.send(self.broadcast.room_message(conn))
+        self.broadcast.catch_up(conn)
+
+    # --- play ----------------------------------------------------------------------------
+
+    def _check(self, seat: int | None, text: str) -> Action | IllegalActionError:
+        game, state = self.game, self.state
+        if seat is None:
+            return error("spectator", "spectators watch: take a seat to play")
+        if not self.truth.started:
+            return error("not-started", "the match has not started: the host starts it")
+        if game.outcome(state) is not None:
+            return error("match-over", "the match is over")
+        try:
+            action = game.parse_action(text)
+        except InvalidActionError as exc:
+            return error("invalid-action", str(exc))
+        turn = game.current_player(state)
+        if turn != seat:
+            who = self.names("en")[turn] if turn is not None else "nobody"
+            return error("not-your-turn", f"it is not your turn: {who} is to act")
+        illegal = game.why_illegal(state, action)
+        return illegal if illegal is not None else action
+
+    async def act(
+        self, seat: int | None, text: str, note: Mapping[str, Any] | None = None
+    ) -> IllegalActionError | None:
+        """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it
+        (``note``: a log entry that comes before the move's own, such as a bot's failure).
+
+        Returns the error (and changes nothing) when the action is refused.
+        """
+        async with self.lock:
+            checked = self._check(seat, text)
+            if isinstance(checked, IllegalActionError):
+                return checked
+            assert seat is not None
+            game, before = self.game, self.state
+            after = game.apply(before, checked)
+            text = game.format_action(checked)
+            await self.store.append(self.code, self.truth.match, self.version, seat, text)
+            self.truth.actions.append((seat, text))
+            self.state = after
+            self.recorder.step(seat, checked, after)
+            entries = step_entries(game, seat, checked, before, after)
+            if note is not None:
+                entries.insert(0, dict(note))
+            self.log += entries
+            del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
+            self.driver.set_deadline()
+            over = game.outcome(after) is not None
+            if over:  # the record is kept before anyone hears the match is over
+                await self._finish()
+            self.broadcast.view_to_all(entries, self._trick(before, after))
+            if over:
+                self.broadcast.room_to_all()
+        self.driver.wake()
+        return None
+
+    def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
+        """The trick the last step finished, as the public sees it (for the animation)."""
+        for event in self.game.visible_events(after, None):
+            if event.type == "trick":
+                seats = getattr(self.game.observe(before, None), "seats", None)
+                return public_trick(event, self.game.players, seats)
+        return None
+
+    async def _finish(self) -> None:
+        text = record.dumps(self.record())
+        try:
+            await self.store.finish(self.code, self.truth.match, text)
+        except Exception:  # the table still ends for its players; a restart stores it again
+            log.exception("room %s: match %d's record was not stored", self.code, self.truth.match)
+        if len(self.truth.records) == self.truth.match:
+            self.truth.records.append(text)
+
+    async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
+        """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
+        return await self.driver.hint(conn)
+
+    # --- the host's controls -------------------------------------------------------------
+
+    async def control(self, conn: Connection, kind: str, msg: Mapping[str, Any]) -> None:
+        """Host controls (start, fill, seat, move, remove) and rematch; raises
+        IllegalActionError when refused."""
+        t = self.truth
+        is_host = conn.token is not None and conn.token == t.host
+        if kind == "rematch":
+            if conn.seat is None or not self.over:
+                raise error("no-rematch", "a rematch is for the players, once the match is over")
+            await self._rematch()
+            return
+        if not is_host:
+            raise error("not-host", "only the host can do that")
+        async with self.lock:
+            if kind == "start":
+                if t.started:
+                    raise error("started", "the match has already started")
+                if any(s.kind == "open" for s in t.seats):
+                    raise error("seats-open", "fill the empty seats with bots or wait for players")
+                await self.store.start(t.code, t.match, t.seed)
+                t.started = True
+                self.driver.set_deadline()
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all(self.log)
+            else:
+                self.seating.arrange(kind, msg)
+                await self.store.save_seats(t.code, t.seats, t.host)
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all([])
+        self.driver.wake()
+
+    async def _rematch(self) -> None:
+        async with self.lock:
+            t = self.truth
+            if not self.over:
+                return
+            seed = secrets.randbelow(2**31)
+            await self.store.start(t.code, t.match + 1, seed)
+            t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
+            self.rebuild()
+            self.driver.set_deadline()
+            self.broadcast.room_to_all()
+            self.broadcast.view_to_all(self.log)
+        self.driver.wake()
+
+    async def seat_person(
+        self, name: str, seat: int | None, player: str | None = None
+    ) -> tuple[int, str]:
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        return await self.seating.seat_person(name, seat, player)
+
+    # --- lifetime ------------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as one of the room's tasks: cancelled when the room closes, logged when
+        it fails."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room %s: task failed", self.code, exc_info=task.exception())
+
+    def resume(self) -> None:
+        """After a restart: everyone is away until they reconnect; bots carry on."""
+        for i, s in enumerate(self.truth.seats):
+            if s.kind == "human":
+                self.seating.gone(i)
+        if self.over and len(self.truth.records) == self.truth.match:
+            self.spawn(self._finish_again())  # the crash came between the last move and its record
+        self.driver.set_deadline()
+        self.driver.wake()
+
+    async def _finish_again(self) -> None:
+        async with self.lock:
+            if len(self.truth.records) == self.truth.match:
+                await self._finish()
+                self.broadcast.room_to_all()
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    def summary(self) -> dict[str, Any]:
+        t = self.truth
+        return {
+            "code": t.code,
+            "game": self.game.name,
+            "spec": t.spec,
+            "players": self.game.players,
+            "open": sum(s.kind == "open" for s in t.seats),
+            "humans": [s.name for s in t.seats if s.kind == "human"],
+            "status": "over" if self.over else "playing" if t.started else "waiting",
+            "public": t.options.public,
+            "match": t.match,
+            "seed_hash": self.seed_hash,
+        }
