@@ -341,8 +341,14 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
+        from tapete.web.app import Sharing
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    sharing = None
+    if args.redis or args.workers > 1:
+        if not args.redis:
+            raise SpecError("--workers: several processes share tables through --redis redis://…")
+        sharing = Sharing(args.redis, args.redis_prefix, args.lease, args.workers)
     try:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
@@ -355,6 +361,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         trusted_proxies=args.trusted_proxy,
         rate_limits=rate_limits,
         bot_processes=args.bot_processes,
+        sharing=sharing,
     )
     return 0
 
@@ -517,6 +524,33 @@ def parser() -> argparse.ArgumentParser:
         metavar="K",
         help="worker processes where bots think, at a lower OS priority than the server "
         "(default: one per core; 0: threads of the server process)",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the tables with every other server on the same --db postgresql://… "
+        "through this Redis (redis://host:6379): news between servers and who drives each room",
+    )
+    p.add_argument(
+        "--workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="server processes on this host, on one port (needs --redis and PostgreSQL)",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        default="tapete",
+        metavar="PREFIX",
+        help="the Redis keys and channel of this site (several sites may share one Redis)",
+    )
+    p.add_argument(
+        "--lease",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long a room's driver holds it without renewing: a dead server's rooms are "
+        "taken over within this (default 5)",
     )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")

@@ -24,6 +24,7 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, games, load
+from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
 from tapete.web.room import Room, levels
@@ -192,8 +193,8 @@ def _rooms(request: Request) -> Rooms:
     return rooms
 
 
-def _room(request: Request, code: str) -> Room:
-    room = _rooms(request).get(code)
+async def _room(request: Request, code: str) -> Room:
+    room = await _rooms(request).find(code)
     if room is None:
         raise HTTPException(404, f"no table {code.upper()}")
     return room
@@ -328,10 +329,21 @@ async def api_leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
     return rows
 
 
-@router.get("/api/health", summary="Whether this server is up: its tables and its bots' queue")
+@router.get(
+    "/api/health",
+    summary="This server answers: its tables, its bots' queue and (shared) its link to the others",
+)
 async def api_health(request: Request) -> dict[str, Any]:
     thinkers: Thinkers = request.app.state.thinkers
-    return {"ok": True, "tables": len(_rooms(request)), "bots": thinkers.report()}
+    cluster: Cluster | None = request.app.state.cluster
+    health: dict[str, Any] = {
+        "ok": True,
+        "tables": len(_rooms(request)),
+        "bots": thinkers.report(),
+    }
+    if cluster is not None:
+        health["cluster"] = cluster.report()  # Redis down: this server still serves
+    return health
 
 
 @router.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
@@ -399,13 +411,13 @@ async def api_create(body: TableIn, request: Request) -> TableOut:
 
 @router.get("/api/tables/{code}", summary="One table: its game, seats and status")
 async def api_table(request: Request, code: str) -> dict[str, Any]:
-    return _room(request, code).summary()
+    return (await _room(request, code)).summary()
 
 
 @router.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)
 async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
     await _limit("joins", request)
-    room = _room(request, code)
+    room = await _room(request, code)
     try:
         player = await _player_id(request, body.player)
         seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
@@ -416,7 +428,7 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
 
 @router.get("/api/tables/{code}/records/{match}", summary="A finished match's record")
 async def api_record(request: Request, code: str, match: int) -> Response:
-    room = _room(request, code)
+    room = await _room(request, code)
     if not 0 <= match < len(room.truth.records):
         raise HTTPException(404, "no finished match with that number at this table")
     return Response(
@@ -434,7 +446,7 @@ async def api_record(request: Request, code: str, match: int) -> Response:
 async def api_record_now(
     request: Request, code: str, token: Annotated[Token, Depends(_token)], match: int | None = None
 ) -> Response:
-    room = _room(request, code)
+    room = await _room(request, code)
     seat = room.seat_of(token_hash(token.value)) if token.value else None
     text = room.record_for(seat, match)
     if text is None:
@@ -458,7 +470,7 @@ async def api_record_now(
     "follow from the seed",
 )
 async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
-    room = _room(request, code)
+    room = await _room(request, code)
     if not 0 <= match < len(room.truth.records):
         raise HTTPException(404, "no finished match with that number at this table")
     rec = record.loads(room.truth.records[match])

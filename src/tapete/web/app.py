@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import os
 import re
+import socket
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from tapete.bots import Bot
+from tapete.errors import SpecError
 from tapete.web.api import STATIC, pages, router
+from tapete.web.cluster import LEASE, Cluster
 from tapete.web.protocol import Limits
 from tapete.web.protocol import router as play
 from tapete.web.ratelimit import RateLimiter, RateLimits
@@ -32,6 +38,7 @@ __all__ = [
     "HideTokens",
     "Limits",
     "RateLimits",
+    "Sharing",
     "create_app",
     "open_store",
     "serve",
@@ -64,14 +71,16 @@ def create_app(
     *,
     players: Mapping[str, Bot] | None = None,
     bot_processes: int = 0,
+    cluster: Cluster | None = None,
 ) -> FastAPI:
     """The tapete web app over ``store`` (in memory by default), with per-connection
     ``limits``, per-client ``rate_limits`` (the defaults unless given), ``clock`` (seconds
     since the epoch: when tables were made and when they expire), ``players``: the bot that
     plays a level at its tables, where it is not ``tapete.bots.load(level)``, and
-    ``bot_processes``: the worker processes where bots think (0: threads of this process)."""
+    ``bot_processes``: the worker processes where bots think (0: threads of this process), and
+    ``cluster``: the link to other servers sharing ``store`` (``tapete.web.cluster``)."""
     thinkers = Thinkers(bot_processes)
-    rooms = Rooms(store or MemoryStore(), clock, players, thinkers)
+    rooms = Rooms(store or MemoryStore(), clock, players, thinkers, cluster)
 
     async def expire_now_and_then() -> None:
         while True:
@@ -85,9 +94,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         thinkers.start()
         await rooms.restore()
+        if cluster is not None:
+            await cluster.start(rooms)
         sweeper = asyncio.get_running_loop().create_task(expire_now_and_then())
         yield
         sweeper.cancel()
+        if cluster is not None:
+            await cluster.close()  # the others take this server's rooms over at once
         rooms.close()
         thinkers.close()
 
@@ -99,6 +112,7 @@ def create_app(
     )
     app.state.rooms = rooms
     app.state.thinkers = thinkers
+    app.state.cluster = cluster
     app.state.limits = limits or Limits()
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
@@ -150,7 +164,35 @@ def server_config(
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        timeout_graceful_shutdown=10,  # SIGTERM: connections get this long to close
     )
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """How a server shares its tables with others: Redis at ``redis`` (its keys under
+    ``prefix``), rooms' leases of ``lease`` seconds, and ``workers`` processes on this host."""
+
+    redis: str
+    prefix: str = "tapete"
+    lease: float = LEASE
+    workers: int = 1
+
+
+def check_sharing(db: str | None, sharing: Sharing | None) -> None:
+    """Refuse a setup that cannot share: several processes need PostgreSQL and Redis (SQLite
+    has one writer and stays the one-process default). Raises SpecError naming the option."""
+    if sharing is None:
+        return
+    if sharing.workers < 1:
+        raise SpecError(f"--workers: at least 1 process, not {sharing.workers}")
+    if not (db or "").startswith("postgresql://"):
+        raise SpecError(
+            "--redis and --workers share tables between processes through PostgreSQL: "
+            "give --db postgresql://… (SQLite keeps one process's tables)"
+        )
+    if not sharing.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise SpecError(f"--redis: a redis://host:port URL, not {sharing.redis!r}")
 
 
 def serve(
@@ -163,19 +205,132 @@ def serve(
     rate_limits: RateLimits | None = None,
     limits: Limits | None = None,
     bot_processes: int | None = None,
+    sharing: Sharing | None = None,
 ) -> None:
-    """Run the web app with uvicorn until interrupted, its rooms kept in ``db``; clients behind
-    ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think in ``bot_processes``
-    worker processes (default: one per core; 0: in threads of the server)."""
+    """Run the web app with uvicorn until interrupted (SIGINT) or told to stop (SIGTERM: it
+    closes its connections, gives its rooms to the other servers and exits), its rooms kept in
+    ``db``; clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think
+    in ``bot_processes`` worker processes (default: one per core; 0: in threads of the server).
+
+    With ``sharing``, the tables are shared with every other server on the same PostgreSQL
+    ``db`` and Redis (``tapete.web.cluster``), and ``sharing.workers`` processes of this host
+    listen on the same port (the kernel spreads the connections among them).
+    """
+    check_sharing(db, sharing)
+    if sharing is not None and sharing.workers > 1:
+        _supervise(
+            sharing.workers,
+            {
+                "host": host,
+                "port": port,
+                "log_level": log_level,
+                "db": db,
+                "trusted_proxies": tuple(trusted_proxies),
+                "rate_limits": rate_limits,
+                "limits": limits,
+                "bot_processes": bot_processes,
+                "sharing": dataclasses.replace(sharing, workers=1),
+            },
+        )
+        return
+    _serve_one(
+        host,
+        port,
+        log_level,
+        db,
+        trusted_proxies=trusted_proxies,
+        rate_limits=rate_limits,
+        limits=limits,
+        bot_processes=bot_processes,
+        sharing=sharing,
+        reuse_port=sharing is not None,
+    )
+
+
+def _serve_one(
+    host: str,
+    port: int,
+    log_level: str,
+    db: str | None,
+    *,
+    trusted_proxies: Sequence[str],
+    rate_limits: RateLimits | None,
+    limits: Limits | None,
+    bot_processes: int | None,
+    sharing: Sharing | None,
+    reuse_port: bool = False,
+) -> None:
     import gc
 
     import uvicorn
 
     processes = default_processes() if bot_processes is None else bot_processes
-    app = create_app(open_store(db), limits, rate_limits, bot_processes=processes)
+    if sharing is not None:
+        # Several processes may start at once: each migrates under a database lock.
+        processes = max(1, processes // max(1, sharing.workers))
+    cluster = None
+    if sharing is not None:
+        cluster = Cluster(sharing.redis, prefix=sharing.prefix, lease=sharing.lease)
+    app = create_app(open_store(db), limits, rate_limits, bot_processes=processes, cluster=cluster)
     # Every move allocates views for each seat; Python's default collector thresholds run full
     # collections over everything the server imported every few thousand moves — pauses that
     # land on whichever players are waiting. Freeze what startup built and collect less often.
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    uvicorn.Server(server_config(app, host, port, log_level, trusted_proxies)).run()
+    config = server_config(app, host, port, log_level, trusted_proxies)
+    server = uvicorn.Server(config)
+    if not reuse_port:
+        server.run()
+        return
+    # Shared servers on one host listen on one port: each binds it with SO_REUSEPORT.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if hasattr(socket, "SO_REUSEPORT"):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    server.run(sockets=[sock])
+
+
+def _worker(options: dict[str, Any]) -> None:
+    """One of ``--workers`` processes: a server sharing its port and tables."""
+    options = dict(options)
+    host, port, log_level, db = (options.pop(k) for k in ("host", "port", "log_level", "db"))
+    _serve_one(host, port, log_level, db, reuse_port=True, **options)
+
+
+def _supervise(workers: int, options: dict[str, Any]) -> None:
+    """Start ``workers`` servers and keep them running: one that dies is started again; on
+    SIGTERM or SIGINT each is told to stop (they drain) and waited for."""
+    import multiprocessing
+    import signal
+
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def start() -> Any:
+        process = context.Process(target=_worker, args=(options,), name="tapete-server")
+        process.start()
+        return process
+
+    def stop(signum: int, _: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for process in processes:
+            if process.is_alive() and process.pid is not None:
+                os.kill(process.pid, signal.SIGTERM)
+
+    processes = [start() for _ in range(workers)]
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while not stopping:
+        time.sleep(0.5)
+        for i, process in enumerate(processes):
+            if not process.is_alive() and not stopping:
+                log.error(
+                    "server process %s ended (%s): starting another", process.pid, process.exitcode
+                )
+                processes[i] = start()
+    for process in processes:
+        process.join(30)

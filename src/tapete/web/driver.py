@@ -65,13 +65,18 @@ class Driver:
     def _person(self, seat: int) -> bool:
         return self.room.seating.person_plays(seat)
 
+    def drives(self) -> bool:
+        """Whether this server drives the room: always alone, else while it holds its lease."""
+        cluster = self.room.cluster
+        return cluster is None or cluster.owns(self.room.code)
+
     def wake(self) -> None:
         """Let the bots (and the turn timer) take over when it is their move."""
         if self._driver is not None and not self._driver.done():
             return  # the driver is at work: it looks again after each move
         room = self.room
         seat = room.game.current_player(room.state)
-        if not room.truth.started or seat is None:
+        if not room.truth.started or seat is None or not self.drives():
             return
         if self._person(seat):  # no task for a person's move (most moves): only its clock
             self._arm_timer(seat)
@@ -80,7 +85,7 @@ class Driver:
 
     async def _drive(self) -> None:
         room = self.room
-        while room.truth.started:
+        while room.truth.started and self.drives():
             seat = room.game.current_player(room.state)
             if seat is None:
                 return
@@ -90,7 +95,7 @@ class Driver:
             version = room.version
             await asyncio.sleep(room.truth.options.bot_delay)
             still = room.version == version and room.game.current_player(room.state) == seat
-            if still and not self._person(seat):
+            if still and not self._person(seat) and self.drives():
                 await self._bot_move(seat, version)
 
     def _arm_timer(self, seat: int) -> None:
@@ -106,7 +111,8 @@ class Driver:
 
         async def expire() -> None:
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-            if room.version == version and room.game.current_player(room.state) == seat:
+            now = room.version == version and room.game.current_player(room.state) == seat
+            if now and self.drives():
                 await self._bot_move(seat, version, level=room.truth.options.standby)
 
         self._timer = room.spawn(expire())
@@ -135,7 +141,7 @@ class Driver:
             action, failure, self.rngs[seat] = answer.action, answer.failure, answer.rng
             if failure is not None and failure.__traceback__ is None:
                 trace = f"\n{answer.trace}"  # from a worker process: its traceback as text
-        if room.version != version:
+        if room.version != version or not self.drives():
             return
         note = None
         if failure is not None:  # a bot's bug must not stop the table: a random legal move

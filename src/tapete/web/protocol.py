@@ -164,7 +164,7 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
     room = link.room
     match msg["type"]:
         case "hello":
-            hello(rooms, link, msg)
+            await hello(rooms, link, msg)
         case "ping":
             link.send({"type": "pong", "t": msg.get("t")})
         case _ if room is None:
@@ -192,11 +192,11 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
             link.fail("unknown-type", f"no message type {other!r}")
 
 
-def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
+async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     """``link`` comes to a table (leaving the one it was at): as the seat its token holds, or
     to watch."""
     code, token = msg.get("code"), msg.get("token")
-    found = rooms.get(code) if isinstance(code, str) else None
+    found = await rooms.find(code) if isinstance(code, str) else None
     if found is None:
         link.fail("no-such-table", f"there is no table {code!r}")
         return

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Coroutine, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -28,6 +28,9 @@ from tapete.web.seating import Seating, error
 from tapete.web.store import Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Broadcast, Connection
+
+if TYPE_CHECKING:
+    from tapete.web.cluster import Cluster
 from tapete.web.words import deal_entries, public_trick, seat_name, step_entries
 
 __all__ = ["LOG_KEEP", "Room", "levels"]
@@ -52,9 +55,11 @@ class Room:
         store: Store,
         players: Mapping[str, bots.Bot] | None = None,
         thinkers: Thinkers | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.truth = truth
         self.store = store
+        self.cluster = cluster  # the other servers sharing this room, if any
         self.game = load(truth.spec)
         self.levels = levels(self.game)
         self.lock = asyncio.Lock()
@@ -151,6 +156,7 @@ class Room:
         )
         if conn.seat is not None:
             self.seating.back(conn.seat)
+            self._here(conn.seat)
         self.broadcast.room_to_all()
         self.broadcast.catch_up(conn)
         self.driver.wake()
@@ -160,9 +166,26 @@ class Room:
         stands in."""
         self.conns.discard(conn)
         seat = conn.seat
-        if seat is not None and not any(c.seat == seat for c in self.conns):
+        if seat is not None:
+            self._here(seat)
+            if not self.seating.connected(seat):
+                self.seating.gone(seat)
+        self.broadcast.room_to_all()
+
+    def _here(self, seat: int) -> None:
+        """Tell the other servers (if any) how many connections ``seat`` has here now."""
+        if self.cluster is not None:
+            count = sum(c.seat == seat for c in self.conns)
+            self.spawn(self.cluster.here(self.code, seat, count))
+
+    def presence_changed(self, seat: int) -> None:
+        """Another server's connections for ``seat`` came or went."""
+        if self.seating.connected(seat):
+            self.seating.back(seat)
+        else:
             self.seating.gone(seat)
         self.broadcast.room_to_all()
+        self.driver.wake()
 
     def relang(self, conn: Connection, lang: str) -> None:
         conn.lang = lang
@@ -196,34 +219,131 @@ class Room:
         """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it
         (``note``: a log entry that comes before the move's own, such as a bot's failure).
 
-        Returns the error (and changes nothing) when the action is refused.
+        Returns the error (and changes nothing) when the action is refused. Shared with other
+        servers, a refusal or a move number already taken means this copy of the room may be
+        behind: it is read again from the database and the action checked once more.
         """
         async with self.lock:
-            checked = self._check(seat, text)
-            if isinstance(checked, IllegalActionError):
-                return checked
-            assert seat is not None
-            game, before = self.game, self.state
-            after = game.apply(before, checked)
-            text = game.format_action(checked)
-            await self.store.append(self.code, self.truth.match, self.version, seat, text)
-            self.truth.actions.append((seat, text))
-            self.state = after
-            self.recorder.step(seat, checked, after)
-            entries = step_entries(game, seat, checked, before, after)
-            if note is not None:
-                entries.insert(0, dict(note))
-            self.log += entries
-            del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
-            self.driver.set_deadline()
-            over = game.outcome(after) is not None
-            if over:  # the record is kept before anyone hears the match is over
-                await self._finish()
-            self.broadcast.view_to_all(entries, self._trick(before, after))
-            if over:
-                self.broadcast.room_to_all()
+            committed = await self._commit(seat, text)
+            if isinstance(committed, IllegalActionError):
+                return committed
+            seat, action = committed
+            news = {
+                "kind": "act",
+                "room": self.code,
+                "match": self.truth.match,
+                "index": self.version,
+                "seat": seat,
+                "action": self.game.format_action(action),
+                "note": None if note is None else dict(note),
+            }
+            await self._advance(seat, action, note, keep=True)
+            if self.cluster is not None:
+                await self.cluster.tell(news)
         self.driver.wake()
         return None
+
+    async def _commit(self, seat: int | None, text: str) -> tuple[int, Action] | IllegalActionError:
+        """``text`` checked and committed as the room's next move for ``seat``; shared with
+        other servers, checked again after reading the room from the database when refused
+        or when its move number is taken."""
+        shared = self.cluster is not None
+        for last_try in (not shared, True):
+            checked = self._check(seat, text)
+            if isinstance(checked, IllegalActionError):
+                if last_try:
+                    return checked
+                await self._resync()
+                continue
+            assert seat is not None
+            action = self.game.format_action(checked)
+            try:
+                await self.store.append(self.code, self.truth.match, self.version, seat, action)
+            except ValueError:
+                if not shared:
+                    raise
+                await self._resync()  # another server took this move number first
+                continue
+            return seat, checked
+        return error("busy", "the table moved on meanwhile: look and try again")
+
+    async def heard(self, news: Mapping[str, Any]) -> None:
+        """Another server's move (``Cluster`` news): applied when it is the next one here,
+        else the room is read again from the database (this copy missed some)."""
+        async with self.lock:
+            t = self.truth
+            place = (int(news["match"]), int(news["index"]))
+            if place == (t.match, self.version):
+                action = self.game.parse_action(str(news["action"]))
+                await self._advance(int(news["seat"]), action, news.get("note"), keep=False)
+            elif place > (t.match, self.version):
+                await self._resync()
+        self.driver.wake()
+
+    async def _advance(
+        self, seat: int, action: Action, note: Mapping[str, Any] | None, *, keep: bool
+    ) -> None:
+        """The state after ``action`` (committed), told to this server's connections; ``keep``:
+        this server committed it, so it also keeps the finished match's record."""
+        game, before = self.game, self.state
+        after = game.apply(before, action)
+        self.truth.actions.append((seat, game.format_action(action)))
+        self.state = after
+        self.recorder.step(seat, action, after)
+        entries = step_entries(game, seat, action, before, after)
+        if note is not None:
+            entries.insert(0, dict(note))
+        self.log += entries
+        del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
+        self.driver.set_deadline()
+        over = game.outcome(after) is not None
+        if over:  # the record is kept before anyone hears the match is over
+            if keep:
+                await self._finish()
+            elif len(self.truth.records) == self.truth.match:
+                self.truth.records.append(record.dumps(self.record()))
+        self.broadcast.view_to_all(entries, self._trick(before, after))
+        if over:
+            self.broadcast.room_to_all()
+
+    async def reload(self) -> None:
+        """Read the room again from the database (another server changed it) and tell this
+        server's connections."""
+        async with self.lock:
+            await self._resync()
+            self.broadcast.room_to_all()
+            self.broadcast.view_to_all([])
+        self.driver.wake()
+
+    async def _resync(self) -> None:
+        """This copy as the database has it now; the state is replayed only when the match or
+        its moves differ."""
+        truth = await self.store.room(self.code)
+        if truth is None:
+            return
+        t = self.truth
+        replay = (truth.match, truth.seed, truth.actions) != (t.match, t.seed, t.actions)
+        for f in dataclasses.fields(t):
+            setattr(t, f.name, getattr(truth, f.name))
+        if replay:
+            self.rebuild()
+        for conn in self.conns:  # seats may have been moved or freed by the host elsewhere
+            conn.seat = self.seat_of(conn.token)
+        self.driver.set_deadline()
+
+    async def take_over(self) -> None:
+        """This server drives the room from now on (it took the room's lease): read it from
+        the database, store a finished match's record if its driver died before that, and let
+        the bots and the clock carry on."""
+        async with self.lock:
+            await self._resync()
+            for i, s in enumerate(self.truth.seats):
+                if s.kind == "human" and not self.seating.connected(i):
+                    self.seating.gone(i)
+            if self.over and len(self.truth.records) == self.truth.match:
+                await self._finish()
+                self.broadcast.room_to_all()
+        self.driver.wake()
 
     def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
         """The trick the last step finished, as the public sees it (for the animation)."""
@@ -276,7 +396,13 @@ class Room:
                 await self.store.save_seats(t.code, t.seats, t.host)
                 self.broadcast.room_to_all()
                 self.broadcast.view_to_all([])
+            await self.changed()
         self.driver.wake()
+
+    async def changed(self) -> None:
+        """Tell the other servers (if any) to read this room again: its seats, its match."""
+        if self.cluster is not None:
+            await self.cluster.tell({"kind": "room", "room": self.code})
 
     async def _rematch(self) -> None:
         async with self.lock:
@@ -290,13 +416,16 @@ class Room:
             self.driver.set_deadline()
             self.broadcast.room_to_all()
             self.broadcast.view_to_all(self.log)
+            await self.changed()
         self.driver.wake()
 
     async def seat_person(
         self, name: str, seat: int | None, player: str | None = None
     ) -> tuple[int, str]:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
-        return await self.seating.seat_person(name, seat, player)
+        taken = await self.seating.seat_person(name, seat, player)
+        await self.changed()
+        return taken
 
     # --- lifetime ------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapete import bots
 from tapete.errors import SpecError
@@ -21,6 +21,9 @@ from tapete.web.seating import token_hash
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Connection, encode
+
+if TYPE_CHECKING:
+    from tapete.web.cluster import Cluster
 
 __all__ = ["EXPIRE_AFTER", "Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
 
@@ -47,15 +50,23 @@ class Rooms:
         clock: Callable[[], float] = time.time,
         players: Mapping[str, bots.Bot] | None = None,
         thinkers: Thinkers | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         """``players``: the bot that plays each level at this server's tables, where it is not
         ``tapete.bots.load(level)`` (a cheaper hard search on a small machine, say);
-        ``thinkers``: where bots decide (threads of this process unless given)."""
+        ``thinkers``: where bots decide (threads of this process unless given); ``cluster``:
+        the other servers sharing the store's tables (none unless given)."""
         self.store = store
         self.clock = clock
         self.players = dict(players or {})
         self.thinkers = thinkers or Thinkers(0)
+        self.cluster = cluster
         self._rooms: dict[str, Room] = {}
+
+    def _room(self, truth: Truth) -> Room:
+        room = Room(truth, self.store, self.players, self.thinkers, self.cluster)
+        self._rooms[truth.code] = room
+        return room
 
     async def restore(self) -> None:
         """Every table the store holds, replayed to where it was; expired ones are removed."""
@@ -64,9 +75,7 @@ class Rooms:
             if expired(truth, now):
                 await self.store.remove(truth.code)
                 continue
-            room = Room(truth, self.store, self.players, self.thinkers)
-            self._rooms[truth.code] = room
-            room.resume()
+            self._room(truth).resume()
 
     async def expire(self) -> list[str]:
         """Remove the expired tables nobody is at (``expired``); returns their codes."""
@@ -79,12 +88,83 @@ class Rooms:
         for code in gone:
             self._rooms.pop(code).close()
             await self.store.remove(code)
+            if self.cluster is not None:
+                await self.cluster.tell({"kind": "gone", "room": code})
         if gone:
             log.info("removed %d tables nobody started within a day", len(gone))
         return gone
 
     def get(self, code: str) -> Room | None:
         return self._rooms.get(code.strip().upper())
+
+    async def find(self, code: str) -> Room | None:
+        """Room ``code``: this server's, or, shared with other servers, one just made on
+        another that this server has not heard of yet (read from the store)."""
+        found = self.get(code)
+        if found is not None or self.cluster is None:
+            return found
+        truth = await self.store.room(code.strip().upper())
+        if truth is None:
+            return None
+        return self.get(truth.code) or self._room(truth)
+
+    # --- news from other servers (tapete.web.cluster) --------------------------------------
+
+    async def heard(self, news: Mapping[str, Any]) -> None:
+        """Another server's move at one of the rooms."""
+        room = await self.find(str(news["room"]))
+        if room is not None:
+            await room.heard(news)
+
+    async def reload(self, code: str) -> None:
+        """Room ``code`` changed on another server (made, seated, started, a rematch)."""
+        room = self.get(code)
+        if room is None:
+            await self.find(code)
+        else:
+            await room.reload()
+
+    def forget(self, code: str) -> None:
+        """Room ``code`` was removed by another server."""
+        room = self._rooms.pop(code, None)
+        if room is not None:
+            room.close()
+
+    def presence_changed(self, code: str, seat: int) -> None:
+        room = self.get(code)
+        if room is not None and 0 <= seat < len(room.truth.seats):
+            room.presence_changed(seat)
+
+    def connected(self) -> list[tuple[str, int, int]]:
+        """Every seat with connections here: (room, seat, how many)."""
+        out = []
+        for code, room in self._rooms.items():
+            seats = [c.seat for c in room.conns if c.seat is not None]
+            out += [(code, seat, seats.count(seat)) for seat in sorted(set(seats))]
+        return out
+
+    def needing_drivers(self) -> list[Room]:
+        """The rooms a server must drive: started, and not over (or over without its record
+        kept: the server that played the last move died before keeping it)."""
+        return [
+            room
+            for room in self._rooms.values()
+            if room.truth.started and (not room.over or len(room.truth.records) == room.truth.match)
+        ]
+
+    async def take_over(self, code: str) -> None:
+        room = self.get(code)
+        if room is not None:
+            log.info("room %s: driven by this server now", code)
+            await room.take_over()
+
+    async def resync(self) -> None:
+        """Every room as the store has it now, after a time without news from the others."""
+        known = {truth.code: truth for truth in await self.store.rooms()}
+        for code in set(self._rooms) - set(known):
+            self.forget(code)
+        for code in known:
+            await self.reload(code)
 
     def listing(self) -> list[Room]:
         """Public tables not over: those waiting for players first (most free seats first),
@@ -161,8 +241,8 @@ class Rooms:
             created=self.clock(),
         )
         await self.store.create(truth)
-        room = Room(truth, self.store, self.players, self.thinkers)
-        self._rooms[truth.code] = room
+        room = self._room(truth)
+        await room.changed()
         return room, token, mine
 
     def close(self) -> None:

@@ -45,6 +45,13 @@ class Seating:
     def person_plays(self, seat: int) -> bool:
         return self.room.truth.seats[seat].kind == "human" and seat not in self.standin
 
+    def connected(self, seat: int) -> bool:
+        """Whether the person of ``seat`` has a connection here or on another server."""
+        room = self.room
+        if any(c.seat == seat for c in room.conns):
+            return True
+        return room.cluster is not None and room.cluster.here_elsewhere(room.code, seat)
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat of the person whose token hashes to ``token``."""
         if token is None:

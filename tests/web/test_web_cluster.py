@@ -1,0 +1,278 @@
+"""Several ``tapete serve`` processes sharing one PostgreSQL and one Redis (real ones): any
+server takes any connection and any seat's move, and when the server driving a table dies
+(kill -9) another drives it on, with nothing acknowledged lost or played twice."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from conftest import database_url
+from tapete.store import Store as Database
+from webclient import Client, Server, free_port, open_socket, process
+
+REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    with database_url("postgresql", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """Keys of this test's own in the shared Redis, removed after."""
+    name = f"tapete-test-{secrets.token_hex(4)}"
+    try:
+        redis.Redis.from_url(REDIS).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis server at {REDIS}: {exc}")
+    yield name
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{name}:*"):
+        client.delete(key)
+
+
+def options(prefix: str) -> list[str]:
+    """A shared server: 1-second leases (a dead server's tables move within seconds)."""
+    return ["--redis", REDIS, "--redis-prefix", prefix, "--lease", "1", "--bot-processes", "0"]
+
+
+@contextmanager
+def servers(pg_url: str, prefix: str, tmp_path: Path, n: int) -> Iterator[list[Server]]:
+    with ExitStack() as stack:
+        out = []
+        for i in range(n):
+            port = free_port()
+            log = tmp_path / f"server-{i}.log"
+            stack.enter_context(process(port, pg_url, log, options(prefix)))
+            out.append(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
+        yield out
+
+
+def seat_owner(prefix: str, code: str) -> int:
+    """The pid of the server driving room ``code`` (its lease names it)."""
+    holder = redis.Redis.from_url(REDIS, decode_responses=True).get(f"{prefix}:lease:{code}")
+    assert isinstance(holder, str), "nobody drives the room"
+    return int(holder.split(":")[1])
+
+
+def wait_for(condition: Any, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(AssertionError):
+            found = condition()
+            if found:
+                return found
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+@dataclass
+class Person:
+    """A person at a table who plays random legal moves and keeps the ones acknowledged (the
+    view after their move came back); reconnects to ``urls`` in turn when a server dies."""
+
+    urls: list[str]
+    code: str
+    token: str
+    seed: int
+    think: float = 0.0  # seconds before each move
+    acked: list[tuple[int, str]] = field(default_factory=list)  # (move number, action)
+    views: list[int] = field(default_factory=list)  # every view's version, in order
+    result: Any = None
+    error: BaseException | None = None
+
+    def play(self, stop: threading.Event) -> None:
+        rng = random.Random(self.seed)
+        at = 0
+        try:
+            while self.result is None and not stop.is_set():
+                client = self._connect(at)
+                at += 1
+                with contextlib.suppress(Exception):  # the server died: another one
+                    self._play(client, rng, stop)
+                client.close()
+        except BaseException as exc:
+            self.error = exc
+
+    def _connect(self, at: int) -> Client:
+        for attempt in range(200):
+            url = self.urls[(at + attempt) % len(self.urls)]
+            try:
+                client = Client(open_socket(url))
+                client.hello(self.code, self.token)
+                return client
+            except Exception:
+                time.sleep(0.1)
+        raise AssertionError("no server took the connection")
+
+    def _play(self, client: Client, rng: random.Random, stop: threading.Event) -> None:
+        sent: tuple[int, str] | None = None
+        while self.result is None and not stop.is_set():
+            message = client.recv(timeout=60)
+            if message["type"] != "view":
+                continue
+            version = message["version"]
+            self.views.append(version)
+            if sent is not None and version > sent[0]:
+                self.acked.append(sent)
+                sent = None
+            if message["result"] is not None:
+                self.result = message["result"]
+                return
+            legal = client.legal()
+            if legal and sent is None:
+                time.sleep(self.think)
+                action = rng.choice(legal)
+                sent = (version, action)
+                client.send({"type": "act", "action": action})
+
+
+def stored_actions(pg_url: str, code: str) -> list[tuple[int, str]]:
+    return [(a.seat, a.action) for a in Database(pg_url, migrate=False).actions(f"{code}.0")]
+
+
+def test_a_table_is_played_across_two_servers_and_watched_on_both(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        made = one.create(
+            "pocha",
+            params={"players": "3", "schedule": "[2, 3]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            seed=4,
+        )
+        code = made["code"]
+        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})  # made on the other
+        watchers = [Client(open_socket(s.ws_url)) for s in (one, two)]
+        for watcher in watchers:
+            watcher.hello(code)
+        host = Client(open_socket(one.ws_url))
+        host.hello(code, made["token"])
+        host.send({"type": "start"})
+        people = [
+            Person([one.ws_url], code, made["token"], 1),
+            Person([two.ws_url], code, joined["token"], 2),
+        ]
+        stop = threading.Event()
+        threads = [threading.Thread(target=p.play, args=(stop,)) for p in people]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        stop.set()
+        host.close()
+        assert all(p.error is None and p.result is not None for p in people)
+        actions = stored_actions(pg_url, code)
+        # Each watcher, on either server, saw every move: one view per move, in order.
+        for watcher in watchers:
+            end = watcher.until(lambda m: m["type"] == "view" and m["result"] is not None, 30)
+            versions = [m["version"] for m in watcher.seen if m["type"] == "view"]
+            assert end["version"] == len(actions)
+            assert set(range(1, len(actions) + 1)) <= set(versions)
+            assert versions == sorted(versions)
+            watcher.close()
+        for person, seat in zip(people, (0, 1), strict=True):
+            assert person.acked and all(actions[i] == (seat, a) for i, a in person.acked)
+        assert one.get(f"/api/tables/{code}/records/0") == two.get(f"/api/tables/{code}/records/0")
+
+
+def test_chaos_the_driving_server_is_killed_and_every_match_finishes_as_acknowledged(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """Three tables (a person and two bots each); the server driving a table is killed with
+    SIGKILL at random points of the matches and a new one started in its place; every match
+    ends on the servers left, its stored moves holding every move a person had acknowledged,
+    each once, in place."""
+    rng = random.Random(19)
+    ports = [free_port(), free_port()]
+    urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
+    with ExitStack() as stack:
+        running: dict[int, Any] = {}
+
+        def start(port: int) -> None:
+            log = tmp_path / f"server-{port}.log"
+            running[port] = stack.enter_context(process(port, pg_url, log, options(prefix)))
+
+        for port in ports:
+            start(port)
+        http = Server(f"http://127.0.0.1:{ports[0]}", None, None)  # type: ignore[arg-type]
+        people = []
+        for seed in range(3):
+            made = http.create(
+                "pocha",
+                params={"players": "3", "schedule": "[4, 5, 6]"},
+                seats=[{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * 2,
+                seed=seed,
+                bot_delay=0.05,
+                grace=600,
+            )
+            person = Person(urls, made["code"], made["token"], seed, think=0.2)
+            host = Client(open_socket(urls[seed % 2]))
+            host.hello(made["code"], made["token"])
+            host.send({"type": "start"})
+            host.close()
+            people.append(person)
+        stop = threading.Event()
+        threads = [threading.Thread(target=p.play, args=(stop,)) for p in people]
+        for thread in threads:
+            thread.start()
+        takeovers = []
+        for kill in range(3):
+            victim = people[kill % len(people)]
+            moves = rng.randint(1, 4)
+            wait_for(lambda v=victim, m=moves: len(v.acked) >= m or v.result, 120)
+            if victim.result is not None:
+                continue
+            pid = seat_owner(prefix, victim.code)
+            port = next(p for p, proc in running.items() if proc.pid == pid)
+            seen = len(victim.views)
+            killed_at = time.monotonic()
+            os.kill(pid, signal.SIGKILL)
+            running[port].wait(10)
+            # Another server takes the table's lease and its moves go on.
+            wait_for(lambda v=victim, p=pid: seat_owner(prefix, v.code) != p, 60)
+            taken = time.monotonic() - killed_at
+            wait_for(lambda v=victim, s=seen: v.result or len(v.views) > s + 1, 60)
+            takeovers.append((taken, time.monotonic() - killed_at))
+            start(port)  # a new server where the dead one was
+        for thread in threads:
+            thread.join(240)
+        stop.set()
+        assert len(takeovers) >= 2  # the matches outlived the kills
+        for person in people:
+            assert person.error is None and person.result is not None, person.code
+            actions = stored_actions(pg_url, person.code)
+            assert all(actions[i] == (0, a) for i, a in person.acked), person.code
+            assert max(person.views) == len(actions)
+            http = Server(f"http://127.0.0.1:{ports[0]}", None, None)  # type: ignore[arg-type]
+            record = http.get(f"/api/tables/{person.code}/records/0")
+            played = [(a["seat"], a["action"]) for deal in record["deals"] for a in deal["actions"]]
+            assert len(played) == len(actions)
+        print(
+            json.dumps(
+                {
+                    "after_kill_s": [
+                        {"driven": round(a, 2), "moved": round(b, 2)} for a, b in takeovers
+                    ]
+                }
+            )
+        )
