@@ -213,11 +213,13 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
 
 
 async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
-    """A move for the link's own seat."""
-    action, seat = msg.get("action"), msg.get("seat", link.seat)
+    """A move for the link's own seat (chosen on the view of ``version``, when given)."""
+    action, seat, version = msg.get("action"), msg.get("seat", link.seat), msg.get("version")
     if not isinstance(action, str) or len(action) > 64:
         link.fail("bad-message", 'an "act" message has an "action" string')
+    elif version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        link.fail("bad-message", 'an "act" message\'s "version" is a number')
     elif seat != link.seat:
         link.fail("not-your-seat", "you can only act for your own seat")
-    elif (refused := await room.act(link.seat, action)) is not None:
+    elif (refused := await room.act(link.seat, action, version=version)) is not None:
         link.fail(refused.rule, refused.message)

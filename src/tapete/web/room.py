@@ -11,6 +11,7 @@ bots, the turn timer, hints) and what it tells its connections (``views``).
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import hashlib
 import logging
@@ -214,17 +215,23 @@ class Room:
         return illegal if illegal is not None else action
 
     async def act(
-        self, seat: int | None, text: str, note: Mapping[str, Any] | None = None
+        self,
+        seat: int | None,
+        text: str,
+        note: Mapping[str, Any] | None = None,
+        *,
+        version: int | None = None,
     ) -> IllegalActionError | None:
         """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it
-        (``note``: a log entry that comes before the move's own, such as a bot's failure).
+        (``note``: a log entry that comes before the move's own, such as a bot's failure;
+        ``version``: the version the move was chosen on, refused once the table moved past it).
 
         Returns the error (and changes nothing) when the action is refused. Shared with other
         servers, a refusal or a move number already taken means this copy of the room may be
         behind: it is read again from the database and the action checked once more.
         """
         async with self.lock:
-            committed = await self._commit(seat, text)
+            committed = await self._commit(seat, text, version)
             if isinstance(committed, IllegalActionError):
                 return committed
             seat, action = committed
@@ -243,29 +250,41 @@ class Room:
         self.driver.wake()
         return None
 
-    async def _commit(self, seat: int | None, text: str) -> tuple[int, Action] | IllegalActionError:
-        """``text`` checked and committed as the room's next move for ``seat``; shared with
-        other servers, checked again after reading the room from the database when refused
-        or when its move number is taken."""
-        shared = self.cluster is not None
-        for last_try in (not shared, True):
-            checked = self._check(seat, text)
-            if isinstance(checked, IllegalActionError):
-                if last_try:
-                    return checked
-                await self._resync()
-                continue
-            assert seat is not None
-            action = self.game.format_action(checked)
-            try:
-                await self.store.append(self.code, self.truth.match, self.version, seat, action)
-            except ValueError:
-                if not shared:
-                    raise
-                await self._resync()  # another server took this move number first
-                continue
-            return seat, checked
-        return error("busy", "the table moved on meanwhile: look and try again")
+    async def _commit(
+        self, seat: int | None, text: str, version: int | None = None
+    ) -> tuple[int, Action] | IllegalActionError:
+        """``text`` checked and committed as the room's next move for ``seat``.
+
+        Shared with other servers, this copy of the room may be behind: when the move number is
+        taken (another server committed it first) or it is not the seat's turn here, the
+        action is refused — it was chosen for a state that is gone — and the room is read again
+        from the database and shown anew, after the refusal.
+        """
+        moved_on = error("moved-on", "the table moved on before your move: look again")
+        if version is not None and version != self.version and seat is not None:
+            self._catch_up()
+            return moved_on
+        checked = self._check(seat, text)
+        if isinstance(checked, IllegalActionError):
+            if checked.rule == "not-your-turn":
+                self._catch_up()
+            return checked
+        assert seat is not None
+        action = self.game.format_action(checked)
+        try:
+            await self.store.append(self.code, self.truth.match, self.version, seat, action)
+        except ValueError:
+            if self.cluster is None:
+                raise
+            self._catch_up()
+            return moved_on
+        return seat, checked
+
+    def _catch_up(self) -> None:
+        """Read the room again from the database once the current message is answered (shared
+        with other servers only)."""
+        if self.cluster is not None:
+            self.spawn(self.reload())
 
     async def heard(self, news: Mapping[str, Any]) -> None:
         """Another server's move (``Cluster`` news): applied when it is the next one here,
@@ -315,32 +334,41 @@ class Room:
             self.broadcast.view_to_all([])
         self.driver.wake()
 
-    async def _resync(self) -> None:
-        """This copy as the database has it now; the state is replayed only when the match or
-        its moves differ."""
+    async def _resync(self) -> Truth | None:
+        """This copy as the database has it now (returned: None when the room is gone). Moves
+        this copy missed in the same match are played here one by one, so everyone here is
+        told each of them; anything else (a rematch) replays the match."""
         truth = await self.store.room(self.code)
         if truth is None:
-            return
+            return None
         t = self.truth
-        replay = (truth.match, truth.seed, truth.actions) != (t.match, t.seed, t.actions)
+        have = len(t.actions)
+        same_match = (truth.match, truth.seed) == (t.match, t.seed)
+        missed = truth.actions[have:] if truth.actions[:have] == t.actions else None
         for f in dataclasses.fields(t):
-            setattr(t, f.name, getattr(truth, f.name))
-        if replay:
+            if f.name != "actions":
+                setattr(t, f.name, copy.deepcopy(getattr(truth, f.name)))
+        if same_match and missed is not None:
+            for seat, text in missed:
+                await self._advance(seat, self.game.parse_action(text), None, keep=False)
+        else:
+            t.actions = list(truth.actions)
             self.rebuild()
         for conn in self.conns:  # seats may have been moved or freed by the host elsewhere
             conn.seat = self.seat_of(conn.token)
         self.driver.set_deadline()
+        return truth
 
     async def take_over(self) -> None:
         """This server drives the room from now on (it took the room's lease): read it from
         the database, store a finished match's record if its driver died before that, and let
         the bots and the clock carry on."""
         async with self.lock:
-            await self._resync()
+            stored = await self._resync()
             for i, s in enumerate(self.truth.seats):
                 if s.kind == "human" and not self.seating.connected(i):
                     self.seating.gone(i)
-            if self.over and len(self.truth.records) == self.truth.match:
+            if stored is not None and self.over and len(stored.records) == self.truth.match:
                 await self._finish()
                 self.broadcast.room_to_all()
         self.driver.wake()
