@@ -9,7 +9,10 @@ import json
 import os
 import random
 import secrets
+import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -296,3 +299,134 @@ def test_chaos_the_driving_server_is_killed_and_every_match_finishes_as_acknowle
                 }
             )
         )
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of this test's own (one it may stop), on ``port``."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server to start and stop")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: redis.Redis(port=port).ping(), 10)
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def play_moves(people: list[Client], moves: int) -> None:
+    """``moves`` moves, each by whoever has one in their latest view."""
+    for _ in range(moves):
+        version = max(p.view["version"] for p in people if p.view)
+        for person in people:
+            if person.view is None or person.view["version"] < version:
+                person.view_at(version)
+        mover = next(p for p in people if p.legal())
+        mover.send({"type": "act", "action": mover.legal()[0], "version": version})
+        for person in people:
+            person.view_at(version + 1)
+
+
+def test_without_redis_a_server_says_so_plays_on_from_the_database_and_recovers(
+    pg_url: str, tmp_path: Path
+) -> None:
+    redis_port, port = free_port(), free_port()
+    url = f"redis://127.0.0.1:{redis_port}"
+    shared = ["--redis", url, "--lease", "1", "--bot-processes", "0"]
+    log = tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        stack.enter_context(process(port, pg_url, log, shared))
+        made = server.create(
+            "pocha", params={"players": "3", "schedule": "[4]"}, seats=[{"kind": "human"}] * 3
+        )
+        code = made["code"]
+        tokens = [made["token"]] + [
+            server.post(f"/api/tables/{code}/join", {"name": name})["token"]
+            for name in ("Bea", "Cai")
+        ]
+        people = [Client(open_socket(server.ws_url)) for _ in tokens]
+        for person, token in zip(people, tokens, strict=True):
+            person.hello(code, token)
+        people[0].send({"type": "start"})
+        for person in people:
+            person.view_at(0)
+        wait_for(lambda: server.get("/api/health")["cluster"]["driving"] == 1)
+
+        redis_server.kill()
+        redis_server.wait(10)
+        health = wait_for(
+            lambda: (h := server.get("/api/health"))["cluster"]["redis"] == "down" and h
+        )
+        assert health["cluster"]["driving"] == 0 and health["ok"]
+        assert f"Redis at {url} is unreachable" in log.read_text()
+        play_moves(people, 3)  # people still play: the database has their moves
+
+        stack.enter_context(own_redis(redis_port))  # Redis is back
+        wait_for(
+            lambda: (
+                server.get("/api/health")["cluster"]
+                == {**health["cluster"], "redis": "up", "driving": 1}
+            ),
+            20,
+        )
+        assert "is back" in log.read_text()
+        play_moves(people, 2)
+        for person in people:
+            person.close()
+    assert len(stored_actions(pg_url, code)) == 5
+
+
+def test_workers_share_one_port_and_stop_together_on_sigterm(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    shared = [*options(prefix), "--workers", "2"]
+    with process(port, pg_url, log, shared) as supervisor:
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        names = wait_for(
+            lambda: (
+                len(found := {server.get("/api/health")["cluster"]["server"] for _ in range(20)})
+                == 2
+                and found
+            )
+        )
+        made = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2,
+        )
+        watcher = Client(open_socket(server.ws_url))
+        watcher.hello(made["code"], made["token"])
+        watcher.send({"type": "start"})
+        watcher.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]), 30)
+        watcher.close()
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(30) == 0
+    assert len(names) == 2
+    assert log.read_text().count("Application shutdown complete") == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (["--workers", "2"], "--workers: several processes share tables through --redis"),
+        (["--redis", REDIS], "give --db postgresql://"),
+    ],
+)
+def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "serve", "--db", f"sqlite:///{tmp_path}/t.db", *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+    )
+    assert done.returncode != 0 and says in done.stderr
