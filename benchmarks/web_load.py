@@ -5,6 +5,7 @@
     python benchmarks/web_load.py --think 0.5          # players who take a moment to act
     python benchmarks/web_load.py --game truco --players 4 --tables 5 --seconds 10
     python benchmarks/web_load.py --tables 8 --bots hard --think 0.1   # 1 person + 3 hard bots
+    python benchmarks/web_load.py --db postgresql://… --redis redis://… --workers 2
 
 Starts ``tapete serve`` in a subprocess on a free loopback port, creates the tables over HTTP,
 seats ``--players`` people at each (one WebSocket per player), starts them, and lets every
@@ -231,14 +232,27 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _children_cpu_seconds(pid: int) -> float:
-    """CPU seconds of a process's children (its bot processes; Linux /proc; 0 elsewhere)."""
+def _children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as children:
-            pids = [int(p) for p in children.read().split()]
+            return [int(p) for p in children.read().split()]
     except (OSError, ValueError):
-        return 0.0
-    return sum(_cpu_seconds(p) for p in pids)
+        return []
+
+
+def _children_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process's children (its bot processes; Linux /proc; 0 elsewhere)."""
+    return sum(_cpu_seconds(p) for p in _children(pid))
+
+
+def _servers(pid: int, workers: int) -> list[int]:
+    """The server processes: the one started, or with --workers its worker processes."""
+    return _children(pid) if workers > 1 else [pid]
+
+
+def _servers_cpu(pids: list[int]) -> tuple[float, float]:
+    """CPU seconds of the servers, and of their bot processes."""
+    return sum(_cpu_seconds(p) for p in pids), sum(_children_cpu_seconds(p) for p in pids)
 
 
 # Loose enough that nothing of the benchmark's own is refused: every player is on one address.
@@ -285,10 +299,20 @@ def main() -> int:
         type=int,
         help="the server's bot processes (default: tapete serve's, one per core; 0: threads)",
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the tables through this Redis (needs --db postgresql://…), as tapete serve",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes on the port (needs --redis)"
+    )
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
         parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
+    if args.workers != 1 and not args.redis:
+        parser.error("--workers needs --redis (and --db postgresql://…)")
     if args.bots and not 1 <= args.humans < args.players:
         parser.error("with --bots, 1 to players-1 people sit at each table")
     folder = tempfile.mkdtemp(prefix="tapete-load-")
@@ -304,8 +328,12 @@ def measure(args: argparse.Namespace, folder: str) -> int:
     options = "" if args.server_limits else f", {RAISED}"
     if args.bot_processes is not None:
         options += f", bot_processes={args.bot_processes}"
+    if args.redis:
+        prefix = f"tapete-load-{os.getpid()}"
+        options += f", sharing=Sharing({args.redis!r}, {prefix!r}, workers={args.workers})"
     code = (
         "from tapete.web import Limits, RateLimits, serve; "
+        "from tapete.web.app import Sharing; "
         f"serve({HOST!r}, {port}, log_level='warning', db={db!r}{options})"
     )
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -319,9 +347,15 @@ def measure(args: argparse.Namespace, folder: str) -> int:
                 break
             except OSError:
                 time.sleep(0.05)
+        if args.workers > 1:  # every worker answers before the clock starts
+            for _ in range(200):
+                if len(_children(server.pid)) >= args.workers:
+                    break
+                time.sleep(0.05)
+            time.sleep(3)
+        servers = _servers(server.pid, args.workers)
         began, cpu = time.perf_counter(), time.process_time()
-        server_cpu = _cpu_seconds(server.pid)
-        bots_cpu = _children_cpu_seconds(server.pid)
+        server_cpu, bots_cpu = _servers_cpu(servers)
         try:
             seating = Seating(args.humans, args.bots, args.bot_delay) if args.bots else None
             stats = run_loop(
@@ -340,14 +374,14 @@ def measure(args: argparse.Namespace, folder: str) -> int:
             print(f"web_load: FAILED before play: the server refused {exc}", file=sys.stderr)
             return 1
         elapsed = time.perf_counter() - began
-        server_cpu = _cpu_seconds(server.pid) - server_cpu
-        bots_cpu = _children_cpu_seconds(server.pid) - bots_cpu
+        server_now, bots_now = _servers_cpu(servers)
+        server_cpu, bots_cpu = server_now - server_cpu, bots_now - bots_cpu
         client_cpu = time.process_time() - cpu
         with urllib.request.urlopen(base + "/api/health", timeout=10) as response:
             health = json.loads(response.read())
     finally:
         server.terminate()
-        server.wait(10)
+        server.wait(30)
     lat = sorted(stats.latencies)
     ms = [x * 1000 for x in lat]
     ok = not stats.errors and stats.actions > 0
@@ -368,7 +402,11 @@ def measure(args: argparse.Namespace, folder: str) -> int:
         "latency_ms_p99": round(ms[int(0.99 * (len(ms) - 1))], 2) if ms else None,
         "latency_ms_max": round(ms[-1], 2) if ms else None,
         "matches_finished": stats.matches,
+        "server_processes": args.workers,
         "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_cpu_s_per_1000_actions": round(1000 * server_cpu / stats.actions, 2)
+        if stats.actions
+        else None,
         "bot_processes_cpu_share": round(bots_cpu / elapsed, 2),
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "server_bots": health.get("bots"),

@@ -406,9 +406,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
             workers=workers,
             seed=args.seed,
             on_match=advance,
+            ray=args.ray,
         )
     elapsed = time.perf_counter() - start
     processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    if args.ray is not None:
+        processes = f"Ray ({args.ray or 'local'})"
     print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
     # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
     arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
@@ -558,6 +561,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
     p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the duplicate groups as Ray tasks on the cluster at ADDRESS (a local Ray "
+        "when none is given): the same numbers as a local run for the same seed",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="write every number and the raw matches here")
     p.add_argument("--plot", help="draw the differences and ratings to this PNG")

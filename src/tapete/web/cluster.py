@@ -130,9 +130,10 @@ class Cluster:
     # --- news ------------------------------------------------------------------------------
 
     async def tell(self, news: dict[str, Any]) -> None:
-        """Publish ``news`` to the other servers; when Redis is away it is only logged (the
-        database has the truth, and they read it again when Redis returns)."""
-        if self._redis is None:
+        """Publish ``news`` to the other servers; while Redis is away it is dropped (the
+        database has the truth: the others read it again when they next hear of the room, and
+        everything when Redis returns)."""
+        if self._redis is None or not self.up:  # no waiting on a Redis that is away
             return
         try:
             await self._redis.publish(self.channel, orjson.dumps({**news, "from": self.me}))

@@ -334,6 +334,10 @@ class Room:
             self.broadcast.view_to_all([])
         self.driver.wake()
 
+    async def resync(self) -> Truth | None:
+        """``_resync`` for a caller that holds the room's lock (seating)."""
+        return await self._resync()
+
     async def _resync(self) -> Truth | None:
         """This copy as the database has it now (returned: None when the room is gone). Moves
         this copy missed in the same match are played here one by one, so everyone here is
@@ -409,6 +413,8 @@ class Room:
         if not is_host:
             raise error("not-host", "only the host can do that")
         async with self.lock:
+            if self.cluster is not None:
+                await self._resync()  # seats may have been taken on another server just now
             if kind == "start":
                 if t.started:
                     raise error("started", "the match has already started")
@@ -438,7 +444,13 @@ class Room:
             if not self.over:
                 return
             seed = secrets.randbelow(2**31)
-            await self.store.start(t.code, t.match + 1, seed)
+            try:
+                await self.store.start(t.code, t.match + 1, seed)
+            except Exception:
+                if self.cluster is None:
+                    raise
+                self._catch_up()  # another server started the rematch first: show it
+                return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
             self.rebuild()
             self.driver.set_deadline()

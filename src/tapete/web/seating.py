@@ -94,6 +94,8 @@ class Seating:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
         room = self.room
         async with room.lock:
+            if room.cluster is not None:
+                await room.resync()  # another server may have seated someone just now
             t = room.truth
             open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
             if not open_seats:
