@@ -29,6 +29,11 @@ simulation counts so that IS-MCTS spends ``--ratio`` times tapete's CPU on each 
 from other programs slows both sides alike. Decisions with one legal action are applied without
 asking either bot.
 
+**Borrowed decisions.** ``--borrow bid`` (or ``play``) is a diagnostic that splits a bot's
+strength in two: tapete's seats take that decision type from an IS-MCTS with the opponent's
+simulations and the other from the bot, so the table shows what the bot's play (or bidding)
+is worth with IS-MCTS's bidding (or play).
+
 **Shards.** Every finished pair is a JSON line in ``OUT/pairs-*.jsonl``; the run's settings and
 calibration are in ``OUT/config.json``. Running the same command again skips the pairs done, so
 a long run can span sessions (or machines: copy the folder); ``--report`` reads any number of
@@ -60,6 +65,9 @@ except ImportError:  # pragma: no cover - the message is the point
     sys.exit("crossplay_openspiel.py needs OpenSpiel: pip install -e '.[openspiel]'")
 
 KINDS = ("bid", "play")
+# A bot's budget is CPU time, capped at a few times as much wall time so a starved bot still
+# answers; here both sides are measured in CPU, so a busy machine must not cut the bot short.
+bots.Clock.WALL_CAP = 1000
 PROBE_SIMS = 400
 
 
@@ -84,6 +92,7 @@ class Settings:
     shape: OhHellShape
     sims: dict[str, int]
     uct_c: float = 2.0
+    borrow: str | None = None  # "bid" or "play": tapete's seats take it from an IS-MCTS
 
 
 class DivergenceError(RuntimeError):
@@ -123,6 +132,10 @@ def play_deal(
         kind: ismcts(seed * 2 + k, settings.sims[kind], settings.uct_c)
         for k, kind in enumerate(KINDS)
     }
+    borrowed = {
+        kind: ismcts(seed * 2 + 7 + k, settings.sims[kind], settings.uct_c)
+        for k, kind in enumerate(KINDS)
+    }
     while not os_state.is_terminal():
         seat = os_state.current_player()
         if game.current_player(state) != seat:
@@ -134,6 +147,10 @@ def play_deal(
         kind = "bid" if os_state.legal_actions()[0] >= shape.suits * shape.ranks else "play"
         if len(legal) == 1:
             action = legal[0]
+        elif seat in tapete_seats and kind == settings.borrow:
+            start = time.process_time()
+            action = shape.action_from_openspiel(borrowed[kind].step(os_state))
+            cpu["tapete"].add(kind, time.process_time() - start)
         elif seat in tapete_seats:
             start = time.process_time()
             action = bot.choose(game.observe(state, seat), legal, rngs[seat])
@@ -226,6 +243,8 @@ def run(options: argparse.Namespace) -> None:
     out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     wanted = {"bot": options.bot, "shape": shape.spec, "ratio": options.ratio}
+    if options.borrow:
+        wanted["borrow"] = options.borrow
     config = load_config(out, wanted)
     if config is None:
         if options.sims:
@@ -237,7 +256,8 @@ def run(options: argparse.Namespace) -> None:
             config = {**wanted, "sims": calibration["sims"], "calibration": calibration}
         config["uct_c"] = options.uct_c
         (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-    settings = Settings(options.bot, shape, config["sims"], config["uct_c"])
+    borrow = config.get("borrow")
+    settings = Settings(options.bot, shape, config["sims"], config["uct_c"], borrow)
     print(f"IS-MCTS simulations: {config['sims']}", file=sys.stderr)
     todo = [
         s for s in range(options.seed, options.seed + options.pairs) if s not in done_seeds(out)
@@ -298,6 +318,7 @@ def summarise(out: Path) -> dict[str, Any]:
     return {
         "out": str(out),
         "bot": config["bot"],
+        "borrowed": f", {config['borrow']}s by IS-MCTS" if config.get("borrow") else "",
         "sims": config["sims"],
         "ratio": config["ratio"],
         "pairs": len(values),
@@ -319,7 +340,8 @@ def report(outs: Sequence[Path]) -> None:
         t, o = row["cpu_ms"]["tapete"], row["cpu_ms"]["ismcts"]
         mean, low, high = row["diff"]
         print(
-            f"| {out.name} | `{row['bot']}` | {t['bid']:.1f}, {t['play']:.1f}, {t['all']:.1f}"
+            f"| {out.name} | `{row['bot']}`{row['borrowed']}"
+            f" | {t['bid']:.1f}, {t['play']:.1f}, {t['all']:.1f}"
             f" | {row['sims']['bid']:,}, {row['sims']['play']:,}"
             f" | {o['bid']:.1f}, {o['play']:.1f}, {o['all']:.1f} | {row['pairs']}"
             f" | {mean:+.2f} ({low:+.2f}, {high:+.2f})"
@@ -334,6 +356,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", help="the folder of this run's shards (resumed when it exists)")
     parser.add_argument("--ratio", type=float, default=1.0, help="IS-MCTS CPU / tapete CPU")
     parser.add_argument("--sims", help="fixed IS-MCTS simulations 'BID,PLAY' (no calibration)")
+    parser.add_argument(
+        "--borrow",
+        choices=KINDS,
+        help="a diagnostic: tapete's seats take their bids (or plays) from an IS-MCTS with the "
+        "opponent's simulations, the rest from the bot",
+    )
     parser.add_argument("--calibration-deals", type=int, default=6)
     parser.add_argument("--uct-c", type=float, default=2.0)
     parser.add_argument("--workers", type=int, default=1, help="processes (one per free core)")

@@ -66,7 +66,7 @@ def main() -> None:
                 legal,
                 random.Random(1),
                 Budget(iterations=args.iterations),
-                knowledge_of(game.params),
+                knowledge_of(view),
             )
             sims += stats.simulations
             deals += stats.iterations

@@ -4,6 +4,9 @@ Small matches first (short schedules), so hypothesis can try many seeds; every o
 should appear in at least one spec here.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 SPECS: dict[str, list[str]] = {
     "pocha": [
         "pocha(schedule=[1, 3, 10])",
@@ -66,3 +69,35 @@ SPECS: dict[str, list[str]] = {
         "tute(players=4, match=to_101)",
     ],
 }
+
+
+def _poch_chips(state: Any) -> int:
+    """Poch: the chips in front of the players and in the bowls, less what the bank added."""
+    return int(sum(state.chips) + sum(state.bowls) - state.bank)
+
+
+def _pottle_chips(state: Any) -> int:
+    """Pottle: stacks and pot, less the chips bought, plus the remainder of a split thrown away."""
+    return int(sum(state.stacks) + state.pot + state.discarded - sum(state.bought))
+
+
+CHIPS: dict[str, Callable[[Any], int] | None] = {
+    "poch": _poch_chips,
+    "pottle": _pottle_chips,
+    "pocha": None,  # points are scored, no chips change hands
+    "oh_hell": None,
+    "truco": None,
+    "tute": None,
+}
+"""Per game, the chip count that no step may change (None: a game without chips)."""
+
+
+ON_TABLE: dict[str, Callable[[Any], list[int]]] = {
+    "pocha": lambda state: list(state.trick),
+    "oh_hell": lambda state: list(state.trick),
+    "pottle": lambda state: list(state.trick),
+    "tute": lambda state: list(state.trick),
+    "truco": lambda state: [play & 127 for play in state.trick],  # the card, without its flags
+    "poch": lambda state: [],  # a run is shed in one step
+}
+"""Per game, the cards played to a trick that nobody has taken yet."""

@@ -45,7 +45,7 @@ def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path:
         str(path),
     )
     assert run.returncode == 0, run.stderr
-    assert "deal 1:" in run.stdout and "result:" in run.stdout
+    assert "hand 1: " in run.stdout and "match over:" in run.stdout
     rec = record.read(path)
     assert rec.seed == 7 and len(rec.deals) >= 2
     replayed = tapete("replay", str(path), "--plain")
@@ -82,7 +82,7 @@ def test_a_failing_bot_has_a_random_legal_move_played_for_it(tmp_path: Path) -> 
     moves = sum(1 for deal in record.read(path).deals for seat, _ in deal.actions if seat == 0)
     said = "medium (0) failed to choose a move (AssertionError: this bot cannot see its hand);"
     assert run.stderr.count(said) == moves >= 5, run.stderr
-    assert "result:" in run.stdout
+    assert "match over:" in run.stdout
     assert tapete("replay", str(path), "--plain").returncode == 0
 
 
@@ -260,7 +260,7 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert f"tapete play --resume {path}" in shown.stdout
     run = tapete("play", "--resume", str(path), "--record", str(done))
     assert run.returncode == 0, run.stderr
-    assert "result:" in run.stdout
+    assert "match over:" in run.stdout
     rec = record.read(done)
     assert rec.result is not None and [s.bot for s in rec.seats] == [s.bot for s in half.seats]
     played = [a for d in rec.deals for a in d.actions]

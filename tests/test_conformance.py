@@ -5,21 +5,24 @@ match; legal actions non-empty, each one applies and round-trips as text; other 
 refused with a rule code and change nothing; states are values; views depend only on what the
 seat may know (``sample_state`` of a view observes back to the same view); records round-trip
 and replay to the same result; the same seed gives the same match; every bot level plays every
-spec.
+spec; no card is ever in two places or lost, no chip made or lost; out-of-range and malformed
+actions are refused with a clear error.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tapete
-from conformance_specs import SPECS
+from conformance_specs import CHIPS, ON_TABLE, SPECS
 from support import fingerprint, random_playout
 from tapete import bots, record
+from tapete.cards import CARD_TEXT, CardSet
 from tapete.match import play
 
 ALL_SPECS = [spec for name in sorted(SPECS) for spec in SPECS[name]]
@@ -29,6 +32,8 @@ FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthChec
 
 def test_every_registered_game_has_conformance_specs() -> None:
     assert set(SPECS) == set(tapete.games())
+    assert set(CHIPS) == set(tapete.games()), "say how each game's chips are counted (or None)"
+    assert set(ON_TABLE) == set(tapete.games()), "say where each game's trick is"
 
 
 def test_every_spec_is_canonical_and_loads() -> None:
@@ -184,3 +189,103 @@ def test_out_of_range_actions_are_refused_by_rule_and_change_nothing(
                 game.apply(state, action)
             assert raised.value.rule == error.rule
         assert fingerprint(state) == before, "a refused action changed the state"
+
+
+# --- conservation: no card in two places or lost, no chip made or lost --------------------------
+
+PLAYED = ("trick", "run")  # the events that take cards out of the hands for good
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_cards_are_conserved_at_every_step(spec: str, seed: int) -> None:
+    """Each deal uses the game's deck once over; at every step the hands never share a card,
+    and the cards in the hands plus those played this deal (tricks, Poch's runs, the trick on
+    the table) are the cards dealt plus those drawn, none played twice or still held."""
+    game = tapete.load(spec)
+    on_table = ON_TABLE[game.name]
+    full_deck = sorted(CARD_TEXT[c] for c in game.deck.cards)
+    deck: set[str] = set()
+    played: list[str] = []
+    dealt = drawn = 0
+    for state, _ in random_playout(game, seed):
+        for event in game.events(state):
+            data = event.data
+            if event.type == "deal":
+                assert sorted(data["deck"]) == full_deck, "a deal is not the game's deck"
+                deck, played, drawn = set(data["deck"]), [], 0
+                dealt = sum(len(h) for h in data["hands"])
+                assert len({c for h in data["hands"] for c in h}) == dealt, "a card dealt twice"
+            elif event.type in PLAYED:
+                played += [str(c) for c in data["cards"] if c is not None]
+            elif event.type == "draw":
+                drawn += len(data["cards"])
+        held = [CARD_TEXT[c] for h in state.hands for c in CardSet(h)]
+        out = played + [CARD_TEXT[c] for c in on_table(state)]
+        assert len(set(held)) == len(held), "two hands hold the same card"
+        assert len(set(out)) == len(out), f"a card played twice: {out}"
+        assert not set(held) & set(out), "a card played is still held"
+        assert set(held) | set(out) <= deck, "a card from outside the deck"
+        assert len(held) + len(out) == dealt + drawn, "a card vanished or appeared"
+
+
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if CHIPS[tapete.load(s).name]])
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_chips_are_conserved_at_every_step(spec: str, seed: int) -> None:
+    game = tapete.load(spec)
+    count = CHIPS[game.name]
+    assert count is not None
+    counts = {count(state) for state, _ in random_playout(game, seed)}
+    assert len(counts) == 1, f"chips made or lost: {sorted(counts)}"
+
+
+# --- malformed actions ---------------------------------------------------------------------------
+
+MALFORMED_TEXT = (
+    "",
+    "   ",
+    "play",
+    "play ZZ",
+    "play 1o 2o 3o",
+    "bid",
+    "bid -1",
+    "bid 1.5",
+    "bid 99999999999999999999999",
+    "raise raise",
+    "\x00",
+    "🂡",
+    "jugar 1o",
+)
+NOT_ACTIONS = (None, 1.5, float("nan"), True, [1], (1,), b"bid 1", {"play": 1})
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_malformed_actions_are_refused_with_a_clear_error(spec: str) -> None:
+    """Text that is no action and values that are neither an int nor text are errors naming
+    the problem, from ``parse_action``, ``why_illegal`` and ``apply`` alike, at every kind of
+    decision and after the end; the state stays as it was."""
+    game = tapete.load(spec)
+    path = random_playout(game, 5)
+    phases: dict[str, Any] = {}
+    for state, _ in path:
+        phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
+    for state in [*phases.values(), path[-1][0]]:
+        before = fingerprint(state)
+        for text in MALFORMED_TEXT:
+            try:
+                action = game.parse_action(text)
+            except tapete.InvalidActionError as exc:
+                assert str(exc), text
+                with pytest.raises(tapete.InvalidActionError):
+                    game.apply(state, text)
+                continue
+            # Parsed (the notation forgives case and spaces): the rules judge it.
+            assert action not in game.legal_actions(state) or text.strip(), text
+        for value in NOT_ACTIONS:
+            with pytest.raises(tapete.InvalidActionError, match="an action is an int or its text"):
+                game.why_illegal(state, value)  # type: ignore[arg-type]
+            with pytest.raises(tapete.InvalidActionError):
+                game.apply(state, value)  # type: ignore[arg-type]
+        assert fingerprint(state) == before, "a malformed action changed the state"

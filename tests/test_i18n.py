@@ -12,19 +12,39 @@ SRC = Path(tapete.__file__).parent
 
 
 def literal_keys() -> set[str]:
+    """The messages translated by ``tr(lang, "...")`` and the bots' ``Reason("...")`` (the
+    narrator words them in every language)."""
     keys = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "tr"
-                and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
-            ):
-                keys.add(node.args[1].value)
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id == "tr" and len(node.args) >= 2:
+                keys |= _texts(node.args[1])
+            elif node.func.id == "Reason" and node.args:
+                keys |= _texts(node.args[0])
     return keys
+
+
+def _texts(node: ast.expr) -> set[str]:
+    """The string literals an argument can be (``"a" if x else "b"`` is both)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        return _texts(node.body) | _texts(node.orelse)
+    return set()
+
+
+def test_every_bot_reason_is_a_message_in_every_catalog() -> None:
+    from tapete.bots import Move, Reason
+    from tapete.narrate import reason_words
+
+    keys = literal_keys()
+    assert "expects about {n:.1f} tricks" in keys and "ducks" in keys
+    reason = Reason("{move} then {plan}", move=Move("bid 2"), plan=Reason("ducks"))
+    assert str(reason) == "bid 2 then ducks"
+    assert reason_words("es", reason) == "pedir 2, después se escapa"
+    assert reason_words("pt", reason) == "pedir 2, depois foge da vaza"
 
 
 def test_every_translated_literal_is_in_every_catalog() -> None:

@@ -18,7 +18,15 @@ CORE = {
     "tapete.chance",
     "tapete.games",
 }
-SERVICES = {"tapete.record", "tapete.match", "tapete.bots", "tapete.playthrough", "tapete.text"}
+SERVICES = {
+    "tapete.record",
+    "tapete.match",
+    "tapete.bots",
+    "tapete.playthrough",
+    "tapete.i18n",
+    "tapete.present",
+    "tapete.narrate",
+}
 LAYER = {**dict.fromkeys(CORE, 0), **dict.fromkeys(SERVICES, 1)}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 

@@ -2,6 +2,8 @@
 
 A failure means the engine now plays a seeded match differently. If that change is intended,
 regenerate the file with the command in its first line (see tests/playthroughs/README.md).
+The narrations are the same matches as the narrator tells them: a failure there means the words
+changed (``tapete playthrough SPEC --seed N --narrate LANG`` regenerates one).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tapete.playthrough import HEADER, transcript
+from tapete.playthrough import HEADER, NARRATION, narration, transcript
 
 FILES = sorted((Path(__file__).parent / "playthroughs").glob("*.txt"))
+NARRATIONS = sorted((Path(__file__).parent / "narrations").glob("*.txt"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -29,3 +32,17 @@ def test_every_game_has_a_golden_transcript() -> None:
 
     covered = {p.stem.split("-")[0] for p in FILES}
     assert set(tapete.games()) <= covered
+
+
+@pytest.mark.parametrize("path", NARRATIONS, ids=[p.stem for p in NARRATIONS])
+def test_narration_matches_golden_words(path: Path) -> None:
+    golden = path.read_text(encoding="utf-8")
+    first = golden.splitlines()[0]
+    assert first.startswith(NARRATION)
+    spec, rest = first[len(NARRATION) :].rsplit(" --seed ", 1)
+    seed, lang = rest.split(" --narrate ")
+    assert narration(spec, int(seed), lang) == golden
+
+
+def test_every_transcript_has_a_narration() -> None:
+    assert {p.stem for p in FILES} <= {p.stem for p in NARRATIONS}

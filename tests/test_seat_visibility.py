@@ -24,10 +24,8 @@ from tapete import bots, record
 from tapete.cards import CARD_TEXT
 from tapete.game import Game
 from tapete.match import play
+from tapete.narrate import line, reason_words, step_entries
 from tapete.record import SeatInfo, SeatRecorder
-from tapete.text import event_text
-from tapete.tui.session import event_words, public_events
-from tapete.web.words import line, step_entries
 
 # Every game and every option that hides something: hands and the stock everywhere; Pocha's
 # ronda_india (every card but your own); Truco's cards played face down and its blind iron hand
@@ -53,12 +51,13 @@ def told(game: Game[Any, Any], seat: int | None, before: Any, action: int, after
     assert actor is not None
     events = game.visible_events(after, seat)
     names = NAMES[: game.players]
+    mine = step_entries(game, actor, action, before, after, seat)  # the terminal, command line
+    public = step_entries(game, actor, action, before, after)  # the web's shared log
     return (
         game.visible_action(before, action, seat),
         [e.to_json() for e in events],
-        [event_text(e, names) for e in events],  # the command line
-        [event_words(e, names, "en", seat) for e in public_events(game, after)],  # terminal
-        [line("en", e, names) for e in step_entries(game, actor, action, before, after)],  # web
+        [line(lang, e, names, you=seat) for e in mine for lang in ("en", "es", "pt")],
+        [line("en", e, names) for e in public],
     )
 
 
@@ -97,7 +96,10 @@ def comparisons(spec: str, seed: int) -> Iterator[tuple[str, Any, Any]]:
                     bots.hint(game.observe(s, seat), HINT, random.Random(seed))
                     for s in (state, redealt)
                 ]
-                yield "hint", (hints[0].action, hints[0].reason), (hints[1].action, hints[1].reason)
+                told_real, told_redealt = (
+                    (h.action, h.reason, reason_words("es", h.reason)) for h in hints
+                )
+                yield "hint", told_real, told_redealt
             both = [a for a in game.legal_actions(state) if a in game.legal_actions(redealt)]
             moves = {a for a in (real_next, *rng.sample(both, min(1, len(both)))) if a in both}
             for action in sorted(moves):
@@ -212,4 +214,5 @@ def test_the_terminal_log_never_names_a_card_a_bot_played_face_down() -> None:
     mine = [step for step in session.steps if step.seat == 0 and DOWN <= step.action < BLIND]
     assert theirs and mine, "no face-down play by both seats in this match"
     assert lines.count("Bruno plays a card face down") == len(theirs)
-    assert sum(line.startswith("you: play") and "face down" in line for line in lines) == len(mine)
+    assert sum(line.startswith("you play ") and "face down" in line for line in lines) == len(mine)
+    assert "you play a card face down" not in lines

@@ -52,6 +52,7 @@ import os
 import pickle
 import re
 import statistics
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
@@ -65,7 +66,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tapete import bots as bot_levels
+from tapete import players
 from tapete.errors import SpecError
 from tapete.game import Game, Seat
 from tapete.games import load
@@ -265,18 +266,16 @@ def assignments(
 
 
 def split_bots(text: str) -> list[str]:
-    """Split a comma-separated list of bot specs, keeping commas inside parentheses.
+    """Split a comma-separated list of bot specs, keeping commas inside parentheses and quotes.
 
-    >>> split_bots("hard(ms=200, iterations=40),medium, random")
-    ['hard(ms=200, iterations=40)', 'medium', 'random']
+    >>> split_bots('hard(ms=200, iterations=40),medium, exec(cmd="./bot a,b")')
+    ['hard(ms=200, iterations=40)', 'medium', 'exec(cmd="./bot a,b")']
     """
-    names, depth, start = [], 0, 0
-    for i, char in enumerate(text + ","):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            names.append(text[start:i].strip())
-            start = i + 1
-    if depth or not all(names):
+    try:
+        names = players.split_seats(text)
+    except SpecError:
+        names = []
+    if not all(names) or not names:
         raise SpecError(f"{text!r} is not a comma-separated list of bots")
     return names
 
@@ -301,14 +300,29 @@ def _game(spec: str) -> Game[Any, Any]:
 
 
 def _play(task: _Task) -> MatchResult:
-    """Play one match of a task: fresh bots, so nothing carries over from match to match."""
+    """Play one match of a task: fresh bots, so nothing carries over from match to match (an
+    outside bot is a fresh process for each match, ended with it)."""
     spec, entrants, group, seed, seats = task
     game = _game(spec)
     agents = [
-        bot_levels.load(e) if isinstance(e, str) else copy.deepcopy(e)
+        players.load(e) if isinstance(e, str) else copy.deepcopy(e)
         for e in (entrants[b] for b in seats)
     ]
-    final, _ = play(game, agents, seed=seed)
+
+    def failed(seat: Seat, failure: Exception) -> None:
+        # Told as it happens, from whichever worker plays the match: a bot that fails plays on
+        # with random legal moves, and the arena's numbers say so only through this line.
+        print(
+            f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat}, match seed"
+            f" {seed}: failed to choose a move ({type(failure).__name__}: {failure});"
+            " a random legal move was played for it",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    with players.seated(game, agents) as finish:
+        final, _ = play(game, agents, seed=seed, on_failure=failed)
+        finish(final)
     outcome = game.outcome(final)
     assert outcome is not None
     return MatchResult(group, seed, seats, tuple(outcome.scores), tuple(outcome.winners))
@@ -374,7 +388,7 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
         raise SpecError("an arena needs two bots or more")
     for entrant in bots:
         if isinstance(entrant, str):
-            bot_levels.load(entrant)
+            players.load(entrant)
     return game
 
 

@@ -174,6 +174,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        # Pickled as its mask, so views travel to other processes (arena, reviews, bot pools).
+        return (CardSet, (self.mask,))
+
     def __contains__(self, card: object) -> bool:
         return isinstance(card, int) and card >= 0 and bool(self.mask >> card & 1)
 

@@ -11,6 +11,7 @@ tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
 tapete serve --host 127.0.0.1 --port 8000
 tapete arena "pocha(schedule=[1, 2])" --bots hard,medium --matches 400 --json arena.json
+tapete play pocha --seats 'exec(cmd="./mybot"),medium,medium,medium'   (docs/bot-protocol.md)
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapete import __version__, bench, bots, playthrough, record
+from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
 from tapete.i18n import LANGUAGES
 from tapete.match import AbandonedError, play, resume
-from tapete.text import event_text, record_lines, view_text
+from tapete.narrate import line, record_lines, step_entries, view_text
 
 __all__ = ["main"]
 
@@ -44,12 +45,15 @@ class HumanSeat:
     kind = "human"
     name = "human"
 
-    def __init__(self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO, lang: str = "en"
+    ) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
+        self.lang = lang
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout
-        print(f"\n{view_text(self.game, view)}", file=out)
+        print(f"\n{view_text(view, self.lang)}", file=out)
         options = ", ".join(self.game.format_action(a) for a in legal_actions)
         while True:
             print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
@@ -110,41 +114,63 @@ def _terminal_app(plain: bool) -> bool:
 SEAT_KINDS = (
     "human or a bot level: "
     + ", ".join(bots.LEVELS)
-    + " (hard and expert take options: hard(ms=300))"
+    + ' (hard and expert take options: hard(ms=300)), exec(cmd="PROGRAM") for an outside bot,'
+    + ' or a trained policy(path="FILE")'
 )
 
 
 def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
-    """``--seats``: a kind per seat, ``human`` or a bot level, any case; SpecError says why not.
+    """``--seats``: a kind per seat, ``human``, a bot level (any case) or an outside bot,
+    split at the top-level commas only; SpecError says why not.
 
-    >>> seat_kinds("Human, EASY,hard(ms=300)", load("pocha(players=3)"))
-    ['human', 'easy', 'hard(ms=300)']
+    >>> seat_kinds("Human, EASY,hard(ms=300, iterations=9)", load("pocha(players=3)"))
+    ['human', 'easy', 'hard(ms=300, iterations=9)']
     >>> seat_kinds("human,,easy", load("pocha(players=3)"))
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: --seats: seat 1 is empty; a seat is human or a bot level: random, \
-easy, medium, hard, expert (hard and expert take options: hard(ms=300))
+easy, medium, hard, expert (hard and expert take options: hard(ms=300)), \
+exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")
     """
-    kinds = [k.strip().lower() for k in text.split(",")]
+    # An outside bot's command keeps its case (./MyBot); a level is any case.
+    try:
+        seats = players.split_seats(text)
+    except SpecError as exc:
+        raise SpecError(f"--seats: {exc}") from None
+    kinds = [k if players.is_outer(k) else k.lower() for k in seats]
     if len(kinds) != game.players:
         raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
     for seat, kind in enumerate(kinds):
         if not kind:
             raise SpecError(f"--seats: seat {seat} is empty; a seat is {SEAT_KINDS}")
-        if kind.split("(")[0].strip() not in ("human", *bots.LEVELS):
+        if players.kind_of(kind) not in ("human", *bots.LEVELS, *players.OUTER):
             raise SpecError(
                 f"--seats: {kind!r} (seat {seat}) is not a seat; a seat is {SEAT_KINDS}"
             )
         if kind != "human":
-            bots.load(kind)  # a bad option fails here, before any table opens
+            players.load(kind)  # a bad option or a missing program fails here, before any move
     return kinds
 
 
+def _recorded_names(rec: record.Record) -> list[str]:
+    """Who sat where in a record, as written there."""
+    return [s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats]
+
+
 def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
-    """Who sat where in a record: its people play on as people, its bots as the same bots."""
-    return seat_kinds(
-        ",".join(s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats), game
-    )
+    """Who sat where in a record: its people play on as people, its bots as the same bots.
+
+    An outside bot is a program on the machine that played: a record names it, but never
+    starts it (a record may come from anyone); ``--seats`` must say who plays that seat.
+    """
+    names = _recorded_names(rec)
+    for seat, name in enumerate(names):
+        if players.is_outer(name):
+            raise SpecError(
+                f"seat {seat} was played by {name}, a program of the machine that played; "
+                "a record does not start programs: name every seat with --seats"
+            )
+    return seat_kinds(",".join(names), game)
 
 
 def _record_path(text: str) -> Path:
@@ -194,22 +220,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         kinds = ["human"] + ["random"] * (game.players - 1)
     path = _record_path(args.record) if args.record else None
+    lang = args.lang or "en"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
-    if "human" in kinds and _terminal_app(args.plain):
+    # The table app seats bot levels only; with an outside bot, people get the line prompt.
+    outer = any(players.is_outer(k) for k in kinds)
+    if "human" in kinds and not outer and _terminal_app(args.plain):
         from tapete.tui import PlayConfig, TapeteApp
 
         config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
         TapeteApp(play=config, lang=args.lang).run()
         return 0
     agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout) if k == "human" else bots.load(k)
+        HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)
     ]
     names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
     if resumed is not None:  # a seat that keeps its kind keeps its name
-        before = _recorded_kinds(resumed, game)
+        before = [k if players.is_outer(k) else k.lower() for k in _recorded_names(resumed)]
         names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
     humans = [a for a in agents if isinstance(a, HumanSeat)]
 
@@ -220,10 +249,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = humans[0].seat if len(humans) == 1 else None
 
     def show(seat: int, action: Action, before: Any, after: Any) -> None:
-        print(f"{names[seat]}: {game.visible_action(before, action, viewer)}")
-        for event in game.visible_events(after, viewer):
-            if event.type != "deal":  # the next view shows the new deal
-                print(event_text(event, names))
+        for entry in step_entries(game, seat, action, before, after, viewer):
+            print(line(lang, entry, names, game.teams is not None))
 
     def failed(seat: int, failure: Exception) -> None:
         print(
@@ -235,25 +262,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     on_step = show if humans else None
     on_illegal = tell if humans else None
     try:
-        if resumed is not None:
-            _, rec = resume(
-                resumed,
-                agents,
-                names=names,
-                on_step=on_step,
-                on_illegal=on_illegal,
-                on_failure=failed,
-            )
-        else:
-            _, rec = play(
-                game,
-                agents,
-                seed=seed,
-                names=names,
-                on_step=on_step,
-                on_illegal=on_illegal,
-                on_failure=failed,
-            )
+        # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
+        with players.seated(game, agents) as finish:
+            if resumed is not None:
+                final, rec = resume(
+                    resumed,
+                    agents,
+                    names=names,
+                    on_step=on_step,
+                    on_illegal=on_illegal,
+                    on_failure=failed,
+                )
+            else:
+                final, rec = play(
+                    game,
+                    agents,
+                    seed=seed,
+                    names=names,
+                    on_step=on_step,
+                    on_illegal=on_illegal,
+                    on_failure=failed,
+                )
+            finish(final)
     except AbandonedError as left:
         if path is None or left.record is None:
             print(f"tapete: {left} (with --record FILE it is kept, to go on with)", file=sys.stderr)
@@ -264,8 +294,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 1
     if not humans:  # with people the log was told move by move, the result with it
-        for line in record_lines(rec):
-            print(line)
+        for told in record_lines(rec, lang=lang):
+            print(told)
     if path is not None:
         record.write(rec, path)
         print(f"record written to {path}", file=sys.stderr)
@@ -288,8 +318,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         TapeteApp(replay=rec, lang=args.lang).run()
         return 0
-    for line in record_lines(rec):
-        print(line)
+    for told in record_lines(rec, lang=args.lang or "en"):
+        print(told)
     print("\nreplay checked: every deal, decision, event and score matches the engine")
     if rec.result is None:
         print(f"the match is unfinished: tapete play --resume {args.file} goes on with it")
@@ -304,6 +334,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"deals verified: every deck order and the first dealer follow from seed "
             f"{rec.seed}{hashed}"
         )
+    return 0
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from tapete import coach
+
+    rec = record.read(args.file)
+    if rec.deals and not rec.deals[0].deck:
+        raise RecordError(
+            "this record holds only one seat's knowledge (it was downloaded mid-match): the "
+            "review needs the whole record, downloaded once the match is over"
+        )
+    rec = _checked(rec, args.file)
+    players = len(rec.seats)
+    for seat in args.seat or ():
+        if not 0 <= seat < players:
+            raise SpecError(f"--seat {seat}: this match has seats 0 to {players - 1}")
+    on_tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if on_tty:
+            end = "\n" if done == total else ""
+            print(f"\rreviewing decision {done} of {total}", end=end, file=sys.stderr, flush=True)
+
+    result = coach.review(
+        rec,
+        seats=args.seat,
+        iterations=args.iterations,
+        seed=args.seed,
+        workers=args.workers or os.cpu_count() or 1,
+        progress=progress,
+    )
+    print(coach.report(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(coach.to_json(result), indent=1), encoding="utf-8")
+        print(f"review written to {args.json}", file=sys.stderr)
     return 0
 
 
@@ -334,6 +400,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
+    if args.narrate:
+        sys.stdout.write(playthrough.narration(args.spec, args.seed, args.narrate))
+        return 0
     sys.stdout.write(playthrough.transcript(args.spec, args.seed))
     return 0
 
@@ -456,7 +525,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match (a human seat opens the table)")
     p.add_argument("game", nargs="?", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument(
-        "--seats", help="comma-separated: human or a bot level (random, easy, medium, hard, expert)"
+        "--seats",
+        help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "
+        'hard(ms=100, iterations=9)) or an outside bot: exec(cmd="./mybot", ms=500)',
     )
     p.add_argument(
         "--resume",
@@ -475,6 +546,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
     p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("analyze", help="a review of every decision of a record, as a coach sees it")
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, action="append", help="review this seat (repeatable)")
+    p.add_argument(
+        "--iterations", type=_count, default=200, help="sampled deals a decision (default 200)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=_count, help="processes (default: one a core)")
+    p.add_argument("--json", help="also write the review as JSON to this file")
+    p.set_defaults(run=cmd_analyze)
     p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
     p.add_argument("--plain", action="store_true", help="print the list")
     p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
@@ -488,6 +569,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
     p.add_argument("spec")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
+    )
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
@@ -558,7 +642,11 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
-    p.add_argument("--bots", required=True, help="two or more bot levels: hard,medium,random")
+    p.add_argument(
+        "--bots",
+        required=True,
+        help='two or more bot levels or outside bots: hard,medium,exec(cmd="./mybot")',
+    )
     p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
     p.add_argument(

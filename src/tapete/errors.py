@@ -14,7 +14,8 @@ __all__ = [
 
 
 class InvalidActionError(ValueError):
-    """Text that is not an action (or a card) in the game's notation."""
+    """Text that is not an action (or a card) in the game's notation, or a value that is no
+    action at all (None, a float)."""
 
 
 class IllegalActionError(ValueError):

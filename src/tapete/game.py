@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from tapete.cards import Card, Deck, parse_card
-from tapete.errors import IllegalActionError, SpecError
+from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 
 __all__ = [
     "Action",
@@ -320,7 +321,18 @@ class Game(Generic[S, V]):
         return self.rules.legal_actions(state)
 
     def action(self, action: Action | str) -> Action:
-        return self.rules.parse_action(self.params, action) if isinstance(action, str) else action
+        """``action`` as the rules take it: text is parsed; anything but an int (or an integer
+        such as NumPy's) or text is refused with InvalidActionError, as text that does not parse.
+        """
+        if isinstance(action, str):
+            return self.rules.parse_action(self.params, action)
+        try:
+            if isinstance(action, bool):
+                raise TypeError
+            return operator.index(action)
+        except TypeError:
+            kind = type(action).__name__
+            raise InvalidActionError(f"an action is an int or its text, not a {kind}") from None
 
     def why_illegal(self, state: S, action: Action | str) -> IllegalActionError | None:
         """The error ``apply`` would raise for ``action``, or None when it is legal.

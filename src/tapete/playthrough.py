@@ -4,6 +4,9 @@ Every decision with the acting seat, what it could see of its own hand, its lega
 action taken, and every event with its data. A transcript stored in ``tests/playthroughs`` is
 compared on every test run, so any change in the rules' behaviour shows up as a diff; regenerate
 one deliberately with ``tapete playthrough SPEC --seed N > tests/playthroughs/NAME.txt``.
+
+A *narration* is the same match as the narrator tells it, in a language (``tapete playthrough
+SPEC --seed N --narrate es``); those in ``tests/narrations`` show any change in the words.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ import random
 
 from tapete.games import load
 
-__all__ = ["transcript"]
+__all__ = ["narration", "transcript"]
 
 HEADER = "# tapete playthrough: "
+NARRATION = "# tapete narration: "
+NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo")
 
 
 def transcript(spec: str, seed: int = 0) -> str:
@@ -43,3 +48,23 @@ def transcript(spec: str, seed: int = 0) -> str:
         events()
     lines.append(f"outcome {game.outcome(state)}")
     return "\n".join(lines) + "\n"
+
+
+def narration(spec: str, seed: int = 0, lang: str = "en") -> str:
+    """The match of ``transcript(spec, seed)`` as the narrator tells it in ``lang``, every
+    hand open."""
+    from tapete.narrate import record_lines
+    from tapete.record import Recorder, SeatInfo
+
+    game = load(spec)
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    seats = [SeatInfo(NAMES[s % len(NAMES)], "bot", "random") for s in range(game.players)]
+    recorder = Recorder(game, state, seed, seats)
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        state = game.apply(state, action)
+        recorder.step(seat, action, state)
+    told = record_lines(recorder.record(), lang=lang)
+    return "\n".join([f"{NARRATION}{game.spec} --seed {seed} --narrate {lang}", *told]) + "\n"

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRESENTERS",
+    "SUIT_WORDS",
     "Actions",
     "Button",
     "OnTable",
@@ -45,6 +46,7 @@ __all__ = [
     "card_glyph",
     "game_deck",
     "glyph_text",
+    "notation_label",
     "present",
     "raise_call",
 ]
@@ -195,6 +197,22 @@ _LABELS = {
 }
 
 
+def notation_label(text: str, lang: str) -> str:
+    """An action written in the game's notation as its button names it, without a view or a
+    game (a bot's plan): ``bid 2`` is ``pedir 2`` in Spanish, ``play Kd`` ``jugar Kd``.
+
+    >>> [notation_label(a, "es") for a in ("bid 2", "play Kd")], notation_label("trump h", "en")
+    (['pedir 2', 'jugar Kd'], 'trump hearts')
+    """
+    words = text.split()
+    if len(words) == 2 and words[0] == "play" and not words[1].isdigit():
+        return tr(lang, "play {card}", card=words[1])
+    return _label(words, lang) if words else text
+
+
+SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
 def _label(words: list[str], lang: str) -> str:
     verb = words[0]
     if len(words) == 1:
@@ -207,7 +225,7 @@ def _label(words: list[str], lang: str) -> str:
         # Poch's "raise N": match the highest bet, then N more.
         return tr(lang, "raise {n} more", n=words[1])
     if verb in ("sing", "trump"):
-        suit = words[1]
+        suit = SUIT_WORDS.get(words[1], words[1])  # Pottle's trump h: hearts
         return tr(
             lang, _LABELS[verb], suit=tr(lang, "no trump") if suit == "none" else tr(lang, suit)
         )

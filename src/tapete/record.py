@@ -584,8 +584,9 @@ def _param(value: Any) -> Any:
     ValueError for what no parameter can be (an object, a list of other than numbers)."""
     if isinstance(value, list) and all(type(v) is int for v in value):
         return tuple(value)
-    if value is None or isinstance(value, int | str):
+    if value is None or isinstance(value, int) or (isinstance(value, str) and value.isprintable()):
         return value
+    # A word with a line break or a control character is no value of any game's parameter.
     raise ValueError(f"params: {_short(value)} is no parameter value")
 
 

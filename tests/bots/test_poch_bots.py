@@ -115,7 +115,9 @@ def test_hints_name_the_move_and_why() -> None:
         assert view.phase == phase
         hint = bots.hint(view, bots.Budget(iterations=4))
         assert hint.action in game.legal_actions(state)
-        assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
+        assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
+            hint.reason
+        )
         while game.observe(state, None).phase == poch.Phase.POKER:
             state = game.apply(state, "pass")
 

@@ -124,4 +124,6 @@ def test_a_hint_names_the_move_and_why() -> None:
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=6))
     assert hint.action in game.legal_actions(state)
-    assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
+    assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
+        hint.reason
+    )

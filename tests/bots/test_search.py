@@ -32,7 +32,7 @@ def decision_states(spec: str, seed: int = 1) -> list[Any]:
 
 
 def knowledge_of(game: tapete.Game[Any, Any]) -> search.Knowledge[Any]:
-    return pocha_bots.knowledge(game.params)
+    return pocha_bots.Knowledge(game.params)
 
 
 @pytest.mark.parametrize("spec", POCHA_SPECS)
@@ -89,12 +89,13 @@ def test_rollouts_score_the_hand_as_the_rules_do(spec: str) -> None:
     game = tapete.load(spec)
     knowledge = knowledge_of(game)
     for state in decision_states(spec)[:6]:
-        values = pocha_bots._rollout(state)
+        values, won = pocha_bots._rollout(state)
         assert len(values) == game.players
         end = state
         while not knowledge.deal_over(state, end):
             end = game.apply(end, medium_choice(game, end))
         assert tuple(values) == tuple(knowledge.returns(state, end))
+        assert sum(won) == state.deal.size  # every trick of the hand went to someone
 
 
 @pytest.mark.parametrize("spec", [s for s in POCHA_SPECS if s.startswith("oh_hell")])

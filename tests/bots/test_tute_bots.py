@@ -122,7 +122,7 @@ def test_hard_solves_the_open_endgame_exactly() -> None:
         state = game.apply(state, rng.choice([a for a in legal if a < SWAP]))
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=2))
-    assert "the hands are known" in hint.reason
+    assert "the hands are known" in str(hint.reason)
     assert hint.action in game.legal_actions(state)
 
 
@@ -143,7 +143,9 @@ def test_a_hint_names_the_move_and_why(spec: str) -> None:
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=3))
     assert hint.action in game.legal_actions(state)
-    assert "sampled deals" in hint.reason and game.format_action(hint.action) in hint.reason
+    assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
+        hint.reason
+    )
 
 
 def test_hard_times_a_cante_by_search() -> None:
@@ -155,4 +157,4 @@ def test_hard_times_a_cante_by_search() -> None:
     view = game.observe(state, 0)
     hint = bots.hint(view, bots.Budget(iterations=6))
     assert game.format_action(hint.action) == "sing copas"
-    assert "sing copas then play" in hint.reason
+    assert "sing copas then play" in str(hint.reason)

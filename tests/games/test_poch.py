@@ -36,7 +36,7 @@ from tapete.games.poch import (
     bet_action,
     raise_action,
 )
-from tapete.text import view_text
+from tapete.narrate import view_text
 
 # Worked example PO-1: P3 deals, trump diamonds.
 PO1 = ["7c 8s Th Qh As", "8c 9c 9s Jh Kd", "Tc 7h 8h Ks Ad"]
@@ -891,21 +891,14 @@ def test_a_folded_hand_stays_hidden_and_a_shown_hand_is_public() -> None:
             assert (view.hands[folded] is None) == (seat != folded)
 
 
-def test_describe_puts_the_table_in_words_without_hidden_cards() -> None:
+def test_a_view_in_words_puts_the_table_in_words_without_hidden_cards() -> None:
     game, state = setup(PO1, "9d", dealer=2)
     state, _ = act(game, state, "0 pass", "1 bet 2", "2 pass", "0 play 7c")
-    text = poch.describe(game.observe(state, 0))
-    assert text.splitlines()[:3] == [
-        "round 1: seat 2 deals, trump diamonds (9d turned); shedding",
-        "bowls: ace 0, king 0, queen 1, jack 1, ten 1, marriage 1, sequence 1, poch 0, pinke 0",
-        "melds: seat 2 ace (Ad), seat 1 king (Kd)",
-    ]
-    assert "  seat 0: 10 chips, passed, [Th Qh 8s As]" in text
-    assert "  seat 1: 12 chips, bet 2, 3 cards, shown Kd" in text
-    assert "runs: 7c 8c 9c Tc" in text
+    text = view_text(game.observe(state, 0))
+    assert "trump: diamonds, upcard: 9d" in text, text
+    assert "your hand: Th Qh 8s As" in text and "[Kd]" in text
     for hidden in ("9s", "Jh", "7h", "8h", "Ks"):
         assert hidden not in text
-    assert view_text(game, game.observe(state, 0)) == text
 
 
 def test_hand_names_as_a_showdown_announces_them() -> None:

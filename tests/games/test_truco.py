@@ -35,6 +35,7 @@ from tapete.games.truco import (
     View,
 )
 from tapete.match import play as play_match
+from tapete.narrate import view_text
 
 A, B = 0, 1  # the teams: A is seats 0 and 2, B is seats 1 and 3
 
@@ -976,10 +977,10 @@ def test_records_replay_exactly(spec: str) -> None:
     assert specials == {truco.NORMAL, truco.ELEVEN, truco.IRON}
 
 
-def test_describe_puts_a_view_in_words() -> None:
+def test_a_view_in_words_shows_the_table_the_screens_draw() -> None:
     state = act(deal(FOUR, "Kc", scores=(11, 8)), "accept", "play 3c", "play 3d", "play 2h")
-    text = truco.describe(truco.observe(state, 2))
-    assert "mão de onze (team 0 on 11)" in text and "vira Kc, manilhas Ac > Ah > As > Ad" in text
-    assert "seat 0 (team 0): 2 cards [4c 5c]" in text and "your hand: 6h 7h" in text
-    blind = truco.describe(truco.observe(deal(FOUR, "Kc", scores=(11, 11)), 0))
-    assert "mão de ferro (blind)" in blind and "your hand: unseen (blind): play 1 to 3" in blind
+    text = view_text(truco.observe(state, 2))
+    assert "vira: Kc, manilhas: Ac Ah As Ad" in text
+    assert "[4c 5c]" in text and "your hand: 6h 7h" in text
+    blind = view_text(truco.observe(deal(FOUR, "Kc", scores=(11, 11)), 0))
+    assert "your hand: 3 cards you may not see" in blind

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -148,13 +147,20 @@ def test_actions_that_arrive_during_a_commit_share_the_next_one(db_url: str) -> 
 def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path: Path) -> None:
     store = SqlStore(Database(f"sqlite:///{tmp_path / 'tapete.db'}"))
     done: list[str] = []
-    busy = threading.Event()
+    busy, everyone_waits = threading.Event(), threading.Event()
 
     def slow_finish(code: str, match: int, record: str) -> None:
         busy.set()
-        time.sleep(0.2)  # a record and its ratings, written in the one SQLite thread
+        # A record and its ratings, written in the one SQLite thread, for as long as it takes
+        # the move and the other two finishes to queue behind it.
+        assert everyone_waits.wait(10), "the move and the finishes never queued"
 
     store._finish = slow_finish  # type: ignore[method-assign]
+
+    async def all_queued() -> None:
+        while not (len(store._queued) == 1 and len(store._calls) == 2):
+            await asyncio.sleep(0)  # a turn of the event loop, no clock
+        everyone_waits.set()
 
     async def go() -> None:
         await store.create(truth("R1"))
@@ -168,7 +174,7 @@ def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path:
             await store.append("R1", 0, 0, 1, "bid 0")
             done.append("move")
 
-        await asyncio.gather(*(finish(n) for n in range(3)), move())
+        await asyncio.gather(*(finish(n) for n in range(3)), move(), all_queued())
 
     run(go())
     assert done == ["finish 0", "move", "finish 1", "finish 2"]
@@ -181,11 +187,13 @@ def test_sqlite_runs_other_calls_while_moves_keep_coming(tmp_path: Path) -> None
     async def go() -> tuple[int, int]:
         await store.create(truth("R1"))
         committed = 0
+        flowing = asyncio.Event()
 
         async def move(i: int) -> None:
             nonlocal committed
             await store.append("R1", 0, i, 1, "bid 0")
             committed += 1
+            flowing.set()
 
         async def busy_tables() -> None:  # a move every millisecond, whatever the disk does
             tasks = []
@@ -195,7 +203,7 @@ def test_sqlite_runs_other_calls_while_moves_keep_coming(tmp_path: Path) -> None
             await asyncio.gather(*tasks)
 
         playing = asyncio.ensure_future(busy_tables())
-        await asyncio.sleep(0.05)
+        await flowing.wait()  # the first moves are committed: the table is busy
         await store.save_seats("R1", truth("R1").seats, HOST)
         seated_at = committed
         await playing
@@ -232,13 +240,19 @@ def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(
     # The last action is committed, its record is not; the players still saw the match end.
     assert db.record("ROOM1.0") is None and len(room.truth.records) == 1
 
+    class Watched(SqlStore):
+        """The store after the restart, telling when a record is written."""
+
+        async def finish(self, code: str, match: int, record: str) -> None:
+            await super().finish(code, match, record)
+            written.set()
+
+    written = asyncio.Event()
+
     async def restart() -> None:
-        rooms = Rooms(SqlStore(db))
+        rooms = Rooms(Watched(db))
         await rooms.restore()
-        for _ in range(100):
-            if db.record("ROOM1.0") is not None:
-                break
-            await asyncio.sleep(0.05)
+        await asyncio.wait_for(written.wait(), 10)  # the mended record, written by the room
         rooms.close()
 
     run(restart())

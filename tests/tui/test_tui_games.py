@@ -10,8 +10,8 @@ import pytest
 
 from tapete import record
 from tapete.i18n import tr
+from tapete.narrate import line
 from tapete.tui.screens import SummaryScreen, TableScreen
-from tapete.tui.session import event_words
 from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 from tuikit import (
     buttons_on_screen,
@@ -54,7 +54,7 @@ def check_turn(screen: TableScreen) -> bool:
     if scene.table.last_trick and scene.trick_note:
         winner = _last_trick_winner(screen)
         names = session.display_names("en")
-        expected = event_words({"type": "trick", "winner": winner}, names, "en", session.you)
+        expected = line("en", {"kind": "trick", "seat": winner}, names, you=session.you)
         assert expected in text_of(screen.query_one(TrickArea))
         return True
     return False
@@ -96,7 +96,7 @@ def test_a_match_from_the_keyboard(spec: str, seats: list[str], seed: int, tmp_p
             assert len(screen.scene.table.history) >= 1  # type: ignore[union-attr]
             # The log tells the match in words, and the match is saved as a record that replays.
             log = screen.session.log_lines("en")
-            assert any(line.startswith(tr("en", "you") + ":") for line in log)
+            assert any(told.startswith("you ") for told in log), log  # told to you
             saved = list((tmp_path / "records").glob("*.json"))
             assert len(saved) == 1
             rec = record.read(saved[0])

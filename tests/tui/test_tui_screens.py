@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
+from tapete.narrate import action_label, event_entries, line
 from tapete.present import present
 from tapete.tui import TapeteApp
 from tapete.tui.screens import RulesScreen, TableScreen
-from tapete.tui.session import Replay, Session, action_words, event_words
+from tapete.tui.session import Replay, Session
 from tapete.tui.widgets import InfoPanel, LogView, MessageLine, ScoreBoard
 from tuikit import (
     buttons_on_screen,
@@ -118,7 +120,7 @@ def test_screens_print_french_cards_with_glyphs_in_hand_buttons_log_and_hint(
             screen = await settle(pilot)
             await _drive(pilot, screen, lambda s: len(s.steps) >= 8 and s.turn == 0, 3, "play")
             log = screen.query_one(LogView).lines_text
-            plays = [line for line in log if ": " in line and "play" in line]
+            plays = [line for line in log if " play" in line and "face down" not in line]
             assert plays and all(re.search("[♣♦♥♠]", line) for line in plays), plays
             on_screen = "\n".join(screen_lines(app))
             assert not TEXT_CARD.search(on_screen), TEXT_CARD.findall(on_screen)
@@ -138,10 +140,10 @@ def test_screens_print_french_cards_with_glyphs_in_hand_buttons_log_and_hint(
 def test_action_words_keep_the_record_notation_out_of_the_screens() -> None:
     game = tapete.load("truco")
     play_kd = game.parse_action("play Kd")
-    assert action_words(game, play_kd, "en") == "play K♦"
-    assert action_words(game, game.parse_action("play 7h"), "es") == "jugar 7♥"
+    assert action_label(game, play_kd, "en") == "play K♦"
+    assert action_label(game, game.parse_action("play 7h"), "es") == "jugar 7♥"
     spanish = tapete.load("tute")
-    assert action_words(spanish, spanish.parse_action("play 10o"), "en") == "play 10o"
+    assert action_label(spanish, spanish.parse_action("play 10o"), "en") == "play 10o"
     # The plain notation stays what records and --plain read.
     assert game.format_action(play_kd) == "play Kd"
 
@@ -267,15 +269,15 @@ def test_every_truco_raise_is_called_by_its_name_in_buttons_log_and_hints() -> N
             legal = game.legal_actions(state)
             state = game.apply(state, next(a for a in legal if game.format_action(a) == "accept"))
         view = game.observe(state, game.current_player(state))
-        button = action_words(game, raise_, "en", view=view)
+        button = action_label(game, raise_, "en", view=view)
         state = game.apply(state, raise_)
-        logged = action_words(game, raise_, "en", after=state)
+        logged = action_label(game, raise_, "en", after=state)
         assert button == logged
         calls.append(logged)
         if (view.proposal is None and view.stake >= 9) or len(calls) == 4:
             break
     assert calls == ["truco!", "seis!", "nove!", "doze!"]
-    assert action_words(game, raise_, "es", after=state) == "¡doze!"
+    assert action_label(game, raise_, "es", after=state) == "¡doze!"
 
 
 def test_plurals_and_pocha_s_bids_against_the_tricks() -> None:
@@ -305,8 +307,8 @@ def test_a_replay_of_your_match_says_you_deal() -> None:
     replay = Replay(session.record())
     replay.go(replay.length)
     log = replay.scene("en").log
-    assert "you deal" in log and not any("you deals" in line for line in log), log
-    assert "repartes tú" in replay.scene("es").log
+    assert "hand 1: you deal, " in " ".join(log) and not any("you deals" in told for told in log)
+    assert any(told.startswith("mano 1: repartes tú") for told in replay.scene("es").log)
     assert replay.display_names("es")[0] == "tú"
 
 
@@ -326,10 +328,15 @@ def test_poch_s_log_shows_the_hands_compared_for_the_pinke() -> None:
         "winner": 1,
         "hands": [{"seat": 0, "cards": ["9c", "9s", "Kd"]}, {"seat": 1, "cards": ["Ah", "As"]}],
     }
-    words = event_words(event, ["you", "Bruno"], "en", 0, "french")
-    assert words == "you show 9♣ 9♠ K♦; Bruno shows A♥ A♠; Bruno takes the Pinke"
-    es = event_words(event, ["tú", "Bruno"], "es", 0, "french")
-    assert "A♥ A♠" in es and "Bruno" in es
+    entries = event_entries([Event("poker", event)])
+    words = [line("en", e, ["you", "Bruno"], you=0, deck="french") for e in entries]
+    assert words == [
+        "you show 9♣ 9♠ K♦",
+        "Bruno shows A♥ A♠",
+        "Bruno takes the Pinke and the Poch bowl",
+    ]
+    es = [line("es", e, ["tú", "Bruno"], you=0, deck="french") for e in entries]
+    assert es[0] == "enseñas 9♣ 9♠ K♦" and "A♥ A♠" in es[1]
 
 
 def test_poch_s_sequence_bowl_is_named_by_the_option() -> None:

@@ -289,12 +289,14 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     assert "deal 1 of 2" in p.locator(".where").inner_text()
     p.click("[data-go='next-trick']")
     assert p.locator(".replay-trick figure").count() == 4
-    assert p.locator(".replay-log li").count() == 4 + 4 + 1  # four bids, four cards, the trick
+    # The narrator's words: the deal, four bids, four cards, the trick.
+    assert p.locator(".replay-log li").count() == 1 + 4 + 4 + 1
+    assert p.locator(".replay-log li").first.inner_text().startswith("hand 1: ")
     assert (
         sum(p.locator(f".replay-seat[data-seat='{s}'] .cards svg").count() for s in range(4)) == 4
     )
     p.click("[data-go='back']")
-    assert p.locator(".replay-log li").count() == 4 + 3
+    assert p.locator(".replay-log li").count() == 1 + 4 + 3
     p.click("[data-go='next-deal']")
     assert "deal 2 of 2" in p.locator(".where").inner_text()
     assert p.locator(".replay-seat[data-seat='2'] .cards svg").count() == 3

@@ -140,3 +140,28 @@ def test_cards_played_face_down_by_others_stay_hidden() -> None:
         for who, action in downs:
             if who != seat:
                 assert action not in text
+
+
+def test_the_replay_s_words_come_from_the_narrator_as_the_seat_may_know_them(
+    server: Server,
+) -> None:
+    me, table = started(server, params={"schedule": "[2, 1]"})
+    code, token = table["code"], table["token"]
+    while me.view is not None and me.view["version"] < 4:
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0]})
+        me.expect("view")
+    auth = {"Authorization": f"Bearer {token}"}
+    running = server.get(f"/api/tables/{code}/narration?lang=es", auth)["deals"]
+    doc = server.get(f"/api/tables/{code}/record", auth)
+    doc = doc if isinstance(doc, dict) else json.loads(doc)
+    assert running[0]["first"][0].startswith("mano 1: reparte ")
+    assert [len(d["steps"]) for d in running] == [len(d["actions"]) for d in doc["deals"]]
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        server.get(f"/api/tables/{code}/narration?match=3")
+    assert missing.value.code == 404
+    finish(me)
+    done = server.get(f"/api/tables/{code}/narration?match=0")["deals"]
+    record = loads(json.dumps(server.get(f"/api/tables/{code}/records/0")))
+    assert [len(d["steps"]) for d in done] == [len(d.actions) for d in record.deals]
+    assert done[-1]["steps"][-1][-1].startswith("match over: ")

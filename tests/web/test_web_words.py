@@ -10,8 +10,8 @@ import pytest
 import tapete
 from tapete.games import ENTRIES
 from tapete.i18n import LANGUAGES, catalog
+from tapete.narrate import line, seat_name, step_entries
 from tapete.web.strings import PARAMS, option_words, strings
-from tapete.web.words import line, seat_name, step_entries
 from webclient import Server
 
 

@@ -42,9 +42,13 @@ __all__ = [
     "Budget",
     "Decision",
     "LevelBot",
+    "Move",
     "RandomBot",
+    "Reason",
     "hint",
+    "knowledge",
     "load",
+    "searched",
 ]
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
@@ -59,12 +63,87 @@ class Bot(Protocol):
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
 
 
+class Move(str):
+    """An action in the game's notation inside a reason (``play Kd``, ``bid 2``): the narrator
+    words it as the button that plays it."""
+
+    __slots__ = ()
+
+
+class Reason:
+    """Why a bot chose its move, for people: an English message and its arguments.
+
+    The message is the key of its translations (``tapete.i18n``), so the narrator words a
+    reason in every language (``tapete.narrate.reason_words``); ``str()`` gives the English.
+    An argument is a number (formatted by the message: ``{n:.1f}``), a word, a ``Move`` or
+    another reason.
+
+    >>> str(Reason("expects about {n:.1f} tricks", n=2.25))
+    'expects about 2.2 tricks'
+    >>> str(Reason("{plan}: {mean:+.1f} points", plan=Move("bid 2"), mean=0.75))
+    'bid 2: +0.8 points'
+    """
+
+    __slots__ = ("args", "text")
+
+    def __init__(self, text: str = "", **args: Any) -> None:
+        self.text = text
+        self.args: Mapping[str, Any] = MappingProxyType(dict(args))
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.text
+        return self.text.format(
+            **{k: str(v) if isinstance(v, Reason) else v for k, v in self.args.items()}
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Reason)
+            and self.text == other.text
+            and dict(self.args) == dict(other.args)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.text, tuple(sorted(self.args.items()))))
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.args.items())
+        return f"Reason({self.text!r}{args})"
+
+
+NO_REASON = Reason()
+
+
+def searched(plan: Sequence[str], mean: float, unit: str, deals: int) -> Reason:
+    """The search's reason: its plan (actions in the game's notation), the mean result of the
+    first over the sampled deals, in ``unit`` (points or chips).
+
+    >>> str(searched(["sing oros", "play 1o"], 12.25, "points", 40))
+    'sing oros then play 1o: +12.2 points on average over 40 sampled deals'
+    """
+    what: Reason | Move = Reason()
+    for move in reversed(plan):
+        what = Reason("{move} then {plan}", move=Move(move), plan=what) if what else Move(move)
+    return Reason(
+        "{plan}: {mean:+.1f} chips on average over {k} sampled deals"
+        if unit == "chips"
+        else "{plan}: {mean:+.1f} points on average over {k} sampled deals",
+        plan=what,
+        mean=mean,
+        k=deals,
+    )
+
+
 @dataclass(frozen=True)
 class Decision:
-    """A choice and, for people asking for a hint, why."""
+    """A choice and, for people asking for a hint, why (``str(reason)`` in English)."""
 
     action: Action
-    reason: str = ""
+    reason: Reason = NO_REASON
 
 
 @dataclass(frozen=True)
@@ -85,18 +164,37 @@ class Budget:
 
 
 class Clock:
-    """Counts a search's iterations against its budget (the only clock use in the bots)."""
+    """Counts a search's iterations against its budget (the only clock use in the bots).
+
+    ``ms`` is CPU time of the deciding thread (``time.thread_time``), so a busy machine or a
+    crowded server does not make a bot weaker: it thinks as much, only later. So that a bot that
+    is starved of CPU still answers, the wall clock stops it at ``WALL_CAP`` times its budget.
+    """
+
+    WALL_CAP = 4
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         self.done = 0
-        self.deadline = time.perf_counter() + budget.ms / 1000
+        now = time.perf_counter()
+        self.cpu_deadline = time.thread_time() + budget.ms / 1000
+        self.check = now + budget.ms / 1000  # no sooner can the thread have spent its budget
+        self.wall_deadline = now + self.WALL_CAP * budget.ms / 1000
 
     def more(self, minimum: int = 4) -> bool:
         """Whether to run another iteration; always at least ``minimum``."""
         if self.budget.iterations is not None:
             return self.done < self.budget.iterations
-        return self.done < minimum or time.perf_counter() < self.deadline
+        if self.done < minimum:
+            return True
+        now = time.perf_counter()
+        if now < self.check:
+            return True
+        # Reading the thread's CPU clock is a system call: read it only when the wall clock says
+        # the budget may be spent, and next when the CPU still left could be.
+        left = self.cpu_deadline - time.thread_time()
+        self.check = now + left
+        return left > 0 and now < self.wall_deadline
 
     def tick(self) -> None:
         self.done += 1
@@ -144,7 +242,7 @@ class LevelBot:
 
     def decide(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Decision:
         if len(legal_actions) == 1:
-            return Decision(legal_actions[0], "the only legal move")
+            return Decision(legal_actions[0], Reason("the only legal move"))
         decision: Decision = strategies(view).decide(
             self.level, view, list(legal_actions), rng, self.budget
         )
@@ -194,3 +292,9 @@ def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = No
     rules = rules_of(view)
     legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
     return LevelBot("hard", budget).decide(view, legal, rng)
+
+
+def knowledge(view: Any) -> Any:
+    """What the search (``tapete.bots.search``) knows of the game of ``view``, for its seat: the
+    ``Knowledge`` that ``hard`` decides with, for tools that run the search themselves."""
+    return strategies(view).knowledge(view)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tapete.bots import Budget, Decision, search
+from tapete.bots import Budget, Decision, Reason, search
 from tapete.cards import cards_of, format_card
 from tapete.games import poch
 from tapete.games.poch import CALL, PASS, PINKE, POCH
@@ -40,6 +40,8 @@ from tapete.games.poch import CALL, PASS, PINKE, POCH
 _POKER, _SHED, _OVER = poch.Phase  # read in playouts: a global is faster
 
 __all__ = ["Knowledge", "decide", "knowledge"]
+
+UNIT = "chips"  # what a deal's returns count, in reasons and reviews
 
 Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
@@ -54,16 +56,18 @@ def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     if view.phase == poch.Phase.POKER:
         if level == "medium":
             return _medium_bet(view, legal, rng)
         return _easy_bet(view, legal)
     if level == "medium":
         card = _medium_lead(_facts(view))
-        return Decision(card, f"sheds the most and keeps the lead with {format_card(card)}")
+        return Decision(
+            card, Reason("sheds the most and keeps the lead with {card}", card=format_card(card))
+        )
     card = max(legal, key=lambda c: (_own_run(view, c), -(c & 15), -c))
-    return Decision(card, f"starts its longest run with {format_card(card)}")
+    return Decision(card, Reason("starts its longest run with {card}", card=format_card(card)))
 
 
 # --- shared facts --------------------------------------------------------------------------------
@@ -115,16 +119,16 @@ def _easy_bet(view: poch.View, legal: list[int]) -> Decision:
         return _bet_or(legal, CALL, poch.raise_action(int(strength) - 2), name)
     limit = {2.0: 3, 1.0: 1}.get(strength, 0)
     if to_call <= limit:
-        return Decision(CALL, f"{name}: worth {to_call} to see")
-    return Decision(PASS, f"{name}: not worth {to_call}")
+        return Decision(CALL, Reason("{hand}: worth {n} to see", hand=name, n=to_call))
+    return Decision(PASS, Reason("{hand}: not worth {n}", hand=name, n=to_call))
 
 
 def _bet_or(legal: list[int], fallback: int, action: int, name: str) -> Decision:
     if action not in legal:
         action = max((a for a in legal if a > CALL and a & 1 == action & 1), default=fallback)
     if action == PASS:
-        return Decision(PASS, f"{name}: nothing to bet on")
-    return Decision(action, f"{name}: bets on it")
+        return Decision(PASS, Reason("{hand}: nothing to bet on", hand=name))
+    return Decision(action, Reason("{hand}: bets on it", hand=name))
 
 
 def _unseen(view: poch.View) -> int:
@@ -171,7 +175,7 @@ def _bet_by(view: poch.View, legal: list[int], chance: float) -> Decision:
     chance beats the pot odds, raise above 70%, sized by the pot."""
     pot = view.bowls[PINKE] + view.bowls[POCH]
     to_call = view.to_call
-    why = f"best hand {100 * chance:.0f}% of the time"
+    why = Reason("best hand {p:.0%} of the time", p=chance)
     if to_call == 0:
         if chance < 0.35:
             return Decision(PASS, why)
@@ -184,7 +188,7 @@ def _bet_by(view: poch.View, legal: list[int], chance: float) -> Decision:
     return Decision(PASS, why)
 
 
-def _sized(legal: list[int], base: int, size: int, why: str) -> Decision:
+def _sized(legal: list[int], base: int, size: int, why: Reason) -> Decision:
     """The bet (after ``PASS``) or raise (after ``CALL``) of ``size``, or the largest allowed."""
     options = [a for a in legal if a > CALL and a & 1 == base & 1]
     if not options:
@@ -417,9 +421,9 @@ class _TooBigError(Exception):
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: poch.Params) -> Knowledge:
-    """The search's knowledge of Poch with these parameters."""
-    return Knowledge(params)
+def knowledge(view: poch.View) -> Knowledge:
+    """The search's knowledge of Poch, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[poch.State]):

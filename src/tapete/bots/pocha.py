@@ -20,13 +20,15 @@ import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 
-from tapete.bots import Budget, Decision, RandomBot, search
+from tapete.bots import Budget, Decision, RandomBot, Reason, search
 from tapete.cards import cards_of, suit_mask
 from tapete.chance import deal_constrained
 from tapete.games import pocha
 from tapete.tricks import Obligation, Order, beats, legal_mask, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
+
+UNIT = "points"  # what a deal's returns count, in reasons and reviews
 
 # How hard's playouts play the cards: "random" (uniformly random legal cards) measured better than
 # "medium" against a strong search in Oh Hell: medium's fixed ducking and winning makes a bid's
@@ -39,7 +41,7 @@ def decide(
     level: str, view: pocha.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params))
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     if view.phase == pocha.Phase.BID:
         estimate = (
             _bid_estimate(view, careful=level == "medium")
@@ -47,9 +49,9 @@ def decide(
             else _blind_view_estimate(view)
         )
         bid = _nearest_bid(estimate, legal)
-        return Decision(bid, f"expects about {estimate:.1f} tricks")
+        return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
-        return Decision(RandomBot().choose(view, legal, rng), "blind")
+        return Decision(RandomBot().choose(view, legal, rng), Reason("a guess"))
     card = _play_policy(
         hand=view.hand.mask,
         legal=sum(1 << c for c in legal),
@@ -61,7 +63,7 @@ def decide(
         after=len(view.seats) - 1 - len(view.trick),
         careful=level == "medium",
     )
-    return Decision(card, "wants a trick" if _need(view) > 0 else "ducks")
+    return Decision(card, Reason("wants a trick" if _need(view) > 0 else "ducks"))
 
 
 # --- shared facts --------------------------------------------------------------------------------
@@ -242,9 +244,9 @@ def _play_policy(
 # --- hard: what the search knows ---------------------------------------------------------------
 
 
-def knowledge(params: pocha.Params) -> Knowledge:
-    """The search's knowledge of Pocha or Oh Hell with these parameters."""
-    return Knowledge(params)
+def knowledge(view: pocha.View) -> Knowledge:
+    """The search's knowledge of Pocha or Oh Hell, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[pocha.State]):
@@ -288,7 +290,18 @@ class Knowledge(search.Knowledge[pocha.State]):
     def rollout(
         self, start: pocha.State, state: pocha.State, rng: random.Random
     ) -> tuple[int, ...]:
-        return _rollout(state, rng if PLAYOUT == "random" else None)
+        return _rollout(state, rng if PLAYOUT == "random" else None)[0]
+
+    def joint(
+        self, world: pocha.State, plans: Sequence[tuple[int, ...]], rng: random.Random
+    ) -> list[float] | None:
+        """A bid: the playout's cards are random, whatever the bids, so the tricks the seat takes
+        in one playout score every bid it might make (``hand_score``), on the same deal."""
+        if world.phase != _BID or PLAYOUT != "random":
+            return None
+        seat = world.turn
+        _, won = _rollout(pocha.apply(world, plans[0][0]), rng)
+        return [pocha.hand_score(self.params, p[0] - pocha.BID, won[seat]) for p in plans]
 
 
 def _sampler(view: pocha.View) -> Callable[[random.Random], pocha.State]:
@@ -404,9 +417,12 @@ def _state_card(state: pocha.State, seat: int, flip: bool = False) -> int:
     )
 
 
-def _rollout(state: pocha.State, rng: random.Random | None = None) -> tuple[int, ...]:
+def _rollout(
+    state: pocha.State, rng: random.Random | None = None
+) -> tuple[tuple[int, ...], list[int]]:
     """The hand played out for every seat, the bids still to come made as medium would: by
-    medium, each seat aiming at its own bid, or with ``rng`` by uniformly random cards.
+    medium, each seat aiming at its own bid, or with ``rng`` by uniformly random cards. The
+    seats' scores for the hand and the tricks each took.
 
     Plays on bitmasks and lists rather than states: this loop is the search's hot path."""
     params, deal = state.params, state.deal
@@ -473,7 +489,8 @@ def _rollout(state: pocha.State, rng: random.Random | None = None) -> tuple[int,
             trick = []
         else:
             turn = after[turn]
-    return tuple(
+    scores = tuple(
         pocha.hand_score(params, bids[s], won[s]) if s in seats else 0
         for s in range(params.players)
     )
+    return scores, won

@@ -36,12 +36,14 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from tapete.bots import Budget, Decision, search
+from tapete.bots import Budget, Decision, Move, Reason, search
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pottle
 from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
+
+UNIT = "chips"  # what a deal's returns count, in reasons and reviews
 
 SUITS = (4, 5, 6, 7)
 TRUMPS = (4, 5, 6, 7, -1)  # the trump choices, -1 for no trump
@@ -59,7 +61,7 @@ def decide(
     level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params), unit="chips")
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     if view.phase == pottle.Phase.BID:
         cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
@@ -67,16 +69,24 @@ def decide(
             return _easy_bid(_hand(view), cur, legal)
         bid, trump, chance = _medium_bid(_hand(view), cur, legal, _in_play(view))
         if bid - pottle.BID <= cur:
-            return Decision(bid, f"no contract above {cur} worth playing")
-        return Decision(bid, f"{_trump_text(trump)}: exact contract in about {chance:.0%}")
+            return Decision(bid, Reason("no contract above {n} worth playing", n=cur))
+        return Decision(
+            bid,
+            Reason("{trump}: exact contract in about {p:.0%}", trump=_trump_text(trump), p=chance),
+        )
     if view.phase == pottle.Phase.TRUMP:
         assert view.seat is not None
         contract = view.bids[view.seat]
         assert contract is not None
         trump = _easy_trump(_hand(view)) if not careful else _medium_trump(view, contract)
-        return Decision(_trump_action(trump), f"{_trump_text(trump)} for {contract}")
+        return Decision(
+            _trump_action(trump),
+            Reason("{trump} for {n}", trump=_trump_text(trump), n=contract),
+        )
     card = _policy(_know_view(view, legal), careful)
-    return Decision(card, "plays for the contract" if view.declarer == view.seat else "defends")
+    return Decision(
+        card, Reason("plays for the contract" if view.declarer == view.seat else "defends")
+    )
 
 
 # --- shared facts --------------------------------------------------------------------------------
@@ -92,8 +102,8 @@ def _trump_action(trump: int) -> int:
     return pottle.NO_TRUMP if trump < 0 else pottle.TRUMP + trump - 4
 
 
-def _trump_text(trump: int) -> str:
-    return "no trump" if trump < 0 else f"trump {'cdhs'[trump - 4]}"
+def _trump_text(trump: int) -> Reason | Move:
+    return Reason("no trump") if trump < 0 else Move(f"trump {'cdhs'[trump - 4]}")
 
 
 def _cur_bid(view: pottle.View) -> int:
@@ -186,7 +196,7 @@ def _easy_bid(hand: int, cur: int, legal: Sequence[int]) -> Decision:
     if cur >= target and cur + 1 <= estimate + EASY_STRETCH:
         target = cur + 1
     bid = min(legal, key=lambda a: (abs(a - pottle.BID - target), a))
-    return Decision(bid, f"expects about {estimate:.1f} tricks")
+    return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
 
 
 def _easy_estimate(hand: int) -> float:
@@ -463,9 +473,9 @@ def _held_at_bid(n: int) -> float:
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: pottle.Params) -> Knowledge:
-    """The search's knowledge of Pottle with these parameters."""
-    return Knowledge(params)
+def knowledge(view: pottle.View) -> Knowledge:
+    """The search's knowledge of Pottle, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[pottle.State]):

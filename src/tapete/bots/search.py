@@ -43,12 +43,12 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tapete.bots import Budget, Decision
+from tapete.bots import Budget, Decision, searched
 
 if TYPE_CHECKING:
     from tapete.game import Action, Rules
 
-__all__ = ["Knowledge", "Stats", "decide", "search"]
+__all__ = ["Knowledge", "Stats", "decide", "evaluate", "search"]
 
 S = TypeVar("S")
 
@@ -104,6 +104,15 @@ class Knowledge(Generic[S]):
         A game may play out on its own fast representation. The default plays at random."""
         return random_rollout(self, start, state, rng)
 
+    def joint(
+        self, world: S, plans: Sequence[tuple[Action, ...]], rng: random.Random
+    ) -> list[float] | None:
+        """The root seat's return after each of ``plans`` from **one** playout of ``world``, where
+        the game's playout does not depend on which plan was taken, so one playout values them
+        all (Pocha's bids: random cards do not depend on the bids, and one playout's tricks score
+        every bid); else None, the default, and each plan is simulated on its own."""
+        return None
+
     def prior(self, state: S, actions: Sequence[Action]) -> Sequence[float] | None:
         """How much the game's policy likes each action (0 to 1), or None for no opinion."""
         return None
@@ -111,6 +120,12 @@ class Knowledge(Generic[S]):
     def exact(self, start: S, state: S) -> Sequence[float] | None:
         """Per-seat returns from ``state`` to the horizon under exact play, when that is cheap
         (a small endgame), else None."""
+        return None
+
+    def solved(self, view: Any, legal: Sequence[Action]) -> dict[Action, float] | None:
+        """Every legal action's exact return for the seat of ``view`` (as ``returns`` counts),
+        where nothing hidden matters any more and the game has a solver for it; else None (the
+        default). A review takes these instead of sampled values."""
         return None
 
     def declares(self, state: S, action: Action) -> bool:
@@ -186,8 +201,14 @@ def search(
     worlds: dict[Plan, list[float]] = {p: [] for p in alive}
     seat = view.seat
     while clock.more():
-        for plan in alive:
-            worlds[plan].append(tree.simulate(world, plan)[seat])
+        joint = knowledge.joint(world, alive, rng) if informed else None
+        if joint is not None:
+            tree.simulations += 1
+            for plan, value in zip(alive, joint, strict=True):
+                worlds[plan].append(value)
+        else:
+            for plan in alive:
+                worlds[plan].append(tree.simulate(world, plan)[seat])
         clock.tick()
         alive = _race(alive, worlds)
         world = sample(rng)
@@ -201,6 +222,30 @@ def search(
             visits[plan[0]] = max(visits[plan[0]], len(values))
     best = max(alive, key=lambda p: (sum(worlds[p]) / max(1, len(worlds[p])), [-a for a in p]))
     return Stats(visits, means, clock.done, best, tree.simulations)
+
+
+def evaluate(
+    view: Any,
+    legal: Sequence[Action],
+    rng: random.Random,
+    budget: Budget,
+    knowledge: Knowledge[Any],
+) -> dict[Action, list[float]]:
+    """Every legal action's return for the seat of ``view``, one per sampled deal, all actions on
+    the same deals (so two actions compare pair by pair): the search of ``search`` without its
+    race, for a review that must value the move played as carefully as the best one."""
+    informed = budget.rollout == "informed"
+    sample = knowledge.sampler(view)
+    clock = budget.clock()
+    tree = _Tree(knowledge, informed, budget.prior == "informed", rng)
+    values: dict[Action, list[float]] = {a: [] for a in legal}
+    seat = view.seat
+    while clock.more():
+        world = sample(rng)
+        for action in legal:
+            values[action].append(tree.simulate(world, (action,))[seat])
+        clock.tick()
+    return values
 
 
 Plan = tuple[int, ...]
@@ -380,9 +425,5 @@ def decide(
     """The search's decision for the seat of ``view``, with a reason for people."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    what = " then ".join(knowledge.describe(view.params, a) for a in stats.plan)
-    return Decision(
-        best,
-        f"{what}: {stats.means[best]:+.1f} {unit} on average over {stats.visits[best]} "
-        "sampled deals",
-    )
+    what = [knowledge.describe(view.params, a) for a in stats.plan]
+    return Decision(best, searched(what, stats.means[best], unit, stats.visits[best]))

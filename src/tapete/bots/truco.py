@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
-from tapete.bots import Budget, Decision, search
+from tapete.bots import Budget, Decision, Reason, search
 from tapete.cards import cards_of
 from tapete.games import truco
 from tapete.games.truco import ACCEPT, DOWN, RAISE, RUN, TIE
@@ -37,6 +37,8 @@ from tapete.games.truco import ACCEPT, DOWN, RAISE, RUN, TIE
 _PLAY, _ANSWER, _ELEVEN, _OVER = truco.Phase  # read in playouts: a global is faster
 
 __all__ = ["Knowledge", "decide", "knowledge"]
+
+UNIT = "points"  # what a deal's returns count, in reasons and reviews
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
@@ -48,22 +50,22 @@ def decide(
     level: str, view: truco.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if view.blind:
-        return Decision(legal[0], "a blind hand: every position is alike")
+        return Decision(legal[0], Reason("a blind hand: every position is alike"))
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view.params))
+        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     betting = view.phase != truco.Phase.PLAY or RAISE in legal
     if careful and not betting:
-        what = "counts the cards still out"
+        what = Reason("counts the cards still out")
         bet = None
     elif careful:
         chance = _estimate(view, rng, MEDIUM_DEALS, read=True)
         bet = _medium_bet(view, legal, rng, chance)
-        what = f"wins about {chance:.0%} of sampled deals"
+        what = Reason("wins about {p:.0%} of sampled deals", p=chance)
     else:
         points = _easy_points(view)
         bet = _easy_bet(view, legal, rng, points)
-        what = f"counts {points:.1f} points in hand"
+        what = Reason("counts {n:.1f} points in hand", n=points)
     if bet is not None:
         return Decision(bet, what)
     card = _pick(*_seen(view), careful=careful)
@@ -398,9 +400,9 @@ def _medium_bet(
 # --- the search's knowledge ----------------------------------------------------------------------
 
 
-def knowledge(params: truco.Params) -> Knowledge:
-    """The search's knowledge of Truco with these parameters."""
-    return Knowledge(params)
+def knowledge(view: truco.View) -> Knowledge:
+    """The search's knowledge of Truco, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[truco.State]):

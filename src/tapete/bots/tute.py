@@ -25,13 +25,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tapete.bots import Budget, Decision, search
+from tapete.bots import Budget, Decision, Move, Reason, search
 from tapete.bots.solver import Position, Solver, solve
 from tapete.cards import SPANISH_40, cards_of, suit_mask
 from tapete.games import tute
 from tapete.tricks import MUST_WIN, beats, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
+
+UNIT = "points of margin"  # what a deal's returns count, in reasons and reviews
 
 PRIOR_POINTS = 5.0  # hard's prior: a card worth this many points less is e times less liked
 EXACT_CARDS = 12  # four players: cards left in all hands at or below which a leaf is solved
@@ -55,7 +57,9 @@ def decide(
     level: str, view: tute.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if tute.TUTE in legal:
-        return Decision(tute.TUTE, "four Reyes or four Caballos: a tute wins the deal outright")
+        return Decision(
+            tute.TUTE, Reason("four Reyes or four Caballos: a tute wins the deal outright")
+        )
     if level == "hard":
         return _hard(view, legal, rng, budget)
     declaration = _declaration(legal)
@@ -63,9 +67,9 @@ def decide(
         return Decision(declaration, _declaration_reason(view, declaration))
     know = _from_view(view, legal)
     if level == "easy":
-        return Decision(_easy_card(know), "plays cheap, wins tricks with points in them")
+        return Decision(_easy_card(know), Reason("plays cheap, wins tricks with points in them"))
     card, p_win = _medium_card(know)
-    return Decision(card, f"takes the trick {100 * p_win:.0f}% of the time")
+    return Decision(card, Reason("takes the trick {p:.0%} of the time", p=p_win))
 
 
 def _declaration(legal: Sequence[int]) -> int | None:
@@ -76,10 +80,10 @@ def _declaration(legal: Sequence[int]) -> int | None:
     return sings[0] if sings else None
 
 
-def _declaration_reason(view: tute.View, action: int) -> str:
+def _declaration_reason(view: tute.View, action: int) -> Reason:
     if action == tute.SWAP:
-        return "swaps a low trump for the face-up card"
-    return f"sings {40 if action - tute.SING == view.trump else 20}"
+        return Reason("swaps a low trump for the face-up card")
+    return Reason("sings {n}", n=40 if action - tute.SING == view.trump else 20)
 
 
 # --- what a seat knows ---------------------------------------------------------------------------
@@ -348,7 +352,7 @@ def _playout_action(state: tute.State) -> int:
 def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
     if view.params.players == 2 and view.stock_size == 0:
         return _open_hands(view, legal, rng)
-    return search.decide(view, legal, rng, budget, knowledge(view.params), "points of margin")
+    return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
 
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
@@ -407,6 +411,16 @@ def _card_values(state: tute.State, cards: Sequence[int], side: int) -> dict[int
     return out
 
 
+def _margin_so_far(state: tute.State) -> int:
+    """Side 0's card points and cantes so far, less side 1's."""
+    points = [0, 0]
+    for seat, taken in enumerate(state.points):
+        points[seat % 2] += taken
+    for _, seat, suit in state.cantes:
+        points[seat % 2] += 40 if suit == state.deal.trump else 20
+    return points[0] - points[1]
+
+
 def _left(state: tute.State) -> int:
     """The card points still to take, with the last trick's bonus."""
     total = 0
@@ -424,7 +438,9 @@ def _sing_first(view: tute.View, legal: list[int]) -> Decision | None:
     if not sings:
         return None
     best = max(sings, key=lambda a: (a - tute.SING == view.trump, -a))
-    return Decision(best, f"sings {40 if best - tute.SING == view.trump else 20}: free points")
+    return Decision(
+        best, Reason("sings {n}: free points", n=40 if best - tute.SING == view.trump else 20)
+    )
 
 
 def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decision:
@@ -438,17 +454,21 @@ def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decisi
     best = max(legal, key=lambda c: (values[c], -c))
     return Decision(
         best,
-        f"{tute.format_action(view.params, best)}: takes {values[best]} of the "
-        f"{_left(state)} points left with best play (the hands are known)",
+        Reason(
+            "{move}: takes {n} of the {left} points left with best play (the hands are known)",
+            move=Move(tute.format_action(view.params, best)),
+            n=values[best],
+            left=_left(state),
+        ),
     )
 
 
 # --- hard: what the search knows -----------------------------------------------------------------
 
 
-def knowledge(params: tute.Params) -> Knowledge:
-    """The search's knowledge of Tute with these parameters."""
-    return Knowledge(params)
+def knowledge(view: tute.View) -> Knowledge:
+    """The search's knowledge of Tute, for a search from ``view``."""
+    return Knowledge(view.params)
 
 
 class Knowledge(search.Knowledge[tute.State]):
@@ -482,6 +502,25 @@ class Knowledge(search.Knowledge[tute.State]):
             state.sing_right,
         )
 
+    def solved(self, view: tute.View, legal: Sequence[int]) -> dict[int, float] | None:
+        """Two players after the stock: every unseen card is in the other hand, so each card's
+        margin is the solver's (a decision that may still sing or swap is left to sampling)."""
+        if view.params.players != 2 or view.stock_size or view.params.cantes_after_stock:
+            return None
+        if any(a >= tute.SWAP for a in legal) or view.seat is None:
+            return None
+        state = tute.sample_state(view, random.Random(0))  # the one deal the view allows
+        side = view.seat % 2
+        takes = _card_values(state, legal, side)
+        sign = 1 if side == 0 else -1
+        out = {}
+        for card in legal:
+            margin = sign * _margin_so_far(state) + 2 * takes[card] - _left(state)
+            if _deals_to_win(self.params) > 1:
+                margin += BEST_OF_WIN if margin > 0 else -BEST_OF_WIN
+            out[card] = float(margin)
+        return out
+
     def declares(self, state: tute.State, action: int) -> bool:
         return action in (tute.SWAP, *range(tute.SING, tute.SING + 4))
 
@@ -510,14 +549,7 @@ class Knowledge(search.Knowledge[tute.State]):
             return None
         team = {0, 2}
         ours = solve(_position(state), team, team) if _left(state) else 0
-        points = [0, 0]
-        for seat in range(n):
-            points[seat % 2] += state.points[seat]
-        for _, seat, suit in state.cantes:
-            points[seat % 2] += 40 if suit == state.deal.trump else 20
-        points[0] += ours
-        points[1] += _left(state) - ours
-        margin = float(points[0] - points[1])
+        margin = float(_margin_so_far(state) + 2 * ours - _left(state))
         if _deals_to_win(self.params) > 1:
             margin += BEST_OF_WIN if margin > 0 else -BEST_OF_WIN
         return tuple(margin if s % 2 == 0 else -margin for s in range(n))

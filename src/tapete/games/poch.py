@@ -1119,33 +1119,6 @@ def observe(state: State, seat: Seat | None) -> View:
     )
 
 
-def describe(view: View) -> str:
-    """The view in words, for a person at a plain text prompt."""
-    face = view.upcard if view.upcard >= 0 else view.shown
-    how = "turned" if view.upcard >= 0 else "shown, kept by its holder"
-    lines = [
-        f"round {view.deal + 1}: seat {view.dealer} deals, trump {suit_name(view.trump)}"
-        f" ({format_card(face)} {how}); {view.phase}",
-        "bowls: " + ", ".join(f"{name} {n}" for name, n in zip(BOWLS, view.bowls, strict=True)),
-    ]
-    taken = [f"seat {m.seat} {BOWLS[m.bowl]} ({m.cards})" for m in view.melds if m.seat is not None]
-    lines.append("melds: " + (", ".join(taken) or "none"))
-    for s in range(view.params.players):
-        if not view.in_game[s]:
-            lines.append(f"  seat {s}: out")
-            continue
-        state = "passed" if view.folded[s] else f"bet {view.bets[s]}" if view.bets[s] else "no bet"
-        seen = view.hands[s]
-        cards = f"[{seen}]" if seen is not None else f"{view.hand_sizes[s]} cards"
-        if seen is None and view.known[s]:
-            cards += f", shown {view.known[s]}"
-        mark = "  <- to act" if s == view.turn else ""
-        lines.append(f"  seat {s}: {view.chips[s]} chips, {state}, {cards}{mark}")
-    if view.runs:
-        lines.append("runs: " + " | ".join(format_cards(c for _, c in run) for run in view.runs))
-    return "\n".join(lines)
-
-
 def _known_out(rnd: Round) -> int:
     """Cards everyone knows are out of play: the turned card and the trump honours no one took."""
     out = 1 << rnd.upcard if rnd.upcard >= 0 else 0

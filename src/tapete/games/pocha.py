@@ -893,31 +893,3 @@ def stack_deck(
     ['1o', '3o', '4o', '5e']
     """
     return chance.stack_deck(_deck(params), params.players, dealer, hands, upcard or "")
-
-
-def describe(view: View) -> str:
-    """The view in words, for a person at a plain text prompt."""
-    p = view.params
-    trump = suit_name(view.trump) if view.trump >= 0 else "none"
-    face = view.upcard if view.upcard >= 0 else view.shown
-    shown = (
-        f" ({format_card(face)}{' held by the dealer' if view.shown >= 0 else ''})"
-        if face >= 0
-        else ""
-    )
-    kind = "tie-break hand" if view.tiebreak else f"hand {view.deal + 1} of {len(schedule_of(p))}"
-    lines = [f"{kind}: {view.hand_size} card(s), seat {view.dealer} deals, trump {trump}{shown}"]
-    for s in view.seats:
-        bid = "-" if view.bids[s] is None else view.bids[s]
-        mark = " <- to play" if s == view.turn else ""
-        seen = view.hands[s]
-        cards = f"  [{seen}]" if seen is not None and s != view.seat else ""
-        lines.append(
-            f"  seat {s}: bid {bid}, tricks {view.won[s]}, score {view.scores[s]}{cards}{mark}"
-        )
-    if view.trick:
-        lines.append(f"  trick so far (led by seat {view.leader}): {format_cards(view.trick)}")
-    if view.seat is not None:
-        own = view.hands[view.seat]
-        lines.append(f"your hand: {own if own is not None else '(hidden: ronda india)'}")
-    return "\n".join(lines)

@@ -1304,30 +1304,3 @@ def stack_deck(
         rows[dealer].append(up)
     turned = [up if up is not None else spare.pop(0), *drawn] if n == 2 else []
     return dealt_order(rows, (dealer + 1) % n, turned, SPANISH_40.cards)
-
-
-def describe(view: View) -> str:
-    """The view in words, for a person at a plain text prompt."""
-    p, n = view.params, view.params.players
-    trump = suit_name(view.trump)
-    if n == 2:
-        face = CARD_TEXT[view.face_up] if view.face_up >= 0 else "drawn"
-        setting = f"trump {trump}; face-up {face}, {view.stock_size} card(s) to draw"
-    else:
-        setting = f"trump {trump} ({CARD_TEXT[view.upcard]}, the dealer's)"
-    lines = [f"deal {view.deal + 1}, seat {view.dealer} deals; {setting}"]
-    for s in range(n):
-        mark = " <- to play" if s == view.turn else ""
-        shown = f", shown {view.known[s]}" if view.known[s] else ""
-        lines.append(
-            f"  seat {s}: {view.hand_sizes[s]} cards, {view.points[s]} card points{shown}{mark}"
-        )
-    for _, seat, suit in view.cantes:
-        lines.append(f"  seat {seat} sang {40 if suit == view.trump else 20} in {suit_name(suit)}")
-    if view.trick:
-        lines.append(f"  trick so far (led by seat {view.leader}): {format_cards(view.trick)}")
-    if p.match != "single_deal":
-        lines.append(f"  match ({p.match}): {' - '.join(str(s) for s in view.scores)}")
-    if view.hand is not None:
-        lines.append(f"your hand: {view.hand}")
-    return "\n".join(lines)

@@ -19,10 +19,11 @@ from textual.widgets import Button, DataTable, Markdown, Static
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import tr
 from tapete.match import choose_or_stand_in
-from tapete.present import game_deck, glyph_text
+from tapete.narrate import action_label, reason_words
+from tapete.present import game_deck
 from tapete.record import Record
 from tapete.tui import records
-from tapete.tui.session import SPEEDS, Replay, Scene, Session, action_words
+from tapete.tui.session import SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
     ActionBar,
     ActionButton,
@@ -297,9 +298,9 @@ class TableScreen(SceneScreen):
         self.hinted = decision.action
         session = self.session
         view = session.game.observe(session.state, session.turn)
-        words = action_words(session.game, decision.action, self.lang, view=view)
+        words = action_label(session.game, decision.action, self.lang, view=view)
         hint = tr(self.lang, "hint: {action}", action=words)
-        reason = glyph_text(decision.reason, game_deck(session.game))
+        reason = reason_words(self.lang, decision.reason, game_deck(session.game))
         self.say(f"{hint} — {reason}" if reason else hint)
 
     def action_undo(self) -> None:

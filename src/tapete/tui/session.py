@@ -19,7 +19,8 @@ from tapete.game import Action, Game, Outcome, Seat
 from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
-from tapete.present import Button, Table, actions, card_glyph, game_deck, present, raise_call
+from tapete.narrate import Entry, event_entries, line, step_entries
+from tapete.present import Button, Table, actions, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
 
@@ -31,7 +32,6 @@ __all__ = [
     "Scene",
     "Session",
     "Step",
-    "event_words",
 ]
 
 BOT_NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo")
@@ -86,12 +86,14 @@ class Scene:
 
 @dataclass(frozen=True)
 class Step:
-    """An accepted decision and the state after it, with the public events it brought."""
+    """An accepted decision and the state after it, with the public events it brought and the
+    narrator's entries for it."""
 
     seat: Seat
     action: Action
     after: Any
     events: tuple[Mapping[str, Any], ...]
+    entries: tuple[Entry, ...] = ()
 
 
 def public_events(game: Game[Any, Any], state: Any) -> tuple[Mapping[str, Any], ...]:
@@ -108,7 +110,7 @@ class Timeline:
         self.start = start
         self.names = list(names)
         self.steps: list[Step] = []
-        self.first_events = public_events(game, start)
+        self.first_entries = tuple(event_entries(game.visible_events(start, self.you)))
         self.deck = game_deck(game)
 
     def state_at(self, index: int) -> Any:
@@ -125,30 +127,41 @@ class Timeline:
 
     open_hands = True  # a finished match replayed: every action is told as it was
 
+    def step(self, seat: Seat, action: Action, after: Any) -> Step:
+        """The step of ``seat`` playing ``action`` now, told as ``you`` may know it while the
+        match is played (a card another seat played face down is not named)."""
+        before = self.state_at(len(self.steps))
+        entries = step_entries(
+            self.game, seat, action, before, after, self.you, open_hands=self.open_hands
+        )
+        return Step(seat, action, after, public_events(self.game, after), tuple(entries))
+
+    def words(self, entry: Entry, lang: str, names: Sequence[str]) -> str:
+        """An entry in words, told to ``you``, cards printed as the screens draw them."""
+        teams = self.game.teams is not None
+        return line(lang, entry, names, teams, you=self.you, deck=self.deck)
+
     def step_line(self, index: int, lang: str, names: Sequence[str]) -> str:
-        """Step ``index`` (from 0) in words: who did what, as ``you`` may know it while the match
-        is played (a card another seat played face down is not named)."""
-        step, name = self.steps[index], names[self.steps[index].seat]
-        if not self.open_hands:
-            seen = self.game.visible_action(self.state_at(index), step.action, self.you)
-            if seen != self.game.format_action(step.action):
-                if seen.split()[-1] == "down":
-                    return tr(lang, "{name} plays a card face down", name=name)
-                return tr(lang, "{name}: {action}", name=name, action=seen)
-        label = action_words(self.game, step.action, lang, after=step.after)
-        return tr(lang, "{name}: {action}", name=name, action=label)
+        """Step ``index`` (from 0) in words: who did what."""
+        return self.words(self.steps[index].entries[0], lang, names)
 
     def log_lines(self, lang: str, upto: int | None = None, limit: int = 300) -> tuple[str, ...]:
         """The match in words, from the first deal to step ``upto`` (the last few hundred lines)."""
         names = self.display_names(lang)
         chosen = self.steps if upto is None else self.steps[:upto]
-        you, deck = self.you, self.deck
-        lines = [event_words(e, names, lang, you, deck) for e in self.first_events]
+        lines = [self.words(e, lang, names) for e in self.first_entries]
         start = max(0, len(chosen) - limit)
         for index in range(start, len(chosen)):
-            lines.append(self.step_line(index, lang, names))
-            lines.extend(event_words(e, names, lang, you, deck) for e in chosen[index].events)
-        return tuple(line for line in lines if line)[-limit:]
+            lines.extend(self.words(e, lang, names) for e in chosen[index].entries)
+        return tuple(told for told in lines if told)[-limit:]
+
+    def trick_note(
+        self, table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str
+    ) -> str:
+        """Who took the trick just finished, under the cards it held."""
+        if not table.last_trick or not taken:
+            return ""
+        return self.words({"kind": "trick", "seat": winner}, lang, names)
 
     def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
         """Whether a trick was taken at or before step ``upto`` in this deal, and by whom."""
@@ -161,135 +174,15 @@ class Timeline:
         return False, None
 
 
-def action_words(
-    game: Game[Any, Any], action: Action, lang: str, view: Any = None, after: Any = None
-) -> str:
-    """An action as a button names it (``play K♦``, ``pedir 2``, ``¡truco!``, ``seis!``): from
-    the ``view`` it is chosen in, or the state ``after`` it (what a Truco raise asked)."""
-    if after is not None and game.format_action(action) == "raise":
-        asked = getattr(game.observe(after, None), "proposal", None)
-        if asked is not None:
-            return tr(lang, raise_call(asked))
-    acts = actions(game, [action], lang, view)
-    if acts.cards:
-        card = card_glyph(next(iter(acts.cards)), game_deck(game))
-        return tr(lang, "play {card}", card=card)
-    return acts.buttons[0].label if acts.buttons else game.format_action(action)
-
-
-def _glyphs(cards: Any, deck: str) -> str:
-    """Cards in an event (a list, or one text with spaces) as the screens print them."""
-    listed = cards.split() if isinstance(cards, str) else list(cards or ())
-    return " ".join(card_glyph(str(c), deck) for c in listed)
-
-
-def _who(names: Sequence[str], seat: Any) -> str:
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
-
-
-def _signed(values: Iterable[int], labels: Sequence[str]) -> str:
-    return ", ".join(f"{_who(labels, i)} {v:+d}" for i, v in enumerate(values))
-
-
-def event_words(
-    event: Mapping[str, Any],
-    names: Sequence[str],
-    lang: str,
-    you: int | None = None,
-    deck: str = "spanish",
-) -> str:
-    """One public event in words (a deal event's hands are never read); ``you`` is your seat,
-    ``deck`` how its cards are printed."""
-    kind = event["type"]
-    seat = next((event[k] for k in ("winner", "dealer", "declarer", "seat") if k in event), None)
-    name = _who(names, seat)
-    mine = seat is not None and seat == you
-    if kind == "deal":
-        return tr(lang, "you deal") if mine else tr(lang, "{name} deals", name=name)
-    if kind == "trick":
-        if seat is None:
-            return tr(lang, "the trick is tied")
-        return (
-            tr(lang, "you take the trick")
-            if mine
-            else tr(lang, "{name} takes the trick", name=name)
-        )
-    if kind == "score":
-        score = event.get("score", ())
-        labels = names if len(score) == len(names) else [tr(lang, "team {n}", n=i) for i in (0, 1)]
-        return tr(lang, "this deal: {scores}", scores=_signed(score, labels))
-    if kind == "end":
-        winners = ", ".join(_who(names, w) for w in event.get("winners", ()))
-        return tr(lang, "match over: {names} win", names=winners)
-    if kind == "auction" and seat is not None:
-        if mine:
-            return tr(lang, "you declare {n}", n=event["bid"])
-        return tr(lang, "{name} declares {n}", name=name, n=event["bid"])
-    if kind == "trump" and seat is not None:
-        suit = event.get("trump") or "none"
-        named = tr(lang, "no trump") if suit == "none" else tr(lang, str(suit))
-        if mine:
-            return tr(lang, "you name trump: {suit}", suit=named)
-        return tr(lang, "{name} names trump: {suit}", name=name, suit=named)
-    if kind == "pot":
-        if seat is None:
-            return tr(lang, "the pot carries over")
-        return tr(lang, "you take the pot") if mine else tr(lang, "{name} takes the pot", name=name)
-    if kind == "meld" and seat is not None:
-        bowl = tr(lang, str(event["bowl"]))
-        if mine:
-            return tr(lang, "you take the {bowl} bowl", bowl=bowl)
-        return tr(lang, "{name} takes the {bowl} bowl", name=name, bowl=bowl)
-    if kind == "poker":
-        return _pinke(event, names, lang, you, deck)
-    if kind == "swap" and seat is not None:
-        cards = {
-            "gave": _glyphs([event.get("gave")], deck),
-            "took": _glyphs([event.get("took")], deck),
-        }
-        if mine:
-            return tr(lang, "you swap {gave} for {took}", **cards)
-        return tr(lang, "{name} swaps {gave} for {took}", name=name, **cards)
-    if kind == "cante" and seat is not None:
-        sung = {"n": event.get("points"), "suit": tr(lang, str(event.get("suit")))}
-        if mine:
-            return tr(lang, "you sing {n} in {suit}", **sung)
-        return tr(lang, "{name} sings {n} in {suit}", name=name, **sung)
-    if kind == "run":
-        return tr(lang, "run: {cards}", cards=_glyphs(event.get("cards", ()), deck))
-    return ""
-
-
-def _pinke(
-    event: Mapping[str, Any], names: Sequence[str], lang: str, you: int | None, deck: str
-) -> str:
-    """Who takes Poch's Pinke, and the hands compared for it when it came to a showdown."""
-    winner = event.get("winner")
-    seat = winner if isinstance(winner, int) and winner >= 0 else None
-    if seat is None:
-        said = tr(lang, "nobody bet: the Poch bowl carries over")
-    elif seat == you:
-        said = tr(lang, "you take the Pinke")
-    else:
-        said = tr(lang, "{name} takes the Pinke", name=_who(names, seat))
-    shown = []
-    for hand in event.get("hands", ()):
-        cards = _glyphs(hand["cards"], deck)
-        if hand.get("seat") == you:
-            shown.append(tr(lang, "you show {cards}", cards=cards))
-        else:
-            shown.append(
-                tr(lang, "{name} shows {cards}", name=_who(names, hand["seat"]), cards=cards)
-            )
-    return "; ".join([*shown, said])
-
-
 # --- a match being played --------------------------------------------------------------------
 
 
 def _agent(kind: str, game: Game[Any, Any], state: Any) -> tuple[bots.Bot, str]:
-    """The bot of a level; a level a game has no strategies for yet plays random."""
-    bot = bots.load(kind)
+    """The bot of a level (or a trained policy); a level a game has no strategies for yet plays
+    random."""
+    from tapete import players
+
+    bot = players.load(kind)
     if isinstance(bot, bots.LevelBot):
         try:
             bots.strategies(game.observe(state, 0))
@@ -385,7 +278,7 @@ class Session(Timeline):
 
     def push(self, seat: Seat, action: Action, after: Any = None) -> None:
         after = self.game.apply(self.state, action) if after is None else after
-        self.steps.append(Step(seat, action, after, public_events(self.game, after)))
+        self.steps.append(self.step(seat, action, after))
         self.version += 1
 
     def try_action(self, action: Action) -> IllegalActionError | None:
@@ -504,7 +397,7 @@ class Session(Timeline):
             buttons=_button_keys(buttons, bool(acts.cards), hinted),
             log=self.log_lines(lang),
             message=message,
-            trick_note=_trick_note(table, taken, winner, names, lang, self.you),
+            trick_note=self.trick_note(table, taken, winner, names, lang),
             selected=selected if mine else -1,
         )
 
@@ -562,14 +455,6 @@ def _letter(label: str, used: set[str]) -> str:
     return next((ch for ch in LETTERS if ch not in used), "")
 
 
-def _trick_note(
-    table: Table, taken: bool, winner: int | None, names: Sequence[str], lang: str, you: int | None
-) -> str:
-    if not table.last_trick or not taken:
-        return ""
-    return event_words({"type": "trick", "winner": winner}, names, lang, you)
-
-
 # --- a record stepped through --------------------------------------------------------------
 
 
@@ -580,10 +465,10 @@ class Replay(Timeline):
         game = load(record.game)
         checked = list(record_steps(record))  # checks every decision against the rules
         start = checked[0][1] if checked else _first_state(game, record)
+        self.record = record  # before the timeline: it names "you"
         super().__init__(game, start, [s.name for s in record.seats])
-        self.record = record
         for _, _, seat, action, after in checked:
-            self.steps.append(Step(seat, action, after, public_events(game, after)))
+            self.steps.append(self.step(seat, action, after))
         self.deals = [deal for deal, *_ in checked]
         self.starts = sorted({self.deals.index(d) for d in set(self.deals)})
         self.position = 0
@@ -657,7 +542,7 @@ class Replay(Timeline):
             lang=lang,
             log=self.log_lines(lang, self.position),
             message=last,
-            trick_note=_trick_note(table, taken, winner, names, lang, self.you),
+            trick_note=self.trick_note(table, taken, winner, names, lang),
             hands=tuple(hands),
             position=where,
         )

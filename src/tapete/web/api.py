@@ -29,7 +29,7 @@ from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
 from tapete.web.room import Room, levels
 from tapete.web.rooms import Rooms
-from tapete.web.seating import token_hash
+from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig
 from tapete.web.strings import strings
 from tapete.web.thinking import Thinkers
@@ -233,7 +233,10 @@ async def _limit(kind: str, request: Request) -> None:
 
 def _check_level(level: str) -> None:
     if level not in bots.LEVELS:
-        raise SpecError(f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}")
+        raise SpecError(
+            outer_refusal(level)
+            or f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}"
+        )
 
 
 # --- the routes ------------------------------------------------------------------------------
@@ -462,6 +465,29 @@ async def api_record_now(
     )
     _deprecate(response, token)
     return response
+
+
+@router.get(
+    "/api/tables/{code}/narration",
+    summary="The match in words, deal by deal, for the replay: as your seat may know it "
+    "(Authorization: Bearer SEAT-TOKEN) while it runs, every card once over",
+)
+async def api_narration(
+    request: Request,
+    code: str,
+    token: Annotated[Token, Depends(_token)],
+    response: Response,
+    match: int | None = None,
+    lang: str = "en",
+) -> dict[str, Any]:
+    room = await _room(request, code)
+    seat = room.seat_of(token_hash(token.value)) if token.value else None
+    told = room.narration_for(seat, match, language(lang) or "en")
+    if told is None:
+        raise HTTPException(404, "no match with that number has started at this table")
+    response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
+    _deprecate(response, token)
+    return {"deals": told}
 
 
 @router.get(

@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
-from tapete.i18n import tr
 from tapete.match import choose_or_stand_in, seat_rng
-from tapete.present import actions
+from tapete.narrate import action_label, reason_words
 from tapete.web.seating import error
 from tapete.web.thinking import Job, Thinkers
-from tapete.web.words import reason_words
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -177,15 +175,9 @@ class Driver:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(room.state, decision.action) is not None:
             return error("no-hint", "no hint this time")
-        shown = actions(game, [decision.action], conn.lang, view)
-        label = (
-            tr(conn.lang, "play {card}", card=next(iter(shown.cards)))
-            if shown.cards
-            else shown.buttons[0].label
-        )
         return {
             "type": "hint",
             "action": game.format_action(decision.action),
-            "label": label,
+            "label": action_label(game, decision.action, conn.lang, view),
             "reason": reason_words(conn.lang, decision.reason),
         }

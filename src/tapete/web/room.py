@@ -32,7 +32,7 @@ from tapete.web.views import Broadcast, Connection
 
 if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
-from tapete.web.words import deal_entries, public_trick, seat_name, step_entries
+from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
 
 __all__ = ["LOG_KEEP", "Room", "levels"]
 
@@ -78,7 +78,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = deal_entries(game.visible_events(state, None))
+        entries = event_entries(game.visible_events(state, None))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
@@ -134,6 +134,28 @@ class Room:
         if match != t.match or not t.started:
             return None
         return record.dumps(record.redact(self.record(), seat))
+
+    def narration_for(
+        self, seat: int | None, match: int | None, lang: str
+    ) -> list[dict[str, Any]] | None:
+        """Match ``match`` (default: the current one) in words, deal by deal, for the replay:
+        with every card once it is over, as ``seat`` may know it while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            story = record_story(record.loads(t.records[match]))
+        elif match == t.match and t.started:
+            story = record_story(self.record(), seat, open_hands=False)
+        else:
+            return None
+        names, teams = self.names(lang), self.game.teams is not None
+        return [
+            {
+                "first": [line(lang, e, names, teams) for e in deal.first],
+                "steps": [[line(lang, e, names, teams) for e in step] for step in deal.steps],
+            }
+            for deal in story
+        ]
 
     def hint_allowed(self, seat: int | None) -> bool:
         """Hints are for people playing against bots only."""

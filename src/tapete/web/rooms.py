@@ -17,7 +17,7 @@ from tapete import bots
 from tapete.errors import SpecError
 from tapete.games import load
 from tapete.web.room import Room, levels
-from tapete.web.seating import token_hash
+from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Connection, encode
@@ -25,7 +25,16 @@ from tapete.web.views import Connection, encode
 if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
 
-__all__ = ["EXPIRE_AFTER", "Connection", "Room", "Rooms", "encode", "levels", "token_hash"]
+__all__ = [
+    "EXPIRE_AFTER",
+    "Connection",
+    "Room",
+    "Rooms",
+    "encode",
+    "levels",
+    "outer_refusal",
+    "token_hash",
+]
 
 log = logging.getLogger("tapete.web")
 

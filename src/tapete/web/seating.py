@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tapete import bots
+from tapete import bots, players
 from tapete.errors import IllegalActionError
 from tapete.web.store import SeatConfig
 
@@ -21,12 +21,30 @@ if TYPE_CHECKING:
     from tapete.web.room import Room
     from tapete.web.views import Connection
 
-__all__ = ["Seating", "error", "token_hash"]
+__all__ = ["Seating", "error", "outer_refusal", "token_hash"]
 
 
 def token_hash(token: str) -> str:
     """What the store keeps of a seat token: its SHA-256, never the token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def outer_refusal(level: str) -> str | None:
+    """Why the web app refuses a seat that names a program or a file (``exec(...)``), or None
+    for any other name: the server would run what a visitor names.
+
+    >>> outer_refusal('exec(cmd="./mybot")').split(":")[0]
+    'exec(cmd="./mybot") is not for the web app'
+    >>> outer_refusal("genius") is None
+    True
+    """
+    if not players.is_outer(level):
+        return None
+    return (
+        f"{level} is not for the web app: outside bots run a program of the machine they play"
+        " on, so only tapete play and tapete arena seat them; the bot levels here are"
+        f" {', '.join(bots.LEVELS)}"
+    )
 
 
 def error(rule: str, message: str) -> IllegalActionError:
@@ -121,7 +139,8 @@ class Seating:
         n = len(t.seats)
         seat, to, level = msg.get("seat"), msg.get("to"), msg.get("level", t.options.standby)
         if not isinstance(level, str) or level not in bots.LEVELS:
-            raise error("bad-level", f"bot levels are {', '.join(bots.LEVELS)}")
+            refusal = outer_refusal(level) if isinstance(level, str) else None
+            raise error("bad-level", refusal or f"bot levels are {', '.join(bots.LEVELS)}")
         if kind == "fill":
             for s in t.seats:
                 if s.kind == "open":

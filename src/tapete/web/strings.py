@@ -130,7 +130,6 @@ UI = (
     "all hands open once the match is over",
     "deal {n} of {total}",
     "move {n} of {total}",
-    "trick to {name}",
     "Profile",
     "your profile",
     "Leaderboard: {game}",

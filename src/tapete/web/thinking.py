@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from tapete import bots
@@ -55,6 +56,14 @@ __all__ = ["NICENESS", "Answer", "Job", "Thinkers", "default_processes"]
 # Views travel to the workers pickled; a card set is its mask (it refuses the attribute writes
 # that pickle's default way of rebuilding an object makes).
 copyreg.pickle(CardSet, lambda cards: (CardSet, (cards.mask,)))
+
+
+# A hint's reason comes back as structured data, whose read-only mappings pickle as their items.
+def _read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(items)
+
+
+copyreg.pickle(MappingProxyType, lambda mapping: (_read_only, (dict(mapping),)))
 
 NICENESS = 10  # how much lower the workers' OS priority is than the server's
 WAITS_KEPT = 2000  # recent queue waits kept for the health report

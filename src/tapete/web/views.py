@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from tapete.narrate import line, seat_name
 from tapete.present import actions, present
-from tapete.web.words import line, seat_name
 
 if TYPE_CHECKING:
     from tapete.web.room import Room

@@ -2,7 +2,7 @@
 // trick by trick or move by move, from one seat or with all hands open (once the match is over;
 // while it runs the record is redacted to your seat, so only your hands are in it).
 
-import { setDeck, t } from "./i18n.js";
+import { lang, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { escapeHtml } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
@@ -19,7 +19,6 @@ function simulate(deal, upto, viewer) {
   const hands = deal.hands.map((h) => [...h]);
   let trick = [];
   let lastTrick = null;
-  const log = [];
   const events = (after) => deal.events.filter((e) => e.after === after);
   const apply = (e) => {
     if (e.type === "trick") {
@@ -44,13 +43,9 @@ function simulate(deal, upto, viewer) {
       if (at >= 0) hands[seat].splice(at, 1);
       trick.push([seat, hidden ? null : card]);
     }
-    log.push([seat, hidden ? "play down" : action]);
-    for (const e of events(i)) {
-      apply(e);
-      if (e.type === "trick") log.push([e.winner, null]);
-    }
+    for (const e of events(i)) apply(e);
   }
-  return { hands, trick, lastTrick, log };
+  return { hands, trick, lastTrick };
 }
 
 // A seat named as at the table (the server's seat_name): a bot saved as "bot 2 · medium" reads
@@ -99,6 +94,12 @@ export async function renderReplay(root, code, match, token) {
     return;
   }
   const doc = await response.json();
+  // The log in words comes from the server's narrator, as this seat may know the match.
+  query.set("lang", lang());
+  const told = await fetch(`/api/tables/${code}/narration?${query}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  const story = told.ok ? (await told.json()).deals : [];
   setDeck(deckOf(doc));
   const complete = !doc.redacted && doc.result !== null;
   const names = doc.seats.map(seatName);
@@ -206,8 +207,9 @@ export async function renderReplay(root, code, match, token) {
     $(".replay-trick").innerHTML = shown
       .map(([s, c]) => `<figure data-seat="${s}">${cardSVG(c)}<figcaption>${escapeHtml(names[s])}</figcaption></figure>`)
       .join("");
-    $(".replay-log").innerHTML = seen.log
-      .map(([s, a]) => `<li>${a === null ? escapeHtml(t("trick to {name}", { name: names[s] ?? "?" })) : `${escapeHtml(names[s])}: ${escapeHtml(a)}`}</li>`)
+    const words = story[state.deal] || { first: [], steps: [] };
+    $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]
+      .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join("");
     root.querySelector('[data-go="back"]').disabled = state.deal === 0 && state.step === -1;
     root.querySelector('[data-go="forward"]').disabled =

@@ -1,0 +1,330 @@
+"""The coach: a review of every decision of a match, from what the player knew at the time.
+
+For each decision of the chosen seats (those with more than one legal action), ``review`` values
+every legal action with the search behind ``hard`` (``tapete.bots.search.evaluate``) **from that
+seat's view at that moment**, never a hidden card, all actions on the same sampled deals, in the
+game's own points of the deal (Pocha's and Oh Hell's score, Tute's points of margin, Truco's
+points, Poch's and Pottle's chips).
+
+* **Loss.** The best action's mean return minus the played action's, counted only when it is
+  larger than its standard error (the spread of the two actions' paired differences over the
+  sampled deals, over the square root of their number); otherwise 0. A move that ties the best
+  loses nothing. Where nothing hidden matters any more and the game has an exact solver (Tute
+  for two once the stock is gone), the solver's values are taken, with no error.
+* **Verdicts.** A loss of at least 10%, 30% or 60% of the game's scale (the usual spread of a
+  deal's returns: ``Knowledge.scale``) is an *inaccuracy*, a *mistake* or a *blunder*.
+* **Accuracy.** A decision scores ``100 * max(0, 1 - loss / scale)``; a player's accuracy is the
+  mean over their reviewed decisions.
+* **Loss per deal.** A player's losses added up, over the deals they played.
+
+With a fixed ``iterations`` and ``seed`` the review is a pure function of the record: each
+decision's sampled deals come from its own seeded generator, so workers change nothing.
+
+>>> import tapete
+>>> from tapete.match import play
+>>> _, record = play(tapete.load("pocha(players=3, schedule=[2])"), ["easy"] * 3, seed=3)
+>>> result = review(record, seats=[0], iterations=30)
+>>> [d.seat for d in result.decisions] == [0] * len(result.decisions)
+True
+>>> 0 <= result.players[0].accuracy <= 100
+True
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tapete import bots
+from tapete.bots import Budget, search
+from tapete.game import Action, Game, Seat
+from tapete.games import rules_of
+from tapete.record import Record, recorded_game, steps
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "VERDICTS",
+    "Player",
+    "Review",
+    "Reviewed",
+    "review",
+    "review_decision",
+    "to_json",
+    "verdict",
+]
+
+DEFAULT_ITERATIONS = 200  # sampled deals a decision, every legal action on each
+VERDICTS = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))  # share of the scale
+_PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One decision under review: where it was, what was played, what was best, what it cost."""
+
+    seat: Seat
+    deal: int  # counted from 0
+    move: int  # the decision's number in its deal, counted from 1
+    played: str  # in the game's notation
+    best: str
+    loss: float  # expected points of the deal lost against the best, 0 within its error
+    error: float  # standard error of the played move's difference from the best
+    verdict: str  # "", "inaccuracy", "mistake" or "blunder"
+    values: tuple[tuple[str, float], ...]  # every legal action's mean return, best first
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's summary: accuracy, expected points lost a deal, and its costliest decisions."""
+
+    seat: Seat
+    name: str
+    decisions: int
+    deals: int
+    accuracy: float
+    loss_per_deal: float
+    costliest: tuple[Reviewed, ...]
+
+
+@dataclass(frozen=True)
+class Review:
+    """A match's review: every reviewed decision in order, and a summary per reviewed seat."""
+
+    game: str
+    unit: str
+    scale: float
+    iterations: int
+    seed: int
+    decisions: tuple[Reviewed, ...]
+    players: dict[Seat, Player]
+
+
+def verdict(loss: float, scale: float) -> str:
+    """The class of a loss: blunder, mistake, inaccuracy, or "" for a good move.
+
+    >>> verdict(7.0, 10.0), verdict(0.5, 10.0)
+    ('blunder', '')
+    """
+    for name, share in VERDICTS:
+        if loss >= share * scale:
+            return name
+    return ""
+
+
+@dataclass(frozen=True)
+class _Task:
+    index: int
+    seat: Seat
+    deal: int
+    move: int
+    view: Any
+    legal: tuple[Action, ...]
+    played: Action
+    iterations: int
+    seed: int
+
+
+def review(
+    record: Record,
+    seats: Iterable[Seat] | None = None,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review the decisions of ``seats`` (every seat by default) in ``record`` (see the module
+    doc). ``workers`` processes share the decisions; ``progress(done, total)`` is told of each."""
+    game = recorded_game(record)
+    wanted = set(range(game.players)) if seats is None else set(seats)
+    tasks = _tasks(game, record, wanted, iterations, seed)
+    done: dict[int, Reviewed] = {}
+    for index, reviewed in _run(tasks, workers):
+        done[index] = reviewed
+        if progress is not None:
+            progress(len(done), len(tasks))
+    decisions = tuple(done[t.index] for t in tasks)
+    unit, scale = _unit_and_scale(tasks[0].view) if tasks else ("points", 1.0)
+    deals = _deals_played(record, game)
+    names = dict(enumerate(s.name for s in record.seats))
+    players = {
+        seat: _player(seat, names.get(seat, f"seat {seat}"), decisions, deals[seat], scale)
+        for seat in sorted(wanted)
+    }
+    return Review(record.game, unit, scale, iterations, seed, decisions, players)
+
+
+def _tasks(
+    game: Game[Any, Any], record: Record, seats: set[Seat], iterations: int, seed: int
+) -> list[_Task]:
+    tasks: list[_Task] = []
+    move, last_deal = 0, -1
+    for deal, before, seat, action, _ in steps(record):
+        move = move + 1 if deal == last_deal else 1
+        last_deal = deal
+        legal = game.legal_actions(before)
+        if seat in seats and len(legal) > 1:
+            view = game.observe(before, seat)
+            tasks.append(
+                _Task(len(tasks), seat, deal, move, view, tuple(legal), action, iterations, seed)
+            )
+    return tasks
+
+
+def _run(tasks: Sequence[_Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
+    if workers <= 1 or len(tasks) < 2:
+        yield from ((t.index, _review_one(t)) for t in tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(_indexed, tasks)
+
+
+def _indexed(task: _Task) -> tuple[int, Reviewed]:
+    return task.index, _review_one(task)
+
+
+def _review_one(task: _Task) -> Reviewed:
+    return review_decision(
+        task.view, task.legal, task.played, task.iterations, task.seed, task.deal, task.move
+    )
+
+
+def review_decision(
+    view: Any,
+    legal: Sequence[Action],
+    played: Action,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    deal: int = 0,
+    move: int = 1,
+) -> Reviewed:
+    """One decision reviewed from the seat's ``view`` alone: every legal action valued on the
+    same sampled deals (or by the solver), the best, and what ``played`` cost (the module doc).
+    ``deal`` and ``move`` say where it was; with the ``seed`` they also pick its sampled deals."""
+    rules = rules_of(view)
+    knowledge = bots.knowledge(view)
+    rng = random.Random(f"review:{seed}:{deal}:{move}:{view.seat}")
+    exact = knowledge.solved(view, legal)
+    if exact is not None:  # nothing hidden matters: the solver's values, no sampling error
+        values = {a: [v] for a, v in exact.items()}
+    else:
+        values = search.evaluate(view, legal, rng, Budget(iterations=iterations), knowledge)
+    means = {a: sum(v) / len(v) for a, v in values.items()}
+    ranked = sorted(legal, key=lambda a: (-means[a], a))
+    best = ranked[0]
+    loss, error = _loss(values[best], values[played])
+    if loss == 0.0:
+        best = played  # as good as the best, as far as the sampled deals can tell
+    name = rules.format_action
+    return Reviewed(
+        seat=view.seat,
+        deal=deal,
+        move=move,
+        played=name(view.params, played),
+        best=name(view.params, best),
+        loss=loss,
+        error=error,
+        verdict=verdict(loss, knowledge.scale),
+        values=tuple((name(view.params, a), round(means[a], 3)) for a in ranked),
+    )
+
+
+def _loss(best: Sequence[float], played: Sequence[float]) -> tuple[float, float]:
+    """The mean paired difference best − played and its standard error; the loss is 0 when the
+    difference is within its error (no move is blamed for the sampling's noise)."""
+    n = len(best)
+    diffs = [b - p for b, p in zip(best, played, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    error = math.sqrt(var / n)
+    return (round(mean, 3) if mean > error and mean > 0 else 0.0), round(error, 3)
+
+
+def _unit_and_scale(view: Any) -> tuple[str, float]:
+    return bots.strategies(view).UNIT, bots.knowledge(view).scale
+
+
+def _deals_played(record: Record, game: Game[Any, Any]) -> list[int]:
+    """Per seat, the deals in which it made at least one decision (play-off hands included)."""
+    seen: list[set[int]] = [set() for _ in range(game.players)]
+    for deal, _, seat, _, _ in steps(record):
+        seen[seat].add(deal)
+    return [len(s) for s in seen]
+
+
+def _player(
+    seat: Seat, name: str, decisions: Sequence[Reviewed], deals: int, scale: float
+) -> Player:
+    mine = [d for d in decisions if d.seat == seat]
+    accuracy = sum(100 * max(0.0, 1 - d.loss / scale) for d in mine) / len(mine) if mine else 100.0
+    lost = sum(d.loss for d in mine)
+    costliest = tuple(sorted((d for d in mine if d.loss > 0), key=lambda d: -d.loss)[:3])
+    return Player(
+        seat, name, len(mine), deals, round(accuracy, 1), round(lost / max(1, deals), 3), costliest
+    )
+
+
+def to_json(result: Review) -> dict[str, Any]:
+    """The review as JSON: ``decisions`` (seat, deal, move, played, best, loss, error, verdict,
+    values) and ``players`` (per reviewed seat: accuracy, loss_per_deal, the costliest)."""
+
+    def decision(d: Reviewed) -> dict[str, Any]:
+        return {
+            "seat": d.seat,
+            "deal": d.deal,
+            "move": d.move,
+            "played": d.played,
+            "best": d.best,
+            "loss": d.loss,
+            "error": d.error,
+            "verdict": d.verdict,
+            "values": dict(d.values),
+        }
+
+    return {
+        "game": result.game,
+        "unit": result.unit,
+        "scale": result.scale,
+        "iterations": result.iterations,
+        "seed": result.seed,
+        "decisions": [decision(d) for d in result.decisions],
+        "players": [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "decisions": p.decisions,
+                "deals": p.deals,
+                "accuracy": p.accuracy,
+                "loss_per_deal": p.loss_per_deal,
+                "costliest": [decision(d) for d in p.costliest],
+            }
+            for p in result.players.values()
+        ],
+    }
+
+
+def report(result: Review) -> str:
+    """The review for people: each player's summary, then every decision that lost points."""
+    lines = [f"Review of {result.game}: {result.iterations} sampled deals a decision"]
+    for p in result.players.values():
+        counts = {name: 0 for name, _ in VERDICTS}
+        for d in result.decisions:
+            if d.seat == p.seat and d.verdict:
+                counts[d.verdict] += 1
+        tally = ", ".join(f"{n} {_PLURALS[k] if n != 1 else k}" for k, n in counts.items())
+        lines.append(
+            f"{p.name} (seat {p.seat}): accuracy {p.accuracy:.1f}%, "
+            f"{p.loss_per_deal:.2f} {result.unit} lost a deal over {p.deals} deals "
+            f"({p.decisions} decisions: {tally})"
+        )
+    for d in result.decisions:
+        if d.loss > 0:
+            label = f" — {d.verdict}" if d.verdict else ""
+            lines.append(
+                f"  deal {d.deal + 1}, move {d.move}, seat {d.seat}: {d.played}, better "
+                f"{d.best}: -{d.loss:.2f} ± {d.error:.2f} {result.unit}{label}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,556 @@
+"""The narrator: what the table says, in every language, for the command line, terminal and web.
+
+A step (one accepted action) becomes a few *entries*: small JSON-ready dicts of facts — who did
+what, the card played unless it went face down, who took the trick, the score. They are made from
+the action and the events as one seat (or a spectator) may know them, the game's
+``visible_action`` and ``visible_events``: the engine alone decides what a seat may see, and an
+entry holds nothing more. Entries are language-neutral; ``line`` words one in a language, for a
+seat (``you``: "you take the trick").
+
+Bots explain their moves with a ``tapete.bots.Reason`` (a message and its arguments), which
+``reason_words`` words in every language. ``action_label`` names an action as its button does.
+
+>>> import tapete
+>>> game = tapete.load("pocha(players=3, schedule=[1])")
+>>> before = game.new_state(seed=1, dealer=2)
+>>> after = game.apply(before, "bid 1")
+>>> entries = step_entries(game, 0, game.parse_action("bid 1"), before, after)
+>>> [line("es", e, ["Ana", "Bruno", "Carmen"]) for e in entries]
+['Ana pide 1']
+>>> line("en", entries[0], ["you", "Bruno", "Carmen"], you=0)
+'you bid 1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tapete.bots import Move, Reason
+from tapete.cards import CARD_TEXT
+from tapete.game import Action, Event, Game
+from tapete.i18n import tr
+from tapete.present import (
+    SUIT_WORDS,
+    actions,
+    card_glyph,
+    game_deck,
+    glyph_text,
+    notation_label,
+    present,
+    raise_call,
+)
+from tapete.record import Record
+from tapete.record import steps as record_steps
+
+__all__ = [
+    "DealStory",
+    "Entry",
+    "action_label",
+    "event_entries",
+    "line",
+    "public_trick",
+    "reason_words",
+    "record_lines",
+    "record_story",
+    "seat_name",
+    "step_entries",
+    "view_text",
+]
+
+Entry = dict[str, Any]
+
+
+def seat_name(lang: str, seat: int, kind: str, name: str = "", level: str | None = None) -> str:
+    """A seat as every page names it (the table, its log, the record, the replay): the player's
+    name; a bot by its seat and level; else an empty seat.
+
+    >>> seat_name("en", 1, "bot", level="medium"), seat_name("es", 1, "bot", level="medium")
+    ('bot 2 · medium', 'bot 2 · medio')
+    """
+    if name:
+        return name
+    if kind == "human":
+        return tr(lang, "player {n}", n=seat + 1)
+    if kind == "bot":
+        return f"{tr(lang, 'bot {n}', n=seat + 1)} · {tr(lang, level or 'random')}"
+    return tr(lang, "empty seat")
+
+
+# --- entries: what happened, as a seat may know it ----------------------------------------------
+
+
+def step_entries(
+    game: Game[Any, Any],
+    seat: int,
+    action: Action,
+    before: Any,
+    after: Any,
+    viewer: int | None = None,
+    *,
+    open_hands: bool = False,
+) -> list[Entry]:
+    """The entries of one step as ``viewer`` may know it (None: a spectator): the action in
+    words, then what the rules did. ``open_hands``: a finished match told with every card."""
+    if open_hands:
+        events = game.events(after)
+        text = game.format_action(action)
+    else:
+        events = game.visible_events(after, viewer)
+        text = game.visible_action(before, action, viewer)
+    return [_action_entry(game, seat, text, after, events), *event_entries(events)]
+
+
+def event_entries(events: Sequence[Event]) -> list[Entry]:
+    """Entries for the events of a step; a deal keeps only its number, dealer and upcard."""
+    out: list[Entry] = []
+    for event in events:
+        data = event.data
+        match event.type:
+            case "deal":
+                upcard = data.get("upcard")
+                out.append(
+                    {
+                        "kind": "deal",
+                        "n": int(data.get("deal", 0)) + 1,
+                        "seat": data.get("dealer"),
+                        "card": upcard if isinstance(upcard, str) else None,
+                    }
+                )
+            case "trick":
+                out.append({"kind": "trick", "seat": data.get("winner")})
+            case "score":
+                out.append({"kind": "score", "score": [int(v) for v in data.get("score", ())]})
+            case "end":
+                out.append({"kind": "end", "winners": [int(w) for w in data.get("winners", ())]})
+            case "buy":
+                out.append({"kind": "buy", "seat": data.get("seat"), "n": data.get("chips")})
+            case "auction":
+                out.append({"kind": "auction", "seat": data.get("declarer"), "n": data.get("bid")})
+            case "pot":
+                out.append({"kind": "pot", "seat": data.get("winner"), "n": data.get("chips")})
+            case "split":
+                out.append({"kind": "split", "n": data.get("share")})
+            case "meld" if data.get("seat") is not None:
+                bowl, seat, chips = data.get("bowl"), data.get("seat"), data.get("chips")
+                out.append({"kind": "meld", "seat": seat, "bowl": bowl, "n": chips})
+            case "poker":
+                for shown in data.get("hands", ()):
+                    cards = " ".join(str(c) for c in shown.get("cards", ()))
+                    out.append({"kind": "shows", "seat": shown.get("seat"), "cards": cards})
+                winner = data.get("winner")
+                out.append({"kind": "poker", "seat": winner if winner != -1 else None})
+            case "run":
+                cards = " ".join(str(c) for c in data.get("cards", ()))
+                out.append({"kind": "run_cards", "cards": cards})
+            case "trump" | "fund" | "sit_out" | "meld" | "draw" | "cante" | "swap" | "tute":
+                pass  # the action already says it, or nothing anyone needs to read
+            case other:
+                out.append({"kind": "event", "name": str(other)})
+    return out
+
+
+def _action_entry(
+    game: Game[Any, Any], seat: int, text: str, after: Any, events: Sequence[Event]
+) -> Entry:
+    words = text.split()
+    verb, rest = words[0], words[1:]
+    if verb == "play" and rest:
+        if rest[-1] == "down":  # the card is named only to those who may know it
+            card = rest[0] if len(rest) == 2 and _is_card(game, rest[0]) else None
+            return {"kind": "play_down", "seat": seat, "card": card}
+        if rest[0].isdigit() and not _is_card(game, rest[0]):
+            # A blind play (Truco's mão de ferro): the card is turned up as it is played.
+            return {"kind": "play", "seat": seat, "card": _revealed(game, seat, after, events)}
+        return {"kind": "play", "seat": seat, "card": rest[0]}
+    if verb == "raise" and not rest:
+        asked = getattr(game.observe(after, None), "proposal", None)
+        return {"kind": "ask", "seat": seat, "n": asked}
+    if verb in ("bid", "bet", "raise") and rest and rest[0].isdigit():
+        return {"kind": verb, "seat": seat, "n": int(rest[0])}
+    if verb == "trump" and rest:
+        return {"kind": "trump", "seat": seat, "suit": SUIT_WORDS.get(rest[0], rest[0])}
+    if verb == "sing" and rest:
+        return {"kind": "sing", "seat": seat, "suit": rest[0]}
+    if verb in ("accept", "run", "pass", "call", "swap", "tute") and not rest:
+        return {"kind": verb, "seat": seat}
+    return {"kind": "other", "seat": seat, "text": " ".join(words)}
+
+
+def _is_card(game: Game[Any, Any], text: str) -> bool:
+    try:
+        game.parse_card(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _revealed(game: Game[Any, Any], seat: int, after: Any, events: Sequence[Event]) -> str | None:
+    """The card ``seat`` just played blind, as the public sees it."""
+    for event in events:
+        if event.type == "trick":
+            trick = public_trick(event, game.players)
+            for played, card in trick["cards"]:
+                if played == seat:
+                    return None if card is None else str(card)
+    view = game.observe(after, None)
+    for play in getattr(view, "trick", ()):
+        card = getattr(play, "card", -1)
+        if getattr(play, "seat", None) == seat and isinstance(card, int) and card >= 0:
+            return CARD_TEXT[card]
+    return None
+
+
+def public_trick(event: Event, players: int, seats: Sequence[int] | None = None) -> dict[str, Any]:
+    """A finished trick as the public event tells it (``visible_events(state, None)``):
+    ``cards`` as ``[seat, card or None]`` in play order (None for a card played face down), and
+    the ``winner`` (None: tied)."""
+    data = event.data
+    order = list(seats) if seats else list(range(players))
+    leader = data.get("leader", order[0])
+    start = order.index(leader) if leader in order else 0
+    order = order[start:] + order[:start]
+    cards = []
+    for i, card in enumerate(data.get("cards", ())):
+        cards.append([order[i % len(order)], None if card is None else str(card)])
+    return {"cards": cards, "winner": data.get("winner")}
+
+
+# --- words: an entry in a language, for a seat --------------------------------------------------
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "?"
+
+
+def _cards(text: Any, deck: str | None) -> str:
+    """Cards (text with spaces) as printed: with their glyphs for a ``deck``, else as written."""
+    listed = str(text or "").split()
+    return " ".join(card_glyph(c, deck) if deck else c for c in listed)
+
+
+def line(
+    lang: str,
+    entry: Mapping[str, Any],
+    names: Sequence[str],
+    teams: bool = False,
+    *,
+    you: int | None = None,
+    deck: str | None = None,
+) -> str:
+    """One entry as a sentence in ``lang``. ``teams``: scores are per team (Truco 2v2); ``you``:
+    the seat it is told to, in the second person; ``deck``: cards printed with their glyphs."""
+    seat = entry.get("seat")
+    if you is not None and seat == you:
+        said = _to_you(lang, entry, deck)
+        if said is not None:
+            return said
+    name = _name(names, seat)
+    n = entry.get("n")
+    match entry["kind"]:
+        case "play" if entry.get("card") is None:
+            return tr(lang, "{name} plays a blind card", name=name)
+        case "play":
+            return tr(lang, "{name} plays {card}", name=name, card=_cards(entry["card"], deck))
+        case "play_down" if entry.get("card"):
+            card = _cards(entry["card"], deck)
+            return tr(lang, "{name} plays {card} face down", name=name, card=card)
+        case "play_down":
+            return tr(lang, "{name} plays a card face down", name=name)
+        case "bid":
+            return tr(lang, "{name} bids {n}", name=name, n=n)
+        case "bet":
+            return tr(lang, "{name} bets {n}", name=name, n=n)
+        case "ask" if n is None:
+            return tr(lang, "{name} raises", name=name)
+        case "ask":
+            call = tr(lang, raise_call(n if isinstance(n, int) else None))
+            return tr(lang, "{name} calls {call}", name=name, call=call)
+        case "raise":
+            return tr(lang, "{name} raises by {n}", name=name, n=n)
+        case "meld":
+            bowl = tr(lang, str(entry.get("bowl")))
+            if n == 1:
+                return tr(lang, "{name} takes the {bowl} bowl: 1 chip", name=name, bowl=bowl)
+            return tr(lang, "{name} takes the {bowl} bowl: {n} chips", name=name, bowl=bowl, n=n)
+        case "shows":
+            cards = _cards(entry.get("cards"), deck)
+            return tr(lang, "{name} shows {cards}", name=name, cards=cards)
+        case "poker" if seat is None:
+            return tr(lang, "nobody bet: the Poch bowl carries over")
+        case "poker":
+            return tr(lang, "{name} takes the Pinke and the Poch bowl", name=name)
+        case "run_cards":
+            return tr(lang, "run: {cards}", cards=_cards(entry.get("cards"), deck))
+        case "accept":
+            return tr(lang, "{name} accepts", name=name)
+        case "run":
+            return tr(lang, "{name} runs", name=name)
+        case "pass":
+            return tr(lang, "{name} passes", name=name)
+        case "call":
+            return tr(lang, "{name} calls", name=name)
+        case "swap":
+            return tr(lang, "{name} swaps for the trump card", name=name)
+        case "sing":
+            return tr(lang, "{name} sings {suit}", name=name, suit=tr(lang, str(entry["suit"])))
+        case "tute":
+            return tr(lang, "{name} sings tute!", name=name)
+        case "trump" if entry.get("suit") == "none":
+            return tr(lang, "{name} plays without trump", name=name)
+        case "trump":
+            return tr(lang, "{name} names {suit} trump", name=name, suit=tr(lang, entry["suit"]))
+        case "deal" if entry.get("card"):
+            card = _cards(entry["card"], deck)
+            return tr(lang, "hand {n}: {name} deals, {card} turned up", n=n, name=name, card=card)
+        case "deal":
+            return tr(lang, "hand {n}: {name} deals", n=n, name=name)
+        case "trick" if seat is None:
+            return tr(lang, "the trick is tied")
+        case "trick":
+            return tr(lang, "{name} takes the trick", name=name)
+        case "buy" if n == 1:
+            return tr(lang, "{name} buys 1 chip", name=name)
+        case "buy":
+            return tr(lang, "{name} buys {n} chips", name=name, n=n)
+        case "auction":
+            return tr(lang, "{name} wins the auction with {n}", name=name, n=n)
+        case "pot" if seat is None:
+            return tr(lang, "nobody wins the pot of {n}: it carries over", n=n)
+        case "pot":
+            return tr(lang, "{name} wins the pot of {n}", name=name, n=n)
+        case "bot_failed":
+            return tr(
+                lang,
+                "{name} failed to choose a move: a random legal move was played for it",
+                name=name,
+            )
+        case "other":
+            return tr(lang, "{name}: {action}", name=name, action=entry.get("text", ""))
+    return _table_line(lang, entry, names, teams)
+
+
+def _table_line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool) -> str:
+    """The entries about the whole table: the score, the end, a split pot."""
+    match entry["kind"]:
+        case "score":
+            parts = []
+            for i, v in enumerate(entry["score"]):
+                who = tr(lang, "team {n}", n=i) if teams else _name(names, i)
+                parts.append(f"{who} {v:+d}")
+            return tr(lang, "score of the hand: {scores}", scores=", ".join(parts))
+        case "end":
+            winners = ", ".join(_name(names, w) for w in entry["winners"])
+            return tr(lang, "match over: {names} won", names=winners)
+        case "split":
+            return tr(lang, "the pot is split: {n} each", n=entry.get("n"))
+        case _:
+            return str(entry.get("name", entry["kind"]))
+
+
+def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None:
+    """An entry about the seat it is told to, in the second person (None: not one of those)."""
+    n = entry.get("n")
+    match entry["kind"]:
+        case "play" if entry.get("card") is None:
+            return tr(lang, "you play a blind card")
+        case "play":
+            return tr(lang, "you play {card}", card=_cards(entry["card"], deck))
+        case "play_down" if entry.get("card"):
+            return tr(lang, "you play {card} face down", card=_cards(entry["card"], deck))
+        case "play_down":
+            return tr(lang, "you play a card face down")
+        case "bid":
+            return tr(lang, "you bid {n}", n=n)
+        case "bet":
+            return tr(lang, "you bet {n}", n=n)
+        case "ask" if n is None:
+            return tr(lang, "you raise")
+        case "ask":
+            return tr(lang, "you call {call}", call=tr(lang, raise_call(n)))
+        case "raise":
+            return tr(lang, "you raise by {n}", n=n)
+        case "meld" if n == 1:
+            return tr(lang, "you take the {bowl} bowl: 1 chip", bowl=tr(lang, str(entry["bowl"])))
+        case "meld":
+            bowl = tr(lang, str(entry["bowl"]))
+            return tr(lang, "you take the {bowl} bowl: {n} chips", bowl=bowl, n=n)
+        case "shows":
+            return tr(lang, "you show {cards}", cards=_cards(entry.get("cards"), deck))
+        case "poker":
+            return tr(lang, "you take the Pinke and the Poch bowl")
+        case "accept":
+            return tr(lang, "you accept")
+        case "run":
+            return tr(lang, "you run")
+        case "pass":
+            return tr(lang, "you pass")
+        case "call":
+            return tr(lang, "you call")
+        case "swap":
+            return tr(lang, "you swap for the trump card")
+        case "sing":
+            return tr(lang, "you sing {suit}", suit=tr(lang, str(entry["suit"])))
+        case "tute":
+            return tr(lang, "you sing tute!")
+        case "trump" if entry.get("suit") == "none":
+            return tr(lang, "you play without trump")
+        case "trump":
+            return tr(lang, "you name {suit} trump", suit=tr(lang, str(entry["suit"])))
+        case "deal" if entry.get("card"):
+            card = _cards(entry["card"], deck)
+            return tr(lang, "hand {n}: you deal, {card} turned up", n=n, card=card)
+        case "deal":
+            return tr(lang, "hand {n}: you deal", n=n)
+        case "trick":
+            return tr(lang, "you take the trick")
+        case "buy" if n == 1:
+            return tr(lang, "you buy 1 chip")
+        case "buy":
+            return tr(lang, "you buy {n} chips", n=n)
+        case "auction":
+            return tr(lang, "you win the auction with {n}", n=n)
+        case "pot":
+            return tr(lang, "you win the pot of {n}", n=n)
+    return None
+
+
+# --- actions and reasons ------------------------------------------------------------------------
+
+
+def action_label(
+    game: Game[Any, Any], action: Action, lang: str, view: Any = None, after: Any = None
+) -> str:
+    """An action as its button names it (``play K♦``, ``pedir 2``, ``¡truco!``, ``seis!``): from
+    the ``view`` it is chosen in, or the state ``after`` it (what a Truco raise asked)."""
+    if after is not None and game.format_action(action) == "raise":
+        asked = getattr(game.observe(after, None), "proposal", None)
+        if asked is not None:
+            return tr(lang, raise_call(asked))
+    acts = actions(game, [action], lang, view)
+    if acts.cards:
+        card = card_glyph(next(iter(acts.cards)), game_deck(game))
+        return tr(lang, "play {card}", card=card)
+    return acts.buttons[0].label if acts.buttons else game.format_action(action)
+
+
+def reason_words(lang: str, reason: Reason | Move | str, deck: str | None = None) -> str:
+    """A bot's reason in ``lang``; the moves in it named as their buttons, cards printed with
+    their glyphs for a ``deck``.
+
+    >>> reason_words("es", Reason("expects about {n:.1f} tricks", n=2.25))
+    'espera unas 2.2 bazas'
+    >>> reason_words("pt", Reason("{move} then {plan}", move=Move("bid 2"), plan=Move("play Kd")))
+    'pedir 2, depois jogar Kd'
+    """
+    if isinstance(reason, Move):
+        words = notation_label(str(reason), lang)
+        return _cards_in(words, deck)
+    if not isinstance(reason, Reason):
+        return str(reason)
+    args = {
+        k: reason_words(lang, v, deck) if isinstance(v, Reason | Move) else v
+        for k, v in reason.args.items()
+    }
+    return _cards_in(tr(lang, reason.text, **args), deck)
+
+
+def _cards_in(text: str, deck: str | None) -> str:
+    return glyph_text(text, deck) if deck else text
+
+
+# --- the command line: a record and a view in words ---------------------------------------------
+
+
+def record_story(
+    record: Record, viewer: int | None = None, *, open_hands: bool = True
+) -> list[DealStory]:
+    """A record's entries deal by deal, as ``viewer`` may know them (every card with
+    ``open_hands``): per deal, the entries before its first decision (the deal itself) and
+    those of each decision, in order. The record is replayed and checked on the way
+    (``tapete.record.steps``); a deal's own entry comes from the step that ended the one before.
+    """
+    from tapete.games import load
+
+    game = load(record.game)
+    story: list[DealStory] = []
+    for _, before, seat, action, after in record_steps(record):
+        if not story:  # the first deal, told by the events of the first state
+            events = game.events(before) if open_hands else game.visible_events(before, viewer)
+            story.append(DealStory(event_entries(events), []))
+        told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
+        cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
+        story[-1].steps.append(told[:cut])
+        if cut < len(told):
+            story.append(DealStory(told[cut:], []))
+    return story
+
+
+@dataclass(frozen=True)
+class DealStory:
+    """One deal of a record's story: the entries before its first decision, then per decision."""
+
+    first: list[Entry]
+    steps: list[list[Entry]]
+
+
+def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Iterator[str]:
+    """The match as the narrator tells it with every card open: who dealt, the hands, every
+    decision and what the rules did.
+
+    Shown as it is: pass a record the engine wrote or rebuilt (``tapete.record.checked``), never
+    one read from a file unchecked.
+    """
+    from tapete.games import load
+
+    names = [s.name for s in record.seats]
+    teams = load(record.game).teams is not None
+    yield f"{record.game}  seed {record.seed}  " + ", ".join(
+        f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
+    )
+    for number, deal in enumerate(record_story(record)):
+        yield ""
+        opening = [e for e in deal.first if e["kind"] == "deal"]
+        yield from (line(lang, entry, names, teams) for entry in opening)
+        if hands and number < len(record.deals):
+            for seat, hand in enumerate(record.deals[number].hands):
+                if hand:
+                    yield f"  {names[seat]}: {' '.join(hand)}"
+        rest = [e for e in deal.first if e["kind"] != "deal"]  # a buy-in as the deal begins
+        for told in [rest, *deal.steps]:
+            yield from ("  " + line(lang, entry, names, teams) for entry in told)
+    if record.result is None:
+        yield ""
+        yield tr(lang, "unfinished: the match stopped here")
+
+
+def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """A seat's view in words, for a person at a plain text prompt: the table the screens draw
+    (``tapete.present``), line by line."""
+    table = present(view, lang, names)
+    lines = [f"{table.title} — {table.status}"]
+    if table.info:
+        lines.append(", ".join(f"{label}: {value}" for label, value in table.info))
+    for box in table.seats:
+        facts = [*box.lines, *([tr(lang, "dealer")] if box.dealer else [])]
+        if box.shown:
+            facts.append(f"[{' '.join(box.shown)}]")
+        turn = "  <-" if box.turn else ""
+        said = f": {', '.join(facts)}" if facts else ""
+        lines.append(f"  {box.name}{said}{turn}")
+    if table.scores:
+        scores = zip(table.score_names, table.scores, strict=False)
+        lines.append(f"{tr(lang, 'scores')}: " + ", ".join(f"{n} {v}" for n, v in scores))
+    if table.trick:
+        played = ", ".join(
+            f"{_name([b.name for b in table.seats], p.seat)} {p.card or '?'}" for p in table.trick
+        )
+        lines.append(f"  {tr(lang, 'trick')}: {played}")
+    hand = " ".join(table.hand) if table.hand else ""
+    if table.blind:
+        hand = (hand + " " if hand else "") + tr(lang, "{n} cards you may not see", n=table.blind)
+    lines.append(f"{tr(lang, 'your hand')}: {hand or '-'}")
+    return "\n".join(lines)

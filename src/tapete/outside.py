@@ -1,0 +1,384 @@
+"""Outside bots: a program in any language plays a seat over stdin and stdout.
+
+The protocol is docs/bot-protocol.md.
+
+``exec(cmd="./mybot", ms=500)`` in ``tapete play --seats`` or ``tapete arena --bots`` runs
+``./mybot`` once per seat for the whole match and speaks the ``tapete-bot/1`` line protocol with
+it: tapete writes one JSON object a line (``hello``, ``start``, ``decide``, ``error``, ``end``,
+``quit``), the bot answers ``ready`` to ``hello`` and one action in tapete notation to each
+``decide``. A ``decide`` holds the seat's view (the presented table of ``tapete.present``, as the
+web app sends it: nothing the seat may not see), the legal actions in notation and the time
+budget in milliseconds.
+
+A bot that answers what is not a legal action, answers too late, or exits gets a clear message
+(on tapete's stderr through the match's ``on_failure``, and as an ``error`` line to the bot while
+it runs) and a legal move is played for it (``tapete.match.choose_or_stand_in``); a bot that has
+exited is not started again. The process is ended on every way out: ``close`` after the match,
+and at interpreter exit for any left running (an interrupted match). A bot runs in its own
+session, so ^C at the terminal reaches tapete, which then ends the bot.
+
+Standard library only: the protocol needs no package on either side.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import dataclasses
+import json
+import os
+import queue
+import shlex
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+from tapete.errors import InvalidActionError, SpecError
+from tapete.game import Action, Game, Outcome, ParamValue, Seat
+from tapete.present import present
+
+__all__ = [
+    "DEFAULT_MS",
+    "GRACE_MS",
+    "HELLO_MS",
+    "PROTOCOL",
+    "VERSION",
+    "BotError",
+    "ExecBot",
+    "from_spec",
+    "view_json",
+]
+
+PROTOCOL = "tapete-bot"
+VERSION = 1
+DEFAULT_MS = 1000  # a decision's budget unless the seat says ms=N
+GRACE_MS = 250  # on top of the budget, for the pipes and the scheduler: the budget is the bot's
+HELLO_MS = 10_000  # to start and answer hello: an interpreter or a virtual machine may be slow
+QUIT_MS = 1000  # to exit after quit, before it is terminated
+
+_RUNNING: weakref.WeakSet[ExecBot] = weakref.WeakSet()  # ended at exit if still running
+
+
+class BotError(Exception):
+    """An outside bot failed a decision: no answer in time, an answer that is no legal action,
+    or it is not running. The match goes on with a legal move played for it."""
+
+
+def view_json(view: Any) -> dict[str, Any]:
+    """The seat's view as the web app sends it: the presented table (English words, cards in
+    the text notation), as plain JSON data.
+
+    >>> import tapete
+    >>> game = tapete.load("pocha(players=3, schedule=[2])")
+    >>> table = view_json(game.observe(game.new_state(seed=1, dealer=2), 0))
+    >>> table["status"], len(table["hand"]), table["seats"][0]["name"]
+    ('your turn', 2, 'you')
+    """
+    data = _plain(present(view, "en"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses as objects of their fields, mappings as objects, tuples as arrays."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
+    """The outside bot an ``exec(cmd="...", ms=N)`` seat names; SpecError says what is wrong.
+
+    The program is looked for now, so a typo fails before the match, not at its first move.
+
+    >>> from_spec('exec(cmd="sh -c true", ms=50)', {"cmd": "sh -c true", "ms": 50}).ms
+    50
+    >>> from_spec("exec()", {})
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: exec(): cmd is the program to run, as in exec(cmd="./mybot")
+    """
+    unknown = sorted(set(options) - {"cmd", "ms"})
+    if unknown:
+        raise SpecError(f'{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {", ".join(unknown)}')
+    cmd = options.get("cmd")
+    if not isinstance(cmd, str) or not cmd.strip():
+        raise SpecError(f'{name}: cmd is the program to run, as in exec(cmd="./mybot")')
+    ms = options.get("ms", DEFAULT_MS)
+    if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
+        raise SpecError(f"{name}: ms is a positive number of milliseconds a decision")
+    try:
+        argv = shlex.split(cmd)
+    except ValueError as exc:
+        raise SpecError(f"{name}: cmd {cmd!r} does not split into words ({exc})") from None
+    if shutil.which(argv[0]) is None:
+        raise SpecError(f"{name}: no program {argv[0]!r} to run (not found, or not executable)")
+    return ExecBot(argv, ms, name=name)
+
+
+class ExecBot:
+    """One seat played by an outside program, for one match: ``sit`` starts it, ``choose`` asks
+    it each decision, ``close`` tells it the result and ends it."""
+
+    kind = "bot"
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        ms: int = DEFAULT_MS,
+        name: str | None = None,
+        hello_ms: int = HELLO_MS,
+    ) -> None:
+        self.argv = list(argv)
+        self.ms = ms
+        self.hello_ms = hello_ms
+        self.name = name or f"exec(cmd={json.dumps(shlex.join(self.argv))}, ms={ms})"
+        self.game: Game[Any, Any] | None = None
+        self.seat: Seat | None = None
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: queue.Queue[str | None] = queue.Queue()  # what the bot wrote; None: EOF
+        # What tapete writes goes through a thread, so a bot that stops reading blocks that
+        # thread, never the match; None closes the bot's input.
+        self.outbox: queue.Queue[str | None] = queue.Queue()
+        self.decisions = 0
+        self.owed = 0  # answers to decisions that timed out, still to come and be dropped
+        self.ready = False
+        self.gone: str | None = None  # why the bot no longer plays
+        self.closed = False
+
+    # --- the match -----------------------------------------------------------------------
+
+    def sit(self, game: Game[Any, Any], seat: Seat) -> None:
+        """Start the program for ``seat`` of ``game`` and greet it (its answer is read at the
+        first decision, so every seat's program starts at once)."""
+        self.game, self.seat = game, seat
+        try:
+            self.process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                # Its own session: ^C at the terminal reaches tapete, which ends the bot.
+                start_new_session=os.name == "posix",
+            )
+        except OSError as exc:
+            self.gone = f"could not start {shlex.join(self.argv)}: {exc}"
+            return
+        _RUNNING.add(self)
+        assert self.process.stdout is not None and self.process.stdin is not None
+        threading.Thread(target=_read, args=(self.process.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=_write, args=(self.process.stdin, self.outbox), daemon=True).start()
+        self._send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "version": VERSION,
+                "game": game.spec,
+                "seat": seat,
+                "players": game.players,
+                "teams": None if game.teams is None else [list(t) for t in game.teams],
+                "ms": self.ms,
+            }
+        )
+        self._send({"type": "start"})
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: Any) -> Action:
+        """The program's answer to this decision; BotError when there is none to play."""
+        if self.gone is not None:
+            raise BotError(f"the bot is not playing: {self.gone}")
+        if self.game is None or self.process is None:
+            raise BotError("the bot was never seated (tapete.players.seated starts it)")
+        game = self.game
+        if not self.ready:
+            self._handshake()
+        self.decisions += 1
+        legal = [game.format_action(a) for a in legal_actions]
+        self._send(
+            {
+                "type": "decide",
+                "decision": self.decisions,
+                "legal": legal,
+                "ms": self.ms,
+                "view": view_json(view),
+            }
+        )
+        answer = self._answer()
+        try:
+            action = game.parse_action(answer)
+        except InvalidActionError as exc:
+            raise self._told(f"answered {answer!r}: {exc}") from None
+        if action not in legal_actions:
+            raise self._told(
+                f"answered {answer!r}, which is not legal now (legal: {', '.join(legal)})"
+            )
+        return action
+
+    def close(self, outcome: Outcome | None = None) -> None:
+        """Tell the bot the result (when the match ended) and ``quit``; end it if it lingers."""
+        if self.closed:
+            return
+        self.closed = True
+        _RUNNING.discard(self)
+        process = self.process
+        if process is None:
+            return
+        if self.gone is None and process.poll() is None:
+            if outcome is not None:
+                self._send(
+                    {
+                        "type": "end",
+                        "scores": list(outcome.scores),
+                        "winners": list(outcome.winners),
+                        "reason": outcome.reason,
+                    }
+                )
+            self._send({"type": "quit"})
+        self.outbox.put(None)
+        _end(process, QUIT_MS / 1000 if self.gone is None else 0.0)
+
+    # --- the lines -----------------------------------------------------------------------
+
+    def _handshake(self) -> None:
+        line = self._line(self.hello_ms, "to the hello")
+        if line is None:
+            raise self._lost("at the hello")
+        line = line.strip()
+        if line.split(maxsplit=1)[:1] != ["ready"]:
+            self.gone = f"answered the hello with {line!r}, not ready"
+            self.close()
+            raise BotError(f"the bot {self.gone}; it plays no more in this match")
+        self.ready = True
+
+    def _answer(self) -> str:
+        """The line that answers the current decision. While the bot still owes the answer to
+        a decision that timed out, it has one more budget to give it (dropped: a random move
+        was played); this decision's budget starts once it has, when the bot is free."""
+        budget = (self.ms + GRACE_MS) / 1000
+        deadline = time.monotonic() + budget
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                late = self.owed > 0
+                self.owed += 1
+                if late:
+                    raise self._told(
+                        f"still busy with decision {self.decisions - self.owed + 1}"
+                        f" after {self.ms} ms more"
+                    ) from None
+                raise self._told(f"no answer within {self.ms} ms") from None
+            if line is None:
+                raise self._lost(f"at decision {self.decisions}")
+            if self.owed:  # a timed-out decision's answer, arriving now: not this one's
+                self.owed -= 1
+                if not self.owed:
+                    deadline = time.monotonic() + budget
+                continue
+            return line.strip()
+
+    def _line(self, ms: int, what: str) -> str | None:
+        try:
+            return self.lines.get(timeout=ms / 1000)
+        except queue.Empty:
+            self.gone = f"gave no answer {what} within {ms / 1000:g} s"
+            self.close()
+            raise BotError(f"the bot {self.gone}; it plays no more in this match") from None
+
+    def _told(self, problem: str) -> BotError:
+        """A failed decision: the bot is told, and the error says it for tapete's log."""
+        message = f"decision {self.decisions}: {problem}; a random legal move is played for you"
+        self._send({"type": "error", "decision": self.decisions, "message": message})
+        return BotError(f"decision {self.decisions}: {problem}")
+
+    def _lost(self, when: str) -> BotError:
+        process = self.process
+        code = None
+        if process is not None:
+            try:
+                code = process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                code = None
+        how = (
+            "closed its output"
+            if code is None
+            else f"was killed by signal {-code}"
+            if code < 0
+            else f"exited with code {code}"
+        )
+        self.gone = f"it {how} {when}"
+        self.close()
+        return BotError(f"the bot {how} {when}; it plays no more in this match")
+
+    def _send(self, message: Mapping[str, Any]) -> None:
+        if self.process is None or self.gone is not None:
+            return
+        self.outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Every line the bot writes, then None when it closes its output (exits)."""
+    try:
+        for line in stream:
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    lines.put(None)
+
+
+def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
+    """Every message to the bot, in order, until None (then its input is closed) or until it
+    exits (the reader then says so, with its exit code)."""
+    with contextlib.suppress(OSError, ValueError):
+        while (text := outbox.get()) is not None:
+            stream.write(text)
+            stream.flush()
+    with contextlib.suppress(OSError, ValueError):
+        stream.close()
+
+
+def _end(process: subprocess.Popen[str], wait: float) -> None:
+    """Let ``process`` exit within ``wait`` seconds, else terminate it, else kill it — with
+    whatever it started (its session's process group)."""
+    kill = signal.SIGKILL if os.name == "posix" else signal.SIGTERM
+    for sig, seconds in ((None, wait), (signal.SIGTERM, 1.0), (kill, 1.0)):
+        if sig is not None:
+            _signal(process, sig)
+        try:
+            process.wait(timeout=seconds)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    if os.name == "posix":
+        _signal(process, signal.SIGKILL)  # anything it left running in its session
+    # Its output is left to the reader thread, which ends at the end of the pipe: closing it
+    # here would wait for that thread's read.
+
+
+def _signal(process: subprocess.Popen[str], sig: int) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, sig)
+        else:
+            process.send_signal(sig)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+@atexit.register
+def _end_all() -> None:
+    """An interrupted match leaves no bot running."""
+    for bot in list(_RUNNING):
+        bot.gone = bot.gone or "tapete exited"
+        bot.close()

@@ -1,0 +1,165 @@
+"""Who plays a seat in ``tapete play --seats`` and ``tapete arena --bots``: a bot level, or a
+kind of player that lives outside the core.
+
+``load(name)`` gives the bot a seat name stands for: a level of ``tapete.bots`` (``medium``,
+``hard(ms=100, iterations=9)``), or an outer kind from ``OUTER``: ``exec(cmd="./mybot")``, a
+program in any language speaking the protocol of docs/bot-protocol.md, or
+``policy(path="model.zip")``, a policy trained with ``tapete.rl`` (the rl extra and sb3-contrib,
+docs/rl.md). ``tapete.bots.load``
+knows the levels only, and the web app asks it alone: a visitor never names a program for the
+server to run. Outer seats need their game and seat before the match and an end after it;
+``seated`` gives them both, on every way out of the match.
+
+>>> split_seats('hard(ms=100, iterations=9), exec(cmd="./bot a,b"),random')
+['hard(ms=100, iterations=9)', 'exec(cmd="./bot a,b")', 'random']
+>>> load("hard(ms=100, iterations=9)").name
+'hard(ms=100, iterations=9)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from tapete import bots
+from tapete.errors import SpecError
+from tapete.game import Game, Outcome, ParamValue, parse_spec
+from tapete.match import Agent
+
+__all__ = ["OUTER", "is_outer", "kind_of", "load", "seated", "split_seats"]
+
+Loader = Callable[[str, Mapping[str, ParamValue]], Any]
+
+
+def _exec(name: str, options: Mapping[str, ParamValue]) -> Any:
+    from tapete import outside
+
+    return outside.from_spec(name, options)
+
+
+def _policy(name: str, options: Mapping[str, ParamValue]) -> Any:
+    rest = dict(options)
+    path, algo = rest.pop("path", None), rest.pop("algo", "maskable_ppo")
+    if not isinstance(path, str):
+        raise SpecError('policy: give the model file, policy(path="FILE")')
+    if rest:
+        raise SpecError(f"policy takes path and algo, not {', '.join(rest)}")
+    try:
+        from tapete.rl.policy import PolicyBot
+    except ImportError as exc:
+        raise SpecError(
+            f"policy seats need the rl extra and sb3-contrib ({exc.name} is missing)"
+        ) from None
+    return PolicyBot(path, str(algo))
+
+
+OUTER: dict[str, Loader] = {"exec": _exec, "policy": _policy}
+"""The seat kinds beyond the bot levels, by name: each loader takes the seat's text and its
+options and returns an agent (raising SpecError for bad options). Imported lazily, so a kind's
+packages are needed only where it is used."""
+
+
+def kind_of(name: str) -> str:
+    """The kind a seat name starts with, in lower case: ``hard(ms=5)`` is ``hard``.
+
+    >>> kind_of(' Exec(cmd="./Bot")')
+    'exec'
+    """
+    return name.split("(", 1)[0].strip().lower()
+
+
+def is_outer(name: str) -> bool:
+    """Whether ``name`` is an outer kind (a program or a file on this machine), not a level."""
+    return kind_of(name) in OUTER
+
+
+def load(name: str) -> Any:
+    """The agent a seat name stands for; SpecError says what is wrong with it.
+
+    >>> load("genius")
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: no bot level 'genius'; the levels are random, easy, medium, hard, \
+expert, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, or \
+policy(path="FILE") for a trained policy
+    >>> load("policy")
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: policy: give the model file, policy(path="FILE")
+    """
+    kind = kind_of(name)
+    if kind in OUTER:
+        _, options = parse_spec(name)
+        return OUTER[kind](name.strip(), options)
+    try:
+        return bots.load(name)
+    except SpecError as exc:
+        if kind not in bots.LEVELS:
+            raise SpecError(
+                f'{exc}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, '
+                'or policy(path="FILE") for a trained policy'
+            ) from None
+        raise
+
+
+def split_seats(text: str) -> list[str]:
+    """Split a comma-separated list of seats at its top-level commas only: commas inside
+    parentheses or quotes belong to a seat's options. Empty entries are kept (the caller says
+    which seat is empty); SpecError for unbalanced parentheses or quotes.
+
+    >>> split_seats("random,,easy")
+    ['random', '', 'easy']
+    >>> split_seats("hard(ms=1")
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: 'hard(ms=1' has a parenthesis or quote left open
+    """
+    seats, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+            if depth < 0:
+                break
+        elif char == "," and depth == 0:
+            seats.append(text[start:i].strip())
+            start = i + 1
+    if depth or quote:
+        raise SpecError(f"{text!r} has a parenthesis or quote left open")
+    return [*seats, text[start:].strip()]
+
+
+@contextmanager
+def seated(game: Game[Any, Any], agents: Sequence[Agent]) -> Iterator[Callable[[Any], None]]:
+    """Seat ``agents`` at ``game`` for one match: outer ones are started (``sit``) and are
+    ended on the way out however the match ends — an error, ^C, an abandoned match. Yields
+    ``finish(final_state)``, which tells them the result first when the match ended.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> game = tapete.load("pocha(players=3, schedule=1)")
+    >>> agents = [load("random") for _ in range(3)]
+    >>> with seated(game, agents) as finish:
+    ...     final, _ = play(game, agents, seed=1)
+    ...     finish(final)
+    """
+    started: list[Any] = []
+
+    def finish(final: Any) -> None:
+        outcome: Outcome | None = game.outcome(final)
+        for agent in started:
+            agent.close(outcome)
+
+    try:
+        for seat, agent in enumerate(agents):
+            if hasattr(agent, "sit"):
+                agent.sit(game, seat)
+                started.append(agent)
+        yield finish
+    finally:
+        for agent in started:
+            agent.close(None)

@@ -1,0 +1,69 @@
+"""The research API: every tapete game as a PettingZoo, Gymnasium or OpenSpiel game (docs/rl.md).
+
+Install with ``pip install 'tapete[rl]'`` (``'tapete[openspiel]'`` for ``tapete.rl.openspiel``).
+
+* ``env(spec, **options)`` — a PettingZoo ``AECEnv``, one agent per seat;
+* ``single_agent(spec, seat=0, opponents="medium")`` — a Gymnasium ``Env`` for one seat, the
+  others played by tapete bots, with ``action_masks()``;
+* ``encoding(game)`` — the fixed-size observation vector and action space of a spec.
+
+>>> import tapete.rl
+>>> env = tapete.rl.env("truco(players=4)")
+>>> env.possible_agents
+['seat_0', 'seat_1', 'seat_2', 'seat_3']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tapete.game import Game, Seat
+
+if TYPE_CHECKING:
+    from tapete.bots import Bot
+    from tapete.rl.aec import TapeteEnv
+    from tapete.rl.encodings import Encoding
+    from tapete.rl.single import SingleAgentEnv
+
+__all__ = ["encoding", "env", "single_agent"]
+
+
+def env(
+    spec: str | Game[Any, Any],
+    *,
+    reward: str = "deal",
+    record: str | Path | None = None,
+    render_mode: str | None = None,
+) -> TapeteEnv:
+    """The PettingZoo AEC environment of a spec (``reward="deal"`` or ``"match"``;
+    ``record=DIR`` writes each episode's record there)."""
+    from tapete.rl.aec import TapeteEnv
+
+    return TapeteEnv(spec, reward=reward, record=record, render_mode=render_mode)
+
+
+def single_agent(
+    spec: str | Game[Any, Any],
+    seat: Seat = 0,
+    opponents: str | Bot | list[str | Bot] = "medium",
+    *,
+    reward: str = "deal",
+    illegal: str = "replace",
+    render_mode: str | None = None,
+) -> SingleAgentEnv:
+    """The Gymnasium environment of one seat against tapete bots (``illegal="raise"`` to
+    raise on an action the mask rules out, instead of playing the first legal one)."""
+    from tapete.rl.single import SingleAgentEnv
+
+    return SingleAgentEnv(
+        spec, seat, opponents, reward=reward, illegal=illegal, render_mode=render_mode
+    )
+
+
+def encoding(game: str | Game[Any, Any]) -> Encoding:
+    """The observation encoding and action space of a spec."""
+    from tapete.games import load
+    from tapete.rl.encodings import encoding as of
+
+    return of(load(game) if isinstance(game, str) else game)

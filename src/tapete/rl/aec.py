@@ -1,0 +1,215 @@
+"""Every tapete game as a PettingZoo ``AECEnv``: one agent per seat, turns as the rules give them.
+
+One episode is one match of the spec. The env keeps the match as a tapete state; the chance
+inputs come from the episode's seed, so ``reset(seed=s)`` replays the same deals. Agents are
+named ``seat_0`` … ``seat_{n-1}``.
+
+>>> env = TapeteEnv("pocha(players=3, schedule=[1, 2])")
+>>> env.reset(seed=3)
+>>> env.agent_selection in env.agents
+True
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape == env.observation_space(env.agent_selection)["observation"].shape
+True
+>>> [env.action_text(i) for i in obs["action_mask"].nonzero()[0]]
+['bid 0', 'bid 1']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from tapete.game import Game, seat_scores
+from tapete.games import load
+from tapete.record import Recorder, SeatInfo, write
+from tapete.rl.encodings import Encoding, encoding
+
+__all__ = ["REWARDS", "TapeteEnv", "agent_name"]
+
+REWARDS = ("deal", "match")
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo agent of a seat: ``seat_0``, ``seat_1``, …"""
+    return f"seat_{seat}"
+
+
+class TapeteEnv(AECEnv):  # type: ignore[misc]
+    """A tapete match as an agent-environment-cycle game (see the module docstring).
+
+    Options: ``reward="deal"`` (the default: at the end of each deal every seat gets the score
+    the deal gave it, or its team) or ``"match"`` (only at the end: the final score of the
+    match); ``record=DIR`` writes each finished episode's ``tapete-record/1`` record there as
+    ``episode-<k>.json``; ``render_mode="ansi"`` renders the acting seat's view as text.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it on the class and the env
+        "render_modes": ["ansi"],
+        "name": "tapete",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        spec: str | Game[Any, Any],
+        *,
+        reward: str = "deal",
+        record: str | Path | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
+        self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
+        self.encoding: Encoding = encoding(self.game)
+        self.reward_mode = reward
+        self.record_dir = None if record is None else Path(record)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"tapete_{self.game.name}"}
+        n = self.game.players
+        self.possible_agents = [agent_name(s) for s in range(n)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        size, actions = self.encoding.size, len(self.encoding.actions)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._episodes = 0
+        self.state: Any = None
+        self.match_seed = 0
+        self._recorder: Recorder | None = None
+        self._cache: dict[int, dict[str, Any]] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the cycle ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match; ``seed`` fixes this and every later match's deals."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.match_seed = int(self._rng.integers(2**63))
+        self.state = self.game.new_state(seed=self.match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._cache = {}
+        if self.record_dir is not None:
+            seats = [SeatInfo(a, "bot", "rl") for a in self.agents]
+            self._recorder = Recorder(self.game, self.state, self.match_seed, seats)
+        self._select()
+
+    def step(self, action: Any) -> None:
+        """The agent to act takes ``action`` (an index into the action space)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game, seat = self.game, self._seat_of[agent]
+        raw = self.encoding.actions[int(action)]
+        before = self.state
+        self.state = after = game.apply(before, raw)  # an illegal action raises, naming the rule
+        self._cache = {}
+        if self._recorder is not None:
+            self._recorder.step(seat, raw, after)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = self._rewards(after)
+        self._select()
+        self._accumulate_rewards()
+
+    def _rewards(self, after: Any) -> dict[str, float]:
+        game = self.game
+        outcome = game.outcome(after)
+        gains: Sequence[int] | None = None
+        if outcome is not None and self.reward_mode == "match":
+            gains = seat_scores(outcome.scores, game.teams)
+        elif self.reward_mode == "deal":
+            for event in game.events(after):
+                if event.type == "score":
+                    gains = _per_seat(event.data["score"], game)
+        if gains is None:
+            return dict.fromkeys(self.agents, 0.0)
+        return {a: float(gains[s]) for s, a in enumerate(self.possible_agents)}
+
+    def _select(self) -> None:
+        seat = self.game.current_player(self.state)
+        if seat is None:
+            self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a] = {"outcome": self.game.outcome(self.state)}
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[seat]
+
+    def _finish(self) -> None:
+        if self._recorder is not None and self.record_dir is not None:
+            self.record_dir.mkdir(parents=True, exist_ok=True)
+            write(self._recorder.record(), self.record_dir / f"episode-{self._episodes}.json")
+            self._recorder = None
+        self._episodes += 1
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """What ``agent`` sees now: its encoded view and its legal actions (none off turn)."""
+        seat = self._seat_of[agent]
+        cached = self._cache.get(seat)
+        if cached is None:
+            game, enc = self.game, self.encoding
+            observation = enc.encode_state(self.state, seat)
+            if game.current_player(self.state) == seat:
+                mask = enc.mask(game.legal_actions(self.state))
+            else:
+                mask = np.zeros(len(enc.actions), dtype=np.int8)
+            cached = self._cache[seat] = {"observation": observation, "action_mask": mask}
+        return cached
+
+    def legal_actions(self) -> list[int]:
+        """The legal action indices of the agent to act (none once the match is over)."""
+        if self.game.current_player(self.state) is None:
+            return []
+        index = self.encoding.index
+        return [index[a] for a in self.game.legal_actions(self.state)]
+
+    def action_text(self, index: int) -> str:
+        """The tapete notation of the action at ``index`` (``bid 2``, ``play 3o``)."""
+        return self.game.format_action(self.encoding.actions[int(index)])
+
+    def render(self) -> str | None:
+        """The acting seat's view as text (``render_mode="ansi"``), else None."""
+        if self.render_mode is None or self.state is None:
+            return None
+        from tapete.narrate import view_text
+
+        seat = self.game.current_player(self.state)
+        text: str = view_text(self.game.observe(self.state, seat))
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def _per_seat(scores: Sequence[int], game: Game[Any, Any]) -> tuple[int, ...]:
+    teams = game.teams
+    if teams is not None and len(scores) == len(teams):
+        return seat_scores(scores, teams)
+    return tuple(scores)

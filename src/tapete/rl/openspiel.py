@@ -1,0 +1,399 @@
+"""Every tapete game as an OpenSpiel game: ``load(spec)`` and ``register()`` (``tapete_<game>``).
+
+The game is OpenSpiel's kind: sequential, imperfect information, explicit chance. Chance nodes
+draw the first dealer (one outcome a seat), then before each deal the deck order card by card
+(outcome ``i`` is card ``i`` of the game's deck; the last card follows from the others), so
+OpenSpiel's algorithms see every deal as chance and no seed is involved. Player actions are the
+indices of the spec's fixed action space (``tapete.rl.encodings``); returns are the final score
+of each seat (its team's where the game scores per team), zero until the end.
+
+``information_state_string(p)`` is everything seat ``p`` has seen, in order: its deals as it
+saw them, every action as it may know it, every event the rules showed it (perfect recall);
+``observation_string(p)`` is the current view in words. Both tensors are the view's encoding
+(``docs/rl.md``). Game metadata — the longest history, the utility range, the tensor shapes —
+comes from ``tapete.rl.limits`` and the encoding, computed from the spec.
+
+>>> game = load("pocha(players=3, schedule=[1])")
+>>> game.get_type().short_name, game.num_players(), game.num_distinct_actions()
+('tapete_pocha', 3, 38)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from tapete.cards import Card
+from tapete.errors import SpecError
+from tapete.game import Game, Setup, seat_scores
+from tapete.games import ENTRIES, games
+from tapete.games import load as load_game
+from tapete.narrate import view_text
+from tapete.rl.encodings import Encoding, encoding
+from tapete.rl.limits import bounds
+
+__all__ = ["load", "register", "spec_of_param", "spec_param"]
+
+
+# --- the spec as an OpenSpiel parameter ----------------------------------------------------------
+
+
+def spec_param(spec: str) -> str:
+    """A spec written as one OpenSpiel string parameter: OpenSpiel's game strings split at
+    commas, parentheses and equals signs, so these become ``;``, braces and ``:``.
+
+    >>> spec_param("pocha(players=3, schedule=[1, 2])")
+    'pocha{players:3;schedule:[1;2]}'
+    >>> spec_of_param(spec_param("pocha(players=3, schedule=[1, 2])"))
+    'pocha(players=3, schedule=[1, 2])'
+    """
+    text = spec.replace(", ", ";").replace(",", ";").replace("=", ":")
+    return text.replace("(", "{").replace(")", "}")
+
+
+def spec_of_param(text: str) -> str:
+    """The spec of an OpenSpiel parameter written by ``spec_param``."""
+    return text.replace(";", ", ").replace(":", "=").replace("{", "(").replace("}", ")")
+
+
+# --- what a spec needs, made once ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Context:
+    game: Game[Any, Any]
+    encoding: Encoding
+    cards: tuple[Card, ...]
+    card_index: dict[Card, int]
+
+
+@lru_cache(maxsize=64)
+def _context(spec: str) -> _Context:
+    game = load_game(spec)
+    cards = game.deck.cards
+    return _Context(game, encoding(game), cards, {c: i for i, c in enumerate(cards)})
+
+
+class _NeedDeckError(Exception):
+    """Raised by ``_ChanceSetup`` when the rules deal a deck no chance node has drawn yet."""
+
+    def __init__(self, deal: int, cards: tuple[Card, ...]) -> None:
+        super().__init__(deal)
+        self.deal, self.cards = deal, cards
+
+
+@dataclass(frozen=True)
+class _ChanceSetup(Setup):
+    """A setup that knows only the decks drawn at chance nodes (never a seed's shuffle)."""
+
+    def deck(self, deal: int, cards: Any) -> tuple[Card, ...]:
+        if deal >= len(self.decks):
+            raise _NeedDeckError(deal, tuple(cards))
+        return super().deck(deal, cards)
+
+
+class _Stale:
+    """The mark of a tapete state to rebuild from the chance outcomes and moves."""
+
+    def __reduce__(self) -> str:
+        return "_STALE"  # one mark, pickled by name
+
+
+_STALE = _Stale()
+
+
+class _Shared:
+    """An immutable value that copies of a state share (tapete states never change); pickled,
+    it is left out, and the state rebuilds it by replaying its moves."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _Shared, (_STALE,)
+
+
+# --- the game -----------------------------------------------------------------------------------
+
+
+def _game_type(name: str) -> Any:
+    probe = load_game(name)
+    low, high = _player_range(name)
+    return pyspiel.GameType(
+        short_name=f"tapete_{name}",
+        long_name=f"tapete {name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"spec": spec_param(probe.spec)},
+    )
+
+
+def _player_range(name: str) -> tuple[int, int]:
+    """The fewest and most seats any spec of the game may have (as its parameters allow)."""
+    counts = []
+    for players in range(1, 9):
+        for spec in (f"{name}(players={players})", f"{name}(players={players}, min_players=2)"):
+            try:
+                counts.append(load_game(spec).players)
+            except SpecError:  # a count the game refuses, or an option it does not have
+                continue
+    return min(counts), max(counts)
+
+
+class TapeteGame(pyspiel.Game):  # type: ignore[misc]
+    """A tapete spec as an OpenSpiel game (``pyspiel.load_game("tapete_pocha", {"spec": …})``)."""
+
+    NAME = ""  # the game's name, set by each registered class
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        spec = spec_of_param(str((params or {}).get("spec", self.NAME)))
+        context = _context(spec)
+        game = context.game
+        limit = bounds(game)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(context.encoding.actions),
+            max_chance_outcomes=max(len(context.cards), game.players),
+            num_players=game.players,
+            min_utility=float(limit.min_score),
+            max_utility=float(limit.max_score),
+            utility_sum=None,
+            max_game_length=limit.decisions,
+        )
+        super().__init__(_TYPES[game.name], info, {"spec": spec_param(game.spec)})
+        self.spec = game.spec
+
+    def new_initial_state(self) -> TapeteState:
+        return TapeteState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> _Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("tapete games observe a seat's view: private_info=SINGLE_PLAYER")
+        return _Observer(_context(self.spec), perfect_recall=obs_type.perfect_recall)
+
+
+_TYPES: dict[str, Any] = {}
+
+
+class TapeteState(pyspiel.State):  # type: ignore[misc]
+    """A match in progress, with the chance nodes of its deals (see the module docstring)."""
+
+    def __init__(self, game: TapeteGame) -> None:
+        super().__init__(game)
+        self._spec = game.spec
+        self._dealer: int | None = None
+        self._decks: tuple[tuple[Card, ...], ...] = ()
+        self._dealing: list[Card] = []  # the deck being drawn
+        self._cards: tuple[Card, ...] = ()  # the cards of that deck (empty: no deck is drawn)
+        self._moves: list[int] = []  # the raw actions taken, a pending one included
+        self._pending = False  # the last move waits for the next deal
+        self._now = _Shared(None)  # the tapete state (None before the first deal)
+        n = _context(self._spec).game.players
+        self._seen: list[list[str]] = [[] for _ in range(n)]
+
+    # --- OpenSpiel's API
+
+    def current_player(self) -> int:
+        if self._dealer is None or self._cards:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = self._ctx.game.current_player(self._state)
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else int(seat)
+
+    def is_terminal(self) -> bool:
+        return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        ctx = self._ctx
+        index = ctx.encoding.index
+        return sorted(index[a] for a in ctx.game.legal_actions(self._state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        ctx = self._ctx
+        if self._dealer is None:
+            n = ctx.game.players
+            return [(s, 1.0 / n) for s in range(n)]
+        left = sorted(ctx.card_index[c] for c in set(self._cards) - set(self._dealing))
+        return [(i, 1.0 / len(left)) for i in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self._dealer is None:
+            self._dealer = int(action)
+            self._build()
+        elif self._cards:
+            self._draw(self._ctx.cards[action])
+        else:
+            self._play(self._ctx.encoding.actions[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        ctx = self._ctx
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._dealer is None:
+                return f"dealer {action}"
+            return f"deal {ctx.game.format_action(ctx.cards[action]).removeprefix('play ')}"
+        return ctx.game.format_action(ctx.encoding.actions[action])
+
+    def returns(self) -> list[float]:
+        ctx = self._ctx
+        now = self._state
+        outcome = None if now is None else ctx.game.outcome(now)
+        if outcome is None or self._cards:
+            return [0.0] * ctx.game.players
+        return [float(s) for s in seat_scores(outcome.scores, ctx.game.teams)]
+
+    def __str__(self) -> str:
+        dealing = " ".join(self._ctx.game.format_action(c)[5:] for c in self._dealing)
+        return f"{self._state!r} dealer={self._dealer} dealing=[{dealing}]"
+
+    # --- chance and play
+
+    @property
+    def _ctx(self) -> _Context:
+        return _context(self._spec)
+
+    @property
+    def _state(self) -> Any:
+        """The tapete state now (None before the first deal)."""
+        if self._now.value is _STALE:
+            self._now = _Shared(None)
+            if self._dealer is None:
+                return None
+            pending, cards, dealing = self._pending, self._cards, self._dealing
+            self._pending, seen = False, self._seen
+            self._seen = [[] for _ in seen]
+            self._build()
+            self._pending, self._cards, self._dealing, self._seen = pending, cards, dealing, seen
+        return self._now.value
+
+    def _draw(self, card: Card) -> None:
+        self._dealing.append(card)
+        if len(self._dealing) == len(self._cards) - 1:  # the last card is what is left
+            self._dealing += sorted(set(self._cards) - set(self._dealing))
+        if len(self._dealing) == len(self._cards):
+            self._decks = (*self._decks, tuple(self._dealing))
+            self._dealing, self._cards = [], ()
+            self._build()
+
+    def _play(self, raw: int) -> None:
+        ctx = self._ctx
+        game, before = ctx.game, self._state
+        seat = game.current_player(before)
+        for s in range(game.players):
+            self._seen[s].append(f"{seat}: {game.visible_action(before, raw, s)}")
+        self._moves.append(raw)
+        try:
+            after = game.apply(before, raw)
+        except _NeedDeckError as need:
+            self._pending = True
+            self._cards = need.cards
+            return
+        self._now = _Shared(after)
+        self._see(after)
+
+    def _build(self) -> None:
+        """The tapete state after the decks drawn so far and every move (a replay)."""
+        game = self._ctx.game
+        setup = _ChanceSetup(0, self._decks, self._dealer)
+        state = None
+        try:
+            state = game.rules.new_state(game.params, setup)
+            if not self._moves:
+                self._see(state)
+            for move in self._moves:
+                state = game.apply(state, move)
+        except _NeedDeckError as need:
+            self._cards = need.cards
+            if state is not None:  # the state before the move that waits for this deal
+                self._now = _Shared(state)
+            return
+        if self._pending:
+            self._see(state)
+            self._pending = False
+        self._now = _Shared(state)
+
+    def _see(self, state: Any) -> None:
+        game = self._ctx.game
+        for s in range(game.players):
+            for event in game.visible_events(state, s):
+                self._seen[s].append(json.dumps(event.to_json(), separators=(",", ":")))
+
+
+class _Observer:
+    """OpenSpiel's observer interface over a seat's view (``tensor``, ``dict``, strings)."""
+
+    def __init__(self, context: _Context, perfect_recall: bool) -> None:
+        self.context, self.perfect_recall = context, perfect_recall
+        enc = context.encoding
+        self.tensor = np.zeros(enc.size, np.float32)
+        self.dict = {f.name: self.tensor[f.start : f.stop] for f in enc.fields}
+
+    def set_from(self, state: TapeteState, player: int) -> None:
+        self.tensor.fill(0)
+        now = state._state
+        if now is not None:
+            view = self.context.game.observe(now, player)
+            self.context.encoding.write(view, self.tensor)
+
+    def string_from(self, state: TapeteState, player: int) -> str:
+        if self.perfect_recall:
+            return "\n".join(state._seen[player])
+        now = state._state
+        if now is None:
+            return ""
+        text: str = view_text(self.context.game.observe(now, player))
+        return text
+
+
+def register() -> list[str]:
+    """Register every tapete game with OpenSpiel as ``tapete_<game>`` (once); the names.
+
+    ``pyspiel.load_game("tapete_pocha")`` then loads the game's defaults, and
+    ``pyspiel.load_game("tapete_pocha", {"spec": spec_param("pocha(players=3)")})`` any spec.
+    """
+    for name in games():
+        if name in _TYPES:
+            continue
+        game_type = _TYPES[name] = _game_type(name)
+        # One class a game, kept in this module: OpenSpiel keeps what it registers until exit.
+        cls = type(f"Tapete_{name}", (TapeteGame,), {"NAME": name, "__module__": __name__})
+        globals()[cls.__name__] = cls
+        pyspiel.register_game(game_type, cls)
+    return [f"tapete_{name}" for name in games()]
+
+
+def load(spec: str) -> Any:
+    """The OpenSpiel game of a tapete spec (registering the games first).
+
+    >>> load("truco(players=4)").num_players()
+    4
+    """
+    register()
+    game = load_game(spec)
+    if game.name not in ENTRIES:  # an alias loads under its own name
+        raise ValueError(f"no game named {game.name!r}")
+    return pyspiel.load_game(f"tapete_{game.name}", {"spec": spec_param(game.spec)})

@@ -1,0 +1,168 @@
+"""One seat of a tapete game as a Gymnasium ``Env``: the other seats are tapete bots.
+
+The observation is the seat's encoded view (``tapete.rl.encodings``), the action an index into
+the spec's fixed action space, ``action_masks()`` the legal ones (for maskable algorithms such
+as sb3-contrib's ``MaskablePPO``). One episode is one match; the reward is the seat's (or its
+team's) score, per deal or per match as in the AEC env.
+
+>>> env = SingleAgentEnv("pocha(players=3, schedule=[2])", seat=1, opponents="random")
+>>> obs, info = env.reset(seed=5)
+>>> obs.shape == env.observation_space.shape
+True
+>>> total, done = 0.0, False
+>>> while not done:
+...     legal = env.action_masks().nonzero()[0]
+...     obs, reward, done, truncated, info = env.step(int(legal[0]))
+...     total += reward
+>>> total == info["outcome"].scores[1]
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from tapete import bots
+from tapete.bots import Bot
+from tapete.game import Game, Seat, seat_scores
+from tapete.games import load
+from tapete.rl.aec import REWARDS
+from tapete.rl.encodings import Encoding, encoding
+
+__all__ = ["ILLEGAL", "SingleAgentEnv"]
+
+ILLEGAL = ("replace", "raise")
+
+
+class SingleAgentEnv(gymnasium.Env[Any, Any]):
+    """Seat ``seat`` of a match against ``opponents`` (a bot level for every other seat, or one
+    level or ``Bot`` per seat, the learner's own entry ignored). See the module docstring.
+
+    An action the mask rules out is, with ``illegal="replace"`` (the default, so that unmasked
+    algorithms and checkers can step it), replaced by the first legal action, and the step's
+    info says ``illegal: True``; with ``illegal="raise"`` it raises the rule's
+    ``IllegalActionError``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 — Gymnasium's own
+
+    def __init__(
+        self,
+        spec: str | Game[Any, Any],
+        seat: Seat = 0,
+        opponents: str | Bot | Sequence[str | Bot] = "medium",
+        *,
+        reward: str = "deal",
+        illegal: str = "replace",
+        render_mode: str | None = None,
+    ) -> None:
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal={illegal!r} is not accepted: {' or '.join(ILLEGAL)}")
+        self.illegal = illegal
+        self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
+        n = self.game.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat={seat} is not accepted: a seat from 0 to {n - 1}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
+        self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
+        self.encoding: Encoding = encoding(self.game)
+        one = isinstance(opponents, str) or not isinstance(opponents, Sequence)
+        given: list[Any] = [opponents] * n if one else list(opponents)  # type: ignore[arg-type]
+        if len(given) != n:
+            raise ValueError(f"opponents: one entry per seat ({n}), not {len(given)}")
+        self.bots: list[Bot | None] = [
+            None if s == seat else bots.load(b) if isinstance(b, str) else b
+            for s, b in enumerate(given)
+        ]
+        self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
+        self.action_space = spaces.Discrete(len(self.encoding.actions))
+        self.state: Any = None
+        self._rngs: list[random.Random] = []
+        self._mask: npt.NDArray[np.int8] | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """A new match, played by the bots up to this seat's first decision (a match that ends
+        before it — a seat may have nothing to decide — is skipped for the next one)."""
+        super().reset(seed=seed)
+        while True:
+            match_seed = int(self.np_random.integers(2**63))
+            self.state = self.game.new_state(seed=match_seed)
+            self._rngs = [random.Random(f"{match_seed}/{s}") for s in range(self.game.players)]
+            self._opponents_play()
+            if self.game.current_player(self.state) == self.seat:
+                return self._observation(), {}
+
+    def step(
+        self, action: Any
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Take ``action`` (an index), then let the bots play up to this seat's next turn."""
+        if self.state is None or self.game.current_player(self.state) != self.seat:
+            raise RuntimeError("call reset() before step(), and again once the match is over")
+        raw, info = self.encoding.actions[int(action)], {}
+        if self.illegal == "replace" and not self.action_masks()[int(action)]:
+            raw, info = self.game.legal_actions(self.state)[0], {"illegal": True}
+        reward = self._apply(raw) + self._opponents_play()
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
+            if self.reward_mode == "match":
+                reward = float(seat_scores(outcome.scores, self.game.teams)[self.seat])
+            self._mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
+            observation = self.encoding.encode_state(self.state, self.seat)
+            return observation, reward, True, False, {**info, "outcome": outcome}
+        return self._observation(), reward, False, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of this seat now, as booleans over the action space."""
+        if self._mask is None:
+            self._mask = self.encoding.mask(self.game.legal_actions(self.state))
+        return self._mask.astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        from tapete.narrate import view_text
+
+        text: str = view_text(self.game.observe(self.state, self.seat))
+        return text
+
+    def _observation(self) -> npt.NDArray[np.float32]:
+        self._mask = None
+        return self.encoding.encode_state(self.state, self.seat)
+
+    def _apply(self, raw: int) -> float:
+        """Apply a raw action; the per-deal reward it brings this seat."""
+        game = self.game
+        self.state = game.apply(self.state, raw)
+        if self.reward_mode != "deal":
+            return 0.0
+        for event in game.events(self.state):
+            if event.type == "score":
+                score = event.data["score"]
+                teams = game.teams
+                if teams is not None and len(score) == len(teams):
+                    score = seat_scores(score, teams)
+                return float(score[self.seat])
+        return 0.0
+
+    def _opponents_play(self) -> float:
+        """The bots move until this seat's turn or the end; the reward they bring this seat."""
+        game, reward = self.game, 0.0
+        while (seat := game.current_player(self.state)) is not None and seat != self.seat:
+            bot = self.bots[seat]
+            assert bot is not None  # only the learner's seat has no bot
+            view = game.observe(self.state, seat)
+            action = bot.choose(view, game.legal_actions(self.state), self._rngs[seat])
+            reward += self._apply(action)
+        return reward

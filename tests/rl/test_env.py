@@ -1,0 +1,177 @@
+"""tapete.rl.env: every conformance spec as a PettingZoo AEC environment."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+import tapete
+import tapete.rl
+from conformance_specs import SPECS
+from tapete import record
+from tapete.errors import SpecError
+from tapete.game import seat_scores
+from tapete.rl.aec import TapeteEnv
+
+# A Dict of observation and action mask is PettingZoo's own convention for card games.
+pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+
+ALL_SPECS = [spec for specs in SPECS.values() for spec in specs]
+
+
+def play_out(env: TapeteEnv, seed: int) -> dict[str, float]:
+    """Play one episode with random legal actions; each agent's summed rewards."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        assert env.observation_space(agent).contains(obs)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        legal = env.game.legal_actions(env.state)
+        assert sorted(env.encoding.actions[i] for i in mask.nonzero()[0]) == sorted(legal)
+        env.step(rng.choice(list(mask.nonzero()[0])))
+    return totals
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_pettingzoo_api_and_seed_tests_pass(spec: str) -> None:
+    api_test(tapete.rl.env(spec), num_cycles=300)
+    seed_test(lambda: tapete.rl.env(spec), num_cycles=100)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_a_whole_match_plays_with_masks_and_the_match_reward_is_the_outcome(spec: str) -> None:
+    env = tapete.rl.env(spec, reward="match")
+    totals = play_out(env, seed=11)
+    outcome = env.game.outcome(env.state)
+    assert outcome is not None
+    scores = seat_scores(outcome.scores, env.game.teams)
+    assert [totals[a] for a in env.possible_agents] == [float(s) for s in scores]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "pocha(players=3, schedule=[2, 3])",
+        "oh_hell(schedule=[1, 7, 13])",
+        "poch(chips=3)",
+        "pottle(deals=2, extra_deals=1)",
+        "truco(players=4)",
+        "tute(players=4, match=to_101)",
+    ],
+)
+def test_per_deal_rewards_are_each_deal_s_score(spec: str) -> None:
+    env = tapete.rl.env(spec)
+    totals = play_out(env, seed=5)
+    # Every deal's score, summed, is where each seat (or its team) stands at the end.
+    rec = record.loads(record.dumps(_recorded(spec, seed=5)))
+    gains = [0] * env.game.players
+    for deal in rec.deals:
+        if deal.score is not None:
+            per_seat = (
+                seat_scores(deal.score, env.game.teams)
+                if env.game.teams and len(deal.score) == len(env.game.teams)
+                else deal.score
+            )
+            gains = [g + s for g, s in zip(gains, per_seat, strict=True)]
+    assert [totals[a] for a in env.possible_agents] == [float(g) for g in gains]
+
+
+def _recorded(spec: str, seed: int) -> record.Record:
+    """The record the env writes of the episode ``play_out`` plays."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        env = tapete.rl.env(spec, record=folder)
+        play_out(env, seed=seed)
+        return record.read(Path(folder) / "episode-0.json")
+
+
+def test_each_episode_is_recorded_and_the_record_replays_to_the_same_end(tmp_path: Any) -> None:
+    env = tapete.rl.env("truco(target=3)", record=tmp_path)
+    play_out(env, seed=1)
+    final = env.state
+    play_out(env, seed=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["episode-0.json", "episode-1.json"]
+    first = record.read(tmp_path / "episode-0.json")
+    assert env.game.outcome(record.replay(first)) == env.game.outcome(final)
+
+
+def test_reset_with_a_seed_deals_the_same_match_and_another_seed_another() -> None:
+    env = tapete.rl.env("pocha(players=3, schedule=[5])")
+    first = []
+    for seed in (4, 4, 5):
+        env.reset(seed=seed)
+        first.append(env.observe(env.agent_selection)["observation"].copy())
+    assert np.array_equal(first[0], first[1])
+    assert not np.array_equal(first[0], first[2])
+
+
+@pytest.mark.parametrize("spec", [specs[0] for specs in SPECS.values()] + ["truco(players=4)"])
+def test_the_observation_depends_on_the_view_only(spec: str) -> None:
+    """Deal the hidden cards anew, consistently with a seat's view: its vector is unchanged."""
+    game = tapete.load(spec)
+    enc = tapete.rl.encoding(game)
+    rng = random.Random(3)
+    state = game.new_state(seed=3)
+    for _ in range(12):
+        if game.current_player(state) is None:
+            break
+        for seat in range(game.players):
+            view = game.observe(state, seat)
+            other = game.sample_state(view, random.Random(rng.random()))
+            assert np.array_equal(enc.encode(view), enc.encode(game.observe(other, seat)))
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+
+
+def test_other_seats_hands_are_not_in_the_vector() -> None:
+    game = tapete.load("pocha(players=3, schedule=[4])")
+    enc = tapete.rl.encoding(game)
+    state = game.new_state(seed=9)
+    hands = enc.field("hands")
+    vector = enc.encode(game.observe(state, 0))
+    per_seat = hands.size // 3
+    assert vector[hands.start : hands.start + per_seat].sum() == 4  # its own four cards
+    assert vector[hands.start + per_seat : hands.stop].sum() == 0
+
+
+def test_bad_options_are_refused_with_the_option_named() -> None:
+    with pytest.raises(ValueError, match="reward='deals' is not accepted"):
+        tapete.rl.env("pocha", reward="deals")
+    with pytest.raises(SpecError, match="round cap"):
+        tapete.rl.env("poch(max_rounds=none)")
+
+
+def test_an_action_outside_the_rules_raises_the_rule() -> None:
+    env = tapete.rl.env("pocha(players=3, schedule=[1])")
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(tapete.errors.IllegalActionError):
+        env.step(illegal)
+
+
+@pytest.mark.parametrize("spec", SPECS["pocha"] + SPECS["oh_hell"])
+def test_the_state_shortcut_encodes_exactly_the_view(spec: str) -> None:
+    game = tapete.load(spec)
+    enc = tapete.rl.encoding(game)
+    rng = random.Random(7)
+    state = game.new_state(seed=7)
+    while game.current_player(state) is not None:
+        for seat in range(game.players):
+            from_view = enc.encode(game.observe(state, seat))
+            assert np.array_equal(enc.encode_state(state, seat), from_view)
+        state = game.apply(state, rng.choice(game.legal_actions(state)))

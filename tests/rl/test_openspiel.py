@@ -1,0 +1,123 @@
+"""tapete.rl.openspiel: every game as an OpenSpiel game, checked by OpenSpiel's own tests."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import tapete  # noqa: E402 — after the skip: OpenSpiel is not on every platform
+import tapete.rl  # noqa: E402
+from conformance_specs import SPECS  # noqa: E402
+from tapete.interop.oh_hell import OhHellShape  # noqa: E402
+from tapete.rl import openspiel  # noqa: E402
+
+ALL_SPECS = [spec for specs in SPECS.values() for spec in specs]
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_openspiel_random_simulation_with_serialization_passes(spec: str) -> None:
+    game = openspiel.load(spec)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_every_game_is_registered_under_its_name() -> None:
+    names = openspiel.register()
+    assert names == [f"tapete_{name}" for name in tapete.games()]
+    assert set(names) <= set(pyspiel.registered_names())
+    game = pyspiel.load_game("tapete_truco")
+    assert game.num_players() == 2 and game.get_type().min_num_players == 2
+
+
+def test_the_metadata_comes_from_the_spec() -> None:
+    game = openspiel.load("pocha(players=3, schedule=[1, 2], tiebreak_players=nobody)")
+    enc = tapete.rl.encoding("pocha(players=3, schedule=[1, 2], tiebreak_players=nobody)")
+    assert game.num_distinct_actions() == len(enc.actions)
+    assert game.information_state_tensor_shape() == [enc.size]
+    assert game.observation_tensor_shape() == [enc.size]
+    assert game.max_game_length() == 15  # 3 bids + 3 cards, then 3 bids + 6 cards
+    assert (game.min_utility(), game.max_utility()) == (-15.0, 35.0)  # -5 - 10; 15 + 20
+    assert game.max_chance_outcomes() == 36
+
+
+def _deal_into(state: object, deck: list[int], cards: tuple[int, ...]) -> None:
+    """Apply chance outcomes that lay the deck in this order."""
+    for card in deck:
+        if not state.is_chance_node():  # type: ignore[attr-defined]
+            break
+        state.apply_action(cards.index(card))  # type: ignore[attr-defined]
+
+
+def test_a_seat_s_information_state_holds_no_other_hand() -> None:
+    spec = "pocha(players=3, schedule=[2])"
+    game, tgame = openspiel.load(spec), tapete.load(spec)
+    cards = tgame.deck.cards
+    deck = list(cards)
+    random.Random(2).shuffle(deck)
+    # Seats 1 and 2 swap hands (dealt from seat 1: positions 0, 3 and 1, 4; dealer 0 is last).
+    swapped = list(deck)
+    swapped[0], swapped[1], swapped[3], swapped[4] = deck[1], deck[0], deck[4], deck[3]
+    states = []
+    for order in (deck, swapped):
+        state = game.new_initial_state()
+        state.apply_action(0)  # seat 0 deals
+        _deal_into(state, order, cards)
+        states.append(state)
+    a, b = states
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_tensor(0) == b.information_state_tensor(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+
+
+def test_states_clone_and_pickle_to_the_same_match() -> None:
+    game = openspiel.load("truco(target=2)")
+    state, rng = game.new_initial_state(), random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        again = pickle.loads(pickle.dumps(state))
+        assert str(again) == str(state) and again.history() == state.history()
+        assert state.clone().legal_actions() == state.legal_actions()
+
+
+SHAPES = [OhHellShape(), OhHellShape(players=3, suits=4, ranks=13, tricks=7)]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.spec)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_oh_hell_through_the_bridge_agrees_with_openspiel_s_oh_hell(
+    shape: OhHellShape, seed: int
+) -> None:
+    rng = random.Random(seed)
+    dealer = rng.randrange(shape.players)
+    dealt = rng.sample(range(shape.suits * shape.ranks), shape.players * shape.tricks + 1)
+    ours, tgame = openspiel.load(shape.spec), tapete.load(shape.spec)
+    enc = tapete.rl.encoding(shape.spec)
+    mine = ours.new_initial_state()
+    mine.apply_action(dealer)
+    _deal_into(mine, list(shape.setup(dealer, dealt).decks[0]), tgame.deck.cards)
+    theirs = pyspiel.load_game("oh_hell", shape.openspiel_params()).new_initial_state()
+    for action in [shape.tricks, dealer, *dealt]:
+        theirs.apply_action(action)
+    while not theirs.is_terminal():
+        assert mine.current_player() == theirs.current_player()
+        legal = [enc.actions[i] for i in mine.legal_actions()]
+        assert sorted(shape.action_to_openspiel(a) for a in legal) == theirs.legal_actions()
+        action = rng.choice(legal)
+        mine.apply_action(enc.index[action])
+        theirs.apply_action(shape.action_to_openspiel(action))
+    assert mine.is_terminal()
+    assert mine.returns() == theirs.returns()
+
+
+def test_a_game_name_that_is_not_tapete_s_is_refused() -> None:
+    with pytest.raises(tapete.errors.SpecError, match="no game named 'poker'"):
+        openspiel.load("poker")

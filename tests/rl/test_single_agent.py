@@ -1,0 +1,84 @@
+"""tapete.rl.single_agent: one seat as a Gymnasium environment against tapete bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env
+
+import tapete.rl
+from tapete.game import seat_scores
+
+SPECS = [
+    "pocha(players=3, schedule=[1, 3])",
+    "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
+    "tute",
+    "tute(players=4)",
+    "truco(players=4, target=3)",
+    "poch(players=3, rounds=3)",
+    "pottle(players=3, deals=2, extra_deals=0)",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_gymnasium_check_env_passes(spec: str) -> None:
+    check_env(tapete.rl.single_agent(spec, seat=1, opponents="easy"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_match_against_bots_sums_to_the_seat_s_score(spec: str) -> None:
+    env = tapete.rl.single_agent(spec, seat=0, opponents="random", reward="match")
+    env.reset(seed=8)
+    done, total, rng = False, 0.0, np.random.default_rng(8)
+    info: dict[str, Any] = {}
+    while not done:
+        mask = env.action_masks()
+        legal = env.encoding.mask(env.game.legal_actions(env.state)).astype(bool)
+        assert np.array_equal(mask, legal)
+        _, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not truncated
+        total += reward
+    assert total == seat_scores(info["outcome"].scores, env.game.teams)[0]
+
+
+def test_the_same_seed_gives_the_same_match_against_the_same_bots() -> None:
+    def actions(seed: int) -> list[tuple[float, ...]]:
+        env = tapete.rl.single_agent(
+            "pocha(players=4, schedule=[3, 3])", seat=2, opponents="medium"
+        )
+        obs, _ = env.reset(seed=seed)
+        seen, done = [tuple(obs)], False
+        while not done:
+            obs, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            seen.append(tuple(obs))
+        return seen
+
+    assert actions(3) == actions(3)
+    assert actions(3) != actions(4)
+
+
+def test_opponents_may_differ_by_seat() -> None:
+    seats: list[Any] = [None, "easy", "random"]
+    env = tapete.rl.single_agent("pocha(players=3, schedule=[2])", opponents=seats)
+    assert [getattr(b, "name", None) for b in env.bots] == [None, "easy", "random"]
+    with pytest.raises(ValueError, match="one entry per seat"):
+        tapete.rl.single_agent("pocha(players=3)", opponents=["easy", "easy"])
+    with pytest.raises(ValueError, match="seat=3 is not accepted"):
+        tapete.rl.single_agent("pocha(players=3)", seat=3)
+
+
+def test_an_action_off_the_mask_is_replaced_or_raises_as_asked() -> None:
+    env = tapete.rl.single_agent("pocha(players=3, schedule=[2])", opponents="random")
+    env.reset(seed=1)
+    off = int(np.flatnonzero(~env.action_masks())[0])
+    _, _, _, _, info = env.step(off)
+    assert info["illegal"] is True
+    strict = tapete.rl.single_agent("pocha(players=3, schedule=[2])", illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(tapete.errors.IllegalActionError):
+        strict.step(int(np.flatnonzero(~strict.action_masks())[0]))

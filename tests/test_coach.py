@@ -1,0 +1,120 @@
+"""The coach: reviews from the seat's view alone, exact where a solver applies, reproducible."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tapete
+from tapete import coach, record
+from tapete.bots import tute as tute_bots
+from tapete.cli import main
+from tapete.games import tute
+from tapete.match import play
+
+
+def short_match(spec: str = "pocha(players=3, schedule=[2, 3])", seed: int = 5) -> Any:
+    _, rec = play(
+        tapete.load(spec), ["easy", "medium", "random"][: tapete.load(spec).players], seed=seed
+    )
+    return rec
+
+
+def test_a_review_is_the_same_for_the_same_seed_and_any_number_of_workers() -> None:
+    rec = short_match()
+    one = coach.review(rec, seats=[2], iterations=12, seed=1)
+    again = coach.review(rec, seats=[2], iterations=12, seed=1, workers=2)
+    assert one == again
+    assert one.decisions and all(d.seat == 2 and d.loss >= 0 for d in one.decisions)
+    assert set(one.players) == {2}
+
+
+def test_random_play_loses_more_than_a_counting_player() -> None:
+    # Over a few matches the random seat must lose more expected points a deal than medium.
+    lost = {1: 0.0, 2: 0.0}
+    for seed in range(3):
+        result = coach.review(short_match(seed=seed), seats=[1, 2], iterations=20)
+        for seat in lost:
+            lost[seat] += result.players[seat].loss_per_deal
+    assert lost[2] > lost[1]
+
+
+def test_the_json_has_decisions_and_players() -> None:
+    doc = coach.to_json(coach.review(short_match(), iterations=8))
+    assert {"seat", "deal", "played", "best", "loss"} <= set(doc["decisions"][0])
+    assert [p["seat"] for p in doc["players"]] == [0, 1, 2]
+    assert all(0 <= p["accuracy"] <= 100 and p["loss_per_deal"] >= 0 for p in doc["players"])
+    json.dumps(doc)
+
+
+@pytest.mark.parametrize("spec", ["pocha(players=4, schedule=[3])", "truco(players=4)"])
+def test_a_review_never_reads_a_hidden_card(spec: str) -> None:
+    # Re-deal what the seat cannot see, consistently with its view: the review is unchanged.
+    game = tapete.load(spec)
+    rng = random.Random(0)
+    state = game.new_state(seed=9)
+    reviewed = 0
+    while game.outcome(state) is None and reviewed < 6:
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            view = game.observe(state, seat)
+            other = game.sample_state(view, rng)
+            assert game.observe(other, seat) == view
+            here = coach.review_decision(view, legal, legal[0], iterations=10)
+            there = coach.review_decision(
+                game.observe(other, seat), game.legal_actions(other), legal[0], iterations=10
+            )
+            assert here == there
+            reviewed += 1
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+
+
+def test_after_the_stock_the_review_takes_the_solvers_best_card() -> None:
+    # Two-player Tute once the stock is gone: every card is known, the true deal is solved
+    # directly, and the review's best card must be one the solver rates best.
+    game = tapete.load("tute(players=2)")
+    checked = 0
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while game.outcome(state) is None and state.deal.number == 0:
+            seat = game.current_player(state)
+            assert seat is not None
+            legal = game.legal_actions(state)
+            view = game.observe(state, seat)
+            if not view.stock_size and len(legal) > 1 and all(a < tute.SWAP for a in legal):
+                truth = tute_bots._card_values(state, legal, seat % 2)
+                played = legal[rng.randrange(len(legal))]
+                result = coach.review_decision(view, legal, played)
+                best = game.rules.parse_action(view.params, result.best)
+                assert truth[best] == max(truth.values())
+                assert (result.loss > 0) == (truth[played] < max(truth.values()))
+                checked += 1
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked >= 10
+
+
+def test_loss_counts_only_beyond_its_error() -> None:
+    assert coach._loss([1.0, 3.0, 2.0], [1.0, 3.0, 2.0]) == (0.0, 0.0)
+    assert coach._loss([5.0, 5.0, 5.0], [1.0, 1.0, 1.0])[0] == 4.0
+    assert coach._loss([5.0, 0.0, 4.0, 0.0], [0.0, 5.0, 0.0, 4.0])[0] == 0.0
+
+
+def test_analyze_writes_a_review_and_refuses_a_seat_the_match_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "match.json"
+    record.write(short_match(), path)
+    out = tmp_path / "review.json"
+    code = main(["analyze", str(path), "--seat", "1", "--iterations", "8", "--json", str(out)])
+    assert code == 0
+    assert "accuracy" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    assert {d["seat"] for d in doc["decisions"]} == {1}
+    assert main(["analyze", str(path), "--seat", "5"]) == 2
+    assert "seats 0 to 2" in capsys.readouterr().err

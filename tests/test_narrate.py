@@ -1,0 +1,116 @@
+"""The narrator: one account of the table for the command line, terminal and web, in every
+language, and the bots' reasons worded in every language."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import tapete
+from conformance_specs import SPECS
+from tapete import bots
+from tapete.bots import Move, Reason
+from tapete.i18n import LANGUAGES, catalog
+from tapete.match import play
+from tapete.narrate import line, reason_words, record_lines, step_entries
+
+NAMES = ["Ana", "Bea", "Carla", "Dani"]
+
+
+def _first(game: tapete.Game[Any, Any], seed: int, wanted: str) -> tuple[Any, int]:
+    """The first state of a seeded random match where ``wanted`` is legal, and that action."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    while game.current_player(state) is not None:
+        legal = {game.format_action(a): a for a in game.legal_actions(state)}
+        if wanted in legal:
+            return state, legal[wanted]
+        state = game.apply(state, rng.choice(list(legal.values())))
+    raise AssertionError(f"{wanted} never legal")
+
+
+def test_a_truco_player_who_runs_is_told_running_in_every_language() -> None:
+    game = tapete.load("truco")
+    for seed in range(20):
+        try:
+            state, run = _first(game, seed, "run")
+            break
+        except AssertionError:
+            continue
+    seat = game.current_player(state)
+    assert seat is not None
+    entries = step_entries(game, seat, run, state, game.apply(state, run))
+    said = {lang: line(lang, entries[0], NAMES) for lang in LANGUAGES}
+    assert said == {
+        "en": f"{NAMES[seat]} runs",
+        "es": f"{NAMES[seat]} corre",
+        "pt": f"{NAMES[seat]} corre",
+    }
+    assert line("es", entries[0], NAMES, you=seat) == "corres"
+
+
+def test_poch_s_runs_are_told_with_their_cards() -> None:
+    game = tapete.load("poch(players=3, rounds=1)")
+    rec = play(game, ["random"] * 3, seed=4)[1]
+    runs = [t.split(": ", 1)[1].split() for t in record_lines(rec) if t.startswith("  run: ")]
+    assert runs and all(game.parse_card(c) >= 0 for run in runs for c in run)
+
+
+def test_every_kind_of_entry_a_match_makes_has_words_of_its_own() -> None:
+    """No entry falls through to its bare kind or to notation ("name: action")."""
+    for name in SPECS:
+        game = tapete.load(SPECS[name][0])
+        rng = random.Random(name)
+        state = game.new_state(2)
+        while (seat := game.current_player(state)) is not None:
+            action = rng.choice(game.legal_actions(state))
+            after = game.apply(state, action)
+            for entry in step_entries(game, seat, action, state, after):
+                assert entry["kind"] not in ("other", "event"), (name, entry)
+                for lang in LANGUAGES:
+                    said = line(lang, entry, NAMES[: game.players])
+                    assert said and said != entry["kind"], (name, lang, entry)
+            state = after
+
+
+def _reasons(reason: Reason | Move | Any) -> list[Reason]:
+    if not isinstance(reason, Reason):
+        return []
+    return [reason, *(r for v in reason.args.values() for r in _reasons(v))]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard(iterations=4)"])
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_every_reason_a_bot_gives_is_worded_in_every_language(name: str, level: str) -> None:
+    game = tapete.load(SPECS[name][0])
+    bot = bots.load(level)
+    assert isinstance(bot, bots.LevelBot)
+    rng = random.Random(level)
+    state = game.new_state(1)
+    decisions = 0
+    while (seat := game.current_player(state)) is not None and decisions < 12:
+        legal = game.legal_actions(state)
+        decision = bot.decide(game.observe(state, seat), legal, rng)
+        for reason in _reasons(decision.reason):
+            for lang in LANGUAGES[1:]:
+                assert reason.text in catalog(lang), (lang, reason.text)
+        for lang in LANGUAGES:
+            assert reason_words(lang, decision.reason)
+        assert str(decision.reason)  # the English, for library users
+        state = game.apply(state, decision.action)
+        decisions += 1
+
+
+def test_a_search_plan_names_its_moves_as_buttons() -> None:
+    plan = Reason(
+        "{plan}: {mean:+.1f} points on average over {k} sampled deals",
+        plan=Reason("{move} then {plan}", move=Move("bid 2"), plan=Move("play Kd")),
+        mean=1.25,
+        k=40,
+    )
+    assert str(plan) == "bid 2 then play Kd: +1.2 points on average over 40 sampled deals"
+    assert reason_words("es", plan, "french") == (
+        "pedir 2, después jugar K♦: +1.2 puntos de media en 40 repartos simulados"
+    )

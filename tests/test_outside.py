@@ -1,0 +1,376 @@
+"""Outside bots (docs/bot-protocol.md): programs that play a seat over stdin and stdout, as the
+``tapete`` command runs them — whole matches of every game, in play and in the arena, and the
+bots that fail: too slow, talking nonsense, dying mid-match, never leaving."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import tapete
+from tapete import SpecError, arena, bots, players, record
+from tapete.outside import BotError, ExecBot, from_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
+SHELL_EXAMPLE = ROOT / "examples" / "first_legal_bot.sh"
+
+# A short match of every game, so a whole one is played in seconds.
+SPECS = {
+    "pocha": "pocha(schedule=[1, 2])",
+    "oh_hell": "oh_hell(players=3, schedule=[1, 2])",
+    "poch": "poch(players=3, rounds=2)",
+    "pottle": "pottle(deals=2, extra_deals=1)",
+    "truco": "truco(players=4, target=3)",
+    "tute": "tute(players=4)",
+}
+
+# A bot that answers the first legal action, with one misbehaviour put in by the test: the
+# line MISCHIEF runs on decision number ``n`` (its answer is ``answer``).
+TEMPLATE = """
+import json, os, sys, time
+n = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(HELLO, flush=True)
+    elif message["type"] == "decide":
+        n += 1
+        answer = message["legal"][0]
+        MISCHIEF
+        print(answer, flush=True)
+    elif message["type"] == "error":
+        print("bot was told:", message["message"], file=sys.stderr, flush=True)
+    elif message["type"] == "end":
+        print("bot saw the end:", message["scores"], file=sys.stderr, flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def bot_script(tmp_path: Path, mischief: str = "pass", hello: str = '"ready"') -> Path:
+    path = tmp_path / "bot.py"
+    path.write_text(TEMPLATE.replace("MISCHIEF", mischief).replace("HELLO", hello), "utf-8")
+    return path
+
+
+def exec_seat(*argv: str | Path, ms: int | None = None) -> str:
+    cmd = shlex.join(str(a) for a in argv)
+    return f"exec(cmd={json.dumps(cmd)}" + (f", ms={ms})" if ms else ")")
+
+
+def python_seat(script: Path, ms: int | None = None) -> str:
+    return exec_seat(sys.executable, script, ms=ms)
+
+
+def tapete_run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tapete.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def played(path: Path, seat: int) -> tuple[list[bool], record.Record]:
+    """For each decision of ``seat`` in the recorded match: whether it was the first legal
+    action (what the bots here answer when they answer in time)."""
+    rec = record.read(path)
+    game = tapete.load(rec.game)
+    firsts = [
+        action == game.legal_actions(before)[0]
+        for _, before, who, action, _ in record.steps(rec)
+        if who == seat
+    ]
+    return firsts, rec
+
+
+# --- whole matches ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_the_example_bot_plays_a_whole_match_of_every_game(name: str, tmp_path: Path) -> None:
+    assert set(SPECS) == set(tapete.games())
+    spec, path = SPECS[name], tmp_path / "match.json"
+    seats = tapete.load(spec).players
+    run = tapete_run(
+        "play",
+        spec,
+        "--seats",
+        ",".join([python_seat(EXAMPLE)] * (seats - 1) + ["random"]),
+        "--seed",
+        "11",
+        "--record",
+        str(path),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "result:" in run.stdout and "failed" not in run.stderr, run.stderr
+    for seat in range(seats - 1):
+        firsts, rec = played(path, seat)
+        assert firsts and all(firsts)  # every answer the bot gave was played
+        assert rec.seats[seat].bot == python_seat(EXAMPLE)
+    assert tapete_run("replay", str(path), "--plain").returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
+def test_the_shell_example_plays_a_whole_match(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    seat = exec_seat("sh", SHELL_EXAMPLE)
+    run = tapete_run(
+        "play", SPECS["truco"], "--seats", f"{seat},random,{seat},random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "failed" not in run.stderr
+    assert all(played(path, 0)[0]) and all(played(path, 2)[0])
+
+
+def test_the_arena_plays_outside_bots_in_its_worker_processes(tmp_path: Path) -> None:
+    out = tmp_path / "arena.json"
+    run = tapete_run(
+        "arena",
+        SPECS["pocha"],
+        "--bots",
+        f"{python_seat(EXAMPLE)},hard(ms=20, iterations=4)",
+        "--matches",
+        "8",
+        "--workers",
+        "2",
+        "--json",
+        str(out),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "failed" not in run.stderr
+    data = json.loads(out.read_text("utf-8"))
+    assert data["bots"] == [python_seat(EXAMPLE), "hard(ms=20, iterations=4)"]
+    assert len(data["matches"]) == 8
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_the_example_bot_plays_every_game_in_the_arena(name: str) -> None:
+    result = arena.run(SPECS[name], [python_seat(EXAMPLE), "random"], matches=2, workers=1)
+    assert result.bots == (python_seat(EXAMPLE), "random")
+    assert all(m.scores for m in result.matches) and result.groups == 2
+
+
+# --- bots that fail --------------------------------------------------------------------------
+
+
+def test_a_bot_that_answers_too_late_gets_a_random_move_and_its_late_answer_is_dropped(
+    tmp_path: Path,
+) -> None:
+    # Late past its budget (1 s and tapete's 0.25 s grace) but within the next, then in time.
+    bot = bot_script(tmp_path, "if n == 2: time.sleep(1.9)")
+    path = tmp_path / "match.json"
+    seat = python_seat(bot, ms=1000)
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    said = f"{seat} (0) failed to choose a move (BotError: decision 2: no answer within 1000 ms);"
+    assert said in run.stderr and run.stderr.count("failed to choose") == 1, run.stderr
+    assert "bot was told: decision 2: no answer within 1000 ms; a random legal move" in run.stderr
+    # Decision 3 is answered by the bot's answer to decision 3, not by the late one to 2.
+    firsts, _ = played(path, 0)
+    assert firsts[:1] + firsts[2:] == [True] * (len(firsts) - 1)
+
+
+def test_a_bot_that_answers_garbage_is_told_why_and_a_legal_move_is_played(
+    tmp_path: Path,
+) -> None:
+    bot = bot_script(tmp_path, "answer = {1: 'fold', 2: 'bid 99'}.get(n, answer)")
+    path = tmp_path / "match.json"
+    seat = python_seat(bot)
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "decision 1: answered 'fold': 'fold' is not an action: write 'bid N'" in run.stderr
+    assert "decision 2: answered 'bid 99', which is not legal now (legal: play " in run.stderr
+    assert run.stderr.count("failed to choose a move") == 2
+    assert run.stderr.count("bot was told: decision") == 2
+    firsts, rec = played(path, 0)
+    assert all(firsts[2:]) and rec.result is not None
+
+
+def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path: Path) -> None:
+    bot = bot_script(tmp_path, "if n == 3: sys.exit(3)")
+    path = tmp_path / "match.json"
+    seat = python_seat(bot)
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "result:" in run.stdout
+    crash = "the bot exited with code 3 at decision 3; it plays no more in this match"
+    assert run.stderr.count(crash) == 1, run.stderr
+    firsts, _ = played(path, 0)
+    after = "(BotError: the bot is not playing: it exited with code 3 at decision 3)"
+    assert run.stderr.count(after) == len(firsts) - 3 > 0
+    assert "bot saw the end" not in run.stderr
+
+
+def test_the_arena_reports_a_failing_bot_and_plays_on(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    seat = python_seat(bot_script(tmp_path, "answer = 'fold' if n == 2 else answer"))
+    result = arena.run(SPECS["pocha"], [seat, "random"], matches=4, workers=1)
+    assert len(result.matches) == 4
+    told = capfd.readouterr().err
+    # Each match is a fresh process whose second decision fails: 4 matches, 2 seats each.
+    assert told.count(f"tapete arena: {seat} at seat ") == 8, told
+    assert "failed to choose a move (BotError: decision 2: answered 'fold': " in told
+
+
+def test_a_bot_that_does_not_greet_is_not_asked_again(tmp_path: Path) -> None:
+    bot = bot_script(tmp_path, hello='"hello?"')
+    seat = python_seat(bot)
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{seat},random,random,random")
+    assert run.returncode == 0, run.stderr
+    assert "the bot answered the hello with 'hello?', not ready; it plays no more" in run.stderr
+    assert "the bot is not playing: answered the hello with 'hello?', not ready" in run.stderr
+
+
+def test_a_silent_bot_times_out_at_the_hello(tmp_path: Path) -> None:
+    bot = bot_script(tmp_path, hello='time.sleep(30) or "ready"')
+    game = tapete.load(SPECS["pocha"])
+    slow = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
+    with players.seated(game, [slow]):
+        state = game.new_state(seed=1)
+        view = game.observe(state, 0)
+        with pytest.raises(BotError, match=r"gave no answer to the hello within 0\.3 s"):
+            slow.choose(view, game.legal_actions(state), None)
+    assert slow.process is not None and slow.process.returncode is not None
+
+
+def test_the_bot_hears_the_end_and_quits(tmp_path: Path) -> None:
+    bot = bot_script(tmp_path)
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{python_seat(bot)},random,random,random")
+    assert run.returncode == 0, run.stderr
+    scores = run.stdout.split("scores ")[-1].strip()
+    assert f"bot saw the end: {scores}" in run.stderr
+
+
+def test_a_bot_that_ignores_quit_and_sigterm_is_killed(tmp_path: Path) -> None:
+    bot = tmp_path / "stubborn.py"
+    bot.write_text(
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n",
+        "utf-8",
+    )
+    game = tapete.load(SPECS["pocha"])
+    stubborn = ExecBot([sys.executable, str(bot)])
+    with players.seated(game, [stubborn]):
+        pass
+    assert stubborn.process is not None and stubborn.process.returncode == -signal.SIGKILL
+
+
+def test_a_bot_that_stops_reading_never_blocks_the_match(tmp_path: Path) -> None:
+    bot = tmp_path / "deaf.py"
+    bot.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n", "utf-8")
+    game = tapete.load(SPECS["pocha"])
+    deaf = ExecBot([sys.executable, str(bot)], ms=50)
+    state = game.new_state(seed=1)
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    with players.seated(game, [deaf]):
+        start = time.monotonic()
+        # Far more than a pipe holds (64 KiB on Linux) goes to a bot that reads none of it.
+        deaf._send({"type": "note", "padding": "x" * 1_000_000})
+        with pytest.raises(BotError, match="no answer within 50 ms"):
+            deaf.choose(view, legal, None)
+        assert time.monotonic() - start < 5
+    assert deaf.process is not None and deaf.process.returncode is not None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals and /proc")
+def test_interrupting_tapete_ends_its_bots(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    bot = bot_script(
+        tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    )
+    seats = f"{python_seat(bot, ms=60_000)},random,random,random"
+    tapete = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline and tapete.poll() is None
+            time.sleep(0.05)
+        pid = int(pid_file.read_text())
+        tapete.send_signal(signal.SIGINT)  # ^C: the bot is thinking, tapete must not wait
+        assert tapete.wait(timeout=30) == 130
+    finally:
+        tapete.kill()
+    assert not Path(f"/proc/{pid}").exists()
+
+
+# --- naming the seats ------------------------------------------------------------------------
+
+
+def test_seat_lists_split_only_at_top_level_commas() -> None:
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", "hard(ms=100, iterations=9),random,RANDOM,easy"
+    )
+    assert run.returncode == 0, run.stderr
+    assert "hard(ms=100, iterations=9) (0)" in run.stdout
+    run = tapete_run("play", SPECS["pocha"], "--seats", "hard(ms=100,random,random,random")
+    assert run.returncode == 2
+    assert "--seats: 'hard(ms=100,random,random,random' has a parenthesis" in run.stderr
+
+
+def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:
+    run = tapete_run("play", SPECS["pocha"], "--seats", 'exec(cmd="./no-such-bot"),random,x,y')
+    assert run.returncode == 2
+    assert "no program './no-such-bot' to run (not found, or not executable)" in run.stderr
+    run = tapete_run("arena", SPECS["pocha"], "--bots", 'exec(cmd="sh", speed=3),random')
+    assert run.returncode == 2
+    assert 'exec takes cmd="PROGRAM ARGS" and ms=N, not speed' in run.stderr
+    with pytest.raises(SpecError, match="ms is a positive number"):
+        from_spec('exec(cmd="sh", ms=0)', {"cmd": "sh", "ms": 0})
+
+
+def test_the_bot_levels_alone_come_from_tapete_bots_load() -> None:
+    with pytest.raises(SpecError, match="no bot level 'exec'"):
+        bots.load(python_seat(EXAMPLE))
+    assert isinstance(players.load(python_seat(EXAMPLE)), ExecBot)
+
+
+def test_a_record_never_starts_the_programs_it_names(tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole.json", tmp_path / "cut.json"
+    seats = f"{python_seat(EXAMPLE)},random,random,random"
+    assert (
+        tapete_run("play", SPECS["pocha"], "--seats", seats, "--record", str(whole)).returncode == 0
+    )
+    record.write(record.cut(record.read(whole), 5), cut)
+    run = tapete_run("play", "--resume", str(cut))
+    assert run.returncode == 2
+    assert f"seat 0 was played by {python_seat(EXAMPLE)}, a program of the machine" in run.stderr
+    assert "name every seat with --seats" in run.stderr
+    run = tapete_run("play", "--resume", str(cut), "--seats", seats)
+    assert run.returncode == 0, run.stderr
+    assert "result:" in run.stdout
+
+
+def test_outside_bots_need_only_the_standard_library() -> None:
+    from test_layering import SRC, STDLIB, imports
+
+    for module in ("outside.py", "players.py"):
+        third_party = [
+            name
+            for name in imports(SRC / module)
+            if name.split(".")[0] not in STDLIB and name.split(".")[0] != "tapete"
+        ]
+        assert third_party == [], module
