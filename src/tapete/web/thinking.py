@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import threading
 import time
 import traceback
 from collections import deque
@@ -133,8 +134,18 @@ def _lower_priority() -> None:
     (a worker's first decision should not pay for the imports)."""
     with contextlib.suppress(OSError):  # not permitted here: the bots then compete as equals
         os.nice(NICENESS)
+    # A server killed outright (kill -9) cannot stop its workers: each leaves on its own when
+    # its parent is gone, rather than waiting forever for jobs.
+    parent = os.getppid()
+    threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
     for module in bots.STRATEGIES.values():
         importlib.import_module(module)
+
+
+def _leave_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _ready() -> int:
