@@ -4,12 +4,18 @@
     python benchmarks/web_load.py --tables 10 --seconds 10 --json out.json
     python benchmarks/web_load.py --think 0.5          # players who take a moment to act
     python benchmarks/web_load.py --game truco --players 4 --tables 5 --seconds 10
+    python benchmarks/web_load.py --tables 8 --bots hard --think 0.1   # 1 person + 3 hard bots
+    python benchmarks/web_load.py --db postgresql://… --redis redis://… --workers 2
 
 Starts ``tapete serve`` in a subprocess on a free loopback port, creates the tables over HTTP,
 seats ``--players`` people at each (one WebSocket per player), starts them, and lets every
 player answer each view that offers it actions with a random legal one. A finished match is
 followed by a rematch. Reports actions per second, the latency from an action sent to the
-updated view received by its sender (p50, p99, max), and errors. Bounded in time and count;
+updated view received by its sender (p50, p99, max), and errors. With ``--bots LEVEL`` each
+table has ``--humans`` people (1 by default) and bots of that level in the other seats; the
+latency is still a person's action to its view, and the report adds the server's own account of
+its bots (``/api/health``): decisions made and how long they waited for a bot process
+(``--bot-processes``). Bounded in time and count;
 loopback only; the temporary database folder is removed at the end.
 
 The server runs with its per-client rate limits off and its per-connection message limit
@@ -164,6 +170,16 @@ async def _play(
             await ws.send(json.dumps({"type": "act", "action": rng.choice(legal)}))
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Who sits at each table: ``humans`` people, then bots of ``bots`` level (None: people
+    only), which wait ``bot_delay`` seconds before each move."""
+
+    humans: int
+    bots: str | None = None
+    bot_delay: float = 0.7
+
+
 async def run(
     base: str,
     tables: int,
@@ -172,8 +188,13 @@ async def run(
     seconds: float,
     think: float = 0.0,
     pace: float = 0.0,
+    seating: Seating | None = None,
 ) -> Stats:
     ws_url = base.replace("http", "ws", 1) + "/ws"
+    seating = seating or Seating(players)
+    kinds = [{"kind": "human"}] * seating.humans + [
+        {"kind": "bot", "level": seating.bots or "random"}
+    ] * (players - seating.humans)
     seats: list[tuple[str, str, bool]] = []
     for _ in range(tables):
         made = post(
@@ -181,12 +202,13 @@ async def run(
             {
                 "game": game,
                 "params": {"players": players},
-                "seats": [{"kind": "human"}] * players,
+                "seats": kinds,
                 "public": False,
+                "bot_delay": seating.bot_delay,
             },
         )
         seats.append((made["code"], made["token"], True))
-        for i in range(1, players):
+        for i in range(1, seating.humans):
             joined = post(f"{base}/api/tables/{made['code']}/join", {"name": f"p{i}"})
             seats.append((made["code"], joined["token"], False))
     stats = Stats()
@@ -208,6 +230,29 @@ def _cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as children:
+            return [int(p) for p in children.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _children_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process's children (its bot processes; Linux /proc; 0 elsewhere)."""
+    return sum(_cpu_seconds(p) for p in _children(pid))
+
+
+def _servers(pid: int, workers: int) -> list[int]:
+    """The server processes: the one started, or with --workers its worker processes."""
+    return _children(pid) if workers > 1 else [pid]
+
+
+def _servers_cpu(pids: list[int]) -> tuple[float, float]:
+    """CPU seconds of the servers, and of their bot processes."""
+    return sum(_cpu_seconds(p) for p in pids), sum(_children_cpu_seconds(p) for p in pids)
 
 
 # Loose enough that nothing of the benchmark's own is refused: every player is on one address.
@@ -238,10 +283,38 @@ def main() -> int:
         help="keep the server's default limits (the players then pace themselves below its "
         "message limit; creating many tables is refused by its rate limits)",
     )
+    parser.add_argument(
+        "--bots",
+        metavar="LEVEL",
+        help="bots of this level in every seat but the people's (random, easy, medium, hard)",
+    )
+    parser.add_argument(
+        "--humans", type=int, default=1, help="people at each table when there are --bots"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.7, help="seconds a bot waits before each move"
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        help="the server's bot processes (default: tapete serve's, one per core; 0: threads)",
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the tables through this Redis (needs --db postgresql://…), as tapete serve",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes on the port (needs --redis)"
+    )
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 8 and 0 < args.seconds <= 600):
         parser.error("keep it bounded: 1-200 tables, 2-8 players, up to 600 s")
+    if args.workers != 1 and not args.redis:
+        parser.error("--workers needs --redis (and --db postgresql://…)")
+    if args.bots and not 1 <= args.humans < args.players:
+        parser.error("with --bots, 1 to players-1 people sit at each table")
     folder = tempfile.mkdtemp(prefix="tapete-load-")
     try:
         return measure(args, folder)
@@ -253,8 +326,14 @@ def measure(args: argparse.Namespace, folder: str) -> int:
     port = free_port()
     db = f"sqlite:///{folder}/tapete.db" if args.db == "sqlite" else args.db
     options = "" if args.server_limits else f", {RAISED}"
+    if args.bot_processes is not None:
+        options += f", bot_processes={args.bot_processes}"
+    if args.redis:
+        prefix = f"tapete-load-{os.getpid()}"
+        options += f", sharing=Sharing({args.redis!r}, {prefix!r}, workers={args.workers})"
     code = (
         "from tapete.web import Limits, RateLimits, serve; "
+        "from tapete.web.app import Sharing; "
         f"serve({HOST!r}, {port}, log_level='warning', db={db!r}{options})"
     )
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -268,27 +347,49 @@ def measure(args: argparse.Namespace, folder: str) -> int:
                 break
             except OSError:
                 time.sleep(0.05)
+        if args.workers > 1:  # every worker answers before the clock starts
+            for _ in range(200):
+                if len(_children(server.pid)) >= args.workers:
+                    break
+                time.sleep(0.05)
+            time.sleep(3)
+        servers = _servers(server.pid, args.workers)
         began, cpu = time.perf_counter(), time.process_time()
-        server_cpu = _cpu_seconds(server.pid)
+        server_cpu, bots_cpu = _servers_cpu(servers)
         try:
+            seating = Seating(args.humans, args.bots, args.bot_delay) if args.bots else None
             stats = run_loop(
-                run(base, args.tables, args.players, args.game, args.seconds, args.think, pace)
+                run(
+                    base,
+                    args.tables,
+                    args.players,
+                    args.game,
+                    args.seconds,
+                    args.think,
+                    pace,
+                    seating,
+                )
             )
         except RefusedError as exc:
             print(f"web_load: FAILED before play: the server refused {exc}", file=sys.stderr)
             return 1
         elapsed = time.perf_counter() - began
-        server_cpu = _cpu_seconds(server.pid) - server_cpu
+        server_now, bots_now = _servers_cpu(servers)
+        server_cpu, bots_cpu = server_now - server_cpu, bots_now - bots_cpu
         client_cpu = time.process_time() - cpu
+        with urllib.request.urlopen(base + "/api/health", timeout=10) as response:
+            health = json.loads(response.read())
     finally:
         server.terminate()
-        server.wait(10)
+        server.wait(30)
     lat = sorted(stats.latencies)
     ms = [x * 1000 for x in lat]
     ok = not stats.errors and stats.actions > 0
     result = {
         "ok": ok,
-        "players": args.tables * args.players,
+        "players": args.tables * (args.humans if args.bots else args.players),
+        "bots": args.bots,
+        "bots_per_table": args.players - args.humans if args.bots else 0,
         "tables": args.tables,
         "game": args.game,
         "players_per_table": args.players,
@@ -301,8 +402,14 @@ def measure(args: argparse.Namespace, folder: str) -> int:
         "latency_ms_p99": round(ms[int(0.99 * (len(ms) - 1))], 2) if ms else None,
         "latency_ms_max": round(ms[-1], 2) if ms else None,
         "matches_finished": stats.matches,
+        "server_processes": args.workers,
         "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_cpu_s_per_1000_actions": round(1000 * server_cpu / stats.actions, 2)
+        if stats.actions
+        else None,
+        "bot_processes_cpu_share": round(bots_cpu / elapsed, 2),
         "client_cpu_share": round(client_cpu / elapsed, 2),
+        "server_bots": health.get("bots"),
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
     }

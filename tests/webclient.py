@@ -102,11 +102,20 @@ def running(
     clock: Callable[[], float] = time.time,
     trusted_proxies: Sequence[str] = (),
     players: Mapping[str, Bot] | None = None,
+    bot_processes: int = 0,
 ) -> Iterator[Server]:
     """The real app under uvicorn on a free loopback port, for as long as the block runs, as
     ``tapete serve`` configures it. No rate limits unless given: every test's clients come from
-    one address. ``players``: the bot that plays a level there, as ``create_app`` takes it."""
-    app = create_app(store, limits, rate_limits or RateLimits.off(), clock, players=players)
+    one address. ``players``: the bot that plays a level there, as ``create_app`` takes it;
+    ``bot_processes``: where its bots think (0: threads of the server)."""
+    app = create_app(
+        store,
+        limits,
+        rate_limits or RateLimits.off(),
+        clock,
+        players=players,
+        bot_processes=bot_processes,
+    )
     port = free_port()
     config = server_config(app, "127.0.0.1", port, "warning", trusted_proxies)
     server = uvicorn.Server(config)

@@ -348,6 +348,25 @@ def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResu
         pool.shutdown(cancel_futures=True)
 
 
+def _ray_map(tasks: list[_Task], address: str) -> Iterator[tuple[int, MatchResult]]:
+    """Play ``tasks`` as Ray tasks on the cluster at ``address`` (``""``: start a local Ray);
+    yields ``(index, result)`` as batches end."""
+    try:
+        import ray
+    except ImportError:
+        raise SpecError("--ray needs Ray: pip install ray") from None
+    if not ray.is_initialized():
+        ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play_batch)
+    size = max(1, min(8, len(tasks) // 64))
+    batches = [list(enumerate(tasks))[i : i + size] for i in range(0, len(tasks), size)]
+    pending = [remote.remote(pickle.dumps(b)) for b in batches]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            yield from ray.get(ref)
+
+
 def _play_batch(payload: bytes) -> list[tuple[int, MatchResult]]:
     batch: list[tuple[int, _Task]] = pickle.loads(payload)
     return [(index, _play(task)) for index, task in batch]
@@ -381,12 +400,16 @@ def run(
     workers: int | None = None,
     seed: int = 0,
     on_match: Callable[[int, int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Play duplicate matches of ``spec`` between ``bots`` (level names or agents) and rate them.
 
     ``matches`` is rounded up to whole duplicate groups, two at least; ``workers`` processes
-    (default: every core) play them; ``on_match(done, total)`` is called as each one ends.
-    Agents given as objects are copied for every match and must pickle when ``workers > 1``.
+    (default: every core) play them, or, with ``ray``, Ray tasks on the cluster at that address
+    (``""``: a local Ray); ``on_match(done, total)`` is called as each one ends. Each match is
+    a function of its seed, so the numbers are the same wherever the matches run (with bots
+    whose budget counts iterations rather than milliseconds). Agents given as objects are
+    copied for every match and must pickle when ``workers > 1`` or with Ray.
     Raises SpecError for an unknown game or bot level.
     """
     game = check(spec, bots)
@@ -401,7 +424,8 @@ def run(
     played: list[MatchResult | None] = [None] * len(tasks)
     if workers is None:
         workers = os.cpu_count() or 1
-    for done, (index, match) in enumerate(_pool_map(tasks, workers), 1):
+    played_on = _pool_map(tasks, workers) if ray is None else _ray_map(tasks, ray)
+    for done, (index, match) in enumerate(played_on, 1):
         played[index] = match
         if on_match is not None:
             on_match(done, len(tasks))

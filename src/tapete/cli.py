@@ -422,8 +422,14 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
+        from tapete.web.app import Sharing
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+    sharing = None
+    if args.redis or args.workers > 1:
+        if not args.redis:
+            raise SpecError("--workers: several processes share tables through --redis redis://…")
+        sharing = Sharing(args.redis, args.redis_prefix, args.lease, args.workers)
     try:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
@@ -435,6 +441,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db=args.db,
         trusted_proxies=args.trusted_proxy,
         rate_limits=rate_limits,
+        bot_processes=args.bot_processes,
+        sharing=sharing,
     )
     return 0
 
@@ -479,9 +487,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
             workers=workers,
             seed=args.seed,
             on_match=advance,
+            ray=args.ray,
         )
     elapsed = time.perf_counter() - start
     processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    if args.ray is not None:
+        processes = f"Ray ({args.ray or 'local'})"
     print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
     # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
     arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
@@ -505,6 +516,13 @@ def _count(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def _processes(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of processes (0 or more)")
     return value
 
 
@@ -604,6 +622,40 @@ def parser() -> argparse.ArgumentParser:
         help="where the counts are kept: memory:// (this process, the default) or "
         "redis://host:6379 (shared by several server processes)",
     )
+    p.add_argument(
+        "--bot-processes",
+        type=_processes,
+        metavar="K",
+        help="worker processes where bots think, at a lower OS priority than the server "
+        "(default: one per core; 0: threads of the server process)",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the tables with every other server on the same --db postgresql://… "
+        "through this Redis (redis://host:6379): news between servers and who drives each room",
+    )
+    p.add_argument(
+        "--workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="server processes on this host, on one port (needs --redis and PostgreSQL)",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        default="tapete",
+        metavar="PREFIX",
+        help="the Redis keys and channel of this site (several sites may share one Redis)",
+    )
+    p.add_argument(
+        "--lease",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long a room's driver holds it without renewing: a dead server's rooms are "
+        "taken over within this (default 5)",
+    )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
@@ -614,6 +666,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the duplicate groups as Ray tasks on the cluster at ADDRESS (a local Ray "
+        "when none is given): the same numbers as a local run for the same seed",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="write every number and the raw matches here")
     p.add_argument("--plot", help="draw the differences and ratings to this PNG")

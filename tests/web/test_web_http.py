@@ -11,7 +11,7 @@ import pytest
 import tapete
 from tapete.i18n import catalog
 from tapete.web import strings
-from tapete.web.app import _spec
+from tapete.web.api import _spec
 from webclient import Server
 
 STATIC = Path(strings.__file__).parent / "static"

@@ -245,6 +245,20 @@ def test_out_of_turn_and_illegal_actions(server: Server) -> None:
         assert error["rule"] in ("not-your-turn", "not-bidding")
 
 
+def test_a_move_chosen_on_an_older_version_is_refused(server: Server) -> None:
+    me, _ = started(server, params={"schedule": "[3]"}, bot_delay=0)
+    view = my_turn(me)
+    version = int(view["version"])  # type: ignore[call-overload]
+    me.send({"type": "act", "action": me.legal()[0], "version": version - 1})
+    assert me.expect("error")["rule"] == "moved-on"
+    me.send({"type": "act", "action": me.legal()[0], "version": "7"})
+    assert me.expect("error")["rule"] == "bad-message"
+    assert_still_up(me)
+    assert me.view is not None and me.view["version"] == version
+    me.send({"type": "act", "action": me.legal()[0], "version": version})
+    me.view_at(version + 1)
+
+
 def test_an_illegal_card_names_the_rule(server: Server) -> None:
     # Try seeds until seat 0 holds a card the rules forbid at its turn to play.
     for seed in range(40):

@@ -54,7 +54,7 @@ def test_a_restart_replays_every_table_from_the_store() -> None:
         assert (back.version, back.game.observe(back.state, 0)) == before[:2]
         assert back.truth.actions == before[2]
         assert back.seat_of(token_hash(token)) == 0
-        assert 0 in back.away  # nobody is connected after a restart
+        assert 0 in back.seating.away  # nobody is connected after a restart
         again.close()
 
     asyncio.run(scenario())

@@ -38,6 +38,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import text as sql
 from sqlalchemy.exc import IntegrityError
 
 from tapete.store import schema
@@ -45,6 +46,7 @@ from tapete.store import schema
 __all__ = ["ActionRow", "ConflictError", "Player", "Store", "TableRow", "default_url", "seed_hash"]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one server at a time)
 
 
 class ConflictError(ValueError):
@@ -149,6 +151,10 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Several servers starting at once: one migrates, the others wait for it and
+                # then find nothing to do.
+                connection.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATING})
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
@@ -229,12 +235,14 @@ class Store:
         with self.engine.connect() as c:
             return [_table_row(row) for row in c.execute(query).mappings()]
 
-    def room_tables(self, since: datetime | None = None) -> list[TableRow]:
-        """The newest match of every web room, leaving out rooms finished before ``since``."""
+    def room_tables(self, since: datetime | None = None, room: str | None = None) -> list[TableRow]:
+        """The newest match of every web room (or of ``room`` only), leaving out rooms
+        finished before ``since``."""
         t = schema.tables
+        rooms = t.c.room.is_not(None) if room is None else t.c.room == room
         newest = (
             select(t.c.room, func.max(t.c.match).label("match"))
-            .where(t.c.room.is_not(None))
+            .where(rooms)
             .group_by(t.c.room)
             .subquery()
         )

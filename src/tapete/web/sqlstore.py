@@ -248,8 +248,13 @@ class SqlStore:
         await self._run(self.db.delete_room, code)
         self._match.pop(code, None)
 
-    def _rooms(self) -> list[Truth]:
-        rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED)
+    async def room(self, code: str) -> Truth | None:
+        """Room ``code`` as the database has it now (another server may have moved it)."""
+        found = await self._run(self._rooms, code)
+        return found[0] if found else None
+
+    def _rooms(self, code: str | None = None) -> list[Truth]:
+        rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED, room=code)
         actions = self.db.actions_of([row.id for row in rows])
         records = self.db.room_records([row.room for row in rows if row.room])
         out = []

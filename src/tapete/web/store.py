@@ -87,6 +87,9 @@ class Store(Protocol):
     async def start(self, code: str, match: int, seed: int) -> None: ...
     async def finish(self, code: str, match: int, record: str) -> None: ...
     async def rooms(self) -> list[Truth]: ...
+    async def room(self, code: str) -> Truth | None:
+        """Room ``code`` as the store has it now (None: no such room)."""
+
     async def remove(self, code: str) -> None:
         """Forget room ``code`` and everything of it (an expired table)."""
 
@@ -122,6 +125,10 @@ class MemoryStore:
 
     async def rooms(self) -> list[Truth]:
         return [copy.deepcopy(t) for t in self._truths.values()]
+
+    async def room(self, code: str) -> Truth | None:
+        truth = self._truths.get(code)
+        return None if truth is None else copy.deepcopy(truth)
 
     async def remove(self, code: str) -> None:
         self._truths.pop(code, None)

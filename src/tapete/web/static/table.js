@@ -307,7 +307,9 @@ export class TableView {
   }
 
   act(action) {
-    this.io.send({ type: "act", action });
+    // The version acted on: a move overtaken by another (several servers) is refused, not
+    // played on a table that has moved on.
+    this.io.send({ type: "act", action, version: this.viewMsg ? this.viewMsg.version : undefined });
     for (const el of this.root.querySelectorAll(".hand button, .buttons button")) el.classList.add("sent");
   }
 

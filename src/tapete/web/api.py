@@ -1,0 +1,509 @@
+"""The lobby over HTTP: tables, players, records, rules, and the pages of the browser app.
+
+Its OpenAPI schema is at ``/docs``. The routes find the server's rooms, database and rate
+limiter in ``app.state`` (``create_app`` puts them there), so they live here at module level.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from tapete import bots, record
+from tapete.errors import IllegalActionError, SpecError
+from tapete.game import format_spec, parse_spec
+from tapete.games import ENTRIES, games, load
+from tapete.web.cluster import Cluster
+from tapete.web.protocol import language
+from tapete.web.ratelimit import RateLimiter
+from tapete.web.room import Room, levels
+from tapete.web.rooms import Rooms
+from tapete.web.seating import outer_refusal, token_hash
+from tapete.web.store import Options, SeatConfig
+from tapete.web.strings import strings
+from tapete.web.thinking import Thinkers
+
+__all__ = ["STATIC", "pages", "router"]
+
+STATIC = Path(__file__).parent / "static"
+LOBBY_PAGE = 20  # tables a lobby page lists by default
+# Tokens in a URL's query (``?token=``) were how the pages first sent them; they still work for a
+# while, answered with this Deprecation header (RFC 9745: since 2026-12-01).
+DEPRECATED_SINCE = "@1796083200"
+
+router = APIRouter()  # the API
+pages = APIRouter(include_in_schema=False)  # the browser app's pages: one page, its own routes
+
+
+class SeatIn(BaseModel):
+    kind: Literal["human", "bot"] = Field(
+        description="human: a person (the first is the creator; others wait for friends)"
+    )
+    level: str = Field("medium", description="a bot's level: random, easy, medium, hard or expert")
+
+
+class TableIn(BaseModel):
+    game: str = Field(description="a registered game name, e.g. pocha")
+    params: dict[str, str | int | bool] = Field(
+        default_factory=dict, description="parameters that differ from the defaults"
+    )
+    seats: list[SeatIn] | None = Field(
+        None, description="one per seat; default: the creator, then medium bots"
+    )
+    name: str = Field("", max_length=24, description="the creator's name at the table")
+    public: bool = Field(True, description="listed in the lobby")
+    grace: float = Field(20.0, ge=0, le=600, description="seconds before a bot stands in")
+    turn_timer: float = Field(0.0, ge=0, le=600, description="seconds per move (0: no timer)")
+    bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
+    standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
+    seed: int | None = Field(None, ge=0, description="the match seed (default: random)")
+    player: str | None = Field(
+        None, max_length=128, description="the creator's player token (results and ratings)"
+    )
+
+
+class TableOut(BaseModel):
+    code: str
+    token: str = Field(description="the creator's secret: keep it to come back to the seat")
+    seat: int | None
+    spec: str
+
+
+class JoinIn(BaseModel):
+    name: str = Field("", max_length=24)
+    seat: int | None = Field(None, description="a free seat, or the first free one")
+    player: str | None = Field(None, max_length=128, description="your player token")
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(max_length=24, description="the name shown at tables and leaderboards")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    token: str | None = Field(None, description="the identity token: keep it, it is the login")
+
+
+class JoinOut(BaseModel):
+    code: str
+    seat: int
+    token: str
+
+
+def _clean_name(name: str) -> str:
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
+
+
+def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
+    """A spec from a name and form values; values are read as spec values (``[1, 2]``, true)."""
+    name, given = parse_spec(game)
+    if given:
+        raise SpecError("give parameters in params, not in the game name")
+    parsed: dict[str, Any] = {}
+    for key, value in params.items():
+        if not key.isidentifier():
+            raise SpecError(f"{key!r} is not a parameter name")
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+        _, one = parse_spec(f"x({key}={text})") if text else ("", {})
+        parsed.update(one)
+    return format_spec(name, parsed)
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for name in games():
+        game = load(name)
+        params = [
+            {"name": f.name, "default": _plain(getattr(game.params, f.name))}
+            for f in dataclasses.fields(game.params)
+        ]
+        out.append(
+            {
+                "name": name,
+                "summary": ENTRIES[name].summary,
+                "players": game.players,
+                "params": params,
+                "levels": list(levels(game)),
+                "rules": ENTRIES[name].module.rsplit(".", 1)[-1],
+            }
+        )
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _rules_page(name: str) -> str:
+    page = f"{name}.md"
+    packaged = resources.files("tapete") / "docs" / "rules" / page
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    source = Path(__file__).resolve().parents[3] / "docs" / "rules" / page
+    if source.is_file():
+        return source.read_text(encoding="utf-8")
+    raise HTTPException(404, f"no rules page for {name}")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A seat or player token a request showed, and whether in the deprecated query form."""
+
+    value: str | None
+    in_query: bool = False
+
+
+_bearer = HTTPBearer(auto_error=False, description="a seat token or a player's identity token")
+
+
+def _token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    token: Annotated[
+        str | None,
+        Query(deprecated=True, description="deprecated: send Authorization: Bearer TOKEN"),
+    ] = None,
+) -> Token:
+    if credentials is not None:
+        return Token(credentials.credentials)
+    return Token(token or None, in_query=bool(token))
+
+
+def _deprecate(response: Response, token: Token) -> None:
+    if token.in_query:
+        response.headers["Deprecation"] = DEPRECATED_SINCE
+
+
+# --- what a route finds in the app -----------------------------------------------------------
+
+
+def _rooms(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+async def _room(request: Request, code: str) -> Room:
+    room = await _rooms(request).find(code)
+    if room is None:
+        raise HTTPException(404, f"no table {code.upper()}")
+    return room
+
+
+def _db(request: Request) -> Any:
+    """The player database (a ``tapete.store.Store``); 503 when the server keeps none."""
+    db = request.app.state.db
+    if db is None:
+        raise HTTPException(503, "players need a database: this server keeps none")
+    return db
+
+
+async def _player_id(request: Request, token: str | None) -> str | None:
+    db = request.app.state.db
+    if not token or db is None:
+        return None
+    found = await asyncio.to_thread(db.player, token)
+    if found is None:
+        raise HTTPException(403, "no player has that token")
+    return str(found.id)
+
+
+async def _limit(kind: str, request: Request) -> None:
+    """Count a request of ``kind`` by its client; 429 with Retry-After when over a limit."""
+    limiter: RateLimiter = request.app.state.limiter
+    client = request.client.host if request.client else "unknown"
+    refused = await limiter.hit(kind, client)
+    if refused is not None:
+        raise HTTPException(
+            429,
+            f"too many requests from your address ({kind}): try again in {refused.retry_after} s",
+            headers={"Retry-After": str(refused.retry_after)},
+        )
+
+
+def _check_level(level: str) -> None:
+    if level not in bots.LEVELS:
+        raise SpecError(
+            outer_refusal(level)
+            or f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}"
+        )
+
+
+# --- the routes ------------------------------------------------------------------------------
+
+
+def page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+@pages.get("/", include_in_schema=False)
+async def home() -> FileResponse:
+    return page()
+
+
+@pages.get("/t/{code}", include_in_schema=False)
+async def table_page(code: str) -> FileResponse:
+    return page()
+
+
+@pages.get("/players/{participant}", include_in_schema=False)
+async def profile_page(participant: str) -> FileResponse:
+    return page()
+
+
+@pages.get("/leaderboard/{game}", include_in_schema=False)
+async def leaderboard_page(game: str) -> FileResponse:
+    return page()
+
+
+@pages.get("/replay/{code}", include_in_schema=False)
+async def replay_page(code: str) -> FileResponse:
+    return page()
+
+
+@pages.get("/rules/{game}", include_in_schema=False)
+async def rules_page(game: str) -> FileResponse:
+    return page()
+
+
+@router.post("/api/players", summary="A new player: a name and an identity token (no password)")
+async def api_new_player(body: PlayerIn, request: Request) -> PlayerOut:
+    await _limit("players", request)
+    player, token = await asyncio.to_thread(_db(request).create_player, _clean_name(body.name))
+    return PlayerOut(id=player.id, name=player.name, token=token)
+
+
+@router.get("/api/players/me", summary="The player a token proves (Authorization: Bearer TOKEN)")
+async def api_me(
+    request: Request, response: Response, token: Annotated[Token, Depends(_token)]
+) -> PlayerOut:
+    _deprecate(response, token)
+    found = await asyncio.to_thread(_db(request).player, token.value) if token.value else None
+    if found is None:
+        raise HTTPException(404, "no player has that token")
+    return PlayerOut(id=found.id, name=found.name, token=None)
+
+
+@router.put("/api/players/me", summary="Change your player's name (Authorization: Bearer TOKEN)")
+async def api_rename(
+    request: Request, body: PlayerIn, response: Response, token: Annotated[Token, Depends(_token)]
+) -> PlayerOut:
+    _deprecate(response, token)
+    if not token.value:
+        raise HTTPException(404, "no player has that token")
+    found = await asyncio.to_thread(_db(request).rename_player, token.value, _clean_name(body.name))
+    if found is None:
+        raise HTTPException(404, "no player has that token")
+    return PlayerOut(id=found.id, name=found.name, token=None)
+
+
+@router.get(
+    "/api/players/{participant}",
+    summary="A profile: matches played, results and per-game ratings (players and bot:LEVEL)",
+)
+async def api_profile(request: Request, participant: str) -> dict[str, Any]:
+    base = _db(request)
+    profile: dict[str, Any] = await asyncio.to_thread(base.profile, participant)
+    if participant.startswith("bot:"):
+        profile["name"] = participant
+    else:
+        found = await asyncio.to_thread(base.player_by_id, participant)
+        if found is None and not profile["matches"]:
+            raise HTTPException(404, "no such player")
+        profile["name"] = found.name if found else participant
+    return dict(jsonable_encoder(profile))
+
+
+@router.get("/api/leaderboard/{game}", summary="A game's players and bots by rating")
+async def api_leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
+    if game not in ENTRIES:
+        raise HTTPException(404, f"no game named {game!r}")
+    rows: list[dict[str, Any]] = await asyncio.to_thread(_db(request).leaderboard, game)
+    return rows
+
+
+@router.get(
+    "/api/health",
+    summary="This server answers: its tables, its bots' queue and (shared) its link to the others",
+)
+async def api_health(request: Request) -> dict[str, Any]:
+    thinkers: Thinkers = request.app.state.thinkers
+    cluster: Cluster | None = request.app.state.cluster
+    health: dict[str, Any] = {
+        "ok": True,
+        "tables": len(_rooms(request)),
+        "bots": thinkers.report(),
+    }
+    if cluster is not None:
+        health["cluster"] = cluster.report()  # Redis down: this server still serves
+    return health
+
+
+@router.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
+async def api_games() -> list[dict[str, Any]]:
+    return _games()
+
+
+@router.get("/api/i18n/{lang}", summary="Every string the browser shows, in one language")
+async def api_strings(lang: str) -> dict[str, Any]:
+    return strings(language(lang) or "en")
+
+
+@router.get("/api/rules/{game}", summary="A game's rules page (Markdown)")
+async def api_rules(game: str) -> PlainTextResponse:
+    if game not in ENTRIES:
+        raise HTTPException(404, f"no game named {game!r}")
+    module = ENTRIES[game].module.rsplit(".", 1)[-1]
+    return PlainTextResponse(_rules_page(module), media_type="text/markdown")
+
+
+@router.get(
+    "/api/tables",
+    summary="Public tables, a page at a time: waiting for players, then being played",
+)
+async def api_tables(
+    request: Request,
+    page: int = Query(1, ge=1, description="which page, from 1"),
+    per_page: int = Query(LOBBY_PAGE, ge=1, le=100, description="tables a page"),
+) -> dict[str, Any]:
+    return _rooms(request).page(page, per_page)
+
+
+@router.post("/api/tables", summary="Create a table", response_model=TableOut)
+async def api_create(body: TableIn, request: Request) -> TableOut:
+    await _limit("tables", request)
+    await _rooms(request).expire()
+    try:
+        spec = _spec(body.game, body.params)
+        game = load(spec)
+        seats = body.seats or [SeatIn(kind="human", level=body.standby)] + [
+            SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
+        ]
+        options = Options(
+            public=body.public,
+            grace=body.grace,
+            turn_timer=body.turn_timer,
+            bot_delay=body.bot_delay,
+            standby=body.standby,
+        )
+        _check_level(body.standby)
+        for s in seats:
+            _check_level(s.level)
+        room, token, seat = await _rooms(request).create(
+            spec,
+            [SeatConfig(s.kind, level=s.level) for s in seats],
+            name=_clean_name(body.name),
+            options=options,
+            seed=body.seed,
+            player=await _player_id(request, body.player),
+        )
+    except SpecError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return TableOut(code=room.code, token=token, seat=seat, spec=room.truth.spec)
+
+
+@router.get("/api/tables/{code}", summary="One table: its game, seats and status")
+async def api_table(request: Request, code: str) -> dict[str, Any]:
+    return (await _room(request, code)).summary()
+
+
+@router.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)
+async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
+    await _limit("joins", request)
+    room = await _room(request, code)
+    try:
+        player = await _player_id(request, body.player)
+        seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
+    except IllegalActionError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return JoinOut(code=room.code, seat=seat, token=token)
+
+
+@router.get("/api/tables/{code}/records/{match}", summary="A finished match's record")
+async def api_record(request: Request, code: str, match: int) -> Response:
+    room = await _room(request, code)
+    if not 0 <= match < len(room.truth.records):
+        raise HTTPException(404, "no finished match with that number at this table")
+    return Response(
+        room.truth.records[match],
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="tapete-{room.code}-{match}.json"'},
+    )
+
+
+@router.get(
+    "/api/tables/{code}/record",
+    summary="The match's record: redacted to your seat (Authorization: Bearer SEAT-TOKEN) "
+    "while it runs, complete once over",
+)
+async def api_record_now(
+    request: Request, code: str, token: Annotated[Token, Depends(_token)], match: int | None = None
+) -> Response:
+    room = await _room(request, code)
+    seat = room.seat_of(token_hash(token.value)) if token.value else None
+    text = room.record_for(seat, match)
+    if text is None:
+        raise HTTPException(404, "no match with that number has started at this table")
+    number = room.truth.match if match is None else match
+    response = Response(
+        text,
+        media_type="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="tapete-{room.code}-{number}.json"',
+            "Cache-Control": "no-store",  # a seat's view: for its holder only
+        },
+    )
+    _deprecate(response, token)
+    return response
+
+
+@router.get(
+    "/api/tables/{code}/narration",
+    summary="The match in words, deal by deal, for the replay: as your seat may know it "
+    "(Authorization: Bearer SEAT-TOKEN) while it runs, every card once over",
+)
+async def api_narration(
+    request: Request,
+    code: str,
+    token: Annotated[Token, Depends(_token)],
+    response: Response,
+    match: int | None = None,
+    lang: str = "en",
+) -> dict[str, Any]:
+    room = await _room(request, code)
+    seat = room.seat_of(token_hash(token.value)) if token.value else None
+    told = room.narration_for(seat, match, language(lang) or "en")
+    if told is None:
+        raise HTTPException(404, "no match with that number has started at this table")
+    response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
+    _deprecate(response, token)
+    return {"deals": told}
+
+
+@router.get(
+    "/api/tables/{code}/verify/{match}",
+    summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
+    "follow from the seed",
+)
+async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
+    room = await _room(request, code)
+    if not 0 <= match < len(room.truth.records):
+        raise HTTPException(404, "no finished match with that number at this table")
+    rec = record.loads(room.truth.records[match])
+    problems = record.verify_deals(rec, rec.seed_hash)
+    return {
+        "ok": not problems and rec.seed_hash is not None,
+        "seed": rec.seed,
+        "seed_hash": rec.seed_hash,
+        "problems": problems,
+    }

@@ -1,0 +1,286 @@
+"""Many servers, one truth: PostgreSQL keeps every table, Redis carries the news between them.
+
+Any number of ``tapete serve`` processes, on one host or many, share one PostgreSQL database and
+one Redis (``--db postgresql://… --redis redis://…``). Every server keeps every room (replayed
+from the database when it starts) and accepts any connection and any seat's action:
+
+- **An action** is checked against the server's copy of the room and committed to PostgreSQL
+  under the (match, move number) uniqueness the actions table already has; only then is it told
+  to this server's connections and published on Redis, where the other servers apply it to their
+  copies and tell theirs. Two servers that accept a move for the same number (a person's second
+  tab on another server, a bot and its stand-in) cannot both commit it: the loser finds the
+  number taken, reads the room again from the database and checks the action anew. This was
+  chosen over forwarding each action to the room's owner because it needs no request and reply
+  across servers (a move costs one commit and one publish wherever it arrives) and a server's
+  death loses nothing in flight: what was acknowledged is committed, what was not was never
+  told.
+- **Driving** a room — its bots, its turn timer, stand-ins for people away — is done by one
+  server at a time: the one holding the room's lease in Redis (``PREFIX:lease:CODE``, a key that
+  expires unless its holder renews it). Servers take the leases of rooms that have none; when a
+  server dies its leases lapse and another takes its rooms over within a lease. A server that
+  cannot reach Redis stops driving at once (it could not renew: another may take over), keeps
+  serving its connections from the database, says so in its log and on ``/api/health``, and
+  catches up with the database when Redis returns.
+- **Who is here** — which seats have a connection on some server — is news too, so the server
+  driving a room lets a bot stand in only for people connected nowhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from tapete.web.rooms import Rooms
+
+__all__ = ["LEASE", "Cluster"]
+
+log = logging.getLogger("tapete.web")
+
+LEASE = 5.0  # seconds a room's lease lasts unless renewed (renewed every third of it)
+
+RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+def server_name() -> str:
+    """This process among the servers: host, pid and a random tag (a pid is reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Cluster:
+    """This server's link to the others through Redis at ``url``, its keys and channel under
+    ``prefix``; ``lease`` seconds for a room's lease."""
+
+    def __init__(self, url: str, *, prefix: str = "tapete", lease: float = LEASE) -> None:
+        if lease <= 0:
+            raise ValueError(f"a lease lasts a positive number of seconds, not {lease}")
+        self.url = url
+        self.prefix = prefix
+        self.lease = lease
+        self.me = server_name()
+        self.channel = f"{prefix}:news"
+        self.owned: set[str] = set()  # the rooms this server drives
+        # room -> until when (time.monotonic) this server may drive it: the lease's end as
+        # counted from before it was asked for, so it ends here before it ends in Redis
+        self._until: dict[str, float] = {}
+        self.up = False  # whether Redis answered the last time it was asked
+        # room -> seat -> server -> connections: who is here, on every server
+        self.presence: dict[str, dict[int, dict[str, int]]] = {}
+        self._redis: Redis | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._rooms: Rooms | None = None
+        self._said_down = False
+
+    # --- lifetime --------------------------------------------------------------------------
+
+    async def start(self, rooms: Rooms) -> None:
+        """Listen to the other servers and take the leases of rooms nobody drives."""
+        from redis.asyncio import Redis
+
+        self._rooms = rooms
+        self._redis = Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._hold())]
+
+    async def close(self) -> None:
+        """Leave the others: give back every lease at once (they take the rooms over at their
+        next look, not a lease later) and stop listening."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                for code in list(self.owned):
+                    await self._redis.eval(RELEASE, 1, self._lease_key(code), self.me)
+                await self._redis.delete(self._alive_key(self.me))
+            self.owned.clear()
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "server": self.me,
+            "redis": "up" if self.up else "down",
+            "driving": len(self.owned),
+        }
+
+    # --- news ------------------------------------------------------------------------------
+
+    async def tell(self, news: dict[str, Any]) -> None:
+        """Publish ``news`` to the other servers; while Redis is away it is dropped (the
+        database has the truth: the others read it again when they next hear of the room, and
+        everything when Redis returns)."""
+        if self._redis is None or not self.up:  # no waiting on a Redis that is away
+            return
+        try:
+            await self._redis.publish(self.channel, orjson.dumps({**news, "from": self.me}))
+        except Exception as exc:
+            self._down(exc)
+
+    def owns(self, code: str) -> bool:
+        """Whether this server drives room ``code``: it holds the room's lease, and the lease
+        has not run out since it was last renewed (a server whose renewals are late stops
+        before another may take over)."""
+        return self.up and code in self.owned and time.monotonic() < self._until.get(code, 0.0)
+
+    def here_elsewhere(self, code: str, seat: int) -> bool:
+        """Whether seat ``seat`` of room ``code`` has a connection on another server."""
+        counts = self.presence.get(code, {}).get(seat, {})
+        return any(n > 0 for server, n in counts.items() if server != self.me)
+
+    async def here(self, code: str, seat: int, count: int) -> None:
+        """This server now has ``count`` connections for ``seat`` of room ``code``."""
+        await self.tell({"kind": "presence", "room": code, "seat": seat, "count": count})
+
+    async def _listen(self) -> None:
+        """Apply the other servers' news, and after a break catch up with the database."""
+        assert self._redis is not None and self._rooms is not None
+        rooms = self._rooms
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.subscribe(self.channel)
+                self._back()
+                await rooms.resync()  # whatever was missed while away
+                await self.tell({"kind": "who"})
+                await self._tell_presence()
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    news = orjson.loads(message["data"])
+                    if news.get("from") == self.me:
+                        continue
+                    try:
+                        await self._apply(news)
+                    except Exception:
+                        log.exception("news from server %s was not applied", news.get("from"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._down(exc)
+                await asyncio.sleep(1.0)
+
+    async def _apply(self, news: dict[str, Any]) -> None:
+        assert self._rooms is not None
+        rooms, kind = self._rooms, news.get("kind")
+        if kind == "act":
+            await rooms.heard(news)
+        elif kind == "room":
+            await rooms.reload(str(news["room"]))
+        elif kind == "gone":
+            rooms.forget(str(news["room"]))
+        elif kind == "presence":
+            code, seat = str(news["room"]), int(news["seat"])
+            seats = self.presence.setdefault(code, {})
+            seats.setdefault(seat, {})[str(news["from"])] = int(news["count"])
+            rooms.presence_changed(code, seat)
+        elif kind == "who":
+            await self._tell_presence()
+
+    async def _tell_presence(self) -> None:
+        assert self._rooms is not None
+        for code, seat, count in self._rooms.connected():
+            await self.here(code, seat, count)
+
+    # --- leases ----------------------------------------------------------------------------
+
+    def _lease_key(self, code: str) -> str:
+        return f"{self.prefix}:lease:{code}"
+
+    def _alive_key(self, server: str) -> str:
+        return f"{self.prefix}:alive:{server}"
+
+    async def _hold(self) -> None:
+        """Every third of a lease: renew this server's leases, take the free ones, and forget
+        the connections of servers that are gone."""
+        assert self._rooms is not None
+        while True:
+            try:
+                await self._hold_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._down(exc)
+            await asyncio.sleep(self.lease / 3)
+
+    async def _hold_once(self) -> None:
+        assert self._redis is not None and self._rooms is not None
+        redis, ms = self._redis, int(self.lease * 1000)
+        await redis.set(self._alive_key(self.me), "1", px=ms)
+        self._back()
+        for room in self._rooms.needing_drivers():
+            code, key = room.code, self._lease_key(room.code)
+            asked = time.monotonic()
+            if code in self.owned:
+                if await redis.eval(RENEW, 1, key, self.me, ms):
+                    self._until[code] = asked + self.lease
+                    continue
+                self.owned.discard(code)
+                log.warning("room %s: its lease went to another server", code)
+            if await redis.set(key, self.me, nx=True, px=ms):
+                self.owned.add(code)
+                self._until[code] = asked + self.lease
+                await self._rooms.take_over(code)
+        for code in self.owned - {room.code for room in self._rooms.needing_drivers()}:
+            await redis.eval(RELEASE, 1, self._lease_key(code), self.me)  # over: let it go
+            self.owned.discard(code)
+        await self._forget_the_dead()
+
+    async def _forget_the_dead(self) -> None:
+        """Connections counted on servers that stopped renewing their life sign are gone."""
+        assert self._redis is not None and self._rooms is not None
+        servers = {s for seats in self.presence.values() for c in seats.values() for s in c}
+        for server in servers - {self.me}:
+            if await self._redis.exists(self._alive_key(server)):
+                continue
+            for code, seats in self.presence.items():
+                for seat, counts in seats.items():
+                    if counts.pop(server, 0):
+                        self._rooms.presence_changed(code, seat)
+
+    # --- Redis away and back ---------------------------------------------------------------
+
+    def _down(self, exc: BaseException) -> None:
+        dropped = sorted(self.owned)
+        self.owned.clear()  # it cannot renew them: another server may take them over
+        self.up = False
+        if not self._said_down:
+            self._said_down = True
+            log.error(
+                "Redis at %s is unreachable (%s): this server stops driving its %d rooms and "
+                "hears no moves made on other servers until it returns; trying again every "
+                "second",
+                self.url,
+                exc,
+                len(dropped),
+            )
+
+    def _back(self) -> None:
+        if not self.up and self._said_down:
+            log.warning("Redis at %s is back: catching up with the database", self.url)
+        self.up = True
+        self._said_down = False

@@ -1,0 +1,225 @@
+"""Play over one WebSocket route, ``/ws``: a connection's link and the messages it may send.
+
+Every message is a JSON object tagged with ``type`` (docs/protocol.md); ``handle`` reads them in
+one ``match`` and answers bad input with ``{"type": "error", "rule", "message", "text"}`` without
+changing anything or dropping the connection — except for oversized messages and floods, which
+are cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from tapete.errors import IllegalActionError
+from tapete.i18n import LANGUAGES
+from tapete.web.room import Room
+from tapete.web.rooms import Rooms
+from tapete.web.seating import token_hash
+from tapete.web.strings import rule_text
+from tapete.web.views import encode
+
+__all__ = ["Limits", "Link", "handle", "language", "router"]
+
+router = APIRouter()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may send: bigger messages and faster floods are cut off."""
+
+    max_message: int = 4096  # bytes in one message
+    burst: int = 40  # messages at once ...
+    rate: float = 20.0  # ... refilled at this many a second
+    outbox: int = 512  # messages queued for a slow reader before it is dropped
+
+
+def language(value: Any) -> str | None:
+    """The language of ``value`` (``es-AR`` is ``es``) if the app speaks it, else None."""
+    if not isinstance(value, str):
+        return None
+    base = value.split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+class Link:
+    """One WebSocket: its seat, language, rate limit and an outbox drained by a writer task."""
+
+    def __init__(self, ws: WebSocket, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.seat: int | None = None
+        self.lang = "en"
+        self.token: str | None = None
+        self.room: Room | None = None
+        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self._tokens = float(limits.burst)
+        self._refilled = time.monotonic()
+        self.closing = False
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= self.limits.outbox:
+            self.close(1008)  # a reader this slow would hold everyone's memory
+            return
+        self.outbox.put_nowait(encode(message))
+
+    def fail(self, rule: str, message: str) -> None:
+        self.send(
+            {
+                "type": "error",
+                "rule": rule,
+                "message": message,
+                "text": rule_text(self.lang, rule, message),
+            }
+        )
+
+    def close(self, code: int) -> None:
+        if not self.closing:
+            self.closing = True
+            self.outbox.put_nowait(code)
+
+    def allow(self) -> bool:
+        """One more message within the rate limit (a token bucket)."""
+        now = time.monotonic()
+        self._tokens = min(
+            self.limits.burst, self._tokens + (now - self._refilled) * self.limits.rate
+        )
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def pump(self) -> None:
+        """Write the outbox to the socket, in order; a number closes it with that code."""
+        while True:
+            item = await self.outbox.get()
+            if isinstance(item, int):
+                with contextlib.suppress(Exception):
+                    await self.ws.close(item)
+                return
+            await self.ws.send_text(item)
+
+
+@router.websocket("/ws")
+async def play(ws: WebSocket) -> None:
+    """One connection, from its first message to its last; the server's rooms and limits are
+    the app's (``app.state``)."""
+    rooms: Rooms = ws.app.state.rooms
+    limits: Limits = ws.app.state.limits
+    await ws.accept()
+    link = Link(ws, limits)
+    writer = asyncio.get_running_loop().create_task(link.pump())
+    try:
+        while not link.closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                text = data.decode("utf-8", "replace")
+            if len(text.encode()) > limits.max_message:
+                link.fail("too-large", f"messages are at most {limits.max_message} bytes")
+                link.close(1009)
+                break
+            if not link.allow():
+                link.fail("flood", "too many messages: the connection is closed")
+                link.close(1008)
+                break
+            await handle(rooms, link, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if link.room is not None:
+            link.room.leave(link)
+        link.close(1000)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        if ws.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def handle(rooms: Rooms, link: Link, text: str) -> None:
+    """One message from ``link``: done, or answered with an error that names the rule."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
+        link.fail("bad-json", "a message is one JSON object")
+        return
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        link.fail("bad-message", 'a message is a JSON object with a "type"')
+        return
+    room = link.room
+    match msg["type"]:
+        case "hello":
+            await hello(rooms, link, msg)
+        case "ping":
+            link.send({"type": "pong", "t": msg.get("t")})
+        case _ if room is None:
+            link.fail("no-table", 'say "hello" with a table code first')
+        case "act":
+            await act(room, link, msg)
+        case "hint":
+            answer = await room.hint(link)
+            if isinstance(answer, IllegalActionError):
+                link.fail(answer.rule, answer.message)
+            else:
+                link.send(answer)
+        case "lang":
+            lang = language(msg.get("lang"))
+            if lang is None:
+                link.fail("bad-lang", f"languages are {', '.join(LANGUAGES)}")
+            else:
+                room.relang(link, lang)
+        case "start" | "fill" | "seat" | "move" | "remove" | "rematch" as kind:
+            try:
+                await room.control(link, kind, msg)
+            except IllegalActionError as exc:
+                link.fail(exc.rule, exc.message)
+        case other:
+            link.fail("unknown-type", f"no message type {other!r}")
+
+
+async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
+    """``link`` comes to a table (leaving the one it was at): as the seat its token holds, or
+    to watch."""
+    code, token = msg.get("code"), msg.get("token")
+    found = await rooms.find(code) if isinstance(code, str) else None
+    if found is None:
+        link.fail("no-such-table", f"there is no table {code!r}")
+        return
+    if token is not None and not isinstance(token, str):
+        link.fail("bad-message", "a token is a string")
+        return
+    if link.room is not None:
+        link.room.leave(link)
+    link.lang = language(msg.get("lang")) or link.lang
+    link.token = token_hash(token) if token else None
+    link.seat = found.seat_of(link.token)
+    link.room = found
+    found.join(link)
+
+
+async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
+    """A move for the link's own seat (chosen on the view of ``version``, when given)."""
+    action, seat, version = msg.get("action"), msg.get("seat", link.seat), msg.get("version")
+    if not isinstance(action, str) or len(action) > 64:
+        link.fail("bad-message", 'an "act" message has an "action" string')
+    elif version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        link.fail("bad-message", 'an "act" message\'s "version" is a number')
+    elif seat != link.seat:
+        link.fail("not-your-seat", "you can only act for your own seat")
+    elif (refused := await room.act(link.seat, action, version=version)) is not None:
+        link.fail(refused.rule, refused.message)

@@ -1,0 +1,540 @@
+"""A room: one table's truth, its live state and its moves.
+
+A ``Room`` owns one table. Its truth is a ``Truth`` — spec, seed, seat config and the accepted
+actions — and its state is rebuilt from it by replay, so a store that keeps truths makes every
+table survive a restart. Each action is checked by the engine, handed to the store, and only then
+told to each connection as that connection's seat may see it. The room's other concerns each
+have a module: who sits where (``seating``), what moves it when no person does (``driver``:
+bots, the turn timer, hints) and what it tells its connections (``views``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+import hashlib
+import logging
+import secrets
+from collections.abc import Coroutine, Mapping
+from typing import TYPE_CHECKING, Any
+
+from tapete import bots, record
+from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.game import Action, Game
+from tapete.games import load
+from tapete.record import Recorder, SeatInfo
+from tapete.web.driver import Driver
+from tapete.web.seating import Seating, error
+from tapete.web.store import Store, Truth
+from tapete.web.thinking import Thinkers
+from tapete.web.views import Broadcast, Connection
+
+if TYPE_CHECKING:
+    from tapete.web.cluster import Cluster
+from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
+
+__all__ = ["LOG_KEEP", "Room", "levels"]
+
+log = logging.getLogger("tapete.web")
+
+LOG_KEEP = 200  # log entries kept for people who (re)connect
+
+
+def levels(game: Game[Any, Any]) -> tuple[str, ...]:
+    """The bot levels ``game`` has: every level where its strategies exist, else random only."""
+    return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
+
+
+class Room:
+    """One table: its truth, the state replayed from it, and its connections; its seating,
+    driver and broadcast each in their own part."""
+
+    def __init__(
+        self,
+        truth: Truth,
+        store: Store,
+        players: Mapping[str, bots.Bot] | None = None,
+        thinkers: Thinkers | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
+        self.truth = truth
+        self.store = store
+        self.cluster = cluster  # the other servers sharing this room, if any
+        self.game = load(truth.spec)
+        self.levels = levels(self.game)
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.seating = Seating(self)
+        self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
+        self.broadcast = Broadcast(self)
+        self.rebuild()
+
+    # --- truth and state -----------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """The state and log from the truth, by replaying every accepted action."""
+        game, t = self.game, self.truth
+        state = game.new_state(t.seed)
+        recorder = Recorder(game, state, t.seed, ())
+        entries = event_entries(game.visible_events(state, None))
+        for seat, text in t.actions:
+            action = game.parse_action(text)
+            after = game.apply(state, action)
+            recorder.step(seat, action, after)
+            entries.extend(step_entries(game, seat, action, state, after))
+            state = after
+        self.state: Any = state
+        # The record grows with the match, so ending one does not replay it while everyone waits.
+        self.recorder = recorder
+        self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
+        self.driver.deal(t.seed)
+
+    @property
+    def code(self) -> str:
+        return self.truth.code
+
+    @property
+    def version(self) -> int:
+        return len(self.truth.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def seat_of(self, token: str | None) -> int | None:
+        return self.seating.seat_of(token)
+
+    def names(self, lang: str) -> list[str]:
+        return self.broadcast.names(lang)
+
+    def record(self) -> record.Record:
+        """The match so far as a ``tapete-record/1`` (it holds every hand: for finished matches)."""
+        infos = tuple(
+            SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "human", None)
+            if s.kind == "human"
+            else SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "bot", s.level)
+            for i, s in enumerate(self.truth.seats)
+        )
+        return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
+
+    @property
+    def seed_hash(self) -> str:
+        """The SHA-256 of this match's seed, published from the start (the seed is not)."""
+        return hashlib.sha256(str(self.truth.seed).encode()).hexdigest()
+
+    def record_for(self, seat: int | None, match: int | None = None) -> str | None:
+        """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
+        once the match is over, redacted to the seat's knowledge while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            return t.records[match]
+        if match != t.match or not t.started:
+            return None
+        return record.dumps(record.redact(self.record(), seat))
+
+    def narration_for(
+        self, seat: int | None, match: int | None, lang: str
+    ) -> list[dict[str, Any]] | None:
+        """Match ``match`` (default: the current one) in words, deal by deal, for the replay:
+        with every card once it is over, as ``seat`` may know it while it runs."""
+        t = self.truth
+        match = t.match if match is None else match
+        if 0 <= match < len(t.records):
+            story = record_story(record.loads(t.records[match]))
+        elif match == t.match and t.started:
+            story = record_story(self.record(), seat, open_hands=False)
+        else:
+            return None
+        names, teams = self.names(lang), self.game.teams is not None
+        return [
+            {
+                "first": [line(lang, e, names, teams) for e in deal.first],
+                "steps": [[line(lang, e, names, teams) for e in step] for step in deal.steps],
+            }
+            for deal in story
+        ]
+
+    def hint_allowed(self, seat: int | None) -> bool:
+        """Hints are for people playing against bots only."""
+        return seat is not None and all(
+            s.kind == "bot" or i == seat for i, s in enumerate(self.truth.seats)
+        )
+
+    # --- connections ---------------------------------------------------------------------
+
+    def join(self, conn: Connection) -> None:
+        """A connection arrives: it gets the room and its view; a returning person their seat."""
+        self.conns.add(conn)
+        conn.send(
+            {
+                "type": "welcome",
+                "code": self.code,
+                "seat": conn.seat,
+                "host": conn.token is not None and conn.token == self.truth.host,
+                "lang": conn.lang,
+            }
+        )
+        if conn.seat is not None:
+            self.seating.back(conn.seat)
+            self._here(conn.seat)
+        self.broadcast.room_to_all()
+        self.broadcast.catch_up(conn)
+        self.driver.wake()
+
+    def leave(self, conn: Connection) -> None:
+        """A connection is gone; a person's seat waits ``grace`` seconds for them, then a bot
+        stands in."""
+        self.conns.discard(conn)
+        seat = conn.seat
+        if seat is not None:
+            self._here(seat)
+            if not self.seating.connected(seat):
+                self.seating.gone(seat)
+        self.broadcast.room_to_all()
+
+    def _here(self, seat: int) -> None:
+        """Tell the other servers (if any) how many connections ``seat`` has here now."""
+        if self.cluster is not None:
+            count = sum(c.seat == seat for c in self.conns)
+            self.spawn(self.cluster.here(self.code, seat, count))
+
+    def presence_changed(self, seat: int) -> None:
+        """Another server's connections for ``seat`` came or went."""
+        if self.seating.connected(seat):
+            self.seating.back(seat)
+        else:
+            self.seating.gone(seat)
+        self.broadcast.room_to_all()
+        self.driver.wake()
+
+    def relang(self, conn: Connection, lang: str) -> None:
+        conn.lang = lang
+        conn.send(self.broadcast.room_message(conn))
+        self.broadcast.catch_up(conn)
+
+    # --- play ----------------------------------------------------------------------------
+
+    def _check(self, seat: int | None, text: str) -> Action | IllegalActionError:
+        game, state = self.game, self.state
+        if seat is None:
+            return error("spectator", "spectators watch: take a seat to play")
+        if not self.truth.started:
+            return error("not-started", "the match has not started: the host starts it")
+        if game.outcome(state) is not None:
+            return error("match-over", "the match is over")
+        try:
+            action = game.parse_action(text)
+        except InvalidActionError as exc:
+            return error("invalid-action", str(exc))
+        turn = game.current_player(state)
+        if turn != seat:
+            who = self.names("en")[turn] if turn is not None else "nobody"
+            return error("not-your-turn", f"it is not your turn: {who} is to act")
+        illegal = game.why_illegal(state, action)
+        return illegal if illegal is not None else action
+
+    async def act(
+        self,
+        seat: int | None,
+        text: str,
+        note: Mapping[str, Any] | None = None,
+        *,
+        version: int | None = None,
+    ) -> IllegalActionError | None:
+        """Play ``text`` for ``seat``: checked, stored, then told to everyone as they may see it
+        (``note``: a log entry that comes before the move's own, such as a bot's failure;
+        ``version``: the version the move was chosen on, refused once the table moved past it).
+
+        Returns the error (and changes nothing) when the action is refused. Shared with other
+        servers, a refusal or a move number already taken means this copy of the room may be
+        behind: it is read again from the database and the action checked once more.
+        """
+        async with self.lock:
+            committed = await self._commit(seat, text, version)
+            if isinstance(committed, IllegalActionError):
+                return committed
+            seat, action = committed
+            news = {
+                "kind": "act",
+                "room": self.code,
+                "match": self.truth.match,
+                "index": self.version,
+                "seat": seat,
+                "action": self.game.format_action(action),
+                "note": None if note is None else dict(note),
+            }
+            await self._advance(seat, action, note, keep=True)
+            if self.cluster is not None:
+                await self.cluster.tell(news)
+        self.driver.wake()
+        return None
+
+    async def _commit(
+        self, seat: int | None, text: str, version: int | None = None
+    ) -> tuple[int, Action] | IllegalActionError:
+        """``text`` checked and committed as the room's next move for ``seat``.
+
+        Shared with other servers, this copy of the room may be behind: when the move number is
+        taken (another server committed it first) or it is not the seat's turn here, the
+        action is refused — it was chosen for a state that is gone — and the room is read again
+        from the database and shown anew, after the refusal.
+        """
+        moved_on = error("moved-on", "the table moved on before your move: look again")
+        if version is not None and version != self.version and seat is not None:
+            self._catch_up()
+            return moved_on
+        checked = self._check(seat, text)
+        if isinstance(checked, IllegalActionError):
+            if checked.rule == "not-your-turn":
+                self._catch_up()
+            return checked
+        assert seat is not None
+        action = self.game.format_action(checked)
+        try:
+            await self.store.append(self.code, self.truth.match, self.version, seat, action)
+        except ValueError:
+            if self.cluster is None:
+                raise
+            self._catch_up()
+            return moved_on
+        return seat, checked
+
+    def _catch_up(self) -> None:
+        """Read the room again from the database once the current message is answered (shared
+        with other servers only)."""
+        if self.cluster is not None:
+            self.spawn(self.reload())
+
+    async def heard(self, news: Mapping[str, Any]) -> None:
+        """Another server's move (``Cluster`` news): applied when it is the next one here,
+        else the room is read again from the database (this copy missed some)."""
+        async with self.lock:
+            t = self.truth
+            place = (int(news["match"]), int(news["index"]))
+            if place == (t.match, self.version):
+                action = self.game.parse_action(str(news["action"]))
+                await self._advance(int(news["seat"]), action, news.get("note"), keep=False)
+            elif place > (t.match, self.version):
+                await self._resync()
+        self.driver.wake()
+
+    async def _advance(
+        self, seat: int, action: Action, note: Mapping[str, Any] | None, *, keep: bool
+    ) -> None:
+        """The state after ``action`` (committed), told to this server's connections; ``keep``:
+        this server committed it, so it also keeps the finished match's record."""
+        game, before = self.game, self.state
+        after = game.apply(before, action)
+        self.truth.actions.append((seat, game.format_action(action)))
+        self.state = after
+        self.recorder.step(seat, action, after)
+        entries = step_entries(game, seat, action, before, after)
+        if note is not None:
+            entries.insert(0, dict(note))
+        self.log += entries
+        del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
+        self.driver.set_deadline()
+        over = game.outcome(after) is not None
+        if over:  # the record is kept before anyone hears the match is over
+            if keep:
+                await self._finish()
+            elif len(self.truth.records) == self.truth.match:
+                self.truth.records.append(record.dumps(self.record()))
+        self.broadcast.view_to_all(entries, self._trick(before, after))
+        if over:
+            self.broadcast.room_to_all()
+
+    async def reload(self) -> None:
+        """Read the room again from the database (another server changed it) and tell this
+        server's connections."""
+        async with self.lock:
+            await self._resync()
+            self.broadcast.room_to_all()
+            self.broadcast.view_to_all([])
+        self.driver.wake()
+
+    async def resync(self) -> Truth | None:
+        """``_resync`` for a caller that holds the room's lock (seating)."""
+        return await self._resync()
+
+    async def _resync(self) -> Truth | None:
+        """This copy as the database has it now (returned: None when the room is gone). Moves
+        this copy missed in the same match are played here one by one, so everyone here is
+        told each of them; anything else (a rematch) replays the match."""
+        truth = await self.store.room(self.code)
+        if truth is None:
+            return None
+        t = self.truth
+        have = len(t.actions)
+        same_match = (truth.match, truth.seed) == (t.match, t.seed)
+        missed = truth.actions[have:] if truth.actions[:have] == t.actions else None
+        for f in dataclasses.fields(t):
+            if f.name != "actions":
+                setattr(t, f.name, copy.deepcopy(getattr(truth, f.name)))
+        if same_match and missed is not None:
+            for seat, text in missed:
+                await self._advance(seat, self.game.parse_action(text), None, keep=False)
+        else:
+            t.actions = list(truth.actions)
+            self.rebuild()
+        for conn in self.conns:  # seats may have been moved or freed by the host elsewhere
+            conn.seat = self.seat_of(conn.token)
+        self.driver.set_deadline()
+        return truth
+
+    async def take_over(self) -> None:
+        """This server drives the room from now on (it took the room's lease): read it from
+        the database, store a finished match's record if its driver died before that, and let
+        the bots and the clock carry on."""
+        async with self.lock:
+            stored = await self._resync()
+            for i, s in enumerate(self.truth.seats):
+                if s.kind == "human" and not self.seating.connected(i):
+                    self.seating.gone(i)
+            if stored is not None and self.over and len(stored.records) == self.truth.match:
+                await self._finish()
+                self.broadcast.room_to_all()
+        self.driver.wake()
+
+    def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
+        """The trick the last step finished, as the public sees it (for the animation)."""
+        for event in self.game.visible_events(after, None):
+            if event.type == "trick":
+                seats = getattr(self.game.observe(before, None), "seats", None)
+                return public_trick(event, self.game.players, seats)
+        return None
+
+    async def _finish(self) -> None:
+        text = record.dumps(self.record())
+        try:
+            await self.store.finish(self.code, self.truth.match, text)
+        except Exception:  # the table still ends for its players; a restart stores it again
+            log.exception("room %s: match %d's record was not stored", self.code, self.truth.match)
+        if len(self.truth.records) == self.truth.match:
+            self.truth.records.append(text)
+
+    async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
+        """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
+        return await self.driver.hint(conn)
+
+    # --- the host's controls -------------------------------------------------------------
+
+    async def control(self, conn: Connection, kind: str, msg: Mapping[str, Any]) -> None:
+        """Host controls (start, fill, seat, move, remove) and rematch; raises
+        IllegalActionError when refused."""
+        t = self.truth
+        is_host = conn.token is not None and conn.token == t.host
+        if kind == "rematch":
+            if conn.seat is None or not self.over:
+                raise error("no-rematch", "a rematch is for the players, once the match is over")
+            await self._rematch()
+            return
+        if not is_host:
+            raise error("not-host", "only the host can do that")
+        async with self.lock:
+            if self.cluster is not None:
+                await self._resync()  # seats may have been taken on another server just now
+            if kind == "start":
+                if t.started:
+                    raise error("started", "the match has already started")
+                if any(s.kind == "open" for s in t.seats):
+                    raise error("seats-open", "fill the empty seats with bots or wait for players")
+                await self.store.start(t.code, t.match, t.seed)
+                t.started = True
+                self.driver.set_deadline()
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all(self.log)
+            else:
+                self.seating.arrange(kind, msg)
+                await self.store.save_seats(t.code, t.seats, t.host)
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all([])
+            await self.changed()
+        self.driver.wake()
+
+    async def changed(self) -> None:
+        """Tell the other servers (if any) to read this room again: its seats, its match."""
+        if self.cluster is not None:
+            await self.cluster.tell({"kind": "room", "room": self.code})
+
+    async def _rematch(self) -> None:
+        async with self.lock:
+            t = self.truth
+            if not self.over:
+                return
+            seed = secrets.randbelow(2**31)
+            try:
+                await self.store.start(t.code, t.match + 1, seed)
+            except Exception:
+                if self.cluster is None:
+                    raise
+                self._catch_up()  # another server started the rematch first: show it
+                return
+            t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
+            self.rebuild()
+            self.driver.set_deadline()
+            self.broadcast.room_to_all()
+            self.broadcast.view_to_all(self.log)
+            await self.changed()
+        self.driver.wake()
+
+    async def seat_person(
+        self, name: str, seat: int | None, player: str | None = None
+    ) -> tuple[int, str]:
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        taken = await self.seating.seat_person(name, seat, player)
+        await self.changed()
+        return taken
+
+    # --- lifetime ------------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as one of the room's tasks: cancelled when the room closes, logged when
+        it fails."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room %s: task failed", self.code, exc_info=task.exception())
+
+    def resume(self) -> None:
+        """After a restart: everyone is away until they reconnect; bots carry on."""
+        for i, s in enumerate(self.truth.seats):
+            if s.kind == "human":
+                self.seating.gone(i)
+        if self.over and len(self.truth.records) == self.truth.match:
+            self.spawn(self._finish_again())  # the crash came between the last move and its record
+        self.driver.set_deadline()
+        self.driver.wake()
+
+    async def _finish_again(self) -> None:
+        async with self.lock:
+            if len(self.truth.records) == self.truth.match:
+                await self._finish()
+                self.broadcast.room_to_all()
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    def summary(self) -> dict[str, Any]:
+        t = self.truth
+        return {
+            "code": t.code,
+            "game": self.game.name,
+            "spec": t.spec,
+            "players": self.game.players,
+            "open": sum(s.kind == "open" for s in t.seats),
+            "humans": [s.name for s in t.seats if s.kind == "human"],
+            "status": "over" if self.over else "playing" if t.started else "waiting",
+            "public": t.options.public,
+            "match": t.match,
+            "seed_hash": self.seed_hash,
+        }

@@ -1,0 +1,215 @@
+"""Who sits where at a room: people taking seats, the host arranging them, and people away.
+
+A person who leaves keeps their seat: it waits ``grace`` seconds for them, then a bot of the
+table's ``standby`` level stands in until they come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tapete import bots, players
+from tapete.errors import IllegalActionError
+from tapete.web.store import SeatConfig
+
+if TYPE_CHECKING:
+    from tapete.web.room import Room
+    from tapete.web.views import Connection
+
+__all__ = ["Seating", "error", "outer_refusal", "token_hash"]
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def outer_refusal(level: str) -> str | None:
+    """Why the web app refuses a seat that names a program or a file (``exec(...)``), or None
+    for any other name: the server would run what a visitor names.
+
+    >>> outer_refusal('exec(cmd="./mybot")').split(":")[0]
+    'exec(cmd="./mybot") is not for the web app'
+    >>> outer_refusal("genius") is None
+    True
+    """
+    if not players.is_outer(level):
+        return None
+    return (
+        f"{level} is not for the web app: outside bots run a program of the machine they play"
+        " on, so only tapete play and tapete arena seat them; the bot levels here are"
+        f" {', '.join(bots.LEVELS)}"
+    )
+
+
+def error(rule: str, message: str) -> IllegalActionError:
+    return IllegalActionError(rule, message)
+
+
+class Seating:
+    """The seats of one room and who is away from them."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.away: dict[int, float] = {}  # seat -> when its person left
+        self.standin: set[int] = set()  # seats a bot plays while their person is away
+        self._grace: dict[int, asyncio.Task[None]] = {}
+
+    def person_plays(self, seat: int) -> bool:
+        return self.room.truth.seats[seat].kind == "human" and seat not in self.standin
+
+    def connected(self, seat: int) -> bool:
+        """Whether the person of ``seat`` has a connection here or on another server."""
+        room = self.room
+        if any(c.seat == seat for c in room.conns):
+            return True
+        return room.cluster is not None and room.cluster.here_elsewhere(room.code, seat)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat of the person whose token hashes to ``token``."""
+        if token is None:
+            return None
+        for i, seat in enumerate(self.room.truth.seats):
+            if seat.kind == "human" and seat.token == token:
+                return i
+        return None
+
+    # --- people coming and going ---------------------------------------------------------
+
+    def back(self, seat: int) -> None:
+        """The person of ``seat`` is here again: no more waiting for them, no stand-in."""
+        self.away.pop(seat, None)
+        task = self._grace.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        if seat in self.standin:
+            self.standin.discard(seat)
+            self.room.driver.set_deadline()
+
+    def gone(self, seat: int) -> None:
+        """The person of ``seat`` has no connection left: their seat waits, then a bot plays."""
+        if self.room.truth.seats[seat].kind != "human" or seat in self.away:
+            return
+        self.away[seat] = time.monotonic()
+        self._grace[seat] = self.room.spawn(self._stand_in(seat))
+
+    async def _stand_in(self, seat: int) -> None:
+        await asyncio.sleep(self.room.truth.options.grace)
+        if seat in self.away:
+            self.standin.add(seat)
+            self._grace.pop(seat, None)
+            self.room.broadcast.room_to_all()
+            self.room.driver.wake()
+
+    async def seat_person(
+        self, name: str, seat: int | None, player: str | None = None
+    ) -> tuple[int, str]:
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        room = self.room
+        async with room.lock:
+            if room.cluster is not None:
+                await room.resync()  # another server may have seated someone just now
+            t = room.truth
+            open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
+            if not open_seats:
+                raise error("table-full", "no seat is free at this table")
+            if seat is None:
+                seat = open_seats[0]
+            if seat not in open_seats:
+                raise error("seat-taken", f"seat {seat} is not free")
+            token = secrets.token_urlsafe(18)
+            t.seats[seat] = SeatConfig(
+                "human", name, t.options.standby, token_hash(token), player=player
+            )
+            await room.store.save_seats(t.code, t.seats, t.host)
+            room.broadcast.room_to_all()
+            return seat, token
+
+    # --- the host's seat controls --------------------------------------------------------
+
+    def arrange(self, kind: str, msg: Mapping[str, Any]) -> None:
+        """The host's ``fill``, ``seat``, ``move`` or ``remove``; raises IllegalActionError
+        naming the rule when refused (nothing changes then)."""
+        t = self.room.truth
+        n = len(t.seats)
+        seat, to, level = msg.get("seat"), msg.get("to"), msg.get("level", t.options.standby)
+        if not isinstance(level, str) or level not in bots.LEVELS:
+            refusal = outer_refusal(level) if isinstance(level, str) else None
+            raise error("bad-level", refusal or f"bot levels are {', '.join(bots.LEVELS)}")
+        if kind == "fill":
+            for s in t.seats:
+                if s.kind == "open":
+                    s.kind, s.level, s.name = "bot", level, ""
+            return
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise error("bad-seat", f"seats are 0 to {n - 1}")
+        match kind:
+            case "seat":
+                self._set(seat, msg.get("kind"), level)
+            case "move":
+                self._move(seat, to)
+            case "remove":
+                self._remove(seat)
+            case _:
+                raise error("unknown-type", f"no control {kind!r}")
+
+    def _set(self, seat: int, wanted: Any, level: str) -> None:
+        t = self.room.truth
+        if t.started:
+            raise error("started", "seats are set before the match starts")
+        config = t.seats[seat]
+        if config.kind == "human":
+            raise error("seat-taken", "a player sits there: remove them first")
+        if wanted not in ("bot", "open"):
+            raise error("bad-message", "a seat is set to bot or open")
+        config.kind, config.level, config.name = str(wanted), level, ""
+
+    def _move(self, seat: int, to: Any) -> None:
+        t = self.room.truth
+        n = len(t.seats)
+        if t.started:
+            raise error("started", "players move before the match starts")
+        if not isinstance(to, int) or not 0 <= to < n or to == seat:
+            raise error("bad-seat", f"move to another seat, 0 to {n - 1}")
+        t.seats[seat], t.seats[to] = t.seats[to], t.seats[seat]
+        moves = {seat: to, to: seat}
+        for conn in self.room.conns:
+            if conn.seat in moves:
+                conn.seat = moves[conn.seat]
+        self.away = {moves.get(s, s): when for s, when in self.away.items()}
+
+    def _remove(self, seat: int) -> None:
+        t = self.room.truth
+        config = t.seats[seat]
+        if config.kind != "human":
+            raise error("bad-seat", "nobody sits there")
+        if config.token == t.host:
+            raise error("bad-seat", "the host cannot remove themselves")
+        if t.started:
+            config.kind, config.level, config.token = "bot", t.options.standby, None
+            config.name = ""
+        else:
+            t.seats[seat] = SeatConfig("open", level=t.options.standby)
+        self.away.pop(seat, None)
+        self.standin.discard(seat)
+        for conn in self.room.conns:
+            if conn.seat == seat:
+                self._unseat(conn)
+
+    def _unseat(self, conn: Connection) -> None:
+        conn.seat = None
+        conn.token = None
+        conn.send(
+            {
+                "type": "welcome",
+                "code": self.room.code,
+                "seat": None,
+                "host": False,
+                "lang": conn.lang,
+            }
+        )

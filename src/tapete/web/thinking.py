@@ -1,0 +1,257 @@
+"""Where bots think: a pool of worker processes, so a search never holds the server's event loop.
+
+A bot's decision is a pure function of what it is given — the bot (its level and budget), the
+seat's view, the legal actions and the seat's RNG — so that is what travels to a worker, never
+the room. The worker answers with the action, what went wrong if the bot failed (a random legal
+action then stands in, as at any table), the RNG as the decision left it, and when it began:
+a search's time budget starts when its job leaves the queue, and the wait before it is counted.
+
+The workers run at a lower OS priority than the server (``NICENESS``): when the machine is
+busy, the server routing people's moves goes first and the bots think with what is left.
+``Thinkers`` without processes (``processes=0``) run each decision in a thread of the server
+process instead, as small setups and tests do.
+
+>>> import asyncio, random, tapete
+>>> from tapete import bots
+>>> game = tapete.load("pocha(players=3, schedule=1)")
+>>> state = game.new_state(seed=2)
+>>> seat = game.current_player(state)
+>>> job = Job(bots.load("easy"), game.observe(state, seat), tuple(game.legal_actions(state)),
+...           random.Random(0))
+>>> answer = asyncio.run(Thinkers(0).decide(job))
+>>> answer.action in (128, 129), answer.failure
+(True, None)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copyreg
+import importlib
+import logging
+import multiprocessing
+import os
+import random
+import statistics
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from tapete import bots
+from tapete.cards import CardSet
+from tapete.game import Action
+from tapete.match import choose_or_stand_in
+
+log = logging.getLogger("tapete.web")
+
+__all__ = ["NICENESS", "Answer", "Job", "Thinkers", "default_processes"]
+
+# Views travel to the workers pickled; a card set is its mask (it refuses the attribute writes
+# that pickle's default way of rebuilding an object makes).
+copyreg.pickle(CardSet, lambda cards: (CardSet, (cards.mask,)))
+
+
+# A hint's reason comes back as structured data, whose read-only mappings pickle as their items.
+def _read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(items)
+
+
+copyreg.pickle(MappingProxyType, lambda mapping: (_read_only, (dict(mapping),)))
+
+NICENESS = 10  # how much lower the workers' OS priority is than the server's
+WAITS_KEPT = 2000  # recent queue waits kept for the health report
+
+
+def default_processes() -> int:
+    """Bot processes ``tapete serve`` starts unless told: one per core."""
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One decision: ``bot`` chooses among ``legal`` from ``view`` with ``rng``.
+
+    ``hint``: the hard bot's advice for a person (``bots.hint``) instead of a move; its budget
+    is the bot's.
+    """
+
+    bot: bots.Bot
+    view: Any
+    legal: tuple[Action, ...]
+    rng: random.Random
+    hint: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A decision: ``failure`` is the bot's error (None when it chose a legal action) and
+    ``trace`` its traceback as text (a traceback does not travel between processes); ``rng``
+    is the seat's RNG after it; ``reason`` a hint's reason; ``waited`` and ``thought`` the
+    seconds in the queue and deciding."""
+
+    action: Action
+    failure: Exception | None
+    rng: random.Random
+    reason: Any = ""
+    waited: float = 0.0
+    thought: float = 0.0
+    trace: str = ""
+
+
+def think(job: Job, queued: float) -> Answer:
+    """Decide ``job`` (in a worker); ``queued`` is when it was submitted (``time.monotonic``,
+    which is one clock for every process of the machine)."""
+    began = time.monotonic()
+    if job.hint:
+        budget = job.bot.budget if isinstance(job.bot, bots.LevelBot) else None
+        decision = bots.hint(job.view, budget, job.rng)
+        return Answer(
+            decision.action,
+            None,
+            job.rng,
+            decision.reason,
+            began - queued,
+            time.monotonic() - began,
+        )
+    action, failure = choose_or_stand_in(job.bot, job.view, job.legal, job.rng)
+    trace = ""
+    if failure is not None:
+        trace = "".join(traceback.format_exception(failure)).rstrip()
+    waited, thought = max(0.0, began - queued), time.monotonic() - began
+    return Answer(action, failure, job.rng, "", waited, thought, trace)
+
+
+def _lower_priority() -> None:
+    """A worker's first act: step behind the server for the CPU, and load every game's bots
+    (a worker's first decision should not pay for the imports)."""
+    with contextlib.suppress(OSError):  # not permitted here: the bots then compete as equals
+        os.nice(NICENESS)
+    # A server killed outright (kill -9) cannot stop its workers: each leaves on its own when
+    # its parent is gone, rather than waiting forever for jobs.
+    parent = os.getppid()
+    threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+    for module in bots.STRATEGIES.values():
+        importlib.import_module(module)
+
+
+def _leave_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    return sorted_values[int(q * (len(sorted_values) - 1))]
+
+
+class Thinkers:
+    """The bots' decisions for one server: ``processes`` worker processes (0: threads).
+
+    ``decide`` awaits a decision without holding the event loop; ``report`` says how many
+    decisions were made and how long they waited for a worker.
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        if processes < 0:
+            raise ValueError(f"bot processes is a number from 0, not {processes}")
+        self.processes = processes
+        self._pool: Executor | None = None
+        self._waits: deque[float] = deque(maxlen=WAITS_KEPT)
+        self.decisions = 0
+        self.in_workers = 0  # of which in a worker process
+        self.waiting = 0
+
+    def start(self) -> None:
+        """Start the workers now (each loads the games and bots), not at the first decision."""
+        if self.processes and self._pool is None:
+            # spawn: a fresh interpreter, never a fork of a server with threads running
+            context = multiprocessing.get_context("spawn")
+            pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_lower_priority
+            )
+            self._pool = pool
+            for _ in range(self.processes):
+                pool.submit(_ready)
+
+    async def decide(self, job: Job) -> Answer:
+        """``job``'s decision, from a worker when there are some."""
+        loop = asyncio.get_running_loop()
+        self.waiting += 1
+        try:
+            if self._pool is None and self.processes:
+                self.start()
+            if self._pool is None or not isinstance(job.bot, bots.LevelBot):
+                # a bot of the server's own making (a test's, say) may not travel: a thread
+                answer = await asyncio.to_thread(think, job, time.monotonic())
+            else:
+                answer = await self._in_worker(loop, job)
+                self.in_workers += 1
+        finally:
+            self.waiting -= 1
+        self.decisions += 1
+        self._waits.append(answer.waited)
+        return answer
+
+    async def _in_worker(self, loop: asyncio.AbstractEventLoop, job: Job) -> Answer:
+        """``job`` in a worker; a pool whose worker died (killed, out of memory) is replaced
+        and the job asked again, once."""
+        for attempt in (1, 2):
+            pool = self._pool
+            assert pool is not None
+            try:
+                return await loop.run_in_executor(pool, think, job, time.monotonic())
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.error("a bot process died: starting the bot processes again")
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                    self.start()
+        raise AssertionError("unreachable")
+
+    def report(self) -> dict[str, Any]:
+        """Decisions made (of which in worker processes), waiting now, and the recent waits for
+        a worker (ms)."""
+        waits = sorted(self._waits)
+        shown = {}
+        if waits:
+            shown = {
+                "p50": round(statistics.median(waits) * 1000, 1),
+                "p99": round(_percentile(waits, 0.99) * 1000, 1),
+                "max": round(waits[-1] * 1000, 1),
+            }
+        return {
+            "processes": self.processes,
+            "decisions": self.decisions,
+            "in_workers": self.in_workers,
+            "waiting": self.waiting,
+            "wait_ms": shown,
+        }
+
+    def close(self) -> None:
+        """Stop the workers now; decisions under way are dropped (their rooms replay to where
+        they were when the server starts again)."""
+        pool, self._pool = self._pool, None
+        if not isinstance(pool, ProcessPoolExecutor):
+            return
+        # A worker may be busy with a search or still loading the games: waiting for it would
+        # hold up a server told to stop, so each is ended (the executor keeps them by pid).
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(5)

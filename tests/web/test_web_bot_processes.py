@@ -1,0 +1,52 @@
+"""Bots think in worker processes: the same moves as in the server's threads, and the server
+says how long they waited for a worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapete import bots
+from webclient import running
+
+SPEC_PARAMS = {"players": "4", "schedule": "[1, 2]"}
+SEATS = [{"kind": "bot", "level": level} for level in ("hard", "medium", "easy", "hard")]
+
+
+def bots_only_match(bot_processes: int, seed: int) -> tuple[Any, dict[str, Any]]:
+    """A table of bots played to the end (the searches count iterations, not milliseconds:
+    the same view and RNG give the same move); its record and the server's health."""
+    fixed = {"hard": bots.load("hard(iterations=6)")}
+    with running(players=fixed, bot_processes=bot_processes) as server:
+        table = server.create("pocha", params=SPEC_PARAMS, seats=SEATS, seed=seed, public=False)
+        host = server.client()
+        host.hello(table["code"], table["token"])
+        host.send({"type": "start"})
+        host.until(lambda m: m["type"] == "view" and m["result"] is not None, timeout=120)
+        host.close()
+        return server.get(f"/api/tables/{table['code']}/records/0"), server.get("/api/health")
+
+
+def test_bots_in_worker_processes_play_the_moves_they_play_in_threads() -> None:
+    in_threads, _ = bots_only_match(0, seed=11)
+    in_processes, health = bots_only_match(1, seed=11)
+    assert in_processes["deals"] == in_threads["deals"]
+    assert in_processes["result"] == in_threads["result"]
+    thought = health["bots"]
+    assert thought["processes"] == 1 and thought["waiting"] == 0
+    searched = sum(seat["bot"] != "random" for seat in in_processes["seats"]) > 0
+    assert searched and thought["decisions"] == thought["in_workers"] > 0
+    assert set(thought["wait_ms"]) == {"p50", "p99", "max"}
+
+
+def test_a_hint_comes_from_a_worker_process() -> None:
+    with running(bot_processes=1) as server:
+        table = server.create("pocha", params={"players": "3", "schedule": "[3]"}, seed=3)
+        ana = server.client()
+        ana.hello(table["code"], table["token"])
+        ana.send({"type": "start"})
+        ana.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]), timeout=30)
+        ana.send({"type": "hint"})
+        hint = ana.expect("hint", timeout=30)
+        assert hint["action"] in ana.legal() and hint["label"] and hint["reason"]
+        assert server.get("/api/health")["bots"]["in_workers"] >= 1
+        ana.close()

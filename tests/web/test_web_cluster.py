@@ -1,0 +1,432 @@
+"""Several ``tapete serve`` processes sharing one PostgreSQL and one Redis (real ones): any
+server takes any connection and any seat's move, and when the server driving a table dies
+(kill -9) another drives it on, with nothing acknowledged lost or played twice."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from conftest import database_url
+from tapete.store import Store as Database
+from webclient import Client, Server, free_port, open_socket, process
+
+REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    with database_url("postgresql", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """Keys of this test's own in the shared Redis, removed after."""
+    name = f"tapete-test-{secrets.token_hex(4)}"
+    try:
+        redis.Redis.from_url(REDIS).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis server at {REDIS}: {exc}")
+    yield name
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{name}:*"):
+        client.delete(key)
+
+
+def options(prefix: str) -> list[str]:
+    """A shared server: 1-second leases (a dead server's tables move within seconds)."""
+    return ["--redis", REDIS, "--redis-prefix", prefix, "--lease", "1", "--bot-processes", "0"]
+
+
+@contextmanager
+def servers(pg_url: str, prefix: str, tmp_path: Path, n: int) -> Iterator[list[Server]]:
+    with ExitStack() as stack:
+        out = []
+        for i in range(n):
+            port = free_port()
+            log = tmp_path / f"server-{i}.log"
+            stack.enter_context(process(port, pg_url, log, options(prefix)))
+            out.append(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
+        yield out
+
+
+def seat_owner(prefix: str, code: str) -> int:
+    """The pid of the server driving room ``code`` (its lease names it)."""
+    holder = redis.Redis.from_url(REDIS, decode_responses=True).get(f"{prefix}:lease:{code}")
+    assert isinstance(holder, str), "nobody drives the room"
+    return int(holder.split(":")[1])
+
+
+def wait_for(condition: Any, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(AssertionError):
+            found = condition()
+            if found:
+                return found
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+@dataclass
+class Person:
+    """A person at a table who plays random legal moves and keeps the ones acknowledged (the
+    view after their move came back); reconnects to ``urls`` in turn when a server dies."""
+
+    urls: list[str]
+    code: str
+    token: str
+    seed: int
+    think: float = 0.0  # seconds before each move
+    acked: list[tuple[int, str]] = field(default_factory=list)  # (move number, action)
+    views: list[int] = field(default_factory=list)  # every view's version, in order
+    result: Any = None
+    error: BaseException | None = None
+
+    def play(self, stop: threading.Event) -> None:
+        rng = random.Random(self.seed)
+        at = 0
+        try:
+            while self.result is None and not stop.is_set():
+                client = self._connect(at)
+                at += 1
+                with contextlib.suppress(Exception):  # the server died: another one
+                    self._play(client, rng, stop)
+                client.close()
+        except BaseException as exc:
+            self.error = exc
+
+    def _connect(self, at: int) -> Client:
+        for attempt in range(200):
+            url = self.urls[(at + attempt) % len(self.urls)]
+            try:
+                client = Client(open_socket(url))
+                client.hello(self.code, self.token)
+                return client
+            except Exception:
+                time.sleep(0.1)
+        raise AssertionError("no server took the connection")
+
+    def _play(self, client: Client, rng: random.Random, stop: threading.Event) -> None:
+        """Each move names the version it was chosen on and is followed by a ping: the server
+        answers messages in order, so the pong says the move's fate is known — refused if an
+        error came before it, else played as move number ``version``."""
+        sent: tuple[int, str] | None = None
+        refused = False
+        while self.result is None and not stop.is_set():
+            message = client.recv(timeout=60)
+            if message["type"] == "error":
+                refused = True
+            elif message["type"] == "pong" and sent is not None and message["t"] == sent[0]:
+                if not refused:
+                    self.acked.append(sent)
+                sent, refused = None, False
+            if message["type"] != "view":
+                continue
+            version = message["version"]
+            self.views.append(version)
+            if message["result"] is not None:
+                self.result = message["result"]
+                return
+            legal = client.legal()
+            if legal and sent is None:
+                time.sleep(self.think)
+                action = rng.choice(legal)
+                sent = (version, action)
+                client.send({"type": "act", "action": action, "version": version})
+                client.send({"type": "ping", "t": version})
+
+
+def stored_actions(pg_url: str, code: str) -> list[tuple[int, str]]:
+    return [(a.seat, a.action) for a in Database(pg_url, migrate=False).actions(f"{code}.0")]
+
+
+def test_a_table_is_played_across_two_servers_and_watched_on_both(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        made = one.create(
+            "pocha",
+            params={"players": "3", "schedule": "[2, 3]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            seed=4,
+        )
+        code = made["code"]
+        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})  # made on the other
+        watchers = [Client(open_socket(s.ws_url)) for s in (one, two)]
+        for watcher in watchers:
+            watcher.hello(code)
+        host = Client(open_socket(one.ws_url))
+        host.hello(code, made["token"])
+        host.send({"type": "start"})
+        people = [
+            Person([one.ws_url], code, made["token"], 1),
+            Person([two.ws_url], code, joined["token"], 2),
+        ]
+        stop = threading.Event()
+        ends: dict[int, Any] = {}
+
+        def watch(watcher: Client) -> None:
+            end = watcher.until(lambda m: m["type"] == "view" and m["result"], 120)
+            ends[watchers.index(watcher)] = end
+
+        threads = [threading.Thread(target=p.play, args=(stop,)) for p in people]
+        threads += [threading.Thread(target=watch, args=(w,)) for w in watchers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(150)
+        stop.set()
+        host.close()
+        assert all(p.error is None and p.result is not None for p in people)
+        assert len(ends) == 2
+        actions = stored_actions(pg_url, code)
+        # Each watcher, on either server, saw every move: one view per move, in order.
+        for watcher, end in zip(watchers, (ends[0], ends[1]), strict=True):
+            versions = [m["version"] for m in watcher.seen if m["type"] == "view"]
+            assert end["version"] == len(actions)
+            assert set(range(1, len(actions) + 1)) <= set(versions)
+            assert versions == sorted(versions)
+            watcher.close()
+        for person, seat in zip(people, (0, 1), strict=True):
+            assert person.acked and all(actions[i] == (seat, a) for i, a in person.acked)
+        assert one.get(f"/api/tables/{code}/records/0") == two.get(f"/api/tables/{code}/records/0")
+
+
+def test_chaos_the_driving_server_is_killed_and_every_match_finishes_as_acknowledged(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """Three tables (a person and two bots each); the server driving a table is killed with
+    SIGKILL at random points of the matches and a new one started in its place; every match
+    ends on the servers left, its stored moves holding every move a person had acknowledged,
+    each once, in place."""
+    rng = random.Random(19)
+    ports = [free_port(), free_port()]
+    urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
+    with ExitStack() as stack:
+        running: dict[int, Any] = {}
+
+        def start(port: int) -> None:
+            log = tmp_path / f"server-{port}.log"
+            running[port] = stack.enter_context(process(port, pg_url, log, options(prefix)))
+
+        for port in ports:
+            start(port)
+        http = Server(f"http://127.0.0.1:{ports[0]}", None, None)  # type: ignore[arg-type]
+        people = []
+        for seed in range(3):
+            made = http.create(
+                "pocha",
+                params={"players": "3", "schedule": "[4, 5, 6]"},
+                seats=[{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * 2,
+                seed=seed,
+                bot_delay=0.05,
+                grace=600,
+            )
+            person = Person(urls, made["code"], made["token"], seed, think=0.2)
+            host = Client(open_socket(urls[seed % 2]))
+            host.hello(made["code"], made["token"])
+            host.send({"type": "start"})
+            host.close()
+            people.append(person)
+        stop = threading.Event()
+        threads = [threading.Thread(target=p.play, args=(stop,)) for p in people]
+        for thread in threads:
+            thread.start()
+        takeovers = []
+        for kill in range(3):
+            victim = people[kill % len(people)]
+            moves = rng.randint(1, 4)
+            wait_for(lambda v=victim, m=moves: len(v.acked) >= m or v.result, 120)
+            if victim.result is not None:
+                continue
+            pid = seat_owner(prefix, victim.code)
+            port = next(p for p, proc in running.items() if proc.pid == pid)
+            seen = len(victim.views)
+            killed_at = time.monotonic()
+            os.kill(pid, signal.SIGKILL)
+            running[port].wait(10)
+            # Another server takes the table's lease and its moves go on.
+            wait_for(lambda v=victim, p=pid: seat_owner(prefix, v.code) != p, 60)
+            taken = time.monotonic() - killed_at
+            wait_for(lambda v=victim, s=seen: v.result or len(v.views) > s + 1, 60)
+            takeovers.append((taken, time.monotonic() - killed_at))
+            start(port)  # a new server where the dead one was
+        for thread in threads:
+            thread.join(240)
+        stop.set()
+        assert len(takeovers) >= 2  # the matches outlived the kills
+        for person in people:
+            assert person.error is None and person.result is not None, person.code
+            actions = stored_actions(pg_url, person.code)
+            wrong = [
+                (i, a, actions[i : i + 1])
+                for i, a in person.acked
+                if actions[i : i + 1] != [(0, a)]
+            ]
+            assert not wrong, (person.code, wrong)
+            assert max(person.views) == len(actions)
+            http = Server(f"http://127.0.0.1:{ports[0]}", None, None)  # type: ignore[arg-type]
+            record = http.get(f"/api/tables/{person.code}/records/0")
+            played = [(a["seat"], a["action"]) for deal in record["deals"] for a in deal["actions"]]
+            assert len(played) == len(actions)
+        print(
+            json.dumps(
+                {
+                    "after_kill_s": [
+                        {"driven": round(a, 2), "moved": round(b, 2)} for a, b in takeovers
+                    ]
+                }
+            )
+        )
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of this test's own (one it may stop), on ``port``."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server to start and stop")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: redis.Redis(port=port).ping(), 10)
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def play_moves(people: list[Client], moves: int) -> None:
+    """``moves`` moves, each by whoever has one in their latest view."""
+    for _ in range(moves):
+        version = max(p.view["version"] for p in people if p.view)
+        for person in people:
+            if person.view is None or person.view["version"] < version:
+                person.view_at(version)
+        mover = next(p for p in people if p.legal())
+        mover.send({"type": "act", "action": mover.legal()[0], "version": version})
+        for person in people:
+            person.view_at(version + 1)
+
+
+def test_without_redis_a_server_says_so_plays_on_from_the_database_and_recovers(
+    pg_url: str, tmp_path: Path
+) -> None:
+    redis_port, port = free_port(), free_port()
+    url = f"redis://127.0.0.1:{redis_port}"
+    shared = ["--redis", url, "--lease", "1", "--bot-processes", "0"]
+    log = tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        stack.enter_context(process(port, pg_url, log, shared))
+        made = server.create(
+            "pocha", params={"players": "3", "schedule": "[4]"}, seats=[{"kind": "human"}] * 3
+        )
+        code = made["code"]
+        tokens = [made["token"]] + [
+            server.post(f"/api/tables/{code}/join", {"name": name})["token"]
+            for name in ("Bea", "Cai")
+        ]
+        people = [Client(open_socket(server.ws_url)) for _ in tokens]
+        for person, token in zip(people, tokens, strict=True):
+            person.hello(code, token)
+        people[0].send({"type": "start"})
+        for person in people:
+            person.view_at(0)
+        wait_for(lambda: server.get("/api/health")["cluster"]["driving"] == 1)
+
+        redis_server.kill()
+        redis_server.wait(10)
+        health = wait_for(
+            lambda: (h := server.get("/api/health"))["cluster"]["redis"] == "down" and h
+        )
+        assert health["cluster"]["driving"] == 0 and health["ok"]
+        assert f"Redis at {url} is unreachable" in log.read_text()
+        play_moves(people, 3)  # people still play: the database has their moves
+
+        stack.enter_context(own_redis(redis_port))  # Redis is back
+        wait_for(
+            lambda: (
+                server.get("/api/health")["cluster"]
+                == {**health["cluster"], "redis": "up", "driving": 1}
+            ),
+            20,
+        )
+        assert "is back" in log.read_text()
+        play_moves(people, 2)
+        for person in people:
+            person.close()
+    assert len(stored_actions(pg_url, code)) == 5
+
+
+def test_workers_share_one_port_and_stop_together_on_sigterm(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    shared = [*options(prefix), "--workers", "2"]
+    with process(port, pg_url, log, shared) as supervisor:
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        names = wait_for(
+            lambda: (
+                len(found := {server.get("/api/health")["cluster"]["server"] for _ in range(20)})
+                == 2
+                and found
+            )
+        )
+        made = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2,
+        )
+        watcher = Client(open_socket(server.ws_url))
+        watcher.hello(made["code"], made["token"])
+        watcher.send({"type": "start"})
+        watcher.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]), 30)
+        watcher.close()
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(30) == 0
+    assert len(names) == 2
+    assert log.read_text().count("Application shutdown complete") == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (["--workers", "2"], "--workers: several processes share tables through --redis"),
+        (["--redis", REDIS], "give --db postgresql://"),
+    ],
+)
+def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "serve", "--db", f"sqlite:///{tmp_path}/t.db", *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+    )
+    assert done.returncode != 0 and says in done.stderr
