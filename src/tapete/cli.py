@@ -303,17 +303,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    rec = record.read(args.file)
+def _whole_record(path: str, to: str) -> record.Record:
+    """The record at ``path``, checked (see ``_checked``); RecordError for a record that holds one
+    seat's knowledge only, which cannot be replayed, verified or reviewed (``to`` says which)."""
+    rec = record.read(path)
     if rec.deals and not rec.deals[0].deck:
         raise RecordError(
             "this record was downloaded while its match was played, so it holds only one seat's "
             "knowledge (no seed, no deck orders, no other hands); download it again once the "
-            "match is over to replay or verify it"
+            f"match is over to {to}"
         )
     # Every decision, event and score is checked before anything is shown, and what is shown
     # is the engine's own account of the match, never the file's.
-    rec = _checked(rec, args.file)
+    return _checked(rec, path)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rec = _whole_record(args.file, "replay or verify it")
     if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp
 
@@ -341,13 +347,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from tapete import coach
 
-    rec = record.read(args.file)
-    if rec.deals and not rec.deals[0].deck:
-        raise RecordError(
-            "this record holds only one seat's knowledge (it was downloaded mid-match): the "
-            "review needs the whole record, downloaded once the match is over"
-        )
-    rec = _checked(rec, args.file)
+    rec = _whole_record(args.file, "review it")
     players = len(rec.seats)
     for seat in args.seat or ():
         if not 0 <= seat < players:
