@@ -26,6 +26,11 @@ by the deal's score: every game here scores deal by deal, a deal's score is what
 and bets decide, and a deal is short enough to be played out thousands of times a second. The
 match around it (who leads, the target score) enters through ``returns`` where a game needs it.
 
+**Shared playouts.** The root's options are raced on the same sampled deals, each simulated on
+its own; where one playout values every option at once (``Knowledge.joint``: Pocha's bids, since
+random cards do not depend on the bids), the options share it, and a decision samples as many
+deals as it has playouts.
+
 The decision is the root action with the most visits (ties: the higher mean, then the lower
 action). With ``Budget(iterations=N)`` the search runs exactly N iterations and the decision is a
 pure function of (view, legal actions, rng): bots stay reproducible and fair. ``Budget(ms=N)``
