@@ -492,13 +492,24 @@ def test_poch_s_bowls_never_cover_a_seat(browser: Any, server: Server, players: 
     p.click(".waiting .start")
     p.wait_for_selector(".bowls:not([hidden]) td")
     assert p.locator(".bowls td").count() == 9
-    facts = [p.locator(".bowls").bounding_box(), p.locator(".info").bounding_box()]
-    seats = [s.bounding_box() for s in p.locator(".felt .seat").all()]
-    assert len(seats) == players
-    for box in facts:
-        assert box is not None
-        for seat in seats:
-            assert seat is not None and not _overlap(box, seat), (box, seat)
+    # Every box measured in one go: bots keep playing, and the table is drawn again after each
+    # move, so boxes read one by one could come from different drawings (or a removed element).
+    boxes = p.evaluate(
+        """() => {
+            const box = (e) => {
+                const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            };
+            return {
+                facts: [".bowls", ".info"].map((s) => box(document.querySelector(s))),
+                seats: [...document.querySelectorAll(".felt .seat")].map(box),
+            };
+        }"""
+    )
+    assert len(boxes["seats"]) == players
+    for box in boxes["facts"]:
+        for seat in boxes["seats"]:
+            assert not _overlap(box, seat), (box, seat)
     shot(p, f"poch-{players}-bowls")
     p.context.close()
     assert ERRORS == []

@@ -151,6 +151,8 @@ def test_the_replay_s_words_come_from_the_narrator_as_the_seat_may_know_them(
         if me.legal():
             me.send({"type": "act", "action": me.legal()[0]})
         me.expect("view")
+    while me.view is not None and not me.legal():
+        me.expect("view")  # until the bots wait for this seat: the two reads see the same moves
     auth = {"Authorization": f"Bearer {token}"}
     running = server.get(f"/api/tables/{code}/narration?lang=es", auth)["deals"]
     doc = server.get(f"/api/tables/{code}/record", auth)
