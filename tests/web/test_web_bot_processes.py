@@ -3,7 +3,15 @@ says how long they waited for a worker."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tapete import bots
 from webclient import running
@@ -50,3 +58,30 @@ def test_a_hint_comes_from_a_worker_process() -> None:
         assert hint["action"] in ana.legal() and hint["label"] and hint["reason"]
         assert server.get("/api/health")["bots"]["in_workers"] >= 1
         ana.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
+def test_workers_leave_when_their_server_dies_before_they_start() -> None:
+    # A server that dies at once (kill -9 just after it started its workers) leaves them no
+    # one to take jobs from: each must leave on its own, even one that starts after the death.
+    mark = f"tapete-orphan-{uuid.uuid4().hex}"
+    server = (
+        "import os\nfrom tapete.web.thinking import Thinkers\nThinkers(2).start()\nos._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", server], env={**os.environ, "TAPETE_MARK": mark})
+    deadline = time.monotonic() + 30
+    while marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not marked(mark)
+
+
+def marked(mark: str) -> list[int]:
+    """The processes whose environment holds ``mark``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and mark.encode() in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found

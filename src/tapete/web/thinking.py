@@ -129,15 +129,15 @@ def think(job: Job, queued: float) -> Answer:
     return Answer(action, failure, job.rng, "", waited, thought, trace)
 
 
-def _lower_priority() -> None:
+def _lower_priority(server: int) -> None:
     """A worker's first act: step behind the server for the CPU, and load every game's bots
     (a worker's first decision should not pay for the imports)."""
     with contextlib.suppress(OSError):  # not permitted here: the bots then compete as equals
         os.nice(NICENESS)
     # A server killed outright (kill -9) cannot stop its workers: each leaves on its own when
-    # its parent is gone, rather than waiting forever for jobs.
-    parent = os.getppid()
-    threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+    # its server is gone, rather than waiting forever for jobs. The server names itself: a
+    # worker that starts after its server died must not take its new parent for the server.
+    threading.Thread(target=_leave_with, args=(server,), daemon=True).start()
     for module in bots.STRATEGIES.values():
         importlib.import_module(module)
 
@@ -179,7 +179,10 @@ class Thinkers:
             # spawn: a fresh interpreter, never a fork of a server with threads running
             context = multiprocessing.get_context("spawn")
             pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_lower_priority
+                self.processes,
+                mp_context=context,
+                initializer=_lower_priority,
+                initargs=(os.getpid(),),
             )
             self._pool = pool
             for _ in range(self.processes):
