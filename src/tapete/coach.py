@@ -140,7 +140,7 @@ def review(
     doc). ``workers`` processes share the decisions; ``progress(done, total)`` is told of each."""
     game = recorded_game(record)
     wanted = set(range(game.players)) if seats is None else set(seats)
-    tasks = _tasks(game, record, wanted, iterations, seed)
+    tasks, deals = _tasks(game, record, wanted, iterations, seed)
     done: dict[int, Reviewed] = {}
     for index, reviewed in _run(tasks, workers):
         done[index] = reviewed
@@ -148,7 +148,6 @@ def review(
             progress(len(done), len(tasks))
     decisions = tuple(done[t.index] for t in tasks)
     unit, scale = _unit_and_scale(tasks[0].view) if tasks else ("points", 1.0)
-    deals = _deals_played(record, game)
     names = dict(enumerate(s.name for s in record.seats))
     players = {
         seat: _player(seat, names.get(seat, f"seat {seat}"), decisions, deals[seat], scale)
@@ -159,19 +158,23 @@ def review(
 
 def _tasks(
     game: Game[Any, Any], record: Record, seats: set[Seat], iterations: int, seed: int
-) -> list[_Task]:
+) -> tuple[list[_Task], list[int]]:
+    """The decisions to review, in one pass over the record, and per seat the deals in which it
+    made a decision (play-off hands included)."""
     tasks: list[_Task] = []
+    played: list[set[int]] = [set() for _ in range(game.players)]
     move, last_deal = 0, -1
     for deal, before, seat, action, _ in steps(record):
         move = move + 1 if deal == last_deal else 1
         last_deal = deal
+        played[seat].add(deal)
         legal = game.legal_actions(before)
         if seat in seats and len(legal) > 1:
             view = game.observe(before, seat)
             tasks.append(
                 _Task(len(tasks), seat, deal, move, view, tuple(legal), action, iterations, seed)
             )
-    return tasks
+    return tasks, [len(deals) for deals in played]
 
 
 def _run(tasks: Sequence[_Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
@@ -245,14 +248,6 @@ def _loss(best: Sequence[float], played: Sequence[float]) -> tuple[float, float]
 
 def _unit_and_scale(view: Any) -> tuple[str, float]:
     return bots.strategies(view).UNIT, bots.knowledge(view).scale
-
-
-def _deals_played(record: Record, game: Game[Any, Any]) -> list[int]:
-    """Per seat, the deals in which it made at least one decision (play-off hands included)."""
-    seen: list[set[int]] = [set() for _ in range(game.players)]
-    for deal, _, seat, _, _ in steps(record):
-        seen[seat].add(deal)
-    return [len(s) for s in seen]
 
 
 def _player(
