@@ -26,7 +26,7 @@ the table gives the mean over groups with a 95% Student-t interval.
 **Resumable.** Each group finished is one JSON line in ``--out``
 (``<spec>--<new>--vs--<old>@<tag>.jsonl``); a later run with the same options skips the groups
 already there, so a long run can span sessions, and ``--pairs`` can grow between runs. Each line
-also holds every decision time of both bots (decisions with a choice), for the speed columns.
+also holds every decision's CPU time of both bots (decisions with a choice), for the speed columns.
 """
 
 from __future__ import annotations
@@ -136,8 +136,19 @@ def load_old(folder: Path) -> ModuleType:
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
     old = importlib.import_module(PACKAGE)
-    importlib.import_module(f"{PACKAGE}.bots")
+    old_bots = importlib.import_module(f"{PACKAGE}.bots")
+    # The tag's clock is the wall clock; today's is the thread's CPU time. Both are put on CPU
+    # time so that a busy machine (other runs, other programs) takes nothing from either bot.
+    old_bots.time = _CpuTime()  # type: ignore[attr-defined]
+    new_bots.Clock.WALL_CAP = 1000
     return old
+
+
+class _CpuTime:
+    """``time`` for the tag's bots: its ``perf_counter`` is the thread's CPU time."""
+
+    perf_counter = staticmethod(time.thread_time)
+    thread_time = staticmethod(time.thread_time)
 
 
 # --- one duplicate group -------------------------------------------------------------------
@@ -190,13 +201,13 @@ def play_match(
         if list(legal) != list(old_legal):
             raise diverged(f"seat {seat}'s legal actions", legal, old_legal)
         bot = seats[seat]
-        start = time.perf_counter()
+        start = time.thread_time()
         if bot == 0:
             action = bots[0].choose(game.observe(state, seat), legal, rngs[seat])
         else:
             action = bots[1].choose(old_game.observe(old_state, seat), old_legal, rngs[seat])
         if times is not None and len(legal) > 1:
-            times[bot].append((time.perf_counter() - start) * 1000)
+            times[bot].append((time.thread_time() - start) * 1000)
         error = game.why_illegal(state, action)
         if error is not None:
             raise error
