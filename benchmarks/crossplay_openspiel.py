@@ -43,6 +43,7 @@ folders and prints the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -57,6 +58,7 @@ from typing import Any
 
 import tapete
 from tapete import bots
+from tapete.cards import CardSet
 from tapete.interop.oh_hell import OhHellShape
 
 try:
@@ -93,6 +95,7 @@ class Settings:
     sims: dict[str, int]
     uct_c: float = 2.0
     borrow: str | None = None  # "bid" or "play": tapete's seats take it from an IS-MCTS
+    undealt: bool = False  # tapete's seats are told the undealt cards, as IS-MCTS finds them
 
 
 class DivergenceError(RuntimeError):
@@ -127,6 +130,9 @@ def play_deal(
     for action in [shape.tricks, dealer, *dealt]:
         os_state.apply_action(action)
     bot = bots.load(settings.bot)
+    undealt = sum(1 << shape.card_from_openspiel(c) for c in range(shape.suits * shape.ranks))
+    for card in dealt:
+        undealt &= ~(1 << shape.card_from_openspiel(card))
     rngs = {seat: random.Random(f"{seed}:{seat}") for seat in tapete_seats}
     searchers = {
         kind: ismcts(seed * 2 + k, settings.sims[kind], settings.uct_c)
@@ -153,7 +159,10 @@ def play_deal(
             cpu["tapete"].add(kind, time.process_time() - start)
         elif seat in tapete_seats:
             start = time.process_time()
-            action = bot.choose(game.observe(state, seat), legal, rngs[seat])
+            view = game.observe(state, seat)
+            if settings.undealt:
+                view = told_undealt(view, undealt)
+            action = bot.choose(view, legal, rngs[seat])
             cpu["tapete"].add(kind, time.process_time() - start)
         else:
             start = time.process_time()
@@ -173,6 +182,14 @@ def play_deal(
         "bids": list(view.bids),
         "tricks": list(view.won),
     }
+
+
+def told_undealt(view: Any, undealt: int) -> Any:
+    """``view`` with the undealt cards known not to be in any hand: what OpenSpiel's ``oh_hell``
+    resampling gives its IS-MCTS (it shuffles only the cards dealt to the other seats, so the
+    cards left in the deck never reach a sampled hand). A diagnostic, never a player's view."""
+    excluded = tuple(CardSet(m.mask | undealt) for m in view.excluded)
+    return dataclasses.replace(view, excluded=excluded)
 
 
 def play_pair(settings: Settings, seed: int) -> dict[str, Any]:
@@ -245,6 +262,8 @@ def run(options: argparse.Namespace) -> None:
     wanted = {"bot": options.bot, "shape": shape.spec, "ratio": options.ratio}
     if options.borrow:
         wanted["borrow"] = options.borrow
+    if options.undealt:
+        wanted["undealt"] = True
     config = load_config(out, wanted)
     if config is None:
         if options.sims:
@@ -257,7 +276,9 @@ def run(options: argparse.Namespace) -> None:
         config["uct_c"] = options.uct_c
         (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     borrow = config.get("borrow")
-    settings = Settings(options.bot, shape, config["sims"], config["uct_c"], borrow)
+    settings = Settings(
+        options.bot, shape, config["sims"], config["uct_c"], borrow, bool(config.get("undealt"))
+    )
     print(f"IS-MCTS simulations: {config['sims']}", file=sys.stderr)
     todo = [
         s for s in range(options.seed, options.seed + options.pairs) if s not in done_seeds(out)
@@ -361,6 +382,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         choices=KINDS,
         help="a diagnostic: tapete's seats take their bids (or plays) from an IS-MCTS with the "
         "opponent's simulations, the rest from the bot",
+    )
+    parser.add_argument(
+        "--tapete-knows-undealt",
+        dest="undealt",
+        action="store_true",
+        help="a diagnostic: tapete's seats are told which cards were not dealt, as OpenSpiel's "
+        "resampling tells its IS-MCTS",
     )
     parser.add_argument("--calibration-deals", type=int, default=6)
     parser.add_argument("--uct-c", type=float, default=2.0)

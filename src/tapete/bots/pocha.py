@@ -24,7 +24,7 @@ from tapete.bots import Budget, Decision, RandomBot, Reason, search
 from tapete.cards import cards_of, suit_mask
 from tapete.chance import deal_constrained
 from tapete.games import pocha
-from tapete.tricks import Obligation, Order, beats, legal_mask, trick_winner
+from tapete.tricks import Obligation, Order, beats, legal_over, trick_winner
 
 __all__ = ["Knowledge", "decide", "knowledge"]
 
@@ -440,15 +440,16 @@ def _rollout(
             state = pocha.apply(state, bid + pocha.BID)
             turn = state.turn
         turn = seats[0]
-        leader = turn
         trick: list[int] = []
+        best, winner = -1, -1
     else:
-        leader = state.leader
         trick = list(state.trick)
+        best, winner = state.winning
     hands = list(state.hands)
     won = list(state.won)
     obligation: Obligation = params.obligation
     underruff = params.must_underruff
+    beaters = deal.beaters
     unplayed = 0
     for h in hands:
         unplayed |= h
@@ -456,14 +457,17 @@ def _rollout(
     # the undealt cards included (a seat cannot tell them from the other hands).
     live = _state_outstanding(state, -1)
     players = len(seats)
+    led = trick[0] >> 4 if trick else -1
+    draw = rng.random if rng is not None else None
     while unplayed:
         hand = hands[turn]
-        legal = legal_mask(hand, trick, trump, order, obligation, must_underruff=underruff)
+        legal = legal_over(hand, led, best, trump, beaters, obligation, underruff)
         if legal & (legal - 1) == 0:
             card = legal.bit_length() - 1
-        elif rng is not None:
-            cards = cards_of(legal)
-            card = cards[rng.randrange(len(cards))]
+        elif draw is not None:
+            for _ in range(int(draw() * legal.bit_count())):
+                legal &= legal - 1  # drop the lowest card: the k-th card, uniformly
+            card = (legal & -legal).bit_length() - 1
         else:
             card = _play_policy(
                 hand=hand,
@@ -480,14 +484,16 @@ def _rollout(
         unplayed &= ~(1 << card)
         live &= ~(1 << card)
         trick.append(card)
+        if best < 0 or beaters[best] >> card & 1:
+            best, winner = card, turn
         if len(trick) == players:
-            winner = leader
-            for _ in range(trick_winner(trick, trump, order)):
-                winner = after[winner]
             won[winner] += 1
-            leader = turn = winner
+            turn = winner
             trick = []
+            best, led = -1, -1
         else:
+            if len(trick) == 1:
+                led = card >> 4
             turn = after[turn]
     scores = tuple(
         pocha.hand_score(params, bids[s], won[s]) if s in seats else 0

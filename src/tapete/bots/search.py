@@ -63,6 +63,7 @@ ROOT_SHARE = 0.05  # root actions the prior likes at least this share of its fav
 MAX_PLANS = 40  # the root's options (plans) at most
 RACE_MIN = 6  # sampled deals before a root action can be dropped from the race
 RACE_SE = 2.0  # standard errors of the paired difference by which a dropped action is worse
+RACE_GROWTH = 1.1  # the race is run again when the sampled deals have grown by this factor
 WIDENING = 1.0  # with a prior, a node visited v times lets 1 + WIDENING * sqrt(v) actions compete
 
 
@@ -205,6 +206,7 @@ def search(
     alive = _plans(knowledge, world, legal, priors)
     worlds: dict[Plan, list[float]] = {p: [] for p in alive}
     seat = view.seat
+    check = RACE_MIN
     while clock.more():
         joint = knowledge.joint(world, alive, rng) if informed else None
         if joint is not None:
@@ -215,7 +217,11 @@ def search(
             for plan in alive:
                 worlds[plan].append(tree.simulate(world, plan)[seat])
         clock.tick()
-        alive = _race(alive, worlds)
+        if clock.done >= check:
+            # The race's paired test reads every deal so far: run it at growing intervals, so
+            # its cost stays a small share of a long search's.
+            check = max(clock.done + 1, int(clock.done * RACE_GROWTH))
+            alive = _race(alive, worlds)
         world = sample(rng)
     means: dict[Action, float] = dict.fromkeys(legal, -math.inf)
     visits: dict[Action, int] = dict.fromkeys(legal, 0)
