@@ -34,6 +34,14 @@ strength in two: tapete's seats take that decision type from an IS-MCTS with the
 simulations and the other from the bot, so the table shows what the bot's play (or bidding)
 is worth with IS-MCTS's bidding (or play).
 
+**What IS-MCTS knows.** OpenSpiel's ``oh_hell`` draws the determinizations of its IS-MCTS with
+``ResampleFromInfostate``, which shuffles only the cards dealt to the other seats: the cards left
+in the deck (3 of the 40 in the 4-player, 9-trick hand) are never put in a sampled hand, so the
+search knows which cards are out of play, which a player at the table cannot. tapete's sampler
+deals the unseen cards over the other hands and the undealt rest alike. ``--tapete-knows-undealt``
+is the diagnostic that levels this: tapete's seats are told the undealt cards too (as cards no
+seat holds), so both searches play on the same information.
+
 **Shards.** Every finished pair is a JSON line in ``OUT/pairs-*.jsonl``; the run's settings and
 calibration are in ``OUT/config.json``. Running the same command again skips the pairs done, so
 a long run can span sessions (or machines: copy the folder); ``--report`` reads any number of
@@ -339,7 +347,8 @@ def summarise(out: Path) -> dict[str, Any]:
     return {
         "out": str(out),
         "bot": config["bot"],
-        "borrowed": f", {config['borrow']}s by IS-MCTS" if config.get("borrow") else "",
+        "borrowed": (f", {config['borrow']}s by IS-MCTS" if config.get("borrow") else "")
+        + (", told the undealt cards" if config.get("undealt") else ""),
         "sims": config["sims"],
         "ratio": config["ratio"],
         "pairs": len(values),
