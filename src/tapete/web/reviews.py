@@ -1,0 +1,174 @@
+"""The coach's review of a finished match, asked for in the browser: worked out once, kept.
+
+Anyone who can replay a finished match — its complete record is public once it is over — can
+ask for its review (``tapete.coach``): every seat's decisions, each valued from that seat's view
+at the time, never a hidden card. A match still being played is never reviewed: its hidden
+cards are still hidden from everyone but their holders.
+
+The review is worked out in the bot workers' review lane (``Thinkers.behind``), decision by
+decision, so live bots never wait behind it; anyone may follow its progress or cancel it. Once
+done it is kept by the store beside the record (the ``reviews`` table of a database): a second
+request, from anyone, on this server or another sharing the database, after a restart, is
+answered from there.
+
+>>> import asyncio
+>>> from tapete.web.store import MemoryStore
+>>> reviews = Reviews(MemoryStore(), Thinkers(0), iterations=5)
+>>> asyncio.run(reviews.status("ABCD", 0))
+{'status': 'none'}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from tapete import coach, record
+from tapete.i18n import tr
+from tapete.present import notation_label
+from tapete.web.store import Store
+from tapete.web.thinking import Thinkers
+
+__all__ = ["WEB_ITERATIONS", "Reviews", "in_words"]
+
+log = logging.getLogger("tapete.web")
+
+WEB_ITERATIONS = coach.DEFAULT_ITERATIONS  # sampled deals a decision, unless the server says
+
+
+@dataclass
+class _Work:
+    """A review under way: how far it is, and the task working it out."""
+
+    done: int = 0
+    total: int = 0
+    task: asyncio.Task[None] | None = None
+    failed: str = ""
+
+
+class Reviews:
+    """The reviews of one server's finished matches: kept in ``store``, worked out by
+    ``thinkers`` at ``iterations`` sampled deals a decision (``seed``: which deals)."""
+
+    def __init__(
+        self, store: Store, thinkers: Thinkers, iterations: int = WEB_ITERATIONS, seed: int = 0
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a review samples at least 1 deal a decision, not {iterations}")
+        self.store = store
+        self.thinkers = thinkers
+        self.iterations = iterations
+        self.seed = seed
+        self._work: dict[tuple[str, int], _Work] = {}
+        self._kept: dict[tuple[str, int], dict[str, Any]] = {}  # reviews read or made here
+
+    async def status(self, code: str, match: int) -> dict[str, Any]:
+        """``{status: done, review}``, ``{status: running, done, total}``, ``{status: failed}``
+        or ``{status: none}`` (never asked for, or cancelled)."""
+        kept = await self._stored(code, match)
+        if kept is not None:
+            return {"status": "done", "review": kept}
+        work = self._work.get((code, match))
+        if work is None:
+            return {"status": "none"}
+        if work.failed:
+            return {"status": "failed", "error": work.failed}
+        return {"status": "running", "done": work.done, "total": work.total}
+
+    async def request(self, code: str, match: int, text: str) -> dict[str, Any]:
+        """Review finished match ``match`` of room ``code`` (``text``: its complete record),
+        unless it is kept or under way already; answers as ``status``."""
+        key = (code, match)
+        if await self._stored(code, match) is None:
+            work = self._work.get(key)
+            if work is None or work.failed:
+                work = _Work()
+                self._work[key] = work
+                work.task = asyncio.get_running_loop().create_task(self._review(key, text, work))
+        return await self.status(code, match)
+
+    def cancel(self, code: str, match: int) -> bool:
+        """Stop the review under way of that match (the decision a worker is on finishes, the
+        rest are never started); whether one was under way."""
+        work = self._work.pop((code, match), None)
+        if work is None or work.task is None or work.task.done():
+            return False
+        work.task.cancel()
+        return True
+
+    def close(self) -> None:
+        for work in self._work.values():
+            if work.task is not None:
+                work.task.cancel()
+        self._work.clear()
+
+    async def _stored(self, code: str, match: int) -> dict[str, Any] | None:
+        key = (code, match)
+        if key not in self._kept:
+            text = await self.store.review(code, match)
+            if text is None:
+                return None
+            self._kept[key] = orjson.loads(text)
+        return self._kept[key]
+
+    async def _review(self, key: tuple[str, int], text: str, work: _Work) -> None:
+        try:
+            rec = record.loads(text)
+            planned = await self.thinkers.behind(coach.plan, rec, None, self.iterations, self.seed)
+            work.total = len(planned.tasks)
+            decisions = await self._decisions(planned, work)
+            doc = coach.to_json(coach.assemble(planned, decisions))
+            kept = orjson.dumps(doc).decode()
+            await self.store.save_review(key[0], key[1], kept, self.iterations)
+            self._kept.setdefault(key, doc)
+            if self._work.get(key) is work:
+                del self._work[key]
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("room %s: the review of match %d failed", *key)
+            work.failed = str(exc) or type(exc).__name__
+
+    async def _decisions(self, planned: coach.Plan, work: _Work) -> list[coach.Reviewed]:
+        """Every decision reviewed in the lane, as many at once as it has processes, each told
+        to ``work`` as it comes back."""
+        out: list[coach.Reviewed | None] = [None] * len(planned.tasks)
+        pending = iter(planned.tasks)
+
+        async def reviewer() -> None:
+            for task in pending:
+                out[task.index] = await self.thinkers.behind(coach.review_task, task)
+                work.done += 1
+
+        reviewers = [
+            asyncio.ensure_future(reviewer()) for _ in range(max(1, self.thinkers.review_processes))
+        ]
+        try:
+            await asyncio.gather(*reviewers)
+        finally:
+            for each in reviewers:
+                each.cancel()
+            for each in reviewers:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await each
+        return [d for d in out if d is not None]
+
+
+def in_words(review: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A kept review with its words in ``lang``: each decision's moves as the table's buttons
+    name them (``played_label``, ``best_label``) and its verdict, and the unit."""
+    decisions = [
+        {
+            **d,
+            "played_label": notation_label(d["played"], lang),
+            "best_label": notation_label(d["best"], lang),
+            "verdict_label": tr(lang, d["verdict"]) if d["verdict"] else "",
+        }
+        for d in review["decisions"]
+    ]
+    return {**review, "decisions": decisions, "unit_label": tr(lang, review["unit"])}
