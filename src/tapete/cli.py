@@ -444,6 +444,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_processes=args.bot_processes,
         sharing=sharing,
         review_iterations=args.review_iterations,
+        review_processes=args.review_processes,
     )
     return 0
 
@@ -637,6 +638,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="sampled deals a decision in the coach's reviews of finished matches, worked out "
         "in a process of their own below the bots (default 200, as tapete analyze)",
+    )
+    p.add_argument(
+        "--review-processes",
+        type=_processes,
+        metavar="K",
+        help="processes for the coach's reviews, at the lowest OS priority, apart from the bots' "
+        "so no live bot waits behind a review (default: 1, or threads where bots think in threads)",
     )
     p.add_argument(
         "--redis",

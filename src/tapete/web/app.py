@@ -216,12 +216,14 @@ def serve(
     bot_processes: int | None = None,
     sharing: Sharing | None = None,
     review_iterations: int = WEB_ITERATIONS,
+    review_processes: int | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted (SIGINT) or told to stop (SIGTERM: it
     closes its connections, gives its rooms to the other servers and exits), its rooms kept in
     ``db``; clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think
     in ``bot_processes`` worker processes (default: one per core; 0: in threads of the server);
-    the coach's reviews of finished matches sample ``review_iterations`` deals a decision.
+    the coach's reviews of finished matches sample ``review_iterations`` deals a decision, in
+    ``review_processes`` processes of their own (default: one; 0: threads of the server).
 
     With ``sharing``, the tables are shared with every other server on the same PostgreSQL
     ``db`` and Redis (``tapete.web.cluster``), and ``sharing.workers`` processes of this host
@@ -242,6 +244,7 @@ def serve(
                 "bot_processes": bot_processes,
                 "sharing": dataclasses.replace(sharing, workers=1),
                 "review_iterations": review_iterations,
+                "review_processes": review_processes,
             },
         )
         return
@@ -257,6 +260,7 @@ def serve(
         sharing=sharing,
         reuse_port=sharing is not None,
         review_iterations=review_iterations,
+        review_processes=review_processes,
     )
 
 
@@ -273,6 +277,7 @@ def _serve_one(
     sharing: Sharing | None,
     reuse_port: bool = False,
     review_iterations: int = WEB_ITERATIONS,
+    review_processes: int | None = None,
 ) -> None:
     import gc
 
@@ -292,6 +297,7 @@ def _serve_one(
         bot_processes=processes,
         cluster=cluster,
         review_iterations=review_iterations,
+        review_processes=review_processes,
     )
     # Every move allocates views for each seat; Python's default collector thresholds run full
     # collections over everything the server imported every few thousand moves — pauses that
