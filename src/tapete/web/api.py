@@ -553,6 +553,7 @@ async def api_review(request: Request, code: str, match: int, lang: str = "en") 
 async def api_request_review(
     request: Request, code: str, match: int, lang: str = "en"
 ) -> dict[str, Any]:
+    await _limit("reviews", request)
     room = await _room(request, code)
     text = _finished(room, match)
     return _told(await _reviews(request).request(room.code, match, text), lang)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ __all__ = ["WEB_ITERATIONS", "Reviews", "in_words"]
 log = logging.getLogger("tapete.web")
 
 WEB_ITERATIONS = coach.DEFAULT_ITERATIONS  # sampled deals a decision, unless the server says
+KEEP_READ = 64  # kept reviews held in memory, the most recently asked for (the store has all)
 
 
 @dataclass
@@ -65,7 +67,8 @@ class Reviews:
         self.iterations = iterations
         self.seed = seed
         self._work: dict[tuple[str, int], _Work] = {}
-        self._kept: dict[tuple[str, int], dict[str, Any]] = {}  # reviews read or made here
+        # reviews read or made here, the most recently asked for last
+        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
     async def status(self, code: str, match: int) -> dict[str, Any]:
         """``{status: done, review}``, ``{status: running, done, total}``, ``{status: failed}``
@@ -113,8 +116,14 @@ class Reviews:
             text = await self.store.review(code, match)
             if text is None:
                 return None
-            self._kept[key] = orjson.loads(text)
+            self._keep(key, orjson.loads(text))
+        self._kept.move_to_end(key)
         return self._kept[key]
+
+    def _keep(self, key: tuple[str, int], review: dict[str, Any]) -> None:
+        self._kept.setdefault(key, review)
+        while len(self._kept) > KEEP_READ:
+            self._kept.popitem(last=False)
 
     async def _review(self, key: tuple[str, int], text: str, work: _Work) -> None:
         try:
@@ -125,7 +134,8 @@ class Reviews:
             doc = coach.to_json(coach.assemble(planned, decisions))
             kept = orjson.dumps(doc).decode()
             await self.store.save_review(key[0], key[1], kept, self.iterations)
-            self._kept.setdefault(key, doc)
+            # what the store kept: this one, or one another server kept first
+            await self._stored(*key)
             if self._work.get(key) is work:
                 del self._work[key]
         except asyncio.CancelledError:

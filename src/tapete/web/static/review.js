@@ -5,7 +5,7 @@
 // The server keeps a review once it is made: a second request, by anyone, is answered at once.
 
 import { lang, t } from "./i18n.js";
-import { escapeHtml } from "./lobby.js";
+import { escapeHtml, refusal } from "./lobby.js";
 import { COLORS } from "./chart.js";
 
 const VERDICT_COLORS = { inaccuracy: "#e3b505", mistake: "#e07a22", blunder: "#c0262d" };
@@ -156,6 +156,7 @@ export function reviewControls(box, code, match, shown, { auto = false } = {}) {
     const response = await fetch(`${url}?lang=${lang()}`, { method: "POST" });
     button.disabled = false;
     if (response.ok) answer(await response.json());
+    else progress.textContent = refusal(response, await response.json().catch(() => null));
   });
   cancel.addEventListener("click", async () => {
     clearTimeout(timer);
