@@ -711,7 +711,20 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
     p.locator(".review-chart").scroll_into_view_if_needed()
     shot(p, "review-chart")
 
-    # In Spanish, the same review in Spanish words; a second visit is served the kept review.
+    # The button at the end of the match opens the replay with the review, kept: shown at once.
+    p.goto(f"{server.url}/t/{code}")
+    p.wait_for_selector(".summary:not([hidden]) .review-link")
+    with context.expect_page() as opened:
+        p.click(".summary .review-link")
+    replay = opened.value
+    replay.on("pageerror", lambda e: errors.append(str(e)))
+    replay.wait_for_selector(".review-chart svg")
+    assert replay.locator(".review-players tbody tr").count() == 4
+    replay.close()
+
+    # In Spanish, the same review in Spanish words.
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".review-chart svg")
     p.select_option("#lang", "es")
     p.wait_for_selector(".review-chart svg")
     p.click("[data-go='forward']")
@@ -723,3 +736,36 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
     )
     context.close()
     assert errors == [], errors
+
+
+def test_the_review_link_asks_for_the_review_and_shows_its_progress(
+    page: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[3]"},
+        seats=[{"kind": "bot", "level": "random"}] * 4,
+        seed=8,
+        public=False,
+    )
+    watcher = server.client()
+    watcher.hello(made["code"], made["token"])
+    watcher.send({"type": "start"})
+    watcher.until(lambda m: m["type"] == "view" and m["result"] is not None, timeout=60)
+    watcher.close()
+    p = page
+    # Every text the progress line shows, as it changes.
+    p.add_init_script(
+        """window.progressSeen = [];
+        new MutationObserver(() => {
+          const line = document.querySelector('.review-progress');
+          if (line && line.textContent && window.progressSeen.at(-1) !== line.textContent)
+            window.progressSeen.push(line.textContent);
+        }).observe(document, {subtree: true, childList: true, characterData: true});"""
+    )
+    p.goto(f"{server.url}/replay/{made['code']}?match=0&review=1")  # as the match's end opens it
+    p.wait_for_selector(".review-chart svg", timeout=60_000)
+    seen = p.evaluate("window.progressSeen")
+    assert seen and all(line.startswith("reviewing decision ") for line in seen), seen
+    assert p.locator(".review-players tbody tr").count() == 4
+    assert server.get(f"/api/tables/{made['code']}/reviews/0")["status"] == "done"
