@@ -106,7 +106,8 @@ def test_only_a_finished_match_is_reviewed() -> None:
 
 
 def test_a_review_under_way_can_be_cancelled() -> None:
-    with running(MemoryStore(), review_iterations=4000) as server:
+    # The lane in a process of its own: the decision under way when cancelled ends with it.
+    with running(MemoryStore(), review_iterations=4000, review_processes=1) as server:
         code = finished(server, schedule="[5, 6]")
         first = server.post(f"/api/tables/{code}/reviews/0", {})
         assert first["status"] == "running"
