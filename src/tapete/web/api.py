@@ -569,5 +569,5 @@ async def api_cancel_review(
     room = await _room(request, code)
     _finished(room, match)
     reviews = _reviews(request)
-    cancelled = reviews.cancel(room.code, match)
+    cancelled = await reviews.cancel(room.code, match)
     return {**_told(await reviews.status(room.code, match), lang), "cancelled": cancelled}

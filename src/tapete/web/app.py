@@ -87,7 +87,9 @@ def create_app(
     thinkers = Thinkers(bot_processes, review_processes)
     store = store or MemoryStore()
     rooms = Rooms(store, clock, players, thinkers, cluster)
-    reviews = Reviews(store, thinkers, review_iterations)
+    reviews = Reviews(store, thinkers, review_iterations, cluster=cluster)
+    if cluster is not None:
+        cluster.reviews = reviews
 
     async def expire_now_and_then() -> None:
         while True:
