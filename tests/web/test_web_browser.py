@@ -707,6 +707,10 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
         f"better {costly['best_label']}: −{costly['loss']:.1f} points"
         in p.locator(".review-note").inner_text()
     )
+    # Every legal card with the points it was expected to bring, the one played marked.
+    p.click(".review-note .options summary")
+    assert p.locator(".review-note .options li").count() == len(costly["values"])
+    assert p.locator(".review-note .options li.was-played").count() == 1
     shot(p, "review")
     p.locator(".review-chart").scroll_into_view_if_needed()
     shot(p, "review-chart")
@@ -729,6 +733,7 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
     p.wait_for_selector(".review-chart svg")
     p.click("[data-go='forward']")
     assert ": pedir " in p.locator(".review-note").inner_text()
+    shot(p, "review-es")
     assert (
         p.locator(".review-chart figcaption")
         .inner_text()

@@ -67,6 +67,11 @@ def test_a_review_is_worked_out_once_kept_and_served_after_a_restart(db_url: str
         assert len(review["returns"]) == len(deals)
         assert all(len(r) == 4 for r in review["returns"])
         assert review["unit_label"] == "points"
+        first = review["decisions"][0]  # a bid: every bid it could make, best first
+        assert [label for label, _ in first["options"]] == [
+            f"bid {a.split()[1]}" for a in first["values"]
+        ]
+        assert first["options"][0][1] == max(v for _, v in first["options"])
 
         # A second request is answered at once, from what was kept: the same review.
         again = server.post(f"/api/tables/{code}/reviews/0", {})

@@ -238,13 +238,16 @@ class Reviews:
 
 def in_words(review: dict[str, Any], lang: str) -> dict[str, Any]:
     """A kept review with its words in ``lang``: each decision's moves as the table's buttons
-    name them (``played_label``, ``best_label``) and its verdict, and the unit."""
+    name them (``played_label``, ``best_label``, and ``options``: every legal action with its
+    expected points, best first) and its verdict, and the unit."""
     decisions = [
         {
             **d,
             "played_label": notation_label(d["played"], lang),
             "best_label": notation_label(d["best"], lang),
             "verdict_label": tr(lang, d["verdict"]) if d["verdict"] else "",
+            # every legal action's expected points, best first, as the buttons name them
+            "options": [[notation_label(a, lang), v] for a, v in d["values"].items()],
         }
         for d in review["decisions"]
     ]

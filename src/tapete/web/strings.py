@@ -140,6 +140,7 @@ UI = (
     "as good as the best",
     "better {move}: {loss} {unit}",
     "better move",
+    "every option",
     "inaccuracy",
     "mistake",
     "blunder",

@@ -26,7 +26,7 @@ export function cardOf(action) {
 export function reviewNote(review, d, names) {
   if (!d) return "";
   const played = `${escapeHtml(names[d.seat])}: ${escapeHtml(d.played_label)}`;
-  if (d.loss <= 0) return `<span class="played">${played}</span> · <span class="good">${t("as good as the best")}</span>`;
+  if (d.loss <= 0) return `<span class="played">${played}</span> · <span class="good">${t("as good as the best")}</span>${options(review, d)}`;
   const worse = t("better {move}: {loss} {unit}", {
     move: `<strong>${escapeHtml(d.best_label)}</strong>`,
     loss: `−${d.loss.toFixed(1)}`,
@@ -35,7 +35,15 @@ export function reviewNote(review, d, names) {
   const verdict = d.verdict
     ? ` <span class="verdict ${d.verdict}" style="background:${VERDICT_COLORS[d.verdict]}">${escapeHtml(d.verdict_label)}</span>`
     : "";
-  return `<span class="played">${played}</span> · <span class="better">${worse}</span>${verdict}`;
+  return `<span class="played">${played}</span> · <span class="better">${worse}</span>${verdict}${options(review, d)}`;
+}
+
+// Every legal action of a decision with its expected points, best first.
+function options(review, d) {
+  const rows = (d.options || [])
+    .map(([label, value]) => `<li${label === d.played_label ? ' class="was-played"' : ""}>${escapeHtml(label)}: ${value.toFixed(1)}</li>`)
+    .join("");
+  return rows ? `<details class="options"><summary>${t("every option")} (${escapeHtml(review.unit_label)})</summary><ol>${rows}</ol></details>` : "";
 }
 
 // Each reviewed seat's accuracy, points lost a deal and verdicts.
