@@ -89,30 +89,36 @@ class Reviews:
 
     async def status(self, code: str, match: int) -> dict[str, Any]:
         """``{status: done, review}``, ``{status: running, done, total}``, ``{status: failed}``
-        or ``{status: none}`` (never asked for, or cancelled)."""
-        kept = await self._stored(code, match)
-        if kept is not None:
-            return {"status": "done", "review": kept}
-        work = self._work.get((code, match))
-        if work is None:
+        or ``{status: none}`` (never asked for, or cancelled). A review under way here or on
+        another server is told without asking the store (browsers ask every moment)."""
+        key = (code, match)
+        work = self._work.get(key)
+        if key not in self._kept:
+            if work is not None and not work.failed:
+                return {"status": "running", "done": work.done, "total": work.total}
             elsewhere = self._away(code, match)
             if elsewhere is not None:
                 return {"status": "running", "done": elsewhere[0], "total": elsewhere[1]}
-            return {"status": "none"}
-        if work.failed:
+        kept = await self._stored(code, match)
+        if kept is not None:
+            return {"status": "done", "review": kept}
+        if work is not None and work.failed:
             return {"status": "failed", "error": work.failed}
-        return {"status": "running", "done": work.done, "total": work.total}
+        return {"status": "none"}
 
     async def request(self, code: str, match: int, text: str) -> dict[str, Any]:
         """Review finished match ``match`` of room ``code`` (``text``: its complete record),
-        unless it is kept or under way already; answers as ``status``."""
+        unless it is kept or under way already, here or on another server; answers as
+        ``status``."""
+        answer = await self.status(code, match)
+        if answer["status"] not in ("none", "failed"):
+            return answer
         key = (code, match)
-        if await self._stored(code, match) is None and self._away(code, match) is None:
-            work = self._work.get(key)
-            if work is None or work.failed:
-                work = _Work()
-                self._work[key] = work
-                work.task = asyncio.get_running_loop().create_task(self._review(key, text, work))
+        work = self._work.get(key)
+        if work is None or work.failed:
+            work = _Work()
+            self._work[key] = work
+            work.task = asyncio.get_running_loop().create_task(self._review(key, text, work))
         return await self.status(code, match)
 
     async def cancel(self, code: str, match: int) -> bool:
