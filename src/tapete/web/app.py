@@ -3,7 +3,8 @@ a server's rooms, and ``serve`` runs it under uvicorn.
 
 Its parts: ``api`` (the lobby over HTTP and the pages), ``protocol`` (the WebSocket), ``rooms``
 and ``room`` (the tables), ``seating``, ``driver`` and ``views`` (a table's seats, what moves
-it, what it says), ``thinking`` (the bot processes), ``store`` and ``sqlstore`` (the truth).
+it, what it says), ``thinking`` (the bot processes), ``reviews`` (the coach's reviews of
+finished matches), ``store`` and ``sqlstore`` (the truth).
 """
 
 from __future__ import annotations
