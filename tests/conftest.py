@@ -71,5 +71,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     from tapete.web.app import open_store
 
     folder = tmp_path_factory.mktemp("server")
-    with running(open_store(f"sqlite:///{folder / 'tapete.db'}")) as live:
+    # The coach's reviews at a small budget: a short match is reviewed in a second or two.
+    with running(open_store(f"sqlite:///{folder / 'tapete.db'}"), review_iterations=20) as live:
         yield live

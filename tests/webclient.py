@@ -52,12 +52,12 @@ class Server:
             body = response.read()
         return json.loads(body) if body[:1] in (b"{", b"[") else body.decode()
 
-    def post(self, path: str, body: Message) -> Any:
+    def post(self, path: str, body: Message, method: str = "POST") -> Any:
         request = urllib.request.Request(
             self.url + path,
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
-            method="POST",
+            method=method,
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
@@ -103,11 +103,14 @@ def running(
     trusted_proxies: Sequence[str] = (),
     players: Mapping[str, Bot] | None = None,
     bot_processes: int = 0,
+    review_iterations: int = 200,
+    review_processes: int | None = None,
 ) -> Iterator[Server]:
     """The real app under uvicorn on a free loopback port, for as long as the block runs, as
     ``tapete serve`` configures it. No rate limits unless given: every test's clients come from
     one address. ``players``: the bot that plays a level there, as ``create_app`` takes it;
-    ``bot_processes``: where its bots think (0: threads of the server)."""
+    ``bot_processes``: where its bots think (0: threads of the server); ``review_iterations``
+    and ``review_processes``: the coach's reviews' budget and lane."""
     app = create_app(
         store,
         limits,
@@ -115,6 +118,8 @@ def running(
         clock,
         players=players,
         bot_processes=bot_processes,
+        review_iterations=review_iterations,
+        review_processes=review_processes,
     )
     port = free_port()
     config = server_config(app, "127.0.0.1", port, "warning", trusted_proxies)

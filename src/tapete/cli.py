@@ -443,6 +443,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits=rate_limits,
         bot_processes=args.bot_processes,
         sharing=sharing,
+        review_iterations=args.review_iterations,
+        review_processes=args.review_processes,
     )
     return 0
 
@@ -628,6 +630,21 @@ def parser() -> argparse.ArgumentParser:
         metavar="K",
         help="worker processes where bots think, at a lower OS priority than the server "
         "(default: one per core; 0: threads of the server process)",
+    )
+    p.add_argument(
+        "--review-iterations",
+        type=_count,
+        default=200,
+        metavar="N",
+        help="sampled deals a decision in the coach's reviews of finished matches, worked out "
+        "in a process of their own below the bots (default 200, as tapete analyze)",
+    )
+    p.add_argument(
+        "--review-processes",
+        type=_processes,
+        metavar="K",
+        help="processes for the coach's reviews, at the lowest OS priority, apart from the bots' "
+        "so no live bot waits behind a review (default: 1, or threads where bots think in threads)",
     )
     p.add_argument(
         "--redis",

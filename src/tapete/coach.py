@@ -48,11 +48,16 @@ from tapete.record import Record, recorded_game, steps
 __all__ = [
     "DEFAULT_ITERATIONS",
     "VERDICTS",
+    "Plan",
     "Player",
     "Review",
     "Reviewed",
+    "Task",
+    "assemble",
+    "plan",
     "review",
     "review_decision",
+    "review_task",
     "to_json",
     "verdict",
 ]
@@ -101,6 +106,8 @@ class Review:
     seed: int
     decisions: tuple[Reviewed, ...]
     players: dict[Seat, Player]
+    # per deal (play-off hands included), what it brought each seat, in the review's unit
+    returns: tuple[tuple[float, ...], ...] = ()
 
 
 def verdict(loss: float, scale: float) -> str:
@@ -116,7 +123,10 @@ def verdict(loss: float, scale: float) -> str:
 
 
 @dataclass(frozen=True)
-class _Task:
+class Task:
+    """One decision to review: the seat's view and legal actions then, and what it played. It
+    holds nothing the seat could not see, so it can travel to a worker process as it is."""
+
     index: int
     seat: Seat
     deal: int
@@ -126,6 +136,23 @@ class _Task:
     played: Action
     iterations: int
     seed: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A review to be made: its decisions (``tasks``, in match order), per seat the number of
+    deals in which it decided, and per deal what it brought each seat. ``review`` runs the tasks
+    itself; a server hands them to its own workers (``review_task``) and puts the answers
+    together with ``assemble``."""
+
+    game: str
+    names: tuple[str, ...]
+    seats: tuple[Seat, ...]
+    iterations: int
+    seed: int
+    tasks: tuple[Task, ...]
+    deals: tuple[int, ...]
+    returns: tuple[tuple[float, ...], ...]
 
 
 def review(
@@ -138,58 +165,107 @@ def review(
 ) -> Review:
     """Review the decisions of ``seats`` (every seat by default) in ``record`` (see the module
     doc). ``workers`` processes share the decisions; ``progress(done, total)`` is told of each."""
-    game = recorded_game(record)
-    wanted = set(range(game.players)) if seats is None else set(seats)
-    tasks, deals = _tasks(game, record, wanted, iterations, seed)
+    planned = plan(record, seats, iterations, seed)
     done: dict[int, Reviewed] = {}
-    for index, reviewed in _run(tasks, workers):
+    for index, reviewed in _run(planned.tasks, workers):
         done[index] = reviewed
         if progress is not None:
-            progress(len(done), len(tasks))
-    decisions = tuple(done[t.index] for t in tasks)
+            progress(len(done), len(planned.tasks))
+    return assemble(planned, [done[t.index] for t in planned.tasks])
+
+
+def plan(
+    record: Record,
+    seats: Iterable[Seat] | None = None,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+) -> Plan:
+    """The decisions of ``seats`` (every seat by default) to review in ``record``, in one pass
+    over the record (which checks it: RecordError if a step is not the engine's)."""
+    game = recorded_game(record)
+    wanted = set(range(game.players)) if seats is None else set(seats)
+    tasks, deals, returns = _tasks(game, record, wanted, iterations, seed)
+    names = tuple(
+        record.seats[s].name if s < len(record.seats) else f"seat {s}" for s in range(game.players)
+    )
+    return Plan(
+        record.game,
+        names,
+        tuple(sorted(wanted)),
+        iterations,
+        seed,
+        tuple(tasks),
+        tuple(deals),
+        tuple(returns),
+    )
+
+
+def assemble(planned: Plan, decisions: Sequence[Reviewed]) -> Review:
+    """The review from ``planned``'s decisions, each reviewed (``review_task``), in its order."""
+    decisions = tuple(decisions)
+    if len(decisions) != len(planned.tasks):
+        raise ValueError(f"{len(planned.tasks)} decisions to review, {len(decisions)} reviewed")
+    tasks = planned.tasks
     unit, scale = _unit_and_scale(tasks[0].view) if tasks else ("points", 1.0)
-    names = dict(enumerate(s.name for s in record.seats))
     players = {
-        seat: _player(seat, names.get(seat, f"seat {seat}"), decisions, deals[seat], scale)
-        for seat in sorted(wanted)
+        seat: _player(seat, planned.names[seat], decisions, planned.deals[seat], scale)
+        for seat in planned.seats
     }
-    return Review(record.game, unit, scale, iterations, seed, decisions, players)
+    return Review(
+        planned.game,
+        unit,
+        scale,
+        planned.iterations,
+        planned.seed,
+        decisions,
+        players,
+        planned.returns,
+    )
 
 
 def _tasks(
     game: Game[Any, Any], record: Record, seats: set[Seat], iterations: int, seed: int
-) -> tuple[list[_Task], list[int]]:
-    """The decisions to review, in one pass over the record, and per seat the deals in which it
-    made a decision (play-off hands included)."""
-    tasks: list[_Task] = []
+) -> tuple[list[Task], list[int], list[tuple[float, ...]]]:
+    """The decisions to review, in one pass over the record; per seat the deals in which it made
+    a decision (play-off hands included); per deal what it brought each seat."""
+    tasks: list[Task] = []
     played: list[set[int]] = [set() for _ in range(game.players)]
+    bounds: dict[int, list[Any]] = {}  # deal -> [its state before the first step, after the last]
     move, last_deal = 0, -1
-    for deal, before, seat, action, _ in steps(record):
+    for deal, before, seat, action, after in steps(record):
         move = move + 1 if deal == last_deal else 1
         last_deal = deal
         played[seat].add(deal)
+        bounds.setdefault(deal, [before, after])[1] = after
         legal = game.legal_actions(before)
         if seat in seats and len(legal) > 1:
             view = game.observe(before, seat)
             tasks.append(
-                _Task(len(tasks), seat, deal, move, view, tuple(legal), action, iterations, seed)
+                Task(len(tasks), seat, deal, move, view, tuple(legal), action, iterations, seed)
             )
-    return tasks, [len(deals) for deals in played]
+    returns: list[tuple[float, ...]] = []
+    if tasks:  # the game has a search to value its decisions, and so its deals
+        knowledge = bots.knowledge(tasks[0].view)
+        for deal in sorted(bounds):
+            start, end = bounds[deal]
+            returns.append(tuple(float(v) for v in knowledge.returns(start, end)))
+    return tasks, [len(deals) for deals in played], returns
 
 
-def _run(tasks: Sequence[_Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
+def _run(tasks: Sequence[Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
     if workers <= 1 or len(tasks) < 2:
-        yield from ((t.index, _review_one(t)) for t in tasks)
+        yield from ((t.index, review_task(t)) for t in tasks)
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap_unordered(_indexed, tasks)
 
 
-def _indexed(task: _Task) -> tuple[int, Reviewed]:
-    return task.index, _review_one(task)
+def _indexed(task: Task) -> tuple[int, Reviewed]:
+    return task.index, review_task(task)
 
 
-def _review_one(task: _Task) -> Reviewed:
+def review_task(task: Task) -> Reviewed:
+    """One planned decision reviewed (``review_decision`` on what the task holds)."""
     return review_decision(
         task.view, task.legal, task.played, task.iterations, task.seed, task.deal, task.move
     )
@@ -264,7 +340,8 @@ def _player(
 
 def to_json(result: Review) -> dict[str, Any]:
     """The review as JSON: ``decisions`` (seat, deal, move, played, best, loss, error, verdict,
-    values) and ``players`` (per reviewed seat: accuracy, loss_per_deal, the costliest)."""
+    values), ``returns`` (per deal, what it brought each seat) and ``players`` (per reviewed
+    seat: accuracy, loss_per_deal, the costliest)."""
 
     def decision(d: Reviewed) -> dict[str, Any]:
         return {
@@ -286,6 +363,7 @@ def to_json(result: Review) -> dict[str, Any]:
         "iterations": result.iterations,
         "seed": result.seed,
         "decisions": [decision(d) for d in result.decisions],
+        "returns": [list(r) for r in result.returns],
         "players": [
             {
                 "seat": p.seat,

@@ -192,7 +192,7 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0003"
+    assert new.revision() == "0004"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
     assert table.room is None and table.match is None

@@ -650,3 +650,127 @@ def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
     assert all(s.startswith("Ana") and "#" in s for s in shown), shown
     assert shown[0] != shown[1]
     context.close()
+
+
+def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[5]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        seed=31,
+        bot_delay=0.02,
+    )
+    code = made["code"]
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    p = context.new_page()
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{code}")
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(3), prefer_cards=True)
+    # At the end of the match: a button to review it, in the replay viewer.
+    link = p.locator(".summary .review-link")
+    assert link.inner_text() == "review this match"
+    assert link.get_attribute("href") == f"/replay/{code}?match=0&review=1"
+
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.click(".review-btn")
+    p.wait_for_selector(".review-chart svg", timeout=60_000)
+    # Each seat's summary and the chart, once the workers are through.
+    assert p.locator(".review-players tbody tr").count() == 4
+    assert p.locator(".review-chart polyline.expected").count() == 4
+    assert p.locator(".review-controls").is_hidden()
+    review = server.get(f"/api/tables/{code}/reviews/0")["review"]
+    assert review["iterations"] == 20
+
+    # Beside the first decision (a bid): who played what, and how it compares with the best.
+    p.click("[data-go='forward']")
+    first = review["decisions"][0]
+    note = p.locator(".replay-side .review-note").inner_text()
+    assert note.startswith(f"Ana: {first['played_label']}") or first["seat"] != 0
+    assert first["played_label"].startswith("bid ")
+    assert ("as good as the best" in note) == (first["loss"] == 0)
+
+    # A card that cost points: the better card is outlined in the hand it stayed in.
+    costly = next(d for d in review["decisions"] if d["loss"] > 0 and d["best"].startswith("play "))
+    actions = len(server.get(f"/api/tables/{code}/records/0")["deals"][costly["deal"]]["actions"])
+    while f"move {costly['move']} of {actions}" not in p.locator(".where").inner_text():
+        p.click("[data-go='forward']")
+    better = costly["best"].split()[1]
+    outlined = p.locator(f".replay-seat[data-seat='{costly['seat']}'] svg.better")
+    assert outlined.count() == 1 and outlined.get_attribute("data-card") == better
+    assert (
+        f"better {costly['best_label']}: −{costly['loss']:.1f} points"
+        in p.locator(".review-note").inner_text()
+    )
+    # Every legal card with the points it was expected to bring, the one played marked.
+    p.click(".review-note .options summary")
+    assert p.locator(".review-note .options li").count() == len(costly["values"])
+    assert p.locator(".review-note .options li.was-played").count() == 1
+    shot(p, "review")
+    p.locator(".review-chart").scroll_into_view_if_needed()
+    shot(p, "review-chart")
+
+    # The button at the end of the match opens the replay with the review, kept: shown at once.
+    p.goto(f"{server.url}/t/{code}")
+    p.wait_for_selector(".summary:not([hidden]) .review-link")
+    with context.expect_page() as opened:
+        p.click(".summary .review-link")
+    replay = opened.value
+    replay.on("pageerror", lambda e: errors.append(str(e)))
+    replay.wait_for_selector(".review-chart svg")
+    assert replay.locator(".review-players tbody tr").count() == 4
+    replay.close()
+
+    # In Spanish, the same review in Spanish words.
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".review-chart svg")
+    p.select_option("#lang", "es")
+    p.wait_for_selector(".review-chart svg")
+    p.click("[data-go='forward']")
+    assert ": pedir " in p.locator(".review-note").inner_text()
+    shot(p, "review-es")
+    assert (
+        p.locator(".review-chart figcaption")
+        .inner_text()
+        .startswith("puntuación esperada a lo largo de la partida")
+    )
+    context.close()
+    assert errors == [], errors
+
+
+def test_the_review_link_asks_for_the_review_and_shows_its_progress(
+    page: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[3]"},
+        seats=[{"kind": "bot", "level": "random"}] * 4,
+        seed=8,
+        public=False,
+    )
+    watcher = server.client()
+    watcher.hello(made["code"], made["token"])
+    watcher.send({"type": "start"})
+    watcher.until(lambda m: m["type"] == "view" and m["result"] is not None, timeout=60)
+    watcher.close()
+    p = page
+    # Every text the progress line shows, as it changes.
+    p.add_init_script(
+        """window.progressSeen = [];
+        new MutationObserver(() => {
+          const line = document.querySelector('.review-progress');
+          if (line && line.textContent && window.progressSeen.at(-1) !== line.textContent)
+            window.progressSeen.push(line.textContent);
+        }).observe(document, {subtree: true, childList: true, characterData: true});"""
+    )
+    p.goto(f"{server.url}/replay/{made['code']}?match=0&review=1")  # as the match's end opens it
+    p.wait_for_selector(".review-chart svg", timeout=60_000)
+    seen = p.evaluate("window.progressSeen")
+    assert seen and all(line.startswith("reviewing decision ") for line in seen), seen
+    assert p.locator(".review-players tbody tr").count() == 4
+    assert server.get(f"/api/tables/{made['code']}/reviews/0")["status"] == "done"

@@ -430,3 +430,48 @@ def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_pat
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
     )
     assert done.returncode != 0 and says in done.stderr
+
+
+def test_a_review_is_followed_and_cancelled_from_any_server_and_worked_out_once(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    # The coach's review of a finished match: worked out on the server asked first, followed
+    # and cancelled from the other, never worked out on both at once, and once kept, kept for all.
+    with ExitStack() as stack:
+        shared = []
+        for i, budget in enumerate((1500, 5)):  # the first reviews slowly, the second at once
+            port = free_port()
+            flags = [*options(prefix), "--review-iterations", str(budget)]
+            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", flags))
+            shared.append(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
+        one, two = shared
+        made = one.create(
+            "pocha",
+            params={"schedule": "[5, 6]"},
+            seats=[{"kind": "bot", "level": "random"}] * 4,
+            seed=3,
+            public=False,
+        )
+        code = made["code"]
+        host = Client(open_socket(one.ws_url))
+        host.hello(code, made["token"])
+        host.send({"type": "start"})
+        host.until(lambda m: m["type"] == "view" and m["result"] is not None, 120)
+        host.close()
+        path = f"/api/tables/{code}/reviews/0"
+        assert one.post(path, {})["status"] == "running"
+        # The other server tells how far it is, and does not start one of its own.
+        far = wait_for(lambda: two.get(path)["status"] == "running" and two.get(path)["total"])
+        assert far
+        assert two.post(path, {})["status"] == "running"
+        assert two.get("/api/health")["bots"]["reviewing"] == 0
+        # Cancelled from the other server: it stops where it is worked out.
+        gone = two.post(path, {}, method="DELETE")
+        assert gone["cancelled"] is True and gone["status"] == "none"
+        wait_for(lambda: one.get(path)["status"] == "none", timeout=10)
+        # Asked again on the second: worked out there, kept, and the first serves what it kept.
+        two.post(path, {})
+        done = wait_for(lambda: two.get(path)["status"] == "done" and two.get(path))
+        assert done["review"]["iterations"] == 5
+        served = one.get(path)
+        assert served["status"] == "done" and served["review"] == done["review"]

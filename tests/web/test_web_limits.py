@@ -170,7 +170,7 @@ def test_serve_refuses_a_bad_rate_limit(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["serve", "--db", "memory", "--rate-limit", "tables=lots"]) == 2
     assert "'lots' is not a rate limit" in capsys.readouterr().err
     assert main(["serve", "--db", "memory", "--rate-limit", "games=1/minute"]) == 2
-    assert "the kinds are tables, joins, players" in capsys.readouterr().err
+    assert "the kinds are tables, joins, players, reviews" in capsys.readouterr().err
 
 
 # --- the lobby, a page at a time -----------------------------------------------------------

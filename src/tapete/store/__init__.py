@@ -261,7 +261,7 @@ class Store:
         t = schema.tables
         ids = select(t.c.id).where(t.c.room == room)
         with self.engine.begin() as c:
-            for child in (schema.actions, schema.records, schema.results):
+            for child in (schema.actions, schema.records, schema.results, schema.reviews):
                 c.execute(delete(child).where(child.c.table_id.in_(ids)))
             c.execute(delete(t).where(t.c.room == room))
 
@@ -398,6 +398,26 @@ class Store:
 
     def record(self, table_id: str) -> str | None:
         query = select(schema.records.c.record).where(schema.records.c.table_id == table_id)
+        with self.engine.connect() as c:
+            return c.execute(query).scalar()
+
+    def save_review(self, table_id: str, review: str, iterations: int) -> bool:
+        """Keep the coach's review of a finished match (JSON); the first one kept stays: returns
+        whether this one was kept (False: the match had one already)."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    insert(schema.reviews).values(
+                        table_id=table_id, review=review, iterations=iterations, created_at=_now()
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def review(self, table_id: str) -> str | None:
+        """The review kept of a match, or None."""
+        query = select(schema.reviews.c.review).where(schema.reviews.c.table_id == table_id)
         with self.engine.connect() as c:
             return c.execute(query).scalar()
 

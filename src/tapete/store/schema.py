@@ -63,6 +63,15 @@ records = Table(
     Column("finished_at", DateTime(timezone=True), nullable=False),
 )
 
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("review", Text, nullable=False),  # the coach's review as JSON (tapete.coach.to_json)
+    Column("iterations", Integer, nullable=False),  # sampled deals a decision
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 players = Table(
     "players",
     metadata,

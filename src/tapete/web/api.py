@@ -27,6 +27,7 @@ from tapete.games import ENTRIES, games, load
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
+from tapete.web.reviews import Reviews, in_words
 from tapete.web.room import Room, levels
 from tapete.web.rooms import Rooms
 from tapete.web.seating import outer_refusal, token_hash
@@ -507,3 +508,66 @@ async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
         "seed_hash": rec.seed_hash,
         "problems": problems,
     }
+
+
+# --- the coach's reviews of finished matches -------------------------------------------------
+
+
+def _reviews(request: Request) -> Reviews:
+    reviews: Reviews = request.app.state.reviews
+    return reviews
+
+
+def _finished(room: Room, match: int) -> str:
+    """Finished match ``match``'s complete record: 404 for a match that never was, 409 for one
+    still being played (its hidden cards are not everyone's yet: no review of it)."""
+    if 0 <= match < len(room.truth.records):
+        return room.truth.records[match]
+    if match == room.truth.match and room.truth.started:
+        raise HTTPException(409, "a review is of a finished match: this one is still being played")
+    raise HTTPException(404, "no match with that number at this table")
+
+
+def _told(answer: dict[str, Any], lang: str) -> dict[str, Any]:
+    if answer["status"] == "done":
+        return {**answer, "review": in_words(answer["review"], language(lang) or "en")}
+    return answer
+
+
+@router.get(
+    "/api/tables/{code}/reviews/{match}",
+    summary="The coach's review of a finished match: done (with the review), running (with "
+    "its progress), failed, or none",
+)
+async def api_review(request: Request, code: str, match: int, lang: str = "en") -> dict[str, Any]:
+    room = await _room(request, code)
+    _finished(room, match)
+    return _told(await _reviews(request).status(room.code, match), lang)
+
+
+@router.post(
+    "/api/tables/{code}/reviews/{match}",
+    summary="Ask for the coach's review of a finished match: worked out once by the bot workers, "
+    "below every live bot, then kept; answers as the GET does",
+)
+async def api_request_review(
+    request: Request, code: str, match: int, lang: str = "en"
+) -> dict[str, Any]:
+    await _limit("reviews", request)
+    room = await _room(request, code)
+    text = _finished(room, match)
+    return _told(await _reviews(request).request(room.code, match, text), lang)
+
+
+@router.delete(
+    "/api/tables/{code}/reviews/{match}",
+    summary="Cancel the review under way of a finished match (a kept review stays)",
+)
+async def api_cancel_review(
+    request: Request, code: str, match: int, lang: str = "en"
+) -> dict[str, Any]:
+    room = await _room(request, code)
+    _finished(room, match)
+    reviews = _reviews(request)
+    cancelled = await reviews.cancel(room.code, match)
+    return {**_told(await reviews.status(room.code, match), lang), "cancelled": cancelled}

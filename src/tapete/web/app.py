@@ -3,7 +3,8 @@ a server's rooms, and ``serve`` runs it under uvicorn.
 
 Its parts: ``api`` (the lobby over HTTP and the pages), ``protocol`` (the WebSocket), ``rooms``
 and ``room`` (the tables), ``seating``, ``driver`` and ``views`` (a table's seats, what moves
-it, what it says), ``thinking`` (the bot processes), ``store`` and ``sqlstore`` (the truth).
+it, what it says), ``thinking`` (the bot processes), ``reviews`` (the coach's reviews of
+finished matches), ``store`` and ``sqlstore`` (the truth).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tapete.web.cluster import LEASE, Cluster
 from tapete.web.protocol import Limits
 from tapete.web.protocol import router as play
 from tapete.web.ratelimit import RateLimiter, RateLimits
+from tapete.web.reviews import WEB_ITERATIONS, Reviews
 from tapete.web.rooms import Rooms
 from tapete.web.store import MemoryStore, Store
 from tapete.web.thinking import Thinkers, default_processes
@@ -72,15 +74,23 @@ def create_app(
     players: Mapping[str, Bot] | None = None,
     bot_processes: int = 0,
     cluster: Cluster | None = None,
+    review_iterations: int = WEB_ITERATIONS,
+    review_processes: int | None = None,
 ) -> FastAPI:
     """The tapete web app over ``store`` (in memory by default), with per-connection
     ``limits``, per-client ``rate_limits`` (the defaults unless given), ``clock`` (seconds
     since the epoch: when tables were made and when they expire), ``players``: the bot that
     plays a level at its tables, where it is not ``tapete.bots.load(level)``, and
     ``bot_processes``: the worker processes where bots think (0: threads of this process), and
-    ``cluster``: the link to other servers sharing ``store`` (``tapete.web.cluster``)."""
-    thinkers = Thinkers(bot_processes)
-    rooms = Rooms(store or MemoryStore(), clock, players, thinkers, cluster)
+    ``cluster``: the link to other servers sharing ``store`` (``tapete.web.cluster``);
+    ``review_iterations``: the sampled deals a decision of the coach's reviews of finished
+    matches, worked out in ``review_processes`` processes (one where bots have processes)."""
+    thinkers = Thinkers(bot_processes, review_processes)
+    store = store or MemoryStore()
+    rooms = Rooms(store, clock, players, thinkers, cluster)
+    reviews = Reviews(store, thinkers, review_iterations, cluster=cluster)
+    if cluster is not None:
+        cluster.reviews = reviews
 
     async def expire_now_and_then() -> None:
         while True:
@@ -102,6 +112,7 @@ def create_app(
         if cluster is not None:
             await cluster.close()  # the others take this server's rooms over at once
         rooms.close()
+        reviews.close()
         thinkers.close()
 
     app = FastAPI(
@@ -112,6 +123,7 @@ def create_app(
     )
     app.state.rooms = rooms
     app.state.thinkers = thinkers
+    app.state.reviews = reviews
     app.state.cluster = cluster
     app.state.limits = limits or Limits()
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
@@ -206,11 +218,15 @@ def serve(
     limits: Limits | None = None,
     bot_processes: int | None = None,
     sharing: Sharing | None = None,
+    review_iterations: int = WEB_ITERATIONS,
+    review_processes: int | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted (SIGINT) or told to stop (SIGTERM: it
     closes its connections, gives its rooms to the other servers and exits), its rooms kept in
     ``db``; clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think
-    in ``bot_processes`` worker processes (default: one per core; 0: in threads of the server).
+    in ``bot_processes`` worker processes (default: one per core; 0: in threads of the server);
+    the coach's reviews of finished matches sample ``review_iterations`` deals a decision, in
+    ``review_processes`` processes of their own (default: one; 0: threads of the server).
 
     With ``sharing``, the tables are shared with every other server on the same PostgreSQL
     ``db`` and Redis (``tapete.web.cluster``), and ``sharing.workers`` processes of this host
@@ -230,6 +246,8 @@ def serve(
                 "limits": limits,
                 "bot_processes": bot_processes,
                 "sharing": dataclasses.replace(sharing, workers=1),
+                "review_iterations": review_iterations,
+                "review_processes": review_processes,
             },
         )
         return
@@ -244,6 +262,8 @@ def serve(
         bot_processes=bot_processes,
         sharing=sharing,
         reuse_port=sharing is not None,
+        review_iterations=review_iterations,
+        review_processes=review_processes,
     )
 
 
@@ -259,6 +279,8 @@ def _serve_one(
     bot_processes: int | None,
     sharing: Sharing | None,
     reuse_port: bool = False,
+    review_iterations: int = WEB_ITERATIONS,
+    review_processes: int | None = None,
 ) -> None:
     import gc
 
@@ -271,7 +293,15 @@ def _serve_one(
     cluster = None
     if sharing is not None:
         cluster = Cluster(sharing.redis, prefix=sharing.prefix, lease=sharing.lease)
-    app = create_app(open_store(db), limits, rate_limits, bot_processes=processes, cluster=cluster)
+    app = create_app(
+        open_store(db),
+        limits,
+        rate_limits,
+        bot_processes=processes,
+        cluster=cluster,
+        review_iterations=review_iterations,
+        review_processes=review_processes,
+    )
     # Every move allocates views for each seat; Python's default collector thresholds run full
     # collections over everything the server imported every few thousand moves — pauses that
     # land on whichever players are waiting. Freeze what startup built and collect less often.

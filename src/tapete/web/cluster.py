@@ -41,6 +41,7 @@ import orjson
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
+    from tapete.web.reviews import Reviews
     from tapete.web.rooms import Rooms
 
 __all__ = ["LEASE", "Cluster"]
@@ -90,6 +91,7 @@ class Cluster:
         self._redis: Redis | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._rooms: Rooms | None = None
+        self.reviews: Reviews | None = None  # the coach's reviews: how far each server's are
         self._said_down = False
 
     # --- lifetime --------------------------------------------------------------------------
@@ -200,6 +202,8 @@ class Cluster:
             rooms.presence_changed(code, seat)
         elif kind == "who":
             await self._tell_presence()
+        elif kind in ("review", "review-cancel") and self.reviews is not None:
+            self.reviews.heard(news)
 
     async def _tell_presence(self) -> None:
         assert self._rooms is not None

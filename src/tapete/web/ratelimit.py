@@ -1,4 +1,5 @@
-"""Per-client rate limits on what costs the server to keep: new tables, seats taken, players.
+"""Per-client rate limits on what costs the server to keep: new tables, seats taken, players,
+and the coach's reviews asked for.
 
 The counting is the ``limits`` package's (a moving window per client and kind), in a storage
 named by URI: in this process's memory by default, or a shared one (``redis://host:6379``) so
@@ -37,6 +38,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "tables": "10/minute;60/hour",  # POST /api/tables
         "joins": "30/minute;300/hour",  # POST /api/tables/CODE/join
         "players": "10/minute;60/hour",  # POST /api/players
+        "reviews": "10/minute;60/hour",  # POST /api/tables/CODE/reviews/N: the coach's work
     }
 )
 

@@ -248,6 +248,12 @@ class SqlStore:
         await self._run(self.db.delete_room, code)
         self._match.pop(code, None)
 
+    async def review(self, code: str, match: int) -> str | None:
+        return await self._run(self.db.review, table_id(code, match))
+
+    async def save_review(self, code: str, match: int, review: str, iterations: int) -> None:
+        await self._run(self.db.save_review, table_id(code, match), review, iterations)
+
     async def room(self, code: str) -> Truth | None:
         """Room ``code`` as the database has it now (another server may have moved it)."""
         found = await self._run(self._rooms, code)

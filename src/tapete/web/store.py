@@ -93,12 +93,20 @@ class Store(Protocol):
     async def remove(self, code: str) -> None:
         """Forget room ``code`` and everything of it (an expired table)."""
 
+    async def review(self, code: str, match: int) -> str | None:
+        """The coach's review kept of finished match ``match`` of room ``code`` (JSON), or None."""
+
+    async def save_review(self, code: str, match: int, review: str, iterations: int) -> None:
+        """Keep the review of a finished match; one kept already stays (it is the same match,
+        reviewed once)."""
+
 
 class MemoryStore:
     """A ``Store`` in a dict: nothing survives the process (the default until the SQL store)."""
 
     def __init__(self) -> None:
         self._truths: dict[str, Truth] = {}
+        self._reviews: dict[tuple[str, int], str] = {}
 
     async def create(self, truth: Truth) -> None:
         self._truths[truth.code] = copy.deepcopy(truth)
@@ -132,3 +140,11 @@ class MemoryStore:
 
     async def remove(self, code: str) -> None:
         self._truths.pop(code, None)
+        for key in [k for k in self._reviews if k[0] == code]:
+            del self._reviews[key]
+
+    async def review(self, code: str, match: int) -> str | None:
+        return self._reviews.get((code, match))
+
+    async def save_review(self, code: str, match: int, review: str, iterations: int) -> None:
+        self._reviews.setdefault((code, match), review)

@@ -8,6 +8,11 @@ a search's time budget starts when its job leaves the queue, and the wait before
 
 The workers run at a lower OS priority than the server (``NICENESS``): when the machine is
 busy, the server routing people's moves goes first and the bots think with what is left.
+
+Work that no one at a table waits for — the coach's review of a finished match — goes to the
+pool's **review lane** (``behind``): worker processes of their own (``review_processes``, one by
+default), with their own queue, at the lowest OS priority (``REVIEW_NICENESS``). A live bot's
+decision never queues behind a review, and when both want the CPU the bots get most of it.
 ``Thinkers`` without processes (``processes=0``) run each decision in a thread of the server
 process instead, as small setups and tests do.
 
@@ -38,12 +43,12 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from tapete import bots
 from tapete.cards import CardSet
@@ -52,7 +57,9 @@ from tapete.match import choose_or_stand_in
 
 log = logging.getLogger("tapete.web")
 
-__all__ = ["NICENESS", "Answer", "Job", "Thinkers", "default_processes"]
+__all__ = ["NICENESS", "REVIEW_NICENESS", "Answer", "Job", "Thinkers", "default_processes"]
+
+T = TypeVar("T")
 
 # Views travel to the workers pickled; a card set is its mask (it refuses the attribute writes
 # that pickle's default way of rebuilding an object makes).
@@ -67,6 +74,7 @@ def _read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
 copyreg.pickle(MappingProxyType, lambda mapping: (_read_only, (dict(mapping),)))
 
 NICENESS = 10  # how much lower the workers' OS priority is than the server's
+REVIEW_NICENESS = 19  # the review lane's: the lowest there is, below every bot
 WAITS_KEPT = 2000  # recent queue waits kept for the health report
 
 
@@ -129,11 +137,11 @@ def think(job: Job, queued: float) -> Answer:
     return Answer(action, failure, job.rng, "", waited, thought, trace)
 
 
-def _lower_priority(server: int) -> None:
-    """A worker's first act: step behind the server for the CPU, and load every game's bots
-    (a worker's first decision should not pay for the imports)."""
+def _lower_priority(server: int, niceness: int = NICENESS) -> None:
+    """A worker's first act: step behind the server for the CPU (by ``niceness``), and load
+    every game's bots (a worker's first decision should not pay for the imports)."""
     with contextlib.suppress(OSError):  # not permitted here: the bots then compete as equals
-        os.nice(NICENESS)
+        os.nice(niceness)
     # A server killed outright (kill -9) cannot stop its workers: each leaves on its own when
     # its server is gone, rather than waiting forever for jobs. The server names itself: a
     # worker that starts after its server died must not take its new parent for the server.
@@ -163,11 +171,18 @@ class Thinkers:
     decisions were made and how long they waited for a worker.
     """
 
-    def __init__(self, processes: int = 0) -> None:
+    def __init__(self, processes: int = 0, review_processes: int | None = None) -> None:
         if processes < 0:
             raise ValueError(f"bot processes is a number from 0, not {processes}")
         self.processes = processes
+        # the review lane: one process by default where bots have processes, else threads
+        lane = (1 if processes else 0) if review_processes is None else review_processes
+        self.review_processes = lane
+        if self.review_processes < 0:
+            raise ValueError(f"review processes is a number from 0, not {review_processes}")
         self._pool: Executor | None = None
+        self._review_pool: ProcessPoolExecutor | None = None
+        self.behind_waiting = 0  # review work queued or under way in the review lane
         self._waits: deque[float] = deque(maxlen=WAITS_KEPT)
         self.decisions = 0
         self.in_workers = 0  # of which in a worker process
@@ -225,6 +240,39 @@ class Thinkers:
                     self.start()
         raise AssertionError("unreachable")
 
+    async def behind(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the review lane (a module-level function and arguments that
+        pickle): its own processes at ``REVIEW_NICENESS``, started at the first call, with their
+        own queue, so no bot's decision waits behind it (threads of the server when the lane has
+        no processes). A lane whose process died is started again and the call asked again,
+        once; a call cancelled before a worker took it is dropped from the queue."""
+        self.behind_waiting += 1
+        try:
+            if not self.review_processes:
+                return await asyncio.to_thread(call, *args)
+            loop = asyncio.get_running_loop()
+            for attempt in (1, 2):
+                if self._review_pool is None:
+                    self._review_pool = ProcessPoolExecutor(
+                        self.review_processes,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_lower_priority,
+                        initargs=(os.getpid(), REVIEW_NICENESS),
+                    )
+                pool = self._review_pool
+                try:
+                    return await loop.run_in_executor(pool, call, *args)
+                except BrokenProcessPool:
+                    if attempt == 2:
+                        raise
+                    log.error("a review process died: starting the review processes again")
+                    if self._review_pool is pool:
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        self._review_pool = None
+            raise AssertionError("unreachable")
+        finally:
+            self.behind_waiting -= 1
+
     def report(self) -> dict[str, Any]:
         """Decisions made (of which in worker processes), waiting now, and the recent waits for
         a worker (ms)."""
@@ -242,19 +290,27 @@ class Thinkers:
             "in_workers": self.in_workers,
             "waiting": self.waiting,
             "wait_ms": shown,
+            "review_processes": self.review_processes,
+            "reviewing": self.behind_waiting,
         }
 
     def close(self) -> None:
         """Stop the workers now; decisions under way are dropped (their rooms replay to where
         they were when the server starts again)."""
         pool, self._pool = self._pool, None
-        if not isinstance(pool, ProcessPoolExecutor):
-            return
-        # A worker may be busy with a search or still loading the games: waiting for it would
-        # hold up a server told to stop, so each is ended (the executor keeps them by pid).
-        workers = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join(5)
+        lane, self._review_pool = self._review_pool, None
+        for each in (pool, lane):
+            if isinstance(each, ProcessPoolExecutor):
+                _end(each)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's workers now: one may be busy with a search or still loading the games, and
+    waiting for it would hold up a server told to stop, so each is ended (the executor keeps
+    them by pid)."""
+    workers = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(5)

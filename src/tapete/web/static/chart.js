@@ -2,7 +2,7 @@
 
 import { escapeHtml } from "./lobby.js";
 
-const COLORS = ["#d1495b", "#2e86ab", "#edae49", "#66a182", "#8d6cab", "#e07a5f", "#3d405b", "#81b29a"];
+export const COLORS = ["#d1495b", "#2e86ab", "#edae49", "#66a182", "#8d6cab", "#e07a5f", "#3d405b", "#81b29a"];
 
 export function scoreChart(names, history, title) {
   if (!history.length) return "";

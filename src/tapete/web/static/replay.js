@@ -6,6 +6,7 @@ import { lang, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { escapeHtml } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
+import { cardOf, decisionAt, decisionIndex, reviewChart, reviewControls, reviewNote, reviewSummary } from "./review.js";
 
 function deckOf(doc) {
   const cards = doc.deals.flatMap((d) => [...d.deck, ...d.hands.flat()]);
@@ -106,10 +107,16 @@ export async function renderReplay(root, code, match, token) {
   const state = {
     deal: 0,
     step: -1,
+    review: null,
     viewer: complete ? null : doc.redacted?.seat ?? null,
   };
   if (!complete && state.viewer === null) state.viewer = -1; // a spectator: no hand is known
-  const number = match ?? (doc.redacted ? null : 0);
+  let number = match ?? (doc.redacted ? null : 0);
+  if (complete && match === null) {
+    // the table's current match, over: its number (for the review and the fair-dealing box)
+    const table = await fetch(`/api/tables/${code}`);
+    if (table.ok) number = (await table.json()).match;
+  }
   root.innerHTML = `
     <section class="replay-page" aria-label="${t("Replay")}">
       <h1>${t("Replay")} · ${escapeHtml(doc.game)} · ${escapeHtml(code)}</h1>
@@ -130,14 +137,38 @@ export async function renderReplay(root, code, match, token) {
       ${complete ? "" : `<p class="note">${t("all hands open once the match is over")}</p>`}
       <div class="replay-board">
         <ol class="replay-seats"></ol>
-        <div class="replay-trick" aria-label="${t("trick")}"></div>
+        <div class="replay-side">
+          <div class="replay-trick" aria-label="${t("trick")}"></div>
+          <p class="review-note" aria-live="polite"></p>
+        </div>
       </div>
+      ${complete ? `<section class="review" aria-label="${t("The coach's review")}">
+        <h2>${t("The coach's review")}</h2>
+        <div class="review-controls"></div>
+        <div class="review-summary"></div>
+        <div class="review-chart"></div>
+      </section>` : ""}
       <h2>${t("log")}</h2>
       <ol class="replay-log"></ol>
       ${doc.seed_hash ? fairBox(code, number ?? 0, doc.seed_hash, complete ? doc.seed : null) : ""}
     </section>`;
   wireFair(root);
   const $ = (sel) => root.querySelector(sel);
+  if (complete) {
+    const auto = new URLSearchParams(location.search).get("review") === "1";
+    reviewControls($(".review-controls"), code, number, (review) => {
+      state.review = review;
+      $(".review-summary").innerHTML = reviewSummary(review, names);
+      draw();
+    }, { auto });
+    // A costly decision marked on the chart takes the replay to it.
+    $(".review-chart").addEventListener("click", (event) => {
+      const mark = event.target.closest("circle.mark");
+      if (!mark) return;
+      Object.assign(state, { deal: Number(mark.dataset.deal), step: Number(mark.dataset.move) - 1 });
+      draw();
+    });
+  }
   const select = $(".viewer");
   select.value = state.viewer === null ? "all" : String(Math.max(0, state.viewer));
   select.addEventListener("change", () => {
@@ -211,9 +242,25 @@ export async function renderReplay(root, code, match, token) {
     $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]
       .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join("");
+    drawReview();
     root.querySelector('[data-go="back"]').disabled = state.deal === 0 && state.step === -1;
     root.querySelector('[data-go="forward"]').disabled =
       state.deal === doc.deals.length - 1 && state.step === deal.actions.length - 1;
+  }
+  // The review of the decision just played, beside the table; the better card outlined in the
+  // hand it stayed in; the chart with where the replay is.
+  function drawReview() {
+    const review = state.review;
+    if (!review) return;
+    const d = decisionAt(review, state.deal, state.step);
+    $(".review-note").innerHTML = reviewNote(review, d, names);
+    const better = d && d.loss > 0 ? cardOf(d.best) : null;
+    const card = better && root.querySelector(`.replay-seat[data-seat="${d.seat}"] svg[data-card="${better}"]`);
+    if (card) {
+      card.classList.add("better");
+      card.setAttribute("aria-label", `${card.getAttribute("aria-label") || better} · ${t("better move")}`);
+    }
+    $(".review-chart").innerHTML = reviewChart(review, names, decisionIndex(review, state.deal, state.step));
   }
   draw();
 }

@@ -468,7 +468,8 @@ export class TableView {
       ${scoreChart(table.score_names, table.history, t("score chart"))}
       <p>${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
-          <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>` : ""}
+          <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>
+          <a class="review-link button" href="/replay/${room.code}?match=${room.records - 1}&review=1" target="_blank" rel="noopener">${t("review this match")}</a>` : ""}
         <a href="/" data-link>${t("lobby")}</a>
         ${room ? `<a href="/leaderboard/${room.game}" data-link class="board-link">${t("leaderboards")}</a>` : ""}
         <button type="button" class="close-summary">${t("close")}</button></p>
