@@ -118,3 +118,18 @@ def test_analyze_writes_a_review_and_refuses_a_seat_the_match_lacks(
     assert {d["seat"] for d in doc["decisions"]} == {1}
     assert main(["analyze", str(path), "--seat", "5"]) == 2
     assert "seats 0 to 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("es", ("Análisis de", "precisión", "asiento")), ("pt", ("Análise de", "precisão", "lugar"))],
+)
+def test_analyze_reports_in_the_players_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, words: tuple[str, ...]
+) -> None:
+    path = tmp_path / "match.json"
+    record.write(short_match(), path)
+    assert main(["analyze", str(path), "--iterations", "8", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert all(w in out for w in words)
+    assert "accuracy" not in out and "sampled deals a decision" not in out

@@ -33,7 +33,7 @@ from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
-from tapete.i18n import LANGUAGES
+from tapete.i18n import LANGUAGES, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -354,10 +354,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             raise SpecError(f"--seat {seat}: this match has seats 0 to {players - 1}")
     on_tty = sys.stderr.isatty()
 
+    lang = args.lang or "en"
+
     def progress(done: int, total: int) -> None:
         if on_tty:
             end = "\n" if done == total else ""
-            print(f"\rreviewing decision {done} of {total}", end=end, file=sys.stderr, flush=True)
+            told = tr(lang, "reviewing decision {done} of {total}", done=done, total=total)
+            print(f"\r{told}", end=end, file=sys.stderr, flush=True)
 
     result = coach.review(
         rec,
@@ -367,7 +370,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         workers=args.workers or os.cpu_count() or 1,
         progress=progress,
     )
-    print(coach.report(result))
+    print(coach.report(result, lang))
     if args.json:
         Path(args.json).write_text(json.dumps(coach.to_json(result), indent=1), encoding="utf-8")
         print(f"review written to {args.json}", file=sys.stderr)
@@ -569,6 +572,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=_count, help="processes (default: one a core)")
     p.add_argument("--json", help="also write the review as JSON to this file")
+    p.add_argument("--lang", choices=LANGUAGES, help="the report's language (en, es, pt)")
     p.set_defaults(run=cmd_analyze)
     p = sub.add_parser("records", help="the matches played at the table, saved in your data folder")
     p.add_argument("--plain", action="store_true", help="print the list")

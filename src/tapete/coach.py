@@ -43,6 +43,8 @@ from tapete import bots
 from tapete.bots import Budget, search
 from tapete.game import Action, Game, Seat
 from tapete.games import rules_of
+from tapete.i18n import tr
+from tapete.present import notation_label
 from tapete.record import Record, recorded_game, steps
 
 __all__ = [
@@ -379,25 +381,56 @@ def to_json(result: Review) -> dict[str, Any]:
     }
 
 
-def report(result: Review) -> str:
-    """The review for people: each player's summary, then every decision that lost points."""
-    lines = [f"Review of {result.game}: {result.iterations} sampled deals a decision"]
+def report(result: Review, lang: str = "en") -> str:
+    """The review for people, in ``lang``: each player's summary, then every decision that lost
+    points (moves named as the table's buttons name them)."""
+    unit = tr(lang, result.unit)
+    lines = [
+        tr(
+            lang,
+            "Review of {game}: {n} sampled deals a decision",
+            game=result.game,
+            n=result.iterations,
+        )
+    ]
     for p in result.players.values():
         counts = {name: 0 for name, _ in VERDICTS}
         for d in result.decisions:
             if d.seat == p.seat and d.verdict:
                 counts[d.verdict] += 1
-        tally = ", ".join(f"{n} {_PLURALS[k] if n != 1 else k}" for k, n in counts.items())
+        tally = ", ".join(
+            f"{n} {tr(lang, _PLURALS[k] if n != 1 else k)}" for k, n in counts.items()
+        )
         lines.append(
-            f"{p.name} (seat {p.seat}): accuracy {p.accuracy:.1f}%, "
-            f"{p.loss_per_deal:.2f} {result.unit} lost a deal over {p.deals} deals "
-            f"({p.decisions} decisions: {tally})"
+            tr(
+                lang,
+                "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
+                " over {deals} deals ({decisions} decisions: {tally})",
+                name=p.name,
+                seat=p.seat,
+                accuracy=p.accuracy,
+                loss=p.loss_per_deal,
+                unit=unit,
+                deals=p.deals,
+                decisions=p.decisions,
+                tally=tally,
+            )
         )
     for d in result.decisions:
         if d.loss > 0:
-            label = f" — {d.verdict}" if d.verdict else ""
-            lines.append(
-                f"  deal {d.deal + 1}, move {d.move}, seat {d.seat}: {d.played}, better "
-                f"{d.best}: -{d.loss:.2f} ± {d.error:.2f} {result.unit}{label}"
+            label = f" — {tr(lang, d.verdict)}" if d.verdict else ""
+            line = tr(
+                lang,
+                "deal {deal}, move {move}, seat {seat}: {played}, better {best}:"
+                " -{loss:.2f} ± {error:.2f} {unit}",
+                deal=d.deal + 1,
+                move=d.move,
+                seat=d.seat,
+                played=notation_label(d.played, lang),
+                best=notation_label(d.best, lang),
+                loss=d.loss,
+                error=d.error,
+                unit=unit,
             )
+            lines.append(f"  {line}{label}")
     return "\n".join(lines)

@@ -22,6 +22,9 @@ LANGUAGES = ("en", "es", "pt")
 _ES: dict[str, str] = {
     "review": "análisis",
     "reviewing decision {done} of {total}": "analizando la decisión {done} de {total}",
+    "Review of {game}: {n} sampled deals a decision": "Análisis de {game}: {n} repartos muestreados por decisión",
+    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal over {deals} deals ({decisions} decisions: {tally})": "{name} (asiento {seat}): precisión {accuracy:.1f}%, {loss:.2f} {unit} perdidos por reparto en {deals} repartos ({decisions} decisiones: {tally})",
+    "deal {deal}, move {move}, seat {seat}: {played}, better {best}: -{loss:.2f} ± {error:.2f} {unit}": "reparto {deal}, jugada {move}, asiento {seat}: {played}, mejor {best}: -{loss:.2f} ± {error:.2f} {unit}",
     "review: as good as the best": "análisis: tan buena como la mejor",
     "review: better {best}, {loss} {unit}": "análisis: mejor {best}, {loss} {unit}",
     "points of margin": "tantos de diferencia",
@@ -608,6 +611,9 @@ _ES: dict[str, str] = {
 _PT: dict[str, str] = {
     "review": "análise",
     "reviewing decision {done} of {total}": "analisando a decisão {done} de {total}",
+    "Review of {game}: {n} sampled deals a decision": "Análise de {game}: {n} rodadas amostradas por decisão",
+    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal over {deals} deals ({decisions} decisions: {tally})": "{name} (lugar {seat}): precisão {accuracy:.1f}%, {loss:.2f} {unit} perdidos por rodada em {deals} rodadas ({decisions} decisões: {tally})",
+    "deal {deal}, move {move}, seat {seat}: {played}, better {best}: -{loss:.2f} ± {error:.2f} {unit}": "rodada {deal}, jogada {move}, lugar {seat}: {played}, melhor {best}: -{loss:.2f} ± {error:.2f} {unit}",
     "review: as good as the best": "análise: tão boa quanto a melhor",
     "review: better {best}, {loss} {unit}": "análise: melhor {best}, {loss} {unit}",
     "points of margin": "pontos de diferença",
