@@ -377,6 +377,7 @@ RULES = {
     # the server's
     "invalid-action": "that is not an action of this game",
     "not-your-turn": "it is not your turn",
+    "moved-on": "the table moved on before your move: look again",
     "not-your-seat": "you can only act for your own seat",
     "spectator": "spectators watch: take a seat to play",
     "not-started": "the match has not started yet",
