@@ -479,7 +479,15 @@ class Knowledge(search.Knowledge[poch.State]):
     def rollout(
         self, start: poch.State, state: poch.State, rng: random.Random
     ) -> tuple[float, ...]:
-        return self.returns(start, _rollout(state))
+        """The poker round by ``_playout_action``, then the race on bare card masks, every
+        seat leading as medium counts from what it knows (``_race_playout``)."""
+        number = state.rnd.number
+        while state.phase == _POKER and state.rnd.number == number:
+            state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
+        if state.phase != _SHED or state.rnd.number != number:
+            return self.returns(start, state)
+        pay = _race_playout(state)
+        return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
 
     def exact(self, start: poch.State, state: poch.State) -> tuple[float, ...] | None:
         """A race with few cards left, searched exactly: every player leads for his own chips."""
@@ -515,9 +523,51 @@ def _playout_action(state: poch.State, legal: list[int]) -> int:
     return _bet_by(view, legal, standing ** max(1, len(_live(view)))).action
 
 
-def _rollout(state: poch.State) -> poch.State:
-    """The round played out from ``state`` by ``_playout_action`` for every seat."""
-    number = state.rnd.number
-    while state.phase != _OVER and state.rnd.number == number:
-        state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
-    return state
+def _race_playout(state: poch.State) -> tuple[int, ...]:
+    """The race from ``state`` (its turn to lead) played out on card masks, every seat leading
+    as medium does (``_medium_lead``) from what it knows: its hand, the cards others showed,
+    the cards played or known out of play; the chips each seat wins or pays."""
+    rnd, n = state.rnd, state.params.players
+    seats = rnd.seats
+    hands = list(state.hands)
+    shown = [r & h for r, h in zip(state.revealed, state.hands, strict=True)]
+    played = state.played
+    out = poch._known_out(rnd) | state.gone
+    size = poch.deck(state.params).size
+    full = poch.deck(state.params).mask
+    low = poch.deck(state.params).cards[0] & 15
+    seat = state.turn
+    while True:
+        hand = hands[seat]
+        others = 0
+        for s in seats:
+            if s != seat:
+                others |= shown[s] & hands[s]
+        stops = played | out
+        unseen = full & ~hand & ~stops & ~others
+        dealt = sum(h.bit_count() for h in hands) + played.bit_count()
+        p_out = (size - dealt - out.bit_count()) / max(1, unseen.bit_count())
+        card = _medium_lead(_Facts(hand, stops, others, p_out, low))
+        while True:
+            hands[seat] ^= 1 << card
+            played |= 1 << card
+            if not hands[seat]:
+                pay = [0] * n
+                for s in seats:
+                    if s != seat:
+                        x = min(hands[s].bit_count(), state.chips[s])
+                        pay[s] -= x
+                        pay[seat] += x
+                return tuple(pay)
+            if card & 15 == 14:
+                break
+            nxt = card + 1
+            if played >> nxt & 1:
+                break
+            for s in seats:
+                if hands[s] >> nxt & 1:
+                    seat, card = s, nxt
+                    break
+            else:
+                out |= 1 << nxt
+                break
