@@ -432,7 +432,7 @@ class Knowledge(search.Knowledge[poch.State]):
     the race's leads decisions alike."""
 
     rules = poch
-    scale = 5.0  # chips: a pot of a few bets, a race of a few cards each
+    scale = 2.0  # chips: a pot of a few bets, a race of a few cards each
 
     def __init__(self, params: poch.Params) -> None:
         self.params = params
@@ -472,9 +472,15 @@ class Knowledge(search.Knowledge[poch.State]):
         )
 
     def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
-        """Medium's bet for its hand's standing among random hands, medium's lead."""
+        """Medium's bet for its hand's standing among random hands, medium's lead. Of the bet
+        and raise sizes only a few compete (``_sizes``): the smallest, medium's, twice medium's
+        and the largest; the others are left out, so each size in the race is tried in more
+        deals."""
         liked = _playout_action(state, list(actions))
-        return [1.0 if a == liked else 0.1 for a in actions]
+        if state.phase != _POKER:
+            return [1.0 if a == liked else 0.1 for a in actions]
+        keep = _sizes(actions, liked)
+        return [1.0 if a == liked else 0.1 if a in keep else 0.01 for a in actions]
 
     def rollout(
         self, start: poch.State, state: poch.State, rng: random.Random
@@ -490,8 +496,17 @@ class Knowledge(search.Knowledge[poch.State]):
         return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
 
     def exact(self, start: poch.State, state: poch.State) -> tuple[float, ...] | None:
-        """A race with few cards left, searched exactly: every player leads for his own chips."""
-        if state.phase != _SHED or sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
+        """A race with few cards left, searched exactly: every player leads for his own chips.
+
+        A search of a bet stops at the race and takes its playout's value (every seat leading as
+        medium counts): the same deal then values every bet alike, so the bets compare pair by
+        pair, undisturbed by the leads the tree would try (they are searched when they come)."""
+        if state.phase != _SHED:
+            return None
+        if start.phase == _POKER and state.rnd.number == start.rnd.number:
+            pay = _race_playout(state)
+            return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+        if sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
             return None
         race = _Race(state.rnd.seats, state.chips)
         try:
@@ -509,6 +524,19 @@ def _worth(state: poch.State, number: int) -> list[float]:
     total = sum(state.chips) + sum(state.bowls) - state.bank
     share = (total - sum(chips)) / state.params.players
     return [c + share for c in chips]
+
+
+def _sizes(actions: Sequence[int], liked: int) -> set[int]:
+    """The poker actions worth searching: pass, call, and of the bets (or raises) the smallest,
+    medium's (``liked``), twice medium's and the largest."""
+    keep = {a for a in actions if a <= CALL}
+    sized = [a for a in actions if a > CALL]
+    if sized:
+        keep |= {sized[0], sized[-1]}
+        if liked > CALL:
+            twice = liked + (liked - (CALL if liked & 1 else PASS))  # the size doubled
+            keep.add(min(sized, key=lambda a: abs(a - twice)))
+    return keep
 
 
 def _playout_action(state: poch.State, legal: list[int]) -> int:
