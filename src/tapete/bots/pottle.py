@@ -471,17 +471,13 @@ def _medium_trump_in(state: pottle.State) -> int:
 
 
 def _bid_fit(hand: int, bid: int, high: int, held: float) -> float:
-    """The search's model of a bidder: how well ``bid`` over the high bid ``high`` fits ``hand``,
-    by medium's chances of each exact contract: a raise by its contract's chance against the
-    hand's best, a bid that does not raise by how little the hand had to raise for."""
+    """The search's model of a bidder who raised the high bid ``high`` to ``bid``: how well that
+    fits ``hand``, by medium's chance of that exact contract against the hand's best."""
     table = [_contract_chances(hand, t, held) for t in TRUMPS]
     top = max(max(row) for row in table)
-    if top <= 0:
+    if top <= 0 or bid <= high:
         return 1.0
-    if bid > high:
-        return max(EPSILON, max(row[bid] for row in table) / top)
-    above = max((row[k] for row in table for k in range(high + 1, len(row))), default=0.0)
-    return max(EPSILON, 1 - above / top)
+    return max(EPSILON, max(row[bid] for row in table) / top)
 
 
 def _held_at_bid(n: int) -> float:
@@ -509,22 +505,23 @@ class Knowledge(search.Knowledge[pottle.State]):
         self.params = params
 
     def sampler(self, view: pottle.View) -> Callable[[random.Random], pottle.State]:
-        """Deals drawn from the view, each kept among a few in proportion to how well the others'
-        bids fit the hands it gives them (``_bid_fit``)."""
+        """Deals drawn from the view, each kept among a few in proportion to how well the raises
+        of the others (the declarer's bid among them) fit the hands it gives them (``_bid_fit``;
+        a bid that raised nothing says little and costs as much to read)."""
         me = view.seat
-        bidders = [s for s, b in enumerate(view.bids) if b is not None and s != me]
-        if not bidders or view.params.pot_rule != "auction_winner":
-            return super().sampler(view)
         n = view.params.players
-        order = [(view.dealer + 1 + i) % n for i in range(n)]
-        highs: dict[int, int] = {}  # the high bid each bidder had to beat
+        highs: dict[int, int] = {}  # the others who raised: the high bid each one beat
         high = -1
-        for s in order:
+        for s in [(view.dealer + 1 + i) % n for i in range(n)]:
             bid = view.bids[s]
             if bid is None:
                 break
-            highs[s] = high
+            if bid > high and s != me:
+                highs[s] = high
             high = max(high, bid)
+        bidders = list(highs)
+        if not bidders or view.params.pot_rule != "auction_winner":
+            return super().sampler(view)
         held = _held_at_bid(n)
         draw = pottle.sample_state
 
