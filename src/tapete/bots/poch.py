@@ -432,7 +432,7 @@ class Knowledge(search.Knowledge[poch.State]):
     the race's leads decisions alike."""
 
     rules = poch
-    scale = 2.0  # chips: a pot of a few bets, a race of a few cards each
+    scale = 5.0  # chips: a pot of a few bets, a race of a few cards each
 
     def __init__(self, params: poch.Params) -> None:
         self.params = params
@@ -501,10 +501,20 @@ class Knowledge(search.Knowledge[poch.State]):
         A search of a bet stops at the race and takes its playout's value (every seat leading as
         medium counts): the same deal then values every bet alike, so the bets compare pair by
         pair, undisturbed by the leads the tree would try (they are searched when they come)."""
+        if (
+            state.phase == _POKER
+            and start.phase == _POKER
+            and len(state.poker) > len(start.poker)
+            and state.poker[-1][0] == start.turn
+            and state.params.shed_leader == "dealer_left"
+            and state.params.bet_cap != "none"
+        ):
+            return self._after_bet(start, state)
         if state.phase != _SHED:
             return None
         if start.phase == _POKER and state.rnd.number == start.rnd.number:
-            pay = _race_playout(state)
+            # The race as the hands stand before any showdown, so that every bet meets it alike.
+            pay = _race_playout(state._with(revealed=start.revealed, chips=start.chips))
             return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
         if sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
             return None
@@ -514,6 +524,60 @@ class Knowledge(search.Knowledge[poch.State]):
         except _TooBigError:
             return None
         return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+
+    def _after_bet(self, start: poch.State, state: poch.State) -> tuple[float, ...]:
+        """The poker round's expected end just after the searching seat's bet, call, raise or
+        pass, then the race's playout: every other player still to match the high bet calls with
+        the model's chance for his hand (``_p_call``: equity against the pot odds) or folds, each
+        combination weighed by its chance and settled by the showdown; nobody raises again.
+        Exact over the model's answers rather than one drawn answer, so a bet is judged in every
+        drawn deal by what it wins on average."""
+        n, rnd = state.params.players, state.rnd
+        me, trump = start.turn, rnd.trump
+        base = self.returns(start, state)
+        live = [s for s in rnd.seats if not state.folded >> s & 1]
+        pot = state.bowls[PINKE] + state.bowls[POCH]
+        high = max(state.put)
+        players = state.params.players
+        answer = []  # (seat, owed, chance of calling) for the others still to match
+        for s in live:
+            if s != me and state.put[s] < high and state.chips[s]:
+                owe = min(high - state.put[s], state.chips[s])
+                e = _percentile(state.hands[s], trump, players) ** max(1, len(live) - 1)
+                answer.append((s, owe, _p_call(e, owe, pot)))
+        fixed = [s for s in live if not any(s == a[0] for a in answer)]
+        value = [0.0] * n
+        for mask in range(1 << len(answer)):
+            chance, stay, paid = 1.0, list(fixed), 0
+            delta = [0.0] * n
+            for i, (s, owe, p) in enumerate(answer):
+                if mask >> i & 1:
+                    chance *= p
+                    stay.append(s)
+                    delta[s] -= owe
+                    paid += owe
+                else:
+                    chance *= 1 - p
+            if chance == 0.0:
+                continue
+            if high == 0:  # it passed first: the others open or not, the best of them wins
+                carry = math.prod(
+                    1 - _p_open(_percentile(state.hands[s], trump, players) ** (len(stay) - 1))
+                    for s in stay
+                )
+                chance *= 1 - carry
+                won = poch._best(stay, state.hands, trump, rnd.seats) if stay else -1
+            elif len(stay) == 1:
+                won = stay[0]
+            else:
+                won = poch._best(stay, state.hands, trump, rnd.seats)
+            if won >= 0:
+                delta[won] += pot + paid
+            moved = sum(delta)  # chips that left the bowls for the stacks
+            for s in range(n):
+                value[s] += chance * (delta[s] - moved / n)
+        race = _race_playout(state._with(turn=rnd.seats[0], chips=start.chips))
+        return tuple(b + v + r for b, v, r in zip(base, value, race, strict=True))
 
 
 def _worth(state: poch.State, number: int) -> list[float]:
