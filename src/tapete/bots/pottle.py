@@ -32,6 +32,7 @@ declarer.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -59,7 +60,8 @@ EASY_STRETCH = 2  # easy raises the high bid by one when it is at most this far 
 SOLVE_TRICKS = 4  # tricks left at or below which hard's search solves a sampled deal exactly
 LOOSE = 0.5  # a solved deal's credit for a contract the declarer can reach but not force
 READ_DEALS = 4  # deals hard's search draws for each one it keeps, by how well the bids fit them
-EPSILON = 0.1  # the least weight the search's model of the bidders gives any bid
+EPSILON = 0.02  # the least weight the search's model of the bidders gives any bid
+SPREAD = 1.5  # tricks: how far from medium's expectation the model lets a bid stray, give or take
 
 
 def decide(
@@ -472,12 +474,13 @@ def _medium_trump_in(state: pottle.State) -> int:
 
 def _bid_fit(hand: int, bid: int, high: int, held: float) -> float:
     """The search's model of a bidder who raised the high bid ``high`` to ``bid``: how well that
-    fits ``hand``, by medium's chance of that exact contract against the hand's best."""
-    table = [_contract_chances(hand, t, held) for t in TRUMPS]
-    top = max(max(row) for row in table)
-    if top <= 0 or bid <= high:
+    fits ``hand``, by how far the bid is from the tricks medium expects of it with its best trump
+    (a bell curve ``SPREAD`` tricks wide, never below ``EPSILON``)."""
+    if bid <= high:
         return 1.0
-    return max(EPSILON, max(row[bid] for row in table) / top)
+    unseen = FULL & ~hand
+    tricks = max(_expected(hand, t, unseen, held) for t in TRUMPS)
+    return max(EPSILON, math.exp(-((bid - tricks) ** 2) / (2 * SPREAD**2)))
 
 
 def _held_at_bid(n: int) -> float:
@@ -505,9 +508,11 @@ class Knowledge(search.Knowledge[pottle.State]):
         self.params = params
 
     def sampler(self, view: pottle.View) -> Callable[[random.Random], pottle.State]:
-        """Deals drawn from the view, each kept among a few in proportion to how well the raises
-        of the others (the declarer's bid among them) fit the hands it gives them (``_bid_fit``;
-        a bid that raised nothing says little and costs as much to read)."""
+        """Deals drawn from the view in proportion to how well the raises of the others (the
+        declarer's bid among them) fit the hands they give them (``_bid_fit``; a bid that raised
+        nothing says little and costs as much to read): each call draws a few more deals into a
+        pool and returns one of the whole pool by that weight, so the longer the search, the
+        closer its deals come to what the bids say (a likely deal may come again)."""
         me = view.seat
         n = view.params.players
         highs: dict[int, int] = {}  # the others who raised: the high bid each one beat
@@ -525,15 +530,20 @@ class Knowledge(search.Knowledge[pottle.State]):
         held = _held_at_bid(n)
         draw = pottle.sample_state
 
+        pool: list[pottle.State] = []
+        cumulative: list[float] = []
+
         def sample(rng: random.Random) -> pottle.State:
-            worlds = [draw(view, rng) for _ in range(READ_DEALS)]
-            weights = []
-            for w in worlds:
+            total = cumulative[-1] if cumulative else 0.0
+            for _ in range(READ_DEALS):
+                w = draw(view, rng)
                 fit = 1.0
                 for s in bidders:
                     fit *= _bid_fit(w.deal.dealt[s], w.bids[s], highs[s], held)
-                weights.append(fit)
-            return rng.choices(worlds, weights)[0]
+                total += fit
+                pool.append(w)
+                cumulative.append(total)
+            return rng.choices(pool, cum_weights=cumulative)[0]
 
         return sample
 
