@@ -14,13 +14,17 @@ which card to lead in the shedding race.
   and how likely an unseen next card is out of play, which gives it the lead back.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
-  verdict included), each kept among a few in proportion to how likely the others' bets, calls
-  and passes were with the hands it gives them. What it knows of this game (``Knowledge``): the
-  horizon is the end of the round, valued by the chips it moves (the Pinke, the race's
-  payments, a fair share of what stays in the bowls); the bets and the race's leads are moves of
-  the same tree. Playouts and the prior bet as medium does for the hand's standing among random
-  hands and lead as medium counts the race; near the race's end (``SOLVE_CARDS``) each drawn deal
-  is searched exactly, every player leading for his own chips (max-n with a table).
+  verdict included), drawn from a growing pool in proportion to how likely the others' bets,
+  calls and passes were with the hands each deal gives them. What it knows of this game
+  (``Knowledge``): the horizon is the end of the round, valued by the chips it moves (the Pinke,
+  the race's payments, a fair share of what stays in the bowls). A bet is valued where it is
+  made: every other player still to match it calls (by the model: his hand's equity against the
+  pot odds) or folds, each combination weighed and settled by its showdown, then the race is
+  played out as the hands stand; only pass, call and four bet sizes compete (the smallest,
+  medium's, twice medium's, the largest). In the race the leads are moves of the tree; playouts
+  lead as medium counts the race, on bare card masks, and near the race's end
+  (``SOLVE_CARDS``) each drawn deal is searched exactly, every player leading for his own chips
+  (max-n with a table).
 """
 
 from __future__ import annotations

@@ -21,13 +21,16 @@ declarer.
   defender it takes tricks from a declarer who still needs them, covers his card before he
   plays, and feeds tricks to one who has enough.
 * **hard** (and **expert**, with more time) is the information-set search of
-  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: voids included). What
-  it knows of this game (``Knowledge``): the horizon is the end of the deal, valued in chips as
-  above (the pot to its winner, a fair share of a pot carried over); an information set is the
-  seat's hand, the bids, the trump and the cards played; playouts bid and name trump as medium
-  does and play the cards by medium's policy; the prior is medium's bid, trump and card. So a
-  bid is weighed, in the same tree as the play, against the contract it forces and against
-  letting a later player take the pot.
+  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: voids included),
+  drawn from a growing pool in proportion to how well the others' raises fit the hands each deal
+  gives them (a bell curve around the tricks medium expects of the hand). What it knows of this
+  game (``Knowledge``): the horizon is the end of the deal, valued in chips as above (the pot to
+  its winner, a fair share of a pot carried over); an information set is the seat's hand, the
+  bids, the trump and the cards played; playouts bid and name trump as medium does and play the
+  cards by medium's policy; the prior is medium's bid, trump and card; with four tricks or fewer
+  left, each drawn deal is solved exactly (can the declarer force exactly his bid against the
+  defenders, every card known?). So a bid is weighed, in the same tree as the play, against the
+  contract it forces and against letting a later player take the pot.
 """
 
 from __future__ import annotations
