@@ -128,3 +128,45 @@ def test_hard_passes_a_hand_without_a_set_when_opening() -> None:
     bot = bots.LevelBot("hard", bots.Budget(iterations=300))
     choices = [bot.choose(view, legal, random.Random(seed)) for seed in range(10)]
     assert choices.count(poch.PASS) >= 7
+
+
+def test_the_search_plays_the_race_out_as_the_engine_does() -> None:
+    # The search's playout runs the race on bare card masks; it must end exactly where the
+    # engine, every seat leading as medium does from its own view, ends.
+    from tapete.bots import poch as poch_bots
+
+    game = tapete.load("poch")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        while game.observe(state, None).phase == poch.Phase.POKER:
+            seat = game.current_player(state)
+            view = game.observe(state, seat)
+            state = game.apply(
+                state, bots.load("medium").choose(view, game.legal_actions(state), rng)
+            )
+        for _ in range(rng.randrange(3)):
+            if state.phase == poch.Phase.SHEDDING:
+                state = poch.apply(state, rng.choice(poch.legal_actions(state)))
+        if state.phase != poch.Phase.SHEDDING:
+            continue
+        knowledge = poch_bots.Knowledge(state.params)
+        end, number = state, state.rnd.number
+        while end.phase != poch.Phase.OVER and end.rnd.number == number:
+            legal = poch.legal_actions(end)
+            end = poch.apply(end, poch_bots._playout_action(end, legal))
+        assert knowledge.rollout(state, state, rng) == pytest.approx(knowledge.returns(state, end))
+        checked += 1
+    assert checked >= 20
+
+
+def test_hard_calls_a_small_bet_into_a_big_pot_with_a_high_pair() -> None:
+    # Seat 0 bet 1 into a Pinke and Poch bowl of a few chips: aces are worth far more than 1.
+    hands = ["7c 9d Jh Ks 8s", "Ac Ad 9h Tc 8d", "7h 9s Th Qc 8h", "Qd Qh 7s 9c Td"]
+    game, state = deal(hands, actions=("bet 1",))
+    assert game.current_player(state) == 1
+    view, legal = game.observe(state, 1), game.legal_actions(state)
+    bot = bots.LevelBot("hard", bots.Budget(iterations=200))
+    choices = [bot.choose(view, legal, random.Random(seed)) for seed in range(5)]
+    assert poch.PASS not in choices

@@ -124,8 +124,13 @@ BEAT_MOVES = [
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_defender_beats_the_contract(level: str) -> None:
+    # Hard solves each drawn deal exactly here: the declarer's last card is hidden, and in a few
+    # deals ducking and taking the queen tie, so it is given 50 of them to tell them apart.
     game, state = position("pottle", BEAT_HANDS, BEAT_MOVES)
-    assert choice(game, state, level) == "play Ks"
+    seat = game.current_player(state)
+    player = LevelBot(level, Budget(iterations=50))
+    action = player.choose(game.observe(state, seat), game.legal_actions(state), random.Random(1))
+    assert game.format_action(action) == "play Ks"
 
 
 # The dealer holds the seven top spades: seven tricks with spades trump cannot fail.
@@ -157,3 +162,33 @@ def test_hints_give_reasons() -> None:
     game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1"])
     advice = hint(game.observe(state, 3), Budget(iterations=4))
     assert str(advice.reason).startswith("bid 7") and "chips on average" in str(advice.reason)
+
+
+def test_the_search_reads_a_high_bid_as_a_strong_hand() -> None:
+    # Seat 3 bid all seven tricks: the deals hard's search draws give him far more high cards
+    # than deals drawn around the cards alone.
+    from tapete.bots import pottle as pottle_bots
+    from tapete.games import pottle
+
+    game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1", "bid 7", "trump s"])
+    view = game.observe(state, 0)
+    read = pottle_bots.knowledge(view).sampler(view)
+    rng = random.Random(2)
+
+    def high(draw: Any) -> float:
+        hands = [draw(rng).hands[3] for _ in range(200)]
+        return sum(sum(h >> (16 * s + r) & 1 for s in range(4, 8) for r in (13, 14)) for h in hands)
+
+    assert high(read) > 1.3 * high(lambda r: pottle.sample_state(view, r))
+
+
+def test_the_search_solves_the_last_tricks_exactly() -> None:
+    # BEAT_MOVES leave three tricks: the declarer (seat 0, bid 3, two tricks won) cannot make
+    # exactly his bid against the best defence once every card is known, so the pot stays.
+    from tapete.bots import pottle as pottle_bots
+
+    game, state = position("pottle", BEAT_HANDS, BEAT_MOVES[:-3])
+    knowledge = pottle_bots.Knowledge(game.params)
+    assert knowledge.exact(state, state) == (0.0, 0.0, 0.0, 0.0)
+    _, start = position("pottle", BEAT_HANDS, BEAT_MOVES[:5])
+    assert knowledge.exact(start, start) is None  # seven tricks left: played out instead

@@ -14,13 +14,17 @@ which card to lead in the shedding race.
   and how likely an unseen next card is out of play, which gives it the lead back.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
-  verdict included), each kept among a few in proportion to how likely the others' bets, calls
-  and passes were with the hands it gives them. What it knows of this game (``Knowledge``): the
-  horizon is the end of the round, valued by the chips it moves (the Pinke, the race's
-  payments, a fair share of what stays in the bowls); the bets and the race's leads are moves of
-  the same tree. Playouts and the prior bet as medium does for the hand's standing among random
-  hands and lead as medium counts the race; near the race's end (``SOLVE_CARDS``) each drawn deal
-  is searched exactly, every player leading for his own chips (max-n with a table).
+  verdict included), drawn from a growing pool in proportion to how likely the others' bets,
+  calls and passes were with the hands each deal gives them. What it knows of this game
+  (``Knowledge``): the horizon is the end of the round, valued by the chips it moves (the Pinke,
+  the race's payments, a fair share of what stays in the bowls). A bet is valued where it is
+  made: every other player still to match it calls (by the model: his hand's equity against the
+  pot odds) or folds, each combination weighed and settled by its showdown, then the race is
+  played out as the hands stand; only pass, call and four bet sizes compete (the smallest,
+  medium's, twice medium's, the largest). In the race the leads are moves of the tree; playouts
+  lead as medium counts the race, on bare card masks, and near the race's end
+  (``SOLVE_CARDS``) each drawn deal is searched exactly, every player leading for his own chips
+  (max-n with a table).
 """
 
 from __future__ import annotations
@@ -438,25 +442,29 @@ class Knowledge(search.Knowledge[poch.State]):
         self.params = params
 
     def sampler(self, view: poch.View) -> Callable[[random.Random], poch.State]:
-        """Deals drawn from the view, each kept among a few in proportion to how likely the
-        others' bets, calls and passes were with the hands it gives them (``_likelihood``)."""
+        """Deals drawn from the view in proportion to how likely the others' bets, calls and
+        passes were with the hands they give them (``_likelihood``): each call draws a few more
+        deals into a pool and returns one of the whole pool by that weight, so the longer the
+        search, the closer its deals come to what the bets say (a likely deal may come again)."""
         me = _me(view)
         if not any(seat != me for seat, _ in view.poker):
             return super().sampler(view)
         players, trump = view.params.players, view.trump
+        others = [s for s in view.seats if s != me]
+        pool: list[poch.State] = []
+        cumulative: list[float] = []
 
         def sample(rng: random.Random) -> poch.State:
-            worlds = [poch.sample_state(view, rng) for _ in range(READ_DEALS)]
-            weights = [
-                _likelihood(
-                    view,
-                    {s: _percentile(w.hands[s], trump, players) for s in view.seats if s != me},
-                )
-                for w in worlds
-            ]
-            if sum(weights) <= 0:
-                return worlds[0]
-            return rng.choices(worlds, weights)[0]
+            total = cumulative[-1] if cumulative else 0.0
+            for _ in range(READ_DEALS):
+                w = poch.sample_state(view, rng)
+                equity = {s: _percentile(w.hands[s], trump, players) for s in others}
+                total += _likelihood(view, equity)
+                pool.append(w)
+                cumulative.append(total)
+            if total <= 0:
+                return pool[-1]
+            return rng.choices(pool, cum_weights=cumulative)[0]
 
         return sample
 
@@ -472,18 +480,51 @@ class Knowledge(search.Knowledge[poch.State]):
         )
 
     def prior(self, state: poch.State, actions: Sequence[int]) -> list[float]:
-        """Medium's bet for its hand's standing among random hands, medium's lead."""
+        """Medium's bet for its hand's standing among random hands, medium's lead. Of the bet
+        and raise sizes only a few compete (``_sizes``): the smallest, medium's, twice medium's
+        and the largest; the others are left out, so each size in the race is tried in more
+        deals."""
         liked = _playout_action(state, list(actions))
-        return [1.0 if a == liked else 0.1 for a in actions]
+        if state.phase != _POKER:
+            return [1.0 if a == liked else 0.1 for a in actions]
+        keep = _sizes(actions, liked)
+        return [1.0 if a == liked else 0.1 if a in keep else 0.01 for a in actions]
 
     def rollout(
         self, start: poch.State, state: poch.State, rng: random.Random
     ) -> tuple[float, ...]:
-        return self.returns(start, _rollout(state))
+        """The poker round by ``_playout_action``, then the race on bare card masks, every
+        seat leading as medium counts from what it knows (``_race_playout``)."""
+        number = state.rnd.number
+        while state.phase == _POKER and state.rnd.number == number:
+            state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
+        if state.phase != _SHED or state.rnd.number != number:
+            return self.returns(start, state)
+        pay = _race_playout(state)
+        return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
 
     def exact(self, start: poch.State, state: poch.State) -> tuple[float, ...] | None:
-        """A race with few cards left, searched exactly: every player leads for his own chips."""
-        if state.phase != _SHED or sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
+        """A race with few cards left, searched exactly: every player leads for his own chips.
+
+        A search of a bet stops at the race and takes its playout's value (every seat leading as
+        medium counts): the same deal then values every bet alike, so the bets compare pair by
+        pair, undisturbed by the leads the tree would try (they are searched when they come)."""
+        if (
+            state.phase == _POKER
+            and start.phase == _POKER
+            and len(state.poker) > len(start.poker)
+            and state.poker[-1][0] == start.turn
+            and state.params.shed_leader == "dealer_left"
+            and state.params.bet_cap != "none"
+        ):
+            return self._after_bet(start, state)
+        if state.phase != _SHED:
+            return None
+        if start.phase == _POKER and state.rnd.number == start.rnd.number:
+            # The race as the hands stand before any showdown, so that every bet meets it alike.
+            pay = _race_playout(state._with(revealed=start.revealed, chips=start.chips))
+            return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+        if sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
             return None
         race = _Race(state.rnd.seats, state.chips)
         try:
@@ -491,6 +532,60 @@ class Knowledge(search.Knowledge[poch.State]):
         except _TooBigError:
             return None
         return tuple(r + p for r, p in zip(self.returns(start, state), pay, strict=True))
+
+    def _after_bet(self, start: poch.State, state: poch.State) -> tuple[float, ...]:
+        """The poker round's expected end just after the searching seat's bet, call, raise or
+        pass, then the race's playout: every other player still to match the high bet calls with
+        the model's chance for his hand (``_p_call``: equity against the pot odds) or folds, each
+        combination weighed by its chance and settled by the showdown; nobody raises again.
+        Exact over the model's answers rather than one drawn answer, so a bet is judged in every
+        drawn deal by what it wins on average."""
+        n, rnd = state.params.players, state.rnd
+        me, trump = start.turn, rnd.trump
+        base = self.returns(start, state)
+        live = [s for s in rnd.seats if not state.folded >> s & 1]
+        pot = state.bowls[PINKE] + state.bowls[POCH]
+        high = max(state.put)
+        players = state.params.players
+        answer = []  # (seat, owed, chance of calling) for the others still to match
+        for s in live:
+            if s != me and state.put[s] < high and state.chips[s]:
+                owe = min(high - state.put[s], state.chips[s])
+                e = _percentile(state.hands[s], trump, players) ** max(1, len(live) - 1)
+                answer.append((s, owe, _p_call(e, owe, pot)))
+        fixed = [s for s in live if not any(s == a[0] for a in answer)]
+        value = [0.0] * n
+        for mask in range(1 << len(answer)):
+            chance, stay, paid = 1.0, list(fixed), 0
+            delta = [0.0] * n
+            for i, (s, owe, p) in enumerate(answer):
+                if mask >> i & 1:
+                    chance *= p
+                    stay.append(s)
+                    delta[s] -= owe
+                    paid += owe
+                else:
+                    chance *= 1 - p
+            if chance == 0.0:
+                continue
+            if high == 0:  # it passed first: the others open or not, the best of them wins
+                carry = math.prod(
+                    1 - _p_open(_percentile(state.hands[s], trump, players) ** (len(stay) - 1))
+                    for s in stay
+                )
+                chance *= 1 - carry
+                won = poch._best(stay, state.hands, trump, rnd.seats) if stay else -1
+            elif len(stay) == 1:
+                won = stay[0]
+            else:
+                won = poch._best(stay, state.hands, trump, rnd.seats)
+            if won >= 0:
+                delta[won] += pot + paid
+            moved = sum(delta)  # chips that left the bowls for the stacks
+            for s in range(n):
+                value[s] += chance * (delta[s] - moved / n)
+        race = _race_playout(state._with(turn=rnd.seats[0], chips=start.chips))
+        return tuple(b + v + r for b, v, r in zip(base, value, race, strict=True))
 
 
 def _worth(state: poch.State, number: int) -> list[float]:
@@ -501,6 +596,19 @@ def _worth(state: poch.State, number: int) -> list[float]:
     total = sum(state.chips) + sum(state.bowls) - state.bank
     share = (total - sum(chips)) / state.params.players
     return [c + share for c in chips]
+
+
+def _sizes(actions: Sequence[int], liked: int) -> set[int]:
+    """The poker actions worth searching: pass, call, and of the bets (or raises) the smallest,
+    medium's (``liked``), twice medium's and the largest."""
+    keep = {a for a in actions if a <= CALL}
+    sized = [a for a in actions if a > CALL]
+    if sized:
+        keep |= {sized[0], sized[-1]}
+        if liked > CALL:
+            twice = liked + (liked - (CALL if liked & 1 else PASS))  # the size doubled
+            keep.add(min(sized, key=lambda a: abs(a - twice)))
+    return keep
 
 
 def _playout_action(state: poch.State, legal: list[int]) -> int:
@@ -515,9 +623,51 @@ def _playout_action(state: poch.State, legal: list[int]) -> int:
     return _bet_by(view, legal, standing ** max(1, len(_live(view)))).action
 
 
-def _rollout(state: poch.State) -> poch.State:
-    """The round played out from ``state`` by ``_playout_action`` for every seat."""
-    number = state.rnd.number
-    while state.phase != _OVER and state.rnd.number == number:
-        state = poch.apply(state, _playout_action(state, poch.legal_actions(state)))
-    return state
+def _race_playout(state: poch.State) -> tuple[int, ...]:
+    """The race from ``state`` (its turn to lead) played out on card masks, every seat leading
+    as medium does (``_medium_lead``) from what it knows: its hand, the cards others showed,
+    the cards played or known out of play; the chips each seat wins or pays."""
+    rnd, n = state.rnd, state.params.players
+    seats = rnd.seats
+    hands = list(state.hands)
+    shown = [r & h for r, h in zip(state.revealed, state.hands, strict=True)]
+    played = state.played
+    out = poch._known_out(rnd) | state.gone
+    size = poch.deck(state.params).size
+    full = poch.deck(state.params).mask
+    low = poch.deck(state.params).cards[0] & 15
+    seat = state.turn
+    while True:
+        hand = hands[seat]
+        others = 0
+        for s in seats:
+            if s != seat:
+                others |= shown[s] & hands[s]
+        stops = played | out
+        unseen = full & ~hand & ~stops & ~others
+        dealt = sum(h.bit_count() for h in hands) + played.bit_count()
+        p_out = (size - dealt - out.bit_count()) / max(1, unseen.bit_count())
+        card = _medium_lead(_Facts(hand, stops, others, p_out, low))
+        while True:
+            hands[seat] ^= 1 << card
+            played |= 1 << card
+            if not hands[seat]:
+                pay = [0] * n
+                for s in seats:
+                    if s != seat:
+                        x = min(hands[s].bit_count(), state.chips[s])
+                        pay[s] -= x
+                        pay[seat] += x
+                return tuple(pay)
+            if card & 15 == 14:
+                break
+            nxt = card + 1
+            if played >> nxt & 1:
+                break
+            for s in seats:
+                if hands[s] >> nxt & 1:
+                    seat, card = s, nxt
+                    break
+            else:
+                out |= 1 << nxt
+                break

@@ -21,22 +21,27 @@ declarer.
   defender it takes tricks from a declarer who still needs them, covers his card before he
   plays, and feeds tricks to one who has enough.
 * **hard** (and **expert**, with more time) is the information-set search of
-  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: voids included). What
-  it knows of this game (``Knowledge``): the horizon is the end of the deal, valued in chips as
-  above (the pot to its winner, a fair share of a pot carried over); an information set is the
-  seat's hand, the bids, the trump and the cards played; playouts bid and name trump as medium
-  does and play the cards by medium's policy; the prior is medium's bid, trump and card. So a
-  bid is weighed, in the same tree as the play, against the contract it forces and against
-  letting a later player take the pot.
+  ``tapete.bots.search`` over deals drawn from its view (``sample_state``: voids included),
+  drawn from a growing pool in proportion to how well the others' raises fit the hands each deal
+  gives them (a bell curve around the tricks medium expects of the hand). What it knows of this
+  game (``Knowledge``): the horizon is the end of the deal, valued in chips as above (the pot to
+  its winner, a fair share of a pot carried over); an information set is the seat's hand, the
+  bids, the trump and the cards played; playouts bid and name trump as medium does and play the
+  cards by medium's policy; the prior is medium's bid, trump and card; with four tricks or fewer
+  left, each drawn deal is solved exactly (can the declarer force exactly his bid against the
+  defenders, every card known?). So a bid is weighed, in the same tree as the play, against the
+  contract it forces and against letting a later player take the pot.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from tapete.bots import Budget, Decision, Move, Reason, search
+from tapete.bots.solver import Position, Solver
 from tapete.cards import cards_of, suit_mask
 from tapete.games import pottle
 from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
@@ -55,6 +60,11 @@ SUIT_MASK = tuple(suit_mask(s) for s in range(8))
 _BID, _TRUMP, _PLAY, _OVER = pottle.Phase  # read in playouts: a global is faster
 OUTBID = 0.3  # medium raises the high bid when a higher contract keeps this share of its best
 EASY_STRETCH = 2  # easy raises the high bid by one when it is at most this far above its count
+SOLVE_TRICKS = 4  # tricks left at or below which hard's search solves a sampled deal exactly
+LOOSE = 0.5  # a solved deal's credit for a contract the declarer can reach but not force
+READ_DEALS = 4  # deals hard's search draws for each one it keeps, by how well the bids fit them
+EPSILON = 0.02  # the least weight the search's model of the bidders gives any bid
+SPREAD = 1.5  # tricks: how far from medium's expectation the model lets a bid stray, give or take
 
 
 def decide(
@@ -465,6 +475,17 @@ def _medium_trump_in(state: pottle.State) -> int:
     return max(TRUMPS, key=lambda t: chances[t])
 
 
+def _bid_fit(hand: int, bid: int, high: int, held: float) -> float:
+    """The search's model of a bidder who raised the high bid ``high`` to ``bid``: how well that
+    fits ``hand``, by how far the bid is from the tricks medium expects of it with its best trump
+    (a bell curve ``SPREAD`` tricks wide, never below ``EPSILON``)."""
+    if bid <= high:
+        return 1.0
+    unseen = FULL & ~hand
+    tricks = max(_expected(hand, t, unseen, held) for t in TRUMPS)
+    return max(EPSILON, math.exp(-((bid - tricks) ** 2) / (2 * SPREAD**2)))
+
+
 def _held_at_bid(n: int) -> float:
     """Before any card is played: the chance an unseen card is in another player's hand."""
     return pottle.HAND * (n - 1) / (52 - pottle.HAND)
@@ -488,6 +509,46 @@ class Knowledge(search.Knowledge[pottle.State]):
 
     def __init__(self, params: pottle.Params) -> None:
         self.params = params
+
+    def sampler(self, view: pottle.View) -> Callable[[random.Random], pottle.State]:
+        """Deals drawn from the view in proportion to how well the raises of the others (the
+        declarer's bid among them) fit the hands they give them (``_bid_fit``; a bid that raised
+        nothing says little and costs as much to read): each call draws a few more deals into a
+        pool and returns one of the whole pool by that weight, so the longer the search, the
+        closer its deals come to what the bids say (a likely deal may come again)."""
+        me = view.seat
+        n = view.params.players
+        highs: dict[int, int] = {}  # the others who raised: the high bid each one beat
+        high = -1
+        for s in [(view.dealer + 1 + i) % n for i in range(n)]:
+            bid = view.bids[s]
+            if bid is None:
+                break
+            if bid > high and s != me:
+                highs[s] = high
+            high = max(high, bid)
+        bidders = list(highs)
+        if not bidders or view.params.pot_rule != "auction_winner":
+            return super().sampler(view)
+        held = _held_at_bid(n)
+        draw = pottle.sample_state
+
+        pool: list[pottle.State] = []
+        cumulative: list[float] = []
+
+        def sample(rng: random.Random) -> pottle.State:
+            total = cumulative[-1] if cumulative else 0.0
+            for _ in range(READ_DEALS):
+                w = draw(view, rng)
+                fit = 1.0
+                for s in bidders:
+                    fit *= _bid_fit(w.deal.dealt[s], w.bids[s], highs[s], held)
+                total += fit
+                pool.append(w)
+                cumulative.append(total)
+            return rng.choices(pool, cum_weights=cumulative)[0]
+
+        return sample
 
     def deal_over(self, start: pottle.State, state: pottle.State) -> bool:
         return state.phase == _OVER or state.deal.number != start.deal.number
@@ -521,6 +582,95 @@ class Knowledge(search.Knowledge[pottle.State]):
         if winner < 0:
             return before
         return tuple(v + (pot if s == winner else 0) - pot / n for s, v in enumerate(before))
+
+    def exact(self, start: pottle.State, state: pottle.State) -> tuple[float, ...] | None:
+        """Few tricks left, every card known: whether the declarer can force exactly his bid
+        (``_solved``), his share of the pot by that."""
+        if state.phase != _PLAY or state.params.pot_rule != "auction_winner":
+            return None
+        if max(h.bit_count() for h in state.hands) > SOLVE_TRICKS:
+            return None
+        table = _Table(state)
+        success = _solved(table)
+        before = self.returns(start, state)
+        if not success:
+            return before
+        pot, n, decl = state.pot, table.n, table.declarer
+        return tuple(
+            v + success * ((pot if s == decl else 0) - pot / n) for s, v in enumerate(before)
+        )
+
+
+class _Target(Solver):
+    """Whether the declarer can end with between ``low`` and ``high`` more tricks against the
+    defenders, every card known: a yes-or-no search that stops at the first proof."""
+
+    def __init__(self, pos: Position, declarer: int, low: int, high: int) -> None:
+        super().__init__(pos, {declarer}, {declarer})
+        self.declarer, self.low, self.high = declarer, low, high
+        self.memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
+
+    def reach(self, hands: list[int], trick: tuple[int, ...], leader: int, taken: int) -> bool:
+        if not trick:
+            left = hands[leader].bit_count()
+            if taken > self.high or taken + left < self.low:
+                return False
+            if taken >= self.low and taken + left <= self.high:
+                return True
+            key = (tuple(hands), leader, taken)
+            known = self.memo.get(key)
+            if known is not None:
+                return known
+        seat = leader
+        for _ in trick:
+            seat = self.after[seat]
+        mine = seat == self.declarer
+        result = not mine
+        for card in self.moves(hands, seat, trick):
+            hands[seat] ^= 1 << card
+            played = (*trick, card)
+            if len(played) == len(self.pos.seats):
+                winner = leader
+                for _ in range(trick_winner(played, self.pos.trump, self.pos.order)):
+                    winner = self.after[winner]
+                ok = self.reach(hands, (), winner, taken + (winner == self.declarer))
+            else:
+                ok = self.reach(hands, played, leader, taken)
+            hands[seat] ^= 1 << card
+            if ok == mine:
+                result = ok
+                break
+        if not trick:
+            self.memo[(tuple(hands), leader, taken)] = result
+        return result
+
+
+def _solved(table: _Table) -> float:
+    """The declarer's success with every card known and best play on both sides: 1 if he can
+    force exactly his bid, ``LOOSE`` if he can force at least it and, apart, at most it (imperfect
+    defenders often let him steer there), else 0."""
+    decl = table.declarer
+    need = table.bids[decl] - table.won[decl]
+    if need < 0:
+        return 0.0
+    pos = Position(
+        hands=table.hands,
+        seats=tuple(range(table.n)),
+        trick=table.trick,
+        leader=table.leader,
+        trump=table.trump,
+        order=ORDER,
+        obligation=FOLLOW,
+    )
+
+    def can(low: int, high: int) -> bool:
+        return _Target(pos, decl, low, high).reach(list(pos.hands), pos.trick, pos.leader, 0)
+
+    if can(need, need):
+        return 1.0
+    if can(need, 99) and can(0, need):
+        return LOOSE
+    return 0.0
 
 
 def _worth(state: pottle.State) -> list[float]:
