@@ -239,12 +239,15 @@ def _pick(
     return discard
 
 
-def _finish(world: truco.State, team: int, first: int = -1) -> float:
+def _finish(
+    world: truco.State, team: int, first: int = -1, dealt: Sequence[int] | None = None
+) -> float:
     """Play ``world``'s hand out with the medium policy for every seat (after ``first``, the
-    current seat's card, when given): 1 if ``team`` wins it, 0 if it loses, 0.5 if nobody does."""
+    current seat's card, when given): 1 if ``team`` wins it, 0 if it loses, 0.5 if nobody does.
+    ``dealt`` replaces the hands of ``world`` (another deal of the cards still out)."""
     d, params = world.deal, world.params
     n, power = params.players, d.power
-    hands = list(world.hands)
+    hands = list(world.hands if dealt is None else dealt)
     trick, leader, results = world.trick, world.leader, world.results
     alive = truco.deck(params).mask & ~(1 << d.vira)
     for _, plays in world.tricks:
@@ -420,12 +423,13 @@ class Knowledge(search.Knowledge[truco.State]):
         """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
         accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
         evidence = _evidence(view)
+        deal = _fast_sampler(view)
         if not evidence:
-            return super().sampler(view)
+            return deal
 
         def sample(rng: random.Random) -> truco.State:
             for _ in range(READ_TRIES):
-                world = truco.sample_state(view, rng)
+                world = deal(rng)
                 if rng.random() < _fit(view, world, evidence):
                     break
             return world
@@ -486,6 +490,48 @@ class Knowledge(search.Knowledge[truco.State]):
         return _WORDS.get(action) or truco.format_action(params, action)
 
 
+def _fast_sampler(view: truco.View) -> Callable[[random.Random], truco.State]:
+    """``truco.sample_state`` for one view, faster: where no card the view cannot see lies face
+    down on the table, a deal only draws the hidden hands from the cards still out, around one
+    sampled state (the same distribution; the deck order past the hand, which no search reaches,
+    is that state's)."""
+    assert view.seat is not None
+    hidden = [s for s, h in enumerate(view.hands) if h is None]
+    covered = any(
+        play.card < 0 for plays in (*(r.plays for r in view.tricks), view.trick) for play in plays
+    )
+    if covered or view.blind or not hidden:
+        return lambda rng: truco.sample_state(view, rng)
+    template = truco.sample_state(view, random.Random(0))
+    pool = cards_of(sum(template.hands[s] for s in hidden) | _undealt(template))
+    sizes = [view.hand_sizes[s] for s in hidden]
+    need = sum(sizes)
+
+    def sample(rng: random.Random) -> truco.State:
+        drawn = rng.sample(pool, need)
+        hands = list(template.hands)
+        at = 0
+        for s, size in zip(hidden, sizes, strict=True):
+            hands[s] = sum(1 << c for c in drawn[at : at + size])
+            at += size
+        return template._with(hands=tuple(hands))
+
+    return sample
+
+
+def _undealt(state: truco.State) -> int:
+    """The cards of the deck in no hand and not on the table (nor the vira)."""
+    mask = truco.deck(state.params).mask & ~(1 << state.deal.vira)
+    for hand in state.hands:
+        mask &= ~hand
+    for _, plays in state.tricks:
+        for play in plays:
+            mask &= ~(1 << (play & 127))
+    for play in state.trick:
+        mask &= ~(1 << (play & 127))
+    return mask
+
+
 def _playout_card(state: truco.State, legal: list[int]) -> int:
     """The medium policy's card for the seat to play in a full state (what it may see only)."""
     d, params, seat = state.deal, state.params, state.turn
@@ -519,12 +565,38 @@ def _playout_card(state: truco.State, legal: list[int]) -> int:
 
 
 def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
-    """The chance the seat to act wins the hand as it sees it: deals drawn from its view,
-    played out by medium."""
-    seat = state.turn
-    view = truco.observe(state, seat)
+    """The chance the seat to act wins the hand as it sees it: the hands it cannot see dealt
+    again at random from the cards it cannot place, played out by medium.
+
+    Truco reveals no voids, so every card the seat cannot place is as likely in any hand it
+    cannot see; the cards already played stay where they are."""
+    seat, d = state.turn, state.deal
+    n = state.params.players
+    shown = n == 4 and d.special == truco.ELEVEN and seat & 1 == d.eleven_team
+    hidden = [s for s in range(n) if s != seat and not (shown and s == seat ^ 2)]
+    pool_mask = truco.deck(state.params).mask & ~(1 << d.vira)
+    for s in range(n):
+        if s not in hidden:
+            pool_mask &= ~state.hands[s]
+    for _, plays in state.tricks:
+        for play in plays:
+            pool_mask &= ~(1 << (play & 127))
+    for play in state.trick:
+        pool_mask &= ~(1 << (play & 127))
+    pool = cards_of(pool_mask)
+    sizes = [state.hands[s].bit_count() for s in hidden]
+    need = sum(sizes)
     team = seat & 1
-    return sum(_finish(truco.sample_state(view, rng), team) for _ in range(deals)) / deals
+    total = 0.0
+    for _ in range(deals):
+        drawn = rng.sample(pool, need)
+        dealt = list(state.hands)
+        at = 0
+        for s, size in zip(hidden, sizes, strict=True):
+            dealt[s] = sum(1 << c for c in drawn[at : at + size])
+            at += size
+        total += _finish(state, team, dealt=dealt)
+    return total / deals
 
 
 def _bet(state: truco.State, actions: Sequence[int], chance: float) -> int:
