@@ -42,7 +42,8 @@ UNIT = "points"  # what a deal's returns count, in reasons and reviews
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
-READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
+READ_TRIES = 30  # deals drawn at most for one that the other seats' bets and cards are kept for
+PLAY_MISS = 0.4  # how much less a deal counts for each card medium would not have played in it
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
 
@@ -314,10 +315,22 @@ def _fit(view: truco.View, world: truco.State, evidence: str) -> float:
     if not evidence:
         return 1.0
     assert view.seat is not None
-    team, n = view.seat & 1, view.params.players
-    power, deck = _power(view), view.params.deck
-    held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
-    points = held + _rounds_points(_results(view), 1 - team)
+    return _fits(
+        world.hands, view.seat & 1, _power(view), view.params.deck, _results(view), evidence
+    )
+
+
+def _fits(
+    hands: Sequence[int],
+    team: int,
+    power: tuple[int, ...],
+    deck: str,
+    results: Sequence[int],
+    evidence: str,
+) -> float:
+    """``_fit`` for the other team's ``hands`` (every seat's, indexed by seat)."""
+    held = max(_points(hands[s], power, deck) for s in range(1 - team, len(hands), 2))
+    points = held + _rounds_points(results, 1 - team)
     if evidence == "raised":
         return 0.15 + 0.85 * _ramp(points, 1, 6)
     return 0.3 + 0.7 * _ramp(points, 0, 3)
@@ -424,15 +437,21 @@ class Knowledge(search.Knowledge[truco.State]):
         accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
         evidence = _evidence(view)
         deal = _fast_sampler(view)
-        if not evidence:
+        read = _plays_read(view)
+        if not evidence and not read:
             return deal
 
         def sample(rng: random.Random) -> truco.State:
+            best, top = None, -1.0
             for _ in range(READ_TRIES):
                 world = deal(rng)
-                if rng.random() < _fit(view, world, evidence):
-                    break
-            return world
+                weight = _fit(view, world, evidence) * _plays_fit(world, read)
+                if rng.random() < weight:
+                    return world
+                if weight > top:
+                    best, top = world, weight
+            assert best is not None
+            return best
 
         return sample
 
@@ -488,6 +507,66 @@ class Knowledge(search.Knowledge[truco.State]):
 
     def describe(self, params: truco.Params, action: int) -> str:
         return _WORDS.get(action) or truco.format_action(params, action)
+
+
+def _plays_read(view: truco.View) -> tuple[int, ...]:
+    """The plays of ``view`` whose card tells of a hand it cannot see: their indices in the
+    order played (face up, by a seat whose hand the view does not show)."""
+    if view.blind or not PLAY_MISS < 1:
+        return ()
+    plays = [p for r in view.tricks for p in r.plays] + list(view.trick)
+    return tuple(i for i, p in enumerate(plays) if p.card >= 0 and view.hands[p.seat] is None)
+
+
+def _plays_fit(world: truco.State, read: Sequence[int]) -> float:
+    """How well the plays ``read`` fit the hands of ``world``: PLAY_MISS for each card the
+    medium policy would not have played there, from what its seat knew then."""
+    if not read:
+        return 1.0
+    d, params = world.deal, world.params
+    n, power = params.players, d.power
+    rounds = (*world.tricks, (world.leader, world.trick))
+    held = list(world.hands)
+    for leader, plays in rounds:
+        for i, play in enumerate(plays):
+            held[(leader + i) % n] |= 1 << (play & 127)
+    shown = n == 4 and d.special == truco.ELEVEN
+    tied = _tied_team(params, d.dealer)
+    played = 1 << d.vira
+    index = 0
+    fit = 1.0
+    results: tuple[int, ...] = ()
+    for r, (leader, plays) in enumerate(rounds):
+        trick: tuple[int, ...] = ()
+        for i, play in enumerate(plays):
+            seat = (leader + i) % n
+            if index in read:
+                partner = held[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
+                unseen = truco.deck(params).mask & ~played & ~held[seat] & ~partner
+                pick = _pick(
+                    held[seat],
+                    seat,
+                    n,
+                    trick,
+                    leader,
+                    results,
+                    power,
+                    unseen,
+                    _can_down(params, results),
+                    tied,
+                    partner,
+                    careful=True,
+                )
+                if pick != play:
+                    fit *= PLAY_MISS
+            bit = 1 << (play & 127)
+            held[seat] &= ~bit
+            played |= bit
+            trick = (*trick, DOWN if play >= DOWN else play)
+            index += 1
+        if r < len(world.results):
+            results = (*results, world.results[r])
+    return fit
 
 
 def _fast_sampler(view: truco.View) -> Callable[[random.Random], truco.State]:
@@ -566,7 +645,8 @@ def _playout_card(state: truco.State, legal: list[int]) -> int:
 
 def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
     """The chance the seat to act wins the hand as it sees it: the hands it cannot see dealt
-    again at random from the cards it cannot place, played out by medium.
+    again at random from the cards it cannot place, played out by medium, each deal weighed by
+    how well the other team's raises (or accepts of ours) fit it, as medium reads them.
 
     Truco reveals no voids, so every card the seat cannot place is as likely in any hand it
     cannot see; the cards already played stay where they are."""
@@ -587,7 +667,8 @@ def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
     sizes = [state.hands[s].bit_count() for s in hidden]
     need = sum(sizes)
     team = seat & 1
-    total = 0.0
+    evidence = _state_evidence(state)
+    total = weights = 0.0
     for _ in range(deals):
         drawn = rng.sample(pool, need)
         dealt = list(state.hands)
@@ -595,8 +676,23 @@ def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
         for s, size in zip(hidden, sizes, strict=True):
             dealt[s] = sum(1 << c for c in drawn[at : at + size])
             at += size
-        total += _finish(state, team, dealt=dealt)
-    return total / deals
+        weight = (
+            _fits(dealt, team, d.power, state.params.deck, state.results, evidence)
+            if evidence
+            else 1.0
+        )
+        total += weight * _finish(state, team, dealt=dealt)
+        weights += weight
+    return total / weights
+
+
+def _state_evidence(state: truco.State) -> str:
+    """``_evidence`` for the seat to act in a full state."""
+    if state.phase == _ANSWER:
+        return "raised"
+    if state.phase == _PLAY and state.stake > 1:
+        return "accepted" if state.raised_by == state.turn & 1 else "raised"
+    return ""
 
 
 def _bet(state: truco.State, actions: Sequence[int], chance: float) -> int:
