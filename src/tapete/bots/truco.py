@@ -43,6 +43,8 @@ UNIT = "points"  # what a deal's returns count, in reasons and reviews
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
 READ_TRIES = 30  # deals drawn at most for one that the other seats' bets and cards are kept for
+OPPONENT_DEALS = 4  # deals behind the search's guess of an opponent's win chance, read in its bets
+BET_READ = True  # the search reads bets by medium's thresholds, else by a casual count (_fit)
 PLAY_MISS = 0.4  # how much less a deal counts for each card medium would not have played in it
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
@@ -445,7 +447,15 @@ class Knowledge(search.Knowledge[truco.State]):
             best, top = None, -1.0
             for _ in range(READ_TRIES):
                 world = deal(rng)
-                weight = _fit(view, world, evidence) * _plays_fit(world, read)
+                weight = _plays_fit(world, read)
+                if evidence and BET_READ:
+                    if rng.random() >= weight:
+                        if weight > top:
+                            best, top = world, weight
+                        continue
+                    weight = _bets_fit(view, world, evidence, rng)
+                else:
+                    weight *= _fit(view, world, evidence)
                 if rng.random() < weight:
                     return world
                 if weight > top:
@@ -507,6 +517,21 @@ class Knowledge(search.Knowledge[truco.State]):
 
     def describe(self, params: truco.Params, action: int) -> str:
         return _WORDS.get(action) or truco.format_action(params, action)
+
+
+def _bets_fit(view: truco.View, world: truco.State, evidence: str, rng: random.Random) -> float:
+    """How likely medium's bets were in ``world``: its raise (or its accept of ours), from the
+    win chance the other team sees there (OPPONENT_DEALS deals drawn from each seat's view)."""
+    assert view.seat is not None
+    n, team = view.params.players, view.seat & 1
+    seats = [view.proposer] if view.proposer is not None else range(1 - team, n, 2)
+    chance = max(_own_chance(world, rng, OPPONENT_DEALS, s, read=False) for s in seats)
+    if evidence == "raised":
+        bluff = 0.06 if chance < 0.2 else 0.0
+        return max(0.04, bluff, _ramp(chance, 0.55, 0.75))
+    asked = view.stake
+    keep = (asked - truco.RUN_PAYS[asked]) / (2 * asked) + 0.1
+    return max(0.1, _ramp(chance, keep - 0.1, keep + 0.1))
 
 
 def _plays_read(view: truco.View) -> tuple[int, ...]:
@@ -643,14 +668,17 @@ def _playout_card(state: truco.State, legal: list[int]) -> int:
     return card if card in legal else card & 127
 
 
-def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
+def _own_chance(
+    state: truco.State, rng: random.Random, deals: int, seat: int = -1, read: bool = True
+) -> float:
     """The chance the seat to act wins the hand as it sees it: the hands it cannot see dealt
     again at random from the cards it cannot place, played out by medium, each deal weighed by
     how well the other team's raises (or accepts of ours) fit it, as medium reads them.
 
     Truco reveals no voids, so every card the seat cannot place is as likely in any hand it
-    cannot see; the cards already played stay where they are."""
-    seat, d = state.turn, state.deal
+    cannot see; the cards already played stay where they are. ``seat``: another seat than the
+    one to act; without ``read`` the bets are not read."""
+    seat, d = state.turn if seat < 0 else seat, state.deal
     n = state.params.players
     shown = n == 4 and d.special == truco.ELEVEN and seat & 1 == d.eleven_team
     hidden = [s for s in range(n) if s != seat and not (shown and s == seat ^ 2)]
@@ -667,7 +695,7 @@ def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
     sizes = [state.hands[s].bit_count() for s in hidden]
     need = sum(sizes)
     team = seat & 1
-    evidence = _state_evidence(state)
+    evidence = _state_evidence(state) if read and seat == state.turn else ""
     total = weights = 0.0
     for _ in range(deals):
         drawn = rng.sample(pool, need)
