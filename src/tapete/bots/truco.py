@@ -12,15 +12,18 @@
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
 * **hard** (and **expert**, with more time) is the information-set search of
-  ``tapete.bots.search`` over deals drawn from its view, kept in proportion to how well the
-  opponents' raises (or accepts of its raise) fit the cards they hold in them, as medium weighs
-  them. What it knows of this game (``Knowledge``): the horizon is the end of the hand, valued by
-  the points it moves (its stake, or what a run from a raise gives); an information set is the
-  seat's hand (and a partner's shown in a mão de onze), the cards face up and the bets; cards,
-  raises, accepts, runs and the mão de onze are moves of the same tree. Playouts play medium's
-  cards and answer a raise by a deal drawn from the answering seat's view; the prior, which is
-  how the search first models the other seats, is medium's card and medium's bets for the seat's
-  own win chance (a few deals drawn from its view, played out).
+  ``tapete.bots.search`` over deals drawn from its view and kept in proportion to how well they
+  fit what the other seats did: each card they played face up that medium would not have played
+  with the hand the deal gives them counts against it, and so does a raise (or an accept of its
+  raise) that medium's thresholds would not have made with the win chance that team sees there
+  (a few deals drawn from each seat's view, played out). What it knows of this game
+  (``Knowledge``): the horizon is the end of the hand, valued by the points it moves (its stake,
+  or what a run from a raise gives); an information set is the seat's hand (and a partner's shown
+  in a mão de onze), the cards face up and the bets; cards, raises, accepts, runs and the mão de
+  onze are moves of the same tree. Playouts play medium's cards and answer a raise by a deal drawn
+  from the answering seat's view; the prior, which is how the search first models the other
+  seats, is medium's card and medium's bets for the seat's own win chance (a few deals drawn from
+  its view, read with the other team's bets as medium reads them, played out).
 """
 
 from __future__ import annotations
@@ -44,7 +47,6 @@ _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
 READ_TRIES = 30  # deals drawn at most for one that the other seats' bets and cards are kept for
 OPPONENT_DEALS = 4  # deals behind the search's guess of an opponent's win chance, read in its bets
-BET_READ = True  # the search reads bets by medium's thresholds, else by a casual count (_fit)
 PLAY_MISS = 0.4  # how much less a deal counts for each card medium would not have played in it
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
@@ -435,8 +437,11 @@ class Knowledge(search.Knowledge[truco.State]):
         self.chances: dict[Hashable, float] = {}
 
     def sampler(self, view: truco.View) -> Callable[[random.Random], truco.State]:
-        """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
-        accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
+        """Deals drawn from the view, kept in proportion to how well the other seats' cards
+        (``_plays_fit``) and the other team's raise or accept of ours (``_bets_fit``) fit the
+        hands they hold in them, as medium would have played and bet: a raise tells of
+        strength, a card of the hand it was kept from. After READ_TRIES deals none kept, the one
+        that fit best."""
         evidence = _evidence(view)
         deal = _fast_sampler(view)
         read = _plays_read(view)
@@ -448,14 +453,12 @@ class Knowledge(search.Knowledge[truco.State]):
             for _ in range(READ_TRIES):
                 world = deal(rng)
                 weight = _plays_fit(world, read)
-                if evidence and BET_READ:
+                if evidence:  # the plays' test first: it costs no playout
                     if rng.random() >= weight:
                         if weight > top:
                             best, top = world, weight
                         continue
                     weight = _bets_fit(view, world, evidence, rng)
-                else:
-                    weight *= _fit(view, world, evidence)
                 if rng.random() < weight:
                     return world
                 if weight > top:
