@@ -36,7 +36,7 @@ __all__ = ["Knowledge", "decide", "knowledge"]
 UNIT = "points of margin"  # what a deal's returns count, in reasons and reviews
 
 PRIOR_POINTS = 5.0  # hard's prior: a card worth this many points less is e times less liked
-EXACT_CARDS = 16  # four players: cards left in all hands at or below which a leaf is solved
+EXACT_CARDS = 12  # four players: cards left in all hands at or below which a leaf is solved
 BEST_OF_WIN = 60  # best_of_K matches: what winning a deal is worth next to its points
 POINTS = tute.POINTS
 ORDER = tute.ORDER
