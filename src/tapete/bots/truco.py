@@ -11,19 +11,19 @@
   opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
-* **hard** (and **expert**, with more time) is the information-set search of
-  ``tapete.bots.search`` over deals drawn from its view and kept in proportion to how well they
-  fit what the other seats did: each card they played face up that medium would not have played
-  with the hand the deal gives them counts against it, and so does a raise (or an accept of its
-  raise) that medium's thresholds would not have made with the win chance that team sees there
-  (a few deals drawn from each seat's view, played out). What it knows of this game
-  (``Knowledge``): the horizon is the end of the hand, valued by the points it moves (its stake,
-  or what a run from a raise gives); an information set is the seat's hand (and a partner's shown
-  in a mão de onze), the cards face up and the bets; cards, raises, accepts, runs and the mão de
-  onze are moves of the same tree. Playouts play medium's cards and answer a raise by a deal drawn
-  from the answering seat's view; the prior, which is how the search first models the other
-  seats, is medium's card and medium's bets for the seat's own win chance (a few deals drawn from
-  its view, read with the other team's bets as medium reads them, played out).
+* **hard** (and **expert**, with more time) is the information-set search of ``tapete.bots.search``
+  over deals drawn from its view and kept in proportion to how well they fit what the other seats
+  did: in 1v1 each card the opponent played face up that medium would not have played with the hand
+  the deal gives it counts against the deal, and so does a raise (or an accept of its raise) that
+  medium's thresholds would not have made with the win chance that team sees there (a few deals
+  drawn from each seat's view, played out). What it knows of this game (``Knowledge``): the horizon
+  is the end of the hand, valued by the points it moves (its stake, or what a run from a raise
+  gives); an information set is the seat's hand (and a partner's shown in a mão de onze), the cards
+  face up and the bets; cards, raises, accepts, runs and the mão de onze are moves of the same tree.
+  Playouts play medium's cards and answer a raise by a deal drawn from the answering seat's view;
+  the prior, which is how the search first models the other seats, is medium's card and medium's
+  bets for the seat's own win chance (a few deals drawn from its view, read with the other team's
+  bets as medium reads them, played out).
 """
 
 from __future__ import annotations
@@ -539,8 +539,10 @@ def _bets_fit(view: truco.View, world: truco.State, evidence: str, rng: random.R
 
 def _plays_read(view: truco.View) -> tuple[int, ...]:
     """The plays of ``view`` whose card tells of a hand it cannot see: their indices in the
-    order played (face up, by a seat whose hand the view does not show)."""
-    if view.blind or not PLAY_MISS < 1:
+    order played (face up, by a seat whose hand the view does not show). 1v1 only: in 2v2 three
+    hidden hands and their partners' tricks left too few deals that fit (measured: the search
+    fell behind the flat one by 4 points a match when it read them)."""
+    if view.blind or not PLAY_MISS < 1 or view.params.players == 4:
         return ()
     plays = [p for r in view.tricks for p in r.plays] + list(view.trick)
     return tuple(i for i, p in enumerate(plays) if p.card >= 0 and view.hands[p.seat] is None)
