@@ -11,16 +11,19 @@
   opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
-* **hard** (and **expert**, with more time) is the information-set search of
-  ``tapete.bots.search`` over deals drawn from its view, kept in proportion to how well the
-  opponents' raises (or accepts of its raise) fit the cards they hold in them, as medium weighs
-  them. What it knows of this game (``Knowledge``): the horizon is the end of the hand, valued by
-  the points it moves (its stake, or what a run from a raise gives); an information set is the
-  seat's hand (and a partner's shown in a mão de onze), the cards face up and the bets; cards,
-  raises, accepts, runs and the mão de onze are moves of the same tree. Playouts play medium's
-  cards and answer a raise by a deal drawn from the answering seat's view; the prior, which is
-  how the search first models the other seats, is medium's card and medium's bets for the seat's
-  own win chance (a few deals drawn from its view, played out).
+* **hard** (and **expert**, with more time) is the information-set search of ``tapete.bots.search``
+  over deals drawn from its view and kept in proportion to how well they fit what the other seats
+  did: in 1v1 each card the opponent played face up that medium would not have played with the hand
+  the deal gives it counts against the deal, and so does a raise (or an accept of its raise) that
+  medium's thresholds would not have made with the win chance that team sees there (a few deals
+  drawn from each seat's view, played out). What it knows of this game (``Knowledge``): the horizon
+  is the end of the hand, valued by the points it moves (its stake, or what a run from a raise
+  gives); an information set is the seat's hand (and a partner's shown in a mão de onze), the cards
+  face up and the bets; cards, raises, accepts, runs and the mão de onze are moves of the same tree.
+  Playouts play medium's cards and answer a raise by a deal drawn from the answering seat's view;
+  the prior, which is how the search first models the other seats, is medium's card and medium's
+  bets for the seat's own win chance (a few deals drawn from its view, read with the other team's
+  bets as medium reads them, played out).
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ UNIT = "points"  # what a deal's returns count, in reasons and reviews
 
 _WORDS = {ACCEPT: "accept", RUN: "run", RAISE: "raise"}
 MEDIUM_DEALS = 32  # sampled deals behind medium's win chance
-READ_TRIES = 20  # deals drawn at most for one that the opponents' bets are kept for
+READ_TRIES = 30  # deals drawn at most for one that the other seats' bets and cards are kept for
+OPPONENT_DEALS = 4  # deals behind the search's guess of an opponent's win chance, read in its bets
+PLAY_MISS = 0.4  # how much less a deal counts for each card medium would not have played in it
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
 
 
@@ -239,12 +244,15 @@ def _pick(
     return discard
 
 
-def _finish(world: truco.State, team: int, first: int = -1) -> float:
+def _finish(
+    world: truco.State, team: int, first: int = -1, dealt: Sequence[int] | None = None
+) -> float:
     """Play ``world``'s hand out with the medium policy for every seat (after ``first``, the
-    current seat's card, when given): 1 if ``team`` wins it, 0 if it loses, 0.5 if nobody does."""
+    current seat's card, when given): 1 if ``team`` wins it, 0 if it loses, 0.5 if nobody does.
+    ``dealt`` replaces the hands of ``world`` (another deal of the cards still out)."""
     d, params = world.deal, world.params
     n, power = params.players, d.power
-    hands = list(world.hands)
+    hands = list(world.hands if dealt is None else dealt)
     trick, leader, results = world.trick, world.leader, world.results
     alive = truco.deck(params).mask & ~(1 << d.vira)
     for _, plays in world.tricks:
@@ -311,10 +319,22 @@ def _fit(view: truco.View, world: truco.State, evidence: str) -> float:
     if not evidence:
         return 1.0
     assert view.seat is not None
-    team, n = view.seat & 1, view.params.players
-    power, deck = _power(view), view.params.deck
-    held = max(_points(world.hands[s], power, deck) for s in range(1 - team, n, 2))
-    points = held + _rounds_points(_results(view), 1 - team)
+    return _fits(
+        world.hands, view.seat & 1, _power(view), view.params.deck, _results(view), evidence
+    )
+
+
+def _fits(
+    hands: Sequence[int],
+    team: int,
+    power: tuple[int, ...],
+    deck: str,
+    results: Sequence[int],
+    evidence: str,
+) -> float:
+    """``_fit`` for the other team's ``hands`` (every seat's, indexed by seat)."""
+    held = max(_points(hands[s], power, deck) for s in range(1 - team, len(hands), 2))
+    points = held + _rounds_points(results, 1 - team)
     if evidence == "raised":
         return 0.15 + 0.85 * _ramp(points, 1, 6)
     return 0.3 + 0.7 * _ramp(points, 0, 3)
@@ -417,18 +437,34 @@ class Knowledge(search.Knowledge[truco.State]):
         self.chances: dict[Hashable, float] = {}
 
     def sampler(self, view: truco.View) -> Callable[[random.Random], truco.State]:
-        """Deals drawn from the view, kept in proportion to how well the opponents' raises (or
-        accepts of ours) fit the cards they hold in them (``_fit``): a raise tells of strength."""
+        """Deals drawn from the view, kept in proportion to how well the other seats' cards
+        (``_plays_fit``) and the other team's raise or accept of ours (``_bets_fit``) fit the
+        hands they hold in them, as medium would have played and bet: a raise tells of
+        strength, a card of the hand it was kept from. After READ_TRIES deals none kept, the one
+        that fit best."""
         evidence = _evidence(view)
-        if not evidence:
-            return super().sampler(view)
+        deal = _fast_sampler(view)
+        read = _plays_read(view)
+        if not evidence and not read:
+            return deal
 
         def sample(rng: random.Random) -> truco.State:
+            best, top = None, -1.0
             for _ in range(READ_TRIES):
-                world = truco.sample_state(view, rng)
-                if rng.random() < _fit(view, world, evidence):
-                    break
-            return world
+                world = deal(rng)
+                weight = _plays_fit(world, read)
+                if evidence:  # the plays' test first: it costs no playout
+                    if rng.random() >= weight:
+                        if weight > top:
+                            best, top = world, weight
+                        continue
+                    weight = _bets_fit(view, world, evidence, rng)
+                if rng.random() < weight:
+                    return world
+                if weight > top:
+                    best, top = world, weight
+            assert best is not None
+            return best
 
         return sample
 
@@ -486,6 +522,125 @@ class Knowledge(search.Knowledge[truco.State]):
         return _WORDS.get(action) or truco.format_action(params, action)
 
 
+def _bets_fit(view: truco.View, world: truco.State, evidence: str, rng: random.Random) -> float:
+    """How likely medium's bets were in ``world``: its raise (or its accept of ours), from the
+    win chance the other team sees there (OPPONENT_DEALS deals drawn from each seat's view)."""
+    assert view.seat is not None
+    n, team = view.params.players, view.seat & 1
+    seats = [view.proposer] if view.proposer is not None else range(1 - team, n, 2)
+    chance = max(_own_chance(world, rng, OPPONENT_DEALS, s, read=False) for s in seats)
+    if evidence == "raised":
+        bluff = 0.06 if chance < 0.2 else 0.0
+        return max(0.04, bluff, _ramp(chance, 0.55, 0.75))
+    asked = view.stake
+    keep = (asked - truco.RUN_PAYS[asked]) / (2 * asked) + 0.1
+    return max(0.1, _ramp(chance, keep - 0.1, keep + 0.1))
+
+
+def _plays_read(view: truco.View) -> tuple[int, ...]:
+    """The plays of ``view`` whose card tells of a hand it cannot see: their indices in the
+    order played (face up, by a seat whose hand the view does not show). 1v1 only: in 2v2 three
+    hidden hands and their partners' tricks left too few deals that fit (measured: the search
+    fell behind the flat one by 4 points a match when it read them)."""
+    if view.blind or not PLAY_MISS < 1 or view.params.players == 4:
+        return ()
+    plays = [p for r in view.tricks for p in r.plays] + list(view.trick)
+    return tuple(i for i, p in enumerate(plays) if p.card >= 0 and view.hands[p.seat] is None)
+
+
+def _plays_fit(world: truco.State, read: Sequence[int]) -> float:
+    """How well the plays ``read`` fit the hands of ``world``: PLAY_MISS for each card the
+    medium policy would not have played there, from what its seat knew then."""
+    if not read:
+        return 1.0
+    d, params = world.deal, world.params
+    n, power = params.players, d.power
+    rounds = (*world.tricks, (world.leader, world.trick))
+    held = list(world.hands)
+    for leader, plays in rounds:
+        for i, play in enumerate(plays):
+            held[(leader + i) % n] |= 1 << (play & 127)
+    shown = n == 4 and d.special == truco.ELEVEN
+    tied = _tied_team(params, d.dealer)
+    played = 1 << d.vira
+    index = 0
+    fit = 1.0
+    results: tuple[int, ...] = ()
+    for r, (leader, plays) in enumerate(rounds):
+        trick: tuple[int, ...] = ()
+        for i, play in enumerate(plays):
+            seat = (leader + i) % n
+            if index in read:
+                partner = held[seat ^ 2] if shown and seat & 1 == d.eleven_team else 0
+                unseen = truco.deck(params).mask & ~played & ~held[seat] & ~partner
+                pick = _pick(
+                    held[seat],
+                    seat,
+                    n,
+                    trick,
+                    leader,
+                    results,
+                    power,
+                    unseen,
+                    _can_down(params, results),
+                    tied,
+                    partner,
+                    careful=True,
+                )
+                if pick != play:
+                    fit *= PLAY_MISS
+            bit = 1 << (play & 127)
+            held[seat] &= ~bit
+            played |= bit
+            trick = (*trick, DOWN if play >= DOWN else play)
+            index += 1
+        if r < len(world.results):
+            results = (*results, world.results[r])
+    return fit
+
+
+def _fast_sampler(view: truco.View) -> Callable[[random.Random], truco.State]:
+    """``truco.sample_state`` for one view, faster: where no card the view cannot see lies face
+    down on the table, a deal only draws the hidden hands from the cards still out, around one
+    sampled state (the same distribution; the deck order past the hand, which no search reaches,
+    is that state's)."""
+    assert view.seat is not None
+    hidden = [s for s, h in enumerate(view.hands) if h is None]
+    covered = any(
+        play.card < 0 for plays in (*(r.plays for r in view.tricks), view.trick) for play in plays
+    )
+    if covered or view.blind or not hidden:
+        return lambda rng: truco.sample_state(view, rng)
+    template = truco.sample_state(view, random.Random(0))
+    pool = cards_of(sum(template.hands[s] for s in hidden) | _undealt(template))
+    sizes = [view.hand_sizes[s] for s in hidden]
+    need = sum(sizes)
+
+    def sample(rng: random.Random) -> truco.State:
+        drawn = rng.sample(pool, need)
+        hands = list(template.hands)
+        at = 0
+        for s, size in zip(hidden, sizes, strict=True):
+            hands[s] = sum(1 << c for c in drawn[at : at + size])
+            at += size
+        return template._with(hands=tuple(hands))
+
+    return sample
+
+
+def _undealt(state: truco.State) -> int:
+    """The cards of the deck in no hand and not on the table (nor the vira)."""
+    mask = truco.deck(state.params).mask & ~(1 << state.deal.vira)
+    for hand in state.hands:
+        mask &= ~hand
+    for _, plays in state.tricks:
+        for play in plays:
+            mask &= ~(1 << (play & 127))
+    for play in state.trick:
+        mask &= ~(1 << (play & 127))
+    return mask
+
+
 def _playout_card(state: truco.State, legal: list[int]) -> int:
     """The medium policy's card for the seat to play in a full state (what it may see only)."""
     d, params, seat = state.deal, state.params, state.turn
@@ -518,13 +673,59 @@ def _playout_card(state: truco.State, legal: list[int]) -> int:
     return card if card in legal else card & 127
 
 
-def _own_chance(state: truco.State, rng: random.Random, deals: int) -> float:
-    """The chance the seat to act wins the hand as it sees it: deals drawn from its view,
-    played out by medium."""
-    seat = state.turn
-    view = truco.observe(state, seat)
+def _own_chance(
+    state: truco.State, rng: random.Random, deals: int, seat: int = -1, read: bool = True
+) -> float:
+    """The chance the seat to act wins the hand as it sees it: the hands it cannot see dealt
+    again at random from the cards it cannot place, played out by medium, each deal weighed by
+    how well the other team's raises (or accepts of ours) fit it, as medium reads them.
+
+    Truco reveals no voids, so every card the seat cannot place is as likely in any hand it
+    cannot see; the cards already played stay where they are. ``seat``: another seat than the
+    one to act; without ``read`` the bets are not read."""
+    seat, d = state.turn if seat < 0 else seat, state.deal
+    n = state.params.players
+    shown = n == 4 and d.special == truco.ELEVEN and seat & 1 == d.eleven_team
+    hidden = [s for s in range(n) if s != seat and not (shown and s == seat ^ 2)]
+    pool_mask = truco.deck(state.params).mask & ~(1 << d.vira)
+    for s in range(n):
+        if s not in hidden:
+            pool_mask &= ~state.hands[s]
+    for _, plays in state.tricks:
+        for play in plays:
+            pool_mask &= ~(1 << (play & 127))
+    for play in state.trick:
+        pool_mask &= ~(1 << (play & 127))
+    pool = cards_of(pool_mask)
+    sizes = [state.hands[s].bit_count() for s in hidden]
+    need = sum(sizes)
     team = seat & 1
-    return sum(_finish(truco.sample_state(view, rng), team) for _ in range(deals)) / deals
+    evidence = _state_evidence(state) if read and seat == state.turn else ""
+    total = weights = 0.0
+    for _ in range(deals):
+        drawn = rng.sample(pool, need)
+        dealt = list(state.hands)
+        at = 0
+        for s, size in zip(hidden, sizes, strict=True):
+            dealt[s] = sum(1 << c for c in drawn[at : at + size])
+            at += size
+        weight = (
+            _fits(dealt, team, d.power, state.params.deck, state.results, evidence)
+            if evidence
+            else 1.0
+        )
+        total += weight * _finish(state, team, dealt=dealt)
+        weights += weight
+    return total / weights
+
+
+def _state_evidence(state: truco.State) -> str:
+    """``_evidence`` for the seat to act in a full state."""
+    if state.phase == _ANSWER:
+        return "raised"
+    if state.phase == _PLAY and state.stake > 1:
+        return "accepted" if state.raised_by == state.turn & 1 else "raised"
+    return ""
 
 
 def _bet(state: truco.State, actions: Sequence[int], chance: float) -> int:
