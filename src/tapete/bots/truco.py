@@ -617,15 +617,23 @@ def _fast_sampler(view: truco.View) -> Callable[[random.Random], truco.State]:
     need = sum(sizes)
 
     def sample(rng: random.Random) -> truco.State:
-        drawn = rng.sample(pool, need)
-        hands = list(template.hands)
-        at = 0
-        for s, size in zip(hidden, sizes, strict=True):
-            hands[s] = sum(1 << c for c in drawn[at : at + size])
-            at += size
+        hands = _dealt(template.hands, hidden, sizes, rng.sample(pool, need))
         return template._with(hands=tuple(hands))
 
     return sample
+
+
+def _dealt(
+    hands: Sequence[int], hidden: Sequence[int], sizes: Sequence[int], drawn: Sequence[int]
+) -> list[int]:
+    """``hands`` with the ``hidden`` seats' hands replaced by the ``drawn`` cards, in turn,
+    ``sizes`` cards each."""
+    out = list(hands)
+    at = 0
+    for s, size in zip(hidden, sizes, strict=True):
+        out[s] = sum(1 << c for c in drawn[at : at + size])
+        at += size
+    return out
 
 
 def _undealt(state: truco.State) -> int:
@@ -703,12 +711,7 @@ def _own_chance(
     evidence = _state_evidence(state) if read and seat == state.turn else ""
     total = weights = 0.0
     for _ in range(deals):
-        drawn = rng.sample(pool, need)
-        dealt = list(state.hands)
-        at = 0
-        for s, size in zip(hidden, sizes, strict=True):
-            dealt[s] = sum(1 << c for c in drawn[at : at + size])
-            at += size
+        dealt = _dealt(state.hands, hidden, sizes, rng.sample(pool, need))
         weight = (
             _fits(dealt, team, d.power, state.params.deck, state.results, evidence)
             if evidence
