@@ -186,9 +186,12 @@ def test_the_search_solves_the_last_tricks_exactly() -> None:
     # BEAT_MOVES leave three tricks: the declarer (seat 0, bid 3, two tricks won) cannot make
     # exactly his bid against the best defence once every card is known, so the pot stays.
     from tapete.bots import pottle as pottle_bots
+    from tapete.games import pottle
 
     game, state = position("pottle", BEAT_HANDS, BEAT_MOVES[:-3])
     knowledge = pottle_bots.Knowledge(game.params)
+    assert isinstance(state, pottle.State)
     assert knowledge.exact(state, state) == (0.0, 0.0, 0.0, 0.0)
     _, start = position("pottle", BEAT_HANDS, BEAT_MOVES[:5])
+    assert isinstance(start, pottle.State)
     assert knowledge.exact(start, start) is None  # seven tricks left: played out instead
