@@ -247,34 +247,21 @@ def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@pages.get("/", include_in_schema=False)
-async def home() -> FileResponse:
+async def app_page() -> FileResponse:
+    """The browser app's one page: it reads which view to show from the address."""
     return page()
 
 
-@pages.get("/t/{code}", include_in_schema=False)
-async def table_page(code: str) -> FileResponse:
-    return page()
-
-
-@pages.get("/players/{participant}", include_in_schema=False)
-async def profile_page(participant: str) -> FileResponse:
-    return page()
-
-
-@pages.get("/leaderboard/{game}", include_in_schema=False)
-async def leaderboard_page(game: str) -> FileResponse:
-    return page()
-
-
-@pages.get("/replay/{code}", include_in_schema=False)
-async def replay_page(code: str) -> FileResponse:
-    return page()
-
-
-@pages.get("/rules/{game}", include_in_schema=False)
-async def rules_page(game: str) -> FileResponse:
-    return page()
+# The addresses a player may open or share; the page routes itself in the browser.
+for _address in (
+    "/",
+    "/t/{code}",
+    "/players/{participant}",
+    "/leaderboard/{game}",
+    "/replay/{code}",
+    "/rules/{game}",
+):
+    pages.add_api_route(_address, app_page, methods=["GET"], include_in_schema=False)
 
 
 @router.post("/api/players", summary="A new player: a name and an identity token (no password)")

@@ -205,7 +205,6 @@ class Thinkers:
 
     async def decide(self, job: Job) -> Answer:
         """``job``'s decision, from a worker when there are some."""
-        loop = asyncio.get_running_loop()
         self.waiting += 1
         try:
             if self._pool is None and self.processes:
@@ -214,7 +213,7 @@ class Thinkers:
                 # a bot of the server's own making (a test's, say) may not travel: a thread
                 answer = await asyncio.to_thread(think, job, time.monotonic())
             else:
-                answer = await self._in_worker(loop, job)
+                answer = await self._in_pool(False, think, job, time.monotonic())
                 self.in_workers += 1
         finally:
             self.waiting -= 1
@@ -222,22 +221,41 @@ class Thinkers:
         self._waits.append(answer.waited)
         return answer
 
-    async def _in_worker(self, loop: asyncio.AbstractEventLoop, job: Job) -> Answer:
-        """``job`` in a worker; a pool whose worker died (killed, out of memory) is replaced
-        and the job asked again, once."""
+    def _lane(self, review: bool) -> Executor:
+        """The bots' processes, or the review lane's (started at its first call)."""
+        if review:
+            if self._review_pool is None:
+                self._review_pool = ProcessPoolExecutor(
+                    self.review_processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                    initargs=(os.getpid(), REVIEW_NICENESS),
+                )
+            return self._review_pool
+        if self._pool is None:
+            self.start()
+        assert self._pool is not None
+        return self._pool
+
+    async def _in_pool(self, review: bool, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the bots' processes (or the review lane's); a pool whose worker
+        died (killed, out of memory) is replaced and the call asked again, once."""
+        what = "review" if review else "bot"
+        loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            pool = self._pool
-            assert pool is not None
+            pool = self._lane(review)
             try:
-                return await loop.run_in_executor(pool, think, job, time.monotonic())
+                return await loop.run_in_executor(pool, call, *args)
             except BrokenProcessPool:
                 if attempt == 2:
                     raise
-                log.error("a bot process died: starting the bot processes again")
-                if self._pool is pool:
+                log.error("a %s process died: starting the %s processes again", what, what)
+                if (self._review_pool if review else self._pool) is pool:
                     pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
-                    self.start()
+                    if review:
+                        self._review_pool = None
+                    else:
+                        self._pool = None
         raise AssertionError("unreachable")
 
     async def behind(self, call: Callable[..., T], *args: Any) -> T:
@@ -250,26 +268,7 @@ class Thinkers:
         try:
             if not self.review_processes:
                 return await asyncio.to_thread(call, *args)
-            loop = asyncio.get_running_loop()
-            for attempt in (1, 2):
-                if self._review_pool is None:
-                    self._review_pool = ProcessPoolExecutor(
-                        self.review_processes,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_lower_priority,
-                        initargs=(os.getpid(), REVIEW_NICENESS),
-                    )
-                pool = self._review_pool
-                try:
-                    return await loop.run_in_executor(pool, call, *args)
-                except BrokenProcessPool:
-                    if attempt == 2:
-                        raise
-                    log.error("a review process died: starting the review processes again")
-                    if self._review_pool is pool:
-                        pool.shutdown(wait=False, cancel_futures=True)
-                        self._review_pool = None
-            raise AssertionError("unreachable")
+            return await self._in_pool(True, call, *args)
         finally:
             self.behind_waiting -= 1
 
