@@ -25,8 +25,16 @@ COMPILED = [
     "src/tapete/games/truco.py",
     "src/tapete/games/poch.py",
     "src/tapete/games/pottle.py",
+    "src/tapete/bots/search.py",
+    "src/tapete/bots/solver.py",
+    "src/tapete/bots/pocha.py",
+    "src/tapete/bots/tute.py",
+    "src/tapete/bots/truco.py",
+    "src/tapete/bots/poch.py",
+    "src/tapete/bots/pottle.py",
 ]
-"""The modules mypyc compiles (``tapete.bench.CORE_MODULES`` checks that they were)."""
+"""The modules mypyc compiles (``tapete.bench.CORE_MODULES`` checks that they were): the engine's
+core, and the search bots with their playouts."""
 
 
 def wanted() -> bool:

@@ -43,8 +43,16 @@ CORE_MODULES = (
     "tapete.games.truco",
     "tapete.games.poch",
     "tapete.games.pottle",
+    "tapete.bots.search",
+    "tapete.bots.solver",
+    "tapete.bots.pocha",
+    "tapete.bots.tute",
+    "tapete.bots.truco",
+    "tapete.bots.poch",
+    "tapete.bots.pottle",
 )
-"""The modules a compiled build (``TAPETE_COMPILE=1 pip install .``) compiles with mypyc.
+"""The modules a compiled build (``TAPETE_COMPILE=1 pip install .``) compiles with mypyc: the
+engine's core and the search with each game's playouts (the search bots' hot loop).
 
 ``tapete.game`` stays Python in both builds: its ``Game`` handle is a generic frozen dataclass
 and ``GameState`` writes each state class's copy when the class is made."""

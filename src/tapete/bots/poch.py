@@ -38,6 +38,7 @@ from typing import Any
 
 from tapete.bots import Budget, Decision, Reason, search
 from tapete.cards import cards_of, format_card
+from tapete.game import Rules
 from tapete.games import poch
 from tapete.games.poch import CALL, PASS, PINKE, POCH
 
@@ -435,7 +436,7 @@ class Knowledge(search.Knowledge[poch.State]):
     it moves (the Pinke, the race's payments, a fair share of the bowls that stay), the bets and
     the race's leads decisions alike."""
 
-    rules = poch
+    rules: Rules[poch.State, Any] = poch  # annotated, or mypyc leaves it unset
     scale = 5.0  # chips: a pot of a few bets, a race of a few cards each
 
     def __init__(self, params: poch.Params) -> None:

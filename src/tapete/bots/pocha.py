@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from tapete.bots import Budget, Decision, RandomBot, Reason, search
 from tapete.cards import cards_of, suit_mask
 from tapete.chance import deal_constrained
+from tapete.game import Rules
 from tapete.games import pocha
 from tapete.tricks import Obligation, Order, beats, legal_over, trick_winner
 
@@ -252,7 +254,7 @@ def knowledge(view: pocha.View) -> Knowledge:
 class Knowledge(search.Knowledge[pocha.State]):
     """Pocha and Oh Hell for ``tapete.bots.search``: the horizon is the end of the hand."""
 
-    rules = pocha
+    rules: Rules[pocha.State, Any] = pocha  # annotated, or mypyc leaves it unset
 
     def __init__(self, params: pocha.Params) -> None:
         self.params = params

@@ -39,10 +39,12 @@ import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tapete.bots import Budget, Decision, Move, Reason, search
 from tapete.bots.solver import Position, Solver
 from tapete.cards import cards_of, suit_mask
+from tapete.game import Rules
 from tapete.games import pottle
 from tapete.tricks import FOLLOW, beats, legal_mask, trick_winner
 
@@ -504,7 +506,7 @@ class Knowledge(search.Knowledge[pottle.State]):
     it moves (the pot to its winner, a fair share of a pot carried over to everyone); bids, trump
     and cards are decisions alike."""
 
-    rules = pottle
+    rules: Rules[pottle.State, Any] = pottle  # annotated, or mypyc leaves it unset
     scale = 4.0  # chips: a pot of an ante a player, more when it carried over
 
     def __init__(self, params: pottle.Params) -> None:

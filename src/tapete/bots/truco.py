@@ -31,9 +31,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from tapete.bots import Budget, Decision, Reason, search
 from tapete.cards import cards_of
+from tapete.game import Rules
 from tapete.games import truco
 from tapete.games.truco import ACCEPT, DOWN, RAISE, RUN, TIE
 
@@ -429,7 +431,7 @@ class Knowledge(search.Knowledge[truco.State]):
     """Truco for ``tapete.bots.search``: the horizon is the end of the hand, its value the points
     the hand moves (its stake, or what a run gives), cards and bets decisions alike."""
 
-    rules = truco
+    rules: Rules[truco.State, Any] = truco  # annotated, or mypyc leaves it unset
     scale = 3.0  # a hand is worth 1 to 12 points, mostly 1 or 3
 
     def __init__(self, params: truco.Params) -> None:

@@ -24,10 +24,12 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tapete.bots import Budget, Decision, Move, Reason, search
 from tapete.bots.solver import Position, Solver, solve
 from tapete.cards import SPANISH_40, cards_of, suit_mask
+from tapete.game import Rules
 from tapete.games import tute
 from tapete.tricks import MUST_WIN, beats, trick_winner
 
@@ -475,7 +477,7 @@ class Knowledge(search.Knowledge[tute.State]):
     """Tute for ``tapete.bots.search``: the horizon is the end of the deal, valued by the point
     margin of the seat's side (plus a deal's worth in a best-of match, where deals are won)."""
 
-    rules = tute
+    rules: Rules[tute.State, Any] = tute  # annotated, or mypyc leaves it unset
     scale = 40.0
 
     def __init__(self, params: tute.Params) -> None:
@@ -522,7 +524,7 @@ class Knowledge(search.Knowledge[tute.State]):
         return out
 
     def declares(self, state: tute.State, action: int) -> bool:
-        return action in (tute.SWAP, *range(tute.SING, tute.SING + 4))
+        return action == tute.SWAP or tute.SING <= action < tute.SING + 4
 
     def prior(self, state: tute.State, actions: Sequence[int]) -> list[float]:
         """Declarations first (medium always makes them), then cards by medium's value."""
