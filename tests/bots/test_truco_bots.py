@@ -5,6 +5,7 @@ from a lost raise, read the mão de onze from both hands)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 import tapete
 from tapete.bots import Budget, LevelBot, hint
 from tapete.bots import truco as bots
-from tapete.cards import parse_card
+from tapete.cards import cards_of, parse_card
 from tapete.game import Setup
 from tapete.games import truco
 from tapete.games.truco import ACCEPT, BLIND, DOWN, RAISE, RUN
@@ -201,3 +202,27 @@ def test_the_hint_gives_a_reason() -> None:
     advice = hint(game.observe(state, game.current_player(state)), FAST)
     assert advice.action in game.legal_actions(state)
     assert "sampled deals" in str(advice.reason)
+
+
+def test_in_2v2_the_search_reads_its_partners_cards() -> None:
+    # Manilha 7 (vira 6c). Seat 2 throws its 4s under seat 1's Kh, where medium would have taken
+    # the round with any card above the Kh: the deals hard searches from seat 0's view seldom
+    # leave such a card in its partner's hand, plain deals mostly do.
+    state = position(
+        "4d 5d 6d | Kh 4h 5h | 4s 3s Qd | Jh Jd Js",
+        "6c",
+        "play 4d, play Kh, play 4s",
+        spec="truco(players=4)",
+    )
+    view = truco.observe(state, 0)
+    power = state.deal.power
+    rng = random.Random(0)
+
+    def share(sample: Callable[[random.Random], truco.State]) -> float:
+        worlds = [sample(rng) for _ in range(400)]
+        beats = [any(power[c] > power[card("Kh")] for c in cards_of(w.hands[2])) for w in worlds]
+        return sum(beats) / len(worlds)
+
+    read = share(bots.knowledge(view).sampler(view))
+    plain = share(lambda r: truco.sample_state(view, r))
+    assert read < plain - 0.1
