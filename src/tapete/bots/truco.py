@@ -11,19 +11,20 @@
   opponents' raises (or accepts of its raise) fit the cards they hold there; raises, answers and
   the mão de onze compare that chance with thresholds jittered by the RNG, and it bluffs now and
   then with nothing.
-* **hard** (and **expert**, with more time) is the information-set search of ``tapete.bots.search``
-  over deals drawn from its view and kept in proportion to how well they fit what the other seats
-  did: in 1v1 each card the opponent played face up that medium would not have played with the hand
-  the deal gives it counts against the deal, and so does a raise (or an accept of its raise) that
-  medium's thresholds would not have made with the win chance that team sees there (a few deals
-  drawn from each seat's view, played out). What it knows of this game (``Knowledge``): the horizon
-  is the end of the hand, valued by the points it moves (its stake, or what a run from a raise
-  gives); an information set is the seat's hand (and a partner's shown in a mão de onze), the cards
-  face up and the bets; cards, raises, accepts, runs and the mão de onze are moves of the same tree.
-  Playouts play medium's cards and answer a raise by a deal drawn from the answering seat's view;
-  the prior, which is how the search first models the other seats, is medium's card and medium's
-  bets for the seat's own win chance (a few deals drawn from its view, read with the other team's
-  bets as medium reads them, played out).
+* **hard** (and **expert**, with more time) is the information-set search of
+  ``tapete.bots.search`` over deals drawn from its view and kept in proportion to how well they
+  fit what the other seats did: each card the opponent (in 2v2, the partner) played face up that
+  medium would not have played with the hand the deal gives it counts against the deal, and so
+  does a raise (or an accept of its raise) that medium's thresholds would not have made with the
+  win chance that team sees there (a few deals drawn from each seat's view, played out). What it
+  knows of this game (``Knowledge``): the horizon is the end of the hand, valued by the points it
+  moves (its stake, or what a run from a raise gives); an information set is the seat's hand (and
+  a partner's shown in a mão de onze), the cards face up and the bets; cards, raises, accepts,
+  runs and the mão de onze are moves of the same tree. Playouts play medium's cards and answer a
+  raise by a deal drawn from the answering seat's view; the prior, which is how the search first
+  models the other seats, is medium's card and medium's bets for the seat's own win chance (a few
+  deals drawn from its view, read with the other team's bets as medium reads them, played out); in
+  2v2 that model accepts a raise from break-even on.
 """
 
 from __future__ import annotations
