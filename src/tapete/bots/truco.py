@@ -13,18 +13,18 @@
   then with nothing.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view and kept in proportion to how well they
-  fit what the other seats did: each card the opponent (in 2v2, the partner) played face up that
-  medium would not have played with the hand the deal gives it counts against the deal, and so
-  does a raise (or an accept of its raise) that medium's thresholds would not have made with the
-  win chance that team sees there (a few deals drawn from each seat's view, played out). What it
-  knows of this game (``Knowledge``): the horizon is the end of the hand, valued by the points it
-  moves (its stake, or what a run from a raise gives); an information set is the seat's hand (and
-  a partner's shown in a mão de onze), the cards face up and the bets; cards, raises, accepts,
-  runs and the mão de onze are moves of the same tree. Playouts play medium's cards and answer a
-  raise by a deal drawn from the answering seat's view; the prior, which is how the search first
-  models the other seats, is medium's card and medium's bets for the seat's own win chance (a few
-  deals drawn from its view, read with the other team's bets as medium reads them, played out); in
-  2v2 that model accepts a raise from break-even on.
+  fit what the other seats did: in 1v1 each card the opponent played face up that medium would not
+  have played with the hand the deal gives it counts against the deal, and so does a raise (or an
+  accept of its raise) that medium's thresholds would not have made with the win chance that team
+  sees there (a few deals drawn from each seat's view, played out). What it knows of this game
+  (``Knowledge``): the horizon is the end of the hand, valued by the points it moves (its stake,
+  or what a run from a raise gives); an information set is the seat's hand (and a partner's shown
+  in a mão de onze), the cards face up and the bets; cards, raises, accepts, runs and the mão de
+  onze are moves of the same tree. Playouts play medium's cards and answer a raise by a deal drawn
+  from the answering seat's view; the prior, which is how the search first models the other seats,
+  is medium's card and medium's bets for the seat's own win chance (a few deals drawn from its
+  view, read with the other team's bets as medium reads them, played out); in 2v2 that model
+  accepts a raise from break-even on.
 """
 
 from __future__ import annotations
@@ -541,22 +541,14 @@ def _bets_fit(view: truco.View, world: truco.State, evidence: str, rng: random.R
 
 def _plays_read(view: truco.View) -> tuple[int, ...]:
     """The plays of ``view`` whose card tells of a hand it cannot see: their indices in the
-    order played (face up, by a seat whose hand the view does not show). In 1v1 the opponent's;
-    in 2v2 the partner's only. Medium's cards are a partner's signals: a strong card led or a
-    round given up tells what the partner keeps. Reading the opponents as well left too few
-    deals that fit three hidden hands (measured: 4 points a match behind the flat search with
-    every seat read, 2.3 with the opponents only)."""
-    if view.blind or not PLAY_MISS < 1:
+    order played (face up, by a seat whose hand the view does not show). 1v1 only: in 2v2 three
+    hidden hands and their partners' tricks left too few deals that fit (measured against the
+    flat search: 4 points a match behind reading every seat, 2.3 reading the opponents only; the
+    partner's cards alone were no better than none)."""
+    if view.blind or not PLAY_MISS < 1 or view.params.players == 4:
         return ()
-    assert view.seat is not None
-    n = view.params.players
-    read = {view.seat ^ 2} if n == 4 else {1 - view.seat}
     plays = [p for r in view.tricks for p in r.plays] + list(view.trick)
-    return tuple(
-        i
-        for i, p in enumerate(plays)
-        if p.card >= 0 and view.hands[p.seat] is None and p.seat in read
-    )
+    return tuple(i for i, p in enumerate(plays) if p.card >= 0 and view.hands[p.seat] is None)
 
 
 def _plays_fit(world: truco.State, read: Sequence[int]) -> float:
