@@ -201,3 +201,14 @@ def test_the_hint_gives_a_reason() -> None:
     advice = hint(game.observe(state, game.current_player(state)), FAST)
     assert advice.action in game.legal_actions(state)
     assert "sampled deals" in str(advice.reason)
+
+
+@pytest.mark.parametrize(("spec", "answer"), [("truco", RUN), ("truco(players=4)", ACCEPT)])
+def test_the_searchs_model_of_a_2v2_answer_accepts_from_break_even(spec: str, answer: int) -> None:
+    # A raise to 3 pays 1 if run from: accepting pays from a 1-in-3 chance on. The search models
+    # a 2v2 answer at that break-even; in 1v1 as medium, 10 points above it.
+    hands = (
+        "7c 4d 5d | Kh 4h 5h" if spec == "truco" else "7c 4d 5d | Kh 4h 5h | 3s Qd 4s | Jh Jd Js"
+    )
+    state = position(hands, "6c", "raise", spec=spec)
+    assert bots._bet(state, truco.legal_actions(state), 0.4) == answer
