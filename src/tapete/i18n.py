@@ -607,6 +607,7 @@ _ES: dict[str, str] = {
     "{plan}: {mean:+.1f} points on average over {k} sampled deals": "{plan}: {mean:+.1f} puntos de media en {k} repartos simulados",
     "{trump} for {n}": "{trump} para {n}",
     "{trump}: exact contract in about {p:.0%}": "{trump}: contrato justo en cerca del {p:.0%}",
+    "{why} (a bluff)": "{why} (un farol)",
 }
 
 _PT: dict[str, str] = {
@@ -1195,6 +1196,7 @@ _PT: dict[str, str] = {
     "{plan}: {mean:+.1f} points on average over {k} sampled deals": "{plan}: {mean:+.1f} pontos em média em {k} distribuições simuladas",
     "{trump} for {n}": "{trump} para {n}",
     "{trump}: exact contract in about {p:.0%}": "{trump}: contrato exato em cerca de {p:.0%}",
+    "{why} (a bluff)": "{why} (um blefe)",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}

@@ -170,3 +170,32 @@ def test_hard_calls_a_small_bet_into_a_big_pot_with_a_high_pair() -> None:
     bot = bots.LevelBot("hard", bots.Budget(iterations=200))
     choices = [bot.choose(view, legal, random.Random(seed)) for seed in range(5)]
     assert poch.PASS not in choices
+
+
+def test_a_big_opening_bet_is_read_as_a_strong_hand() -> None:
+    # Seat 1 reads seat 0's opening bet: trips against a low pair, with a bet of 1 or of 8.
+    from tapete.bots import poch as poch_bots
+
+    hands = ["7c 9d Jh Ks 8s", "Ac Ad 9h Tc 8d", "7h 9s Th Qc 8h", "Qd Qh 7s 9c Td"]
+    trips, low_pair = {0: 0.95}, {0: 0.35}
+
+    def odds(bet: str) -> float:
+        game, state = deal(hands, actions=(bet,))
+        view = game.observe(state, 1)
+        return poch_bots._likelihood(view, trips) / poch_bots._likelihood(view, low_pair)
+
+    assert odds("bet 8") > 3 * odds("bet 1") > 3
+
+
+def test_hard_bluffs_now_and_then_with_nothing() -> None:
+    # No set, first to speak: mostly a pass, but now and then the smallest bet, said to be a bluff.
+    from tapete.bots import poch as poch_bots
+
+    game, state = deal(["7c 9d Jh Ks 8s", "Ac Ad Ah As 7h", "Kc Kd Kh 9c 9s", "Qc Qd Qh 8c 8d"])
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    budget = bots.Budget(iterations=40)
+    decisions = [poch_bots.decide("hard", view, legal, random.Random(s), budget) for s in range(40)]
+    bluffs = [d for d in decisions if "(a bluff)" in str(d.reason)]
+    assert 1 <= len(bluffs) <= 15
+    assert {d.action for d in bluffs} == {poch.bet_action(1)}
+    assert sum(d.action == poch.PASS for d in decisions) >= 25

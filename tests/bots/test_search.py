@@ -129,6 +129,9 @@ def test_an_iteration_budget_samples_exactly_that_many_deals() -> None:
     assert stats.visits[stats.best()] == 40 and stats.plan == (stats.best(),)
     again = search.search(view, legal, random.Random(1), Budget(iterations=40), knowledge_of(game))
     assert again.visits == stats.visits and stats.best() == again.best()
+    # The actions as good as the best within the noise are still in the race, the best first.
+    assert stats.close[0] == stats.best()
+    assert all(stats.visits[a] == 40 for a in stats.close)
 
 
 @pytest.mark.parametrize("options", ["rollout=random", "prior=none", "rollout=random, prior=none"])

@@ -15,7 +15,8 @@ which card to lead in the shedding race.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
   verdict included), drawn from a growing pool in proportion to how likely the others' bets,
-  calls and passes were with the hands each deal gives them. What it knows of this game
+  calls and passes were with the hands each deal gives them (a bet or raise bigger than medium
+  would make on an ordinary hand is read as a strong one). What it knows of this game
   (``Knowledge``): the horizon is the end of the round, valued by the chips it moves (the Pinke,
   the race's payments, a fair share of what stays in the bowls). A bet is valued where it is
   made: every other player still to match it calls (by the model: his hand's equity against the
@@ -24,7 +25,9 @@ which card to lead in the shedding race.
   medium's, twice medium's, the largest). In the race the leads are moves of the tree; playouts
   lead as medium counts the race, on bare card masks, and near the race's end
   (``SOLVE_CARDS``) each drawn deal is searched exactly, every player leading for his own chips
-  (max-n with a table).
+  (max-n with a table). Its bets are mixed so that they are no fixed rule of its cards: it
+  draws among the bets as good as the best within its sampled deals' noise, and when it would
+  pass first it bets the smallest now and then, as often as poker's bluffing odds allow.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tapete.bots import Budget, Decision, Reason, search
+from tapete.bots import Budget, Decision, Reason, search, searched
 from tapete.cards import cards_of, format_card
 from tapete.game import Rules
 from tapete.games import poch
@@ -52,6 +55,10 @@ Value = tuple[Any, ...]  # a hand's showdown value, ``poch.hand_value``
 
 MEDIUM_SAMPLES = 200  # deals medium draws to estimate its chance of the best hand
 EPSILON = 0.15  # how often the search's model of the others lets them act out of character
+# Bet sizes read as strength, by medium's sizing: an opening bet above 1 + 0.7 of the pot only
+# comes with a chance above 70%, a raise above 1 + 0.3 of the pot and the call with one near 85%.
+BIG_BET = 0.7
+BIG_RAISE = 0.3
 READ_DEALS = 4  # deals the search draws for each one it keeps, by how well the bets fit them
 SOLVE_CARDS = 14  # cards left in all hands at or below which hard searches a race exactly
 RACE_NODES = 20_000  # positions one exact race search may visit before it gives up (then: playouts)
@@ -61,7 +68,9 @@ def decide(
     level: str, view: poch.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
+        if view.phase != _POKER:
+            return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
+        return _hard_bet(view, legal, rng, budget)
     if view.phase == poch.Phase.POKER:
         if level == "medium":
             return _medium_bet(view, legal, rng)
@@ -281,6 +290,30 @@ def _medium_lead(f: _Facts) -> int:
     return max(cards_of(f.hand), key=lambda c: (_lead_value(f, c), -c))
 
 
+# --- hard's bets: the search's, mixed ---------------------------------------------------------
+
+
+def _hard_bet(view: poch.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
+    """The search's bet, drawn among those as good as the best within the noise of its sampled
+    deals; a pass when nobody has bet yet turns now and then into the smallest bet (a bluff)."""
+    stats = search.search(view, legal, rng, budget, knowledge(view))
+    action = stats.close[rng.randrange(len(stats.close))]
+    bluff = False
+    small = poch.bet_action(1)
+    if action == PASS and view.to_call == 0 and small in legal:
+        # Bluffs are to value bets as the caller's pot odds allow (s / (P + s) for a bet s into
+        # a pot P) when half the hands open for value; each player still in must fold to it.
+        pot = view.bowls[PINKE] + view.bowls[POCH]
+        rate = 1 / (pot + 1) / max(1, len(_live(view)))
+        if stats.means[small] > -1 and rng.random() < rate:
+            action, bluff = small, True
+    what = poch.format_action(view.params, action)
+    reason = searched([what], stats.means[action], UNIT, stats.visits[action])
+    if bluff:
+        reason = Reason("{why} (a bluff)", why=reason)
+    return Decision(action, reason)
+
+
 # --- the search's model of the others' bets ------------------------------------------------------
 
 
@@ -312,15 +345,20 @@ def _sigmoid(x: float) -> float:
 def _p_call(equity: float, to_call: int, pot: int) -> float:
     """The model: a player calls when his equity beats the pot odds, give or take."""
     odds = to_call / (pot + to_call)
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - odds) / 0.08)
+    return _p_above(equity, odds)
+
+
+def _p_above(equity: float, needed: float) -> float:
+    """The model: a player acts on a hand whose equity is above ``needed``, give or take."""
+    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - needed) / 0.08)
 
 
 def _p_open(equity: float) -> float:
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.35) / 0.08)
+    return _p_above(equity, 0.35)
 
 
 def _p_raise(equity: float) -> float:
-    return EPSILON / 2 + (1 - EPSILON) * _sigmoid((equity - 0.7) / 0.08)
+    return _p_above(equity, 0.7)
 
 
 def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
@@ -336,13 +374,18 @@ def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
             if high == 0:
                 p = _p_open(e)
                 weight *= p if action != PASS else 1 - p
+                if (action - PASS) // 2 > 1 + BIG_BET * pot:  # a big bet claims a strong hand
+                    weight *= _p_above(e, 0.7)
             else:
-                p = _p_call(e, high - put[seat], pot)
+                owe = high - put[seat]
+                p = _p_call(e, owe, pot)
                 if action == PASS:
                     weight *= 1 - p
                 else:
                     r = _p_raise(e)
                     weight *= p * (r if action > CALL else 1 - r)
+                    if action > CALL and (action - CALL) // 2 > 1 + BIG_RAISE * (pot + owe):
+                        weight *= _p_above(e, 0.85)
         if action == PASS:
             live.discard(seat)
             continue

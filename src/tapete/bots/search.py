@@ -177,12 +177,16 @@ class Stats:
         iterations: int,
         plan: tuple[int, ...],
         simulations: int = 0,
+        close: tuple[int, ...] = (),
     ) -> None:
         self.visits = visits
         self.means = means
         self.iterations = iterations
         self.plan = plan
         self.simulations = simulations  # descents with their playouts, over all sampled deals
+        # The root actions as good as the best within the sampled deals' noise: their paired
+        # difference from the best plan is within one standard error of 0 (the best first).
+        self.close = close or plan[:1]
 
     def best(self) -> int:
         """The first action of the best plan still in the race (ties: the lower actions)."""
@@ -232,7 +236,9 @@ def search(
                 means[plan[0]] = mean
             visits[plan[0]] = max(visits[plan[0]], len(values))
     best = max(alive, key=lambda p: (sum(worlds[p]) / max(1, len(worlds[p])), [-a for a in p]))
-    return Stats(visits, means, clock.done, best, tree.simulations)
+    near = {p[0] for p in alive if p != best and _within(worlds[p], worlds[best], 1.0)}
+    close = (best[0], *sorted(near - {best[0]}))
+    return Stats(visits, means, clock.done, best, tree.simulations, close)
 
 
 def evaluate(
@@ -301,6 +307,17 @@ def _candidates(
     return [a for a, p in zip(legal, prior, strict=True) if p >= ROOT_SHARE * top]
 
 
+def _within(mine: list[float], best: list[float], errors: float) -> bool:
+    """Whether the paired difference ``mine - best`` is within ``errors`` standard errors of 0."""
+    n = len(mine)
+    if n < 2:
+        return False
+    diffs = [x - y for x, y in zip(mine, best, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean + errors * math.sqrt(var / n) >= 0
+
+
 def _race(alive: list[Plan], worlds: dict[Plan, list[float]]) -> list[Plan]:
     """Drop the root actions clearly worse than the best in the same sampled deals: the paired
     difference's mean is below 0 by more than RACE_SE standard errors."""
@@ -309,14 +326,7 @@ def _race(alive: list[Plan], worlds: dict[Plan, list[float]]) -> list[Plan]:
         return alive
     best = max(alive, key=lambda a: sum(worlds[a]))
     mine = worlds[best]
-    keep = []
-    for action in alive:
-        diffs = [x - y for x, y in zip(worlds[action], mine, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if action == best or mean + RACE_SE * math.sqrt(var / n) >= 0:
-            keep.append(action)
-    return keep
+    return [a for a in alive if a == best or _within(worlds[a], mine, RACE_SE)]
 
 
 class _Tree:
@@ -432,9 +442,17 @@ def decide(
     budget: Budget,
     knowledge: Knowledge[Any],
     unit: str = "points",
+    mix: bool = False,
 ) -> Decision:
-    """The search's decision for the seat of ``view``, with a reason for people."""
+    """The search's decision for the seat of ``view``, with a reason for people.
+
+    With ``mix`` it draws (from ``rng``) among the actions as good as the best within the
+    sampled deals' noise (``Stats.close``), so that a seat whose choice others read, like a bet,
+    is not a fixed rule of its cards."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    what = [knowledge.describe(view.params, a) for a in stats.plan]
+    if mix and len(stats.close) > 1:
+        best = stats.close[rng.randrange(len(stats.close))]
+    plan = stats.plan if best == stats.plan[0] else (best,)
+    what = [knowledge.describe(view.params, a) for a in plan]
     return Decision(best, searched(what, stats.means[best], unit, stats.visits[best]))
