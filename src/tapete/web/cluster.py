@@ -282,7 +282,8 @@ class Cluster:
             for code in needing:
                 if code in self.owned:
                     pipe.eval(RENEW, 1, self._lease_key(code), self.me, ms)
-                pipe.set(self._lease_key(code), self.me, nx=True, px=ms)
+                else:
+                    pipe.set(self._lease_key(code), self.me, nx=True, px=ms)
             for code in done:
                 pipe.eval(RELEASE, 1, self._lease_key(code), self.me)
             for server in servers:
@@ -292,15 +293,14 @@ class Cluster:
         self._back()
         won = []
         for code in needing:
-            renewed = code in self.owned and next(answers)
-            taken = next(answers)  # refused while this server holds it: renewed or not
-            if renewed:
-                self._until[code] = asked + self.lease
-                continue
+            answer = next(answers)
             if code in self.owned:
-                self.owned.discard(code)
-                log.warning("room %s: its lease went to another server", code)
-            if taken:
+                if answer:
+                    self._until[code] = asked + self.lease
+                else:  # another server holds it, or nobody: tried again at the next look
+                    self.owned.discard(code)
+                    log.warning("room %s: its lease went to another server", code)
+            elif answer:
                 self.owned.add(code)
                 self._until[code] = asked + self.lease
                 won.append(code)
