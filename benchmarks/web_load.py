@@ -135,6 +135,10 @@ class Schedule:
                 return stage
         return None
 
+    def change_after(self, now: float) -> float:
+        """When the offered rate next changes after ``now`` (infinity: never)."""
+        return min((t for t in [self.start, *self.ends] if t > now), default=float("inf"))
+
     def rate(self, now: float) -> float:
         """The offered rate at ``now`` (the first stage's while warming up)."""
         stage = self.at(now)
@@ -149,19 +153,22 @@ class Table:
         self.schedule = schedule
         self.tables = tables
         self.rng = rng
-        self.due: float | None = None
+        self.rate = 0.0  # the rate ``due`` was drawn at
+        self.due = 0.0
 
     async def wait(self) -> None:
         """Until this table's next move is due (at once in a closed loop)."""
-        now = time.monotonic()
-        rate = self.schedule.rate(now)
-        if rate <= 0:
-            return
-        if self.due is None:
-            self.due = now
-        self.due += self.rng.expovariate(rate / self.tables)
-        if self.due > now:
-            await asyncio.sleep(self.due - now)
+        while True:
+            now = time.monotonic()
+            rate = self.schedule.rate(now)
+            if rate <= 0:
+                return
+            if rate != self.rate:  # a new stage: Poisson arrivals have no memory, draw anew
+                self.rate, self.due = rate, now + self.rng.expovariate(rate / self.tables)
+            if self.due <= now:
+                self.due += self.rng.expovariate(rate / self.tables)
+                return
+            await asyncio.sleep(min(self.due, self.schedule.change_after(now)) - now)
 
 
 class Pace:
