@@ -475,3 +475,47 @@ def test_a_review_is_followed_and_cancelled_from_any_server_and_worked_out_once(
         assert done["review"]["iterations"] == 5
         served = one.get(path)
         assert served["status"] == "done" and served["review"] == done["review"]
+
+
+def test_a_busy_server_tells_every_move_in_order_without_losing_redis(prefix: str) -> None:
+    """Far more moves in flight than Redis connections in a pool (100): every one reaches the
+    other servers, in the order told, and the server never takes Redis for gone (it would drop
+    every lease it holds)."""
+    import asyncio
+
+    import orjson
+    from redis.asyncio import Redis
+
+    from tapete.web.cluster import Cluster
+    from tapete.web.rooms import Rooms
+    from tapete.web.store import MemoryStore
+
+    async def scenario() -> tuple[list[int], bool]:
+        listener = Redis.from_url(REDIS)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(f"{prefix}:news")
+        cluster = Cluster(REDIS, prefix=prefix)
+        await cluster.start(Rooms(MemoryStore(), cluster=cluster))
+        try:
+            for _ in range(100):  # until it has said it is here
+                if cluster.up:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.gather(*(cluster.tell({"kind": "test", "n": n}) for n in range(500)))
+            heard: list[int] = []
+            async with asyncio.timeout(10):
+                while len(heard) < 500:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+                    if message is None:
+                        continue
+                    said = orjson.loads(message["data"])
+                    heard += [n["n"] for n in said["news"] if n.get("kind") == "test"]
+            return heard, cluster.up
+        finally:
+            await cluster.close()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await listener.aclose()
+
+    heard, up = asyncio.run(scenario())
+    assert heard == list(range(500))
+    assert up

@@ -90,6 +90,9 @@ class Cluster:
         self.presence: dict[str, dict[int, dict[str, int]]] = {}
         self._redis: Redis | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        # news waiting for the publisher, who sends all that waits as one message
+        self._outbox: list[dict[str, Any]] = []
+        self._news = asyncio.Event()
         self._rooms: Rooms | None = None
         self.reviews: Reviews | None = None  # the coach's reviews: how far each server's are
         self._said_down = False
@@ -103,7 +106,11 @@ class Cluster:
         self._rooms = rooms
         self._redis = Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._hold())]
+        self._tasks = [
+            loop.create_task(self._listen()),
+            loop.create_task(self._hold()),
+            loop.create_task(self._publish()),
+        ]
 
     async def close(self) -> None:
         """Leave the others: give back every lease at once (they take the rooms over at their
@@ -115,6 +122,11 @@ class Cluster:
                 await task
         if self._redis is not None:
             with contextlib.suppress(Exception):
+                if self._outbox and self.up:  # the last moves' news, before the leases go
+                    batch, self._outbox = self._outbox, []
+                    await self._redis.publish(
+                        self.channel, orjson.dumps({"from": self.me, "news": batch})
+                    )
                 for code in list(self.owned):
                     await self._redis.eval(RELEASE, 1, self._lease_key(code), self.me)
                 await self._redis.delete(self._alive_key(self.me))
@@ -132,15 +144,35 @@ class Cluster:
     # --- news ------------------------------------------------------------------------------
 
     async def tell(self, news: dict[str, Any]) -> None:
-        """Publish ``news`` to the other servers; while Redis is away it is dropped (the
-        database has the truth: the others read it again when they next hear of the room, and
-        everything when Redis returns)."""
+        """Publish ``news`` to the other servers, after everything told before it; while Redis
+        is away it is dropped (the database has the truth: the others read it again when they
+        next hear of the room, and everything when Redis returns).
+
+        It is queued, not sent here: one publisher sends whatever is waiting as one message
+        while the last one is on its way, so a busy server makes one Redis round trip for many
+        moves (not one each, on as many connections as moves in flight), and the others read
+        its news in the order it was told.
+        """
         if self._redis is None or not self.up:  # no waiting on a Redis that is away
             return
-        try:
-            await self._redis.publish(self.channel, orjson.dumps({**news, "from": self.me}))
-        except Exception as exc:
-            self._down(exc)
+        self._outbox.append(news)
+        self._news.set()
+
+    async def _publish(self) -> None:
+        """Send the queued news, all that waits in one message, until cancelled."""
+        assert self._redis is not None
+        while True:
+            await self._news.wait()
+            self._news.clear()
+            batch, self._outbox = self._outbox, []
+            if not batch or not self.up:
+                continue
+            try:
+                await self._redis.publish(
+                    self.channel, orjson.dumps({"from": self.me, "news": batch})
+                )
+            except Exception as exc:
+                self._down(exc)
 
     def owns(self, code: str) -> bool:
         """Whether this server drives room ``code``: it holds the room's lease, and the lease
@@ -173,20 +205,22 @@ class Cluster:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
-                    news = orjson.loads(message["data"])
-                    if news.get("from") == self.me:
+                    said = orjson.loads(message["data"])
+                    sender = str(said.get("from"))
+                    if sender == self.me:
                         continue
-                    try:
-                        await self._apply(news)
-                    except Exception:
-                        log.exception("news from server %s was not applied", news.get("from"))
+                    for news in said.get("news", ()):
+                        try:
+                            await self._apply(news, sender)
+                        except Exception:
+                            log.exception("news from server %s was not applied", sender)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self._down(exc)
                 await asyncio.sleep(1.0)
 
-    async def _apply(self, news: dict[str, Any]) -> None:
+    async def _apply(self, news: dict[str, Any], sender: str) -> None:
         assert self._rooms is not None
         rooms, kind = self._rooms, news.get("kind")
         if kind == "act":
@@ -198,7 +232,7 @@ class Cluster:
         elif kind == "presence":
             code, seat = str(news["room"]), int(news["seat"])
             seats = self.presence.setdefault(code, {})
-            seats.setdefault(seat, {})[str(news["from"])] = int(news["count"])
+            seats.setdefault(seat, {})[sender] = int(news["count"])
             rooms.presence_changed(code, seat)
         elif kind == "who":
             await self._tell_presence()
@@ -232,35 +266,57 @@ class Cluster:
             await asyncio.sleep(self.lease / 3)
 
     async def _hold_once(self) -> None:
+        """One look at the leases, in one Redis round trip however many rooms there are: a
+        server whose event loop is busy with moves must still renew all of its leases (and its
+        life sign) well within a lease, or the others take its rooms and forget its people."""
         assert self._redis is not None and self._rooms is not None
         redis, ms = self._redis, int(self.lease * 1000)
-        await redis.set(self._alive_key(self.me), "1", px=ms)
+        needing = [room.code for room in self._rooms.needing_drivers()]
+        done = self.owned - set(needing)  # over: let them go
+        servers = sorted(
+            {s for seats in self.presence.values() for c in seats.values() for s in c} - {self.me}
+        )
+        asked = time.monotonic()
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._alive_key(self.me), "1", px=ms, get=True)
+            for code in needing:
+                if code in self.owned:
+                    pipe.eval(RENEW, 1, self._lease_key(code), self.me, ms)
+                else:
+                    pipe.set(self._lease_key(code), self.me, nx=True, px=ms)
+            for code in done:
+                pipe.eval(RELEASE, 1, self._lease_key(code), self.me)
+            for server in servers:
+                pipe.exists(self._alive_key(server))
+            answers = iter(await pipe.execute())
+        lapsed = next(answers) is None  # the others may have forgotten this server's people
         self._back()
-        for room in self._rooms.needing_drivers():
-            code, key = room.code, self._lease_key(room.code)
-            asked = time.monotonic()
+        won = []
+        for code in needing:
+            answer = next(answers)
             if code in self.owned:
-                if await redis.eval(RENEW, 1, key, self.me, ms):
+                if answer:
                     self._until[code] = asked + self.lease
-                    continue
-                self.owned.discard(code)
-                log.warning("room %s: its lease went to another server", code)
-            if await redis.set(key, self.me, nx=True, px=ms):
+                else:  # another server holds it, or nobody: tried again at the next look
+                    self.owned.discard(code)
+                    log.warning("room %s: its lease went to another server", code)
+            elif answer:
                 self.owned.add(code)
                 self._until[code] = asked + self.lease
-                await self._rooms.take_over(code)
-        for code in self.owned - {room.code for room in self._rooms.needing_drivers()}:
-            await redis.eval(RELEASE, 1, self._lease_key(code), self.me)  # over: let it go
+                won.append(code)
+        for code in done:
+            next(answers)
             self.owned.discard(code)
-        await self._forget_the_dead()
+        self._forget_the_dead([s for s in servers if not next(answers)])
+        if lapsed:
+            await self._tell_presence()
+        for code in won:
+            self._rooms.take_over(code)
 
-    async def _forget_the_dead(self) -> None:
+    def _forget_the_dead(self, dead: list[str]) -> None:
         """Connections counted on servers that stopped renewing their life sign are gone."""
-        assert self._redis is not None and self._rooms is not None
-        servers = {s for seats in self.presence.values() for c in seats.values() for s in c}
-        for server in servers - {self.me}:
-            if await self._redis.exists(self._alive_key(server)):
-                continue
+        assert self._rooms is not None
+        for server in dead:
             for code, seats in self.presence.items():
                 for seat, counts in seats.items():
                     if counts.pop(server, 0):

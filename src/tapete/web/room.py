@@ -16,7 +16,7 @@ import dataclasses
 import hashlib
 import logging
 import secrets
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tapete import bots, record
@@ -66,6 +66,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._news: list[Callable[[], Coroutine[Any, Any, None]]] = []  # see in_turn
+        self._hearing: asyncio.Task[None] | None = None
         self.seating = Seating(self)
         self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
         self.broadcast = Broadcast(self)
@@ -307,6 +309,22 @@ class Room:
         with other servers only)."""
         if self.cluster is not None:
             self.spawn(self.reload())
+
+    def in_turn(self, news: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Apply another server's news to this room (``news()``) after the news heard before
+        it, in a task of the room's: the server hears every room's news one message after
+        another, and a room waiting for its lock (a move of its own being committed) or for
+        the database must not hold up the news of every other room."""
+        self._news.append(news)
+        if self._hearing is None or self._hearing.done():
+            self._hearing = self.spawn(self._hear())
+
+    async def _hear(self) -> None:
+        while self._news:
+            try:
+                await self._news.pop(0)()
+            except Exception:  # the database has the truth: the next news reads it again
+                log.exception("room %s: news from another server was not applied", self.code)
 
     async def heard(self, news: Mapping[str, Any]) -> None:
         """Another server's move (``Cluster`` news): applied when it is the next one here,

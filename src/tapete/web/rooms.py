@@ -120,10 +120,11 @@ class Rooms:
     # --- news from other servers (tapete.web.cluster) --------------------------------------
 
     async def heard(self, news: Mapping[str, Any]) -> None:
-        """Another server's move at one of the rooms."""
+        """Another server's move at one of the rooms (applied in the room's turn: see
+        ``Room.in_turn``)."""
         room = await self.find(str(news["room"]))
         if room is not None:
-            await room.heard(news)
+            room.in_turn(lambda: room.heard(news))
 
     async def reload(self, code: str) -> None:
         """Room ``code`` changed on another server (made, seated, started, a rematch)."""
@@ -131,7 +132,7 @@ class Rooms:
         if room is None:
             await self.find(code)
         else:
-            await room.reload()
+            room.in_turn(room.reload)
 
     def forget(self, code: str) -> None:
         """Room ``code`` was removed by another server."""
@@ -161,11 +162,15 @@ class Rooms:
             if room.truth.started and (not room.over or len(room.truth.records) == room.truth.match)
         ]
 
-    async def take_over(self, code: str) -> None:
+    def take_over(self, code: str) -> None:
+        """This server now holds room ``code``'s lease: the room catches up with the database
+        and drives on, in a task of its own (the lease keeper must not wait for it: a room's
+        catching up waits for its lock and the database, and the other leases meanwhile must
+        be renewed)."""
         room = self.get(code)
         if room is not None:
             log.info("room %s: driven by this server now", code)
-            await room.take_over()
+            room.spawn(room.take_over())
 
     async def resync(self) -> None:
         """Every room as the store has it now, after a time without news from the others."""
