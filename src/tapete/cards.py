@@ -135,36 +135,53 @@ def _bits_of(mask: int) -> list[Card]:
     return out
 
 
-_SUIT_ROWS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in range(8))
+_ROWS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({0: ()} for _ in range(8))
 """``cards_of`` by table: per suit, the cards of each 16-bit pattern met so far."""
+_S0, _S1, _S2, _S3, _S4, _S5, _S6, _S7 = _ROWS  # for the hot path: a global is read faster
+_LOW = (1 << 64) - 1  # the Spanish suits' cards
 
 
 def cards_of(mask: int) -> list[Card]:
     """The cards of a bitmask, lowest first.
 
-    One table lookup per suit with cards in ``mask`` (the legal moves of every playout step).
+    A table lookup per suit of the deck (the legal moves of every playout step).
 
     >>> cards_of(1 << parse_card("3o") | 1 << parse_card("1o") | 1 << parse_card("12b"))
     [1, 3, 60]
     """
+    try:
+        if not mask >> 64:  # Spanish suits
+            return [
+                *_S0[mask & 0xFFFF],
+                *_S1[mask >> 16 & 0xFFFF],
+                *_S2[mask >> 32 & 0xFFFF],
+                *_S3[mask >> 48],
+            ]
+        if not mask & _LOW and not mask >> 128:  # French suits
+            return [
+                *_S4[mask >> 64 & 0xFFFF],
+                *_S5[mask >> 80 & 0xFFFF],
+                *_S6[mask >> 96 & 0xFFFF],
+                *_S7[mask >> 112],
+            ]
+    except KeyError:  # a pattern met for the first time
+        pass
+    return _cards_filling(mask)
+
+
+def _cards_filling(mask: int) -> list[Card]:
+    """``cards_of`` for any mask (both decks' suits, or bits beyond the cards), filling the
+    tables with the patterns it meets."""
+    if mask < 0:
+        raise ValueError(f"a mask of cards is not negative: {mask}")
     out: list[Card] = []
-    if not mask:
-        return out
-    suit = ((mask & -mask).bit_length() - 1) >> 4  # French cards start at suit 4: skip to it
-    mask >>= suit << 4
-    while mask:
-        if suit >= 8:  # beyond the cards: bits of other masks
-            return out + _bits_of(mask << (suit << 4))
-        chunk = mask & 0xFFFF
-        if chunk:
-            rows = _SUIT_ROWS[suit]
-            row = rows.get(chunk)
-            if row is None:
-                row = rows[chunk] = tuple(_bits_of(chunk << 16 * suit))
-            out += row
-        mask >>= 16
-        suit += 1
-    return out
+    for suit, rows in enumerate(_ROWS):
+        chunk = mask >> (suit << 4) & 0xFFFF
+        row = rows.get(chunk)
+        if row is None:
+            row = rows[chunk] = tuple(_bits_of(chunk << (suit << 4)))
+        out += row
+    return out + _bits_of(mask >> 128 << 128)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -332,7 +332,7 @@ class Game(Generic[S, V]):
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
     ) -> S:
-        setup = Setup(seed, tuple(tuple(d) for d in decks), dealer)
+        setup = Setup(seed, tuple(tuple(d) for d in decks) if decks else (), dealer)
         return self.rules.new_state(self.params, setup)
 
     def current_player(self, state: S) -> Seat | None:

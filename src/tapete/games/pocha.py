@@ -501,7 +501,8 @@ def current_player(state: State) -> Seat | None:
 def legal_actions(state: State) -> list[Action]:
     """Bids ``BID + n`` in the bidding, then the cards the play obligation allows."""
     if state.phase == _PLAY:
-        return cards_of(state._legal if state._legal >= 0 else legal_cards(state))
+        legal = state._legal
+        return cards_of(legal if legal >= 0 else legal_cards(state))
     if state.phase == _BID:
         hooked = _hooked_bid(state)
         return [BID + b for b in range(state.deal.size + 1) if b != hooked]
@@ -609,6 +610,7 @@ def _bid(state: State, bid: int) -> State:
     )
     if not last_bid:
         return state
+    state._legal = state.hands[state.turn]  # mano leads: any card
     if d.size == 1 and state.params.ronda_india:
         # Blind hands: nobody knows their own card, so the cards play themselves.
         for _ in d.seats:
@@ -618,8 +620,9 @@ def _bid(state: State, bid: int) -> State:
 
 def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
     seat, d = state.turn, state.deal
-    hands = state.hands
-    hands = (*hands[:seat], hands[seat] ^ 1 << card, *hands[seat + 1 :])
+    held = list(state.hands)
+    held[seat] ^= _BIT[card]
+    hands = tuple(held)
     trick = (*state.trick, card)
     winning = state.winning
     best = winning[0]
@@ -665,6 +668,7 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
         _NONE_WINNING,
     )
     if len(state.tricks) < d.size:
+        state._legal = hands[winner]  # the leader may play any card
         return state
     return _end_of_hand(state)
 
