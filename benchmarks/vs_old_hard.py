@@ -23,6 +23,13 @@ the seat RNGs of ``tapete.match.seat_rng``; a group's difference is the mean ove
 the new bot's score minus the old one's (``tapete.arena.bot_scores``: points, or net chips), and
 the table gives the mean over groups with a 95% Student-t interval.
 
+**Filled tables** (``--fill medium``): the two bots share a table with a third, today's, at
+every other seat: today's bot at seat 0, the tag's half the table away, the filler between them,
+and a group plays every rotation of that table (each bot at every seat, the same cards). Where
+two searches at one table make each other's game empty (Pottle: each outbids the other until no
+contract can be made, and every score is 0), a table of players who bid for what they can make
+shows which of the two takes more from it.
+
 **Resumable.** Each group finished is one JSON line in ``--out``
 (``<spec>--<new>--vs--<old>@<tag>.jsonl``); a later run with the same options skips the groups
 already there, so a long run can span sessions, and ``--pairs`` can grow between runs. Each line
@@ -158,7 +165,8 @@ class _CpuTime:
 
 @dataclass(frozen=True)
 class Match:
-    """One match of a group: the bot at each seat (0 new, 1 old), scores, the bots' scores."""
+    """One match of a group: the bot at each seat (0 new, 1 old, 2 the filler), scores, the
+    compared bots' scores."""
 
     seats: tuple[int, ...]
     scores: tuple[int, ...]
@@ -174,7 +182,8 @@ def play_match(
     seed: int,
     times: tuple[list[float], list[float]] | None = None,
 ) -> Match:
-    """Play one match with both engines in step: ``bots[0]`` is today's, ``bots[1]`` the tag's.
+    """Play one match with both engines in step: ``bots[0]`` is today's, ``bots[1]`` the tag's,
+    ``bots[2]`` (if any) today's filler.
 
     ``seats[i]`` is the bot at seat ``i``. Decision times (ms, decisions with a choice) are
     appended to ``times`` per bot. Raises DivergenceError at the first step where the engines
@@ -204,11 +213,11 @@ def play_match(
             raise diverged(f"seat {seat}'s legal actions", legal, old_legal)
         bot = seats[seat]
         start = time.thread_time()
-        if bot == 0:
-            action = bots[0].choose(game.observe(state, seat), legal, rngs[seat])
+        if bot != 1:
+            action = bots[bot].choose(game.observe(state, seat), legal, rngs[seat])
         else:
             action = bots[1].choose(old_game.observe(old_state, seat), old_legal, rngs[seat])
-        if times is not None and len(legal) > 1:
+        if times is not None and len(legal) > 1 and bot < 2:
             times[bot].append((time.thread_time() - start) * 1000)
         error = game.why_illegal(state, action)
         if error is not None:
@@ -232,22 +241,41 @@ def _worker_init(folder: str) -> None:
     _OLD["package"] = load_old(Path(folder))
 
 
-def play_group(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
+def filled(players: int) -> tuple[tuple[int, ...], ...]:
+    """The seatings of a filled table's group: every rotation of today's bot (0) at seat 0, the
+    tag's (1) half the table away and the filler (2) elsewhere.
+
+    >>> filled(4)
+    ((0, 2, 1, 2), (2, 0, 2, 1), (1, 2, 0, 2), (2, 1, 2, 0))
+    """
+    table = [2] * players
+    table[0], table[players // 2] = 0, 1
+    return tuple(
+        tuple(table[(s - turn) % players] for s in range(players)) for turn in range(players)
+    )
+
+
+def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
     """Play one duplicate group; the JSON line that records it."""
-    spec, new_name, old_name, base_seed, group = task
+    spec, new_name, old_name, base_seed, group, fill = task
     old = _OLD["package"]
     game = tapete.load(spec)
     old_game = old.load(spec)
     seed = arena.group_seed(base_seed, group)
     times: tuple[list[float], list[float]] = ([], [])
     matches = []
-    for seats in arena.assignments(game.players, 2, game.teams):
-        bots = (new_bots.load(new_name), old.bots.load(old_name))  # fresh: nothing carries over
+    seatings = filled(game.players) if fill else arena.assignments(game.players, 2, game.teams)
+    for seats in seatings:
+        # Fresh bots: nothing carries over between matches.
+        bots = [new_bots.load(new_name), old.bots.load(old_name)]
+        if fill:
+            bots.append(new_bots.load(fill))
         matches.append(play_match(game, old_game, bots, seats, seed, times))
     return {
         "spec": game.spec,
         "new": new_name,
         "old": old_name,
+        **({"fill": fill} if fill else {}),
         "tag": TAG,
         "seed": base_seed,
         "group": group,
@@ -265,9 +293,11 @@ def play_group(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
 # --- shards and the summary ----------------------------------------------------------------
 
 
-def shard(out: Path, spec: str, new_name: str, old_name: str, seed: int) -> Path:
+def shard(out: Path, spec: str, new_name: str, old_name: str, seed: int, fill: str = "") -> Path:
     """The results file of one spec and pair of bots (one JSON line per group)."""
     name = f"{spec}--{new_name}--vs--{old_name}@{TAG}--seed{seed}"
+    if fill:
+        name += f"--fill-{fill}"
     return out / (re.sub(r"[^\w.@=-]+", "_", name).strip("_") + ".jsonl")
 
 
@@ -325,6 +355,7 @@ def run(
     seed: int = 0,
     workers: int = 1,
     folder: Path | None = None,
+    fill: str = "",
 ) -> Iterator[Summary]:
     """Play what is missing of ``pairs`` groups per spec into ``out``; a summary per spec."""
     out.mkdir(parents=True, exist_ok=True)
@@ -333,13 +364,15 @@ def run(
     old = _OLD["package"]
     new_bots.load(new_name)
     old.bots.load(old_name)
+    if fill:
+        new_bots.load(fill)
     for spec in specs:
         canonical = tapete.load(spec).spec
-        path = shard(out, canonical, new_name, old_name, seed)
+        path = shard(out, canonical, new_name, old_name, seed, fill)
         done = {g["group"] for g in read_shard(path)}
         # The tag's engine gets the spec as written: a default that changed since the tag
         # (Oh Hell's tie-break) must be named to hold in both engines.
-        tasks = [(spec, new_name, old_name, seed, g) for g in range(pairs) if g not in done]
+        tasks = [(spec, new_name, old_name, seed, g, fill) for g in range(pairs) if g not in done]
         with path.open("a") as sink:
             for line in _map(tasks, workers, folder):
                 sink.write(json.dumps(line) + "\n")
@@ -349,7 +382,7 @@ def run(
 
 
 def _map(
-    tasks: list[tuple[str, str, str, int, int]], workers: int, folder: Path
+    tasks: list[tuple[str, str, str, int, int, str]], workers: int, folder: Path
 ) -> Iterator[dict[str, Any]]:
     if workers <= 1 or len(tasks) <= 1:
         yield from map(play_group, tasks)
@@ -381,6 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("vs-old-hard-results"))
+    parser.add_argument(
+        "--fill", default="", help="today's bot at the other seats (a filled table; see above)"
+    )
     args = parser.parse_args(argv)
     print(
         "| spec | bots | pairs | new − old a match, 95% CI | new: median, p95"
@@ -389,7 +425,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         for summary in run(
-            args.spec or SPECS, args.new, args.old, args.pairs, args.out, args.seed, args.workers
+            args.spec or SPECS,
+            args.new,
+            args.old,
+            args.pairs,
+            args.out,
+            args.seed,
+            args.workers,
+            fill=args.fill,
         ):
             print(_row(summary, args.new, args.old), flush=True)
     except (DivergenceError, LookupError) as exc:

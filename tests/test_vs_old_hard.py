@@ -88,3 +88,25 @@ def test_engines_that_disagree_stop_the_match_with_the_step(
         bench.play_match(
             game, other, (bots.load("medium"), old[1].bots.load("medium")), (0, 1, 0), 3
         )
+
+
+def test_a_filled_table_seats_the_filler_between_the_two_and_rotates_it(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    spec = "pottle(deals=1, extra_deals=0)"
+    (summary,) = bench.run([spec], "medium", "medium", 1, tmp_path, folder=old[0], fill="easy")
+    assert summary.pairs == 1
+    (path,) = tmp_path.glob("*fill-easy.jsonl")
+    (line,) = [json.loads(text) for text in path.read_text().splitlines()]
+    assert line["fill"] == "easy"
+    # each of the two at every seat once, the other half the table away, the filler between
+    assert [m["seats"] for m in line["matches"]] == [
+        [0, 2, 1, 2],
+        [2, 0, 2, 1],
+        [1, 2, 0, 2],
+        [2, 1, 2, 0],
+    ]
+    # the two scores are the compared bots' seats only: the filler's are not in them
+    for m in line["matches"]:
+        assert m["new"] == m["scores"][m["seats"].index(0)]
+        assert m["old"] == m["scores"][m["seats"].index(1)]

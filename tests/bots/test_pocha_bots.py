@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import tapete
 from tapete import bots
+from tapete.bots import pocha as pocha_bots
 from tapete.games import pocha
 from tapete.match import play
 
@@ -127,3 +128,22 @@ def test_a_hint_names_the_move_and_why() -> None:
     assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
         hint.reason
     )
+
+
+@pytest.mark.parametrize(("players", "medium"), [(4, False), (5, True)])
+def test_at_five_the_search_plays_its_playouts_out_with_medium_cards(
+    players: int, medium: bool
+) -> None:
+    # a card decision's playout: random cards at four players, medium's (the same whatever the
+    # dice) at five; the same deal played out with many dice tells them apart
+    game = tapete.load(f"pocha(players={players}, max_players=8, schedule=[5])")
+    state = game.new_state(seed=7)
+    mover = bots.load("medium")
+    while state.phase != pocha.Phase.PLAY:
+        seat = game.current_player(state)
+        view = game.observe(state, seat)
+        state = game.apply(state, mover.choose(view, game.legal_actions(state), random.Random(0)))
+    view = game.observe(state, game.current_player(state))
+    knowledge = pocha_bots.knowledge(view)
+    outcomes = {tuple(knowledge.rollout(state, state, random.Random(d))) for d in range(30)}
+    assert (len(outcomes) == 1) is medium

@@ -11,7 +11,9 @@
   of this game (``Knowledge``): an information set is the seat's hand and the bids and cards
   played (all public); the prior favours the bids nearest medium's estimate and medium's card
   (then the card it would play with the opposite aim), which is also how the tree first models
-  the other seats; playouts bid like medium and play uniformly random cards (see ``PLAYOUT``).
+  the other seats; playouts bid like medium and play uniformly random cards (see ``PLAYOUT``),
+  but below a card decision at a table of five or more they play medium's cards
+  (``MEDIUM_PLAY_FROM``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ UNIT = "points"  # what a deal's returns count, in reasons and reviews
 # "medium" against a strong search in Oh Hell: medium's fixed ducking and winning makes a bid's
 # playouts too predictable, and hard ended above its bid more often (see docs/bots.md).
 PLAYOUT = "random"
+# From this many seats on, the playouts below a card decision play medium's cards instead (a bid
+# is still valued by random playouts, every bid on the same deal): with five hands of five, four
+# random cards a trick drown the tricks a seat can steer, and against hard-v1 at five players
+# medium's cards measured better (see docs/bots.md); four players and Oh Hell keep random cards.
+MEDIUM_PLAY_FROM = 5
 _BID, _PLAY, _OVER = pocha.Phase  # read in playouts: a global is faster
 
 
@@ -292,7 +299,10 @@ class Knowledge(search.Knowledge[pocha.State]):
     def rollout(
         self, start: pocha.State, state: pocha.State, rng: random.Random
     ) -> tuple[int, ...]:
-        return _rollout(state, rng if PLAYOUT == "random" else None)[0]
+        medium = PLAYOUT != "random" or (
+            state.phase == _PLAY and len(state.deal.seats) >= MEDIUM_PLAY_FROM
+        )
+        return _rollout(state, None if medium else rng)[0]
 
     def joint(
         self, world: pocha.State, plans: Sequence[tuple[int, ...]], rng: random.Random
