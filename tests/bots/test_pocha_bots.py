@@ -138,6 +138,7 @@ def test_hard_reads_a_big_bid_into_its_deals() -> None:
     game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
     state = game.new_state(seed=2)
     bidder = game.current_player(state)
+    assert bidder is not None
     state = game.apply(state, pocha.BID + 5)
     view = game.observe(state, game.current_player(state))
     order, deck = pocha.card_order(view.params), pocha.deck(view.params).mask
