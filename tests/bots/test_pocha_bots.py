@@ -147,3 +147,29 @@ def test_at_five_the_search_plays_its_playouts_out_with_medium_cards(
     knowledge = pocha_bots.knowledge(view)
     outcomes = {tuple(knowledge.rollout(state, state, random.Random(d))) for d in range(30)}
     assert (len(outcomes) == 1) is medium
+
+
+def test_hard_reads_a_big_bid_into_its_deals() -> None:
+    # Oh Hell, 9 tricks: the first seat to speak bids 5, a bid few hands make. The deals the
+    # search draws for the next seat give the bidder its share of aces and trumps and more:
+    # medium's estimate of the bidder's hand is higher in them than in deals drawn blind.
+    game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
+    state = game.new_state(seed=2)
+    bidder = game.current_player(state)
+    assert bidder is not None
+    state = game.apply(state, pocha.BID + 5)
+    view = game.observe(state, game.current_player(state))
+    order, deck = pocha.card_order(view.params), pocha.deck(view.params).mask
+
+    def bidder_estimate(world: pocha.State) -> float:
+        hand = world.deal.dealt[bidder]
+        return pocha_bots._estimate(hand, view.trump, order, deck & ~hand, 4, careful=True)
+
+    rng = random.Random(0)
+    read = pocha_bots.knowledge(view).sampler(view)
+    blind = pocha_bots._sampler(view)
+    mean_read = sum(bidder_estimate(read(rng)) for _ in range(400)) / 400
+    mean_blind = sum(bidder_estimate(blind(rng)) for _ in range(400)) / 400
+    assert mean_read > mean_blind + 1.0
+    assert view.hand is not None and view.seat is not None
+    assert all(read(rng).hands[view.seat] == view.hand.mask for _ in range(20))

@@ -44,6 +44,11 @@ PLAYOUT = "random"
 # medium's cards measured better (see docs/bots.md); four players and Oh Hell keep random cards.
 MEDIUM_PLAY_FROM = 5
 _BID, _PLAY, _OVER = pocha.Phase  # read in playouts: a global is faster
+# How hard reads the others' bids: a seat's bid is taken to be medium's estimate of its hand give
+# or take READ_SPREAD tricks (a bell curve), and the search draws READ_DEALS deals for each one it
+# keeps, by that fit (0 reads nothing).
+READ_SPREAD = 1.0
+READ_DEALS = 2
 
 
 def decide(
@@ -270,7 +275,40 @@ class Knowledge(search.Knowledge[pocha.State]):
         self.blind = params.ronda_india
 
     def sampler(self, view: pocha.View) -> Callable[[random.Random], pocha.State]:
-        return _sampler(view)
+        """Deals drawn from the view and read by the bids of the seats whose cards are hidden
+        (``_bid_fit``): a seat that bid four holds more winners than one that bid nothing."""
+        draw = _sampler(view)
+        bids = [
+            (s, bid)
+            for s, bid in enumerate(view.bids)
+            if bid is not None and s != view.seat and view.hands[s] is None
+        ]
+        if not bids or self.blind or READ_SPREAD <= 0:
+            return draw
+        deck = pocha.deck(view.params).mask & ~(1 << view.upcard if view.upcard >= 0 else 0)
+        order = pocha.card_order(view.params)
+        players = len(view.seats)
+        suits = [m for m in map(suit_mask, range(8)) if deck & m]
+        # Medium's estimate is a sum over suits, each depending on the seat's cards of that suit
+        # alone: holdings are valued once and looked up after.
+        worth: dict[int, float] = {}
+
+        def fit(world: pocha.State) -> float:
+            dealt = world.deal.dealt
+            miss = 0.0
+            for s, bid in bids:
+                expected = 0.0
+                for m in suits:
+                    held = dealt[s] & m
+                    if held not in worth:
+                        worth[held] = _estimate(
+                            held, view.trump, order, deck & ~held, players, True
+                        )
+                    expected += worth[held]
+                miss += (bid - expected) ** 2
+            return math.exp(-miss / (2 * READ_SPREAD**2))
+
+        return search.read(draw, fit, READ_DEALS)
 
     def deal_over(self, start: pocha.State, state: pocha.State) -> bool:
         return state.deal is not start.deal or state.phase == _OVER

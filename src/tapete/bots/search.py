@@ -53,7 +53,7 @@ from tapete.bots import Budget, Decision, searched
 if TYPE_CHECKING:
     from tapete.game import Action, Rules
 
-__all__ = ["Knowledge", "Stats", "decide", "evaluate", "search"]
+__all__ = ["Knowledge", "Stats", "decide", "evaluate", "read", "search"]
 
 S = TypeVar("S")
 
@@ -143,6 +143,37 @@ class Knowledge(Generic[S]):
     def describe(self, params: Any, action: Action) -> str:
         """An action in the game's notation, for the hint's reason."""
         return self.rules.format_action(params, action)
+
+
+def read(
+    draw: Callable[[random.Random], S], fit: Callable[[S], float], per_call: int
+) -> Callable[[random.Random], S]:
+    """A sampler that reads what the other seats did: each call draws ``per_call`` more deals
+    with ``draw`` into a pool, weighs each by ``fit`` (how likely the others' public actions were
+    with the hands the deal gives them, up to a constant) and returns one deal of the whole pool
+    by weight. The longer the search, the closer its deals come to what the actions say (a
+    likely deal may come again); with no weight anywhere yet, the latest deal drawn.
+
+    >>> rng = random.Random(1)
+    >>> sample = read(lambda r: r.randrange(10), lambda d: 1.0 if d >= 8 else 0.0, per_call=4)
+    >>> all(sample(rng) >= 8 for _ in range(20))
+    True
+    """
+    pool: list[S] = []
+    cumulative: list[float] = []
+
+    def sample(rng: random.Random) -> S:
+        total = cumulative[-1] if cumulative else 0.0
+        for _ in range(per_call):
+            world = draw(rng)
+            total += fit(world)
+            pool.append(world)
+            cumulative.append(total)
+        if total <= 0:
+            return pool[-1]
+        return rng.choices(pool, cum_weights=cumulative)[0]
+
+    return sample
 
 
 def random_rollout(
