@@ -487,30 +487,18 @@ class Knowledge(search.Knowledge[poch.State]):
 
     def sampler(self, view: poch.View) -> Callable[[random.Random], poch.State]:
         """Deals drawn from the view in proportion to how likely the others' bets, calls and
-        passes were with the hands they give them (``_likelihood``): each call draws a few more
-        deals into a pool and returns one of the whole pool by that weight, so the longer the
-        search, the closer its deals come to what the bets say (a likely deal may come again)."""
+        passes were with the hands they give them (``_likelihood``, read by ``search.read``)."""
         me = _me(view)
         if not any(seat != me for seat, _ in view.poker):
             return super().sampler(view)
         players, trump = view.params.players, view.trump
         others = [s for s in view.seats if s != me]
-        pool: list[poch.State] = []
-        cumulative: list[float] = []
 
-        def sample(rng: random.Random) -> poch.State:
-            total = cumulative[-1] if cumulative else 0.0
-            for _ in range(READ_DEALS):
-                w = poch.sample_state(view, rng)
-                equity = {s: _percentile(w.hands[s], trump, players) for s in others}
-                total += _likelihood(view, equity)
-                pool.append(w)
-                cumulative.append(total)
-            if total <= 0:
-                return pool[-1]
-            return rng.choices(pool, cum_weights=cumulative)[0]
+        def fit(world: poch.State) -> float:
+            equity = {s: _percentile(world.hands[s], trump, players) for s in others}
+            return _likelihood(view, equity)
 
-        return sample
+        return search.read(lambda rng: poch.sample_state(view, rng), fit, READ_DEALS)
 
     def deal_over(self, start: poch.State, state: poch.State) -> bool:
         return state.phase == _OVER or state.rnd.number != start.rnd.number

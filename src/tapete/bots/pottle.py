@@ -515,9 +515,7 @@ class Knowledge(search.Knowledge[pottle.State]):
     def sampler(self, view: pottle.View) -> Callable[[random.Random], pottle.State]:
         """Deals drawn from the view in proportion to how well the raises of the others (the
         declarer's bid among them) fit the hands they give them (``_bid_fit``; a bid that raised
-        nothing says little and costs as much to read): each call draws a few more deals into a
-        pool and returns one of the whole pool by that weight, so the longer the search, the
-        closer its deals come to what the bids say (a likely deal may come again)."""
+        nothing says little and costs as much to read), read by ``search.read``."""
         me = view.seat
         n = view.params.players
         highs: dict[int, int] = {}  # the others who raised: the high bid each one beat
@@ -533,24 +531,14 @@ class Knowledge(search.Knowledge[pottle.State]):
         if not bidders or view.params.pot_rule != "auction_winner":
             return super().sampler(view)
         held = _held_at_bid(n)
-        draw = pottle.sample_state
 
-        pool: list[pottle.State] = []
-        cumulative: list[float] = []
+        def fit(world: pottle.State) -> float:
+            weight = 1.0
+            for s in bidders:
+                weight *= _bid_fit(world.deal.dealt[s], world.bids[s], highs[s], held)
+            return weight
 
-        def sample(rng: random.Random) -> pottle.State:
-            total = cumulative[-1] if cumulative else 0.0
-            for _ in range(READ_DEALS):
-                w = draw(view, rng)
-                fit = 1.0
-                for s in bidders:
-                    fit *= _bid_fit(w.deal.dealt[s], w.bids[s], highs[s], held)
-                total += fit
-                pool.append(w)
-                cumulative.append(total)
-            return rng.choices(pool, cum_weights=cumulative)[0]
-
-        return sample
+        return search.read(lambda rng: pottle.sample_state(view, rng), fit, READ_DEALS)
 
     def deal_over(self, start: pottle.State, state: pottle.State) -> bool:
         return state.phase == _OVER or state.deal.number != start.deal.number
