@@ -473,17 +473,9 @@ def decide(
     budget: Budget,
     knowledge: Knowledge[Any],
     unit: str = "points",
-    mix: bool = False,
 ) -> Decision:
-    """The search's decision for the seat of ``view``, with a reason for people.
-
-    With ``mix`` it draws (from ``rng``) among the actions as good as the best within the
-    sampled deals' noise (``Stats.close``), so that a seat whose choice others read, like a bet,
-    is not a fixed rule of its cards."""
+    """The search's decision for the seat of ``view``, with a reason for people."""
     stats = search(view, legal, rng, budget, knowledge)
     best = stats.best()
-    if mix and len(stats.close) > 1:
-        best = stats.close[rng.randrange(len(stats.close))]
-    plan = stats.plan if best == stats.plan[0] else (best,)
-    what = [knowledge.describe(view.params, a) for a in plan]
+    what = [knowledge.describe(view.params, a) for a in stats.plan]
     return Decision(best, searched(what, stats.means[best], unit, stats.visits[best]))
