@@ -964,6 +964,36 @@ def test_sample_state_a_twenty_sung_with_the_forty_open_hides_no_trump_pair() ->
     assert seen == {0, 1}
 
 
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_sampler_draws_the_deals_sample_state_draws(spec: str) -> None:
+    game = tapete.load(spec)
+    for state, _ in random_playout(game, 7)[::9]:
+        view = game.observe(state, state.turn)
+        draw = tute.sampler(view)
+        for k in range(3):
+            assert draw(random.Random(k)).hands == tute.sample_state(view, random.Random(k)).hands
+
+
+def test_sample_state_deals_an_unseen_card_to_each_hidden_hand_alike() -> None:
+    game = tapete.load("tute(players=4)")
+    state = game.new_state(3)
+    view = game.observe(state, state.turn)
+    shown = state.hands[state.turn] | sum(k.mask for k in view.known)
+    card = next(c for c in SPANISH_40.cards if not shown >> c & 1)
+    draw, rng = tute.sampler(view), random.Random(5)
+    where: Counter[int] = Counter()
+    for _ in range(900):
+        sampled = draw(rng)
+        where[next(s for s in range(4) if sampled.hands[s] >> card & 1)] += 1
+    holders = [s for s in range(4) if s != state.turn]
+    assert set(where) == set(holders)
+    # A card whose place nothing shows is in each of the three hidden hands a third of the time
+    # (less in the dealer's, whose trump card is known: 9 of its 10 cards are hidden).
+    for s in holders:
+        hidden = 10 - view.known[s].mask.bit_count()
+        assert abs(where[s] / 900 - hidden / 29) < 0.06
+
+
 def test_sample_state_of_a_known_card() -> None:
     game, state = runaway_after(12)
     view = game.observe(state, 0)

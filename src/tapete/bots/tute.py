@@ -14,7 +14,8 @@
   cards known to be in a hand); playouts play like medium for every seat (swapping and singing
   when allowed), and medium's choice is the prior; with four players a leaf with 12 cards or
   fewer left is solved exactly for card points (``tapete.bots.solver``). Swaps and cantes are
-  decisions of the same search. With two players once the stock is gone every unseen card is in
+  decisions of the same search, which sings whenever it may (it chooses which cante and the
+  card after it). With two players once the stock is gone every unseen card is in
   the other hand: the hands are open, so one exact solve decides.
 """
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -354,7 +355,18 @@ def _playout_action(state: tute.State) -> int:
 def _hard(view: tute.View, legal: list[int], rng: random.Random, budget: Budget) -> Decision:
     if view.params.players == 2 and view.stock_size == 0:
         return _open_hands(view, legal, rng)
-    return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
+    return search.decide(view, _sing_now(legal), rng, budget, knowledge(view), UNIT)
+
+
+def _sing_now(legal: list[int]) -> list[int]:
+    """With a cante on offer, only the cantes: the search chooses which to sing and the card
+    after it, not whether to wait. A cante is made only by the side that has just won a trick,
+    so waiting stakes its points on winning another while the window is open and the pair is
+    still whole, and buys only what the pair would hide. Left to the search, the difference
+    drowned in the playouts' noise: after winning a trick with the Rey and Caballo of trumps,
+    30 deals sang the 40 with 11 of 20 dice."""
+    sings = [a for a in legal if tute.SING <= a < tute.SING + 4]
+    return sings or legal
 
 
 def _side_value(state: tute.State, side: int) -> tuple[float, bool]:
@@ -482,6 +494,10 @@ class Knowledge(search.Knowledge[tute.State]):
 
     def __init__(self, params: tute.Params) -> None:
         self.params = params
+
+    def sampler(self, view: tute.View) -> Callable[[random.Random], tute.State]:
+        """``tute.sample_state``'s deals, with the view read once for the whole search."""
+        return tute.sampler(view)
 
     def deal_over(self, start: tute.State, state: tute.State) -> bool:
         return state.result is not None or state.deal is not start.deal

@@ -33,7 +33,7 @@ from tapete.games.tute import (
     obligation,
 )
 
-__all__ = ["sample_state"]
+__all__ = ["sampler"]
 
 _NEVER = 1 << 30
 
@@ -136,8 +136,8 @@ def _lowest_slot(excluded: list[tuple[int, int]], card: Card, left: int) -> int:
     return low
 
 
-def sample_state(view: View, rng: random.Random) -> State:
-    """``tute.sample_state`` (its docstring states the contract), as this module describes."""
+def sampler(view: View) -> Callable[[random.Random], State]:
+    """``tute.sampler`` (its docstring states the contract), as this module describes."""
     n = view.params.players
     line = _timeline(view)
     hidden = [s for s in range(n) if view.hands[s] is None]
@@ -156,23 +156,38 @@ def sample_state(view: View, rng: random.Random) -> State:
         raise ValueError("the view's hand and stock sizes do not match its unseen cards")
     hints = [(s, moment, lacked) for s, moment, lacked in line.pairs if s in hidden]
     choices = list(itertools.product(*(cards_of(lacked) for _, _, lacked in hints)))
-    rng.shuffle(choices)
-    for choice in choices:
-        # Start from a deal where each such singer lacked one chosen trump of the pair.
-        excluded = [list(e) for e in line.excluded]
-        for (s, moment, _), card in zip(hints, choice, strict=True):
-            excluded[s].append((moment, 1 << card))
-        allowed = _allowed(excluded, tokens, pool, places)
-        at = _greedy(allowed, len(tokens), in_hands, rng)
-        if at is not None:
-            break
-    else:
-        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
     allowed = _allowed(line.excluded, tokens, pool, places)
-    _mix(at, allowed, _hint_check(hints, cards, tokens, places), rng)
-    # Tokens are already where the view shows them: only the pool cards are new.
-    placed = [cards[node] if node >= len(tokens) else -1 for node in at]
-    return _sampled(view, placed, places, rng)
+    check = _hint_check(hints, cards, tokens, places)
+    everywhere = (1 << len(places)) - 1
+    free = not hints and all(mask == everywhere for mask in allowed)  # a plain shuffle is uniform
+    starts: dict[tuple[int, ...], list[int]] = {(): allowed} if not hints else {}
+
+    def start(choice: tuple[int, ...]) -> list[int]:
+        """The places each card may take in a deal where each such singer lacked one chosen
+        trump of the pair."""
+        if choice not in starts:
+            excluded = [list(e) for e in line.excluded]
+            for (s, moment, _), card in zip(hints, choice, strict=True):
+                excluded[s].append((moment, 1 << card))
+            starts[choice] = _allowed(excluded, tokens, pool, places)
+        return starts[choice]
+
+    def sample(rng: random.Random) -> State:
+        order = list(choices)
+        rng.shuffle(order)
+        for choice in order:
+            at = _greedy(start(choice), len(tokens), in_hands, rng)
+            if at is not None:
+                break
+        else:
+            raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+        if not free:
+            _mix(at, allowed, check, rng)
+        # Tokens are already where the view shows them: only the pool cards are new.
+        placed = [cards[node] if node >= len(tokens) else -1 for node in at]
+        return _sampled(view, placed, places, rng)
+
+    return sample
 
 
 def _public(view: View) -> int:
@@ -215,12 +230,9 @@ def _allowed(
 
 def _greedy(allowed: list[int], tokens: int, in_hands: int, rng: random.Random) -> list[int] | None:
     """Place -> card index: every hand place filled (tokens first), the rest to the stock."""
-    edges = []
-    for node, mask in enumerate(allowed):
-        options = [i for i in range(in_hands) if mask >> i & 1]
-        if node >= tokens:
-            rng.shuffle(options)
-        edges.append(options)
+    # Cards in random order, each to its first free place: uniform where nothing is excluded,
+    # and the swaps of ``_mix`` take it to uniform where something is.
+    edges = [[i for i in range(in_hands) if mask >> i & 1] for mask in allowed]
     owner = [-1] * in_hands
     order = list(range(tokens, len(allowed)))
     rng.shuffle(order)

@@ -45,7 +45,7 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias
 
@@ -1254,10 +1254,17 @@ def sample_state(view: View, rng: random.Random) -> State:
     trumps of the pair. Among the deals that fit, the draw is close to uniform. Raises
     ValueError for a view no deal can explain.
     """
-    # The sampler builds on this module, so it is imported when first needed.
-    from tapete.games._tute_sampler import sample_state as sample
+    return sampler(view)(rng)
 
-    return sample(view, rng)
+
+def sampler(view: View) -> Callable[[random.Random], State]:
+    """``sample_state`` for many deals of one view (a search's): the view's facts are worked out
+    once, and each call draws a deal exactly as ``sample_state(view, rng)`` would with that rng.
+    """
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._tute_sampler import sampler as prepare
+
+    return prepare(view)
 
 
 # --- helpers for people and tests ------------------------------------------------------------
