@@ -13,9 +13,11 @@ beside today's ``tapete``; the folder is removed at exit. Nothing of the old cod
 
 **Lockstep.** Every match is played twice over: today's engine is the referee, the tag's engine
 follows the same actions, and each bot decides from its own engine's view of its seat with its own
-engine's legal actions (views differ between versions). Before every step the two engines must
-agree on the seat to act and its legal actions, and at the end on the scores; the first
-disagreement stops the run with the spec, seed, step and both sides' answers.
+engine's view (views differ between versions). Before every step the two engines must agree on
+the seat to act and its legal actions, and at the end on the scores; the first disagreement
+stops the run with the spec, seed, step and both sides' answers. One disagreement is allowed:
+where the tag's rules allow more than today's (a rule tightened since, such as Tute's one swap a
+turn), both bots choose among today's legal actions, which the tag's engine accepts too.
 
 **Duplicate groups** are those of ``tapete arena`` (``tapete.arena.assignments``): one seed
 played once per seat assignment of the two bots (seats, or teams where the game has them), with
@@ -209,14 +211,15 @@ def play_match(
             break
         legal = game.legal_actions(state)
         old_legal = old_game.legal_actions(old_state)
-        if list(legal) != list(old_legal):
+        if list(legal) != list(old_legal) and not set(legal) < set(old_legal):
             raise diverged(f"seat {seat}'s legal actions", legal, old_legal)
+        # Where the tag allows more (a rule tightened since), both bots choose among today's.
         bot = seats[seat]
         start = time.thread_time()
         if bot != 1:
             action = bots[bot].choose(game.observe(state, seat), legal, rngs[seat])
         else:
-            action = bots[1].choose(old_game.observe(old_state, seat), old_legal, rngs[seat])
+            action = bots[1].choose(old_game.observe(old_state, seat), legal, rngs[seat])
         if times is not None and len(legal) > 1 and bot < 2:
             times[bot].append((time.thread_time() - start) * 1000)
         error = game.why_illegal(state, action)

@@ -82,12 +82,24 @@ def test_two_copies_of_an_unchanged_bot_tie_exactly(
 def test_engines_that_disagree_stop_the_match_with_the_step(
     bench: ModuleType, old: tuple[Path, ModuleType]
 ) -> None:
-    game = tapete.load("pocha(players=3, schedule=[1])")
-    other = old[1].load("pocha(players=3, schedule=[2])")  # bids 0..2 where today has 0..1
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    other = old[1].load("pocha(players=3, schedule=[1])")  # bids 0..1 where today has 0..2
     with pytest.raises(bench.DivergenceError, match="seed 3, step 0: the engines disagree on seat"):
         bench.play_match(
             game, other, (bots.load("medium"), old[1].bots.load("medium")), (0, 1, 0), 3
         )
+
+
+def test_where_the_tag_allows_more_both_bots_choose_among_todays_actions(
+    bench: ModuleType, old: tuple[Path, ModuleType]
+) -> None:
+    # Tute 2p, seed 27, random bots: the tag offers a swap that today's rules (one swap a turn)
+    # do not; the match plays on under today's rules.
+    game, old_game = tapete.load("tute"), old[1].load("tute")
+    agents = (bots.load("random"), old[1].bots.load("random"))
+    for seats in ((0, 1), (1, 0)):
+        match = bench.play_match(game, old_game, agents, seats, 27)
+        assert match.new + match.old == sum(match.scores)
 
 
 def test_a_filled_table_seats_the_filler_between_the_two_and_rotates_it(
