@@ -17,7 +17,10 @@ engine's view (views differ between versions). Before every step the two engines
 the seat to act and its legal actions, and at the end on the scores; the first disagreement
 stops the run with the spec, seed, step and both sides' answers. One disagreement is allowed:
 where the tag's rules allow more than today's (a rule tightened since, such as Tute's one swap a
-turn), both bots choose among today's legal actions, which the tag's engine accepts too.
+turn), both bots choose among today's legal actions, which the tag's engine accepts too; where
+the tag's bot still answers with one only its rules allow (its search plans from its own
+engine), the tag's medium answers that decision instead, and the group's line counts these
+``stand_ins``.
 
 **Duplicate groups** are those of ``tapete arena`` (``tapete.arena.assignments``): one seed
 played once per seat assignment of the two bots (seats, or teams where the game has them), with
@@ -174,6 +177,7 @@ class Match:
     scores: tuple[int, ...]
     new: float
     old: float
+    stand_ins: int = 0  # the tag's bot's decisions its medium made (see ``play_match``)
 
 
 def play_match(
@@ -183,18 +187,21 @@ def play_match(
     seats: Sequence[int],
     seed: int,
     times: tuple[list[float], list[float]] | None = None,
+    stand_in: Any = None,
 ) -> Match:
     """Play one match with both engines in step: ``bots[0]`` is today's, ``bots[1]`` the tag's,
     ``bots[2]`` (if any) today's filler.
 
     ``seats[i]`` is the bot at seat ``i``. Decision times (ms, decisions with a choice) are
     appended to ``times`` per bot. Raises DivergenceError at the first step where the engines
-    disagree.
+    disagree. Where the tag's bot answers with an action only the tag's rules allow (its search
+    plans from its own engine's actions), ``stand_in`` (the tag's medium) answers that decision
+    for it, counted in ``Match.stand_ins``; without one, such an answer is an error.
     """
     state = game.new_state(seed)
     old_state = old_game.new_state(seed)
     rngs = [seat_rng(seed, s) for s in range(game.players)]
-    step = 0
+    step = stand_ins = 0
 
     def diverged(what: str, new: object, old: object) -> DivergenceError:
         return DivergenceError(
@@ -213,13 +220,16 @@ def play_match(
         old_legal = old_game.legal_actions(old_state)
         if list(legal) != list(old_legal) and not set(legal) < set(old_legal):
             raise diverged(f"seat {seat}'s legal actions", legal, old_legal)
-        # Where the tag allows more (a rule tightened since), both bots choose among today's.
         bot = seats[seat]
         start = time.thread_time()
         if bot != 1:
             action = bots[bot].choose(game.observe(state, seat), legal, rngs[seat])
         else:
-            action = bots[1].choose(old_game.observe(old_state, seat), legal, rngs[seat])
+            old_view = old_game.observe(old_state, seat)
+            action = bots[1].choose(old_view, legal, rngs[seat])
+            if action not in legal and action in old_legal and stand_in is not None:
+                action = stand_in.choose(old_view, legal, rngs[seat])
+                stand_ins += 1
         if times is not None and len(legal) > 1 and bot < 2:
             times[bot].append((time.thread_time() - start) * 1000)
         error = game.why_illegal(state, action)
@@ -234,7 +244,7 @@ def play_match(
         raise diverged("the final scores", outcome.scores, old_outcome and old_outcome.scores)
     result = arena.MatchResult(0, seed, tuple(seats), tuple(outcome.scores), outcome.winners)
     mine = arena.bot_scores(game, result)
-    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1])
+    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1], stand_ins)
 
 
 _OLD: dict[str, Any] = {}
@@ -273,7 +283,8 @@ def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
         bots = [new_bots.load(new_name), old.bots.load(old_name)]
         if fill:
             bots.append(new_bots.load(fill))
-        matches.append(play_match(game, old_game, bots, seats, seed, times))
+        stand_in = old.bots.load("medium")
+        matches.append(play_match(game, old_game, bots, seats, seed, times, stand_in))
     return {
         "spec": game.spec,
         "new": new_name,
@@ -290,6 +301,7 @@ def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
         ],
         "new_ms": [round(t, 2) for t in times[0]],
         "old_ms": [round(t, 2) for t in times[1]],
+        "stand_ins": sum(m.stand_ins for m in matches),
     }
 
 
