@@ -333,6 +333,50 @@ def test_5_5_c_same_size_and_rank_the_set_with_the_trump_card_wins() -> None:
     assert of(events, "poker")[0]["winner"] == 1
 
 
+def _value_by_counting(hand: int, trump: int) -> tuple[Any, ...]:
+    """The hand's value read straight from the rule: count each rank, take the biggest set (the
+    higher rank among equal sizes), list the ranks high to low."""
+    ranks = [c & 15 for c in CardSet(hand)]
+    counts = {r: ranks.count(r) for r in ranks}
+    size, rank = max((n, r) for r, n in counts.items())
+    if size < 2:
+        size, rank = 1, 0
+    holds = int(size >= 2 and bool(hand >> (16 * trump + rank) & 1))
+    trumps = [c & 15 for c in CardSet(hand) if c >> 4 == trump]
+    return (size, rank, holds, tuple(sorted(ranks, reverse=True)), max(trumps, default=0))
+
+
+def _runs_by_walking(hand: int, trump: int, by_length: bool) -> tuple[Any, ...] | None:
+    """The best run's key read straight from the rule, walking each suit's runs."""
+    keys = []
+    for suit in range(4, 8):
+        ranks = sorted(c & 15 for c in CardSet(hand) if c >> 4 == suit)
+        start = 0
+        for i in range(1, len(ranks) + 1):
+            if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
+                length, top = i - start, ranks[i - 1]
+                if length >= 3:
+                    trump_run = int(suit == trump)
+                    keys.append((length, trump_run, top) if by_length else (trump_run, top))
+                start = i
+    return max(keys, default=None)
+
+
+FRENCH_52 = [s * 16 + r for s in range(4, 8) for r in range(2, 15)]
+
+
+@given(
+    st.lists(st.sampled_from(FRENCH_52), min_size=1, max_size=13, unique=True), st.integers(4, 7)
+)
+def test_hand_values_and_runs_follow_the_rule_as_written(cards: list[int], trump: int) -> None:
+    hand = sum(1 << c for c in cards)
+    assert poch.hand_value(hand, trump) == _value_by_counting(hand, trump)
+    for params in (poch.Params(), poch.Params(sequence_compare="length_then_height")):
+        run = poch.best_run(hand, trump, params)
+        by_length = params.sequence_compare == "length_then_height"
+        assert (run[0] if run else None) == _runs_by_walking(hand, trump, by_length)
+
+
 def test_5_5_d_without_sets_the_highest_card_then_the_next_decide() -> None:
     """PO-3: As Kh Tc 9d 8s beats Ac Qd Jh 9s 7h (K > Q on the second card)."""
     assert value("As Kh Tc 9d 8s") > value("Ac Qd Jh 9s 7h")

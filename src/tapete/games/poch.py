@@ -57,7 +57,6 @@ Actions are ints: a card ``c`` is ``play c``; ``PASS`` and ``CALL``; ``bet n`` i
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -228,7 +227,40 @@ class Round:
 _Run = tuple[
     tuple[Seat, ...], tuple[Card, ...], str
 ]  # a shedding run: seats, cards, why it stopped
-_Pending = Event | Round | Meld | _Run
+
+
+class _Poker:
+    """The poker phase's result as the state keeps it, until ``events`` asks for it: the hands
+    shown are put in words only then, off the playout path."""
+
+    __slots__ = ("bets", "head", "shown", "trump", "won")
+
+    def __init__(
+        self,
+        head: dict[str, Any],
+        shown: tuple[tuple[Seat, int], ...],
+        trump: Suit,
+        won: tuple[int, ...],
+        bets: tuple[int, ...],
+    ) -> None:
+        self.head, self.shown, self.trump, self.won, self.bets = head, shown, trump, won, bets
+
+    def event(self) -> Event:
+        data = dict(self.head)
+        if self.shown:
+            data["hands"] = [
+                {
+                    "seat": s,
+                    "cards": [format_card(c) for c in cards_of(hand)],
+                    "value": hand_name(hand, self.trump),
+                }
+                for s, hand in self.shown
+            ]
+        data["won"], data["bets"] = list(self.won), list(self.bets)
+        return Event("poker", data)
+
+
+_Pending = Event | Round | Meld | _Run | _Poker
 
 
 class State(GameState):
@@ -393,39 +425,20 @@ def _begin_round(
         if m.seat is not None:
             chips_l[m.seat] += m.chips
             bowls_l[m.bowl] = 0
-    rnd = dataclasses.replace(rnd, melds=melds)
+    object.__setattr__(rnd, "melds", melds)  # the round is new: nobody holds it yet
     last: tuple[_Pending, ...] = (*earlier, rnd, fund, *melds)
     out = sum(1 << s for s in range(n) if s not in seats or chips_l[s] == 0)
     pending = ((1 << n) - 1) & ~out
     if sitting := [s for s in seats if chips_l[s] == 0]:
         last = (*last, Event("sit_out", {"seats": sitting, "why": "no chips left to bet"}))
     state = State.__new__(State)
-    values = {
-        "params": params,
-        "setup": setup,
-        "rnd": rnd,
-        "hands": rnd.dealt,
-        "chips": tuple(chips_l),
-        "bowls": tuple(bowls_l),
-        "bank": bank,
-        "put": (0,) * n,
-        "folded": out,
-        "pending": pending,
-        "phase": _POKER,
-        "turn": _next_pending(pending, dealer, n) if pending else seats[0],
-        "poker": (),
-        "revealed": revealed,
-        "showdown": 0,
-        "winner": -1,
-        "runs": (),
-        "played": 0,
-        "gone": 0,
-        "alive": alive,
-        "history": history,
-        "last": last,
-    }
-    for name, value in values.items():
-        object.__setattr__(state, name, value)
+    state.params, state.setup, state.rnd, state.hands = params, setup, rnd, rnd.dealt
+    state.chips, state.bowls, state.bank = tuple(chips_l), tuple(bowls_l), bank
+    state.put, state.folded, state.pending, state.phase = (0,) * n, out, pending, _POKER
+    state.turn = _next_pending(pending, dealer, n) if pending else seats[0]
+    state.poker, state.revealed, state.showdown, state.winner = (), revealed, 0, -1
+    state.runs, state.played, state.gone, state.alive = (), 0, 0, alive
+    state.history, state.last = history, last
     # Nobody with chips to bet: the poker round is over before it starts.
     return state if pending else _end_poker(state)
 
@@ -471,28 +484,23 @@ def meld_bowls(
     shown = [0] * n
     if rnd.shown >= 0:
         shown[_shown_holder(rnd.seats, n)] |= 1 << rnd.shown
-    holder = {c: s for s in rnd.seats for c in cards_of(dealt[s])}
     melds = []
     for bowl, rank in HONOURS:
         card = trump * 16 + rank
-        seat = holder.get(card)
-        if seat is None:
-            melds.append(
-                Meld(bowl, None, bowls[bowl], CardSet(), f"{format_card(card)} is out of play")
-            )
+        seat = _holder(rnd.seats, dealt, card)
+        if seat < 0:
+            melds.append(Meld(bowl, None, bowls[bowl], _NO_CARDS, _OUT_OF_PLAY[card]))
         else:
             shown[seat] |= 1 << card
-            why = f"holds the {_RANK_WORDS[rank]} of trumps"
-            melds.append(Meld(bowl, seat, bowls[bowl], CardSet(1 << card), why))
-    king, queen = holder.get(trump * 16 + 13), holder.get(trump * 16 + 12)
-    pair = (1 << (trump * 16 + 13)) | (1 << (trump * 16 + 12))
-    if king is not None and king == queen:
+            melds.append(Meld(bowl, seat, bowls[bowl], _ONE_CARD[card], _HOLDS[rank]))
+    king = _holder(rnd.seats, dealt, trump * 16 + 13)
+    if king >= 0 and king == _holder(rnd.seats, dealt, trump * 16 + 12):
+        pair = (1 << (trump * 16 + 13)) | (1 << (trump * 16 + 12))
         melds.append(
             Meld(MARRIAGE, king, bowls[MARRIAGE], CardSet(pair), "holds K and Q of trumps")
         )
     else:
-        why = f"nobody holds both {format_card(trump * 16 + 13)} and {format_card(trump * 16 + 12)}"
-        melds.append(Meld(MARRIAGE, None, bowls[MARRIAGE], CardSet(), why))
+        melds.append(Meld(MARRIAGE, None, bowls[MARRIAGE], _NO_CARDS, _NO_MARRIAGE[trump]))
     best: tuple[tuple[int, ...], int, Seat] | None = None
     for seat in rnd.seats:
         run = best_run(dealt[seat], trump, params)
@@ -502,13 +510,36 @@ def meld_bowls(
         why = "nobody holds three cards in a row of one suit"
         if params.sequence_rule == "trump_789":
             why = "nobody holds the 7, 8 and 9 of trumps"
-        melds.append(Meld(SEQUENCE, None, bowls[SEQUENCE], CardSet(), why))
+        melds.append(Meld(SEQUENCE, None, bowls[SEQUENCE], _NO_CARDS, why))
     else:
         _, cards, seat = best
         shown[seat] |= cards
-        why = f"best run {format_cards(cards_of(cards))}"
-        melds.append(Meld(SEQUENCE, seat, bowls[SEQUENCE], CardSet(cards), why))
+        melds.append(Meld(SEQUENCE, seat, bowls[SEQUENCE], CardSet(cards), _run_words(cards)))
     return tuple(melds), tuple(shown)
+
+
+def _holder(seats: Sequence[Seat], hands: Sequence[int], card: Card) -> Seat:
+    """The seat among ``seats`` whose hand holds ``card``, or -1."""
+    for seat in seats:
+        if hands[seat] >> card & 1:
+            return seat
+    return -1
+
+
+# The melds' words, made once: melding runs at every round of every playout.
+_NO_CARDS = CardSet()
+_ONE_CARD = {c: CardSet(1 << c) for c in range(64, 128)}
+_OUT_OF_PLAY = {c: f"{format_card(c)} is out of play" for c in range(64, 128) if 2 <= c & 15 <= 14}
+_HOLDS = {rank: f"holds the {_RANK_WORDS[rank]} of trumps" for _, rank in HONOURS}
+_NO_MARRIAGE = {
+    t: f"nobody holds both {format_card(t * 16 + 13)} and {format_card(t * 16 + 12)}"
+    for t in range(4, 8)
+}
+
+
+@lru_cache(maxsize=1024)
+def _run_words(cards: int) -> str:
+    return f"best run {format_cards(cards_of(cards))}"
 
 
 def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], int] | None:
@@ -533,6 +564,13 @@ def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], i
     for suit in range(4, 8):
         ranks = hand >> (16 * suit) & 0xFFFF
         is_trump = int(suit == trump)
+        if not by_length:  # by the best three: the top of the suit's highest three in a row
+            tops = ranks & ranks << 1 & ranks << 2
+            if tops:
+                high = tops.bit_length() - 1
+                if best is None or (is_trump, high) > best[0]:
+                    best = ((is_trump, high), 7 << (16 * suit + high - 2))
+            continue
         while ranks:
             low = (ranks & -ranks).bit_length() - 1
             high = low
@@ -542,13 +580,9 @@ def best_run(hand: int, trump: Suit, params: Params) -> tuple[tuple[int, ...], i
             length = high - low + 1
             if length < 3:
                 continue
-            if by_length:
-                key: tuple[int, ...] = (length, is_trump, high)
-                cards = ((1 << length) - 1) << (16 * suit + low)
-            else:
-                key, cards = (is_trump, high), 7 << (16 * suit + high - 2)
+            key = (length, is_trump, high)
             if best is None or key > best[0]:
-                best = (key, cards)
+                best = (key, ((1 << length) - 1) << (16 * suit + low))
     return best
 
 
@@ -605,16 +639,16 @@ def hand_value(hand: int, trump: Suit) -> tuple[Any, ...]:
     >>> v("Kh Ks 7c 8c 9c") < v("Kd Kc 7h 8h 9h")
     True
     """
-    counts = [0] * 15
-    for card in cards_of(hand):
-        counts[card & 15] += 1
-    size, rank = max((c, r) for r, c in enumerate(counts))
-    if size < 2:
-        size, rank = 1, 0
+    ranks = sorted([card & 15 for card in cards_of(hand)], reverse=True)
+    size, rank, run, prev = 1, 0, 0, -1
+    for r in ranks:  # high to low, so equal ranks are together and the higher set comes first
+        run = run + 1 if r == prev else 1
+        prev = r
+        if run > size:
+            size, rank = run, r
     holds_trump = int(size >= 2 and bool(hand >> (16 * trump + rank) & 1))
-    ranks = tuple(r for r in range(14, 1, -1) for _ in range(counts[r]))
     trumps = hand >> (16 * trump) & 0xFFFF
-    return (size, rank, holds_trump, ranks, trumps.bit_length() - 1 if trumps else 0)
+    return (size, rank, holds_trump, tuple(ranks), trumps.bit_length() - 1 if trumps else 0)
 
 
 def hand_name(hand: int, trump: Suit) -> str:
@@ -652,17 +686,21 @@ def legal_actions(state: State) -> list[Action]:
         return []
     seat, high = state.turn, max(state.put)
     top = _cap(state, seat)
-    if high == 0:
-        return [PASS, *(PASS + 2 * n for n in range(1, top + 1))]
-    return [PASS, CALL, *(CALL + 2 * n for n in range(1, top - high + 1))]
+    if high == 0:  # bet n is PASS + 2n, raise n is CALL + 2n
+        return [PASS, *range(PASS + 2, PASS + 2 * top + 1, 2)]
+    return [PASS, CALL, *range(CALL + 2, CALL + 2 * (top - high) + 1, 2)]
 
 
 def _cap(state: State, seat: Seat) -> int:
     """The highest contribution a bet or raise by ``seat`` may reach (table stakes)."""
     if state.params.bet_cap == "none":
         return state.chips[seat] + state.put[seat]
-    live = ~state.folded
-    return min(state.chips[s] + state.put[s] for s in state.rnd.seats if live >> s & 1)
+    folded, chips, put = state.folded, state.chips, state.put
+    cap = -1
+    for s in state.rnd.seats:
+        if not folded >> s & 1 and (cap < 0 or chips[s] + put[s] < cap):
+            cap = chips[s] + put[s]
+    return cap
 
 
 def why_illegal(state: State, action: Action) -> IllegalActionError | None:
@@ -754,17 +792,12 @@ def _bet(state: State, action: Action) -> State:
         pending = sum(1 << s for s in state.rnd.seats if not folded >> s & 1 and chips[s]) & ~bit
     live = ((1 << n) - 1) & ~folded
     over = not pending or (max(put) and live.bit_count() == 1)
-    state = state._with(
-        chips=chips,
-        put=put,
-        bowls=bowls,
-        folded=folded,
-        pending=pending,
-        poker=(*state.poker, (seat, action)),
-        turn=seat if over else _next_pending(pending, seat, n),
-        last=(),
-    )
-    return _end_poker(state) if over else state
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.chips, new.put, new.bowls, new.folded, new.pending = chips, put, bowls, folded, pending
+    new.poker = (*state.poker, (seat, action))
+    new.turn = seat if over else _next_pending(pending, seat, n)
+    new.last = ()
+    return _end_poker(new) if over else new
 
 
 def _next_pending(pending: int, seat: Seat, n: int) -> Seat:
@@ -806,34 +839,20 @@ def _end_poker(state: State) -> State:
         bowls[POCH] = bowls[PINKE] = 0
         for s in range(n):
             chips[s] += won[s]
-    if shown:
-        data["hands"] = [
-            {
-                "seat": s,
-                "cards": [format_card(c) for c in cards_of(state.hands[s])],
-                "value": hand_name(state.hands[s], rnd.trump),
-            }
-            for s in rnd.seats
-            if shown >> s & 1
-        ]
-    data |= {"won": won, "bets": list(state.put)}
+    showdown = tuple((s, state.hands[s]) for s in rnd.seats if shown >> s & 1)
+    result = _Poker(data, showdown, rnd.trump, tuple(won), tuple(state.put))
     revealed = tuple(
         r | (state.hands[s] if shown >> s & 1 else 0) for s, r in enumerate(state.revealed)
     )
     leader = rnd.seats[0]
     if p.shed_leader == "poker_winner" and winner >= 0:
         leader = winner
-    return state._with(
-        chips=tuple(chips),
-        bowls=tuple(bowls),
-        pending=0,
-        phase=_SHED,
-        turn=leader,
-        revealed=revealed,
-        showdown=shown,
-        winner=winner,
-        last=(*state.last, Event("poker", data)),
-    )
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.chips, new.bowls, new.pending = tuple(chips), tuple(bowls), 0
+    new.phase, new.turn, new.winner = _SHED, leader, winner
+    new.revealed, new.showdown = revealed, shown
+    new.last = (*state.last, result)
+    return new
 
 
 def _pinke_layers(
@@ -874,22 +893,18 @@ def _lead(state: State, card: Card) -> State:
         if played >> nxt & 1:
             stop = "played"
             break
-        holder = next((s for s in state.rnd.seats if hands[s] >> nxt & 1), -1)
+        holder = _holder(state.rnd.seats, hands, nxt)
         if holder < 0:
             stop, gone = "out_of_play", gone | 1 << nxt
             break
         seat, card = holder, nxt
-    state = state._with(
-        hands=tuple(hands),
-        played=played,
-        gone=gone,
-        runs=(*state.runs, tuple(zip(seats, cards, strict=True))),
-        turn=seat,
-        last=((tuple(seats), tuple(cards), stop),),
-    )
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.hands, new.played, new.gone, new.turn = tuple(hands), played, gone, seat
+    new.runs = (*state.runs, tuple(zip(seats, cards, strict=True)))
+    new.last = ((tuple(seats), tuple(cards), stop),)
     if stop == "hand_empty":
-        return _end_round(state, seat)
-    return state
+        return _end_round(new, seat)
+    return new
 
 
 def _end_round(state: State, winner: Seat) -> State:
@@ -918,7 +933,8 @@ def _end_round(state: State, winner: Seat) -> State:
         },
     )
     history = (*state.history, delta)
-    ended = state._with(chips=tuple(chips), history=history, last=(*state.last, score))
+    ended = state._with()  # set before anyone sees it: a third of the cost of keywords
+    ended.chips, ended.history, ended.last = tuple(chips), history, (*state.last, score)
     played = rnd.number + 1
     if alive.bit_count() <= 1 or played == round_limit(p):
         ended = ended._with(phase=_OVER, turn=-1, alive=alive or state.alive)
@@ -1023,6 +1039,8 @@ def _event(pending: _Pending) -> Event:
         return _deal_event(pending)
     if isinstance(pending, Meld):
         return _meld_event(pending)
+    if isinstance(pending, _Poker):
+        return pending.event()
     seats, cards, stop = pending
     return Event(
         "run",
