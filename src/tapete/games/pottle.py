@@ -400,11 +400,7 @@ def legal_actions(state: State) -> list[Action]:
     """The bids still available, then the trump choices, then the cards that follow suit."""
     phase = state.phase
     if phase == _PLAY:
-        return cards_of(
-            tricks.legal_mask(
-                state.hands[state.turn], state.trick, state.trump, ORDER, tricks.FOLLOW
-            )
-        )
+        return cards_of(legal_cards(state))
     if phase == _BID:
         same = _limits(state.params)[2]
         bids = state.bids
@@ -412,6 +408,12 @@ def legal_actions(state: State) -> list[Action]:
     if phase == _TRUMP:
         return [TRUMP, TRUMP + 1, TRUMP + 2, TRUMP + 3, NO_TRUMP]
     return []
+
+
+def legal_cards(state: State) -> int:
+    """The cards the player to act may play, as a mask: the suit led if he has it, else any."""
+    hand, trick = state.hands[state.turn], state.trick
+    return hand & 0xFFFF << (trick[0] & ~15) or hand if trick else hand
 
 
 def why_illegal(state: State, action: Action) -> IllegalActionError | None:
@@ -475,12 +477,8 @@ def _naming_trump(state: State) -> IllegalActionError:
 
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
-    if state.phase == _PLAY and 0 <= action < TRUMP:
-        legal = tricks.legal_mask(
-            state.hands[state.turn], state.trick, state.trump, ORDER, tricks.FOLLOW
-        )
-        if legal >> action & 1:
-            return _play(state, action)
+    if state.phase == _PLAY and 0 <= action < TRUMP and legal_cards(state) >> action & 1:
+        return _play(state, action)
     error = why_illegal(state, action)
     if error is not None:
         raise error
@@ -517,23 +515,20 @@ def _play(state: State, card: Card) -> State:
     hands = list(state.hands)
     hands[seat] ^= 1 << card
     trick = (*state.trick, card)
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.hands = tuple(hands)
     if len(trick) < n:
-        return state._with(hands=tuple(hands), trick=trick, turn=(seat + 1) % n, last=())
+        new.trick, new.turn, new.last = trick, (seat + 1) % n, ()
+        return new
     winner = (state.leader + tricks.trick_winner(trick, state.trump, ORDER)) % n
     won = list(state.won)
     won[winner] += 1
-    state = state._with(
-        hands=tuple(hands),
-        won=tuple(won),
-        trick=(),
-        leader=winner,
-        turn=winner,
-        tricks=(*state.tricks, (state.leader, trick)),
-        last=((state.leader, trick, winner),),  # the trick event, rendered by ``events``
-    )
-    if len(state.tricks) < HAND:
-        return state
-    return _settle(state)
+    new.won, new.trick, new.leader, new.turn = tuple(won), (), winner, winner
+    new.tricks = (*state.tricks, (state.leader, trick))
+    new.last = ((state.leader, trick, winner),)  # the trick event, rendered by ``events``
+    if len(new.tricks) < HAND:
+        return new
+    return _settle(new)
 
 
 def pot_winner(params: Params, bids: tuple[int, ...], won: tuple[int, ...], declarer: Seat) -> int:

@@ -276,9 +276,13 @@ def hand_winner(results: tuple[int, ...]) -> int | None:
     return r1 if r1 != TIE else ALL_TIED
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Deal:
-    """What a deal fixes: its number, dealer, the vira and manilhas, the cards as dealt."""
+    """What a deal fixes: its number, dealer, the vira and manilhas, the cards as dealt.
+
+    Treat as immutable. Not a frozen dataclass: one is made every few steps of a playout, and a
+    frozen one sets each field the slow way.
+    """
 
     number: int
     dealer: Seat
@@ -718,35 +722,23 @@ def apply(state: State, action: Action) -> State:
 def _raise(state: State) -> State:
     seat = state.turn
     n = state.params.players
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
     if state.phase == _PLAY:
-        return state._with(
-            phase=_ANSWER,
-            proposal=NEXT_STAKE[state.stake],
-            proposer=seat,
-            resume=seat,
-            ran=0,
-            turn=(seat + 1) % n,
-            last=(),
-        )
-    return state._with(
-        proposal=NEXT_STAKE[state.proposal], proposer=seat, ran=0, turn=(seat + 1) % n, last=()
-    )
+        new.phase, new.proposal, new.resume = _ANSWER, NEXT_STAKE[state.stake], seat
+    else:
+        new.proposal = NEXT_STAKE[state.proposal]
+    new.proposer, new.ran, new.turn, new.last = seat, 0, (seat + 1) % n, ()
+    return new
 
 
 def _accept(state: State) -> State:
     if state.phase == _ELEVEN:
         return state._with(phase=_PLAY, stake=3, turn=state.deal.mao, last=())
-    return state._with(
-        phase=_PLAY,
-        stake=state.proposal,
-        raised_by=state.proposer & 1,
-        proposal=0,
-        proposer=-1,
-        resume=-1,
-        ran=0,
-        turn=state.resume,
-        last=(),
-    )
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.phase, new.stake, new.raised_by = _PLAY, state.proposal, state.proposer & 1
+    new.proposal, new.proposer, new.resume, new.ran = 0, -1, -1, 0
+    new.turn, new.last = state.resume, ()
+    return new
 
 
 def _run(state: State) -> State:
@@ -765,19 +757,17 @@ def _play(state: State, play: int) -> State:
     hands = list(state.hands)
     hands[seat] ^= 1 << (play & 127)
     trick = (*state.trick, play)
+    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new.hands, new.last = tuple(hands), ()
     if len(trick) < n:
-        return state._with(hands=tuple(hands), trick=trick, turn=(seat + 1) % n, last=())
+        new.trick, new.turn = trick, (seat + 1) % n
+        return new
     result, leader = round_result(trick, state.leader, n, state.deal.power)
     results = (*state.results, result)
-    state = state._with(
-        hands=tuple(hands),
-        trick=(),
-        tricks=(*state.tricks, (state.leader, trick)),
-        results=results,
-        leader=leader,
-        turn=leader,
-        last=(("trick", state.leader, trick, result, leader, len(results)),),
-    )
+    new.trick, new.tricks = (), (*state.tricks, (state.leader, trick))
+    new.results, new.leader, new.turn = results, leader, leader
+    new.last = (("trick", state.leader, trick, result, leader, len(results)),)
+    state = new
     winner = hand_winner(results)
     if winner is None:
         return state
