@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 import tapete
 from tapete import bots
+from tapete.errors import IllegalActionError
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "vs_old_hard.py"
 
@@ -100,6 +104,33 @@ def test_where_the_tag_allows_more_both_bots_choose_among_todays_actions(
     for seats in ((0, 1), (1, 0)):
         match = bench.play_match(game, old_game, agents, seats, 27)
         assert match.new + match.old == sum(match.scores)
+
+
+class PlansFromTheTag:
+    """A bot of the tag's that answers with an action only the tag's rules allow whenever there
+    is one, as hard-v1's search may (it plans from its own engine's actions); else at random."""
+
+    def __init__(self, old_game: Any) -> None:
+        self.old_game = old_game
+
+    def choose(self, view: Any, legal: Sequence[int], rng: random.Random) -> int:
+        state = self.old_game.sample_state(view, rng)
+        extra = [a for a in self.old_game.legal_actions(state) if a not in legal]
+        return extra[0] if extra else legal[rng.randrange(len(legal))]
+
+
+def test_the_tags_medium_answers_where_the_tags_bot_plans_an_action_only_its_rules_allow(
+    bench: ModuleType, old: tuple[Path, ModuleType]
+) -> None:
+    # Tute 2p, seed 27: the tag's bot asks for a second swap in a turn six times.
+    game, old_game = tapete.load("tute"), old[1].load("tute")
+    agents = (bots.load("random"), PlansFromTheTag(old_game))
+    medium = old[1].bots.load("medium")
+    match = bench.play_match(game, old_game, agents, (1, 0), 27, stand_in=medium)
+    assert match.stand_ins == 6
+    assert match.new + match.old == sum(match.scores)
+    with pytest.raises(IllegalActionError):
+        bench.play_match(game, old_game, agents, (1, 0), 27)
 
 
 def test_a_filled_table_seats_the_filler_between_the_two_and_rotates_it(
