@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from tapete.bots import Budget, Decision, Reason, search
@@ -144,10 +143,24 @@ def _seen(
     )
 
 
-@lru_cache(maxsize=64)
+# id(power) -> (power, its table), for ``_stronger``
+_STRONGER: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
 def _stronger(power: tuple[int, ...]) -> tuple[int, ...]:
-    """For each strength 0..24, the cards stronger than it (a bitmask)."""
-    return tuple(sum(1 << c for c, p in enumerate(power) if p > q) for q in range(25))
+    """For each strength 0..24, the cards stronger than it (a bitmask).
+
+    Kept by the identity of ``power`` (a deal's, the same tuple all deal long): hashing its 40
+    entries for a cache keyed by value cost as much as the rest of a card choice. The entry
+    holds ``power`` itself, so its id is not reused while it is kept."""
+    kept = _STRONGER.get(id(power))
+    if kept is not None and kept[0] is power:
+        return kept[1]
+    if len(_STRONGER) >= 256:
+        _STRONGER.clear()
+    table = tuple(sum(1 << c for c, p in enumerate(power) if p > q) for q in range(25))
+    _STRONGER[id(power)] = (power, table)
+    return table
 
 
 def _hold(power: int, unseen: int, against: int, stronger: Sequence[int]) -> float:
