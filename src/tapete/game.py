@@ -148,7 +148,10 @@ class GameState:
     ``state._with(**changes)`` copies every slot, sets the ones in ``_FRESH`` (caches the new
     state computes again, e.g. its legal moves) and then applies ``changes``. The copy is written
     out slot by slot when the class is made: several times faster than a loop over the slots,
-    and every transition of a playout makes one.
+    and every transition of a playout makes one. The keywords cost a dict and a ``setattr``
+    each, so a step on a playout's path that changes several slots may copy with ``_with()``
+    and set them on the new state before it returns it (nobody has seen it yet): a third of
+    the cost with six changes.
 
     >>> class Counter(GameState):
     ...     __slots__ = ("count", "_cache")

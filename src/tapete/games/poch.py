@@ -207,9 +207,13 @@ class Meld(NamedTuple):
     why: str
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Round:
-    """What a round fixes when it is dealt: dealer, players, trump, the cards, the melds."""
+    """What a round fixes when it is dealt: dealer, players, trump, the cards, the melds.
+
+    Treat as immutable. Not a frozen dataclass: one is made every round of every playout, and a
+    frozen one sets each field the slow way.
+    """
 
     number: int
     dealer: Seat
@@ -425,7 +429,7 @@ def _begin_round(
         if m.seat is not None:
             chips_l[m.seat] += m.chips
             bowls_l[m.bowl] = 0
-    object.__setattr__(rnd, "melds", melds)  # the round is new: nobody holds it yet
+    rnd.melds = melds  # the round is new: nobody holds it yet
     last: tuple[_Pending, ...] = (*earlier, rnd, fund, *melds)
     out = sum(1 << s for s in range(n) if s not in seats or chips_l[s] == 0)
     pending = ((1 << n) - 1) & ~out
@@ -792,7 +796,7 @@ def _bet(state: State, action: Action) -> State:
         pending = sum(1 << s for s in state.rnd.seats if not folded >> s & 1 and chips[s]) & ~bit
     live = ((1 << n) - 1) & ~folded
     over = not pending or (max(put) and live.bit_count() == 1)
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     new.chips, new.put, new.bowls, new.folded, new.pending = chips, put, bowls, folded, pending
     new.poker = (*state.poker, (seat, action))
     new.turn = seat if over else _next_pending(pending, seat, n)
@@ -847,7 +851,7 @@ def _end_poker(state: State) -> State:
     leader = rnd.seats[0]
     if p.shed_leader == "poker_winner" and winner >= 0:
         leader = winner
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     new.chips, new.bowls, new.pending = tuple(chips), tuple(bowls), 0
     new.phase, new.turn, new.winner = _SHED, leader, winner
     new.revealed, new.showdown = revealed, shown
@@ -898,7 +902,7 @@ def _lead(state: State, card: Card) -> State:
             stop, gone = "out_of_play", gone | 1 << nxt
             break
         seat, card = holder, nxt
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     new.hands, new.played, new.gone, new.turn = tuple(hands), played, gone, seat
     new.runs = (*state.runs, tuple(zip(seats, cards, strict=True)))
     new.last = ((tuple(seats), tuple(cards), stop),)
@@ -933,7 +937,7 @@ def _end_round(state: State, winner: Seat) -> State:
         },
     )
     history = (*state.history, delta)
-    ended = state._with()  # set before anyone sees it: a third of the cost of keywords
+    ended = state._with()  # then set: see GameState
     ended.chips, ended.history, ended.last = tuple(chips), history, (*state.last, score)
     played = rnd.number + 1
     if alive.bit_count() <= 1 or played == round_limit(p):

@@ -722,7 +722,7 @@ def apply(state: State, action: Action) -> State:
 def _raise(state: State) -> State:
     seat = state.turn
     n = state.params.players
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     if state.phase == _PLAY:
         new.phase, new.proposal, new.resume = _ANSWER, NEXT_STAKE[state.stake], seat
     else:
@@ -734,7 +734,7 @@ def _raise(state: State) -> State:
 def _accept(state: State) -> State:
     if state.phase == _ELEVEN:
         return state._with(phase=_PLAY, stake=3, turn=state.deal.mao, last=())
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     new.phase, new.stake, new.raised_by = _PLAY, state.proposal, state.proposer & 1
     new.proposal, new.proposer, new.resume, new.ran = 0, -1, -1, 0
     new.turn, new.last = state.resume, ()
@@ -757,7 +757,7 @@ def _play(state: State, play: int) -> State:
     hands = list(state.hands)
     hands[seat] ^= 1 << (play & 127)
     trick = (*state.trick, play)
-    new = state._with()  # set before anyone sees it: a third of the cost of keywords
+    new = state._with()  # then set: see GameState
     new.hands, new.last = tuple(hands), ()
     if len(trick) < n:
         new.trick, new.turn = trick, (seat + 1) % n
