@@ -46,6 +46,7 @@ from tapete.cards import (
     format_cards,
     parse_card,
     parse_cards,
+    suit_mask,
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -413,7 +414,7 @@ def legal_actions(state: State) -> list[Action]:
 def legal_cards(state: State) -> int:
     """The cards the player to act may play, as a mask: the suit led if he has it, else any."""
     hand, trick = state.hands[state.turn], state.trick
-    return hand & 0xFFFF << (trick[0] & ~15) or hand if trick else hand
+    return hand & suit_mask(trick[0] >> 4) or hand if trick else hand
 
 
 def why_illegal(state: State, action: Action) -> IllegalActionError | None:
