@@ -143,25 +143,34 @@ class WordEnum(enum.IntEnum):
 
 @mypyc_attr(native_class=False)
 class GameState:
-    """The base of a game's slotted ``State``: one way to make a new state from an old one.
+    """The base of a game's slotted ``State``: the ways to make a new state from an old one.
 
-    ``state._with(**changes)`` copies every slot, sets the ones in ``_FRESH`` (caches the new
-    state computes again, e.g. its legal moves) and then applies ``changes``. The copy is written
-    out slot by slot when the class is made: several times faster than a loop over the slots,
-    and every transition of a playout makes one. The keywords cost a dict and a ``setattr``
-    each, so a step on a playout's path that changes several slots may copy with ``_with()``
-    and set them on the new state before it returns it (nobody has seen it yet): a third of
-    the cost with six changes.
+    ``state._copy()`` is a new state with every slot of this one but the caches in ``_FRESH``
+    (e.g. its legal moves), which it sets to their fresh values; ``state._with(**changes)`` is
+    that copy with ``changes`` applied. Both are written out slot by slot when the class is made:
+    several times faster than a loop over the slots, and every transition of a playout makes one.
+    The keywords cost a dict and a ``setattr`` each, so a step on a playout's path that changes
+    several slots copies with ``_copy()`` and sets them on the new state before it returns it
+    (nobody has seen it yet): a third of the cost with six changes.
+
+    A class with an ``__init__`` of its own writes ``_copy`` too, as a call of its constructor
+    with every argument taken from ``self`` (mypy checks that none is missing); one without may
+    write it as well. The pure build replaces a written ``_copy`` with the written-out one; the
+    compiled build keeps it and starts ``_with`` from it: a compiled class is made fastest by its
+    own compiled code (from interpreted code, a copy of Truco's state through its constructor's
+    keywords took longer than the rest of a decision).
 
     >>> class Counter(GameState):
     ...     __slots__ = ("count", "_cache")
     ...     _FRESH = (("_cache", None),)
     ...     def __init__(self, count: int) -> None:
     ...         self.count, self._cache = count, "stale"
+    ...     def _copy(self) -> Counter:
+    ...         return Counter(self.count)
     >>> a = Counter(1)
     >>> b = a._with(count=2)
-    >>> (a.count, a._cache), (b.count, b._cache)
-    ((1, 'stale'), (2, None))
+    >>> (a.count, a._cache), (b.count, b._cache), a._copy()._cache
+    ((1, 'stale'), (2, None), None)
     """
 
     __slots__ = ()
@@ -171,36 +180,28 @@ class GameState:
         super().__init_subclass__(**kwargs)
         fresh = dict(cls._FRESH)
         compiled = vars(cls).get("__mypyc_attrs__")
-        make = "_make(_cls)"
-        if compiled is None:
-            slots = vars(cls).get("__slots__", ())
-        else:
-            # Compiled by mypyc: making an instance runs ``__init__``, which takes every slot
-            # that is not a cache by name (or nothing, when the class has none of its own).
-            slots = tuple(name for name in compiled if name != "__dict__")
-            make = "_cls()"
-            if any("__init__" in vars(c) for c in cls.__mro__[:-1] if c is not GameState):
-                kept = [name for name in slots if name not in fresh]
-                make = "_cls(" + ", ".join(f"{name}=self.{name}" for name in kept) + ")"
-                slots = ()
-        lines = [f"    new = {make}"]
-        lines += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
-        lines += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
-        code = "\n".join(
-            [
-                "def _with(self, **changes):",
-                *lines,
-                "    for name, value in changes.items():",
-                "        setattr(new, name, value)",
-                "    return new",
-            ]
-        )
         scope: dict[str, Any] = {"_make": object.__new__, "_cls": cls}
         scope.update((f"_fresh_{i}", value) for i, value in enumerate(fresh.values()))
-        exec(code, scope)  # the code names only the class's own slots
+        if "__init__" in vars(cls) and "_copy" not in vars(cls):
+            raise TypeError(f"{cls.__qualname__} has an __init__, so it writes _copy too")
+        if compiled is not None and "_copy" in vars(cls):
+            body = ["    new = self._copy()"]  # the class's own, compiled
+        else:
+            make, slots = "_make(_cls)", vars(cls).get("__slots__", ())
+            if compiled is not None:  # with no ``__init__`` of its own: a blank instance
+                make, slots = "_cls()", tuple(name for name in compiled if name != "__dict__")
+            body = [f"    new = {make}"]
+            body += [f"    new.{name} = self.{name}" for name in slots if name not in fresh]
+            body += [f"    new.{name} = _fresh_{i}" for i, name in enumerate(fresh)]
+            exec("\n".join(["def _copy(self):", *body, "    return new"]), scope)
+            cls._copy = scope["_copy"]
+        changes = ["    for name, value in changes.items():", "        setattr(new, name, value)"]
+        # The code names only the class's own slots.
+        exec("\n".join(["def _with(self, **changes):", *body, *changes, "    return new"]), scope)
         cls._with = scope["_with"]
 
-    _with: Callable[..., Self]  # written out for each subclass, see the class docstring
+    _copy: Callable[[], Self]  # written out for each subclass, see the class docstring
+    _with: Callable[..., Self]
 
 
 @dataclass(frozen=True)

@@ -318,6 +318,18 @@ class State(GameState):
     history: tuple[tuple[int, ...], ...]  # chips won and lost in each round
     last: tuple[_Pending, ...]  # the last step's events, rendered by ``events``
 
+    def _copy(self) -> State:
+        """A new state like this one (see ``GameState``): every slot, for the compiled build."""
+        new = State.__new__(State)
+        new.params, new.setup, new.rnd, new.hands = self.params, self.setup, self.rnd, self.hands
+        new.chips, new.bowls, new.bank, new.put = self.chips, self.bowls, self.bank, self.put
+        new.folded, new.pending, new.phase = self.folded, self.pending, self.phase
+        new.turn, new.poker, new.revealed = self.turn, self.poker, self.revealed
+        new.showdown, new.winner, new.runs = self.showdown, self.winner, self.runs
+        new.played, new.gone, new.alive = self.played, self.gone, self.alive
+        new.history, new.last = self.history, self.last
+        return new
+
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
@@ -796,7 +808,7 @@ def _bet(state: State, action: Action) -> State:
         pending = sum(1 << s for s in state.rnd.seats if not folded >> s & 1 and chips[s]) & ~bit
     live = ((1 << n) - 1) & ~folded
     over = not pending or (max(put) and live.bit_count() == 1)
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.chips, new.put, new.bowls, new.folded, new.pending = chips, put, bowls, folded, pending
     new.poker = (*state.poker, (seat, action))
     new.turn = seat if over else _next_pending(pending, seat, n)
@@ -851,7 +863,7 @@ def _end_poker(state: State) -> State:
     leader = rnd.seats[0]
     if p.shed_leader == "poker_winner" and winner >= 0:
         leader = winner
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.chips, new.bowls, new.pending = tuple(chips), tuple(bowls), 0
     new.phase, new.turn, new.winner = _SHED, leader, winner
     new.revealed, new.showdown = revealed, shown
@@ -902,7 +914,7 @@ def _lead(state: State, card: Card) -> State:
             stop, gone = "out_of_play", gone | 1 << nxt
             break
         seat, card = holder, nxt
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.hands, new.played, new.gone, new.turn = tuple(hands), played, gone, seat
     new.runs = (*state.runs, tuple(zip(seats, cards, strict=True)))
     new.last = ((tuple(seats), tuple(cards), stop),)
@@ -937,7 +949,7 @@ def _end_round(state: State, winner: Seat) -> State:
         },
     )
     history = (*state.history, delta)
-    ended = state._with()  # then set: see GameState
+    ended = state._copy()  # then set: see GameState
     ended.chips, ended.history, ended.last = tuple(chips), history, (*state.last, score)
     played = rnd.number + 1
     if alive.bit_count() <= 1 or played == round_limit(p):

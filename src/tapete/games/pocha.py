@@ -351,6 +351,26 @@ class State(GameState):
         self._legal = -1  # the play phase's legal mask, computed once
         self._public: _Public | None = None  # what every seat's view shares, computed once
 
+    def _copy(self) -> State:
+        """A new state like this one (see ``GameState``)."""
+        return State(
+            self.params,
+            self.setup,
+            self.deal,
+            self.hands,
+            self.bids,
+            self.won,
+            self.trick,
+            self.leader,
+            self.tricks,
+            self.turn,
+            self.phase,
+            self.scores,
+            self.history,
+            self.last,
+            self.winning,
+        )
+
     def __repr__(self) -> str:
         d = self.deal
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)

@@ -261,6 +261,31 @@ class State(GameState):
         self.reason = reason
         self.last = last
 
+    def _copy(self) -> State:
+        """A new state like this one (see ``GameState``)."""
+        return State(
+            params=self.params,
+            setup=self.setup,
+            deal=self.deal,
+            hands=self.hands,
+            bids=self.bids,
+            declarer=self.declarer,
+            trump=self.trump,
+            won=self.won,
+            trick=self.trick,
+            leader=self.leader,
+            tricks=self.tricks,
+            turn=self.turn,
+            phase=self.phase,
+            stacks=self.stacks,
+            bought=self.bought,
+            pot=self.pot,
+            discarded=self.discarded,
+            history=self.history,
+            reason=self.reason,
+            last=self.last,
+        )
+
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         return (
@@ -516,7 +541,7 @@ def _play(state: State, card: Card) -> State:
     hands = list(state.hands)
     hands[seat] ^= 1 << card
     trick = (*state.trick, card)
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.hands = tuple(hands)
     if len(trick) < n:
         new.trick, new.turn, new.last = trick, (seat + 1) % n, ()

@@ -400,6 +400,30 @@ class State(GameState):
         self.history = history
         self.last = last
 
+    def _copy(self) -> State:
+        """A new state like this one (see ``GameState``)."""
+        return State(
+            params=self.params,
+            setup=self.setup,
+            deal=self.deal,
+            hands=self.hands,
+            trick=self.trick,
+            leader=self.leader,
+            tricks=self.tricks,
+            results=self.results,
+            turn=self.turn,
+            phase=self.phase,
+            stake=self.stake,
+            raised_by=self.raised_by,
+            proposal=self.proposal,
+            proposer=self.proposer,
+            resume=self.resume,
+            ran=self.ran,
+            scores=self.scores,
+            history=self.history,
+            last=self.last,
+        )
+
     def __repr__(self) -> str:
         d = self.deal
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
@@ -722,7 +746,7 @@ def apply(state: State, action: Action) -> State:
 def _raise(state: State) -> State:
     seat = state.turn
     n = state.params.players
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     if state.phase == _PLAY:
         new.phase, new.proposal, new.resume = _ANSWER, NEXT_STAKE[state.stake], seat
     else:
@@ -734,7 +758,7 @@ def _raise(state: State) -> State:
 def _accept(state: State) -> State:
     if state.phase == _ELEVEN:
         return state._with(phase=_PLAY, stake=3, turn=state.deal.mao, last=())
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.phase, new.stake, new.raised_by = _PLAY, state.proposal, state.proposer & 1
     new.proposal, new.proposer, new.resume, new.ran = 0, -1, -1, 0
     new.turn, new.last = state.resume, ()
@@ -757,7 +781,7 @@ def _play(state: State, play: int) -> State:
     hands = list(state.hands)
     hands[seat] ^= 1 << (play & 127)
     trick = (*state.trick, play)
-    new = state._with()  # then set: see GameState
+    new = state._copy()  # then set: see GameState
     new.hands, new.last = tuple(hands), ()
     if len(trick) < n:
         new.trick, new.turn = trick, (seat + 1) % n

@@ -334,6 +334,30 @@ class State(GameState):
         self.last = last
         self._legal = -1  # the cards the current player may play, computed once
 
+    def _copy(self) -> State:
+        """A new state like this one (see ``GameState``)."""
+        return State(
+            self.params,
+            self.setup,
+            self.deal,
+            self.hands,
+            self.stock,
+            self.face_up,
+            self.trick,
+            self.leader,
+            self.turn,
+            self.tricks,
+            self.points,
+            self.cantes,
+            self.swaps,
+            self.known,
+            self.sing_right,
+            self.scores,
+            self.history,
+            self.result,
+            self.last,
+        )
+
     def _after_card(
         self,
         hands: tuple[int, ...],
