@@ -358,43 +358,6 @@ class State(GameState):
             self.last,
         )
 
-    def _after_card(
-        self,
-        hands: tuple[int, ...],
-        stock: tuple[Card, ...],
-        face_up: Card,
-        trick: tuple[Card, ...],
-        leader: Seat,
-        turn: Seat,
-        tricks: tuple[tuple[Seat, tuple[Card, ...]], ...],
-        points: tuple[int, ...],
-        known: tuple[int, ...],
-        sing_right: Seat,
-        last: tuple[_Pending, ...],
-    ) -> State:
-        """The state after a card is played; what the play does not change carries over."""
-        return State(
-            self.params,
-            self.setup,
-            self.deal,
-            hands,
-            stock,
-            face_up,
-            trick,
-            leader,
-            turn,
-            tricks,
-            points,
-            self.cantes,
-            self.swaps,
-            known,
-            sing_right,
-            self.scores,
-            self.history,
-            None,
-            last,
-        )
-
     def __repr__(self) -> str:
         hands = " | ".join(format_cards(cards_of(h)) for h in self.hands)
         face = CARD_TEXT[self.face_up] if self.face_up >= 0 else "-"
@@ -853,19 +816,10 @@ def _play(state: State, card: Card) -> State:
     right = state.sing_right
     if right >= 0 and seat == ((right + 2) % 4 if p.partner_may_sing else right):
         right = -1  # the last chance to sing for the trick won has passed
-    return state._after_card(
-        tuple(hands),
-        state.stock,
-        state.face_up,
-        trick,
-        state.leader,
-        (seat + 1) % p.players,
-        state.tricks,
-        state.points,
-        known,
-        right,
-        (),
-    )
+    new = state._copy()  # then set: see GameState
+    new.hands, new.trick, new.turn = tuple(hands), trick, (seat + 1) % p.players
+    new.known, new.sing_right, new.last = known, right, ()
+    return new
 
 
 def _take_trick(
@@ -901,9 +855,10 @@ def _take_trick(
         hands[loser] |= 1 << second
         last = (taken, ("draw", winner, first, loser, second, len(stock) + (face_up >= 0)))
     done = state.tricks + ((leader, trick),)  # noqa: RUF005 (as in _play)
-    after = state._after_card(
-        tuple(hands), stock, face_up, (), winner, winner, done, tuple(points), known, winner, last
-    )
+    after = state._copy()  # then set: see GameState
+    after.hands, after.stock, after.face_up, after.trick = tuple(hands), stock, face_up, ()
+    after.leader, after.turn, after.tricks, after.points = winner, winner, done, tuple(points)
+    after.known, after.sing_right, after.last = known, winner, last
     if len(done) * n < 40:
         after._legal = hands[winner]  # the leader may play any card
         return after
