@@ -98,6 +98,8 @@ ACE, KING, QUEEN, JACK, TEN, MARRIAGE, SEQUENCE, POCH, PINKE = range(9)
 NAMED_BOWLS = 8  # the bowls the bank (or the antes) fund: all but the Pinke
 HONOURS = ((ACE, 14), (KING, 13), (QUEEN, 12), (JACK, 11), (TEN, 10))
 ROUNDS = ("until_one_left", "one_per_player")
+MAX_CHIPS = 1000  # the most chips a player may start with: a match ends in human time
+MAX_ROUNDS = 1000  # the most rounds ``rounds`` or ``max_rounds`` may name
 _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
@@ -138,7 +140,12 @@ class Params:
             # A spec string reads the word none as None; this option's value is the word.
             object.__setattr__(self, "bet_cap", "none")
         check(self.players in range(3, 7), "players", self.players, "3 to 6")
-        check(self.chips >= 1, "chips", self.chips, "a number of chips from 1 up (the rules: 10)")
+        check(
+            1 <= self.chips <= MAX_CHIPS,
+            "chips",
+            self.chips,
+            f"a number of chips from 1 to {MAX_CHIPS} (the rules: 10)",
+        )
         choices = (
             ("bowl_funding", ("bank", "player_antes")),
             ("sequence_compare", ("height", "length_then_height")),
@@ -153,18 +160,20 @@ class Params:
             check(value in accepted, name, value, " or ".join(accepted))
         r = self.rounds
         check(
-            r in ROUNDS or (isinstance(r, int) and not isinstance(r, bool) and r >= 1),
+            r in ROUNDS
+            or (isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= MAX_ROUNDS),
             "rounds",
             r,
-            "until_one_left, one_per_player or a number of rounds",
+            f"until_one_left, one_per_player or a number of rounds from 1 to {MAX_ROUNDS}",
         )
         m = self.max_rounds
         check(
             m in ("ten_per_player", None)
-            or (isinstance(m, int) and not isinstance(m, bool) and m >= 1),
+            or (isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= MAX_ROUNDS),
             "max_rounds",
             m,
-            "ten_per_player, a number of rounds, or none (no cap: a match may never end)",
+            f"ten_per_player, a number of rounds from 1 to {MAX_ROUNDS}, or none (no cap: a match"
+            " may never end)",
         )
 
 

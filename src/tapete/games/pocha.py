@@ -70,6 +70,7 @@ from tapete.game import (
 NAME = "pocha"
 BID = 128
 SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")
+MAX_HANDS = 100  # the most hands a schedule may list: a match ends in human time
 
 
 class Phase(WordEnum):
@@ -202,10 +203,11 @@ def schedule_of(params: Params) -> tuple[int, ...]:
         s = (s,)
     if isinstance(s, tuple):
         check(
-            bool(s) and all(1 <= h <= top for h in s),
+            0 < len(s) <= MAX_HANDS and all(1 <= h <= top for h in s),
             "schedule",
             s,
-            f"hand sizes from 1 to {top} ({_deck(params).size} cards, {n} players)",
+            f"1 to {MAX_HANDS} hand sizes, each from 1 to {top} ({_deck(params).size} cards,"
+            f" {n} players)",
         )
         return s
     check(s in SCHEDULES, "schedule", s, f"{', '.join(SCHEDULES)}, a hand size or a list of them")

@@ -72,6 +72,7 @@ ANTE = 1
 DECK = FRENCH_52
 ORDER = tricks.Order.of(DECK, tuple(range(14, 1, -1)))
 POT_RULES = ("auction_winner", "pagat")
+MAX_DEALS = 100  # the most deals ``deals`` or ``extra_deals`` may name
 DEAL_PASSES = ("clockwise", "pot_winner")
 
 _UNNAMED = -2  # trump before the declarer names it; -1 is no trump, 4..7 a suit
@@ -118,16 +119,17 @@ class Params:
             "clockwise or pot_winner",
         )
         check(
-            self.deals is None or _at_least(1, self.deals),
+            self.deals is None or (_at_least(1, self.deals) and self.deals <= MAX_DEALS),
             "deals",
             self.deals,
-            "none (2 × players) or a number of deals from 1",
+            f"none (2 × players) or a number of deals from 1 to {MAX_DEALS}",
         )
         check(
-            self.extra_deals is None or _at_least(0, self.extra_deals),
+            self.extra_deals is None
+            or (_at_least(0, self.extra_deals) and self.extra_deals <= MAX_DEALS),
             "extra_deals",
             self.extra_deals,
-            "none (as many as players) or a number from 0",
+            f"none (as many as players) or a number from 0 to {MAX_DEALS}",
         )
         check(_at_least(1, self.bankroll), "bankroll", self.bankroll, "a number of chips from 1")
 

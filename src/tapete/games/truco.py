@@ -93,6 +93,7 @@ ALL_TIED = 3  # hand_winner: three tied rounds
 CLUBS, DIAMONDS, HEARTS, SPADES = 4, 5, 6, 7
 MANILHA_SUITS = (CLUBS, HEARTS, SPADES, DIAMONDS)  # zap, copas, espadilha, pica-fumo
 ORDINARY = {"dirty": (3, 2, 14, 13, 11, 12, 7, 6, 5, 4), "clean": (3, 2, 14, 13, 11, 12)}
+MAX_TARGET = 99  # the most points a match may be played to: a match ends in human time
 NEXT_STAKE = {1: 3, 3: 6, 6: 9, 9: 12}
 RUN_PAYS = {3: 1, 6: 3, 9: 6, 12: 9}  # a team that runs from a raise to 6 gives 3, ...
 _RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -140,10 +141,10 @@ class Params:
         check(self.players in (2, 4), "players", self.players, "2 (1v1) or 4 (2v2)")
         check(self.deck in ORDINARY, "deck", self.deck, "dirty (40 cards) or clean (24 cards)")
         check(
-            isinstance(self.target, int) and self.target >= 2,
+            isinstance(self.target, int) and 2 <= self.target <= MAX_TARGET,
             "target",
             self.target,
-            "a number of points from 2 up (12 by default)",
+            f"a number of points from 2 to {MAX_TARGET} (12 by default)",
         )
         check(
             self.all_tied in ("dealer_team", "no_score", "mao_team"),

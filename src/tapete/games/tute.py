@@ -99,7 +99,8 @@ REY, CABALLO, TWO_OF_OROS = 12, 11, 2
 PAIRS = tuple(1 << (s * 16 + REY) | 1 << (s * 16 + CABALLO) for s in range(4))
 REYES = sum(1 << (s * 16 + REY) for s in range(4))
 CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
-MATCHES = "single_deal, best_of_K (K odd, 3 or more) or to_101"
+MAX_BEST_OF = 99  # a match ends in human time
+MATCHES = f"single_deal, best_of_K (K odd, 3 to {MAX_BEST_OF}) or to_101"
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
 SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
 """The cards of each suit, as bitmasks."""
@@ -197,8 +198,10 @@ def deals_to_win(match: str) -> int:
     if match == "to_101":
         return 0
     count = match.removeprefix("best_of_")
-    if count != match and count.isdigit() and int(count) >= 3 and int(count) % 2:
-        return (int(count) + 1) // 2
+    if count != match and count.isdigit() and len(count) < 4:  # no long string goes to int()
+        k = int(count)
+        if 3 <= k <= MAX_BEST_OF and k % 2:
+            return (k + 1) // 2
     return -1
 
 
