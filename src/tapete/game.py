@@ -40,6 +40,7 @@ import enum
 import operator
 import random
 import typing
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -111,12 +112,15 @@ class Setup:
         if sorted(given) != sorted(cards):
             from tapete.cards import format_cards
 
+            counts = Counter(given)
             missing = sorted(set(cards) - set(given))
-            extra = sorted(set(given) - set(cards))
+            foreign = sorted(set(given) - set(cards))
+            repeated = sorted(c for c, k in counts.items() if k > 1 and c not in foreign)
             raise SpecError(
                 f"deck order for deal {deal} must hold each of the {len(cards)} cards once"
-                f" (missing: {format_cards(missing) or 'none'}; not in the deck or repeated:"
-                f" {format_cards(extra) or ('repeats' if len(given) != len(cards) else 'none')})"
+                f" (it has {len(given)}; missing: {format_cards(missing) or 'none'}; not in the"
+                f" deck: {format_cards(foreign) or 'none'}; repeated:"
+                f" {format_cards(repeated) or 'none'})"
             )
         return given
 
@@ -465,7 +469,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     """
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError):  # ValueError: an int too long to read
         raise SpecError(
             f"{spec!r} is not a game spec: write name or name(key=value, ...)"
         ) from None
@@ -477,6 +481,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     for keyword in tree.keywords:
         if keyword.arg is None:
             raise SpecError(f"{spec!r}: parameters are written key=value")
+        if keyword.arg in params:
+            raise SpecError(f"{spec!r}: {keyword.arg} is given twice")
         params[keyword.arg] = _spec_value(keyword.arg, keyword.value)
     return tree.func.id, params
 
@@ -534,6 +540,8 @@ def _typed(name: str, hint: object, value: Any) -> Any:
     names the words it accepts (both builds alike: the compiled one checks types first)."""
     if hint is bool and not isinstance(value, bool):
         check(False, name, value, "true or false")
+    if hint is int and (not isinstance(value, int) or isinstance(value, bool)):
+        check(False, name, value, "a whole number")
     if hint is str and not isinstance(value, str):
         return format_value(value)
     return value
