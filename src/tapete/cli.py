@@ -18,6 +18,7 @@ tapete play pocha --seats 'exec(cmd="./mybot"),medium,medium,medium'   (docs/bot
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import os
@@ -174,16 +175,19 @@ def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
     return seat_kinds(",".join(names), game)
 
 
-def _record_path(text: str) -> Path:
-    """``--record``: checked before the first move, so a match is never played for nothing."""
+def _out_path(option: str, text: str) -> Path:
+    """A file an option names to write (``--record``, ``--json``, ``--plot``): checked before
+    the work starts, so a match or an arena is never played for nothing."""
+    if not text.strip():
+        raise SpecError(f"{option}: give a file name")
     path = Path(text)
     if path.is_dir():
-        raise SpecError(f"--record {text}: that is a folder; give a file name in it")
+        raise SpecError(f"{option} {text}: that is a folder; give a file name in it")
     folder = path.parent
     if not folder.is_dir():
-        raise SpecError(f"--record {text}: the folder {folder} does not exist")
+        raise SpecError(f"{option} {text}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
-        raise SpecError(f"--record {text}: the folder {folder} is not writable")
+        raise SpecError(f"{option} {text}: the folder {folder} is not writable")
     return path
 
 
@@ -220,7 +224,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         kinds = _recorded_kinds(resumed, game)
     else:
         kinds = ["human"] + ["random"] * (game.players - 1)
-    path = _record_path(args.record) if args.record else None
+    path = _out_path("--record", args.record) if args.record is not None else None
     lang = args.lang or "en"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
@@ -352,6 +356,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     for seat in args.seat or ():
         if not 0 <= seat < players:
             raise SpecError(f"--seat {seat}: this match has seats 0 to {players - 1}")
+    if args.json is not None:
+        _out_path("--json", args.json)
     on_tty = sys.stderr.isatty()
 
     lang = args.lang or "en"
@@ -475,6 +481,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return 2
     names = arena.split_bots(args.bots)
     arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    for option, text in (("--json", args.json), ("--plot", args.plot)):
+        if text is not None:
+            _out_path(option, text)
     workers = args.workers or os.cpu_count() or 1
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     times = (TimeElapsedColumn(), TimeRemainingColumn())
@@ -703,6 +712,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # Output that cannot hold a suit's sign or a dash (a cp1252 file, a Latin-1 terminal)
+        # gets a "?" for it instead of a traceback.
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
     args = parser().parse_args(argv)
     try:
         code = int(args.run(args))
