@@ -72,6 +72,38 @@ def test_create_checks_the_game_and_its_seats(server: Server) -> None:
     )
 
 
+def test_table_forms_that_could_harm_the_server_are_refused_and_make_nothing(
+    server: Server,
+) -> None:
+    before = len(server.listed())
+    for body in (
+        {"game": "truco", "seed": 2**53},  # past what a browser's numbers hold exactly
+        {"game": "truco", "seed": float("nan")},
+        {"game": "truco", "grace": float("nan")},
+        {"game": "truco", "bot_delay": float("inf")},
+    ):
+        assert status(server, "/api/tables", body) == 422, body
+    assert status(server, "/api/players", {"name": float("nan")}) == 422
+    for game, params in (
+        ("pocha", {"players": "3, deck=48"}),  # one value may not set a second parameter
+        ("pocha", {"players": "abc"}),
+        ("truco", {"target": 10**9}),  # a match that would never end
+        ("pottle", {"deals": 10**7}),
+        ("poch", {"max_rounds": "none"}),
+    ):
+        assert status(server, "/api/tables", {"game": game, "params": params}) == 400, params
+    assert len(server.listed()) == before
+    with pytest.raises(tapete.SpecError, match="players: '3, deck=48' is not one value"):
+        _spec("pocha", {"players": "3, deck=48"})
+
+
+def test_a_chosen_seed_is_told_to_everyone_at_the_table(server: Server) -> None:
+    made = server.create("truco", seats=[{"kind": "human"}, {"kind": "human"}], seed=42)
+    assert server.get(f"/api/tables/{made['code']}")["chosen_seed"] is True
+    drawn = server.create("truco", seats=[{"kind": "human"}, {"kind": "human"}])
+    assert server.get(f"/api/tables/{drawn['code']}")["chosen_seed"] is False
+
+
 def test_join_and_records(server: Server) -> None:
     made = server.create("pocha")
     code = made["code"]

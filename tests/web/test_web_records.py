@@ -94,6 +94,7 @@ def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
         "ok": True,
         "seed": room["seed"],
         "seed_hash": room["seed_hash"],
+        "chosen_seed": False,
         "problems": [],
     }
     path = tmp_path / "record.json"

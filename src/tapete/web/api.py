@@ -28,7 +28,7 @@ from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
 from tapete.web.reviews import Reviews, in_words
-from tapete.web.room import Room, levels
+from tapete.web.room import MAX_SEED, Room, levels
 from tapete.web.rooms import Rooms
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig
@@ -68,7 +68,13 @@ class TableIn(BaseModel):
     turn_timer: float = Field(0.0, ge=0, le=600, description="seconds per move (0: no timer)")
     bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
     standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
-    seed: int | None = Field(None, ge=0, description="the match seed (default: random)")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="the match seed (default: random); a chosen seed is shown to everyone at"
+        " the table: its chooser could know every hand",
+    )
     player: str | None = Field(
         None, max_length=128, description="the creator's player token (results and ratings)"
     )
@@ -117,7 +123,11 @@ def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
         if not key.isidentifier():
             raise SpecError(f"{key!r} is not a parameter name")
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
-        _, one = parse_spec(f"x({key}={text})") if text else ("", {})
+        if not text:
+            continue
+        _, one = parse_spec(f"x({key}={text})")
+        if list(one) != [key]:  # "3, deck=48" would set a second parameter
+            raise SpecError(f"{key}: {text!r} is not one value")
         parsed.update(one)
     return format_spec(name, parsed)
 
@@ -374,6 +384,8 @@ async def api_create(body: TableIn, request: Request) -> TableOut:
     try:
         spec = _spec(body.game, body.params)
         game = load(spec)
+        if getattr(game.params, "max_rounds", "") is None:  # Poch's "no cap"
+            raise SpecError("max_rounds: a table must end, so give it a number of rounds, not none")
         seats = body.seats or [SeatIn(kind="human", level=body.standby)] + [
             SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
         ]
@@ -493,6 +505,8 @@ async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
         "ok": not problems and rec.seed_hash is not None,
         "seed": rec.seed,
         "seed_hash": rec.seed_hash,
+        # the deals follow from the seed, but the host chose it (a rematch's seed is drawn)
+        "chosen_seed": room.truth.options.chosen_seed and match == 0,
         "problems": problems,
     }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import re
@@ -21,7 +22,10 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from tapete.bots import Bot
@@ -128,11 +132,27 @@ def create_app(
     app.state.limits = limits or Limits()
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
+    app.add_exception_handler(RequestValidationError, _invalid)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages)
     app.include_router(router)
     app.include_router(play)
     return app
+
+
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+    """A request that does not fit its form: 422 and what is wrong, as FastAPI says it, each
+    error's input kept only where JSON can hold it (NaN or an infinity cannot, and FastAPI's
+    own answer failed with a 500)."""
+    assert isinstance(exc, RequestValidationError)
+    detail = []
+    for error in jsonable_encoder(exc.errors()):
+        try:
+            json.dumps(error, allow_nan=False)
+        except ValueError:
+            error = {key: value for key, value in error.items() if key not in ("input", "ctx")}
+        detail.append(error)
+    return JSONResponse({"detail": detail}, status_code=422)
 
 
 def open_store(db: str | None = None) -> Store:

@@ -19,7 +19,7 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.match import choose_or_stand_in, seat_rng
 from tapete.narrate import action_label, reason_words
 from tapete.web.seating import error
-from tapete.web.thinking import Job, Thinkers
+from tapete.web.thinking import Answer, Job, Thinkers
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -46,6 +46,9 @@ class Driver:
         self._bots: dict[str, bots.Bot] = {}
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        # The hint of the position now, by (match, move number, seat): asked again, by any
+        # number of connections of the seat, it is thought of once.
+        self._hints: dict[tuple[int, int, int], asyncio.Future[Answer]] = {}
 
     def deal(self, seed: int) -> None:
         """A new match with ``seed``: each seat's bot draws from the seat's own RNG."""
@@ -166,11 +169,15 @@ class Driver:
         if seat is None or game.current_player(room.state) != seat or not room.truth.started:
             return error("not-your-turn", "a hint is for your own turn")
         view = game.observe(room.state, seat)
-        adviser = bots.LevelBot("hard", bots.Budget(ms=HINT_MS))
+        key = (room.truth.match, len(room.truth.actions), seat)
+        if key not in self._hints:
+            self._hints = {k: h for k, h in self._hints.items() if k[:2] == key[:2]}
+            adviser = bots.LevelBot("hard", bots.Budget(ms=HINT_MS))
+            job = Job(adviser, view, (), random.Random(0), hint=True)
+            self._hints[key] = asyncio.ensure_future(self.thinkers.decide(job))
         try:
-            decision = await self.thinkers.decide(
-                Job(adviser, view, (), random.Random(0), hint=True)
-            )
+            # shielded: one asker leaving does not cancel the others' hint
+            decision = await asyncio.shield(self._hints[key])
         except SpecError:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(room.state, decision.action) is not None:

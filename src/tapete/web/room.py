@@ -39,6 +39,16 @@ __all__ = ["LOG_KEEP", "Room", "levels"]
 log = logging.getLogger("tapete.web")
 
 LOG_KEEP = 200  # log entries kept for people who (re)connect
+MAX_SEED = 2**53 - 1
+"""The largest match seed. A browser's numbers hold every int up to it exactly (its fair-dealing
+check hashes the seed's digits), and a seed drawn from all of them is out of reach of a search
+of the seeds, whether it tests them against the published SHA-256 (2^53 hashes) or against the
+cards a seat holds (2^53 deals)."""
+
+
+def new_seed() -> int:
+    """A match seed nobody can guess, from ``secrets``."""
+    return secrets.randbelow(MAX_SEED + 1)
 
 
 def levels(game: Game[Any, Any]) -> tuple[str, ...]:
@@ -483,7 +493,7 @@ class Room:
             t = self.truth
             if not self.over:
                 return
-            seed = secrets.randbelow(2**31)
+            seed = new_seed()
             try:
                 await self.store.start(t.code, t.match + 1, seed)
             except Exception:
@@ -555,4 +565,6 @@ class Room:
             "public": t.options.public,
             "match": t.match,
             "seed_hash": self.seed_hash,
+            # the host chose this match's seed, so could know every hand (a rematch's is drawn)
+            "chosen_seed": t.options.chosen_seed and t.match == 0,
         }

@@ -7,6 +7,7 @@ tables nobody started within a day.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from tapete import bots
 from tapete.errors import SpecError
 from tapete.games import load
-from tapete.web.room import Room, levels
+from tapete.web.room import Room, levels, new_seed
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
@@ -232,6 +233,8 @@ class Rooms:
         game = load(spec)
         if len(seats) != game.players:
             raise SpecError(f"{game.spec} has {game.players} seats, not {len(seats)}")
+        if seed is not None:  # said to everyone at the table: the host could know every hand
+            options = dataclasses.replace(options, chosen_seed=True)
         token = secrets.token_urlsafe(18)
         configs: list[SeatConfig] = []
         mine: int | None = None
@@ -248,7 +251,7 @@ class Rooms:
         truth = Truth(
             code=self._new_code(),
             spec=game.spec,
-            seed=secrets.randbelow(2**31) if seed is None else seed,
+            seed=new_seed() if seed is None else seed,
             seats=configs,
             options=options,
             host=token_hash(token),

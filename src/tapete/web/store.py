@@ -53,6 +53,8 @@ class Options:
     turn_timer: float = 0.0  # seconds a person has to act (0: no timer)
     bot_delay: float = 0.7  # seconds a bot waits before acting, so people can follow
     standby: str = "medium"  # the level of stand-in bots and of seats filled by the host
+    # The host chose the seed, so could know every hand: every seat and the record are told.
+    chosen_seed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
