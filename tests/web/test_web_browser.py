@@ -361,6 +361,7 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         p.click(".waiting .start")
         play_until(p, ".hand.my-turn .card-btn.legal", random.Random(4), limit=3)
         hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+        shown = p.locator(".log li").all_inner_texts()
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         p.wait_for_selector(".banner:not([hidden])")
@@ -368,8 +369,42 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         p.wait_for_selector(".banner", state="hidden", timeout=20_000)
         p.wait_for_selector(".hand.my-turn .card-btn.legal")
         assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+        assert p.locator(".log li").all_inner_texts() == shown  # each entry once
         p.locator(".hand.my-turn .card-btn.legal").first.click()
         p.wait_for_function(f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
+
+
+# Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
+# would, and waits for the view that follows the reconnection.
+WATCH_SOCKETS = """window.sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.views = 0;
+    this.addEventListener("message", (e) => (this.views += JSON.parse(e.data).type === "view"));
+    window.sockets.push(this);
+  }
+};"""
+
+
+def test_after_a_dropped_connection_the_log_shows_each_entry_once(
+    page: Any, server: Server
+) -> None:
+    """The connection drops mid-hand and the page reconnects by itself: the recent log the
+    server sends again replaces the log shown, it is not added to it."""
+    p = page
+    p.add_init_script(WATCH_SOCKETS)
+    create_in_lobby(p, server, "pocha", schedule="[5]")
+    p.click(".waiting .start")
+    play_until(p, ".hand.my-turn .card-btn.legal", random.Random(6), limit=3)
+    shown = p.locator(".log li").all_inner_texts()
+    assert len(shown) > 4  # the deal and the bids at least
+    p.evaluate("window.sockets.at(-1).close()")
+    p.wait_for_selector(".banner:not([hidden])")
+    p.wait_for_function("window.sockets.length === 2 && window.sockets[1].views > 0")
+    p.wait_for_selector(".banner", state="hidden")
+    assert p.locator(".log li").all_inner_texts() == shown
 
 
 def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> None:
