@@ -434,6 +434,9 @@ _ES: dict[str, str] = {
     "You play as {name}": "Juegas como {name}",
     "change name": "cambiar nombre",
     "No such player.": "No existe ese jugador.",
+    "No such table": "No existe esa mesa",
+    "There is no table with the code {code}.": "No hay ninguna mesa con el código {code}.",
+    "Back to the lobby": "Volver a la sala",
     # screens: plurals, Truco's calls, Poch's sequence bowl, notes
     "1 card each": "1 carta cada uno",
     "1 trick": "1 baza",
@@ -1023,6 +1026,9 @@ _PT: dict[str, str] = {
     "You play as {name}": "Você joga como {name}",
     "change name": "mudar o nome",
     "No such player.": "Esse jogador não existe.",
+    "No such table": "Essa mesa não existe",
+    "There is no table with the code {code}.": "Não há nenhuma mesa com o código {code}.",
+    "Back to the lobby": "Voltar ao saguão",
     # screens: plurals, Truco's calls, Poch's sequence bowl, notes
     "1 card each": "1 carta para cada um",
     "1 trick": "1 vaza",

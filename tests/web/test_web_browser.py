@@ -663,6 +663,24 @@ def test_the_bot_speed_takes_decimals_and_says_plainly_what_it_wants(
     assert room is not None and room.truth.options.bot_delay == 0.15
 
 
+def test_an_unknown_table_code_says_so_with_a_way_back_to_the_lobby(
+    page: Any, server: Server
+) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.fill("#join input[name=code]", "qqqqq")
+    p.click("#join button[type=submit]")
+    p.wait_for_selector(".missing-page")
+    assert p.url == server.url + "/t/QQQQQ"
+    assert p.locator(".missing-page h1").inner_text() == "No such table"
+    assert "QQQQQ" in p.locator(".missing-page").inner_text()
+    p.select_option("#lang", "es")  # the page says it again in the language chosen
+    p.wait_for_selector(".missing-page h1:has-text('No existe esa mesa')")
+    p.click(".missing-page a[href='/']")
+    p.wait_for_selector(".lobby h1:has-text('Nueva mesa')")
+    assert p.url == server.url + "/"
+
+
 def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
     browser: Any, server: Server
 ) -> None:

@@ -85,6 +85,9 @@ UI = (
     "download the record",
     "watching",
     "{n} s",
+    "No such table",
+    "There is no table with the code {code}.",
+    "Back to the lobby",
     # waiting room
     "waiting for the host to start",
     "Waiting room",

@@ -8,6 +8,11 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+// The way back from a page that found nothing to show (an unknown table or player).
+export function backToLobby() {
+  return `<p class="back"><a data-link href="/">${t("Back to the lobby")}</a></p>`;
+}
+
 let refresh = null;
 let lobbyPage = 1;
 
