@@ -681,6 +681,20 @@ def test_an_unknown_table_code_says_so_with_a_way_back_to_the_lobby(
     assert p.url == server.url + "/"
 
 
+@pytest.mark.parametrize("path", ["/players/%E0%A4%A", "/players/no-such-id"])
+def test_a_profile_address_that_names_nobody_says_so_with_a_way_back(
+    page: Any, server: Server, path: str
+) -> None:
+    """An unknown player id, or an address that is not valid percent-encoding: no player, said
+    plainly (the page fixture checks that no script failed)."""
+    p = page
+    p.goto(server.url + path)
+    p.wait_for_selector(".profile-page a[href='/']")
+    assert "No such player." in p.locator(".profile-page").inner_text()
+    p.click(".profile-page a[href='/']")
+    p.wait_for_selector(".lobby h1")
+
+
 def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
     browser: Any, server: Server
 ) -> None:

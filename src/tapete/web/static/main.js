@@ -127,6 +127,16 @@ function noSuchTable() {
   </section>`;
 }
 
+// A part of the address with its %XX escapes undone; null when they are not valid UTF-8 (such an
+// address names nobody, rather than stopping the page).
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 function route() {
   const path = location.pathname;
   const atTable = path.match(/^\/t\/([A-Za-z0-9]+)/);
@@ -149,7 +159,7 @@ function route() {
     const wanted = replay[1].toUpperCase();
     const match = new URLSearchParams(location.search).get("match");
     renderReplay(app, wanted, match === null ? null : Number(match), tokenFor(wanted));
-  } else if (profile) renderProfile(app, decodeURIComponent(profile[1]));
+  } else if (profile) renderProfile(app, decoded(profile[1]));
   else if (board) renderLeaderboard(app, board[1]);
   else if (rules) renderRules(app, rules[1]);
   else renderLobby(app, { navigate, saveToken, toast });
