@@ -695,6 +695,22 @@ def test_a_profile_address_that_names_nobody_says_so_with_a_way_back(
     p.wait_for_selector(".lobby h1")
 
 
+def test_a_name_of_only_spaces_is_refused_by_the_lobby_form(page: Any, server: Server) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "   ")
+    p.click("#create button[type=submit]")
+    p.wait_for_timeout(500)
+    assert p.url == server.url + "/"  # no table was made
+    name = p.locator('#create input[name="name"]')
+    assert name.evaluate("el => el.validity.patternMismatch")
+    assert name.evaluate("el => el.validationMessage")  # the browser says why, in its bubble
+    p.fill('input[name="name"]', " Ana ")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    assert "Ana" in p.locator(".waiting .seat-list li").first.inner_text()
+
+
 def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
     browser: Any, server: Server
 ) -> None:

@@ -22,6 +22,7 @@ UI = (
     # lobby
     "New table",
     "Your name",
+    "A name, not only spaces",
     "Game",
     "Read the rules",
     "Seats",
