@@ -361,6 +361,7 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         p.click(".waiting .start")
         play_until(p, ".hand.my-turn .card-btn.legal", random.Random(4), limit=3)
         hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+        shown = p.locator(".log li").all_inner_texts()
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         p.wait_for_selector(".banner:not([hidden])")
@@ -368,8 +369,42 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         p.wait_for_selector(".banner", state="hidden", timeout=20_000)
         p.wait_for_selector(".hand.my-turn .card-btn.legal")
         assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+        assert p.locator(".log li").all_inner_texts() == shown  # each entry once
         p.locator(".hand.my-turn .card-btn.legal").first.click()
         p.wait_for_function(f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
+
+
+# Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
+# would, and waits for the view that follows the reconnection.
+WATCH_SOCKETS = """window.sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.views = 0;
+    this.addEventListener("message", (e) => (this.views += JSON.parse(e.data).type === "view"));
+    window.sockets.push(this);
+  }
+};"""
+
+
+def test_after_a_dropped_connection_the_log_shows_each_entry_once(
+    page: Any, server: Server
+) -> None:
+    """The connection drops mid-hand and the page reconnects by itself: the recent log the
+    server sends again replaces the log shown, it is not added to it."""
+    p = page
+    p.add_init_script(WATCH_SOCKETS)
+    create_in_lobby(p, server, "pocha", schedule="[5]")
+    p.click(".waiting .start")
+    play_until(p, ".hand.my-turn .card-btn.legal", random.Random(6), limit=3)
+    shown = p.locator(".log li").all_inner_texts()
+    assert len(shown) > 4  # the deal and the bids at least
+    p.evaluate("window.sockets.at(-1).close()")
+    p.wait_for_selector(".banner:not([hidden])")
+    p.wait_for_function("window.sockets.length === 2 && window.sockets[1].views > 0")
+    p.wait_for_selector(".banner", state="hidden")
+    assert p.locator(".log li").all_inner_texts() == shown
 
 
 def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> None:
@@ -626,6 +661,54 @@ def test_the_bot_speed_takes_decimals_and_says_plainly_what_it_wants(
     code = p.url.rsplit("/", 1)[-1]
     room = server.app.state.rooms.get(code)
     assert room is not None and room.truth.options.bot_delay == 0.15
+
+
+def test_an_unknown_table_code_says_so_with_a_way_back_to_the_lobby(
+    page: Any, server: Server
+) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.fill("#join input[name=code]", "qqqqq")
+    p.click("#join button[type=submit]")
+    p.wait_for_selector(".missing-page")
+    assert p.url == server.url + "/t/QQQQQ"
+    assert p.locator(".missing-page h1").inner_text() == "No such table"
+    assert "QQQQQ" in p.locator(".missing-page").inner_text()
+    p.select_option("#lang", "es")  # the page says it again in the language chosen
+    p.wait_for_selector(".missing-page h1:has-text('No existe esa mesa')")
+    p.click(".missing-page a[href='/']")
+    p.wait_for_selector(".lobby h1:has-text('Nueva mesa')")
+    assert p.url == server.url + "/"
+
+
+@pytest.mark.parametrize("path", ["/players/%E0%A4%A", "/players/no-such-id"])
+def test_a_profile_address_that_names_nobody_says_so_with_a_way_back(
+    page: Any, server: Server, path: str
+) -> None:
+    """An unknown player id, or an address that is not valid percent-encoding: no player, said
+    plainly (the page fixture checks that no script failed)."""
+    p = page
+    p.goto(server.url + path)
+    p.wait_for_selector(".profile-page a[href='/']")
+    assert "No such player." in p.locator(".profile-page").inner_text()
+    p.click(".profile-page a[href='/']")
+    p.wait_for_selector(".lobby h1")
+
+
+def test_a_name_of_only_spaces_is_refused_by_the_lobby_form(page: Any, server: Server) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "   ")
+    p.click("#create button[type=submit]")
+    p.wait_for_timeout(500)
+    assert p.url == server.url + "/"  # no table was made
+    name = p.locator('#create input[name="name"]')
+    assert name.evaluate("el => el.validity.patternMismatch")
+    assert name.evaluate("el => el.validationMessage")  # the browser says why, in its bubble
+    p.fill('input[name="name"]', " Ana ")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    assert "Ana" in p.locator(".waiting .seat-list li").first.inner_text()
 
 
 def test_two_players_named_ana_are_told_apart_on_the_leaderboard(

@@ -22,6 +22,7 @@ UI = (
     # lobby
     "New table",
     "Your name",
+    "A name, not only spaces",
     "Game",
     "Read the rules",
     "Seats",
@@ -85,6 +86,9 @@ UI = (
     "download the record",
     "watching",
     "{n} s",
+    "No such table",
+    "There is no table with the code {code}.",
+    "Back to the lobby",
     # waiting room
     "waiting for the host to start",
     "Waiting room",

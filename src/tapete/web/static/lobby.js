@@ -8,6 +8,11 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+// The way back from a page that found nothing to show (an unknown table or player).
+export function backToLobby() {
+  return `<p class="back"><a data-link href="/">${t("Back to the lobby")}</a></p>`;
+}
+
 let refresh = null;
 let lobbyPage = 1;
 
@@ -26,6 +31,8 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   const games = await (await fetch("/api/games")).json();
   games.sort((a, b) => (a.name === "pocha" ? -1 : b.name === "pocha" ? 1 : 0));
   const name = localStorage.getItem("tapete:name") || "";
+  // `required` lets a name of only spaces through (the server would make it "player 1"): the
+  // pattern asks for one character that is not a space, and the browser says so in its bubble.
   root.innerHTML = `
   <section class="lobby">
     ${playerBar(games)}
@@ -33,7 +40,8 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       <h1>${t("New table")}</h1>
       <form id="create">
         <label class="row">${t("Your name")}
-          <input name="name" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required></label>
+          <input name="name" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required
+            pattern=".*\\S.*" title="${t("A name, not only spaces")}"></label>
         <label class="row">${t("Game")}
           <select name="game">${games
             .map((g) => `<option value="${g.name}">${escapeHtml(g.name)} — ${escapeHtml(gameSummary(g.name, g.summary))}</option>`)

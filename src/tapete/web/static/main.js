@@ -7,7 +7,7 @@
 
 import { LANGS, browserLang, lang, loadLang, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
-import { renderLobby } from "./lobby.js";
+import { backToLobby, escapeHtml, renderLobby } from "./lobby.js";
 import { renderLeaderboard, renderProfile } from "./players.js";
 import { renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
@@ -89,6 +89,10 @@ function receive(msg) {
       table.hint(msg);
       break;
     case "error":
+      if (msg.rule === "no-such-table") {
+        noSuchTable();
+        break;
+      }
       toast(msg.text || msg.message, `${msg.rule}: ${msg.message}`);
       table.refused(msg);
       break;
@@ -109,6 +113,28 @@ function leaveTable() {
   table?.destroy();
   table = null;
   code = null;
+}
+
+// A code that names no table (mistyped, or a table gone with its server): the page says so, with
+// the way back to the lobby, and stops knocking.
+function noSuchTable() {
+  const wanted = code;
+  leaveTable();
+  app.innerHTML = `<section class="missing-page">
+    <h1>${t("No such table")}</h1>
+    <p>${t("There is no table with the code {code}.", { code: `<strong>${escapeHtml(wanted)}</strong>` })}</p>
+    ${backToLobby()}
+  </section>`;
+}
+
+// A part of the address with its %XX escapes undone; null when they are not valid UTF-8 (such an
+// address names nobody, rather than stopping the page).
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 function route() {
@@ -133,7 +159,7 @@ function route() {
     const wanted = replay[1].toUpperCase();
     const match = new URLSearchParams(location.search).get("match");
     renderReplay(app, wanted, match === null ? null : Number(match), tokenFor(wanted));
-  } else if (profile) renderProfile(app, decodeURIComponent(profile[1]));
+  } else if (profile) renderProfile(app, decoded(profile[1]));
   else if (board) renderLeaderboard(app, board[1]);
   else if (rules) renderRules(app, rules[1]);
   else renderLobby(app, { navigate, saveToken, toast });

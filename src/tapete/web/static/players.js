@@ -3,7 +3,7 @@
 // leaderboard per game (/leaderboard/GAME).
 
 import { t } from "./i18n.js";
-import { escapeHtml } from "./lobby.js";
+import { backToLobby, escapeHtml } from "./lobby.js";
 
 const KEY = "tapete:player";
 
@@ -68,10 +68,11 @@ function twinNames(rows) {
   return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
+// `participant`: a player id or bot:LEVEL; null for an address that names nobody.
 export async function renderProfile(root, participant) {
-  const response = await fetch(`/api/players/${encodeURIComponent(participant)}`);
-  if (!response.ok) {
-    root.innerHTML = `<section class="profile-page"><h1>${t("Profile")}</h1><p>${t("No such player.")}</p></section>`;
+  const response = participant === null ? null : await fetch(`/api/players/${encodeURIComponent(participant)}`);
+  if (!response?.ok) {
+    root.innerHTML = `<section class="profile-page"><h1>${t("Profile")}</h1><p>${t("No such player.")}</p>${backToLobby()}</section>`;
     return;
   }
   const p = await response.json();

@@ -76,10 +76,18 @@ export class TableView {
     clearInterval(this.ticker);
   }
 
+  // A new connection (the first, or one after a drop) is sent the recent log again with its
+  // first view: that log replaces the one shown, or every entry would show twice.
   connected(up) {
     const banner = this.$(".banner");
     banner.hidden = up;
     banner.textContent = up ? "" : t("Connection lost: reconnecting…");
+    if (up) this.clearLog();
+  }
+
+  clearLog() {
+    this.log = [];
+    this.$(".log").innerHTML = "";
   }
 
   relabel() {
@@ -88,8 +96,7 @@ export class TableView {
     this.$(".keys").textContent = t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons");
     this.$(".hand").setAttribute("aria-label", t("your hand"));
     this.$(".buttons").setAttribute("aria-label", t("actions"));
-    this.log = [];
-    this.$(".log").innerHTML = "";
+    this.clearLog();
     if (this.roomMsg) this.room(this.roomMsg);
   }
 
@@ -128,10 +135,7 @@ export class TableView {
     this.viewMsg = msg;
     const table = msg.table;
     setDeck(table.deck);
-    if (old && old.match !== msg.match) {
-      this.log = [];
-      this.$(".log").innerHTML = "";
-    }
+    if (old && old.match !== msg.match) this.clearLog();
     this.addLog(msg.log);
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
