@@ -438,6 +438,7 @@ _ES: dict[str, str] = {
     "No such table": "No existe esa mesa",
     "There is no table with the code {code}.": "No hay ninguna mesa con el código {code}.",
     "Back to the lobby": "Volver a la sala",
+    "The host chose this match's seed, so could know every hand": "El anfitrión eligió la semilla de esta partida: pudo conocer todas las manos",
     # screens: plurals, Truco's calls, Poch's sequence bowl, notes
     "1 card each": "1 carta cada uno",
     "1 trick": "1 baza",
@@ -1031,6 +1032,7 @@ _PT: dict[str, str] = {
     "No such table": "Essa mesa não existe",
     "There is no table with the code {code}.": "Não há nenhuma mesa com o código {code}.",
     "Back to the lobby": "Voltar ao saguão",
+    "The host chose this match's seed, so could know every hand": "O anfitrião escolheu a semente desta partida: pôde conhecer todas as mãos",
     # screens: plurals, Truco's calls, Poch's sequence bowl, notes
     "1 card each": "1 carta para cada um",
     "1 trick": "1 vaza",

@@ -255,6 +255,8 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     published = p.locator(".tools .fair .seed-hash").inner_text()
     assert published == server.get(f"/api/tables/{code}")["seed_hash"]
     assert p.locator(".tools .fair .check-deal").count() == 0  # the seed is still secret
+    # The test chose the seed, as a host may: everyone at the table is told from the start.
+    assert "could know every hand" in p.locator(".tools .fair .chosen-seed").inner_text()
     p.click(".waiting .start")
     p.wait_for_selector(ACTIONABLE)
 
@@ -276,7 +278,8 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     p.wait_for_selector(".summary .fair .deals-ok")
     assert p.locator(".summary .fair .hash-ok").count() == 1
     assert p.locator(".summary .fair .hash-seen").count() == 1  # as this browser saw it before
-    assert p.locator(".summary .fair .bad").count() == 0
+    assert p.locator(".summary .fair li.chosen-seed").count() == 1
+    assert p.locator(".summary .fair .bad:not(.chosen-seed)").count() == 0
     shot(p, "seed-check")
 
     p.goto(f"{server.url}/replay/{code}?match=0")

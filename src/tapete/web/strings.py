@@ -89,6 +89,7 @@ UI = (
     "No such table",
     "There is no table with the code {code}.",
     "Back to the lobby",
+    "The host chose this match's seed, so could know every hand",
     # waiting room
     "waiting for the host to start",
     "Waiting room",

@@ -10,8 +10,9 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The fair-dealing box: the published hash, the seed once revealed, and a "check" button.
-export function fairBox(code, match, seedHash, seed) {
+// The fair-dealing box: the published hash, the seed once revealed, and a "check" button; and,
+// from the start, a warning when the host chose the seed (the deals follow from it all the same).
+export function fairBox(code, match, seedHash, seed, chosen = false) {
   const revealed = seed === null || seed === undefined
     ? `<em>${t("revealed when the match is over")}</em>`
     : `<code class="seed">${seed}</code>`;
@@ -19,6 +20,7 @@ export function fairBox(code, match, seedHash, seed) {
       <h3>${t("Fair dealing")}</h3>
       <dl><div><dt>${t("seed SHA-256")}</dt><dd><code class="seed-hash">${escapeHtml(seedHash)}</code></dd></div>
       <div><dt>${t("seed")}</dt><dd>${revealed}</dd></div></dl>
+      ${chosen ? `<p class="bad chosen-seed">⚠ ${t("The host chose this match's seed, so could know every hand")}</p>` : ""}
       ${seed === null || seed === undefined ? "" : `<button type="button" class="check-deal">${t("check the deal")}</button>`}
       <ul class="fair-result" aria-live="polite"></ul>
     </div>`;
@@ -60,6 +62,7 @@ async function checkDeal(box) {
   }
   const response = await fetch(`/api/tables/${box.dataset.code}/verify/${box.dataset.match}`);
   const answer = response.ok ? await response.json() : { ok: false, problems: [response.statusText] };
+  if (answer.chosen_seed) lines.push(`<li class="bad chosen-seed">✘ ${t("The host chose this match's seed, so could know every hand")}</li>`);
   lines.push(answer.ok
     ? `<li class="ok deals-ok">✔ ${t("Every deal follows from the seed (checked by the server)")}</li>`
     : `<li class="bad deals-bad">✘ ${t("The deals do not follow from the seed!")} ${answer.problems.map(escapeHtml).join("; ")}</li>`);
