@@ -122,6 +122,23 @@ def test_hint_against_bots(server: Server) -> None:
     assert hint["label"] and hint["reason"]
 
 
+def test_a_hint_is_thought_of_once_however_many_connections_of_the_seat_ask(
+    server: Server,
+) -> None:
+    me, table = started(server, params={"schedule": "[3]"})
+    my_turn(me)
+    others = [server.client() for _ in range(3)]  # the same seat's token, more connections
+    for other in others:
+        other.hello(str(table["code"]), str(table["token"]))
+    thinkers = server.app.state.thinkers
+    before = thinkers.decisions
+    for asker in (me, *others, me):
+        asker.send({"type": "hint"})
+    hints = [asker.expect("hint", timeout=20) for asker in (me, *others, me)]
+    assert len({h["action"] for h in hints}) == 1
+    assert thinkers.decisions == before + 1  # bots of other tables do not queue behind them
+
+
 def test_hint_refused_at_tables_with_friends(server: Server) -> None:
     me, _ = seated(
         server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
