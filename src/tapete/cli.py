@@ -218,7 +218,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not (args.resume or args.game):
         raise SpecError("give a game to play (tapete games lists them), or --resume FILE")
     resumed, game = _to_resume(args.resume) if args.resume else (None, load(args.game))
-    if args.seats:
+    if args.seats is not None:
         kinds = seat_kinds(args.seats, game)
     elif resumed is not None:
         kinds = _recorded_kinds(resumed, game)
