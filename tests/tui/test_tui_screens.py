@@ -230,6 +230,38 @@ def test_the_replay_s_score_header_shows_every_seat(size: tuple[int, int], tmp_p
     run(go())
 
 
+def _seat_titles(screen: Any) -> list[tuple[str, str]]:
+    return [(str(s.border_title), str(s.border_subtitle)) for s in screen.query(".seat")]
+
+
+def test_seat_boxes_show_the_bot_level_and_the_dealer_s_cards_from_the_first_frame(
+    tmp_path: Path,
+) -> None:
+    whole = [("you", "8 cards"), ("Bruno · easy", "dealer · 8 cards")]
+
+    async def go() -> None:
+        app = make_app("tute", ["human", "easy"], 5, tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settle(pilot)
+            assert not screen.session.steps  # your move first: nothing drew the table again
+            assert _seat_titles(screen) == whole
+            # A size too small for the level, then room again: the boxes follow.
+            await pilot.resize_terminal(30, 8)
+            await pilot.pause()
+            assert _seat_titles(screen)[1][0] == "Bruno"
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            assert _seat_titles(screen) == whole
+            rec = screen.session.record()
+        # A replay at its first step, the same match: every box whole too.
+        replay = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with replay.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert _seat_titles(replay.screen) == [whole[0], ("Bruno", whole[1][1])]
+
+    run(go())
+
+
 # --- the language: F1 and bot levels ----------------------------------------------------------
 
 
