@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete.cards import format_card
 from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
@@ -342,6 +343,26 @@ def test_a_replay_of_your_match_says_you_deal() -> None:
     assert "hand 1: you deal, " in " ".join(log) and not any("you deals" in told for told in log)
     assert any(told.startswith("mano 1: repartes tú") for told in replay.scene("es").log)
     assert replay.display_names("es")[0] == "tú"
+
+
+def test_tute_s_trump_card_is_shown_only_while_it_is_face_up_or_the_dealer_s() -> None:
+    game = tapete.load("tute")
+    state = game.new_state(5)
+    rng = random.Random(5)
+    while game.observe(state, 0).stock_size > 0:
+        view = game.observe(state, 0)
+        info = dict(present(view).info)
+        assert info["trump card"] == format_card(view.face_up)
+        legal = game.legal_actions(state)
+        swaps = [a for a in legal if game.format_action(a).startswith("swap")]
+        state = game.apply(state, swaps[0] if swaps else rng.choice(legal))
+    # The stock is gone: the face-up card is in a hand now, and the panel names the suit only.
+    for lang in ("en", "es", "pt"):
+        info = dict(present(game.observe(state, 0), lang).info)
+        assert tr(lang, "trump card") not in info and info[tr(lang, "trump")]
+    four = tapete.load("tute(players=4)")
+    view = four.observe(four.new_state(5), 1)
+    assert dict(present(view).info)["trump card"] == format_card(view.upcard)
 
 
 def test_one_to_one_truco_names_the_two_players() -> None:
