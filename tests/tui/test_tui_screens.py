@@ -365,6 +365,30 @@ def test_tute_s_trump_card_is_shown_only_while_it_is_face_up_or_the_dealer_s() -
     assert dict(present(view).info)["trump card"] == format_card(view.upcard)
 
 
+def test_people_sharing_the_terminal_are_players_in_the_log_and_you_at_the_table() -> None:
+    game = tapete.load("pocha(players=3, schedule=[1, 1, 1])")
+    session = Session(game, ["human", "human", "random"], 2)
+    rng = random.Random(0)
+    seen = set()
+    while (turn := session.turn) is not None:
+        if turn in session.humans:
+            scene = session.scene("es")
+            titles = [box.name for box in scene.table.seats]
+            assert titles[turn] == "tú" and titles[1 - turn] == f"jugador {2 - turn}"
+            assert not any("tú" in told for told in scene.log), scene.log
+            seen.add(turn)
+        session.push(turn, rng.choice(game.legal_actions(session.state)))
+    assert seen == {0, 1}
+    log = session.log_lines("en")
+    assert "hand 1: player 1 deals, " in " ".join(log)
+    assert not any(re.search(r"\byou\b", told) for told in log), log
+    rec = session.record()
+    assert [s.name for s in rec.seats] == ["player 1", "player 2", "Carmen"]
+    replay = Replay(rec)
+    replay.go(replay.length)
+    assert not any(re.search(r"\byou\b", told) for told in replay.scene("en").log)
+
+
 def test_one_to_one_truco_names_the_two_players() -> None:
     game = tapete.load("truco")
     table = present(game.observe(game.new_state(1), 0), "en", ["Ana", "Bea"])
