@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,21 @@ def test_a_human_is_reprompted_with_the_rule_after_an_illegal_entry(tmp_path: Pa
     assert human[0] == "bid 0"  # the refused entries left no trace
     assert rec.seats[0].kind == "human"
     record.replay(rec)
+
+
+def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: Path) -> None:
+    path = tmp_path / "you.json"
+    cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    answers = "bid 1\n" + "".join(f"play {c}\n" for c in cards)
+    seats = ("--seats", "human,random,random", "--seed", "3")
+    spec = "pocha(players=3, schedule=[1, 1, 1])"  # everyone deals once
+    run = tapete("play", spec, *seats, "--plain", "--record", str(path), stdin=answers * 3)
+    assert run.returncode == 0, run.stderr
+    assert "you bid " in run.stdout and "you play " in run.stdout
+    replayed = tapete("replay", str(path), "--plain", "--lang", "es").stdout
+    assert "repartes tú" in replayed and "  tú: " in replayed and "juegas " in replayed
+    for told in (run.stdout, tapete("replay", str(path), "--plain").stdout):
+        assert not re.search(r"\byou(?: \(0\))? (?:deals|bids|plays|takes)\b", told), told
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@ language, and the bots' reasons worded in every language."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from tapete.bots import Move, Reason
 from tapete.i18n import LANGUAGES, catalog
 from tapete.match import play
 from tapete.narrate import line, reason_words, record_lines, step_entries
+from tapete.record import SeatInfo
 
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
 
@@ -56,6 +59,31 @@ def test_poch_s_runs_are_told_with_their_cards() -> None:
     rec = play(game, ["random"] * 3, seed=4)[1]
     runs = [t.split(": ", 1)[1].split() for t in record_lines(rec) if t.startswith("  run: ")]
     assert runs and all(game.parse_card(c) >= 0 for run in runs for c in run)
+
+
+@pytest.mark.parametrize("saved_as", ["you", "you (0)"])
+def test_a_record_tells_the_person_who_played_it_as_you_with_their_own_verbs(
+    saved_as: str,
+) -> None:
+    """A match played at the terminal app (seat "you") or the line prompt ("you (0)")."""
+    game = tapete.load("truco")
+    rec = play(game, ["random"] * 2, seed=2)[1]
+    rec = dataclasses.replace(rec, seats=(SeatInfo(saved_as, "human"), rec.seats[1]))
+    told = {lang: "\n".join(record_lines(rec, lang=lang)) for lang in LANGUAGES}
+    assert "you deal, " in told["en"] and "you play " in told["en"] and "  you: " in told["en"]
+    assert not re.search(r"\byou(?: \(0\))? (?:deals|plays|calls|runs|takes|bids)\b", told["en"])
+    assert "repartes tú" in told["es"] and "  tú: " in told["es"]
+    assert "você dá as cartas" in told["pt"] and "você joga " in told["pt"]
+    ends = [said.splitlines()[-1].strip() for said in told.values()]
+    assert ends == [
+        "match over: you won",
+        "partida terminada: ganaste",
+        "partida encerrada: você venceu",
+    ]
+    # With a partner: both named, the verb yours.
+    end = {"kind": "end", "winners": [0, 2]}
+    assert line("es", end, ["tú", *NAMES[1:]], you=0) == "partida terminada: ganasteis tú y Carla"
+    assert line("en", end, NAMES, you=1) == "match over: Ana, Carla won"
 
 
 def test_every_kind_of_entry_a_match_makes_has_words_of_its_own() -> None:

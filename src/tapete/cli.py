@@ -241,7 +241,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)
     ]
-    names = [f"{'you' if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
+    # One person is "you (0)" and is told "you deal"; people sharing the prompt are players.
+    person = "you" if kinds.count("human") == 1 else "player"
+    names = [f"{person if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
     if resumed is not None:  # a seat that keeps its kind keeps its name
         before = [k if players.is_outer(k) else k.lower() for k in _recorded_names(resumed)]
         names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
@@ -254,8 +256,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = humans[0].seat if len(humans) == 1 else None
 
     def show(seat: int, action: Action, before: Any, after: Any) -> None:
+        told = [tr(lang, "you") if s == viewer else n for s, n in enumerate(names)]
         for entry in step_entries(game, seat, action, before, after, viewer):
-            print(line(lang, entry, names, game.teams is not None))
+            print(line(lang, entry, told, game.teams is not None, you=viewer))
 
     def failed(seat: int, failure: Exception) -> None:
         print(

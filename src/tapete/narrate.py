@@ -23,6 +23,7 @@ Bots explain their moves with a ``tapete.bots.Reason`` (a message and its argume
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,7 @@ __all__ = [
     "reason_words",
     "record_lines",
     "record_story",
+    "record_you",
     "seat_name",
     "step_entries",
     "view_text",
@@ -330,10 +332,12 @@ def line(
             )
         case "other":
             return tr(lang, "{name}: {action}", name=name, action=entry.get("text", ""))
-    return _table_line(lang, entry, names, teams)
+    return _table_line(lang, entry, names, teams, you)
 
 
-def _table_line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool) -> str:
+def _table_line(
+    lang: str, entry: Mapping[str, Any], names: Sequence[str], teams: bool, you: int | None
+) -> str:
     """The entries about the whole table: the score, the end, a split pot."""
     match entry["kind"]:
         case "score":
@@ -342,6 +346,12 @@ def _table_line(lang: str, entry: Mapping[str, Any], names: Sequence[str], teams
                 who = tr(lang, "team {n}", n=i) if teams else _name(names, i)
                 parts.append(f"{who} {v:+d}")
             return tr(lang, "score of the hand: {scores}", scores=", ".join(parts))
+        case "end" if you is not None and you in entry["winners"]:
+            # Told to a winner: "you won" ("ganaste"), never "ganó tú".
+            partners = ", ".join(_name(names, w) for w in entry["winners"] if w != you)
+            if not partners:
+                return tr(lang, "match over: you won")
+            return tr(lang, "match over: you and {names} won", names=partners)
         case "end":
             winners = ", ".join(_name(names, w) for w in entry["winners"])
             return tr(lang, "match over: {names} won", names=winners)
@@ -497,16 +507,28 @@ class DealStory:
     steps: list[list[Entry]]
 
 
+_YOU = re.compile(r"you(?: \(\d+\))?")  # the terminal app's "you", the line prompt's "you (0)"
+
+
+def record_you(record: Record) -> int | None:
+    """The seat of the one person who played ``record`` at a terminal, saved as ``you`` (or
+    ``you (0)`` at the line prompt): its events are told in the second person, "you deal", never
+    "you deals". None when no seat, or more than one, was saved so."""
+    yours = [i for i, s in enumerate(record.seats) if s.kind == "human" and _YOU.fullmatch(s.name)]
+    return yours[0] if len(yours) == 1 else None
+
+
 def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Iterator[str]:
     """The match as the narrator tells it with every card open: who dealt, the hands, every
-    decision and what the rules did.
+    decision and what the rules did; the person who played it at a terminal as "you".
 
     Shown as it is: pass a record the engine wrote or rebuilt (``tapete.record.checked``), never
     one read from a file unchecked.
     """
     from tapete.games import load
 
-    names = [s.name for s in record.seats]
+    you = record_you(record)
+    names = [tr(lang, "you") if i == you else s.name for i, s in enumerate(record.seats)]
     teams = load(record.game).teams is not None
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
         f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
@@ -514,14 +536,14 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     for number, deal in enumerate(record_story(record)):
         yield ""
         opening = [e for e in deal.first if e["kind"] == "deal"]
-        yield from (line(lang, entry, names, teams) for entry in opening)
+        yield from (line(lang, entry, names, teams, you=you) for entry in opening)
         if hands and number < len(record.deals):
             for seat, hand in enumerate(record.deals[number].hands):
                 if hand:
                     yield f"  {names[seat]}: {' '.join(hand)}"
         rest = [e for e in deal.first if e["kind"] != "deal"]  # a buy-in as the deal begins
         for told in [rest, *deal.steps]:
-            yield from ("  " + line(lang, entry, names, teams) for entry in told)
+            yield from ("  " + line(lang, entry, names, teams, you=you) for entry in told)
     if record.result is None:
         yield ""
         yield tr(lang, "unfinished: the match stopped here")

@@ -603,7 +603,9 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
             )
         )
     info = [(tr(lang, "trump"), _suit(lang, view.trump))]
-    face = view.face_up if view.face_up >= 0 else view.upcard
+    # Two players: the card face up under the stock, until it is drawn into a hand (then the
+    # trump suit alone). Four: the dealer's last card, which all know he holds.
+    face = view.upcard if pairs else view.face_up
     if face >= 0:
         info.append((tr(lang, "trump card"), format_card(face)))
     if not pairs:

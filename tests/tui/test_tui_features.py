@@ -80,6 +80,31 @@ def test_an_illegal_card_shows_the_rule_and_changes_nothing(tmp_path: Path) -> N
     run(go())
 
 
+def test_a_digit_past_your_hand_says_there_is_no_such_card_on_your_turn(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 11, tmp_path)
+        rng = random.Random(0)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            while not any(c.has_class("-legal") for c in cards_on_screen(screen)):
+                await press_a_legal_key(pilot, rng)  # the bid
+                screen = await settle(pilot)
+            assert len(cards_on_screen(screen)) < 9 and screen.waiting_for_you
+            state = screen.session.state
+            await pilot.press("9")
+            assert text_of(screen.query_one(MessageLine)) == tr("en", "no card {n}", n=9)
+            assert screen.session.state is state
+            app.settings.lang = "es"
+            await pilot.press("9")
+            assert text_of(screen.query_one(MessageLine)) == "no hay carta 9"
+            # While the bots are moving, a digit is too early.
+            screen.bots_running = True
+            await pilot.press("9")
+            assert text_of(screen.query_one(MessageLine)) == tr("es", "wait for your turn")
+
+    run(go())
+
+
 def test_the_mouse_plays_a_card_and_presses_a_button(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 6, tmp_path)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete.cards import format_card
 from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
@@ -230,6 +231,38 @@ def test_the_replay_s_score_header_shows_every_seat(size: tuple[int, int], tmp_p
     run(go())
 
 
+def _seat_titles(screen: Any) -> list[tuple[str, str]]:
+    return [(str(s.border_title), str(s.border_subtitle)) for s in screen.query(".seat")]
+
+
+def test_seat_boxes_show_the_bot_level_and_the_dealer_s_cards_from_the_first_frame(
+    tmp_path: Path,
+) -> None:
+    whole = [("you", "8 cards"), ("Bruno · easy", "dealer · 8 cards")]
+
+    async def go() -> None:
+        app = make_app("tute", ["human", "easy"], 5, tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settle(pilot)
+            assert not screen.session.steps  # your move first: nothing drew the table again
+            assert _seat_titles(screen) == whole
+            # A size too small for the level, then room again: the boxes follow.
+            await pilot.resize_terminal(30, 8)
+            await pilot.pause()
+            assert _seat_titles(screen)[1][0] == "Bruno"
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            assert _seat_titles(screen) == whole
+            rec = screen.session.record()
+        # A replay at its first step, the same match: every box whole too.
+        replay = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with replay.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert _seat_titles(replay.screen) == [whole[0], ("Bruno", whole[1][1])]
+
+    run(go())
+
+
 # --- the language: F1 and bot levels ----------------------------------------------------------
 
 
@@ -310,6 +343,50 @@ def test_a_replay_of_your_match_says_you_deal() -> None:
     assert "hand 1: you deal, " in " ".join(log) and not any("you deals" in told for told in log)
     assert any(told.startswith("mano 1: repartes tú") for told in replay.scene("es").log)
     assert replay.display_names("es")[0] == "tú"
+
+
+def test_tute_s_trump_card_is_shown_only_while_it_is_face_up_or_the_dealer_s() -> None:
+    game = tapete.load("tute")
+    state = game.new_state(5)
+    rng = random.Random(5)
+    while game.observe(state, 0).stock_size > 0:
+        view = game.observe(state, 0)
+        info = dict(present(view).info)
+        assert info["trump card"] == format_card(view.face_up)
+        legal = game.legal_actions(state)
+        swaps = [a for a in legal if game.format_action(a).startswith("swap")]
+        state = game.apply(state, swaps[0] if swaps else rng.choice(legal))
+    # The stock is gone: the face-up card is in a hand now, and the panel names the suit only.
+    for lang in ("en", "es", "pt"):
+        info = dict(present(game.observe(state, 0), lang).info)
+        assert tr(lang, "trump card") not in info and info[tr(lang, "trump")]
+    four = tapete.load("tute(players=4)")
+    view = four.observe(four.new_state(5), 1)
+    assert dict(present(view).info)["trump card"] == format_card(view.upcard)
+
+
+def test_people_sharing_the_terminal_are_players_in_the_log_and_you_at_the_table() -> None:
+    game = tapete.load("pocha(players=3, schedule=[1, 1, 1])")
+    session = Session(game, ["human", "human", "random"], 2)
+    rng = random.Random(0)
+    seen = set()
+    while (turn := session.turn) is not None:
+        if turn in session.humans:
+            scene = session.scene("es")
+            titles = [box.name for box in scene.table.seats]
+            assert titles[turn] == "tú" and titles[1 - turn] == f"jugador {2 - turn}"
+            assert not any("tú" in told for told in scene.log), scene.log
+            seen.add(turn)
+        session.push(turn, rng.choice(game.legal_actions(session.state)))
+    assert seen == {0, 1}
+    log = session.log_lines("en")
+    assert "hand 1: player 1 deals, " in " ".join(log)
+    assert not any(re.search(r"\byou\b", told) for told in log), log
+    rec = session.record()
+    assert [s.name for s in rec.seats] == ["player 1", "player 2", "Carmen"]
+    replay = Replay(rec)
+    replay.go(replay.length)
+    assert not any(re.search(r"\byou\b", told) for told in replay.scene("en").log)
 
 
 def test_one_to_one_truco_names_the_two_players() -> None:

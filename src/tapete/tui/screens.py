@@ -255,8 +255,12 @@ class TableScreen(SceneScreen):
             event.stop()
             self.act(keyed[event.character])
         elif event.character.isdigit() and scene.cards and not scene.buttons:
+            # A digit is a card's key: on your turn this one is past your hand.
             event.stop()
-            self.say(tr(self.lang, "wait for your turn"))
+            if self.waiting_for_you:
+                self.say(tr(self.lang, "no card {n}", n=event.character))
+            else:
+                self.say(tr(self.lang, "wait for your turn"))
 
     @on(CardView.Chosen)
     def card_chosen(self, message: CardView.Chosen) -> None:

@@ -20,7 +20,7 @@ from tapete.game import Action, Game, Outcome, Seat
 from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
-from tapete.narrate import Entry, event_entries, line, step_entries
+from tapete.narrate import Entry, event_entries, line, record_you, seat_name, step_entries
 from tapete.present import Button, Table, actions, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
@@ -223,8 +223,13 @@ class Session(Timeline):
         for seat, kind in enumerate(kinds):
             if kind != "human":
                 self.agents[seat], self.levels[seat] = _agent(kind, game, start)
+        # One person against bots is "you" (told "you deal"); people sharing the terminal are
+        # players by seat, as the log tells each of them to all.
+        alone = len(self.humans) == 1
         names = [
-            "you" if k == "human" else f"{BOT_NAMES[i % len(BOT_NAMES)]}"
+            ("you" if alone else seat_name("en", i, k))
+            if k == "human"
+            else f"{BOT_NAMES[i % len(BOT_NAMES)]}"
             for i, k in enumerate(kinds)
         ]
         super().__init__(game, start, names)
@@ -266,13 +271,26 @@ class Session(Timeline):
         return self.turn in self.agents
 
     def display_names(self, lang: str) -> list[str]:
+        """The seats as the log, the scores and the record name them, in ``lang``."""
         return [
-            tr(lang, "you") if s == self.human or (n == "you" and len(self.humans) == 1) else n
+            tr(lang, "you")
+            if s == self.you
+            else seat_name(lang, s, "human")
+            if s in self.humans
+            else n
             for s, n in enumerate(self.names)
         ]
 
+    def table_names(self, lang: str) -> list[str]:
+        """The seats as the table names them: whoever's hand is shown is "you" (people sharing
+        the terminal take turns at it)."""
+        names = self.display_names(lang)
+        if self.human is not None:
+            names[self.human] = tr(lang, "you")
+        return names
+
     def seat_title(self, seat: Seat, lang: str) -> str:
-        name = self.display_names(lang)[seat]
+        name = self.table_names(lang)[seat]
         return name if seat not in self.levels else f"{name} · {tr(lang, self.levels[seat])}"
 
     # -- moves
@@ -356,7 +374,7 @@ class Session(Timeline):
 
     def record(self) -> Record:
         infos = [
-            SeatInfo("you", "human")
+            SeatInfo(self.names[i], "human")
             if k == "human"
             else SeatInfo(self.names[i], "bot", self.levels[i])
             for i, k in enumerate(self.kinds)
@@ -374,7 +392,7 @@ class Session(Timeline):
         seat = self.human
         names = self.display_names(lang)
         view = self.game.observe(self.state, seat)
-        table = present(view, lang, names)
+        table = present(view, lang, self.table_names(lang))
         taken, winner = self.last_trick_winner(len(self.steps))
         table = replace(
             table,
@@ -505,12 +523,9 @@ class Replay(Timeline):
 
     @property
     def you(self) -> int | None:
-        """The seat saved as "you" (a match played at this terminal): its events read "you
+        """The seat saved as "you" (a match played at a terminal): its events read "you
         deal", not "you deals"."""
-        yours = [
-            i for i, s in enumerate(self.record.seats) if s.kind == "human" and s.name == "you"
-        ]
-        return yours[0] if len(yours) == 1 else None
+        return record_you(self.record)
 
     def display_names(self, lang: str) -> list[str]:
         you = self.you

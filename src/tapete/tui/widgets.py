@@ -97,7 +97,9 @@ class SeatsRow(Horizontal):
         if self.scene is None:
             return
         lang, table = self.scene.lang, self.scene.table
-        room = max(8, self.size.width // max(1, len(table.seats)) - 6)
+        # Before the first layout the row has no width yet: it spans the screen.
+        width = self.size.width or self.app.size.width
+        room = max(8, width // max(1, len(table.seats)) - 6)
         for box in table.seats:
             body = Text("\n".join(box.lines))
             if box.shown:
@@ -116,6 +118,13 @@ class SeatsRow(Horizontal):
                 cards = next((f for f in forms if len(f) <= room), dealer)
             seat.border_subtitle = cards
             yield seat
+
+    def on_resize(self) -> None:
+        # The titles are cut to the width: composed before the first layout (no width yet) or
+        # at another size, they are cut wrong until drawn again at this one.
+        if getattr(self, "_drawn_width", None) != self.size.width:
+            self._drawn_width = self.size.width
+            self.refresh(recompose=True)
 
 
 class TrickArea(Static):
