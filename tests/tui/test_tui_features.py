@@ -105,6 +105,58 @@ def test_a_digit_past_your_hand_says_there_is_no_such_card_on_your_turn(tmp_path
     run(go())
 
 
+def test_a_key_for_a_move_not_legal_now_says_the_rule(tmp_path: Path) -> None:
+    """Truco's ``t`` (raise) when the rules forbid a raise now, its button not on the screen:
+    the message line gives the rule's sentence and nothing changes. A key that stands for no
+    move in the game says so."""
+
+    async def go() -> None:
+        app = make_app("truco(target=2)", ["human", "easy"], 3, tmp_path)
+        rng = random.Random(0)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            refused = 0
+            while not screen.finished and not refused:
+                scene = screen.scene
+                assert scene is not None
+                state = screen.session.state
+                why = screen.session.game.why_illegal(state, "raise")
+                if why is not None and "t" not in scene.key_map():
+                    await pilot.press("t")
+                    message = text_of(screen.query_one(MessageLine))
+                    assert message == tr("en", "not allowed: {why}", why=str(why))
+                    assert screen.session.state is state
+                    refused += 1
+                else:
+                    await press_a_legal_key(pilot, rng)
+                    screen = await settle(pilot)
+            assert refused
+            await pilot.press("z")
+            assert text_of(screen.query_one(MessageLine)) == tr("en", "no key {key} here", key="z")
+            app.settings.lang = "pt"
+            await pilot.press("z")
+            assert text_of(screen.query_one(MessageLine)) == "a tecla z não faz nada aqui"
+
+    run(go())
+
+
+def test_a_number_past_the_bids_says_the_rule(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 11, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            state = screen.session.state
+            assert screen.scene is not None and "9" not in screen.scene.key_map()
+            why = screen.session.game.why_illegal(state, "bid 9")
+            assert why is not None
+            await pilot.press("9")
+            message = text_of(screen.query_one(MessageLine))
+            assert message == tr("en", "not allowed: {why}", why=str(why))
+            assert screen.session.state is state
+
+    run(go())
+
+
 def test_the_mouse_plays_a_card_and_presses_a_button(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 6, tmp_path)

@@ -25,7 +25,7 @@ from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
 from tapete.record import Record
 from tapete.tui import records
-from tapete.tui.session import SPEEDS, Replay, Scene, Session
+from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
     ActionBar,
     ActionButton,
@@ -250,17 +250,23 @@ class TableScreen(SceneScreen):
             event.stop()
             self.tapete.rematch()
             return
+        key = event.character
         keyed = scene.key_map()
-        if event.character in keyed:
+        if key in keyed:
             event.stop()
-            self.act(keyed[event.character])
-        elif event.character.isdigit() and scene.cards and not scene.buttons:
-            # A digit is a card's key: on your turn this one is past your hand.
-            event.stop()
-            if self.waiting_for_you:
-                self.say(tr(self.lang, "no card {n}", n=event.character))
-            else:
-                self.say(tr(self.lang, "wait for your turn"))
+            self.act(keyed[key])
+            return
+        if self.finished or not key.isalnum() or key in RESERVED:
+            return  # the screen's own keys (hint, undo, rules...) go on to their bindings
+        event.stop()
+        if not self.waiting_for_you:
+            self.say(tr(self.lang, "wait for your turn"))
+        elif key.isdigit() and any(c.key for c in scene.cards):
+            self.say(tr(self.lang, "no card {n}", n=key))  # a card's key, past your hand
+        elif (action := self.session.key_action(key, scene)) is not None:
+            self.act(action)  # a move the rules forbid now: refused with the rule's sentence
+        else:
+            self.say(tr(self.lang, "no key {key} here", key=key))
 
     @on(CardView.Chosen)
     def card_chosen(self, message: CardView.Chosen) -> None:

@@ -317,6 +317,33 @@ class Session(Timeline):
         except InvalidActionError:
             return None
 
+    def key_action(self, key: str, scene: Scene) -> Action | None:
+        """The action ``key`` would press were it legal now, when no button of ``scene`` has it:
+        a number past the bids or bets on offer, Truco's ``t`` (raise) after your own truco,
+        Tute's ``s`` (swap) with no swap to make. None when the key stands for nothing here.
+        """
+        if key.isdigit():
+            if any(c.key for c in scene.cards):
+                return None  # a digit is a card's key
+            verbs = [
+                words[0]
+                for b in scene.buttons
+                if len(words := self.game.format_action(b.action).split()) == 2
+                and words[1].isdigit()
+            ]
+            texts = [f"{verb} {key}" for verb in dict.fromkeys([*verbs, "bid"])]
+        else:
+            texts = [t for t in _WORD_ACTIONS if _natural_key(t) == key]
+        shown = {b.action for b in scene.buttons}
+        for text in texts:
+            try:
+                action = self.game.parse_action(text)
+            except (InvalidActionError, ValueError):
+                continue
+            if self.game.format_action(action) == text and action not in shown:
+                return action
+        return None
+
     def bot_job(self) -> tuple[Seat, Any, list[Action], bots.Bot, random.Random]:
         """What the bot to act needs: its seat, view, legal actions, itself and its RNG."""
         seat = self.turn
@@ -456,15 +483,33 @@ def _button_keys(
             key = words[1] if words[1] not in used else ""
         if not key:
             # Mnemonic from the notation first, so keys stay put when the language changes.
-            key = _letter(
-                " ".join([*words[1:], *_PREFER.get(words[0], ()), *words, button.label]), used
-            )
+            key = _letter(_mnemonic(words, button.label), used)
         used.add(key)
         out.append(ButtonKey(button.label, key, button.action, button.action == hinted, legal))
     return tuple(out)
 
 
 _PREFER = {"raise": ("t",)}  # truco!
+
+# The notations of the buttons that are not numbered, in every game: a letter not on the screen
+# is the key one of these would have (``_natural_key``), so pressing it tells the rule.
+_WORD_ACTIONS = (
+    *("raise", "accept", "run"),  # truco
+    *("swap", "tute", "sing oros", "sing copas", "sing espadas", "sing bastos"),  # tute
+    *("pass", "call"),  # poch
+    *("trump c", "trump d", "trump h", "trump s", "trump none"),  # pottle
+)
+
+
+def _mnemonic(words: Sequence[str], label: str = "") -> str:
+    """Where a button's key letter is looked for: the notation first, so keys stay put when the
+    language changes, then the label."""
+    return " ".join([*words[1:], *_PREFER.get(words[0], ()), *words, label])
+
+
+def _natural_key(text: str) -> str:
+    """The letter the button for ``text`` has when no other button took it first."""
+    return next((ch for ch in _mnemonic(text.split()).lower() if ch in LETTERS), "")
 
 
 def _letter(label: str, used: set[str]) -> str:
