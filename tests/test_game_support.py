@@ -69,3 +69,20 @@ def test_an_object_no_game_made_has_no_presenter_or_bots() -> None:
         present(object())
     with pytest.raises(tapete.SpecError, match="not the view of a registered game"):
         bots.strategies("a view")
+
+
+def test_a_spec_names_the_parameter_it_refuses() -> None:
+    with pytest.raises(tapete.SpecError, match="players is given twice"):
+        tapete.load("tute(players=2, players=4)")
+    with pytest.raises(tapete.SpecError, match="players=abc is not accepted: a whole number"):
+        tapete.load("pocha(players=abc)")
+    with pytest.raises(tapete.SpecError, match="not a game spec"):
+        tapete.load("pocha(seed=" + "9" * 5000 + ")")  # an int too long for Python to read
+
+
+def test_a_deck_order_names_its_repeated_and_missing_cards() -> None:
+    game = tapete.load("tute")
+    deck = [c for c in game.deck.cards]
+    deck[1] = deck[0]
+    with pytest.raises(tapete.SpecError, match=r"missing: \S+; not in the deck: none; repeated"):
+        game.new_state(decks=[deck])

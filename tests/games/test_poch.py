@@ -842,9 +842,11 @@ def test_option_rounds_and_other_parameters_are_validated() -> None:
         ("poch(deal=eight)", "five or all"),
         ("poch(rounds=forever)", "until_one_left, one_per_player or a number of rounds"),
         ("poch(rounds=0)", "a number of rounds"),
-        ("poch(max_rounds=0)", "ten_per_player, a number of rounds, or none"),
-        ("poch(max_rounds=forever)", "ten_per_player, a number of rounds, or none"),
-        ("poch(chips=0)", "from 1 up"),
+        ("poch(rounds=1001)", "a number of rounds from 1 to 1000"),
+        ("poch(max_rounds=0)", "ten_per_player, a number of rounds from 1 to 1000, or none"),
+        ("poch(max_rounds=forever)", "ten_per_player, a number of rounds from 1 to 1000, or none"),
+        ("poch(chips=0)", "from 1 to 1000"),
+        ("poch(chips=1001)", "from 1 to 1000"),
     ):
         with pytest.raises(SpecError, match=words):
             tapete.load(spec)

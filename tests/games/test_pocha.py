@@ -157,7 +157,7 @@ def test_1_3_schedule_options() -> None:
     assert len(sched("pocha(schedule=n_ones)")) == 28
     assert sched("pocha(schedule=[3, 1, 4])") == (3, 1, 4)
     assert sched("pocha(schedule=9)") == (9,)
-    with pytest.raises(tapete.SpecError, match="hand sizes from 1 to 10"):
+    with pytest.raises(tapete.SpecError, match="hand sizes, each from 1 to 10"):
         tapete.load("pocha(schedule=[11])")
     with pytest.raises(tapete.SpecError, match="up_and_down"):
         tapete.load("pocha(schedule=sideways)")

@@ -562,8 +562,8 @@ def test_option_deals_and_extra_deals() -> None:
     for _ in range(3):
         state = play_one_suit_deal(game, state, first_bid=6)
     assert len(state.history) == 3 and game.outcome(state) is not None
-    for bad in ("deals=0", "extra_deals=-1"):
-        with pytest.raises(SpecError):
+    for bad in ("deals=0", "extra_deals=-1", "deals=101", "extra_deals=101"):
+        with pytest.raises(SpecError, match="to 100"):
             load(f"pottle({bad})")
 
 

@@ -546,7 +546,18 @@ def test_2_7_match_to_101_carries_totals() -> None:
     assert max(deals) > 1  # some matches need a second deal
 
 
-@pytest.mark.parametrize("match", ["best_of_1", "best_of_4", "best_of_x", "to_100", "first"])
+@pytest.mark.parametrize(
+    "match",
+    [
+        "best_of_1",
+        "best_of_4",
+        "best_of_x",
+        "to_100",
+        "first",
+        "best_of_101",
+        "best_of_" + "9" * 5000,
+    ],
+)
 def test_2_7_match_values_are_checked(match: str) -> None:
     with pytest.raises(SpecError, match="single_deal, best_of_K"):
         tapete.load(f"tute(match={match})")
