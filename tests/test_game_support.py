@@ -82,7 +82,7 @@ def test_a_spec_names_the_parameter_it_refuses() -> None:
 
 def test_a_deck_order_names_its_repeated_and_missing_cards() -> None:
     game = tapete.load("tute")
-    deck = [c for c in game.deck.cards]
+    deck = list(game.deck.cards)
     deck[1] = deck[0]
     with pytest.raises(tapete.SpecError, match=r"missing: \S+; not in the deck: none; repeated"):
         game.new_state(decks=[deck])
