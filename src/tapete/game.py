@@ -164,14 +164,14 @@ class GameState:
     own compiled code (from interpreted code, a copy of Truco's state through its constructor's
     keywords took longer than the rest of a decision).
 
-    >>> class Counter(GameState):
+    >>> class Tally(GameState):
     ...     __slots__ = ("count", "_cache")
     ...     _FRESH = (("_cache", None),)
     ...     def __init__(self, count: int) -> None:
     ...         self.count, self._cache = count, "stale"
-    ...     def _copy(self) -> Counter:
-    ...         return Counter(self.count)
-    >>> a = Counter(1)
+    ...     def _copy(self) -> Tally:
+    ...         return Tally(self.count)
+    >>> a = Tally(1)
     >>> b = a._with(count=2)
     >>> (a.count, a._cache), (b.count, b._cache), a._copy()._cache
     ((1, 'stale'), (2, None), None)
