@@ -505,8 +505,7 @@ async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
         "ok": not problems and rec.seed_hash is not None,
         "seed": rec.seed,
         "seed_hash": rec.seed_hash,
-        # the deals follow from the seed, but the host chose it (a rematch's seed is drawn)
-        "chosen_seed": room.truth.options.chosen_seed and match == 0,
+        "chosen_seed": room.seed_chosen(match),  # the deals follow from it all the same
         "problems": problems,
     }
 

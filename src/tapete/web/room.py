@@ -131,6 +131,11 @@ class Room:
         )
         return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
 
+    def seed_chosen(self, match: int) -> bool:
+        """Whether the host chose match ``match``'s seed, and so could know every hand (only
+        the first match's can be chosen: a rematch's is drawn)."""
+        return self.truth.options.chosen_seed and match == 0
+
     @property
     def seed_hash(self) -> str:
         """The SHA-256 of this match's seed, published from the start (the seed is not)."""
@@ -565,6 +570,5 @@ class Room:
             "public": t.options.public,
             "match": t.match,
             "seed_hash": self.seed_hash,
-            # the host chose this match's seed, so could know every hand (a rematch's is drawn)
-            "chosen_seed": t.options.chosen_seed and t.match == 0,
+            "chosen_seed": self.seed_chosen(t.match),
         }

@@ -105,7 +105,7 @@ class Broadcast:
             "records": len(t.records),
             "seed_hash": room.seed_hash,
             "seed": t.seed if room.over else None,
-            "chosen_seed": t.options.chosen_seed and t.match == 0,  # a rematch's seed is drawn
+            "chosen_seed": room.seed_chosen(t.match),
             "options": t.options.to_json(),
             "levels": list(room.levels),
             "hint": room.hint_allowed(conn.seat),
