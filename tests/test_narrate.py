@@ -83,7 +83,11 @@ def test_a_record_tells_the_person_who_played_it_as_you_with_their_own_verbs(
     # With a partner: both named, the verb yours.
     end = {"kind": "end", "winners": [0, 2]}
     assert line("es", end, ["tú", *NAMES[1:]], you=0) == "partida terminada: ganasteis tú y Carla"
-    assert line("en", end, NAMES, you=1) == "match over: Ana, Carla won"
+    assert line("en", end, NAMES, you=1) == "match over: Ana and Carla won"
+    assert line("pt", end, NAMES) == "partida encerrada: Ana e Carla venceram"  # the verb plural
+    assert line("es", {"kind": "end", "winners": [0, 1, 2]}, NAMES) == (
+        "partida terminada: ganaron Ana, Bea y Carla"
+    )
 
 
 def test_every_kind_of_entry_a_match_makes_has_words_of_its_own() -> None:

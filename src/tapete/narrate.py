@@ -353,8 +353,13 @@ def _table_line(
                 return tr(lang, "match over: you won")
             return tr(lang, "match over: you and {names} won", names=partners)
         case "end":
-            winners = ", ".join(_name(names, w) for w in entry["winners"])
-            return tr(lang, "match over: {names} won", names=winners)
+            *others, last = [_name(names, w) for w in entry["winners"]] or ["?"]
+            if not others:
+                return tr(lang, "match over: {names} won", names=last)
+            # several winners (a team, a tie): "Ana and Bea won", "Ana e Bea venceram"
+            return tr(
+                lang, "match over: {names} and {last} won", names=", ".join(others), last=last
+            )
         case "split":
             return tr(lang, "the pot is split: {n} each", n=entry.get("n"))
         case _:
