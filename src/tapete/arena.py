@@ -312,13 +312,14 @@ def _play(task: _Task) -> MatchResult:
     def failed(seat: Seat, failure: Exception) -> None:
         # Told as it happens, from whichever worker plays the match: a bot that fails plays on
         # with random legal moves, and the arena's numbers say so only through this line.
-        print(
-            f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat}, match seed"
-            f" {seed}: failed to choose a move ({type(failure).__name__}: {failure});"
-            " a random legal move was played for it",
-            file=sys.stderr,
-            flush=True,
-        )
+        if (note := players.stand_in_note(failure)) is not None:
+            print(
+                f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat}, match"
+                f" seed {seed}: failed to choose a move ({type(failure).__name__}: {failure});"
+                f" {note}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     with players.seated(game, agents) as finish:
         final, _ = play(game, agents, seed=seed, on_failure=failed)

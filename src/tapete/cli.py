@@ -261,11 +261,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(line(lang, entry, told, game.teams is not None, you=viewer))
 
     def failed(seat: int, failure: Exception) -> None:
-        print(
-            f"tapete: {names[seat]} failed to choose a move ({type(failure).__name__}: {failure});"
-            " a random legal move was played for it",
-            file=sys.stderr,
-        )
+        if (note := players.stand_in_note(failure)) is not None:
+            print(
+                f"tapete: {names[seat]} failed to choose a move"
+                f" ({type(failure).__name__}: {failure}); {note}",
+                file=sys.stderr,
+            )
 
     on_step = show if humans else None
     on_illegal = tell if humans else None

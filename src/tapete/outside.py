@@ -49,6 +49,7 @@ __all__ = [
     "PROTOCOL",
     "VERSION",
     "BotError",
+    "BotGoneError",
     "ExecBot",
     "from_spec",
     "view_json",
@@ -66,7 +67,23 @@ _RUNNING: weakref.WeakSet[ExecBot] = weakref.WeakSet()  # ended at exit if still
 
 class BotError(Exception):
     """An outside bot failed a decision: no answer in time, an answer that is no legal action,
-    or it is not running. The match goes on with a legal move played for it."""
+    or it is not running. The match goes on with a legal move played for it.
+
+    ``final`` when the bot plays no more in this match (it exited, or failed the hello)."""
+
+    def __init__(self, message: str, *, final: bool = False) -> None:
+        super().__init__(message)
+        self.final = final
+
+
+class BotGoneError(BotError):
+    """A decision asked of a bot that has already stopped playing: the ``final`` BotError that
+    stopped it said so once, and a legal move is played for it at every decision after."""
+
+    repeated = True  # what ``tapete.players.stand_in_note`` does not tell again
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, final=True)
 
 
 def view_json(view: Any) -> dict[str, Any]:
@@ -197,7 +214,7 @@ class ExecBot:
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: Any) -> Action:
         """The program's answer to this decision; BotError when there is none to play."""
         if self.gone is not None:
-            raise BotError(f"the bot is not playing: {self.gone}")
+            raise BotGoneError(f"the bot is not playing: {self.gone}")
         if self.game is None or self.process is None:
             raise BotError("the bot was never seated (tapete.players.seated starts it)")
         game = self.game
@@ -258,7 +275,7 @@ class ExecBot:
         if line.split(maxsplit=1)[:1] != ["ready"]:
             self.gone = f"answered the hello with {line!r}, not ready"
             self.close()
-            raise BotError(f"the bot {self.gone}; it plays no more in this match")
+            raise self._stopped()
         self.ready = True
 
     def _answer(self) -> str:
@@ -294,7 +311,10 @@ class ExecBot:
         except queue.Empty:
             self.gone = f"gave no answer {what} within {ms / 1000:g} s"
             self.close()
-            raise BotError(f"the bot {self.gone}; it plays no more in this match") from None
+            raise self._stopped() from None
+
+    def _stopped(self) -> BotError:
+        return BotError(f"the bot {self.gone}; it plays no more in this match", final=True)
 
     def _told(self, problem: str) -> BotError:
         """A failed decision: the bot is told, and the error says it for tapete's log."""
@@ -319,7 +339,7 @@ class ExecBot:
         )
         self.gone = f"it {how} {when}"
         self.close()
-        return BotError(f"the bot {how} {when}; it plays no more in this match")
+        return BotError(f"the bot {how} {when}; it plays no more in this match", final=True)
 
     def _send(self, message: Mapping[str, Any]) -> None:
         if self.process is None or self.gone is not None:

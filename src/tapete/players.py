@@ -60,6 +60,21 @@ options and returns an agent (raising SpecError for bad options). Imported lazil
 packages are needed only where it is used."""
 
 
+def stand_in_note(failure: Exception) -> str | None:
+    """What to add when a seat's ``failure`` had a random legal move played for it, or None when
+    nothing is new to tell: a bot that stopped playing fails every decision after, and its first
+    failure said so once.
+
+    >>> stand_in_note(ValueError("chose 'x', which is not a legal action"))
+    'a random legal move was played for it'
+    """
+    if getattr(failure, "repeated", False):
+        return None
+    if getattr(failure, "final", False):
+        return "random legal moves are played for it from now on"
+    return "a random legal move was played for it"
+
+
 def kind_of(name: str) -> str:
     """The kind a seat name starts with, in lower case: ``hard(ms=5)`` is ``hard``.
 
