@@ -130,6 +130,19 @@ def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: 
         assert not re.search(r"\byou(?: \(0\))? (?:deals|bids|plays|takes)\b", told), told
 
 
+def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() -> None:
+    cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    answers = "bid 1\n" + "".join(f"play {c}\n" for c in cards)
+    args = ("pocha(players=3, schedule=[2])", "--seats", "human,medium,easy", "--seed", "3")
+    run = tapete("play", *args, "--plain", "--lang", "es", stdin=answers)
+    assert run.returncode == 0, run.stderr
+    # The seats' boxes carry the names the log lines use, not "asiento 1".
+    assert "  medium (1): " in run.stdout and "  easy (2): " in run.stdout, run.stdout
+    assert "medium (1) pide " in run.stdout and "asiento 1" not in run.stdout
+    assert "tu jugada (bid 0, bid 1, bid 2): " in run.stdout
+    assert "your move" not in run.stdout and "seat 0" not in run.stdout
+
+
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     tapete(

@@ -48,17 +48,30 @@ class HumanSeat:
     name = "human"
 
     def __init__(
-        self, game: Game[Any, Any], seat: int, stdin: TextIO, stdout: TextIO, lang: str = "en"
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        stdin: TextIO,
+        stdout: TextIO,
+        lang: str = "en",
+        names: Sequence[str] | None = None,
     ) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
-        self.lang = lang
+        self.lang, self.names = lang, names
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout
-        print(f"\n{view_text(view, self.lang)}", file=out)
+        print(f"\n{view_text(view, self.lang, self.names)}", file=out)
         options = ", ".join(self.game.format_action(a) for a in legal_actions)
+        you = tr(self.lang, "you")
+        who = (
+            ""
+            if self.names is None or self.names[self.seat] == you
+            else f"{self.names[self.seat]}, "
+        )
         while True:
-            print(f"seat {self.seat}, your move ({options}): ", end="", file=out, flush=True)
+            prompt = tr(self.lang, "your move ({options})", options=options)
+            print(f"{who}{prompt}: ", end="", file=out, flush=True)
             line = self.stdin.readline()
             if not line:
                 print(file=out)
@@ -72,7 +85,7 @@ class HumanSeat:
                 print(f"  {exc}", file=out)
 
     def illegal(self, error: IllegalActionError) -> None:
-        print(f"  not allowed: {error} [{error.rule}]", file=self.stdout)
+        print(f"  {tr(self.lang, 'not allowed')}: {error} [{error.rule}]", file=self.stdout)
 
 
 def _rules_text(name: str) -> str:
@@ -237,26 +250,26 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
         TapeteApp(play=config, lang=args.lang).run()
         return 0
-    agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout, lang) if k == "human" else players.load(k)
-        for i, k in enumerate(kinds)
-    ]
     # One person is "you (0)" and is told "you deal"; people sharing the prompt are players.
     person = "you" if kinds.count("human") == 1 else "player"
     names = [f"{person if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]
     if resumed is not None:  # a seat that keeps its kind keeps its name
         before = [k if players.is_outer(k) else k.lower() for k in _recorded_names(resumed)]
         names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
+    # What the people at this terminal may know: one person's seat, or a spectator's share.
+    viewer = kinds.index("human") if kinds.count("human") == 1 else None
+    # The table and the log name every seat alike.
+    told = [tr(lang, "you") if s == viewer else n for s, n in enumerate(names)]
+    agents: list[Any] = [
+        HumanSeat(game, i, sys.stdin, sys.stdout, lang, told) if k == "human" else players.load(k)
+        for i, k in enumerate(kinds)
+    ]
     humans = [a for a in agents if isinstance(a, HumanSeat)]
 
     def tell(seat: int, error: IllegalActionError) -> None:
         agents[seat].illegal(error)
 
-    # What the people at this terminal may know: one person's seat, or a spectator's share.
-    viewer = humans[0].seat if len(humans) == 1 else None
-
     def show(seat: int, action: Action, before: Any, after: Any) -> None:
-        told = [tr(lang, "you") if s == viewer else n for s, n in enumerate(names)]
         for entry in step_entries(game, seat, action, before, after, viewer):
             print(line(lang, entry, told, game.teams is not None, you=viewer))
 
@@ -303,8 +316,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 1
     if not humans:  # with people the log was told move by move, the result with it
-        for told in record_lines(rec, lang=lang):
-            print(told)
+        for said in record_lines(rec, lang=lang):
+            print(said)
     if path is not None:
         record.write(rec, path)
         print(f"record written to {path}", file=sys.stderr)

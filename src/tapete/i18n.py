@@ -50,6 +50,7 @@ _ES: dict[str, str] = {
     "the deals before, plus what the deal was expected to bring after each move": "los repartos anteriores, más lo que se esperaba del reparto tras cada jugada",
     # table and turns
     "your turn": "tu turno",
+    "your move ({options})": "tu jugada ({options})",
     "{name} to play": "juega {name}",
     "{name} to bid": "apuesta {name}",
     "{name} to answer": "responde {name}",
@@ -650,6 +651,7 @@ _PT: dict[str, str] = {
     "expected score through the match": "pontuação esperada ao longo da partida",
     "the deals before, plus what the deal was expected to bring after each move": "as rodadas anteriores, mais o que se esperava da rodada depois de cada jogada",
     "your turn": "sua vez",
+    "your move ({options})": "sua jogada ({options})",
     "{name} to play": "vez de {name}",
     "{name} to bid": "{name} aposta",
     "{name} to answer": "{name} responde",
