@@ -13,7 +13,7 @@ import pytest
 import tapete
 from conformance_specs import SPECS
 from tapete import bots
-from tapete.bots import Move, Reason
+from tapete.bots import Move, Reason, said_after, searched
 from tapete.i18n import LANGUAGES, catalog
 from tapete.match import play
 from tapete.narrate import line, reason_words, record_lines, step_entries
@@ -136,13 +136,15 @@ def test_every_reason_a_bot_gives_is_worded_in_every_language(name: str, level: 
 
 
 def test_a_search_plan_names_its_moves_as_buttons() -> None:
-    plan = Reason(
-        "{plan}: {mean:+.1f} points on average over {k} sampled deals",
-        plan=Reason("{move} then {plan}", move=Move("bid 2"), plan=Move("play Kd")),
-        mean=1.25,
-        k=40,
-    )
+    plan = searched(["bid 2", "play Kd"], 1.25, "points", 40)
     assert str(plan) == "bid 2 then play Kd: +1.2 points on average over 40 sampled deals"
     assert reason_words("es", plan, "french") == (
         "pedir 2, después jugar K♦: +1.2 puntos de media en 40 repartos simulados"
     )
+    # A hint names its move first; its reason goes on from there.
+    assert reason_words("pt", said_after(plan, "bid 2"), "french") == (
+        "depois jogar K♦: +1.2 pontos em média em 40 distribuições simuladas"
+    )
+    alone = said_after(searched(["bid 2"], 1.25, "chips", 40), "bid 2")
+    assert reason_words("es", alone) == "+1.2 fichas de media en 40 repartos simulados"
+    assert said_after(plan, "bid 3") == plan

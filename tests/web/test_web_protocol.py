@@ -120,6 +120,8 @@ def test_hint_against_bots(server: Server) -> None:
     hint = me.expect("hint", timeout=20)
     assert hint["action"] in me.legal()
     assert hint["label"] and hint["reason"]
+    # The hint box says "hint: LABEL — REASON": the reason does not name the move again.
+    assert not hint["reason"].startswith((hint["action"], hint["label"])), hint
 
 
 def test_a_hint_is_thought_of_once_however_many_connections_of_the_seat_ask(

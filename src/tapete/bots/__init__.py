@@ -48,6 +48,7 @@ __all__ = [
     "hint",
     "knowledge",
     "load",
+    "said_after",
     "searched",
 ]
 
@@ -128,14 +129,33 @@ def searched(plan: Sequence[str], mean: float, unit: str, deals: int) -> Reason:
     what: Reason | Move = Reason()
     for move in reversed(plan):
         what = Reason("{move} then {plan}", move=Move(move), plan=what) if what else Move(move)
-    return Reason(
-        "{plan}: {mean:+.1f} chips on average over {k} sampled deals"
+    value = Reason(
+        "{mean:+.1f} chips on average over {k} sampled deals"
         if unit == "chips"
-        else "{plan}: {mean:+.1f} points on average over {k} sampled deals",
-        plan=what,
+        else "{mean:+.1f} points on average over {k} sampled deals",
         mean=mean,
         k=deals,
     )
+    return Reason("{plan}: {value}", plan=what, value=value)
+
+
+def said_after(reason: Reason, move: str) -> Reason:
+    """``reason`` as said right after its ``move`` is named, as a hint does: a search's plan is
+    not named again from that move.
+
+    >>> str(said_after(searched(["bid 2"], 3.0, "points", 40), "bid 2"))
+    '+3.0 points on average over 40 sampled deals'
+    >>> str(said_after(searched(["sing oros", "play 1o"], 12.25, "points", 40), "sing oros"))
+    'then play 1o: +12.2 points on average over 40 sampled deals'
+    """
+    plan = reason.args.get("plan")
+    if reason.text != "{plan}: {value}":
+        return reason
+    if plan == Move(move):
+        return reason.args["value"]  # type: ignore[no-any-return]
+    if isinstance(plan, Reason) and plan.args.get("move") == Move(move):
+        return Reason("then {plan}: {value}", plan=plan.args["plan"], value=reason.args["value"])
+    return reason
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Markdown, Static
 
-from tapete import coach
+from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import tr
 from tapete.match import choose_or_stand_in
@@ -312,7 +312,8 @@ class TableScreen(SceneScreen):
         view = session.game.observe(session.state, session.turn)
         words = action_label(session.game, decision.action, self.lang, view=view)
         hint = tr(self.lang, "hint: {action}", action=words)
-        reason = reason_words(self.lang, decision.reason, game_deck(session.game))
+        told = bots.said_after(decision.reason, session.game.format_action(decision.action))
+        reason = reason_words(self.lang, told, game_deck(session.game))
         self.say(f"{hint} — {reason}" if reason else hint)
 
     def action_undo(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -351,17 +351,28 @@ class ScoreBoard(VerticalScroll):
         yield Static(id="score-table")
 
     def watch_scene(self, scene: Scene | None) -> None:
-        if scene is None:
-            return
+        if scene is not None:
+            self._draw(scene)
+
+    def on_resize(self) -> None:
+        # Its width follows the screen's: at another screen width, the names fit another way.
+        if self.scene is not None and getattr(self, "_drawn_for", None) != self.app.size.width:
+            self._draw(self.scene)
+
+    def _draw(self, scene: Scene) -> None:
+        self._drawn_for = self.app.size.width
         table = scene.table
         self.border_title = tr(scene.lang, "scores")
         grid = RichTable(
             box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False, expand=True
         )
         grid.add_column("#", style="dim", justify="right", no_wrap=True, min_width=2)
+        width = board_width(table.score_names, self.app.size.width)
+        if self.styles.width is None or self.styles.width.value != width:
+            self.styles.width = width
         # Border, scrollbar and the "#" column take 5 cells; each column one of padding.
         n = max(1, len(table.score_names))
-        room = max(3, ((self.size.width or 34) - 5 - n) // n)
+        room = max(3, (width - 5 - n) // n)
         for name in table.score_names:
             grid.add_column(short_name(name, room), justify="right", no_wrap=True)
         for number, row in enumerate(table.history, 1):
@@ -369,6 +380,20 @@ class ScoreBoard(VerticalScroll):
         grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
         self.query_one("#score-table", Static).update(grid)
         self.scroll_end(animate=False)
+
+
+def board_width(names: Sequence[str], screen: int) -> int:
+    """The scores' width: every name whole (a score takes four cells at least) where the screen
+    has room for it, up to 45% of the screen, and never under 34 cells.
+
+    >>> board_width(["you", "Bruno", "Carmen", "Diego", "Elena"], 100)
+    40
+    >>> board_width(["you", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo"], 100)
+    45
+    """
+    longest = max((len(n.split(" · ")[0]) for n in names), default=0)
+    wanted = 5 + len(names) * (max(4, longest) + 1)  # as many columns, each as wide
+    return max(34, min(wanted, screen * 45 // 100))
 
 
 def short_name(name: str, room: int) -> str:

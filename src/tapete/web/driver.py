@@ -182,9 +182,10 @@ class Driver:
             return error("no-hint", f"no hints for {game.name} yet")
         if game.why_illegal(room.state, decision.action) is not None:
             return error("no-hint", "no hint this time")
+        move = game.format_action(decision.action)
         return {
             "type": "hint",
-            "action": game.format_action(decision.action),
+            "action": move,
             "label": action_label(game, decision.action, conn.lang, view),
-            "reason": reason_words(conn.lang, decision.reason),
+            "reason": reason_words(conn.lang, bots.said_after(decision.reason, move)),
         }
