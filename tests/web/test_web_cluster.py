@@ -213,6 +213,41 @@ def test_a_table_is_played_across_two_servers_and_watched_on_both(
         assert one.get(f"/api/tables/{code}/records/0") == two.get(f"/api/tables/{code}/records/0")
 
 
+def test_a_table_nobody_is_at_waits_until_someone_watches_on_another_server(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    ports = [free_port(), free_port()]
+    with ExitStack() as stack:
+        pids = {}
+        for port in ports:
+            log = tmp_path / f"server-{port}.log"
+            pids[stack.enter_context(process(port, pg_url, log, options(prefix))).pid] = port
+        http = Server(f"http://127.0.0.1:{ports[0]}", None, None)  # type: ignore[arg-type]
+        made = http.create(
+            "pocha",
+            params={"players": "3", "schedule": "[3, 3]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+            bot_delay=0,
+            grace=0.1,
+        )
+        code = made["code"]
+        me = Client(open_socket(http.ws_url))
+        me.hello(code, made["token"])
+        me.send({"type": "start"})
+        mine = me.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]))
+        owner = pids[wait_for(lambda: seat_owner(prefix, code))]
+        me.close()
+        time.sleep(2.0)  # a stand-in would have played the match out: nobody is here to see it
+        assert http.get(f"/api/tables/{code}")["status"] == "playing"
+        other = next(p for p in ports if p != owner)
+        watcher = Client(open_socket(f"ws://127.0.0.1:{other}/ws"))
+        watcher.hello(code)
+        assert watcher.expect("view")["version"] == mine["version"]
+        # The server driving the table hears of the watcher on the other one and plays on.
+        watcher.until(lambda m: m["type"] == "room" and bool(m["over"]), 60)
+        watcher.close()
+
+
 def test_chaos_the_driving_server_is_killed_and_every_match_finishes_as_acknowledged(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:

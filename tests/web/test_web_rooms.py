@@ -201,6 +201,35 @@ def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> Non
         assert room["you"] == 0 and not room["seats"][0]["standin"]
 
 
+def test_a_table_nobody_is_at_waits_and_plays_on_when_someone_comes() -> None:
+    with running() as server:
+        table = server.create(
+            "pocha",
+            params={"schedule": "[2, 2]"},
+            grace=0.1,
+            bot_delay=0,
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        )
+        code = str(table["code"])
+        me = server.client()
+        me.hello(code, str(table["token"]))
+        me.send({"type": "start"})
+        mine = me.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]))
+        me.close()
+        # Long past the grace: a stand-in would have played the whole match by now (random
+        # bots, no delay), but nobody is there to see it.
+        time.sleep(1.5)
+        assert server.get(f"/api/tables/{code}")["status"] == "playing"
+        watcher = server.client()
+        watcher.hello(code)
+        first = watcher.expect("view")
+        assert first["version"] == mine["version"]
+        # Someone is here: the stand-in and the bots play on, to the end.
+        watcher.until(lambda m: m["type"] == "view" and m["version"] > first["version"], 5)
+        watcher.until(lambda m: m["type"] == "room" and bool(m["over"]), 20)
+        assert server.get(f"/api/tables/{code}")["status"] == "over"
+
+
 def test_the_turn_timer_plays_for_a_person_who_does_not() -> None:
     with running() as server:
         table = server.create(

@@ -180,13 +180,19 @@ class Cluster:
         before another may take over)."""
         return self.up and code in self.owned and time.monotonic() < self._until.get(code, 0.0)
 
+    def anyone_elsewhere(self, code: str) -> bool:
+        """Whether room ``code`` has a connection on another server, seated or watching."""
+        seats = self.presence.get(code, {}).values()
+        return any(n > 0 for counts in seats for s, n in counts.items() if s != self.me)
+
     def here_elsewhere(self, code: str, seat: int) -> bool:
         """Whether seat ``seat`` of room ``code`` has a connection on another server."""
         counts = self.presence.get(code, {}).get(seat, {})
         return any(n > 0 for server, n in counts.items() if server != self.me)
 
     async def here(self, code: str, seat: int, count: int) -> None:
-        """This server now has ``count`` connections for ``seat`` of room ``code``."""
+        """This server now has ``count`` connections for ``seat`` of room ``code`` (the seat
+        ``tapete.web.room.WATCHERS``: people watching)."""
         await self.tell({"kind": "presence", "room": code, "seat": seat, "count": count})
 
     async def _listen(self) -> None:

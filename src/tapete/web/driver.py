@@ -77,7 +77,7 @@ class Driver:
             return  # the driver is at work: it looks again after each move
         room = self.room
         seat = room.game.current_player(room.state)
-        if not room.truth.started or seat is None or not self.drives():
+        if not room.truth.started or seat is None or not self.drives() or not room.watched():
             return
         if self._person(seat):  # no task for a person's move (most moves): only its clock
             self._arm_timer(seat)
@@ -86,7 +86,7 @@ class Driver:
 
     async def _drive(self) -> None:
         room = self.room
-        while room.truth.started and self.drives():
+        while room.truth.started and self.drives() and room.watched():
             seat = room.game.current_player(room.state)
             if seat is None:
                 return
@@ -96,7 +96,7 @@ class Driver:
             version = room.version
             await asyncio.sleep(room.truth.options.bot_delay)
             still = room.version == version and room.game.current_player(room.state) == seat
-            if still and not self._person(seat) and self.drives():
+            if still and not self._person(seat) and self.drives() and room.watched():
                 await self._bot_move(seat, version)
 
     def _arm_timer(self, seat: int) -> None:
@@ -113,7 +113,7 @@ class Driver:
         async def expire() -> None:
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             now = room.version == version and room.game.current_player(room.state) == seat
-            if now and self.drives():
+            if now and self.drives() and room.watched():
                 await self._bot_move(seat, version, level=room.truth.options.standby)
 
         self._timer = room.spawn(expire())

@@ -34,12 +34,13 @@ if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
 from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
 
-__all__ = ["LOG_KEEP", "Room", "levels"]
+__all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels"]
 
 log = logging.getLogger("tapete.web")
 
 LOG_KEEP = 200  # log entries kept for people who (re)connect
 MAX_SEED = 2**53 - 1
+WATCHERS = -1  # where the other servers count a table's connections that hold no seat
 """The largest match seed. A browser's numbers hold every int up to it exactly (its fair-dealing
 check hashes the seed's digits), and a seed drawn from all of them is out of reach of a search
 of the seeds, whether it tests them against the published SHA-256 (2^53 hashes) or against the
@@ -196,7 +197,7 @@ class Room:
         )
         if conn.seat is not None:
             self.seating.back(conn.seat)
-            self._here(conn.seat)
+        self._here(conn.seat)
         self.broadcast.room_to_all()
         self.broadcast.catch_up(conn)
         self.driver.wake()
@@ -206,17 +207,26 @@ class Room:
         stands in."""
         self.conns.discard(conn)
         seat = conn.seat
-        if seat is not None:
-            self._here(seat)
-            if not self.seating.connected(seat):
-                self.seating.gone(seat)
+        self._here(seat)
+        if seat is not None and not self.seating.connected(seat):
+            self.seating.gone(seat)
         self.broadcast.room_to_all()
 
-    def _here(self, seat: int) -> None:
-        """Tell the other servers (if any) how many connections ``seat`` has here now."""
+    def watched(self) -> bool:
+        """Whether anyone is at the table: a connection here or on another server, seated or
+        watching. A table nobody is at waits: its bots and stand-ins play on when someone
+        comes (a table left to bots would otherwise spend a core to its end for no one)."""
+        if self.conns:
+            return True
+        return self.cluster is not None and self.cluster.anyone_elsewhere(self.code)
+
+    def _here(self, seat: int | None) -> None:
+        """Tell the other servers (if any) how many connections ``seat`` (None: watchers) has
+        here now."""
         if self.cluster is not None:
             count = sum(c.seat == seat for c in self.conns)
-            self.spawn(self.cluster.here(self.code, seat, count))
+            key = WATCHERS if seat is None else seat
+            self.spawn(self.cluster.here(self.code, key, count))
 
     def presence_changed(self, seat: int) -> None:
         """Another server's connections for ``seat`` came or went."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from tapete import bots
 from tapete.errors import SpecError
 from tapete.games import load
-from tapete.web.room import Room, levels, new_seed
+from tapete.web.room import WATCHERS, Room, levels, new_seed
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
@@ -143,14 +143,19 @@ class Rooms:
 
     def presence_changed(self, code: str, seat: int) -> None:
         room = self.get(code)
-        if room is not None and 0 <= seat < len(room.truth.seats):
+        if room is None:
+            return
+        if 0 <= seat < len(room.truth.seats):
             room.presence_changed(seat)
+        elif seat == WATCHERS:
+            room.driver.wake()  # someone may be at the table again: its bots play on
 
     def connected(self) -> list[tuple[str, int, int]]:
-        """Every seat with connections here: (room, seat, how many)."""
+        """Every seat with connections here, and the watchers (seat WATCHERS): (room, seat,
+        how many)."""
         out = []
         for code, room in self._rooms.items():
-            seats = [c.seat for c in room.conns if c.seat is not None]
+            seats = [WATCHERS if c.seat is None else c.seat for c in room.conns]
             out += [(code, seat, seats.count(seat)) for seat in sorted(set(seats))]
         return out
 
