@@ -36,6 +36,7 @@ from tapete.present import (
     SUIT_WORDS,
     actions,
     card_glyph,
+    deal_unit,
     game_deck,
     glyph_text,
     notation_label,
@@ -101,11 +102,14 @@ def step_entries(
     else:
         events = game.visible_events(after, viewer)
         text = game.visible_action(before, action, viewer)
-    return [_action_entry(game, seat, text, after, events), *event_entries(events)]
+    entries = event_entries(events, deal_unit(game))
+    return [_action_entry(game, seat, text, after, events), *entries]
 
 
-def event_entries(events: Sequence[Event]) -> list[Entry]:
-    """Entries for the events of a step; a deal keeps only its number, dealer and upcard."""
+def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
+    """Entries for the events of a step; a deal keeps only its number, dealer and upcard.
+    ``unit``: what the game calls a deal (``tapete.present.deal_unit``), for its number and its
+    score."""
     out: list[Entry] = []
     for event in events:
         data = event.data
@@ -115,6 +119,7 @@ def event_entries(events: Sequence[Event]) -> list[Entry]:
                 out.append(
                     {
                         "kind": "deal",
+                        "unit": unit,
                         "n": int(data.get("deal", 0)) + 1,
                         "seat": data.get("dealer"),
                         "card": upcard if isinstance(upcard, str) else None,
@@ -123,7 +128,8 @@ def event_entries(events: Sequence[Event]) -> list[Entry]:
             case "trick":
                 out.append({"kind": "trick", "seat": data.get("winner")})
             case "score":
-                out.append({"kind": "score", "score": [int(v) for v in data.get("score", ())]})
+                score = [int(v) for v in data.get("score", ())]
+                out.append({"kind": "score", "unit": unit, "score": score})
             case "end":
                 out.append({"kind": "end", "winners": [int(w) for w in data.get("winners", ())]})
             case "buy":
@@ -306,10 +312,17 @@ def line(
         case "trump":
             return tr(lang, "{name} names {suit} trump", name=name, suit=tr(lang, entry["suit"]))
         case "deal" if entry.get("card"):
-            card = _cards(entry["card"], deck)
-            return tr(lang, "hand {n}: {name} deals, {card} turned up", n=n, name=name, card=card)
+            card, unit = _cards(entry["card"], deck), _unit(lang, entry)
+            return tr(
+                lang,
+                "{unit} {n}: {name} deals, {card} turned up",
+                unit=unit,
+                n=n,
+                name=name,
+                card=card,
+            )
         case "deal":
-            return tr(lang, "hand {n}: {name} deals", n=n, name=name)
+            return tr(lang, "{unit} {n}: {name} deals", unit=_unit(lang, entry), n=n, name=name)
         case "trick" if seat is None:
             return tr(lang, "the trick is tied")
         case "trick":
@@ -345,7 +358,16 @@ def _table_line(
             for i, v in enumerate(entry["score"]):
                 who = tr(lang, "team {n}", n=i) if teams else _name(names, i)
                 parts.append(f"{who} {v:+d}")
-            return tr(lang, "score of the hand: {scores}", scores=", ".join(parts))
+            unit = entry.get("unit", "hand")
+            return tr(
+                lang,
+                "score of the deal: {scores}"
+                if unit == "deal"
+                else "score of the round: {scores}"
+                if unit == "round"
+                else "score of the hand: {scores}",
+                scores=", ".join(parts),
+            )
         case "end" if you is not None and you in entry["winners"]:
             # Told to a winner: "you won" ("ganaste"), never "ganó tú".
             partners = ", ".join(_name(names, w) for w in entry["winners"] if w != you)
@@ -416,10 +438,10 @@ def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None
         case "trump":
             return tr(lang, "you name {suit} trump", suit=tr(lang, str(entry["suit"])))
         case "deal" if entry.get("card"):
-            card = _cards(entry["card"], deck)
-            return tr(lang, "hand {n}: you deal, {card} turned up", n=n, card=card)
+            card, unit = _cards(entry["card"], deck), _unit(lang, entry)
+            return tr(lang, "{unit} {n}: you deal, {card} turned up", unit=unit, n=n, card=card)
         case "deal":
-            return tr(lang, "hand {n}: you deal", n=n)
+            return tr(lang, "{unit} {n}: you deal", unit=_unit(lang, entry), n=n)
         case "trick":
             return tr(lang, "you take the trick")
         case "buy" if n == 1:
@@ -473,6 +495,11 @@ def reason_words(lang: str, reason: Reason | Move | str, deck: str | None = None
     return _cards_in(tr(lang, reason.text, **args), deck)
 
 
+def _unit(lang: str, entry: Mapping[str, Any]) -> str:
+    """The word for a deal in ``entry``'s game (entries from before it was kept: "hand")."""
+    return tr(lang, str(entry.get("unit", "hand")))
+
+
 def _cards_in(text: str, deck: str | None) -> str:
     return glyph_text(text, deck) if deck else text
 
@@ -495,7 +522,7 @@ def record_story(
     for _, before, seat, action, after in record_steps(record):
         if not story:  # the first deal, told by the events of the first state
             events = game.events(before) if open_hands else game.visible_events(before, viewer)
-            story.append(DealStory(event_entries(events), []))
+            story.append(DealStory(event_entries(events, deal_unit(game)), []))
         told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
         cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
         story[-1].steps.append(told[:cut])

@@ -44,6 +44,7 @@ __all__ = [
     "Table",
     "actions",
     "card_glyph",
+    "deal_unit",
     "game_deck",
     "glyph_text",
     "notation_label",
@@ -78,6 +79,21 @@ def glyph_text(text: str, deck: str) -> str:
     if deck != "french":
         return text
     return _FRENCH_CARD.sub(lambda m: card_glyph(m.group(1), deck), text)
+
+
+# What each game calls one deal of the cards, in titles and logs alike: a Pocha or Truco "hand"
+# (mano, mão), a Tute or Pottle "deal", a Poch "round".
+_DEAL_UNITS = {"pocha": "hand", "truco": "hand", "tute": "deal", "pottle": "deal", "poch": "round"}
+
+
+def deal_unit(game: Game[Any, Any]) -> str:
+    """``hand``, ``deal`` or ``round``: what ``game`` calls one deal of the cards.
+
+    >>> import tapete
+    >>> deal_unit(tapete.load("tute")), deal_unit(tapete.load("oh_hell"))
+    ('deal', 'hand')
+    """
+    return _DEAL_UNITS.get(game.rules.NAME, "deal")
 
 
 def game_deck(game: Game[Any, Any]) -> str:

@@ -21,7 +21,7 @@ from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.narrate import Entry, event_entries, line, record_you, seat_name, step_entries
-from tapete.present import Button, Table, actions, game_deck, present
+from tapete.present import Button, Table, actions, deal_unit, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
 
@@ -111,7 +111,8 @@ class Timeline:
         self.start = start
         self.names = list(names)
         self.steps: list[Step] = []
-        self.first_entries = tuple(event_entries(game.visible_events(start, self.you)))
+        events = game.visible_events(start, self.you)
+        self.first_entries = tuple(event_entries(events, deal_unit(game)))
         self.deck = game_deck(game)
 
     def state_at(self, index: int) -> Any:

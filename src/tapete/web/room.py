@@ -23,6 +23,8 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
 from tapete.games import load
+from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
+from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import Driver
 from tapete.web.seating import Seating, error
@@ -32,7 +34,6 @@ from tapete.web.views import Broadcast, Connection
 
 if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
-from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
 
 __all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels"]
 
@@ -91,7 +92,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = event_entries(game.visible_events(state, None))
+        entries = event_entries(game.visible_events(state, None), deal_unit(game))
         for seat, text in t.actions:
             action = game.parse_action(text)
             after = game.apply(state, action)
