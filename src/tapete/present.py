@@ -382,8 +382,7 @@ def _pocha_words(
     info = [(tr(lang, "trump"), _suit(lang, trump))]
     if face >= 0:
         info.append((tr(lang, "upcard"), format_card(face)))
-    each = tr(lang, "1 card each") if size == 1 else tr(lang, "{n} cards each", n=size)
-    info.append((tr(lang, "cards"), each))
+    info.append((tr(lang, "cards"), tr(lang, "{n} each", n=size)))
     tricks = tr(lang, "1 trick") if size == 1 else tr(lang, "{n} tricks", n=size)
     info.append((tr(lang, "bids"), f"{bids} / {tricks}"))
     return f"{title_game} — {title}", tuple(info)

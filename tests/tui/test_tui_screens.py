@@ -317,9 +317,9 @@ def test_plurals_and_pocha_s_bids_against_the_tricks() -> None:
     game = tapete.load("pocha(players=3, schedule=[1, 2])")
     state = game.new_state(1)
     info = dict(present(game.observe(state, 0)).info)
-    assert info["cards"] == "1 card each" and info["bids"] == "0 / 1 trick"
+    assert info["cards"] == "1 each" and info["bids"] == "0 / 1 trick"
     info_es = dict(present(game.observe(state, 0), "es").info)
-    assert info_es["cartas"] == "1 carta cada uno" and info_es["apuestas"] == "0 / 1 baza"
+    assert info_es["cartas"] == "1 cada uno" and info_es["apuestas"] == "0 / 1 baza"
     state = game.apply(state, game.parse_action("bid 1"))
     info = dict(present(game.observe(state, 0)).info)
     assert info["bids"] == "1 / 1 trick"
@@ -328,7 +328,7 @@ def test_plurals_and_pocha_s_bids_against_the_tricks() -> None:
     bids = [game.legal_actions(state)[-1] for _ in range(1)]
     state = game.apply(state, bids[0])
     info = dict(present(game.observe(state, 0)).info)
-    assert info["cards"] == "2 cards each" and info["bids"] == "2 / 2 tricks"
+    assert info["cards"] == "2 each" and info["bids"] == "2 / 2 tricks"
 
 
 def test_a_replay_of_your_match_says_you_deal() -> None:
