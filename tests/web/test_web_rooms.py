@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from typing import Any
 
 from tapete.record import Recorder, dumps
 from tapete.web.rooms import Room, Rooms, token_hash
@@ -174,21 +175,28 @@ def test_a_reload_returns_to_the_same_seat_with_the_current_view(server: Server)
     assert bea_seat["seat"] == 1
 
 
+def started_and_left(server: Server, grace: float) -> tuple[str, str, dict[str, Any]]:
+    """A Pocha table of one person and three random bots (no delay), started by that person,
+    who leaves at their first move: its code, their token and the view they left."""
+    table = server.create(
+        "pocha",
+        params={"schedule": "[2, 2]"},
+        grace=grace,
+        bot_delay=0,
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+    )
+    code, token = str(table["code"]), str(table["token"])
+    me = server.client()
+    me.hello(code, token)
+    me.send({"type": "start"})
+    mine = me.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]))
+    me.close()
+    return code, token, mine
+
+
 def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> None:
     with running() as server:
-        table = server.create(
-            "pocha",
-            params={"schedule": "[2, 2]"},
-            grace=0.3,
-            bot_delay=0,
-            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
-        )
-        code = str(table["code"])
-        me = server.client()
-        me.hello(code, str(table["token"]))
-        me.send({"type": "start"})
-        me.expect("view")
-        me.close()
+        code, token, _ = started_and_left(server, grace=0.3)
         watcher = server.client()
         watcher.hello(code)
         room = watcher.until(lambda m: m["type"] == "room" and m["seats"][0]["standin"], 5)
@@ -196,26 +204,14 @@ def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> Non
         # The stand-in plays the seat: the match goes on without its person.
         watcher.until(lambda m: m["type"] == "view" and m["version"] >= 6, 10)
         back = server.client()
-        back.hello(code, str(table["token"]))
+        back.hello(code, token)
         room = back.expect("room")
         assert room["you"] == 0 and not room["seats"][0]["standin"]
 
 
 def test_a_table_nobody_is_at_waits_and_plays_on_when_someone_comes() -> None:
     with running() as server:
-        table = server.create(
-            "pocha",
-            params={"schedule": "[2, 2]"},
-            grace=0.1,
-            bot_delay=0,
-            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
-        )
-        code = str(table["code"])
-        me = server.client()
-        me.hello(code, str(table["token"]))
-        me.send({"type": "start"})
-        mine = me.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]))
-        me.close()
+        code, _, mine = started_and_left(server, grace=0.1)
         # Long past the grace: a stand-in would have played the whole match by now (random
         # bots, no delay), but nobody is there to see it.
         time.sleep(1.5)
