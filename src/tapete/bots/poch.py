@@ -409,6 +409,7 @@ class _Race:
         self.chips = chips
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.nodes = 0
+        self.limit = RACE_NODES  # positions before it gives up (_TooBigError)
 
     def lead(self, hands: list[int], seat: int, card: int) -> tuple[int, int, bool]:
         """Play ``card`` and the run it starts on ``hands``: who played last, the card the run
@@ -450,7 +451,7 @@ class _Race:
         if found is not None:
             return found
         self.nodes += 1
-        if self.nodes > RACE_NODES:
+        if self.nodes > self.limit:
             raise _TooBigError
         best: tuple[int, ...] | None = None
         for card in cards_of(hands[seat]):
