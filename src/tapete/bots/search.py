@@ -31,10 +31,11 @@ its own; where one playout values every option at once (``Knowledge.joint``: Poc
 random cards do not depend on the bids), the options share it, and a decision samples as many
 deals as it has playouts.
 
-The decision is the root action with the most visits (ties: the higher mean, then the lower
-action). With ``Budget(iterations=N)`` the search runs exactly N iterations and the decision is a
-pure function of (view, legal actions, rng): bots stay reproducible and fair. ``Budget(ms=N)``
-runs until the clock says stop (at least a few iterations).
+The decision is the first action of the best plan still in the root's race: the highest mean
+return over the sampled deals, every plan still in the race having been played in all of them
+(ties: the lower actions). With ``Budget(iterations=N)`` the search runs exactly N iterations
+and the decision is a pure function of (view, legal actions, rng): bots stay reproducible and
+fair. ``Budget(ms=N)`` runs until the clock says stop (at least a few iterations).
 
 The ablation drops the game's knowledge but its returns: ``hard(rollout=random)`` plays
 uniformly random rollouts and takes no exact endgame values, ``hard(prior=none)`` searches
