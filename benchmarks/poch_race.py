@@ -5,7 +5,7 @@ medium's leads in the shedding race: both bet as hard does (the poker round is t
 so the difference is what hard's search of the race adds to medium's count of it. Prints the
 arena's table and the difference a match with its 95% confidence interval.
 
-``--ceiling [--deals 500]`` measures the race alone, and how much any leader could gain: every
+``--ceiling [--deals 1000]`` measures the race alone, and how much any leader could gain: every
 player passes the poker round (so no bet tells anything and no Pinke is won), one seat leads by
 the leader under test and the other three by medium, and the same deal is raced again with that
 seat leading by medium too; the difference is that seat's chips from the race, every seat of
@@ -58,10 +58,17 @@ Leader = Callable[[poch.State, list[int], random.Random], int]
 GAME = "poch(rounds=1)"
 
 
+def _exact(state: poch.State) -> poch_bots._Race:
+    """The exact race search hard uses near the race's end, here without its size limit (a race
+    of five cards each is small)."""
+    race = poch_bots._Race(state.rnd.seats, state.chips)
+    race.limit = 2**62
+    return race
+
+
 def _open_hands(state: poch.State, legal: list[int], rng: random.Random) -> int:
     """Sees every hand: each lead's chips when every player then leads his best (max-n)."""
-    race = poch_bots._Race(state.rnd.seats, state.chips)
-    race.limit = 2**62  # no limit: a race of five cards each is small
+    race = _exact(state)
     return max(legal, key=lambda c: (race.solve(state.hands, state.turn, c)[state.turn], -c))
 
 
@@ -73,8 +80,7 @@ def _drawn_deals(samples: int) -> Leader:
         total = dict.fromkeys(legal, 0)
         for _ in range(samples):
             world = poch.sample_state(view, rng)
-            race = poch_bots._Race(world.rnd.seats, world.chips)
-            race.limit = 2**62  # no limit: a race of five cards each is small
+            race = _exact(world)
             for card in legal:
                 total[card] += race.solve(world.hands, world.turn, card)[world.turn]
         return max(legal, key=lambda c: (total[c], -c))
@@ -158,7 +164,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=160)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--ceiling", action="store_true", help="the race alone (see above)")
-    parser.add_argument("--deals", type=int, default=500, help="with --ceiling: deals raced")
+    parser.add_argument("--deals", type=int, default=1000, help="with --ceiling: deals raced")
     parser.add_argument("--samples", type=int, default=30, help="with --ceiling: deals drawn")
     parser.add_argument("--workers", type=int, default=2, help="with --ceiling: processes")
     args = parser.parse_args()
