@@ -17,6 +17,7 @@ hard, easy and random.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import multiprocessing
 import random
@@ -61,9 +62,7 @@ GAME = "poch(rounds=1)"
 def _exact(state: poch.State) -> poch_bots._Race:
     """The exact race search hard uses near the race's end, here without its size limit (a race
     of five cards each is small)."""
-    race = poch_bots._Race(state.rnd.seats, state.chips)
-    race.limit = 2**62
-    return race
+    return poch_bots._Race(state.rnd.seats, state.chips, limit=2**62)
 
 
 def _open_hands(state: poch.State, legal: list[int], rng: random.Random) -> int:
@@ -93,6 +92,7 @@ def _bot(name: str) -> Leader:
     return lambda state, legal, rng: bot.choose(poch.observe(state, state.turn), legal, rng)
 
 
+@functools.cache
 def _leaders(ms: int, samples: int) -> dict[str, Leader]:
     return {
         "sees every hand, searches exactly (no real player can)": _open_hands,
@@ -103,12 +103,17 @@ def _leaders(ms: int, samples: int) -> dict[str, Leader]:
     }
 
 
+@functools.cache
+def _table() -> tuple[tapete.Game[poch.State, poch.View], Leader]:
+    """The game and medium's leads, loaded once per process."""
+    return tapete.load(GAME), _bot("medium")
+
+
 def _race(seed: int, seat: int, lead: Leader | None) -> tuple[int, float, int]:
     """The chips ``seat`` wins or pays in the race of deal ``seed`` (every player passes the poker
     round), leading by ``lead`` (None: medium) while the others lead by medium; the CPU seconds
     and the number of its decisions with a choice."""
-    game = tapete.load(GAME)
-    medium = _bot("medium")
+    game, medium = _table()
     rng = random.Random(seed * 8 + seat)
     state = game.new_state(seed)
     while state.phase == poch.Phase.POKER:

@@ -404,12 +404,14 @@ def _likelihood(view: poch.View, equity: dict[int, float]) -> float:
 class _Race:
     """The shedding race with every hand known: who leads what, each for his own chips."""
 
-    def __init__(self, seats: tuple[int, ...], chips: Sequence[int]) -> None:
+    def __init__(
+        self, seats: tuple[int, ...], chips: Sequence[int], limit: int = RACE_NODES
+    ) -> None:
         self.seats = seats
         self.chips = chips
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.nodes = 0
-        self.limit = RACE_NODES  # positions before it gives up (_TooBigError)
+        self.limit = limit  # positions before it gives up (_TooBigError)
 
     def lead(self, hands: list[int], seat: int, card: int) -> tuple[int, int, bool]:
         """Play ``card`` and the run it starts on ``hands``: who played last, the card the run
