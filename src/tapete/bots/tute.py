@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tapete.bots import Budget, Decision, Move, Reason, search
@@ -111,6 +111,7 @@ class _Know:
     window: bool  # cantes may still be made
     sung: int  # suits sung this deal (bits)
     targets: tuple[int, ...]  # the face-up ranks the 2 of trumps takes
+    beat_odds: dict[int, float] = field(default_factory=dict)  # _p_beats, worked out once
 
 
 def _miss(
@@ -165,8 +166,9 @@ def _from_view(view: tute.View, legal: Sequence[int]) -> _Know:
     )
 
 
-def _from_state(state: tute.State) -> _Know:
-    """A seat's facts in a playout: what is out, without the voids play has shown."""
+def _from_state(state: tute.State, legal: int) -> _Know:
+    """A seat's facts in a playout, ``legal`` its legal cards: what is out, without the voids
+    play has shown."""
     n, seat = state.params.players, state.turn
     hand = state.hands[seat]
     unseen = 0
@@ -181,7 +183,7 @@ def _from_state(state: tute.State) -> _Know:
         n=n,
         seat=seat,
         hand=hand,
-        legal=tute.legal_cards(state),
+        legal=legal,
         trick=state.trick,
         leader=state.leader,
         trump=state.deal.trump,
@@ -234,29 +236,40 @@ def _p_void(k: _Know, s: int, suit: int) -> float:
 
 
 def _p_beats(k: _Know, s: int, best: int, led: int) -> float:
-    """The chance that seat ``s``, still to play, can beat ``best`` in a trick of suit ``led``."""
+    """The chance that seat ``s``, still to play, can beat ``best`` in a trick of suit ``led``.
+
+    A decision asks the same question for several cards (the trick's chance and the card's
+    worth kept), and playouts ask it at every step, so each answer is kept in ``k``."""
+    key = (s << 8 | best) << 2 | led
+    odds = k.beat_odds.get(key)
+    if odds is not None:
+        return odds
     trump = k.trump
-    if best >> 4 == trump:
-        higher = _p_any(k, s, ORDER.above[best])
-        return higher if led == trump else _p_void(k, s, led) * higher
     higher = _p_any(k, s, ORDER.above[best])
-    ruff = _p_void(k, s, led) * _p_any(k, s, SUITS[trump])
-    return min(1.0, higher + ruff)
+    if best >> 4 == trump:
+        odds = higher if led == trump else _p_void(k, s, led) * higher
+    else:
+        odds = min(1.0, higher + _p_void(k, s, led) * _p_any(k, s, SUITS[trump]))
+    k.beat_odds[key] = odds
+    return odds
 
 
-def _trick_chance(k: _Know, card: int) -> tuple[float, float, float]:
+def _trick_chance(
+    k: _Know, card: int, after: Sequence[int], winning: int
+) -> tuple[float, float, float]:
     """After ``card``: the chance that this side takes the trick, that this seat does, and what
-    the cards still to come add to this side's margin."""
-    trick = (*k.trick, card)
-    i = trick_winner(trick, k.trump, ORDER)
-    best = trick[i]
+    the cards still to come add to this side's margin. ``after`` are the seats still to play
+    after this one, ``winning`` the index of the card winning the trick so far (-1: none)."""
+    if winning < 0 or beats(card, k.trick[winning], k.trump, ORDER):
+        i, best = len(k.trick), card
+    else:
+        i, best = winning, k.trick[winning]
     owner = (k.leader + i) % k.n
-    led = trick[0] >> 4
+    led = (k.trick[0] if k.trick else card) >> 4
     ours = 1.0 if owner % 2 == k.seat % 2 else 0.0
     mine = 1.0 if owner == k.seat else 0.0
     opponents = partner = 0.0
-    for step in range(1, k.n - len(k.trick)):
-        s = (k.seat + step) % k.n
+    for s in after:
         r = _p_beats(k, s, best, led)
         if s % 2 != k.seat % 2:
             ours *= 1 - r
@@ -284,17 +297,17 @@ def _singable_soon(k: _Know) -> int:
     return best
 
 
-def _keep(k: _Know, card: int) -> float:
-    """What holding ``card`` for later is worth to this side (in point margin)."""
+def _keep(k: _Know, card: int, foes: Sequence[int]) -> float:
+    """What holding ``card`` for later is worth to this side (in point margin); ``foes`` are the
+    seats of the other side."""
     suit = card >> 4
     if suit == k.trump:
         higher = (ORDER.above[card] & k.unseen).bit_count()
         wins = 1 / (1 + TRUMP_RISK * higher)
     else:
         wins = 1.0
-        for s in range(k.n):
-            if s % 2 != k.seat % 2:
-                wins *= 1 - _p_beats(k, s, card, suit)
+        for s in foes:
+            wins *= 1 - _p_beats(k, s, card, suit)
     ours = wins + (1 - wins) * (PARTNER_SAVE if k.n == 4 else 0.0)
     value = (2 * ours - 1) * POINTS[card] + wins * (CAPTURE if k.n == 4 else CAPTURE_2)
     rank = card & 15
@@ -326,11 +339,14 @@ def _medium_values(k: _Know) -> dict[int, tuple[float, float]]:
     for c in k.trick:
         on_table += POINTS[c]
     cante = _singable_soon(k)
+    after = [(k.seat + step) % k.n for step in range(1, k.n - len(k.trick))]
+    foes = range(1 - k.seat % 2, k.n, 2)
+    winning = trick_winner(k.trick, k.trump, ORDER) if k.trick else -1
     out = {}
     for card in cards_of(k.legal):
-        ours, mine, extra = _trick_chance(k, card)
+        ours, mine, extra = _trick_chance(k, card, after, winning)
         value = (2 * ours - 1) * (on_table + POINTS[card]) + extra + mine * CANTE_WIN * cante
-        out[card] = (value - _keep(k, card), ours)
+        out[card] = (value - _keep(k, card, foes), ours)
     return out
 
 
@@ -346,7 +362,7 @@ def _playout_action(state: tute.State) -> int:
     legal = tute.legal_cards(state)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    return _medium_card(_from_state(state))[0]
+    return _medium_card(_from_state(state, legal))[0]
 
 
 # --- hard ----------------------------------------------------------------------------------------
@@ -544,7 +560,7 @@ class Knowledge(search.Knowledge[tute.State]):
 
     def prior(self, state: tute.State, actions: Sequence[int]) -> list[float]:
         """Declarations first (medium always makes them), then cards by medium's value."""
-        values = _medium_values(_from_state(state))
+        values = _medium_values(_from_state(state, tute.legal_cards(state)))
         top = max(v for v, _ in values.values())
         return [
             math.exp((values[a][0] - top) / PRIOR_POINTS) if a in values else 1.0 for a in actions
