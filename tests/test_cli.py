@@ -141,6 +141,9 @@ def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() ->
     assert "medium (1) pide " in run.stdout and "asiento 1" not in run.stdout
     assert "tu jugada (bid 0, bid 1, bid 2): " in run.stdout
     assert "your move" not in run.stdout and "seat 0" not in run.stdout
+    # A refused entry names the rule in Spanish too, with its code for scripts.
+    assert "no permitido: esa carta no está en tu mano [not-in-hand]" in run.stdout
+    assert "that card is not in your hand" not in run.stdout
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, games, load
-from tapete.i18n import LANGUAGES, tr
+from tapete.i18n import LANGUAGES, rule_text, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -85,7 +85,8 @@ class HumanSeat:
                 print(f"  {exc}", file=out)
 
     def illegal(self, error: IllegalActionError) -> None:
-        print(f"  {tr(self.lang, 'not allowed')}: {error} [{error.rule}]", file=self.stdout)
+        why = rule_text(self.lang, error.rule, error.message)
+        print(f"  {tr(self.lang, 'not allowed')}: {why} [{error.rule}]", file=self.stdout)
 
 
 def _rules_text(name: str) -> str:

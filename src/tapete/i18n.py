@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["LANGUAGES", "catalog", "tr"]
+__all__ = ["LANGUAGES", "RULES", "catalog", "rule_text", "tr"]
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -1244,3 +1244,94 @@ def tr(lang: str, text: str, **values: Any) -> str:
     """``text`` in ``lang``, formatted with ``values``; English when there is no translation."""
     template = catalog(lang).get(text, text)
     return template.format(**values) if values else template
+
+
+RULES = {  # a refusal's rule code (IllegalActionError.rule) -> its sentence, in English
+    # the engine's rule codes
+    "must-follow-suit": "you must follow suit",
+    "must-beat": "you must beat the best card on the table when you can",
+    "must-trump": "you must trump when you cannot follow suit",
+    "must-overtrump": "you must beat the trump on the table when you can",
+    "must-underruff": "you must play a trump when you can",
+    "hook": "the dealer may not make the bids add up to the number of tricks",
+    "bid-range": "that bid is out of range",
+    "not-bidding": "the bidding is over: play a card",
+    "bidding": "bid first",
+    "bid-taken": "that bid is taken by two players already",
+    "naming-trump": "name trump first",
+    "trump-named": "trump is already named",
+    "answer-first": "answer the raise first: accept, run or raise",
+    "nothing-to-answer": "there is no raise to answer",
+    "eleven-decision": "mão de onze: first decide to play (accept) or run",
+    "not-blind": "name the card: only a blind hand is played by position",
+    "no-such-position": "you do not have that many cards",
+    "blind-hand": "this hand is played blind: choose a card by position",
+    "not-in-hand": "that card is not in your hand",
+    "encoberta-off": "cards are never played face down in this game",
+    "encoberta-round-1": "a card may be played face down from the second round on",
+    "encoberta-after-tie": "no card is played face down after a tied round",
+    "no-raise-eleven": "nobody raises in a mão de onze",
+    "no-raise-iron": "nobody raises in a mão de ferro",
+    "raise-twice": "your side made the last raise: the other side raises next",
+    "stake-at-max": "12 is the top of the ladder",
+    "pointless-raise": "that raise is pointless: the hand would already win the game",
+    "poker-round": "the poker round comes first: bet, call, raise or pass",
+    "no-bet-yet": "nobody has bet yet: bet or pass",
+    "already-bet": "there is a bet already: call, raise or pass",
+    "not-enough-chips": "you do not have enough chips",
+    "table-stakes": "no bet may go above the smallest stack still in (table stakes)",
+    "no-stock": "there is no stock in this game: nothing to swap",
+    "stock-gone": "the stock is exhausted",
+    "not-before-lead": "only the player about to lead may swap, before leading",
+    "swap-needs-trick-win": "a swap needs a trick won first",
+    "swap-after-cante": "swaps come before the cante",
+    "swap-own-card": "one swap a turn: you put that face-up card there yourself",
+    "swap-needs-seven": "the face-up card is taken with the 7 of trumps",
+    "swap-needs-two": "the face-up card is taken with the 2 of trumps",
+    "swap-face-up-rank": "nothing swaps for that face-up card",
+    "one-cante-per-trick": "one cante per trick won",
+    "not-trick-winner": "only the winner of the last trick may sing",
+    "suit-sung": "that suit has been sung this deal",
+    "sing-needs-pair": "to sing you must hold the Rey and Caballo of the suit",
+    "forty-first": "the 40 in trumps comes first",
+    "tute-off": "the tute is not declared in this game",
+    "tute-needs-four": "a tute needs all four Reyes or all four Caballos",
+    "match-over": "the match is over",
+    "no-such-action": "that is not an action of this game",
+    # the server's
+    "invalid-action": "that is not an action of this game",
+    "not-your-turn": "it is not your turn",
+    "moved-on": "the table moved on before your move: look again",
+    "not-your-seat": "you can only act for your own seat",
+    "spectator": "spectators watch: take a seat to play",
+    "not-started": "the match has not started yet",
+    "bad-json": "the message was not understood",
+    "bad-message": "the message was not understood",
+    "unknown-type": "the message was not understood",
+    "no-table": "join a table first",
+    "no-such-table": "there is no table with that code",
+    "too-large": "the message is too long",
+    "flood": "too many messages: the connection was closed",
+    "no-hint": "no hint here",
+    "bad-lang": "that language is not available",
+    "not-host": "only the host can do that",
+    "started": "the match has already started",
+    "seats-open": "fill the empty seats with bots or wait for players",
+    "bad-level": "that bot level does not exist",
+    "bad-seat": "that seat cannot be chosen",
+    "seat-taken": "that seat is taken",
+    "table-full": "the table is full",
+    "no-rematch": "a rematch is for the players, once the match is over",
+}
+
+
+def rule_text(lang: str, rule: str, message: str) -> str:
+    """A refusal for people: in English the engine's own sentence (it names the cards and the
+    suit), in the other languages the rule's sentence.
+
+    >>> rule_text("es", "must-follow-suit", "must follow suit: oros was led and you hold 3o")
+    'debes seguir el palo'
+    """
+    if lang == "en" or rule not in RULES:
+        return message
+    return tr(lang, RULES[rule])

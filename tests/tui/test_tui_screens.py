@@ -109,6 +109,30 @@ def test_a_bid_the_hook_forbids_is_shown_struck_and_pressing_it_tells_the_rule(
     run(go())
 
 
+def test_a_refusal_names_the_rule_in_the_table_s_language(tmp_path: Path) -> None:
+    """In Spanish the rule's sentence is Spanish, not the engine's English."""
+    spec = "pocha(schedule=[3])"
+    seats = ["human", "random", "random", "random"]
+    seed = next(
+        s
+        for s in range(200)
+        if tapete.load(spec).observe(tapete.load(spec).new_state(s), 0).dealer != 0
+    )
+
+    async def go() -> None:
+        app = make_app(spec, seats, seed, tmp_path, lang="es")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            session = screen.session
+            steps = len(session.steps)
+            await pilot.press("right", "enter")  # a card while bidding
+            message = text_of(screen.query_one(MessageLine))
+            assert message == "no permitido: primero hay que pedir"
+            assert len(session.steps) == steps
+
+    run(go())
+
+
 # --- one card notation per screen -------------------------------------------------------------
 
 

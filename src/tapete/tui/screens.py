@@ -19,7 +19,7 @@ from textual.widgets import Button, DataTable, Markdown, Static
 
 from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
-from tapete.i18n import tr
+from tapete.i18n import rule_text, tr
 from tapete.match import choose_or_stand_in
 from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
@@ -182,7 +182,8 @@ class TableScreen(SceneScreen):
             return
         error = self.session.try_action(action)
         if error is not None:
-            self.say(tr(self.lang, "not allowed: {why}", why=str(error)))
+            why = rule_text(self.lang, error.rule, error.message)
+            self.say(tr(self.lang, "not allowed: {why}", why=why))
             return
         self.message, self.hinted = "", None
         self.selected = min(self.selected, len(self.session.scene(self.lang).cards) - 1)
