@@ -18,12 +18,7 @@ in ``strength.py``; rows print as they finish, each with its ``tapete arena`` co
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
-from pathlib import Path
-
-from strength import Row, command, measure
+from strength import Row, arguments, command, play
 
 from tapete import arena
 
@@ -62,28 +57,16 @@ def markdown(row: Row, result: arena.ArenaResult) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", default="", help="rows whose game or spec contains this text")
+    parser = arguments(__doc__.split("\n")[0])
     parser.add_argument(
         "--ablation",
         action="append",
         choices=ABLATIONS,
         help="the ablated search to play (repeatable; default: all three)",
     )
-    parser.add_argument("--out", type=Path, default=Path("arena-results"))
-    parser.add_argument("--workers", type=int, default=None, help="default: every core")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    print("| game | without | groups | hard − ablated, a match (95% CI) | command |")
-    print("|---|---|---|---|---|", flush=True)
-    for row in rows(tuple(args.ablation or ABLATIONS)):
-        if args.only and args.only not in row.label and args.only not in row.spec:
-            continue
-        start = time.perf_counter()
-        result = measure(row, args.out, args.workers)
-        print(markdown(row, result), flush=True)
-        took = time.perf_counter() - start
-        print(f"{row.label}, {row.other}: {took:.0f} s", file=sys.stderr)
+    header = "| game | without | groups | hard − ablated, a match (95% CI) | command |"
+    play(rows(tuple(args.ablation or ABLATIONS)), args, header, markdown)
 
 
 if __name__ == "__main__":

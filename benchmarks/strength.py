@@ -16,6 +16,7 @@ import re
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -91,16 +92,26 @@ def markdown(row: Row, result: arena.ArenaResult) -> str:
     return f"| {row.label} | {level} vs {row.other} | {matches} | {diff} | `{command(row)}` |"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(description: str) -> argparse.ArgumentParser:
+    """The options of a table of arena rows: ``--only``, ``--out`` and ``--workers``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--only", default="", help="rows whose game or spec contains this text")
     parser.add_argument("--out", type=Path, default=Path("arena-results"))
     parser.add_argument("--workers", type=int, default=None, help="default: every core")
-    args = parser.parse_args()
+    return parser
+
+
+def play(
+    rows: list[Row],
+    args: argparse.Namespace,
+    header: str,
+    markdown: Callable[[Row, arena.ArenaResult], str],
+) -> None:
+    """Play (or read back) the rows ``--only`` keeps, printing each markdown row as it ends."""
     args.out.mkdir(parents=True, exist_ok=True)
-    print("| game | pair | matches | mean difference, 95% CI | command |")
-    print("|---|---|---|---|---|", flush=True)
-    for row in ROWS:
+    print(header)
+    print("|---" * header.count("|", 1) + "|", flush=True)
+    for row in rows:
         if args.only and args.only not in row.label and args.only not in row.spec:
             continue
         start = time.perf_counter()
@@ -108,6 +119,11 @@ def main() -> None:
         took = time.perf_counter() - start
         print(markdown(row, result), flush=True)
         print(f"{row.label}, {row.bot} vs {row.other}: {took:.0f} s", file=sys.stderr)
+
+
+def main() -> None:
+    args = arguments(__doc__.split("\n")[0]).parse_args()
+    play(ROWS, args, "| game | pair | matches | mean difference, 95% CI | command |", markdown)
 
 
 if __name__ == "__main__":
