@@ -160,16 +160,17 @@ def sampler(view: View) -> Callable[[random.Random], State]:
     check = _hint_check(hints, cards, tokens, places)
     everywhere = (1 << len(places)) - 1
     free = not hints and all(mask == everywhere for mask in allowed)  # a plain shuffle is uniform
-    starts: dict[tuple[int, ...], list[int]] = {(): allowed} if not hints else {}
+    starts: dict[tuple[int, ...], list[list[int]]] = {}
 
-    def start(choice: tuple[int, ...]) -> list[int]:
-        """The places each card may take in a deal where each such singer lacked one chosen
-        trump of the pair."""
+    def start(choice: tuple[int, ...]) -> list[list[int]]:
+        """The hand places each card may take in a deal where each such singer lacked one
+        chosen trump of the pair."""
         if choice not in starts:
             excluded = [list(e) for e in line.excluded]
             for (s, moment, _), card in zip(hints, choice, strict=True):
                 excluded[s].append((moment, 1 << card))
-            starts[choice] = _allowed(excluded, tokens, pool, places)
+            masks = _allowed(excluded, tokens, pool, places)
+            starts[choice] = [[i for i in range(in_hands) if m >> i & 1] for m in masks]
         return starts[choice]
 
     def sample(rng: random.Random) -> State:
@@ -228,13 +229,15 @@ def _allowed(
     return out
 
 
-def _greedy(allowed: list[int], tokens: int, in_hands: int, rng: random.Random) -> list[int] | None:
-    """Place -> card index: every hand place filled (tokens first), the rest to the stock."""
+def _greedy(
+    edges: list[list[int]], tokens: int, in_hands: int, rng: random.Random
+) -> list[int] | None:
+    """Place -> card index: every hand place filled (tokens first), the rest to the stock;
+    ``edges`` lists each card's allowed hand places."""
     # Cards in random order, each to its first free place: uniform where nothing is excluded,
     # and the swaps of ``_mix`` take it to uniform where something is.
-    edges = [[i for i in range(in_hands) if mask >> i & 1] for mask in allowed]
     owner = [-1] * in_hands
-    order = list(range(tokens, len(allowed)))
+    order = list(range(tokens, len(edges)))
     rng.shuffle(order)
     free, spare = in_hands, []
     for node in [*range(tokens), *order]:
@@ -261,17 +264,22 @@ def _augment(node: int, edges: list[list[int]], owner: list[int], seen: set[int]
     return False
 
 
+_Check = tuple[Callable[[list[int]], bool], frozenset[int]]
+
+
 def _hint_check(
     hints: list[tuple[Seat, int, int]],
     cards: list[Card],
     tokens: list[tuple[Seat, Card, int, int]],
     places: list[tuple[Seat, int]],
-) -> Callable[[list[int]], bool] | None:
-    """A test that each 20 sung with the 40 open left the singer short of the trump pair."""
+) -> _Check | None:
+    """A test that each 20 sung with the 40 open left the singer short of the trump pair, and
+    the cards (by index in ``cards``) whose places it reads: a swap of two others keeps it."""
     if not hints:
         return None
     left = [t[3] for t in tokens] + [_NEVER] * (len(cards) - len(tokens))
     nodes = {card: node for node, card in enumerate(cards)}
+    watched = frozenset(nodes[c] for _, _, lacked in hints for c in cards_of(lacked) if c in nodes)
 
     def ok(at: list[int]) -> bool:
         where = {node: place for place, node in enumerate(at)}
@@ -287,20 +295,20 @@ def _hint_check(
             all(held(seat, moment, c) for c in cards_of(lacked)) for seat, moment, lacked in hints
         )
 
-    return ok
+    return ok, watched
 
 
-def _mix(
-    at: list[int], allowed: list[int], ok: Callable[[list[int]], bool] | None, rng: random.Random
-) -> None:
+def _mix(at: list[int], allowed: list[int], check: _Check | None, rng: random.Random) -> None:
     """Random swaps of two placed cards that stay allowed: towards uniform over all deals."""
+    ok, watched = check if check is not None else (None, frozenset[int]())
     size, rand = len(at), rng.random
     for _ in range(12 * size):
         p, q = int(rand() * size), int(rand() * size)
         a, b = at[p], at[q]
         if allowed[a] >> q & 1 and allowed[b] >> p & 1:
             at[p], at[q] = b, a
-            if ok is not None and not ok(at):
+            # Only a swap that moves a card the check reads can break it.
+            if ok is not None and (a in watched or b in watched) and not ok(at):
                 at[p], at[q] = a, b
 
 
