@@ -55,11 +55,10 @@ TRUMP_RISK = 0.35  # how much each higher trump still out lowers a trump's chanc
 PARTNER_SAVE = 0.5  # four players: the chance a losing card still ends in a partner's trick
 PAIR_KEEP = 0.5  # the share of a cante's value a card of the pair keeps
 CANTE_WIN = 0.5  # the share of a cante's value that winning the trick now brings
-# Playouts at tables of fewer players play uniformly random cards (swaps and cantes still
-# medium's): with two players, at 100 ms a decision, +5.28 [+1.85, +8.71] points a deal over
-# medium's cards (200 duplicate groups, seed 31), as it samples several times the deals; with
-# four, +2.26 [-1.11, +5.63] (100 groups, seed 32), not shown, so medium's cards stay there.
-MEDIUM_PLAY_FROM = 4
+# Playouts play uniformly random cards (swaps and cantes still medium's), as a decision then
+# samples several times the deals: at 100 ms a decision, over medium's cards, +5.28 [+1.85,
+# +8.71] points a deal with two players (200 duplicate groups, seed 31) and +2.73 [+0.38, +5.07]
+# with four (200 groups, seeds 32 and 33: +2.26 and +3.19).
 
 
 def decide(
@@ -358,7 +357,7 @@ def _medium_values(k: _Know) -> dict[int, tuple[float, float]]:
 
 def _playout_action(state: tute.State, rng: random.Random) -> int:
     """The playout policy inside a sampled deal: medium's declarations (tute, swap, sing), then
-    a uniformly random legal card, or medium's from ``MEDIUM_PLAY_FROM`` players."""
+    a uniformly random legal card."""
     if state.sing_right >= 0 or (state.face_up >= 0 and not state.trick):
         actions = tute.legal_actions(state)
         if tute.TUTE in actions:
@@ -369,10 +368,8 @@ def _playout_action(state: tute.State, rng: random.Random) -> int:
     legal = tute.legal_cards(state)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    if state.params.players < MEDIUM_PLAY_FROM:
-        cards = cards_of(legal)
-        return cards[int(rng.random() * len(cards))]
-    return _medium_card(_from_state(state, legal))[0]
+    cards = cards_of(legal)
+    return cards[int(rng.random() * len(cards))]
 
 
 # --- hard ----------------------------------------------------------------------------------------
