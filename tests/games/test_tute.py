@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import tapete
 from support import fingerprint, random_playout
-from tapete import record, tricks
+from tapete import bots, record, tricks
 from tapete.cards import SPANISH_40, parse_card, parse_cards
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Game
@@ -1003,6 +1003,63 @@ def test_sample_state_deals_an_unseen_card_to_each_hidden_hand_alike() -> None:
     for s in holders:
         hidden = 10 - view.known[s].mask.bit_count()
         assert abs(where[s] / 900 - hidden / 29) < 0.06
+
+
+def _exact_places(view: Any) -> dict[tuple[int, int], float]:
+    """Four players, no cante shown: every deal of the unseen cards that the hand sizes, the
+    known cards and the voids allow, counted; the chance of each (card, seat)."""
+    hidden = [s for s in range(4) if view.hands[s] is None]
+    shown = sum(h.mask for h in view.hands if h is not None) | sum(k.mask for k in view.known)
+    for _, cards in (*view.tricks, (view.leader, view.trick)):
+        shown |= sum(1 << c for c in cards)
+    shown |= 1 << view.upcard
+    unseen = [c for c in SPANISH_40.cards if not shown >> c & 1]
+    need = [view.hand_sizes[s] - view.known[s].mask.bit_count() for s in hidden]
+    played = any(view.upcard in cards for _, cards in (*view.tricks, (view.leader, view.trick)))
+    if view.dealer in hidden and not played and not view.known[view.dealer].mask >> view.upcard & 1:
+        need[hidden.index(view.dealer)] -= 1  # the trump card turned is the dealer's
+    counts: Counter[tuple[int, int]] = Counter()
+    deals = 0
+
+    def place(i: int, left: list[int], got: list[tuple[int, int]]) -> None:
+        nonlocal deals
+        if i == len(hidden):
+            deals += 1
+            counts.update(got)
+            return
+        s = hidden[i]
+        for hand in itertools.combinations(left, need[i]):
+            if not any(view.excluded[s].mask >> c & 1 for c in hand):
+                rest = [c for c in left if c not in hand]
+                place(i + 1, rest, got + [(c, s) for c in hand])
+
+    place(0, unseen, [])
+    return {k: v / deals for k, v in counts.items()}
+
+
+def test_sample_state_draws_uniformly_where_play_pins_most_cards() -> None:
+    # Late in a four-player deal the cards played take most places of a hand and voids close
+    # others: the sampler must still reach every deal the view allows, each as often. (Swaps of
+    # two cards alone cannot turn some of these deals into others, and drew a card of one view
+    # into a hand 87% of the time where 50% of its deals put it there.)
+    game, medium = tapete.load("tute(players=4)"), bots.load("medium")
+    rng, views = random.Random(0), []
+    for seed in range(40):
+        state = game.new_state(seed)
+        while (seat := game.current_player(state)) is not None:
+            view = game.observe(state, seat)
+            late = seat == 0 and len(view.tricks) >= 6 and len(view.trick) == 1
+            if late and not view.cantes and sum(bool(view.excluded[s].mask) for s in (1, 2, 3)) > 1:
+                views.append(view)
+                break
+            state = game.apply(state, medium.choose(view, game.legal_actions(state), rng))
+    assert len(views) >= 10
+    for view in views[:10]:
+        exact, draw, counts = _exact_places(view), tute.sampler(view), Counter[tuple[int, int]]()
+        for _ in range(2000):
+            hands = draw(rng).hands
+            counts.update((c, s) for c, s in exact if hands[s] >> c & 1)
+        assert max(abs(counts[k] / 2000 - p) for k, p in exact.items()) < 0.05
 
 
 def test_sample_state_of_a_known_card() -> None:

@@ -6,9 +6,9 @@ between bounds: a card played, swapped away or shown in trick t came at slot t o
 card some play of trick t showed the seat did not hold came after slot t (if the seat held it
 later). Dealing the unseen cards is then a matching of cards to places (the slots of the hidden
 hands and the face-down stock), one card a place, which a greedy matching in random order
-completes whenever the view is consistent; random swaps of two cards that both stay within
-bounds then take it towards a uniform draw among all consistent deals. Moments within a trick
-are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
+completes whenever the view is consistent; random swaps of two cards and turns of three that
+all stay within bounds then take it towards a uniform draw among all consistent deals. Moments
+within a trick are 3t (swaps), 3t + 1 (cantes) and 3t + 2 (plays).
 """
 
 from __future__ import annotations
@@ -160,6 +160,7 @@ def sampler(view: View) -> Callable[[random.Random], State]:
     check = _hint_check(hints, cards, tokens, places)
     everywhere = (1 << len(places)) - 1
     free = not hints and all(mask == everywhere for mask in allowed)  # a plain shuffle is uniform
+    moves = _moves(allowed, places) if not free else ([], [])
     starts: dict[tuple[int, ...], list[list[int]]] = {}
 
     def start(choice: tuple[int, ...]) -> list[list[int]]:
@@ -183,7 +184,7 @@ def sampler(view: View) -> Callable[[random.Random], State]:
         else:
             raise ValueError("no deal of the unseen cards is consistent with what the view shows")
         if not free:
-            _mix(at, allowed, check, rng)
+            _mix(at, allowed, moves, check, rng)
         # Tokens are already where the view shows them: only the pool cards are new.
         placed = [cards[node] if node >= len(tokens) else -1 for node in at]
         return _sampled(view, placed, places, rng)
@@ -298,18 +299,72 @@ def _hint_check(
     return ok, watched
 
 
-def _mix(at: list[int], allowed: list[int], check: _Check | None, rng: random.Random) -> None:
-    """Random swaps of two placed cards that stay allowed: towards uniform over all deals."""
+def _moves(allowed: list[int], places: list[tuple[Seat, int]]) -> tuple[list[list[int]], list[int]]:
+    """For ``_mix``: each card's allowed places, and the cards whose allowed places differ in
+    seat or slot (a card held to one seat's slot 0, say, has nowhere to go that changes a deal)."""
+    spots = [[place for place in range(len(places)) if mask >> place & 1] for mask in allowed]
+    movable = [node for node, mine in enumerate(spots) if len({places[q] for q in mine}) > 1]
+    return spots, movable
+
+
+def _mix(
+    at: list[int],
+    allowed: list[int],
+    moves: tuple[list[list[int]], list[int]],
+    check: _Check | None,
+    rng: random.Random,
+) -> None:
+    """Random swaps and three-way turns of placed cards that stay allowed: towards uniform over
+    all deals.
+
+    A move (six a place) takes a movable card (``_moves``) picked at random to a place picked at
+    random among those allowed to it; the card there goes where the first was (a swap) or, every
+    other move, on to a place picked at random among its own allowed places, whose card goes
+    where the first was (a turn of three). What a card may move to does not change, so each move
+    is proposed as often as the move back, and the moves keep the uniform distribution. Swaps
+    alone cannot reach every deal: with hands A {1, 2}, B {3, 4}, C {5}, where 1 and 2 may go
+    to A or C, 3 and 4 to A or B and 5 to B or C, no swap turns it into A {1, 3}, B {4, 5},
+    C {2}."""
     ok, watched = check if check is not None else (None, frozenset[int]())
-    size, rand = len(at), rng.random
-    for _ in range(12 * size):
-        p, q = int(rand() * size), int(rand() * size)
-        a, b = at[p], at[q]
-        if allowed[a] >> q & 1 and allowed[b] >> p & 1:
-            at[p], at[q] = b, a
-            # Only a swap that moves a card the check reads can break it.
+    spots, movable = moves
+    if not movable:
+        return
+    size, m, rand = len(at), len(movable), rng.random
+    free = [False] * size
+    for node in movable:
+        free[node] = True
+    where = [0] * size
+    for place, node in enumerate(at):
+        where[node] = place
+
+    def pick(spots: list[int]) -> int:
+        # A place holding a movable card, uniformly: a card that cannot move takes a place of
+        # its own class either way, so how many such places each card may pick never changes.
+        for _ in range(8):
+            q = spots[int(rand() * len(spots))]
+            if free[at[q]]:
+                return q
+        return -1
+
+    for i in range(6 * size):
+        a = movable[int(rand() * m)]
+        p, q = where[a], pick(spots[a])
+        if q < 0 or at[q] == a:
+            continue
+        b = at[q]
+        if i & 1:
+            r = pick(spots[b])
+            if r < 0 or at[r] in (a, b) or not allowed[at[r]] >> p & 1:
+                continue
+            c = at[r]
+            at[p], at[q], at[r], where[a], where[b], where[c] = c, a, b, q, r, p
+            if ok is not None and watched.intersection((a, b, c)) and not ok(at):
+                at[p], at[q], at[r], where[a], where[b], where[c] = a, b, c, p, q, r
+        elif allowed[b] >> p & 1:
+            at[p], at[q], where[a], where[b] = b, a, q, p
+            # Only a move of a card the check reads can break it.
             if ok is not None and (a in watched or b in watched) and not ok(at):
-                at[p], at[q] = a, b
+                at[p], at[q], where[a], where[b] = a, b, p, q
 
 
 def _sampled(
