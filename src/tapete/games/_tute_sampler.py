@@ -236,7 +236,7 @@ def _greedy(
     """Place -> card index: every hand place filled (tokens first), the rest to the stock;
     ``edges`` lists each card's allowed hand places."""
     # Cards in random order, each to its first free place: uniform where nothing is excluded,
-    # and the swaps of ``_mix`` take it to uniform where something is.
+    # and the moves of ``_mix`` take it to uniform where something is.
     owner = [-1] * in_hands
     order = list(range(tokens, len(edges)))
     rng.shuffle(order)
@@ -330,9 +330,9 @@ def _mix(
     if not movable:
         return
     size, m, rand = len(at), len(movable), rng.random
-    free = [False] * size
+    mobile = [False] * size
     for node in movable:
-        free[node] = True
+        mobile[node] = True
     where = [0] * size
     for place, node in enumerate(at):
         where[node] = place
@@ -342,7 +342,7 @@ def _mix(
         # its own class either way, so how many such places each card may pick never changes.
         for _ in range(8):
             q = spots[int(rand() * len(spots))]
-            if free[at[q]]:
+            if mobile[at[q]]:
                 return q
         return -1
 
