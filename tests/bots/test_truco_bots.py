@@ -169,6 +169,20 @@ def test_a_lost_hand_runs_from_a_raise(level: str, seed: int) -> None:
     assert decide(level, state, seed=seed) == RUN
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_hard_does_not_raise_again_over_a_raise_with_a_weak_hand(seed: int) -> None:
+    # 2v2, manilhas the threes (vira 2h): seat 1 took round 1's lead with the 3d and seat 2
+    # raised. Seat 3's Qc 7h 7s wins about a quarter of the deals medium draws: no re-raise.
+    state = position(
+        "6d 4s 5s | Jc 3d 4h | 4c 6h 6s | Qc 7h 7s",
+        "2h",
+        "play 5s, play 3d, raise",
+        spec="truco(players=4)",
+    )
+    assert truco.legal_actions(state) == [ACCEPT, RUN, RAISE]
+    assert decide("hard", state, seed=seed) in (ACCEPT, RUN)
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_mao_de_onze_accepts_strength_and_runs_from_nothing(level: str) -> None:
     strong = position("7c 7h 3s | 4d 5d 6h", "6c", scores=(11, 5))

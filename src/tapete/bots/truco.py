@@ -52,6 +52,7 @@ OPPONENT_DEALS = 4  # deals behind the search's guess of an opponent's win chanc
 PLAY_MISS = 0.4  # how much less a deal counts for each card medium would not have played in it
 ANSWER_MARGIN = 0.1  # 1v1: what the search's model asks beyond break-even to accept a raise
 PRIOR_DEALS = 4  # sampled deals behind the search's guess of a seat's win chance, for its bets
+RERAISE_AT = 0.8  # hard re-raises a raise only with the win chance medium re-raises with
 
 
 def decide(
@@ -60,7 +61,7 @@ def decide(
     if view.blind:
         return Decision(legal[0], Reason("a blind hand: every position is alike"))
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
+        return search.decide(view, _searched(view, legal, rng), rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     betting = view.phase != truco.Phase.PLAY or RAISE in legal
     if careful and not betting:
@@ -78,6 +79,22 @@ def decide(
         return Decision(bet, what)
     card = _pick(*_seen(view), careful=careful)
     return Decision(card, what)
+
+
+def _searched(view: truco.View, legal: list[int], rng: random.Random) -> list[int]:
+    """The actions hard's search weighs: every legal one, but a re-raise of the raise it answers
+    only where medium would make it (a win chance of RERAISE_AT, MEDIUM_DEALS deals drawn and
+    read with the bets).
+
+    The search's playouts never raise, so a re-raise it plays is answered and then played out at
+    the higher stake with no further raise, though the other team may raise again when the cards
+    turn its way. Left to its playouts, the search re-raised about half the raises it answered
+    (hard-v1's flat search a quarter) and lost to hard-v1 in 2v2; see docs/bots.md."""
+    if view.phase != _ANSWER or RAISE not in legal:
+        return legal
+    if _estimate(view, rng, MEDIUM_DEALS, read=True) >= RERAISE_AT:
+        return legal
+    return [a for a in legal if a != RAISE]
 
 
 # --- what a seat knows ---------------------------------------------------------------------------
