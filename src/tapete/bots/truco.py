@@ -24,7 +24,8 @@
   from the answering seat's view; the prior, which is how the search first models the other seats,
   is medium's card and medium's bets for the seat's own win chance (a few deals drawn from its
   view, read with the other team's bets as medium reads them, played out); in 2v2 that model
-  accepts a raise from break-even on.
+  accepts a raise from break-even on. It raises back over a raise only where medium would
+  (``_searched``).
 """
 
 from __future__ import annotations
