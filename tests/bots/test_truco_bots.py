@@ -171,8 +171,8 @@ def test_a_lost_hand_runs_from_a_raise(level: str, seed: int) -> None:
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_hard_does_not_raise_again_over_a_raise_with_a_weak_hand(seed: int) -> None:
-    # 2v2, manilhas the threes (vira 2h): seat 1 took round 1's lead with the 3d and seat 2
-    # raised. Seat 3's Qc 7h 7s wins about a quarter of the deals medium draws: no re-raise.
+    # 2v2, manilhas the threes (vira 2h): seat 1 holds round 1 with the 3d, and seat 2 raises
+    # before playing. Seat 3's Qc 7h 7s wins about a quarter of medium's deals: no re-raise.
     state = position(
         "6d 4s 5s | Jc 3d 4h | 4c 6h 6s | Qc 7h 7s",
         "2h",
