@@ -49,6 +49,7 @@ __all__ = ["LEASE", "Cluster"]
 log = logging.getLogger("tapete.web")
 
 LEASE = 5.0  # seconds a room's lease lasts unless renewed (renewed every third of it)
+CLOSE_WAIT = 3.0  # seconds a stopping server waits, at most, for its Redis tasks and goodbyes
 
 RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -117,22 +118,28 @@ class Cluster:
         next look, not a lease later) and stop listening."""
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            # Each wait is bounded: a task stuck in the Redis client (a read or a pipeline that
+            # does not end on its cancel) must not keep a server that was told to stop.
+            done, _ = await asyncio.wait(self._tasks, timeout=CLOSE_WAIT)
+            for task in done:
+                if not task.cancelled():
+                    task.exception()  # read, so a task that failed on its way out says no more
         if self._redis is not None:
             with contextlib.suppress(Exception):
-                if self._outbox and self.up:  # the last moves' news, before the leases go
-                    batch, self._outbox = self._outbox, []
-                    await self._redis.publish(
-                        self.channel, orjson.dumps({"from": self.me, "news": batch})
-                    )
-                for code in list(self.owned):
-                    await self._redis.eval(RELEASE, 1, self._lease_key(code), self.me)
-                await self._redis.delete(self._alive_key(self.me))
+                await asyncio.wait_for(self._goodbye(self._redis), CLOSE_WAIT)
             self.owned.clear()
             with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                await asyncio.wait_for(self._redis.aclose(), CLOSE_WAIT)
+
+    async def _goodbye(self, redis: Redis) -> None:
+        """The last moves' news, then every lease given back and the life sign gone."""
+        if self._outbox and self.up:  # the news first: the leases go after it
+            batch, self._outbox = self._outbox, []
+            await redis.publish(self.channel, orjson.dumps({"from": self.me, "news": batch}))
+        for code in list(self.owned):
+            await redis.eval(RELEASE, 1, self._lease_key(code), self.me)
+        await redis.delete(self._alive_key(self.me))
 
     def report(self) -> dict[str, Any]:
         return {
