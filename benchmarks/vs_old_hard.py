@@ -38,7 +38,9 @@ shows which of the two takes more from it.
 **Resumable.** Each group finished is one JSON line in ``--out``
 (``<spec>--<new>--vs--<old>@<tag>.jsonl``); a later run with the same options skips the groups
 already there, so a long run can span sessions, and ``--pairs`` can grow between runs. Each line
-also holds every decision's CPU time of both bots (decisions with a choice), for the speed columns.
+also holds every decision's CPU time of both bots (decisions with a choice), for the speed columns,
+and every match's actions (shards written before they were kept lack them), so a match can be
+replayed on today's engine to see where the points went (``benchmarks/truco_split.py``).
 """
 
 from __future__ import annotations
@@ -178,6 +180,7 @@ class Match:
     new: float
     old: float
     stand_ins: int = 0  # the tag's bot's decisions its medium made (see ``play_match``)
+    actions: tuple[int, ...] = ()  # every action of the match, to replay it for a closer look
 
 
 def play_match(
@@ -202,6 +205,7 @@ def play_match(
     old_state = old_game.new_state(seed)
     rngs = [seat_rng(seed, s) for s in range(game.players)]
     step = stand_ins = 0
+    actions: list[int] = []
 
     def diverged(what: str, new: object, old: object) -> DivergenceError:
         return DivergenceError(
@@ -237,6 +241,7 @@ def play_match(
             raise error
         state = game.apply(state, action)
         old_state = old_game.apply(old_state, action)
+        actions.append(action)
         step += 1
     outcome, old_outcome = game.outcome(state), old_game.outcome(old_state)
     assert outcome is not None
@@ -244,7 +249,7 @@ def play_match(
         raise diverged("the final scores", outcome.scores, old_outcome and old_outcome.scores)
     result = arena.MatchResult(0, seed, tuple(seats), tuple(outcome.scores), outcome.winners)
     mine = arena.bot_scores(game, result)
-    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1], stand_ins)
+    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1], stand_ins, tuple(actions))
 
 
 _OLD: dict[str, Any] = {}
@@ -296,7 +301,13 @@ def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
         "group_seed": seed,
         "difference": statistics.fmean(m.new - m.old for m in matches),
         "matches": [
-            {"seats": list(m.seats), "scores": list(m.scores), "new": m.new, "old": m.old}
+            {
+                "seats": list(m.seats),
+                "scores": list(m.scores),
+                "new": m.new,
+                "old": m.old,
+                "actions": list(m.actions),
+            }
             for m in matches
         ],
         "new_ms": [round(t, 2) for t in times[0]],

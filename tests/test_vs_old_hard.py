@@ -153,3 +153,38 @@ def test_a_filled_table_seats_the_filler_between_the_two_and_rotates_it(
     for m in line["matches"]:
         assert m["new"] == m["scores"][m["seats"].index(0)]
         assert m["old"] == m["scores"][m["seats"].index(1)]
+
+
+def test_a_shard_keeps_each_matchs_actions_and_the_truco_split_adds_up_to_the_difference(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    spec = "truco(players=4, target=6)"
+    list(bench.run([spec], "medium", "medium", 2, tmp_path, folder=old[0]))
+    (path,) = tmp_path.glob("*.jsonl")
+    groups = bench.read_shard(path)
+    game = tapete.load(spec)
+    for group in groups:
+        for match in group["matches"]:
+            state = game.new_state(group["group_seed"])
+            for action in match["actions"]:
+                state = game.apply(state, action)
+            outcome = game.outcome(state)
+            assert outcome is not None and list(outcome.scores) == match["scores"]
+    split_spec = importlib.util.spec_from_file_location(
+        "truco_split", SCRIPT.parent / "truco_split.py"
+    )
+    assert split_spec is not None and split_spec.loader is not None
+    split = importlib.util.module_from_spec(split_spec)
+    split_spec.loader.exec_module(split)
+    parts, hands = split.split_groups(groups)
+    for index, group in enumerate(groups):
+        assert sum(part[index] for part in parts.values()) == pytest.approx(group["difference"])
+    assert set(parts) <= {
+        "no raise",
+        "mão de onze",
+        "ran from new's raise",
+        "ran from old's raise",
+        "accepted, new raised last",
+        "accepted, old raised last",
+    }
+    assert sum(hands.values()) > 2  # a match to 6 takes more than two hands
