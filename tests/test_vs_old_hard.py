@@ -30,6 +30,15 @@ def bench() -> ModuleType:
     return module
 
 
+def _script(name: str) -> ModuleType:
+    """A script of benchmarks/ that reads vs_old_hard's shards (after the ``bench`` fixture)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPT.parent / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="module")
 def old(bench: ModuleType) -> tuple[Path, ModuleType]:
     try:
@@ -170,12 +179,7 @@ def test_a_shard_keeps_each_matchs_actions_and_the_truco_split_adds_up_to_the_di
                 state = game.apply(state, action)
             outcome = game.outcome(state)
             assert outcome is not None and list(outcome.scores) == match["scores"]
-    split_spec = importlib.util.spec_from_file_location(
-        "truco_split", SCRIPT.parent / "truco_split.py"
-    )
-    assert split_spec is not None and split_spec.loader is not None
-    split = importlib.util.module_from_spec(split_spec)
-    split_spec.loader.exec_module(split)
+    split = _script("truco_split")
     parts, hands = split.split_groups(groups)
     for index, group in enumerate(groups):
         assert sum(part[index] for part in parts.values()) == pytest.approx(group["difference"])
@@ -188,3 +192,28 @@ def test_a_shard_keeps_each_matchs_actions_and_the_truco_split_adds_up_to_the_di
         "accepted, old raised last",
     }
     assert sum(hands.values()) > 2  # a match to 6 takes more than two hands
+
+
+def test_the_pottle_auction_report_counts_one_declarer_a_deal_and_every_chip(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    spec = "pottle(deals=2, extra_deals=0)"
+    list(bench.run([spec], "medium", "easy", 1, tmp_path, folder=old[0], fill="random"))
+    (path,) = tmp_path.glob("*.jsonl")
+    groups = bench.read_shard(path)
+    auction = _script("pottle_auction")
+    counts, matches, seats = auction.tally(groups)
+    assert matches == 4 and seats == {"today": 1, "tag": 1, "filler": 2}
+    bots = ("today", "tag", "filler")
+    assert sum(counts[f"{bot} declared"] for bot in bots) == 2 * matches  # one a deal
+    assert all(counts[f"{bot} deals"] == 2 * matches * seats[bot] for bot in bots)
+    # antes paid and pots won or split: what one seat lost another won, but the split's remainder
+    nets = sum(counts[f"{bot} net"] for bot in bots)
+    assert -3 * matches <= nets <= 0
+    assert counts["filler net"] == sum(
+        m["scores"][s]
+        for g in groups
+        for m in g["matches"]
+        for s, b in enumerate(m["seats"])
+        if b == 2
+    )
