@@ -40,7 +40,8 @@ shows which of the two takes more from it.
 already there, so a long run can span sessions, and ``--pairs`` can grow between runs. Each line
 also holds every decision's CPU time of both bots (decisions with a choice), for the speed columns,
 and every match's actions (shards written before they were kept lack them), so a match can be
-replayed on today's engine to see where the points went (``benchmarks/truco_split.py``).
+replayed on today's engine to see where the points went (``benchmarks/split.py``,
+``benchmarks/pottle_auction.py``).
 """
 
 from __future__ import annotations

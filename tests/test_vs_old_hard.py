@@ -164,11 +164,11 @@ def test_a_filled_table_seats_the_filler_between_the_two_and_rotates_it(
         assert m["old"] == m["scores"][m["seats"].index(1)]
 
 
-def test_a_shard_keeps_each_matchs_actions_and_the_truco_split_adds_up_to_the_difference(
-    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+@pytest.mark.parametrize("spec", ["truco(players=4, target=6)", "poch(players=3, rounds=2)"])
+def test_a_shard_keeps_each_matchs_actions_and_its_split_adds_up_to_the_difference(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path, spec: str
 ) -> None:
-    spec = "truco(players=4, target=6)"
-    list(bench.run([spec], "medium", "medium", 2, tmp_path, folder=old[0]))
+    list(bench.run([spec], "medium", "easy", 2, tmp_path, folder=old[0]))
     (path,) = tmp_path.glob("*.jsonl")
     groups = bench.read_shard(path)
     game = tapete.load(spec)
@@ -179,19 +179,22 @@ def test_a_shard_keeps_each_matchs_actions_and_the_truco_split_adds_up_to_the_di
                 state = game.apply(state, action)
             outcome = game.outcome(state)
             assert outcome is not None and list(outcome.scores) == match["scores"]
-    split = _script("truco_split")
-    parts, hands = split.split_groups(groups)
+    parts, times = _script("split").split_groups(groups)
     for index, group in enumerate(groups):
         assert sum(part[index] for part in parts.values()) == pytest.approx(group["difference"])
-    assert set(parts) <= {
-        "no raise",
-        "mão de onze",
-        "ran from new's raise",
-        "ran from old's raise",
-        "accepted, new raised last",
-        "accepted, old raised last",
-    }
-    assert sum(hands.values()) > 2  # a match to 6 takes more than two hands
+    kinds = {
+        "truco": {
+            "no raise",
+            "mão de onze",
+            "ran from new's raise",
+            "ran from old's raise",
+            "accepted, new raised last",
+            "accepted, old raised last",
+        },
+        "poch": {"melds", "poker", "race"},
+    }[game.name]
+    assert set(parts) <= kinds
+    assert sum(times.values()) > 2  # a match to 6 takes more than two hands; two rounds, 3 phases
 
 
 def test_the_pottle_auction_report_counts_one_declarer_a_deal_and_every_chip(
