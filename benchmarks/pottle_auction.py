@@ -22,7 +22,7 @@ from typing import Any
 import tapete
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_old_hard import read_shard
+from vs_old_hard import replayable
 
 BOTS = ("today", "tag", "filler")  # the bot numbers of a shard's seats: 0, 1, 2
 
@@ -79,12 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("shards", nargs="+", type=Path)
     args = parser.parse_args(argv)
-    groups = [g for path in args.shards for g in read_shard(path)]
-    kept = [g for g in groups if all("actions" in m for m in g["matches"])]
+    kept, skipped = replayable(args.shards)
     if not kept:
         parser.error("no group in these shards holds its matches' actions")
     counts, matches, seats = tally(kept)
-    print(f"{matches} matches of {len(kept)} groups ({len(groups) - len(kept)} without actions)")
+    print(f"{matches} matches of {len(kept)} groups ({skipped} without actions)")
     print("bot      net  declared  made  over  under  mean bid  declared bid  chips won  broken")
     for bot, n in seats.items():
         per = matches * n  # per seat and match

@@ -36,7 +36,7 @@ from tapete import arena
 from tapete.games import truco
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_old_hard import read_shard
+from vs_old_hard import replayable
 
 # A match's parts: kind -> (today's score from it, the tag's, how many times it happened).
 Parts = dict[str, tuple[float, float, int]]
@@ -142,15 +142,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("shards", nargs="+", type=Path)
     args = parser.parse_args(argv)
-    groups = [g for path in args.shards for g in read_shard(path)]
-    kept = [g for g in groups if all("actions" in m for m in g["matches"])]
+    kept, skipped = replayable(args.shards)
     if not kept:
         parser.error("no group in these shards holds its matches' actions")
     games = {tapete.load(g["spec"]).name for g in kept}
     if len(games) > 1 or not games <= set(SPLITS):
         parser.error(f"one game at a time, of {', '.join(SPLITS)}: these shards hold {games}")
     parts, times = split_groups(kept)
-    print(f"{len(kept)} groups ({len(groups) - len(kept)} without actions skipped)")
+    print(f"{len(kept)} groups ({skipped} without actions skipped)")
     print(f"{'part':28} {'today − tag, a match (95% CI)':32} times a match")
     for kind in sorted(parts, key=lambda k: -times[k]):
         print(f"{kind:28} {_interval(parts[kind]):32} {times[kind]:.2f}")

@@ -341,6 +341,14 @@ def read_shard(path: Path) -> list[dict[str, Any]]:
     return lines
 
 
+def replayable(paths: Sequence[Path]) -> tuple[list[dict[str, Any]], int]:
+    """The groups of these shards whose lines hold their matches' actions, and how many groups
+    lack them (written before shards kept them)."""
+    groups = [g for path in paths for g in read_shard(path)]
+    kept = [g for g in groups if all("actions" in m for m in g["matches"])]
+    return kept, len(groups) - len(kept)
+
+
 @dataclass(frozen=True)
 class Summary:
     spec: str
