@@ -60,18 +60,19 @@ def tally_match(spec: str, seed: int, seats: Sequence[int], actions: Sequence[in
 
 
 def tally(groups: Sequence[dict[str, Any]]) -> tuple[Counter[str], int, Counter[str]]:
-    """The counts of every match of ``groups``, the number of matches, each bot's seats at the
-    table (the same in every match of a run)."""
+    """The counts of every match of ``groups``, the number of matches, and each bot's seats
+    summed over the matches (a bot's "per seat and match" divides by these)."""
     counts: Counter[str] = Counter()
     matches = 0
+    seats: Counter[str] = Counter()
     for group in groups:
         for match in group["matches"]:
             # update, not +=: a Counter sum drops the negative nets
             counts.update(
                 tally_match(group["spec"], group["group_seed"], match["seats"], match["actions"])
             )
+            seats.update(BOTS[bot] for bot in match["seats"])
             matches += 1
-    seats = Counter(BOTS[bot] for bot in groups[0]["matches"][0]["seats"])
     return counts, matches, seats
 
 
@@ -85,8 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     counts, matches, seats = tally(kept)
     print(f"{matches} matches of {len(kept)} groups ({skipped} without actions)")
     print("bot      net  declared  made  over  under  mean bid  declared bid  chips won  broken")
-    for bot, n in seats.items():
-        per = matches * n  # per seat and match
+    for bot, per in seats.items():  # per seat and match
 
         def c(what: str, bot: str = bot) -> int:
             return counts[f"{bot} {what}"]

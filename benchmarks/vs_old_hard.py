@@ -33,7 +33,10 @@ every other seat: today's bot at seat 0, the tag's half the table away, the fill
 and a group plays every rotation of that table (each bot at every seat, the same cards). Where
 two searches at one table make each other's game empty (Pottle: each outbids the other until no
 contract can be made, and every score is 0), a table of players who bid for what they can make
-shows which of the two takes more from it.
+shows which of the two takes more from it. With ``--apart`` the two never meet: each plays its
+own tables with the filler at every other seat, one match for each seat on the same cards, and
+a group's difference is today's mean score minus the tag's (how much more each takes from the
+same table of fillers; games without teams).
 
 **Resumable.** Each group finished is one JSON line in ``--out``
 (``<spec>--<new>--vs--<old>@<tag>.jsonl``); a later run with the same options skips the groups
@@ -178,8 +181,8 @@ class Match:
 
     seats: tuple[int, ...]
     scores: tuple[int, ...]
-    new: float
-    old: float
+    new: float | None  # None: the bot was not at the table (``--apart``)
+    old: float | None
     stand_ins: int = 0  # the tag's bot's decisions its medium made (see ``play_match``)
     actions: tuple[int, ...] = ()  # every action of the match, to replay it for a closer look
 
@@ -250,7 +253,9 @@ def play_match(
         raise diverged("the final scores", outcome.scores, old_outcome and old_outcome.scores)
     result = arena.MatchResult(0, seed, tuple(seats), tuple(outcome.scores), outcome.winners)
     mine = arena.bot_scores(game, result)
-    return Match(tuple(seats), tuple(outcome.scores), mine[0], mine[1], stand_ins, tuple(actions))
+    return Match(
+        tuple(seats), tuple(outcome.scores), mine.get(0), mine.get(1), stand_ins, tuple(actions)
+    )
 
 
 _OLD: dict[str, Any] = {}
@@ -274,16 +279,38 @@ def filled(players: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
+def apart(players: int) -> tuple[tuple[int, ...], ...]:
+    """The seatings of an ``--apart`` group: today's bot (0) at every seat in turn with the
+    filler (2) elsewhere, then the tag's (1) the same way.
+
+    >>> apart(3)
+    ((0, 2, 2), (2, 0, 2), (2, 2, 0), (1, 2, 2), (2, 1, 2), (2, 2, 1))
+    """
+    return tuple(
+        tuple(bot if s == seat else 2 for s in range(players))
+        for bot in (0, 1)
+        for seat in range(players)
+    )
+
+
+Task = tuple[str, str, str, int, int, str, bool]  # spec, bots, seed, group, filler, apart
+
+
+def play_group(task: Task) -> dict[str, Any]:
     """Play one duplicate group; the JSON line that records it."""
-    spec, new_name, old_name, base_seed, group, fill = task
+    spec, new_name, old_name, base_seed, group, fill, alone = task
     old = _OLD["package"]
     game = tapete.load(spec)
     old_game = old.load(spec)
     seed = arena.group_seed(base_seed, group)
     times: tuple[list[float], list[float]] = ([], [])
     matches = []
-    seatings = filled(game.players) if fill else arena.assignments(game.players, 2, game.teams)
+    if alone:
+        seatings = apart(game.players)
+    elif fill:
+        seatings = filled(game.players)
+    else:
+        seatings = arena.assignments(game.players, 2, game.teams)
     for seats in seatings:
         # Fresh bots: nothing carries over between matches.
         bots = [new_bots.load(new_name), old.bots.load(old_name)]
@@ -296,11 +323,15 @@ def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
         "new": new_name,
         "old": old_name,
         **({"fill": fill} if fill else {}),
+        **({"apart": True} if alone else {}),
         "tag": TAG,
         "seed": base_seed,
         "group": group,
         "group_seed": seed,
-        "difference": statistics.fmean(m.new - m.old for m in matches),
+        # Each bot's mean over the matches it played: with both at every table, the mean of the
+        # differences.
+        "difference": statistics.fmean(m.new for m in matches if m.new is not None)
+        - statistics.fmean(m.old for m in matches if m.old is not None),
         "matches": [
             {
                 "seats": list(m.seats),
@@ -320,11 +351,21 @@ def play_group(task: tuple[str, str, str, int, int, str]) -> dict[str, Any]:
 # --- shards and the summary ----------------------------------------------------------------
 
 
-def shard(out: Path, spec: str, new_name: str, old_name: str, seed: int, fill: str = "") -> Path:
+def shard(
+    out: Path,
+    spec: str,
+    new_name: str,
+    old_name: str,
+    seed: int,
+    fill: str = "",
+    alone: bool = False,
+) -> Path:
     """The results file of one spec and pair of bots (one JSON line per group)."""
     name = f"{spec}--{new_name}--vs--{old_name}@{TAG}--seed{seed}"
     if fill:
         name += f"--fill-{fill}"
+    if alone:
+        name += "--apart"
     return out / (re.sub(r"[^\w.@=-]+", "_", name).strip("_") + ".jsonl")
 
 
@@ -391,8 +432,13 @@ def run(
     workers: int = 1,
     folder: Path | None = None,
     fill: str = "",
+    alone: bool = False,
 ) -> Iterator[Summary]:
-    """Play what is missing of ``pairs`` groups per spec into ``out``; a summary per spec."""
+    """Play what is missing of ``pairs`` groups per spec into ``out``; a summary per spec.
+
+    ``alone``: each bot on its own tables of ``fill`` (``--apart``), games without teams only."""
+    if alone and not fill:
+        raise ValueError("--apart needs --fill: the bot at the other seats")
     out.mkdir(parents=True, exist_ok=True)
     folder = folder or extract()
     _worker_init(str(folder))
@@ -402,12 +448,17 @@ def run(
     if fill:
         new_bots.load(fill)
     for spec in specs:
-        canonical = tapete.load(spec).spec
-        path = shard(out, canonical, new_name, old_name, seed, fill)
+        game = tapete.load(spec)
+        if alone and game.teams is not None:
+            raise ValueError(f"--apart: {game.spec} is played by teams; a bot has no table alone")
+        canonical = game.spec
+        path = shard(out, canonical, new_name, old_name, seed, fill, alone)
         done = {g["group"] for g in read_shard(path)}
         # The tag's engine gets the spec as written: a default that changed since the tag
         # (Oh Hell's tie-break) must be named to hold in both engines.
-        tasks = [(spec, new_name, old_name, seed, g, fill) for g in range(pairs) if g not in done]
+        tasks: list[Task] = [
+            (spec, new_name, old_name, seed, g, fill, alone) for g in range(pairs) if g not in done
+        ]
         with path.open("a") as sink:
             for line in _map(tasks, workers, folder):
                 sink.write(json.dumps(line) + "\n")
@@ -416,9 +467,7 @@ def run(
         yield summarise(canonical, groups)
 
 
-def _map(
-    tasks: list[tuple[str, str, str, int, int, str]], workers: int, folder: Path
-) -> Iterator[dict[str, Any]]:
+def _map(tasks: list[Task], workers: int, folder: Path) -> Iterator[dict[str, Any]]:
     if workers <= 1 or len(tasks) <= 1:
         yield from map(play_group, tasks)
         return
@@ -452,6 +501,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--fill", default="", help="today's bot at the other seats (a filled table; see above)"
     )
+    parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="with --fill: each bot on its own tables of fillers, never at one table (see above)",
+    )
     args = parser.parse_args(argv)
     print(
         "| spec | bots | pairs | new − old a match, 95% CI | new: median, p95"
@@ -468,9 +522,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seed,
             args.workers,
             fill=args.fill,
+            alone=args.apart,
         ):
             print(_row(summary, args.new, args.old), flush=True)
-    except (DivergenceError, LookupError) as exc:
+    except (DivergenceError, LookupError, ValueError) as exc:
         print(f"vs_old_hard: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -206,10 +206,10 @@ def test_the_pottle_auction_report_counts_one_declarer_a_deal_and_every_chip(
     groups = bench.read_shard(path)
     auction = _script("pottle_auction")
     counts, matches, seats = auction.tally(groups)
-    assert matches == 4 and seats == {"today": 1, "tag": 1, "filler": 2}
+    assert matches == 4 and seats == {"today": 4, "tag": 4, "filler": 8}  # seats by matches
     bots = ("today", "tag", "filler")
     assert sum(counts[f"{bot} declared"] for bot in bots) == 2 * matches  # one a deal
-    assert all(counts[f"{bot} deals"] == 2 * matches * seats[bot] for bot in bots)
+    assert all(counts[f"{bot} deals"] == 2 * seats[bot] for bot in bots)
     # antes paid and pots won or split: what one seat lost another won, but the split's remainder
     nets = sum(counts[f"{bot} net"] for bot in bots)
     assert -3 * matches <= nets <= 0
@@ -220,3 +220,45 @@ def test_the_pottle_auction_report_counts_one_declarer_a_deal_and_every_chip(
         for s, b in enumerate(m["seats"])
         if b == 2
     )
+
+
+def test_apart_each_bot_plays_its_own_tables_of_fillers_on_the_same_cards(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    spec = "pottle(players=3, deals=1, extra_deals=0)"
+    list(bench.run([spec], "medium", "easy", 1, tmp_path, folder=old[0], fill="random", alone=True))
+    (path,) = tmp_path.glob("*--fill-random--apart.jsonl")
+    (line,) = bench.read_shard(path)
+    assert line["apart"] is True
+    seatings = [m["seats"] for m in line["matches"]]
+    assert seatings == [list(s) for s in bench.apart(3)]
+    # never both at one table; each is scored only where it sits
+    assert all(not ({0, 1} <= set(seats)) for seats in seatings)
+    new = [m["new"] for m in line["matches"][:3]]
+    old_scores = [m["old"] for m in line["matches"][3:]]
+    assert all(m["old"] is None for m in line["matches"][:3])
+    assert all(m["new"] is None for m in line["matches"][3:])
+    assert line["difference"] == pytest.approx(sum(new) / 3 - sum(old_scores) / 3)
+    auction = _script("pottle_auction")
+    _, _, seats = auction.tally([line])
+    assert seats == {"today": 3, "tag": 3, "filler": 12}
+
+
+def test_apart_refuses_a_game_of_teams_and_a_table_without_fillers(
+    bench: ModuleType, old: tuple[Path, ModuleType], tmp_path: Path
+) -> None:
+    with pytest.raises(ValueError, match="played by teams"):
+        list(
+            bench.run(
+                ["truco(players=4)"],
+                "medium",
+                "easy",
+                1,
+                tmp_path,
+                folder=old[0],
+                fill="random",
+                alone=True,
+            )
+        )
+    with pytest.raises(ValueError, match="needs --fill"):
+        list(bench.run(["pottle"], "medium", "easy", 1, tmp_path, folder=old[0], alone=True))
