@@ -12,7 +12,6 @@ report shows whether the bots' chips come from contracts made or from the others
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -77,12 +76,7 @@ def tally(groups: Sequence[dict[str, Any]]) -> tuple[Counter[str], int, Counter[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("shards", nargs="+", type=Path)
-    args = parser.parse_args(argv)
-    kept, skipped = replayable(args.shards)
-    if not kept:
-        parser.error("no group in these shards holds its matches' actions")
+    _, kept, skipped = replayable(__doc__, argv)
     counts, matches, seats = tally(kept)
     print(f"{matches} matches of {len(kept)} groups ({skipped} without actions)")
     print("bot      net  declared  made  over  under  mean bid  declared bid  chips won  broken")

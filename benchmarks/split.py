@@ -22,7 +22,6 @@ and the cards that would have won show nowhere; a poker round won decides who le
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import sys
@@ -139,12 +138,7 @@ def _interval(values: list[float]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("shards", nargs="+", type=Path)
-    args = parser.parse_args(argv)
-    kept, skipped = replayable(args.shards)
-    if not kept:
-        parser.error("no group in these shards holds its matches' actions")
+    parser, kept, skipped = replayable(__doc__, argv)
     games = {tapete.load(g["spec"]).name for g in kept}
     if len(games) > 1 or not games <= set(SPLITS):
         parser.error(f"one game at a time, of {', '.join(SPLITS)}: these shards hold {games}")

@@ -382,12 +382,20 @@ def read_shard(path: Path) -> list[dict[str, Any]]:
     return lines
 
 
-def replayable(paths: Sequence[Path]) -> tuple[list[dict[str, Any]], int]:
-    """The groups of these shards whose lines hold their matches' actions, and how many groups
-    lack them (written before shards kept them)."""
-    groups = [g for path in paths for g in read_shard(path)]
+def replayable(
+    doc: str | None, argv: Sequence[str] | None
+) -> tuple[argparse.ArgumentParser, list[dict[str, Any]], int]:
+    """The command line of a script that replays shards (``SHARD...``): its parser, the groups
+    whose lines hold their matches' actions, and how many groups lack them (written before
+    shards kept them). None holding them is a usage error."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("shards", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    groups = [g for path in args.shards for g in read_shard(path)]
     kept = [g for g in groups if all("actions" in m for m in g["matches"])]
-    return kept, len(groups) - len(kept)
+    if not kept:
+        parser.error("no group in these shards holds its matches' actions")
+    return parser, kept, len(groups) - len(kept)
 
 
 @dataclass(frozen=True)
