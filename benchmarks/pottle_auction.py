@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import tapete
+from tapete.game import Game
 
 sys.path.insert(0, str(Path(__file__).parent))
 from vs_old_hard import replayable
@@ -26,9 +27,10 @@ from vs_old_hard import replayable
 BOTS = ("today", "tag", "filler")  # the bot numbers of a shard's seats: 0, 1, 2
 
 
-def tally_match(spec: str, seed: int, seats: Sequence[int], actions: Sequence[int]) -> Counter[str]:
+def tally_match(
+    game: Game[Any, Any], seed: int, seats: Sequence[int], actions: Sequence[int]
+) -> Counter[str]:
     """One match's counts, keyed ``"<bot> <what>"``, replayed from its actions."""
-    game = tapete.load(spec)
     state = game.new_state(seed)
     counts: Counter[str] = Counter()
     for action in actions:
@@ -65,11 +67,10 @@ def tally(groups: Sequence[dict[str, Any]]) -> tuple[Counter[str], int, Counter[
     matches = 0
     seats: Counter[str] = Counter()
     for group in groups:
+        game = tapete.load(group["spec"])
         for match in group["matches"]:
             # update, not +=: a Counter sum drops the negative nets
-            counts.update(
-                tally_match(group["spec"], group["group_seed"], match["seats"], match["actions"])
-            )
+            counts.update(tally_match(game, group["group_seed"], match["seats"], match["actions"]))
             seats.update(BOTS[bot] for bot in match["seats"])
             matches += 1
     return counts, matches, seats

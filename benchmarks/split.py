@@ -17,12 +17,11 @@ of a bot's seats), into parts that add up to it:
 Each part is the mean over groups with a 95% interval (points or chips a match, like the run's own
 table), with how often it happened a match (Truco: hands of that kind). A part says where the
 difference was made, not where it was caused: a team that runs too early shows in ``ran from``,
-and the cards that would have won show nowhere; a poker round won decides who leads the race.
+and the cards that would have won show nowhere.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 from collections import defaultdict
@@ -31,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import tapete
-from tapete import arena
+from tapete.game import Game
 from tapete.games import truco
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_old_hard import replayable
+from vs_old_hard import interval, replayable
 
 # A match's parts: kind -> (today's score from it, the tag's, how many times it happened).
 Parts = dict[str, tuple[float, float, int]]
@@ -52,9 +51,10 @@ def _hand_kind(raises: list[str], ended_by: str, eleven: bool) -> str:
     return f"accepted, {raises[-1]} raised last"
 
 
-def truco_parts(spec: str, seed: int, seats: Sequence[int], actions: Sequence[int]) -> Parts:
+def truco_parts(
+    game: Game[Any, Any], seed: int, seats: Sequence[int], actions: Sequence[int]
+) -> Parts:
     """Each kind of Truco hand's points for today's bot's team and the tag's."""
-    game = tapete.load(spec)
     new_team = seats.index(0) & 1
     who = {new_team: "new", 1 - new_team: "old"}
     state = game.new_state(seed)
@@ -77,9 +77,10 @@ def truco_parts(spec: str, seed: int, seats: Sequence[int], actions: Sequence[in
     return {kind: (new, old, count) for kind, (new, old, count) in points.items()}
 
 
-def poch_parts(spec: str, seed: int, seats: Sequence[int], actions: Sequence[int]) -> Parts:
+def poch_parts(
+    game: Game[Any, Any], seed: int, seats: Sequence[int], actions: Sequence[int]
+) -> Parts:
     """Each phase's chips, the mean over today's bot's seats and over the tag's."""
-    game = tapete.load(spec)
     chips: dict[str, list[int]] = defaultdict(lambda: [0] * len(seats))
     rounds: dict[str, int] = defaultdict(int)
     state = game.new_state(seed)
@@ -106,7 +107,7 @@ def poch_parts(spec: str, seed: int, seats: Sequence[int], actions: Sequence[int
     return {kind: (mean(kind, 0), mean(kind, 1), rounds[kind]) for kind in chips}
 
 
-SPLITS: dict[str, Callable[[str, int, Sequence[int], Sequence[int]], Parts]] = {
+SPLITS: dict[str, Callable[[Game[Any, Any], int, Sequence[int], Sequence[int]], Parts]] = {
     "truco": truco_parts,
     "poch": poch_parts,
 }
@@ -119,9 +120,10 @@ def split_groups(groups: list[dict[str, Any]]) -> tuple[dict[str, list[float]], 
     times: dict[str, float] = defaultdict(float)
     matches = 0
     for index, group in enumerate(groups):
-        split = SPLITS[tapete.load(group["spec"]).name]
+        game = tapete.load(group["spec"])
+        split = SPLITS[game.name]
         for match in group["matches"]:
-            found = split(group["spec"], group["group_seed"], match["seats"], match["actions"])
+            found = split(game, group["group_seed"], match["seats"], match["actions"])
             for kind, (new, old, count) in found.items():
                 parts[kind][index] += (new - old) / len(group["matches"])
                 times[kind] += count
@@ -130,11 +132,8 @@ def split_groups(groups: list[dict[str, Any]]) -> tuple[dict[str, list[float]], 
 
 
 def _interval(values: list[float]) -> str:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return f"{mean:+.2f}"
-    half = arena.t_quantile(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
-    return f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
+    mean, low, high = interval(values)
+    return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

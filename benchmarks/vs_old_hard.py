@@ -416,18 +416,21 @@ def _quantiles(times: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% Student-t interval (NaN ends with fewer than two)."""
+    mean = statistics.fmean(values)
+    half = math.nan
+    if len(values) > 1:
+        half = arena.t_quantile(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
 def summarise(spec: str, groups: list[dict[str, Any]]) -> Summary:
     """Mean difference per match over the groups, with its 95% CI, and decision times."""
     diffs = [g["difference"] for g in groups]
-    mean = statistics.fmean(diffs)
-    half = math.nan
-    if len(diffs) > 1:
-        half = arena.t_quantile(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
     new_ms = [t for g in groups for t in g["new_ms"]]
     old_ms = [t for g in groups for t in g["old_ms"]]
-    return Summary(
-        spec, len(diffs), mean, mean - half, mean + half, _quantiles(new_ms), _quantiles(old_ms)
-    )
+    return Summary(spec, len(diffs), *interval(diffs), _quantiles(new_ms), _quantiles(old_ms))
 
 
 def run(
