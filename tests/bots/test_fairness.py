@@ -38,6 +38,7 @@ def test_a_decision_never_depends_on_hidden_cards(spec: str) -> None:
         "medium",
         "hard(iterations=3)",
         "hard(iterations=3, rollout=random, prior=none)",
+        "hard(iterations=3, tree=none)",
     )
     levels = [bots.load(name) for name in names]
     path = random_playout(game, 5)

@@ -16,6 +16,7 @@ from support import random_playout
 from tapete import bots
 from tapete.bots import Budget, search
 from tapete.bots import pocha as pocha_bots
+from tapete.errors import SpecError
 
 POCHA_SPECS = [
     "pocha(schedule=[1, 3, 10])",
@@ -134,7 +135,9 @@ def test_an_iteration_budget_samples_exactly_that_many_deals() -> None:
     assert all(stats.visits[a] == 40 for a in stats.close)
 
 
-@pytest.mark.parametrize("options", ["rollout=random", "prior=none", "rollout=random, prior=none"])
+@pytest.mark.parametrize(
+    "options", ["rollout=random", "prior=none", "rollout=random, prior=none", "tree=none"]
+)
 def test_the_ablation_searches_without_the_games_knowledge(options: str) -> None:
     game = tapete.load("oh_hell(players=4, suits=4, ranks=10, schedule=9)")
     state = game.new_state(seed=3)
@@ -142,6 +145,24 @@ def test_the_ablation_searches_without_the_games_knowledge(options: str) -> None
     bot = bots.load(f"hard(iterations=30, {options})")
     view, legal = game.observe(state, seat), game.legal_actions(state)
     assert bot.choose(view, legal, random.Random(1)) in legal
+
+
+def test_a_flat_search_plays_out_from_the_root_and_grows_no_tree() -> None:
+    game = tapete.load("truco")
+    state = game.new_state(seed=3)
+    view = game.observe(state, game.current_player(state))
+    knowledge = bots.knowledge(view)
+    world = knowledge.sampler(view)(random.Random(0))
+    plan = (game.legal_actions(world)[0],)
+    flat = search._Tree(knowledge, True, True, random.Random(1), grows=False)
+    full = search._Tree(knowledge, True, True, random.Random(1))
+    for _ in range(5):
+        flat.simulate(world, plan)
+        full.simulate(world, plan)
+    assert not flat.nodes and full.nodes
+    assert bots.load("hard(tree=none)").budget.tree == "none"  # type: ignore[attr-defined]
+    with pytest.raises(SpecError, match="tree is full"):
+        bots.load("hard(tree=maybe)")
 
 
 def test_a_clear_bid_is_found() -> None:

@@ -171,13 +171,15 @@ class Budget:
     """How long a search may think: ``iterations`` simulated deals (deterministic) or ``ms``.
 
     ``rollout`` and ``prior`` switch the game's knowledge off for the ablation: ``random``
-    rollouts (no exact endgames either), ``none`` for no prior (see ``tapete.bots.search``).
+    rollouts (no exact endgames either), ``none`` for no prior; ``tree="none"`` searches flat,
+    every option played out from the root with no tree below it (see ``tapete.bots.search``).
     """
 
     ms: int = 500
     iterations: int | None = None
     rollout: str = "informed"
     prior: str = "informed"
+    tree: str = "full"
 
     def clock(self) -> Clock:
         return Clock(self)
@@ -281,11 +283,11 @@ def load(name: str) -> Bot:
         if options:
             raise SpecError("the random bot takes no options")
         return RandomBot()
-    unknown = set(options) - {"ms", "iterations", "rollout", "prior"}
+    unknown = set(options) - {"ms", "iterations", "rollout", "prior", "tree"}
     if unknown or (options and level not in SEARCH_MS):
         raise SpecError(
             f"{name}: only hard and expert take options: ms=N, iterations=N, "
-            "rollout=informed|random, prior=informed|none"
+            "rollout=informed|random, prior=informed|none, tree=full|none"
         )
     ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
@@ -294,11 +296,15 @@ def load(name: str) -> Bot:
         raise SpecError(f"{name}: iterations is a positive number")
     rollout, prior = options.get("rollout", "informed"), options.get("prior", "informed")
     prior = "none" if prior is None else prior  # the spec parser reads none as None
+    tree = options.get("tree", "full")
+    tree = "none" if tree is None else tree
     if rollout not in ("informed", "random"):
         raise SpecError(f"{name}: rollout is informed (the game's policy) or random")
     if prior not in ("informed", "none"):
         raise SpecError(f"{name}: prior is informed (the game's policy) or none")
-    budget = Budget(ms, iterations, str(rollout), str(prior))
+    if tree not in ("full", "none"):
+        raise SpecError(f"{name}: tree is full (the search's tree) or none (a flat search)")
+    budget = Budget(ms, iterations, str(rollout), str(prior), str(tree))
     # expert is hard with a longer budget: the game modules know one search level.
     return LevelBot("hard" if level == "expert" else level, budget, name)
 

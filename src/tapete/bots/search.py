@@ -39,7 +39,9 @@ fair. ``Budget(ms=N)`` runs until the clock says stop (at least a few iterations
 
 The ablation drops the game's knowledge but its returns: ``hard(rollout=random)`` plays
 uniformly random rollouts and takes no exact endgame values, ``hard(prior=none)`` searches
-without the prior (untried actions in random order, no bias).
+without the prior (untried actions in random order, no bias). ``hard(tree=none)`` drops the
+tree instead: flat Monte Carlo, every root option played out from the root in each sampled deal
+(an exact endgame value where the game has one), the other seats acting by the playouts alone.
 """
 
 from __future__ import annotations
@@ -237,7 +239,7 @@ def search(
     priors = budget.prior == "informed"
     sample = knowledge.sampler(view)
     clock = budget.clock()
-    tree = _Tree(knowledge, informed, priors, rng)
+    tree = _Tree(knowledge, informed, priors, rng, budget.tree == "full")
     world = sample(rng)
     alive = _plans(knowledge, world, legal, priors)
     worlds: dict[Plan, list[float]] = {p: [] for p in alive}
@@ -286,7 +288,7 @@ def evaluate(
     informed = budget.rollout == "informed"
     sample = knowledge.sampler(view)
     clock = budget.clock()
-    tree = _Tree(knowledge, informed, budget.prior == "informed", rng)
+    tree = _Tree(knowledge, informed, budget.prior == "informed", rng, budget.tree == "full")
     values: dict[Action, list[float]] = {a: [] for a in legal}
     seat = view.seat
     while clock.more():
@@ -365,12 +367,18 @@ class _Tree:
     """The information-set tree below the root, shared by every simulation of one search."""
 
     def __init__(
-        self, knowledge: Knowledge[Any], informed: bool, priors: bool, rng: random.Random
+        self,
+        knowledge: Knowledge[Any],
+        informed: bool,
+        priors: bool,
+        rng: random.Random,
+        grows: bool = True,
     ) -> None:
         self.knowledge = knowledge
         self.informed = informed
         self.priors = priors
         self.rng = rng
+        self.grows = grows  # False: flat, every simulation rolls out right after the root's plan
         self.c = EXPLORATION * knowledge.scale
         self.bias = PRIOR_WEIGHT * knowledge.scale
         self.nodes: dict[Hashable, _Node] = {}
@@ -386,7 +394,7 @@ class _Tree:
             state = rules.apply(state, action)
         path: list[tuple[list[float], int]] = []
         values: Sequence[float] | None = None
-        fresh = False
+        fresh = not self.grows  # a flat search stops where a new node would be expanded
         while True:
             if knowledge.deal_over(start, state):
                 values = knowledge.returns(start, state)
