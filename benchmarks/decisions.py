@@ -7,6 +7,8 @@ seed once per seat and per bot under test: that seat's decisions in the named ph
 bot's, its other decisions are ``--rest``'s (default ``medium``), and every other seat plays as
 ``--filler`` (default ``medium``). The value is that seat's return from the deal as the search
 counts it (``Knowledge.returns``: points, chips or stakes, a fair share of a pot carried over).
+Only a match's first deal is played, so a phase that comes later in a match (Truco's mão de
+onze, at 11 points) never comes, and the run says that nothing was compared.
 
 **Paired.** Every bot plays the same deals from the same seats, and the other players' and the
 rest's random choices come from generators seeded by (deal, seat) alone, so two bots that make
@@ -101,7 +103,8 @@ def read(path: Path) -> list[dict[str, Any]]:
 
 def table(lines: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
     """Per bot: deals, mean return a seat and deal, the paired difference from the first bot
-    (mean and 95% interval over deals), the share of seats changed, median CPU a decision."""
+    (mean and 95% interval over deals), the share of seats changed, median CPU a decision, and
+    how many decisions with a choice the bot made."""
     by: dict[str, dict[int, list[float]]] = {n: {} for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
     for line in lines:
@@ -123,6 +126,7 @@ def table(lines: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[st
                 "difference": interval(diffs) if len(diffs) > 1 else (0.0, 0.0, 0.0),
                 "changed": sum(a != b for a, b in seats) / max(1, len(seats)),
                 "cpu_ms": 1000 * statistics.median(cpu[name]) if cpu[name] else 0.0,
+                "decisions": len(cpu[name]),
             }
         )
     return rows
@@ -177,12 +181,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.spec}: {args.phase} decisions; rest {args.rest}, others {args.filler}")
     print("| bot | deals | return a seat | − first bot (95% CI) | changed | CPU a decision |")
     print("|---|---|---|---|---|---|")
-    for row in run(args):
+    rows = run(args)
+    for row in rows:
         mean, low, high = row["difference"]
         print(
             f"| {row['bot']} | {row['deals']} | {row['mean']:+.3f} | {mean:+.3f} "
             f"[{low:+.3f}, {high:+.3f}] | {100 * row['changed']:.0f}% | {row['cpu_ms']:.1f} ms |"
         )
+    if not any(row["decisions"] for row in rows):
+        print(f"No seat had a choice in phase {args.phase} in these deals: nothing was compared.")
     return 0
 
 

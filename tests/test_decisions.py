@@ -86,3 +86,10 @@ def test_a_phase_the_game_lacks_is_refused_with_the_games_phases(
     with pytest.raises(SystemExit, match="truco decides in play, answer, eleven"):
         decisions.run(_args(tmp_path, spec="truco", phase="bid"))
     assert not list(tmp_path.iterdir())
+
+
+def test_a_phase_that_never_comes_in_a_first_deal_compares_nothing(
+    decisions: ModuleType, tmp_path: Path
+) -> None:
+    rows = decisions.run(_args(tmp_path, spec="truco", phase="eleven", bots="medium,random"))
+    assert [r["decisions"] for r in rows] == [0, 0] and rows[1]["changed"] == 0.0
