@@ -43,7 +43,7 @@ import tapete
 from tapete import arena, bots
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_old_hard import interval
+from vs_old_hard import interval, read_shard
 
 
 def phase_names(game: tapete.Game[Any, Any]) -> list[str]:
@@ -95,12 +95,6 @@ def shard(out: Path, spec: str, phase: str, rest: str, filler: str) -> Path:
     return out / f"{name}.jsonl"
 
 
-def read(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def table(lines: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
     """Per bot: deals, mean return a seat and deal, the paired difference from the first bot
     (mean and 95% interval over deals), the share of seats changed, median CPU a decision, and
@@ -116,7 +110,7 @@ def table(lines: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[st
     for name in names:
         deals = sorted(set(by[name]) & set(base))
         mine = [statistics.fmean(by[name][d]) for d in deals]
-        diffs = [statistics.fmean(by[name][d]) - statistics.fmean(base[d]) for d in deals]
+        diffs = [m - statistics.fmean(base[d]) for m, d in zip(mine, deals, strict=True)]
         seats = [(a, b) for d in deals for a, b in zip(by[name][d], base[d], strict=True)]
         rows.append(
             {
@@ -143,7 +137,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         bots.load(name)  # a bad name stops the run before any deal is played
     args.out.mkdir(parents=True, exist_ok=True)
     path = shard(args.out, args.spec, args.phase, args.rest, args.filler)
-    done = {(line["deal"], line["bot"]) for line in read(path)}
+    done = {(line["deal"], line["bot"]) for line in read_shard(path)}
     tasks = [
         (args.spec, args.phase, name, args.rest, args.filler, deal)
         for deal in range(args.seed, args.seed + args.deals)
@@ -155,7 +149,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             f.write(json.dumps(line) + "\n")
             f.flush()
     wanted = range(args.seed, args.seed + args.deals)
-    return table([line for line in read(path) if line["deal"] in wanted], names)
+    return table([line for line in read_shard(path) if line["deal"] in wanted], names)
 
 
 def _map(tasks: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:

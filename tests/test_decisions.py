@@ -72,9 +72,9 @@ def test_a_worse_decision_shows_as_a_paired_loss(decisions: ModuleType, tmp_path
 def test_a_later_run_plays_only_the_deals_missing(decisions: ModuleType, tmp_path: Path) -> None:
     decisions.run(_args(tmp_path, deals=2))
     path = decisions.shard(tmp_path, POTTLE, "bid", "medium", "medium")
-    assert len(decisions.read(path)) == 4  # 2 deals, 2 bots
+    assert len(decisions.read_shard(path)) == 4  # 2 deals, 2 bots
     rows = decisions.run(_args(tmp_path, deals=3))
-    assert len(decisions.read(path)) == 6
+    assert len(decisions.read_shard(path)) == 6
     assert rows[0]["deals"] == 3
     assert decisions.run(_args(tmp_path, deals=2))[0]["deals"] == 2  # only the deals asked for
 
