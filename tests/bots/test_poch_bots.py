@@ -199,3 +199,23 @@ def test_hard_bluffs_now_and_then_with_nothing() -> None:
     assert 1 <= len(bluffs) <= 15
     assert {d.action for d in bluffs} == {poch.bet_action(1)}
     assert sum(d.action == poch.PASS for d in decisions) >= 25
+
+
+def test_the_race_draws_every_deal_the_view_allows_alike() -> None:
+    # The bets are read in the poker round only: in the race the search's deals are the view's
+    # plain draws, whatever was bet.
+    from tapete.bots import poch as poch_bots
+
+    game = tapete.load("poch")
+    state = game.new_state(seed=2)
+    medium, rng = bots.load("medium"), random.Random(0)
+    while game.observe(state, None).phase == poch.Phase.POKER:
+        view = game.observe(state, game.current_player(state))
+        state = game.apply(state, medium.choose(view, game.legal_actions(state), rng))
+    view = game.observe(state, state.turn)
+    assert view.phase == poch.Phase.SHEDDING
+    assert any(seat != state.turn for seat, _ in view.poker)
+    draw = poch_bots.Knowledge(state.params).sampler(view)
+    for seed in range(5):
+        plain = poch.sample_state(view, random.Random(seed))
+        assert draw(random.Random(seed)).hands == plain.hands

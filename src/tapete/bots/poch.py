@@ -14,9 +14,10 @@ which card to lead in the shedding race.
   and how likely an unseen next card is out of play, which gives it the lead back.
 * **hard** (and **expert**, with more time) is the information-set search of
   ``tapete.bots.search`` over deals drawn from its view (``sample_state``: the Sequence bowl's
-  verdict included), drawn from a growing pool in proportion to how likely the others' bets,
-  calls and passes were with the hands each deal gives them (a bet or raise bigger than medium
-  would make on an ordinary hand is read as a strong one). What it knows of this game
+  verdict included); in the poker round they are drawn from a growing pool in proportion to
+  how likely the others' bets, calls and passes were with the hands each deal gives them (a bet
+  or raise bigger than medium would make on an ordinary hand is read as a strong one), in the
+  race every deal the view allows counts alike. What it knows of this game
   (``Knowledge``): the horizon is the end of the round, valued by the chips it moves (the Pinke,
   the race's payments, a fair share of what stays in the bowls). A bet is valued where it is
   made: every other player still to match it calls (by the model: his hand's equity against the
@@ -489,10 +490,13 @@ class Knowledge(search.Knowledge[poch.State]):
         self.params = params
 
     def sampler(self, view: poch.View) -> Callable[[random.Random], poch.State]:
-        """Deals drawn from the view in proportion to how likely the others' bets, calls and
-        passes were with the hands they give them (``_likelihood``, read by ``search.read``)."""
+        """In the poker round, deals drawn from the view in proportion to how likely the others'
+        bets, calls and passes were with the hands they give them (``_likelihood``, read by
+        ``search.read``). In the race, every deal the view allows alike: the bets are read as
+        medium would have made them, which measured nothing in the race against medium's own
+        bets and cost chips against a search's (docs/bots.md)."""
         me = _me(view)
-        if not any(seat != me for seat, _ in view.poker):
+        if view.phase == _SHED or not any(seat != me for seat, _ in view.poker):
             return super().sampler(view)
         players, trump = view.params.players, view.trump
         others = [s for s in view.seats if s != me]
