@@ -494,7 +494,7 @@ class Knowledge(search.Knowledge[poch.State]):
         bets, calls and passes were with the hands they give them (``_likelihood``, read by
         ``search.read``). In the race, every deal the view allows alike: the bets are read as
         medium would have made them, which measured nothing in the race against medium's own
-        bets and cost chips against a search's (docs/bots.md)."""
+        bets, and against a search's (hard-v1's) the race went better without it (docs/bots.md)."""
         me = _me(view)
         if view.phase == _SHED or not any(seat != me for seat, _ in view.poker):
             return super().sampler(view)
