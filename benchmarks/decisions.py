@@ -61,11 +61,11 @@ def play_deal(spec: str, phase: str, bot: str, rest: str, filler: str, deal: int
     game = tapete.load(spec)
     wanted = int(_phases(game)[phase.upper()])
     start = game.new_state(seed=deal)
+    tested, other, fill = bots.load(bot), bots.load(rest), bots.load(filler)
+    knowledge = bots.knowledge(game.observe(start, 0))  # the horizon and returns, every seat's
     returns: list[float] = []
     cpu: list[float] = []
     for seat in range(game.players):
-        tested, other, fill = bots.load(bot), bots.load(rest), bots.load(filler)
-        knowledge = bots.knowledge(game.observe(start, seat))
         rng_bot, rng_rest, rng_fill = (_rng(deal, seat, k) for k in range(3))
         state = start
         while game.outcome(state) is None and not knowledge.deal_over(start, state):
