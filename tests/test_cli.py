@@ -205,7 +205,7 @@ def test_bench_compare_takes_one_oh_hell_hand_shape() -> None:
 def tapete_games() -> list[str]:
     import tapete as tp
 
-    return tp.games()
+    return tp.game_names()
 
 
 def test_bad_spec_is_a_clear_error() -> None:

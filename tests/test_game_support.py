@@ -6,6 +6,7 @@ screenshot are checked by their own tests (test_playthroughs, test_conformance, 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from pathlib import Path
@@ -27,6 +28,21 @@ MODULES: tuple[Rules[Any, Any], ...] = (poch, pocha, pottle, truco, tute)
 
 def test_every_registered_module_is_checked_against_the_contract() -> None:
     assert {m.NAME for m in MODULES} == {entry.rules().NAME for entry in ENTRIES.values()}
+
+
+def test_every_games_module_is_reached_the_ways_python_imports_it() -> None:
+    """``tapete.games`` is the package of the games' modules (the list of names is
+    ``tapete.game_names()``), so ``import tapete.games.truco as truco`` and attribute access both
+    reach the module."""
+    for name in tapete.game_names():
+        module = ENTRIES[name].module
+        imported = importlib.import_module(module)
+        path = module.split(".")
+        assert functools.reduce(getattr, path[1:], tapete) is imported
+    import tapete.games.truco as truco_module
+
+    assert truco_module is truco
+    assert "truco" in tapete.game_names() and "oh_hell" in tapete.game_names()
 
 
 def test_a_typed_load_gives_the_modules_states_and_views() -> None:

@@ -101,7 +101,7 @@ def played(path: Path, seat: int) -> tuple[list[bool], record.Record]:
 
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_the_example_bot_plays_a_whole_match_of_every_game(name: str, tmp_path: Path) -> None:
-    assert set(SPECS) == set(tapete.games())
+    assert set(SPECS) == set(tapete.game_names())
     spec, path = SPECS[name], tmp_path / "match.json"
     seats = tapete.load(spec).players
     run = tapete_run(

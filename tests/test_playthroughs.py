@@ -31,7 +31,7 @@ def test_every_game_has_a_golden_transcript() -> None:
     import tapete
 
     covered = {p.stem.split("-")[0] for p in FILES}
-    assert set(tapete.games()) <= covered
+    assert set(tapete.game_names()) <= covered
 
 
 @pytest.mark.parametrize("path", NARRATIONS, ids=[p.stem for p in NARRATIONS])

@@ -9,7 +9,7 @@
 from tapete.cards import Card, CardSet, format_card, parse_card
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Event, Game, Outcome, Seat, Setup
-from tapete.games import games, load
+from tapete.games import game_names, load
 
 __all__ = [
     "Action",
@@ -25,7 +25,7 @@ __all__ = [
     "Setup",
     "SpecError",
     "format_card",
-    "games",
+    "game_names",
     "load",
     "parse_card",
 ]

@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
 from tapete.game import Action, Game
-from tapete.games import ENTRIES, games, load
+from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, rule_text, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
@@ -103,7 +103,7 @@ def _rules_text(name: str) -> str:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for name in games():
+    for name in game_names():
         print(f"{name:10} {ENTRIES[name].summary}")
     return 0
 

@@ -28,7 +28,7 @@ def test_openspiel_random_simulation_with_serialization_passes(spec: str) -> Non
 
 def test_every_game_is_registered_under_its_name() -> None:
     names = openspiel.register()
-    assert names == [f"tapete_{name}" for name in tapete.games()]
+    assert names == [f"tapete_{name}" for name in tapete.game_names()]
     assert set(names) <= set(pyspiel.registered_names())
     game = pyspiel.load_game("tapete_truco")
     assert game.num_players() == 2 and game.get_type().min_num_players == 2

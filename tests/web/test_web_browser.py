@@ -203,7 +203,9 @@ def test_the_language_switch(page: Any, server: Server) -> None:
 SHOWN = {"pocha": "pocha(schedule=[5])", "oh_hell": "oh_hell(schedule=[6])"}
 
 
-@pytest.mark.parametrize("spec", [*(SHOWN.get(g, g) for g in tapete.games()), "truco(players=4)"])
+@pytest.mark.parametrize(
+    "spec", [*(SHOWN.get(g, g) for g in tapete.game_names()), "truco(players=4)"]
+)
 def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str) -> None:
     game = tapete.load(spec)
     name, params = tapete.game.parse_spec(spec)

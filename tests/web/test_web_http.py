@@ -53,7 +53,7 @@ def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> No
 
 def test_games_list_every_parameter_with_its_default(server: Server) -> None:
     games = {g["name"]: g for g in server.get("/api/games")}
-    assert set(games) == set(tapete.games())
+    assert set(games) == set(tapete.game_names())
     pocha = games["pocha"]
     assert {"name": "players", "default": 4} in pocha["params"]
     assert pocha["levels"] == ["random", "easy", "medium", "hard", "expert"]

@@ -26,7 +26,7 @@ from tapete.web import Limits
 from webclient import Client, Server, running
 
 # Truco's matches are short: more seeds, to reach face-down cards, mão de onze and mão de ferro.
-CASES = [(spec, 11) for spec in tapete.games()] + [
+CASES = [(spec, 11) for spec in tapete.game_names()] + [
     (spec, seed) for spec in ("truco(players=4)", "truco") for seed in (12, 13, 14, 15)
 ]
 

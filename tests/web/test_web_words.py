@@ -17,7 +17,7 @@ from webclient import Server
 
 def _options() -> set[str]:
     names = set()
-    for game in tapete.games():
+    for game in tapete.game_names():
         names |= {f.name for f in dataclasses.fields(tapete.load(game).params)}
     return names
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast, overload
 from tapete.errors import SpecError
 from tapete.game import Game, Rules, bind, parse_spec
 
-__all__ = ["ENTRIES", "Entry", "games", "load", "rules_of"]
+__all__ = ["ENTRIES", "Entry", "game_names", "load", "rules_of"]
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -77,10 +77,10 @@ ENTRIES: Mapping[str, Entry] = MappingProxyType(
 ALIASES: Mapping[str, str] = MappingProxyType({"truco_paulista": "truco"})
 
 
-def games() -> list[str]:
+def game_names() -> list[str]:
     """The names of every registered game, alphabetically.
 
-    >>> "pocha" in games() and "oh_hell" in games()
+    >>> "pocha" in game_names() and "oh_hell" in game_names()
     True
     """
     return sorted(ENTRIES)
@@ -112,7 +112,7 @@ def load(spec: str, rules: Rules[Any, Any] | None = None) -> Game[Any, Any]:
     name = ALIASES.get(name, name)
     entry = ENTRIES.get(name)
     if entry is None:
-        raise SpecError(f"no game named {name!r}; the games are {', '.join(games())}")
+        raise SpecError(f"no game named {name!r}; the games are {', '.join(game_names())}")
     found = entry.rules()
     if rules is not None and rules is not found:
         raise SpecError(f"{name} is not a game of the module {getattr(rules, '__name__', rules)}")

@@ -34,7 +34,7 @@ import pyspiel
 from tapete.cards import Card
 from tapete.errors import SpecError
 from tapete.game import Game, Setup, seat_scores
-from tapete.games import ENTRIES, games
+from tapete.games import ENTRIES, game_names
 from tapete.games import load as load_game
 from tapete.narrate import view_text
 from tapete.rl.encodings import Encoding, encoding
@@ -375,7 +375,7 @@ def register() -> list[str]:
     ``pyspiel.load_game("tapete_pocha")`` then loads the game's defaults, and
     ``pyspiel.load_game("tapete_pocha", {"spec": spec_param("pocha(players=3)")})`` any spec.
     """
-    for name in games():
+    for name in game_names():
         if name in _TYPES:
             continue
         game_type = _TYPES[name] = _game_type(name)
@@ -383,7 +383,7 @@ def register() -> list[str]:
         cls = type(f"Tapete_{name}", (TapeteGame,), {"NAME": name, "__module__": __name__})
         globals()[cls.__name__] = cls
         pyspiel.register_game(game_type, cls)
-    return [f"tapete_{name}" for name in games()]
+    return [f"tapete_{name}" for name in game_names()]
 
 
 def load(spec: str) -> Any:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from tapete import bots, record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
-from tapete.games import ENTRIES, games, load
+from tapete.games import ENTRIES, game_names, load
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
@@ -134,7 +134,7 @@ def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
 
 def _games() -> list[dict[str, Any]]:
     out = []
-    for name in games():
+    for name in game_names():
         game = load(name)
         params = [
             {"name": f.name, "default": _plain(getattr(game.params, f.name))}
