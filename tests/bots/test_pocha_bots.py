@@ -38,6 +38,8 @@ def test_unknown_levels_and_options_are_refused() -> None:
         bots.load("master")
     with pytest.raises(tapete.SpecError, match="only hard and expert take options"):
         bots.load("easy(ms=3)")
+    with pytest.raises(tapete.SpecError, match=r"hard has no option foo, msec; its options: ms=N"):
+        bots.load("hard(msec=300, foo=1)")
     with pytest.raises(tapete.SpecError, match="rollout is informed"):
         bots.load("hard(rollout=greedy)")
     with pytest.raises(tapete.SpecError, match="prior is informed"):

@@ -283,12 +283,13 @@ def load(name: str) -> Bot:
         if options:
             raise SpecError("the random bot takes no options")
         return RandomBot()
-    unknown = set(options) - {"ms", "iterations", "rollout", "prior", "tree"}
+    unknown = sorted(set(options) - {"ms", "iterations", "rollout", "prior", "tree"})
     if unknown or (options and level not in SEARCH_MS):
-        raise SpecError(
-            f"{name}: only hard and expert take options: ms=N, iterations=N, "
-            "rollout=informed|random, prior=informed|none, tree=full|none"
-        )
+        offered = "ms=N, iterations=N, rollout=informed|random, prior=informed|none, tree=full|none"
+        if level not in SEARCH_MS:
+            raise SpecError(f"{name}: only hard and expert take options: {offered}")
+        what = ", ".join(unknown)
+        raise SpecError(f"{name}: {level} has no option {what}; its options: {offered}")
     ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         raise SpecError(f"{name}: ms is a positive number of milliseconds")
