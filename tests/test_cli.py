@@ -356,3 +356,10 @@ def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_pat
     assert record.checked(rec) == rec
     gone = tapete("play", *args, stdin="")
     assert gone.returncode == 1 and "input closed: match abandoned (with --record" in gone.stderr
+
+
+def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'missing' / 'tapete.db'}"
+    run = tapete("serve", "--port", "0", "--db", db)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "cannot open the database" in run.stderr and "does not exist" in run.stderr

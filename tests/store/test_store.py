@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from sqlalchemy import insert
@@ -10,7 +11,7 @@ from sqlalchemy import insert
 import tapete
 from tapete.match import play
 from tapete.record import dumps
-from tapete.store import ConflictError, Store, schema, seed_hash
+from tapete.store import ConflictError, Store, StoreError, schema, seed_hash
 
 SEATS = [{"kind": "bot", "bot": "random", "name": f"bot {i}"} for i in range(4)]
 
@@ -199,3 +200,17 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
     assert [a.action for a in new.actions("t1")] == ["bid 0"]
     player, _ = new.create_player("Bea")
     assert new.player_by_id(player.id) == player
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "folder" / "tapete.db"
+    with pytest.raises(StoreError, match=r"cannot open the database .*the folder .* does not"):
+        Store(f"sqlite:///{missing}")
+    assert not missing.parent.exists()  # nothing was made on the way
+    with pytest.raises(StoreError, match=r"'tables' is not a database URL: sqlite:///PATH or"):
+        Store("tables")
+    # A server that does not answer (port 9 is discard: nothing listens there): its password is
+    # never in the message.
+    with pytest.raises(StoreError, match=r"cannot reach the database .*:\*\*\*@") as refused:
+        Store("postgresql://postgres:hunter2@127.0.0.1:9/tapete")
+    assert "hunter2" not in str(refused.value) and isinstance(refused.value, OSError)

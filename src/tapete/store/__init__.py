@@ -39,11 +39,21 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import text as sql
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 
 from tapete.store import schema
 
-__all__ = ["ActionRow", "ConflictError", "Player", "Store", "TableRow", "default_url", "seed_hash"]
+__all__ = [
+    "ActionRow",
+    "ConflictError",
+    "Player",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "default_url",
+    "seed_hash",
+]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one server at a time)
@@ -51,6 +61,11 @@ MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one serv
 
 class ConflictError(ValueError):
     """An action index already taken (a duplicate or out-of-order write): nothing was written."""
+
+
+class StoreError(OSError):
+    """A database that cannot be opened: a URL that names none, a server that does not answer,
+    a file that cannot be made. The message names the database (never its password)."""
 
 
 @dataclass(frozen=True)
@@ -125,21 +140,39 @@ def _engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def _unreachable(url: str, exc: Exception) -> str:
+    """Why the database at ``url`` cannot be opened, in a line for a person (no password)."""
+    if isinstance(exc, ArgumentError | NoSuchModuleError):
+        return f"{url!r} is not a database URL: sqlite:///PATH or postgresql://USER@HOST:PORT/NAME"
+    shown = make_url(url).render_as_string(hide_password=True)
+    reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+    if url.startswith("sqlite"):
+        folder = Path(make_url(url).database or ".").parent
+        hint = "" if folder.is_dir() else f" (the folder {folder} does not exist)"
+        return f"cannot open the database {shown}: {reason}{hint}"
+    return f"cannot reach the database {shown}: {reason}"
+
+
 class Store:
     """One database. Thread-safe: each call runs in its own transaction."""
 
     def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+        """Open the database at ``url`` (``default_url()`` when None) and, with ``migrate``,
+        bring its schema up to date; raises StoreError when it cannot be reached."""
         self.url = url or default_url()
-        self.engine = _engine(self.url)
-        if url == "sqlite://":
-            # An in-memory database lives in one connection: keep using it.
-            from sqlalchemy.pool import StaticPool
+        try:
+            self.engine = _engine(self.url)
+            if url == "sqlite://":
+                # An in-memory database lives in one connection: keep using it.
+                from sqlalchemy.pool import StaticPool
 
-            self.engine = create_engine(
-                "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
-            )
-        if migrate:
-            self.migrate()
+                self.engine = create_engine(
+                    "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+                )
+            if migrate:
+                self.migrate()
+        except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
+            raise StoreError(_unreachable(self.url, exc)) from None
 
     # --- schema ------------------------------------------------------------------------------
 

@@ -254,6 +254,11 @@ def serve(
     """
     check_sharing(db, sharing)
     if sharing is not None and sharing.workers > 1:
+        # Opened (and migrated) once here first: a database that cannot be reached is one clear
+        # error now, not processes that die and are started again.
+        from tapete.store import Store as Database
+
+        Database(db).engine.dispose()
         _supervise(
             sharing.workers,
             {
