@@ -102,3 +102,29 @@ def test_a_deck_order_names_its_repeated_and_missing_cards() -> None:
     deck[1] = deck[0]
     with pytest.raises(tapete.SpecError, match=r"missing: \S+; not in the deck: none; repeated"):
         game.new_state(decks=[deck])
+
+
+@pytest.mark.parametrize("seat", [4, -1, "a", True, 1.0])
+def test_a_seat_not_at_the_table_is_refused_not_read_as_another(seat: Any) -> None:
+    """A view is only ever of a seat of the table or of a spectator: ``-1`` would otherwise
+    index the last seat's hand, and ``True`` be seat 1."""
+    game = tapete.load("pocha")
+    state = game.new_state(seed=4)
+    with pytest.raises(ValueError, match=rf"seat {seat!r} is not at this table: a seat is 0 to 3"):
+        game.observe(state, seat)
+    with pytest.raises(ValueError, match="is not at this table"):
+        game.visible_events(state, seat)
+    with pytest.raises(ValueError, match="is not at this table"):
+        game.visible_action(state, game.legal_actions(state)[0], seat)
+
+
+def test_a_seat_or_seed_given_as_a_numpy_integer_is_that_number() -> None:
+    numpy = pytest.importorskip("numpy")
+    game = tapete.load("pocha")
+    state = game.new_state(seed=numpy.int64(4))
+    assert repr(state) == repr(game.new_state(seed=4))
+    assert game.observe(state, numpy.int64(2)) == game.observe(state, 2)
+    seed: Any
+    for seed in ("4", 4.0, True):
+        with pytest.raises(tapete.SpecError, match="is not accepted: a whole number"):
+            game.new_state(seed=seed)

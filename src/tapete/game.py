@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import numbers
 import operator
 import random
 import typing
@@ -340,7 +341,9 @@ class Game(Generic[S, V]):
         decks: Sequence[Sequence[Card]] = (),
         dealer: int | None = None,
     ) -> S:
-        setup = Setup(seed, tuple(tuple(d) for d in decks) if decks else (), dealer)
+        whole = isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
+        check(whole, "seed", seed, "a whole number (the deals follow from it)")
+        setup = Setup(int(seed), tuple(tuple(d) for d in decks) if decks else (), dealer)
         return self.rules.new_state(self.params, setup)
 
     def current_player(self, state: S) -> Seat | None:
@@ -376,7 +379,9 @@ class Game(Generic[S, V]):
         return self.rules.apply(state, action)
 
     def observe(self, state: S, seat: Seat | None) -> V:
-        return self.rules.observe(state, seat)
+        """What ``seat`` may know of ``state`` (None: a spectator); ValueError for a seat that
+        is not at this table."""
+        return self.rules.observe(state, self._seat(seat))
 
     def sample_state(self, view: V, rng: random.Random) -> S:
         return self.rules.sample_state(view, rng)
@@ -393,15 +398,28 @@ class Game(Generic[S, V]):
         The one way events reach players: logs and records for a seat are built from these, and
         they hide exactly what ``observe(state, seat)`` hides.
         """
-        return self.rules.visible_events(state, seat)
+        return self.rules.visible_events(state, self._seat(seat))
 
     def visible_action(self, state: S, action: Action | str, seat: Seat | None) -> str:
         """The text of ``action``, taken in ``state``, as ``seat`` may know it (a card played
         face down by another seat is ``play down``)."""
-        return self.rules.visible_action(state, self.action(action), seat)
+        return self.rules.visible_action(state, self.action(action), self._seat(seat))
 
     def format_action(self, action: Action) -> str:
         return self.rules.format_action(self.params, action)
+
+    def _seat(self, seat: object) -> Seat | None:
+        """``seat`` checked: None (a spectator) or a seat of this table, as an int."""
+        if seat is None:
+            return None
+        index = getattr(seat, "__index__", None)  # ints and numpy's; not floats, text or bools
+        number = int(index()) if callable(index) and not isinstance(seat, bool) else -1
+        if 0 <= number < self.players:
+            return number
+        raise ValueError(
+            f"seat {seat!r} is not at this table: a seat is 0 to {self.players - 1},"
+            " or None for a spectator"
+        )
 
     def parse_action(self, text: str) -> Action:
         return self.rules.parse_action(self.params, text)
