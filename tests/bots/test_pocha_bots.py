@@ -36,6 +36,8 @@ def test_every_level_plays_whole_matches_legally(spec: str, seed: int) -> None:
 def test_unknown_levels_and_options_are_refused() -> None:
     with pytest.raises(tapete.SpecError, match="the levels are random, easy, medium, hard, expert"):
         bots.load("master")
+    with pytest.raises(tapete.SpecError, match="'hard\\(' is not a bot: the levels are random"):
+        bots.load("hard(")
     with pytest.raises(tapete.SpecError, match="only hard and expert take options"):
         bots.load("easy(ms=3)")
     with pytest.raises(tapete.SpecError, match=r"hard has no option foo, msec; its options: ms=N"):

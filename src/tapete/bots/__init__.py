@@ -276,7 +276,10 @@ class LevelBot:
 
 def load(name: str) -> Bot:
     """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them."""
-    level, options = parse_spec(name)
+    try:
+        level, options = parse_spec(name)
+    except SpecError:
+        raise SpecError(f"{name!r} is not a bot: the levels are {', '.join(LEVELS)}") from None
     if level not in LEVELS:
         raise SpecError(f"no bot level {level!r}; the levels are {', '.join(LEVELS)}")
     if level == "random":
