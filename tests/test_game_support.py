@@ -128,3 +128,18 @@ def test_a_seat_or_seed_given_as_a_numpy_integer_is_that_number() -> None:
     for seed in ("4", 4.0, True):
         with pytest.raises(tapete.SpecError, match="is not accepted: a whole number"):
             game.new_state(seed=seed)
+
+
+def test_another_games_state_or_view_is_named_as_such() -> None:
+    truco_game, pocha_game = tapete.load("truco"), tapete.load("pocha")
+    state = pocha_game.new_state(seed=1)
+    foreign = r"a tapete\.games\.pocha\.State is not a State of truco: give it to the game"
+    with pytest.raises(TypeError, match=foreign):
+        truco_game.apply(state, 0)
+    with pytest.raises(TypeError, match=foreign):
+        truco_game.observe(state, 0)
+    with pytest.raises(TypeError, match=r"a tapete\.games\.pocha\.View is not a View of tute"):
+        tapete.load("tute").sample_state(pocha_game.observe(state, 0), random.Random(0))
+    own = truco_game.new_state(seed=1)  # the game's own state keeps the rules' own error
+    with pytest.raises(tapete.IllegalActionError, match="999 is not a Truco action"):
+        truco_game.apply(own, 999)

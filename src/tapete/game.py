@@ -376,15 +376,28 @@ class Game(Generic[S, V]):
     def apply(self, state: S, action: Action | str) -> S:
         if type(action) is not int:  # a plain int, the hot path, goes straight to the rules
             action = self.action(action)
-        return self.rules.apply(state, action)
+        try:
+            return self.rules.apply(state, action)
+        except _FOREIGN:
+            self._own(state, "State")
+            raise
 
     def observe(self, state: S, seat: Seat | None) -> V:
         """What ``seat`` may know of ``state`` (None: a spectator); ValueError for a seat that
         is not at this table."""
-        return self.rules.observe(state, self._seat(seat))
+        seat = self._seat(seat)
+        try:
+            return self.rules.observe(state, seat)
+        except _FOREIGN:
+            self._own(state, "State")
+            raise
 
     def sample_state(self, view: V, rng: random.Random) -> S:
-        return self.rules.sample_state(view, rng)
+        try:
+            return self.rules.sample_state(view, rng)
+        except _FOREIGN:
+            self._own(view, "View")
+            raise
 
     def outcome(self, state: S) -> Outcome | None:
         return self.rules.outcome(state)
@@ -408,6 +421,17 @@ class Game(Generic[S, V]):
     def format_action(self, action: Action) -> str:
         return self.rules.format_action(self.params, action)
 
+    def _own(self, value: object, kind: str) -> None:
+        """Called when the rules failed on ``value``: a TypeError saying so if it is not a
+        ``kind`` (``State`` or ``View``) of this game's module (the other error stands if it is).
+        Checked only on failure, so the playout loop pays nothing for it."""
+        expected = getattr(self.rules, kind, None)
+        if isinstance(expected, type) and not isinstance(value, expected):
+            given = f"{type(value).__module__}.{type(value).__qualname__}"
+            raise TypeError(
+                f"a {given} is not a {kind} of {self.name}: give it to the game that made it"
+            ) from None
+
     def _seat(self, seat: object) -> Seat | None:
         """``seat`` checked: None (a spectator) or a seat of this table, as an int."""
         if seat is None:
@@ -425,6 +449,7 @@ class Game(Generic[S, V]):
         return self.rules.parse_action(self.params, text)
 
 
+_FOREIGN = (AttributeError, IndexError, KeyError, TypeError)  # what another game's value raises
 HIDDEN_PILES = ("deck", "stock", "undealt")  # a deal event's cards no player has yet
 
 
