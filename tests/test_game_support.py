@@ -16,6 +16,7 @@ import pytest
 
 import tapete
 from tapete import bots
+from tapete.cards import format_card
 from tapete.game import Rules
 from tapete.games import ENTRIES, poch, pocha, pottle, rules_of, truco, tute
 from tapete.present import PRESENTERS, actions, present
@@ -143,3 +144,14 @@ def test_another_games_state_or_view_is_named_as_such() -> None:
     own = truco_game.new_state(seed=1)  # the game's own state keeps the rules' own error
     with pytest.raises(tapete.IllegalActionError, match="999 is not a Truco action"):
         truco_game.apply(own, 999)
+
+
+def test_a_deck_order_may_be_given_as_card_text() -> None:
+    game = tapete.load("pocha(schedule=[1])")
+    order = list(reversed(game.deck.cards))
+    as_text = game.new_state(seed=1, decks=[[format_card(c) for c in order]])
+    assert repr(as_text) == repr(game.new_state(seed=1, decks=[order]))
+    with pytest.raises(tapete.SpecError, match="a deck order holds cards: 'xx' is not a card"):
+        game.new_state(seed=1, decks=[["xx", *order[1:]]])
+    with pytest.raises(tapete.SpecError, match="not None"):
+        game.new_state(seed=1, decks=[[None]])  # type: ignore[list-item]

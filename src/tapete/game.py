@@ -338,13 +338,13 @@ class Game(Generic[S, V]):
         self,
         seed: int = 0,
         *,
-        decks: Sequence[Sequence[Card]] = (),
+        decks: Sequence[Sequence[Card | str]] = (),
         dealer: int | None = None,
     ) -> S:
         whole = isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
         check(whole, "seed", seed, "a whole number (the deals follow from it)")
-        setup = Setup(int(seed), tuple(tuple(d) for d in decks) if decks else (), dealer)
-        return self.rules.new_state(self.params, setup)
+        orders = tuple(tuple(_card(c) for c in d) for d in decks)
+        return self.rules.new_state(self.params, Setup(int(seed), orders, dealer))
 
     def current_player(self, state: S) -> Seat | None:
         return self.rules.current_player(state)
@@ -467,6 +467,18 @@ def deal_as_seen(event: Event, sees: Callable[[Seat], bool]) -> Event:
         if pile in data:
             data[pile] = []
     return Event(event.type, data)
+
+
+def _card(card: Card | str) -> Card:
+    """A card of a given deck order: a Card (an int), or its text (``1o``, ``Ah``)."""
+    if isinstance(card, str):
+        try:
+            return parse_card(card)
+        except InvalidActionError as exc:
+            raise SpecError(f"a deck order holds cards: {exc}") from None
+    if isinstance(card, int) and not isinstance(card, bool):
+        return card
+    raise SpecError(f"a deck order holds cards (an int, or text such as 1o or Ah), not {card!r}")
 
 
 def check(ok: bool, name: str, value: object, accepted: str) -> None:
