@@ -436,9 +436,8 @@ class Game(Generic[S, V]):
         """``seat`` checked: None (a spectator) or a seat of this table, as an int."""
         if seat is None:
             return None
-        index = getattr(seat, "__index__", None)  # ints and numpy's; not floats, text or bools
-        number = int(index()) if callable(index) and not isinstance(seat, bool) else -1
-        if 0 <= number < self.players:
+        number = integer(seat)
+        if number is not None and 0 <= number < self.players:
             return number
         raise ValueError(
             f"seat {seat!r} is not at this table: a seat is 0 to {self.players - 1},"
@@ -467,6 +466,19 @@ def deal_as_seen(event: Event, sees: Callable[[Seat], bool]) -> Event:
         if pile in data:
             data[pile] = []
     return Event(event.type, data)
+
+
+def integer(value: object) -> int | None:
+    """``value`` as an int when it is a whole number (an int, or an integer such as NumPy's),
+    else None: not a bool, a float or text.
+
+    >>> integer(3), integer(True), integer(3.0), integer("3")
+    (3, None, None, None)
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # NumPy's bool too
+        return None
+    index = getattr(value, "__index__", None)
+    return int(index()) if callable(index) else None
 
 
 def _card(card: Card | str) -> Card:

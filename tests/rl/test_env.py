@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -175,3 +176,19 @@ def test_the_state_shortcut_encodes_exactly_the_view(spec: str) -> None:
             from_view = enc.encode(game.observe(state, seat))
             assert np.array_equal(enc.encode_state(state, seat), from_view)
         state = game.apply(state, rng.choice(game.legal_actions(state)))
+
+
+@pytest.mark.parametrize("action", [999, -1, "bid 0", None, 1.5, True])
+def test_an_action_outside_the_action_space_is_refused_not_read_as_another(action: Any) -> None:
+    """``-1`` would otherwise be the last action of the space, ``1.5`` the second, ``True`` the
+    second too; an index past the end would fail inside the encoding."""
+    env = tapete.rl.env("pocha(schedule=[1])")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    with pytest.raises(ValueError, match=rf"action {re.escape(repr(action))} is not in the action"):
+        env.step(action)
+    assert env.agent_selection == agent  # nothing was played
+    single = tapete.rl.single_agent("truco", seat=0, opponents="easy")
+    single.reset(seed=1)
+    with pytest.raises(ValueError, match="is not in the action space of truco: an index from 0"):
+        single.step(action)

@@ -126,7 +126,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         game, seat = self.game, self._seat_of[agent]
-        raw = self.encoding.actions[int(action)]
+        raw = self.encoding.action(action)
         before = self.state
         self.state = after = game.apply(before, raw)  # an illegal action raises, naming the rule
         self._cache = {}
@@ -192,7 +192,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
 
     def action_text(self, index: int) -> str:
         """The tapete notation of the action at ``index`` (``bid 2``, ``play 3o``)."""
-        return self.game.format_action(self.encoding.actions[int(index)])
+        return self.game.format_action(self.encoding.action(index))
 
     def render(self) -> str | None:
         """The acting seat's view as text (``render_mode="ansi"``), else None."""

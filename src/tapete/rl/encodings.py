@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tapete.errors import SpecError
-from tapete.game import Action, Game, seat_scores
+from tapete.game import Action, Game, integer, seat_scores
 
 __all__ = ["Encoding", "Field", "describe", "encoding"]
 
@@ -113,6 +113,18 @@ class Encoding:
         # Two numpy writes instead of one per entry: item writes cost more than the lists.
         out[ones] = 1.0
         out[idx] = val
+
+    def action(self, index: object) -> Action:
+        """The game's action at ``index`` of the action space; ValueError for anything else (a
+        negative index or one past the end is not read as another action, nor a float or text).
+        """
+        number = integer(index)
+        if number is not None and 0 <= number < len(self.actions):
+            return self.actions[number]
+        raise ValueError(
+            f"action {index!r} is not in the action space of {self.game.spec}:"
+            f" an index from 0 to {len(self.actions) - 1}"
+        )
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
         """1 at the index of each legal action, 0 elsewhere."""

@@ -75,7 +75,7 @@ class PolicyBot:
         mask = enc.mask(legal_actions).astype(bool)
         if self.algo == "maskable_ppo":
             action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            return enc.actions[int(action)]
+            return enc.action(action)
         return enc.actions[_best_legal(model, obs, mask)]
 
 

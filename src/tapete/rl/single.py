@@ -110,8 +110,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         """Take ``action`` (an index), then let the bots play up to this seat's next turn."""
         if self.state is None or self.game.current_player(self.state) != self.seat:
             raise RuntimeError("call reset() before step(), and again once the match is over")
-        raw, info = self.encoding.actions[int(action)], {}
-        if self.illegal == "replace" and not self.action_masks()[int(action)]:
+        raw, info = self.encoding.action(action), {}
+        if self.illegal == "replace" and not self.action_masks()[self.encoding.index[raw]]:
             raw, info = self.game.legal_actions(self.state)[0], {"illegal": True}
         reward = self._apply(raw) + self._opponents_play()
         outcome = self.game.outcome(self.state)
