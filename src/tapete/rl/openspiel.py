@@ -248,7 +248,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         elif self._cards:
             self._draw(self._ctx.cards[action])
         else:
-            self._play(self._ctx.encoding.actions[action])
+            self._play(self._ctx.encoding.action(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         ctx = self._ctx
@@ -256,7 +256,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
             if self._dealer is None:
                 return f"dealer {action}"
             return f"deal {ctx.game.format_action(ctx.cards[action]).removeprefix('play ')}"
-        return ctx.game.format_action(ctx.encoding.actions[action])
+        return ctx.game.format_action(ctx.encoding.action(action))
 
     def returns(self) -> list[float]:
         ctx = self._ctx
