@@ -37,8 +37,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
-import numbers
-import operator
 import random
 import typing
 from collections import Counter
@@ -341,10 +339,12 @@ class Game(Generic[S, V]):
         decks: Sequence[Sequence[Card | str]] = (),
         dealer: int | None = None,
     ) -> S:
-        whole = isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
-        check(whole, "seed", seed, "a whole number (the deals follow from it)")
+        number = integer(seed)
+        if number is None:
+            accepted = "a whole number (the deals follow from it)"
+            raise SpecError(f"seed={format_value(seed)} is not accepted: {accepted}")
         orders = tuple(tuple(_card(c) for c in d) for d in decks)
-        return self.rules.new_state(self.params, Setup(int(seed), orders, dealer))
+        return self.rules.new_state(self.params, Setup(number, orders, dealer))
 
     def current_player(self, state: S) -> Seat | None:
         return self.rules.current_player(state)
@@ -358,13 +358,11 @@ class Game(Generic[S, V]):
         """
         if isinstance(action, str):
             return self.rules.parse_action(self.params, action)
-        try:
-            if isinstance(action, bool):
-                raise TypeError
-            return operator.index(action)
-        except TypeError:
+        number = integer(action)
+        if number is None:
             kind = type(action).__name__
-            raise InvalidActionError(f"an action is an int or its text, not a {kind}") from None
+            raise InvalidActionError(f"an action is an int or its text, not a {kind}")
+        return number
 
     def why_illegal(self, state: S, action: Action | str) -> IllegalActionError | None:
         """The error ``apply`` would raise for ``action``, or None when it is legal.
@@ -475,7 +473,7 @@ def integer(value: object) -> int | None:
     >>> integer(3), integer(True), integer(3.0), integer("3")
     (3, None, None, None)
     """
-    if isinstance(value, bool) or type(value).__name__ == "bool_":  # NumPy's bool too
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # NumPy's too
         return None
     index = getattr(value, "__index__", None)
     return int(index()) if callable(index) else None
