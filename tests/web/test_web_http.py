@@ -95,6 +95,8 @@ def test_table_forms_that_could_harm_the_server_are_refused_and_make_nothing(
     assert len(server.listed()) == before
     with pytest.raises(tapete.SpecError, match="players: '3, deck=48' is not one value"):
         _spec("pocha", {"players": "3, deck=48"})
+    with pytest.raises(tapete.SpecError, match=r"schedule: '\[1, 2' is not a value: a number"):
+        _spec("pocha", {"schedule": "[1, 2"})  # named by the field, not by a made-up spec
 
 
 def test_a_chosen_seed_is_told_to_everyone_at_the_table(server: Server) -> None:

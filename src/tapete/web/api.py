@@ -125,7 +125,10 @@ def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
         if not text:
             continue
-        _, one = parse_spec(f"x({key}={text})")
+        try:
+            _, one = parse_spec(f"x({key}={text})")
+        except SpecError:
+            raise SpecError(f"{key}: {text!r} is not a value: a number, a word or [1, 2]") from None
         if list(one) != [key]:  # "3, deck=48" would set a second parameter
             raise SpecError(f"{key}: {text!r} is not one value")
         parsed.update(one)
