@@ -82,3 +82,15 @@ def test_an_action_off_the_mask_is_replaced_or_raises_as_asked() -> None:
     strict.reset(seed=1)
     with pytest.raises(tapete.errors.IllegalActionError):
         strict.step(int(np.flatnonzero(~strict.action_masks())[0]))
+
+
+@pytest.mark.parametrize("seat", [4, -1, True, 1.0, "1"])
+def test_a_seat_not_at_the_table_is_refused(seat: Any) -> None:
+    with pytest.raises(ValueError, match=r"seat=.* is not accepted: a seat from 0 to 3"):
+        tapete.rl.single_agent("pocha", seat=seat, opponents="easy")
+
+
+def test_a_numpy_seat_is_that_seat() -> None:
+    seat: Any = np.int64(2)  # what a vectorised trainer may hand over
+    env = tapete.rl.single_agent("pocha", seat=seat, opponents="easy")
+    assert env.seat == 2 and type(env.seat) is int

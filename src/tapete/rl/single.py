@@ -31,7 +31,7 @@ from gymnasium import spaces
 
 from tapete import bots
 from tapete.bots import Bot
-from tapete.game import Game, Seat, seat_scores
+from tapete.game import Game, Seat, integer, seat_scores
 from tapete.games import load
 from tapete.rl.aec import REWARDS
 from tapete.rl.encodings import Encoding, encoding
@@ -67,9 +67,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             raise ValueError(f"illegal={illegal!r} is not accepted: {' or '.join(ILLEGAL)}")
         self.illegal = illegal
         self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
-        n = self.game.players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat={seat} is not accepted: a seat from 0 to {n - 1}")
+        n, number = self.game.players, integer(seat)
+        if number is None or not 0 <= number < n:
+            raise ValueError(f"seat={seat!r} is not accepted: a seat from 0 to {n - 1}")
+        seat = number
         if reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
         if render_mode not in (None, "ansi"):
