@@ -486,8 +486,9 @@ def _card(card: Card | str) -> Card:
             return parse_card(card)
         except InvalidActionError as exc:
             raise SpecError(f"a deck order holds cards: {exc}") from None
-    if isinstance(card, int) and not isinstance(card, bool):
-        return card
+    number = integer(card)
+    if number is not None:
+        return number
     raise SpecError(f"a deck order holds cards (an int, or text such as 1o or Ah), not {card!r}")
 
 
