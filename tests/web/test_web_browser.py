@@ -237,6 +237,58 @@ def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str)
     context.close()
 
 
+PHONE = {"width": 360, "height": 740}  # a small phone held upright
+
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.left < -1 || r.right > width + 1)) out.push(`${e.tagName}.${e.className}`);
+  }
+  return [document.documentElement.scrollWidth, width, out.slice(0, 5)];
+}"""
+
+
+def fits(page: Any) -> None:
+    """Nothing on the page is wider than the phone's screen or hangs off its edges."""
+    scroll, width, off = page.evaluate(OVERFLOW)
+    assert scroll <= width and off == [], (scroll, width, off)
+
+
+@pytest.mark.parametrize("spec", ["pocha(players=8, schedule=[3])", "poch", "truco(players=4)"])
+def test_a_phone_shows_the_lobby_and_a_full_table_within_its_screen(
+    browser: Any, server: Server, spec: str
+) -> None:
+    game = tapete.load(spec)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    p = context.new_page()
+    p.goto(server.url + "/")
+    fits(p)  # the game list's long descriptions once widened the page to 1,000 px
+    p.click("#params summary")
+    p.click("#table-options summary")  # reachable: nothing lies over it
+    fits(p)
+    name, params = tapete.game.parse_spec(spec)
+    made = server.create(
+        name,
+        params={k: str(v) for k, v in params.items()},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
+        seed=6,
+        bot_delay=0.05,
+    )
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    p.wait_for_timeout(300)
+    fits(p)  # every seat's box on the screen, and the bowls of Poch's board too
+    assert p.locator(".felt .seat").count() == game.players
+    shot(p, f"phone-{name}")
+    play_until(p, ".summary:not([hidden])", random.Random(7), limit=600)
+    fits(p)
+    context.close()
+
+
 def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> None:
     made = server.create(
         "pocha",

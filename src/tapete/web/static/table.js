@@ -170,12 +170,18 @@ export class TableView {
 
   // --- drawing -------------------------------------------------------------------------------
 
-  position(seat, radiusX = 38, radiusY = 37) {
+  position(seat, radiusX = this.seatRadiusX(), radiusY = 37) {
     const n = this.viewMsg ? this.viewMsg.table.seats.length : this.roomMsg.players;
     const me = this.seat ?? 0;
     const k = (seat - me + n) % n;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
     return [50 + radiusX * Math.cos(angle), 50 + radiusY * Math.sin(angle)];
+  }
+
+  // On a narrow felt the side seats come in, so that their boxes stay on the screen.
+  seatRadiusX() {
+    const felt = this.$(".felt");
+    return felt && felt.clientWidth < 520 ? 30 : 38;
   }
 
   drawSeats(table) {
@@ -245,6 +251,8 @@ export class TableView {
           ? cards.map((c) => `<span class="info-card">${cardSVG(c, 'class="mini"')}</span>`).join("") +
             `<span class="sr">${cards.map(cardName).join(", ")}</span>`
           : escapeHtml(value);
+      // A fact with no value (Truco's "mão de onze") is said alone, without a colon.
+      if (!value) return `<div><dt class="alone">${escapeHtml(label)}</dt></div>`;
       return `<div><dt>${escapeHtml(label)}</dt><dd>${shown}</dd></div>`;
     });
     const extra = { ...(table.extra || {}) };
