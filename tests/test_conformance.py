@@ -257,6 +257,12 @@ MALFORMED_TEXT = (
     "\x00",
     "🂡",
     "jugar 1o",
+    # Digits that are no number (str.isdigit is true of them, int() refuses them)
+    "bid ²",
+    "²",
+    "raise ²",
+    "bet ²",
+    "play ²c",
 )
 NOT_ACTIONS = (None, 1.5, float("nan"), True, [1], (1,), b"bid 1", {"play": 1})
 

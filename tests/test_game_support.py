@@ -146,9 +146,10 @@ def test_another_games_state_or_view_is_named_as_such() -> None:
         truco_game.apply(own, 999)
 
 
-def test_a_deck_order_may_be_given_as_card_text() -> None:
-    game = tapete.load("pocha(schedule=[1])")
-    order = list(reversed(game.deck.cards))
+@pytest.mark.parametrize("spec", ["pocha(schedule=[1])", "truco", "poch", "pottle", "oh_hell"])
+def test_a_deck_order_may_be_given_as_card_text(spec: str) -> None:
+    game = tapete.load(spec)
+    order = list(reversed(game.deck.cards))  # French decks too: there 2c..9c are clubs
     as_text = game.new_state(seed=1, decks=[[format_card(c) for c in order]])
     assert repr(as_text) == repr(game.new_state(seed=1, decks=[order]))
     with pytest.raises(tapete.SpecError, match="a deck order holds cards: 'xx' is not a card"):

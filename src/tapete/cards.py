@@ -87,6 +87,16 @@ def format_card(card: Card) -> str:
     return f"{_FRENCH_RANK_TEXT.get(rank, str(rank))}{FRENCH_SUITS[suit - 4]}"
 
 
+def is_card(card: int) -> bool:
+    """Whether ``card`` is a card of some deck: 1..12 of a Spanish suit, 2..A of a French one.
+
+    >>> is_card(60), is_card(110), is_card(15), is_card(-1)
+    (True, True, False, False)
+    """
+    suit, rank = card >> 4, card & 15
+    return (0 <= suit < 4 and 1 <= rank <= 12) or (4 <= suit < 8 and 2 <= rank <= 14)
+
+
 def parse_card(text: str, french: bool = False) -> Card:
     """Parse ``1o``..``12b`` (Spanish) or ``2c``..``As`` (French); raises InvalidActionError.
 
@@ -98,7 +108,7 @@ def parse_card(text: str, french: bool = False) -> Card:
     text = text.strip()
     if len(text) >= 2:
         rank_text, suit_char = text[:-1], text[-1]
-        if not french and suit_char in SPANISH_SUITS and rank_text.isdigit():
+        if not french and suit_char in SPANISH_SUITS and rank_text.isdecimal():
             rank = int(rank_text)
             if 1 <= rank <= 12:
                 return SPANISH_SUITS.index(suit_char) * 16 + rank
@@ -107,7 +117,7 @@ def parse_card(text: str, french: bool = False) -> Card:
             suit = 4 + FRENCH_SUITS.index(suit_char.lower())
             if upper in _FRENCH_RANKS:
                 return suit * 16 + _FRENCH_RANKS[upper]
-            if upper.isdigit() and 2 <= int(upper) <= 9:
+            if upper.isdecimal() and 2 <= int(upper) <= 9:
                 return suit * 16 + int(upper)
     raise InvalidActionError(
         f"{text!r} is not a card: write rank then suit, e.g. 1o 7e 12b (Spanish: o oros, c copas, "

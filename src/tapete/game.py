@@ -330,7 +330,11 @@ class Game(Generic[S, V]):
 
     def parse_card(self, text: str) -> Card:
         """A card in this game's deck from its text (``2c`` is clubs in a French deck)."""
-        return parse_card(text, french=any(s >= 4 for s in self.deck.suits))
+        return parse_card(text, french=self._french)
+
+    @property
+    def _french(self) -> bool:
+        return any(s >= 4 for s in self.deck.suits)
 
     def new_state(
         self,
@@ -343,7 +347,7 @@ class Game(Generic[S, V]):
         if number is None:
             accepted = "a whole number (the deals follow from it)"
             raise SpecError(f"seed={format_value(seed)} is not accepted: {accepted}")
-        orders = tuple(tuple(_card(c) for c in d) for d in decks)
+        orders = tuple(tuple(_card(c, self._french) for c in d) for d in decks)
         return self.rules.new_state(self.params, Setup(number, orders, dealer))
 
     def current_player(self, state: S) -> Seat | None:
@@ -479,11 +483,12 @@ def integer(value: object) -> int | None:
     return int(index()) if callable(index) else None
 
 
-def _card(card: Card | str) -> Card:
-    """A card of a given deck order: a Card (an int), or its text (``1o``, ``Ah``)."""
+def _card(card: Card | str, french: bool) -> Card:
+    """A card of a given deck order: a Card (an int), or its text (``1o``, ``Ah``) in the
+    game's deck (``french``: a French deck, where ``2c`` is clubs)."""
     if isinstance(card, str):
         try:
-            return parse_card(card)
+            return parse_card(card, french)
         except InvalidActionError as exc:
             raise SpecError(f"a deck order holds cards: {exc}") from None
     number = integer(card)
@@ -510,6 +515,8 @@ def format_value(value: object) -> str:
         return "[" + ", ".join(format_value(v) for v in value) + "]"
     if value is None:
         return "none"
+    if isinstance(value, str) and not (value.isidentifier() and value.lower() not in _WORDS):
+        return repr(value)  # quoted, as a spec writes it: '40' is not the number 40
     return str(value)
 
 

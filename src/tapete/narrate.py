@@ -168,14 +168,14 @@ def _action_entry(
         if rest[-1] == "down":  # the card is named only to those who may know it
             card = rest[0] if len(rest) == 2 and _is_card(game, rest[0]) else None
             return {"kind": "play_down", "seat": seat, "card": card}
-        if rest[0].isdigit() and not _is_card(game, rest[0]):
+        if rest[0].isdecimal() and not _is_card(game, rest[0]):
             # A blind play (Truco's mão de ferro): the card is turned up as it is played.
             return {"kind": "play", "seat": seat, "card": _revealed(game, seat, after, events)}
         return {"kind": "play", "seat": seat, "card": rest[0]}
     if verb == "raise" and not rest:
         asked = getattr(game.observe(after, None), "proposal", None)
         return {"kind": "ask", "seat": seat, "n": asked}
-    if verb in ("bid", "bet", "raise") and rest and rest[0].isdigit():
+    if verb in ("bid", "bet", "raise") and rest and rest[0].isdecimal():
         return {"kind": verb, "seat": seat, "n": int(rest[0])}
     if verb == "trump" and rest:
         return {"kind": "trump", "seat": seat, "suit": SUIT_WORDS.get(rest[0], rest[0])}

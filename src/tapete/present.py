@@ -221,7 +221,7 @@ def notation_label(text: str, lang: str) -> str:
     (['pedir 2', 'jugar Kd'], 'trump hearts')
     """
     words = text.split()
-    if len(words) == 2 and words[0] == "play" and not words[1].isdigit():
+    if len(words) == 2 and words[0] == "play" and not words[1].isdecimal():
         return tr(lang, "play {card}", card=words[1])
     return _label(words, lang) if words else text
 
@@ -235,7 +235,7 @@ def _label(words: list[str], lang: str) -> str:
         return tr(lang, {"raise": "truco!"}.get(verb, verb))
     if verb == "play" and len(words) == 3 and words[2] == "down":
         return tr(lang, "play {card} face down", card=words[1])
-    if verb == "play" and words[1].isdigit():
+    if verb == "play" and words[1].isdecimal():
         return tr(lang, "card {n}", n=words[1])
     if verb == "raise":
         # Poch's "raise N": match the highest bet, then N more.

@@ -575,6 +575,28 @@ def test_bad_params_list_what_is_accepted() -> None:
         tapete.load("pocha(deck=52)")
     with pytest.raises(tapete.SpecError, match="pocha has no parameter colour; its parameters"):
         tapete.load("pocha(colour=red)")
+    # Quoted, a number is text: the message quotes it, rather than refuse "40" listing 40.
+    with pytest.raises(tapete.SpecError, match="deck='40' is not accepted: 40, 48 or french"):
+        tapete.load("pocha(deck='40')")
+    with pytest.raises(tapete.SpecError, match="deck=french needs rank_order=natural"):
+        tapete.load("pocha(deck=french)")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "oh_hell(suits=1, ranks=2)",
+        "oh_hell(players=7, suits=1, ranks=5)",
+        "pocha(deck=french, rank_order=natural, suits=1, ranks=3)",
+    ],
+)
+def test_a_deck_with_fewer_cards_than_players_is_refused(spec: str) -> None:
+    # Every hand deals at least one card (the schedule starts at 1): with fewer cards than
+    # players the hands would be empty and the dealer, hooked, would have no bid at all.
+    with pytest.raises(tapete.SpecError, match="a card for each player at least"):
+        tapete.load(spec)
+    seven = tapete.load("oh_hell(players=7, suits=1, ranks=7)")  # one card each: playable
+    assert pocha.schedule_of(seven.params) == (1,) * 7
 
 
 def test_notation_round_trips_and_rejects_junk() -> None:
@@ -582,7 +604,11 @@ def test_notation_round_trips_and_rejects_junk() -> None:
     assert game.parse_action("bid 3") == BID + 3
     assert game.parse_action("PLAY 12b") == parse_card("12b")
     assert game.format_action(game.parse_action("play 1e")) == "play 1e"
-    for junk in ["", "bid", "bid x", "play 13o", "fold"]:
+    # A French card at a Spanish table is no card of this deck, named as written.
+    with pytest.raises(tapete.IllegalActionError, match="Ah is not an action: a card of the deck"):
+        game.apply(game.new_state(seed=1), "play Ah")
+    digits = ["bid ²", "²"]  # digits to str.isdigit, but no number
+    for junk in ["", "bid", "bid x", "play 13o", "fold", *digits]:
         with pytest.raises(tapete.InvalidActionError):
             game.parse_action(junk)
 

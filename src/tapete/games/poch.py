@@ -1108,13 +1108,13 @@ def parse_action(params: Params, text: str) -> Action:
     if words in (["pass"], ["call"]):
         return PASS if words[0] == "pass" else CALL
     if len(words) == 2 and words[0] in ("bet", "raise"):
-        if not words[1].isdigit() or int(words[1]) < 1:
+        if not words[1].isdecimal() or int(words[1]) < 1:
             raise InvalidActionError(f"{text!r}: a {words[0]} is a number of chips from 1 up")
         n = int(words[1])
         return bet_action(n) if words[0] == "bet" else raise_action(n)
     if len(words) == 2 and words[0] == "play":
         return parse_card(words[1], french=True)
-    if len(words) == 1 and not words[0].isdigit():
+    if len(words) == 1 and not words[0].isdecimal():
         return parse_card(words[0], french=True)
     raise InvalidActionError(
         f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"

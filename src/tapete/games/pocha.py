@@ -49,6 +49,7 @@ from tapete.cards import (
     format_card,
     format_cards,
     french,
+    is_card,
     parse_card,
     spanish,
     suit_name,
@@ -133,11 +134,19 @@ class Params:
         else:
             check(1 <= self.suits <= 4, "suits", self.suits, "1 to 4")
             check(2 <= self.ranks <= 13, "ranks", self.ranks, "2 to 13")
+            cards = self.suits * self.ranks
+            check(
+                cards >= self.players,
+                "suits/ranks",
+                (self.suits, self.ranks),
+                f"a card for each player at least ({cards} cards, {self.players} players)",
+            )
             check(
                 self.rank_order == "natural",
                 "rank_order",
                 self.rank_order,
-                "natural (A high) for the French deck",
+                "natural: the French deck ranks A high (deck=french needs rank_order=natural;"
+                " oh_hell sets both)",
             )
         check(
             self.obligation in ("must_win", "follow"),
@@ -564,8 +573,10 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
         return IllegalActionError("match-over", "the match is over")
     d = state.deal
     if action < 0 or (action < BID and not _deck(state.params).mask >> action & 1):
+        # A card of another deck is named as written: "play Ah" at a Spanish table.
+        what = format_card(action) if is_card(action) else action
         return IllegalActionError(
-            "no-such-action", f"{action} is not an action: a card of the deck, or a bid"
+            "no-such-action", f"{what} is not an action: a card of the deck, or a bid"
         )
     if action >= BID:
         bid = action - BID
@@ -868,12 +879,12 @@ def parse_action(params: Params, text: str) -> Action:
     words = text.strip().lower().split()
     usage = f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play 3o)"
     if len(words) == 1:
-        words = ["bid" if words[0].isdigit() else "play", words[0]]
+        words = ["bid" if words[0].isdecimal() else "play", words[0]]
     if len(words) != 2 or words[0] not in ("bid", "play"):
         raise InvalidActionError(usage)
     verb, arg = words
     if verb == "bid":
-        if not arg.isdigit():
+        if not arg.isdecimal():
             raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
         return BID + int(arg)
     try:

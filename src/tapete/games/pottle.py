@@ -737,14 +737,14 @@ def parse_action(params: Params, text: str) -> Action:
     if len(words) == 2 and words[0] in ("bid", "play", "trump"):
         verb, arg = words
     elif len(words) == 1:
-        verb, arg = ("bid" if words[0].isdigit() else "play"), words[0]
+        verb, arg = ("bid" if words[0].isdecimal() else "play"), words[0]
     else:
         raise InvalidActionError(
             f"{text!r} is not an action: write 'bid N', 'trump c/d/h/s', 'trump none'"
             " or 'play CARD'"
         )
     if verb == "bid":
-        if not arg.isdigit():
+        if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
         return BID + int(arg)
     if verb == "trump":

@@ -198,7 +198,7 @@ def deals_to_win(match: str) -> int:
     if match == "to_101":
         return 0
     count = match.removeprefix("best_of_")
-    if count != match and count.isdigit() and len(count) < 4:  # no long string goes to int()
+    if count != match and count.isdecimal() and len(count) < 4:  # no long string goes to int()
         k = int(count)
         if 3 <= k <= MAX_BEST_OF and k % 2:
             return (k + 1) // 2

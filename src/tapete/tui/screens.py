@@ -262,7 +262,7 @@ class TableScreen(SceneScreen):
         event.stop()
         if not self.waiting_for_you:
             self.say(tr(self.lang, "wait for your turn"))
-        elif key.isdigit() and any(c.key for c in scene.cards):
+        elif key.isdecimal() and any(c.key for c in scene.cards):
             self.say(tr(self.lang, "no card {n}", n=key))  # a card's key, past your hand
         elif (action := self.session.key_action(key, scene)) is not None:
             self.act(action)  # a move the rules forbid now: refused with the rule's sentence

@@ -323,14 +323,14 @@ class Session(Timeline):
         a number past the bids or bets on offer, Truco's ``t`` (raise) after your own truco,
         Tute's ``s`` (swap) with no swap to make. None when the key stands for nothing here.
         """
-        if key.isdigit():
+        if key.isdecimal():
             if any(c.key for c in scene.cards):
                 return None  # a digit is a card's key
             verbs = [
                 words[0]
                 for b in scene.buttons
                 if len(words := self.game.format_action(b.action).split()) == 2
-                and words[1].isdigit()
+                and words[1].isdecimal()
             ]
             texts = [f"{verb} {key}" for verb in dict.fromkeys([*verbs, "bid"])]
         else:
@@ -382,7 +382,7 @@ class Session(Timeline):
         """The bids in the range on offer that the rules forbid now (the dealer's hook): shown
         on the screen beside the legal ones, so pressing one tells the rule."""
         offered = [self.game.format_action(a).split() for a in legal]
-        numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdigit()]
+        numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdecimal()]
         if not numbers:
             return []
         out: list[Button] = []
@@ -467,7 +467,7 @@ def _card_keys(
 
 def _bid_order(text: str) -> tuple[int, int]:
     words = text.split()
-    if len(words) == 2 and words[0] == "bid" and words[1].isdigit():
+    if len(words) == 2 and words[0] == "bid" and words[1].isdecimal():
         return (0, int(words[1]))
     return (1, 0)
 
@@ -480,7 +480,7 @@ def _button_keys(
     for button, legal in buttons:
         words = button.text.split()
         key = ""
-        if not cards and len(words) == 2 and words[1].isdigit() and len(words[1]) == 1:
+        if not cards and len(words) == 2 and words[1].isdecimal() and len(words[1]) == 1:
             key = words[1] if words[1] not in used else ""
         if not key:
             # Mnemonic from the notation first, so keys stay put when the language changes.

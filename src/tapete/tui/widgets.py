@@ -407,7 +407,7 @@ def short_name(name: str, room: int) -> str:
     if len(name) <= room:
         return name
     words = name.split()
-    if len(words) > 1 and words[-1].isdigit() and len(words[-1]) + 2 <= room:
+    if len(words) > 1 and words[-1].isdecimal() and len(words[-1]) + 2 <= room:
         return f"{words[0][: room - len(words[-1]) - 1]} {words[-1]}"
     return name[: max(1, room)]
 
