@@ -515,7 +515,7 @@ def format_value(value: object) -> str:
         return "[" + ", ".join(format_value(v) for v in value) + "]"
     if value is None:
         return "none"
-    if isinstance(value, str) and not (value.isidentifier() and value.lower() not in _WORDS):
+    if isinstance(value, str) and not value.isidentifier():
         return repr(value)  # quoted, as a spec writes it: '40' is not the number 40
     return str(value)
 

@@ -360,6 +360,9 @@ def test_2_3_c_the_loser_of_trick_12_draws_the_face_up_card_in_view_of_all() -> 
         view = game.observe(state, seat)
         assert view.face_up == -1 and view.stock_size == 0
         assert parse_card("4b") in view.known[1]
+        # The log says so too: the draw's face-up card is in everyone's event, the other not.
+        (draw,) = [e for e in game.visible_events(state, seat) if e.type == "draw"]
+        assert draw.data["cards"] == ["2b" if seat == 0 else None, "4b"]
 
 
 def test_2_3_d_twenty_tricks_then_the_deal_is_scored() -> None:
@@ -637,6 +640,26 @@ def test_3_3_the_holder_of_the_two_of_oros_leads() -> None:
     for seed in range(12):
         state = game.new_state(seed)
         assert parse_card("2o") in tapete.CardSet(state.hands[game.current_player(state)])
+
+
+def test_3_3_everyone_knows_the_first_leader_holds_the_two_of_oros_until_he_plays_it() -> None:
+    game, two = tapete.load("tute(players=4)"), parse_card("2o")
+    for seed in range(2, 8):
+        state = game.new_state(seed)
+        first = game.current_player(state)
+        assert first is not None
+        others = [a for a in game.legal_actions(state) if a != two]
+        state = game.apply(state, others[0])  # he leads another card: the 2 is still his
+        for seat in (*range(4), None):
+            view = game.observe(state, seat)
+            assert two in view.known[first]
+            if seat not in (first, None):  # a search's deals give it to him, never elsewhere
+                for k in range(20):
+                    assert game.sample_state(view, random.Random(k)).hands[first] >> two & 1
+    # With the classic first leader nothing says where the 2 is (unless it is the dealer's card).
+    for seed in range(2, 8):
+        state = tapete.load("tute(players=4, first_leader=dealer_right)").new_state(seed)
+        assert state.deal.upcard == two or not any(k >> two & 1 for k in state.known)
 
 
 def test_3_3_option_first_leader_dealer_right() -> None:

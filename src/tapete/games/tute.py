@@ -441,6 +441,7 @@ def _deal(
         first = (dealer + 1) % 4
         if (params.first_leader or "two_of_oros") == "two_of_oros":
             first = next(s for s in range(4) if dealt[s] >> TWO_OF_OROS & 1)
+            known[first] |= 1 << TWO_OF_OROS  # who leads first shows who holds it
     deal = Deal(number, dealer, upcard >> 4, upcard, first, order, tuple(dealt), _relaxed(params))
     return State(
         params,
@@ -1010,7 +1011,8 @@ def events(state: State) -> tuple[Event, ...]:
 
 def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
     """The last step's events as ``seat`` may know them: a deal shows only its own hand, and
-    neither the deck order nor the stock; a draw from the stock shows only its own card."""
+    neither the deck order nor the stock; a draw from the stock shows only its own card, but
+    the face-up trump card, which the last draw gives the loser, in view of both."""
     return tuple(_seen(e, seat) for e in events(state))
 
 
@@ -1018,8 +1020,10 @@ def _seen(event: Event, seat: Seat | None) -> Event:
     if event.type == "deal":
         return deal_as_seen(event, lambda owner: owner == seat)
     if event.type == "draw":
-        drawn = zip(event.data["seats"], event.data["cards"], strict=True)
-        return Event("draw", {**event.data, "cards": [c if s == seat else None for s, c in drawn]})
+        last = event.data["left"] == 0  # the loser's card is the face-up one, seen by all
+        drawn = enumerate(zip(event.data["seats"], event.data["cards"], strict=True))
+        cards = [c if s == seat or (last and i == 1) else None for i, (s, c) in drawn]
+        return Event("draw", {**event.data, "cards": cards})
     return event
 
 

@@ -311,7 +311,10 @@ PARAMS: dict[str, tuple[str, str]] = {
     ),
     "tute_declaration": ("tute", "four Reyes or four Caballos win the deal when declared"),
     "first_leader": ("first to lead", "none, two_of_oros, or dealer_right"),
-    "partner_may_sing": ("partner may sing", "the partner of the trick's winner may sing too"),
+    "partner_may_sing": (
+        "partner may sing",
+        "the trick winner's partner may sing in his place (one cante a trick won)",
+    ),
     "must_beat_partner": ("must beat partner", "you must beat your partner's card when you can"),
     "match": ("match", "single_deal, best_of_K (e.g. best_of_3), or to_101"),
 }
