@@ -149,6 +149,9 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
                     out.append({"kind": "shows", "seat": shown.get("seat"), "cards": cards})
                 winner = data.get("winner")
                 out.append({"kind": "poker", "seat": winner if winner != -1 else None})
+                for seat, chips in enumerate(data.get("won", ())):
+                    if chips and seat != winner:  # bet_cap=none: what the winner did not cover
+                        out.append({"kind": "side_pot", "seat": seat, "n": chips})
             case "run":
                 cards = " ".join(str(c) for c in data.get("cards", ()))
                 out.append({"kind": "run_cards", "cards": cards})
@@ -291,6 +294,10 @@ def line(
             return tr(lang, "nobody bet: the Poch bowl carries over")
         case "poker":
             return tr(lang, "{name} takes the Pinke and the Poch bowl", name=name)
+        case "side_pot" if n == 1:
+            return tr(lang, "{name} takes the Pinke's side pot: 1 chip", name=name)
+        case "side_pot":
+            return tr(lang, "{name} takes the Pinke's side pot: {n} chips", name=name, n=n)
         case "run_cards":
             return tr(lang, "run: {cards}", cards=_cards(entry.get("cards"), deck))
         case "accept":
@@ -419,6 +426,10 @@ def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None
             return tr(lang, "you show {cards}", cards=_cards(entry.get("cards"), deck))
         case "poker":
             return tr(lang, "you take the Pinke and the Poch bowl")
+        case "side_pot" if n == 1:
+            return tr(lang, "you take the Pinke's side pot: 1 chip")
+        case "side_pot":
+            return tr(lang, "you take the Pinke's side pot: {n} chips", n=n)
         case "accept":
             return tr(lang, "you accept")
         case "run":

@@ -36,7 +36,7 @@ from tapete.games.poch import (
     bet_action,
     raise_action,
 )
-from tapete.narrate import view_text
+from tapete.narrate import line, step_entries, view_text
 
 # Worked example PO-1: P3 deals, trump diamonds.
 PO1 = ["7c 8s Th Qh As", "8c 9c 9s Jh Kd", "Tc 7h 8h Ks Ad"]
@@ -656,6 +656,16 @@ def test_5_7_e_a_tie_at_the_round_limit_is_shared() -> None:
     state = passive(game, game.new_state(seed=2))
     assert len(state.history) == 2 and state.chips == (8, 7, 16, 16)
     assert game.outcome(state) == tapete.game.Outcome((-2, -3, 6, 6), (2, 3), "round limit reached")
+    # The reason is the limit that ended the match, when rounds asks for more than the cap.
+    for spec, reason in [
+        ("poch(rounds=5, max_rounds=2)", "round limit reached"),
+        ("poch(rounds=2, max_rounds=5)", "rounds complete"),
+        ("poch(rounds=2, max_rounds=2)", "rounds complete"),
+    ]:
+        game = tapete.load(spec)
+        state = passive(game, game.new_state(seed=2))
+        outcome = game.outcome(state)
+        assert len(state.history) == 2 and outcome is not None and outcome.reason == reason
 
 
 def test_5_7_e_option_max_rounds() -> None:
@@ -790,6 +800,17 @@ def test_option_bet_cap_none_a_short_stack_calls_all_in() -> None:
     poker = of(events, "poker")[0]
     assert poker["bets"] == [11, 10, 11]  # seat 1 called with all 10 of its chips
     assert poker["won"] == [0, 30 + 1, 2]  # seat 1 wins the 30 it covered; seat 2 the rest
+    assert poker["pinke"] == 30  # what the winner took of the Pinke's 32
+    # The log tells who took the chips the winner did not cover.
+    _, start = setup(hands, "9d", dealer=2, bet_cap="none")
+    before = game.apply(game.apply(start, "bet 11"), "call")
+    call = game.parse_action("call")
+    entries = step_entries(game, 2, call, before, game.apply(before, call))
+    said = [line("en", e, ["Ana", "Bea", "Cai"]) for e in entries]
+    assert said[-2:] == [
+        "Bea takes the Pinke and the Poch bowl",
+        "Cai takes the Pinke's side pot: 2 chips",
+    ]
 
 
 def test_option_all_pass_showdown_shows_every_hand_for_the_poch_bowl() -> None:

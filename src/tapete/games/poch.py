@@ -319,7 +319,7 @@ class State(GameState):
     poker: tuple[tuple[Seat, Action], ...]  # the poker phase so far (public)
     revealed: tuple[int, ...]  # cards each seat has shown this round (melds, showdown)
     showdown: int  # seats whose whole hand was shown
-    winner: Seat  # who took the Pinke this round, or -1
+    winner: Seat  # who won the poker round (the Pinke, or the Poch bowl at a showdown), or -1
     runs: tuple[tuple[tuple[Seat, Card], ...], ...]  # the shedding runs so far
     played: int  # cards shed this round
     gone: int  # cards a run stopped at that nobody holds: out of play
@@ -859,8 +859,10 @@ def _end_poker(state: State) -> State:
     if winner >= 0:
         for seat, layer in _pinke_layers(state.put, live, state.hands, rnd):
             won[seat] += layer
+        # With side pots (bet_cap=none) the winner may take less than the whole Pinke: what
+        # he did not cover goes to the best hand that paid into it, in ``won``.
+        data |= {"winner": winner, "pinke": won[winner], "poch": bowls[POCH]}
         won[winner] += bowls[POCH]
-        data |= {"winner": winner, "pinke": bowls[PINKE], "poch": bowls[POCH]}
         bowls[POCH] = bowls[PINKE] = 0
         for s in range(n):
             chips[s] += won[s]
@@ -1000,12 +1002,14 @@ def round_limit(params: Params) -> int:
     >>> round_limit(Params(max_rounds=12)), round_limit(Params(max_rounds=None))
     (12, 0)
     """
-    limits = [_max_rounds(params)]
+    return min((n for n in (_max_rounds(params), _rounds(params)) if n), default=0)
+
+
+def _rounds(params: Params) -> int:
+    """The rounds the ``rounds`` option asks for, or 0 (until one player is left)."""
     if params.rounds == "one_per_player":
-        limits.append(params.players)
-    elif isinstance(params.rounds, int):
-        limits.append(params.rounds)
-    return min((n for n in limits if n), default=0)
+        return params.players
+    return params.rounds if isinstance(params.rounds, int) else 0
 
 
 def _max_rounds(params: Params) -> int:
@@ -1029,10 +1033,10 @@ def outcome(state: State) -> Outcome | None:
         reason = "last player with chips"
     elif best == 0:
         reason = "nobody has chips left"
-    elif params.rounds == "until_one_left":
-        reason = "round limit reached"
-    else:
+    elif _rounds(params) == round_limit(params):
         reason = "rounds complete"
+    else:  # the max_rounds cap came first
+        reason = "round limit reached"
     return Outcome(tuple(c - start for c in state.chips), winners, reason)
 
 
