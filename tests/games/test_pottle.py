@@ -465,23 +465,31 @@ def test_pt_1_the_first_to_bid_three_wins_and_no_third_three() -> None:
     assert game.current_player(state) == 1 and state.leader == 1
 
 
-def test_pt_2_exact_wins_the_pot_of_ten_a_miss_carries_it_to_fourteen() -> None:
-    # Six chips carried cannot come from four-player antes alone; the example sets them as if
-    # P1..P4 had put 1, 1, 2 and 2 chips into the pot before this deal.
-    game, state = start(EXAMPLE_HANDS, more=1)
-    state = state._with(pot=10, stacks=(18, 18, 17, 17))
+def test_pt_2_exact_wins_the_pot_of_twelve_a_miss_carries_it_to_sixteen() -> None:
+    # Eight chips carried: two deals before it in which the auction's winner (6 of 7 tricks
+    # in one suit each) missed, each leaving the four antes in the pot.
+    game = load()
+    decks = [
+        stack_deck(game.params, 1, ONE_SUIT),
+        stack_deck(game.params, 2, ONE_SUIT),
+        stack_deck(game.params, 3, EXAMPLE_HANDS),
+        stack_deck(game.params, 0, EXAMPLE_HANDS),
+    ]
+    state = game.new_state(decks=decks, dealer=1)
+    for _ in range(2):
+        state = play_one_suit_deal(game, state, 6)
+    assert state.deal.number == 2 and state.pot == 8 + 4
     assert conserved(state)
     bid = act(game, state, "bid 2", "bid 3", "bid 3", "bid 1", "trump none")
 
     made, settled = settle(game, bid, EXACT_THREE)
-    assert settled["won"] == (2, 3, 1, 1) and settled["winner"] == 1 and settled["chips"] == 10
-    assert made.history[-1][1] == 9  # +9 net for the deal
-    assert made.stacks[1] == 18 + 10 - 1  # the next deal's ante paid
+    assert settled["won"] == (2, 3, 1, 1) and settled["winner"] == 1 and settled["chips"] == 12
+    assert made.history[-1] == (-1, 11, -1, -1)  # +11 net for the deal
 
     missed, settled = settle(game, bid, FOUR_TRICKS)
     assert settled["won"] == (2, 4, 1, 0) and settled["carried"]
     assert missed.history[-1] == (-1, -1, -1, -1)
-    assert missed.pot == 14
+    assert missed.pot == 16
 
 
 def test_pt_3_a_void_player_may_discard_and_the_trump_wins() -> None:
