@@ -172,6 +172,16 @@ def test_a_genuine_record_is_rebuilt_unchanged() -> None:
         assert record.checked(record.loads(record.dumps(rec))) == rec
 
 
+def test_a_record_that_spells_a_rule_another_way_still_replays() -> None:
+    # Records written before Tute's specs were made canonical kept the spelling they were given.
+    doc = as_json(finished("tute(players=4)", seed=5))
+    doc["game"] = "tute(players=4, first_leader=two_of_oros)"
+    doc["params"]["first_leader"] = "two_of_oros"
+    assert record.checked(record.loads(json.dumps(doc))).result is not None
+    doc["params"]["first_leader"] = "dealer_right"  # another rule: refused
+    assert "params do not match the spec" in refused(doc)
+
+
 def _event(doc: dict[str, Any], deal: int, kind: str) -> dict[str, Any]:
     event: dict[str, Any] = next(e for e in doc["deals"][deal]["events"] if e["type"] == kind)
     return event

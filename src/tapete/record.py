@@ -597,8 +597,7 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
         game = recorded_game(record)
     except ValueError as exc:
         raise RecordError(f"game: {exc}") from None
-    full = params_json(game)
-    if _canon(record.params) != _canon({k: v for k, v in full.items() if k in record.params}):
+    if not _same_rules(game, record.params):
         raise RecordError(f"params do not match the spec {record.game!r}")
     if len(record.seats) != game.players:
         raise RecordError(
@@ -617,6 +616,19 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     except ValueError as exc:
         raise RecordError(f"deal 1: {exc}") from None
     return game, state
+
+
+def _same_rules(game: Game[Any, Any], params: Mapping[str, Any]) -> bool:
+    """Whether the record's ``params`` are the rules of ``game`` (its spec's), read as the game
+    reads them: a value the rules spell another way (Tute's first_leader=two_of_oros with four
+    players, which older records wrote out) is the same rule."""
+    try:
+        given = typed_params(type(game.params), {k: _param(v) for k, v in params.items()})
+        spelled = dataclasses.replace(game.params, **given)
+    except (ValueError, TypeError):  # SpecError is a ValueError
+        return False
+    full, recorded = params_json(game), params_json(dataclasses.replace(game, params=spelled))
+    return _canon({k: full[k] for k in params}) == _canon({k: recorded[k] for k in params})
 
 
 def _canon(value: Any) -> str:

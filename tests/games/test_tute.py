@@ -865,6 +865,21 @@ def test_bad_parameters_say_what_is_accepted(spec: str, message: str) -> None:
         tapete.load(spec)
 
 
+@pytest.mark.parametrize(
+    ("spelled", "canonical"),
+    [
+        ("tute(players=4, first_leader=two_of_oros)", "tute(players=4)"),
+        ("tute(last_trick_bonus=0)", "tute"),
+        ("tute(players=4, last_trick_bonus=10)", "tute(players=4)"),
+        ("tute(match=best_of_03)", "tute(match=best_of_3)"),
+    ],
+)
+def test_rules_spelled_two_ways_have_one_spec(spelled: str, canonical: str) -> None:
+    # A record names the rules by its spec: the same rules must never name themselves twice.
+    game = tapete.load(spelled)
+    assert game.spec == canonical and game.params == tapete.load(canonical).params
+
+
 def test_actions_round_trip_and_bad_text_is_invalid() -> None:
     game = tapete.load("tute")
     every = [*SPANISH_40.cards, SWAP, *(SING + s for s in range(4)), TUTE]

@@ -176,6 +176,13 @@ class Params:
             value, default = getattr(self, name), Params.__dataclass_fields__[name].default
             accepted = f"{format_value(default)} with {self.players} players"
             check(value == default, name, value, f"{accepted} (an option for players={other})")
+        # One spelling per set of rules, so that the spec (and a record) names them one way: a
+        # value the player count gives anyway is the default, best_of_03 is best_of_3.
+        for name, by_count in _BY_PLAYERS.items():
+            if getattr(self, name) == by_count[self.players]:
+                object.__setattr__(self, name, None)
+        if self.match.startswith("best_of_"):
+            object.__setattr__(self, "match", f"best_of_{2 * deals_to_win(self.match) - 1}")
 
 
 _CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
@@ -184,6 +191,10 @@ _CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
     "two_swap_targets": (((4, 5, 6, 7), (7,)), "[4, 5, 6, 7] or [7]"),
     "last_trick_bonus": ((None, 0, 10), "0 or 10 (none: 0 with 2 players, 10 with 4)"),
     "first_leader": ((None, "two_of_oros", "dealer_right"), "two_of_oros or dealer_right"),
+}
+_BY_PLAYERS: dict[str, dict[int, object]] = {  # the defaults that depend on the player count
+    "last_trick_bonus": {2: 0, 4: 10},
+    "first_leader": {2: None, 4: "two_of_oros"},
 }
 _ONLY_WITH = {  # the options that mean something with this many players only
     2: ("stock_phase_play", "two_swap_targets", "swap_requires_trick_win", "cantes_after_stock"),
