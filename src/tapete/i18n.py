@@ -372,8 +372,8 @@ _ES: dict[str, str] = {
     "only the player about to lead may swap, before leading": "solo quien va a salir puede cambiar, antes de salir",
     "a swap needs a trick won first": "para cambiar hay que haber ganado una baza",
     "swaps come before the cante": "el cambio va antes del cante",
-    "one swap a turn: you put that face-up card there yourself": (
-        "un cambio por turno: esa carta de triunfo la pusiste tú"
+    "you put that face-up card there yourself: the 2 takes only a 7 another player put there": (
+        "esa carta de triunfo la pusiste tú: el 2 solo toma un 7 que puso otro jugador"
     ),
     "the face-up card is taken with the 7 of trumps": "la carta de triunfo se toma con el 7 de triunfo",
     "the face-up card is taken with the 2 of trumps": "la carta de triunfo se toma con el 2 de triunfo",
@@ -980,8 +980,8 @@ _PT: dict[str, str] = {
     "only the player about to lead may swap, before leading": "só quem vai sair pode trocar, antes de sair",
     "a swap needs a trick won first": "para trocar é preciso ter ganho uma vaza",
     "swaps come before the cante": "a troca vem antes do canto",
-    "one swap a turn: you put that face-up card there yourself": (
-        "uma troca por vez: essa carta do trunfo foi você que pôs"
+    "you put that face-up card there yourself: the 2 takes only a 7 another player put there": (
+        "essa carta do trunfo foi você que pôs: o 2 só pega um 7 que outro jogador pôs"
     ),
     "the face-up card is taken with the 7 of trumps": "a carta do trunfo se pega com o 7 de trunfo",
     "the face-up card is taken with the 2 of trumps": "a carta do trunfo se pega com o 2 de trunfo",
@@ -1293,7 +1293,9 @@ RULES = {  # a refusal's rule code (IllegalActionError.rule) -> its sentence, in
     "not-before-lead": "only the player about to lead may swap, before leading",
     "swap-needs-trick-win": "a swap needs a trick won first",
     "swap-after-cante": "swaps come before the cante",
-    "swap-own-card": "one swap a turn: you put that face-up card there yourself",
+    "swap-own-card": (
+        "you put that face-up card there yourself: the 2 takes only a 7 another player put there"
+    ),
     "swap-needs-seven": "the face-up card is taken with the 7 of trumps",
     "swap-needs-two": "the face-up card is taken with the 2 of trumps",
     "swap-face-up-rank": "nothing swaps for that face-up card",

@@ -711,8 +711,8 @@ def _why_swap(state: State) -> IllegalActionError | None:
     if _put_there_by(state) == state.turn:
         return IllegalActionError(
             "swap-own-card",
-            f"you put the face-up {CARD_TEXT[face]} there yourself: a player swaps at most once a"
-            " turn, and the 2 of trumps takes a face-up 7 only when another player gave it",
+            f"you put the face-up {CARD_TEXT[face]} there yourself: the 2 of trumps takes a"
+            " face-up 7 only when another player put it there",
         )
     if face & 15 in COUNTING:
         seven = trump * 16 + 7
