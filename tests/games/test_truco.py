@@ -525,6 +525,17 @@ def test_4_6_mao_de_onze_partner_sees_the_face_down_card() -> None:
     )
     assert truco.observe(state, 3).trick[1].card == card("4d")
     assert truco.observe(state, 0).trick[1].card == truco.observe(state, 2).trick[1].card == -1
+    game = tapete.load("truco(players=4)")
+    before = act(state, "play 6h")
+    assert [game.visible_action(before, "play 7s down", s) for s in (None, 0, 1, 2, 3)] == [
+        "play down", "play down", "play 7s down", "play down", "play 7s down"
+    ]  # fmt: skip
+    # The round as the log tells it: the same knowledge as the view, when the round ends the
+    # deal too (the next deal is no mão de onze: it must not decide who saw this one).
+    after = act(before, "play 7s down")
+    for seat, seen in ((1, True), (3, True), (0, False), (2, False), (None, False)):
+        (round_,) = [e for e in game.visible_events(after, seat) if e.type == "trick"]
+        assert round_.data["cards"][1] == ("4d" if seen else None), seat
 
 
 # --- scoring and end of game ------------------------------------------------------------

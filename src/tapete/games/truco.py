@@ -303,7 +303,8 @@ class Deal:
 
 
 # An event still to be rendered: a Deal (the deal event), ("trick", leader, plays, result,
-# next leader, round number), ("score", delta, totals, stake, team, reason), or an Event.
+# next leader, round number, the team on 11 in a mão de onze or -1), ("score", delta, totals,
+# stake, team, reason), or an Event.
 _Pending: TypeAlias = "Event | Deal | tuple[Any, ...]"
 
 
@@ -791,7 +792,10 @@ def _play(state: State, play: int) -> State:
     results = (*state.results, result)
     new.trick, new.tricks = (), (*state.tricks, (state.leader, trick))
     new.results, new.leader, new.turn = results, leader, leader
-    new.last = (("trick", state.leader, trick, result, leader, len(results)),)
+    # The team whose partners see each other's cards goes with the round: the round may end
+    # the deal, and ``visible_events`` must not ask the next deal who saw it.
+    partners = state.deal.eleven_team if state.deal.special == ELEVEN else -1
+    new.last = (("trick", state.leader, trick, result, leader, len(results), partners),)
     state = new
     winner = hand_winner(results)
     if winner is None:
@@ -842,18 +846,22 @@ def events(state: State) -> tuple[Event, ...]:
 def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
     """The last step's events as ``seat`` may know them: a deal shows the hands ``observe``
     shows (none of them in a blind iron hand), and a round shows a face-down card only to the
-    seat that played it."""
-    return tuple(_seen(state, e, seat) for e in events(state))
+    seat that played it and, in a mão de onze, to its partner, who saw the hand."""
+    return tuple(_seen(state, p, _event(p), seat) for p in state.last)
 
 
-def _seen(state: State, event: Event, seat: Seat | None) -> Event:
+def _seen(state: State, pending: _Pending, event: Event, seat: Seat | None) -> Event:
     if event.type == "deal":
         return deal_as_seen(event, lambda owner: sees(state, seat, owner))
     if event.type == "trick" and any(event.data["down"]):
-        # A round may close the deal, so its owners come from the round, not the next deal.
-        n, leader = state.params.players, event.data["leader"]
+        assert isinstance(pending, tuple)  # a round is kept raw
+        n, leader, partners = state.params.players, event.data["leader"], pending[-1]
+
+        def seen(owner: Seat) -> bool:
+            return owner == seat or (seat is not None and seat & 1 == owner & 1 == partners)
+
         cards = [
-            None if down and (leader + i) % n != seat else card
+            None if down and not seen((leader + i) % n) else card
             for i, (card, down) in enumerate(
                 zip(event.data["cards"], event.data["down"], strict=True)
             )
@@ -864,9 +872,11 @@ def _seen(state: State, event: Event, seat: Seat | None) -> Event:
 
 def visible_action(state: State, action: Action, seat: Seat | None) -> str:
     """The text of ``action`` as ``seat`` may know it: a card played face down by another seat
-    is ``play down``."""
-    if DOWN <= action < BLIND and current_player(state) != seat:
-        return "play down"
+    is ``play down``, but to the player's partner in a mão de onze, who saw the hand."""
+    player = current_player(state)
+    if DOWN <= action < BLIND and player is not None and player != seat:
+        if not sees(state, seat, player):
+            return "play down"
     return format_action(state.params, action)
 
 
@@ -893,7 +903,7 @@ def _event(pending: _Pending) -> Event:
             },
         )
     if pending[0] == "trick":
-        _, leader, plays, result, next_leader, number = pending
+        _, leader, plays, result, next_leader, number, _ = pending
         return Event(
             "trick",
             {
