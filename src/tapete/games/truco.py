@@ -874,9 +874,9 @@ def visible_action(state: State, action: Action, seat: Seat | None) -> str:
     """The text of ``action`` as ``seat`` may know it: a card played face down by another seat
     is ``play down``, but to the player's partner in a mão de onze, who saw the hand."""
     player = current_player(state)
-    if DOWN <= action < BLIND and player is not None and player != seat:
-        if not sees(state, seat, player):
-            return "play down"
+    hidden = player is not None and player != seat and not sees(state, seat, player)
+    if DOWN <= action < BLIND and hidden:
+        return "play down"
     return format_action(state.params, action)
 
 
