@@ -268,6 +268,20 @@ NOT_ACTIONS = (None, 1.5, float("nan"), True, [1], (1,), b"bid 1", {"play": 1})
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
+def test_what_format_action_writes_parse_action_reads_back(spec: str) -> None:
+    """Every int either has text that reads back as that int, or is refused: a card of another
+    deck or a number out of range never gets the text of some other action."""
+    game = tapete.load(spec)
+    for number in [*range(-2, 300), 2**70]:
+        try:
+            text = game.format_action(number)
+        except tapete.InvalidActionError as exc:
+            assert str(number) in str(exc)
+            continue
+        assert game.parse_action(text) == number, (number, text)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
 def test_malformed_actions_are_refused_with_a_clear_error(spec: str) -> None:
     """Text that is no action and values that are neither an int nor text are errors naming
     the problem, from ``parse_action``, ``why_illegal`` and ``apply`` alike, at every kind of

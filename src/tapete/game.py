@@ -421,7 +421,20 @@ class Game(Generic[S, V]):
         return self.rules.visible_action(state, self.action(action), self._seat(seat))
 
     def format_action(self, action: Action) -> str:
-        return self.rules.format_action(self.params, action)
+        """The text of ``action``, which ``parse_action`` reads back as ``action``; an int that
+        names no action of this game (a card of another deck, a number out of range) raises
+        InvalidActionError rather than get the text of some other action."""
+        if isinstance(action, str):
+            raise InvalidActionError(f"format_action takes an action as an int, not {action!r}")
+        number = self.action(action)  # an int, or InvalidActionError
+        try:
+            text = self.rules.format_action(self.params, number)
+            same = self.rules.parse_action(self.params, text) == number
+        except (InvalidActionError, IndexError, OverflowError):  # no text, or not read back
+            same = False
+        if not same:
+            raise InvalidActionError(f"{number} is not an action of {self.name}")
+        return text
 
     def _own(self, value: object, kind: str) -> None:
         """Called when the rules failed on ``value``: a TypeError saying so if it is not a
