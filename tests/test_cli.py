@@ -363,3 +363,4 @@ def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) ->
     run = tapete("serve", "--port", "0", "--db", db)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "cannot open the database" in run.stderr and "does not exist" in run.stderr
+    assert run.stderr.count("\n") == 1 and "serving on" not in run.stderr  # the one line

@@ -449,7 +449,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
-        from tapete.web.app import Sharing
+        from tapete.web.app import Sharing, check_database
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     sharing = None
@@ -461,6 +461,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
         raise SpecError(f"--rate-limit: {exc}") from None
+    check_database(args.db)  # before saying it serves: a database it cannot open is one line
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
     serve(
         args.host,
@@ -644,9 +645,10 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KIND=RULE",
-        help="per-client limits (repeatable): tables, joins or players = e.g. 10/minute;60/hour "
-        "or none; off for no limits at all (default: tables=10/minute;60/hour, "
-        "joins=30/minute;300/hour, players=10/minute;60/hour)",
+        help="per-client limits (repeatable): tables, joins, players or reviews = e.g. "
+        "10/minute;60/hour or none; off for no limits at all (default: "
+        "tables=10/minute;60/hour, joins=30/minute;300/hour, players=10/minute;60/hour, "
+        "reviews=10/minute;60/hour)",
     )
     p.add_argument(
         "--rate-limit-storage",

@@ -166,6 +166,15 @@ def open_store(db: str | None = None) -> Store:
     return SqlStore(Database(db))
 
 
+def check_database(db: str | None) -> None:
+    """Open the database ``db`` names (migrating it) and close it again: raises
+    ``tapete.store.StoreError``, one line naming it, when it cannot be opened."""
+    if db != "memory":
+        from tapete.store import Store as Database
+
+        Database(db).engine.dispose()
+
+
 def server_config(
     app: FastAPI,
     host: str = "127.0.0.1",
@@ -256,9 +265,7 @@ def serve(
     if sharing is not None and sharing.workers > 1:
         # Opened (and migrated) once here first: a database that cannot be reached is one clear
         # error now, not processes that die and are started again.
-        from tapete.store import Store as Database
-
-        Database(db).engine.dispose()
+        check_database(db)
         _supervise(
             sharing.workers,
             {
@@ -311,10 +318,7 @@ def _serve_one(
 
     import uvicorn
 
-    processes = default_processes() if bot_processes is None else bot_processes
-    if sharing is not None:
-        # Several processes may start at once: each migrates under a database lock.
-        processes = max(1, processes // max(1, sharing.workers))
+    processes = worker_bot_processes(bot_processes, sharing)
     cluster = None
     if sharing is not None:
         cluster = Cluster(sharing.redis, prefix=sharing.prefix, lease=sharing.lease)
@@ -346,6 +350,21 @@ def _serve_one(
     sock.bind((host, port))
     sock.set_inheritable(True)
     server.run(sockets=[sock])
+
+
+def worker_bot_processes(bot_processes: int | None, sharing: Sharing | None) -> int:
+    """Each server's bot processes: ``--bot-processes`` (default one per core) is for the host,
+    shared among its ``--workers``, at least one each; 0 stays 0 (bots think in threads).
+
+    >>> worker_bot_processes(4, Sharing("redis://r", workers=2)), worker_bot_processes(0, None)
+    (2, 0)
+    >>> worker_bot_processes(0, Sharing("redis://r", workers=2))
+    0
+    """
+    processes = default_processes() if bot_processes is None else bot_processes
+    if sharing is None or not processes:
+        return processes
+    return max(1, processes // max(1, sharing.workers))
 
 
 def _worker(options: dict[str, Any]) -> None:
