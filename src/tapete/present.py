@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
-from tapete.errors import InvalidActionError
+from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
 from tapete.games import rules_of
 from tapete.i18n import tr
@@ -195,6 +195,28 @@ def actions(
                 words = [words[0], card_glyph(words[1], game_deck(game)), *words[2:]]
             buttons.append(Button(_label(words, lang), action, text))
     return Actions(cards, tuple(buttons))
+
+
+def forbidden_bids(
+    game: Game[Any, Any], state: Any, legal: Sequence[Action], lang: str = "en"
+) -> list[tuple[Button, IllegalActionError]]:
+    """The bids within the range on offer that a rule forbids now (Pocha's dealer hook), each
+    with its refusal: shown beside the legal ones, struck through, so a person sees why that
+    number is missing rather than wonder."""
+    offered = [game.format_action(a).split() for a in legal]
+    numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdecimal()]
+    out: list[tuple[Button, IllegalActionError]] = []
+    for n in range(min(numbers), max(numbers) + 2) if numbers else ():
+        if n in numbers:
+            continue
+        try:
+            action = game.parse_action(f"bid {n}")
+        except InvalidActionError:
+            continue
+        error = game.why_illegal(state, action)
+        if error is not None and error.rule not in ("bid-range", "no-such-action"):
+            out.extend((b, error) for b in actions(game, [action], lang).buttons)
+    return out
 
 
 def _is_card(game: Game[Any, Any], text: str) -> bool:
@@ -504,11 +526,18 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
         else ()
     )
     verbs = {"answer": "{name} to answer", "eleven": "{name} to decide"}
+    status = _status(view, lang, names, verbs.get(str(view.phase), "{name} to play"))
+    if view.turn is not None and view.turn == view.seat:  # say what is asked, not just "your turn"
+        if view.phase == truco.Phase.ANSWER and view.proposer is not None:
+            asks = "{name} asks {n}: your answer"
+            status = tr(lang, asks, name=names[view.proposer], n=view.proposal)
+        elif view.phase == truco.Phase.ELEVEN:
+            status = tr(lang, "one point from the game: play this hand for 3, or run")
     hand = view.hand
     return Table(
         game="Truco",
         title=f"Truco — {tr(lang, 'hand')} {view.deal + 1}",
-        status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
+        status=status,
         seats=tuple(seats),
         hand=_cards(hand),
         blind=view.hand_sizes[view.seat] if view.seat is not None and hand is None else 0,

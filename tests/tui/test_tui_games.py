@@ -48,9 +48,12 @@ def check_turn(screen: TableScreen) -> bool:
     offered = [b for b in buttons_on_screen(screen) if not b.has_class("-refused")]
     assert len(offered) == len(legal) - len(lit)
     title = text_of(screen.query_one(TitleBar))
-    assert tr("en", "your turn") in title
     scene = screen.scene
     assert scene is not None
+    # Your turn, or (Truco) what you are asked: a raise to answer, a mão de onze to decide.
+    asked = ("your answer", "or run")
+    status = scene.table.status
+    assert status in title and (status == tr("en", "your turn") or status.endswith(asked))
     if scene.table.last_trick and scene.trick_note:
         winner = _last_trick_winner(screen)
         names = session.display_names("en")

@@ -289,6 +289,42 @@ def test_a_phone_shows_the_lobby_and_a_full_table_within_its_screen(
     context.close()
 
 
+def test_a_bid_the_dealers_hook_forbids_is_shown_struck_through_and_says_why(
+    browser: Any, server: Server
+) -> None:
+    spec = "pocha(players=3, schedule=[2])"
+    game = tapete.load(spec)
+    # Seeds where you deal: you bid last, and the hook forbids the bid that would make the
+    # bids add up to 2 (unless the bots' bids already pass 2: then try the next table).
+    for seed in (s for s in range(40) if game.new_state(s).deal.dealer == 0):
+        made = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[2]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+            seed=seed,
+            bot_delay=0.05,
+        )
+        context = browser.new_context(viewport={"width": 1360, "height": 900})
+        p = context.new_page()
+        p.goto(server.url + "/")
+        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+        p.goto(f"{server.url}/t/{made['code']}")
+        p.click(".waiting .start")
+        p.wait_for_selector(".buttons .act")
+        struck = p.locator(".buttons button.refused")
+        if struck.count() == 0:
+            context.close()
+            continue
+        labels = [b.inner_text() for b in p.locator(".buttons button").all()]
+        assert sorted(labels) == labels == ["bid 0", "bid 1", "bid 2"]  # in its place
+        struck.click(force=True)  # aria-disabled: a person can still press it to read why
+        assert "hook" in p.locator(".hint-box").inner_text()
+        assert p.locator(".buttons .act").count() == 2  # the others still play
+        context.close()
+        return
+    raise AssertionError("no table where the hook forbade a bid")
+
+
 def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> None:
     made = server.create(
         "pocha",
@@ -655,8 +691,13 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
         p.click("#params summary")
     # The rules page (in English) opens with the game's summary in the chosen language.
     p.goto(server.url + "/rules/pocha")
-    p.wait_for_selector(".rules-page .summary")
-    assert "pedidos exatos" in p.locator(".rules-page .summary").inner_text()
+    p.wait_for_selector(".rules-page .game-summary")
+    assert "pedidos exatos" in p.locator(".rules-page .game-summary").inner_text()
+    # A line of the page, not a box floating over it (it once took the match summary's style).
+    assert (
+        p.locator(".rules-page .game-summary").evaluate("e => getComputedStyle(e).position")
+        == "static"
+    )
 
 
 def test_the_replay_names_seats_as_the_table_and_shows_bids_and_scores_at_move_0(

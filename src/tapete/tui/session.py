@@ -21,7 +21,7 @@ from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.narrate import Entry, event_entries, line, record_you, seat_name, step_entries
-from tapete.present import Button, Table, actions, deal_unit, game_deck, present
+from tapete.present import Button, Table, actions, deal_unit, forbidden_bids, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
 
@@ -379,24 +379,9 @@ class Session(Timeline):
         return bots.hint(self.game.observe(self.state, seat), self.hint_budget)
 
     def refused_bids(self, legal: Sequence[Action], lang: str) -> list[Button]:
-        """The bids in the range on offer that the rules forbid now (the dealer's hook): shown
-        on the screen beside the legal ones, so pressing one tells the rule."""
-        offered = [self.game.format_action(a).split() for a in legal]
-        numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdecimal()]
-        if not numbers:
-            return []
-        out: list[Button] = []
-        for n in range(min(numbers), max(numbers) + 2):
-            if n in numbers:
-                continue
-            try:
-                action = self.game.parse_action(f"bid {n}")
-            except InvalidActionError:
-                continue
-            error = self.game.why_illegal(self.state, action)
-            if error is not None and error.rule not in ("bid-range", "no-such-action"):
-                out.extend(actions(self.game, [action], lang).buttons)
-        return out
+        """The bids the rules forbid now (the dealer's hook), shown beside the legal ones, so
+        pressing one tells the rule."""
+        return [b for b, _ in forbidden_bids(self.game, self.state, legal, lang)]
 
     # -- the record
 

@@ -92,6 +92,7 @@ UI = (
     "The host chose this match's seed, so could know every hand",
     # waiting room
     "waiting for the host to start",
+    "start the match when everyone is seated",
     "Waiting room",
     "Share this link or the code {code} with your friends:",
     "link",
@@ -105,6 +106,7 @@ UI = (
     # end of match
     "Match over",
     "{names} won",
+    "winners: {names}",
     "rematch",
     "close",
     # fair dealing, the replay viewer, players

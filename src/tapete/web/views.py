@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from tapete.i18n import rule_text
 from tapete.narrate import line, seat_name
-from tapete.present import actions, present
+from tapete.present import actions, forbidden_bids, present
 
 if TYPE_CHECKING:
     from tapete.web.room import Room
@@ -132,7 +133,8 @@ class Broadcast:
         view = game.observe(state, seat)
         table = present(view, lang, names)
         mine = seat is not None and room.truth.started and game.current_player(state) == seat
-        legal = actions(game, game.legal_actions(state) if mine else [], lang, view)
+        legal_now = game.legal_actions(state) if mine else []
+        legal = actions(game, legal_now, lang, view)
         outcome = game.outcome(state)
         remaining = None
         deadline = room.driver.deadline
@@ -146,6 +148,11 @@ class Broadcast:
             "actions": {
                 "cards": {card: game.format_action(a) for card, a in legal.cards.items()},
                 "buttons": [{"label": b.label, "action": b.text} for b in legal.buttons],
+                # Not playable: shown struck through, with the rule that forbids it.
+                "refused": [
+                    {"label": b.label, "action": b.text, "why": rule_text(lang, e.rule, str(e))}
+                    for b, e in (forbidden_bids(game, state, legal_now, lang) if mine else ())
+                ],
             },
             "log": log,
             "trick": trick,

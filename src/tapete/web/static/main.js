@@ -30,6 +30,7 @@ export function saveToken(tableCode, token) {
 
 export function navigate(path) {
   history.pushState({}, "", path);
+  window.scrollTo(0, 0); // a new page starts at its top, not where the lobby was scrolled to
   route();
 }
 

@@ -65,6 +65,6 @@ export async function renderRules(root, game) {
   root.innerHTML = `<article class="rules-page">
     <p><a href="/" data-link>← ${t("lobby")}</a></p>
     <p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>
-    ${lang() !== "en" && gameSummary(game, "") ? `<p class="summary"><strong>${escapeHtml(gameSummary(game, ""))}</strong></p>` : ""}
+    ${lang() !== "en" && gameSummary(game, "") ? `<p class="game-summary"><strong>${escapeHtml(gameSummary(game, ""))}</strong></p>` : ""}
     ${markdown(text)}</article>`;
 }

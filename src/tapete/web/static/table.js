@@ -123,7 +123,7 @@ export class TableView {
     waiting.hidden = msg.started;
     if (!msg.started) {
       this.$(".title").textContent = msg.spec;
-      this.$(".status").textContent = t("waiting for the host to start");
+      this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
       this.drawWaiting();
     }
     if (this.viewMsg) this.drawSeats(this.viewMsg.table);
@@ -195,10 +195,11 @@ export class TableView {
         if (s.dealer) flags.push(`<span class="chip dealer" title="${t("dealer")}">${t("dealer")}</span>`);
         if (roomSeat?.standin) flags.push(`<span class="chip away">${t("a bot stands in")}</span>`);
         else if (roomSeat?.away) flags.push(`<span class="chip away">${t("away")}</span>`);
+        // The cards everyone knows are in that hand face up, then the backs of the others.
+        const hidden = Math.max(0, s.cards - s.shown.length);
         const backs = s.seat === this.seat ? "" : `<div class="backs" aria-label="${t("{n} cards", { n: s.cards })}">${
-          s.shown.length
-            ? s.shown.map((c) => cardSVG(c, 'class="mini"')).join("")
-            : Array.from({ length: Math.min(s.cards, 13) }, () => cardSVG(null, 'aria-hidden="true"')).join("")
+          s.shown.map((c) => cardSVG(c, 'class="mini"')).join("") +
+          Array.from({ length: Math.min(hidden, 13) }, () => cardSVG(null, 'aria-hidden="true"')).join("")
         }</div>`;
         const team = s.team === null ? "" : ` team${s.team}`;
         return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}"
@@ -310,11 +311,23 @@ export class TableView {
 
   drawButtons(actions) {
     const box = this.$(".buttons");
-    box.innerHTML = actions.buttons
-      .map((b) => `<button type="button" class="act" data-action="${escapeHtml(b.action)}">${escapeHtml(b.label)}</button>`)
+    // A bid the rules forbid now (the dealer's hook) is shown struck through in its place among
+    // the others; pressing it says why instead of playing.
+    const bidOf = (b) => Number((b.action.match(/^bid (\d+)$/) || [])[1] ?? NaN);
+    const all = [...actions.buttons, ...(actions.refused || []).map((b) => ({ ...b, refused: true }))];
+    if (actions.refused?.length) all.sort((a, b) => (bidOf(a) - bidOf(b)) || 0);
+    box.innerHTML = all
+      .map((b) =>
+        b.refused
+          ? `<button type="button" class="refused" aria-disabled="true" title="${escapeHtml(b.why)}" data-why="${escapeHtml(b.why)}"><s>${escapeHtml(b.label)}</s></button>`
+          : `<button type="button" class="act" data-action="${escapeHtml(b.action)}">${escapeHtml(b.label)}</button>`,
+      )
       .join("");
-    for (const button of box.querySelectorAll("button")) {
+    for (const button of box.querySelectorAll("button.act")) {
       button.addEventListener("click", () => this.act(button.dataset.action));
+    }
+    for (const button of box.querySelectorAll("button.refused")) {
+      button.addEventListener("click", () => (this.$(".hint-box").textContent = button.dataset.why));
     }
   }
 
@@ -475,16 +488,16 @@ export class TableView {
     const seated = room && room.you !== null;
     box.innerHTML = `
       <h2>${t("Match over")}</h2>
-      <p class="winners">${t("{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
-      <table class="final">${rows}</table>
-      ${scoreChart(table.score_names, table.history, t("score chart"))}
-      <p>${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
+      <p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
+      <p class="summary-actions">${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
           <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>
           <a class="review-link button" href="/replay/${room.code}?match=${room.records - 1}&review=1" target="_blank" rel="noopener">${t("review this match")}</a>` : ""}
         <a href="/" data-link>${t("lobby")}</a>
         ${room ? `<a href="/leaderboard/${room.game}" data-link class="board-link">${t("leaderboards")}</a>` : ""}
         <button type="button" class="close-summary">${t("close")}</button></p>
+      <table class="final">${rows}</table>
+      ${scoreChart(table.score_names, table.history, t("score chart"))}
       <p class="profiles">${t("Profile")}: ${(room?.seats || [])
         .filter((s) => s.player && !s.player.startsWith("guest:"))
         .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>`)
