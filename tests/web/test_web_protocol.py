@@ -68,7 +68,11 @@ def test_a_spectator_gets_the_public_view(server: Server) -> None:
     welcome = watcher.hello(str(table["code"]))
     assert welcome["seat"] is None and not welcome["host"]
     view = watcher.expect("view")
-    assert view["table"]["hand"] == [] and view["actions"] == {"cards": {}, "buttons": [], "refused": []}
+    assert view["table"]["hand"] == [] and view["actions"] == {
+        "cards": {},
+        "buttons": [],
+        "refused": [],
+    }
     watcher.send({"type": "act", "action": "bid 0"})
     assert watcher.expect("error")["rule"] == "spectator"
 
