@@ -27,7 +27,7 @@ _ES: dict[str, str] = {
     "deal {deal}, move {move}, seat {seat}: {played}, better {best}: -{loss:.2f} ± {error:.2f} {unit}": "reparto {deal}, jugada {move}, asiento {seat}: {played}, mejor {best}: -{loss:.2f} ± {error:.2f} {unit}",
     "review: as good as the best": "análisis: tan buena como la mejor",
     "review: better {best}, {loss} {unit}": "análisis: mejor {best}, {loss} {unit}",
-    "points of margin": "tantos de diferencia",
+    "points of margin": "puntos de diferencia",
     "inaccuracy": "imprecisión",
     "mistake": "error",
     "blunder": "error grave",
@@ -126,7 +126,7 @@ _ES: dict[str, str] = {
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
-    "points": "tantos",
+    "points": "puntos",
     # the terminal app and Poch
     "1 card": "1 carta",
     "{n} cards": "{n} cartas",

@@ -200,13 +200,13 @@ def actions(
 def forbidden_bids(
     game: Game[Any, Any], state: Any, legal: Sequence[Action], lang: str = "en"
 ) -> list[tuple[Button, IllegalActionError]]:
-    """The bids within the range on offer that a rule forbids now (Pocha's dealer hook), each
-    with its refusal: shown beside the legal ones, struck through, so a person sees why that
-    number is missing rather than wonder."""
+    """The bids from 0 to the highest on offer that the dealer's hook forbids now (Pocha, Oh
+    Hell), each with its refusal: shown beside the legal ones, struck through, so a person sees
+    why that number is missing rather than wonder."""
     offered = [game.format_action(a).split() for a in legal]
     numbers = [int(w[1]) for w in offered if len(w) == 2 and w[0] == "bid" and w[1].isdecimal()]
     out: list[tuple[Button, IllegalActionError]] = []
-    for n in range(min(numbers), max(numbers) + 2) if numbers else ():
+    for n in range(max(numbers) + 2) if numbers else ():
         if n in numbers:
             continue
         try:
@@ -214,7 +214,7 @@ def forbidden_bids(
         except InvalidActionError:
             continue
         error = game.why_illegal(state, action)
-        if error is not None and error.rule not in ("bid-range", "no-such-action"):
+        if error is not None and error.rule == "hook":
             out.extend((b, error) for b in actions(game, [action], lang).buttons)
     return out
 

@@ -800,7 +800,7 @@ def test_option_bet_cap_none_a_short_stack_calls_all_in() -> None:
     poker = of(events, "poker")[0]
     assert poker["bets"] == [11, 10, 11]  # seat 1 called with all 10 of its chips
     assert poker["won"] == [0, 30 + 1, 2]  # seat 1 wins the 30 it covered; seat 2 the rest
-    assert poker["pinke"] == 30  # what the winner took of the Pinke's 32
+    assert poker["pinke"] == 32  # the whole Pinke: seat 1 took the 30 of it it covered
     # The log tells who took the chips the winner did not cover.
     _, start = setup(hands, "9d", dealer=2, bet_cap="none")
     before = game.apply(game.apply(start, "bet 11"), "call")

@@ -662,3 +662,19 @@ def test_oh_hell_all_cards_dealt_means_no_trump() -> None:
 def test_oh_hell_french_cards_parse_as_french() -> None:
     game = tapete.load("oh_hell")
     assert game.parse_action("play 2c") == parse_cards("2c", french=True)[0]
+
+
+def test_the_bid_the_hook_forbids_is_offered_struck_even_when_it_is_zero() -> None:
+    # The screens show it beside the legal bids (struck through, with the rule) rather than
+    # leave a gap; a 0 the hook forbids comes before the lowest legal bid.
+    from tapete.present import forbidden_bids
+
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    state = game.apply(game.apply(game.new_state(seed=1), "bid 1"), "bid 1")
+    legal = game.legal_actions(state)
+    assert [game.format_action(a) for a in legal] == ["bid 1", "bid 2"]
+    ((button, error),) = forbidden_bids(game, state, legal)
+    assert button.text == "bid 0" and error.rule == "hook"
+    state = game.apply(game.apply(game.new_state(seed=1), "bid 0"), "bid 1")
+    ((button, _),) = forbidden_bids(game, state, game.legal_actions(state))
+    assert button.text == "bid 1"

@@ -440,3 +440,15 @@ def test_r_reviews_the_replayed_match_and_each_step_says_how_its_decision_compar
             assert ("better" in message) == (lost > 0)
 
     asyncio.run(go())
+
+
+def test_the_review_names_the_better_move_as_its_button_in_the_language() -> None:
+    from tapete.coach import Reviewed
+    from tapete.tui.session import Replay
+
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    _, rec = play(game, ["random", "medium", "easy"], seed=6)
+    replay = Replay(rec)
+    replay.review = {2: Reviewed(0, 0, 1, "bid 2", "bid 1", 3.25, 0.5, "mistake", ())}
+    assert replay.review_line(2, "es") == "análisis: mejor pedir 1, -3.2 puntos (error)"
+    assert replay.review_line(2, "en").startswith("review: better bid 1, -3.2 points")

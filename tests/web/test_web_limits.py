@@ -319,3 +319,32 @@ def test_the_access_log_prints_no_token(tmp_path: Path) -> None:
     assert f"GET {path}?token=…&match=0 HTTP" in text  # the line is there, its token blanked
     assert f"GET {path}?match=0&TOKEN=… HTTP" in text
     assert secret not in text
+
+
+# --- the cost of one request -----------------------------------------------------------------
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server: Server) -> None:
+    # Rules options of megabytes once held the event loop for seconds while they were parsed.
+    huge = "[" + ", ".join(["1"] * 40_000) + "]"
+    refused = create(server, params={"schedule": huge})
+    assert refused.status == 413 and "at most 65536 bytes" in refused.body["detail"]
+    # Sent in chunks with no length given, it is counted as it comes.
+    request = urllib.request.Request(
+        server.url + "/api/tables",
+        data=iter([b'{"game": "pocha", "x": "', b"1" * 70_000, b'"}']),
+        headers={"Content-Type": "application/json"},  # urllib sends it chunked
+        method="POST",
+    )
+    with pytest.raises(urllib.error.HTTPError) as chunked:
+        urllib.request.urlopen(request, timeout=10)
+    assert chunked.value.code == 413
+    assert create(server).status == 200  # the server serves on
+
+
+def test_a_rule_option_too_long_to_be_one_is_refused_unread(server: Server) -> None:
+    long = "[" + ", ".join(["1"] * 400) + "]"
+    refused = create(server, params={"schedule": long})
+    assert refused.status == 400 and "a value is at most 600 characters" in refused.body["detail"]
+    many = create(server, params={f"p{i}": "1" for i in range(50)})
+    assert many.status == 400 and "at most 40 rule options" in many.body["detail"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from webclient import Client, Server
+from tapete.web import Limits
+from webclient import Client, Server, running
 
 
 def seated(server: Server, game: str = "pocha", **body: object) -> tuple[Client, dict[str, object]]:
@@ -332,3 +334,35 @@ def test_floods_are_cut_off(server: Server) -> None:
             if message["type"] == "error":
                 assert message["rule"] == "flood"
     assert me.ws.close_code == 1008
+
+
+# --- what one connection may cost the others ---------------------------------------------------
+
+
+def test_hello_again_soon_is_refused_and_the_same_seat_again_tells_only_itself(
+    server: Server,
+) -> None:
+    # Each hello used to leave and join the room again, telling everyone there: a few watchers
+    # saying hello in a loop closed a seated player's connection with their flood of news.
+    me, table = started(server)
+    code = str(table["code"])
+    watcher = server.client()
+    watcher.hello(code)
+    me.expect("room")  # a watcher came: everyone is told once
+    watcher.send({"type": "hello", "code": code})  # at once: refused, nothing told
+    assert watcher.expect("error")["rule"] == "hello-too-soon"
+    me.send({"type": "ping", "t": 1})
+    assert me.until(lambda m: m["type"] in ("pong", "room"))["type"] == "pong"
+    time.sleep(1.05)
+    me.send({"type": "hello", "code": code, "token": table["token"], "lang": "es"})
+    assert me.expect("welcome")["lang"] == "es" and me.expect("room")["you"] == 0
+    watcher.send({"type": "ping", "t": 2})
+    assert watcher.until(lambda m: m["type"] in ("pong", "room"))["type"] == "pong"
+
+
+def test_a_connection_that_never_says_hello_is_closed() -> None:
+    with running(limits=Limits(hello_within=0.3)) as quick:
+        silent = quick.client()
+        assert silent.expect("error", timeout=5)["rule"] == "no-hello"
+        with pytest.raises(ConnectionClosed):
+            silent.recv(timeout=5)

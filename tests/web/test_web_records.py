@@ -168,3 +168,9 @@ def test_the_replay_s_words_come_from_the_narrator_as_the_seat_may_know_them(
     record = loads(json.dumps(server.get(f"/api/tables/{code}/records/0")))
     assert [len(d["steps"]) for d in done] == [len(d.actions) for d in record.deals]
     assert done[-1]["steps"][-1][-1].startswith("match over: ")
+    # Told once: asked again (by anyone, as often as they like) the match is not replayed again,
+    # while each language, and each move of a running match, is told afresh.
+    room = server.app.state.rooms.get(code)
+    first = room.narration_for(None, 0, "en")
+    assert room.narration_for(None, 0, "en") is first
+    assert room.narration_for(None, 0, "es") != first

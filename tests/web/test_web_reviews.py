@@ -80,7 +80,7 @@ def test_a_review_is_worked_out_once_kept_and_served_after_a_restart(db_url: str
         # In Spanish: the moves as the table's buttons name them, the unit in Spanish.
         spanish = server.get(f"/api/tables/{code}/reviews/0?lang=es")["review"]
         assert all(d["played_label"].startswith("pedir ") for d in spanish["decisions"][:4])
-        assert spanish["unit_label"] == "tantos"
+        assert spanish["unit_label"] == "puntos"
 
     # Kept beside the record, in the database.
     assert Database(db_url).review(f"{code}.0") is not None

@@ -859,9 +859,10 @@ def _end_poker(state: State) -> State:
     if winner >= 0:
         for seat, layer in _pinke_layers(state.put, live, state.hands, rnd):
             won[seat] += layer
-        # With side pots (bet_cap=none) the winner may take less than the whole Pinke: what
-        # he did not cover goes to the best hand that paid into it, in ``won``.
-        data |= {"winner": winner, "pinke": won[winner], "poch": bowls[POCH]}
+        # ``pinke`` is the whole Pinke, as records have always said: with side pots
+        # (bet_cap=none) a layer the winner did not cover goes to the best hand that paid into
+        # it, which ``won`` shows.
+        data |= {"winner": winner, "pinke": bowls[PINKE], "poch": bowls[POCH]}
         won[winner] += bowls[POCH]
         bowls[POCH] = bowls[PINKE] = 0
         for s in range(n):

@@ -226,6 +226,8 @@ class TableScreen(SceneScreen):
                     self.redraw()
         finally:
             self.bots_running = False
+            if self.message == tr(self.lang, "wait for your turn"):
+                self.message = ""  # said while the bots played: your turn has come
         if session.over is not None:
             self.finish()
         else:
@@ -296,6 +298,9 @@ class TableScreen(SceneScreen):
 
     @work(exclusive=True, group="hint")
     async def find_hint(self) -> None:
+        if self.finished:
+            self.say(tr(self.lang, "match over: press r for a rematch"))
+            return
         if not self.waiting_for_you:
             self.say(tr(self.lang, "wait for your turn"))
             return

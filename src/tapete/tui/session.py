@@ -14,13 +14,22 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tapete import bots
+from tapete.bots import Move
 from tapete.coach import Review, Reviewed
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
 from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
-from tapete.narrate import Entry, event_entries, line, record_you, seat_name, step_entries
+from tapete.narrate import (
+    Entry,
+    event_entries,
+    line,
+    reason_words,
+    record_you,
+    seat_name,
+    step_entries,
+)
 from tapete.present import Button, Table, actions, deal_unit, forbidden_bids, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
@@ -546,7 +555,7 @@ class Replay(Timeline):
         line = tr(
             lang,
             "review: better {best}, {loss} {unit}",
-            best=d.best,
+            best=reason_words(lang, Move(d.best), game_deck(self.game)),  # as its button says
             loss=f"-{d.loss:.1f}",
             unit=unit,
         )

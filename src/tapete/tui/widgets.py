@@ -336,6 +336,21 @@ class LogView(RichLog):
         for line in new:
             self.write(line)
         self._shown = lines
+        self._to_end()
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        # Lines are wrapped to the width they were written at: at another, write them again.
+        self.clear()
+        for line in self._shown:
+            self.write(line)
+        self._to_end()
+
+    def _to_end(self) -> None:
+        # The newest line is what just happened: keep it in view, also once the lines written
+        # before the log knew its size are laid out.
+        self.scroll_end(animate=False)
+        self.call_after_refresh(self.scroll_end, animate=False)
 
     @property
     def lines_text(self) -> tuple[str, ...]:
@@ -355,12 +370,13 @@ class ScoreBoard(VerticalScroll):
             self._draw(scene)
 
     def on_resize(self) -> None:
-        # Its width follows the screen's: at another screen width, the names fit another way.
-        if self.scene is not None and getattr(self, "_drawn_for", None) != self.app.size.width:
+        # Its width follows the screen's (the names fit another way), its rows its height.
+        drawn_for = (self.app.size.width, self.size.height)
+        if self.scene is not None and getattr(self, "_drawn_for", None) != drawn_for:
             self._draw(self.scene)
 
     def _draw(self, scene: Scene) -> None:
-        self._drawn_for = self.app.size.width
+        self._drawn_for = (self.app.size.width, self.size.height)
         table = scene.table
         self.border_title = tr(scene.lang, "scores")
         grid = RichTable(
@@ -375,7 +391,12 @@ class ScoreBoard(VerticalScroll):
         room = max(3, (width - 5 - n) // n)
         for name in table.score_names:
             grid.add_column(short_name(name, room), justify="right", no_wrap=True)
-        for number, row in enumerate(table.history, 1):
+        # The names and the totals always show: where the rows do not all fit, the latest do.
+        rows = max(1, self.scrollable_content_region.height - 2)
+        shown = list(enumerate(table.history, 1))
+        if self.scrollable_content_region.height > 0:
+            shown = shown[-rows:] if len(shown) > rows else shown
+        for number, row in shown:
             grid.add_row(str(number), *(f"{v:+d}" for v in row))
         grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
         self.query_one("#score-table", Static).update(grid)

@@ -113,16 +113,24 @@ def _clean_name(name: str) -> str:
     return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
 
 
+MAX_PARAMS = 40  # rule options a table may set (a game has about 20)
+MAX_VALUE = 600  # characters of one option's value (a 100-hand schedule is about 400)
+
+
 def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
     """A spec from a name and form values; values are read as spec values (``[1, 2]``, true)."""
     name, given = parse_spec(game)
     if given:
         raise SpecError("give parameters in params, not in the game name")
     parsed: dict[str, Any] = {}
+    if len(params) > MAX_PARAMS:
+        raise SpecError(f"a table takes at most {MAX_PARAMS} rule options")
     for key, value in params.items():
-        if not key.isidentifier():
-            raise SpecError(f"{key!r} is not a parameter name")
+        if not key.isidentifier() or len(key) > MAX_VALUE:
+            raise SpecError(f"{key[:MAX_VALUE]!r} is not a parameter name")
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+        if len(text) > MAX_VALUE:  # read before the rules judge it: keep the reading small
+            raise SpecError(f"{key}: a value is at most {MAX_VALUE} characters")
         if not text:
             continue
         try:

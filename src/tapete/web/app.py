@@ -133,11 +133,61 @@ def create_app(
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages)
     app.include_router(router)
     app.include_router(play)
     return app
+
+
+MAX_BODY = 64 * 1024  # bytes of a request's body: every form of the API is far smaller
+
+
+class BodyLimit:
+    """Refuse a request whose body passes ``limit`` bytes with 413, before anything reads it:
+    an unbounded body would cost the server memory and the time to parse it, on the event
+    loop every table shares."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or ()).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.limit:
+            await self._refuse(send)
+            return
+        seen, refused = 0, False
+
+        async def counted() -> Any:
+            # A body sent in chunks, with no length, is counted as it comes: past the limit
+            # the client is answered here and the app told it left.
+            nonlocal seen, refused
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit and not refused:
+                refused = True
+                await self._refuse(send)
+                return {"type": "http.disconnect"}
+            return message
+
+        async def unless_refused(message: Any) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, counted, unless_refused)
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps({"detail": f"a request body is at most {self.limit} bytes"}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:

@@ -40,6 +40,8 @@ class Limits:
     burst: int = 40  # messages at once ...
     rate: float = 20.0  # ... refilled at this many a second
     outbox: int = 512  # messages queued for a slow reader before it is dropped
+    hello_within: float = 30.0  # seconds a new connection has to say hello, else it is closed
+    hello_every: float = 1.0  # seconds between one connection's hellos (each tells a room)
 
 
 def language(value: Any) -> str | None:
@@ -64,6 +66,7 @@ class Link:
         self._tokens = float(limits.burst)
         self._refilled = time.monotonic()
         self.closing = False
+        self.last_hello = -float("inf")  # time.monotonic() of its last hello
 
     def send(self, message: Mapping[str, Any]) -> None:
         if self.closing:
@@ -122,7 +125,15 @@ async def play(ws: WebSocket) -> None:
     writer = asyncio.get_running_loop().create_task(link.pump())
     try:
         while not link.closing:
-            message = await ws.receive()
+            if link.room is None:  # a connection that never says hello holds a socket for naught
+                try:
+                    message = await asyncio.wait_for(ws.receive(), limits.hello_within)
+                except TimeoutError:
+                    link.fail("no-hello", f'say "hello" within {limits.hello_within:g} seconds')
+                    link.close(1008)
+                    break
+            else:
+                message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -203,10 +214,19 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     if token is not None and not isinstance(token, str):
         link.fail("bad-message", "a token is a string")
         return
+    now = time.monotonic()
+    if now - link.last_hello < link.limits.hello_every:  # each hello tells a whole room
+        link.fail("hello-too-soon", f"one hello every {link.limits.hello_every:g} seconds")
+        return
+    link.last_hello = now
+    link.lang = language(msg.get("lang")) or link.lang
+    hashed = token_hash(token) if token else None
+    if link.room is found and hashed == link.token:  # the same seat again: only it is told
+        found.greet(link)
+        return
     if link.room is not None:
         link.room.leave(link)
-    link.lang = language(msg.get("lang")) or link.lang
-    link.token = token_hash(token) if token else None
+    link.token = hashed
     link.seat = found.seat_of(link.token)
     link.room = found
     found.join(link)

@@ -17,7 +17,7 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -40,6 +40,8 @@ __all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels"]
 log = logging.getLogger("tapete.web")
 
 LOG_KEEP = 200  # log entries kept for people who (re)connect
+TELLINGS = 64  # records and narrations a room keeps told (Room._told)
+T = TypeVar("T")
 MAX_SEED = 2**53 - 1
 WATCHERS = -1  # where the other servers count a table's connections that hold no seat
 """The largest match seed. A browser's numbers hold every int up to it exactly (its fair-dealing
@@ -103,6 +105,7 @@ class Room:
         # The record grows with the match, so ending one does not replay it while everyone waits.
         self.recorder = recorder
         self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
+        self._tellings: dict[tuple[Any, ...], Any] = {}  # records and narrations told (_told)
         self.driver.deal(t.seed)
 
     @property
@@ -152,7 +155,10 @@ class Room:
             return t.records[match]
         if match != t.match or not t.started:
             return None
-        return record.dumps(record.redact(self.record(), seat))
+        return self._told(
+            ("record", match, self.version, seat),
+            lambda: record.dumps(record.redact(self.record(), seat)),
+        )
 
     def narration_for(
         self, seat: int | None, match: int | None, lang: str
@@ -161,12 +167,21 @@ class Room:
         with every card once it is over, as ``seat`` may know it while it runs."""
         t = self.truth
         match = t.match if match is None else match
+        names = tuple(self.names(lang))  # a seat taken or renamed since is told by its new name
         if 0 <= match < len(t.records):
-            story = record_story(record.loads(t.records[match]))
-        elif match == t.match and t.started:
-            story = record_story(self.record(), seat, open_hands=False)
+            return self._told(("words", match, lang, names), lambda: self._words(match, lang))
+        if match == t.match and t.started:
+            key = ("words", match, self.version, seat, lang, names)
+            return self._told(key, lambda: self._words(match, lang, seat, over=False))
+        return None
+
+    def _words(
+        self, match: int, lang: str, seat: int | None = None, *, over: bool = True
+    ) -> list[dict[str, Any]]:
+        if over:
+            story = record_story(record.loads(self.truth.records[match]))
         else:
-            return None
+            story = record_story(self.record(), seat, open_hands=False)
         names, teams = self.names(lang), self.game.teams is not None
         return [
             {
@@ -175,6 +190,17 @@ class Room:
             }
             for deal in story
         ]
+
+    def _told(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """``make()``, kept for ``key``: a record or a narration replays the whole match, and a
+        page asked again and again (or by many) must not replay it each time. The keys name the
+        move number, so what a running match told is never told stale."""
+        told = self._tellings
+        if key not in told:
+            if len(told) >= TELLINGS:
+                told.clear()
+            told[key] = make()
+        return cast("T", told[key])
 
     def hint_allowed(self, seat: int | None) -> bool:
         """Hints are for people playing against bots only."""
@@ -187,6 +213,22 @@ class Room:
     def join(self, conn: Connection) -> None:
         """A connection arrives: it gets the room and its view; a returning person their seat."""
         self.conns.add(conn)
+        self._welcome(conn)
+        if conn.seat is not None:
+            self.seating.back(conn.seat)
+        self._here(conn.seat)
+        self.broadcast.room_to_all()
+        self.broadcast.catch_up(conn)
+        self.driver.wake()
+
+    def greet(self, conn: Connection) -> None:
+        """A connection already here says hello again (in another language, say): it alone is
+        told the room and its view anew."""
+        self._welcome(conn)
+        conn.send(self.broadcast.room_message(conn))
+        self.broadcast.catch_up(conn)
+
+    def _welcome(self, conn: Connection) -> None:
         conn.send(
             {
                 "type": "welcome",
@@ -196,12 +238,6 @@ class Room:
                 "lang": conn.lang,
             }
         )
-        if conn.seat is not None:
-            self.seating.back(conn.seat)
-        self._here(conn.seat)
-        self.broadcast.room_to_all()
-        self.broadcast.catch_up(conn)
-        self.driver.wake()
 
     def leave(self, conn: Connection) -> None:
         """A connection is gone; a person's seat waits ``grace`` seconds for them, then a bot

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
@@ -171,12 +171,17 @@ class Broadcast:
         if self.room.truth.started:
             conn.send(self.view_message(conn, self.room.log[-LOG_SHOWN:]))
 
-    def tell_all(self, message: Callable[[Connection], Mapping[str, Any]]) -> None:
-        for conn in list(self.room.conns):
-            conn.send(message(conn))
-
     def room_to_all(self) -> None:
-        self.tell_all(self.room_message)
+        """The room to every connection: built once per seat, language and host, so a crowd
+        of spectators costs one message, not one each (each message counts the connections)."""
+        host = self.room.truth.host
+        built: dict[tuple[int | None, str, bool], dict[str, Any]] = {}
+        for conn in list(self.room.conns):
+            key = (conn.seat, conn.lang, conn.token is not None and conn.token == host)
+            message = built.get(key)
+            if message is None:
+                message = built[key] = self.room_message(conn)
+            conn.send(message)
 
     def view_to_all(
         self, entries: Sequence[Mapping[str, Any]], trick: Mapping[str, Any] | None = None
