@@ -182,6 +182,16 @@ def test_a_record_that_spells_a_rule_another_way_still_replays() -> None:
     assert "params do not match the spec" in refused(doc)
 
 
+def test_a_record_with_a_reason_an_older_tapete_wrote_still_replays() -> None:
+    # Poch's max_rounds cap ending a match before its rounds was once "rounds complete".
+    doc = as_json(finished("poch(rounds=5, max_rounds=2)", seed=2))
+    assert doc["result"]["reason"] == "round limit reached"
+    doc["result"]["reason"] = "rounds complete"
+    assert record.checked(record.loads(json.dumps(doc))).result is not None
+    doc["result"]["reason"] = "last player with chips"  # another reason: refused
+    assert 'expected "round limit reached"' in refused(doc)
+
+
 def _event(doc: dict[str, Any], deal: int, kind: str) -> dict[str, Any]:
     event: dict[str, Any] = next(e for e in doc["deals"][deal]["events"] if e["type"] == kind)
     return event

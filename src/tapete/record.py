@@ -24,6 +24,7 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeGuard
 
 from tapete.cards import CARD_TEXT
@@ -651,6 +652,7 @@ class _Check:
     def __init__(self, record: Record) -> None:
         self.record = record
         self.game, self.state = _start(record)
+        self._older: Mapping[str, Sequence[str]] = getattr(self.game.rules, "REASONS_BEFORE", {})
         self.engine = Recorder(self.game, self.state, record.seed, record.seats)
         self.current = -1  # the deal being compared
         self.seen = 0  # its events compared so far
@@ -725,7 +727,7 @@ class _Check:
                 raise RecordError(
                     f"{where}: the engine has a {event['type']} event the record lacks"
                 )
-            _same_event(where, event, want[number])
+            _same_event(where, event, want[number], self._older)
         self.seen = len(got)
         moves = len(dealt["actions"]) - 1
         if len(want) > len(got):
@@ -773,14 +775,28 @@ class _Check:
         if want is None:
             raise RecordError(f"result: expected {got}, the record says null (unfinished)")
         for key, value in got.items():
-            if _canon(value) != _canon(want.get(key)):
+            if not _same_value(key, value, want.get(key), self._older):
                 raise RecordError(
                     f"result, field {key!r}: expected {_short(value)}, "
                     f"the record says {_short(want.get(key, _MISSING))}"
                 )
 
 
-def _same_event(where: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> None:
+def _same_value(key: str, mine: Any, theirs: Any, older: Mapping[str, Sequence[str]]) -> bool:
+    """Whether a record's value is the engine's: the same, or for a ``reason`` the words an
+    older tapete wrote for it (``older``: the game's ``REASONS_BEFORE``), so a record made
+    before a reason was named better still replays."""
+    if _canon(mine) == _canon(theirs):
+        return True
+    return key == "reason" and isinstance(mine, str) and theirs in older.get(mine, ())
+
+
+def _same_event(
+    where: str,
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+    older: Mapping[str, Sequence[str]] = MappingProxyType({}),
+) -> None:
     if _canon(got) == _canon(want):
         return
     kind, after = got["type"], want.get("after")
@@ -796,7 +812,7 @@ def _same_event(where: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> 
         )
     for key in [*got, *(k for k in want if k not in got)]:
         mine, theirs = got.get(key, _MISSING), want.get(key, _MISSING)
-        if _MISSING in (mine, theirs) or _canon(mine) != _canon(theirs):
+        if _MISSING in (mine, theirs) or not _same_value(key, mine, theirs, older):
             raise RecordError(
                 f"{where}: {kind} event, field {key!r}: expected {_short(mine)}, "
                 f"the record says {_short(theirs)}"

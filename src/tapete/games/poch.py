@@ -104,6 +104,9 @@ _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "ni
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
 PARAMS_BEFORE = {"max_rounds": None}
+# The outcome's reasons as older records wrote them: a match the max_rounds cap ended before
+# the rounds asked for were played was called "rounds complete".
+REASONS_BEFORE = {"round limit reached": ("rounds complete",)}
 """Parameters records made before they existed lack, with the value those matches played under."""
 
 
