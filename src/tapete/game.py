@@ -299,6 +299,8 @@ class Game(Generic[S, V]):
     params: Any
     rules: Rules[S, V] = field(repr=False)
     defaults: Any = field(repr=False, compare=False)
+    # format_action's answers: a server writes the same few actions into every view
+    _texts: dict[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The per-step queries go straight to the module: playouts call them millions of times.
@@ -427,6 +429,9 @@ class Game(Generic[S, V]):
         if isinstance(action, str):
             raise InvalidActionError(f"format_action takes an action as an int, not {action!r}")
         number = self.action(action)  # an int, or InvalidActionError
+        known = self._texts.get(number)
+        if known is not None:
+            return known
         try:
             text = self.rules.format_action(self.params, number)
             same = self.rules.parse_action(self.params, text) == number
@@ -434,6 +439,8 @@ class Game(Generic[S, V]):
             same = False
         if not same:
             raise InvalidActionError(f"{number} is not an action of {self.name}")
+        if 0 <= number < 1024:  # every action of every game; never an unbounded cache
+            self._texts[number] = text
         return text
 
     def _own(self, value: object, kind: str) -> None:
