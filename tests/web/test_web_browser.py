@@ -123,6 +123,26 @@ def play_until(
     raise AssertionError(f"{done} did not show after {limit} clicks")
 
 
+def start_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
+    """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
+    and started; returns its code."""
+    game = tapete.load(spec)
+    name, params = tapete.game.parse_spec(spec)
+    made = server.create(
+        name,
+        params={k: str(v) for k, v in params.items()},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
+        seed=seed,
+        bot_delay=0.05,
+    )
+    code = str(made["code"])
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    page.goto(f"{server.url}/t/{code}")
+    page.click(".waiting .start")
+    return code
+
+
 def test_a_whole_pocha_hand_against_three_bots_by_clicking(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[3]")
@@ -208,20 +228,10 @@ SHOWN = {"pocha": "pocha(schedule=[5])", "oh_hell": "oh_hell(schedule=[6])"}
 )
 def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str) -> None:
     game = tapete.load(spec)
-    name, params = tapete.game.parse_spec(spec)
-    made = server.create(
-        name,
-        params={k: str(v) for k, v in params.items()},
-        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
-        seed=4,
-        bot_delay=0.05,
-    )
+    name = game.name
     context = browser.new_context(viewport={"width": 1360, "height": 860})
     p = context.new_page()
-    p.goto(server.url + "/")
-    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-    p.goto(f"{server.url}/t/{made['code']}")
-    p.click(".waiting .start")
+    start_with_bots(p, server, spec, seed=4)
     p.wait_for_selector(ACTIONABLE)
     # A few moves in, so there is something on the table.
     rng = random.Random(5)
@@ -268,22 +278,12 @@ def test_a_phone_shows_the_lobby_and_a_full_table_within_its_screen(
     p.click("#params summary")
     p.click("#table-options summary")  # reachable: nothing lies over it
     fits(p)
-    name, params = tapete.game.parse_spec(spec)
-    made = server.create(
-        name,
-        params={k: str(v) for k, v in params.items()},
-        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
-        seed=6,
-        bot_delay=0.05,
-    )
-    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-    p.goto(f"{server.url}/t/{made['code']}")
-    p.click(".waiting .start")
+    start_with_bots(p, server, spec, seed=6)
     p.wait_for_selector(ACTIONABLE)
     p.wait_for_timeout(300)
     fits(p)  # every seat's box on the screen, and the bowls of Poch's board too
     assert p.locator(".felt .seat").count() == game.players
-    shot(p, f"phone-{name}")
+    shot(p, f"phone-{game.name}")
     play_until(p, ".summary:not([hidden])", random.Random(7), limit=600)
     fits(p)
     context.close()
@@ -297,19 +297,9 @@ def test_a_bid_the_dealers_hook_forbids_is_shown_struck_through_and_says_why(
     # Seeds where you deal: you bid last, and the hook forbids the bid that would make the
     # bids add up to 2 (unless the bots' bids already pass 2: then try the next table).
     for seed in (s for s in range(40) if game.new_state(s).deal.dealer == 0):
-        made = server.create(
-            "pocha",
-            params={"players": "3", "schedule": "[2]"},
-            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
-            seed=seed,
-            bot_delay=0.05,
-        )
         context = browser.new_context(viewport={"width": 1360, "height": 900})
         p = context.new_page()
-        p.goto(server.url + "/")
-        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-        p.goto(f"{server.url}/t/{made['code']}")
-        p.click(".waiting .start")
+        start_with_bots(p, server, spec, seed)
         p.wait_for_selector(".buttons .act")
         struck = p.locator(".buttons button.refused")
         if struck.count() == 0:
