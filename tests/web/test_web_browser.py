@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,16 @@ def play_until(
             return clicks
         clicks += click_one(page, rng, prefer_cards)
     raise AssertionError(f"{done} did not show after {limit} clicks")
+
+
+def wait_until(page: Any, expression: str, timeout: float = 20) -> None:
+    """Until ``expression`` is true in the page. Playwright's wait_for_function evaluates it
+    with eval, which the page's Content-Security-Policy forbids, as it forbids any script."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
 
 
 def start_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
@@ -454,7 +465,7 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
         assert p.locator(".log li").all_inner_texts() == shown  # each entry once
         p.locator(".hand.my-turn .card-btn.legal").first.click()
-        p.wait_for_function(f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
+        wait_until(p, f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
 
 
 # Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
@@ -485,7 +496,7 @@ def test_after_a_dropped_connection_the_log_shows_each_entry_once(
     assert len(shown) > 4  # the deal and the bids at least
     p.evaluate("window.sockets.at(-1).close()")
     p.wait_for_selector(".banner:not([hidden])")
-    p.wait_for_function("window.sockets.length === 2 && window.sockets[1].views > 0")
+    wait_until(p, "window.sockets.length === 2 && window.sockets[1].views > 0")
     p.wait_for_selector(".banner", state="hidden")
     assert p.locator(".log li").all_inner_texts() == shown
 
@@ -547,7 +558,7 @@ def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
         assert p.locator(".pager .prev-page").is_disabled()
         first = {a.inner_text().split()[0] for a in p.locator("#tables li a strong").all()}
         p.click(".pager .next-page")
-        p.wait_for_function("document.querySelectorAll('#tables li').length === 5")
+        wait_until(p, "document.querySelectorAll('#tables li').length === 5")
         assert p.locator(".pager .page-of").inner_text() == "page 2 of 2"
         assert p.locator(".pager .next-page").is_disabled()
         second = {a.inner_text() for a in p.locator("#tables li a strong").all()}

@@ -33,6 +33,11 @@ def test_pages_are_served(server: Server) -> None:
         page = server.get(path)
         assert '<script type="module" src="/static/main.js">' in page
     assert "export function cardSVG" in server.get("/static/cards.js")
+    # Only its own scripts, no framing by another site (the browser tests run under this policy).
+    with urllib.request.urlopen(server.url + "/t/ABCDE", timeout=10) as response:
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> None:
