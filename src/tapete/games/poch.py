@@ -104,10 +104,10 @@ _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "ni
                7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two"}  # fmt: skip
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
 PARAMS_BEFORE = {"max_rounds": None}
-# The outcome's reasons as older records wrote them: a match the max_rounds cap ended before
-# the rounds asked for were played was called "rounds complete".
-REASONS_BEFORE = {"round limit reached": ("rounds complete",)}
 """Parameters records made before they existed lack, with the value those matches played under."""
+REASONS_BEFORE = {"round limit reached": ("rounds complete",)}
+"""Reasons as older records wrote them: a match the max_rounds cap ended before the rounds asked
+for were played was called "rounds complete"."""
 
 
 class Phase(WordEnum):
@@ -862,11 +862,10 @@ def _end_poker(state: State) -> State:
     if winner >= 0:
         for seat, layer in _pinke_layers(state.put, live, state.hands, rnd):
             won[seat] += layer
-        # ``pinke`` is the whole Pinke, as records have always said: with side pots
-        # (bet_cap=none) a layer the winner did not cover goes to the best hand that paid into
-        # it, which ``won`` shows.
-        data |= {"winner": winner, "pinke": bowls[PINKE], "poch": bowls[POCH]}
         won[winner] += bowls[POCH]
+        # ``pinke`` is the whole Pinke: with side pots (bet_cap=none) a layer the winner did not
+        # cover goes to the best hand that paid into it, which ``won`` shows.
+        data |= {"winner": winner, "pinke": bowls[PINKE], "poch": bowls[POCH]}
         bowls[POCH] = bowls[PINKE] = 0
         for s in range(n):
             chips[s] += won[s]

@@ -45,7 +45,7 @@ Actions are ints: a card ``c`` is ``play c``, ``SWAP`` is ``swap``, ``SING + sui
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias
 
@@ -192,9 +192,11 @@ _CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
     "last_trick_bonus": ((None, 0, 10), "0 or 10 (none: 0 with 2 players, 10 with 4)"),
     "first_leader": ((None, "two_of_oros", "dealer_right"), "two_of_oros or dealer_right"),
 }
-_BY_PLAYERS: dict[str, dict[int, object]] = {  # the defaults that depend on the player count
-    "last_trick_bonus": {2: 0, 4: 10},
-    "first_leader": {2: None, 4: "two_of_oros"},
+LAST_TRICK_BONUS = {2: 0, 4: 10}  # by player count, where the option is not set
+FIRST_LEADER = {2: None, 4: "two_of_oros"}
+_BY_PLAYERS: dict[str, Mapping[int, object]] = {  # the defaults that depend on the player count
+    "last_trick_bonus": LAST_TRICK_BONUS,
+    "first_leader": FIRST_LEADER,
 }
 _ONLY_WITH = {  # the options that mean something with this many players only
     2: ("stock_phase_play", "two_swap_targets", "swap_requires_trick_win", "cantes_after_stock"),
@@ -220,7 +222,7 @@ def last_trick_bonus(params: Params) -> int:
     """The points for the last trick: the option, else 0 with two players and 10 with four."""
     if params.last_trick_bonus is not None:
         return params.last_trick_bonus
-    return 0 if params.players == 2 else 10
+    return LAST_TRICK_BONUS[params.players]
 
 
 def players(params: Params) -> int:
@@ -450,7 +452,7 @@ def _deal(
         upcard, stock, face_up = order[39], (), -1
         known[dealer] = 1 << upcard
         first = (dealer + 1) % 4
-        if (params.first_leader or "two_of_oros") == "two_of_oros":
+        if (params.first_leader or FIRST_LEADER[4]) == "two_of_oros":
             first = next(s for s in range(4) if dealt[s] >> TWO_OF_OROS & 1)
             known[first] |= 1 << TWO_OF_OROS  # who leads first shows who holds it
     deal = Deal(number, dealer, upcard >> 4, upcard, first, order, tuple(dealt), _relaxed(params))

@@ -30,7 +30,7 @@ from tapete.narrate import (
     seat_name,
     step_entries,
 )
-from tapete.present import Button, Table, actions, deal_unit, forbidden_bids, game_deck, present
+from tapete.present import Table, actions, deal_unit, forbidden_bids, game_deck, present
 from tapete.record import Record, Recorder, SeatInfo
 from tapete.record import steps as record_steps
 
@@ -387,11 +387,6 @@ class Session(Timeline):
         assert seat is not None
         return bots.hint(self.game.observe(self.state, seat), self.hint_budget)
 
-    def refused_bids(self, legal: Sequence[Action], lang: str) -> list[Button]:
-        """The bids the rules forbid now (the dealer's hook), shown beside the legal ones, so
-        pressing one tells the rule."""
-        return [b for b, _ in forbidden_bids(self.game, self.state, legal, lang)]
-
     # -- the record
 
     def record(self) -> Record:
@@ -424,7 +419,8 @@ class Session(Timeline):
         mine = self.turn == seat and seat is not None
         legal = self.game.legal_actions(self.state) if mine else []
         acts = actions(self.game, legal, lang, view)
-        refused = self.refused_bids(legal, lang)
+        # Bids the dealer's hook forbids, shown beside the legal ones: pressing one tells why.
+        refused = [b for b, _ in forbidden_bids(self.game, self.state, legal, lang)]
         buttons = [(b, True) for b in acts.buttons]
         if refused:
             buttons = sorted(
