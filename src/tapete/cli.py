@@ -645,10 +645,10 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KIND=RULE",
-        help="per-client limits (repeatable): tables, joins, players or reviews = e.g. "
-        "10/minute;60/hour or none; off for no limits at all (default: "
-        "tables=10/minute;60/hour, joins=30/minute;300/hour, players=10/minute;60/hour, "
-        "reviews=10/minute;60/hour)",
+        help="per-client limits (repeatable): tables, joins, players, reviews or lookups "
+        "(table codes asked for that name no table) = e.g. 10/minute;60/hour or none; off for "
+        "no limits at all (default: tables=10/minute;60/hour, joins=30/minute;300/hour, "
+        "players=10/minute;60/hour, reviews=10/minute;60/hour, lookups=30/minute;300/hour)",
     )
     p.add_argument(
         "--rate-limit-storage",

@@ -1,6 +1,7 @@
 """What keeps one client from filling the server: per-client rate limits (429 with Retry-After),
-trusted proxies, a lobby listed a page at a time, tables nobody started removed after a day;
-and tokens kept out of URLs and logs (headers; the old query form deprecated and hidden)."""
+an IPv6 client counted by its /64, guesses at private tables' codes kept slow, trusted proxies,
+a lobby listed a page at a time, tables nobody started removed after a day; and tokens kept out
+of URLs and logs (headers; the old query form deprecated and hidden)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from conftest import database_url
 from tapete.web import MemoryStore, RateLimits
 from tapete.web.app import open_store
-from tapete.web.ratelimit import RateLimiter
+from tapete.web.ratelimit import RateLimiter, client_key
 from tapete.web.rooms import EXPIRE_AFTER
 from tapete.web.store import Store
 from webclient import Server, free_port, process, running
@@ -122,6 +124,75 @@ def test_the_forwarded_header_is_ignored_from_anyone_but_a_trusted_proxy() -> No
         assert_limited(forged[2], "tables")  # all three are this socket's address
 
 
+def test_an_ipv6_client_is_its_64_and_an_ipv4_one_its_address() -> None:
+    one = {client_key(a) for a in ("2001:db8:a:b::1", "2001:DB8:A:B:ffff:ffff:ffff:ffff")}
+    assert one == {"2001:db8:a:b::/64"}
+    assert client_key("2001:db8:a:c::1") == "2001:db8:a:c::/64"  # the next /64: another client
+    assert client_key("fe80::1%eth0") == "fe80::/64"  # a link-local address with its zone
+    assert client_key("203.0.113.5") != client_key("203.0.113.6")
+    assert client_key("::ffff:203.0.113.5") == client_key("203.0.113.5") == "203.0.113.5"
+    assert client_key("unknown") == "unknown"  # no address: a name, as it is
+
+
+def test_addresses_of_one_ipv6_64_count_together() -> None:
+    limits = RateLimits.parse(["tables=2/minute"])
+    with running(rate_limits=limits, trusted_proxies=["127.0.0.1"]) as server:
+        ana = [{"X-Forwarded-For": f"2001:db8:1:2::{i}"} for i in (1, 2, 3)]
+        assert [create(server, ana[i]).status for i in (0, 1)] == [200, 200]
+        assert_limited(create(server, ana[2]), "tables")  # a new address of hers: still her
+        assert create(server, {"X-Forwarded-For": "2001:db8:1:3::1"}).status == 200
+        v4 = [{"X-Forwarded-For": f"203.0.113.{i}"} for i in (1, 2, 1)]
+        assert [create(server, h).status for h in v4] == [200, 200, 200]
+
+
+# --- guessing private tables' codes -------------------------------------------------------------
+
+
+def test_codes_that_name_no_table_are_limited_and_then_every_code_is_refused() -> None:
+    limits = RateLimits.parse(["lookups=4/minute"])
+    with running(rate_limits=limits) as server:
+        made = create(server, public=False).body
+        code = made["code"]
+        for _ in range(10):  # known codes do not count, whatever is asked of them
+            assert call(server, f"/api/tables/{code}").status == 200
+            assert call(server, f"/api/tables/{code}/records/7").status == 404
+        asked = [
+            call(server, "/api/tables/ZZZZ2"),
+            call(server, "/api/tables/ZZZZ3/record"),
+            call(server, "/api/tables/ZZZZ4/join", {"name": "Bea"}),
+        ]
+        assert [a.status for a in asked] == [404, 404, 404]
+        guesser = server.client()
+        guesser.send({"type": "hello", "code": "ZZZZ5"})  # a WebSocket's hello counts too
+        assert guesser.expect("error")["rule"] == "no-such-table"
+        # Past the limit a known code is refused as an unknown one: a refusal tells nothing.
+        assert_limited(call(server, "/api/tables/ZZZZ6"), "lookups")
+        assert_limited(call(server, f"/api/tables/{code}"), "lookups")
+        assert_limited(call(server, f"/api/tables/{code}/narration"), "lookups")
+        guesser.send({"type": "hello", "code": code, "token": made["token"], "lang": "es"})
+        refused = guesser.expect("error")
+        assert refused["rule"] == "too-many-lookups" and "Demasiadas" in refused["text"]
+        assert "try again in" in refused["message"]
+        with pytest.raises(ConnectionClosed):  # closed: try again later
+            guesser.recv(timeout=5)
+        assert server.get("/api/tables")["total"] == 0  # what needs no code is served
+        assert create(server).status == 200
+
+
+def test_a_player_who_mistypes_a_code_a_few_times_gets_in() -> None:
+    with running(rate_limits=RateLimits()) as server:  # the defaults
+        code = create(server).body["code"]
+        for typo in ("ABCDE", "ABCD3", "A8CDE", code[::-1], code + "X"):
+            assert call(server, f"/api/tables/{typo}").status in (200, 404)
+        me = server.client()
+        for typo in ("ABCDE", "ABCD3"):
+            me.send({"type": "hello", "code": typo})
+            assert me.expect("error")["rule"] == "no-such-table"
+        assert call(server, f"/api/tables/{code}").status == 200
+        me.hello(code)
+        me.close()
+
+
 @pytest.fixture
 def redis_limits() -> Iterator[RateLimits]:
     """Limits counted in the local Redis under a key prefix of this test's own, wiped after."""
@@ -170,7 +241,7 @@ def test_serve_refuses_a_bad_rate_limit(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["serve", "--db", "memory", "--rate-limit", "tables=lots"]) == 2
     assert "'lots' is not a rate limit" in capsys.readouterr().err
     assert main(["serve", "--db", "memory", "--rate-limit", "games=1/minute"]) == 2
-    assert "the kinds are tables, joins, players, reviews" in capsys.readouterr().err
+    assert "the kinds are tables, joins, players, reviews, lookups" in capsys.readouterr().err
 
 
 # --- the lobby, a page at a time -----------------------------------------------------------

@@ -216,8 +216,13 @@ def _rooms(request: Request) -> Rooms:
 
 
 async def _room(request: Request, code: str) -> Room:
+    """Room ``code``, or 404. A private table is found by its code alone, so each client's
+    codes that name no table are counted ("lookups"); past that limit every code it asks for
+    is refused (429), a table's or not: a refusal tells a guesser nothing about a code."""
+    await _limit("lookups", request, count=False)
     room = await _rooms(request).find(code)
     if room is None:
+        await _limit("lookups", request)
         raise HTTPException(404, f"no table {code.upper()}")
     return room
 
@@ -240,11 +245,12 @@ async def _player_id(request: Request, token: str | None) -> str | None:
     return str(found.id)
 
 
-async def _limit(kind: str, request: Request) -> None:
-    """Count a request of ``kind`` by its client; 429 with Retry-After when over a limit."""
+async def _limit(kind: str, request: Request, count: bool = True) -> None:
+    """Count a request of ``kind`` by its client (only look, without ``count``); 429 with
+    Retry-After when over a limit."""
     limiter: RateLimiter = request.app.state.limiter
     client = request.client.host if request.client else "unknown"
-    refused = await limiter.hit(kind, client)
+    refused = await (limiter.hit if count else limiter.test)(kind, client)
     if refused is not None:
         raise HTTPException(
             429,

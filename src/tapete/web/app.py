@@ -32,6 +32,7 @@ from tapete.bots import Bot
 from tapete.errors import SpecError
 from tapete.web.api import STATIC, pages, router
 from tapete.web.cluster import LEASE, Cluster
+from tapete.web.deadlines import BODY_TIMEOUT, head_deadline_protocol
 from tapete.web.protocol import Limits
 from tapete.web.protocol import router as play
 from tapete.web.ratelimit import RateLimiter, RateLimits
@@ -133,7 +134,7 @@ def create_app(
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, within=app.state.limits.body_within)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages)
     app.include_router(router)
@@ -147,10 +148,13 @@ MAX_BODY = 64 * 1024  # bytes of a request's body: every form of the API is far 
 class BodyLimit:
     """Refuse a request whose body passes ``limit`` bytes with 413, before anything reads it:
     an unbounded body would cost the server memory and the time to parse it, on the event
-    loop every table shares."""
+    loop every table shares. Refuse one whose body is not all in ``within`` seconds after its
+    head with 408 (and close the connection): uvicorn times no body, so one sent a byte now
+    and then would hold its request, and what it sent so far, for as long as its client
+    liked."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: Any, limit: int = MAX_BODY, within: float = BODY_TIMEOUT) -> None:
+        self.app, self.limit, self.within = app, limit, within
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -158,35 +162,57 @@ class BodyLimit:
             return
         length = dict(scope.get("headers") or ()).get(b"content-length", b"0")
         if not length.isdigit() or int(length) > self.limit:
-            await self._refuse(send)
+            await self._refuse(send, 413, f"a request body is at most {self.limit} bytes")
             return
-        seen, refused = 0, False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.within
+        seen, whole, started, refused = 0, False, False, False
+
+        async def refuse(status: int, detail: str, close: bool = False) -> Any:
+            nonlocal refused
+            if not refused and not started:
+                refused = True
+                await self._refuse(send, status, detail, close)
+            return {"type": "http.disconnect"}  # the app is told its client left
 
         async def counted() -> Any:
             # A body sent in chunks, with no length, is counted as it comes: past the limit
-            # the client is answered here and the app told it left.
-            nonlocal seen, refused
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit and not refused:
-                refused = True
-                await self._refuse(send)
+            # the client is answered here and the app told it left. Once the body is in, the
+            # app may wait as long as it likes to hear that the client left.
+            nonlocal seen, whole
+            if refused:
                 return {"type": "http.disconnect"}
+            if whole:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - loop.time())
+            except TimeoutError:
+                detail = f"a request body has {self.within:g} s to arrive in full"
+                return await refuse(408, detail, close=True)
+            whole = not message.get("more_body", False)
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                return await refuse(413, f"a request body is at most {self.limit} bytes")
             return message
 
         async def unless_refused(message: Any) -> None:
+            nonlocal started
             if not refused:
+                started = True
                 await send(message)
 
         await self.app(scope, counted, unless_refused)
 
-    async def _refuse(self, send: Any) -> None:
-        body = json.dumps({"detail": f"a request body is at most {self.limit} bytes"}).encode()
+    @staticmethod
+    async def _refuse(send: Any, status: int, detail: str, close: bool = False) -> None:
+        body = json.dumps({"detail": detail}).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
         ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        if close:
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
@@ -233,8 +259,9 @@ def server_config(
     trusted_proxies: Sequence[str] = (),
 ) -> Any:
     """uvicorn's settings for the app: ``X-Forwarded-For`` is read from ``trusted_proxies``
-    only (addresses or networks; none by default, where uvicorn would trust 127.0.0.1), and
-    the access log never prints a token."""
+    only (addresses or networks; none by default, where uvicorn would trust 127.0.0.1), the
+    access log never prints a token, and a connection whose request head is not in within the
+    app's ``Limits.head_within`` seconds is closed (``tapete.web.deadlines``)."""
     import copy
 
     import uvicorn
@@ -243,8 +270,10 @@ def server_config(
     logging_config = copy.deepcopy(LOGGING_CONFIG)
     logging_config.setdefault("filters", {})["hide_tokens"] = {"()": HideTokens}
     logging_config["handlers"]["access"]["filters"] = ["hide_tokens"]
+    limits: Limits = getattr(app.state, "limits", None) or Limits()
     return uvicorn.Config(
         app,
+        http=head_deadline_protocol(limits.head_within),
         host=host,
         port=port,
         log_level=log_level,

@@ -3,7 +3,7 @@
 Every message is a JSON object tagged with ``type`` (docs/protocol.md); ``handle`` reads them in
 one ``match`` and answers bad input with ``{"type": "error", "rule", "message", "text"}`` without
 changing anything or dropping the connection — except for oversized messages and floods, which
-are cut off.
+are cut off, and hellos from a client past its limit of unknown table codes (``lookups``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from tapete.errors import IllegalActionError
-from tapete.i18n import LANGUAGES
+from tapete.i18n import LANGUAGES, tr
+from tapete.web.deadlines import BODY_TIMEOUT, HEAD_TIMEOUT
+from tapete.web.ratelimit import Limited, RateLimiter
 from tapete.web.room import Room
 from tapete.web.rooms import Rooms
 from tapete.web.seating import token_hash
@@ -34,7 +36,8 @@ router = APIRouter()
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may send: bigger messages and faster floods are cut off."""
+    """What one connection may send: bigger messages and faster floods are cut off, and
+    requests sent too slowly (``tapete.web.deadlines``) too."""
 
     max_message: int = 4096  # bytes in one message
     burst: int = 40  # messages at once ...
@@ -42,6 +45,8 @@ class Limits:
     outbox: int = 512  # messages queued for a slow reader before it is dropped
     hello_within: float = 30.0  # seconds a new connection has to say hello, else it is closed
     hello_every: float = 1.0  # seconds between one connection's hellos (each tells a room)
+    head_within: float = HEAD_TIMEOUT  # seconds an HTTP request's head has (see deadlines)
+    body_within: float = BODY_TIMEOUT  # seconds its body has, once the head is in
 
 
 def language(value: Any) -> str | None:
@@ -76,13 +81,14 @@ class Link:
             return
         self.outbox.put_nowait(encode(message))
 
-    def fail(self, rule: str, message: str) -> None:
+    def fail(self, rule: str, message: str, text: str | None = None) -> None:
+        """An error naming ``rule``; ``text`` for people (by default the rule's, translated)."""
         self.send(
             {
                 "type": "error",
                 "rule": rule,
                 "message": message,
-                "text": rule_text(self.lang, rule, message),
+                "text": text or rule_text(self.lang, rule, message),
             }
         )
 
@@ -207,7 +213,20 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     """``link`` comes to a table (leaving the one it was at): as the seat its token holds, or
     to watch."""
     code, token = msg.get("code"), msg.get("token")
-    found = await rooms.find(code) if isinstance(code, str) else None
+    found, refused = await find(rooms, link, code)
+    if refused is not None:  # closed "try again later": the page does, as after any closing
+        seconds, lang = refused.retry_after, language(msg.get("lang")) or link.lang
+        link.fail(
+            "too-many-lookups",
+            f"too many unknown table codes from your address: try again in {seconds} s",
+            tr(
+                lang,
+                "Too many requests from your address: try again in {seconds} s.",
+                seconds=seconds,
+            ),
+        )
+        link.close(1013)
+        return
     if found is None:
         link.fail("no-such-table", f"there is no table {code!r}")
         return
@@ -230,6 +249,22 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     link.seat = found.seat_of(link.token)
     link.room = found
     found.join(link)
+
+
+async def find(rooms: Rooms, link: Link, code: Any) -> tuple[Room | None, Limited | None]:
+    """Room ``code`` (None when there is none), or a refusal: a private table is found by its
+    code alone, so each client's codes that name no table are counted (``lookups``), and past
+    that limit every code it asks for is refused, a table's or not (a refusal tells a guesser
+    nothing about a code), as ``GET /api/tables/CODE`` does."""
+    limiter: RateLimiter = link.ws.app.state.limiter
+    client = link.ws.client.host if link.ws.client else "unknown"
+    refused = await limiter.test("lookups", client)
+    if refused is not None:
+        return None, refused
+    found = await rooms.find(code) if isinstance(code, str) else None
+    if found is None:
+        return None, await limiter.hit("lookups", client)
+    return found, None
 
 
 async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:

@@ -1,11 +1,12 @@
 """Per-client rate limits on what costs the server to keep: new tables, seats taken, players,
-and the coach's reviews asked for.
+and the coach's reviews asked for; and on guesses at private tables' codes.
 
 The counting is the ``limits`` package's (a moving window per client and kind), in a storage
 named by URI: in this process's memory by default, or a shared one (``redis://host:6379``) so
 that several server processes count together. A client is the address of the socket, or, when
 that address is a trusted proxy (``tapete serve --trusted-proxy``), the address the proxy says it
-forwards (uvicorn reads ``X-Forwarded-For`` from trusted proxies only).
+forwards (uvicorn reads ``X-Forwarded-For`` from trusted proxies only); an IPv6 client is its
+/64 (``client_key``).
 
 >>> RateLimits().rules["tables"]
 '10/minute;60/hour'
@@ -17,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -29,7 +31,7 @@ from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-__all__ = ["KINDS", "Limited", "RateLimiter", "RateLimits"]
+__all__ = ["KINDS", "Limited", "RateLimiter", "RateLimits", "client_key"]
 
 #: What is limited, and the default allowance per client (``limits``' notation; ``none``: no
 #: limit). A person creates a table or two an evening; a school behind one address a few dozen.
@@ -39,8 +41,34 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "joins": "30/minute;300/hour",  # POST /api/tables/CODE/join
         "players": "10/minute;60/hour",  # POST /api/players
         "reviews": "10/minute;60/hour",  # POST /api/tables/CODE/reviews/N: the coach's work
+        # Table codes asked for that name no table (GET /api/tables/CODE..., a WebSocket's
+        # hello): a private table is found by its code alone, so guessing codes is kept slow.
+        "lookups": "30/minute;300/hour",
     }
 )
+
+IPV6_CLIENT = 64  # bits of an IPv6 address that are one client: a home or a host gets a /64
+
+
+def client_key(address: str) -> str:
+    """Who ``address`` counts as: an IPv4 address itself, an IPv6 address its /64 (one user
+    holds a whole /64 and could take a new address per request), an IPv4-mapped IPv6 address
+    its IPv4 address; anything else (no address: a test client's name) as it is.
+
+    >>> client_key("203.0.113.5"), client_key("::ffff:203.0.113.5")
+    ('203.0.113.5', '203.0.113.5')
+    >>> client_key("2001:db8:1:2:aaaa::1"), client_key("fe80::1%eth0"), client_key("testclient")
+    ('2001:db8:1:2::/64', 'fe80::/64', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # without a link's zone
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_CLIENT), strict=False))
+    return str(ip)
 
 
 @dataclass(frozen=True)
@@ -113,16 +141,25 @@ class RateLimiter:
         self.storage = cast(Storage, storage_from_string(uri, **options))  # async+: an aio one
         self.limiter = MovingWindowRateLimiter(self.storage)
 
-    async def hit(self, kind: str, client: str) -> Limited | None:
-        """Count one request of ``kind`` by ``client``; a ``Limited`` when it is over a limit
-        (then nothing is counted for the rules it was within)."""
+    async def test(self, kind: str, client: str) -> Limited | None:
+        """A ``Limited`` when one more request of ``kind`` by ``client`` (an address) would be
+        over a limit; counts nothing."""
         if not self.config.enabled:
             return None
-        items = self.items.get(kind, [])
-        for item in items:
+        client = client_key(client)
+        for item in self.items.get(kind, []):
             if not await self.limiter.test(item, kind, client):
                 return Limited(kind, await self._retry_after(item, kind, client))
-        for item in items:
+        return None
+
+    async def hit(self, kind: str, client: str) -> Limited | None:
+        """Count one request of ``kind`` by ``client`` (an address); a ``Limited`` when it is
+        over a limit (then nothing is counted for the rules it was within)."""
+        refused = await self.test(kind, client)
+        if refused is not None or not self.config.enabled:
+            return refused
+        client = client_key(client)
+        for item in self.items.get(kind, []):
             if not await self.limiter.hit(item, kind, client):  # another request got there first
                 return Limited(kind, await self._retry_after(item, kind, client))
         return None
