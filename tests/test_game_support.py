@@ -6,8 +6,10 @@ screenshot are checked by their own tests (test_playthroughs, test_conformance, 
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -144,6 +146,32 @@ def test_another_games_state_or_view_is_named_as_such() -> None:
     own = truco_game.new_state(seed=1)  # the game's own state keeps the rules' own error
     with pytest.raises(tapete.IllegalActionError, match="999 is not a Truco action"):
         truco_game.apply(own, 999)
+
+
+def test_a_state_made_under_other_rules_of_the_same_module_is_named_as_such() -> None:
+    """Pocha for three, Pocha for four and Oh Hell share a module: each refuses the others'
+    states, naming the rules the state was made under; a game loaded again takes its own."""
+    three, four, oh_hell = (tapete.load(s) for s in ("pocha(players=3)", "pocha", "oh_hell"))
+    state = three.new_state(seed=1)
+    made = r"a state of pocha\(players=3\) is not a state of pocha: give it to the game"
+    with pytest.raises(TypeError, match=made):
+        four.apply(state, three.legal_actions(state)[0])
+    with pytest.raises(TypeError, match=made):
+        four.observe(state, 3)
+    with pytest.raises(TypeError, match="is not a state of oh_hell"):
+        oh_hell.apply(state, three.legal_actions(state)[0])
+    again = tapete.load("pocha(players=3)")
+    assert again.observe(again.apply(state, three.legal_actions(state)[0]), 0).seat == 0
+
+
+@pytest.mark.parametrize("spec", ["oh_hell(players=5)", "tute(players=4)", "poch(rounds=2)"])
+def test_a_game_pickles_and_copies_to_the_same_game(spec: str) -> None:
+    """A ``Game`` travels to another process (its rules module by name) and deep-copies."""
+    game = tapete.load(spec)
+    for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert again == game and again.spec == game.spec
+        state = game.new_state(seed=3)
+        assert again.legal_actions(state) == game.legal_actions(state)
 
 
 @pytest.mark.parametrize("spec", ["pocha(schedule=[1])", "truco", "poch", "pottle", "oh_hell"])

@@ -301,6 +301,21 @@ class Deck:
     def size(self) -> int:
         return len(self.cards)
 
+    def parse(self, text: str) -> Card:
+        """The card ``text`` names, which must be one of this deck's (``2c`` is clubs in a French
+        deck); raises InvalidActionError naming the card otherwise.
+
+        >>> spanish().parse("1o"), french().parse("2c")
+        (1, 66)
+        >>> spanish().parse("Ah")
+        Traceback (most recent call last):
+        tapete.errors.InvalidActionError: 'Ah' is not a card of this game's 40-card deck
+        """
+        card = parse_card(text, french=any(s >= 4 for s in self.suits))
+        if not self.mask >> card & 1:
+            raise InvalidActionError(f"{text!r} is not a card of this game's {self.size}-card deck")
+        return card
+
     def without_ranks(self, *ranks: int) -> Deck:
         """The same deck with some ranks taken out (Pocha drops the 2s for 3 or 6 players)."""
         kept = tuple(r for r in self.ranks if r not in ranks)

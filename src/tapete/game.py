@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import importlib
 import random
 import typing
 from collections import Counter
@@ -250,6 +251,10 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **jsonable(self.data)}
 
+    def __reduce__(self) -> tuple[Callable[..., Event], tuple[str, dict[str, Any]]]:
+        # A read-only mapping does not pickle; its items do, and a state keeps its last events.
+        return Event, (self.type, dict(self.data))
+
 
 def jsonable(value: Any) -> Any:
     """``value`` with mappings as dicts and tuples as lists, as JSON writes them."""
@@ -381,6 +386,9 @@ class Game(Generic[S, V]):
         if type(action) is not int:  # a plain int, the hot path, goes straight to the rules
             action = self.action(action)
         try:
+            # A state made by this game shares its Params: one identity test on the hot path.
+            if state.params is not self.params:  # type: ignore[attr-defined]
+                self._same_rules(state)
             return self.rules.apply(state, action)
         except _FOREIGN:
             self._own(state, "State")
@@ -391,6 +399,8 @@ class Game(Generic[S, V]):
         is not at this table."""
         seat = self._seat(seat)
         try:
+            if state.params is not self.params:  # type: ignore[attr-defined]
+                self._same_rules(state)
             return self.rules.observe(state, seat)
         except _FOREIGN:
             self._own(state, "State")
@@ -443,6 +453,11 @@ class Game(Generic[S, V]):
             self._texts[number] = text
         return text
 
+    def __reduce__(self) -> tuple[Callable[..., Game[Any, Any]], tuple[Any, ...]]:
+        # The rules are a module, which does not pickle: its name does (for process pools).
+        module = self.rules.__name__  # type: ignore[attr-defined]
+        return _game, (module, self.name, self.params, self.defaults)
+
     def _own(self, value: object, kind: str) -> None:
         """Called when the rules failed on ``value``: a TypeError saying so if it is not a
         ``kind`` (``State`` or ``View``) of this game's module (the other error stands if it is).
@@ -453,6 +468,15 @@ class Game(Generic[S, V]):
             raise TypeError(
                 f"a {given} is not a {kind} of {self.name}: give it to the game that made it"
             ) from None
+
+    def _same_rules(self, state: Any) -> None:
+        """A TypeError unless ``state`` was made under this game's parameters: a state of
+        Pocha for three, say, given to Pocha for four or to Oh Hell (one module, other rules)."""
+        if state.params != self.params:
+            made = Game(self.name, state.params, self.rules, self.defaults).spec
+            raise TypeError(
+                f"a state of {made} is not a state of {self.spec}: give it to the game that made it"
+            )
 
     def _seat(self, seat: object) -> Seat | None:
         """``seat`` checked: None (a spectator) or a seat of this table, as an int."""
@@ -468,6 +492,11 @@ class Game(Generic[S, V]):
 
     def parse_action(self, text: str) -> Action:
         return self.rules.parse_action(self.params, text)
+
+
+def _game(module: str, name: str, params: Any, defaults: Any) -> Game[Any, Any]:
+    """A pickled ``Game`` again, its rules imported by the module's name."""
+    return Game(name, params, importlib.import_module(module), defaults)
 
 
 _FOREIGN = (AttributeError, IndexError, KeyError, TypeError)  # what another game's value raises

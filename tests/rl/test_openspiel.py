@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -85,6 +86,80 @@ def test_states_clone_and_pickle_to_the_same_match() -> None:
         again = pickle.loads(pickle.dumps(state))
         assert str(again) == str(state) and again.history() == state.history()
         assert state.clone().legal_actions() == state.legal_actions()
+
+
+def _random_step(state: Any, rng: random.Random) -> None:
+    if state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_a_resampled_state_is_one_the_seat_cannot_tell_apart(spec: str) -> None:
+    """``resample_from_infostate``: the seat's information state, observation and legal actions
+    stay; the other seats' hidden cards are dealt anew (not always as they were); the drawn
+    state plays on, clones and pickles whole; the state it came from is unchanged."""
+    game, rng = openspiel.load(spec), random.Random(7)
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(40, 80)):
+        if state.is_terminal():
+            break
+        _random_step(state, rng)
+    while state.is_chance_node():
+        _random_step(state, rng)
+    if state.is_terminal():
+        return
+    seat, before = state.current_player(), str(state)
+    for draw in range(6):
+        drawn = state.resample_from_infostate(seat, random.Random(draw).random)
+        assert drawn.information_state_string(seat) == state.information_state_string(seat)
+        assert drawn.observation_string(seat) == state.observation_string(seat)
+        assert drawn.legal_actions() == state.legal_actions()
+        again = pickle.loads(pickle.dumps(drawn))
+        assert str(again) == str(drawn)
+        while not drawn.is_terminal():
+            _random_step(drawn, rng)
+        assert len(drawn.returns()) == game.num_players()
+    assert str(state) == before
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_resampling_deals_the_hidden_cards_anew(spec: str) -> None:
+    """At the first decision the others' hands are hidden, and resampling deals them otherwise
+    (their observations differ between draws)."""
+    game, rng = openspiel.load(spec), random.Random(5)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _random_step(state, rng)
+    seat = state.current_player()
+    others = [p for p in range(game.num_players()) if p != seat]
+    seen = set()
+    for draw in range(8):
+        drawn = state.resample_from_infostate(seat, random.Random(draw).random)
+        seen.add(tuple(drawn.observation_string(p) for p in others))
+    assert len(seen) > 1
+
+
+@pytest.mark.parametrize("spec", ["pocha(players=3, schedule=[2])", "truco(players=4, target=2)"])
+def test_openspiel_s_information_set_search_plays_a_match(spec: str) -> None:
+    """OpenSpiel's own IS-MCTS (its Python one: the C++ ``ISMCTSBot`` cannot call a Python
+    game's resampling) plays a whole match against the random rollouts it is built on."""
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    numpy = pytest.importorskip("numpy")
+    game, rng = openspiel.load(spec), random.Random(3)
+    rs = numpy.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 20, random_state=rs)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _random_step(state, rng)
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert len(state.returns()) == game.num_players()
 
 
 SHAPES = [OhHellShape(), OhHellShape(players=3, suits=4, ranks=13, tricks=7)]

@@ -74,7 +74,6 @@ from tapete.cards import (
     format_card,
     format_cards,
     french,
-    parse_card,
     suit_name,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -1120,9 +1119,9 @@ def parse_action(params: Params, text: str) -> Action:
         n = int(words[1])
         return bet_action(n) if words[0] == "bet" else raise_action(n)
     if len(words) == 2 and words[0] == "play":
-        return parse_card(words[1], french=True)
+        return _deck(params.players).parse(words[1])
     if len(words) == 1 and not words[0].isdecimal():
-        return parse_card(words[0], french=True)
+        return _deck(params.players).parse(words[0])
     raise InvalidActionError(
         f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"
     )

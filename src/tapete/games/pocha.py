@@ -50,7 +50,6 @@ from tapete.cards import (
     format_cards,
     french,
     is_card,
-    parse_card,
     spanish,
     suit_name,
 )
@@ -862,7 +861,7 @@ def _event(state: State, pending: _Pending) -> Event:
 def format_action(params: Params, action: Action) -> str:
     """The text of an action: ``bid N`` or ``play CARD``.
 
-    >>> format_action(Params(), BID + 2), format_action(Params(), parse_card("3o"))
+    >>> format_action(Params(), BID + 2), format_action(Params(), 3)
     ('bid 2', 'play 3o')
     """
     if action >= BID:
@@ -886,9 +885,12 @@ def parse_action(params: Params, text: str) -> Action:
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
+        most = _deck(params).size // params.players  # the largest hand the deck can deal
+        if int(arg) > most:
+            raise InvalidActionError(f"{text.strip()!r}: a bid here is at most {most} tricks")
         return BID + int(arg)
     try:
-        return parse_card(arg, french=params.deck == "french")
+        return _deck(params).parse(arg)
     except InvalidActionError as exc:
         raise InvalidActionError(f"{usage}; {exc}") from None
 

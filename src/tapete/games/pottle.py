@@ -44,7 +44,6 @@ from tapete.cards import (
     cards_of,
     format_card,
     format_cards,
-    parse_card,
     parse_cards,
     suit_mask,
     suit_name,
@@ -704,7 +703,7 @@ def _trick_event(leader: Seat, trick: tuple[Card, ...], winner: Seat) -> Event:
 def format_action(params: Params, action: Action) -> str:
     """The text form of ``action`` (docs/notation.md).
 
-    >>> [format_action(Params(), a) for a in (BID + 3, TRUMP + 2, NO_TRUMP, parse_card("Ks"))]
+    >>> [format_action(Params(), a) for a in (BID + 3, TRUMP + 2, NO_TRUMP, DECK.parse("Ks"))]
     ['bid 3', 'trump h', 'trump none', 'play Ks']
     """
     if action >= BID:
@@ -746,12 +745,14 @@ def parse_action(params: Params, text: str) -> Action:
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
+        if int(arg) > HAND:
+            raise InvalidActionError(f"{text!r}: a bid is at most {HAND} tricks, the whole hand")
         return BID + int(arg)
     if verb == "trump":
         if arg not in _TRUMP_WORDS:
             raise InvalidActionError(f"{text!r}: name trump as c, d, h, s or none")
         return _TRUMP_WORDS[arg]
-    return parse_card(arg, french=True)
+    return DECK.parse(arg)
 
 
 # --- views -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ comes from ``tapete.rl.limits`` and the encoding, computed from the spec.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -126,6 +127,16 @@ class _Shared:
         return _Shared, (_STALE,)
 
 
+class _Drawn(_Shared):
+    """The tapete state of a resampled match: no history of chance outcomes leads to it, so it
+    is pickled whole rather than rebuilt."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _Drawn, (self.value,)
+
+
 # --- the game -----------------------------------------------------------------------------------
 
 
@@ -199,6 +210,7 @@ class TapeteGame(pyspiel.Game):  # type: ignore[misc]
 
 
 _TYPES: dict[str, Any] = {}
+_DEAL = '{"type":"deal"'  # the line of a deal's event in an information state
 
 
 class TapeteState(pyspiel.State):  # type: ignore[misc]
@@ -214,6 +226,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         self._moves: list[int] = []  # the raw actions taken, a pending one included
         self._pending = False  # the last move waits for the next deal
         self._now = _Shared(None)  # the tapete state (None before the first deal)
+        self._drawn = False  # resampled (``resample_from_infostate``): no history leads here
         n = _context(self._spec).game.players
         self._seen: list[list[str]] = [[] for _ in range(n)]
 
@@ -266,6 +279,31 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * ctx.game.players
         return [float(s) for s in seat_scores(outcome.scores, ctx.game.teams)]
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TapeteState:
+        """A state ``player_id`` cannot tell from this one, for information-set search (OpenSpiel's
+        IS-MCTS): the hidden cards of the deal in play are dealt anew by the game's
+        ``sample_state`` from the seat's view, with the randomness of ``probability_sampler``
+        (a callable giving floats in [0, 1)). The seat's information state is unchanged; each
+        other seat's begins the deal anew at its view of the drawn deal. Deals after this one are
+        dealt by the drawn state itself, not at chance nodes, and the state's ``history()``
+        still names the true deal's chance outcomes: a resampled state is for searching, not
+        for serializing by its history (it pickles whole)."""
+        copy: TapeteState = self.clone()
+        now = self._state
+        if now is None or self._cards or self.is_terminal():
+            return copy  # at a chance node or over: nothing hidden is in play
+        game = self._ctx.game
+        rng = random.Random(int(probability_sampler() * 2**53))
+        drawn = game.sample_state(game.observe(now, player_id), rng)
+        copy._now, copy._drawn = _Drawn(drawn), True
+        for seat in range(game.players):
+            if seat != player_id:
+                seen = self._seen[seat]
+                start = max((i for i, line in enumerate(seen) if line.startswith(_DEAL)), default=0)
+                view = view_text(game.observe(drawn, seat))
+                copy._seen[seat] = [*seen[:start], f"drawn: {view}"]
+        return copy
+
     def __str__(self) -> str:
         dealing = " ".join(self._ctx.game.format_action(c)[5:] for c in self._dealing)
         return f"{self._state!r} dealer={self._dealer} dealing=[{dealing}]"
@@ -312,7 +350,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
             self._pending = True
             self._cards = need.cards
             return
-        self._now = _Shared(after)
+        self._now = _Drawn(after) if self._drawn else _Shared(after)
         self._see(after)
 
     def _build(self) -> None:
