@@ -66,8 +66,14 @@ def test_opponents_may_differ_by_seat() -> None:
     seats: list[Any] = [None, "easy", "random"]
     env = tapete.rl.single_agent("pocha(players=3, schedule=[2])", opponents=seats)
     assert [getattr(b, "name", None) for b in env.bots] == [None, "easy", "random"]
-    with pytest.raises(ValueError, match="one entry per seat"):
-        tapete.rl.single_agent("pocha(players=3)", opponents=["easy", "easy"])
+    others = tapete.rl.single_agent(
+        "pocha(players=4)", seat=1, opponents=["easy", "random", "medium"]
+    )
+    assert [getattr(b, "name", None) for b in others.bots] == ["easy", None, "random", "medium"]
+    with pytest.raises(ValueError, match=r"every other seat \(2\) or one per seat \(3\), not 1"):
+        tapete.rl.single_agent("pocha(players=3)", opponents=["easy"])
+    with pytest.raises(ValueError, match="is a program"):
+        tapete.rl.single_agent("pocha(players=3)", opponents='exec(cmd="./bot")')
     with pytest.raises(ValueError, match="seat=3 is not accepted"):
         tapete.rl.single_agent("pocha(players=3)", seat=3)
 
@@ -94,3 +100,10 @@ def test_a_numpy_seat_is_that_seat() -> None:
     seat: Any = np.int64(2)  # what a vectorised trainer may hand over
     env = tapete.rl.single_agent("pocha", seat=seat, opponents="easy")
     assert env.seat == 2 and type(env.seat) is int
+
+
+def test_the_match_seed_deals_the_episode_s_cards_again() -> None:
+    env = tapete.rl.single_agent("pocha(players=3, schedule=[2])", opponents="easy")
+    env.reset(seed=4)
+    again = tapete.load("pocha(players=3, schedule=[2])").new_state(seed=env.match_seed)
+    assert again.deal.order == env.state.deal.order

@@ -65,3 +65,17 @@ def test_a_policy_on_another_spec_is_told_why_it_cannot_play(policy: Path) -> No
     # The match goes on (a random legal move stands in, as for any failing bot); the reason shows.
     assert "trained on observations of shape" in played.stderr
     assert "train it on the spec it plays" in played.stderr
+
+
+def test_the_trained_policy_is_an_opponent_in_the_environment(policy: Path) -> None:
+    """Self-play: the saved policy sits at another seat of the learner's environment."""
+    import tapete.rl
+
+    seat = f'policy(path="{policy}")'
+    env = tapete.rl.single_agent(SPEC, seat=2, opponents=[seat, "random"])
+    assert type(env.bots[0]).__name__ == "PolicyBot" and env.bots[2] is None
+    env.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(env.action_masks().nonzero()[0][0]))
+    assert info["outcome"] is not None

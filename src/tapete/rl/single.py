@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from tapete import bots
+from tapete import players
 from tapete.bots import Bot
 from tapete.game import Game, Seat, integer, seat_scores
 from tapete.games import load
@@ -77,17 +77,11 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
         self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
         self.encoding: Encoding = encoding(self.game)
-        one = isinstance(opponents, str) or not isinstance(opponents, Sequence)
-        given: list[Any] = [opponents] * n if one else list(opponents)  # type: ignore[arg-type]
-        if len(given) != n:
-            raise ValueError(f"opponents: one entry per seat ({n}), not {len(given)}")
-        self.bots: list[Bot | None] = [
-            None if s == seat else bots.load(b) if isinstance(b, str) else b
-            for s, b in enumerate(given)
-        ]
+        self.bots: list[Bot | None] = _opponents(opponents, n, seat)
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.encoding.actions))
         self.state: Any = None
+        self.match_seed = 0  # the seed of the match dealt at the last reset
         self._rngs: list[random.Random] = []
         self._mask: npt.NDArray[np.int8] | None = None
 
@@ -98,9 +92,9 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         before it — a seat may have nothing to decide — is skipped for the next one)."""
         super().reset(seed=seed)
         while True:
-            match_seed = int(self.np_random.integers(2**63))
-            self.state = self.game.new_state(seed=match_seed)
-            self._rngs = [random.Random(f"{match_seed}/{s}") for s in range(self.game.players)]
+            self.match_seed = seed = int(self.np_random.integers(2**63))
+            self.state = self.game.new_state(seed=seed)
+            self._rngs = [random.Random(f"{seed}/{s}") for s in range(self.game.players)]
             self._opponents_play()
             if self.game.current_player(self.state) == self.seat:
                 return self._observation(), {}
@@ -167,3 +161,29 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             action = bot.choose(view, game.legal_actions(self.state), self._rngs[seat])
             reward += self._apply(action)
         return reward
+
+
+def _opponents(given: str | Bot | Sequence[str | Bot], n: int, seat: Seat) -> list[Bot | None]:
+    """Each seat's bot (None for the learner's): one entry for every other seat, an entry for
+    each other seat in seat order, or one per seat with the learner's ignored. A text entry is
+    a level (``medium``, ``hard(ms=100)``) or a trained ``policy(path="FILE")``; a program
+    (``exec``) needs a match's start and end, which an environment does not give."""
+    one = isinstance(given, str) or not isinstance(given, Sequence)
+    entries: list[Any] = [given] * n if one else list(given)  # type: ignore[arg-type]
+    if len(entries) == n - 1:
+        entries.insert(seat, None)
+    if len(entries) != n:
+        raise ValueError(
+            f"opponents: one for every other seat ({n - 1}) or one per seat ({n}),"
+            f" not {len(entries)}"
+        )
+    return [None if s == seat else _bot(entry) for s, entry in enumerate(entries)]
+
+
+def _bot(entry: str | Bot) -> Bot:
+    if not isinstance(entry, str):
+        return entry
+    if players.is_outer(entry) and players.kind_of(entry) != "policy":
+        raise ValueError(f"opponents: {entry} is a program; an environment seats bots and policies")
+    bot: Bot = players.load(entry)
+    return bot
