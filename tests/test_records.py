@@ -282,6 +282,9 @@ def test_an_unfinished_record_replays_at_any_point(spec: str) -> None:
         again = record.loads(record.dumps(half))
         assert record.checked(again) == half
         assert tapete.load(spec).outcome(record.replay(again)) is None
+    assert record.cut(whole, moves + 5) == record.cut(whole, moves)
+    with pytest.raises(ValueError, match="0 or more decisions, not -1"):
+        record.cut(whole, -1)
 
 
 @pytest.mark.parametrize("spec", [POCHA, "tute(players=4)", "truco(target=3)"])

@@ -529,7 +529,12 @@ def integer(value: object) -> int | None:
     if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # NumPy's too
         return None
     index = getattr(value, "__index__", None)
-    return int(index()) if callable(index) else None
+    if not callable(index):
+        return None
+    try:
+        return int(index())
+    except TypeError:  # an array that is not a scalar
+        return None
 
 
 def _card(card: Card | str, french: bool) -> Card:
@@ -589,6 +594,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     >>> parse_spec("pocha(players=3, schedule=[1, 3], dealer_hook=false, rank_order=natural)")
     ('pocha', {'players': 3, 'schedule': (1, 3), 'dealer_hook': False, 'rank_order': 'natural'})
     """
+    if not isinstance(spec, str):
+        raise TypeError(f"a spec is text, such as 'pocha(players=3)', not {spec!r}")
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
     except (SyntaxError, ValueError):  # ValueError: an int too long to read

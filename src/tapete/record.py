@@ -30,7 +30,17 @@ from typing import Any, TypeGuard
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
 from tapete.errors import RecordError
-from tapete.game import Action, Event, Game, Outcome, Seat, jsonable, parse_spec, typed_params
+from tapete.game import (
+    Action,
+    Event,
+    Game,
+    Outcome,
+    Seat,
+    integer,
+    jsonable,
+    parse_spec,
+    typed_params,
+)
 from tapete.games import load as load_game
 
 __all__ = [
@@ -533,7 +543,8 @@ def checked(record: Record) -> Record:
 
 
 def cut(record: Record, moves: int) -> Record:
-    """``record`` as it stood after its first ``moves`` decisions: an unfinished match.
+    """``record`` as it stood after its first ``moves`` decisions: an unfinished match (the whole
+    record when it has no more). ValueError for a negative count.
 
     >>> import tapete
     >>> from tapete.match import play
@@ -542,6 +553,8 @@ def cut(record: Record, moves: int) -> Record:
     >>> half.result, [len(d.actions) for d in half.deals], half.deals[0] == whole.deals[0]
     (None, [6, 1], True)
     """
+    if integer(moves) is None or moves < 0:
+        raise ValueError(f"a record is cut after 0 or more decisions, not {moves!r}")
     game, start = _start(record)
     recorder = Recorder(game, start, record.seed, record.seats)
     for number, (_, _, seat, action, after) in enumerate(steps(record)):

@@ -178,7 +178,9 @@ def test_the_state_shortcut_encodes_exactly_the_view(spec: str) -> None:
         state = game.apply(state, rng.choice(game.legal_actions(state)))
 
 
-@pytest.mark.parametrize("action", [999, -1, "bid 0", None, 1.5, True])
+@pytest.mark.parametrize(
+    "action", [999, -1, "bid 0", None, 1.5, True, np.array([1, 2]), np.array([40])]
+)
 def test_an_action_outside_the_action_space_is_refused_not_read_as_another(action: Any) -> None:
     """``-1`` would otherwise be the last action of the space, ``1.5`` the second, ``True`` the
     second too; an index past the end would fail inside the encoding."""
