@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -15,10 +16,12 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from rich.console import Console
 
 import tapete
-from tapete import SpecError, arena
+from tapete import SpecError, arena, record
 from tapete.game import Action, Game
+from tapete.match import play
 
 
 class FirstBot:
@@ -32,6 +35,26 @@ class FirstBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         return legal_actions[0]
+
+
+class Raiser:
+    """A bot with a bug in every decision: each of its moves is a random legal one played for it,
+    with the seat's dice, so it plays exactly as ``random`` does."""
+
+    name = "raiser"
+
+    def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        raise RuntimeError("no strategy yet")
+
+
+def decisions_faced(
+    spec: str, entrants: Sequence[str | Any], match: arena.MatchResult
+) -> Counter[int]:
+    """Each bot's decisions in ``match``, counted on a replay of it outside the arena."""
+    game = tapete.load(spec)
+    agents = [entrants[b] for b in match.seats]
+    _, rec = play(game, agents, seed=match.seed, on_failure=lambda seat, failure: None)
+    return Counter(match.seats[seat] for _, _, seat, _, _ in record.steps(rec))
 
 
 # --- the scheme ----------------------------------------------------------------------------
@@ -146,6 +169,59 @@ def test_first_legal_action_against_random_gives_sane_numbers() -> None:
     assert arena.loads(arena.dumps(result)) == result
 
 
+def test_a_bot_that_fails_every_decision_is_counted_and_flagged(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    spec = "pocha(schedule=[1, 2])"
+    entrants: list[str | Any] = [Raiser(), "random"]
+    result = arena.run(spec, entrants, matches=8, workers=1, seed=2)
+    assert "failed to choose a move (RuntimeError: no strategy yet)" in capfd.readouterr().err
+    faced = sum((decisions_faced(spec, entrants, m) for m in result.matches), Counter[int]())
+    raiser, other = result.bot_result("raiser"), result.bot_result("random")
+    assert raiser.decisions == faced[0] > 0 and raiser.stand_ins == faced[0]
+    assert (other.decisions, other.stand_ins) == (faced[1], 0)
+    # What the count is for: the bug is invisible in the scores (it plays as random does).
+    assert result.difference("raiser", "random").mean == 0
+    assert result.warnings() == [raiser.warning] and other.warning is None
+    n = faced[0]
+    assert f"raiser failed {n} of its {n} decisions (100%) and a random legal move" in str(
+        raiser.warning
+    )
+    data = result.to_json()
+    assert [(r["decisions"], r["stand_ins"]) for r in data["results"]] == [(n, n), (faced[1], 0)]
+    assert data["warnings"] == result.warnings()
+    for m in data["matches"]:  # per seat of every match: which assignments it failed in
+        pairs = zip(m["seats"], m["decisions"], strict=True)
+        assert m["stand_ins"] == [d if b == 0 else 0 for b, d in pairs]
+    assert arena.loads(arena.dumps(result)) == result
+    # The same counts wherever the matches are played.
+    assert arena.run(spec, entrants, matches=8, workers=2, seed=2) == result
+
+
+def test_the_report_shows_the_stand_ins_and_warns() -> None:
+    result = arena.run("pocha(schedule=1)", [Raiser(), "random"], matches=4, workers=1)
+    out = io.StringIO()
+    arena.report(result, Console(file=out, width=300))
+    text = out.getvalue()
+    n = result.bot_result("raiser").decisions
+    assert "stand-ins" in text and f"{n} of {n}" in text and f"0 of {n}" in text
+    assert text.rstrip().splitlines()[-1].startswith(f"warning: raiser failed {n} of its {n}")
+
+
+def test_an_arena_saved_before_stand_ins_were_counted_reads_back() -> None:
+    data = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=4, workers=1).to_json()
+    for r in data["results"]:
+        del r["decisions"], r["stand_ins"]
+    for m in data["matches"]:
+        del m["decisions"], m["stand_ins"]
+    old = arena.loads(json.dumps(data))
+    assert [(r.decisions, r.stand_ins) for r in old.results] == [(0, 0), (0, 0)]
+    assert old.warnings() == [] and old.matches[0].stand_ins == ()
+    out = io.StringIO()
+    arena.report(old, Console(file=out, width=300))
+    assert "–" in out.getvalue()
+
+
 def test_a_dominant_bot_is_found_to_beat_the_other_with_95_percent_confidence() -> None:
     result = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=200, workers=1)
     d = result.difference("first", "random")
@@ -184,6 +260,8 @@ def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "random#1" in run.stdout and "no difference at 95% confidence" in run.stdout
+    assert "stand-ins" in run.stdout and "warning" not in run.stdout
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["format"] == "tapete-arena/1" and len(data["matches"]) == 4
+    assert data["warnings"] == [] and all(r["stand_ins"] == 0 for r in data["results"])
     assert out_png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -188,7 +189,7 @@ def test_a_bot_that_answers_too_late_gets_a_random_move_and_its_late_answer_is_d
 def test_a_bot_that_answers_garbage_is_told_why_and_a_legal_move_is_played(
     tmp_path: Path,
 ) -> None:
-    bot = bot_script(tmp_path, "answer = {1: 'fold', 2: 'bid 99'}.get(n, answer)")
+    bot = bot_script(tmp_path, "answer = {1: 'fold', 2: 'bid 1'}.get(n, answer)")
     path = tmp_path / "match.json"
     seat = python_seat(bot)
     run = tapete_run(
@@ -196,12 +197,64 @@ def test_a_bot_that_answers_garbage_is_told_why_and_a_legal_move_is_played(
     )
     assert run.returncode == 0, run.stderr
     assert "decision 1: answered 'fold': 'fold' is not an action: write 'bid N'" in run.stderr
-    assert "decision 2: answered 'bid 99', which is not legal now (legal: play " in run.stderr
+    assert "decision 2: answered 'bid 1', which is not legal now (legal: play " in run.stderr
     assert run.stderr.count("failed to choose a move") == 2, run.stderr
     told = Path(f"{bot}.told").read_text("utf-8").splitlines()
     assert [line.split(":")[0] for line in told] == ["decision 1", "decision 2"], run.stderr
     firsts, rec = played(path, 0)
     assert all(firsts[2:]) and rec.result is not None
+
+
+def stray_run(tmp_path: Path, mischief: str) -> tuple[subprocess.CompletedProcess[str], list[bool]]:
+    """A match of seat 0's misbehaving bot against random ones: the run, and for each of the
+    bot's decisions whether the first legal action (its answer) was played."""
+    path = tmp_path / "match.json"
+    seat = python_seat(bot_script(tmp_path, mischief))
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    firsts, _ = played(path, 0)
+    assert len(firsts) > 3
+    return run, firsts
+
+
+def dropped(line: str, decision: int) -> str:
+    return (
+        f"at seat 0: dropped the line {line}, written when no decision was waiting for an"
+        rf" answer \(seen before decision {decision}\)"
+    )
+
+
+@pytest.mark.parametrize(
+    "mischief",
+    [
+        # The note and the answer in one line of code: one write, or two a moment apart.
+        "if n == 2: answer = 'thinking hard\\n' + answer",
+        # The note, then the answer after a while (the bot went on thinking).
+        "if n == 2: print('thinking hard', flush=True); time.sleep(0.005)",
+    ],
+    ids=["at-once", "later"],
+)
+def test_a_note_before_the_answer_costs_that_decision_and_no_other(
+    tmp_path: Path, mischief: str
+) -> None:
+    # The note is taken for decision 2's answer; the answer after it, left over, must not be
+    # taken for decision 3's, nor decision 3's for decision 4's, to the end of the match.
+    run, firsts = stray_run(tmp_path, mischief)
+    assert "decision 2: answered 'thinking hard': 'thinking hard' is not an action" in run.stderr
+    assert run.stderr.count("failed to choose a move") == 1, run.stderr
+    assert re.search(dropped(r"'play \w+'", 3), run.stderr), run.stderr
+    assert firsts[:1] + firsts[2:] == [True] * (len(firsts) - 1)
+
+
+def test_a_bot_that_answers_twice_loses_no_decision_and_is_told_once(tmp_path: Path) -> None:
+    # The first three answers are written twice.
+    run, firsts = stray_run(tmp_path, "if n <= 3: answer = answer + '\\n' + answer")
+    assert "failed" not in run.stderr, run.stderr
+    assert run.stderr.count("dropped the line") == 1, run.stderr
+    assert re.search(dropped("'bid 0'", 2), run.stderr), run.stderr
+    assert all(firsts)
 
 
 def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path: Path) -> None:
@@ -234,6 +287,24 @@ def test_the_arena_reports_a_failing_bot_and_plays_on(
     # Each match is a fresh process whose second decision fails: 4 matches, 2 seats each.
     assert told.count(f"tapete arena: {seat} at seat ") == 8, told
     assert "failed to choose a move (BotError: decision 2: answered 'fold': " in told
+    assert result.bot_result(seat).stand_ins == 8  # and the result counts them
+    assert result.bot_result("random").stand_ins == 0
+
+
+def test_the_arena_counts_every_decision_of_a_bot_that_answers_garbage(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Each decide the bot's processes get is counted by the bot itself, in a file.
+    bot = bot_script(tmp_path, "answer = 'garbage'; open(__file__ + '.n', 'a').write('.')")
+    seat = python_seat(bot)
+    result = arena.run(SPECS["pocha"], [seat, "random"], matches=4, workers=1)
+    capfd.readouterr()
+    faced = len(Path(f"{bot}.n").read_text("utf-8"))
+    mine, other = result.bot_result(seat), result.bot_result("random")
+    assert (mine.decisions, mine.stand_ins) == (faced, faced) and faced > 0
+    assert other.decisions > 0 and other.stand_ins == 0
+    assert result.warnings() == [mine.warning]
+    assert f"{seat} failed {faced} of its {faced} decisions (100%)" in result.warnings()[0]
 
 
 def test_a_bot_that_does_not_greet_is_not_asked_again(tmp_path: Path) -> None:

@@ -32,6 +32,12 @@ the groups; "A beats B with 95% confidence" when it excludes 0. Ratings: openski
 Plackett–Luce model, one rating match per match (each bot present is one team of the rating
 match, ranked by its score), in match order.
 
+**Stand-ins.** A bot that raises, runs out of time or proposes an illegal action has a random
+legal move played for it (``tapete.match.choose_or_stand_in``), so that one bug does not stop
+an arena. Its numbers then measure those random moves, so each match counts, per seat, the
+decisions and the stand-ins; each bot's totals are in its ``BotResult``, and ``warnings()``, the
+table and ``to_json`` say it of every bot that had any.
+
 >>> result = run("pocha(schedule=1)", ["random", "random"], matches=4, workers=1, seed=1)
 >>> result.bots, result.groups, len(result.matches)
 (('random#1', 'random#2'), 2, 4)
@@ -94,6 +100,7 @@ __all__ = [
 
 CONFIDENCE = 0.95
 _LISTS = ("seats", "scores", "winners")  # the tuples of a MatchResult
+_COUNTS = ("decisions", "stand_ins")  # its per-seat counts: absent from older documents
 
 
 # --- results -------------------------------------------------------------------------------
@@ -101,18 +108,28 @@ _LISTS = ("seats", "scores", "winners")  # the tuples of a MatchResult
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One match: its group and seed, the bot (an index) at each seat, and its outcome."""
+    """One match: its group and seed, the bot (an index) at each seat, and its outcome.
+
+    ``decisions`` and ``stand_ins`` are per seat: the moves the seat's bot was asked for, and
+    how many of them were random legal moves played for it because it failed (raised, timed
+    out, proposed an illegal action). Empty when not counted (a result built elsewhere).
+    """
 
     group: int
     seed: int
     seats: tuple[int, ...]
     scores: tuple[int, ...]  # per seat, or per team (Outcome.scores)
     winners: tuple[Seat, ...]
+    decisions: tuple[int, ...] = ()
+    stand_ins: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class BotResult:
-    """One bot over the arena: mean score per match, wins (ties split), openskill rating."""
+    """One bot over the arena: mean score per match, wins (ties split), openskill rating, and
+    how many of its ``decisions`` (over every seat it held) were ``stand_ins``: random legal
+    moves played for it when it failed. Both are 0 in a document written before they were
+    counted."""
 
     name: str
     matches: int
@@ -121,6 +138,27 @@ class BotResult:
     win_rate: float
     mu: float
     sigma: float
+    decisions: int = 0
+    stand_ins: int = 0
+
+    @property
+    def warning(self) -> str | None:
+        """One line when random moves stood in for the bot, else None."""
+        if not self.stand_ins:
+            return None
+        rate = self.stand_ins / max(self.decisions, 1)
+        share = f"{rate:.0%}" if rate >= 0.01 else "under 1%"  # one failure is never "0%"
+        measured = (
+            "random play, not the bot"
+            if self.stand_ins >= self.decisions
+            else "those random moves as well as the bot"
+        )
+        return (
+            f"warning: {self.name} failed {self.stand_ins} of its {self.decisions} decisions"
+            f" ({share}) and a random legal move stood in for each"
+            " (it raised, ran out of time, chose no legal action or exited; stderr said why):"
+            f" its numbers measure {measured}"
+        )
 
 
 @dataclass(frozen=True)
@@ -180,6 +218,10 @@ class ArenaResult:
         """A line per unordered pair, in the order of ``bots``."""
         return [self.difference(a, b).verdict for a, b in itertools.combinations(self.bots, 2)]
 
+    def warnings(self) -> list[str]:
+        """A line per bot that had random moves played for it (``BotResult.warning``)."""
+        return [w for r in self.results if (w := r.warning) is not None]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": "tapete-arena/1",
@@ -192,8 +234,10 @@ class ArenaResult:
             "results": [asdict(r) for r in self.results],
             "differences": [asdict(d) for d in self.differences],
             "verdicts": self.verdicts(),
+            "warnings": self.warnings(),
             "matches": [
-                {**asdict(m), **{k: list(getattr(m, k)) for k in _LISTS}} for m in self.matches
+                {**asdict(m), **{k: list(getattr(m, k)) for k in (*_LISTS, *_COUNTS)}}
+                for m in self.matches
             ],
         }
 
@@ -210,7 +254,8 @@ def dumps(result: ArenaResult) -> str:
 def loads(text: str) -> ArenaResult:
     """The ``ArenaResult`` a ``dumps`` text holds (to plot or compare saved arenas).
 
-    Raises ValueError when the text is not a ``tapete-arena/1`` document.
+    Raises ValueError when the text is not a ``tapete-arena/1`` document. One written before
+    stand-ins were counted reads with none counted (empty per-seat counts, zero totals).
     """
     data = json.loads(text)
     if not isinstance(data, dict) or data.get("format") != "tapete-arena/1":
@@ -224,7 +269,12 @@ def loads(text: str) -> ArenaResult:
         results=tuple(BotResult(**r) for r in data["results"]),
         differences=tuple(Difference(**d) for d in data["differences"]),
         matches=tuple(
-            MatchResult(m["group"], m["seed"], *(tuple(m[k]) for k in _LISTS))
+            MatchResult(
+                m["group"],
+                m["seed"],
+                *(tuple(m[k]) for k in _LISTS),
+                *(tuple(m.get(k, ())) for k in _COUNTS),
+            )
             for m in data["matches"]
         ),
     )
@@ -301,17 +351,23 @@ def _game(spec: str) -> Game[Any, Any]:
 
 def _play(task: _Task) -> MatchResult:
     """Play one match of a task: fresh bots, so nothing carries over from match to match (an
-    outside bot is a fresh process for each match, ended with it)."""
+    outside bot is a fresh process for each match, ended with it). The result counts each
+    seat's decisions and stand-ins, so they travel back from a worker with the scores."""
     spec, entrants, group, seed, seats = task
     game = _game(spec)
     agents = [
         players.load(e) if isinstance(e, str) else copy.deepcopy(e)
         for e in (entrants[b] for b in seats)
     ]
+    decisions, stand_ins = [0] * game.players, [0] * game.players
+
+    def stepped(seat: Seat, action: Any, before: Any, after: Any) -> None:
+        decisions[seat] += 1  # every move of a bot's seat was asked of the bot
 
     def failed(seat: Seat, failure: Exception) -> None:
-        # Told as it happens, from whichever worker plays the match: a bot that fails plays on
-        # with random legal moves, and the arena's numbers say so only through this line.
+        stand_ins[seat] += 1
+        # Told as it happens, from whichever worker plays the match, with why: the numbers
+        # count the stand-ins, but only this line says what went wrong.
         if (note := players.stand_in_note(failure)) is not None:
             print(
                 f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat}, match"
@@ -322,11 +378,19 @@ def _play(task: _Task) -> MatchResult:
             )
 
     with players.seated(game, agents) as finish:
-        final, _ = play(game, agents, seed=seed, on_failure=failed)
+        final, _ = play(game, agents, seed=seed, on_step=stepped, on_failure=failed)
         finish(final)
     outcome = game.outcome(final)
     assert outcome is not None
-    return MatchResult(group, seed, seats, tuple(outcome.scores), tuple(outcome.winners))
+    return MatchResult(
+        group,
+        seed,
+        seats,
+        tuple(outcome.scores),
+        tuple(outcome.winners),
+        tuple(decisions),
+        tuple(stand_ins),
+    )
 
 
 def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResult]]:
@@ -410,7 +474,9 @@ def run(
     (``""``: a local Ray); ``on_match(done, total)`` is called as each one ends. Each match is
     a function of its seed, so the numbers are the same wherever the matches run (with bots
     whose budget counts iterations rather than milliseconds). Agents given as objects are
-    copied for every match and must pickle when ``workers > 1`` or with Ray.
+    copied for every match and must pickle when ``workers > 1`` or with Ray. A bot that fails
+    a decision has a random legal move played for it and the arena goes on; the result counts
+    them (``BotResult.stand_ins``, ``ArenaResult.warnings``).
     Raises SpecError for an unknown game or bot level.
     """
     game = check(spec, bots)
@@ -463,12 +529,17 @@ def _summarise(
     scores = [bot_scores(game, m) for m in matches]
     ratings = _ratings(len(names), scores)
     results = []
+    decisions = _held(len(names), matches, "decisions")
+    stand_ins = _held(len(names), matches, "stand_ins")
     for b, name in enumerate(names):
         mine = [s[b] for s in scores if b in s]
         wins = sum(_wins(m).get(b, 0.0) for m in matches)
         mu, sigma = ratings[b]
+        mean = statistics.fmean(mine)
         results.append(
-            BotResult(name, len(mine), statistics.fmean(mine), wins, wins / len(mine), mu, sigma)
+            BotResult(
+                name, len(mine), mean, wins, wins / len(mine), mu, sigma, decisions[b], stand_ins[b]
+            )
         )
     differences = [
         _difference(names, a, b, matches, scores, groups)
@@ -479,6 +550,17 @@ def _summarise(
     return ArenaResult(
         game.spec, names, seed, groups, scheme, tuple(results), tuple(differences), matches
     )
+
+
+def _held(bots: int, matches: tuple[MatchResult, ...], count: str) -> list[int]:
+    """Each bot's total of a per-seat ``count`` (``decisions`` or ``stand_ins``) over the seats
+    it held in ``matches``."""
+    totals = [0] * bots
+    for m in matches:
+        counts: tuple[int, ...] = getattr(m, count)
+        for bot, n in zip(m.seats, counts or (0,) * len(m.seats), strict=True):
+            totals[bot] += n
+    return totals
 
 
 def _difference(
@@ -557,12 +639,14 @@ def table(result: ArenaResult) -> Table:
         title=f"{result.spec}: {len(result.matches)} matches, {result.groups} duplicate groups",
         caption=(
             "score: mean a match; wins: ties split; rating: openskill mu ± sigma;"
+            " stand-ins: random legal moves played for the bot when it failed, of its decisions;"
             " vs X: the row's score minus X's, ± the half-width of its 95% CI"
         ),
         box=box.SIMPLE_HEAD,
     )
     out.add_column("bot", no_wrap=True)
-    for header in ("matches", "score", "wins", "rating", *(f"vs {b}" for b in result.bots)):
+    headers = ("matches", "score", "wins", "rating", "stand-ins", *(f"vs {b}" for b in result.bots))
+    for header in headers:
         out.add_column(header, justify="right", no_wrap=True)
     for r in result.results:
         cells = [
@@ -571,6 +655,7 @@ def table(result: ArenaResult) -> Table:
             Text(f"{r.mean_score:.2f}"),
             Text(f"{r.win_rate:.1%}"),
             Text(f"{r.mu:.2f} ± {r.sigma:.2f}"),
+            _stand_ins_cell(r),
         ]
         for other in result.bots:
             if other == r.name:
@@ -583,11 +668,21 @@ def table(result: ArenaResult) -> Table:
     return out
 
 
+def _stand_ins_cell(r: BotResult) -> Text:
+    """``0 of 480``, in bold red when not 0; a dash when nothing was counted (an old file)."""
+    if not r.decisions:
+        return Text("–", style="dim")
+    return Text(f"{r.stand_ins} of {r.decisions}", style="bold red" if r.stand_ins else "")
+
+
 def report(result: ArenaResult, console: Console) -> None:
-    """Print the table and a verdict line per pair of bots."""
+    """Print the table, a verdict line per pair of bots, then a warning line per bot that had
+    random moves played for it: last, where a terminal leaves the eye."""
     console.print(table(result))
     for line in result.verdicts():
         console.print(line, highlight=False)
+    for line in result.warnings():
+        console.print(Text(line, style="bold red"), soft_wrap=True)
 
 
 # --- the plot ------------------------------------------------------------------------------
@@ -623,5 +718,7 @@ def plot(result: ArenaResult, path: str | Path) -> None:
     right.set_yticks(list(y), [r.name for r in result.results])
     right.invert_yaxis()
     right.set_xlabel("openskill rating (mu ± 2 sigma)")
-    fig.suptitle(f"tapete arena: {result.spec}, {len(result.matches)} matches")
+    failed = [r.name for r in result.results if r.stand_ins]
+    warning = f"\nrandom moves stood in for {', '.join(failed)} (see the table)" if failed else ""
+    fig.suptitle(f"tapete arena: {result.spec}, {len(result.matches)} matches{warning}")
     fig.savefig(path, format="png", dpi=100)

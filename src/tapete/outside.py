@@ -13,9 +13,12 @@ budget in milliseconds.
 A bot that answers what is not a legal action, answers too late, or exits gets a clear message
 (on tapete's stderr through the match's ``on_failure``, and as an ``error`` line to the bot while
 it runs) and a legal move is played for it (``tapete.match.choose_or_stand_in``); a bot that has
-exited is not started again. The process is ended on every way out: ``close`` after the match,
-and at interpreter exit for any left running (an interrupted match). A bot runs in its own
-session, so ^C at the terminal reaches tapete, which then ends the bot.
+exited is not started again. A line the bot writes when no decision is waiting for an answer (a
+second answer, a note after the answer) is dropped before the next ``decide`` is sent, and the
+first such line of a match is named on tapete's stderr: it is never taken for the next
+decision's answer. The process is ended on every way out: ``close`` after the match, and at
+interpreter exit for any left running (an interrupted match). A bot runs in its own session, so
+^C at the terminal reaches tapete, which then ends the bot.
 
 Standard library only: the protocol needs no package on either side.
 """
@@ -28,10 +31,12 @@ import dataclasses
 import json
 import os
 import queue
+import select
 import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -61,6 +66,10 @@ DEFAULT_MS = 1000  # a decision's budget unless the seat says ms=N
 GRACE_MS = 250  # on top of the budget, for the pipes and the scheduler: the budget is the bot's
 HELLO_MS = 10_000  # to start and answer hello: an interpreter or a virtual machine may be slow
 QUIT_MS = 1000  # to exit after quit, before it is terminated
+CATCH_UP_MS = 100  # at most, before a decide, for the reader to take in what the bot has written
+# After an answer that is no action or not legal: the silence awaited before the next decide,
+# dropping what comes (the answer that followed a note), at most a decision's budget.
+QUIET_MS = 50
 
 _RUNNING: weakref.WeakSet[ExecBot] = weakref.WeakSet()  # ended at exit if still running
 
@@ -163,11 +172,14 @@ class ExecBot:
         self.seat: Seat | None = None
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()  # what the bot wrote; None: EOF
+        self.reader: _Reader | None = None
         # What tapete writes goes through a thread, so a bot that stops reading blocks that
         # thread, never the match; None closes the bot's input.
         self.outbox: queue.Queue[str | None] = queue.Queue()
         self.decisions = 0
         self.owed = 0  # answers to decisions that timed out, still to come and be dropped
+        self.stray = 0  # lines dropped that answered no decision (the first is told on stderr)
+        self.out_of_step = False  # its last answer was no legal action: maybe a note, more to come
         self.ready = False
         self.gone: str | None = None  # why the bot no longer plays
         self.closed = False
@@ -195,7 +207,8 @@ class ExecBot:
             return
         _RUNNING.add(self)
         assert self.process.stdout is not None and self.process.stdin is not None
-        threading.Thread(target=_read, args=(self.process.stdout, self.lines), daemon=True).start()
+        self.reader = _Reader(self.process.stdout, self.lines)
+        threading.Thread(target=self.reader.run, daemon=True).start()
         threading.Thread(target=_write, args=(self.process.stdin, self.outbox), daemon=True).start()
         self._send(
             {
@@ -221,6 +234,9 @@ class ExecBot:
         if not self.ready:
             self._handshake()
         self.decisions += 1
+        # Before the decide is sent, so that no line read for it can have been written before
+        # the bot saw it (the bot cannot have answered what it has not been sent).
+        self._drop_stray()
         legal = [game.format_action(a) for a in legal_actions]
         self._send(
             {
@@ -235,8 +251,10 @@ class ExecBot:
         try:
             action = game.parse_action(answer)
         except InvalidActionError as exc:
+            self.out_of_step = True
             raise self._told(f"answered {answer!r}: {exc}") from None
         if action not in legal_actions:
+            self.out_of_step = True
             raise self._told(
                 f"answered {answer!r}, which is not legal now (legal: {', '.join(legal)})"
             )
@@ -305,6 +323,51 @@ class ExecBot:
                 continue
             return line.strip()
 
+    def _drop_stray(self) -> None:
+        """Drop every line the bot has written so far: the decide this precedes is not sent
+        yet, so none of them answers it. A timed-out decision's late answer among them pays
+        what is owed (as in ``_answer``); any other is a stray line, which left queued would be
+        taken for this decision's answer, and this one's for the next, to the match's end.
+        After an answer that was no legal action, what the bot writes until it has been silent
+        ``QUIET_MS`` (within a decision's budget) is dropped too. The end of the bot's output
+        stays queued for ``_answer`` to report with the exit code.
+        """
+        if self.reader is not None:
+            # A line written a moment ago may still be in the pipe, or read but not queued.
+            self.reader.catch_up(CATCH_UP_MS / 1000)
+        # After an answer that was no legal action the bot may be a line out of step (a note,
+        # then its answer a moment later): wait for it to fall silent, or that late answer
+        # would be taken for this decision's, and this one's for the next.
+        quiet = QUIET_MS / 1000 if self.out_of_step else 0.0
+        self.out_of_step = False
+        limit = time.monotonic() + (self.ms + GRACE_MS) / 1000
+        while True:
+            try:
+                line = self.lines.get(timeout=min(quiet, max(0.0, limit - time.monotonic())))
+            except queue.Empty:
+                return
+            if line is None:
+                self.lines.put(None)  # nothing follows the end: it is still the last item
+                return
+            if self.owed:
+                self.owed -= 1
+                continue
+            self._stray(line)
+
+    def _stray(self, line: str) -> None:
+        """Count a stray line; the first one in a match is told on stderr, naming it."""
+        self.stray += 1
+        if self.stray > 1:
+            return
+        print(
+            f"tapete: {self.name} at seat {self.seat}: dropped the line {line.strip()!r},"
+            f" written when no decision was waiting for an answer (seen before decision"
+            f" {self.decisions}); the protocol takes one line for each decide, notes go to"
+            " standard error. Any more such lines in this match are dropped without a word.",
+            file=sys.stderr,
+            flush=True,
+        )
+
     def _line(self, ms: int, what: str) -> str | None:
         try:
             return self.lines.get(timeout=ms / 1000)
@@ -347,14 +410,82 @@ class ExecBot:
         self.outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Every line the bot writes, then None when it closes its output (exits)."""
-    try:
-        for line in stream:
-            lines.put(line)
-    except (OSError, ValueError):
-        pass
-    lines.put(None)
+# Where the pipe can be polled (not Windows), the reader waits for bytes unlocked and reads and
+# queues them locked, so a caller holding the lock knows every byte is in the pipe or queued.
+_POLL = hasattr(select, "poll")
+
+
+class _Reader:
+    """Queues every line the bot writes (a str with its newline), then None when it closes its
+    output (exits); ``catch_up`` waits until what the bot has written so far is queued.
+
+    Why: the thread that reads the pipe needs the interpreter lock to queue what it has read,
+    and the match's thread may hold it for milliseconds, enough to play the other seats and ask
+    this bot its next decision while a line written before that decision is still on its way.
+    """
+
+    def __init__(self, stream: IO[str], lines: queue.Queue[str | None]) -> None:
+        self.stream = stream  # kept, so its descriptor stays open while it is read
+        self.fd = stream.fileno()
+        self.lines = lines
+        self.lock = threading.Lock()
+        self.partial = b""  # the start of a line whose end has not come yet
+        self.ended = False
+
+    def run(self) -> None:
+        """The reading thread: until the end of the bot's output, or an error reading it."""
+        waiter = _poller(self.fd)
+        with contextlib.suppress(OSError, ValueError):
+            while not self.ended:
+                if waiter is not None:
+                    waiter.poll()  # unlocked: the bytes are still in the pipe
+                    with self.lock:
+                        self._take(os.read(self.fd, 65536))
+                else:
+                    chunk = os.read(self.fd, 65536)
+                    with self.lock:
+                        self._take(chunk)
+        with self.lock:
+            self._take(b"")
+
+    def catch_up(self, limit: float) -> None:
+        """Return once every byte the bot has written is queued as lines (a line it is halfway
+        through writing is waited for), or after ``limit`` seconds. Without ``poll`` the bytes
+        still in the pipe cannot be seen: a line it has begun is waited for, no more."""
+        checker = _poller(self.fd)
+        deadline = time.monotonic() + limit
+        while True:
+            with self.lock:
+                if self.ended:
+                    return
+                waiting = bool(self.partial) or (checker is not None and bool(checker.poll(0)))
+            if not waiting or time.monotonic() >= deadline:
+                return
+            time.sleep(0.0005)  # the reader's turn: it needs the interpreter lock to go on
+
+    def _take(self, chunk: bytes) -> None:
+        """Queue the lines ``chunk`` completes; an empty chunk is the end (a last line without
+        its newline is queued too, then None). Called with the lock held."""
+        if self.ended:
+            return
+        if not chunk:
+            if self.partial:
+                self.lines.put(self.partial.decode("utf-8", "replace"))
+            self.partial, self.ended = b"", True
+            self.lines.put(None)
+            return
+        *complete, self.partial = (self.partial + chunk).split(b"\n")
+        for line in complete:
+            self.lines.put(line.decode("utf-8", "replace") + "\n")
+
+
+def _poller(fd: int) -> Any:
+    """A poll object for reading ``fd``, or None where pipes cannot be polled (Windows)."""
+    if not _POLL:
+        return None
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return poller
 
 
 def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:

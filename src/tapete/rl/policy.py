@@ -5,11 +5,17 @@ The file is a Stable-Baselines3 model saved by ``model.save(path)`` — sb3-cont
 Stable-Baselines3's ``PPO`` (``algo=ppo``, its choice masked to the legal actions afterwards) —
 trained on ``tapete.rl`` observations of the same spec. The bot encodes its view as the
 environments do, asks the policy for its most likely action among the legal ones, and plays it.
+
+A file that is no such model fails when the seat is loaded, with a SpecError that names the
+file and says what is wrong (not a zip file, a model of the other ``algo``), as the ``tapete``
+command's other errors do.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import zipfile
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +31,7 @@ from tapete.rl.encodings import Encoding, encoding
 __all__ = ["ALGOS", "PolicyBot"]
 
 ALGOS = ("maskable_ppo", "ppo")
+_NAMES = {"maskable_ppo": "MaskablePPO (sb3-contrib)", "ppo": "PPO (Stable-Baselines3)"}
 
 
 @lru_cache(maxsize=8)
@@ -37,6 +44,47 @@ def _model(path: str, algo: str) -> Any:
     from stable_baselines3 import PPO
 
     return PPO.load(path, device="cpu")
+
+
+def _load(path: str, algo: str) -> Any:
+    """The model in ``path``, or a SpecError naming the file and what is wrong with it. Not the
+    library's own errors (a ValueError for a file that is no zip, a TypeError for a model of
+    the other algorithm): they say it in its terms, and reach the command as a traceback."""
+    if not zipfile.is_zipfile(path):
+        raise SpecError(f"policy: {path} is not a saved model (not a zip file)")
+    saved = _saved_algo(path)
+    if saved is not None and saved != algo:
+        default = ", the default" if saved == ALGOS[0] else ""
+        raise SpecError(f"policy: {path} holds a {_NAMES[saved]} model; use algo={saved}{default}")
+    try:
+        return _model(path, algo)
+    except Exception as exc:  # whatever the library raises for a file it cannot load
+        raise SpecError(
+            f"policy: {path} does not load as a {_NAMES[algo]} model ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _saved_algo(path: str) -> str | None:
+    """Which of ``ALGOS`` saved the model in the zip file ``path``, read from its ``data``
+    (the JSON of its parameters): the module of its policy class tells sb3-contrib's masked
+    policies from Stable-Baselines3's, and ``clip_range`` a PPO from the other algorithms.
+    None when it cannot tell (a policy class of the user's own); SpecError when the zip holds
+    no such data."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+        module = str(data["policy_class"]["__module__"])
+    except (KeyError, TypeError, ValueError, zipfile.BadZipFile):
+        raise SpecError(
+            f"policy: {path} is a zip file but not a saved model (no Stable-Baselines3 data)"
+        ) from None
+    if "clip_range" not in data:
+        return None
+    if module.startswith("sb3_contrib.common.maskable."):
+        return "maskable_ppo"
+    if module.startswith("stable_baselines3."):
+        return "ppo"
+    return None
 
 
 @lru_cache(maxsize=16)
@@ -57,7 +105,7 @@ class PolicyBot:
             raise SpecError(f'policy: no model file at {path!r} (path="FILE")')
         self.path, self.algo = path, algo
         self.name = f'policy(path="{path}")'
-        _model(path, algo)  # a file that is no model fails here, before any match
+        _load(path, algo)  # a file that is no model fails here, before any match
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
