@@ -164,6 +164,31 @@ def test_the_example_bot_plays_every_game_in_the_arena(name: str) -> None:
     assert all(m.scores for m in result.matches) and result.groups == 2
 
 
+# The facts of a decide, checked by the bot against the presented view: its own seat is to act,
+# and its hand holds as many cards (ints) as the view shows as text.
+FACTS_CHECK = """
+facts = message["facts"]
+me = facts["seat"]
+texts = sorted(message["view"]["hand"])
+ok = facts["turn"] == me and len(facts["hands"][me]) == len(texts)
+with open(__file__ + ".facts", "a") as out:
+    out.write(f"{ok} {facts['phase']}\\n")
+"""
+
+
+@pytest.mark.parametrize("name", ["pocha", "truco", "poch"])
+def test_a_bot_reads_the_facts_of_its_view_without_parsing_words(name: str, tmp_path: Path) -> None:
+    script = bot_script(tmp_path, FACTS_CHECK.strip().replace("\n", "\n        "))
+    spec = SPECS[name]
+    others = ["random"] * (tapete.load(spec).players - 1)
+    run = tapete_run(
+        "play", spec, "--seats", ",".join([python_seat(script), *others]), "--seed", "3"
+    )
+    assert run.returncode == 0 and "failed" not in run.stderr, run.stderr
+    checks = (tmp_path / "bot.py.facts").read_text("utf-8").split("\n")[:-1]
+    assert checks and all(line.startswith("True ") for line in checks), checks
+
+
 # --- bots that fail --------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import enum
 import json
 import os
 import queue
@@ -43,6 +44,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from tapete.cards import CardSet, cards_of
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, ParamValue, Seat
 from tapete.present import present
@@ -108,6 +110,38 @@ def view_json(view: Any) -> dict[str, Any]:
     data = _plain(present(view, "en"))
     assert isinstance(data, dict)
     return data
+
+
+def facts_json(view: Any) -> dict[str, Any]:
+    """The seat's view as the engine holds it, field by field (the game's ``View``), as plain
+    JSON data for a program to read without parsing words: numbers stay numbers, a card is its
+    int ``suit * 16 + rank`` (docs/notation.md), a set of cards a sorted list of them, a phase
+    or another named choice its name in lower case, what the seat does not know ``null``.
+
+    >>> import tapete
+    >>> game = tapete.load("pocha(players=3, schedule=[2])")
+    >>> facts = facts_json(game.observe(game.new_state(seed=1, dealer=2), 0))
+    >>> facts["phase"], facts["bids"], facts["hands"][1], len(facts["hands"][0])
+    ('bid', [None, None, None], None, 2)
+    """
+    data = _facts(view)
+    assert isinstance(data, dict)
+    return data
+
+
+def _facts(value: Any) -> Any:
+    if isinstance(value, CardSet):
+        return list(cards_of(value.mask))
+    if isinstance(value, enum.Enum):
+        return value.name.lower()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = dataclasses.fields(value)
+        return {f.name: _facts(getattr(value, f.name)) for f in fields if f.name[0] != "_"}
+    if isinstance(value, Mapping):
+        return {str(k): _facts(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_facts(v) for v in value]
+    return value
 
 
 def _plain(value: Any) -> Any:
@@ -245,6 +279,7 @@ class ExecBot:
                 "legal": legal,
                 "ms": self.ms,
                 "view": view_json(view),
+                "facts": facts_json(view),
             }
         )
         answer = self._answer()
