@@ -15,10 +15,12 @@ import tapete
 from tapete import bots, record
 from tapete.i18n import tr
 from tapete.match import play
+from tapete.present import card_glyph
 from tapete.tui import TapeteApp
 from tapete.tui.screens import RecordsScreen, ReplayScreen, RulesScreen, SummaryScreen
 from tapete.tui.widgets import (
     ActionButton,
+    InfoPanel,
     KeyBar,
     LogView,
     MessageLine,
@@ -375,6 +377,46 @@ def test_a_replay_steps_through_tricks_and_deals_with_every_hand_open(tmp_path: 
             assert f"step {total} of {total}" in text_of(title)
             log = screen.query_one(LogView).lines_text
             assert any("match over" in line for line in log)
+
+    run(go())
+
+
+@pytest.mark.parametrize("spec", ["truco(target=2)", "truco(players=4, target=2)"])
+def test_the_replay_of_a_blind_mao_de_ferro_shows_every_hand_face_up(
+    spec: str, tmp_path: Path
+) -> None:
+    """At one point each (the target is 2) the hand is played blind: nobody sees his own cards
+    while it is played, but the replay, like every other hand's, shows them all face up."""
+    game = tapete.load(spec)
+    _, rec = play(game, ["easy"] * game.players, seed=0)
+    # The deal played by position ("play 1"): the cards nobody saw.
+    iron = next(d for d, deal in enumerate(rec.deals) if (deal.actions[0][1] == "play 1"))
+    names = [s.name for s in rec.seats]
+
+    def hands_shown(screen: ReplayScreen) -> dict[str, list[str]]:
+        lines = text_of(screen.query_one(OpenHands)).splitlines()
+        return {n: next(ln for ln in lines if ln.startswith(n))[len(n) :].split() for n in names}
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            for _ in range(iron):
+                await pilot.press("n")
+            assert f"deal {iron + 1} of" in text_of(screen.query_one(TitleBar))
+            assert "mão de ferro" in text_of(screen.query_one(InfoPanel))
+            dealt = rec.deals[iron].hands
+            shown = hands_shown(screen)
+            for seat, name in enumerate(names):
+                assert sorted(shown[name]) == sorted(card_glyph(c, "french") for c in dealt[seat])
+            # A blind card played: it is on the table, and no longer in its player's hand.
+            seat, _ = rec.deals[iron].actions[0]
+            await pilot.press("right")
+            on_table = text_of(screen.query_one(TrickArea))
+            gone = next(c for c in shown[names[seat]] if c not in hands_shown(screen)[names[seat]])
+            assert gone in on_table and len(hands_shown(screen)[names[seat]]) == 2
 
     run(go())
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widget import Widget
 
 import tapete
 from tapete.cards import format_card
@@ -19,13 +20,14 @@ from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.narrate import action_label, event_entries, line
-from tapete.present import present
+from tapete.present import card_glyph, present
 from tapete.tui import TapeteApp
 from tapete.tui.screens import RulesScreen, TableScreen
 from tapete.tui.session import Replay, Session
-from tapete.tui.widgets import InfoPanel, LogView, MessageLine, ScoreBoard
+from tapete.tui.widgets import InfoPanel, LogView, MessageLine, ScoreBoard, StepButton, TrickArea
 from tuikit import (
     buttons_on_screen,
+    cards_on_screen,
     fully_visible,
     make_app,
     screen_lines,
@@ -196,6 +198,132 @@ def test_poch_bets_one_to_ten_all_show_whole(size: tuple[int, int], tmp_path: Pa
             screen = await settle(pilot)
             for button in buttons_on_screen(screen):
                 assert fully_visible(app, str(button.label)), str(button.label)
+
+    run(go())
+
+
+def _in_sight(app: Any, widget: Widget, text: str) -> bool:
+    """``text`` is drawn where ``widget`` is, and that is inside the terminal."""
+    width, height = app.size
+    region = widget.region
+    if not region.height or region.right > width or region.bottom > height:
+        return False
+    return text in screen_lines(app)[region.y][region.x : region.right]
+
+
+def _table_fits(app: Any, title: str) -> None:
+    """The whole table is in sight: its title on the first line, the last of its keys on the
+    last, the log between them."""
+    lines = screen_lines(app)
+    assert title in lines[0], lines
+    assert fully_visible(app, "^Q quit"), lines
+    log = app.screen.query_one(LogView)
+    assert log.region.height >= 3 and log.region.bottom <= app.size.height, lines
+
+
+def _raises(session: Session) -> int:
+    legal = [session.game.format_action(a) for a in session.game.legal_actions(session.state)]
+    return sum(a.startswith("raise ") for a in legal) if session.turn == 0 else 0
+
+
+def test_poch_s_bets_to_answer_fit_80x24_every_button_in_sight(tmp_path: Path) -> None:
+    """Four players, a bet to answer: pass, call and nine raises took three rows and pushed the
+    last line of keys off the terminal. Drawn short, the raises take one row."""
+
+    async def go() -> None:
+        app = make_app("poch(rounds=1)", ["human", "easy", "easy", "easy"], 0, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await _drive(pilot, screen, lambda s: _raises(s) == 9, 0, "bet")
+            _table_fits(app, "Poch — round 1")
+            buttons = buttons_on_screen(screen)
+            assert len(buttons) == 11  # pass, call, raise 1 to 9 more
+            for button in buttons:
+                assert _in_sight(app, button, str(button.label)), (button, screen_lines(app))
+            assert fully_visible(app, "raise … more:")
+            await pilot.press("5")
+            screen = await settle(pilot)
+            mine = [s for s in screen.session.steps if s.seat == 0]
+            assert screen.session.game.format_action(mine[-1].action) == "raise 5"
+
+    run(go())
+
+
+@pytest.mark.parametrize(
+    ("seed", "by", "verb"), [(0, "keys", "bet"), (1, "mouse", "raise")], ids=["keys", "mouse"]
+)
+def test_poch_s_amounts_past_nine_are_one_button_stepped_by_minus_and_plus(
+    seed: int, by: str, verb: str, tmp_path: Path
+) -> None:
+    """Forty chips each: a bet of 1 to 40, or a raise of 1 to 39 more. The amounts past nine are
+    one button whose amount - and + choose (the keys, or a click), and all fit in two rows."""
+
+    async def go() -> None:
+        app = make_app(
+            "poch(players=3, chips=40, rounds=1)", ["human", "easy", "easy"], seed, tmp_path
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            _table_fits(app, "Poch — round 1")
+            rows = {b.region.y for b in buttons_on_screen(screen)}
+            assert len(rows) <= 2
+            for button in [*buttons_on_screen(screen), *screen.query(StepButton)]:
+                assert _in_sight(app, button, str(button.label)), (button, screen_lines(app))
+            minus, plus = screen.query(StepButton)
+            assert minus.disabled and not plus.disabled  # at the lowest amount past nine
+            assert screen.scene is not None
+            stepper = next(b for b in screen.scene.buttons if b.stepper)
+            assert (stepper.amount, stepper.stepper[-1]) == (10, 40 if verb == "bet" else 39)
+            for step in ("+", "+", "+", "-"):
+                if by == "keys":
+                    await pilot.press("plus" if step == "+" else "minus")
+                else:
+                    await pilot.click(plus if step == "+" else minus)
+                await pilot.pause()
+                minus, plus = screen.query(StepButton)
+            shown = next(b for b in buttons_on_screen(screen) if "12" in str(b.label).split())
+            assert _in_sight(app, shown, str(shown.label)), screen_lines(app)
+            if by == "keys":
+                await pilot.press(str(shown.label).split()[0])
+            else:
+                await pilot.click(shown)
+            screen = await settle(pilot)
+            mine = [s for s in screen.session.steps if s.seat == 0]
+            assert screen.session.game.format_action(mine[-1].action) == f"{verb} 12"
+
+    run(go())
+
+
+def test_a_long_poch_run_shows_its_latest_cards_each_whole_and_the_table_fits(
+    tmp_path: Path,
+) -> None:
+    """A run of eight cards in Poch's narrow box at 80x24: the box keeps its size, the earlier
+    plays give way to "…", each play stays whole on its line."""
+
+    def long_run(session: Session) -> bool:
+        view = session.game.observe(session.state, 0)
+        return session.turn == 0 and str(view.phase) == "shedding" and len(view.runs[-1]) >= 7
+
+    async def go() -> None:
+        app = make_app("poch(rounds=1)", ["human", "easy", "easy", "easy"], 2, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await _drive(pilot, screen, long_run, 2)
+            _table_fits(app, "Poch — round 1")
+            area = screen.query_one(TrickArea)
+            shown = text_of(area).splitlines()
+            assert shown[0] == "…"
+            assert screen.scene is not None
+            table = screen.scene.table
+            names = {b.seat: b.name.split(" · ")[0] for b in table.seats}
+            words = [f"{names[p.seat]} {card_glyph(str(p.card), 'french')}" for p in table.trick]
+            assert words[-1] in shown[-1]
+            for line in shown[1:]:
+                assert all(play in words for play in line.split("   ")), line  # none cut in two
+            for line in shown:
+                assert fully_visible(app, line.strip()), (line, screen_lines(app))
+            for card in cards_on_screen(screen):
+                assert card.region.bottom <= 24
 
     run(go())
 

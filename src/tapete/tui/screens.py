@@ -39,6 +39,7 @@ from tapete.tui.widgets import (
     OpenHands,
     ScoreBoard,
     SeatsRow,
+    StepButton,
     TitleBar,
     TrickArea,
 )
@@ -133,6 +134,8 @@ class TableScreen(SceneScreen):
         Binding("left", "cursor(-1)", show=False),
         Binding("right", "cursor(1)", show=False),
         Binding("enter,space", "play_selected", show=False),
+        Binding("minus", "amount(-1)", show=False),
+        Binding("plus,equals_sign", "amount(1)", show=False),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -141,6 +144,7 @@ class TableScreen(SceneScreen):
         self.message = ""
         self.hinted: int | None = None
         self.selected = -1
+        self.amount: int | None = None  # the amount a stepper shows (None: its first)
         self.bots_running = False
         self.finished = False
         self.saved_to: Any = None
@@ -165,7 +169,9 @@ class TableScreen(SceneScreen):
         return self.session.game.name
 
     def redraw(self) -> None:
-        self.scene = self.session.scene(self.lang, self.message, self.hinted, self.selected)
+        self.scene = self.session.scene(
+            self.lang, self.message, self.hinted, self.selected, self.amount
+        )
 
     @property
     def waiting_for_you(self) -> bool:
@@ -185,7 +191,7 @@ class TableScreen(SceneScreen):
             why = rule_text(self.lang, error.rule, error.message)
             self.say(tr(self.lang, "not allowed: {why}", why=why))
             return
-        self.message, self.hinted = "", None
+        self.message, self.hinted, self.amount = "", None, None
         self.selected = min(self.selected, len(self.session.scene(self.lang).cards) - 1)
         self.advance()
 
@@ -279,6 +285,16 @@ class TableScreen(SceneScreen):
     def button_pressed(self, event: Button.Pressed) -> None:
         if isinstance(event.button, ActionButton):
             self.act(event.button.action_id)
+        elif isinstance(event.button, StepButton):
+            self.action_amount(event.button.step)
+
+    def action_amount(self, step: int) -> None:
+        """The stepper's amount one lower or higher (``-`` and ``+``)."""
+        buttons = self.scene.buttons if self.scene else ()
+        stepper = next((b for b in buttons if b.stepper), None)
+        if stepper is not None:
+            self.amount = stepper.step(step)
+            self.redraw()
 
     def action_cursor(self, step: int) -> None:
         cards = self.scene.cards if self.scene else ()
@@ -313,7 +329,7 @@ class TableScreen(SceneScreen):
             return
         if version != self.session.version:
             return
-        self.hinted = decision.action
+        self.hinted, self.amount = decision.action, None  # a stepper shows the hinted amount
         session = self.session
         view = session.game.observe(session.state, session.turn)
         words = action_label(session.game, decision.action, self.lang, view=view)
@@ -330,6 +346,7 @@ class TableScreen(SceneScreen):
         self.bots_running = False
         if self.session.undo():
             self.message, self.hinted = tr(self.lang, "your last move is undone"), None
+            self.amount = None
             self.advance()
         else:
             self.say(tr(self.lang, "nothing to undo"))

@@ -9,7 +9,7 @@ in words and the message line, in the chosen language. The widgets draw scenes a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -63,13 +63,26 @@ class CardKey:
 @dataclass(frozen=True)
 class ButtonKey:
     """A button for an action that is not a card. ``legal`` False: shown, but the rules forbid it
-    now (the dealer's hooked bid); pressing it tells the rule."""
+    now (the dealer's hooked bid); pressing it tells the rule.
+
+    ``amount`` is the number of a numbered action (``bet 5``: 5). A *stepper* stands for every
+    amount of one verb past the digit keys (Poch's bets 10 to 40): it shows one of them,
+    ``amount``, and ``stepper`` holds them all, in order."""
 
     label: str
     key: str
     action: Action
     hinted: bool = False
     legal: bool = True
+    amount: int | None = None
+    stepper: tuple[int, ...] = ()
+
+    def step(self, by: int) -> int | None:
+        """The amount ``by`` steps from the one a stepper shows (held at its ends)."""
+        if self.amount not in self.stepper:
+            return None
+        index = self.stepper.index(self.amount) + by
+        return self.stepper[max(0, min(len(self.stepper) - 1, index))]
 
 
 @dataclass(frozen=True)
@@ -404,8 +417,15 @@ class Session(Timeline):
     # -- the scene
 
     def scene(
-        self, lang: str, message: str = "", hinted: Action | None = None, selected: int = -1
+        self,
+        lang: str,
+        message: str = "",
+        hinted: Action | None = None,
+        selected: int = -1,
+        amount: int | None = None,
     ) -> Scene:
+        """The table as the person to act sees it; ``amount``: the one a stepper shows (the
+        nearest on offer; None: the hinted one, else its lowest)."""
         seat = self.human
         names = self.display_names(lang)
         view = self.game.observe(self.state, seat)
@@ -431,7 +451,7 @@ class Session(Timeline):
             table=table,
             lang=lang,
             cards=_card_keys(self, table, acts.cards, mine, hinted),
-            buttons=_button_keys(buttons, bool(acts.cards), hinted),
+            buttons=_button_keys(buttons, bool(acts.cards), hinted, amount),
             log=self.log_lines(lang),
             message=message,
             trick_note=self.trick_note(table, taken, winner, names, lang),
@@ -463,12 +483,19 @@ def _bid_order(text: str) -> tuple[int, int]:
 
 
 def _button_keys(
-    buttons: Iterable[tuple[Any, bool]], cards: bool, hinted: Action | None
+    buttons: Sequence[tuple[Any, bool]],
+    cards: bool,
+    hinted: Action | None,
+    amount: int | None = None,
 ) -> tuple[ButtonKey, ...]:
     used: set[str] = set(RESERVED)
+    runs = {} if cards else _runs(buttons)
     out = []
     for button, legal in buttons:
         words = button.text.split()
+        run = runs.get(words[0], [])
+        if (button, legal) in run[1:]:
+            continue  # one stepper stands for the whole run, where its lowest amount is
         key = ""
         if not cards and len(words) == 2 and words[1].isdecimal() and len(words[1]) == 1:
             key = words[1] if words[1] not in used else ""
@@ -476,8 +503,47 @@ def _button_keys(
             # Mnemonic from the notation first, so keys stay put when the language changes.
             key = _letter(_mnemonic(words, button.label), used)
         used.add(key)
-        out.append(ButtonKey(button.label, key, button.action, button.action == hinted, legal))
+        if run and run[0] == (button, legal):
+            out.append(_stepper(run, key, hinted, amount))
+        else:
+            number = _number(words)
+            out.append(
+                ButtonKey(button.label, key, button.action, button.action == hinted, legal, number)
+            )
     return tuple(out)
+
+
+def _number(words: Sequence[str]) -> int | None:
+    """The amount of a numbered action's notation (``bet 12``: 12), else None."""
+    return int(words[1]) if len(words) == 2 and words[1].isdecimal() else None
+
+
+def _runs(buttons: Sequence[tuple[Any, bool]]) -> dict[str, list[tuple[Any, bool]]]:
+    """Per verb, its amounts past the digit keys (10 and up) when there are two or more: a row
+    of buttons for each would crowd the table (Poch's bets go as high as the chips do)."""
+    runs: dict[str, list[tuple[Any, bool]]] = {}
+    for button, legal in buttons:
+        words = button.text.split()
+        number = _number(words)
+        if number is not None and number > 9:
+            runs.setdefault(words[0], []).append((button, legal))
+    return {verb: run for verb, run in runs.items() if len(run) > 1}
+
+
+def _stepper(
+    run: Sequence[tuple[Any, bool]], key: str, hinted: Action | None, amount: int | None
+) -> ButtonKey:
+    """One button for a run of amounts, showing the one nearest ``amount`` (None: the hinted
+    one, else the lowest)."""
+    numbers = [int(button.text.split()[1]) for button, _ in run]
+    actions = [button.action for button, _ in run]
+    if amount is None:
+        index = actions.index(hinted) if hinted in actions else 0
+    else:
+        index = min(range(len(run)), key=lambda i: (abs(numbers[i] - amount), numbers[i]))
+    button, legal = run[index]
+    hint = button.action == hinted
+    return ButtonKey(button.label, key, button.action, hint, legal, numbers[index], tuple(numbers))
 
 
 _PREFER = {"raise": ("t",)}  # truco!
@@ -597,17 +663,31 @@ class Replay(Timeline):
     def previous_deal(self) -> int:
         return max((s for s in self.starts if s < self.position), default=0)
 
+    def open_hand(self, state: Any, seat: Seat) -> tuple[str, ...]:
+        """``seat``'s cards face up in ``state`` (at ``position``): as a seat at the table sees
+        them (its own, or, in Pocha's blind one-card hands, the others'); where nobody does
+        (Truco's blind mão de ferro: not even their owner), as dealt, less those played since."""
+        for viewer in dict.fromkeys((seat, *range(self.game.players))):
+            seen = self.game.observe(state, viewer).hands[seat]
+            if seen is not None:
+                return tuple(sorted_cards(seen))
+        deal = self.deal_at(self.position)
+        first = self.deals.index(deal) if deal in self.deals else 0
+        played = {
+            step.entries[0].get("card")
+            for step in self.steps[first : self.position]
+            if step.seat == seat and step.entries[0]["kind"] in ("play", "play_down")
+        }
+        dealt = self.record.deals[deal].hands[seat]
+        return tuple(sorted_cards(self.game.parse_card(c) for c in dealt if c not in played))
+
     def scene(self, lang: str) -> Scene:
         state = self.state_at(self.position)
         names = self.display_names(lang)
         table = present(self.game.observe(state, None), lang, names)
         taken, winner = self.last_trick_winner(self.position)
         table = replace(table, last_winner=winner)
-        hands = []
-        for seat in range(self.game.players):
-            own = self.game.observe(state, seat).hand
-            shown = tuple(sorted_cards(own)) if own is not None else ()
-            hands.append((names[seat], shown))
+        hands = tuple((names[seat], self.open_hand(state, seat)) for seat in range(len(names)))
         deals = len(self.record.deals)
         where = tr(
             lang,
@@ -627,7 +707,7 @@ class Replay(Timeline):
             log=self.log_lines(lang, self.position),
             message=last,
             trick_note=self.trick_note(table, taken, winner, names, lang),
-            hands=tuple(hands),
+            hands=hands,
             position=where,
         )
 

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Button, RichLog, Static
 
 from tapete.i18n import tr
-from tapete.present import card_glyph
-from tapete.tui.session import Scene
+from tapete.present import OnTable, card_glyph
+from tapete.tui.session import ButtonKey, Scene
 
 __all__ = [
     "ActionBar",
@@ -28,6 +29,7 @@ __all__ = [
     "OpenHands",
     "ScoreBoard",
     "SeatsRow",
+    "StepButton",
     "TitleBar",
     "TrickArea",
     "card_text",
@@ -128,7 +130,9 @@ class SeatsRow(Horizontal):
 
 
 class TrickArea(Static):
-    """The cards on the table, by whom; when a trick is complete, who takes it."""
+    """The cards on the table, by whom; when a trick is complete, who takes it. Each play stays
+    whole on its line; where the lines do not all fit the box (Poch's long runs), the latest do.
+    """
 
     scene: reactive[Scene | None] = reactive(None)
 
@@ -137,22 +141,53 @@ class TrickArea(Static):
             return
         table = scene.table
         names = {b.seat: b.name.split(" · ")[0] for b in table.seats}
-        text = Text()
-        for play in table.trick:
-            text.append(f"{names.get(play.seat, '?')} ", style="dim")
-            text.append_text(card_text(play.card, table.deck))
-            text.append("   ")
+        width = self.content_size.width or max(20, self.app.size.width // 4)
+
+        def plays(cards: Iterable[OnTable], gap: str) -> list[Text]:
+            return _packed([_play(names, p, table.deck) for p in cards], width, gap)
+
+        lines, room = plays(table.trick, "   "), self._room()
         if scene.trick_note:
-            # The trick just taken stays in sight, with who took it.
-            style = "dim" if table.trick else ""
-            text.append("\n\n" if table.trick else "")
-            for play in table.last_trick:
-                text.append(f"{names.get(play.seat, '?')} ", style="dim")
-                text.append_text(card_text(play.card, table.deck))
-                text.append("  ")
-            text.append("\n→ " + scene.trick_note, style=style or "bold")
+            # The trick just taken stays in sight, with who took it; short of room, who took it.
+            note = Text("→ " + scene.trick_note, style="dim" if table.trick else "bold")
+            gap = [Text()] if lines else []
+            taken = [*gap, *plays(table.last_trick, "  "), note]
+            lines += taken if len(lines) + len(taken) <= room else [*gap, note]
+        if len(lines) > room:
+            lines = [Text("…", style="dim"), *lines[len(lines) - room + 1 :]]
         self.border_title = tr(scene.lang, "on the table")
-        self.update(text)
+        self.update(Text("\n").join(lines))
+
+    def _room(self) -> int:
+        """The lines the box holds at most: its max-height less the border."""
+        most = self.styles.max_height
+        cells = most.cells if most is not None else None
+        return max(2, cells - 2) if cells else 5
+
+    def on_resize(self) -> None:
+        # Plays are laid out to the width: at another, lay them out again.
+        if getattr(self, "_drawn_width", None) != self.content_size.width:
+            self._drawn_width = self.content_size.width
+            self.watch_scene(self.scene)
+
+
+def _play(names: dict[int, str], play: OnTable, deck: str) -> Text:
+    """A card on the table after its player's name: ``Bruno 10♦``."""
+    text = Text(f"{names.get(play.seat, '?')} ", style="dim")
+    text.append_text(card_text(play.card, deck))
+    return text
+
+
+def _packed(parts: Sequence[Text], width: int, gap: str) -> list[Text]:
+    """``parts`` in lines of ``width`` cells, ``gap`` between two, none split across lines."""
+    lines: list[Text] = []
+    for part in parts:
+        if lines and lines[-1].cell_len + len(gap) + part.cell_len <= width:
+            lines[-1].append(gap)
+            lines[-1].append_text(part)
+        else:
+            lines.append(part.copy())
+    return lines
 
 
 class InfoPanel(Static):
@@ -270,9 +305,26 @@ class ActionButton(Button):
         self.can_focus = False
 
 
+class StepButton(Button):
+    """A stepper's ``-`` or ``+``: the amount beside it one lower or one higher (its key too)."""
+
+    def __init__(self, step: int, disabled: bool) -> None:
+        super().__init__("-" if step < 0 else "+", classes="step", compact=True, disabled=disabled)
+        self.step = step
+        self.can_focus = False
+
+
+# The rows the buttons may take before they are drawn short: the table fits 80x24 with two.
+ACTION_ROWS = 2
+
+_Piece = tuple[int, list[Widget]]  # widgets kept on one row, and the columns they take
+
+
 class ActionBar(Vertical):
     """The buttons, in as many rows as the width needs (every label whole); a bid the rules
-    forbid now is shown struck through, and pressing it tells the rule."""
+    forbid now is shown struck through, and pressing it tells the rule. Where they would take
+    more than two rows, each run of amounts is drawn short: its words once, then the numbers
+    (``raise … more: 1 2 3 … 9 - t 12 +``)."""
 
     scene: reactive[Scene | None] = reactive(None, recompose=True)
 
@@ -280,18 +332,9 @@ class ActionBar(Vertical):
         if self.scene is None:
             return
         width = max(20, (self.size.width or self.app.size.width) - 2)
-        rows: list[list[ActionButton]] = [[]]
-        used = 0
-        for button in self.scene.buttons:
-            label = f"{button.key} {button.label}" if button.key else button.label
-            room = max(len(label) + 2, 6) + 1  # the padding, the margin after it
-            if rows[-1] and used + room > width:
-                rows.append([])
-                used = 0
-            used += room
-            classes = "action" + (" -hinted" if button.hinted else "")
-            classes += "" if button.legal else " -refused"
-            rows[-1].append(ActionButton(label, button.action, classes))
+        rows = _rows(_pieces(self.scene.buttons, short=False), width)
+        if len(rows) > ACTION_ROWS:
+            rows = _rows(_pieces(self.scene.buttons, short=True), width)
         for row in rows:
             yield Horizontal(*row, classes="action-row")
 
@@ -299,6 +342,60 @@ class ActionBar(Vertical):
         if getattr(self, "_drawn_width", None) != self.size.width:
             self._drawn_width = self.size.width
             self.refresh(recompose=True)
+
+
+def _rows(pieces: Iterable[_Piece], width: int) -> list[list[Widget]]:
+    """The pieces in rows of ``width`` columns, none split across two."""
+    rows: list[list[Widget]] = [[]]
+    used = 0
+    for room, widgets in pieces:
+        if rows[-1] and used + room > width:
+            rows.append([])
+            used = 0
+        used += room
+        rows[-1].extend(widgets)
+    return rows
+
+
+def _pieces(buttons: Iterable[ButtonKey], short: bool) -> list[_Piece]:
+    """The buttons as widgets: ``short``, a run of amounts under its words once (the first
+    amount kept on the row of the words)."""
+    pieces: list[_Piece] = []
+    words = ""
+    for button in buttons:
+        if not short or button.amount is None:
+            words = ""
+            pieces.append(_button_piece(button, f"{button.key} {button.label}".strip(), 6))
+            continue
+        label = str(button.amount)
+        label = label if button.key == label else f"{button.key} {label}".strip()
+        room, widgets = _button_piece(button, label, 3)
+        run = _run_words(button)
+        if run != words:
+            words = run
+            head = Static(f"{run}:", classes="action-words")
+            room, widgets = room + len(run) + 2, [head, *widgets]
+        pieces.append((room, widgets))
+    return pieces
+
+
+def _button_piece(button: ButtonKey, label: str, least: int) -> _Piece:
+    """A button as its widgets (a stepper's ``-`` and ``+`` beside it) and the columns they
+    take: the label, its padding, the margin after it."""
+    classes = "action" + (" -short" if least < 6 else "")
+    classes += " -hinted" if button.hinted else ""
+    classes += "" if button.legal else " -refused"
+    widget = ActionButton(label, button.action, classes)
+    room = max(len(label) + 2, least) + 1
+    if not button.stepper:
+        return room, [widget]
+    lowest, highest = button.amount == button.stepper[0], button.amount == button.stepper[-1]
+    return room + 8, [StepButton(-1, lowest), widget, StepButton(1, highest)]
+
+
+def _run_words(button: ButtonKey) -> str:
+    """A numbered button's words with its number left out: ``raise 3 more``, ``raise … more``."""
+    return button.label.replace(str(button.amount), "…", 1)
 
 
 class MessageLine(Static):
