@@ -407,6 +407,51 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     assert errors == [], errors
 
 
+def _blind_deal(server: Server, page: Any) -> tuple[str, int, Any]:
+    """A finished match of two random bots to 2 points with a blind mão de ferro (both sides
+    on 1: about every other match); its code, the deal's number and the deal."""
+    for seed in range(20):
+        made = server.create(
+            "truco",
+            params={"target": "2"},
+            seats=[{"kind": "bot", "level": "random"}] * 2,
+            seed=seed,
+        )
+        code = made["code"]
+        page.goto(server.url + "/")
+        page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+        page.goto(f"{server.url}/t/{code}")
+        page.click(".waiting .start")
+        page.wait_for_selector(".summary:not([hidden])")
+        for number, deal in enumerate(server.get(f"/api/tables/{code}/records/0")["deals"]):
+            if deal["actions"] and deal["actions"][0]["action"].split()[-1].isdecimal():
+                return code, number, deal
+    raise AssertionError("no blind mão de ferro in 20 matches")
+
+
+def test_the_replay_of_a_blind_mao_de_ferro_takes_each_card_from_its_hand(
+    page: Any, server: Server
+) -> None:
+    """A blind play is recorded by position (``play 2``): the replay finds the card (the seat's
+    second still held, in the order dealt), shows it on the table and takes it from the hand."""
+    p = page
+    code, number, deal = _blind_deal(server, p)
+    first = deal["actions"][0]
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    for _ in range(number):
+        p.click("[data-go='next-deal']")
+    assert f"deal {number + 1} of" in p.locator(".where").inner_text()
+    seat = first["seat"]
+    held = p.locator(f".replay-seat[data-seat='{seat}'] .cards svg")
+    assert held.count() == 3
+    p.click("[data-go='forward']")
+    assert held.count() == 2
+    card = deal["hands"][seat][int(first["action"].split()[1]) - 1]
+    assert p.locator(f".replay-seat[data-seat='{seat}'] [data-card='{card}']").count() == 0
+    assert p.locator(f".replay-trick figure[data-seat='{seat}'] svg:not(.back)").count() == 1
+
+
 def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[1]")

@@ -39,7 +39,10 @@ function simulate(deal, upto, viewer) {
     const words = action.split(" ");
     const hidden = words[0] === "play" && words[words.length - 1] === "down" && viewer !== null && viewer !== seat;
     if (words[0] === "play" && words.length >= 2) {
-      const card = words[1] === "down" ? null : words[1];
+      // A blind play (Truco's mão de ferro) names a position: the seat's Nth card still held,
+      // in the order dealt, which is the order of the record's hands.
+      const blind = /^[0-9]+$/.test(words[1]);
+      const card = words[1] === "down" ? null : blind ? hands[seat][Number(words[1]) - 1] : words[1];
       const at = card ? hands[seat].indexOf(card) : -1;
       if (at >= 0) hands[seat].splice(at, 1);
       trick.push([seat, hidden ? null : card]);
