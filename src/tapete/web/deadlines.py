@@ -78,23 +78,31 @@ def _check(base: type, hooks: tuple[str, ...]) -> None:
         )
 
 
-class H11HeadDeadline(H11Protocol):
-    """h11's protocol with a ``HeadClock`` (``head_timeout`` seconds)."""
+class _Clocked:
+    """What both protocols below add to uvicorn's: a ``HeadClock`` (``head_timeout`` seconds)
+    from the connection's start, stopped at its end, started again after each answer. Listed
+    before uvicorn's class, whose methods it calls on."""
 
     head_timeout = HEAD_TIMEOUT
-    head_hooks = (*HOOKS, "handle_events")
+    head_clock: HeadClock
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
         self.head_clock = HeadClock(transport, self.head_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.head_clock.stop()
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
 
     def on_response_complete(self) -> None:
         self.head_clock.answered()  # first: a pipelined head the next line reads stops it
-        super().on_response_complete()
+        super().on_response_complete()  # type: ignore[misc]
+
+
+class H11HeadDeadline(_Clocked, H11Protocol):
+    """h11's protocol with a ``HeadClock``."""
+
+    head_hooks = (*HOOKS, "handle_events")
 
     def handle_events(self) -> None:
         # h11 hands uvicorn a whole request head as one ``h11.Request`` event, for which uvicorn
@@ -113,7 +121,7 @@ def head_deadline_protocol(seconds: float = HEAD_TIMEOUT, *, h11: bool = False) 
     base: type[Any] = H11HeadDeadline
     if not h11 and HttpToolsHeadDeadline is not None:
         base = HttpToolsHeadDeadline
-    _check(base.__mro__[1], base.head_hooks)
+    _check(base.__mro__[2], base.head_hooks)  # uvicorn's class, after _Clocked
     return type(base.__name__, (base,), {"head_timeout": seconds})
 
 
@@ -124,23 +132,10 @@ def _httptools_deadline() -> type[Any] | None:
     except ImportError:
         return None
 
-    class HttpToolsHeadDeadline(HttpToolsProtocol):
-        """httptools' protocol with a ``HeadClock`` (``head_timeout`` seconds)."""
+    class HttpToolsHeadDeadline(_Clocked, HttpToolsProtocol):
+        """httptools' protocol with a ``HeadClock``."""
 
-        head_timeout = HEAD_TIMEOUT
         head_hooks = (*HOOKS, "on_headers_complete")
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self.head_clock = HeadClock(transport, self.head_timeout)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self.head_clock.stop()
-            super().connection_lost(exc)
-
-        def on_response_complete(self) -> None:
-            self.head_clock.answered()  # first, as for h11
-            super().on_response_complete()
 
         def on_headers_complete(self) -> None:
             # The parser's call when a head is in, a WebSocket's upgrade included.
