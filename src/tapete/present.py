@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tapete.cards import CARD_TEXT, Card, CardSet, cards_of, format_card, suit_name
+from tapete.cards import CARD_TEXT, SPANISH_SUITS, Card, CardSet, cards_of, format_card, suit_name
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
 from tapete.games import rules_of
@@ -677,7 +677,14 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
         history=view.history,
         deck="spanish",
         over=view.turn is None,
+        # The terminal's short cantes: (who, points, suit's card text) for "you 20e".
+        extra={"sung": tuple(_sung(view, names))},
     )
+
+
+def _sung(view: tute.View, names: Sequence[str]) -> Iterator[tuple[str, int, str]]:
+    for _, seat, suit in view.cantes:
+        yield names[seat], 40 if suit == view.trump else 20, SPANISH_SUITS[suit]
 
 
 def _truco_button(view: truco.View, words: list[str], lang: str) -> str | None:

@@ -883,8 +883,8 @@ def test_actions_format_and_parse_round_trip() -> None:
     for spec in SPECS[:4]:
         for state in random_states(spec, 1, limit=150):
             for action in poch.legal_actions(state):
-                text = poch.format_action(params, action)
-                assert poch.parse_action(params, text) == action
+                text = poch.format_action(state.params, action)
+                assert poch.parse_action(state.params, text) == action
     assert poch.parse_action(params, "  RAISE 3 ") == raise_action(3)
     assert poch.parse_action(params, "th") == c("Th")
     for bad in ("bet 0", "bet x", "raise", "fold", "play Zz", "3", "bet 2 3"):

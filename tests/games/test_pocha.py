@@ -604,8 +604,8 @@ def test_notation_round_trips_and_rejects_junk() -> None:
     assert game.parse_action("bid 3") == BID + 3
     assert game.parse_action("PLAY 12b") == parse_card("12b")
     assert game.format_action(game.parse_action("play 1e")) == "play 1e"
-    # A French card at a Spanish table is no card of this deck, named as written.
-    with pytest.raises(tapete.IllegalActionError, match="Ah is not an action: a card of the deck"):
+    # A French card at a Spanish table is no card of this deck: text no action is written as.
+    with pytest.raises(tapete.InvalidActionError, match="'ah' is not a card of this game's 40"):
         game.apply(game.new_state(seed=1), "play Ah")
     digits = ["bid ²", "²"]  # digits to str.isdigit, but no number
     for junk in ["", "bid", "bid x", "play 13o", "fold", *digits]:

@@ -266,7 +266,9 @@ def test_6_3_a_one_round_of_bids_from_the_dealers_left() -> None:
 def test_6_3_b_a_bid_is_zero_to_seven_and_need_not_rise() -> None:
     game, state = start(EXAMPLE_HANDS)
     assert game.legal_actions(state) == [BID + b for b in range(8)]
-    assert rule(game, state, "bid 8") == "bid-range"
+    assert rule(game, state, BID + 8) == "bid-range"
+    with pytest.raises(InvalidActionError, match="at most 7 tricks"):  # as text: no bid at all
+        game.parse_action("bid 8")
     state = act(game, state, "bid 7", "bid 0", "bid 0")
     assert rule(game, state, "bid 5") is None
 
@@ -597,7 +599,7 @@ def test_why_illegal_codes() -> None:
     game, state = start(EXAMPLE_HANDS)
     assert rule(game, state, "play As") == "bidding"
     assert rule(game, state, "trump h") == "bidding"
-    assert rule(game, state, "bid 9") == "bid-range"
+    assert rule(game, state, BID + 9) == "bid-range"
     assert rule(game, state, -1) == rule(game, state, 20) == "no-such-action"
     state = act(game, state, "bid 2", "bid 3", "bid 3", "bid 1")
     assert rule(game, state, "play Ks") == "naming-trump"

@@ -15,13 +15,15 @@ import pytest
 from textual.widget import Widget
 
 import tapete
+from tapete.bots import Budget
 from tapete.cards import format_card
 from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.narrate import action_label, event_entries, line
 from tapete.present import card_glyph, present
-from tapete.tui import TapeteApp
+from tapete.record import Record
+from tapete.tui import PlayConfig, TapeteApp
 from tapete.tui.screens import RulesScreen, TableScreen
 from tapete.tui.session import Replay, Session
 from tapete.tui.widgets import InfoPanel, LogView, MessageLine, ScoreBoard, StepButton, TrickArea
@@ -348,6 +350,74 @@ def test_tute_s_second_cante_shows_whole(size: tuple[int, int], tmp_path: Path) 
             panel = screen.query_one(InfoPanel)
             lines = text_of(panel).count("\n") + 1
             assert panel.content_region.height >= lines
+
+    run(go())
+
+
+def _four_cantes(spec: str, seed: int) -> Record:
+    """A deal of Tute played (your seat too) singing whenever one may and keeping the Reyes and
+    Caballos, until all four cantes are sung and it is your turn: the match as a record."""
+    game = tapete.load(spec)
+    session = Session(game, ["human"] + ["random"] * (game.players - 1), seed)
+    rng = random.Random(seed)
+    while session.turn != 0 or len(game.observe(session.state, 0).cantes) < 4:
+        assert session.turn is not None and game.observe(session.state, 0).deal == 0, "no luck"
+        legal = game.legal_actions(session.state)
+        words = [game.format_action(a).split() for a in legal]
+        sing = [a for a, w in zip(legal, words, strict=True) if w[0] == "sing"]
+        keep = [a for a, w in zip(legal, words, strict=True) if w[-1][:-1] not in ("11", "12")]
+        session.push(session.turn, sing[0] if sing else rng.choice(keep or legal))
+    return session.record()
+
+
+@pytest.mark.parametrize(
+    ("spec", "seed"), [("tute", 61), ("tute(players=4)", 1868)], ids=["2p", "4p"]
+)
+def test_tute_s_four_cantes_fit_80x24_every_button_in_sight(
+    spec: str, seed: int, tmp_path: Path
+) -> None:
+    """All four cantes sung: the facts box grew a line per cante and pushed the screen past 24
+    rows (it scrolled, the last line of keys out of sight). Now each seat's cantes share a line
+    (``you 20e 20c``), the box keeps its seven rows and the whole table is in sight."""
+    game = tapete.load(spec)
+    seats = ("human",) + ("random",) * (game.players - 1)
+    config = PlayConfig(
+        game, seats, seed, hint_budget=Budget(iterations=4), resume=_four_cantes(spec, seed)
+    )
+
+    async def go() -> None:
+        app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant", contrast=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            view = game.observe(screen.session.state, 0)
+            assert len(view.cantes) == 4 and screen.session.turn == 0
+            for moved in (False, True):  # as first drawn, and after your move and the bots'
+                if moved:
+                    await pilot.press(
+                        next(c.key for c in cards_on_screen(screen) if c.has_class("-legal"))
+                    )
+                    screen = await settle(pilot)
+                    assert not screen.finished
+                _table_fits(app, "Tute — deal 1")
+                assert app.screen.max_scroll_y == 0, screen_lines(app)  # the screen stays put
+                for button in buttons_on_screen(screen):
+                    assert _in_sight(app, button, str(button.label)), screen_lines(app)
+                for card in cards_on_screen(screen):  # its key above it, then the card
+                    assert card.region.bottom <= 24, screen_lines(app)
+                    drawn = screen_lines(app)[card.region.y + 1][card.region.x : card.region.right]
+                    assert card_glyph(card.card, "spanish") in drawn, screen_lines(app)
+                panel = screen.query_one(InfoPanel)
+                shown = text_of(panel)
+                assert panel.region.bottom <= 24 and panel.region.height <= 7
+                assert panel.content_region.height >= shown.count("\n") + 1, shown
+                assert fully_visible(app, "trump: "), screen_lines(app)
+                names = screen.session.table_names("en")
+                view = game.observe(screen.session.state, 0)
+                assert len(view.cantes) == 4
+                for _, seat, suit in view.cantes:  # who sang, and what: 20 or 40 in its suit
+                    sung = f"{40 if suit == view.trump else 20}{'oceb'[suit]}"
+                    said = rf"\b{re.escape(names[seat])} (\d\d[oceb] )*{sung}\b"
+                    assert re.search(said, shown), shown
 
     run(go())
 

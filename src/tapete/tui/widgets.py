@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, RichLog, Static
 
 from tapete.i18n import tr
-from tapete.present import OnTable, card_glyph
+from tapete.present import OnTable, Table, card_glyph
 from tapete.tui.session import ButtonKey, Scene
 
 __all__ = [
@@ -146,7 +146,7 @@ class TrickArea(Static):
         def plays(cards: Iterable[OnTable], gap: str) -> list[Text]:
             return _packed([_play(names, p, table.deck) for p in cards], width, gap)
 
-        lines, room = plays(table.trick, "   "), self._room()
+        lines, room = plays(table.trick, "   "), _room(self)
         if scene.trick_note:
             # The trick just taken stays in sight, with who took it; short of room, who took it.
             note = Text("→ " + scene.trick_note, style="dim" if table.trick else "bold")
@@ -158,17 +158,18 @@ class TrickArea(Static):
         self.border_title = tr(scene.lang, "on the table")
         self.update(Text("\n").join(lines))
 
-    def _room(self) -> int:
-        """The lines the box holds at most: its max-height less the border."""
-        most = self.styles.max_height
-        cells = most.cells if most is not None else None
-        return max(2, cells - 2) if cells else 5
-
     def on_resize(self) -> None:
         # Plays are laid out to the width: at another, lay them out again.
         if getattr(self, "_drawn_width", None) != self.content_size.width:
             self._drawn_width = self.content_size.width
             self.watch_scene(self.scene)
+
+
+def _room(box: Widget) -> int:
+    """The lines a box holds at most: its max-height less the border."""
+    most = box.styles.max_height
+    cells = most.cells if most is not None else None
+    return max(2, cells - 2) if cells else 5
 
 
 def _play(names: dict[int, str], play: OnTable, deck: str) -> Text:
@@ -191,7 +192,11 @@ def _packed(parts: Sequence[Text], width: int, gap: str) -> list[Text]:
 
 
 class InfoPanel(Static):
-    """Trump, upcard, vira, stake, pot; Poch's bowls."""
+    """Trump, upcard, vira, stake, pot; Tute's cantes. The facts keep to the box's rows (seven
+    at most: 80x24 keeps its log and its keys). A list too long for its line (the cantes) goes
+    one item a line, the first beside its label; short of rows, each seat's items share a line
+    in the cards' notation (``cantes: you 20e 20c, Bruno 40b``); what still does not fit gives
+    way to "…"."""
 
     scene: reactive[Scene | None] = reactive(None)
 
@@ -199,26 +204,94 @@ class InfoPanel(Static):
         if scene is None:
             return
         table = scene.table
-        text = Text()
-        for label, value in table.info:
-            if text:
-                text.append("\n")
-            text.append(label, style="dim")
-            if value:
-                text.append(": ")
-                words = value.split()
-                if all(_is_card(w) for w in words):
-                    for word in words:
-                        text.append_text(card_text(word, table.deck))
-                        text.append(" ")
-                elif len(label) + 2 + len(value) > self.content_size.width > 0 and ", " in value:
-                    # A list too long for the line (Tute's cantes): one item a line, each whole.
-                    for part in value.split(", "):
-                        text.append("\n  ")
-                        text.append(part, style="bold")
-                else:
-                    text.append(value, style="bold")
-        self.update(text)
+        # Before the first layout the box has no width yet: its width in the stylesheet.
+        width = self.content_size.width or _INFO_WIDTH
+        room = _room(self)
+        lines = self._lines(_facts(table, scene.lang, width, False), width)
+        if len(lines) > room:
+            lines = self._lines(_facts(table, scene.lang, width, True), width)
+        if len(lines) > room:
+            lines = [*lines[: room - 1], Text("…", style="dim")]
+        self.update(Text("\n").join(lines))
+
+    def _lines(self, text: Text, width: int) -> list[Text]:
+        """``text`` as the box draws it: in lines of ``width`` cells."""
+        return list(text.wrap(self.app.console, width, overflow="fold"))
+
+    def on_resize(self) -> None:
+        # Lists are laid out to the width: at another (or the first), lay them out again.
+        if getattr(self, "_drawn_width", None) != self.content_size.width:
+            self._drawn_width = self.content_size.width
+            self.watch_scene(self.scene)
+
+
+_INFO_WIDTH = 28  # the facts box's content: its 32 columns less border and padding
+
+
+def _facts(table: Table, lang: str, width: int, short: bool) -> Text:
+    """The facts, a line each. A list too long for its line (``a, b, c``): one item a line,
+    the first beside the label, the others under it; ``short``, Tute's cantes by seat instead
+    (the scene's ``sung``), each seat's on one line (``you 20e 20c``), as many a line as fit."""
+    text, deck = Text(), table.deck
+    for label, value in table.info:
+        if text:
+            text.append("\n")
+        text.append(label, style="dim")
+        if not value:
+            continue
+        text.append(": ")
+        words = value.split()
+        if all(_is_card(w) for w in words):
+            for word in words:
+                text.append_text(card_text(word, deck))
+                text.append(" ")
+        elif len(label) + 2 + len(value) > width and ", " in value:
+            sung = table.extra.get("sung") if short and label == tr(lang, "cantes") else None
+            parts = (
+                _by_seat(sung, deck) if sung else [Text(i, style="bold") for i in value.split(", ")]
+            )
+            text.append_text(_listed(parts, width, len(label) + 2, ", " if sung else ""))
+        else:
+            text.append(value, style="bold")
+    return text
+
+
+def _by_seat(sung: Sequence[tuple[str, int, str]], deck: str) -> list[Text]:
+    """Tute's cantes (the scene's ``sung``: who, points, suit letter) gathered by seat, each
+    seat's in the cards' notation and colours: ``you 20e 20c``."""
+    seats: dict[str, Text] = {}
+    for name, points, letter in sung:
+        seat = seats.setdefault(name, Text(name, style="bold"))
+        seat.append(" ")
+        seat.append_text(card_text(f"{points}{letter}", deck))
+    return list(seats.values())
+
+
+def _listed(parts: Sequence[Text], width: int, at: int, gap: str) -> Text:
+    """``parts`` from column ``at`` on: as many a line as fit ``width`` with ``gap`` between two
+    (an empty ``gap``: one a line), each whole. The next lines go under the first part, or from
+    column 2 where a part would not fit there or they take fewer lines so; the first part goes
+    beside the label where it fits."""
+    under, left = (_lines_of(parts, width, at, indent, gap) for indent in (at, 2))
+    if max(p.cell_len for p in parts) > width - at or len(left) < len(under):
+        return Text("\n  ").join(left)
+    return Text("\n" + " " * at).join(under)
+
+
+def _lines_of(parts: Sequence[Text], width: int, at: int, indent: int, gap: str) -> list[Text]:
+    """The lines of ``_listed`` with the next lines from column ``indent``."""
+    lines = [Text()]  # the first beside the label
+    for part in parts:
+        room = width - (at if len(lines) == 1 else indent)
+        last = lines[-1]
+        if not last.cell_len and (part.cell_len <= room or len(lines) > 1):
+            last.append_text(part)
+        elif gap and last.cell_len and last.cell_len + len(gap) + part.cell_len <= room:
+            last.append(gap)
+            last.append_text(part)
+        else:
+            lines.append(part.copy())
+    return lines
 
 
 def _is_card(word: str) -> bool:

@@ -260,6 +260,7 @@ export class TableView {
     this.drawBowls(extra.bowls);
     delete extra.bowls;
     delete extra.marks; // the terminal's short bowl names
+    delete extra.sung; // and its short cantes (Tute's cantes are among the facts above)
     for (const [key, value] of Object.entries(extra)) {
       const text = Array.isArray(value)
         ? value.map((v) => (Array.isArray(v) ? `${v[0]} ${v[1]}` : v)).join(" · ")
