@@ -302,3 +302,25 @@ def test_resume_finishes_an_unfinished_match_from_its_last_move(spec: str) -> No
     assert all(a.deck == b.deck for a, b in zip(rec.deals, whole.deals, strict=False))
     with pytest.raises(RecordError, match="over: there is nothing to resume"):
         resume(rec, ["random"] * game.players)
+
+
+def test_a_write_that_fails_leaves_the_record_that_was_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk (here: the flush to the disk failing) mid-write keeps the older record whole
+    and leaves no half-written file beside it."""
+    path = tmp_path / "match.json"
+    first, second = finished(POCHA, seed=1), finished(POCHA, seed=2)
+    record.write(first, path)
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(record.os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        record.write(second, path)
+    assert record.read(path) == first
+    assert [p.name for p in tmp_path.iterdir()] == ["match.json"]
+    monkeypatch.undo()
+    record.write(second, path.with_suffix(".json.gz"))
+    assert record.read(path.with_suffix(".json.gz")) == second

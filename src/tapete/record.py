@@ -16,10 +16,13 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gzip
 import io
 import json
+import os
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -476,9 +479,26 @@ MAX_BYTES = 64 * 1024 * 1024  # a whole 22-deal match is about 40 KB: far bigger
 
 
 def write(record: Record, path: str | Path) -> None:
-    """Write a record; a name ending in ``.gz`` is gzip-compressed."""
+    """Write a record; a name ending in ``.gz`` is gzip-compressed. The whole file or nothing:
+    it is written beside its place, flushed to the disk and then put there, so a full disk or
+    a crash mid-write leaves the record that was there before (and raises OSError)."""
+    target = Path(path)
     data = dumps(record).encode()
-    Path(path).write_bytes(gzip.compress(data, mtime=0) if str(path).endswith(".gz") else data)
+    data = gzip.compress(data, mtime=0) if target.name.endswith(".gz") else data
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        # A temporary file is its owner's alone: the record keeps the mode of the one it
+        # replaces, or the usual one.
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def read(path: str | Path) -> Record:
