@@ -74,6 +74,33 @@ def test_quitting_without_saving_keeps_nothing(tmp_path: Path) -> None:
     run(go())
 
 
+def test_every_move_is_kept_as_it_is_played_so_a_crash_loses_nothing(tmp_path: Path) -> None:
+    """Without ^Q (a kill, a closed terminal): after each of your moves, and the bots' up to
+    your turn, the records folder holds the match so far in one file, which goes on; the end
+    of the match is written over it."""
+
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            for _ in range(3):
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+                kept = list((tmp_path / "records").glob("*.json"))
+                assert len(kept) == 1 and kept[0] == screen.kept
+                rec = record.read(kept[0])
+                steps = screen.session.steps
+                assert rec.result is None and sum(len(d.actions) for d in rec.deals) == len(steps)
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+        kept = list((tmp_path / "records").glob("*.json"))
+        assert len(kept) == 1 and record.read(kept[0]).result is not None
+
+    run(go())
+
+
 def test_the_replay_steps_through_an_unfinished_record(tmp_path: Path) -> None:
     _, whole = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=2)
     half = record.cut(whole, 13)  # the two-card deal took 12

@@ -148,18 +148,23 @@ class TapeteApp(App[None]):
 
         ask_to_quit(self)
 
-    def save_record(self, rec: Record) -> Path | None:
-        """Keep a match, finished or not, in the records folder (and at ``--record``); None if
-        it failed."""
+    def save_record(self, rec: Record, into: Path | None = None) -> Path | None:
+        """Keep a match, finished or not, in the records folder (and at ``--record``): in a new
+        file, or over ``into``, the file this match was kept in before; None if it failed."""
         config = self.play_config
         try:
             if config is not None and config.record_path is not None:
                 write_record(rec, config.record_path)
-            path = records.save(rec, self.records_dir)
+            if into is None:
+                path = records.save(rec, self.records_dir)
+            else:
+                write_record(rec, into)
+                path = into
         except OSError as exc:
             self.notify(str(exc), severity="error")
             return None
-        self.saved_records.append(path)
+        if path not in self.saved_records:
+            self.saved_records.append(path)
         return path
 
     def rematch(self) -> None:

@@ -43,6 +43,8 @@ def ask_to_quit(app: TapeteApp) -> None:
         if choice == SAVE:
             save_and_quit(app, table)
         elif choice == DISCARD:
+            if table.kept is not None:  # kept as it was played: not kept after all
+                table.kept.unlink(missing_ok=True)
             app.exit()
 
     app.push_screen(QuitScreen(app.settings.lang), answered)
@@ -52,7 +54,7 @@ def save_and_quit(app: TapeteApp, table: TableScreen) -> None:
     """Stop the bots, keep the match as an unfinished record, and leave saying where it went."""
     table.workers.cancel_group(table, "bots")
     table.bots_running = False
-    path = app.save_record(table.session.record())
+    path = app.save_record(table.session.record(), table.kept)
     if path is None:
         return  # the app has said why; the match stays open
     lang = app.settings.lang

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.table import Table as RichTable
@@ -148,6 +149,9 @@ class TableScreen(SceneScreen):
         self.bots_running = False
         self.finished = False
         self.saved_to: Any = None
+        # The match's file in the records folder, kept up to date as it is played, so a crash
+        # or a closed terminal loses nothing: each of your moves, and the bots' up to your turn.
+        self.kept: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield from self.table_widgets()
@@ -193,7 +197,13 @@ class TableScreen(SceneScreen):
             return
         self.message, self.hinted, self.amount = "", None, None
         self.selected = min(self.selected, len(self.session.scene(self.lang).cards) - 1)
+        self.keep()
         self.advance()
+
+    def keep(self) -> None:
+        """Write the match so far over its file in the records folder (a new one at first)."""
+        if self.session.steps and not self.finished:
+            self.kept = self.tapete.save_record(self.session.record(), self.kept) or self.kept
 
     def say(self, message: str) -> None:
         self.message = message
@@ -237,6 +247,7 @@ class TableScreen(SceneScreen):
         if session.over is not None:
             self.finish()
         else:
+            self.keep()
             self.redraw()
 
     def finish(self) -> None:
@@ -244,7 +255,7 @@ class TableScreen(SceneScreen):
             return
         self.finished = True
         rec = self.session.record()
-        self.saved_to = self.tapete.save_record(rec)
+        self.saved_to = self.tapete.save_record(rec, self.kept)
         self.message = tr(self.lang, "match over: press r for a rematch")
         self.redraw()
         self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to))
