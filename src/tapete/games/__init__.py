@@ -6,6 +6,8 @@ defaults (French deck, follow suit only, +1 a trick and +10 for an exact bid).
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,7 +32,37 @@ class Entry:
     defaults: Mapping[str, Any] = field(default_factory=dict)
 
     def rules(self) -> Rules[Any, Any]:
-        return cast(Rules[Any, Any], importlib.import_module(self.module))
+        module = importlib.import_module(self.module)
+        if module.__name__ not in _PICKLED:
+            _pickle_by_fields(module)
+        return cast(Rules[Any, Any], module)
+
+
+_PICKLED: set[str] = set()
+
+
+def _pickle_by_fields(module: Any) -> None:
+    """Pickle the module's dataclasses (its View and Params among them) by their fields, through
+    their constructor: compiled (mypyc), a frozen dataclass cannot be pickled the default way,
+    which sets its fields one by one, and a server ships views to its bot processes."""
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and dataclasses.is_dataclass(value)
+            and value.__module__ == module.__name__
+            and all(f.init for f in dataclasses.fields(value))
+        ):
+            copyreg.pickle(value, _by_fields)
+    _PICKLED.add(module.__name__)
+
+
+def _by_fields(value: Any) -> tuple[Any, ...]:
+    fields = tuple((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
+    return _rebuilt, (type(value), fields)
+
+
+def _rebuilt(cls: type, fields: tuple[tuple[str, Any], ...]) -> Any:
+    return cls(**dict(fields))
 
 
 ENTRIES: Mapping[str, Entry] = MappingProxyType(
