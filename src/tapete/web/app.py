@@ -16,7 +16,9 @@ import json
 import logging
 import os
 import re
+import signal
 import socket
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -446,24 +448,33 @@ def worker_bot_processes(bot_processes: int | None, sharing: Sharing | None) -> 
     return max(1, processes // max(1, sharing.workers))
 
 
-def _worker(options: dict[str, Any]) -> None:
-    """One of ``--workers`` processes: a server sharing its port and tables."""
+def _worker(options: dict[str, Any], parent: int) -> None:
+    """One of ``--workers`` processes: a server sharing its port and tables. It drains and
+    stops when its supervisor ``parent`` is gone (killed with -9, it cannot tell them), so a
+    restarted supervisor never finds the old servers still on the port."""
+    threading.Thread(target=_drain_without, args=(parent,), daemon=True).start()
     options = dict(options)
     host, port, log_level, db = (options.pop(k) for k in ("host", "port", "log_level", "db"))
     _serve_one(host, port, log_level, db, reuse_port=True, **options)
+
+
+def _drain_without(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    log.error("the supervising process %s is gone: this server drains and stops", parent)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _supervise(workers: int, options: dict[str, Any]) -> None:
     """Start ``workers`` servers and keep them running: one that dies is started again; on
     SIGTERM or SIGINT each is told to stop (they drain) and waited for."""
     import multiprocessing
-    import signal
 
     context = multiprocessing.get_context("spawn")
     stopping = False
 
     def start() -> Any:
-        process = context.Process(target=_worker, args=(options,), name="tapete-server")
+        process = context.Process(target=_worker, args=(options, os.getpid()), name="tapete-server")
         process.start()
         return process
 
