@@ -13,6 +13,7 @@ import pytest
 
 from tapete.game import Action
 from tapete.games import pocha
+from tapete.web.store import MemoryStore
 from webclient import running
 
 
@@ -79,3 +80,40 @@ def test_a_failing_bot_has_a_legal_move_played_for_it_and_the_match_ends(
     failures = [str(r.exc_info[1]) for r in caplog.records if r.exc_info]
     assert failures.count("this bot cannot see its hand") == moves[0]
     assert failures.count(f"chose {pocha.BID + 9}, which is not a legal action") == moves[1]
+
+
+class Hiccup(MemoryStore):
+    """A store away for a moment: the next ``fails`` moves it is asked to keep are refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fails = 0
+
+    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+        if self.fails:
+            self.fails -= 1
+            raise OSError("the database is not accepting connections")
+        await super().append(code, match, index, seat, action)
+
+
+def test_a_bot_s_move_the_store_refused_is_played_once_the_store_is_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Nothing refused is kept, and the table does not wait for ever: the bots move again."""
+    caplog.set_level(logging.WARNING, logger="tapete.web")
+    store = Hiccup()
+    with running(store) as server:
+        table = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "bot", "level": "random"}] * 3,
+            seed=5,
+        )
+        host = server.client()
+        host.hello(table["code"], table["token"])
+        store.fails = 3
+        host.send({"type": "start"})
+        end = host.until(lambda m: m["type"] == "view" and m["result"] is not None, timeout=30)
+        host.close()
+    assert end["result"] is not None and store.fails == 0
+    assert caplog.text.count("the store refused a bot's move") == 3

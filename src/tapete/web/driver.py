@@ -14,6 +14,8 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
 from tapete.match import choose_or_stand_in, seat_rng
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["HINT_MS", "Driver"]
 
 log = logging.getLogger("tapete.web")
+
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds before a bot's refused move is tried again
 
 HINT_MS = 400
 
@@ -86,6 +90,7 @@ class Driver:
 
     async def _drive(self) -> None:
         room = self.room
+        refused = 0  # the store's refusals in a row
         while room.truth.started and self.drives() and room.watched():
             seat = room.game.current_player(room.state)
             if seat is None:
@@ -97,7 +102,22 @@ class Driver:
             await asyncio.sleep(room.truth.options.bot_delay)
             still = room.version == version and room.game.current_player(room.state) == seat
             if still and not self._person(seat) and self.drives() and room.watched():
-                await self._bot_move(seat, version)
+                try:
+                    await self._bot_move(seat, version)
+                    refused = 0
+                except (OSError, SQLAlchemyError) as exc:
+                    # The database away for a moment (a restart, a full disk): nothing was
+                    # kept, so the bot moves again once it is back, rather than the table
+                    # waiting for ever.
+                    refused += 1
+                    wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (refused - 1))
+                    log.warning(
+                        "room %s: the store refused a bot's move (%s); again in %g s",
+                        room.code,
+                        exc,
+                        wait,
+                    )
+                    await asyncio.sleep(wait)
 
     def _arm_timer(self, seat: int) -> None:
         room = self.room
