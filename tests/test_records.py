@@ -316,7 +316,7 @@ def test_a_write_that_fails_leaves_the_record_that_was_there(
     def full(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(record.os, "fsync", full)
+    monkeypatch.setattr("os.fsync", full)
     with pytest.raises(OSError, match="No space left"):
         record.write(second, path)
     assert record.read(path) == first

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -555,3 +556,138 @@ def test_a_busy_server_tells_every_move_in_order_without_losing_redis(prefix: st
     heard, up = asyncio.run(scenario())
     assert heard == list(range(500))
     assert up
+
+
+def join_status(server: Server, code: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """``POST /api/tables/CODE/join``'s status and answer (a refusal's too)."""
+    try:
+        return 200, server.post(f"/api/tables/{code}/join", body)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def seat_taken(seat: int) -> Any:
+    """Whether a message is a ``room`` that shows ``seat`` taken by a person."""
+    return lambda m: m["type"] == "room" and m["seats"][seat]["kind"] == "human"
+
+
+def join_at_once(
+    start: threading.Barrier,
+    answers: dict[str, tuple[int, Any]],
+    server: Server,
+    code: str,
+    name: str,
+) -> None:
+    """Seat 1 of ``code`` for ``name`` on ``server``, once every other joiner is ready too."""
+    start.wait()
+    answers[name] = join_status(server, code, {"name": name, "seat": 1})
+
+
+def test_a_seat_taken_on_one_server_is_found_at_once_by_a_hello_on_another(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """A person sits down through one server and their page's new connection lands on another
+    at once, before that one has heard of the seat: it reads the seats again and seats them
+    (before, it welcomed them as a spectator and the page forgot the seat token for good)."""
+    flags = [*options(prefix), "--rate-limit", "off"]
+    with ExitStack() as stack:
+        one, two = (
+            Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+            for port in (free_port(), free_port())
+        )
+        for i, server in enumerate((one, two)):
+            port = int(server.url.rsplit(":", 1)[1])
+            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", flags))
+        lost = []
+        for attempt in range(20):
+            made = one.create("pocha", params={"players": "3"}, seats=[{"kind": "human"}] * 3)
+            code = made["code"]
+            watcher = Client(open_socket(two.ws_url))  # the other server has the room already
+            assert watcher.hello(code)["seat"] is None
+            person = Client(open_socket(two.ws_url))
+            joined = one.post(f"/api/tables/{code}/join", {"name": "Bea"})
+            welcome = person.hello(code, joined["token"])
+            if welcome["seat"] != joined["seat"]:
+                lost.append(attempt)
+            # the watcher on that server is told of the new seat too
+            watcher.until(seat_taken(joined["seat"]))
+            for client in (watcher, person):
+                client.close()
+        assert not lost, f"{len(lost)} of 20 joins welcomed as spectators: {lost}"
+
+
+def test_two_people_taking_one_seat_on_two_servers_at_once_one_gets_it(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """Both servers check the seat is free and save: only one may win it, the other is refused
+    as for a taken seat (409), and the seat is the winner's everywhere."""
+    flags = [*options(prefix), "--rate-limit", "off"]
+    with ExitStack() as stack:
+        one, two = (
+            Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+            for port in (free_port(), free_port())
+        )
+        for i, server in enumerate((one, two)):
+            port = int(server.url.rsplit(":", 1)[1])
+            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", flags))
+        wrong = []
+        for attempt in range(20):
+            made = one.create("pocha", params={"players": "3"}, seats=[{"kind": "human"}] * 3)
+            code = made["code"]
+            assert two.get(f"/api/tables/{code}")["code"] == code  # both servers have the room
+            start = threading.Barrier(2)
+            answers: dict[str, tuple[int, Any]] = {}
+            threads = [
+                threading.Thread(target=join_at_once, args=(start, answers, s, code, n))
+                for s, n in ((one, "Bea"), (two, "Cai"))
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            statuses = sorted(status for status, _ in answers.values())
+            if statuses != [200, 409]:
+                wrong.append((attempt, statuses))
+                continue
+            winner = next(name for name, (status, _) in answers.items() if status == 200)
+            seats = Database(pg_url, migrate=False).table(f"{code}.0")
+            assert seats is not None and seats.seats[1]["name"] == winner
+            for server in (one, two):
+                assert wait_for(
+                    lambda s=server, c=code, w=winner: (
+                        s.get(f"/api/tables/{c}")["humans"] == ["Ana", w]
+                    )
+                )
+        assert not wrong, f"{len(wrong)} of 20 races not won by exactly one: {wrong}"
+
+
+def test_workers_whose_supervisor_is_killed_drain_and_stop(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """kill -9 of ``tapete serve --workers 2`` leaves no server behind on the port: each
+    worker sees its supervisor gone, drains and stops."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with process(port, pg_url, log, [*options(prefix), "--workers", "2"]) as supervisor:
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        names = wait_for(
+            lambda: (
+                len(found := {server.get("/api/health")["cluster"]["server"] for _ in range(20)})
+                == 2
+                and found
+            )
+        )
+        supervisor.kill()
+        supervisor.wait(10)
+    pids = [int(name.split(":")[1]) for name in names]
+    wait_for(lambda: not any(_running(pid) for pid in pids), timeout=20)
+    assert log.read_text().count("drains and stops") == 2
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs (an exited process nobody reaped yet does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")

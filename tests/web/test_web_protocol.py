@@ -53,6 +53,7 @@ def test_hello_gives_welcome_room_and_view(server: Server) -> None:
         "seat": 0,
         "host": True,
         "lang": "en",
+        "refused": False,
     }
     room = me.seen[1]
     assert room["type"] == "room" and room["you"] == 0 and room["host"] and not room["started"]
@@ -68,7 +69,7 @@ def test_a_spectator_gets_the_public_view(server: Server) -> None:
     _, table = started(server, params={"schedule": "[3]"})
     watcher = server.client()
     welcome = watcher.hello(str(table["code"]))
-    assert welcome["seat"] is None and not welcome["host"]
+    assert welcome["seat"] is None and not welcome["host"] and not welcome["refused"]
     view = watcher.expect("view")
     assert view["table"]["hand"] == [] and view["actions"] == {
         "cards": {},
@@ -175,7 +176,11 @@ def test_host_controls_seat_fill_move_remove_start(server: Server) -> None:
     assert room["seats"][1]["kind"] == "open"
     assert bea.until(lambda m: m["type"] == "room" and m["you"] == 3)["you"] == 3
     me.send({"type": "remove", "seat": 3})
-    assert bea.until(lambda m: m["type"] == "welcome")["seat"] is None
+    removed = bea.until(lambda m: m["type"] == "welcome")
+    assert removed["seat"] is None and removed["refused"]  # the page forgets the token
+    again = server.client()
+    refused = again.hello(code, joined["token"])  # the token holds no seat now
+    assert refused["seat"] is None and refused["refused"]
     me.send({"type": "fill", "level": "random"})
     room = me.until(lambda m: m["type"] == "room" and all(s["kind"] != "open" for s in m["seats"]))
     assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]

@@ -243,10 +243,13 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     if link.room is found and hashed == link.token:  # the same seat again: only it is told
         found.greet(link)
         return
+    # A token this server's copy does not know may be a seat just taken on another server:
+    # the room is read again first (seat_for), so a seat saved anywhere is found.
+    seat = await found.seat_for(hashed)
     if link.room is not None:
         link.room.leave(link)
     link.token = hashed
-    link.seat = found.seat_of(link.token)
+    link.seat = seat
     link.room = found
     found.join(link)
 

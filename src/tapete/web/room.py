@@ -28,7 +28,7 @@ from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import Driver
 from tapete.web.seating import Seating, error
-from tapete.web.store import Store, Truth
+from tapete.web.store import SeatConflictError, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Broadcast, Connection
 
@@ -229,13 +229,17 @@ class Room:
         self.broadcast.catch_up(conn)
 
     def _welcome(self, conn: Connection) -> None:
+        host = conn.token is not None and conn.token == self.truth.host
         conn.send(
             {
                 "type": "welcome",
                 "code": self.code,
                 "seat": conn.seat,
-                "host": conn.token is not None and conn.token == self.truth.host,
+                "host": host,
                 "lang": conn.lang,
+                # the token names no seat here (with other servers: nor in the database, read
+                # again): the page may forget it
+                "refused": conn.token is not None and conn.seat is None and not host,
             }
         )
 
@@ -528,12 +532,48 @@ class Room:
                 self.broadcast.room_to_all()
                 self.broadcast.view_to_all(self.log)
             else:
-                self.seating.arrange(kind, msg)
-                await self.store.save_seats(t.code, t.seats, t.host)
-                self.broadcast.room_to_all()
-                self.broadcast.view_to_all([])
+                await self._arrange(kind, msg)
             await self.changed()
         self.driver.wake()
+
+    async def _arrange(self, kind: str, msg: Mapping[str, Any]) -> None:
+        """The host's seat control, saved by a compare-and-set on the seats it was made on:
+        when another server changed them meanwhile (someone sat down there), it is refused
+        with ``moved-on`` and the seats are read again and shown (the lock is held)."""
+        t = self.truth
+        seating = self.seating
+        before, away, standin = copy.deepcopy(t.seats), dict(seating.away), set(seating.standin)
+        seating.arrange(kind, msg)
+        try:
+            await self.store.save_seats(t.code, t.seats, t.host, was=before)
+        except SeatConflictError:
+            seating.away, seating.standin = away, standin
+            await self._resync()
+            self.broadcast.room_to_all()
+            self.broadcast.view_to_all([])
+            raise error("moved-on", "the seats changed meanwhile: look again") from None
+        self.seating.settle()
+        self.broadcast.room_to_all()
+        self.broadcast.view_to_all([])
+
+    async def seat_for(self, token: str | None) -> int | None:
+        """The seat of the person whose token hashes to ``token``. Shared with other servers,
+        a token this copy does not know may be a seat just taken on another server whose news
+        has not come yet: the room is read again from the database first (only then, so a
+        known token or none costs nothing), and this server's connections are told if it
+        changed."""
+        seat = self.seat_of(token)
+        if seat is not None or token is None or self.cluster is None:
+            return seat
+        async with self.lock:
+            t = self.truth
+            before = (copy.deepcopy(t.seats), t.host, t.match, t.started, self.version)
+            await self._resync()
+            if before != (t.seats, t.host, t.match, t.started, self.version):
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all([])
+        self.driver.wake()
+        return self.seat_of(token)
 
     async def changed(self) -> None:
         """Tell the other servers (if any) to read this room again: its seats, its match."""

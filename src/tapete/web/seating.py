@@ -7,6 +7,7 @@ table's ``standby`` level stands in until they come back.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import secrets
 import time
@@ -15,13 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from tapete import bots, players
 from tapete.errors import IllegalActionError
-from tapete.web.store import SeatConfig
+from tapete.web.store import SeatConfig, SeatConflictError
 
 if TYPE_CHECKING:
     from tapete.web.room import Room
     from tapete.web.views import Connection
 
 __all__ = ["Seating", "error", "outer_refusal", "token_hash"]
+
+TRIES = 5  # compare-and-sets a join tries while other servers keep changing the seats
 
 
 def token_hash(token: str) -> str:
@@ -109,26 +112,37 @@ class Seating:
     async def seat_person(
         self, name: str, seat: int | None, player: str | None = None
     ) -> tuple[int, str]:
-        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token.
+
+        The seat is taken in the store by a compare-and-set on the seats read: shared with
+        other servers, a seat taken on another one meanwhile makes it fail, and the seats are
+        read again and the choice made anew (``seat`` taken: refused as any taken seat)."""
         room = self.room
         async with room.lock:
             if room.cluster is not None:
                 await room.resync()  # another server may have seated someone just now
-            t = room.truth
-            open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
-            if not open_seats:
-                raise error("table-full", "no seat is free at this table")
-            if seat is None:
-                seat = open_seats[0]
-            if seat not in open_seats:
-                raise error("seat-taken", f"seat {seat} is not free")
-            token = secrets.token_urlsafe(18)
-            t.seats[seat] = SeatConfig(
-                "human", name, t.options.standby, token_hash(token), player=player
-            )
-            await room.store.save_seats(t.code, t.seats, t.host)
-            room.broadcast.room_to_all()
-            return seat, token
+            for _ in range(TRIES):
+                t = room.truth
+                open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
+                if not open_seats:
+                    raise error("table-full", "no seat is free at this table")
+                chosen = open_seats[0] if seat is None else seat
+                if chosen not in open_seats:
+                    raise error("seat-taken", f"seat {chosen} is not free")
+                token = secrets.token_urlsafe(18)
+                seats = copy.deepcopy(t.seats)
+                seats[chosen] = SeatConfig(
+                    "human", name, t.options.standby, token_hash(token), player=player
+                )
+                try:
+                    await room.store.save_seats(t.code, seats, t.host, was=t.seats)
+                except SeatConflictError:
+                    await room.resync()  # taken on another server meanwhile: look again
+                    continue
+                t.seats[chosen] = seats[chosen]
+                room.broadcast.room_to_all()
+                return chosen, token
+            raise error("seat-taken", "the seats keep changing: try again")
 
     # --- the host's seat controls --------------------------------------------------------
 
@@ -178,9 +192,6 @@ class Seating:
             raise error("bad-seat", f"move to another seat, 0 to {n - 1}")
         t.seats[seat], t.seats[to] = t.seats[to], t.seats[seat]
         moves = {seat: to, to: seat}
-        for conn in self.room.conns:
-            if conn.seat in moves:
-                conn.seat = moves[conn.seat]
         self.away = {moves.get(s, s): when for s, when in self.away.items()}
 
     def _remove(self, seat: int) -> None:
@@ -197,9 +208,16 @@ class Seating:
             t.seats[seat] = SeatConfig("open", level=t.options.standby)
         self.away.pop(seat, None)
         self.standin.discard(seat)
+
+    def settle(self) -> None:
+        """Once the host's arrangement is saved: each connection here follows its token, to the
+        seat it was moved to, or, removed, to watching (told so by a new ``welcome``)."""
         for conn in self.room.conns:
-            if conn.seat == seat:
+            seat = self.seat_of(conn.token)
+            if conn.seat is not None and seat is None:
                 self._unseat(conn)
+            else:
+                conn.seat = seat
 
     def _unseat(self, conn: Connection) -> None:
         conn.seat = None
@@ -211,5 +229,6 @@ class Seating:
                 "seat": None,
                 "host": False,
                 "lang": conn.lang,
+                "refused": True,  # the seat token holds no seat any more
             }
         )

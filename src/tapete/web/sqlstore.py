@@ -33,12 +33,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import orjson
+from sqlalchemy import select, update
 
 from tapete.game import seat_scores
 from tapete.games import load
 from tapete.store import Store as Database
-from tapete.store import TableRow
-from tapete.web.store import Options, SeatConfig, Truth
+from tapete.store import TableRow, schema
+from tapete.web.store import Options, SeatConfig, SeatConflictError, Truth
 
 __all__ = ["SqlStore", "participant", "table_id"]
 
@@ -71,8 +72,12 @@ def _settle(done: asyncio.Future[Any], result: Any, error: BaseException | None)
 
 
 def _seats(row: TableRow) -> list[SeatConfig]:
+    return _configs(row.seats)
+
+
+def _configs(seats: Sequence[dict[str, Any]]) -> list[SeatConfig]:
     names = {f.name for f in dataclasses.fields(SeatConfig)}
-    return [SeatConfig(**{k: v for k, v in s.items() if k in names}) for s in row.seats]
+    return [SeatConfig(**{k: v for k, v in s.items() if k in names}) for s in seats]
 
 
 def _options(row: TableRow) -> Options:
@@ -198,12 +203,49 @@ class SqlStore:
         self._wake_writer()
         await committed
 
-    async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
+    async def save_seats(
+        self,
+        code: str,
+        seats: list[SeatConfig],
+        host: str | None,
+        *,
+        was: list[SeatConfig] | None = None,
+    ) -> None:
         rows = [s.to_json() for s in seats]
         match = self._match.get(code, 0)
-        await self._run(
-            functools.partial(self.db.update_table, table_id(code, match), seats=rows, host=host)
-        )
+        if was is None:
+            await self._run(
+                functools.partial(
+                    self.db.update_table, table_id(code, match), seats=rows, host=host
+                )
+            )
+            return
+        await self._run(self._swap_seats, table_id(code, match), rows, host, was)
+
+    def _swap_seats(
+        self, tid: str, rows: list[dict[str, Any]], host: str | None, was: list[SeatConfig]
+    ) -> None:
+        """The seats of table ``tid`` set to ``rows`` if they are still ``was``, in one
+        transaction (a compare-and-set): two servers seating two people at once in one seat
+        cannot both win it.
+
+        The row is locked first, by a write that changes nothing (PostgreSQL: the row's lock;
+        SQLite: the database's one writer lock), so a second writer waits for the first one's
+        commit and then reads what it wrote, on either database, whatever its isolation level.
+        """
+        t = schema.tables
+        with self.db.engine.begin() as c:
+            locked = c.execute(update(t).where(t.c.id == tid).values(updated_at=t.c.updated_at))
+            stored = c.execute(select(t.c.seats).where(t.c.id == tid)).scalar_one_or_none()
+            if not locked.rowcount or stored is None:
+                raise ValueError(f"no match {tid}")
+            if _configs(stored) != was:
+                raise SeatConflictError(f"{tid}: the seats changed meanwhile")
+            c.execute(
+                update(t)
+                .where(t.c.id == tid)
+                .values(seats=rows, host=host, updated_at=datetime.now(UTC))
+            )
 
     async def start(self, code: str, match: int, seed: int) -> None:
         await self._run(self._start, code, match, seed)

@@ -22,7 +22,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["MemoryStore", "Options", "SeatConfig", "Store", "Truth"]
+__all__ = ["MemoryStore", "Options", "SeatConfig", "SeatConflictError", "Store", "Truth"]
+
+
+class SeatConflictError(ValueError):
+    """The seats in the store are no longer the ones a change was made on (another server
+    changed them meanwhile): nothing was written."""
 
 
 @dataclass
@@ -85,7 +90,18 @@ class Store(Protocol):
         """Keep accepted action number ``index`` of match ``match``; raises ValueError when
         that index is already taken (nothing is written then)."""
 
-    async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None: ...
+    async def save_seats(
+        self,
+        code: str,
+        seats: list[SeatConfig],
+        host: str | None,
+        *,
+        was: list[SeatConfig] | None = None,
+    ) -> None:
+        """Keep the seats and host of room ``code``. With ``was`` it is a compare-and-set: the
+        seats are written only if the stored ones are still ``was`` (checked and written in
+        one transaction), else SeatConflictError is raised and nothing is written."""
+
     async def start(self, code: str, match: int, seed: int) -> None: ...
     async def finish(self, code: str, match: int, record: str) -> None: ...
     async def rooms(self) -> list[Truth]: ...
@@ -119,8 +135,17 @@ class MemoryStore:
             raise ValueError(f"{code}: action {index} of match {match} is out of order")
         truth.actions.append((seat, action))
 
-    async def save_seats(self, code: str, seats: list[SeatConfig], host: str | None) -> None:
+    async def save_seats(
+        self,
+        code: str,
+        seats: list[SeatConfig],
+        host: str | None,
+        *,
+        was: list[SeatConfig] | None = None,
+    ) -> None:
         truth = self._truths[code]
+        if was is not None and truth.seats != was:
+            raise SeatConflictError(f"{code}: the seats changed meanwhile")
         truth.seats = copy.deepcopy(seats)
         truth.host = host
 

@@ -77,7 +77,9 @@ export function reconnect() {
 function receive(msg) {
   switch (msg.type) {
     case "welcome":
-      if (msg.seat === null && tokenFor(code) && !msg.host) localStorage.removeItem(`tapete:token:${code}`);
+      // Forgotten only when the server refuses it (it names no seat, even after the server read
+      // the table again): a seat just taken is never thrown away on a welcome that came too soon.
+      if (msg.refused && tokenFor(code)) localStorage.removeItem(`tapete:token:${code}`);
       table.welcome(msg);
       break;
     case "room":
