@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import urllib.error
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,13 +60,15 @@ def options(prefix: str) -> list[str]:
 
 
 @contextmanager
-def servers(pg_url: str, prefix: str, tmp_path: Path, n: int) -> Iterator[list[Server]]:
+def servers(
+    pg_url: str, prefix: str, tmp_path: Path, n: int, more: Sequence[str] = ()
+) -> Iterator[list[Server]]:
     with ExitStack() as stack:
         out = []
         for i in range(n):
             port = free_port()
             log = tmp_path / f"server-{i}.log"
-            stack.enter_context(process(port, pg_url, log, options(prefix)))
+            stack.enter_context(process(port, pg_url, log, [*options(prefix), *more]))
             out.append(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
         yield out
 
@@ -589,15 +591,7 @@ def test_a_seat_taken_on_one_server_is_found_at_once_by_a_hello_on_another(
     """A person sits down through one server and their page's new connection lands on another
     at once, before that one has heard of the seat: it reads the seats again and seats them
     (before, it welcomed them as a spectator and the page forgot the seat token for good)."""
-    flags = [*options(prefix), "--rate-limit", "off"]
-    with ExitStack() as stack:
-        one, two = (
-            Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
-            for port in (free_port(), free_port())
-        )
-        for i, server in enumerate((one, two)):
-            port = int(server.url.rsplit(":", 1)[1])
-            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", flags))
+    with servers(pg_url, prefix, tmp_path, 2, ["--rate-limit", "off"]) as (one, two):
         lost = []
         for attempt in range(20):
             made = one.create("pocha", params={"players": "3"}, seats=[{"kind": "human"}] * 3)
@@ -621,15 +615,7 @@ def test_two_people_taking_one_seat_on_two_servers_at_once_one_gets_it(
 ) -> None:
     """Both servers check the seat is free and save: only one may win it, the other is refused
     as for a taken seat (409), and the seat is the winner's everywhere."""
-    flags = [*options(prefix), "--rate-limit", "off"]
-    with ExitStack() as stack:
-        one, two = (
-            Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
-            for port in (free_port(), free_port())
-        )
-        for i, server in enumerate((one, two)):
-            port = int(server.url.rsplit(":", 1)[1])
-            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", flags))
+    with servers(pg_url, prefix, tmp_path, 2, ["--rate-limit", "off"]) as (one, two):
         wrong = []
         for attempt in range(20):
             made = one.create("pocha", params={"players": "3"}, seats=[{"kind": "human"}] * 3)
