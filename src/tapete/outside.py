@@ -124,30 +124,21 @@ def facts_json(view: Any) -> dict[str, Any]:
     >>> facts["phase"], facts["bids"], facts["hands"][1], len(facts["hands"][0])
     ('bid', [None, None, None], None, 2)
     """
-    data = _facts(view)
+    data = _plain(view)
     assert isinstance(data, dict)
     return data
 
 
-def _facts(value: Any) -> Any:
+def _plain(value: Any) -> Any:
+    """Dataclasses as objects of their public fields, mappings as objects, tuples as arrays;
+    a set of cards as the sorted list of its ints, a named choice as its name in lower case."""
     if isinstance(value, CardSet):
         return list(cards_of(value.mask))
     if isinstance(value, enum.Enum):
         return value.name.lower()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = dataclasses.fields(value)
-        return {f.name: _facts(getattr(value, f.name)) for f in fields if f.name[0] != "_"}
-    if isinstance(value, Mapping):
-        return {str(k): _facts(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_facts(v) for v in value]
-    return value
-
-
-def _plain(value: Any) -> Any:
-    """Dataclasses as objects of their fields, mappings as objects, tuples as arrays."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name)) for f in fields if f.name[0] != "_"}
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, tuple | list):

@@ -421,6 +421,17 @@ def test_without_redis_a_server_says_so_plays_on_from_the_database_and_recovers(
     assert len(stored_actions(pg_url, code)) == 5
 
 
+def both_workers(server: Server) -> set[str]:
+    """The names of the two ``--workers`` servers answering on one port, once both answer."""
+    found: set[str] = wait_for(
+        lambda: (
+            len(names := {server.get("/api/health")["cluster"]["server"] for _ in range(20)}) == 2
+            and names
+        )
+    )
+    return found
+
+
 def test_workers_share_one_port_and_stop_together_on_sigterm(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:
@@ -429,13 +440,7 @@ def test_workers_share_one_port_and_stop_together_on_sigterm(
     shared = [*options(prefix), "--workers", "2"]
     with process(port, pg_url, log, shared) as supervisor:
         server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
-        names = wait_for(
-            lambda: (
-                len(found := {server.get("/api/health")["cluster"]["server"] for _ in range(20)})
-                == 2
-                and found
-            )
-        )
+        names = both_workers(server)
         made = server.create(
             "pocha",
             params={"players": "3", "schedule": "[1]"},
@@ -656,13 +661,7 @@ def test_workers_whose_supervisor_is_killed_drain_and_stop(
     log = tmp_path / "server.log"
     with process(port, pg_url, log, [*options(prefix), "--workers", "2"]) as supervisor:
         server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
-        names = wait_for(
-            lambda: (
-                len(found := {server.get("/api/health")["cluster"]["server"] for _ in range(20)})
-                == 2
-                and found
-            )
-        )
+        names = both_workers(server)
         supervisor.kill()
         supervisor.wait(10)
     pids = [int(name.split(":")[1]) for name in names]
