@@ -76,6 +76,9 @@ from tapete.game import Game
 from tapete.match import seat_rng
 
 TAG = "hard-v1"
+# The commit the tag names: a clone without tags (git clone of a branch, many CI checkouts) still
+# has it in its history.
+TAG_COMMIT = "e0b396028445686465ca602e68adfd588d42efa7"
 PACKAGE = "tapete_v1"
 
 # Every game and player count; a deal or a few where a whole match is long for the search.
@@ -117,20 +120,25 @@ def _rename(source: str) -> str:
 def extract(tag: str = TAG, repo: Path | None = None) -> Path:
     """A temporary folder holding the tag's ``src/tapete`` as the package ``tapete_v1``.
 
-    Raises LookupError when git or the tag is missing (a shallow clone has no tags). The folder
-    is removed when the process exits.
+    Raises LookupError when git is missing, or neither the tag nor the commit it names is in the
+    history (a shallow clone). The folder is removed when the process exits.
     """
     repo = repo or Path(__file__).resolve().parent.parent
     git = shutil.which("git")
     if git is None:
         raise LookupError("git is not installed")
-    found = subprocess.run(
-        [git, "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}"],
-        capture_output=True,
-        text=True,
-    )
-    if found.returncode != 0:
-        raise LookupError(f"no commit {tag!r} in {repo} (fetch the tags: git fetch --tags)")
+    names = [tag, TAG_COMMIT] if tag == TAG else [tag]
+    for name in names:
+        found = subprocess.run(
+            [git, "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"],
+            capture_output=True,
+            text=True,
+        )
+        if found.returncode == 0:
+            tag = found.stdout.strip()
+            break
+    else:
+        raise LookupError(f"no commit {tag!r} in {repo} (a shallow clone? git fetch --unshallow)")
     folder = Path(tempfile.mkdtemp(prefix=f"{PACKAGE}-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     archive = subprocess.run(

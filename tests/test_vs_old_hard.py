@@ -43,7 +43,7 @@ def _script(name: str) -> ModuleType:
 def old(bench: ModuleType) -> tuple[Path, ModuleType]:
     try:
         folder = bench.extract()
-    except LookupError as exc:  # no git, or a shallow clone without the tag
+    except LookupError as exc:  # no git, or a shallow clone
         pytest.skip(str(exc))
     return folder, bench.load_old(folder)
 

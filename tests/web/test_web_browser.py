@@ -476,6 +476,20 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     shot(p, "lobby-player")
 
 
+# Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
+# would, and waits for the view that follows the reconnection.
+WATCH_SOCKETS = """window.sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.views = 0;
+    this.addEventListener("message", (e) => (this.views += JSON.parse(e.data).type === "view"));
+    window.sockets.push(this);
+  }
+};"""
+
+
 def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Path) -> None:
     """The server dies (SIGKILL) mid-hand and comes back on the same database: the page says it
     is reconnecting, then shows the same hand and lets the player go on."""
@@ -487,6 +501,7 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
     db = f"sqlite:///{tmp_path / 'tapete.db'}"
     live = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
     p = page
+    p.add_init_script(WATCH_SOCKETS)
     with process(port, db, tmp_path / "server.log") as proc:
         made = live.create(
             "pocha",
@@ -506,25 +521,12 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
         p.wait_for_selector(".banner:not([hidden])")
     with process(port, db, tmp_path / "server.log"):
         p.wait_for_selector(".banner", state="hidden", timeout=20_000)
+        wait_until(p, "window.sockets.at(-1).readyState === 1 && window.sockets.at(-1).views > 0")
         p.wait_for_selector(".hand.my-turn .card-btn.legal")
         assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
         assert p.locator(".log li").all_inner_texts() == shown  # each entry once
         p.locator(".hand.my-turn .card-btn.legal").first.click()
         wait_until(p, f"document.querySelectorAll('.hand .card-btn').length < {len(hand)}")
-
-
-# Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
-# would, and waits for the view that follows the reconnection.
-WATCH_SOCKETS = """window.sockets = [];
-const Native = window.WebSocket;
-window.WebSocket = class extends Native {
-  constructor(...args) {
-    super(...args);
-    this.views = 0;
-    this.addEventListener("message", (e) => (this.views += JSON.parse(e.data).type === "view"));
-    window.sockets.push(this);
-  }
-};"""
 
 
 def test_after_a_dropped_connection_the_log_shows_each_entry_once(

@@ -77,12 +77,13 @@ export class TableView {
   }
 
   // A new connection (the first, or one after a drop) is sent the recent log again with its
-  // first view: that log replaces the one shown, or every entry would show twice.
+  // first view: that log replaces the one shown when it comes (or every entry would show twice),
+  // and the old one stays until then rather than leaving the log blank.
   connected(up) {
     const banner = this.$(".banner");
     banner.hidden = up;
     banner.textContent = up ? "" : t("Connection lost: reconnecting…");
-    if (up) this.clearLog();
+    if (up) this.staleLog = true;
   }
 
   clearLog() {
@@ -135,7 +136,8 @@ export class TableView {
     this.viewMsg = msg;
     const table = msg.table;
     setDeck(table.deck);
-    if (old && old.match !== msg.match) this.clearLog();
+    if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
+    this.staleLog = false;
     this.addLog(msg.log);
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
