@@ -14,13 +14,12 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
 from tapete.match import choose_or_stand_in, seat_rng
 from tapete.narrate import action_label, reason_words
 from tapete.web.seating import error
+from tapete.web.store import UNSAVED
 from tapete.web.thinking import Answer, Job, Thinkers
 
 if TYPE_CHECKING:
@@ -105,7 +104,7 @@ class Driver:
                 try:
                     await self._bot_move(seat, version)
                     refused = 0
-                except (OSError, SQLAlchemyError) as exc:
+                except UNSAVED as exc:
                     # The database away for a moment (a restart, a full disk): nothing was
                     # kept, so the bot moves again once it is back, rather than the table
                     # waiting for ever.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,10 +27,13 @@ from tapete.web.ratelimit import Limited, RateLimiter
 from tapete.web.room import Room
 from tapete.web.rooms import Rooms
 from tapete.web.seating import token_hash
+from tapete.web.store import UNSAVED
 from tapete.web.strings import rule_text
 from tapete.web.views import encode
 
 __all__ = ["Limits", "Link", "handle", "language", "router"]
+
+log = logging.getLogger("tapete.web")
 
 router = APIRouter()
 
@@ -271,7 +275,8 @@ async def find(rooms: Rooms, link: Link, code: Any) -> tuple[Room | None, Limite
 
 
 async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
-    """A move for the link's own seat (chosen on the view of ``version``, when given)."""
+    """A move for the link's own seat (chosen on the view of ``version``, when given); one the
+    store does not keep is refused with ``not-saved`` and the table shown again."""
     action, seat, version = msg.get("action"), msg.get("seat", link.seat), msg.get("version")
     if not isinstance(action, str) or len(action) > 64:
         link.fail("bad-message", 'an "act" message has an "action" string')
@@ -279,5 +284,15 @@ async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
         link.fail("bad-message", 'an "act" message\'s "version" is a number')
     elif seat != link.seat:
         link.fail("not-your-seat", "you can only act for your own seat")
-    elif (refused := await room.act(link.seat, action, version=version)) is not None:
-        link.fail(refused.rule, refused.message)
+    else:
+        try:
+            refused = await room.act(link.seat, action, version=version)
+        except UNSAVED as exc:
+            # The person is told and shown the table again, and may try again: their
+            # connection is not dropped for the database's trouble.
+            log.warning("room %s: the store refused a move of seat %s: %s", room.code, seat, exc)
+            link.fail("not-saved", "your move could not be saved: try again")
+            await room.look_again(link)
+            return
+        if refused is not None:
+            link.fail(refused.rule, refused.message)

@@ -28,7 +28,7 @@ from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import Driver
 from tapete.web.seating import Seating, error
-from tapete.web.store import SeatConflictError, Store, Truth
+from tapete.web.store import UNSAVED, SeatConflictError, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Broadcast, Connection
 
@@ -348,7 +348,9 @@ class Room:
         Shared with other servers, this copy of the room may be behind: when the move number is
         taken (another server committed it first) or it is not the seat's turn here, the
         action is refused — it was chosen for a state that is gone — and the room is read again
-        from the database and shown anew, after the refusal.
+        from the database and shown anew, after the refusal. A move number taken is read again
+        so alone too (a write whose answer was lost). Raises one of ``UNSAVED`` when the store
+        could not keep the move.
         """
         moved_on = error("moved-on", "the table moved on before your move: look again")
         if version is not None and version != self.version and seat is not None:
@@ -364,11 +366,30 @@ class Room:
         try:
             await self.store.append(self.code, self.truth.match, self.version, seat, action)
         except ValueError:
-            if self.cluster is None:
-                raise
-            self._catch_up()
+            # The database holds a move of this number that this copy has not: another
+            # server's, or one whose answer was lost on its way back. It is shown, alone or not.
+            self.spawn(self.reload())
             return moved_on
         return seat, checked
+
+    async def look_again(self, conn: Connection) -> None:
+        """``conn`` shown the table again, as the database has it, after a move of its seat that
+        the store did not keep (``UNSAVED``): the write may have been kept though its answer
+        was lost, and then the move shows here (and is never played twice: a move number is
+        kept once). Everyone here is told what changed; with the database still away, ``conn``
+        is shown this copy again."""
+        async with self.lock:
+            before = (self.truth.match, self.version)
+            try:
+                await self._resync()
+            except UNSAVED as exc:
+                log.warning("room %s: not read again after a refused move (%s)", self.code, exc)
+            if (self.truth.match, self.version) != before:
+                self.broadcast.room_to_all()
+                self.broadcast.view_to_all([])
+            elif self.truth.started:
+                conn.send(self.broadcast.view_message(conn, []))
+        self.driver.wake()
 
     def _catch_up(self) -> None:
         """Read the room again from the database once the current message is answered (shared

@@ -22,7 +22,21 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["MemoryStore", "Options", "SeatConfig", "SeatConflictError", "Store", "Truth"]
+from sqlalchemy.exc import SQLAlchemyError
+
+__all__ = [
+    "UNSAVED",
+    "MemoryStore",
+    "Options",
+    "SeatConfig",
+    "SeatConflictError",
+    "Store",
+    "Truth",
+]
+
+# What a store raises when the database does not take a write (away, full, read-only): nothing
+# was kept, or at worst it was kept and the answer lost on the way back.
+UNSAVED: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
 
 
 class SeatConflictError(ValueError):

@@ -1,0 +1,105 @@
+"""A person's move that the database does not keep (away, read-only, its move number taken
+behind the server's back) is refused with a message in the person's language; their connection
+stays open, the table is shown again and the move can be made again, and no move is ever kept
+twice. Against a real database: PostgreSQL made read-only, as a failed-over standby is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, make_url, text
+
+from conftest import database_url
+from tapete.store import Store as Database
+from tapete.web.app import open_store
+from webclient import Client, Server, running
+
+
+def my_turn(server: Server, lang: str = "en") -> tuple[Client, str, int]:
+    """A started table of a person and two bots that play at once, at the person's first
+    turn: their connection, the table's code and the view's version."""
+    table = server.create(
+        "pocha",
+        params={"players": "3", "schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+        seed=5,
+    )
+    me = server.client()
+    me.hello(table["code"], table["token"], lang=lang)
+    me.send({"type": "start"})
+    mine = me.until(lambda m: m["type"] == "view" and bool(me.legal()))
+    return me, table["code"], mine["version"]
+
+
+@contextmanager
+def read_only(url: str) -> Iterator[None]:
+    """PostgreSQL database ``url`` takes no write while the block runs (every session of it is
+    cut, so the server's next ones are read-only), and takes them again after."""
+    name = make_url(url).database
+    admin = create_engine(
+        url.replace("postgresql://", "postgresql+psycopg://").rsplit("/", 1)[0] + "/postgres",
+        isolation_level="AUTOCOMMIT",
+    )
+
+    def set_to(value: str) -> None:
+        with admin.connect() as c:
+            c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = {value}'))
+            c.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
+
+    set_to("on")
+    try:
+        yield
+    finally:
+        set_to("off")
+        admin.dispose()
+
+
+def test_a_move_the_database_does_not_keep_is_told_and_can_be_made_again(
+    tmp_path: Path,
+) -> None:
+    with database_url("postgresql", tmp_path) as url, running(open_store(url)) as server:
+        me, code, version = my_turn(server, lang="es")
+        action = me.legal()[0]
+        with read_only(url):
+            me.send({"type": "act", "action": action, "version": version})
+            refusal = me.expect("error")
+            again = me.expect("view")
+        # Told in their language, and shown the table as it is: still their move.
+        assert refusal["rule"] == "not-saved"
+        assert refusal["text"] == "no se pudo guardar tu jugada: inténtalo de nuevo"
+        assert again["version"] == version and action in me.legal()
+        # The same connection makes the move again, once the database takes writes.
+        me.send({"type": "act", "action": action, "version": version})
+        assert me.view_at(version + 1)["version"] == version + 1
+        me.close()
+        stored = [(a.seat, a.action) for a in Database(url, migrate=False).actions(f"{code}.0")]
+    assert stored[version] == (0, action) and stored.count((0, action)) == 1
+
+
+def test_a_move_whose_number_the_database_holds_already_is_shown_not_played_twice(
+    db_url: str,
+) -> None:
+    """The database has the move (kept, say, by a write whose answer was lost) but this
+    server's copy does not: the person is told the table moved on and is shown it, with the
+    move in it, on the same connection."""
+    with running(open_store(db_url)) as server:
+        me, code, version = my_turn(server)
+        action = me.legal()[0]
+        Database(db_url, migrate=False).append_action(f"{code}.0", version, 0, action)
+        me.send({"type": "act", "action": action, "version": version})
+        assert me.expect("error")["rule"] == "moved-on"
+        shown = me.view_at(version + 1)
+        assert shown["version"] >= version + 1
+        me.send({"type": "ping", "t": 1})
+        assert me.expect("pong")["t"] == 1  # still connected
+        me.close()
+        stored = [(a.seat, a.action) for a in Database(db_url, migrate=False).actions(f"{code}.0")]
+    assert stored[version] == (0, action) and stored.count((0, action)) == 1
