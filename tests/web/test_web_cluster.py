@@ -676,3 +676,67 @@ def _running(pid: int) -> bool:
     except (FileNotFoundError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+def asked(server: Server, path: str, token: str, answers: dict[str, Any]) -> None:
+    """``GET path`` of ``server`` with seat token ``token``: its status and answer, kept under
+    ``path`` in ``answers`` (a refusal's too)."""
+    try:
+        answers[path] = (200, server.get(path, {"Authorization": f"Bearer {token}"}))
+    except urllib.error.HTTPError as exc:
+        answers[path] = (exc.code, json.loads(exc.read() or b"null"))
+
+
+def test_a_seat_taken_on_one_server_has_its_record_and_narration_on_another_at_once(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """A person sits down and the match starts through one server; their replay's requests
+    reach another before it has heard of either (here it is held still meanwhile): it reads
+    the room again for the token it does not know, as a hello does, and answers for their seat
+    (before, it answered as to a stranger at a table not started: 404)."""
+    ports = [free_port(), free_port()]
+    with ExitStack() as stack:
+        procs = [
+            stack.enter_context(
+                process(port, pg_url, tmp_path / f"server-{i}.log", options(prefix))
+            )
+            for i, port in enumerate(ports)
+        ]
+        one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
+        refused = []
+        for attempt in range(5):
+            made = one.create(
+                "pocha",
+                params={"players": "3", "schedule": "[2]"},
+                seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}],
+            )
+            code = made["code"]
+            assert two.get(f"/api/tables/{code}")["status"] == "waiting"
+            os.kill(procs[1].pid, signal.SIGSTOP)
+            try:
+                joined = one.post(f"/api/tables/{code}/join", {"name": "Bea"})
+                host = Client(open_socket(one.ws_url))
+                host.hello(code, made["token"])
+                host.send({"type": "start"})
+                host.expect("view")
+                host.close()
+                answers: dict[str, Any] = {}
+                paths = [f"/api/tables/{code}/record", f"/api/tables/{code}/narration"]
+                threads = [
+                    threading.Thread(target=asked, args=(two, p, joined["token"], answers))
+                    for p in paths
+                ]
+                for thread in threads:
+                    thread.start()
+                time.sleep(0.3)  # the requests wait at the held server, with its news
+            finally:
+                os.kill(procs[1].pid, signal.SIGCONT)
+            for thread in threads:
+                thread.join(30)
+            record, told = (answers[p] for p in paths)
+            if record[0] != 200 or told[0] != 200:
+                refused.append((attempt, record[0], told[0]))
+                continue
+            assert record[1]["redacted"] == {"seat": joined["seat"]}
+            assert isinstance(told[1]["deals"], list)
+        assert not refused, f"{len(refused)} of 5 answered as to a stranger: {refused}"

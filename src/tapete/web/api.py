@@ -227,6 +227,13 @@ async def _room(request: Request, code: str) -> Room:
     return room
 
 
+async def _seat(room: Room, token: Token) -> int | None:
+    """The seat ``token`` holds at ``room`` (None: none, or no token), found as a WebSocket
+    hello finds it (``Room.seat_for``): with several servers, a seat just taken on another one
+    is found here too, before this server hears of it."""
+    return await room.seat_for(token_hash(token.value)) if token.value else None
+
+
 def _db(request: Request) -> Any:
     """The player database (a ``tapete.store.Store``); 503 when the server keeps none."""
     db = request.app.state.db
@@ -480,7 +487,7 @@ async def api_record_now(
     request: Request, code: str, token: Annotated[Token, Depends(_token)], match: int | None = None
 ) -> Response:
     room = await _room(request, code)
-    seat = room.seat_of(token_hash(token.value)) if token.value else None
+    seat = await _seat(room, token)
     text = room.record_for(seat, match)
     if text is None:
         raise HTTPException(404, "no match with that number has started at this table")
@@ -511,7 +518,7 @@ async def api_narration(
     lang: str = "en",
 ) -> dict[str, Any]:
     room = await _room(request, code)
-    seat = room.seat_of(token_hash(token.value)) if token.value else None
+    seat = await _seat(room, token)
     told = room.narration_for(seat, match, language(lang) or "en")
     if told is None:
         raise HTTPException(404, "no match with that number has started at this table")
