@@ -449,7 +449,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
-        from tapete.web.app import Sharing, check_database
+        from tapete.web.app import Sharing, check_database, hold_database
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     sharing = None
@@ -461,7 +461,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
         raise SpecError(f"--rate-limit: {exc}") from None
-    check_database(args.db)  # before saying it serves: a database it cannot open is one line
+    # Before saying it serves, and before the database is opened (and maybe migrated): a file
+    # another server has, or a database it cannot open, is one line.
+    hold_database(args.db)
+    check_database(args.db)
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
     serve(
         args.host,

@@ -18,10 +18,12 @@ import os
 import re
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -49,6 +51,7 @@ __all__ = [
     "RateLimits",
     "Sharing",
     "create_app",
+    "hold_database",
     "open_store",
     "serve",
     "server_config",
@@ -253,6 +256,68 @@ def check_database(db: str | None) -> None:
         Database(db).engine.dispose()
 
 
+_HELD: dict[str, int] = {}  # lock files this process holds, by path: their descriptors
+
+
+def hold_database(db: str | None) -> None:
+    """Make this process the one server of the SQLite file ``db`` names (None: the default
+    one) for the rest of its life: two servers on one file would each drive its tables (two
+    bots playing one seat, two clocks). The hold is an exclusive lock on a file beside the
+    database (``NAME.lock``, which says the holder's pid), and the operating system lets go of
+    it when the process ends, however it ends (kill -9 too): nothing stale to clear by hand.
+
+    Raises StoreError, one line naming the database and the process holding it, when another
+    process holds it. PostgreSQL (shared by design), in-memory SQLite and ``memory`` need no
+    hold; nor a file in a folder that does not exist (opening it says why). Holding it again
+    in the same process does nothing.
+    """
+    from sqlalchemy.engine import make_url
+
+    from tapete.store import StoreError, default_url
+
+    url = db or default_url()
+    if db == "memory" or not url.startswith("sqlite"):
+        return
+    parsed = make_url(url)
+    name = parsed.database
+    if not name or name == ":memory:" or parsed.query.get("mode") == "memory":
+        return
+    path = Path(name).resolve()
+    lock = path.with_name(f"{path.name}.lock")
+    if str(lock) in _HELD or not path.parent.is_dir():
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        _lock(fd)
+    except OSError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        os.close(fd)
+        who = f"process {holder}" if holder.isdigit() else "another process"
+        raise StoreError(
+            f"the database {path} is served by {who} (it holds {lock}): one server per SQLite "
+            "file; several servers share PostgreSQL (--db postgresql://… --redis …)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    _HELD[str(lock)] = fd
+
+
+def _lock(fd: int) -> None:
+    """An exclusive lock on open file ``fd`` that the OS drops when this process ends, or
+    OSError at once when another process has it."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        # Windows locks bytes and forbids reading them: a byte past the pid is locked.
+        os.lseek(fd, 1024, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        os.lseek(fd, 0, os.SEEK_SET)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 def server_config(
     app: FastAPI,
     host: str = "127.0.0.1",
@@ -333,8 +398,9 @@ def serve(
 ) -> None:
     """Run the web app with uvicorn until interrupted (SIGINT) or told to stop (SIGTERM: it
     closes its connections, gives its rooms to the other servers and exits), its rooms kept in
-    ``db``; clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think
-    in ``bot_processes`` worker processes (default: one per core; 0: in threads of the server);
+    ``db`` (an SQLite file is this process's alone, else StoreError: ``hold_database``);
+    clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think in
+    ``bot_processes`` worker processes (default: one per core; 0: in threads of the server);
     the coach's reviews of finished matches sample ``review_iterations`` deals a decision, in
     ``review_processes`` processes of their own (default: one; 0: threads of the server).
 
@@ -343,6 +409,7 @@ def serve(
     listen on the same port (the kernel spreads the connections among them).
     """
     check_sharing(db, sharing)
+    hold_database(db)
     if sharing is not None and sharing.workers > 1:
         # Opened (and migrated) once here first: a database that cannot be reached is one clear
         # error now, not processes that die and are started again.
