@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import redis
+from websockets.exceptions import ConnectionClosed
 
 from conftest import database_url
 from tapete.store import Store as Database
@@ -370,55 +371,82 @@ def play_moves(people: list[Client], moves: int) -> None:
             person.view_at(version + 1)
 
 
-def test_without_redis_a_server_says_so_plays_on_from_the_database_and_recovers(
+UNAVAILABLE = {
+    "en": "this table is unavailable for a moment: trying again…",
+    "es": "esta mesa no está disponible por un momento: reintentando…",
+    "pt": "esta mesa está indisponível por um momento: tentando de novo…",
+}
+
+
+def test_without_redis_servers_say_their_tables_are_unavailable_until_it_returns(
     pg_url: str, tmp_path: Path
 ) -> None:
-    redis_port, port = free_port(), free_port()
+    """Redis goes away under two servers with people of one table on both. Neither hears the
+    other's moves any more, so rather than show a table that may be stale as the truth, each
+    tells its people, in their language, that the table is unavailable for a moment and closes
+    their connections (1013: the page tries again), and refuses new ones, until Redis returns;
+    then everyone is back at the same move and plays on, with nothing played lost."""
+    redis_port, ports = free_port(), [free_port(), free_port()]
     url = f"redis://127.0.0.1:{redis_port}"
     shared = ["--redis", url, "--lease", "1", "--bot-processes", "0"]
-    log = tmp_path / "server.log"
-    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    logs = [tmp_path / f"server-{i}.log" for i in range(2)]
+    one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
+    langs, at = ["en", "es", "pt"], [one, two, one]
+
+    def sit_down(tokens: list[str]) -> list[Client]:
+        people = [Client(open_socket(server.ws_url)) for server in at]
+        for person, token, lang in zip(people, tokens, langs, strict=True):
+            person.hello(code, token, lang)
+        return people
+
     with ExitStack() as stack:
         redis_server = stack.enter_context(own_redis(redis_port))
-        stack.enter_context(process(port, pg_url, log, shared))
-        made = server.create(
+        for port, log in zip(ports, logs, strict=True):
+            stack.enter_context(process(port, pg_url, log, shared))
+        made = one.create(
             "pocha", params={"players": "3", "schedule": "[4]"}, seats=[{"kind": "human"}] * 3
         )
         code = made["code"]
         tokens = [made["token"]] + [
             server.post(f"/api/tables/{code}/join", {"name": name})["token"]
-            for name in ("Bea", "Cai")
+            for server, name in ((two, "Bea"), (one, "Cai"))
         ]
-        people = [Client(open_socket(server.ws_url)) for _ in tokens]
-        for person, token in zip(people, tokens, strict=True):
-            person.hello(code, token)
+        people = sit_down(tokens)
         people[0].send({"type": "start"})
         for person in people:
             person.view_at(0)
-        wait_for(lambda: server.get("/api/health")["cluster"]["driving"] == 1)
+        play_moves(people, 2)
 
         redis_server.kill()
         redis_server.wait(10)
-        health = wait_for(
-            lambda: (h := server.get("/api/health"))["cluster"]["redis"] == "down" and h
-        )
-        assert health["cluster"]["driving"] == 0 and health["ok"]
-        assert f"Redis at {url} is unreachable" in log.read_text()
-        play_moves(people, 3)  # people still play: the database has their moves
+        for person, lang in zip(people, langs, strict=True):
+            told = person.until(lambda m: m["type"] == "error", 15)
+            assert (told["rule"], told["text"]) == ("unavailable", UNAVAILABLE[lang])
+            with pytest.raises(ConnectionClosed) as closed:
+                person.until(lambda m: False)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        for server, log in zip((one, two), logs, strict=True):
+            health = wait_for(
+                lambda s=server: (h := s.get("/api/health"))["cluster"]["redis"] == "down" and h
+            )
+            assert health["ok"] and not health["cluster"]["serving"]
+            assert health["cluster"]["driving"] == 0
+            assert f"Redis at {url} is unreachable" in log.read_text()
+            late = Client(open_socket(server.ws_url))  # a new connection is turned away alike
+            late.send({"type": "hello", "code": code, "token": tokens[0], "lang": "en"})
+            assert late.expect("error")["rule"] == "unavailable"
+            late.close()
 
         stack.enter_context(own_redis(redis_port))  # Redis is back
-        wait_for(
-            lambda: (
-                server.get("/api/health")["cluster"]
-                == {**health["cluster"], "redis": "up", "driving": 1}
-            ),
-            20,
-        )
-        assert "is back" in log.read_text()
+        for server in (one, two):
+            wait_for(lambda s=server: s.get("/api/health")["cluster"]["serving"], 20)
+        people = sit_down(tokens)
+        assert [person.view_at(2)["version"] for person in people] == [2, 2, 2]
         play_moves(people, 2)
         for person in people:
             person.close()
-    assert len(stored_actions(pg_url, code)) == 5
+        assert all("is back" in log.read_text() for log in logs)
+    assert len(stored_actions(pg_url, code)) == 4
 
 
 def both_workers(server: Server) -> set[str]:

@@ -24,6 +24,12 @@ class Inbox:
     def send(self, message: object) -> None:
         self.sent.append(dict(message))  # type: ignore[call-overload]
 
+    def fail(self, rule: str, message: str, text: str | None = None) -> None:
+        self.send({"type": "error", "rule": rule, "message": message, "text": text or message})
+
+    def close(self, code: int) -> None:
+        self.send({"type": "closed", "code": code})
+
 
 def test_a_restart_replays_every_table_from_the_store() -> None:
     async def scenario() -> None:

@@ -230,8 +230,9 @@ async def _room(request: Request, code: str) -> Room:
 async def _seat(room: Room, token: Token) -> int | None:
     """The seat ``token`` holds at ``room`` (None: none, or no token), found as a WebSocket
     hello finds it (``Room.seat_for``): with several servers, a seat just taken on another one
-    is found here too, before this server hears of it."""
-    return await room.seat_for(token_hash(token.value)) if token.value else None
+    is found here too, before this server hears of it, and a server without Redis reads the
+    room again first (it hears no news)."""
+    return await room.seat_for(token_hash(token.value) if token.value else None)
 
 
 def _db(request: Request) -> Any:
@@ -380,7 +381,8 @@ async def api_health(request: Request) -> dict[str, Any]:
         "bots": thinkers.report(),
     }
     if cluster is not None:
-        health["cluster"] = cluster.report()  # Redis down: this server still serves
+        # Redis down: this server answers, but serves no table (``cluster.serving``)
+        health["cluster"] = cluster.report()
     return health
 
 

@@ -18,9 +18,15 @@ from the database when it starts) and accepts any connection and any seat's acti
   server at a time: the one holding the room's lease in Redis (``PREFIX:lease:CODE``, a key that
   expires unless its holder renews it). Servers take the leases of rooms that have none; when a
   server dies its leases lapse and another takes its rooms over within a lease. A server that
-  cannot reach Redis stops driving at once (it could not renew: another may take over), keeps
-  serving its connections from the database, says so in its log and on ``/api/health``, and
-  catches up with the database when Redis returns.
+  cannot reach Redis stops driving at once (it could not renew: another may take over).
+- **A server without Redis serves no table.** It hears no other server's moves, so its copy of
+  a table may be behind theirs, and the others would not hear its own: rather than show a stale
+  table as the truth, it tells everyone at its tables that the table is unavailable for a
+  moment and closes their connections (1013, try again later: the pages reconnect, behind a
+  balancer perhaps to a server that has Redis), and refuses new ones likewise. It says so in its
+  log and on ``/api/health``. When Redis returns it listens again, reads every room again from
+  the database, tells the others to read again the rooms whose news it could not send, and only
+  then serves its tables again (``serving``).
 - **Who is here** — which seats have a connection on some server — is news too, so the server
   driving a room lets a bot stand in only for people connected nowhere.
 """
@@ -44,12 +50,14 @@ if TYPE_CHECKING:
     from tapete.web.reviews import Reviews
     from tapete.web.rooms import Rooms
 
-__all__ = ["LEASE", "Cluster"]
+__all__ = ["LEASE", "UNAVAILABLE", "Cluster"]
 
 log = logging.getLogger("tapete.web")
 
 LEASE = 5.0  # seconds a room's lease lasts unless renewed (renewed every third of it)
 CLOSE_WAIT = 3.0  # seconds a stopping server waits, at most, for its Redis tasks and goodbyes
+START_WAIT = 5.0  # seconds a starting server waits, at most, to serve before it takes connections
+UNAVAILABLE = "this table is unavailable for a moment: trying again…"  # said to people
 
 RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -97,11 +105,19 @@ class Cluster:
         self._rooms: Rooms | None = None
         self.reviews: Reviews | None = None  # the coach's reviews: how far each server's are
         self._said_down = False
+        # Bumped each time Redis is found gone: the listener then starts anew (news may have
+        # been missed), and the server serves again only once it has read every room again.
+        self._epoch = 0
+        self._caught_up = False
+        self._ready = asyncio.Event()  # serving, for the first time
+        self._lost: set[str] = set()  # rooms whose news could not be sent: to be read again
 
     # --- lifetime --------------------------------------------------------------------------
 
     async def start(self, rooms: Rooms) -> None:
-        """Listen to the other servers and take the leases of rooms nobody drives."""
+        """Listen to the other servers and take the leases of rooms nobody drives; returns once
+        this server is serving (``START_WAIT`` seconds at most: without Redis it starts all
+        the same, and serves its tables once Redis answers)."""
         from redis.asyncio import Redis
 
         self._rooms = rooms
@@ -112,6 +128,15 @@ class Cluster:
             loop.create_task(self._hold()),
             loop.create_task(self._publish()),
         ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), START_WAIT)
+
+    @property
+    def serving(self) -> bool:
+        """Whether this server may serve its tables: Redis answers, and since Redis was last
+        away this server has listened again and read every room again, so no table here is
+        behind another server's moves, and the others hear this server's."""
+        return self.up and self._caught_up
 
     async def close(self) -> None:
         """Leave the others: give back every lease at once (they take the rooms over at their
@@ -145,6 +170,7 @@ class Cluster:
         return {
             "server": self.me,
             "redis": "up" if self.up else "down",
+            "serving": self.serving,
             "driving": len(self.owned),
         }
 
@@ -152,8 +178,8 @@ class Cluster:
 
     async def tell(self, news: dict[str, Any]) -> None:
         """Publish ``news`` to the other servers, after everything told before it; while Redis
-        is away it is dropped (the database has the truth: the others read it again when they
-        next hear of the room, and everything when Redis returns).
+        is away it is dropped, and its room's name kept: the others are told to read the room
+        again from the database (which has the truth) once Redis returns.
 
         It is queued, not sent here: one publisher sends whatever is waiting as one message
         while the last one is on its way, so a busy server makes one Redis round trip for many
@@ -161,6 +187,7 @@ class Cluster:
         its news in the order it was told.
         """
         if self._redis is None or not self.up:  # no waiting on a Redis that is away
+            self._missed([news])
             return
         self._outbox.append(news)
         self._news.set()
@@ -173,13 +200,19 @@ class Cluster:
             self._news.clear()
             batch, self._outbox = self._outbox, []
             if not batch or not self.up:
+                self._missed(batch)
                 continue
             try:
                 await self._redis.publish(
                     self.channel, orjson.dumps({"from": self.me, "news": batch})
                 )
             except Exception as exc:
+                self._missed(batch)
                 self._down(exc)
+
+    def _missed(self, batch: list[dict[str, Any]]) -> None:
+        """News the others did not get: the rooms it changed are read again by them later."""
+        self._lost.update(str(n["room"]) for n in batch if n.get("kind") in ("act", "room"))
 
     def owns(self, code: str) -> bool:
         """Whether this server drives room ``code``: it holds the room's lease, and the lease
@@ -207,14 +240,18 @@ class Cluster:
         assert self._redis is not None and self._rooms is not None
         rooms = self._rooms
         while True:
+            pubsub = self._redis.pubsub()
             try:
-                pubsub = self._redis.pubsub()
+                epoch = self._epoch
                 await pubsub.subscribe(self.channel)
                 self._back()
                 await rooms.resync()  # whatever was missed while away
+                if epoch == self._epoch:
+                    self._caught_up = True
+                    self._ready.set()
                 await self.tell({"kind": "who"})
                 await self._tell_presence()
-                while True:
+                while epoch == self._epoch:  # else Redis went away meanwhile: listen anew
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
@@ -232,6 +269,9 @@ class Cluster:
             except Exception as exc:
                 self._down(exc)
                 await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), CLOSE_WAIT)
 
     async def _apply(self, news: dict[str, Any], sender: str) -> None:
         assert self._rooms is not None
@@ -248,6 +288,9 @@ class Cluster:
             seats.setdefault(seat, {})[sender] = int(news["count"])
             rooms.presence_changed(code, seat)
         elif kind == "who":
+            # A server (re)joining tells all its connections next: what it told before is
+            # forgotten, since those it closed while Redis was away could not say they left.
+            self._forget_the_dead([sender])
             await self._tell_presence()
         elif kind in ("review", "review-cancel") and self.reviews is not None:
             self.reviews.heard(news)
@@ -338,15 +381,20 @@ class Cluster:
     # --- Redis away and back ---------------------------------------------------------------
 
     def _down(self, exc: BaseException) -> None:
+        serving = self.serving
         dropped = sorted(self.owned)
         self.owned.clear()  # it cannot renew them: another server may take them over
         self.up = False
+        self._caught_up = False
+        self._epoch += 1
+        if serving and self._rooms is not None:
+            self._rooms.unavailable(UNAVAILABLE)
         if not self._said_down:
             self._said_down = True
             log.error(
                 "Redis at %s is unreachable (%s): this server stops driving its %d rooms and "
-                "hears no moves made on other servers until it returns; trying again every "
-                "second",
+                "serves no table (its people are told to try again) until it returns; trying "
+                "again every second",
                 self.url,
                 exc,
                 len(dropped),
@@ -357,3 +405,7 @@ class Cluster:
             log.warning("Redis at %s is back: catching up with the database", self.url)
         self.up = True
         self._said_down = False
+        if self._lost:  # what the others could not hear: they read those rooms again
+            self._outbox += [{"kind": "room", "room": code} for code in sorted(self._lost)]
+            self._lost.clear()
+            self._news.set()

@@ -3,7 +3,8 @@
 Every message is a JSON object tagged with ``type`` (docs/protocol.md); ``handle`` reads them in
 one ``match`` and answers bad input with ``{"type": "error", "rule", "message", "text"}`` without
 changing anything or dropping the connection — except for oversized messages and floods, which
-are cut off, and hellos from a client past its limit of unknown table codes (``lookups``).
+are cut off, hellos from a client past its limit of unknown table codes (``lookups``), and any
+message to a shared server that has lost Redis (``unavailable``: try again later).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from tapete.errors import IllegalActionError
 from tapete.i18n import LANGUAGES, tr
+from tapete.web.cluster import UNAVAILABLE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, HEAD_TIMEOUT
 from tapete.web.ratelimit import Limited, RateLimiter
 from tapete.web.room import Room
@@ -181,6 +183,12 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         link.fail("bad-message", 'a message is a JSON object with a "type"')
+        return
+    cluster: Cluster | None = link.ws.app.state.cluster
+    if cluster is not None and not cluster.serving and msg["type"] != "ping":
+        # Without Redis this server's tables may be behind the others': none is shown here.
+        link.fail("unavailable", UNAVAILABLE)
+        link.close(1013)
         return
     room = link.room
     match msg["type"]:

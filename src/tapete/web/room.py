@@ -406,6 +406,11 @@ class Room:
         if self._hearing is None or self._hearing.done():
             self._hearing = self.spawn(self._hear())
 
+    async def heard_all(self) -> None:
+        """Return once the news queued for this room so far is applied (or failed: logged)."""
+        while self._hearing is not None and not self._hearing.done():
+            await asyncio.wait([self._hearing])
+
     async def _hear(self) -> None:
         while self._news:
             try:
@@ -582,9 +587,10 @@ class Room:
         a token this copy does not know may be a seat just taken on another server whose news
         has not come yet: the room is read again from the database first (only then, so a
         known token or none costs nothing), and this server's connections are told if it
-        changed."""
+        changed. A server that hears no news (Redis away) reads it again whatever the token."""
         seat = self.seat_of(token)
-        if seat is not None or token is None or self.cluster is None:
+        cluster = self.cluster
+        if cluster is None or (cluster.serving and (seat is not None or token is None)):
             return seat
         async with self.lock:
             t = self.truth

@@ -7,6 +7,7 @@ tables nobody started within a day.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import secrets
@@ -179,12 +180,23 @@ class Rooms:
             room.spawn(room.take_over())
 
     async def resync(self) -> None:
-        """Every room as the store has it now, after a time without news from the others."""
+        """Every room as the store has it now, after a time without news from the others:
+        returns once each is read again."""
         known = {truth.code: truth for truth in await self.store.rooms()}
         for code in set(self._rooms) - set(known):
             self.forget(code)
         for code in known:
             await self.reload(code)
+        await asyncio.gather(*(room.heard_all() for room in list(self._rooms.values())))
+
+    def unavailable(self, text: str) -> None:
+        """Everyone at a table here is told ``text`` (that it is unavailable for a moment) and
+        their connection closed, 1013 (try again later): this server has lost touch with the
+        others, so its tables may fall behind theirs."""
+        for room in self._rooms.values():
+            for conn in list(room.conns):
+                conn.fail("unavailable", text)
+                conn.close(1013)
 
     def listing(self) -> list[Room]:
         """Public tables not over: those waiting for players first (most free seats first),

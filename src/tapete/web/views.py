@@ -38,6 +38,11 @@ class Connection(Protocol):
     token: str | None  # the hash of the token it showed
 
     def send(self, message: Mapping[str, Any]) -> None: ...
+    def fail(self, rule: str, message: str, text: str | None = None) -> None:
+        """An ``error`` naming ``rule``; ``text`` for people (by default the rule's)."""
+
+    def close(self, code: int) -> None:
+        """Close the connection with ``code``, after what was sent before."""
 
 
 def encode(message: Mapping[str, Any]) -> str:
