@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import random
+import shutil
+import tempfile
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +98,58 @@ def screen_lines(app: Any) -> list[str]:
 def fully_visible(app: Any, text: str) -> bool:
     """Whether ``text`` is on the screen whole, on one line."""
     return any(text in line for line in screen_lines(app))
+
+
+def where_modes_hold(test: Callable[[Path], None]) -> None:
+    """Run ``test`` with a fresh folder of its own, where a folder's mode bars writes as it does
+    for anyone: as this user, or, for root (whom no mode bars), in a child process that gave
+    up root's power to pass modes by. The folder is removed afterwards, whatever its modes."""
+    folder = Path(tempfile.mkdtemp(prefix="tapete-modes-"))
+    try:
+        if os.geteuid() != 0:
+            test(folder)
+            return
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: bound by modes from here on, and never back to the tests
+            os.close(read)
+            status = 0
+            try:
+                _drop_mode_override()
+                test(folder)
+            except BaseException:
+                os.write(write, traceback.format_exc().encode())
+                status = 1
+            os._exit(status)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            told = pipe.read().decode()
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, told or "the child process failed"
+    finally:
+        for inner, _, _ in os.walk(folder):
+            os.chmod(inner, 0o755)
+        shutil.rmtree(folder)
+
+
+def _drop_mode_override() -> None:
+    """Give up CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH for good (effective and permitted):
+    root stays root, owning its files, but a mode that bars their owner bars it too."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_uint32) for name in ("effective", "permitted", "inheritable")]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3: two words of bits
+    data = (Data * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    keep = ~((1 << 1) | (1 << 2)) & 0xFFFFFFFF  # CAP_DAC_OVERRIDE is 1, CAP_DAC_READ_SEARCH 2
+    data[0].effective &= keep
+    data[0].permitted &= keep
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")

@@ -206,6 +206,25 @@ _ES: dict[str, str] = {
     "you deal": "repartes tú",
     "you take the trick": "te llevas la baza",
     "match over: press r for a rematch": "partida terminada: pulsa r para la revancha",
+    # a record that could not be written
+    "the record could not be saved in {place}: {why}": (
+        "no se pudo guardar el registro en {place}: {why}"
+    ),
+    "press s to save it in another file": "pulsa s para guardarlo en otro archivo",
+    "for the next matches, make that folder writable or set TAPETE_DATA": (
+        "para las próximas partidas, permite escribir en esa carpeta o define TAPETE_DATA"
+    ),
+    "match over, not saved: s saves it in another file, r rematch": (
+        "partida terminada, sin guardar: s la guarda en otro archivo, r revancha"
+    ),
+    "save the record in another file": "guardar el registro en otro archivo",
+    "save": "guardar",
+    "give a file name": "escribe un nombre de archivo",
+    "the folder {folder} does not exist": "la carpeta {folder} no existe",
+    "{file} exists: Enter again writes over it": "{file} ya existe: Enter otra vez lo sobrescribe",
+    "quit? this match is not saved": "¿salir? esta partida no está guardada",
+    "save in another file": "guardar en otro archivo",
+    "do not quit": "no salir",
     "trump card": "carta de triunfo",
     "cantes": "cantes",
     # suits
@@ -820,6 +839,25 @@ _PT: dict[str, str] = {
     "you deal": "você dá as cartas",
     "you take the trick": "você leva a vaza",
     "match over: press r for a rematch": "partida encerrada: aperte r para a revanche",
+    # a record that could not be written
+    "the record could not be saved in {place}: {why}": (
+        "não foi possível salvar o registro em {place}: {why}"
+    ),
+    "press s to save it in another file": "aperte s para salvá-lo em outro arquivo",
+    "for the next matches, make that folder writable or set TAPETE_DATA": (
+        "para as próximas partidas, permita gravar nessa pasta ou defina TAPETE_DATA"
+    ),
+    "match over, not saved: s saves it in another file, r rematch": (
+        "partida encerrada, não salva: s a salva em outro arquivo, r revanche"
+    ),
+    "save the record in another file": "salvar o registro em outro arquivo",
+    "save": "salvar",
+    "give a file name": "escreva um nome de arquivo",
+    "the folder {folder} does not exist": "a pasta {folder} não existe",
+    "{file} exists: Enter again writes over it": "{file} já existe: Enter de novo o substitui",
+    "quit? this match is not saved": "sair? esta partida não está salva",
+    "save in another file": "salvar em outro arquivo",
+    "do not quit": "não sair",
     "trump card": "carta de trunfo",
     "cantes": "cantes",
     "oros": "ouros",

@@ -139,6 +139,7 @@ def test_resume_plays_the_saved_match_to_the_end(tmp_path: Path) -> None:
                 screen = await settle(pilot)
             assert isinstance(app.screen, SummaryScreen)
             assert isinstance(table_screen(app), TableScreen)
+            assert screen.saved_to is not None
             finished = record.read(screen.saved_to)
         assert finished.result is not None and finished.seed == half.seed
         played = [a for d in finished.deals for a in d.actions]

@@ -17,7 +17,7 @@ from tapete.record import write as write_record
 from tapete.tui import records
 from tapete.tui.session import SPEEDS, Replay, Session, Settings
 
-__all__ = ["PlayConfig", "TapeteApp"]
+__all__ = ["PlayConfig", "TapeteApp", "Written"]
 
 FELT = Theme(
     name="tapete",
@@ -64,6 +64,17 @@ class PlayConfig:
     def session(self) -> Session:
         budget = self.hint_budget
         return Session(self.game, self.seats, self.seed, hint_budget=budget, resume=self.resume)
+
+
+@dataclass(frozen=True)
+class Written:
+    """Where a match was written: its file in the records folder (None: not there), the
+    ``--record`` file (None: not asked for, or not written), and each place a write failed,
+    with why."""
+
+    path: Path | None = None
+    copy: Path | None = None
+    failed: tuple[tuple[Path, str], ...] = ()
 
 
 class TapeteApp(App[None]):
@@ -148,24 +159,30 @@ class TapeteApp(App[None]):
 
         ask_to_quit(self)
 
-    def save_record(self, rec: Record, into: Path | None = None) -> Path | None:
+    def save_record(self, rec: Record, into: Path | None = None) -> Written:
         """Keep a match, finished or not, in the records folder (and at ``--record``): in a new
-        file, or over ``into``, the file this match was kept in before; None if it failed."""
+        file, or over ``into``, the file this match was kept in before. Each place is tried
+        whatever became of the other; what failed is in the answer, with why, to be told."""
         config = self.play_config
-        try:
-            if config is not None and config.record_path is not None:
+        copy, failed = None, []
+        if config is not None and config.record_path is not None:
+            try:
                 write_record(rec, config.record_path)
+                copy = config.record_path
+            except OSError as exc:
+                failed.append((config.record_path, _why(exc)))
+        path = None
+        try:
             if into is None:
                 path = records.save(rec, self.records_dir)
             else:
                 write_record(rec, into)
                 path = into
         except OSError as exc:
-            self.notify(str(exc), severity="error")
-            return None
-        if path not in self.saved_records:
+            failed.append((self.records_dir, _why(exc)))
+        if path is not None and path not in self.saved_records:
             self.saved_records.append(path)
-        return path
+        return Written(path, copy, tuple(failed))
 
     def rematch(self) -> None:
         """The same seats again, with the next seed."""
@@ -185,6 +202,12 @@ class TapeteApp(App[None]):
         )
         self.play_config = next_config
         self.switch_screen(TableScreen(next_config.session()))
+
+
+def _why(exc: OSError) -> str:
+    """Why a write failed, as the system says it (``Permission denied``), without the name of
+    the temporary file it was writing."""
+    return exc.strerror or str(exc)
 
 
 def _pick(given: str | None, saved: Any, default: str, accepted: tuple[str, ...]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from tapete import record
 from tapete.errors import RecordError
 
-__all__ = ["Saved", "data_dir", "listing", "load_settings", "save", "save_settings"]
+__all__ = ["Saved", "data_dir", "file_name", "listing", "load_settings", "save", "save_settings"]
 
 
 def data_dir() -> Path:
@@ -33,16 +33,23 @@ def data_dir() -> Path:
     return platformdirs.user_data_path("tapete")
 
 
-def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path:
-    """Write ``rec`` into ``folder`` named to sort by date: ``20250101-120000-pocha-7.json``."""
-    folder.mkdir(parents=True, exist_ok=True)
+def file_name(rec: record.Record, when: datetime | None = None, number: int = 1) -> str:
+    """The name of ``rec``'s file, to sort by date: ``20250101-120000-pocha-7.json`` (the
+    ``number``-th of that second: ``...-7-2.json``)."""
     stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
     name = re.sub(r"[^a-z0-9_]+", "", rec.game.split("(")[0].lower()) or "match"
-    path = folder / f"{stamp}-{name}-{rec.seed}.json"
+    return f"{stamp}-{name}-{rec.seed}" + (f"-{number}" if number > 1 else "") + ".json"
+
+
+def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path:
+    """Write ``rec`` into a new file of ``folder``, named by ``file_name``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    when = when or datetime.now()
     number = 1
+    path = folder / file_name(rec, when)
     while path.exists():
         number += 1
-        path = folder / f"{stamp}-{name}-{rec.seed}-{number}.json"
+        path = folder / file_name(rec, when, number)
     record.write(rec, path)
     return path
 

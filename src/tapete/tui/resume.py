@@ -7,6 +7,7 @@ through it.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -18,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tapete.i18n import tr
+from tapete.tui.saving import SAVE_ELSEWHERE, NotSavedScreen, SaveAsScreen, suggested_file
 
 if TYPE_CHECKING:
     from tapete.tui.app import TapeteApp
@@ -29,38 +31,81 @@ SAVE, DISCARD = "save", "discard"
 
 
 def ask_to_quit(app: TapeteApp) -> None:
-    """^Q: a finished or untouched match just quits; one under way asks first."""
+    """^Q: a match kept in a file, or untouched, just quits; one under way asks first, and so
+    does a finished one that could not be saved (it would be lost)."""
     from tapete.tui.screens import TableScreen
 
-    if isinstance(app.screen, QuitScreen):
+    if isinstance(app.screen, (QuitScreen, NotSavedScreen, SaveAsScreen)):
         return  # already asking
     table = next((s for s in reversed(app.screen_stack) if isinstance(s, TableScreen)), None)
-    if table is None or table.finished or not table.session.steps:
+    if table is None or not table.session.steps or (table.finished and table.saved_to):
         app.exit()
+        return
+    if table.finished:
+        ask_unsaved(app, table)
         return
 
     def answered(choice: str | None) -> None:
         if choice == SAVE:
             save_and_quit(app, table)
         elif choice == DISCARD:
-            if table.kept is not None:  # kept as it was played: not kept after all
-                table.kept.unlink(missing_ok=True)
-            app.exit()
+            discard_and_quit(app, table)
 
     app.push_screen(QuitScreen(app.settings.lang), answered)
 
 
+def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
+    """Quit without saving: a match under way is not kept after all."""
+    if not table.finished and table.kept is not None:  # kept as it was played
+        table.kept.unlink(missing_ok=True)
+    app.exit()
+
+
 def save_and_quit(app: TapeteApp, table: TableScreen) -> None:
-    """Stop the bots, keep the match as an unfinished record, and leave saying where it went."""
+    """Stop the bots, keep the match as an unfinished record, and leave saying where it went;
+    where it could not be written, ask what to do instead of leaving."""
     table.workers.cancel_group(table, "bots")
     table.bots_running = False
-    path = app.save_record(table.session.record(), table.kept)
+    written = app.save_record(table.session.record(), table.kept)
+    table.failed = written.failed
+    path = written.path or written.copy
     if path is None:
-        return  # the app has said why; the match stays open
+        ask_unsaved(app, table)
+        return
+    quit_saying(app, table, path)
+
+
+def quit_saying(app: TapeteApp, table: TableScreen, path: Path) -> None:
+    """Leave, saying where the match is: an unfinished one with how to go on with it."""
     lang = app.settings.lang
-    app.exit(
-        message=tr(lang, "match saved in {file}; tapete play --resume {file} goes on", file=path)
-    )
+    if table.finished:
+        app.exit(message=tr(lang, "saved as {file}", file=path))
+    else:
+        app.exit(
+            message=tr(
+                lang, "match saved in {file}; tapete play --resume {file} goes on", file=path
+            )
+        )
+
+
+def ask_unsaved(app: TapeteApp, table: TableScreen) -> None:
+    """The match is in no file: say where and why it could not be written, and ask whether to
+    save it in another file, quit without it, or stay."""
+    lang = app.settings.lang
+
+    def saved(path: Path | None) -> None:
+        if path is not None:
+            table.saved_elsewhere(path)
+            quit_saying(app, table, path)
+
+    def answered(choice: str | None) -> None:
+        if choice == SAVE_ELSEWHERE:
+            rec = table.session.record()
+            app.push_screen(SaveAsScreen(lang, rec, suggested_file(rec)), saved)
+        elif choice == DISCARD:
+            discard_and_quit(app, table)
+
+    app.push_screen(NotSavedScreen(lang, table.failed), answered)
 
 
 class QuitScreen(ModalScreen[str | None]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,6 +27,7 @@ from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
 from tapete.record import Record
 from tapete.tui import records
+from tapete.tui.saving import SaveAsScreen, advice, failure_lines, suggested_file
 from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
     ActionBar,
@@ -148,10 +150,11 @@ class TableScreen(SceneScreen):
         self.amount: int | None = None  # the amount a stepper shows (None: its first)
         self.bots_running = False
         self.finished = False
-        self.saved_to: Any = None
+        self.saved_to: Path | None = None  # where the finished match is (None: in no file)
         # The match's file in the records folder, kept up to date as it is played, so a crash
         # or a closed terminal loses nothing: each of your moves, and the bots' up to your turn.
         self.kept: Path | None = None
+        self.failed: tuple[tuple[Path, str], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
         yield from self.table_widgets()
@@ -203,7 +206,13 @@ class TableScreen(SceneScreen):
     def keep(self) -> None:
         """Write the match so far over its file in the records folder (a new one at first)."""
         if self.session.steps and not self.finished:
-            self.kept = self.tapete.save_record(self.session.record(), self.kept) or self.kept
+            written = self.tapete.save_record(self.session.record(), self.kept)
+            self.kept = written.path or self.kept
+            if written.failed and written.failed != self.failed:
+                # Said once, not at every move; ^Q and the end of the match say it again.
+                lines = failure_lines(self.lang, written.failed)
+                self.notify("\n".join(lines), severity="error", timeout=10)
+            self.failed = written.failed
 
     def say(self, message: str) -> None:
         self.message = message
@@ -255,10 +264,38 @@ class TableScreen(SceneScreen):
             return
         self.finished = True
         rec = self.session.record()
-        self.saved_to = self.tapete.save_record(rec, self.kept)
-        self.message = tr(self.lang, "match over: press r for a rematch")
+        written = self.tapete.save_record(rec, self.kept)
+        self.saved_to, self.failed = written.path or written.copy, written.failed
+        self.message = self.over_message()
         self.redraw()
-        self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to))
+        self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to, self.failed))
+
+    def over_message(self) -> str:
+        """The message line once the match is over: while it is in no file, that it is not
+        saved and how to save it, for as long as that holds."""
+        if self.saved_to is None:
+            return tr(self.lang, "match over, not saved: s saves it in another file, r rematch")
+        return tr(self.lang, "match over: press r for a rematch")
+
+    def save_elsewhere(self) -> None:
+        """``s`` on a finished match in no file: ask for a file and write it there."""
+
+        def saved(path: Path | None) -> None:
+            if path is not None:
+                self.saved_elsewhere(path)
+
+        suggestion = suggested_file(self.session.record())
+        self.app.push_screen(SaveAsScreen(self.lang, self.session.record(), suggestion), saved)
+
+    def saved_elsewhere(self, path: Path) -> None:
+        """The match is now in ``path``: the screens say so instead of that it is not saved."""
+        self.saved_to = path
+        if self.finished:
+            self.message = tr(self.lang, "saved as {file}", file=str(path))
+            self.redraw()
+        for summary in self.app.screen_stack:
+            if isinstance(summary, SummaryScreen) and summary.session is self.session:
+                summary.saved(path)
 
     # -- keys and clicks
 
@@ -269,6 +306,10 @@ class TableScreen(SceneScreen):
         if self.finished and event.character == "r":
             event.stop()
             self.tapete.rematch()
+            return
+        if self.finished and event.character == "s" and self.saved_to is None:
+            event.stop()
+            self.save_elsewhere()
             return
         key = event.character
         keyed = scene.key_map()
@@ -326,7 +367,7 @@ class TableScreen(SceneScreen):
     @work(exclusive=True, group="hint")
     async def find_hint(self) -> None:
         if self.finished:
-            self.say(tr(self.lang, "match over: press r for a rematch"))
+            self.say(self.over_message())
             return
         if not self.waiting_for_you:
             self.say(tr(self.lang, "wait for your turn"))
@@ -567,17 +608,26 @@ class RecordsScreen(Screen[None]):
 
 
 class SummaryScreen(ModalScreen[None]):
-    """The end of the match: the final scores, the winners, where the record went; a rematch."""
+    """The end of the match: the final scores, the winners, where the record went; a rematch.
+    A record that could not be written says where, why and what to do, until it is saved."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "rematch"),
         Binding("v", "replay", "replay"),
+        Binding("s", "save_elsewhere", show=False),
         Binding("escape", "app.pop_screen", "close"),
     ]
 
-    def __init__(self, session: Session, rec: Record, saved_to: Any) -> None:
+    def __init__(
+        self,
+        session: Session,
+        rec: Record,
+        saved_to: Path | None,
+        failed: Sequence[tuple[Path, str]] = (),
+    ) -> None:
         super().__init__()
         self.session, self.rec, self.saved_to = session, rec, saved_to
+        self.failed = tuple(failed)
 
     def compose(self) -> ComposeResult:
         lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
@@ -591,7 +641,7 @@ class SummaryScreen(ModalScreen[None]):
         for label, score in zip(labels, scores, strict=False):
             grid.add_row(label, str(score))
         winners = ", ".join(names[w] for w in (outcome.winners if outcome else ()))
-        with Vertical(id="summary"):
+        with Vertical(id="summary", classes="-not-saved" if self.failed else ""):
             yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
             yield Static(grid)
             yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
@@ -599,10 +649,23 @@ class SummaryScreen(ModalScreen[None]):
                 yield Static(
                     tr(lang, "saved as {file}", file=str(self.saved_to)), id="summary-file"
                 )
+            if self.failed:
+                told = [*failure_lines(lang, self.failed), advice(lang, self.saved_to is not None)]
+                yield Static("\n".join(told), id="summary-not-saved")
             with Horizontal(id="summary-buttons"):
                 yield Button(f"r {tr(lang, 'rematch')}", id="rematch", compact=True)
                 yield Button(f"v {tr(lang, 'replay')}", id="replay", compact=True)
                 yield Button(f"esc {tr(lang, 'close')}", id="close", compact=True)
+
+    def saved(self, path: Path) -> None:
+        """The record is now in ``path`` (saved elsewhere): say so, and no more that it is not."""
+        self.saved_to, self.failed = path, ()
+        self.refresh(recompose=True)
+
+    def action_save_elsewhere(self) -> None:
+        table = next((s for s in self.app.screen_stack if isinstance(s, TableScreen)), None)
+        if self.saved_to is None and table is not None and table.session is self.session:
+            table.save_elsewhere()
 
     @on(Button.Pressed, "#rematch")
     def action_rematch(self) -> None:

@@ -1,0 +1,171 @@
+"""When a match cannot be kept where it should: say where and why, and keep it in another file.
+
+The records folder (in the data folder, ``records.data_dir``) may be read-only, full or gone, and
+so may the ``--record`` file's. The summary and the table then say so for as long as it holds,
+``s`` saves the match in a file the person names, and ^Q asks before a match that is in no file
+is lost (``tapete.tui.resume``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from tapete import record
+from tapete.i18n import tr
+from tapete.record import Record
+from tapete.tui import records
+
+__all__ = ["NotSavedScreen", "SaveAsScreen", "advice", "failure_lines", "suggested_file"]
+
+SAVE_ELSEWHERE, DISCARD = "elsewhere", "discard"
+
+
+def failure_lines(lang: str, failed: Sequence[tuple[Path, str]]) -> list[str]:
+    """Each write that failed, in words: where, and why as the system said it."""
+    return [
+        tr(lang, "the record could not be saved in {place}: {why}", place=str(where), why=why)
+        for where, why in failed
+    ]
+
+
+def advice(lang: str, saved: bool) -> str:
+    """What the person can do: save this match elsewhere (while it is in no file), and have
+    the next ones saved."""
+    later = tr(lang, "for the next matches, make that folder writable or set TAPETE_DATA")
+    if saved:
+        return later
+    return tr(lang, "press s to save it in another file") + "; " + later
+
+
+def suggested_file(rec: Record, folder: Path | None = None) -> Path:
+    """A file for ``rec`` in ``folder`` (the current one by default), named as the records
+    folder names its files."""
+    return (folder if folder is not None else Path.cwd()).absolute() / records.file_name(rec)
+
+
+class SaveAsScreen(ModalScreen[Path | None]):
+    """Save the record in another file: the name to edit, Enter writes it, esc gives up.
+
+    A name that cannot be written is told here, and stays to be changed; an existing file is
+    written over only at a second Enter. Dismissed with the file written, or None."""
+
+    DEFAULT_CSS = """
+    SaveAsScreen { align: center middle; }
+    SaveAsScreen > Vertical {
+        width: 76; max-width: 100%; height: auto; padding: 1 2;
+        background: $panel; border: round $accent;
+    }
+    SaveAsScreen Input { margin-top: 1; }
+    #save-as-error { color: $error; height: auto; }
+    #save-as-keys { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, lang: str, rec: Record, suggestion: Path) -> None:
+        super().__init__()
+        self.lang, self.rec, self.suggestion = lang, rec, suggestion
+        self.over: Path | None = None  # a file that exists, told once: Enter again writes over
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical():
+            yield Static(Text(tr(lang, "save the record in another file"), style="bold"))
+            yield Input(str(self.suggestion), id="save-as-file")
+            yield Static(id="save-as-error")
+            keys = f"[b]enter[/b] {tr(lang, 'save')}   [b]esc[/b] {tr(lang, 'cancel')}"
+            yield Static(keys, id="save-as-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def tell(self, words: str) -> None:
+        self.query_one("#save-as-error", Static).update(words)
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        lang = self.lang
+        text = event.value.strip()
+        if not text:
+            self.tell(tr(lang, "give a file name"))
+            return
+        path = Path(text).expanduser()
+        if path.is_dir():
+            path = path / records.file_name(self.rec)
+        if not path.parent.is_dir():
+            self.tell(tr(lang, "the folder {folder} does not exist", folder=str(path.parent)))
+            return
+        if path.exists() and path != self.over:
+            self.over = path
+            self.tell(tr(lang, "{file} exists: Enter again writes over it", file=str(path)))
+            return
+        try:
+            record.write(self.rec, path)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            self.tell(
+                tr(
+                    lang,
+                    "the record could not be saved in {place}: {why}",
+                    place=str(path),
+                    why=why,
+                )
+            )
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NotSavedScreen(ModalScreen[str | None]):
+    """Quit with the match in no file? s saves it in another file, d quits without it, n (esc)
+    stays. Dismissed with ``SAVE_ELSEWHERE``, ``DISCARD`` or None."""
+
+    DEFAULT_CSS = """
+    NotSavedScreen { align: center middle; }
+    NotSavedScreen > Vertical {
+        width: 76; max-width: 100%; height: auto; padding: 1 2;
+        background: $panel; border: round $error;
+    }
+    NotSavedScreen Horizontal { width: auto; height: auto; margin-top: 1; }
+    NotSavedScreen Button { margin-right: 2; }
+    #not-saved-why { color: $error; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('elsewhere')", "save in another file"),
+        Binding("d", "choose('discard')", "quit without saving"),
+        Binding("n,escape", "choose('')", "do not quit"),
+    ]
+
+    def __init__(self, lang: str, failed: Sequence[tuple[Path, str]]) -> None:
+        super().__init__()
+        self.lang, self.failed = lang, tuple(failed)
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical():
+            title = tr(lang, "quit? this match is not saved")
+            yield Static(Text(title, style="bold"), id="not-saved-title")
+            yield Static("\n".join(failure_lines(lang, self.failed)), id="not-saved-why")
+            with Horizontal():
+                yield Button(f"s {tr(lang, 'save in another file')}", id="elsewhere", compact=True)
+                yield Button(f"d {tr(lang, 'quit without saving')}", id="discard", compact=True)
+                yield Button(f"n {tr(lang, 'do not quit')}", id="stay", compact=True)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        choices = {"elsewhere": SAVE_ELSEWHERE, "discard": DISCARD}
+        self.dismiss(choices.get(event.button.id or ""))

@@ -1,0 +1,119 @@
+"""Where the table keeps its matches: a data folder that cannot be written is told where, why and
+what to do, for as long as it holds; a match in no file is never lost to ^Q without asking."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from textual.widgets import Input
+
+from tapete import record
+from tapete.tui.resume import QuitScreen
+from tapete.tui.saving import NotSavedScreen, SaveAsScreen
+from tapete.tui.screens import SummaryScreen, TableScreen
+from tapete.tui.widgets import MessageLine
+from tuikit import make_app, press_a_legal_key, settle, text_of, where_modes_hold
+
+FOUR = ["human", "random", "random", "random"]
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def read_only_data(folder: Path) -> Path:
+    """A data folder whose records folder exists but may not be written."""
+    data = folder / "data"
+    (data / "records").mkdir(parents=True)
+    (data / "records").chmod(0o555)
+    data.chmod(0o555)
+    return data
+
+
+def test_a_read_only_data_folder_is_told_at_the_end_and_the_match_saved_elsewhere() -> None:
+    def scenario(folder: Path) -> None:
+        data = read_only_data(folder)
+        elsewhere = folder / "elsewhere"
+        elsewhere.mkdir()
+
+        async def go() -> None:
+            app = make_app("pocha(schedule=[1])", FOUR, 8, data)
+            rng = random.Random(2)
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen = await settle(pilot)
+                while not screen.finished:
+                    await press_a_legal_key(pilot, rng)
+                    screen = await settle(pilot)
+                assert isinstance(app.screen, SummaryScreen)
+                told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
+                # Where, why and what to do, on the summary itself (not a passing notice).
+                assert f"could not be saved in {data / 'records'}: Permission denied" in told
+                assert "press s to save it in another file" in told
+                assert "TAPETE_DATA" in told
+                assert not app.screen.query("#summary-file")  # nothing claims it was saved
+                await pilot.press("escape")
+                await pilot.pause()
+                assert isinstance(app.screen, TableScreen)
+                assert "not saved" in text_of(screen.query_one(MessageLine))
+                # ^Q does not lose it silently: it asks, and n stays at the table.
+                await pilot.press("ctrl+q")
+                await pilot.pause()
+                assert app.is_running and isinstance(app.screen, NotSavedScreen)
+                await pilot.press("n")
+                await pilot.pause()
+                assert app.is_running and app.screen is screen
+                # s asks for a file, as typed, and writes the match there.
+                await pilot.press("s")
+                await pilot.pause()
+                assert isinstance(app.screen, SaveAsScreen)
+                suggested = app.screen.query_one(Input).value
+                assert suggested.endswith(".json")
+                await pilot.press("ctrl+u", *str(elsewhere / "first.json"), "enter")
+                await pilot.pause()
+                assert app.screen_stack[-1] is screen
+                assert "saved as" in text_of(screen.query_one(MessageLine))
+                saved = record.read(elsewhere / "first.json")
+                assert saved.result is not None and saved == screen.session.record()
+                # Kept now: ^Q quits at once.
+                await pilot.press("ctrl+q")
+                await pilot.pause()
+                assert not app.is_running
+            assert not list((data / "records").iterdir())
+
+        run(go())
+
+    where_modes_hold(scenario)
+
+
+def test_quitting_a_match_the_data_folder_refuses_asks_what_to_do_instead() -> None:
+    def scenario(folder: Path) -> None:
+        data = read_only_data(folder)
+
+        async def go() -> None:
+            app = make_app("pocha(schedule=[2, 3])", FOUR, 5, data)
+            rng = random.Random(1)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot)
+                await press_a_legal_key(pilot, rng)
+                await settle(pilot)
+                await pilot.press("ctrl+q")
+                await pilot.pause()
+                assert isinstance(app.screen, QuitScreen)
+                await pilot.press("y")  # save and quit: it cannot be saved there
+                await pilot.pause()
+                assert app.is_running and isinstance(app.screen, NotSavedScreen)
+                why = text_of(app.screen.query_one("#not-saved-why"))
+                assert str(data / "records") in why and "Permission denied" in why
+                await pilot.press("s")
+                await pilot.pause()
+                await pilot.press("ctrl+u", *str(folder / "half.json"), "enter")
+                await pilot.pause()
+                assert not app.is_running
+            half = record.read(folder / "half.json")
+            assert half.result is None and sum(len(d.actions) for d in half.deals) > 0
+
+        run(go())
+
+    where_modes_hold(scenario)
