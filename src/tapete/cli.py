@@ -583,7 +583,11 @@ def parser() -> argparse.ArgumentParser:
         help="go on with the unfinished match in this record (seats as recorded, or --seats)",
     )
     p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
-    p.add_argument("--record", help="write the match record here (.gz compresses)")
+    p.add_argument(
+        "--record",
+        help="write the match record here (.gz compresses); at the table, a rematch's goes "
+        "beside it, as FILE-2, FILE-3...",
+    )
     p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_play)

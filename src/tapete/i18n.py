@@ -225,6 +225,8 @@ _ES: dict[str, str] = {
     "quit? this match is not saved": "¿salir? esta partida no está guardada",
     "save in another file": "guardar en otro archivo",
     "do not quit": "no salir",
+    "this match is written to {file}": "esta partida se escribe en {file}",
+    "also written to {file}": "también escrita en {file}",
     "trump card": "carta de triunfo",
     "cantes": "cantes",
     # suits
@@ -858,6 +860,8 @@ _PT: dict[str, str] = {
     "quit? this match is not saved": "sair? esta partida não está salva",
     "save in another file": "salvar em outro arquivo",
     "do not quit": "não sair",
+    "this match is written to {file}": "esta partida é gravada em {file}",
+    "also written to {file}": "também gravada em {file}",
     "trump card": "carta de trunfo",
     "cantes": "cantes",
     "oros": "ouros",

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from textual.widgets import Input
 
+import tapete
 from tapete import record
+from tapete.tui import PlayConfig, TapeteApp
 from tapete.tui.resume import QuitScreen
 from tapete.tui.saving import NotSavedScreen, SaveAsScreen
 from tapete.tui.screens import SummaryScreen, TableScreen
@@ -117,3 +119,38 @@ def test_quitting_a_match_the_data_folder_refuses_asks_what_to_do_instead() -> N
         run(go())
 
     where_modes_hold(scenario)
+
+
+def test_a_rematch_writes_each_match_to_its_own_record_file_beside_the_one_named(
+    tmp_path: Path,
+) -> None:
+    """``--record out.json``: the first match there, the rematch in ``out-2.json``, the next in
+    ``out-3.json``; each summary says where its match went."""
+    out = tmp_path / "out.json"
+
+    async def go() -> None:
+        config = PlayConfig(tapete.load("pocha(schedule=[1])"), tuple(FOUR), 8, record_path=out)
+        app = TapeteApp(play=config, data=tmp_path / "data", lang="en", speed="instant")
+        rng = random.Random(2)
+        seeds = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            for number in (1, 2, 3):
+                screen = await settle(pilot)
+                if number > 1:  # told at once where this one goes
+                    said = text_of(screen.query_one(MessageLine))
+                    assert f"out-{number}.json" in said, said
+                while not screen.finished:
+                    await press_a_legal_key(pilot, rng)
+                    screen = await settle(pilot)
+                seeds.append(screen.session.seed)
+                assert isinstance(app.screen, SummaryScreen)
+                where = " ".join(text_of(w) for w in app.screen.query(".summary-file"))
+                name = "out.json" if number == 1 else f"out-{number}.json"
+                assert str(tmp_path / name) in where, where
+                await pilot.press("r")
+        files = [out, tmp_path / "out-2.json", tmp_path / "out-3.json"]
+        kept = [record.read(path) for path in files]
+        assert [rec.seed for rec in kept] == seeds and len(set(seeds)) == 3
+        assert all(rec.result is not None for rec in kept)
+
+    run(go())

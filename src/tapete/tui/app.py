@@ -57,9 +57,17 @@ class PlayConfig:
     seats: tuple[str, ...]
     seed: int
     hint_budget: bots.Budget | None = None
-    record_path: Path | None = None  # also write the finished match here (``--record``)
+    record_path: Path | None = None  # also write the match here (``--record``); see record_file
     extra: dict[str, Any] = field(default_factory=dict)
     resume: Record | None = None  # an unfinished match to go on with (``--resume``)
+    number: int = 1  # the match's number at this sitting: each rematch counts one more
+
+    @property
+    def record_file(self) -> Path | None:
+        """Where ``--record`` has this match written: a file holds one match, so a rematch's
+        goes beside the first (``out-2.json``)."""
+        path = self.record_path
+        return None if path is None else records.numbered(path, self.number)
 
     def session(self) -> Session:
         budget = self.hint_budget
@@ -165,12 +173,13 @@ class TapeteApp(App[None]):
         whatever became of the other; what failed is in the answer, with why, to be told."""
         config = self.play_config
         copy, failed = None, []
-        if config is not None and config.record_path is not None:
+        wanted = config.record_file if config is not None else None
+        if wanted is not None:
             try:
-                write_record(rec, config.record_path)
-                copy = config.record_path
+                write_record(rec, wanted)
+                copy = wanted
             except OSError as exc:
-                failed.append((config.record_path, _why(exc)))
+                failed.append((wanted, _why(exc)))
         path = None
         try:
             if into is None:
@@ -185,7 +194,9 @@ class TapeteApp(App[None]):
         return Written(path, copy, tuple(failed))
 
     def rematch(self) -> None:
-        """The same seats again, with the next seed."""
+        """The same seats again, with the next seed; with ``--record``, written beside the
+        match before (which keeps its file), as the message line says."""
+        from tapete.i18n import tr
         from tapete.tui.screens import TableScreen
 
         config = self.play_config
@@ -199,9 +210,15 @@ class TapeteApp(App[None]):
             session.seed + 1,
             config.hint_budget,
             config.record_path,
+            number=config.number + 1,
         )
         self.play_config = next_config
-        self.switch_screen(TableScreen(next_config.session()))
+        table = TableScreen(next_config.session())
+        if next_config.record_file is not None:
+            table.message = tr(
+                self.settings.lang, "this match is written to {file}", file=next_config.record_file
+            )
+        self.switch_screen(table)
 
 
 def _why(exc: OSError) -> str:

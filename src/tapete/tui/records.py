@@ -17,7 +17,16 @@ from typing import Any
 from tapete import record
 from tapete.errors import RecordError
 
-__all__ = ["Saved", "data_dir", "file_name", "listing", "load_settings", "save", "save_settings"]
+__all__ = [
+    "Saved",
+    "data_dir",
+    "file_name",
+    "listing",
+    "load_settings",
+    "numbered",
+    "save",
+    "save_settings",
+]
 
 
 def data_dir() -> Path:
@@ -52,6 +61,24 @@ def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path
         path = folder / file_name(rec, when, number)
     record.write(rec, path)
     return path
+
+
+def numbered(path: Path, number: int) -> Path:
+    """The file of the ``number``-th match written to ``path`` (a record holds one match):
+    ``path`` itself for the first, then ``-2``, ``-3``... before its extension, which a ``.gz``
+    keeps (``out-2.json``, ``out-2.json.gz``).
+
+    >>> [numbered(Path("out.json.gz"), n).name for n in (1, 2)]
+    ['out.json.gz', 'out-2.json.gz']
+    """
+    if number <= 1:
+        return path
+    gz = ".gz" if path.name.endswith(".gz") else ""
+    base = path.name[: len(path.name) - len(gz)]
+    stem, dot, extension = base.rpartition(".")
+    if not stem:  # no extension (or a name that is one, ``.out``)
+        stem, dot, extension = base, "", ""
+    return path.with_name(f"{stem}-{number}{dot}{extension}{gz}")
 
 
 @dataclass(frozen=True)

@@ -268,7 +268,8 @@ class TableScreen(SceneScreen):
         self.saved_to, self.failed = written.path or written.copy, written.failed
         self.message = self.over_message()
         self.redraw()
-        self.app.push_screen(SummaryScreen(self.session, rec, self.saved_to, self.failed))
+        summary = SummaryScreen(self.session, rec, self.saved_to, self.failed, written.copy)
+        self.app.push_screen(summary)
 
     def over_message(self) -> str:
         """The message line once the match is over: while it is in no file, that it is not
@@ -624,10 +625,12 @@ class SummaryScreen(ModalScreen[None]):
         rec: Record,
         saved_to: Path | None,
         failed: Sequence[tuple[Path, str]] = (),
+        copy: Path | None = None,
     ) -> None:
         super().__init__()
         self.session, self.rec, self.saved_to = session, rec, saved_to
         self.failed = tuple(failed)
+        self.copy = copy  # the ``--record`` file, when it was written too
 
     def compose(self) -> ComposeResult:
         lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
@@ -646,9 +649,11 @@ class SummaryScreen(ModalScreen[None]):
             yield Static(grid)
             yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
             if self.saved_to is not None:
-                yield Static(
-                    tr(lang, "saved as {file}", file=str(self.saved_to)), id="summary-file"
-                )
+                saved = tr(lang, "saved as {file}", file=str(self.saved_to))
+                yield Static(saved, id="summary-file", classes="summary-file")
+            if self.copy is not None and self.copy != self.saved_to:
+                also = tr(lang, "also written to {file}", file=str(self.copy))
+                yield Static(also, classes="summary-file")
             if self.failed:
                 told = [*failure_lines(lang, self.failed), advice(lang, self.saved_to is not None)]
                 yield Static("\n".join(told), id="summary-not-saved")
