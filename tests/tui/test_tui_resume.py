@@ -9,6 +9,7 @@ from pathlib import Path
 
 import tapete
 from tapete import record
+from tapete.record import Record
 from tapete.tui import PlayConfig, TapeteApp
 from tapete.tui.records import listing
 from tapete.tui.resume import QuitScreen
@@ -145,5 +146,115 @@ def test_resume_plays_the_saved_match_to_the_end(tmp_path: Path) -> None:
         played = [a for d in finished.deals for a in d.actions]
         assert played[:moves] == [a for d in half.deals for a in d.actions]
         assert record.checked(finished) == finished
+
+    run(go())
+
+
+async def resume_and(tmp_path: Path, half: Record, until: str) -> TableScreen:
+    """Go on with ``half`` at the table and play on: to the end (``finished``), or one move
+    of yours and then ^Q with ``y`` (saved) or ``d`` (quit without saving)."""
+    kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+    config = PlayConfig(tapete.load(half.game), kinds, half.seed or 0, resume=half)
+    app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+    rng = random.Random(3)
+    async with app.run_test() as pilot:
+        screen = await settle(pilot)
+        await press_a_legal_key(pilot, rng)
+        screen = await settle(pilot)
+        if until == "finished":
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+        else:
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            await pilot.press(until)
+            await pilot.pause()
+            assert not app.is_running
+    return screen
+
+
+def saved_matches(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "records").glob("*.json"))
+
+
+def test_a_resumed_match_finished_is_listed_once_and_not_as_unfinished(tmp_path: Path) -> None:
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        await resume_and(tmp_path, record.read(path), "finished")
+        assert saved_matches(tmp_path) == [path]  # the same file, now the whole match
+        assert record.read(path).result is not None
+        [listed] = listing(tmp_path / "records")
+        assert listed.path == path and listed.result != "unfinished"
+
+    run(go())
+
+
+def test_a_resumed_match_saved_again_is_listed_once_where_it_now_stops(tmp_path: Path) -> None:
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        half = record.read(path)
+        screen = await resume_and(tmp_path, half, "y")
+        assert saved_matches(tmp_path) == [path]
+        again = record.read(path)
+        assert again.result is None and again == screen.session.record()
+        assert sum(map(len, (d.actions for d in again.deals))) > sum(
+            map(len, (d.actions for d in half.deals))
+        )
+        assert [s.path for s in listing(tmp_path / "records")] == [path]
+
+    run(go())
+
+
+def test_a_resumed_match_quit_without_saving_stays_as_it_was_saved(tmp_path: Path) -> None:
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        half = record.read(path)
+        await resume_and(tmp_path, half, "d")
+        assert saved_matches(tmp_path) == [path] and record.read(path) == half
+        [listed] = listing(tmp_path / "records")
+        assert listed.result == "unfinished"
+
+    run(go())
+
+
+def test_the_list_leaves_out_an_unfinished_save_another_record_goes_on_with(
+    tmp_path: Path,
+) -> None:
+    """A folder as earlier versions left it: the save a match was resumed from, beside the
+    record of the match played on from it; one entry, the match as it went on."""
+    _, whole = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=2)
+    folder = tmp_path / "records"
+    folder.mkdir()
+    record.write(record.cut(whole, 13), folder / "20250101-120000-pocha-2.json")
+    record.write(record.cut(whole, 20), folder / "20250101-130000-pocha-2.json")
+    record.write(whole, folder / "20250101-140000-pocha-2.json")
+    _, other = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=3)
+    record.write(record.cut(other, 5), folder / "20250101-110000-pocha-3.json")
+    listed = listing(folder)
+    assert [s.path.name for s in listed] == [
+        "20250101-140000-pocha-2.json",
+        "20250101-110000-pocha-3.json",
+    ]
+    assert [s.result == "unfinished" for s in listed] == [False, True]
+
+
+def test_a_match_resumed_from_a_file_elsewhere_and_quit_without_saving_leaves_no_save(
+    tmp_path: Path,
+) -> None:
+    """Resumed from a file outside the records folder: its moves were kept in a new save as
+    they were played; quitting without saving removes that save and leaves the file alone."""
+
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [saved] = saved_matches(tmp_path)
+        elsewhere = saved.rename(tmp_path / "elsewhere.json")  # moved out of the folder
+        half = record.read(elsewhere)
+        await resume_and(tmp_path, half, "d")
+        assert saved_matches(tmp_path) == []
+        assert record.read(elsewhere) == half
 
     run(go())

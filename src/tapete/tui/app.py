@@ -125,7 +125,14 @@ class TapeteApp(App[None]):
         self.register_theme(CONTRAST)
         self.apply_theme()
         if self.play_config is not None:
-            self.push_screen(TableScreen(self.play_config.session()))
+            table = TableScreen(self.play_config.session())
+            resumed = self.play_config.resume
+            held = None if resumed is None else records.holding(self.records_dir, resumed)
+            if held is not None:
+                # The save it goes on from is written over as it is played, then at its end:
+                # the match stays one file, and one entry of the records list.
+                table.kept, table.saved_before = held, resumed
+            self.push_screen(table)
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
         else:

@@ -21,6 +21,7 @@ __all__ = [
     "Saved",
     "data_dir",
     "file_name",
+    "holding",
     "listing",
     "load_settings",
     "numbered",
@@ -93,14 +94,22 @@ class Saved:
 
 
 def listing(folder: Path, limit: int = 200) -> list[Saved]:
-    """The saved matches, newest first; files that are not records are skipped."""
+    """The saved matches, newest first, one entry a match: an unfinished save that another
+    record in the folder goes on with (resumed, then saved again or finished) is left out, as
+    it can no longer be resumed as the match it was. Files that are not records are skipped."""
     if not folder.is_dir():
         return []
-    out = []
+    read = []
     for path in sorted(folder.glob("*.json*"), reverse=True)[:limit]:
         try:
-            rec = record.read(path)
+            read.append((path, record.read(path)))
         except (RecordError, OSError, ValueError):
+            continue
+    out = []
+    for index, (path, rec) in enumerate(read):
+        if rec.result is None and any(
+            goes_on(other, rec, index < at) for at, (_, other) in enumerate(read) if at != index
+        ):
             continue
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         names = [s.name for s in rec.seats]
@@ -110,6 +119,40 @@ def listing(folder: Path, limit: int = 200) -> list[Saved]:
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         out.append(Saved(path, when, rec.game, ", ".join(names), result))
     return out
+
+
+def goes_on(later: record.Record, earlier: record.Record, tie: bool = False) -> bool:
+    """Whether ``later`` is the match of ``earlier`` played on: the same game, seed and decks,
+    its moves beginning with all of ``earlier``'s, and more of them or a result. ``tie``: also
+    when the two are the same (of two copies of one save, one stands for both)."""
+    if (later.game, later.seed) != (earlier.game, earlier.seed):
+        return False
+    if len(later.deals) < len(earlier.deals):
+        return False
+    for before, after in zip(earlier.deals, later.deals, strict=False):
+        if (before.deck, before.dealer) != (after.deck, after.dealer):
+            return False
+    moves = [a for d in earlier.deals for a in d.actions]
+    more = [a for d in later.deals for a in d.actions]
+    if more[: len(moves)] != moves:
+        return False
+    return len(more) > len(moves) or (later.result is not None) or tie
+
+
+def holding(folder: Path, rec: record.Record) -> Path | None:
+    """The unfinished save of ``folder`` that holds the match of ``rec`` stopped where it
+    stops (the save a match was resumed from, or a copy of it), if any: going on with the
+    match writes over it, so it is listed once."""
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json*"), reverse=True):
+        try:
+            saved = record.read(path)
+        except (RecordError, OSError, ValueError):
+            continue
+        if saved.result is None and goes_on(saved, rec, True) and goes_on(rec, saved, True):
+            return path
+    return None
 
 
 def load_settings(folder: Path) -> dict[str, Any]:

@@ -7,6 +7,7 @@ through it.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -19,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tapete.i18n import tr
+from tapete.record import write
 from tapete.tui.saving import SAVE_ELSEWHERE, NotSavedScreen, SaveAsScreen, suggested_file
 
 if TYPE_CHECKING:
@@ -55,9 +57,14 @@ def ask_to_quit(app: TapeteApp) -> None:
 
 
 def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
-    """Quit without saving: a match under way is not kept after all."""
+    """Quit without saving: a match under way is not kept after all; one resumed from a save
+    of the records folder is left in it as it was saved."""
     if not table.finished and table.kept is not None:  # kept as it was played
-        table.kept.unlink(missing_ok=True)
+        if table.saved_before is None:
+            table.kept.unlink(missing_ok=True)
+        else:
+            with contextlib.suppress(OSError):  # a folder gone read-only keeps the moves since
+                write(table.saved_before, table.kept)
     app.exit()
 
 

@@ -154,6 +154,9 @@ class TableScreen(SceneScreen):
         # The match's file in the records folder, kept up to date as it is played, so a crash
         # or a closed terminal loses nothing: each of your moves, and the bots' up to your turn.
         self.kept: Path | None = None
+        # What ``kept`` held when the match was resumed from it (``--resume``): quitting without
+        # saving puts it back. None: ``kept`` is this sitting's own.
+        self.saved_before: Record | None = None
         self.failed: tuple[tuple[Path, str], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
