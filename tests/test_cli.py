@@ -260,6 +260,29 @@ def test_records_lists_the_saved_matches(tmp_path: Path) -> None:
     assert run.returncode == 0 and str(saved) in run.stdout and "pocha" in run.stdout
 
 
+def test_records_names_the_files_of_the_folder_it_could_not_read(tmp_path: Path) -> None:
+    import os
+
+    import tapete as tp
+    from tapete.match import play as play_match
+    from tapete.tui import records
+
+    _, rec = play_match(tp.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)
+    saved = records.save(rec, tmp_path / "records")
+    text = saved.read_text(encoding="utf-8")
+    (tmp_path / "records" / "cut.json").write_text(text[:100], encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records", "--plain"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAPETE_DATA": str(tmp_path)},
+    )
+    assert run.returncode == 0 and str(saved) in run.stdout
+    cut = tmp_path / "records" / "cut.json"
+    assert f"tapete: {cut} could not be read: not JSON" in run.stderr
+
+
 def test_version_prints_the_package_version() -> None:
     import tapete as tp
 

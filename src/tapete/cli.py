@@ -413,11 +413,13 @@ def cmd_records(args: argparse.Namespace) -> int:
         TapeteApp(lang=args.lang).run()
         return 0
     folder = records.data_dir() / "records"
-    saved = records.listing(folder)
-    for match in saved:
+    found = records.folder_records(folder)
+    for match in found.saved:
         print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
-    if not saved:
+    if not found.saved:
         print(f"no saved matches in {folder}")
+    for path, why in found.unreadable:  # said, not left out: a damaged file is worth knowing of
+        print(f"tapete: {path} could not be read: {why}", file=sys.stderr)
     return 0
 
 

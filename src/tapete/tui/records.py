@@ -16,11 +16,14 @@ from typing import Any
 
 from tapete import record
 from tapete.errors import RecordError
+from tapete.games import load as load_game
 
 __all__ = [
+    "Listing",
     "Saved",
     "data_dir",
     "file_name",
+    "folder_records",
     "holding",
     "listing",
     "load_settings",
@@ -93,32 +96,58 @@ class Saved:
     result: str
 
 
-def listing(folder: Path, limit: int = 200) -> list[Saved]:
+@dataclass(frozen=True)
+class Listing:
+    """What the records folder holds: the saved matches, and the files in it that could not
+    be read as records, each with why (the file's name apart: ``not JSON: ...``)."""
+
+    saved: list[Saved]
+    unreadable: list[tuple[Path, str]]
+
+
+def folder_records(folder: Path, limit: int = 200) -> Listing:
     """The saved matches, newest first, one entry a match: an unfinished save that another
     record in the folder goes on with (resumed, then saved again or finished) is left out, as
-    it can no longer be resumed as the match it was. Files that are not records are skipped."""
+    it can no longer be resumed as the match it was. A file that is not a record (damaged,
+    cut short, another format, a game this tapete does not know) is in ``unreadable``."""
     if not folder.is_dir():
-        return []
-    read = []
+        return Listing([], [])
+    read, unreadable = [], []
     for path in sorted(folder.glob("*.json*"), reverse=True)[:limit]:
         try:
-            read.append((path, record.read(path)))
-        except (RecordError, OSError, ValueError):
+            rec = record.read(path)
+            load_game(rec.game)  # cheap, where replaying every record would not be
+            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        except (RecordError, OSError, ValueError) as exc:
+            unreadable.append((path, _reason(exc, path)))
             continue
+        read.append((path, rec, when))
     out = []
-    for index, (path, rec) in enumerate(read):
+    for index, (path, rec, when) in enumerate(read):
         if rec.result is None and any(
-            goes_on(other, rec, index < at) for at, (_, other) in enumerate(read) if at != index
+            goes_on(other, rec, index < at) for at, (_, other, _) in enumerate(read) if at != index
         ):
             continue
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         names = [s.name for s in rec.seats]
         result = "unfinished"
         if rec.result is not None:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         out.append(Saved(path, when, rec.game, ", ".join(names), result))
-    return out
+    return Listing(out, unreadable)
+
+
+def listing(folder: Path, limit: int = 200) -> list[Saved]:
+    """The saved matches of ``folder_records``, without the files it could not read."""
+    return folder_records(folder, limit).saved
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """Why ``path`` is not a record, without its name (said beside it)."""
+    said = str(exc)
+    if isinstance(exc, OSError):
+        return exc.strerror or said
+    return said.removeprefix(str(path)).lstrip(":").strip() or said
 
 
 def goes_on(later: record.Record, earlier: record.Record, tie: bool = False) -> bool:

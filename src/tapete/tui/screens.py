@@ -566,6 +566,7 @@ class RecordsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="records-title")
         yield DataTable(id="records", cursor_type="row")
+        yield Static(id="records-unreadable")
         yield Static(id="records-keys")
 
     @property
@@ -577,7 +578,11 @@ class RecordsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         lang = self.tapete.settings.lang
-        self.saved = records.listing(self.tapete.records_dir)
+        found = records.folder_records(self.tapete.records_dir)
+        self.saved = found.saved
+        foot = self.query_one("#records-unreadable", Static)
+        foot.display = bool(found.unreadable)
+        foot.update(unreadable_line(lang, [path for path, _ in found.unreadable]))
         title = tr(lang, "saved matches") + f" — {self.tapete.records_dir}"
         self.query_one("#records-title", Static).update(Text(title, style="bold"))
         table = self.query_one(DataTable)
@@ -609,6 +614,20 @@ class RecordsScreen(Screen[None]):
             self.app.pop_screen()
         else:
             self.app.exit()
+
+
+def unreadable_line(lang: str, paths: Sequence[Path], most: int = 10) -> str:
+    """The foot of the records list: how many files of the folder could not be read, their
+    names (the first ``most``), and how to learn why."""
+    if not paths:
+        return ""
+    count = len(paths)
+    told = tr(lang, "1 file could not be read") if count == 1 else ""
+    told = told or tr(lang, "{n} files could not be read", n=count)
+    names = ", ".join(path.name for path in paths[:most])
+    if count > most:
+        names += ", " + tr(lang, "and {n} more", n=count - most)
+    return f"{told}: {names} ({tr(lang, 'tapete replay FILE says why')})"
 
 
 class SummaryScreen(ModalScreen[None]):

@@ -1,0 +1,103 @@
+"""The saved matches list (F5, and the first screen of ``tapete records``): files of the records
+folder that are not records, or are damaged, are counted and named at the foot of the list
+rather than left out unsaid, and none of them stops the app."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+import tapete
+from tapete import record
+from tapete.match import play
+from tapete.tui import TapeteApp, records
+from tapete.tui.screens import RecordsScreen, ReplayScreen
+from tuikit import screen_lines, text_of
+
+DAMAGED = (
+    "bad.json",
+    "truncated.json",
+    "other-format.json",
+    "empty.json",
+    "unknown-game.json",
+    "corrupt.json.gz",
+    "folder.json",
+)
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def folder_with_damaged_files(data: Path) -> Path:
+    """A records folder: one match saved, and beside it files as a crash, a full disk, an
+    editor or another program leave them."""
+    _, rec = play(tapete.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)
+    folder = data / "records"
+    good = records.save(rec, folder)
+    text = record.dumps(rec)
+    (folder / "bad.json").write_text("{not json", encoding="utf-8")
+    (folder / "truncated.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    (folder / "other-format.json").write_text('{"format": "other/1"}', encoding="utf-8")
+    (folder / "empty.json").write_text("", encoding="utf-8")
+    unknown = {**json.loads(text), "game": "briscola"}
+    (folder / "unknown-game.json").write_text(json.dumps(unknown), encoding="utf-8")
+    (folder / "corrupt.json.gz").write_bytes(b"\x1f\x8b" + b"not gzip at all")
+    (folder / "folder.json").mkdir()
+    return good
+
+
+def test_the_list_names_the_files_it_could_not_read_and_still_opens_the_rest(
+    tmp_path: Path,
+) -> None:
+    good = folder_with_damaged_files(tmp_path)
+
+    async def go() -> None:
+        app = TapeteApp(data=tmp_path, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)
+            table = app.screen.query_one(DataTable)
+            assert table.row_count == 1
+            foot = " ".join(text_of(app.screen.query_one("#records-unreadable")).split())
+            assert "7 files could not be read" in foot
+            for name in DAMAGED:
+                assert name in foot, name
+            assert any("7 files could not be read" in line for line in screen_lines(app))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            assert app.screen.replay.record == record.checked(record.read(good))
+
+    run(go())
+
+
+def test_one_unreadable_file_is_told_in_every_language(tmp_path: Path) -> None:
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "bad.json").write_text("{", encoding="utf-8")
+    said = {}
+
+    async def go(lang: str) -> None:
+        app = TapeteApp(data=tmp_path, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            said[lang] = text_of(app.screen.query_one("#records-unreadable"))
+
+    for lang in ("en", "es", "pt"):
+        run(go(lang))
+    assert said["en"].startswith("1 file could not be read")
+    assert all("bad.json" in told for told in said.values())
+    assert len(set(said.values())) == 3, said
+
+
+def test_the_listing_gives_each_unreadable_file_and_why(tmp_path: Path) -> None:
+    folder_with_damaged_files(tmp_path)
+    found = records.folder_records(tmp_path / "records")
+    assert len(found.saved) == 1
+    why = {path.name: reason for path, reason in found.unreadable}
+    assert sorted(why) == sorted(DAMAGED)
+    assert "not JSON" in why["bad.json"] and "briscola" in why["unknown-game.json"]
+    assert not any(str(tmp_path) in reason for reason in why.values())  # the name is told apart
