@@ -15,6 +15,7 @@ import pytest
 from textual.widget import Widget
 
 import tapete
+from tapete import record
 from tapete.bots import Budget
 from tapete.cards import format_card
 from tapete.game import Event
@@ -670,5 +671,62 @@ def test_every_key_of_the_table_and_the_replay_shows_whole_at_80x24(
             for key, label, _ in _keys(list(ReplayScreen.BINDINGS)):
                 assert fully_visible(app, f"{key} {tr(lang, label)}"), (key, lines)
             assert table_screen(app) is screen
+
+    run(go())
+
+
+# Every game at each of its seat counts from two to five, with its longest hands (Oh Hell's 13
+# cards, Pocha's 8 among five) and its fullest tables.
+REPLAYS = [
+    "pocha(players=2, min_players=2, schedule=[1, 2])",
+    "pocha(players=3, schedule=[1, 2])",
+    "pocha(schedule=[1, 2])",
+    "pocha(players=5, schedule=[8])",
+    "oh_hell(players=3, schedule=[1])",
+    "oh_hell(schedule=[13])",
+    "oh_hell(players=5, schedule=[10])",
+    "truco",
+    "truco(players=4)",
+    "tute",
+    "tute(players=4)",
+    "poch(players=3, max_rounds=2)",
+    "poch(max_rounds=2)",
+    "poch(players=5, max_rounds=2)",
+    "pottle(players=3, deals=1)",
+    "pottle(deals=1)",
+    "pottle(players=5, deals=1)",
+]
+
+
+@pytest.mark.parametrize("spec", REPLAYS)
+def test_every_replay_fits_80x24_at_every_step(spec: str, tmp_path: Path) -> None:
+    """Stepped through, its first 40 moves (every deal of the short matches; a deal and more
+    of the long): the title on the first row, the keys on the last, every box whole between
+    them and every hand in sight; nothing cut, nothing to scroll."""
+    from tapete.tui.screens import ReplayScreen
+    from tapete.tui.widgets import OpenHands
+
+    game = tapete.load(spec)
+    _, whole = play(game, ["random"] * game.players, seed=3)
+    rec = record.cut(whole, 40) if sum(len(d.actions) for d in whole.deals) > 40 else whole
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            for step in range(screen.replay.length + 1):
+                screen.move(step)  # as → does, a step at a time
+                await pilot.pause()
+                lines = screen_lines(app)
+                where = (step, "\n".join(lines))
+                assert game.name.split("_")[0] in lines[0].lower(), where
+                assert "esc" in lines[-1], where
+                for box in screen.children:
+                    assert box.region.y >= 0 and box.region.bottom <= 24, (box.id, *where)
+                hands = screen.query_one(OpenHands)
+                shown = hands.region.height - hands.styles.gutter.height
+                assert shown >= len(text_of(hands).splitlines()) == game.players, where
 
     run(go())

@@ -476,10 +476,25 @@ class ReplayScreen(SceneScreen):
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
+        self.fit()
         self.redraw()
 
-    def game_page(self) -> str:
-        return _page(self.replay.game)
+    def on_resize(self) -> None:
+        self.fit()
+        self.redraw()
+
+    def fit(self) -> None:
+        """Short of rows for every box at its tallest (80x24 with five seats), the middle row
+        gives up its seventh: the trick box keeps its latest plays and who took the last
+        trick, the facts share lines; the hands, the message and the log keep theirs."""
+        # The rows beside the middle's, as the stylesheet has them: the title (1), the seats
+        # (5), the hands (a line a seat under their rule), the message (1), the log at its
+        # least (4), the keys (the lines they take).
+        keys = max(1, self.query_one(KeyBar).region.height)
+        rows = 1 + 5 + self.replay.game.players + 1 + 1 + 4 + keys
+        most = 7 if rows + 7 <= self.app.size.height else 6
+        for box in self.query("#middle, #trick, #info"):
+            box.styles.max_height = most
 
     def game_name(self) -> str:
         return self.replay.game.name

@@ -611,7 +611,9 @@ class OpenHands(Static):
     def watch_scene(self, scene: Scene | None) -> None:
         if scene is None:
             return
-        self.border_title = tr(scene.lang, "hands")
+        self.border_title = (
+            f" {tr(scene.lang, 'hands')} "  # on a rule, not a box: spaced as a box does
+        )
         text = Text()
         width = max((len(name) for name, _ in scene.hands), default=0)
         for name, cards in scene.hands:
