@@ -97,9 +97,18 @@ def test_quitting_a_match_the_data_folder_refuses_asks_what_to_do_instead() -> N
             app = make_app("pocha(schedule=[2, 3])", FOUR, 5, data)
             rng = random.Random(1)
             async with app.run_test(size=(80, 24)) as pilot:
-                await settle(pilot)
+                screen = await settle(pilot)
+                # ^Q while the bots play, y, and n at "not saved": the bots play on.
+                app.settings.speed = "normal"
                 await press_a_legal_key(pilot, rng)
-                await settle(pilot)
+                assert screen.bots_running
+                await pilot.press("ctrl+q")
+                await pilot.pause()
+                await pilot.press("y", "n")
+                await pilot.pause()
+                assert app.is_running and app.screen_stack[-1] is screen
+                app.settings.speed = "instant"
+                assert (await settle(pilot)).waiting_for_you
                 await pilot.press("ctrl+q")
                 await pilot.pause()
                 assert isinstance(app.screen, QuitScreen)

@@ -104,6 +104,8 @@ def ask_unsaved(app: TapeteApp, table: TableScreen) -> None:
         if path is not None:
             table.saved_elsewhere(path)
             quit_saying(app, table, path)
+        else:
+            table.advance()  # back at the table: the bots stopped to save go on
 
     def answered(choice: str | None) -> None:
         if choice == SAVE_ELSEWHERE:
@@ -111,6 +113,8 @@ def ask_unsaved(app: TapeteApp, table: TableScreen) -> None:
             app.push_screen(SaveAsScreen(lang, rec, suggested_file(rec)), saved)
         elif choice == DISCARD:
             discard_and_quit(app, table)
+        else:
+            table.advance()
 
     app.push_screen(NotSavedScreen(lang, table.failed), answered)
 
