@@ -1,7 +1,8 @@
 """A person's move that the database does not keep (away, read-only, its move number taken
 behind the server's back) is refused with a message in the person's language; their connection
 stays open, the table is shown again and the move can be made again, and no move is ever kept
-twice. Against a real database: PostgreSQL made read-only, as a failed-over standby is."""
+twice. So are the host's start and seat controls and a rematch. Against a real database:
+PostgreSQL made read-only, as a failed-over standby is."""
 
 from __future__ import annotations
 
@@ -103,3 +104,92 @@ def test_a_move_whose_number_the_database_holds_already_is_shown_not_played_twic
         me.close()
         stored = [(a.seat, a.action) for a in Database(db_url, migrate=False).actions(f"{code}.0")]
     assert stored[version] == (0, action) and stored.count((0, action)) == 1
+
+
+def host_of(server: Server, seats: list[dict[str, str]], lang: str = "en") -> tuple[Client, str]:
+    """A waiting table of pocha for three with ``seats``, its host connected: their connection
+    and the table's code."""
+    table = server.create("pocha", params={"players": "3", "schedule": "[1]"}, seats=seats, seed=5)
+    host = server.client()
+    host.hello(table["code"], table["token"], lang=lang)
+    host.expect("room")
+    return host, table["code"]
+
+
+def still_connected(client: Client) -> None:
+    client.send({"type": "ping", "t": 7})
+    assert client.expect("pong")["t"] == 7
+
+
+def test_a_start_the_database_does_not_keep_is_told_and_can_be_made_again(
+    tmp_path: Path,
+) -> None:
+    bots = [{"kind": "bot", "level": "random"}] * 2
+    with database_url("postgresql", tmp_path) as url, running(open_store(url)) as server:
+        host, code = host_of(server, [{"kind": "human"}, *bots], lang="pt")
+        with read_only(url):
+            host.send({"type": "start"})
+            refusal = host.expect("error")
+            shown = host.expect("room")  # the table shown again: still waiting
+            still_connected(host)
+        assert refusal["rule"] == "not-saved"
+        assert refusal["text"] == "não foi possível salvar: tente de novo"
+        assert not shown["started"]
+        host.send({"type": "start"})  # the same connection, once the database takes writes
+        assert host.until(lambda m: m["type"] == "room" and m["started"])["started"]
+        host.expect("view")
+        host.close()
+        row = Database(url, migrate=False).table(f"{code}.0")
+    assert row is not None and row.status == "playing"
+
+
+def test_a_seat_change_the_database_does_not_keep_leaves_the_seats_as_they_were(
+    tmp_path: Path,
+) -> None:
+    """The host's seat control is refused whole: the seats shown again are the ones the
+    database has, not the change it did not keep (which a later start would otherwise use)."""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    with database_url("postgresql", tmp_path) as url, running(open_store(url)) as server:
+        host, code = host_of(server, seats)
+        control = {"type": "seat", "seat": 1, "kind": "bot", "level": "easy"}
+        with read_only(url):
+            host.send(control)
+            refusal = host.expect("error")
+            shown = host.expect("room")
+            still_connected(host)
+            host.send({"type": "start"})  # seat 1 is still open: no start on a change not kept
+            assert host.expect("error")["rule"] == "seats-open"
+        assert (refusal["rule"], refusal["text"]) == (
+            "not-saved",
+            "that could not be saved: try again",
+        )
+        assert shown["seats"][1]["kind"] == "open"
+        host.send(control)
+        seated = host.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] == "bot")
+        assert seated["seats"][1]["level"] == "easy"
+        host.close()
+        row = Database(url, migrate=False).table(f"{code}.0")
+    assert row is not None and row.seats[1]["kind"] == "bot"
+
+
+def test_a_rematch_the_database_does_not_keep_is_told_and_can_be_asked_again(
+    tmp_path: Path,
+) -> None:
+    with database_url("postgresql", tmp_path) as url, running(open_store(url)) as server:
+        me, code, version = my_turn(server)
+        while True:  # one hand of one card each
+            if me.legal():
+                me.send({"type": "act", "action": me.legal()[0], "version": version})
+            shown = me.expect("view")
+            version = shown["version"]
+            if shown["result"] is not None:
+                break
+        with read_only(url):
+            me.send({"type": "rematch"})
+            assert me.expect("error")["rule"] == "not-saved"
+            assert me.expect("room")["match"] == 0
+            still_connected(me)
+        me.send({"type": "rematch"})
+        assert me.until(lambda m: m["type"] == "room" and m["match"] == 1)["started"]
+        me.close()
+        assert Database(url, migrate=False).table(f"{code}.1") is not None

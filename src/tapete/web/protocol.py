@@ -1,10 +1,12 @@
 """Play over one WebSocket route, ``/ws``: a connection's link and the messages it may send.
 
-Every message is a JSON object tagged with ``type`` (docs/protocol.md); ``handle`` reads them in
-one ``match`` and answers bad input with ``{"type": "error", "rule", "message", "text"}`` without
-changing anything or dropping the connection — except for oversized messages and floods, which
-are cut off, hellos from a client past its limit of unknown table codes (``lookups``), and any
-message to a shared server that has lost Redis (``unavailable``: try again later).
+Every message is a JSON object tagged with ``type`` (docs/protocol.md); ``handle`` reads them,
+in ``dispatch``'s one ``match``, and answers bad input with ``{"type": "error", "rule",
+"message", "text"}`` without changing anything or dropping the connection — except for
+oversized messages and floods, which are cut off, hellos from a client past its limit of unknown
+table codes (``lookups``), and any message to a shared server that has lost Redis
+(``unavailable``: try again later). A message the database does not take, whichever it is, is
+answered in one place (``not_saved``): the connection stays and its table is shown again.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from tapete.errors import IllegalActionError
-from tapete.i18n import LANGUAGES, tr
+from tapete.i18n import LANGUAGES, RULES, tr
 from tapete.web.cluster import UNAVAILABLE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, HEAD_TIMEOUT
 from tapete.web.ratelimit import Limited, RateLimiter
@@ -36,6 +38,9 @@ from tapete.web.views import encode
 __all__ = ["Limits", "Link", "handle", "language", "router"]
 
 log = logging.getLogger("tapete.web")
+
+# A move not kept is told as a move; anything else (a start, a seat) by the rule's sentence.
+MOVE_NOT_SAVED = "your move could not be saved: try again"
 
 router = APIRouter()
 
@@ -190,6 +195,15 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
         link.fail("unavailable", UNAVAILABLE)
         link.close(1013)
         return
+    try:
+        await dispatch(rooms, link, msg)
+    except UNSAVED as exc:
+        await not_saved(link, msg["type"], exc)
+
+
+async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
+    """``msg`` (a JSON object with a ``type``) done or refused; raises one of ``UNSAVED``
+    when the database did not take what it changes (or did not answer a read)."""
     room = link.room
     match msg["type"]:
         case "hello":
@@ -225,14 +239,15 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     """``link`` comes to a table (leaving the one it was at): as the seat its token holds, or
     to watch."""
     code, token = msg.get("code"), msg.get("token")
+    link.lang = language(msg.get("lang")) or link.lang  # first: a refusal is told in it too
     found, refused = await find(rooms, link, code)
     if refused is not None:  # closed "try again later": the page does, as after any closing
-        seconds, lang = refused.retry_after, language(msg.get("lang")) or link.lang
+        seconds = refused.retry_after
         link.fail(
             "too-many-lookups",
             f"too many unknown table codes from your address: try again in {seconds} s",
             tr(
-                lang,
+                link.lang,
                 "Too many requests from your address: try again in {seconds} s.",
                 seconds=seconds,
             ),
@@ -250,7 +265,6 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
         link.fail("hello-too-soon", f"one hello every {link.limits.hello_every:g} seconds")
         return
     link.last_hello = now
-    link.lang = language(msg.get("lang")) or link.lang
     hashed = token_hash(token) if token else None
     if link.room is found and hashed == link.token:  # the same seat again: only it is told
         found.greet(link)
@@ -283,8 +297,8 @@ async def find(rooms: Rooms, link: Link, code: Any) -> tuple[Room | None, Limite
 
 
 async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
-    """A move for the link's own seat (chosen on the view of ``version``, when given); one the
-    store does not keep is refused with ``not-saved`` and the table shown again."""
+    """A move for the link's own seat (chosen on the view of ``version``, when given); raises
+    one of ``UNSAVED`` when the store does not keep it (``not_saved`` answers)."""
     action, seat, version = msg.get("action"), msg.get("seat", link.seat), msg.get("version")
     if not isinstance(action, str) or len(action) > 64:
         link.fail("bad-message", 'an "act" message has an "action" string')
@@ -293,14 +307,25 @@ async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
     elif seat != link.seat:
         link.fail("not-your-seat", "you can only act for your own seat")
     else:
-        try:
-            refused = await room.act(link.seat, action, version=version)
-        except UNSAVED as exc:
-            # The person is told and shown the table again, and may try again: their
-            # connection is not dropped for the database's trouble.
-            log.warning("room %s: the store refused a move of seat %s: %s", room.code, seat, exc)
-            link.fail("not-saved", "your move could not be saved: try again")
-            await room.look_again(link)
-            return
+        refused = await room.act(link.seat, action, version=version)
         if refused is not None:
             link.fail(refused.rule, refused.message)
+
+
+async def not_saved(link: Link, kind: str, exc: BaseException) -> None:
+    """A ``kind`` message the database did not take (away, full, read-only): nothing it would
+    have changed was changed. The person is told, in their language, and shown their table
+    again as the database has it, so they may try again on the same connection: a database's
+    trouble for a moment is not theirs, and a dropped connection would only send their page
+    knocking at a server that cannot keep anything either. A connection at no table yet (its
+    hello found none to read) has nothing to be shown: it is closed, 1013, and the page tries
+    again later, as after any closing."""
+    room = link.room
+    where = f"room {room.code}" if room is not None else "a connection at no table"
+    log.warning("%s: the database failed a %r message (%s)", where, kind, exc)
+    sentence = MOVE_NOT_SAVED if kind == "act" else RULES["not-saved"]
+    link.fail("not-saved", sentence, tr(link.lang, sentence))
+    if room is None:
+        link.close(1013)
+    else:
+        await room.look_again(link)

@@ -19,6 +19,8 @@ import secrets
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from sqlalchemy.exc import IntegrityError
+
 from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
@@ -373,22 +375,26 @@ class Room:
         return seat, checked
 
     async def look_again(self, conn: Connection) -> None:
-        """``conn`` shown the table again, as the database has it, after a move of its seat that
-        the store did not keep (``UNSAVED``): the write may have been kept though its answer
-        was lost, and then the move shows here (and is never played twice: a move number is
-        kept once). Everyone here is told what changed; with the database still away, ``conn``
-        is shown this copy again."""
+        """``conn`` shown the table again — its ``room``, and its ``view`` once started — as
+        the database has it, after a message of ``conn``'s that the store did not keep
+        (``UNSAVED``: a move, a start, a seat): the page may show what it asked for as done.
+        A write may have been kept though its answer was lost, and then it shows here (a move
+        is never played twice: a move number is kept once). Everyone here is told what
+        changed; with the database still away, ``conn`` is shown this copy again."""
         async with self.lock:
-            before = (self.truth.match, self.version)
+            t = self.truth
+            before = (copy.deepcopy(t.seats), t.host, t.started, t.match, self.version)
             try:
                 await self._resync()
             except UNSAVED as exc:
-                log.warning("room %s: not read again after a refused move (%s)", self.code, exc)
-            if (self.truth.match, self.version) != before:
+                log.warning("room %s: not read again after a refused write (%s)", self.code, exc)
+            if (t.seats, t.host, t.started, t.match, self.version) != before:
                 self.broadcast.room_to_all()
                 self.broadcast.view_to_all([])
-            elif self.truth.started:
-                conn.send(self.broadcast.view_message(conn, []))
+            else:
+                conn.send(self.broadcast.room_message(conn))
+                if t.started:
+                    conn.send(self.broadcast.view_message(conn, []))
         self.driver.wake()
 
     def _catch_up(self) -> None:
@@ -578,6 +584,11 @@ class Room:
             self.broadcast.room_to_all()
             self.broadcast.view_to_all([])
             raise error("moved-on", "the seats changed meanwhile: look again") from None
+        except UNSAVED:
+            # Not kept: this copy goes back to the seats the database has, or a later start
+            # would play with seats that are nowhere but here.
+            t.seats, seating.away, seating.standin = before, away, standin
+            raise
         self.seating.settle()
         self.broadcast.room_to_all()
         self.broadcast.view_to_all([])
@@ -615,10 +626,12 @@ class Room:
             seed = new_seed()
             try:
                 await self.store.start(t.code, t.match + 1, seed)
-            except Exception:
+            except (IntegrityError, ValueError):
+                # Its match row is there already: another server started the rematch first
+                # (show it). A database that keeps nothing is not that: it is told as such.
                 if self.cluster is None:
                     raise
-                self._catch_up()  # another server started the rematch first: show it
+                self._catch_up()
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
             self.rebuild()
