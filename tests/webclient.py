@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -171,6 +172,36 @@ def process(
     finally:
         if proc.poll() is None:
             proc.kill()
+        proc.wait(10)
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of the test's own (one it may stop), on ``port``, answering when the block
+    starts; the test is skipped where there is no ``redis-server`` to start."""
+    import pytest
+    import redis
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server to start and stop")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis(port=port).ping()
+                break
+            except redis.RedisError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield proc
+    finally:
+        proc.kill()
         proc.wait(10)
 
 

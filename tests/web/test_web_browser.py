@@ -548,6 +548,79 @@ def test_after_a_dropped_connection_the_log_shows_each_entry_once(
     assert p.locator(".log li").all_inner_texts() == shown
 
 
+# What the page says, as it changes: every text the banner shows in turn ("" while hidden, a
+# repeat not counted) and every toast, so a test sees even what showed for a moment.
+WATCH_WORDS = """window.banners = [];
+window.toasts = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const toast = document.getElementById("toast");
+  new MutationObserver(() => {
+    const banner = document.querySelector(".banner");
+    const text = banner && !banner.hidden ? banner.textContent : "";
+    if (window.banners.at(-1) !== text) window.banners.push(text);
+    if (toast.classList.contains("shown") && window.toasts.at(-1) !== toast.textContent)
+      window.toasts.push(toast.textContent);
+  }).observe(document.body, { subtree: true, childList: true, attributes: true,
+                              characterData: true });
+});"""
+
+
+def test_a_table_unavailable_for_a_moment_says_so_until_it_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A server of several loses Redis mid-hand: the page's banner says, in the person's
+    language, that the table is unavailable for a moment and is being tried again — through
+    every connection the server turns away meanwhile, with no toast and no "connection lost" —
+    and once Redis is back the banner goes and the same hand is played on."""
+    from contextlib import ExitStack
+
+    from conftest import database_url
+    from webclient import free_port, own_redis, process
+
+    redis_port, port = free_port(), free_port()
+    live = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    shared = ["--redis", f"redis://127.0.0.1:{redis_port}", "--lease", "1", "--bot-processes", "0"]
+    unavailable = "esta mesa no está disponible por un momento: reintentando…"
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    errors: list[str] = []
+    p = context.new_page()
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.add_init_script(WATCH_SOCKETS + "\n" + WATCH_WORDS)
+    with database_url("postgresql", tmp_path) as db, ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        stack.enter_context(process(port, db, tmp_path / "server.log", shared))
+        made = live.create(
+            "pocha",
+            params={"schedule": "[5]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+            bot_delay=0.05,
+        )
+        p.goto(live.url + "/")
+        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+        p.goto(f"{live.url}/t/{made['code']}")
+        p.click(".waiting .start")
+        p.wait_for_selector(".hand .card-btn")
+        hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+
+        redis_server.kill()
+        redis_server.wait(10)
+        p.wait_for_selector(".banner:not([hidden])", timeout=20_000)
+        assert p.locator(".banner").inner_text() == unavailable
+        shot(p, "table-unavailable")
+        turned_away = p.evaluate("window.sockets.length") + 2
+        wait_until(p, f"window.sockets.length >= {turned_away}")  # tried again, turned away
+        assert p.locator(".banner").inner_text() == unavailable
+
+        stack.enter_context(own_redis(redis_port))  # Redis is back
+        p.wait_for_selector(".banner", state="hidden", timeout=30_000)
+        wait_until(p, "window.sockets.at(-1).readyState === 1 && window.sockets.at(-1).views > 0")
+        assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+        assert p.evaluate("window.banners") == ["", unavailable, ""]
+        assert p.evaluate("window.toasts") == []
+    context.close()
+    assert errors == [], errors
+
+
 def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> None:
     """Renaming the player, downloading a running match's record and opening the replay: the
     identity and seat tokens go in an Authorization header, never in a URL (where access logs

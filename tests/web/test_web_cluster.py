@@ -9,7 +9,6 @@ import json
 import os
 import random
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 
 from conftest import database_url
 from tapete.store import Store as Database
-from webclient import Client, Server, free_port, open_socket, process
+from webclient import Client, Server, free_port, open_socket, own_redis, process
 
 REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
 
@@ -340,24 +339,6 @@ def test_chaos_the_driving_server_is_killed_and_every_match_finishes_as_acknowle
         )
 
 
-@contextmanager
-def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """A Redis server of this test's own (one it may stop), on ``port``."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server to start and stop")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        wait_for(lambda: redis.Redis(port=port).ping(), 10)
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait(10)
-
-
 def play_moves(people: list[Client], moves: int) -> None:
     """``moves`` moves, each by whoever has one in their latest view."""
     for _ in range(moves):
@@ -433,8 +414,9 @@ def test_without_redis_servers_say_their_tables_are_unavailable_until_it_returns
             assert health["cluster"]["driving"] == 0
             assert f"Redis at {url} is unreachable" in log.read_text()
             late = Client(open_socket(server.ws_url))  # a new connection is turned away alike
-            late.send({"type": "hello", "code": code, "token": tokens[0], "lang": "en"})
-            assert late.expect("error")["rule"] == "unavailable"
+            late.send({"type": "hello", "code": code, "token": tokens[0], "lang": "pt"})
+            refused = late.expect("error")  # in its hello's language
+            assert (refused["rule"], refused["text"]) == ("unavailable", UNAVAILABLE["pt"])
             late.close()
 
         stack.enter_context(own_redis(redis_port))  # Redis is back

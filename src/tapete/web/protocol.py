@@ -192,6 +192,9 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
     cluster: Cluster | None = link.ws.app.state.cluster
     if cluster is not None and not cluster.serving and msg["type"] != "ping":
         # Without Redis this server's tables may be behind the others': none is shown here.
+        # A page that comes back asks again with a new connection: told in its hello's language.
+        if msg["type"] == "hello":
+            link.lang = language(msg.get("lang")) or link.lang
         link.fail("unavailable", UNAVAILABLE)
         link.close(1013)
         return

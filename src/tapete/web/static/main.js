@@ -54,7 +54,6 @@ function connect() {
   const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   socket = ws;
   ws.onopen = () => {
-    retry = 0;
     table?.connected(true);
     send({ type: "hello", code, token: tokenFor(code), lang: lang() });
   };
@@ -77,6 +76,9 @@ export function reconnect() {
 function receive(msg) {
   switch (msg.type) {
     case "welcome":
+      // The table is reached (not at the opening: a server that cannot show it turns a new
+      // connection away at once, and would be asked again every second by every page).
+      retry = 0;
       // Forgotten only when the server refuses it (it names no seat, even after the server read
       // the table again): a seat just taken is never thrown away on a welcome that came too soon.
       if (msg.refused && tokenFor(code)) localStorage.removeItem(`tapete:token:${code}`);
@@ -94,6 +96,12 @@ function receive(msg) {
     case "error":
       if (msg.rule === "no-such-table") {
         noSuchTable();
+        break;
+      }
+      if (msg.rule === "unavailable") {
+        // Not a refusal of something done here: the table is away for a moment, and the
+        // banner says so until it is back (the server closes the connection; the page retries).
+        table.unavailable(msg.text || msg.message);
         break;
       }
       toast(msg.text || msg.message, `${msg.rule}: ${msg.message}`);

@@ -25,6 +25,7 @@ export class TableView {
     this.seat = null;
     this.timerEnd = null;
     this.hinted = null;
+    this.away = null; // the server's words while it cannot show the table (unavailable)
     this.root.innerHTML = `
     <section class="table-page" aria-label="${t("table")}">
       <div class="banner" hidden role="status"></div>
@@ -80,10 +81,32 @@ export class TableView {
   // first view: that log replaces the one shown when it comes (or every entry would show twice),
   // and the old one stays until then rather than leaving the log blank.
   connected(up) {
-    const banner = this.$(".banner");
-    banner.hidden = up;
-    banner.textContent = up ? "" : t("Connection lost: reconnecting…");
     if (up) this.staleLog = true;
+    this.drawBanner(up);
+  }
+
+  // The server cannot show this table for a moment (a server of several that lost touch with
+  // the others): its words (`text`, in the page's language) stay in the banner while the page
+  // tries again, through every closing and reopening, until the table itself is shown again —
+  // a connection that opens is no sign: the server may turn it away at once.
+  unavailable(text) {
+    this.away = text;
+    this.drawBanner(false);
+  }
+
+  // The table is shown again (its view; its room while it waits for the start): whatever was
+  // unavailable is back.
+  shown() {
+    if (this.away === null) return;
+    this.away = null;
+    this.drawBanner(true);
+  }
+
+  drawBanner(up) {
+    const banner = this.$(".banner");
+    const text = this.away ?? (up ? "" : t("Connection lost: reconnecting…"));
+    banner.hidden = !text;
+    banner.textContent = text;
   }
 
   clearLog() {
@@ -108,6 +131,9 @@ export class TableView {
   }
 
   room(msg) {
+    // From the server (not a redraw, as on a language switch): a table waiting for its start
+    // is shown by its room, no view comes.
+    if (msg !== this.roomMsg && !msg.started) this.shown();
     this.roomMsg = msg;
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
@@ -138,6 +164,7 @@ export class TableView {
     setDeck(table.deck);
     if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
     this.staleLog = false;
+    this.shown();
     this.addLog(msg.log);
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
