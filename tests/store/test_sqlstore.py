@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
@@ -63,6 +64,26 @@ def test_a_taken_index_is_refused_and_nothing_written(store: Store) -> None:
         run(store.append("ROOM1", 0, 0, 1, "bid 1"))
     (back,) = run(store.rooms())
     assert back.actions == [(1, "bid 0")]
+
+
+def test_the_lobby_reads_every_room_without_its_moves_and_knows_when_its_match_is_over(
+    store: Store, db_url: str
+) -> None:
+    run(store.create(truth("ROOM1")))
+    over = truth("ROOM2", seed=12)
+    over.started = True
+    run(store.create(over))
+    _play_out(store, over)
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    listed = {room.truth.code: room for room in run(store.lobby())}
+    full = {t.code: t for t in run(store.rooms())}
+    assert set(listed) == set(full) == {"ROOM1", "ROOM2"}
+    assert not listed["ROOM1"].over and listed["ROOM2"].over
+    for code, room in listed.items():  # the room as it is, but for its moves and records
+        assert room.truth == dataclasses.replace(full[code], actions=[], records=[])
+    assert [room.truth.code for room in run(store.lobby("ROOM2"))] == ["ROOM2"]
+    assert run(store.lobby("NOPE1")) == []
 
 
 def _play_out(store: Store, t: Truth) -> Room:

@@ -431,6 +431,46 @@ def test_without_redis_servers_say_their_tables_are_unavailable_until_it_returns
     assert len(stored_actions(pg_url, code)) == 4
 
 
+def test_without_redis_the_lobby_lists_the_tables_as_the_database_has_them(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A server that has lost Redis hears of no table made or seat taken through another
+    server: its lobby (the list and one table) shows the database's tables meanwhile, not its
+    own copies, which are behind; once Redis is back its copies say the same."""
+    redis_port, ports = free_port(), [free_port(), free_port()]
+    shared = ["--redis", f"redis://127.0.0.1:{redis_port}", "--lease", "1", "--bot-processes", "0"]
+    one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        for i, port in enumerate(ports):
+            stack.enter_context(process(port, pg_url, tmp_path / f"server-{i}.log", shared))
+        made = one.create(
+            "pocha",
+            params={"players": "3"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        )
+        code = made["code"]
+        wait_for(lambda: two.get(f"/api/tables/{code}")["open"] == 1)
+
+        redis_server.kill()
+        redis_server.wait(10)
+        for server in (one, two):
+            wait_for(lambda s=server: not s.get("/api/health")["cluster"]["serving"], 15)
+        two.post(f"/api/tables/{code}/join", {"name": "Bea"})  # one is not told
+        later = two.create("tute", name="Cai")["code"]
+        table = one.get(f"/api/tables/{code}")
+        assert table["open"] == 0 and table["humans"] == ["Ana", "Bea"]
+        listed = one.listed()
+        assert {t["code"]: t["open"] for t in listed} == {code: 0, later: 0}
+        assert listed == two.listed()
+        assert one.get(f"/api/tables/{later}") == next(t for t in listed if t["code"] == later)
+
+        stack.enter_context(own_redis(redis_port))  # Redis is back: the copies catch up
+        for server in (one, two):
+            wait_for(lambda s=server: s.get("/api/health")["cluster"]["serving"], 20)
+        assert one.listed() == listed and one.get(f"/api/tables/{code}") == table
+
+
 def both_workers(server: Server) -> set[str]:
     """The names of the two ``--workers`` servers answering on one port, once both answer."""
     found: set[str] = wait_for(

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
@@ -42,6 +42,8 @@ LOBBY_PAGE = 20  # tables a lobby page lists by default
 # Tokens in a URL's query (``?token=``) were how the pages first sent them; they still work for a
 # while, answered with this Deprecation header (RFC 9745: since 2026-12-01).
 DEPRECATED_SINCE = "@1796083200"
+
+T = TypeVar("T")
 
 router = APIRouter()  # the API
 pages = APIRouter(include_in_schema=False)  # the browser app's pages: one page, its own routes
@@ -216,15 +218,21 @@ def _rooms(request: Request) -> Rooms:
 
 
 async def _room(request: Request, code: str) -> Room:
-    """Room ``code``, or 404. A private table is found by its code alone, so each client's
-    codes that name no table are counted ("lookups"); past that limit every code it asks for
-    is refused (429), a table's or not: a refusal tells a guesser nothing about a code."""
+    """Room ``code``, or 404 (see ``_looked_up``)."""
+    return await _looked_up(request, code, _rooms(request).find)
+
+
+async def _looked_up(request: Request, code: str, find: Callable[[str], Awaitable[T | None]]) -> T:
+    """What ``find`` finds for table ``code``, or 404. A private table is found by its code
+    alone, so each client's codes that name no table are counted ("lookups"); past that limit
+    every code it asks for is refused (429), a table's or not: a refusal tells a guesser
+    nothing about a code."""
     await _limit("lookups", request, count=False)
-    room = await _rooms(request).find(code)
-    if room is None:
+    found = await find(code)
+    if found is None:
         await _limit("lookups", request)
         raise HTTPException(404, f"no table {code.upper()}")
-    return room
+    return found
 
 
 async def _seat(room: Room, token: Token) -> int | None:
@@ -413,7 +421,8 @@ async def api_tables(
     page: int = Query(1, ge=1, description="which page, from 1"),
     per_page: int = Query(LOBBY_PAGE, ge=1, le=100, description="tables a page"),
 ) -> dict[str, Any]:
-    return _rooms(request).page(page, per_page)
+    # A server of several without Redis lists the database's tables (see Rooms.listed).
+    return await _rooms(request).page(page, per_page)
 
 
 @router.post("/api/tables", summary="Create a table", response_model=TableOut)
@@ -453,7 +462,7 @@ async def api_create(body: TableIn, request: Request) -> TableOut:
 
 @router.get("/api/tables/{code}", summary="One table: its game, seats and status")
 async def api_table(request: Request, code: str) -> dict[str, Any]:
-    return (await _room(request, code)).summary()
+    return await _looked_up(request, code, _rooms(request).summary)
 
 
 @router.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)

@@ -26,7 +26,8 @@ from the database when it starts) and accepts any connection and any seat's acti
   balancer perhaps to a server that has Redis), and refuses new ones likewise. It says so in its
   log and on ``/api/health``. When Redis returns it listens again, reads every room again from
   the database, tells the others to read again the rooms whose news it could not send, and only
-  then serves its tables again (``serving``).
+  then serves its tables again (``serving``). Its lobby meanwhile lists the tables as the
+  database has them (``Rooms.listed``), not its copies.
 - **Who is here** — which seats have a connection on some server — is news too, so the server
   driving a room lets a bot stand in only for people connected nowhere.
 """

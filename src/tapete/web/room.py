@@ -37,7 +37,7 @@ from tapete.web.views import Broadcast, Connection
 if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
 
-__all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels"]
+__all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels", "seed_chosen", "seed_hash", "summary"]
 
 log = logging.getLogger("tapete.web")
 
@@ -55,6 +55,37 @@ cards a seat holds (2^53 deals)."""
 def new_seed() -> int:
     """A match seed nobody can guess, from ``secrets``."""
     return secrets.randbelow(MAX_SEED + 1)
+
+
+def seed_hash(seed: int) -> str:
+    """The SHA-256 of a match's seed, published from the start (the seed is not)."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def seed_chosen(truth: Truth, match: int) -> bool:
+    """Whether the host chose match ``match``'s seed, and so could know every hand (only the
+    first match's can be chosen: a rematch's is drawn)."""
+    return truth.options.chosen_seed and match == 0
+
+
+def summary(truth: Truth, over: bool, game: Game[Any, Any] | None = None) -> dict[str, Any]:
+    """Table ``truth`` as the lobby lists it (``over``: its match is over; ``game``: the game
+    its spec names, when at hand). Its moves are not read: a listing read from the database
+    has none."""
+    game = game or load(truth.spec)
+    return {
+        "code": truth.code,
+        "game": game.name,
+        "spec": truth.spec,
+        "players": game.players,
+        "open": sum(s.kind == "open" for s in truth.seats),
+        "humans": [s.name for s in truth.seats if s.kind == "human"],
+        "status": "over" if over else "playing" if truth.started else "waiting",
+        "public": truth.options.public,
+        "match": truth.match,
+        "seed_hash": seed_hash(truth.seed),
+        "chosen_seed": seed_chosen(truth, truth.match),
+    }
 
 
 def levels(game: Game[Any, Any]) -> tuple[str, ...]:
@@ -139,14 +170,12 @@ class Room:
         return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
 
     def seed_chosen(self, match: int) -> bool:
-        """Whether the host chose match ``match``'s seed, and so could know every hand (only
-        the first match's can be chosen: a rematch's is drawn)."""
-        return self.truth.options.chosen_seed and match == 0
+        return seed_chosen(self.truth, match)
 
     @property
     def seed_hash(self) -> str:
         """The SHA-256 of this match's seed, published from the start (the seed is not)."""
-        return hashlib.sha256(str(self.truth.seed).encode()).hexdigest()
+        return seed_hash(self.truth.seed)
 
     def record_for(self, seat: int | None, match: int | None = None) -> str | None:
         """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
@@ -685,17 +714,4 @@ class Room:
             task.cancel()
 
     def summary(self) -> dict[str, Any]:
-        t = self.truth
-        return {
-            "code": t.code,
-            "game": self.game.name,
-            "spec": t.spec,
-            "players": self.game.players,
-            "open": sum(s.kind == "open" for s in t.seats),
-            "humans": [s.name for s in t.seats if s.kind == "human"],
-            "status": "over" if self.over else "playing" if t.started else "waiting",
-            "public": t.options.public,
-            "match": t.match,
-            "seed_hash": self.seed_hash,
-            "chosen_seed": self.seed_chosen(t.match),
-        }
+        return summary(self.truth, self.over, self.game)

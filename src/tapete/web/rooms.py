@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from tapete import bots
 from tapete.errors import SpecError
 from tapete.games import load
-from tapete.web.room import WATCHERS, Room, levels, new_seed
+from tapete.web.room import WATCHERS, Room, levels, new_seed, summary
 from tapete.web.seating import outer_refusal, token_hash
-from tapete.web.store import Options, SeatConfig, Store, Truth
+from tapete.web.store import Listed, Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Connection, encode
 
@@ -50,6 +50,12 @@ def expired(truth: Truth, now: float) -> bool:
     waiting for friends or bots that never began. Started tables end by themselves (bots
     stand in for the people who left) and are kept a day after their last match."""
     return not truth.started and now - truth.created >= EXPIRE_AFTER
+
+
+def lobby_order(truth: Truth) -> tuple[bool, int, float]:
+    """Where a table comes in the lobby: waiting for players first (most free seats first),
+    then being played; newest first among equals."""
+    return truth.started, -sum(s.kind == "open" for s in truth.seats), -truth.created
 
 
 class Rooms:
@@ -198,27 +204,54 @@ class Rooms:
                 conn.fail("unavailable", text)
                 conn.close(1013)
 
-    def listing(self) -> list[Room]:
-        """Public tables not over: those waiting for players first (most free seats first),
-        then those being played; newest first among equals."""
-        rooms = [r for r in self._rooms.values() if r.truth.options.public and not r.over]
-        rooms.sort(key=lambda r: -r.truth.created)  # a stable sort keeps this among equals
+    @property
+    def behind(self) -> bool:
+        """Whether this server's copies of the tables may be behind the truth: a server of
+        several that is not serving (Redis away: it hears none of the others' changes)."""
+        return self.cluster is not None and not self.cluster.serving
 
-        def place(room: Room) -> tuple[bool, int]:
-            return room.truth.started, -sum(s.kind == "open" for s in room.truth.seats)
+    async def listed(self, code: str | None = None) -> list[Listed]:
+        """Every table (or table ``code`` only: none when there is none) with whether its match
+        is over: this server's copies, or the database's rows while they may be behind.
 
-        return sorted(rooms, key=place)
+        The lobby is read from the database then, rather than refused (503): the database
+        holds every server's tables as they are, so a person looking for a table still finds
+        the ones that exist, with their seats as taken now (joining and making a table go
+        through the database too), where a refusal would leave them an empty lobby for the
+        time Redis is away. It costs one read of the tables' rows (no moves, no records) per
+        listing, and only meanwhile."""
+        if self.behind:
+            return await self.store.lobby(None if code is None else code.strip().upper())
+        if code is None:
+            return [Listed(room.truth, room.over) for room in self._rooms.values()]
+        room = await self.find(code)
+        return [] if room is None else [Listed(room.truth, room.over)]
 
-    def page(self, page: int, per_page: int) -> dict[str, Any]:
-        """Page ``page`` (from 1) of ``listing``, ``per_page`` tables a page, with the total.
+    async def summary(self, code: str) -> dict[str, Any] | None:
+        """Table ``code`` as the lobby tells it (``listed``); None when there is no such
+        table."""
+        found = await self.listed(code)
+        return self._summary(found[0]) if found else None
+
+    def _summary(self, listed: Listed) -> dict[str, Any]:
+        room = None if self.behind else self._rooms.get(listed.truth.code)
+        if room is not None:  # its game at hand, not loaded again from its spec
+            return room.summary()
+        return summary(listed.truth, listed.over)
+
+    async def page(self, page: int, per_page: int) -> dict[str, Any]:
+        """Page ``page`` (from 1) of the public tables not over (``listed``), ``per_page``
+        tables a page, with the total: those waiting for players first (most free seats
+        first), then those being played; newest first among equals.
 
         Only the tables on the page are summarised: every open lobby asks for it every few
         seconds, however many tables there are.
         """
-        listed = self.listing()
+        listed = [t for t in await self.listed() if t.truth.options.public and not t.over]
+        listed.sort(key=lambda t: lobby_order(t.truth))
         start = (page - 1) * per_page
         return {
-            "tables": [r.summary() for r in listed[start : start + per_page]],
+            "tables": [self._summary(t) for t in listed[start : start + per_page]],
             "total": len(listed),
             "page": page,
             "per_page": per_page,

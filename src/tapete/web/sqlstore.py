@@ -39,7 +39,7 @@ from tapete.game import seat_scores
 from tapete.games import load
 from tapete.store import Store as Database
 from tapete.store import TableRow, schema
-from tapete.web.store import Options, SeatConfig, SeatConflictError, Truth
+from tapete.web.store import Listed, Options, SeatConfig, SeatConflictError, Truth
 
 __all__ = ["SqlStore", "participant", "table_id"]
 
@@ -83,6 +83,23 @@ def _configs(seats: Sequence[dict[str, Any]]) -> list[SeatConfig]:
 def _options(row: TableRow) -> Options:
     names = {f.name for f in dataclasses.fields(Options)}
     return Options(**{k: v for k, v in (row.options or {}).items() if k in names})
+
+
+def _truth(row: TableRow) -> Truth:
+    """The room of a match's row, as of that match: without its moves and records (read
+    apart, by those who want them)."""
+    assert row.room is not None  # a web room's rows: room_tables reads no other
+    return Truth(
+        code=row.room,
+        spec=row.spec,
+        seed=row.seed,
+        seats=_seats(row),
+        options=_options(row),
+        host=row.host,
+        started=row.status != "open",
+        match=row.match or 0,
+        created=row.created_at.timestamp(),
+    )
 
 
 class SqlStore:
@@ -301,28 +318,23 @@ class SqlStore:
         found = await self._run(self._rooms, code)
         return found[0] if found else None
 
+    async def lobby(self, code: str | None = None) -> list[Listed]:
+        return await self._run(self._lobby, code)
+
+    def _lobby(self, code: str | None = None) -> list[Listed]:
+        rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED, room=code)
+        # "finished" once its record is kept: the match is over
+        return [Listed(_truth(row), over=row.status == "finished") for row in rows]
+
     def _rooms(self, code: str | None = None) -> list[Truth]:
         rows = self.db.room_tables(since=datetime.now(UTC) - KEEP_FINISHED, room=code)
         actions = self.db.actions_of([row.id for row in rows])
         records = self.db.room_records([row.room for row in rows if row.room])
         out = []
         for row in rows:
-            assert row.room is not None
-            match = row.match or 0
-            self._match[row.room] = match
-            out.append(
-                Truth(
-                    code=row.room,
-                    spec=row.spec,
-                    seed=row.seed,
-                    seats=_seats(row),
-                    actions=[(a.seat, a.action) for a in actions[row.id]],
-                    options=_options(row),
-                    host=row.host,
-                    started=row.status != "open",
-                    match=match,
-                    records=records[row.room],
-                    created=row.created_at.timestamp(),
-                )
-            )
+            truth = _truth(row)
+            self._match[truth.code] = truth.match
+            truth.actions = [(a.seat, a.action) for a in actions[row.id]]
+            truth.records = records[truth.code]
+            out.append(truth)
         return out

@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 __all__ = [
     "UNSAVED",
+    "Listed",
     "MemoryStore",
     "Options",
     "SeatConfig",
@@ -96,6 +97,16 @@ class Truth:
     created: float = 0.0  # when the table was made (seconds since the epoch)
 
 
+@dataclass
+class Listed:
+    """A room as the lobby lists it, read without its moves and finished records (the lobby
+    has no use for them): its truth with ``actions`` and ``records`` left empty, and whether
+    its match is over."""
+
+    truth: Truth
+    over: bool
+
+
 class Store(Protocol):
     """Persistence of rooms. Each method returns once the change is durable."""
 
@@ -121,6 +132,10 @@ class Store(Protocol):
     async def rooms(self) -> list[Truth]: ...
     async def room(self, code: str) -> Truth | None:
         """Room ``code`` as the store has it now (None: no such room)."""
+
+    async def lobby(self, code: str | None = None) -> list[Listed]:
+        """Every room the store holds (or room ``code`` only) as it has it now, for the lobby:
+        without moves and records, so a listing costs no more than the rooms' rows."""
 
     async def remove(self, code: str) -> None:
         """Forget room ``code`` and everything of it (an expired table)."""
@@ -178,6 +193,16 @@ class MemoryStore:
     async def room(self, code: str) -> Truth | None:
         truth = self._truths.get(code)
         return None if truth is None else copy.deepcopy(truth)
+
+    async def lobby(self, code: str | None = None) -> list[Listed]:
+        return [
+            Listed(
+                dataclasses.replace(copy.deepcopy(t), actions=[], records=[]),
+                over=len(t.records) > t.match,  # its record is kept once the match is over
+            )
+            for t in self._truths.values()
+            if code is None or t.code == code
+        ]
 
     async def remove(self, code: str) -> None:
         self._truths.pop(code, None)
