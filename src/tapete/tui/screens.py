@@ -486,13 +486,18 @@ class ReplayScreen(SceneScreen):
     def fit(self) -> None:
         """Short of rows for every box at its tallest (80x24 with five seats), the middle row
         gives up its seventh: the trick box keeps its latest plays and who took the last
-        trick, the facts share lines; the hands, the message and the log keep theirs."""
+        trick, the facts share lines; the hands, the message and the log keep theirs. Short
+        even so (six seats and more), the hands go two to a line."""
         # The rows beside the middle's, as the stylesheet has them: the title (1), the seats
         # (5), the hands (a line a seat under their rule), the message (1), the log at its
         # least (4), the keys (the lines they take).
         keys = max(1, self.query_one(KeyBar).region.height)
-        rows = 1 + 5 + self.replay.game.players + 1 + 1 + 4 + keys
-        most = 7 if rows + 7 <= self.app.size.height else 6
+        players, height = self.replay.game.players, self.app.size.height
+        rows = 1 + 5 + 1 + 1 + 4 + keys
+        paired = rows + players + 6 > height
+        self.query_one(OpenHands).paired = paired
+        rows += (players + 1) // 2 if paired else players
+        most = 7 if rows + 7 <= height else 6
         for box in self.query("#middle, #trick, #info"):
             box.styles.max_height = most
 

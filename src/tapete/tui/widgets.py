@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import zip_longest
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -604,26 +605,52 @@ def short_name(name: str, room: int) -> str:
 
 
 class OpenHands(Static):
-    """Every hand open (replays)."""
+    """Every hand open (replays): a line a seat, or two seats a line (``paired``) where the
+    screen is short of rows for a line each and the lines fit side by side."""
 
     scene: reactive[Scene | None] = reactive(None)
+    paired: reactive[bool] = reactive(False)
 
-    def watch_scene(self, scene: Scene | None) -> None:
+    def watch_scene(self) -> None:
+        self.draw()
+
+    def watch_paired(self) -> None:
+        self.draw()
+
+    def on_resize(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        scene = self.scene
         if scene is None:
             return
         self.border_title = (
             f" {tr(scene.lang, 'hands')} "  # on a rule, not a box: spaced as a box does
         )
-        text = Text()
         width = max((len(name) for name, _ in scene.hands), default=0)
+        lines = []
         for name, cards in scene.hands:
-            if text:
-                text.append("\n")
-            text.append(name.ljust(width) + "  ", style="dim")
+            line = Text(name.ljust(width) + "  ", style="dim")
             for card in cards:
-                text.append_text(card_text(card, scene.table.deck))
-                text.append(" ")
-        self.update(text)
+                line.append_text(card_text(card, scene.table.deck))
+                line.append(" ")
+            lines.append(line)
+        self.update(Text("\n").join(self.pair(lines)))
+
+    def pair(self, lines: list[Text]) -> list[Text]:
+        """``lines`` two to a line, the first half on the left, when ``paired`` and they fit."""
+        half = ((self.size.width or self.app.size.width - 2) - len(HANDS_GAP)) // 2
+        if not self.paired or max((line.cell_len for line in lines), default=0) > half:
+            return lines
+        rows = (len(lines) + 1) // 2
+        out = []
+        for left, right in zip_longest(lines[:rows], lines[rows:]):
+            left.pad_right(half - left.cell_len)
+            out.append(left if right is None else Text.assemble(left, HANDS_GAP, right))
+        return out
+
+
+HANDS_GAP = " │ "  # between two seats' hands on one line
 
 
 class KeyBar(Static):
