@@ -90,6 +90,22 @@ def test_a_record_tells_the_person_who_played_it_as_you_with_their_own_verbs(
     )
 
 
+def test_a_tie_of_you_and_two_or_more_others_is_told_as_one_list() -> None:
+    """Pottle splits an unwon pot evenly, so every seat can tie: the list ends in "and"."""
+    end = {"kind": "end", "winners": [0, 1, 2, 3]}
+    said = {lang: line(lang, end, NAMES, you=0) for lang in LANGUAGES}
+    assert said == {
+        "en": "match over: you, Bea, Carla and Dani won",
+        "es": "partida terminada: ganasteis tú, Bea, Carla y Dani",
+        "pt": "partida encerrada: você, Bea, Carla e Dani venceram",
+    }
+    # the same from a whole record played at the line prompt (pottle's pot split, seed 0)
+    rec = play(tapete.load("pottle(deals=1)"), ["random"] * 4, seed=0)[1]
+    rec = dataclasses.replace(rec, seats=(SeatInfo("you", "human"), *rec.seats[1:]))
+    last = list(record_lines(rec))[-1].strip()
+    assert last.startswith("match over: you, ") and last.count(" and ") == 1, last
+
+
 def test_every_kind_of_entry_a_match_makes_has_words_of_its_own() -> None:
     """No entry falls through to its bare kind or to notation ("name: action")."""
     for name in SPECS:

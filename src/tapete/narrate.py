@@ -377,10 +377,18 @@ def _table_line(
             )
         case "end" if you is not None and you in entry["winners"]:
             # Told to a winner: "you won" ("ganaste"), never "ganó tú".
-            partners = ", ".join(_name(names, w) for w in entry["winners"] if w != you)
-            if not partners:
+            *others, last = [_name(names, w) for w in entry["winners"] if w != you] or [""]
+            if not last:
                 return tr(lang, "match over: you won")
-            return tr(lang, "match over: you and {names} won", names=partners)
+            if not others:
+                return tr(lang, "match over: you and {names} won", names=last)
+            # a tie of three or more: "you, Ana and Bea won", not "you and Ana, Bea won"
+            return tr(
+                lang,
+                "match over: you, {names} and {last} won",
+                names=", ".join(others),
+                last=last,
+            )
         case "end":
             *others, last = [_name(names, w) for w in entry["winners"]] or ["?"]
             if not others:
