@@ -42,7 +42,20 @@ class IllegalActionError(ValueError):
 
 
 class SpecError(ValueError):
-    """A game spec or parameter that tapete does not accept; the message lists what it does."""
+    """A game spec or parameter that tapete does not accept; the message lists what it does.
+
+    ``param`` names the rule option refused, where one is (a form can point at its field).
+
+    >>> SpecError("deck=52 is not accepted: 40 or 48", param="deck").param
+    'deck'
+    """
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+    def __reduce__(self) -> tuple[type[SpecError], tuple[str, str | None]]:
+        return (SpecError, (str(self), self.param))
 
 
 class RecordError(ValueError):

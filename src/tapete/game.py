@@ -559,7 +559,7 @@ def check(ok: bool, name: str, value: object, accepted: str) -> None:
     tapete.errors.SpecError: deck=52 is not accepted: 40 or 48
     """
     if not ok:
-        raise SpecError(f"{name}={format_value(value)} is not accepted: {accepted}")
+        raise SpecError(f"{name}={format_value(value)} is not accepted: {accepted}", param=name)
 
 
 def format_value(value: object) -> str:

@@ -245,6 +245,7 @@ _ES: dict[str, str] = {
     # the web app
     "12 is the top of the ladder": "12 es lo máximo: no se puede subir más",
     "Check the options": "Revisa las opciones",
+    "{option}: {value} is not accepted": "{option}: {value} no se acepta",
     "Connection lost: reconnecting…": "Conexión perdida: reconectando…",
     "Create table": "Crear mesa",
     "Game": "Juego",
@@ -885,6 +886,7 @@ _PT: dict[str, str] = {
     # the web app
     "12 is the top of the ladder": "12 é o máximo: não dá para aumentar mais",
     "Check the options": "Confira as opções",
+    "{option}: {value} is not accepted": "{option}: {value} não é aceito",
     "Connection lost: reconnecting…": "Conexão perdida: reconectando…",
     "Create table": "Criar mesa",
     "Game": "Jogo",

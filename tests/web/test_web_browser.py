@@ -930,6 +930,34 @@ def test_a_name_of_only_spaces_is_refused_by_the_lobby_form(page: Any, server: S
     assert "Ana" in p.locator(".waiting .seat-list li").first.inner_text()
 
 
+def test_a_rule_option_the_game_refuses_is_pointed_at_in_the_pages_language(
+    browser: Any, server: Server
+) -> None:
+    """Nine players for Pocha: the players field is marked and focused, and the toast names the
+    option and what it takes in Spanish, not in the server's English; the fixed value goes."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.select_option('select[name="game"]', "pocha")
+    p.click("#params summary")
+    p.fill('input[name="p:players"]', "9")
+    p.click("#params summary")  # closed: the refusal opens it again
+    p.click("#create button[type=submit]")
+    p.wait_for_selector("#toast.shown")
+    field = p.locator('input[name="p:players"]')
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.evaluate("el => el === document.activeElement")
+    told = p.locator("#toast").inner_text()
+    label = p.locator('#params label.option[title="players"]').inner_text().split("\n")[0]
+    assert told.startswith(f"{label.strip()}: 9 no se acepta"), told
+    assert "not accepted" not in told
+    p.fill('input[name="p:players"]', "4")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    context.close()
+
+
 def test_two_players_named_ana_are_told_apart_on_the_leaderboard(
     browser: Any, server: Server
 ) -> None:

@@ -425,3 +425,15 @@ def test_a_rule_option_too_long_to_be_one_is_refused_unread(server: Server) -> N
     assert refused.status == 400 and "a value is at most 600 characters" in refused.body["detail"]
     many = create(server, params={f"p{i}": "1" for i in range(50)})
     assert many.status == 400 and "at most 40 rule options" in many.body["detail"]
+
+
+def test_a_refused_rule_option_is_named_for_the_form_to_point_at(server: Server) -> None:
+    """``param`` names the option the rules refused (the form marks that field); a refusal
+    of no one option has none."""
+    players = create(server, params={"players": "99"})
+    assert players.status == 400 and players.body["param"] == "players"
+    assert players.body["detail"].startswith("players=99 is not accepted: ")
+    unread = create(server, params={"schedule": "[1,"})
+    assert unread.status == 400 and unread.body["param"] == "schedule"
+    many = create(server, params={f"p{i}": "1" for i in range(50)})
+    assert many.status == 400 and "param" not in many.body

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -132,15 +132,17 @@ def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
             raise SpecError(f"{key[:MAX_VALUE]!r} is not a parameter name")
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
         if len(text) > MAX_VALUE:  # read before the rules judge it: keep the reading small
-            raise SpecError(f"{key}: a value is at most {MAX_VALUE} characters")
+            raise SpecError(f"{key}: a value is at most {MAX_VALUE} characters", param=key)
         if not text:
             continue
         try:
             _, one = parse_spec(f"x({key}={text})")
         except SpecError:
-            raise SpecError(f"{key}: {text!r} is not a value: a number, a word or [1, 2]") from None
+            raise SpecError(
+                f"{key}: {text!r} is not a value: a number, a word or [1, 2]", param=key
+            ) from None
         if list(one) != [key]:  # "3, deck=48" would set a second parameter
-            raise SpecError(f"{key}: {text!r} is not one value")
+            raise SpecError(f"{key}: {text!r} is not one value", param=key)
         parsed.update(one)
     return format_spec(name, parsed)
 
@@ -425,15 +427,28 @@ async def api_tables(
     return await _rooms(request).page(page, per_page)
 
 
-@router.post("/api/tables", summary="Create a table", response_model=TableOut)
-async def api_create(body: TableIn, request: Request) -> TableOut:
+@router.post(
+    "/api/tables",
+    summary="Create a table",
+    response_model=TableOut,
+    responses={
+        400: {
+            "description": "rules the game does not accept: `detail` says why, and `param` "
+            "names the rule option refused where one is"
+        }
+    },
+)
+async def api_create(body: TableIn, request: Request) -> TableOut | JSONResponse:
     await _limit("tables", request)
     await _rooms(request).expire()
     try:
         spec = _spec(body.game, body.params)
         game = load(spec)
         if getattr(game.params, "max_rounds", "") is None:  # Poch's "no cap"
-            raise SpecError("max_rounds: a table must end, so give it a number of rounds, not none")
+            raise SpecError(
+                "max_rounds: a table must end, so give it a number of rounds, not none",
+                param="max_rounds",
+            )
         seats = body.seats or [SeatIn(kind="human", level=body.standby)] + [
             SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
         ]
@@ -456,8 +471,16 @@ async def api_create(body: TableIn, request: Request) -> TableOut:
             player=await _player_id(request, body.player),
         )
     except SpecError as exc:
-        raise HTTPException(400, str(exc)) from None
+        return _refused_spec(exc)
     return TableOut(code=room.code, token=token, seat=seat, spec=room.truth.spec)
+
+
+def _refused_spec(exc: SpecError) -> JSONResponse:
+    """400 for rules the game does not accept: ``detail`` says why, in English as every detail
+    does, and ``param`` names the rule option refused where one is, so that a form can point at
+    its field and say so in its own language."""
+    content = {"detail": str(exc)} | ({"param": exc.param} if exc.param else {})
+    return JSONResponse(content, status_code=400)
 
 
 @router.get("/api/tables/{code}", summary="One table: its game, seats and status")

@@ -159,6 +159,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     const data = new FormData(form);
     const given = {};
     for (const input of params.querySelectorAll("input")) {
+      input.removeAttribute("aria-invalid"); // judged anew by this submission
       const key = input.name.slice(2);
       if (input.type === "checkbox") {
         if (String(input.checked) !== input.dataset.default) given[key] = input.checked;
@@ -192,6 +193,19 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     });
     const answer = await response.json();
     if (!response.ok) {
+      const field = answer.param && params.querySelector(`[name="p:${CSS.escape(answer.param)}"]`);
+      if (field) {
+        // The rules refused one option: it is pointed at and named in the page's language
+        // (the server's detail, in English, stays in the toast's tooltip).
+        root.querySelector("#params").open = true;
+        field.setAttribute("aria-invalid", "true");
+        field.focus();
+        const words = optionWords(answer.param);
+        const shown = field.type === "checkbox" ? String(field.checked) : field.value.trim();
+        const told = t("{option}: {value} is not accepted", { option: words.label, value: shown });
+        toast(words.help ? `${told}. ${words.help}` : told, answer.detail);
+        return;
+      }
       toast(refusal(response, answer) || t("Check the options"), JSON.stringify(answer.detail));
       return;
     }
