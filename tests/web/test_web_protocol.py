@@ -246,6 +246,36 @@ def test_bad_messages_get_an_error_and_change_nothing(server: Server, raw: str, 
     assert me.view is not None and me.view["version"] == version
 
 
+# JSON may escape half a UTF-16 pair ("\\ud800"): text no UTF-8 can hold, so it can be neither
+# hashed (a token), stored nor sent back (a pong's ``t``, a refused level quoted in the error).
+LONE = "\\ud800"
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"type": "hello", "code": "%s", "token": "' + LONE + '"}', "token"),
+        ('{"type": "hello", "code": "' + LONE + '"}', "code"),
+        ('{"type": "ping", "t": {"a": ["' + LONE + '"]}}', "t"),
+        ('{"type": "fill", "level": "exec(' + LONE + ')"}', "level"),
+        ('{"type": "act", "action": "bid ' + LONE + '"}', "action"),
+        ('{"type": "act", "' + LONE + '": 1}', "message"),
+    ],
+)
+def test_text_no_utf8_holds_is_refused_naming_its_field(
+    server: Server, raw: str, field: str
+) -> None:
+    me, table = seated(server, seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    # a hello from a connection of its own (one at the table may not say it again so soon)
+    sender = server.client() if '"hello"' in raw else me
+    sender.send(raw.replace("%s", str(table["code"])))
+    error = sender.expect("error")
+    assert error["rule"] == "bad-message" and field in error["message"]
+    assert_still_up(sender)
+    assert_still_up(me)
+    assert server.get(f"/api/tables/{table['code']}")["open"] == 1  # nothing changed: no fill
+
+
 def test_messages_before_hello_are_refused(server: Server) -> None:
     me = server.client()
     me.send({"type": "act", "action": "bid 0"})
