@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 from pathlib import Path
@@ -102,6 +103,34 @@ def test_table_forms_that_could_harm_the_server_are_refused_and_make_nothing(
         _spec("pocha", {"players": "3, deck=48"})
     with pytest.raises(tapete.SpecError, match=r"schedule: '\[1, 2' is not a value: a number"):
         _spec("pocha", {"schedule": "[1, 2"})  # named by the field, not by a made-up spec
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/tables", {"game": "pocha", "name": "\ud800"}, "name"),
+        ("/api/tables", {"game": "pocha", "player": "\ud800"}, "player"),
+        ("/api/tables", {"game": "pocha", "standby": "exec(\ud800)"}, "standby"),
+        ("/api/tables", {"game": "\ud800"}, "game"),
+        (
+            "/api/tables",
+            {"game": "pocha", "seats": [{"kind": "human", "level": "\udfff"}]},
+            "level",
+        ),
+        ("/api/players", {"name": "Ana\ud800"}, "name"),
+    ],
+)
+def test_text_no_utf8_holds_is_refused_naming_its_field(
+    server: Server, path: str, body: dict[str, object], field: str
+) -> None:
+    """JSON may escape half of a UTF-16 pair: Python reads it as a lone surrogate, which no
+    answer quoting it could be written in."""
+    before = len(server.listed())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post(path, body)
+    assert refused.value.code == 422
+    assert field in [str(part) for part in json.loads(refused.value.read())["detail"][0]["loc"]]
+    assert len(server.listed()) == before
 
 
 def test_a_chosen_seed_is_told_to_everyone_at_the_table(server: Server) -> None:

@@ -49,15 +49,24 @@ router = APIRouter()  # the API
 pages = APIRouter(include_in_schema=False)  # the browser app's pages: one page, its own routes
 
 
+# A game's or a level's name: a bound on it is also what has pydantic read it as text, so half
+# of a UTF-16 pair ("\\ud800", which no answer quoting it could hold) is refused by name (422).
+MAX_WORD = 64
+
+
 class SeatIn(BaseModel):
     kind: Literal["human", "bot"] = Field(
         description="human: a person (the first is the creator; others wait for friends)"
     )
-    level: str = Field("medium", description="a bot's level: random, easy, medium, hard or expert")
+    level: str = Field(
+        "medium",
+        max_length=MAX_WORD,
+        description="a bot's level: random, easy, medium, hard or expert",
+    )
 
 
 class TableIn(BaseModel):
-    game: str = Field(description="a registered game name, e.g. pocha")
+    game: str = Field(max_length=MAX_WORD, description="a registered game name, e.g. pocha")
     params: dict[str, str | int | bool] = Field(
         default_factory=dict, description="parameters that differ from the defaults"
     )
@@ -69,7 +78,11 @@ class TableIn(BaseModel):
     grace: float = Field(20.0, ge=0, le=600, description="seconds before a bot stands in")
     turn_timer: float = Field(0.0, ge=0, le=600, description="seconds per move (0: no timer)")
     bot_delay: float = Field(0.7, ge=0, le=5, description="seconds a bot waits before acting")
-    standby: str = Field("medium", description="level of stand-in bots and bots the host adds")
+    standby: str = Field(
+        "medium",
+        max_length=MAX_WORD,
+        description="level of stand-in bots and bots the host adds",
+    )
     seed: int | None = Field(
         None,
         ge=0,

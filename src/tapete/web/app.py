@@ -29,7 +29,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from tapete.bots import Bot
@@ -221,10 +221,11 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+async def _invalid(request: Request, exc: Exception) -> Response:
     """A request that does not fit its form: 422 and what is wrong, as FastAPI says it, each
     error's input kept only where JSON can hold it (NaN or an infinity cannot, and FastAPI's
-    own answer failed with a 500)."""
+    own answer failed with a 500). Written in ASCII: a field's name or input may hold half of
+    a UTF-16 pair ("\\ud800" in the request), which JSON escapes but UTF-8 cannot hold."""
     assert isinstance(exc, RequestValidationError)
     detail = []
     for error in jsonable_encoder(exc.errors()):
@@ -233,7 +234,11 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
         except ValueError:
             error = {key: value for key, value in error.items() if key not in ("input", "ctx")}
         detail.append(error)
-    return JSONResponse({"detail": detail}, status_code=422)
+    return Response(
+        json.dumps({"detail": detail}, separators=(",", ":")),
+        status_code=422,
+        media_type="application/json",
+    )
 
 
 def open_store(db: str | None = None) -> Store:
