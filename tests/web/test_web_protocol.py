@@ -276,6 +276,36 @@ def test_text_no_utf8_holds_is_refused_naming_its_field(
     assert server.get(f"/api/tables/{table['code']}")["open"] == 1  # nothing changed: no fill
 
 
+@pytest.mark.parametrize(
+    "control",
+    [
+        {"type": "move", "seat": False, "to": True},  # JSON's true is no seat 1
+        {"type": "move", "seat": 0, "to": 1.0},
+        {"type": "seat", "seat": True, "kind": "open"},
+        {"type": "remove", "seat": True},
+    ],
+)
+def test_a_seat_is_a_whole_number_not_a_boolean(server: Server, control: dict[str, object]) -> None:
+    me, table = seated(server, seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot"}] * 2)
+    server.post(f"/api/tables/{table['code']}/join", {"name": "Bea"})
+    room = server.app.state.rooms.get(table["code"])
+    before = [(s.kind, s.name) for s in room.truth.seats]
+    me.send(control)
+    assert me.expect("error")["rule"] == "bad-seat"
+    assert_still_up(me)
+    assert [(s.kind, s.name) for s in room.truth.seats] == before
+
+
+def test_acting_names_its_own_seat_by_number(server: Server) -> None:
+    me = frozen(server)
+    version = me.view["version"] if me.view else 0
+    for seat in (False, 0.0, "0"):
+        me.send({"type": "act", "action": "bid 0", "seat": seat})
+        assert me.expect("error")["rule"] == "bad-message"
+    assert_still_up(me)
+    assert me.view is not None and me.view["version"] == version
+
+
 def test_messages_before_hello_are_refused(server: Server) -> None:
     me = server.client()
     me.send({"type": "act", "action": "bid 0"})

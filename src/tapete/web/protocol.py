@@ -30,7 +30,7 @@ from tapete.web.deadlines import BODY_TIMEOUT, HEAD_TIMEOUT
 from tapete.web.ratelimit import Limited, RateLimiter
 from tapete.web.room import Room
 from tapete.web.rooms import Rooms
-from tapete.web.seating import token_hash
+from tapete.web.seating import is_seat, token_hash
 from tapete.web.store import UNSAVED
 from tapete.web.strings import rule_text
 from tapete.web.views import encode
@@ -341,6 +341,12 @@ async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
         link.fail("bad-message", 'an "act" message has an "action" string')
     elif version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         link.fail("bad-message", 'an "act" message\'s "version" is a number')
+    elif seat is not None and not is_seat(seat, len(room.truth.seats)):
+        # Python holds JSON's false equal to 0 and 0.0 too: only a seat's number names it.
+        link.fail(
+            "bad-message",
+            f'an "act" message\'s "seat" is a seat number, 0 to {len(room.truth.seats) - 1}',
+        )
     elif seat != link.seat:
         link.fail("not-your-seat", "you can only act for your own seat")
     else:

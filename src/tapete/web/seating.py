@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from tapete import bots, players
 from tapete.errors import IllegalActionError
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tapete.web.room import Room
     from tapete.web.views import Connection
 
-__all__ = ["Seating", "error", "outer_refusal", "token_hash"]
+__all__ = ["Seating", "error", "is_seat", "outer_refusal", "token_hash"]
 
 TRIES = 5  # compare-and-sets a join tries while other servers keep changing the seats
 
@@ -48,6 +48,16 @@ def outer_refusal(level: str) -> str | None:
         " on, so only tapete play and tapete arena seat them; the bot levels here are"
         f" {', '.join(bots.LEVELS)}"
     )
+
+
+def is_seat(value: Any, seats: int) -> TypeGuard[int]:
+    """Whether ``value`` numbers one of ``seats`` seats: a whole number, not JSON's true or
+    false, which Python would read as seat 1 or 0.
+
+    >>> is_seat(1, 4), is_seat(True, 4), is_seat(4, 4), is_seat(1.0, 4)
+    (True, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats
 
 
 def error(rule: str, message: str) -> IllegalActionError:
@@ -160,7 +170,7 @@ class Seating:
                 if s.kind == "open":
                     s.kind, s.level, s.name = "bot", level, ""
             return
-        if not isinstance(seat, int) or not 0 <= seat < n:
+        if not is_seat(seat, n):
             raise error("bad-seat", f"seats are 0 to {n - 1}")
         match kind:
             case "seat":
@@ -188,7 +198,7 @@ class Seating:
         n = len(t.seats)
         if t.started:
             raise error("started", "players move before the match starts")
-        if not isinstance(to, int) or not 0 <= to < n or to == seat:
+        if not is_seat(to, n) or to == seat:
             raise error("bad-seat", f"move to another seat, 0 to {n - 1}")
         t.seats[seat], t.seats[to] = t.seats[to], t.seats[seat]
         moves = {seat: to, to: seat}
