@@ -57,6 +57,41 @@ def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> No
     assert "TableIn" in schema["components"]["schemas"]
 
 
+# What each route answers besides 200 and 422, so a client made from the schema expects it.
+REFUSALS = {
+    ("post", "/api/players"): {"408", "413", "429", "503"},
+    ("get", "/api/players/me"): {"404", "503"},
+    ("put", "/api/players/me"): {"404", "408", "413", "503"},
+    ("get", "/api/players/{participant}"): {"404", "503"},
+    ("get", "/api/leaderboard/{game}"): {"404", "503"},
+    ("get", "/api/rules/{game}"): {"404"},
+    ("post", "/api/tables"): {"400", "403", "408", "413", "429"},
+    ("get", "/api/tables/{code}"): {"404", "429"},
+    ("post", "/api/tables/{code}/join"): {"403", "404", "408", "409", "413", "429"},
+    ("get", "/api/tables/{code}/records/{match}"): {"404", "429"},
+    ("get", "/api/tables/{code}/record"): {"404", "429"},
+    ("get", "/api/tables/{code}/narration"): {"404", "429"},
+    ("get", "/api/tables/{code}/verify/{match}"): {"404", "429"},
+    ("get", "/api/tables/{code}/reviews/{match}"): {"404", "409", "429"},
+    ("post", "/api/tables/{code}/reviews/{match}"): {"404", "409", "429"},
+    ("delete", "/api/tables/{code}/reviews/{match}"): {"404", "409", "429"},
+}
+
+
+def test_the_schema_names_every_refusal_a_route_answers(server: Server) -> None:
+    paths = server.get("/openapi.json")["paths"]
+    for (method, path), codes in REFUSALS.items():
+        answers = paths[path][method]["responses"]
+        assert set(answers) == {"200", "422"} | codes, (method, path)
+        for code in codes:
+            described = answers[code]
+            assert described["description"], (method, path, code)
+            detail = described["content"]["application/json"]["schema"]
+            assert detail == {"$ref": "#/components/schemas/Refusal"}, (method, path, code)
+        if "429" in codes:
+            assert "Retry-After" in answers["429"]["headers"], (method, path)
+
+
 def test_games_list_every_parameter_with_its_default(server: Server) -> None:
     games = {g["name"]: g for g in server.get("/api/games")}
     assert set(games) == set(tapete.game_names())

@@ -124,6 +124,55 @@ class JoinOut(BaseModel):
     token: str
 
 
+class Refusal(BaseModel):
+    """A request refused: the error answers' body."""
+
+    detail: str = Field(description="why, in a sentence (English)")
+    param: str | None = Field(
+        None, description="the rule option refused, where one is (creating a table)"
+    )
+
+
+def _refusals(answers: Mapping[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's refusals (status: when), besides its 200 and
+    FastAPI's 422: a client made from the schema expects them."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code, when in answers.items():
+        out[code] = {"model": Refusal, "description": when}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": RETRY_AFTER}
+    return out
+
+
+RETRY_AFTER = {"description": "whole seconds to wait", "schema": {"type": "integer"}}
+
+
+# The refusals several routes share.
+NO_TABLE = {
+    404: "no table has that code",
+    429: "too many table codes that name no table from this client (lookups): Retry-After says "
+    "when to ask again",
+}
+A_BODY = {
+    408: "the body did not all arrive in time",
+    413: "the body is larger than any form of the API",
+}
+NO_DATABASE = {503: "this server keeps no database (--db memory): no players"}
+NO_PLAYER = {403: "no player has that token"}
+
+
+def _limited(kind: str) -> dict[int, str]:
+    return {429: f"too many requests of this kind ({kind}) from this client: Retry-After says when"}
+
+
+def _both(kind: str) -> str:
+    """A 429 of a route counted as ``kind`` that looks a table up too."""
+    return (
+        f"too many requests of this kind ({kind}) or table codes that name no table (lookups)"
+        " from this client: Retry-After says when to ask again"
+    )
+
+
 def _clean_name(name: str) -> str:
     return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
 
@@ -335,14 +384,22 @@ for _address in (
     pages.add_api_route(_address, app_page, methods=["GET"], include_in_schema=False)
 
 
-@router.post("/api/players", summary="A new player: a name and an identity token (no password)")
+@router.post(
+    "/api/players",
+    summary="A new player: a name and an identity token (no password)",
+    responses=_refusals({**_limited("players"), **A_BODY, **NO_DATABASE}),
+)
 async def api_new_player(body: PlayerIn, request: Request) -> PlayerOut:
     await _limit("players", request)
     player, token = await asyncio.to_thread(_db(request).create_player, _clean_name(body.name))
     return PlayerOut(id=player.id, name=player.name, token=token)
 
 
-@router.get("/api/players/me", summary="The player a token proves (Authorization: Bearer TOKEN)")
+@router.get(
+    "/api/players/me",
+    summary="The player a token proves (Authorization: Bearer TOKEN)",
+    responses=_refusals({404: "no player has that token", **NO_DATABASE}),
+)
 async def api_me(
     request: Request, response: Response, token: Annotated[Token, Depends(_token)]
 ) -> PlayerOut:
@@ -353,7 +410,11 @@ async def api_me(
     return PlayerOut(id=found.id, name=found.name, token=None)
 
 
-@router.put("/api/players/me", summary="Change your player's name (Authorization: Bearer TOKEN)")
+@router.put(
+    "/api/players/me",
+    summary="Change your player's name (Authorization: Bearer TOKEN)",
+    responses=_refusals({404: "no player has that token", **A_BODY, **NO_DATABASE}),
+)
 async def api_rename(
     request: Request, body: PlayerIn, response: Response, token: Annotated[Token, Depends(_token)]
 ) -> PlayerOut:
@@ -369,6 +430,7 @@ async def api_rename(
 @router.get(
     "/api/players/{participant}",
     summary="A profile: matches played, results and per-game ratings (players and bot:LEVEL)",
+    responses=_refusals({404: "no such player", **NO_DATABASE}),
 )
 async def api_profile(request: Request, participant: str) -> dict[str, Any]:
     base = _db(request)
@@ -383,7 +445,11 @@ async def api_profile(request: Request, participant: str) -> dict[str, Any]:
     return dict(jsonable_encoder(profile))
 
 
-@router.get("/api/leaderboard/{game}", summary="A game's players and bots by rating")
+@router.get(
+    "/api/leaderboard/{game}",
+    summary="A game's players and bots by rating",
+    responses=_refusals({404: "no game of that name", **NO_DATABASE}),
+)
 async def api_leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
     if game not in ENTRIES:
         raise HTTPException(404, f"no game named {game!r}")
@@ -419,7 +485,11 @@ async def api_strings(lang: str) -> dict[str, Any]:
     return strings(language(lang) or "en")
 
 
-@router.get("/api/rules/{game}", summary="A game's rules page (Markdown)")
+@router.get(
+    "/api/rules/{game}",
+    summary="A game's rules page (Markdown)",
+    responses=_refusals({404: "no game of that name"}),
+)
 async def api_rules(game: str) -> PlainTextResponse:
     if game not in ENTRIES:
         raise HTTPException(404, f"no game named {game!r}")
@@ -444,12 +514,14 @@ async def api_tables(
     "/api/tables",
     summary="Create a table",
     response_model=TableOut,
-    responses={
-        400: {
-            "description": "rules the game does not accept: `detail` says why, and `param` "
-            "names the rule option refused where one is"
+    responses=_refusals(
+        {
+            400: "no game of that name, or a rule option, seat or level it does not take",
+            **NO_PLAYER,
+            **_limited("tables"),
+            **A_BODY,
         }
-    },
+    ),
 )
 async def api_create(body: TableIn, request: Request) -> TableOut | JSONResponse:
     await _limit("tables", request)
@@ -496,12 +568,29 @@ def _refused_spec(exc: SpecError) -> JSONResponse:
     return JSONResponse(content, status_code=400)
 
 
-@router.get("/api/tables/{code}", summary="One table: its game, seats and status")
+@router.get(
+    "/api/tables/{code}",
+    summary="One table: its game, seats and status",
+    responses=_refusals(NO_TABLE),
+)
 async def api_table(request: Request, code: str) -> dict[str, Any]:
     return await _looked_up(request, code, _rooms(request).summary)
 
 
-@router.post("/api/tables/{code}/join", summary="Take a free seat", response_model=JoinOut)
+@router.post(
+    "/api/tables/{code}/join",
+    summary="Take a free seat",
+    response_model=JoinOut,
+    responses=_refusals(
+        {
+            **NO_TABLE,
+            409: "no seat is free, or not that one",
+            **NO_PLAYER,
+            429: _both("joins"),
+            **A_BODY,
+        }
+    ),
+)
 async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
     await _limit("joins", request)
     room = await _room(request, code)
@@ -513,7 +602,13 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
     return JoinOut(code=room.code, seat=seat, token=token)
 
 
-@router.get("/api/tables/{code}/records/{match}", summary="A finished match's record")
+@router.get(
+    "/api/tables/{code}/records/{match}",
+    summary="A finished match's record",
+    responses=_refusals(
+        {**NO_TABLE, 404: "no table has that code, or no finished match that number"}
+    ),
+)
 async def api_record(request: Request, code: str, match: int) -> Response:
     room = await _room(request, code)
     if not 0 <= match < len(room.truth.records):
@@ -529,6 +624,7 @@ async def api_record(request: Request, code: str, match: int) -> Response:
     "/api/tables/{code}/record",
     summary="The match's record: redacted to your seat (Authorization: Bearer SEAT-TOKEN) "
     "while it runs, complete once over",
+    responses=_refusals({**NO_TABLE, 404: "no table has that code, or no match that number"}),
 )
 async def api_record_now(
     request: Request, code: str, token: Annotated[Token, Depends(_token)], match: int | None = None
@@ -555,6 +651,7 @@ async def api_record_now(
     "/api/tables/{code}/narration",
     summary="The match in words, deal by deal, for the replay: as your seat may know it "
     "(Authorization: Bearer SEAT-TOKEN) while it runs, every card once over",
+    responses=_refusals({**NO_TABLE, 404: "no table has that code, or no match that number"}),
 )
 async def api_narration(
     request: Request,
@@ -578,6 +675,9 @@ async def api_narration(
     "/api/tables/{code}/verify/{match}",
     summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
     "follow from the seed",
+    responses=_refusals(
+        {**NO_TABLE, 404: "no table has that code, or no finished match that number"}
+    ),
 )
 async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
     room = await _room(request, code)
@@ -595,6 +695,14 @@ async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
 
 
 # --- the coach's reviews of finished matches -------------------------------------------------
+
+
+# A review is of a finished match: one still being played is refused (409).
+REVIEWED = {
+    **NO_TABLE,
+    404: "no table has that code, or no match that number",
+    409: "that match is still being played",
+}
 
 
 def _reviews(request: Request) -> Reviews:
@@ -622,6 +730,7 @@ def _told(answer: dict[str, Any], lang: str) -> dict[str, Any]:
     "/api/tables/{code}/reviews/{match}",
     summary="The coach's review of a finished match: done (with the review), running (with "
     "its progress), failed, or none",
+    responses=_refusals(REVIEWED),
 )
 async def api_review(request: Request, code: str, match: int, lang: str = "en") -> dict[str, Any]:
     room = await _room(request, code)
@@ -633,6 +742,7 @@ async def api_review(request: Request, code: str, match: int, lang: str = "en") 
     "/api/tables/{code}/reviews/{match}",
     summary="Ask for the coach's review of a finished match: worked out once by the bot workers, "
     "below every live bot, then kept; answers as the GET does",
+    responses=_refusals({**REVIEWED, 429: _both("reviews")}),
 )
 async def api_request_review(
     request: Request, code: str, match: int, lang: str = "en"
@@ -646,6 +756,7 @@ async def api_request_review(
 @router.delete(
     "/api/tables/{code}/reviews/{match}",
     summary="Cancel the review under way of a finished match (a kept review stays)",
+    responses=_refusals(REVIEWED),
 )
 async def api_cancel_review(
     request: Request, code: str, match: int, lang: str = "en"
