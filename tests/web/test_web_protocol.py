@@ -226,6 +226,8 @@ def assert_still_up(me: Client) -> None:
     ("raw", "rule"),
     [
         ("{not json", "bad-json"),
+        ('{"type": "act", "action": "bid 0", "version": NaN}', "bad-json"),  # Python's, not JSON
+        ('{"type": "ping", "t": -Infinity}', "bad-json"),
         ("[1, 2]", "bad-message"),
         (json.dumps({"no": "type"}), "bad-message"),
         (json.dumps({"type": "dance"}), "unknown-type"),

@@ -182,7 +182,7 @@ async def play(ws: WebSocket) -> None:
 async def handle(rooms: Rooms, link: Link, text: str) -> None:
     """One message from ``link``: done, or answered with an error that names the rule."""
     try:
-        msg = json.loads(text)
+        msg = json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
         link.fail("bad-json", "a message is one JSON object")
         return
@@ -206,6 +206,11 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
         await dispatch(rooms, link, msg)
     except UNSAVED as exc:
         await not_saved(link, msg["type"], exc)
+
+
+def _not_json(constant: str) -> Any:
+    """NaN and the infinities, which Python reads and JSON has not: a pong would echo null."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _not_utf8(msg: Mapping[str, Any]) -> str | None:
