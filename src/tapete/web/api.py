@@ -66,7 +66,11 @@ class SeatIn(BaseModel):
 
 
 class TableIn(BaseModel):
-    game: str = Field(max_length=MAX_WORD, description="a registered game name, e.g. pocha")
+    game: str = Field(
+        max_length=MAX_WORD,
+        description="a registered game name, e.g. pocha",
+        json_schema_extra={"enum": [*game_names()]},
+    )
     params: dict[str, str | int | bool] = Field(
         default_factory=dict, description="parameters that differ from the defaults"
     )
@@ -154,6 +158,7 @@ NO_TABLE = {
     "when to ask again",
 }
 A_BODY = {
+    400: "the body is not JSON",
     408: "the body did not all arrive in time",
     413: "the body is larger than any form of the API",
 }
@@ -516,10 +521,11 @@ async def api_tables(
     response_model=TableOut,
     responses=_refusals(
         {
-            400: "no game of that name, or a rule option, seat or level it does not take",
+            **A_BODY,
+            400: "the body is not JSON; or no game of that name, or a rule option, seat or level"
+            " it does not take",
             **NO_PLAYER,
             **_limited("tables"),
-            **A_BODY,
         }
     ),
 )
