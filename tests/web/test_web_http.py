@@ -171,6 +171,19 @@ def test_text_no_utf8_holds_is_refused_naming_its_field(
     assert len(server.listed()) == before
 
 
+def test_a_seat_or_seed_is_a_whole_number_not_a_boolean(server: Server) -> None:
+    """JSON's true and false are no numbers: read as 1 and 0 they would seat someone where they
+    did not ask, or choose a seed nobody chose."""
+    before = len(server.listed())
+    for seed in (False, True, "7", 7.0):
+        assert status(server, "/api/tables", {"game": "truco", "seed": seed}) == 422, seed
+    assert len(server.listed()) == before
+    made = server.create("pocha", seats=[{"kind": "human"}] * 3 + [{"kind": "bot"}])
+    for seat in (True, "1", 1.0):
+        assert status(server, f"/api/tables/{made['code']}/join", {"seat": seat}) == 422, seat
+    assert server.get(f"/api/tables/{made['code']}")["open"] == 2
+
+
 def test_a_chosen_seed_is_told_to_everyone_at_the_table(server: Server) -> None:
     made = server.create("truco", seats=[{"kind": "human"}, {"kind": "human"}], seed=42)
     assert server.get(f"/api/tables/{made['code']}")["chosen_seed"] is True

@@ -89,6 +89,7 @@ class TableIn(BaseModel):
     )
     seed: int | None = Field(
         None,
+        strict=True,  # a number: JSON's false is no seed 0, nor "7" a seed
         ge=0,
         le=MAX_SEED,
         description="the match seed (default: random); a chosen seed is shown to everyone at"
@@ -108,7 +109,11 @@ class TableOut(BaseModel):
 
 class JoinIn(BaseModel):
     name: str = Field("", max_length=24)
-    seat: int | None = Field(None, description="a free seat, or the first free one")
+    seat: int | None = Field(
+        None,
+        strict=True,  # a number: JSON's true is no seat 1
+        description="a free seat, or the first free one",
+    )
     player: str | None = Field(None, max_length=128, description="your player token")
 
 
