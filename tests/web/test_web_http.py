@@ -82,6 +82,9 @@ def test_the_schema_names_every_refusal_a_route_answers(server: Server) -> None:
     schema = server.get("/openapi.json")
     game = schema["components"]["schemas"]["TableIn"]["properties"]["game"]
     assert "pocha" in game["enum"] and "truco" in game["enum"]  # the games a table may be of
+    levels = ["random", "easy", "medium", "hard", "expert"]
+    assert schema["components"]["schemas"]["TableIn"]["properties"]["standby"]["enum"] == levels
+    assert schema["components"]["schemas"]["SeatIn"]["properties"]["level"]["enum"] == levels
     paths = schema["paths"]
     for (method, path), codes in REFUSALS.items():
         answers = paths[path][method]["responses"]

@@ -62,6 +62,7 @@ class SeatIn(BaseModel):
         "medium",
         max_length=MAX_WORD,
         description="a bot's level: random, easy, medium, hard or expert",
+        json_schema_extra={"enum": [*bots.LEVELS]},
     )
 
 
@@ -86,6 +87,7 @@ class TableIn(BaseModel):
         "medium",
         max_length=MAX_WORD,
         description="level of stand-in bots and bots the host adds",
+        json_schema_extra={"enum": [*bots.LEVELS]},
     )
     seed: int | None = Field(
         None,
