@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -182,16 +182,14 @@ async def play(ws: WebSocket) -> None:
 async def handle(rooms: Rooms, link: Link, text: str) -> None:
     """One message from ``link``: done, or answered with an error that names the rule."""
     try:
-        msg = json.loads(text, parse_constant=_not_json)
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
-        link.fail("bad-json", "a message is one JSON object")
+        # Strict JSON: no NaN or Infinity (a pong would echo null), no half of a UTF-16 pair
+        # ("\ud800", text that can be neither hashed, stored nor sent back), a bounded depth.
+        msg = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        link.fail("bad-json", f"a message is one JSON object ({exc})")
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         link.fail("bad-message", 'a message is a JSON object with a "type"')
-        return
-    field = _not_utf8(msg) if "\\u" in text else None  # only an escape makes such text
-    if field is not None:
-        link.fail("bad-message", f"{field}: text with half a UTF-16 pair (\\ud800) is not UTF-8")
         return
     cluster: Cluster | None = link.ws.app.state.cluster
     if cluster is not None and not cluster.serving and msg["type"] != "ping":
@@ -206,41 +204,6 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
         await dispatch(rooms, link, msg)
     except UNSAVED as exc:
         await not_saved(link, msg["type"], exc)
-
-
-def _not_json(constant: str) -> Any:
-    """NaN and the infinities, which Python reads and JSON has not: a pong would echo null."""
-    raise ValueError(f"{constant} is not JSON")
-
-
-def _not_utf8(msg: Mapping[str, Any]) -> str | None:
-    """The field of ``msg`` holding text that UTF-8 cannot hold (``message`` for a key), or None.
-
-    JSON may escape half of a UTF-16 surrogate pair ("\\ud800"), and Python reads it as a lone
-    surrogate: such text cannot be hashed (a token), stored or sent back (an echo, a refused
-    value quoted in an error), so it is refused before anything reads it. Looked through
-    without recursion: a message may nest as deep as the parser went."""
-    for key, value in msg.items():
-        if not _utf8(key):
-            return "message"  # the key itself cannot be named
-        stack: list[Any] = [value]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, str) and not _utf8(item):
-                return str(key)
-            if isinstance(item, dict):
-                stack += [*item.keys(), *item.values()]
-            elif isinstance(item, list):
-                stack += item
-    return None
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
