@@ -476,6 +476,21 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     shot(p, "lobby-player")
 
 
+def start_live_table(page: Any, live: Server) -> None:
+    """A table of Pocha (one hand of 5) made on the server process ``live``, you in seat 0
+    against random bots, opened in ``page`` with your seat's token and started."""
+    made = live.create(
+        "pocha",
+        params={"schedule": "[5]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        bot_delay=0.05,
+    )
+    page.goto(live.url + "/")
+    page.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    page.goto(f"{live.url}/t/{made['code']}")
+    page.click(".waiting .start")
+
+
 # Every WebSocket the page opens, and the views each one was sent: a test drops one as a network
 # would, and waits for the view that follows the reconnection.
 WATCH_SOCKETS = """window.sockets = [];
@@ -503,16 +518,7 @@ def test_the_browser_reconnects_by_itself_after_a_kill_9(page: Any, tmp_path: Pa
     p = page
     p.add_init_script(WATCH_SOCKETS)
     with process(port, db, tmp_path / "server.log") as proc:
-        made = live.create(
-            "pocha",
-            params={"schedule": "[5]"},
-            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
-            bot_delay=0.05,
-        )
-        p.goto(live.url + "/")
-        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-        p.goto(f"{live.url}/t/{made['code']}")
-        p.click(".waiting .start")
+        start_live_table(p, live)
         play_until(p, ".hand.my-turn .card-btn.legal", random.Random(4), limit=3)
         hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
         shown = p.locator(".log li").all_inner_texts()
@@ -589,16 +595,7 @@ def test_a_table_unavailable_for_a_moment_says_so_until_it_is_back(
     with database_url("postgresql", tmp_path) as db, ExitStack() as stack:
         redis_server = stack.enter_context(own_redis(redis_port))
         stack.enter_context(process(port, db, tmp_path / "server.log", shared))
-        made = live.create(
-            "pocha",
-            params={"schedule": "[5]"},
-            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
-            bot_delay=0.05,
-        )
-        p.goto(live.url + "/")
-        p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-        p.goto(f"{live.url}/t/{made['code']}")
-        p.click(".waiting .start")
+        start_live_table(p, live)
         p.wait_for_selector(".hand .card-btn")
         hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
 
