@@ -6,10 +6,14 @@ PostgreSQL made read-only, as a failed-over standby is."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, make_url, text
 
 from conftest import database_url
@@ -193,3 +197,23 @@ def test_a_rematch_the_database_does_not_keep_is_told_and_can_be_asked_again(
         assert me.until(lambda m: m["type"] == "room" and m["match"] == 1)["started"]
         me.close()
         assert Database(url, migrate=False).table(f"{code}.1") is not None
+
+
+def test_a_form_the_database_does_not_take_is_answered_503_to_try_again(tmp_path: Path) -> None:
+    """Creating a table while the database takes no write: 503 with Retry-After (the request
+    was good; try it again), not a 500, and nothing is made; once it takes writes, it is."""
+    form = {"game": "pocha", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
+    with database_url("postgresql", tmp_path) as url, running(open_store(url)) as server:
+        with read_only(url):
+            refused = urllib.request.Request(
+                server.url + "/api/tables",
+                data=json.dumps(form).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(refused, timeout=10)
+        assert answer.value.code == 503 and answer.value.headers["Retry-After"] == "5"
+        assert "try again" in json.loads(answer.value.read())["detail"]
+        assert server.get("/api/tables")["tables"] == []
+        made = server.post("/api/tables", form)
+        assert server.get(f"/api/tables/{made['code']}")["code"] == made["code"]

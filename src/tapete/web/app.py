@@ -31,6 +31,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from tapete.bots import Bot
 from tapete.errors import SpecError
@@ -139,6 +140,7 @@ def create_app(
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(SQLAlchemyError, _database_away)
     app.add_middleware(BodyLimit, within=app.state.limits.body_within)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages)
@@ -238,6 +240,21 @@ async def _invalid(request: Request, exc: Exception) -> Response:
         json.dumps({"detail": detail}, separators=(",", ":")),
         status_code=422,
         media_type="application/json",
+    )
+
+
+DATABASE_AWAY = "the database did not answer or took nothing: try again in a moment"
+
+
+async def _database_away(request: Request, exc: Exception) -> Response:
+    """A request the database failed (away, full, read-only): 503, try again, nothing kept —
+    not a 500, which would say the request itself was at fault."""
+    log.warning("%s %s: the database failed (%s)", request.method, request.url.path, exc)
+    return Response(
+        json.dumps({"detail": DATABASE_AWAY}),
+        status_code=503,
+        media_type="application/json",
+        headers={"Retry-After": "5"},
     )
 
 
