@@ -577,8 +577,8 @@ def _refused_spec(exc: SpecError) -> JSONResponse:
     """400 for rules the game does not accept: ``detail`` says why, in English as every detail
     does, and ``param`` names the rule option refused where one is, so that a form can point at
     its field and say so in its own language."""
-    content = {"detail": str(exc)} | ({"param": exc.param} if exc.param else {})
-    return JSONResponse(content, status_code=400)
+    refusal = Refusal(detail=str(exc), param=exc.param)
+    return JSONResponse(refusal.model_dump(exclude_none=True), status_code=400)
 
 
 @router.get(
