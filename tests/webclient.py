@@ -3,6 +3,7 @@ every message it is sent."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -203,6 +204,77 @@ def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
     finally:
         proc.kill()
         proc.wait(10)
+
+
+class Gate:
+    """A TCP relay on a loopback port of its own to ``port`` (a database), which a test may
+    ``shut``: every connection through it is cut, and new ones are taken and never answered,
+    as a host that is half down or a stuck proxy does, until it is ``opened`` again."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.is_open = True
+        self._lock = threading.Lock()
+        self._through: list[socket.socket] = []  # both ends of every relayed connection
+        self._held: list[socket.socket] = []  # taken while shut, never answered
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            with self._lock:
+                if not self.is_open:
+                    self._held.append(client)
+                    continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._through += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._relay, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _relay(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                end.close()
+
+    def _cut(self, ends: list[socket.socket]) -> None:
+        for end in ends:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+        ends.clear()
+
+    def shut(self) -> None:
+        with self._lock:
+            self.is_open = False
+            self._cut(self._through)
+
+    def opened(self) -> None:
+        with self._lock:
+            self.is_open = True
+            self._cut(self._held)
+
+    def close(self) -> None:
+        self.listener.close()
+        with self._lock:
+            self._cut(self._through)
+            self._cut(self._held)
 
 
 @dataclass

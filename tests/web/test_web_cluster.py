@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -23,11 +24,13 @@ from typing import Any
 
 import pytest
 import redis
+from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
 from conftest import database_url
 from tapete.store import Store as Database
-from webclient import Client, Server, free_port, open_socket, own_redis, process
+from tapete.web.ratelimit import SHARED_RETRY
+from webclient import Client, Gate, Server, free_port, open_socket, own_redis, process
 
 REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
 
@@ -469,6 +472,90 @@ def test_without_redis_the_lobby_lists_the_tables_as_the_database_has_them(
         for server in (one, two):
             wait_for(lambda s=server: s.get("/api/health")["cluster"]["serving"], 20)
         assert one.listed() == listed and one.get(f"/api/tables/{code}") == table
+
+
+def answer(server: Server, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+    """``method path``'s status, headers and how many seconds it took to come."""
+    request = urllib.request.Request(
+        server.url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method=method,
+    )
+    began = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.headers, time.monotonic() - began
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, time.monotonic() - began
+
+
+def test_without_redis_nor_the_database_the_lobby_answers_503_at_once(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Redis stops answering (its process stopped: connections taken, nothing said) while the
+    database is behind a host that takes connections and says nothing either. The lobby is
+    answered 503 with Retry-After within seconds, not 500 nor never: neither counting a
+    client's requests (rate limits in that Redis) nor reading the tables waits for ever. With
+    the database back and Redis still away, tables are made and joined again (each server
+    counts its clients alone meanwhile); with Redis back, the counts are shared again."""
+    redis_port, port = free_port(), free_port()
+    shared = f"redis://127.0.0.1:{redis_port}"
+    log = tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    form = {"game": "pocha", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2}
+    with ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        gate = Gate(make_url(pg_url).port or 5432)
+        stack.callback(gate.close)
+        db = make_url(pg_url).set(port=gate.port).render_as_string(hide_password=False)
+        flags = ["--redis", shared, "--rate-limit-storage", shared, "--lease", "1"]
+        stack.enter_context(process(port, db, log, [*flags, "--bot-processes", "0"]))
+        code = server.post("/api/tables", form)["code"]
+
+        redis_server.send_signal(signal.SIGSTOP)
+        stack.callback(redis_server.send_signal, signal.SIGCONT)
+        gate.shut()
+        wait_for(lambda: not server.get("/api/health")["cluster"]["serving"], 15)
+        asked = [
+            ("GET", "/api/tables", None),
+            ("GET", f"/api/tables/{code}", None),
+            ("POST", "/api/tables", form),
+            ("POST", f"/api/tables/{code}/join", {"name": "Bea"}),
+            ("POST", "/api/players", {"name": "Cai"}),
+        ]
+        answers: dict[str, tuple[int, Any, float]] = {}
+        threads = [
+            threading.Thread(
+                target=lambda m=method, p=path, b=body: answers.update(
+                    {f"{m} {p}": answer(server, m, p, b)}
+                )
+            )
+            for method, path, body in asked
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        for asking, (status, headers, took) in answers.items():
+            assert (status, headers["Retry-After"]) == (503, "5"), asking
+            assert took < 15, asking
+        assert len(answers) == len(asked)
+        assert server.get("/api/health")["ok"]  # a balancer still sees the server up
+
+        gate.opened()  # the database is back, Redis is not: the lobby works again
+        made = server.post("/api/tables", form)
+        assert server.post(f"/api/tables/{made['code']}/join", {"name": "Bea"})["seat"] == 1
+        said = log.read_text()
+        assert f"the rate limits' storage at {shared} did not answer" in said
+        assert "Traceback" not in said
+
+        redis_server.send_signal(signal.SIGCONT)
+        wait_for(lambda: server.get("/api/health")["cluster"]["serving"], 20)
+        time.sleep(SHARED_RETRY)  # when the limits' storage is asked again
+        server.post("/api/tables", form)
+        assert any(redis.Redis(port=redis_port).scan_iter("tapete:LIMITER*"))
+        assert f"the rate limits' storage at {shared} answers again" in log.read_text()
 
 
 def both_workers(server: Server) -> set[str]:

@@ -57,6 +57,13 @@ __all__ = [
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one server at a time)
+# PostgreSQL's connection settings, unless the URL gives its own: libpq waits for ever for a
+# server that accepts a connection and never answers it (a host half down, a stuck proxy), and
+# every caller would wait with it — a web request never answered, the threads it holds.
+PG_WAITS = {
+    "connect_timeout": 5,  # seconds to connect and be let in
+    "tcp_user_timeout": 10_000,  # ms for what was sent to be acknowledged (Linux; else ignored)
+}
 
 
 class ConflictError(ValueError):
@@ -137,7 +144,9 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    given = make_url(url).query
+    waits = {key: value for key, value in PG_WAITS.items() if key not in given}
+    return create_engine(url, pool_pre_ping=True, connect_args=waits)
 
 
 def _unreachable(url: str, exc: Exception) -> str:

@@ -8,6 +8,10 @@ that address is a trusted proxy (``tapete serve --trusted-proxy``), the address 
 forwards (uvicorn reads ``X-Forwarded-For`` from trusted proxies only); an IPv6 client is its
 /64 (``client_key``).
 
+A shared storage that does not answer (Redis away, or too slow: ``SHARED_WAIT``) neither fails
+the request nor holds it: each server counts in its own memory meanwhile (``RateLimiter``), says
+so once in its log, and asks the shared storage again every ``SHARED_RETRY`` seconds.
+
 >>> RateLimits().rules["tables"]
 '10/minute;60/hour'
 >>> RateLimits.parse(["tables=3/minute", "joins=none"]).rules["joins"]
@@ -18,20 +22,28 @@ False
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, cast
 
 import limits
-from limits.aio.storage import Storage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
 from limits.storage import storage_from_string
 
 __all__ = ["KINDS", "Limited", "RateLimiter", "RateLimits", "client_key"]
+
+log = logging.getLogger("tapete.web")
+
+SHARED_WAIT = 2.0  # seconds a shared storage has to answer a request's counting
+SHARED_RETRY = 5.0  # seconds, once it did not, before it is asked again
 
 #: What is limited, and the default allowance per client (``limits``' notation; ``none``: no
 #: limit). A person creates a table or two an evening; a school behind one address a few dozen.
@@ -128,46 +140,125 @@ class Limited:
 
 
 class RateLimiter:
-    """Counts each client's requests of each kind in the configured storage."""
+    """Counts each client's requests of each kind in the configured storage; while a shared
+    storage does not answer, in this process's memory."""
 
     def __init__(self, config: RateLimits) -> None:
         self.config = config
         self.items = {kind: _items(rule) for kind, rule in config.rules.items()}
         uri = config.storage if config.storage.startswith("async+") else f"async+{config.storage}"
+        self.shared = not uri.startswith("async+memory")
         options: dict[str, Any] = {}
         if uri.startswith(("async+redis://", "async+rediss://")):
-            # redis-py (the package ``redis``), not limits' default coredis
-            options = {"implementation": "redispy", "key_prefix": config.prefix}
-        self.storage = cast(Storage, storage_from_string(uri, **options))  # async+: an aio one
+            # redis-py (the package ``redis``), not limits' default coredis; its calls time out
+            # as the cluster's do, so a Redis that stopped answering is noticed in seconds.
+            options = {
+                "implementation": "redispy",
+                "key_prefix": config.prefix,
+                "socket_timeout": SHARED_WAIT,
+                "socket_connect_timeout": SHARED_WAIT,
+            }
+        # async+: an aio one; its failures all raised as StorageError, whatever the storage
+        stored = storage_from_string(uri, wrap_exceptions=True, **options)
+        self.storage = cast(Storage, stored)
         self.limiter = MovingWindowRateLimiter(self.storage)
+        # Where the counts go while the shared storage is away: refusing every request meanwhile
+        # would close the lobby for want of a counter (though the database that keeps the
+        # tables may answer), and counting nothing would let a guesser of codes go unchecked;
+        # counted here, each server holds every client to its limits alone.
+        self._local = MovingWindowRateLimiter(MemoryStorage()) if self.shared else self.limiter
+        self._away_until = 0.0  # time.monotonic() before which the shared storage is not asked
+        self._said_away = False
+        self.where = _shown(config.storage)
 
     async def test(self, kind: str, client: str) -> Limited | None:
         """A ``Limited`` when one more request of ``kind`` by ``client`` (an address) would be
         over a limit; counts nothing."""
         if not self.config.enabled:
             return None
-        client = client_key(client)
-        for item in self.items.get(kind, []):
-            if not await self.limiter.test(item, kind, client):
-                return Limited(kind, await self._retry_after(item, kind, client))
-        return None
+        return await self._counted(self._test, kind, client_key(client))
 
     async def hit(self, kind: str, client: str) -> Limited | None:
         """Count one request of ``kind`` by ``client`` (an address); a ``Limited`` when it is
         over a limit (then nothing is counted for the rules it was within)."""
-        refused = await self.test(kind, client)
-        if refused is not None or not self.config.enabled:
-            return refused
-        client = client_key(client)
+        if not self.config.enabled:
+            return None
+        return await self._counted(self._hit, kind, client_key(client))
+
+    async def _counted(
+        self,
+        how: Callable[[MovingWindowRateLimiter, str, str], Awaitable[Limited | None]],
+        kind: str,
+        client: str,
+    ) -> Limited | None:
+        """``how`` asked of the shared storage, or of this process's memory while the shared
+        one is away: a request is never failed nor held by its counting."""
+        if self.shared and time.monotonic() >= self._away_until:
+            try:
+                answer = await asyncio.wait_for(how(self.limiter, kind, client), SHARED_WAIT)
+            except (StorageError, TimeoutError, OSError) as exc:
+                self._away(exc)
+            else:
+                self._back()
+                return answer
+        return await how(self._local, kind, client)
+
+    async def _test(
+        self, limiter: MovingWindowRateLimiter, kind: str, client: str
+    ) -> Limited | None:
         for item in self.items.get(kind, []):
-            if not await self.limiter.hit(item, kind, client):  # another request got there first
-                return Limited(kind, await self._retry_after(item, kind, client))
+            if not await limiter.test(item, kind, client):
+                return Limited(kind, await self._retry_after(limiter, item, kind, client))
         return None
 
-    async def _retry_after(self, item: limits.RateLimitItem, kind: str, client: str) -> int:
-        stats = await self.limiter.get_window_stats(item, kind, client)
+    async def _hit(
+        self, limiter: MovingWindowRateLimiter, kind: str, client: str
+    ) -> Limited | None:
+        refused = await self._test(limiter, kind, client)
+        if refused is not None:
+            return refused
+        for item in self.items.get(kind, []):
+            if not await limiter.hit(item, kind, client):  # another request got there first
+                return Limited(kind, await self._retry_after(limiter, item, kind, client))
+        return None
+
+    @staticmethod
+    async def _retry_after(
+        limiter: MovingWindowRateLimiter, item: limits.RateLimitItem, kind: str, client: str
+    ) -> int:
+        stats = await limiter.get_window_stats(item, kind, client)
         return max(1, math.ceil(stats.reset_time - time.time()))
+
+    def _away(self, exc: BaseException) -> None:
+        self._away_until = time.monotonic() + SHARED_RETRY
+        if not self._said_away:
+            self._said_away = True
+            log.error(
+                "the rate limits' storage at %s did not answer (%s): this server counts its "
+                "clients' requests alone until it does; asking it again every %g s",
+                self.where,
+                str(exc) or type(exc).__name__,
+                SHARED_RETRY,
+            )
+
+    def _back(self) -> None:
+        if self._said_away:
+            self._said_away = False
+            log.warning("the rate limits' storage at %s answers again", self.where)
 
     async def reset(self) -> None:
         """Forget every count (of this prefix, in a shared storage)."""
         await self.storage.reset()
+
+
+def _shown(uri: str) -> str:
+    """``uri`` as a log may print it: without a password.
+
+    >>> _shown("redis://:secret@cache:6379/0"), _shown("redis://cache:6379")
+    ('redis://…@cache:6379/0', 'redis://cache:6379')
+    """
+    scheme, sep, rest = uri.partition("://")
+    where, slash, path = rest.partition("/")
+    if sep and "@" in where:
+        where = "…@" + where.rpartition("@")[2]
+    return f"{scheme}{sep}{where}{slash}{path}"
