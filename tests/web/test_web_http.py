@@ -187,6 +187,44 @@ def test_a_seat_or_seed_is_a_whole_number_not_a_boolean(server: Server) -> None:
     assert server.get(f"/api/tables/{made['code']}")["open"] == 2
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("public", "yes"),  # read loosely: a table meant private listed in the lobby
+        ("public", "false"),
+        ("public", 0),
+        ("grace", "20"),
+        ("turn_timer", "30"),
+        ("bot_delay", "0.5"),
+        ("seats", [{"kind": "human"}] + [{"kind": "bot", "level": 3}] * 3),
+    ],
+)
+def test_a_form_value_of_the_wrong_json_type_is_refused_naming_its_field(
+    server: Server, field: str, value: object
+) -> None:
+    """A value of the wrong JSON type is the client's mistake: 422 naming the field, and no
+    table made, rather than a guess at what it meant."""
+    before = len(server.listed())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post("/api/tables", {"game": "truco", "public": True, field: value})
+    assert refused.value.code == 422
+    error = json.loads(refused.value.read())["detail"][0]
+    assert field in [str(part) for part in error["loc"]], error
+    assert len(server.listed()) == before
+
+
+def test_the_right_json_types_are_taken(server: Server) -> None:
+    """What the lobby page sends: true and false, whole and decimal numbers."""
+    before = len(server.listed())
+    hidden = server.create("truco", public=False, grace=20, turn_timer=0, bot_delay=0.5)
+    assert hidden["code"] not in {t["code"] for t in server.listed()}
+    two = [{"kind": "human"}, {"kind": "human"}]
+    shown = server.create("truco", seats=two, public=True, grace=12.5, seed=3)
+    assert len(server.listed()) == before + 1
+    assert server.post(f"/api/tables/{shown['code']}/join", {"seat": None})["seat"] == 1
+    assert server.post("/api/players", {"name": "Ana"})["name"] == "Ana"
+
+
 def test_a_chosen_seed_is_told_to_everyone_at_the_table(server: Server) -> None:
     made = server.create("truco", seats=[{"kind": "human"}, {"kind": "human"}], seed=42)
     assert server.get(f"/api/tables/{made['code']}")["chosen_seed"] is True

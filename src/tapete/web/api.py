@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tapete import bots, record
 from tapete.errors import IllegalActionError, SpecError
@@ -53,8 +53,16 @@ pages = APIRouter(include_in_schema=False)  # the browser app's pages: one page,
 # of a UTF-16 pair ("\\ud800", which no answer quoting it could hold) is refused by name (422).
 MAX_WORD = 64
 
+# The forms read JSON as it is: a value of the wrong JSON type is a client's mistake, refused
+# (422, naming the field) rather than guessed at. Read loosely, "yes" or 1 would make a private
+# table public, "false" would be true, true a seat or seed 1, "20" a number of seconds; JSON
+# has a type for each of them, and the pages send it.
+STRICT = ConfigDict(strict=True)
+
 
 class SeatIn(BaseModel):
+    model_config = STRICT
+
     kind: Literal["human", "bot"] = Field(
         description="human: a person (the first is the creator; others wait for friends)"
     )
@@ -67,6 +75,8 @@ class SeatIn(BaseModel):
 
 
 class TableIn(BaseModel):
+    model_config = STRICT
+
     game: str = Field(
         max_length=MAX_WORD,
         description="a registered game name, e.g. pocha",
@@ -91,7 +101,6 @@ class TableIn(BaseModel):
     )
     seed: int | None = Field(
         None,
-        strict=True,  # a number: JSON's false is no seed 0, nor "7" a seed
         ge=0,
         le=MAX_SEED,
         description="the match seed (default: random); a chosen seed is shown to everyone at"
@@ -110,16 +119,19 @@ class TableOut(BaseModel):
 
 
 class JoinIn(BaseModel):
+    model_config = STRICT
+
     name: str = Field("", max_length=24)
     seat: int | None = Field(
         None,
-        strict=True,  # a number: JSON's true is no seat 1
         description="a free seat, or the first free one",
     )
     player: str | None = Field(None, max_length=128, description="your player token")
 
 
 class PlayerIn(BaseModel):
+    model_config = STRICT
+
     name: str = Field(max_length=24, description="the name shown at tables and leaderboards")
 
 
