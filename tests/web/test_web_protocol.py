@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
+import secrets
 import time
 
 import pytest
+from starlette.websockets import WebSocket
 from websockets.exceptions import ConnectionClosed
 
 from tapete.web import Limits
@@ -431,3 +434,35 @@ def test_a_connection_that_never_says_hello_is_closed() -> None:
         assert silent.expect("error", timeout=5)["rule"] == "no-hello"
         with pytest.raises(ConnectionClosed):
             silent.recv(timeout=5)
+
+
+def test_a_message_the_server_cannot_send_closes_the_connection_and_is_logged(
+    server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A write to a socket that fails on the server's side (not the client leaving) must not
+    leave the connection open and silent, its messages taken and never answered: it is closed
+    with 1011, so the page reconnects, and the host reads which connection, at which table."""
+    caplog.set_level(logging.ERROR, logger="tapete.web")
+    table = server.create("pocha")
+    marker = f"unsendable-{secrets.token_hex(4)}"
+    send_text = WebSocket.send_text
+
+    async def failing(ws: WebSocket, data: str) -> None:
+        if marker in data:
+            raise RuntimeError("the transport broke")
+        await send_text(ws, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", failing)
+    me = server.client()
+    me.hello(table["code"], table["token"])
+    me.send({"type": "ping", "t": marker})
+    with pytest.raises(ConnectionClosed) as closed:
+        me.until(lambda m: False)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+    said = [r for r in caplog.records if r.exc_info and "could not be sent" in r.getMessage()]
+    assert said and f"room {table['code']}, seat 0" in said[0].getMessage()
+    again = server.client()  # the page comes back to its seat
+    assert again.hello(table["code"], table["token"])["seat"] == 0
+    again.send({"type": "ping", "t": 1})
+    assert again.expect("pong")["t"] == 1
+    again.close()

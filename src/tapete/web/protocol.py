@@ -121,14 +121,38 @@ class Link:
         return True
 
     async def pump(self) -> None:
-        """Write the outbox to the socket, in order; a number closes it with that code."""
+        """Write the outbox to the socket, in order; a number closes it with that code.
+
+        A write that fails ends the connection: a writer gone silently would leave the reader
+        taking the client's messages, and the client waiting for answers that never come. A
+        client that left is ordinary; any other failure is the server's, logged as an error
+        naming the connection, which is closed (1011) so the page reconnects."""
         while True:
             item = await self.outbox.get()
             if isinstance(item, int):
                 with contextlib.suppress(Exception):
                     await self.ws.close(item)
                 return
-            await self.ws.send_text(item)
+            try:
+                await self.ws.send_text(item)
+            except WebSocketDisconnect:
+                self.closing = True
+                return
+            except Exception:
+                log.exception("%s: a message could not be sent; closing it", self.described())
+                self.closing = True
+                with contextlib.suppress(Exception):
+                    await self.ws.close(1011)
+                return
+
+    def described(self) -> str:
+        """This connection in a log line: its room, seat and client's address."""
+        client = self.ws.client
+        address = f"{client.host}:{client.port}" if client else "an unknown address"
+        if self.room is None:
+            return f"connection from {address} (at no table yet)"
+        seat = "watching" if self.seat is None else f"seat {self.seat}"
+        return f"connection from {address} (room {self.room.code}, {seat})"
 
 
 @router.websocket("/ws")
