@@ -7,6 +7,9 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import pytest
+from websockets.exceptions import ConnectionClosed
+
 from tapete.store import Store as Database
 from webclient import Client, Server, free_port, open_socket, process
 
@@ -113,3 +116,41 @@ def test_kill_9_loses_no_acknowledged_action_and_duplicates_none(
     for table in tables:
         rows = stored.actions(f"{table.code}.0")
         assert [(a.seat, a.action) for a in rows] == table.acked
+
+
+def test_sigterm_mid_match_drains_and_the_match_ends_whole_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A host stops the server (SIGTERM) while bots play flat out on SQLite: it closes its
+    connections as a restart (1012: the page reconnects), exits at once, and keeps every move
+    it told; started again, the match plays on to its end and its record has every move."""
+    db, port, log = f"sqlite:///{tmp_path / 'tapete.db'}", free_port(), tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with process(port, db, log, ["--bot-processes", "0"]) as proc:
+        made = server.create(
+            "pocha",
+            params={"players": 3, "schedule": "[3, 3]"},
+            seats=[{"kind": "bot", "level": "random"}] * 3,
+        )
+        watcher = Client(open_socket(server.ws_url))
+        watcher.hello(made["code"], made["token"])
+        watcher.send({"type": "start"})
+        watcher.view_at(5)
+        proc.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:
+            watcher.until(lambda m: False)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        proc.wait(15)
+    assert watcher.view is not None
+    seen = watcher.view["version"]
+    assert "Application shutdown complete" in log.read_text()
+    assert len(Database(db).actions(f"{made['code']}.0")) >= seen  # told means kept
+
+    with process(port, db, log, ["--bot-processes", "0"]):
+        again = Client(open_socket(server.ws_url))
+        again.hello(made["code"], made["token"])
+        end = again.until(lambda m: m["type"] == "view" and m["result"] is not None, 60)
+        again.close()
+        record = server.get(f"/api/tables/{made['code']}/records/0")
+    assert sum(len(deal["actions"]) for deal in record["deals"]) == end["version"]
+    assert len(Database(db).actions(f"{made['code']}.0")) == end["version"]
