@@ -196,3 +196,54 @@ def test_oh_hell_through_the_bridge_agrees_with_openspiel_s_oh_hell(
 def test_a_game_name_that_is_not_tapete_s_is_refused() -> None:
     with pytest.raises(tapete.errors.SpecError, match="no game named 'poker'"):
         openspiel.load("poker")
+
+
+def _snapshot(state: Any) -> tuple[Any, ...]:
+    n = state.num_players()
+    seen = tuple(state.information_state_string(p) for p in range(n))
+    return str(state), state.history(), state.current_player(), seen, state.legal_actions()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_refused_move_or_chance_outcome_changes_nothing(seed: int) -> None:
+    """An illegal action, or a chance outcome not on offer (a seat past the table, a card
+    already drawn), raises a ValueError and leaves the state as it was: its information states,
+    its history, and what a pickle or a clone of it replays."""
+    game = openspiel.load("pocha(players=3, schedule=[2, 1])")
+    state, rng = game.new_initial_state(), random.Random(seed)
+    size = game.num_distinct_actions()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            offered = {a for a, _ in state.chance_outcomes()}
+            refused = [a for a in range(size + 2) if a not in offered]
+        else:
+            refused = [a for a in range(size + 2) if a not in state.legal_actions()]
+        before = _snapshot(state)
+        with pytest.raises(ValueError):
+            state.apply_action(rng.choice(refused))
+        assert _snapshot(state) == before
+        _random_step(state, rng)
+        assert _snapshot(pickle.loads(pickle.dumps(state))) == _snapshot(state)
+    assert _snapshot(state.clone()) == _snapshot(state)
+
+
+def test_a_chance_outcome_not_on_offer_is_named() -> None:
+    state = openspiel.load("pocha(players=3, schedule=[1])").new_initial_state()
+    with pytest.raises(ValueError, match="chance outcome 3 is not on offer here: the first dealer"):
+        state.apply_action(3)
+    state.apply_action(0)
+    first = state.chance_outcomes()[0][0]
+    state.apply_action(first)
+    with pytest.raises(ValueError, match=f"chance outcome {first} is not on offer here: a card"):
+        state.apply_action(first)
+
+
+def test_a_registered_game_refuses_the_spec_of_another_game() -> None:
+    openspiel.register()
+    with pytest.raises(tapete.errors.SpecError, match="tapete_pocha plays pocha specs, not tute"):
+        pyspiel.load_game("tapete_pocha", {"spec": "tute"})
+    spec = openspiel.spec_param("oh_hell(players=3)")
+    with pytest.raises(tapete.errors.SpecError, match="load tapete_oh_hell"):
+        pyspiel.load_game("tapete_pocha", {"spec": spec})
+    assert pyspiel.load_game("tapete_oh_hell", {"spec": spec}).num_players() == 3

@@ -182,6 +182,11 @@ class TapeteGame(pyspiel.Game):  # type: ignore[misc]
         spec = spec_of_param(str((params or {}).get("spec", self.NAME)))
         context = _context(spec)
         game = context.game
+        if self.NAME and game.name != self.NAME:
+            raise SpecError(
+                f"tapete_{self.NAME} plays {self.NAME} specs, not {game.spec}:"
+                f" load tapete_{game.name} for that"
+            )
         limit = bounds(game)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(context.encoding.actions),
@@ -255,13 +260,32 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:
-        if self._dealer is None:
-            self._dealer = int(action)
-            self._build()
-        elif self._cards:
-            self._draw(self._ctx.cards[action])
+        """Raises ValueError (an outcome or action not on offer, ``IllegalActionError`` for one
+        the rules forbid) before anything changes: OpenSpiel's bridge checks none of them, and a
+        half-applied move would be replayed by every clone and pickle of this state."""
+        if self._dealer is None or self._cards:
+            self._check_outcome(action)
+            if self._dealer is None:
+                self._dealer = int(action)
+                self._build()
+            else:
+                self._draw(self._ctx.cards[action])
         else:
             self._play(self._ctx.encoding.action(action))
+
+    def _check_outcome(self, action: int) -> None:
+        ctx = self._ctx
+        if self._dealer is None:
+            offered = 0 <= action < ctx.game.players
+        else:
+            card = ctx.cards[action] if 0 <= action < len(ctx.cards) else None
+            offered = card in self._cards and card not in self._dealing
+        if not offered:
+            if self._dealer is None:
+                what = f"the first dealer, a seat from 0 to {ctx.game.players - 1}"
+            else:
+                what = f"a card not drawn yet, one of the {len(self.chance_outcomes())} left"
+            raise ValueError(f"chance outcome {action} is not on offer here: {what}")
 
     def _action_to_string(self, player: int, action: int) -> str:
         ctx = self._ctx
@@ -341,14 +365,16 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         ctx = self._ctx
         game, before = ctx.game, self._state
         seat = game.current_player(before)
+        try:
+            after = game.apply(before, raw)  # an illegal move raises here, nothing recorded
+        except _NeedDeckError as need:  # legal, and the next deal is to be drawn
+            after, cards = None, need.cards
         for s in range(game.players):
             self._seen[s].append(f"{seat}: {game.visible_action(before, raw, s)}")
         self._moves.append(raw)
-        try:
-            after = game.apply(before, raw)
-        except _NeedDeckError as need:
+        if after is None:
             self._pending = True
-            self._cards = need.cards
+            self._cards = cards
             return
         self._now = _Drawn(after) if self._drawn else _Shared(after)
         self._see(after)
