@@ -194,3 +194,59 @@ def test_an_action_outside_the_action_space_is_refused_not_read_as_another(actio
     single.reset(seed=1)
     with pytest.raises(ValueError, match="is not in the action space of truco: an index from 0"):
         single.step(action)
+
+
+def test_an_observation_is_the_caller_s_own_to_change() -> None:
+    """A policy that scales an observation or clears a mask in place changes nothing in the
+    environment: ``last()`` and ``observe`` answer the same afterwards."""
+    env = tapete.rl.env("pocha(players=3, schedule=[2])")
+    env.reset(seed=5)
+    first, *_ = env.last()
+    kept = {key: value.copy() for key, value in first.items()}
+    first["observation"] *= 0
+    first["action_mask"][:] = 1
+    again, *_ = env.last()
+    assert np.array_equal(again["observation"], kept["observation"])
+    assert np.array_equal(again["action_mask"], kept["action_mask"])
+    other = env.observe(env.possible_agents[0])
+    other["action_mask"][:] = 1
+    assert not env.observe(env.possible_agents[0])["action_mask"].all()
+
+
+def test_an_environment_not_running_says_so() -> None:
+    env = tapete.rl.env("pocha(players=3, schedule=[1])")
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("seat_0"), env.legal_actions):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    play_out(env, seed=2)
+    assert env.agents == []
+    for call in (lambda: env.step(None), lambda: env.step(0), env.last):
+        with pytest.raises(RuntimeError, match="the match is over and every agent has left"):
+            call()
+    env.reset(seed=2)
+    assert env.last()[0]["action_mask"].any()
+
+
+def test_an_environment_pickles_mid_match_and_plays_on_alike() -> None:
+    import pickle
+
+    env = tapete.rl.env("tute(players=4)")
+    env.reset(seed=8)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    twin = pickle.loads(pickle.dumps(env))
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        theirs = twin.last()
+        assert twin.agent_selection == env.agent_selection
+        assert np.array_equal(theirs[0]["observation"], obs["observation"])
+        action = None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[-1])
+        env.step(action)
+        twin.step(action)
+    assert twin.game.outcome(twin.state) == env.game.outcome(env.state)
+
+
+@pytest.mark.parametrize("make", [tapete.rl.env, tapete.rl.single_agent, tapete.rl.encoding])
+def test_a_game_that_is_neither_a_spec_nor_a_game_is_refused(make: Any) -> None:
+    with pytest.raises(TypeError, match="a game is a spec such as 'pocha"):
+        make(4)

@@ -107,3 +107,20 @@ def test_the_match_seed_deals_the_episode_s_cards_again() -> None:
     env.reset(seed=4)
     again = tapete.load("pocha(players=3, schedule=[2])").new_state(seed=env.match_seed)
     assert again.deal.order == env.state.deal.order
+
+
+def test_an_opponent_that_is_no_bot_is_refused_when_the_env_is_made() -> None:
+    with pytest.raises(TypeError, match=r"opponents: a bot level such as 'medium'.* not 5"):
+        tapete.rl.single_agent("pocha(players=3)", opponents=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not None"):
+        tapete.rl.single_agent("pocha(players=3)", opponents=["easy", None])  # type: ignore[list-item]
+
+
+def test_the_masks_before_a_reset_say_so() -> None:
+    env = tapete.rl.single_agent("pocha(players=3)", opponents="random")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before asking for the action masks"):
+        env.action_masks()
+    env.reset(seed=1)
+    mask = env.action_masks()
+    mask[:] = True
+    assert not env.action_masks().all()

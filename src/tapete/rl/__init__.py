@@ -63,7 +63,17 @@ def single_agent(
 
 def encoding(game: str | Game[Any, Any]) -> Encoding:
     """The observation encoding and action space of a spec."""
-    from tapete.games import load
     from tapete.rl.encodings import encoding as of
 
-    return of(load(game) if isinstance(game, str) else game)
+    return of(game_of(game))
+
+
+def game_of(spec: str | Game[Any, Any]) -> Game[Any, Any]:
+    """The game a spec names, or the ``Game`` given; TypeError for anything else."""
+    from tapete.games import load
+
+    if isinstance(spec, Game):
+        return spec
+    if isinstance(spec, str):
+        return load(spec)
+    raise TypeError(f"a game is a spec such as 'pocha(players=3)' or a tapete Game, not {spec!r}")

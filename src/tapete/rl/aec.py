@@ -26,8 +26,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tapete.game import Game, seat_scores
-from tapete.games import load
 from tapete.record import Recorder, SeatInfo, write
+from tapete.rl import game_of
 from tapete.rl.encodings import Encoding, encoding
 
 __all__ = ["REWARDS", "TapeteEnv", "agent_name"]
@@ -68,7 +68,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
-        self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
+        self.game: Game[Any, Any] = game_of(spec)
         self.encoding: Encoding = encoding(self.game)
         self.reward_mode = reward
         self.record_dir = None if record is None else Path(record)
@@ -120,7 +120,9 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def step(self, action: Any) -> None:
-        """The agent to act takes ``action`` (an index into the action space)."""
+        """The agent to act takes ``action`` (an index into the action space). RuntimeError
+        before ``reset()`` and once every agent has left (the match is over)."""
+        self._check_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -169,8 +171,24 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             self._recorder = None
         self._episodes += 1
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act: its observation, cumulative reward, terminated, truncated, info.
+        RuntimeError before ``reset()`` and once every agent has left."""
+        self._check_live()
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
+    def _check_live(self) -> None:
+        if self.state is None:
+            raise RuntimeError("call reset() before stepping or observing the environment")
+        if not self.agents:
+            raise RuntimeError("the match is over and every agent has left: call reset()")
+
     def observe(self, agent: str) -> dict[str, Any]:
-        """What ``agent`` sees now: its encoded view and its legal actions (none off turn)."""
+        """What ``agent`` sees now: its encoded view and its legal actions (none off turn).
+        The arrays are the caller's own: changing them changes nothing in the environment."""
+        if self.state is None:
+            raise RuntimeError("call reset() before stepping or observing the environment")
         seat = self._seat_of[agent]
         cached = self._cache.get(seat)
         if cached is None:
@@ -181,10 +199,17 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             else:
                 mask = np.zeros(len(enc.actions), dtype=np.int8)
             cached = self._cache[seat] = {"observation": observation, "action_mask": mask}
-        return cached
+        # Copies, as a policy may scale an observation or clear a mask in place; the cache saves
+        # the encoding, which costs far more, when ``last()`` and ``observe`` ask again.
+        return {
+            "observation": cached["observation"].copy(),
+            "action_mask": cached["action_mask"].copy(),
+        }
 
     def legal_actions(self) -> list[int]:
         """The legal action indices of the agent to act (none once the match is over)."""
+        if self.state is None:
+            raise RuntimeError("call reset() before asking for the legal actions")
         if self.game.current_player(self.state) is None:
             return []
         index = self.encoding.index

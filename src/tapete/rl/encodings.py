@@ -92,6 +92,11 @@ class Encoding:
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {a: i for i, a in enumerate(self.actions)})
 
+    def __reduce__(self) -> tuple[Callable[[Game[Any, Any]], Encoding], tuple[Game[Any, Any]]]:
+        # Its writers are closures, which do not pickle: it is made again from its game, so an
+        # environment pickles (vectorized environments send theirs to worker processes).
+        return encoding, (self.game,)
+
     def encode(self, view: Any) -> Vector:
         """The vector of ``view`` (a view of a seat of this spec's game)."""
         out = np.zeros(self.size, dtype=np.float32)
@@ -169,7 +174,10 @@ def _cached(game: Game[Any, Any]) -> Encoding:
 
 
 def encoding(game: Game[Any, Any]) -> Encoding:
-    """The encoding of a game's spec (made once per spec)."""
+    """The encoding of a game's spec (made once per spec); TypeError for anything but a
+    ``Game``."""
+    if not isinstance(game, Game):
+        raise TypeError(f"an encoding is made for a tapete Game (tapete.load(spec)), not {game!r}")
     return _cached(game)
 
 

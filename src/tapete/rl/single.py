@@ -32,7 +32,7 @@ from gymnasium import spaces
 from tapete import players
 from tapete.bots import Bot
 from tapete.game import Game, Seat, integer, seat_scores
-from tapete.games import load
+from tapete.rl import game_of
 from tapete.rl.aec import REWARDS
 from tapete.rl.encodings import Encoding, encoding
 
@@ -66,7 +66,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal={illegal!r} is not accepted: {' or '.join(ILLEGAL)}")
         self.illegal = illegal
-        self.game: Game[Any, Any] = load(spec) if isinstance(spec, str) else spec
+        self.game: Game[Any, Any] = game_of(spec)
         n, number = self.game.players, integer(seat)
         if number is None or not 0 <= number < n:
             raise ValueError(f"seat={seat!r} is not accepted: a seat from 0 to {n - 1}")
@@ -119,7 +119,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return self._observation(), reward, False, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of this seat now, as booleans over the action space."""
+        """The legal actions of this seat now, as booleans over the action space (a copy);
+        RuntimeError before ``reset()``."""
+        if self.state is None:
+            raise RuntimeError("call reset() before asking for the action masks")
         if self._mask is None:
             self._mask = self.encoding.mask(self.game.legal_actions(self.state))
         return self._mask.astype(bool)
@@ -182,6 +185,11 @@ def _opponents(given: str | Bot | Sequence[str | Bot], n: int, seat: Seat) -> li
 
 def _bot(entry: str | Bot) -> Bot:
     if not isinstance(entry, str):
+        if not callable(getattr(entry, "choose", None)):
+            raise TypeError(
+                "opponents: a bot level such as 'medium', a policy(path=...) or a Bot with"
+                f" choose(view, legal_actions, rng), not {entry!r}"
+            )
         return entry
     if players.is_outer(entry) and players.kind_of(entry) != "policy":
         raise ValueError(f"opponents: {entry} is a program; an environment seats bots and policies")
