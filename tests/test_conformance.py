@@ -224,6 +224,26 @@ def test_out_of_range_actions_are_refused_by_rule_and_change_nothing(
         assert fingerprint(state) == before, "a refused action changed the state"
 
 
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_every_small_int_is_judged_by_a_rule_at_every_kind_of_decision(spec: str) -> None:
+    """Each int an action space could hold (a card number that is no card, such as 0 or 15; a
+    card of another deck; a word's number) is either legal or refused by a rule with its
+    sentence, from ``why_illegal`` and ``apply`` alike: never a crash in writing the sentence."""
+    game = tapete.load(spec)
+    path = random_playout(game, 11)
+    phases: dict[str, Any] = {}
+    for state, _ in path:
+        phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
+    for state in [*phases.values(), path[-1][0]]:
+        legal = set(game.legal_actions(state))
+        for action in (a for a in range(-2, 1024) if a not in legal):
+            error = game.why_illegal(state, action)
+            assert isinstance(error, tapete.IllegalActionError), action
+            assert error.rule and str(error)
+            with pytest.raises(tapete.IllegalActionError):
+                game.apply(state, action)
+
+
 # --- conservation: no card in two places or lost, no chip made or lost --------------------------
 
 PLAYED = ("trick", "run")  # the events that take cards out of the hands for good

@@ -133,6 +133,74 @@ def test_a_seat_or_seed_given_as_a_numpy_integer_is_that_number() -> None:
             game.new_state(seed=seed)
 
 
+@pytest.mark.parametrize("spec", ["pocha", "tute", "truco(players=4)", "poch", "pottle"])
+@pytest.mark.parametrize("dealer", [True, "1", 1.0])
+def test_a_first_dealer_that_is_no_seat_number_is_refused(spec: str, dealer: Any) -> None:
+    """``True`` would otherwise deal as seat 1 and print as "dealer True"; "1" would fail
+    deep in the rules with a comparison error."""
+    game = tapete.load(spec)
+    with pytest.raises(tapete.SpecError, match=r"dealer=.* is not accepted: a seat from 0 to") as e:
+        game.new_state(seed=1, dealer=dealer)
+    assert e.value.param == "dealer"
+    numpy = pytest.importorskip("numpy")
+    assert repr(game.new_state(seed=1, dealer=numpy.int64(1))) == repr(
+        game.new_state(seed=1, dealer=1)
+    )
+
+
+@pytest.mark.parametrize("value", [None, 3, b"bid 1", ["bid 1"]])
+def test_parse_action_refuses_what_is_not_text(value: Any) -> None:
+    game = tapete.load("pocha")
+    with pytest.raises(tapete.InvalidActionError, match="parse_action takes the text of an action"):
+        game.parse_action(value)
+
+
+@pytest.mark.parametrize("value", [-1, 0, 15, 16, 128, 999, True, "1o", 1.0, None])
+def test_format_card_refuses_a_number_that_is_no_card(value: Any) -> None:
+    """-1 used to print as ``15b`` and 0 as ``0o``: text ``parse_card`` does not read back."""
+    with pytest.raises(tapete.InvalidActionError, match="is not a card"):
+        format_card(value)
+
+
+def test_every_card_number_formats_and_parses_back() -> None:
+    from tapete.cards import is_card, parse_card
+
+    for number in (n for n in range(128) if is_card(n)):
+        assert parse_card(format_card(number), french=number >= 64) == number
+
+
+@pytest.mark.parametrize("value", [None, 3, b"1o"])
+def test_card_text_readers_refuse_what_is_not_text(value: Any) -> None:
+    from tapete.cards import parse_card
+
+    with pytest.raises(tapete.InvalidActionError, match="not " + repr(value).replace("'", ".")):
+        parse_card(value)
+    with pytest.raises(tapete.InvalidActionError):
+        tapete.CardSet.parse(value)
+
+
+@pytest.mark.parametrize(("spec", "number"), [("truco", 0), ("truco", 1), ("poch", 15)])
+def test_a_number_that_is_no_card_of_the_deck_is_no_action_not_a_card_missing(
+    spec: str, number: int
+) -> None:
+    """Truco and Poch said "0o is not in your hand" of the number 0: no card of their deck."""
+    game = tapete.load(spec)
+    state = game.new_state(seed=2)
+    while game.observe(state, None).phase.name not in ("PLAY", "SHEDDING"):
+        state = game.apply(state, game.legal_actions(state)[0])
+    error = game.why_illegal(state, number)
+    assert error is not None and error.rule == "no-such-action", error
+    assert str(number) in str(error)
+
+
+def test_a_seat_that_is_no_bot_is_refused_before_the_match() -> None:
+    from tapete.match import play
+
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    with pytest.raises(TypeError, match=r"seat 1: a seat is a bot level .*not 7"):
+        play(game, ["random", 7, "random"], seed=1)  # type: ignore[list-item]
+
+
 def test_another_games_state_or_view_is_named_as_such() -> None:
     truco_game, pocha_game = tapete.load("truco"), tapete.load("pocha")
     state = pocha_game.new_state(seed=1)

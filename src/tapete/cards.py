@@ -80,7 +80,27 @@ def suit_name(suit: Suit) -> str:
 
 
 def format_card(card: Card) -> str:
-    """The compact ASCII form of docs/notation.md: ``12b`` (Rey de bastos), ``Th`` (ten)."""
+    """The compact ASCII form of docs/notation.md: ``12b`` (Rey de bastos), ``Th`` (ten);
+    InvalidActionError for an int that is no card of any deck (``is_card``), or no int.
+
+    >>> format_card(60), format_card(110)
+    ('12b', 'Ah')
+    >>> format_card(-1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    tapete.errors.InvalidActionError: -1 is not a card: a card is suit * 16 + rank ...
+    """
+    try:
+        known = not isinstance(card, bool) and is_card(card)
+    except TypeError:  # text, a float: not a number of a card
+        known = False
+    if not known:
+        raise InvalidActionError(
+            f"{card!r} is not a card: a card is suit * 16 + rank (docs/notation.md)"
+        )
+    return _card_text(card)
+
+
+def _card_text(card: Card) -> str:
     suit, rank = card >> 4, card & 15
     if suit < 4:
         return f"{rank}{SPANISH_SUITS[suit]}"
@@ -105,6 +125,8 @@ def parse_card(text: str, french: bool = False) -> Card:
     >>> parse_card("12b"), parse_card("Ah"), parse_card("th"), parse_card("2c", french=True)
     (60, 110, 106, 66)
     """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"a card is read from text such as 1o or Ah, not {text!r}")
     text = text.strip()
     if len(text) >= 2:
         rank_text, suit_char = text[:-1], text[-1]
@@ -125,8 +147,9 @@ def parse_card(text: str, french: bool = False) -> Card:
     )
 
 
-CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in range(128))
-"""``format_card`` as a table, for hot paths."""
+CARD_TEXT: tuple[str, ...] = tuple(_card_text(c) for c in range(128))
+"""``format_card`` as a table, for hot paths (the entries of ints that are no card are
+placeholders)."""
 
 
 def mask_of(cards: Iterable[Card]) -> int:
@@ -199,7 +222,10 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 
 def parse_cards(text: str, french: bool = False) -> list[Card]:
-    """Cards separated by spaces or commas, in the order written."""
+    """Cards separated by spaces or commas, in the order written; InvalidActionError for
+    anything else."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"cards are read from text such as '1o 7e', not {text!r}")
     return [parse_card(t, french) for t in text.replace(",", " ").split()]
 
 

@@ -354,8 +354,11 @@ class Game(Generic[S, V]):
         if number is None:
             accepted = "a whole number (the deals follow from it)"
             raise SpecError(f"seed={format_value(seed)} is not accepted: {accepted}")
+        if dealer is not None and integer(dealer) is None:  # True or "1" is no seat
+            check(False, "dealer", dealer, f"a seat from 0 to {self.players - 1}, or none")
         orders = tuple(tuple(_card(c, self._french) for c in d) for d in decks)
-        return self.rules.new_state(self.params, Setup(number, orders, dealer))
+        first = None if dealer is None else integer(dealer)
+        return self.rules.new_state(self.params, Setup(number, orders, first))
 
     def current_player(self, state: S) -> Seat | None:
         return self.rules.current_player(state)
@@ -491,6 +494,10 @@ class Game(Generic[S, V]):
         )
 
     def parse_action(self, text: str) -> Action:
+        """The action ``text`` names (``bid 2``, ``play 3o``), which ``format_action`` writes
+        back; InvalidActionError for text that names none, and for anything but text."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"parse_action takes the text of an action, not {text!r}")
         return self.rules.parse_action(self.params, text)
 
 

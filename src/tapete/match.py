@@ -137,6 +137,12 @@ def _agents(
 ) -> tuple[list[Agent], list[SeatInfo]]:
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
+    for seat, given in enumerate(seats):
+        if not isinstance(given, str) and not callable(getattr(given, "choose", None)):
+            raise TypeError(
+                f"seat {seat}: a seat is a bot level such as 'random', or an agent with"
+                f" choose(view, legal_actions, rng), not {given!r}"
+            )
     agents = [bots.load(s) if isinstance(s, str) else s for s in seats]
     infos = [_seat_info(s, a, i, names) for i, (s, a) in enumerate(zip(seats, agents, strict=True))]
     return agents, infos

@@ -743,6 +743,8 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
             )
         hand = state.hands[state.turn]
         if not hand >> action & 1:
+            if not _deck(state.params.players).mask >> action & 1:  # 0, a Spanish card: no card
+                return IllegalActionError("no-such-action", f"{action} is not an action of Poch")
             return IllegalActionError(
                 "not-in-hand",
                 f"{format_card(action)} is not in your hand ({format_cards(cards_of(hand))})",

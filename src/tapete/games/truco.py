@@ -676,6 +676,8 @@ def _why_card_illegal(state: State, action: Action) -> IllegalActionError | None
         )
     card = action & 127
     if not hand >> card & 1:
+        if not deck_of(state.params.deck).mask >> card & 1:  # 0, a Spanish card: none to name
+            return IllegalActionError("no-such-action", f"{action} is not a Truco action")
         return IllegalActionError(
             "not-in-hand",
             f"{format_card(card)} is not in your hand ({format_cards(cards_of(hand))})",
