@@ -26,6 +26,43 @@ def test_a_shape_that_cannot_be_dealt_is_refused() -> None:
         OhHellShape(players=4, suits=1, ranks=10, tricks=3)
 
 
+@pytest.mark.parametrize(
+    ("fields", "refused"),
+    [
+        ({"players": 8, "tricks": 1}, "players=8 is not accepted"),
+        ({"players": 0}, "players=0 is not accepted"),
+        ({"suits": 5}, "suits=5 is not accepted"),
+        ({"ranks": 14}, "ranks=14 is not accepted"),
+        ({"tricks": 0}, r"schedule=\[0\] is not accepted"),
+    ],
+)
+def test_a_shape_tapete_does_not_play_is_refused_naming_the_field(
+    fields: dict[str, int], refused: str
+) -> None:
+    with pytest.raises(tapete.SpecError, match=refused):
+        OhHellShape(**fields)
+    with pytest.raises(TypeError, match="players is a whole number, not True"):
+        OhHellShape(players=True, tricks=1)
+
+
+@given(st.sampled_from(SHAPES), st.integers(-(2**40), 2**40))
+def test_a_number_outside_the_shape_is_refused_not_mapped_to_another(
+    shape: OhHellShape, number: int
+) -> None:
+    """OpenSpiel's actions are the cards, then bids 0 to ``tricks``; -1 used to map to the ace
+    of spades and a number past the bids to a bid no hand allows."""
+    cards = shape.suits * shape.ranks
+    if 0 <= number <= cards + shape.tricks:
+        assert shape.action_to_openspiel(shape.action_from_openspiel(number)) == number
+    else:
+        with pytest.raises(ValueError, match=f"OpenSpiel action {number} is not in this shape"):
+            shape.action_from_openspiel(number)
+    legal = set(tapete.load(shape.spec).deck.cards) | {128 + n for n in range(shape.tricks + 1)}
+    if number not in legal:
+        with pytest.raises(ValueError):
+            shape.action_to_openspiel(number)
+
+
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.spec)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32))

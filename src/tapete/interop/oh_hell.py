@@ -52,11 +52,18 @@ class OhHellShape:
     tricks: int = 9
 
     def __post_init__(self) -> None:
+        from tapete.games import load  # the spec's own checks name a field tapete refuses
+
+        for name in ("players", "suits", "ranks", "tricks"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"OhHellShape: {name} is a whole number, not {value!r}")
         if self.players * self.tricks + 1 > self.suits * self.ranks:
             raise ValueError(
                 f"{self.players} hands of {self.tricks} cards and a turned card need more than"
                 f" the {self.suits * self.ranks} cards of {self.suits} suits of {self.ranks}"
             )
+        load(self.spec)  # SpecError for a shape tapete's oh_hell does not play (players=8)
 
     @property
     def spec(self) -> str:
@@ -80,21 +87,40 @@ class OhHellShape:
         return french(self.suits, self.ranks).ranks
 
     def card_from_openspiel(self, card: int) -> Card:
+        """tapete's card for OpenSpiel's card ``card``; ValueError for a number of no card."""
+        if not 0 <= card < self.suits * self.ranks:
+            raise ValueError(
+                f"OpenSpiel card {card} is not in this shape: 0 to {self.suits * self.ranks - 1}"
+            )
         rank, suit = divmod(card, self.suits)
         return (4 + suit) * 16 + self._deck_ranks[rank]
 
     def card_to_openspiel(self, card: Card) -> int:
+        """OpenSpiel's card for tapete's ``card``; ValueError for a card not in this deck."""
+        if card not in french(self.suits, self.ranks).cards:
+            raise ValueError(f"{card} is no card of the deck of {self.spec}")
         return self._deck_ranks.index(card & 15) * self.suits + (card >> 4) - 4
 
     def action_from_openspiel(self, action: int) -> Action:
-        """tapete's action for OpenSpiel's bid or play ``action``."""
+        """tapete's action for OpenSpiel's bid or play ``action``; ValueError for a number
+        outside OpenSpiel's actions of this shape (cards, then bids 0 to ``tricks``)."""
         cards = self.suits * self.ranks
-        return BID + action - cards if action >= cards else self.card_from_openspiel(action)
+        if cards <= action <= cards + self.tricks:
+            return BID + action - cards
+        if 0 <= action < cards:
+            return self.card_from_openspiel(action)
+        raise ValueError(
+            f"OpenSpiel action {action} is not in this shape: cards 0 to {cards - 1},"
+            f" bids {cards} to {cards + self.tricks}"
+        )
 
     def action_to_openspiel(self, action: Action) -> int:
-        """OpenSpiel's action for tapete's bid or play ``action``."""
-        if action >= BID:
+        """OpenSpiel's action for tapete's bid or play ``action``; ValueError for anything
+        else (a bid past ``tricks``, a card not in this deck)."""
+        if BID <= action <= BID + self.tricks:
             return self.suits * self.ranks + action - BID
+        if action >= BID:
+            raise ValueError(f"bid {action - BID} is past the {self.tricks} tricks of this shape")
         return self.card_to_openspiel(action)
 
     def setup(self, dealer: int, dealt: Sequence[int], seed: int = 0) -> Setup:
