@@ -252,3 +252,12 @@ def test_a_deck_order_may_be_given_as_card_text(spec: str) -> None:
         game.new_state(seed=1, decks=[["xx", *order[1:]]])
     with pytest.raises(tapete.SpecError, match="not None"):
         game.new_state(seed=1, decks=[[None]])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("rng", [7, None, "seed"])
+def test_sample_state_names_the_random_source_it_needs(rng: Any) -> None:
+    game = tapete.load("tute")
+    view = game.observe(game.new_state(seed=1), 0)
+    with pytest.raises(TypeError, match=r"sample_state draws from a random\.Random, not a"):
+        game.sample_state(view, rng)
+    assert game.observe(game.sample_state(view, random.Random(3)), 0) == view

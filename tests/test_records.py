@@ -324,3 +324,10 @@ def test_a_write_that_fails_leaves_the_record_that_was_there(
     monkeypatch.undo()
     record.write(second, path.with_suffix(".json.gz"))
     assert record.read(path.with_suffix(".json.gz")) == second
+
+
+@pytest.mark.parametrize("value", ["out.json", None, {"format": "tapete-record/1"}])
+def test_replaying_what_is_not_a_record_says_what_to_give(value: Any) -> None:
+    expected = r"a Record is replayed \(record\.loads or record\.read one\)"
+    with pytest.raises(TypeError, match=expected):
+        record.replay(value)

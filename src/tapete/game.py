@@ -410,6 +410,11 @@ class Game(Generic[S, V]):
             raise
 
     def sample_state(self, view: V, rng: random.Random) -> S:
+        """A full state consistent with ``view``, its hidden cards dealt at random from
+        ``rng`` (a ``random.Random``; TypeError for anything else, such as a seed)."""
+        if not isinstance(rng, random.Random):
+            kind = type(rng).__name__
+            raise TypeError(f"sample_state draws from a random.Random, not a {kind}")
         try:
             return self.rules.sample_state(view, rng)
         except _FOREIGN:

@@ -683,6 +683,9 @@ class _Check:
     """Replays a record next to a Recorder fed by the engine, and compares the two as they grow."""
 
     def __init__(self, record: Record) -> None:
+        if not isinstance(record, Record):
+            kind = type(record).__name__
+            raise TypeError(f"a Record is replayed (record.loads or record.read one), not a {kind}")
         self.record = record
         self.game, self.state = _start(record)
         self._older: Mapping[str, Sequence[str]] = getattr(self.game.rules, "REASONS_BEFORE", {})

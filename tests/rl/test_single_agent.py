@@ -46,11 +46,16 @@ def test_a_match_against_bots_sums_to_the_seat_s_score(spec: str) -> None:
     assert total == seat_scores(info["outcome"].scores, env.game.teams)[0]
 
 
-def test_the_same_seed_gives_the_same_match_against_the_same_bots() -> None:
+@pytest.mark.parametrize(
+    ("spec", "level"),
+    [
+        ("pocha(players=4, schedule=[3, 3])", "medium"),
+        ("tute", "hard(iterations=6)"),  # docs/rl.md: the reproducible way to seat hard
+    ],
+)
+def test_the_same_seed_gives_the_same_match_against_the_same_bots(spec: str, level: str) -> None:
     def actions(seed: int) -> list[tuple[float, ...]]:
-        env = tapete.rl.single_agent(
-            "pocha(players=4, schedule=[3, 3])", seat=2, opponents="medium"
-        )
+        env = tapete.rl.single_agent(spec, seat=1, opponents=level)
         obs, _ = env.reset(seed=seed)
         seen, done = [tuple(obs)], False
         while not done:
