@@ -430,7 +430,7 @@ def test_without_redis_servers_say_their_tables_are_unavailable_until_it_returns
         play_moves(people, 2)
         for person in people:
             person.close()
-        assert all("is back" in log.read_text() for log in logs)
+        assert all("answers again: catching up" in log.read_text() for log in logs)
     assert len(stored_actions(pg_url, code)) == 4
 
 
@@ -556,6 +556,38 @@ def test_without_redis_nor_the_database_the_lobby_answers_503_at_once(
         server.post("/api/tables", form)
         assert any(redis.Redis(port=redis_port).scan_iter("tapete:LIMITER*"))
         assert f"the rate limits' storage at {shared} answers again" in log.read_text()
+
+
+def test_the_log_names_the_database_when_it_is_what_keeps_a_server_from_catching_up(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Redis away, then back while the database is still away: the server cannot read its
+    rooms again, and its log says the database is what is away (once, not once a retry); once
+    the database answers, it serves again and says so."""
+    redis_port, port = free_port(), free_port()
+    log = tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        redis_server = stack.enter_context(own_redis(redis_port))
+        gate = Gate(make_url(pg_url).port or 5432)
+        stack.callback(gate.close)
+        db = make_url(pg_url).set(port=gate.port).render_as_string(hide_password=False)
+        flags = ["--redis", f"redis://127.0.0.1:{redis_port}", "--lease", "1"]
+        stack.enter_context(process(port, db, log, [*flags, "--bot-processes", "0"]))
+        redis_server.send_signal(signal.SIGSTOP)
+        stack.callback(redis_server.send_signal, signal.SIGCONT)
+        wait_for(lambda: not server.get("/api/health")["cluster"]["serving"], 15)
+        gate.shut()
+        redis_server.send_signal(signal.SIGCONT)
+        wait_for(lambda: "the database is unreachable" in log.read_text(), 30)
+        time.sleep(3)  # a few retries of the catch-up, each failing on the database
+        said = log.read_text()
+        assert said.count("the database is unreachable") == 1
+        assert said.count(f"Redis at redis://127.0.0.1:{redis_port} is unreachable") == 1
+        assert not server.get("/api/health")["cluster"]["serving"]
+        gate.opened()
+        wait_for(lambda: server.get("/api/health")["cluster"]["serving"], 30)
+        assert "caught up with the database: serving tables again" in log.read_text()
 
 
 def both_workers(server: Server) -> set[str]:

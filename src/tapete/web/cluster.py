@@ -44,6 +44,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -105,7 +106,9 @@ class Cluster:
         self._news = asyncio.Event()
         self._rooms: Rooms | None = None
         self.reviews: Reviews | None = None  # the coach's reviews: how far each server's are
-        self._said_down = False
+        # What the log last said was away (Redis, or the database a catch-up reads), until this
+        # server serves again: each is said once, not once a retry.
+        self._said_away: str | None = None
         # Bumped each time Redis is found gone: the listener then starts anew (news may have
         # been missed), and the server serves again only once it has read every room again.
         self._epoch = 0
@@ -250,6 +253,9 @@ class Cluster:
                 if epoch == self._epoch:
                     self._caught_up = True
                     self._ready.set()
+                    if self._said_away is not None:
+                        log.warning("caught up with the database: serving tables again")
+                        self._said_away = None
                 await self.tell({"kind": "who"})
                 await self._tell_presence()
                 while epoch == self._epoch:  # else Redis went away meanwhile: listen anew
@@ -390,22 +396,25 @@ class Cluster:
         self._epoch += 1
         if serving and self._rooms is not None:
             self._rooms.unavailable(UNAVAILABLE)
-        if not self._said_down:
-            self._said_down = True
+        # Catching up reads every room from the database: a database away then fails it too,
+        # and the host must be sent to the part that is really away.
+        away = "the database" if isinstance(exc, SQLAlchemyError) else f"Redis at {self.url}"
+        if away != self._said_away:
+            self._said_away = away
             log.error(
-                "Redis at %s is unreachable (%s): this server stops driving its %d rooms and "
-                "serves no table (its people are told to try again) until it returns; trying "
-                "again every second",
-                self.url,
+                "%s is unreachable (%s): this server stops driving its %d rooms and serves no "
+                "table (its people are told to try again) until it returns; trying again every "
+                "second",
+                away,
                 exc,
                 len(dropped),
             )
 
     def _back(self) -> None:
-        if not self.up and self._said_down:
-            log.warning("Redis at %s is back: catching up with the database", self.url)
+        """Redis answered (the listener subscribed again)."""
+        if not self.up and self._said_away == f"Redis at {self.url}":
+            log.warning("Redis at %s answers again: catching up with the database", self.url)
         self.up = True
-        self._said_down = False
         if self._lost:  # what the others could not hear: they read those rooms again
             self._outbox += [{"kind": "room", "room": code} for code in sorted(self._lost)]
             self._lost.clear()
