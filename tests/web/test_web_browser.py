@@ -137,6 +137,14 @@ def wait_until(page: Any, expression: str, timeout: float = 20) -> None:
 def start_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
     and started; returns its code."""
+    code = open_with_bots(page, server, spec, seed)
+    page.click(".waiting .start")
+    return code
+
+
+def open_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
+    """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host,
+    still waiting for its start; returns its code."""
     game = tapete.load(spec)
     name, params = tapete.game.parse_spec(spec)
     made = server.create(
@@ -150,7 +158,7 @@ def start_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
     page.goto(server.url + "/")
     page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
     page.goto(f"{server.url}/t/{code}")
-    page.click(".waiting .start")
+    page.wait_for_selector(".waiting .start")
     return code
 
 
@@ -1101,3 +1109,149 @@ def test_the_review_link_asks_for_the_review_and_shows_its_progress(
     assert seen and all(line.startswith("reviewing decision ") for line in seen), seen
     assert p.locator(".review-players tbody tr").count() == 4
     assert server.get(f"/api/tables/{made['code']}/reviews/0")["status"] == "done"
+
+
+# --- the keyboard and screen readers ----------------------------------------------------------
+
+# What the focused control is, in words a failure can show: "button.card-btn legal 5 of oros".
+FOCUSED = """() => {
+  const e = document.activeElement;
+  if (e === document.body) return "body";
+  const name = e.getAttribute("aria-label") || e.textContent;
+  return `${e.tagName.toLowerCase()}.${e.className} ${name}`.trim();
+}"""
+ON_A_MOVE = "document.activeElement.matches('.buttons .act, .hand.my-turn .card-btn.legal')"
+
+# What a screen reader is given to say: the text added to live regions (not the toast, which
+# the tests here never raise), kept from the page's first script on, through reloads.
+LISTEN = """
+window.heard = [];
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const node = change.target.nodeType === 1 ? change.target : change.target.parentElement;
+    const live = node?.closest('[aria-live]:not([aria-live="off"]), [role="log"], [role="status"]');
+    if (!live) continue;
+    for (const added of change.addedNodes) {
+      const text = added.textContent.trim();
+      if (text) window.heard.push(text);
+    }
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_a_keyboard_player_plays_from_the_start_to_the_rematch_with_the_focus_on_each_move(
+    page: Any, server: Server
+) -> None:
+    p = page
+    open_with_bots(p, server, "pocha(schedule=[2])", seed=11)
+    p.focus(".waiting .start")
+    p.keyboard.press("Enter")
+    moves = 0
+    while True:
+        p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])", timeout=20_000)
+        if p.locator(".summary:not([hidden])").count():
+            break
+        # Each redraw takes the focus to what the rules ask now: Enter alone plays the match.
+        assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
+        p.keyboard.press("Enter")
+        moves += 1
+    assert moves >= 3  # a bid and two cards
+    dialog = p.get_by_role("dialog", name="Match over")
+    assert dialog.is_visible()
+    assert p.evaluate("document.activeElement.matches('.summary .rematch')"), p.evaluate(FOCUSED)
+    p.keyboard.press("Enter")
+    p.wait_for_selector(".summary", state="hidden")
+    p.wait_for_selector(ACTIONABLE)
+    assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
+
+
+def test_arrows_move_among_the_buttons_and_escape_closes_the_summary(
+    page: Any, server: Server
+) -> None:
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[2])", seed=12)
+    p.wait_for_selector(".buttons .act")
+    p.keyboard.press("b")
+    first = p.evaluate(FOCUSED)
+    p.keyboard.press("ArrowRight")
+    assert p.evaluate(FOCUSED) != first and p.evaluate(
+        "document.activeElement.closest('.buttons') !== null"
+    ), p.evaluate(FOCUSED)
+    p.keyboard.press("ArrowLeft")
+    assert p.evaluate(FOCUSED) == first
+    play_until(p, ".summary:not([hidden])", random.Random(12))
+    p.keyboard.press("Escape")
+    p.wait_for_selector(".summary", state="hidden")
+    assert p.evaluate("document.activeElement.matches('.bar .title')"), p.evaluate(FOCUSED)
+
+
+def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(
+    page: Any, server: Server
+) -> None:
+    p = page
+    open_with_bots(p, server, "pocha", seed=13)
+    wanted = '.waiting select[data-seat="2"]'
+    seat = p.locator(wanted)
+    before = seat.input_value()
+    seat.focus()
+    p.keyboard.press("ArrowDown")  # a closed select changes at once, and the server redraws
+    wait_until(p, f"document.querySelector('{wanted}').value !== '{before}'")
+    p.wait_for_timeout(300)
+    assert p.evaluate(f"document.activeElement.matches('{wanted}')"), p.evaluate(FOCUSED)
+
+
+def test_a_screen_reader_hears_each_move_in_words_and_its_turn_but_not_the_log_again(
+    page: Any, server: Server
+) -> None:
+    p = page
+    p.add_init_script(LISTEN)
+    start_with_bots(p, server, "pocha(schedule=[2])", seed=14)
+    rng = random.Random(14)
+    # Until a trick is won and the next one waits for you.
+    while True:
+        p.wait_for_selector(ACTIONABLE, timeout=20_000)
+        if p.locator(".log li", has_text="takes the trick").count():
+            break
+        click_one(p, rng, prefer_cards=True)
+    heard: list[str] = p.evaluate("window.heard")
+    assert any("takes the trick" in h for h in heard), heard
+    assert any(h.startswith("your turn") for h in heard), heard
+    # Cards in words, as the page's language names them, not as codes ("3e").
+    plays = [h for h in heard if " plays " in h]
+    assert plays and all(" of " in h for h in plays), plays
+    # Whose turn it is, said at every bot's move, would drown the moves themselves.
+    assert not [h for h in heard if h.endswith("to play")], heard
+    p.reload()
+    p.wait_for_selector(ACTIONABLE)
+    p.wait_for_timeout(500)
+    again: list[str] = p.evaluate("window.heard")
+    assert not [h for h in again if "plays" in h or "takes the trick" in h], again
+
+
+def test_every_card_and_seat_has_a_name_a_screen_reader_can_say(page: Any, server: Server) -> None:
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[1])", seed=15)
+    p.wait_for_selector(ACTIONABLE)
+    felt = p.get_by_role("group", name="table")
+    bot = felt.get_by_role("group", name="bot 2 · random")
+    assert bot.count() == 1
+    assert bot.get_by_role("group", name="1 card", exact=True).count() == 1
+    trump = p.locator(".info .info-card").first
+    # The trump card is said once, by its name in words, not again by its picture.
+    assert trump.get_by_role("img").count() == 0
+    assert " of " in p.locator(".info .sr").first.inner_text()
+
+
+def test_the_lobby_reads_the_open_tables_once_not_at_every_refresh(
+    page: Any, server: Server
+) -> None:
+    p = page
+    server.create("pocha", seats=[{"kind": "human"}] * 4)  # three seats for friends
+    p.add_init_script(LISTEN)
+    p.goto(server.url + "/")
+    p.wait_for_selector("#tables li a")
+    p.wait_for_timeout(300)
+    first = len(p.evaluate("window.heard"))
+    p.wait_for_timeout(5_500)  # the list is fetched again every five seconds
+    assert len(p.evaluate("window.heard")) == first

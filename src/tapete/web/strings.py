@@ -77,6 +77,7 @@ UI = (
     "dealer",
     "a bot stands in",
     "away",
+    "1 card",
     "{n} cards",
     "to act",
     "a card you cannot see",

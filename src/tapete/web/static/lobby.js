@@ -220,6 +220,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   });
 
   // One page of the open tables (the server sends at most a page, and how many pages there are).
+  let drawn = null;
   async function listTables() {
     const list = root.querySelector("#tables");
     if (!list) return clearInterval(refresh);
@@ -230,7 +231,9 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       lobbyPage = pages; // the tables of the last page went away
       return listTables();
     }
-    list.innerHTML = tables.length
+    // Written only when it changed: the list is a live region, and a screen reader would read
+    // every open table out again at each refresh.
+    const html = tables.length
       ? tables
           .map(
             (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.game)}
@@ -239,6 +242,10 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           )
           .join("")
       : `<li class="empty">${t("No open tables yet: create one!")}</li>`;
+    if (html !== drawn) {
+      list.innerHTML = html;
+      drawn = html;
+    }
     const pager = root.querySelector(".pager");
     pager.hidden = pages <= 1;
     pager.querySelector(".page-of").textContent = t("page {page} of {pages}", { page, pages });

@@ -14,6 +14,26 @@ const CARD_RE = {
   french: /\b([2-9TJQKA])([cdhs])\b/g,
 };
 
+// Whether the view asks something of you: a card to play or a button to press.
+function myTurn(actions) {
+  return Object.keys(actions.cards).length > 0 || actions.buttons.length > 0;
+}
+
+// A selector that finds the focused control of `box` again after `box` is drawn anew (null when
+// the focus is elsewhere): its tag, first class, data attributes and a link's address.
+function focusKey(box) {
+  const el = document.activeElement;
+  if (!el || el === box || !box.contains(el)) return null;
+  let key = el.tagName.toLowerCase();
+  if (el.classList.length) key += `.${CSS.escape(el.classList[0])}`;
+  for (const attr of el.attributes) {
+    if (attr.name.startsWith("data-") || (el.tagName === "A" && attr.name === "href")) {
+      key += `[${attr.name}="${CSS.escape(attr.value)}"]`;
+    }
+  }
+  return key;
+}
+
 export class TableView {
   constructor(root, code, io) {
     this.root = root;
@@ -30,9 +50,9 @@ export class TableView {
     <section class="table-page" aria-label="${t("table")}">
       <div class="banner" hidden role="status"></div>
       <div class="bar">
-        <h1 class="title"></h1>
+        <h1 class="title" tabindex="-1"></h1>
         <span class="code-box"></span>
-        <span class="status" role="status" aria-live="polite"></span>
+        <span class="status"></span>
         <span class="timer" aria-live="off"></span>
       </div>
       <div class="layout">
@@ -41,14 +61,14 @@ export class TableView {
             <dl class="info"></dl>
             <table class="bowls" hidden></table>
           </div>
-          <div class="felt" aria-label="${t("table")}">
+          <div class="felt" role="group" aria-label="${t("table")}">
             <div class="seats"></div>
-            <div class="trick" aria-label="${t("trick")}"></div>
+            <div class="trick" role="group" aria-label="${t("trick")}"></div>
             <div class="flying" aria-hidden="true"></div>
           </div>
           <div class="hand-area">
             <div class="buttons" role="group"></div>
-            <div class="hand" role="group"></div>
+            <div class="hand" role="group" tabindex="-1"></div>
             <p class="keys"></p>
           </div>
         </div>
@@ -56,14 +76,15 @@ export class TableView {
           <div class="tools"></div>
           <p class="hint-box" aria-live="polite"></p>
           <h2 class="log-title"></h2>
-          <ol class="log" aria-live="polite"></ol>
+          <ol class="log"></ol>
           <h2 class="scores-title"></h2>
           <div class="scores"></div>
           <div class="chart"></div>
         </aside>
       </div>
       <div class="waiting" hidden></div>
-      <div class="summary" hidden role="dialog" aria-modal="false"></div>
+      <div class="summary" hidden role="dialog" aria-modal="false" aria-labelledby="summary-title"></div>
+      <div class="sr announce" role="log" aria-live="polite"></div>
     </section>`;
     this.$ = (sel) => this.root.querySelector(sel);
     this.keys = (event) => this.onKey(event);
@@ -121,6 +142,7 @@ export class TableView {
     this.$(".hand").setAttribute("aria-label", t("your hand"));
     this.$(".buttons").setAttribute("aria-label", t("actions"));
     this.clearLog();
+    this.staleLog = true; // the server sends the recent log again, in the new language
     if (this.roomMsg) this.room(this.roomMsg);
   }
 
@@ -139,19 +161,23 @@ export class TableView {
     this.seat = msg.you;
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
-    box.innerHTML = `${t("table")} <strong>${msg.code}</strong>
-      <button type="button" class="copy">${t("copy link")}</button>`;
+    this.keepFocus(box, () => {
+      box.innerHTML = `${t("table")} <strong>${msg.code}</strong>
+        <button type="button" class="copy">${t("copy link")}</button>`;
+    });
     box.querySelector(".copy").onclick = () => {
       navigator.clipboard?.writeText(link);
       this.io.toast(link);
     };
-    this.drawTools();
+    this.keepFocus(this.$(".tools"), () => this.drawTools());
     const waiting = this.$(".waiting");
+    // The start hides the waiting room: whoever pressed it by keyboard is taken to the hand.
+    if (msg.started && !waiting.hidden && waiting.contains(document.activeElement)) this.refocus = true;
     waiting.hidden = msg.started;
     if (!msg.started) {
       this.$(".title").textContent = msg.spec;
       this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
-      this.drawWaiting();
+      this.keepFocus(waiting, () => this.drawWaiting());
     }
     if (this.viewMsg) this.drawSeats(this.viewMsg.table);
     if (this.viewMsg) this.drawSummary(this.viewMsg);
@@ -162,9 +188,13 @@ export class TableView {
     this.viewMsg = msg;
     const table = msg.table;
     setDeck(table.deck);
+    // The log a connection or a language switch brings again was said already: only new
+    // moves are read out, or a screen reader would read the last hundred lines at every reload.
+    const again = this.staleLog;
     if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
     this.staleLog = false;
     this.shown();
+    const focus = this.focusPlace(msg);
     this.addLog(msg.log);
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
@@ -180,6 +210,81 @@ export class TableView {
     this.drawScores(table);
     this.drawSummary(msg);
     if (msg.trick) this.flyTrick(msg.trick);
+    this.restoreFocus(focus);
+    this.announce(again ? [] : msg.log, table.status, myTurn(msg.actions));
+  }
+
+  // Who is to act is read out only when it is you (each bot's turn would drown the moves), and
+  // again when what you are asked changes (Truco's "accept or run" after your card).
+  announce(lines, status, mine) {
+    const deck = this.viewMsg?.table.deck || "spanish";
+    const said = lines.map((text) => String(text).replace(CARD_RE[deck], (card) => cardName(card)));
+    if (mine && (!this.wasMine || status !== this.saidStatus)) said.push(status);
+    this.wasMine = mine;
+    this.saidStatus = mine ? status : null;
+    const box = this.$(".announce");
+    for (const text of said) {
+      const p = document.createElement("p");
+      p.textContent = text;
+      box.append(p);
+    }
+    while (box.children.length > 20) box.firstChild.remove();
+  }
+
+  // Where the keyboard was before a redraw replaced the hand and the buttons: they are drawn
+  // anew at every move, and a focused card or button that goes leaves the focus on the page's
+  // body, the player's place lost. So is a focus in the waiting room when the match starts, or
+  // in the summary when a rematch hides it. Focus anywhere else (the log, the tools, the body
+  // after a click on the felt) is left where it is.
+  focusPlace(msg) {
+    const el = document.activeElement;
+    const lost = this.refocus;
+    this.refocus = false;
+    if (this.$(".summary").contains(el)) return msg.result ? null : { area: "lost" };
+    for (const area of ["hand", "buttons"]) {
+      const box = this.$(`.${area}`);
+      if (box.contains(el) && el !== box) {
+        const index = [...box.querySelectorAll("button")].indexOf(el);
+        return { area, card: el.dataset.card, action: el.dataset.action, index };
+      }
+    }
+    if (this.$(".hand") === el) return { area: "hand", index: 0 };
+    return lost ? { area: "lost" } : null;
+  }
+
+  // Your turn: the same card or button if you may play it, else the first legal card, else the
+  // first button. Not your turn: the same card or button if it is still there, else one near
+  // where you were, so that the keys go on from there.
+  restoreFocus(place) {
+    if (!place || !this.$(".summary").hidden) return;
+    const hand = this.$(".hand");
+    const cards = [...hand.querySelectorAll("button.card-btn")];
+    const buttons = [...this.$(".buttons").querySelectorAll("button")];
+    const legal = hand.classList.contains("my-turn") ? cards.filter((c) => c.classList.contains("legal")) : [];
+    const acts = buttons.filter((b) => b.classList.contains("act"));
+    const same = place.card
+      ? cards.find((c) => c.dataset.card === place.card)
+      : place.action
+        ? buttons.find((b) => b.dataset.action === place.action)
+        : null;
+    const near = (list) => list[Math.max(0, Math.min(place.index ?? 0, list.length - 1))];
+    let target;
+    if (legal.length || acts.length) {
+      target = same && (legal.includes(same) || acts.includes(same)) ? same : (legal[0] ?? acts[0]);
+    } else {
+      target = same ?? (place.area === "buttons" ? near(buttons) : null) ?? near(cards) ?? buttons[0] ?? hand;
+    }
+    if (target !== document.activeElement) target.focus();
+  }
+
+  // Redraws part of the page with `draw`, the focus kept on the same control when it was
+  // inside: the waiting room and the tools are drawn anew at every room message (a friend who
+  // sits down, a seat changed from its select), which would throw a keyboard user out.
+  keepFocus(box, draw) {
+    const key = focusKey(box);
+    draw();
+    if (key && !box.contains(document.activeElement)) box.querySelector(key)?.focus();
+    return key !== null;
   }
 
   hint(msg) {
@@ -226,12 +331,13 @@ export class TableView {
         else if (roomSeat?.away) flags.push(`<span class="chip away">${t("away")}</span>`);
         // The cards everyone knows are in that hand face up, then the backs of the others.
         const hidden = Math.max(0, s.cards - s.shown.length);
-        const backs = s.seat === this.seat ? "" : `<div class="backs" aria-label="${t("{n} cards", { n: s.cards })}">${
+        const count = s.cards === 1 ? t("1 card") : t("{n} cards", { n: s.cards });
+        const backs = s.seat === this.seat ? "" : `<div class="backs" role="group" aria-label="${count}">${
           s.shown.map((c) => cardSVG(c, 'class="mini"')).join("") +
           Array.from({ length: Math.min(hidden, 13) }, () => cardSVG(null, 'aria-hidden="true"')).join("")
         }</div>`;
         const team = s.team === null ? "" : ` team${s.team}`;
-        return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}"
+        return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}" role="group"
             style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
           <div class="name">${escapeHtml(s.name)} ${flags.join("")}</div>
           <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
@@ -278,7 +384,7 @@ export class TableView {
       const cards = value.match(CARD_RE[deck]);
       const shown =
         cards && cards.join(" ") === value.trim()
-          ? cards.map((c) => `<span class="info-card">${cardSVG(c, 'class="mini"')}</span>`).join("") +
+          ? cards.map((c) => `<span class="info-card">${cardSVG(c, 'class="mini" aria-hidden="true"')}</span>`).join("") +
             `<span class="sr">${cards.map(cardName).join(", ")}</span>`
           : escapeHtml(value);
       // A fact with no value (Truco's "mão de onze") is said alone, without a colon.
@@ -327,7 +433,7 @@ export class TableView {
           aria-label="${escapeHtml(label)}"${mine && !action ? ' aria-disabled="true"' : ""}>${cardSVG(c, 'aria-hidden="true"')}</button>`;
     });
     for (let i = 0; i < table.blind; i++) {
-      cards.push(`<span class="card-btn blind" aria-label="${t("a card you cannot see")}">${cardSVG(null)}</span>`);
+      cards.push(`<span class="card-btn blind" role="img" aria-label="${t("a card you cannot see")}">${cardSVG(null, 'aria-hidden="true"')}</span>`);
     }
     hand.innerHTML = cards.join("");
     hand.classList.toggle("my-turn", mine);
@@ -510,14 +616,16 @@ export class TableView {
   drawSummary(msg) {
     const box = this.$(".summary");
     const result = msg.result;
+    const opening = box.hidden && !!result;
     box.hidden = !result;
     if (!result) return;
+    const key = focusKey(box);
     const table = msg.table;
     const room = this.roomMsg;
     const rows = table.score_names.map((n, i) => `<tr><th scope="row">${escapeHtml(n)}</th><td>${table.scores[i]}</td></tr>`).join("");
     const seated = room && room.you !== null;
     box.innerHTML = `
-      <h2>${t("Match over")}</h2>
+      <h2 id="summary-title">${t("Match over")}</h2>
       <p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
       <p class="summary-actions">${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
@@ -535,7 +643,19 @@ export class TableView {
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed) : ""}`;
     wireFair(box);
     box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
-    box.querySelector(".close-summary").addEventListener("click", () => (box.hidden = true));
+    box.querySelector(".close-summary").addEventListener("click", () => this.closeSummary());
+    // The end of the match is a dialog: the keyboard goes into it (its first button: the
+    // rematch, or close for a spectator), and stays on the same control when it is redrawn.
+    const again = key && box.querySelector(key);
+    if (again) again.focus();
+    else if (opening || key) box.querySelector("button")?.focus();
+  }
+
+  closeSummary() {
+    const box = this.$(".summary");
+    if (box.hidden) return;
+    box.hidden = true;
+    this.$(".title").focus();
   }
 
   addLog(lines) {
@@ -566,13 +686,18 @@ export class TableView {
   onKey(event) {
     if (event.target.matches("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
     const cards = [...this.root.querySelectorAll(".hand button.card-btn")];
-    if (/^[1-9]$/.test(event.key)) {
+    const buttons = [...this.root.querySelectorAll(".buttons button")];
+    const row = buttons.includes(document.activeElement) ? buttons : cards;
+    if (event.key === "Escape" && !this.$(".summary").hidden) {
+      this.closeSummary();
+      event.preventDefault();
+    } else if (/^[1-9]$/.test(event.key)) {
       cards[Number(event.key) - 1]?.focus();
       event.preventDefault();
     } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-      const i = cards.indexOf(document.activeElement);
+      const i = row.indexOf(document.activeElement);
       if (i >= 0) {
-        const next = cards[(i + (event.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
+        const next = row[(i + (event.key === "ArrowRight" ? 1 : row.length - 1)) % row.length];
         next.focus();
         event.preventDefault();
       }
