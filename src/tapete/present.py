@@ -373,7 +373,8 @@ def _pocha(view: pocha.View, lang: str, names: list[str]) -> Table:
         status=_status(view, lang, names, verb),
         seats=seats,
         hand=_cards(view.hand),
-        blind=0,
+        # A ronda_india one-card hand: its holder sees a back where every other seat sees it.
+        blind=view.hand_sizes[view.seat] if view.seat is not None and view.hand is None else 0,
         trick=_trick(view, view.trick),
         last_trick=_last(view, last),
         last_winner=None,
