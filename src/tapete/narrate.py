@@ -363,7 +363,7 @@ def _table_line(
         case "score":
             parts = []
             for i, v in enumerate(entry["score"]):
-                who = tr(lang, "team {n}", n=i) if teams else _name(names, i)
+                who = tr(lang, "team {n}", n=i + 1) if teams else _name(names, i)
                 parts.append(f"{who} {v:+d}")
             unit = entry.get("unit", "hand")
             return tr(

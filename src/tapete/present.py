@@ -496,7 +496,7 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
         SeatBox(
             s,
             names[s],
-            (tr(lang, "team {n}", n=s % 2),) if pairs else (),
+            (tr(lang, "team {n}", n=s % 2 + 1),) if pairs else (),
             view.hand_sizes[s],
             _shown(view, s),
             s == view.turn,
@@ -546,7 +546,7 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
         last_trick=last_trick,
         last_winner=None,
         info=tuple(info),
-        score_names=(tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1))
+        score_names=(tr(lang, "team {n}", n=1), tr(lang, "team {n}", n=2))
         if pairs
         else tuple(names[:2]),
         scores=view.scores,
@@ -633,7 +633,7 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
     for s in range(n):
         lines = [f"{tr(lang, 'points')} {view.points[s]}"]
         if pairs:
-            lines.append(tr(lang, "team {n}", n=s % 2))
+            lines.append(tr(lang, "team {n}", n=s % 2 + 1))
         known = view.known[s] if s != view.seat else None
         seats.append(
             SeatBox(
@@ -661,7 +661,7 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
             for _, seat, suit in view.cantes
         )
         info.append((tr(lang, "cantes"), sung))
-    sides = (tr(lang, "team {n}", n=0), tr(lang, "team {n}", n=1)) if pairs else tuple(names[:2])
+    sides = (tr(lang, "team {n}", n=1), tr(lang, "team {n}", n=2)) if pairs else tuple(names[:2])
     return Table(
         game="Tute",
         title=f"Tute — {tr(lang, 'deal')} {view.deal + 1}",

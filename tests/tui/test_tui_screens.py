@@ -614,7 +614,7 @@ def test_one_to_one_truco_names_the_two_players() -> None:
     assert all(not box.lines and box.team is None for box in table.seats)
     four = tapete.load("truco(players=4)")
     table = present(four.observe(four.new_state(1), 0), "en", ["A", "B", "C", "D"])
-    assert table.score_names == ("team 0", "team 1")
+    assert table.score_names == ("team 1", "team 2")
 
 
 def test_poch_s_log_shows_the_hands_compared_for_the_pinke() -> None:

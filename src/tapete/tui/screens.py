@@ -680,7 +680,7 @@ class SummaryScreen(ModalScreen[None]):
         names = self.session.display_names(lang)
         grid = RichTable(box=None, show_header=True, padding=(0, 2))
         scores = outcome.scores if outcome else ()
-        labels = names if len(scores) == len(names) else [tr(lang, "team {n}", n=i) for i in (0, 1)]
+        labels = names if len(scores) == len(names) else [tr(lang, "team {n}", n=i) for i in (1, 2)]
         grid.add_column(tr(lang, "final scores"))
         grid.add_column("", justify="right")
         for label, score in zip(labels, scores, strict=False):

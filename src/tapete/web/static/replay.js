@@ -221,7 +221,7 @@ export async function renderReplay(root, code, match, token) {
     const seen = simulate(deal, state.step, viewer);
     const bids = bidsAt(deal, state.step);
     const totals = totalsAt(doc, state.deal, state.step);
-    const sides = totals.length === names.length ? names : totals.map((_, i) => t("team {n}", { n: i }));
+    const sides = totals.length === names.length ? names : totals.map((_, i) => t("team {n}", { n: i + 1 }));
     $(".replay-scores").innerHTML = `${t("scores")}: ${totals
       .map((v, i) => `<span class="total" data-side="${i}">${escapeHtml(sides[i])} <strong>${v}</strong></span>`)
       .join(" · ")}`;
