@@ -7,7 +7,8 @@ import asyncio
 import random
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Button, Input
+from textual.widgets._toast import Toast
 
 import tapete
 from tapete import record
@@ -16,7 +17,15 @@ from tapete.tui.resume import QuitScreen
 from tapete.tui.saving import NotSavedScreen, SaveAsScreen
 from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import MessageLine
-from tuikit import make_app, press_a_legal_key, settle, text_of, where_modes_hold
+from tuikit import (
+    make_app,
+    press_a_legal_key,
+    screen_lines,
+    settle,
+    table_screen,
+    text_of,
+    where_modes_hold,
+)
 
 FOUR = ["human", "random", "random", "random"]
 
@@ -163,3 +172,94 @@ def test_a_rematch_writes_each_match_to_its_own_record_file_beside_the_one_named
         assert all(rec.result is not None for rec in kept)
 
     run(go())
+
+
+async def play_out(pilot: object, app: TapeteApp, seed: int = 2) -> TableScreen:
+    """Press legal keys until the match is over; the table it ended at."""
+    rng = random.Random(seed)
+    screen = await settle(pilot)  # type: ignore[arg-type]
+    while not screen.finished:
+        await press_a_legal_key(pilot, rng)  # type: ignore[arg-type]
+        screen = await settle(pilot)  # type: ignore[arg-type]
+    return screen
+
+
+def test_a_rematch_asks_before_a_match_in_no_file_is_lost() -> None:
+    """``r`` on a finished match the records folder refused: n (esc) stays at the summary, d
+    rematches without it; from the table, s saves it in a file named, then the rematch."""
+
+    def scenario(folder: Path) -> None:
+        data = read_only_data(folder)
+
+        async def go() -> None:
+            app = make_app("pocha(schedule=[1])", FOUR, 8, data, lang="es")
+            async with app.run_test(size=(80, 24)) as pilot:
+                first = await play_out(pilot, app)
+                summary = app.screen
+                assert isinstance(summary, SummaryScreen)
+                await pilot.press("r")
+                await pilot.pause()
+                assert isinstance(app.screen, NotSavedScreen)
+                title = text_of(app.screen.query_one("#not-saved-title"))
+                assert title == "¿revancha? esta partida no está guardada"
+                labels = [str(b.label) for b in app.screen.query(Button)]
+                assert labels == [
+                    "s guardar en otro archivo",
+                    "d revancha sin guardar",
+                    "n cancelar",
+                ]
+                assert "Permission denied" in text_of(app.screen.query_one("#not-saved-why"))
+                await pilot.press("n")  # cancelled: the summary, of the same match
+                await pilot.pause()
+                assert app.screen is summary and table_screen(app) is first
+                await pilot.press("escape", "r")  # from the table, as from the summary
+                await pilot.pause()
+                assert isinstance(app.screen, NotSavedScreen)
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.screen is first and first.finished
+                await pilot.press("r", "d")  # rematch without it
+                second = await settle(pilot)
+                assert second is not first and second.session.seed == first.session.seed + 1
+                assert not second.finished and app.screen is second
+                # The next one is saved elsewhere on the way to its rematch, and the new table
+                # says where it went.
+                await play_out(pilot, app, seed=3)
+                await pilot.press("r", "s")
+                await pilot.pause()
+                assert isinstance(app.screen, SaveAsScreen)
+                await pilot.press("ctrl+u", *str(folder / "second.json"), "enter")
+                third = await settle(pilot)
+                assert third.session.seed == second.session.seed + 1
+                said = text_of(third.query_one(MessageLine))
+                assert said == f"la partida anterior se guardó en {folder / 'second.json'}"
+                assert record.read(folder / "second.json") == second.session.record()
+            assert not list((data / "records").iterdir())
+
+        run(go())
+
+    where_modes_hold(scenario)
+
+
+def test_a_match_the_records_folder_refused_is_told_once_at_its_end() -> None:
+    """The summary says it could not be saved; no notice beside it says it again, whether the
+    last move was yours (seed 8) or the refusal was first told at a move before (seed 5)."""
+
+    def scenario(folder: Path) -> None:
+        data = read_only_data(folder)
+
+        async def go(spec: str, seed: int) -> None:
+            app = make_app(spec, FOUR, seed, data)
+            # Notices are shown, as at a terminal (tests leave them out unless asked).
+            async with app.run_test(size=(80, 24), notifications=True) as pilot:
+                await play_out(pilot, app)
+                await pilot.pause()
+                assert isinstance(app.screen, SummaryScreen)
+                shown = "\n".join(screen_lines(app))
+                assert shown.count("Permission denied") == 1, shown
+                assert not app.screen.query(Toast)
+
+        run(go("pocha(schedule=[1])", 8))
+        run(go("pocha(schedule=[2, 1])", 5))
+
+    where_modes_hold(scenario)

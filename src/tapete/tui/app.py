@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.theme import Theme
@@ -16,6 +16,9 @@ from tapete.record import Record
 from tapete.record import write as write_record
 from tapete.tui import records
 from tapete.tui.session import SPEEDS, Replay, Session, Settings
+
+if TYPE_CHECKING:
+    from tapete.tui.screens import TableScreen
 
 __all__ = ["PlayConfig", "TapeteApp", "Written"]
 
@@ -201,16 +204,33 @@ class TapeteApp(App[None]):
         return Written(path, copy, tuple(failed))
 
     def rematch(self) -> None:
-        """The same seats again, with the next seed; with ``--record``, written beside the
-        match before (which keeps its file), as the message line says."""
+        """``r`` at the end of a match: the same seats again, with the next seed. A finished
+        match in no file (the records folder refused it) asks first, as ^Q does."""
+        from tapete.tui.saving import ask_before_rematch
+        from tapete.tui.screens import TableScreen
+
+        stack = reversed(self.screen_stack)
+        table = next((s for s in stack if isinstance(s, TableScreen)), None)
+        if self.play_config is None or table is None:
+            return
+        if table.finished and table.saved_to is None:
+            ask_before_rematch(self, table)
+        else:
+            self.start_rematch(table)
+
+    def start_rematch(self, table: TableScreen, saved: Path | None = None) -> None:
+        """Put the rematch in ``table``'s place (and of the summary over it); with
+        ``--record``, written beside the match before (which keeps its file), as the message
+        line says, and so does where the match before was just ``saved``."""
         from tapete.i18n import tr
         from tapete.tui.screens import TableScreen
 
         config = self.play_config
-        screen = self.screen
-        if config is None or not isinstance(screen, TableScreen):
+        if config is None or table not in self.screen_stack:
             return
-        session = screen.session
+        while self.screen is not table:
+            self.pop_screen()
+        session = table.session
         next_config = PlayConfig(
             session.game,
             tuple(session.kinds),
@@ -220,12 +240,17 @@ class TapeteApp(App[None]):
             number=config.number + 1,
         )
         self.play_config = next_config
-        table = TableScreen(next_config.session())
+        rematch = TableScreen(next_config.session())
+        lang = self.settings.lang
+        told = []
+        if saved is not None:
+            told.append(tr(lang, "the last match was saved as {file}", file=str(saved)))
         if next_config.record_file is not None:
-            table.message = tr(
-                self.settings.lang, "this match is written to {file}", file=next_config.record_file
+            told.append(
+                tr(lang, "this match is written to {file}", file=str(next_config.record_file))
             )
-        self.switch_screen(table)
+        rematch.message = " · ".join(told)
+        self.switch_screen(rematch)
 
 
 def _why(exc: OSError) -> str:

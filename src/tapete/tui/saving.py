@@ -2,15 +2,15 @@
 
 The records folder (in the data folder, ``records.data_dir``) may be read-only, full or gone, and
 so may the ``--record`` file's. The summary and the table then say so for as long as it holds,
-``s`` saves the match in a file the person names, and ^Q asks before a match that is in no file
-is lost (``tapete.tui.resume``).
+``s`` saves the match in a file the person names, and ^Q (``tapete.tui.resume``) and ``r`` (a
+rematch puts a new match in its place) ask before a match that is in no file is lost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -25,9 +25,21 @@ from tapete.i18n import tr
 from tapete.record import Record
 from tapete.tui import records
 
-__all__ = ["NotSavedScreen", "SaveAsScreen", "advice", "failure_lines", "suggested_file"]
+if TYPE_CHECKING:
+    from tapete.tui.app import TapeteApp
+    from tapete.tui.screens import TableScreen
+
+__all__ = [
+    "NotSavedScreen",
+    "SaveAsScreen",
+    "advice",
+    "ask_before_rematch",
+    "failure_lines",
+    "suggested_file",
+]
 
 SAVE_ELSEWHERE, DISCARD = "elsewhere", "discard"
+QUIT, REMATCH = "quit", "rematch"  # what leaving a match in no file is, for NotSavedScreen
 
 
 def failure_lines(lang: str, failed: Sequence[tuple[Path, str]]) -> list[str]:
@@ -51,6 +63,27 @@ def suggested_file(rec: Record, folder: Path | None = None) -> Path:
     """A file for ``rec`` in ``folder`` (the current one by default), named as the records
     folder names its files."""
     return (folder if folder is not None else Path.cwd()).absolute() / records.file_name(rec)
+
+
+def ask_before_rematch(app: TapeteApp, table: TableScreen) -> None:
+    """``r`` on a finished match in no file: the rematch would take its place, so ask first,
+    as ^Q does. s saves it in another file and goes on to the rematch, d rematches without it,
+    n (esc) stays where the person was."""
+    lang = app.settings.lang
+
+    def saved(path: Path | None) -> None:
+        if path is not None:
+            table.saved_elsewhere(path)
+            app.start_rematch(table, saved=path)
+
+    def answered(choice: str | None) -> None:
+        if choice == SAVE_ELSEWHERE:
+            rec = table.session.record()
+            app.push_screen(SaveAsScreen(lang, rec, suggested_file(rec)), saved)
+        elif choice == DISCARD:
+            app.start_rematch(table)
+
+    app.push_screen(NotSavedScreen(lang, table.failed, REMATCH), answered)
 
 
 class SaveAsScreen(ModalScreen[Path | None]):
@@ -128,8 +161,9 @@ class SaveAsScreen(ModalScreen[Path | None]):
 
 
 class NotSavedScreen(ModalScreen[str | None]):
-    """Quit with the match in no file? s saves it in another file, d quits without it, n (esc)
-    stays. Dismissed with ``SAVE_ELSEWHERE``, ``DISCARD`` or None."""
+    """Leave a match that is in no file? s saves it in another file, d leaves without it, n
+    (esc) stays. Leaving is quitting (^Q) or a rematch (``r``, which puts a new match in its
+    place). Dismissed with ``SAVE_ELSEWHERE``, ``DISCARD`` or None."""
 
     DEFAULT_CSS = """
     NotSavedScreen { align: center middle; }
@@ -143,24 +177,29 @@ class NotSavedScreen(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('elsewhere')", "save in another file"),
-        Binding("d", "choose('discard')", "quit without saving"),
-        Binding("n,escape", "choose('')", "do not quit"),
+        Binding("d", "choose('discard')", "leave without saving"),
+        Binding("n,escape", "choose('')", "stay"),
     ]
 
-    def __init__(self, lang: str, failed: Sequence[tuple[Path, str]]) -> None:
+    def __init__(self, lang: str, failed: Sequence[tuple[Path, str]], leaving: str = QUIT) -> None:
         super().__init__()
-        self.lang, self.failed = lang, tuple(failed)
+        self.lang, self.failed, self.leaving = lang, tuple(failed), leaving
 
     def compose(self) -> ComposeResult:
         lang = self.lang
+        rematch = self.leaving == REMATCH
+        title = tr(
+            lang, "rematch? this match is not saved" if rematch else "quit? this match is not saved"
+        )
+        discard = tr(lang, "rematch without saving" if rematch else "quit without saving")
+        stay = tr(lang, "cancel" if rematch else "do not quit")
         with Vertical():
-            title = tr(lang, "quit? this match is not saved")
             yield Static(Text(title, style="bold"), id="not-saved-title")
             yield Static("\n".join(failure_lines(lang, self.failed)), id="not-saved-why")
             with Horizontal():
                 yield Button(f"s {tr(lang, 'save in another file')}", id="elsewhere", compact=True)
-                yield Button(f"d {tr(lang, 'quit without saving')}", id="discard", compact=True)
-                yield Button(f"n {tr(lang, 'do not quit')}", id="stay", compact=True)
+                yield Button(f"d {discard}", id="discard", compact=True)
+                yield Button(f"n {stay}", id="stay", compact=True)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)

@@ -207,8 +207,9 @@ class TableScreen(SceneScreen):
         self.advance()
 
     def keep(self) -> None:
-        """Write the match so far over its file in the records folder (a new one at first)."""
-        if self.session.steps and not self.finished:
+        """Write the match so far over its file in the records folder (a new one at first).
+        A match just over is left to ``finish``, which writes it and tells on the summary."""
+        if self.session.steps and not self.finished and self.session.over is None:
             written = self.tapete.save_record(self.session.record(), self.kept)
             self.kept = written.path or self.kept
             if written.failed and written.failed != self.failed:
@@ -269,6 +270,9 @@ class TableScreen(SceneScreen):
         rec = self.session.record()
         written = self.tapete.save_record(rec, self.kept)
         self.saved_to, self.failed = written.path or written.copy, written.failed
+        if self.failed:
+            # The summary tells where and why: a notice still up from a move would say it twice.
+            self.app.clear_notifications()
         self.message = self.over_message()
         self.redraw()
         summary = SummaryScreen(self.session, rec, self.saved_to, self.failed, written.copy)
@@ -716,7 +720,7 @@ class SummaryScreen(ModalScreen[None]):
 
     @on(Button.Pressed, "#rematch")
     def action_rematch(self) -> None:
-        self.app.pop_screen()
+        # The summary stays up while a match in no file asks first: cancelled, it is still here.
         from tapete.tui.app import TapeteApp
 
         if isinstance(self.app, TapeteApp):
