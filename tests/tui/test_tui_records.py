@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from textual.widgets import DataTable
@@ -15,6 +16,7 @@ from tapete import record
 from tapete.match import play
 from tapete.tui import TapeteApp, records
 from tapete.tui.screens import RecordsScreen, ReplayScreen
+from tapete.tui.session import Session
 from tuikit import screen_lines, text_of
 
 DAMAGED = (
@@ -101,3 +103,41 @@ def test_the_listing_gives_each_unreadable_file_and_why(tmp_path: Path) -> None:
     assert sorted(why) == sorted(DAMAGED)
     assert "not JSON" in why["bad.json"] and "briscola" in why["unknown-game.json"]
     assert not any(str(tmp_path) in reason for reason in why.values())  # the name is told apart
+
+
+def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
+    tmp_path: Path,
+) -> None:
+    """The seats as the replay names them ("tú", "você"), and "unfinished" translated."""
+    game = tapete.load("pocha(schedule=[1])")
+    _, done = play(game, ["random"] * 4, seed=2)
+    you = [record.SeatInfo("you", "human"), *done.seats[1:]]
+    records.save(replace(done, seats=you), tmp_path / "records")
+    half = Session(game, ["human", "random", "random", "random"], 3).record()
+    records.save(half, tmp_path / "records")
+    rows = {}
+
+    async def go(lang: str) -> None:
+        app = TapeteApp(data=tmp_path, lang=lang)
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            rows[lang] = sorted(
+                (str(table.get_row_at(i)[2]), str(table.get_row_at(i)[3]))
+                for i in range(table.row_count)
+            )
+
+    for lang in ("en", "es", "pt"):
+        run(go(lang))
+    scores = " ".join(str(s) for s in done.result["scores"])
+    for lang, you_, unfinished in [
+        ("en", "you", "unfinished"),
+        ("es", "tú", "sin terminar"),
+        ("pt", "você", "não terminada"),
+    ]:
+        names = [you_, *(s.name for s in done.seats[1:])]
+        winners = ", ".join(names[w] for w in done.result["winners"])
+        bots = [you_, *(s.name for s in half.seats[1:])]
+        assert rows[lang] == sorted(
+            [(", ".join(names), f"{winners}: {scores}"), (", ".join(bots), unfinished)]
+        ), rows[lang]

@@ -17,6 +17,8 @@ from typing import Any
 from tapete import record
 from tapete.errors import RecordError
 from tapete.games import load as load_game
+from tapete.i18n import tr
+from tapete.narrate import record_you
 
 __all__ = [
     "Listing",
@@ -105,11 +107,12 @@ class Listing:
     unreadable: list[tuple[Path, str]]
 
 
-def folder_records(folder: Path, limit: int = 200) -> Listing:
+def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     """The saved matches, newest first, one entry a match: an unfinished save that another
     record in the folder goes on with (resumed, then saved again or finished) is left out, as
     it can no longer be resumed as the match it was. A file that is not a record (damaged,
-    cut short, another format, a game this tapete does not know) is in ``unreadable``."""
+    cut short, another format, a game this tapete does not know) is in ``unreadable``. The
+    person who played at this terminal is "you" in ``lang``, as the replay names them."""
     if not folder.is_dir():
         return Listing([], [])
     read, unreadable = [], []
@@ -128,8 +131,12 @@ def folder_records(folder: Path, limit: int = 200) -> Listing:
             goes_on(other, rec, index < at) for at, (_, other, _) in enumerate(read) if at != index
         ):
             continue
-        names = [s.name for s in rec.seats]
-        result = "unfinished"
+        you = record_you(rec)
+        names = [
+            s.name.replace("you", tr(lang, "you"), 1) if i == you else s.name
+            for i, s in enumerate(rec.seats)
+        ]
+        result = tr(lang, "unfinished")
         if rec.result is not None:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"

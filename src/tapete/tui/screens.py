@@ -602,7 +602,7 @@ class RecordsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         lang = self.tapete.settings.lang
-        found = records.folder_records(self.tapete.records_dir)
+        found = records.folder_records(self.tapete.records_dir, lang=lang)
         self.saved = found.saved
         foot = self.query_one("#records-unreadable", Static)
         foot.display = bool(found.unreadable)
