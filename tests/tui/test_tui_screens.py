@@ -739,3 +739,44 @@ def test_every_replay_fits_80x24_at_every_step(spec: str, tmp_path: Path) -> Non
                 assert all(name in "\n".join(lines) for name in names), where
 
     run(go())
+
+
+# --- nothing cut at the edge of its box ---------------------------------------------------------
+
+
+def test_a_seat_title_too_long_for_its_box_gives_up_the_level_not_letters(tmp_path: Path) -> None:
+    """80x24, four seats: "Bruno · medium" fits its box whole, "Carmen · medium" does not and
+    is "Carmen" (never "Carmen · medi…")."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", ["human", "medium", "medium", "medium"], 1, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            titles = [str(seat.border_title) for seat in screen.query(".seat")]
+            assert titles == ["you", "Bruno · medium", "Carmen", "Diego · medium"]
+            for title in titles:
+                assert fully_visible(app, f" {title} "), (title, screen_lines(app))
+
+    run(go())
+
+
+def test_a_log_line_wider_than_the_log_wraps_whole_into_it(tmp_path: Path) -> None:
+    """The score of a hand among four is wider than the log at 80x24: it goes on the next line
+    of the log, not past its edge."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", ["human", "random", "random", "random"], 8, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await _drive(pilot, screen, lambda s: s.over is not None, 1)
+            await pilot.press("escape")  # the summary, over the log
+            await pilot.pause()
+            log = screen.query_one(LogView)
+            score = [line for line in screen.scene.log if line.startswith("score of the")][-1]
+            assert len(score) > log.region.width, score
+            box = log.region
+            rows = screen_lines(app)[box.y : box.y + box.height]
+            shown = " ".join(" ".join(row[box.x : box.right].strip("│ ").split()) for row in rows)
+            assert score in shown, (score, rows)
+
+    run(go())

@@ -112,7 +112,7 @@ class SeatsRow(Horizontal):
                     body.append(" ")
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
             # The title is the name and bot level; where the box is too narrow, the name alone.
-            seat.border_title = box.name if len(box.name) <= room + 1 else box.name.split(" · ")[0]
+            seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
             if box.dealer:
                 # The longest form that fits the box: with "cards", with the number, the word.
@@ -486,7 +486,9 @@ class LogView(RichLog):
     scene: reactive[Scene | None] = reactive(None)
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, **kwargs)  # type: ignore[arg-type]
+        # Wrapped at the box's width: RichLog's default least width (78) would cut every line
+        # longer than the box (the score of a hand among four) at its edge.
+        super().__init__(wrap=True, markup=False, min_width=1, **kwargs)  # type: ignore[arg-type]
         self._shown: tuple[str, ...] = ()
         self.can_focus = False
 
