@@ -511,6 +511,15 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
         (tr(lang, "manilhas"), manilhas),
         (tr(lang, "stake"), str(view.stake)),
     ]
+    if view.tricks:
+        # Who took each round of the hand so far, in order: who wins the hand turns on the
+        # order and the ties, not just the count (a split then a tie goes to the first).
+        leaders = [*(r.leader for r in view.tricks[1:]), view.leader]
+        won = [
+            tr(lang, "tied") if r.result is None else names[leader]
+            for r, leader in zip(view.tricks, leaders, strict=True)
+        ]
+        info.append((tr(lang, "tricks"), ", ".join(won)))
     if view.proposal is not None and view.proposer is not None:
         info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
     if view.special != truco.Special.NORMAL:

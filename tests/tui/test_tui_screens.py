@@ -780,3 +780,43 @@ def test_a_log_line_wider_than_the_log_wraps_whole_into_it(tmp_path: Path) -> No
             assert score in shown, (score, rows)
 
     run(go())
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_truco_s_facts_tell_who_took_each_round_of_the_hand(players: int, tmp_path: Path) -> None:
+    """Who wins a Truco hand turns on who took which round, and the ties: before the third
+    round the facts name each round's taker (or "tied") in order, as the tricks' events have
+    them, at 80x24."""
+    spec = "truco" if players == 2 else "truco(players=4)"
+    seats = ["human", *["random"] * (players - 1)]
+
+    def two_rounds_undecided(session: Session) -> bool:
+        """Two rounds taken and a third to play: split between the sides, or both tied."""
+        view = session.game.observe(session.state, 0)
+        return len(view.tricks) == 2 and session.over is None
+
+    async def go() -> None:
+        for seed in range(40):
+            app = make_app(spec, seats, seed, tmp_path)
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen = await settle(pilot)
+                session = screen.session
+                try:
+                    await _drive(pilot, screen, two_rounds_undecided, seed, prefer="play")
+                except AssertionError:
+                    continue  # the match ended first: another seed
+                taken = [
+                    event.get("winner")
+                    for step in session.steps
+                    if step.events and step.events[0].get("type") != "deal"
+                    for event in step.events
+                    if event["type"] == "trick"
+                ][-2:]
+                names = session.table_names("en")
+                told = ", ".join("tied" if t is None else names[t] for t in taken)
+                assert ("tricks", told) in screen.scene.table.info
+                assert fully_visible(app, f"tricks: {told}"), screen_lines(app)
+                return
+        raise AssertionError("no seed brought a third round")
+
+    run(go())
