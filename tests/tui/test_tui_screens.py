@@ -820,3 +820,26 @@ def test_truco_s_facts_tell_who_took_each_round_of_the_hand(players: int, tmp_pa
         raise AssertionError("no seed brought a third round")
 
     run(go())
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_a_screen_shrunk_to_60x20_and_back_is_drawn_as_before(lang: str, tmp_path: Path) -> None:
+    """Back at 80x24 every box has its rows again: the keys one line where they fit one, not
+    the two they took at 60 columns (the log and the scores' names lost a row to them)."""
+    _, rec = play(tapete.load("pottle(deals=1)"), ["random"] * 4, seed=9)
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            before = screen_lines(app)
+            await pilot.resize_terminal(60, 20)
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            assert screen_lines(app) == before
+
+    run(go())

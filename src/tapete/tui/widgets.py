@@ -673,6 +673,9 @@ class KeyBar(Static):
             used += room
             lines[-1].append(f"[b]{key}[/b] [@click=screen.{action}]{words}[/]")
         self.update("\n".join("  ".join(parts) for parts in lines))
+        # As many rows as lines, said outright: drawn again from a resize, an auto height kept
+        # the rows of the width before (two at 60 columns, still two at 80, a row of the log lost).
+        self.styles.height = len(lines)
 
     def on_resize(self) -> None:
         shown = getattr(self, "_shown", None)
