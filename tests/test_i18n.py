@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 import tapete
-from tapete.i18n import LANGUAGES, catalog, tr
+from tapete.i18n import LANGUAGES, RULES, catalog, rule_text, tr
 
 SRC = Path(tapete.__file__).parent
 
@@ -73,3 +73,18 @@ def test_region_tags_and_fallback() -> None:
     assert tr("pt-BR", "trump") == "trunfo"
     assert tr("fr", "trump") == "trump"
     assert tr("es", "never translated") == "never translated"
+
+
+def test_every_rule_an_engine_refuses_by_has_a_sentence_in_every_language() -> None:
+    """A refusal is told in the table's language by its rule code: a code with no sentence is
+    told in English whatever the language (Poch's "shedding" was)."""
+    codes = set()
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalActionError":
+                codes |= _texts(node.args[0]) if node.args else set()
+    assert {"must-follow-suit", "shedding"} <= codes
+    assert sorted(codes - set(RULES)) == []
+    for lang in LANGUAGES[1:]:
+        for code in codes:
+            assert rule_text(lang, code, "the engine's sentence") != "the engine's sentence"

@@ -843,3 +843,32 @@ def test_a_screen_shrunk_to_60x20_and_back_is_drawn_as_before(lang: str, tmp_pat
             assert screen_lines(app) == before
 
     run(go())
+
+
+def test_poch_s_pass_after_the_betting_is_refused_in_the_table_s_language(tmp_path: Path) -> None:
+    def your_lead(session: Session) -> bool:
+        view = session.game.observe(session.state, 0)
+        return str(view.phase) == "shedding" and session.turn == 0
+
+    async def go() -> None:
+        for seed in range(20):
+            app = make_app(
+                "poch(rounds=1)", ["human", "random", "random", "random"], seed, tmp_path
+            )
+            app.settings.lang = "es"
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen = await settle(pilot)
+                try:
+                    await _drive(pilot, screen, your_lead, seed)
+                except AssertionError:
+                    continue  # the round ended before your turn to lead: another seed
+                await pilot.press("p")
+                await pilot.pause()
+                said = text_of(screen.query_one(MessageLine))
+                assert said == (
+                    "no permitido: la ronda de póquer terminó: sal con una carta de tu mano"
+                )
+                return
+        raise AssertionError("no seed gave you a turn after the betting")
+
+    run(go())
