@@ -199,7 +199,6 @@ def test_in_ronda_india_a_seat_s_record_hides_its_own_card() -> None:
     assert record.redact(recorder.record(), None).deals[0].hands == ((), (), ())
 
 
-
 def test_in_ronda_india_the_table_shows_you_the_back_of_your_card_and_theirs_face_up() -> None:
     """The terminal and the browser draw a seat's table from ``present``: while the one-card
     hand is bid, you hold one card you cannot see (a back, not an empty hand) and see theirs."""
@@ -212,6 +211,7 @@ def test_in_ronda_india_the_table_shows_you_the_back_of_your_card_and_theirs_fac
         assert (table.hand, table.blind) == ((), 1)
         others = [s for s in table.seats if s.seat != seat]
         assert all(len(s.shown) == 1 for s in others)
+
 
 def test_the_terminal_log_never_names_a_card_a_bot_played_face_down() -> None:
     """At the terminal you read your own face-down cards; a bot's are told as face down."""

@@ -481,6 +481,29 @@ def test_seat_boxes_show_the_bot_level_and_the_dealer_s_cards_from_the_first_fra
     run(go())
 
 
+def test_in_ronda_india_the_other_seats_cards_are_on_the_screen_at_80x24(
+    tmp_path: Path,
+) -> None:
+    """The one-card hands of ronda_india are bid seeing everyone's card but your own: at the
+    smallest terminal the seats' boxes show those cards whole, under the bids and tricks."""
+
+    async def go() -> None:
+        spec = "pocha(players=3, schedule=[1], ronda_india=true)"
+        app = make_app(spec, ["human", "medium", "medium"], 4, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            view = screen.session.game.observe(screen.session.state, 0)
+            for seat in (1, 2):
+                hand = view.hands[seat]
+                assert hand is not None and len(hand) == 1
+                glyph = card_glyph(format_card(next(iter(hand))), "spanish")
+                # a line of the seat's box holding the card alone, not cut off under its facts
+                boxed = re.compile(rf"[│┃] {re.escape(glyph)} +[│┃]")
+                assert any(boxed.search(line) for line in screen_lines(app)), glyph
+
+    run(go())
+
+
 # --- the language: F1 and bot levels ----------------------------------------------------------
 
 

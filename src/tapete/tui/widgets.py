@@ -91,6 +91,9 @@ class TitleBar(Static):
         self.update(line)
 
 
+SEAT_ROWS = 5  # a seat's box: three lines of facts within its border (tapete.tcss)
+
+
 class SeatsRow(Horizontal):
     """The seats around the table: name, bid or stake, tricks, chips; the one to act lit."""
 
@@ -103,6 +106,10 @@ class SeatsRow(Horizontal):
         # Before the first layout the row has no width yet: it spans the screen.
         width = self.size.width or self.app.size.width
         room = max(8, width // max(1, len(table.seats)) - 6)
+        # The row grows by a line where a seat's cards are in sight (Pocha's ronda_india, Poch's
+        # showdown): under its facts, they would be cut off by a box of the usual height.
+        inner = max((len(b.lines) + bool(b.shown) for b in table.seats), default=0)
+        self.styles.height = max(SEAT_ROWS, inner + 2)
         for box in table.seats:
             body = Text("\n".join(box.lines))
             if box.shown:
@@ -111,6 +118,7 @@ class SeatsRow(Horizontal):
                     body.append_text(card_text(card, table.deck))
                     body.append(" ")
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
+            seat.styles.height = self.styles.height
             # The title is the name and bot level; where the box is too narrow, the name alone.
             seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
