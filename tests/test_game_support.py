@@ -83,6 +83,17 @@ def test_every_game_has_bots_a_presenter_and_a_rules_page(name: str) -> None:
     assert (ROOT / "tests" / "bots" / f"test_{game_name}_bots.py").is_file()
 
 
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_every_bot_level_says_when_it_has_no_legal_action_to_choose_from(name: str) -> None:
+    game = tapete.load(name)
+    view = game.observe(game.new_state(seed=5), 0)
+    for level in (*bots.LEVELS, "hard(iterations=2)"):
+        with pytest.raises(ValueError, match="no legal action to choose from"):
+            bots.load(level).choose(view, [], random.Random(0))
+    with pytest.raises(ValueError, match="no legal action to choose from"):
+        bots.LevelBot("easy").decide(view, (), random.Random(0))
+
+
 def test_an_object_no_game_made_has_no_presenter_or_bots() -> None:
     with pytest.raises(tapete.SpecError, match="not the view of a registered game"):
         present(object())

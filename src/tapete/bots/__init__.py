@@ -57,7 +57,8 @@ SEARCH_MS = {"hard": 500, "expert": 3000}  # the search levels' default budgets 
 
 
 class Bot(Protocol):
-    """A player that decides from its view alone."""
+    """A player that decides from its view alone: ``choose`` returns one of ``legal_actions``
+    (the bots of ``load`` raise ValueError when there is none)."""
 
     name: str
 
@@ -228,7 +229,23 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        _choosable(legal_actions)
         return legal_actions[rng.randrange(len(legal_actions))]
+
+
+def _choosable(legal_actions: Sequence[Action]) -> None:
+    """Raise ValueError unless there is a legal action to choose from: every level's ``choose``
+    checks this first, so no strategy meets an empty list (it would fail in a ``min``).
+
+    >>> _choosable([])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: no legal action to choose from: legal_actions is empty ...
+    """
+    if len(legal_actions) == 0:
+        raise ValueError(
+            "no legal action to choose from: legal_actions is empty (the match is over:"
+            " nobody is to act)"
+        )
 
 
 STRATEGIES: Mapping[str, str] = MappingProxyType(
@@ -263,6 +280,7 @@ class LevelBot:
         self.name = name or level
 
     def decide(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Decision:
+        _choosable(legal_actions)
         if len(legal_actions) == 1:
             return Decision(legal_actions[0], Reason("the only legal move"))
         decision: Decision = strategies(view).decide(
