@@ -12,6 +12,7 @@ actions are refused with a clear error.
 from __future__ import annotations
 
 import copyreg
+import dataclasses
 import pickle
 import random
 from types import MappingProxyType
@@ -27,6 +28,7 @@ from support import fingerprint, random_playout
 from tapete import bots, record
 from tapete.bench import compiled
 from tapete.cards import CARD_TEXT, CardSet
+from tapete.games import ENTRIES
 from tapete.match import play
 
 ALL_SPECS = [spec for name in sorted(SPECS) for spec in SPECS[name]]
@@ -44,6 +46,27 @@ def test_every_spec_is_canonical_and_loads() -> None:
     for spec in ALL_SPECS:
         game = tapete.load(spec)
         assert tapete.load(game.spec) == game
+
+
+WRONG_TYPES = ("4", 4.5, b"4", [4], {"players": 4}, object())  # never a parameter's value
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_params_built_directly_refuse_a_wrong_type_as_load_does(name: str) -> None:
+    """Every field of a game's ``Params`` given a value of a type it does not take raises the
+    SpecError naming that field, and the same one ``tapete.load`` gives for the same value."""
+    entry = ENTRIES[name]
+    params = entry.rules().Params
+    for field in dataclasses.fields(params):
+        for value in WRONG_TYPES:
+            with pytest.raises(tapete.SpecError) as direct:
+                params(**{**entry.defaults, field.name: value})
+            assert direct.value.param == field.name, (field.name, value)
+        with pytest.raises(tapete.SpecError) as loaded:
+            tapete.load(f"{name}({field.name}='4')")
+        with pytest.raises(tapete.SpecError) as direct:
+            params(**{**entry.defaults, field.name: "4"})
+        assert str(direct.value) == str(loaded.value)
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)

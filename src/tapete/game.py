@@ -39,6 +39,7 @@ import dataclasses
 import enum
 import importlib
 import random
+import types
 import typing
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +62,7 @@ __all__ = [
     "Setup",
     "WordEnum",
     "check",
+    "check_params",
     "deal_as_seen",
     "format_spec",
     "mypyc_attr",
@@ -652,37 +654,126 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
 def bind(
     name: str, rules: Rules[S, V], defaults: Mapping[str, Any], given: Mapping[str, Any]
 ) -> Game[S, V]:
-    """Build a ``Game`` from a registry entry and the parameters a spec gives."""
+    """Build a ``Game`` from a registry entry and the parameters a spec gives; the values are
+    checked by ``Params`` itself (``check_params``), as when it is built directly."""
     fields = [f.name for f in dataclasses.fields(rules.Params)]
     unknown = [k for k in given if k not in fields]
     if unknown:
         raise SpecError(
             f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
         )
-    given = typed_params(rules.Params, given)
     base = rules.Params(**defaults)
-    try:
-        params = rules.Params(**{**defaults, **given})
-    except TypeError as exc:  # compiled, a value of another type fails before the checks
-        raise SpecError(f"{name}: a parameter has a value of the wrong type ({exc})") from None
-    return Game(name, params, rules, base)
+    return Game(name, rules.Params(**{**defaults, **given}), rules, base)
+
+
+def check_params(params: Any) -> None:
+    """Check each field of a game's ``Params`` against its declared type; the first thing every
+    ``Params.__post_init__`` does, so that a ``Params`` built directly and one read from a spec
+    (``tapete.load``) are refused alike, and the game's own checks compare values of the types
+    they expect.
+
+    A value of another type raises SpecError naming the field and the types it takes, unless the
+    game's own check can name what the field accepts: a word field reads the value as the word
+    it is written as, and a field of several types keeps any value a spec can write.
+
+    >>> from tapete.games import pocha
+    >>> pocha.Params(players="4")
+    Traceback (most recent call last):
+    tapete.errors.SpecError: players='4' is not accepted: a whole number
+    >>> pocha.Params(dealer_hook=1)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: dealer_hook=1 is not accepted: true or false
+    >>> pocha.Params(scoring=3)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: scoring='3' is not accepted: pocha or oh_hell
+    """
+    hints = _field_hints(type(params))
+    for name, hint in hints.items():
+        value = getattr(params, name)
+        typed = _typed(name, hint, value)
+        if typed is not value:
+            object.__setattr__(params, name, typed)  # frozen: the constructor's own fix-up
+
+
+_HINTS: dict[type, dict[str, object]] = {}
+
+
+def _field_hints(params: type[Any]) -> dict[str, object]:
+    """The declared type of each field of the dataclass ``params`` (resolved once a class)."""
+    hints = _HINTS.get(params)
+    if hints is None:
+        every = typing.get_type_hints(params)
+        hints = _HINTS[params] = {f.name: every[f.name] for f in dataclasses.fields(params)}
+    return hints
 
 
 def typed_params(params: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """``given`` parameter values for the ``Params`` class ``params``, as ``_typed`` reads them;
-    raises SpecError for a yes/no parameter given anything but true or false."""
-    hints = typing.get_type_hints(params)
+    """``given`` parameter values for the ``Params`` class ``params``, as ``check_params`` reads
+    them; raises SpecError for a value of a type the field does not take."""
+    hints = _field_hints(params)
     return {key: _typed(key, hints.get(key), value) for key, value in given.items()}
 
 
+_KINDS: dict[object, str] = {
+    bool: "true or false",
+    int: "a whole number",
+    str: "a word",
+    type(None): "none",
+}
+
+
 def _typed(name: str, hint: object, value: Any) -> Any:
-    """``value`` for a parameter declared ``hint``: a yes/no parameter takes only true or false;
-    a word parameter reads any other value as the word it is written as, so the game's own check
-    names the words it accepts (both builds alike: the compiled one checks types first)."""
-    if hint is bool and not isinstance(value, bool):
-        check(False, name, value, "true or false")
-    if hint is int and (not isinstance(value, int) or isinstance(value, bool)):
-        check(False, name, value, "a whole number")
-    if hint is str and not isinstance(value, str):
+    """``value`` for a parameter declared ``hint``; raises SpecError for a value of a type the
+    check of the game could not judge.
+
+    A value of one of the hint's types is kept. A word parameter reads any other value as the
+    word it is written as, so that the game's own check names the words it accepts (in both
+    builds alike: compiled, a value of another type would fail before the checks). A parameter
+    of several types (``int | None``, say) keeps any other value a spec can write (an int, a
+    word, true/false, none, a tuple of ints): its check names the values it takes, as for a spec.
+    """
+    if hint is None:  # no field of that name: the caller refuses the name itself
+        return value
+    kinds: list[object] = []
+    for kind in typing.get_args(hint) if _is_union(hint) else (hint,):
+        if typing.get_origin(kind) is typing.Literal:
+            kinds.extend(type(choice) for choice in typing.get_args(kind))
+        else:
+            kinds.append(kind)
+    kinds = list(dict.fromkeys(kinds))
+    if any(_has_type(value, kind) for kind in kinds):
+        return value
+    if kinds == [str]:
         return format_value(value)
+    if len(kinds) > 1 and _spec_value_type(value):
+        return value
+    words = [_describe(kind) for kind in kinds]
+    accepted = " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+    listed = isinstance(value, list) and any(typing.get_origin(k) is tuple for k in kinds)
+    check(False, name, value, accepted + (", not a list" if listed else ""))
     return value
+
+
+def _spec_value_type(value: object) -> bool:
+    """Whether ``value`` is of a type ``parse_spec`` gives (``ParamValue``)."""
+    return value is None or isinstance(value, int | str) or _has_type(value, tuple[int, ...])
+
+
+def _describe(kind: object) -> str:
+    if typing.get_origin(kind) is tuple:
+        return "a tuple of whole numbers"
+    return _KINDS.get(kind, getattr(kind, "__name__", str(kind)))
+
+
+def _is_union(hint: object) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+
+
+def _has_type(value: object, kind: object) -> bool:
+    """Whether ``value`` is of the declared type ``kind``: a bool is no int here, and a tuple is
+    checked item by item (``tuple[int, ...]``, the one kind of tuple a parameter is)."""
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if typing.get_origin(kind) is tuple:
+        return isinstance(value, tuple) and all(_has_type(v, int) for v in value)
+    return isinstance(kind, type) and isinstance(value, kind)

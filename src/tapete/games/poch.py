@@ -86,6 +86,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    check_params,
     deal_as_seen,
     mypyc_attr,
 )
@@ -120,7 +121,8 @@ class Phase(WordEnum):
 _POKER, _SHED, _OVER = Phase  # for the hot path: a global is read faster
 
 
-@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
+# Compiled, a native class would refuse a wrong type before check_params names it.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Poch's parameters (the options of ``docs/rules/poch.md``), defaults first."""
@@ -138,6 +140,7 @@ class Params:
     max_rounds: int | str | None = "ten_per_player"
 
     def __post_init__(self) -> None:
+        check_params(self)
         if self.bet_cap is None:
             # A spec string reads the word none as None; this option's value is the word.
             object.__setattr__(self, "bet_cap", "none")

@@ -63,6 +63,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    check_params,
     deal_as_seen,
     mypyc_attr,
 )
@@ -84,7 +85,8 @@ class Phase(WordEnum):
 _BID, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
-@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
+# Compiled, a native class would refuse a wrong type before check_params names it.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Pocha's parameters; ``oh_hell`` registers other defaults (see ``tapete.games``)."""
@@ -107,6 +109,7 @@ class Params:
     ronda_india: bool = False
 
     def __post_init__(self) -> None:
+        check_params(self)
         check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2")
         check(self.max_players in range(4, 9), "max_players", self.max_players, "4 to 8")
         widen = " (min_players=2 allows 2)" if self.min_players == 3 else ""

@@ -58,6 +58,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    check_params,
     deal_as_seen,
     mypyc_attr,
 )
@@ -89,7 +90,8 @@ class Phase(WordEnum):
 _BID, _TRUMP, _PLAY, _OVER = Phase  # for the hot path: a global is read faster
 
 
-@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
+# Compiled, a native class would refuse a wrong type before check_params names it.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Pottle's parameters, the defaults first in each accepted list."""
@@ -103,6 +105,7 @@ class Params:
     bankroll: int = 20
 
     def __post_init__(self) -> None:
+        check_params(self)
         check(self.players in range(3, 8), "players", self.players, "3 to 7")
         check(
             self.max_same_bid == "unlimited" or _at_least(1, self.max_same_bid),

@@ -78,6 +78,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    check_params,
     deal_as_seen,
     mypyc_attr,
 )
@@ -122,7 +123,8 @@ class Special(WordEnum):
 NORMAL, ELEVEN, IRON = Special  # the short names the rules use
 
 
-@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
+# Compiled, a native class would refuse a wrong type before check_params names it.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Truco's parameters; the first value of each is the default."""
@@ -138,10 +140,11 @@ class Params:
     forbid_pointless_raise: bool = False
 
     def __post_init__(self) -> None:
+        check_params(self)
         check(self.players in (2, 4), "players", self.players, "2 (1v1) or 4 (2v2)")
         check(self.deck in ORDINARY, "deck", self.deck, "dirty (40 cards) or clean (24 cards)")
         check(
-            isinstance(self.target, int) and 2 <= self.target <= MAX_TARGET,
+            2 <= self.target <= MAX_TARGET,
             "target",
             self.target,
             f"a number of points from 2 to {MAX_TARGET} (12 by default)",
@@ -164,9 +167,6 @@ class Params:
             self.responder,
             "next_opponent or either_opponent",
         )
-        for name in ("iron_hand_blind", "no_encoberta_after_tie", "forbid_pointless_raise"):
-            value = getattr(self, name)
-            check(isinstance(value, bool), name, value, "true or false")
 
 
 def players(params: Params) -> int:

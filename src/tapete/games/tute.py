@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tapete import tricks
@@ -75,6 +75,7 @@ from tapete.game import (
     Setup,
     WordEnum,
     check,
+    check_params,
     deal_as_seen,
     format_value,
     mypyc_attr,
@@ -142,7 +143,8 @@ BEATERS = tuple(_beaters(trump) for trump in range(4))
 """``BEATERS[trump][card]``: the cards that beat ``card`` when it is winning the trick."""
 
 
-@mypyc_attr(native_class=False)  # compiled, a wrong type would fail before the checks
+# Compiled, a native class would refuse a wrong type before check_params names it.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class Params:
     """Tute's parameters; ``None`` means the default for the player count."""
@@ -161,15 +163,11 @@ class Params:
     match: str = "single_deal"
 
     def __post_init__(self) -> None:
-        for option in fields(self):
-            value = getattr(self, option.name)
-            if isinstance(option.default, bool):
-                check(isinstance(value, bool), option.name, value, "true or false")
-            elif option.name in _CHOICES:
-                allowed, accepted = _CHOICES[option.name]
-                ok = value in allowed and not isinstance(value, bool)
-                check(ok, option.name, value, accepted)
-        ok = isinstance(self.match, str) and deals_to_win(self.match) >= 0
+        check_params(self)
+        for name, (allowed, accepted) in _CHOICES.items():
+            value = getattr(self, name)
+            check(value in allowed and not isinstance(value, bool), name, value, accepted)
+        ok = deals_to_win(self.match) >= 0
         check(ok, "match", self.match, MATCHES)
         other = 6 - self.players
         for name in _ONLY_WITH[other]:
