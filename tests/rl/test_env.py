@@ -227,6 +227,42 @@ def test_an_environment_not_running_says_so() -> None:
     assert env.last()[0]["action_mask"].any()
 
 
+@pytest.mark.parametrize("agent", ["seat_9", "seat_-1", 0, None])
+def test_an_agent_not_at_the_table_is_named_with_the_agents_that_are(agent: Any) -> None:
+    env = tapete.rl.env("pocha(players=3, schedule=[1])")
+    env.reset(seed=2)
+    selected = env.agent_selection
+    for call in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(KeyError) as raised:
+            call(agent)
+        assert str(raised.value) == (
+            f"no agent {agent!r} in tapete_pocha: the agents are seat_0, seat_1, seat_2"
+        )
+    assert env.agent_selection == selected
+
+
+@pytest.mark.parametrize(
+    ("seed", "error"), [("a", TypeError), (1.5, TypeError), (True, TypeError), (-1, ValueError)]
+)
+def test_a_seed_that_is_no_whole_number_from_0_is_refused_by_name(seed: Any, error: Any) -> None:
+    import gymnasium
+
+    message = f"seed={re.escape(repr(seed))} is not accepted: a whole number from 0, or None"
+    env = tapete.rl.env("pocha(players=3, schedule=[1])")
+    env.reset(seed=4)
+    before = env.match_seed
+    with pytest.raises(error, match=message):
+        env.reset(seed=seed)
+    assert env.match_seed == before  # the match in play goes on
+    single = tapete.rl.single_agent("pocha(players=3, schedule=[1])", opponents="random")
+    with pytest.raises(error, match=message) as raised:
+        single.reset(seed=seed)
+    assert isinstance(raised.value, gymnasium.error.Error)  # what Gymnasium raises for it
+    assert single.state is None
+    env.reset(seed=np.int64(4))
+    assert env.match_seed == before
+
+
 def test_an_environment_pickles_mid_match_and_plays_on_alike() -> None:
     import pickle
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tapete.game import Game, Seat
+from tapete.game import Game, Seat, integer
 
 if TYPE_CHECKING:
     from tapete.bots import Bot
@@ -77,3 +77,29 @@ def game_of(spec: str | Game[Any, Any]) -> Game[Any, Any]:
     if isinstance(spec, str):
         return load(spec)
     raise TypeError(f"a game is a spec such as 'pocha(players=3)' or a tapete Game, not {spec!r}")
+
+
+def episode_seed(
+    seed: object,
+    wrong_type: type[TypeError] = TypeError,
+    negative: type[ValueError] = ValueError,
+) -> int | None:
+    """``seed`` as the environments' ``reset`` takes it: None (go on from the generator) or a
+    whole number from 0, as an int (NumPy's integers too). Raises ``wrong_type`` for anything
+    else (text, a float, a bool) and ``negative`` for a number below 0, both naming the seed and
+    what is accepted, before the environment changes.
+
+    >>> episode_seed(7), episode_seed(None)
+    (7, None)
+    >>> episode_seed("a")
+    Traceback (most recent call last):
+    TypeError: seed='a' is not accepted: a whole number from 0, or None
+    """
+    if seed is None:
+        return None
+    number = integer(seed)
+    if number is None:
+        raise wrong_type(f"seed={seed!r} is not accepted: a whole number from 0, or None")
+    if number < 0:
+        raise negative(f"seed={seed!r} is not accepted: a whole number from 0, or None")
+    return number

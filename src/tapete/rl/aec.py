@@ -27,12 +27,25 @@ from pettingzoo import AECEnv
 
 from tapete.game import Game, seat_scores
 from tapete.record import Recorder, SeatInfo, write
-from tapete.rl import game_of
+from tapete.rl import episode_seed, game_of
 from tapete.rl.encodings import Encoding, encoding
 
-__all__ = ["REWARDS", "TapeteEnv", "agent_name"]
+__all__ = ["REWARDS", "TapeteEnv", "UnknownAgentError", "agent_name"]
 
 REWARDS = ("deal", "match")
+
+
+class UnknownAgentError(KeyError):
+    """An agent that is not at the table, named with the agents that are: a KeyError, as
+    PettingZoo's environments raise for an unknown agent, that prints its sentence (a plain
+    KeyError prints the quoted key).
+
+    >>> str(UnknownAgentError("no agent 'seat_9': the agents are seat_0, seat_1"))
+    "no agent 'seat_9': the agents are seat_0, seat_1"
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 def agent_name(seat: int) -> str:
@@ -94,15 +107,28 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._cache: dict[int, dict[str, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        """The observation space of ``agent``; UnknownAgentError (a KeyError) for no agent."""
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        """The action space of ``agent``; UnknownAgentError (a KeyError) for no agent."""
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: object) -> str:
+        """``agent`` when it is one of ``possible_agents``; else UnknownAgentError naming them."""
+        if isinstance(agent, str) and agent in self._seat_of:
+            return agent
+        raise UnknownAgentError(
+            f"no agent {agent!r} in {self.metadata['name']}: the agents are"
+            f" {', '.join(self.possible_agents)}"
+        )
 
     # --- the cycle ---------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new match; ``seed`` fixes this and every later match's deals."""
+        """Start a new match; ``seed`` (a whole number from 0) fixes this and every later match's
+        deals. TypeError for a seed of another type, ValueError for a negative one."""
+        seed = episode_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.match_seed = int(self._rng.integers(2**63))
@@ -186,10 +212,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent`` sees now: its encoded view and its legal actions (none off turn).
-        The arrays are the caller's own: changing them changes nothing in the environment."""
+        The arrays are the caller's own: changing them changes nothing in the environment.
+        UnknownAgentError (a KeyError) for an agent that is not at the table."""
         if self.state is None:
             raise RuntimeError("call reset() before stepping or observing the environment")
-        seat = self._seat_of[agent]
+        seat = self._seat_of[self._agent(agent)]
         cached = self._cache.get(seat)
         if cached is None:
             game, enc = self.game, self.encoding

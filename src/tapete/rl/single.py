@@ -32,13 +32,22 @@ from gymnasium import spaces
 from tapete import players
 from tapete.bots import Bot
 from tapete.game import Game, Seat, integer, seat_scores
-from tapete.rl import game_of
+from tapete.rl import episode_seed, game_of
 from tapete.rl.aec import REWARDS
 from tapete.rl.encodings import Encoding, encoding
 
 __all__ = ["ILLEGAL", "SingleAgentEnv"]
 
 ILLEGAL = ("replace", "raise")
+
+
+class _SeedTypeError(TypeError, gymnasium.error.Error):
+    """A seed of another type: a TypeError, as the AEC environment raises, and the error
+    Gymnasium's own ``reset`` raises for it."""
+
+
+class _SeedValueError(ValueError, gymnasium.error.Error):
+    """A negative seed: a ValueError, as the AEC environment raises, and Gymnasium's error."""
 
 
 class SingleAgentEnv(gymnasium.Env[Any, Any]):
@@ -89,8 +98,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """A new match, played by the bots up to this seat's first decision (a match that ends
-        before it — a seat may have nothing to decide — is skipped for the next one)."""
-        super().reset(seed=seed)
+        before it — a seat may have nothing to decide — is skipped for the next one).
+        ``seed`` is a whole number from 0 or None: TypeError for another type, ValueError for a
+        negative one (each also a ``gymnasium.error.Error``, which Gymnasium raises for them)."""
+        super().reset(seed=episode_seed(seed, _SeedTypeError, _SeedValueError))
         while True:
             self.match_seed = seed = int(self.np_random.integers(2**63))
             self.state = self.game.new_state(seed=seed)
