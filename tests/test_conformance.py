@@ -28,7 +28,7 @@ from support import fingerprint, random_playout
 from tapete import bots, record
 from tapete.bench import compiled
 from tapete.cards import CARD_TEXT, CardSet
-from tapete.games import ENTRIES
+from tapete.games import ENTRIES, pocha
 from tapete.match import play
 
 ALL_SPECS = [spec for name in sorted(SPECS) for spec in SPECS[name]]
@@ -339,6 +339,9 @@ MALFORMED_TEXT = (
     "raise ²",
     "bet ²",
     "play ²c",
+    # Numbers past Python's int() limit of 4300 digits: refused as text, not by int()
+    *(f"{verb}{'9' * 5000}{end}" for verb, end in [("bid ", ""), ("", ""), ("raise ", "")]),
+    *(f"{verb}{'9' * 5000}{end}" for verb, end in [("bet ", ""), ("play ", "o"), ("", "h")]),
 )
 NOT_ACTIONS = (None, 1.5, float("nan"), True, [1], (1,), b"bid 1", {"play": 1})
 
@@ -355,6 +358,30 @@ def test_what_format_action_writes_parse_action_reads_back(spec: str) -> None:
             assert str(number) in str(exc)
             continue
         assert game.parse_action(text) == number, (number, text)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_the_ints_with_text_are_exactly_the_game_s_actions(spec: str) -> None:
+    """``format_action`` gives text to the actions of the game and to nothing else: the fixed
+    action space of its encoding (``tapete.rl.encodings``), every card, call, bid, bet and raise
+    the rules can ever allow. A bid past the largest hand, or a bet or raise past the chips
+    that can be in play, is InvalidActionError, as text and as a number."""
+    encodings = pytest.importorskip("tapete.rl.encodings")  # the encodings need NumPy
+    game = tapete.load(spec)
+    space = set(encodings.encoding(game).actions)
+    if game.rules is pocha:
+        # Pocha's notation names the bids of the deck's largest hand, its encoding those of the
+        # schedule's: a bid past this hand is the rule bid-range, whatever the schedule.
+        space |= {pocha.BID + n for n in range(game.deck.size // game.players + 1)}
+    named = set()
+    for number in [*range(-2, 2 * max(space) + 2), 10**6, 2**70]:
+        try:
+            text = game.format_action(number)
+        except tapete.InvalidActionError:
+            continue
+        named.add(number)
+        assert game.parse_action(text) == number, (number, text)
+    assert named == space, sorted(named ^ space)[:5]
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)

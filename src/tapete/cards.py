@@ -130,7 +130,9 @@ def parse_card(text: str, french: bool = False) -> Card:
     text = text.strip()
     if len(text) >= 2:
         rank_text, suit_char = text[:-1], text[-1]
-        if not french and suit_char in SPANISH_SUITS and rank_text.isdecimal():
+        spanish = not french and suit_char in SPANISH_SUITS
+        # Two digits at most: no int() of a number thousands of digits long (refused, or slow).
+        if spanish and rank_text.isdecimal() and len(rank_text) <= 2:
             rank = int(rank_text)
             if 1 <= rank <= 12:
                 return SPANISH_SUITS.index(suit_char) * 16 + rank
@@ -139,7 +141,7 @@ def parse_card(text: str, french: bool = False) -> Card:
             suit = 4 + FRENCH_SUITS.index(suit_char.lower())
             if upper in _FRENCH_RANKS:
                 return suit * 16 + _FRENCH_RANKS[upper]
-            if upper.isdecimal() and 2 <= int(upper) <= 9:
+            if upper.isdecimal() and len(upper) == 1 and 2 <= int(upper) <= 9:
                 return suit * 16 + int(upper)
     raise InvalidActionError(
         f"{text!r} is not a card: write rank then suit, e.g. 1o 7e 12b (Spanish: o oros, c copas, "

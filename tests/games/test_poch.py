@@ -1016,3 +1016,25 @@ def test_same_seed_same_match() -> None:
     assert poch.new_state(poch.Params(), Setup(seed=1)).rnd.deck != (
         poch.new_state(poch.Params(), Setup(seed=2)).rnd.deck
     )
+
+
+def test_a_bet_or_raise_past_every_chip_in_play_is_no_action() -> None:
+    """Bets and raises name 1 to ``most_chips`` chips (360 for four players of 10 chips, the
+    bank adding 8 a round for 40 rounds); a larger number is no action, as text or as an int."""
+    game = tapete.load("poch")
+    assert poch.most_chips(game.params) == 4 * 10 + 8 * 40
+    assert game.format_action(poch.raise_action(360)) == "raise 360"
+    assert game.parse_action("bet 360") == poch.bet_action(360)
+    with pytest.raises(InvalidActionError, match="9999 is not an action of poch"):
+        game.format_action(9999)
+    for text in ("raise 4935", "bet 361", "bet " + "9" * 5000):
+        with pytest.raises(InvalidActionError, match="names 1 to 360 chips"):
+            game.parse_action(text)
+    antes = tapete.load("poch(players=3, bowl_funding=player_antes, max_rounds=none)")
+    assert poch.most_chips(antes.params) == 30  # the players' chips alone: no bank adds any
+    unbounded = tapete.load("poch(max_rounds=none)")
+    assert poch.most_chips(unbounded.params) is None  # the bank's money grows without end
+    big = poch.raise_action(poch.NO_CAP_MOST)
+    assert unbounded.parse_action(unbounded.format_action(big)) == big
+    with pytest.raises(InvalidActionError):
+        unbounded.format_action(big + 2)

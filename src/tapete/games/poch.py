@@ -1092,11 +1092,37 @@ def _event(pending: _Pending) -> Event:
 # --- notation -----------------------------------------------------------------------------------
 
 
+def most_chips(params: Params) -> int | None:
+    """The most chips a bet or a raise can name: every chip there can be in play, the players'
+    starting chips and what the bank adds each round up to the round cap; None when the bank
+    funds the bowls with no round cap (the money grows without limit, and so do the bets).
+
+    Bets and raises of 1 up to this many chips (``NO_CAP_MOST`` where None) are Poch's betting
+    actions: a larger one is no action of the game (``format_action`` and ``parse_action``
+    refuse it). Whether one is legal now is for ``why_illegal``: the bettor's stack and the
+    table stakes bound it.
+
+    >>> most_chips(Params()), most_chips(Params(players=3, bowl_funding="player_antes"))
+    (360, 30)
+    >>> most_chips(Params(max_rounds=None)) is None
+    True
+    """
+    total = params.players * params.chips
+    if params.bowl_funding != "bank":
+        return total
+    limit = round_limit(params)
+    return total + NAMED_BOWLS * limit if limit else None
+
+
 def format_action(params: Params, action: Action) -> str:
-    """The text notation (docs/notation.md).
+    """The text notation (docs/notation.md); InvalidActionError for a bet or raise of more
+    chips than can be in play (``most_chips``), which is no action of the game.
 
     >>> [format_action(Params(), a) for a in (PASS, CALL, bet_action(3), raise_action(2), 110)]
     ['pass', 'call', 'bet 3', 'raise 2', 'play Ah']
+    >>> format_action(Params(), 9999)
+    Traceback (most recent call last):
+    tapete.errors.InvalidActionError: 9999 is not an action of Poch: a raise names 1 to 360 chips
     """
     if action < PASS:
         return f"play {format_card(action)}"
@@ -1104,25 +1130,37 @@ def format_action(params: Params, action: Action) -> str:
         return "pass"
     if action == CALL:
         return "call"
-    if action & 1:
-        return f"raise {(action - CALL) // 2}"
-    return f"bet {(action - PASS) // 2}"
+    verb, chips = ("raise", (action - CALL) // 2) if action & 1 else ("bet", (action - PASS) // 2)
+    most = _most_named(params)
+    if chips > most:
+        raise InvalidActionError(
+            f"{action} is not an action of Poch: a {verb} names 1 to {most} chips"
+        )
+    return f"{verb} {chips}"
 
 
 def parse_action(params: Params, text: str) -> Action:
-    """``pass``, ``call``, ``bet N``, ``raise N``, ``play CARD`` (a bare card is a play).
+    """``pass``, ``call``, ``bet N``, ``raise N``, ``play CARD`` (a bare card is a play); a bet
+    or raise of 1 up to ``most_chips``.
 
     >>> parse_action(Params(), "bet 2") == bet_action(2), parse_action(Params(), "Ah")
     (True, 110)
+    >>> parse_action(Params(), "raise 4935")
+    Traceback (most recent call last):
+    tapete.errors.InvalidActionError: 'raise 4935': a raise names 1 to 360 chips
     """
     words = text.strip().lower().split()
     if words in (["pass"], ["call"]):
         return PASS if words[0] == "pass" else CALL
     if len(words) == 2 and words[0] in ("bet", "raise"):
-        if not words[1].isdecimal() or int(words[1]) < 1:
-            raise InvalidActionError(f"{text!r}: a {words[0]} is a number of chips from 1 up")
-        n = int(words[1])
-        return bet_action(n) if words[0] == "bet" else raise_action(n)
+        verb, number = words
+        most = _most_named(params)
+        # Longer than the most is past it: no int() of thousands of digits (slow, or refused).
+        ok = number.isdecimal() and len(number) <= len(str(most))
+        chips = int(number) if ok else 0
+        if not 1 <= chips <= most:
+            raise InvalidActionError(f"{text!r}: a {verb} names 1 to {most} chips")
+        return bet_action(chips) if verb == "bet" else raise_action(chips)
     if len(words) == 2 and words[0] == "play":
         return _deck(params.players).parse(words[1])
     if len(words) == 1 and not words[0].isdecimal():
@@ -1130,6 +1168,17 @@ def parse_action(params: Params, text: str) -> Action:
     raise InvalidActionError(
         f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"
     )
+
+
+NO_CAP_MOST = 10**18 - 1
+"""The most chips the notation names where ``most_chips`` sets no bound: far more than a match
+in human time holds (the bank adds 8 chips a round), and a bound all the same, so that
+``format_action`` writes only what ``parse_action`` reads back."""
+
+
+def _most_named(params: Params) -> int:
+    most = most_chips(params)
+    return NO_CAP_MOST if most is None else most
 
 
 # --- views --------------------------------------------------------------------------------------

@@ -889,7 +889,7 @@ def parse_action(params: Params, text: str) -> Action:
         if not arg.isdecimal():
             raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
         most = _deck(params).size // params.players  # the largest hand the deck can deal
-        if int(arg) > most:
+        if len(arg) > len(str(most)) or int(arg) > most:  # no int() of thousands of digits
             raise InvalidActionError(f"{text.strip()!r}: a bid here is at most {most} tricks")
         return BID + int(arg)
     try:

@@ -748,7 +748,7 @@ def parse_action(params: Params, text: str) -> Action:
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
-        if int(arg) > HAND:
+        if len(arg) > 1 or int(arg) > HAND:  # no int() of a number thousands of digits long
             raise InvalidActionError(f"{text!r}: a bid is at most {HAND} tricks, the whole hand")
         return BID + int(arg)
     if verb == "trump":

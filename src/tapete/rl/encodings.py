@@ -584,7 +584,8 @@ def _poch(game: Game[Any, Any]) -> Encoding:
             f"{game.spec}: without a round cap a Poch stack has no bound, nor has the action"
             " space: give max_rounds (or rounds) a number"
         )
-    total = n * p.chips + (poch.NAMED_BOWLS * limit if p.bowl_funding == "bank" else 0)
+    total = poch.most_chips(p)  # the chips in play, and the most a bet or raise names
+    assert total is not None  # a round cap bounds it
     most = (d - (0 if p.deal == "all" else 1)) // n + 1  # the most cards a hand holds
     bowls = len(poch.BOWLS)
     lay = Layout()
