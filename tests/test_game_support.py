@@ -6,11 +6,13 @@ screenshot are checked by their own tests (test_playthroughs, test_conformance, 
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import importlib
 import pickle
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,34 @@ def test_a_typed_load_gives_the_modules_states_and_views() -> None:
     assert rules_of(view) is tute and view.phase == tute.Phase.PLAY
     with pytest.raises(tapete.SpecError, match="tute is not a game of the module"):
         tapete.load("tute", pocha)
+
+
+CONTRACT = ("NAME", "Params", "Phase", "State", "View", *(n for n in dir(Rules) if n[0] != "_"))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
+def test_every_games_module_lists_its_public_names_in_all(module: Any) -> None:
+    """``__all__`` is every public name the module defines (a test keeps it so as names are
+    added), so ``from tapete.games.pocha import *`` gives the contract and every name the docs
+    use, and none of the module's own imports."""
+    file = module.__name__.split(".")[-1]
+    tree = ast.parse((ROOT / "src" / "tapete" / "games" / f"{file}.py").read_text())
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        defined.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    assert sorted(module.__all__) == sorted(n for n in defined if not n.startswith("_"))
+    namespace: dict[str, Any] = {}
+    exec(f"from {module.__name__} import *", namespace)
+    docs = "".join(p.read_text() for p in (ROOT / "docs").rglob("*.md"))
+    used = set(re.findall(rf"\b{file}\.([A-Za-z]\w*)", docs))
+    documented = {n for n in used if hasattr(module, n)} | set(CONTRACT)
+    assert documented <= set(namespace), sorted(documented - set(namespace))
+    assert "dataclass" not in namespace and "check" not in namespace
 
 
 @pytest.mark.parametrize("name", sorted(ENTRIES))

@@ -68,6 +68,39 @@ from tapete.game import (
     mypyc_attr,
 )
 
+__all__ = [
+    "BID",
+    "MAX_HANDS",
+    "NAME",
+    "SCHEDULES",
+    "Deal",
+    "Params",
+    "Phase",
+    "State",
+    "View",
+    "apply",
+    "card_order",
+    "current_player",
+    "deck",
+    "events",
+    "format_action",
+    "hand_score",
+    "legal_actions",
+    "legal_cards",
+    "new_state",
+    "observe",
+    "outcome",
+    "parse_action",
+    "players",
+    "sample_state",
+    "schedule_of",
+    "stack_deck",
+    "teams",
+    "visible_action",
+    "visible_events",
+    "why_illegal",
+]
+
 NAME = "pocha"
 BID = 128
 SCHEDULES = ("up_and_down", "up_only", "max_only", "n_ones")

@@ -63,6 +63,44 @@ from tapete.game import (
     mypyc_attr,
 )
 
+__all__ = [
+    "ANTE",
+    "BID",
+    "DEAL_PASSES",
+    "DECK",
+    "HAND",
+    "MAX_DEALS",
+    "NAME",
+    "NO_TRUMP",
+    "ORDER",
+    "POT_RULES",
+    "TRUMP",
+    "Deal",
+    "Params",
+    "Phase",
+    "State",
+    "View",
+    "apply",
+    "current_player",
+    "deck",
+    "events",
+    "format_action",
+    "legal_actions",
+    "legal_cards",
+    "new_state",
+    "observe",
+    "outcome",
+    "parse_action",
+    "players",
+    "pot_winner",
+    "sample_state",
+    "stack_deck",
+    "teams",
+    "visible_action",
+    "visible_events",
+    "why_illegal",
+]
+
 NAME = "pottle"
 HAND = 7
 TRUMP = 128
