@@ -259,7 +259,7 @@ def test_a_seed_that_is_no_whole_number_from_0_is_refused_by_name(seed: Any, err
         single.reset(seed=seed)
     assert isinstance(raised.value, gymnasium.error.Error)  # what Gymnasium raises for it
     assert single.state is None
-    env.reset(seed=np.int64(4))
+    env.reset(seed=np.int64(4))  # type: ignore[arg-type]  # NumPy's ints are seeds too
     assert env.match_seed == before
 
 

@@ -112,7 +112,7 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
     game = tapete.load("pocha(schedule=[1])")
     _, done = play(game, ["random"] * 4, seed=2)
     you = [record.SeatInfo("you", "human"), *done.seats[1:]]
-    records.save(replace(done, seats=you), tmp_path / "records")
+    records.save(replace(done, seats=tuple(you)), tmp_path / "records")
     half = Session(game, ["human", "random", "random", "random"], 3).record()
     records.save(half, tmp_path / "records")
     rows = {}
@@ -129,6 +129,7 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
 
     for lang in ("en", "es", "pt"):
         run(go(lang))
+    assert done.result is not None
     scores = " ".join(str(s) for s in done.result["scores"])
     for lang, you_, unfinished in [
         ("en", "you", "unfinished"),

@@ -795,6 +795,7 @@ def test_a_log_line_wider_than_the_log_wraps_whole_into_it(tmp_path: Path) -> No
             await pilot.press("escape")  # the summary, over the log
             await pilot.pause()
             log = screen.query_one(LogView)
+            assert screen.scene is not None
             score = [line for line in screen.scene.log if line.startswith("score of the")][-1]
             assert len(score) > log.region.width, score
             box = log.region
@@ -837,6 +838,7 @@ def test_truco_s_facts_tell_who_took_each_round_of_the_hand(players: int, tmp_pa
                 ][-2:]
                 names = session.table_names("en")
                 told = ", ".join("tied" if t is None else names[t] for t in taken)
+                assert screen.scene is not None
                 assert ("tricks", told) in screen.scene.table.info
                 assert fully_visible(app, f"tricks: {told}"), screen_lines(app)
                 return
