@@ -64,6 +64,9 @@ _ES: dict[str, str] = {
     "dealer": "reparte",
     "trump": "triunfo",
     "no trump": "sin triunfo",
+    # the trump fact's value ("triunfo: ninguno"), and Pottle's before the declarer names it
+    "none": "ninguno",
+    "not named yet": "aún sin elegir",
     "upcard": "muestra",
     "score": "puntos",
     "scores": "puntuación",
@@ -711,6 +714,9 @@ _PT: dict[str, str] = {
     "dealer": "dá as cartas",
     "trump": "trunfo",
     "no trump": "sem trunfo",
+    # the trump fact's value ("trunfo: nenhum"), and Pottle's before the declarer names it
+    "none": "nenhum",
+    "not named yet": "ainda não escolhido",
     "upcard": "carta virada",
     "score": "pontos",
     "scores": "placar",

@@ -262,11 +262,13 @@ def _label(words: list[str], lang: str) -> str:
     if verb == "raise":
         # Poch's "raise N": match the highest bet, then N more.
         return tr(lang, "raise {n} more", n=words[1])
+    if verb == "trump" and words[1] == "none":
+        # Pottle's no-trump contract is a choice beside the four suits: "no trump", not
+        # "trump no trump".
+        return tr(lang, "no trump")
     if verb in ("sing", "trump"):
         suit = SUIT_WORDS.get(words[1], words[1])  # Pottle's trump h: hearts
-        return tr(
-            lang, _LABELS[verb], suit=tr(lang, "no trump") if suit == "none" else tr(lang, suit)
-        )
+        return tr(lang, _LABELS[verb], suit=tr(lang, suit))
     if verb in _LABELS:
         return tr(lang, _LABELS[verb], n=words[1])
     return " ".join(words)
@@ -341,8 +343,12 @@ def _laid(seats: tuple[int, ...], leader: int, plays: tuple[Card, ...]) -> tuple
 
 
 def _suit(lang: str, suit: int | None) -> str:
-    if suit is None or suit < 0:
-        return tr(lang, "no trump")
+    """The trump fact's value: a suit, "none" (the fact is "trump: none", not "trump: no
+    trump"), or, while Pottle's declarer is still to name it, "not named yet"."""
+    if suit is None:
+        return tr(lang, "not named yet")
+    if suit < 0:
+        return tr(lang, "none")
     return tr(lang, suit_name(suit))
 
 
@@ -465,8 +471,7 @@ def _pottle(view: pottle.View, lang: str, names: list[str]) -> Table:
     info = [(tr(lang, "pot"), str(view.pot))]
     if view.declarer is not None:
         info.append((tr(lang, "declarer"), names[view.declarer]))
-    if view.trump is not None:
-        info.append((tr(lang, "trump"), _suit(lang, view.trump)))
+    info.append((tr(lang, "trump"), _suit(lang, view.trump)))
     verbs = {"bid": "{name} to bid", "trump": "{name} to name trump"}
     return Table(
         game="Pottle",

@@ -22,7 +22,7 @@ from tapete.game import Event
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.narrate import action_label, event_entries, line
-from tapete.present import card_glyph, present
+from tapete.present import actions, card_glyph, present
 from tapete.record import Record
 from tapete.tui import PlayConfig, TapeteApp
 from tapete.tui.screens import RulesScreen, TableScreen
@@ -897,3 +897,27 @@ def test_poch_s_pass_after_the_betting_is_refused_in_the_table_s_language(tmp_pa
         raise AssertionError("no seed gave you a turn after the betting")
 
     run(go())
+
+
+def test_the_trump_fact_reads_none_or_not_named_yet_and_no_trump_is_pottle_s_choice() -> None:
+    game = tapete.load("pottle")
+    state = game.new_state(7)
+    words = {"en": ("not named yet", "none"), "es": ("aún sin elegir", "ninguno")}
+    words["pt"] = ("ainda não escolhido", "nenhum")
+    while not game.format_action(game.legal_actions(state)[0]).startswith("trump"):
+        for lang, (unnamed, _) in words.items():
+            assert dict(present(game.observe(state, 0), lang).info)[tr(lang, "trump")] == unnamed
+        state = game.apply(state, game.legal_actions(state)[0])
+    labels = {
+        lang: [b.label for b in actions(game, game.legal_actions(state), lang).buttons]
+        for lang in words
+    }
+    assert labels["en"][-1] == "no trump" and labels["en"][0] == "trump clubs"
+    assert labels["es"][-1] == "sin triunfo" and labels["pt"][-1] == "sem trunfo"
+    state = game.apply(state, game.parse_action("trump none"))
+    for lang, (_, none) in words.items():
+        assert dict(present(game.observe(state, 0), lang).info)[tr(lang, "trump")] == none
+    # Pocha's last hand, all the cards dealt and no trump turned: "trump: none" too.
+    pocha = tapete.load("pocha(players=4, schedule=[10], all_dealt_trump=none)")
+    view = pocha.observe(pocha.new_state(1), 0)
+    assert dict(present(view, "es").info)["triunfo"] == "ninguno"
