@@ -711,7 +711,7 @@ _PT: dict[str, str] = {
     "match over": "partida encerrada",
     "seat {n}": "lugar {n}",
     "you": "você",
-    "dealer": "dá as cartas",
+    "dealer": "carteador",  # the seat box keeps its card count beside it at 80 columns
     "trump": "trunfo",
     "no trump": "sem trunfo",
     # the trump fact's value ("trunfo: nenhum"), and Pottle's before the declarer names it

@@ -921,3 +921,29 @@ def test_the_trump_fact_reads_none_or_not_named_yet_and_no_trump_is_pottle_s_cho
     pocha = tapete.load("pocha(players=4, schedule=[10], all_dealt_trump=none)")
     view = pocha.observe(pocha.new_state(1), 0)
     assert dict(present(view, "es").info)["triunfo"] == "ninguno"
+
+
+@pytest.mark.parametrize(
+    ("spec", "langs"),
+    [
+        ("tute(players=4)", ("en", "es", "pt")),  # ten cards each: the longest count
+        ("pocha(players=4)", ("pt",)),
+        ("truco(players=4)", ("pt",)),
+        ("poch(players=4)", ("pt",)),
+        ("pottle", ("pt",)),
+    ],
+)
+def test_the_dealer_s_box_keeps_its_mark_and_card_count_at_80_columns(
+    spec: str, langs: tuple[str, ...], tmp_path: Path
+) -> None:
+    async def go(lang: str) -> None:
+        app = make_app(spec, ["human", "random", "random", "random"], 3, tmp_path / lang, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            table = table_screen(app).session.scene(lang).table
+            dealer = next(box for box in table.seats if box.dealer)
+            mark = f"{tr(lang, 'dealer')} · {dealer.cards} "
+            assert sum(mark in line for line in screen_lines(app)[:8]) == 1, screen_lines(app)
+
+    for lang in langs:
+        run(go(lang))
