@@ -217,6 +217,11 @@ _ES: dict[str, str] = {
     "the record could not be saved in {place}: {why}": (
         "no se pudo guardar el registro en {place}: {why}"
     ),
+    "no permission to write there": "no hay permiso para escribir ahí",
+    "no space left on the disk": "no queda espacio en el disco",
+    "a part of the path is not a folder": "una parte de la ruta no es una carpeta",
+    "the disk is read-only": "el disco es de solo lectura",
+    "the folder does not exist": "la carpeta no existe",
     "press s to save it in another file": "pulsa s para guardarlo en otro archivo",
     "for the next matches, make that folder writable or set TAPETE_DATA": (
         "para las próximas partidas, permite escribir en esa carpeta o define TAPETE_DATA"
@@ -867,6 +872,11 @@ _PT: dict[str, str] = {
     "the record could not be saved in {place}: {why}": (
         "não foi possível salvar o registro em {place}: {why}"
     ),
+    "no permission to write there": "não há permissão para gravar ali",
+    "no space left on the disk": "não há espaço livre no disco",
+    "a part of the path is not a folder": "uma parte do caminho não é uma pasta",
+    "the disk is read-only": "o disco é somente leitura",
+    "the folder does not exist": "a pasta não existe",
     "press s to save it in another file": "aperte s para salvá-lo em outro arquivo",
     "for the next matches, make that folder writable or set TAPETE_DATA": (
         "para as próximas partidas, permita gravar nessa pasta ou defina TAPETE_DATA"

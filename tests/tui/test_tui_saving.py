@@ -4,9 +4,12 @@ what to do, for as long as it holds; a match in no file is never lost to ^Q with
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import random
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Input
 from textual.widgets._toast import Toast
 
@@ -14,7 +17,7 @@ import tapete
 from tapete import record
 from tapete.tui import PlayConfig, TapeteApp
 from tapete.tui.resume import QuitScreen
-from tapete.tui.saving import NotSavedScreen, SaveAsScreen
+from tapete.tui.saving import NotSavedScreen, SaveAsScreen, failure_lines, why_of
 from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import MessageLine
 from tuikit import (
@@ -65,7 +68,10 @@ def test_a_read_only_data_folder_is_told_at_the_end_and_the_match_saved_elsewher
                 assert isinstance(app.screen, SummaryScreen)
                 told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
                 # Where, why and what to do, on the summary itself (not a passing notice).
-                assert f"could not be saved in {data / 'records'}: Permission denied" in told
+                assert (
+                    f"could not be saved in {data / 'records'}: no permission to write there"
+                    in told
+                )
                 assert "press s to save it in another file" in told
                 assert "TAPETE_DATA" in told
                 assert not app.screen.query("#summary-file")  # nothing claims it was saved
@@ -130,7 +136,7 @@ def test_quitting_a_match_the_data_folder_refuses_asks_what_to_do_instead() -> N
                 await pilot.pause()
                 assert app.is_running and isinstance(app.screen, NotSavedScreen)
                 why = text_of(app.screen.query_one("#not-saved-why"))
-                assert str(data / "records") in why and "Permission denied" in why
+                assert str(data / "records") in why and "no permission to write there" in why
                 await pilot.press("s")
                 await pilot.pause()
                 await pilot.press("ctrl+u", *str(folder / "half.json"), "enter")
@@ -213,7 +219,8 @@ def test_a_rematch_asks_before_a_match_in_no_file_is_lost() -> None:
                     "d revancha sin guardar",
                     "n cancelar",
                 ]
-                assert "Permission denied" in text_of(app.screen.query_one("#not-saved-why"))
+                why = text_of(app.screen.query_one("#not-saved-why"))
+                assert why.endswith(": no hay permiso para escribir ahí"), why
                 await pilot.press("n")  # cancelled: the summary, of the same match
                 await pilot.pause()
                 assert on_top(app) is summary and table_screen(app) is first
@@ -261,10 +268,57 @@ def test_a_match_the_records_folder_refused_is_told_once_at_its_end() -> None:
                 await pilot.pause()
                 assert isinstance(app.screen, SummaryScreen)
                 shown = "\n".join(screen_lines(app))
-                assert shown.count("Permission denied") == 1, shown
+                assert shown.count("no permission to write there") == 1, shown
                 assert not app.screen.query(Toast)
 
         run(go("pocha(schedule=[1])", 8))
         run(go("pocha(schedule=[2, 1])", 5))
 
     where_modes_hold(scenario)
+
+
+def test_why_a_match_was_not_saved_is_told_in_the_table_s_language(tmp_path: Path) -> None:
+    """A data folder that is a file: the summary says the records folder cannot be made there
+    in Spanish, not in the system's English."""
+    data = tmp_path / "data"
+    data.write_text("not a folder")
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", FOUR, 8, data, "es")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_out(pilot, app)
+            assert isinstance(app.screen, SummaryScreen)
+            told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
+            assert "no se pudo guardar el registro en" in told
+            assert told.count(": una parte de la ruta no es una carpeta") == 1, told
+            assert "Not a directory" not in told
+
+    run(go())
+
+
+@pytest.mark.parametrize(
+    ("number", "es", "pt"),
+    [
+        (errno.EACCES, "no hay permiso para escribir ahí", "não há permissão para gravar ali"),
+        (errno.EPERM, "no hay permiso para escribir ahí", "não há permissão para gravar ali"),
+        (errno.ENOSPC, "no queda espacio en el disco", "não há espaço livre no disco"),
+        (
+            errno.ENOTDIR,
+            "una parte de la ruta no es una carpeta",
+            "uma parte do caminho não é uma pasta",
+        ),
+        (errno.EROFS, "el disco es de solo lectura", "o disco é somente leitura"),
+        (errno.ENOENT, "la carpeta no existe", "a pasta não existe"),
+        (errno.EIO, "Input/output error", "Input/output error"),  # others: as the system says
+    ],
+)
+def test_the_common_reasons_a_write_fails_are_in_every_language(
+    number: int, es: str, pt: str
+) -> None:
+    why = why_of(OSError(number, os.strerror(number), "records/.tmp-1.json"))
+    place = Path("records")
+    assert failure_lines("es", [(place, why)]) == [
+        f"no se pudo guardar el registro en records: {es}"
+    ]
+    assert failure_lines("pt", [(place, why)])[0].endswith(f"records: {pt}")
+    assert ".tmp-1" not in failure_lines("en", [(place, why)])[0]

@@ -15,6 +15,7 @@ from tapete.i18n import LANGUAGES
 from tapete.record import Record
 from tapete.record import write as write_record
 from tapete.tui import records
+from tapete.tui.saving import Why, why_of
 from tapete.tui.session import SPEEDS, Replay, Session, Settings
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ class Written:
 
     path: Path | None = None
     copy: Path | None = None
-    failed: tuple[tuple[Path, str], ...] = ()
+    failed: tuple[tuple[Path, Why], ...] = ()
 
 
 class TapeteApp(App[None]):
@@ -189,7 +190,7 @@ class TapeteApp(App[None]):
                 write_record(rec, wanted)
                 copy = wanted
             except OSError as exc:
-                failed.append((wanted, _why(exc)))
+                failed.append((wanted, why_of(exc)))
         path = None
         try:
             if into is None:
@@ -198,7 +199,7 @@ class TapeteApp(App[None]):
                 write_record(rec, into)
                 path = into
         except OSError as exc:
-            failed.append((self.records_dir, _why(exc)))
+            failed.append((self.records_dir, why_of(exc)))
         if path is not None and path not in self.saved_records:
             self.saved_records.append(path)
         return Written(path, copy, tuple(failed))
@@ -251,12 +252,6 @@ class TapeteApp(App[None]):
             )
         rematch.message = " · ".join(told)
         self.switch_screen(rematch)
-
-
-def _why(exc: OSError) -> str:
-    """Why a write failed, as the system says it (``Permission denied``), without the name of
-    the temporary file it was writing."""
-    return exc.strerror or str(exc)
 
 
 def _pick(given: str | None, saved: Any, default: str, accepted: tuple[str, ...]) -> str:

@@ -8,7 +8,9 @@ rematch puts a new match in its place) ask before a match that is in no file is 
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -32,20 +34,64 @@ if TYPE_CHECKING:
 __all__ = [
     "NotSavedScreen",
     "SaveAsScreen",
+    "Why",
     "advice",
     "ask_before_rematch",
     "failure_lines",
     "suggested_file",
+    "why_of",
 ]
 
 SAVE_ELSEWHERE, DISCARD = "elsewhere", "discard"
 QUIT, REMATCH = "quit", "rematch"  # what leaving a match in no file is, for NotSavedScreen
 
 
-def failure_lines(lang: str, failed: Sequence[tuple[Path, str]]) -> list[str]:
-    """Each write that failed, in words: where, and why as the system said it."""
+@dataclass(frozen=True)
+class Why:
+    """Why a write failed: the system's error number, to tell the common reasons in the
+    table's language, and its own words (in English, whatever the table's), for the rest."""
+
+    errno: int | None
+    said: str
+
+    def words(self, lang: str) -> str:
+        """The reason in ``lang``: a common one in its words, any other as the system said it.
+
+        >>> Why(errno.ENOSPC, "No space left on device").words("es")
+        'no queda espacio en el disco'
+        >>> Why(errno.EIO, "Input/output error").words("pt")
+        'Input/output error'
+        """
+        known = _REASONS.get(self.errno) if self.errno is not None else None
+        return tr(lang, known) if known is not None else self.said
+
+
+# The reasons a records folder or a chosen file commonly refuses a write.
+_REASONS = {
+    errno.EACCES: "no permission to write there",
+    errno.EPERM: "no permission to write there",
+    errno.ENOSPC: "no space left on the disk",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EROFS: "the disk is read-only",
+    errno.ENOENT: "the folder does not exist",
+}
+
+
+def why_of(exc: OSError) -> Why:
+    """Why a write failed, without the name of the temporary file it was writing (the place
+    is told beside it)."""
+    return Why(exc.errno, exc.strerror or str(exc))
+
+
+def failure_lines(lang: str, failed: Sequence[tuple[Path, Why]]) -> list[str]:
+    """Each write that failed, in words: where, and why."""
     return [
-        tr(lang, "the record could not be saved in {place}: {why}", place=str(where), why=why)
+        tr(
+            lang,
+            "the record could not be saved in {place}: {why}",
+            place=str(where),
+            why=why.words(lang),
+        )
         for where, why in failed
     ]
 
@@ -144,15 +190,7 @@ class SaveAsScreen(ModalScreen[Path | None]):
         try:
             record.write(self.rec, path)
         except OSError as exc:
-            why = exc.strerror or str(exc)
-            self.tell(
-                tr(
-                    lang,
-                    "the record could not be saved in {place}: {why}",
-                    place=str(path),
-                    why=why,
-                )
-            )
+            self.tell(failure_lines(lang, [(path, why_of(exc))])[0])
             return
         self.dismiss(path)
 
@@ -181,7 +219,7 @@ class NotSavedScreen(ModalScreen[str | None]):
         Binding("n,escape", "choose('')", "stay"),
     ]
 
-    def __init__(self, lang: str, failed: Sequence[tuple[Path, str]], leaving: str = QUIT) -> None:
+    def __init__(self, lang: str, failed: Sequence[tuple[Path, Why]], leaving: str = QUIT) -> None:
         super().__init__()
         self.lang, self.failed, self.leaving = lang, tuple(failed), leaving
 

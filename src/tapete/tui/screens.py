@@ -27,7 +27,7 @@ from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
 from tapete.record import Record
 from tapete.tui import records
-from tapete.tui.saving import SaveAsScreen, advice, failure_lines, suggested_file
+from tapete.tui.saving import SaveAsScreen, Why, advice, failure_lines, suggested_file
 from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
     ActionBar,
@@ -157,7 +157,7 @@ class TableScreen(SceneScreen):
         # What ``kept`` held when the match was resumed from it (``--resume``): quitting without
         # saving puts it back. None: ``kept`` is this sitting's own.
         self.saved_before: Record | None = None
-        self.failed: tuple[tuple[Path, str], ...] = ()  # the places the last write failed, why
+        self.failed: tuple[tuple[Path, Why], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
         yield from self.table_widgets()
@@ -670,7 +670,7 @@ class SummaryScreen(ModalScreen[None]):
         session: Session,
         rec: Record,
         saved_to: Path | None,
-        failed: Sequence[tuple[Path, str]] = (),
+        failed: Sequence[tuple[Path, Why]] = (),
         copy: Path | None = None,
     ) -> None:
         super().__init__()
