@@ -315,14 +315,18 @@ class Game(Generic[S, V]):
             object.__setattr__(self, name, getattr(self.rules, name))
 
     @property
-    def spec(self) -> str:
-        """The canonical spec: the name and every parameter that differs from its default."""
-        changed = {
+    def changes(self) -> dict[str, Any]:
+        """Every parameter that differs from the game's default, by name, in their order."""
+        return {
             f.name: getattr(self.params, f.name)
             for f in dataclasses.fields(self.params)
             if getattr(self.params, f.name) != getattr(self.defaults, f.name)
         }
-        return format_spec(self.name, changed)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec: the name and every parameter that differs from its default."""
+        return format_spec(self.name, self.changes)
 
     @property
     def players(self) -> int:

@@ -67,6 +67,9 @@ _ES: dict[str, str] = {
     # the trump fact's value ("triunfo: ninguno"), and Pottle's before the declarer names it
     "none": "ninguno",
     "not named yet": "aún sin elegir",
+    # a yes-or-no rule option's value, where a table waiting for its start names its options
+    "yes": "sí",
+    "no": "no",
     "upcard": "muestra",
     "score": "puntos",
     "scores": "puntuación",
@@ -184,9 +187,9 @@ _ES: dict[str, str] = {
     "close": "cerrar",
     "scroll": "desplazar",
     "replay": "repetición",
-    "deal {deal} of {deals} · step {n} of {total}": (
-        "reparto {deal} de {deals} · paso {n} de {total}"
-    ),
+    # the replay: the deal (by the game's own word) of those recorded, and the step of all
+    "{unit} {n} of {total} in the record": "{unit} {n} de {total} en el registro",
+    "step {n} of {total}": "paso {n} de {total}",
     "saved matches": "partidas guardadas",
     "no saved matches yet": "aún no hay partidas guardadas",
     "1 file could not be read": "no se pudo leer 1 archivo",
@@ -468,7 +471,6 @@ _ES: dict[str, str] = {
     "show": "mostrar",
     "all hands": "todas las manos",
     "all hands open once the match is over": "todas las manos a la vista cuando acabe la partida",
-    "deal {n} of {total}": "mano {n} de {total}",
     "move {n} of {total}": "jugada {n} de {total}",
     "Profile": "Perfil",
     "your profile": "tu perfil",
@@ -722,6 +724,9 @@ _PT: dict[str, str] = {
     # the trump fact's value ("trunfo: nenhum"), and Pottle's before the declarer names it
     "none": "nenhum",
     "not named yet": "ainda não escolhido",
+    # a yes-or-no rule option's value, where a table waiting for its start names its options
+    "yes": "sim",
+    "no": "não",
     "upcard": "carta virada",
     "score": "pontos",
     "scores": "placar",
@@ -839,9 +844,9 @@ _PT: dict[str, str] = {
     "close": "fechar",
     "scroll": "rolar",
     "replay": "repetição",
-    "deal {deal} of {deals} · step {n} of {total}": (
-        "rodada {deal} de {deals} · passo {n} de {total}"
-    ),
+    # the replay: the deal (by the game's own word) of those recorded, and the step of all
+    "{unit} {n} of {total} in the record": "{unit} {n} de {total} no registro",
+    "step {n} of {total}": "passo {n} de {total}",
     "saved matches": "partidas salvas",
     "no saved matches yet": "ainda não há partidas salvas",
     "1 file could not be read": "não foi possível ler 1 arquivo",
@@ -1122,7 +1127,6 @@ _PT: dict[str, str] = {
     "show": "mostrar",
     "all hands": "todas as mãos",
     "all hands open once the match is over": "todas as mãos abertas quando a partida acabar",
-    "deal {n} of {total}": "mão {n} de {total}",
     "move {n} of {total}": "jogada {n} de {total}",
     "Profile": "Perfil",
     "your profile": "seu perfil",

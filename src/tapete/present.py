@@ -46,6 +46,7 @@ __all__ = [
     "card_glyph",
     "deal_unit",
     "game_deck",
+    "game_title",
     "glyph_text",
     "notation_label",
     "present",
@@ -94,6 +95,23 @@ def deal_unit(game: Game[Any, Any]) -> str:
     ('deal', 'hand')
     """
     return _DEAL_UNITS.get(game.rules.NAME, "deal")
+
+
+def game_title(game: Game[Any, Any]) -> str:
+    """``game``'s name as its table's title has it: ``Pocha``, ``Oh Hell`` (Pocha with French
+    cards), ``Tute``, ``Truco``, ``Poch``, ``Pottle``.
+
+    >>> import tapete
+    >>> game_title(tapete.load("oh_hell")), game_title(tapete.load("pottle(players=5)"))
+    ('Oh Hell', 'Pottle')
+    """
+    return _title(game.rules.NAME, game.params)
+
+
+def _title(name: str, params: Any) -> str:
+    if name == "pocha":
+        return "Oh Hell" if params.deck == "french" else "Pocha"
+    return name.capitalize()
 
 
 def game_deck(game: Game[Any, Any]) -> str:
@@ -354,7 +372,6 @@ def _suit(lang: str, suit: int | None) -> str:
 
 def _pocha(view: pocha.View, lang: str, names: list[str]) -> Table:
     p = view.params
-    title_game = "Oh Hell" if p.deck == "french" else "Pocha"
     face = view.upcard if view.upcard >= 0 else view.shown
     bids = sum(b for b in view.bids if b is not None)
     title, info = _pocha_words(
@@ -374,7 +391,7 @@ def _pocha(view: pocha.View, lang: str, names: list[str]) -> Table:
     last = view.tricks[-1] if view.tricks else None
     verb = "{name} to bid" if str(view.phase) == "bid" else "{name} to play"
     return Table(
-        game=title_game,
+        game=_title("pocha", p),
         title=title,
         status=_status(view, lang, names, verb),
         seats=seats,
@@ -401,7 +418,6 @@ def _pocha_words(
     against the tricks in the hand (over or under: someone must fail)."""
     from tapete.games import pocha
 
-    title_game = "Oh Hell" if params.deck == "french" else "Pocha"
     total = len(pocha.schedule_of(params))
     title = (
         tr(lang, "tie-break hand")
@@ -414,7 +430,7 @@ def _pocha_words(
     info.append((tr(lang, "cards"), tr(lang, "{n} each", n=size)))
     tricks = tr(lang, "1 trick") if size == 1 else tr(lang, "{n} tricks", n=size)
     info.append((tr(lang, "bids"), f"{bids} / {tricks}"))
-    return f"{title_game} — {title}", tuple(info)
+    return f"{_title('pocha', params)} — {title}", tuple(info)
 
 
 @functools.lru_cache(maxsize=256)
@@ -474,8 +490,8 @@ def _pottle(view: pottle.View, lang: str, names: list[str]) -> Table:
     info.append((tr(lang, "trump"), _suit(lang, view.trump)))
     verbs = {"bid": "{name} to bid", "trump": "{name} to name trump"}
     return Table(
-        game="Pottle",
-        title=f"Pottle — {tr(lang, 'deal')} {view.deal + 1}",
+        game=_title("pottle", view.params),
+        title=f"{_title('pottle', view.params)} — {tr(lang, 'deal')} {view.deal + 1}",
         status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
@@ -550,8 +566,8 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
             status = tr(lang, "one point from the game: play this hand for 3, or run")
     hand = view.hand
     return Table(
-        game="Truco",
-        title=f"Truco — {tr(lang, 'hand')} {view.deal + 1}",
+        game=_title("truco", view.params),
+        title=f"{_title('truco', view.params)} — {tr(lang, 'hand')} {view.deal + 1}",
         status=status,
         seats=tuple(seats),
         hand=_cards(hand),
@@ -620,8 +636,8 @@ def _poch(view: poch.View, lang: str, names: list[str]) -> Table:
     run = view.runs[-1] if view.runs else ()
     verbs = {"poker": "{name} to bet", "shedding": "{name} to lead"}
     return Table(
-        game="Poch",
-        title=f"Poch — {tr(lang, 'round {n}', n=view.deal + 1)}",
+        game=_title("poch", view.params),
+        title=f"{_title('poch', view.params)} — {tr(lang, 'round {n}', n=view.deal + 1)}",
         status=_status(view, lang, names, verbs.get(str(view.phase), "{name} to play")),
         seats=tuple(seats),
         hand=_cards(view.hand),
@@ -677,8 +693,8 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
         info.append((tr(lang, "cantes"), sung))
     sides = (tr(lang, "team {n}", n=1), tr(lang, "team {n}", n=2)) if pairs else tuple(names[:2])
     return Table(
-        game="Tute",
-        title=f"Tute — {tr(lang, 'deal')} {view.deal + 1}",
+        game=_title("tute", view.params),
+        title=f"{_title('tute', view.params)} — {tr(lang, 'deal')} {view.deal + 1}",
         status=_status(view, lang, names),
         seats=tuple(seats),
         hand=_cards(view.hand),

@@ -369,10 +369,9 @@ def test_a_replay_steps_through_tricks_and_deals_with_every_hand_open(tmp_path: 
             await pilot.press("n")  # the next deal
             first_of_second = len(rec.deals[0].actions)
             assert f"step {first_of_second} of {total}" in text_of(title)
-            deals = len(rec.deals)
-            assert f"deal 2 of {deals}" in text_of(title)
+            assert "Pocha — hand 2 of 2  ·  " in text_of(title)  # the hand as its table said it
             await pilot.press("left", "p")
-            assert f"deal 1 of {deals}" in text_of(title)
+            assert "Pocha — hand 1 of 2  ·  " in text_of(title)
             await pilot.press("end")
             assert f"step {total} of {total}" in text_of(title)
             log = screen.query_one(LogView).lines_text
@@ -405,7 +404,7 @@ def test_the_replay_of_a_blind_mao_de_ferro_shows_every_hand_face_up(
             assert isinstance(screen, ReplayScreen)
             for _ in range(iron):
                 await pilot.press("n")
-            assert f"deal {iron + 1} of" in text_of(screen.query_one(TitleBar))
+            assert f"hand {iron + 1}  ·  " in text_of(screen.query_one(TitleBar))
             assert "mão de ferro" in text_of(screen.query_one(InfoPanel))
             dealt = rec.deals[iron].hands
             shown = hands_shown(screen)

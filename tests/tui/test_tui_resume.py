@@ -115,7 +115,7 @@ def test_the_replay_steps_through_an_unfinished_record(tmp_path: Path) -> None:
             assert "step 0 of 13" in text_of(title)
             await pilot.press(*["right"] * 14)  # one past the end stays at the end
             await pilot.pause()
-            assert "step 13 of 13" in text_of(title) and "deal 2 of 2" in text_of(title)
+            assert "step 13 of 13" in text_of(title) and "hand 2 of 2  ·  " in text_of(title)
 
     run(go())
 

@@ -947,3 +947,29 @@ def test_the_dealer_s_box_keeps_its_mark_and_card_count_at_80_columns(
 
     for lang in langs:
         run(go(lang))
+
+
+def test_the_replay_numbers_deals_once_in_the_game_s_word() -> None:
+    """The title numbers the deal as the table did, among those the match was to have; the
+    position counts the steps of the record, and numbers no deal again among those recorded
+    (a match kept unfinished has fewer: "mão 1 de 3 · rodada 1 de 2" said two things)."""
+    game = tapete.load("pocha(players=4, schedule=[1, 2, 3])")
+    session = Session(game, ["human", "random", "random", "random"], 2)
+    rng = random.Random(0)
+    while session.state is not None and game.observe(session.state, None).deal == 0:
+        turn = session.turn
+        assert turn is not None
+        session.push(turn, rng.choice(game.legal_actions(session.state)))
+    replay = Replay(session.record())
+    assert len(replay.record.deals) == 2
+    scene = replay.scene("pt")
+    assert scene.table.title == "Pocha — mão 1 de 3"
+    assert scene.position == f"passo 0 de {replay.length}"
+    assert replay.scene("en").position == f"step 0 of {replay.length}"
+    pottle = tapete.load("pottle(deals=2, extra_deals=0)")
+    _, rec = play(pottle, ["random"] * 4, seed=3)
+    replay = Replay(rec)
+    replay.go(replay.next_deal())
+    scene = replay.scene("es")
+    assert scene.table.title == "Pottle — reparto 2"
+    assert scene.position == f"paso {replay.position} de {replay.length}"

@@ -388,7 +388,7 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     assert all(
         p.locator(f".replay-seat[data-seat='{s}'] .cards svg").count() == 2 for s in range(4)
     )
-    assert "deal 1 of 2" in p.locator(".where").inner_text()
+    assert "hand 1 of 2 in the record" in p.locator(".where").inner_text()
     p.click("[data-go='next-trick']")
     assert p.locator(".replay-trick figure").count() == 4
     # The narrator's words: the deal, four bids, four cards, the trick.
@@ -400,14 +400,14 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     p.click("[data-go='back']")
     assert p.locator(".replay-log li").count() == 1 + 4 + 3
     p.click("[data-go='next-deal']")
-    assert "deal 2 of 2" in p.locator(".where").inner_text()
+    assert "hand 2 of 2 in the record" in p.locator(".where").inner_text()
     assert p.locator(".replay-seat[data-seat='2'] .cards svg").count() == 3
     p.select_option(".viewer", "1")
     assert p.locator(".replay-seat.open").count() == 1
     assert p.locator(".replay-seat[data-seat='2'] .cards svg").count() == 0
     p.click("[data-go='prev-deal']")
     p.click("[data-go='prev-deal']")
-    assert "deal 1 of 2" in p.locator(".where").inner_text()
+    assert "hand 1 of 2 in the record" in p.locator(".where").inner_text()
     p.click(".fair .check-deal")
     p.wait_for_selector(".fair .deals-ok")
     shot(p, "replay")
@@ -437,6 +437,46 @@ def _blind_deal(server: Server, page: Any) -> tuple[str, int, Any]:
     raise AssertionError("no blind mão de ferro in 20 matches")
 
 
+def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_words(
+    browser: Any, server: Server
+) -> None:
+    """Waiting for its start, a table is named as the lobby names its game and options, not
+    by its spec; its replay too, and numbers its deals in the game's word, among those in the
+    record."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    code = open_with_bots(p, server, "pocha(schedule=[2])", 5)
+    assert p.locator(".title").inner_text() == "Pocha — tamaño de las manos: [2]"
+    p.select_option("#lang", "pt")
+    wait_until(p, "document.querySelector('.title').textContent.includes('tamanho')")
+    assert "schedule" not in p.locator(".title").inner_text()
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(5))
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert "Pocha — tamanho" in p.locator("h1").inner_text()
+    assert p.locator(".where").inner_text().startswith("mão 1 de 1 no registro · ")
+    made = server.create(
+        "pottle",
+        params={"deals": "2", "extra_deals": "0"},
+        seats=[{"kind": "bot", "level": "random"}] * 4,
+        seed=3,
+    )
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.evaluate("localStorage.setItem('tapete:lang', 'es')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(".summary:not([hidden])")
+    p.goto(f"{server.url}/replay/{made['code']}?match=0")
+    p.wait_for_selector(".replay-seat")
+    p.click("[data-go='next-deal']")
+    assert p.locator(".where").inner_text().startswith("reparto 2 de 2 en el registro · ")
+    context.close()
+    assert errors == [], errors
+
+
 def test_the_replay_of_a_blind_mao_de_ferro_takes_each_card_from_its_hand(
     page: Any, server: Server
 ) -> None:
@@ -449,7 +489,7 @@ def test_the_replay_of_a_blind_mao_de_ferro_takes_each_card_from_its_hand(
     p.wait_for_selector(".replay-seat")
     for _ in range(number):
         p.click("[data-go='next-deal']")
-    assert f"deal {number + 1} of" in p.locator(".where").inner_text()
+    assert f"hand {number + 1} of" in p.locator(".where").inner_text()
     seat = first["seat"]
     held = p.locator(f".replay-seat[data-seat='{seat}'] .cards svg")
     assert held.count() == 3

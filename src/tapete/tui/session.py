@@ -688,15 +688,10 @@ class Replay(Timeline):
         taken, winner = self.last_trick_winner(self.position)
         table = replace(table, last_winner=winner)
         hands = tuple((names[seat], self.open_hand(state, seat)) for seat in range(len(names)))
-        deals = len(self.record.deals)
-        where = tr(
-            lang,
-            "deal {deal} of {deals} · step {n} of {total}",
-            deal=self.deal_at(self.position) + 1,
-            deals=deals,
-            n=self.position,
-            total=self.length,
-        )
+        # The deal is numbered by the table's title, in the game's own word and among those the
+        # match was to have (the record of a match kept unfinished holds fewer): not again here,
+        # where a count of the deals recorded would read as another count of the same.
+        where = tr(lang, "step {n} of {total}", n=self.position, total=self.length)
         last = self.step_line(self.position - 1, lang, names) if self.position else ""
         note = self.review_line(self.position - 1, lang) if self.position else ""
         if note:

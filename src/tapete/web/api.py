@@ -24,6 +24,7 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
+from tapete.present import deal_unit
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
@@ -32,7 +33,7 @@ from tapete.web.room import MAX_SEED, Room, levels
 from tapete.web.rooms import Rooms
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig
-from tapete.web.strings import strings
+from tapete.web.strings import game_words, strings
 from tapete.web.thinking import Thinkers
 
 __all__ = ["STATIC", "pages", "router"]
@@ -688,12 +689,15 @@ async def api_narration(
 ) -> dict[str, Any]:
     room = await _room(request, code)
     seat = await _seat(room, token)
-    told = room.narration_for(seat, match, language(lang) or "en")
+    lang = language(lang) or "en"
+    told = room.narration_for(seat, match, lang)
     if told is None:
         raise HTTPException(404, "no match with that number has started at this table")
     response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
     _deprecate(response, token)
-    return {"deals": told}
+    # The game in words and what it calls a deal, for the replay to name it and number its
+    # deals as its table does.
+    return {"deals": told, "game": game_words(lang, room.game), "unit": deal_unit(room.game)}
 
 
 @router.get(

@@ -13,10 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapete.game import Game, format_value
 from tapete.games import ENTRIES
 from tapete.i18n import RULES, rule_text, tr
+from tapete.present import game_title
 
-__all__ = ["CARD_WORDS", "PARAMS", "RULES", "UI", "option_words", "rule_text", "strings"]
+__all__ = [
+    "CARD_WORDS",
+    "PARAMS",
+    "RULES",
+    "UI",
+    "game_words",
+    "option_words",
+    "rule_text",
+    "strings",
+]
 
 UI = (
     # lobby
@@ -137,7 +148,10 @@ UI = (
     "show",
     "all hands",
     "all hands open once the match is over",
-    "deal {n} of {total}",
+    "{unit} {n} of {total} in the record",
+    "hand",
+    "deal",
+    "round",
     "move {n} of {total}",
     # the coach's review
     "review this match",
@@ -332,6 +346,31 @@ def option_words(lang: str, name: str) -> dict[str, str]:
     """
     label, help_text = PARAMS.get(name, (name.replace("_", " "), ""))
     return {"label": tr(lang, label), "help": tr(lang, help_text) if help_text else ""}
+
+
+def game_words(lang: str, game: Game[Any, Any]) -> str:
+    """``game`` in words, for a table waiting for its start and a replay's heading: its name
+    as the table's title has it, then each option that differs from the game's defaults, by
+    the lobby's label and with the value as the lobby writes it.
+
+    >>> import tapete
+    >>> game_words("es", tapete.load("pocha(schedule=[2], dealer_hook=false)"))
+    'Pocha — tamaño de las manos: [2], gancho del que reparte: no'
+    >>> game_words("en", tapete.load("oh_hell"))
+    'Oh Hell'
+    """
+    options = [
+        f"{option_words(lang, name)['label']}: {_value_words(lang, value)}"
+        for name, value in game.changes.items()
+    ]
+    return " — ".join([game_title(game), ", ".join(options)] if options else [game_title(game)])
+
+
+def _value_words(lang: str, value: object) -> str:
+    # The lobby has a checkbox for a yes-or-no option: "true" is no word for a person.
+    if isinstance(value, bool):
+        return tr(lang, "yes" if value else "no")
+    return format_value(value)
 
 
 # Card names for screen readers and the log: rank keys are s<rank> (Spanish), f<rank> (French).

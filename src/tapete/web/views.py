@@ -17,6 +17,7 @@ import orjson
 from tapete.i18n import rule_text
 from tapete.narrate import line, seat_name
 from tapete.present import actions, forbidden_bids, present
+from tapete.web.strings import game_words
 
 if TYPE_CHECKING:
     from tapete.web.room import Room
@@ -89,6 +90,7 @@ class Broadcast:
             "code": t.code,
             "game": room.game.name,
             "spec": t.spec,
+            "title": game_words(conn.lang, room.game),  # the spec in words, in the language
             "players": room.game.players,
             "seats": [
                 {

@@ -103,7 +103,8 @@ export async function renderReplay(root, code, match, token) {
   const told = await fetch(`/api/tables/${code}/narration?${query}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
-  const story = told.ok ? (await told.json()).deals : [];
+  const telling = told.ok ? await told.json() : { deals: [], game: doc.game, unit: "deal" };
+  const story = telling.deals;
   setDeck(deckOf(doc));
   const complete = !doc.redacted && doc.result !== null;
   const names = doc.seats.map(seatName);
@@ -122,7 +123,7 @@ export async function renderReplay(root, code, match, token) {
   }
   root.innerHTML = `
     <section class="replay-page" aria-label="${t("Replay")}">
-      <h1>${t("Replay")} · ${escapeHtml(doc.game)} · ${escapeHtml(code)}</h1>
+      <h1>${t("Replay")} · ${escapeHtml(telling.game)} · ${escapeHtml(code)}</h1>
       <div class="replay-controls" role="group">
         <button type="button" data-go="prev-deal">|◀ ${t("previous deal")}</button>
         <button type="button" data-go="prev-trick">◀◀ ${t("previous trick")}</button>
@@ -225,7 +226,10 @@ export async function renderReplay(root, code, match, token) {
     $(".replay-scores").innerHTML = `${t("scores")}: ${totals
       .map((v, i) => `<span class="total" data-side="${i}">${escapeHtml(sides[i])} <strong>${v}</strong></span>`)
       .join(" · ")}`;
-    $(".where").textContent = `${t("deal {n} of {total}", { n: state.deal + 1, total: doc.deals.length })} · ${t("move {n} of {total}", { n: state.step + 1, total: deal.actions.length })}`;
+    // The deal by the game's own word (a Pocha hand, a Poch round), of those in the record:
+    // while the match runs, of those dealt so far.
+    const where = { unit: t(telling.unit), n: state.deal + 1, total: doc.deals.length };
+    $(".where").textContent = `${t("{unit} {n} of {total} in the record", where)} · ${t("move {n} of {total}", { n: state.step + 1, total: deal.actions.length })}`;
     $(".replay-seats").innerHTML = seen.hands
       .map((hand, s) => {
         const open = viewer === null || viewer === s;

@@ -175,7 +175,7 @@ export class TableView {
     if (msg.started && !waiting.hidden && waiting.contains(document.activeElement)) this.refocus = true;
     waiting.hidden = msg.started;
     if (!msg.started) {
-      this.$(".title").textContent = msg.spec;
+      this.$(".title").textContent = msg.title;
       this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
       this.keepFocus(waiting, () => this.drawWaiting());
     }
