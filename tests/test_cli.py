@@ -23,6 +23,12 @@ def tapete(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_tapete_alone_says_what_it_does_and_how_to_start() -> None:
+    done = tapete()
+    assert done.returncode == 0 and not done.stderr
+    assert "tapete play pocha" in done.stdout and "serve" in done.stdout
+
+
 def test_games_lists_every_game() -> None:
     out = tapete("games").stdout
     assert "pocha" in out and "oh_hell" in out

@@ -564,8 +564,20 @@ def _processes(text: str) -> int:
     return value
 
 
+FIRST_STEPS = """first steps:
+  tapete play pocha                 a match at the terminal, you against three bots
+  tapete games                      the games, and tapete rules GAME for one's rules
+  tapete serve                      the browser game, at http://127.0.0.1:8000
+  tapete COMMAND --help             what a command takes"""
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="tapete", description="Traditional card games.")
+    top = argparse.ArgumentParser(
+        prog="tapete",
+        description="Traditional card games.",
+        epilog=FIRST_STEPS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     top.add_argument("--version", action="version", version=f"tapete {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
@@ -746,7 +758,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # gets a "?" for it instead of a traceback.
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="replace")
-    args = parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    if not given:  # someone trying the command: what it does, not a usage error
+        parser().print_help()
+        return 0
+    args = parser().parse_args(given)
     try:
         code = int(args.run(args))
         sys.stdout.flush()  # here, so a reader gone away is caught below, not at exit
