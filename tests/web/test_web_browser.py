@@ -719,6 +719,7 @@ def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
         p.goto(live.url + "/")
         p.wait_for_selector("#tables li a")
         assert p.locator("#tables li").count() == 20
+        assert "Pocha" in p.locator("#tables li a").first.inner_text()  # the game's name
         assert p.locator(".pager .page-of").inner_text() == "page 1 of 2"
         assert p.locator(".pager .prev-page").is_disabled()
         first = {a.inner_text().split()[0] for a in p.locator("#tables li a strong").all()}

@@ -107,6 +107,21 @@ def test_games_list_every_parameter_with_its_default(server: Server) -> None:
     assert games["oh_hell"]["rules"] == "pocha"
 
 
+def test_the_lobby_lists_each_table_s_game_in_words_in_the_asked_language(
+    server: Server,
+) -> None:
+    made = server.create("pocha", params={"schedule": "[2]", "dealer_hook": "false"})
+    listed = {
+        lang: {t["code"]: t for t in server.get(f"/api/tables?per_page=100&lang={lang}")["tables"]}
+        for lang in ("es", "pt-BR", "xx")
+    }
+    assert listed["es"][made["code"]]["title"] == (
+        "Pocha — tamaño de las manos: [2], gancho del que reparte: no"
+    )
+    assert listed["pt-BR"][made["code"]]["title"].startswith("Pocha — ")
+    assert listed["xx"][made["code"]]["title"].startswith("Pocha — hand sizes: [2]")
+
+
 def test_create_checks_the_game_and_its_seats(server: Server) -> None:
     assert status(server, "/api/tables", {"game": "poker"}) == 400
     assert status(server, "/api/tables", {"game": "pocha", "params": {"players": 9}}) == 400

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -530,9 +531,23 @@ async def api_tables(
     request: Request,
     page: int = Query(1, ge=1, description="which page, from 1"),
     per_page: int = Query(LOBBY_PAGE, ge=1, le=100, description="tables a page"),
+    lang: str = Query(
+        "en", max_length=MAX_WORD, description="the language of each table's title: en, es, pt"
+    ),
 ) -> dict[str, Any]:
     # A server of several without Redis lists the database's tables (see Rooms.listed).
-    return await _rooms(request).page(page, per_page)
+    listing = await _rooms(request).page(page, per_page)
+    said = language(lang) or "en"
+    for table in listing["tables"]:
+        table["title"] = _title(said, table["spec"])
+    return listing
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(lang: str, spec: str) -> str:
+    """A table's game in words (``game_words``): the lobby lists the same few specs every few
+    seconds, each loaded once."""
+    return game_words(lang, load(spec))
 
 
 @router.post(

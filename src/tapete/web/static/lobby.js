@@ -1,7 +1,7 @@
 // The lobby: create a table (game, every parameter with its default, seats), join by code,
 // and the list of open public tables to join or watch.
 
-import { gameSummary, optionWords, t } from "./i18n.js";
+import { gameSummary, lang, optionWords, t } from "./i18n.js";
 import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
@@ -224,7 +224,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   async function listTables() {
     const list = root.querySelector("#tables");
     if (!list) return clearInterval(refresh);
-    const response = await fetch(`/api/tables?page=${lobbyPage}`);
+    const response = await fetch(`/api/tables?page=${lobbyPage}&lang=${lang()}`);
     if (!response.ok) return;
     const { tables, page, pages } = await response.json();
     if (page > pages) {
@@ -236,7 +236,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     const html = tables.length
       ? tables
           .map(
-            (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.game)}
+            (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.title)}
               <span>${escapeHtml(r.humans.join(", ") || "—")}</span>
               <em>${r.status === "waiting" ? t("{n} free seats", { n: r.open }) : t("watch")}</em></a></li>`,
           )
