@@ -360,6 +360,24 @@ def test_what_format_action_writes_parse_action_reads_back(spec: str) -> None:
         assert game.parse_action(text) == number, (number, text)
 
 
+def test_a_number_written_with_leading_zeros_is_the_same_action() -> None:
+    """``bid 07`` is ``bid 7``, ``bet 003`` is ``bet 3``: zeros in front are no part of how
+    long a number may be written."""
+    numbered = 0
+    for spec in ("pocha", "oh_hell", "pottle", "poch"):
+        game = tapete.load(spec)
+        for action in range(-2, 1024):
+            try:
+                text = game.format_action(action)
+            except tapete.InvalidActionError:
+                continue
+            verb, _, number = text.rpartition(" ")
+            if number.isdecimal():
+                assert game.parse_action(f"{verb} 000{number}") == action, text
+                numbered += 1
+    assert numbered > 100  # the bids and bets of four games
+
+
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_the_ints_with_text_are_exactly_the_game_s_actions(spec: str) -> None:
     """``format_action`` gives text to the actions of the game and to nothing else: the fixed

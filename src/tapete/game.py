@@ -63,6 +63,7 @@ __all__ = [
     "WordEnum",
     "check",
     "check_params",
+    "count_in",
     "deal_as_seen",
     "format_spec",
     "mypyc_attr",
@@ -567,6 +568,20 @@ def _card(card: Card | str, french: bool) -> Card:
     if number is not None:
         return number
     raise SpecError(f"a deck order holds cards (an int, or text such as 1o or Ah), not {card!r}")
+
+
+def count_in(text: str, most: int) -> int | None:
+    """The whole number ``text`` writes, if it is one from 0 to ``most``; None for anything
+    else. A number thousands of digits long is refused by its length, not read (``int`` of it
+    is slow, or refused); leading zeros are no part of that length.
+
+    >>> count_in("07", 13), count_in("14", 13), count_in("9" * 5000, 13), count_in("-1", 13)
+    (7, None, None, None)
+    """
+    if not text.isdecimal() or len(text.lstrip("0")) > len(str(most)):
+        return None
+    number = int(text)
+    return number if number <= most else None
 
 
 def check(ok: bool, name: str, value: object, accepted: str) -> None:

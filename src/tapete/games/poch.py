@@ -87,6 +87,7 @@ from tapete.game import (
     WordEnum,
     check,
     check_params,
+    count_in,
     deal_as_seen,
     mypyc_attr,
 )
@@ -1210,9 +1211,7 @@ def parse_action(params: Params, text: str) -> Action:
     if len(words) == 2 and words[0] in ("bet", "raise"):
         verb, number = words
         most = _most_named(params)
-        # Longer than the most is past it: no int() of thousands of digits (slow, or refused).
-        ok = number.isdecimal() and len(number) <= len(str(most))
-        chips = int(number) if ok else 0
+        chips = count_in(number, most) or 0
         if not 1 <= chips <= most:
             raise InvalidActionError(f"{text!r}: a {verb} names 1 to {most} chips")
         return bet_action(chips) if verb == "bet" else raise_action(chips)

@@ -64,6 +64,7 @@ from tapete.game import (
     WordEnum,
     check,
     check_params,
+    count_in,
     deal_as_seen,
     mypyc_attr,
 )
@@ -922,9 +923,10 @@ def parse_action(params: Params, text: str) -> Action:
         if not arg.isdecimal():
             raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
         most = _deck(params).size // params.players  # the largest hand the deck can deal
-        if len(arg) > len(str(most)) or int(arg) > most:  # no int() of thousands of digits
+        tricks = count_in(arg, most)
+        if tricks is None:
             raise InvalidActionError(f"{text.strip()!r}: a bid here is at most {most} tricks")
-        return BID + int(arg)
+        return BID + tricks
     try:
         return _deck(params).parse(arg)
     except InvalidActionError as exc:

@@ -59,6 +59,7 @@ from tapete.game import (
     WordEnum,
     check,
     check_params,
+    count_in,
     deal_as_seen,
     mypyc_attr,
 )
@@ -786,9 +787,10 @@ def parse_action(params: Params, text: str) -> Action:
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
-        if len(arg) > 1 or int(arg) > HAND:  # no int() of a number thousands of digits long
+        tricks = count_in(arg, HAND)
+        if tricks is None:
             raise InvalidActionError(f"{text!r}: a bid is at most {HAND} tricks, the whole hand")
-        return BID + int(arg)
+        return BID + tricks
     if verb == "trump":
         if arg not in _TRUMP_WORDS:
             raise InvalidActionError(f"{text!r}: name trump as c, d, h, s or none")
