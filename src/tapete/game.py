@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import functools
 import importlib
 import random
 import types
@@ -753,16 +754,10 @@ def _typed(name: str, hint: object, value: Any) -> Any:
     """
     if hint is None:  # no field of that name: the caller refuses the name itself
         return value
-    kinds: list[object] = []
-    for kind in typing.get_args(hint) if _is_union(hint) else (hint,):
-        if typing.get_origin(kind) is typing.Literal:
-            kinds.extend(type(choice) for choice in typing.get_args(kind))
-        else:
-            kinds.append(kind)
-    kinds = list(dict.fromkeys(kinds))
+    kinds = _kinds_of(hint)
     if any(_has_type(value, kind) for kind in kinds):
         return value
-    if kinds == [str]:
+    if kinds == (str,):
         return format_value(value)
     if len(kinds) > 1 and _spec_value_type(value):
         return value
@@ -771,6 +766,19 @@ def _typed(name: str, hint: object, value: Any) -> Any:
     listed = isinstance(value, list) and any(typing.get_origin(k) is tuple for k in kinds)
     check(False, name, value, accepted + (", not a list" if listed else ""))
     return value
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds_of(hint: object) -> tuple[object, ...]:
+    """The types a parameter declared ``hint`` takes, each once (a ``Literal``'s by the types
+    of its values): worked out once a hint, as every ``Params`` built checks every field."""
+    kinds: list[object] = []
+    for kind in typing.get_args(hint) if _is_union(hint) else (hint,):
+        if typing.get_origin(kind) is typing.Literal:
+            kinds.extend(type(choice) for choice in typing.get_args(kind))
+        else:
+            kinds.append(kind)
+    return tuple(dict.fromkeys(kinds))
 
 
 def _spec_value_type(value: object) -> bool:
@@ -792,7 +800,9 @@ def _has_type(value: object, kind: object) -> bool:
     """Whether ``value`` is of the declared type ``kind``: a bool is no int here, and a tuple is
     checked item by item (``tuple[int, ...]``, the one kind of tuple a parameter is)."""
     if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+    if isinstance(kind, type):  # a plain class (str, bool, None's type): not a generic alias
+        return isinstance(value, kind)
     if typing.get_origin(kind) is tuple:
         return isinstance(value, tuple) and all(_has_type(v, int) for v in value)
-    return isinstance(kind, type) and isinstance(value, kind)
+    return False
