@@ -58,8 +58,9 @@ __all__ = [
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one server at a time)
 # PostgreSQL's connection settings, unless the URL gives its own: libpq waits for ever for a
-# server that accepts a connection and never answers it (a host half down, a stuck proxy), and
+# server that accepts a connection and never answers it (a host half down), and
 # every caller would wait with it — a web request never answered, the threads it holds.
+LIBPQ = ("psycopg", "psycopg2")  # the drivers that take libpq's settings below
 PG_WAITS = {
     "connect_timeout": 5,  # seconds to connect and be let in
     "tcp_user_timeout": 10_000,  # ms for what was sent to be acknowledged (Linux; else ignored)
@@ -144,8 +145,10 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    given = make_url(url).query
-    waits = {key: value for key, value in PG_WAITS.items() if key not in given}
+    parsed = make_url(url)
+    waits: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in LIBPQ:
+        waits = {key: value for key, value in PG_WAITS.items() if key not in parsed.query}
     return create_engine(url, pool_pre_ping=True, connect_args=waits)
 
 

@@ -546,8 +546,12 @@ async def api_tables(
 @functools.lru_cache(maxsize=1024)
 def _title(lang: str, spec: str) -> str:
     """A table's game in words (``game_words``): the lobby lists the same few specs every few
-    seconds, each loaded once."""
-    return game_words(lang, load(spec))
+    seconds, each loaded once. A spec this version no longer reads (an option since dropped)
+    is listed as it is written, rather than failing the whole lobby."""
+    try:
+        return game_words(lang, load(spec))
+    except SpecError:
+        return spec
 
 
 @router.post(
