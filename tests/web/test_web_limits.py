@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import secrets
+import signal
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -22,10 +23,10 @@ from websockets.exceptions import ConnectionClosed
 from conftest import database_url
 from tapete.web import MemoryStore, RateLimits
 from tapete.web.app import open_store
-from tapete.web.ratelimit import RateLimiter, client_key
+from tapete.web.ratelimit import SHARED_RETRY, SHARED_WAIT, RateLimiter, client_key
 from tapete.web.rooms import EXPIRE_AFTER
 from tapete.web.store import Store
-from webclient import Server, free_port, process, running
+from webclient import Server, free_port, own_redis, process, running
 
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
 REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
@@ -437,3 +438,36 @@ def test_a_refused_rule_option_is_named_for_the_form_to_point_at(server: Server)
     assert unread.status == 400 and unread.body["param"] == "schedule"
     many = create(server, params={f"p{i}": "1" for i in range(50)})
     assert many.status == 400 and "param" not in many.body
+
+
+def test_while_the_shared_storage_is_away_one_request_at_a_time_asks_it_again() -> None:
+    """Redis stopped (connections taken, nothing said): once that is known, each request is
+    counted in the server's memory at once; when it is time to ask Redis again, one request
+    asks (and waits for it), not every request that comes meanwhile."""
+    port = free_port()
+    with own_redis(port) as server:
+        limits = RateLimits.parse(["tables=100/minute"], storage=f"redis://127.0.0.1:{port}")
+        limiter = RateLimiter(limits)
+
+        async def timed() -> float:
+            began = asyncio.get_running_loop().time()
+            assert await limiter.hit("tables", "192.0.2.1") is None
+            return asyncio.get_running_loop().time() - began
+
+        async def go() -> tuple[float, list[float]]:
+            first = await timed()  # Redis answers
+            server.send_signal(signal.SIGSTOP)
+            try:
+                await asyncio.gather(*(timed() for _ in range(3)))  # they find it away
+                await asyncio.sleep(SHARED_RETRY)
+                again = await asyncio.gather(*(timed() for _ in range(6)))
+            finally:
+                server.send_signal(signal.SIGCONT)
+            return first, again
+
+        first, again = asyncio.run(go())
+    assert first < SHARED_WAIT
+    # Those in flight when Redis stopped each wait out SHARED_WAIT; after the retry time only
+    # the one that asks again waits, the others are counted at once.
+    assert sum(t >= SHARED_WAIT * 0.9 for t in again) == 1, again
+    assert sorted(again)[-2] < 0.5, again

@@ -169,6 +169,7 @@ class RateLimiter:
         self._local = MovingWindowRateLimiter(MemoryStorage()) if self.shared else self.limiter
         self._away_until = 0.0  # time.monotonic() before which the shared storage is not asked
         self._said_away = False
+        self._probing = False  # a request is asking a storage that was away whether it is back
         self.where = _shown(config.storage)
 
     async def test(self, kind: str, client: str) -> Limited | None:
@@ -193,7 +194,11 @@ class RateLimiter:
     ) -> Limited | None:
         """``how`` asked of the shared storage, or of this process's memory while the shared
         one is away: a request is never failed nor held by its counting."""
-        if self.shared and time.monotonic() >= self._away_until:
+        if self.shared and time.monotonic() >= self._away_until and not self._probing:
+            # Once it was away, one request at a time asks whether it is back; the others count
+            # here meanwhile, rather than every request waiting SHARED_WAIT on a storage that
+            # still does not answer.
+            self._probing = self._said_away
             try:
                 answer = await asyncio.wait_for(how(self.limiter, kind, client), SHARED_WAIT)
             except (StorageError, TimeoutError, OSError) as exc:
@@ -201,6 +206,8 @@ class RateLimiter:
             else:
                 self._back()
                 return answer
+            finally:
+                self._probing = False
         return await how(self._local, kind, client)
 
     async def _test(
