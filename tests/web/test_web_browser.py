@@ -1207,11 +1207,11 @@ def test_a_keyboard_player_plays_from_the_start_to_the_rematch_with_the_focus_on
     assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
 
 
-def test_arrows_move_among_the_buttons_and_escape_closes_the_summary(
+def test_arrows_move_among_the_buttons_and_a_closed_summary_stays_closed_until_asked_for(
     page: Any, server: Server
 ) -> None:
     p = page
-    start_with_bots(p, server, "pocha(schedule=[2])", seed=12)
+    code = start_with_bots(p, server, "pocha(schedule=[2])", seed=12)
     p.wait_for_selector(".buttons .act")
     p.keyboard.press("b")
     first = p.evaluate(FOCUSED)
@@ -1225,6 +1225,18 @@ def test_arrows_move_among_the_buttons_and_escape_closes_the_summary(
     p.keyboard.press("Escape")
     p.wait_for_selector(".summary", state="hidden")
     assert p.evaluate("document.activeElement.matches('.bar .title')"), p.evaluate(FOCUSED)
+    # Someone comes to watch and goes: the room is drawn again, the summary stays closed and
+    # the keyboard where it was; the button left among the actions opens it again.
+    watcher = p.context.new_page()
+    watcher.goto(f"{server.url}/t/{code}")
+    watcher.wait_for_selector(".summary:not([hidden])")
+    watcher.close()
+    p.wait_for_timeout(500)
+    assert p.locator(".summary").is_hidden()
+    assert p.evaluate("document.activeElement.matches('.bar .title')"), p.evaluate(FOCUSED)
+    p.click(".buttons .reopen-summary")
+    p.wait_for_selector(".summary:not([hidden])")
+    assert p.evaluate("document.activeElement.closest('.summary') !== null"), p.evaluate(FOCUSED)
 
 
 def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(

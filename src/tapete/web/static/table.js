@@ -616,6 +616,21 @@ export class TableView {
   drawSummary(msg) {
     const box = this.$(".summary");
     const result = msg.result;
+    // A summary closed stays closed for its match (every room message draws it again: someone
+    // who leaves, a watcher who comes), and a button among the actions opens it again.
+    this.$(".buttons .reopen-summary")?.remove();
+    if (result && this.closedMatch === msg.match) {
+      box.hidden = true;
+      this.$(".buttons").insertAdjacentHTML(
+        "beforeend",
+        `<button type="button" class="reopen-summary">${t("Match over")}</button>`,
+      );
+      this.$(".buttons .reopen-summary").onclick = () => {
+        this.closedMatch = null;
+        this.drawSummary(this.viewMsg);
+      };
+      return;
+    }
     const opening = box.hidden && !!result;
     box.hidden = !result;
     if (!result) return;
@@ -654,7 +669,8 @@ export class TableView {
   closeSummary() {
     const box = this.$(".summary");
     if (box.hidden) return;
-    box.hidden = true;
+    this.closedMatch = this.viewMsg?.match ?? null;
+    this.drawSummary(this.viewMsg);
     this.$(".title").focus();
   }
 
