@@ -134,15 +134,17 @@ def wait_until(page: Any, expression: str, timeout: float = 20) -> None:
         page.wait_for_timeout(50)
 
 
-def start_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
+def start_with_bots(
+    page: Any, server: Server, spec: str, seed: int, bot_delay: float = 0.05
+) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
     and started; returns its code."""
-    code = open_with_bots(page, server, spec, seed)
+    code = open_with_bots(page, server, spec, seed, bot_delay)
     page.click(".waiting .start")
     return code
 
 
-def open_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
+def open_with_bots(page: Any, server: Server, spec: str, seed: int, bot_delay: float = 0.05) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host,
     still waiting for its start; returns its code."""
     game = tapete.load(spec)
@@ -152,7 +154,7 @@ def open_with_bots(page: Any, server: Server, spec: str, seed: int) -> str:
         params={k: str(v) for k, v in params.items()},
         seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
         seed=seed,
-        bot_delay=0.05,
+        bot_delay=bot_delay,
     )
     code = str(made["code"])
     page.goto(server.url + "/")
@@ -1237,6 +1239,24 @@ def test_arrows_move_among_the_buttons_and_a_closed_summary_stays_closed_until_a
     p.click(".buttons .reopen-summary")
     p.wait_for_selector(".summary:not([hidden])")
     assert p.evaluate("document.activeElement.closest('.summary') !== null"), p.evaluate(FOCUSED)
+
+
+def test_another_seat_s_move_leaves_your_hand_and_the_card_you_are_on_as_they_were(
+    page: Any, server: Server
+) -> None:
+    """A hand drawn anew at every move would put the focus on a new button each time, and a
+    screen reader would read the card again after every bot's move."""
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[3])", seed=21, bot_delay=0.6)
+    play_until(p, ".hand.my-turn .card-btn.legal", random.Random(21))  # the bids
+    p.locator(".hand .card-btn.legal").first.focus()
+    p.keyboard.press("Enter")  # a card: then three bots play, 0.6 s apart
+    wait_until(p, "document.querySelectorAll('.hand .card-btn').length === 2")
+    p.evaluate("window.kept = document.activeElement")
+    assert p.evaluate("window.kept.matches('.hand .card-btn')"), p.evaluate(FOCUSED)
+    lines = p.locator(".log li").count()
+    wait_until(p, f"document.querySelectorAll('.log li').length > {lines}")  # a bot's move
+    assert p.evaluate("window.kept === document.activeElement && window.kept.isConnected")
 
 
 def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(

@@ -435,8 +435,15 @@ export class TableView {
     for (let i = 0; i < table.blind; i++) {
       cards.push(`<span class="card-btn blind" role="img" aria-label="${t("a card you cannot see")}">${cardSVG(null, 'aria-hidden="true"')}</span>`);
     }
-    hand.innerHTML = cards.join("");
     hand.classList.toggle("my-turn", mine);
+    // The same hand is left as it is (another seat's move changed nothing of it): drawn anew,
+    // the card the keyboard is on would be focused again, and a screen reader read it again at
+    // every move. A hand with a move sent is drawn anew all the same, to be played again.
+    const html = cards.join("");
+    if (html === this.handHtml && hand === this.handBox && !hand.querySelector(".sent")) return;
+    this.handHtml = html;
+    this.handBox = hand;
+    hand.innerHTML = html;
     for (const button of hand.querySelectorAll("button.card-btn")) {
       button.addEventListener("click", () => {
         if (button.dataset.action) this.act(button.dataset.action);
