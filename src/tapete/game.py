@@ -683,7 +683,11 @@ def bind(
             f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
         )
     base = rules.Params(**defaults)
-    return Game(name, rules.Params(**{**defaults, **given}), rules, base)
+    try:
+        params = rules.Params(**{**defaults, **given})
+    except TypeError as exc:  # compiled, a value of an erased type (``_typed``) fails early
+        raise SpecError(f"{name}: a parameter has a value of the wrong type ({exc})") from None
+    return Game(name, params, rules, base)
 
 
 def check_params(params: Any) -> None:
@@ -752,7 +756,10 @@ def _typed(name: str, hint: object, value: Any) -> Any:
     of several types (``int | None``, say) keeps any other value a spec can write (an int, a
     word, true/false, none, a tuple of ints): its check names the values it takes, as for a spec.
     """
-    if hint is None:  # no field of that name: the caller refuses the name itself
+    if hint is None or hint is type:
+        # None: no field of that name (the caller refuses the name itself). type: a compiled
+        # module's annotation of a union or a tuple, which mypyc keeps only as "some type";
+        # the game's own check names what it takes (bind turns a compiled TypeError into one).
         return value
     kinds = _kinds_of(hint)
     if any(_has_type(value, kind) for kind in kinds):
