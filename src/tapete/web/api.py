@@ -523,6 +523,12 @@ async def api_rules(game: str) -> PlainTextResponse:
     return PlainTextResponse(_rules_page(module), media_type="text/markdown")
 
 
+# The language of a table's title in a listing (``game_words``): en, es or pt.
+Lang = Annotated[
+    str, Query(max_length=MAX_WORD, description="the language of a table's title: en, es, pt")
+]
+
+
 @router.get(
     "/api/tables",
     summary="Public tables, a page at a time: waiting for players, then being played",
@@ -531,9 +537,7 @@ async def api_tables(
     request: Request,
     page: int = Query(1, ge=1, description="which page, from 1"),
     per_page: int = Query(LOBBY_PAGE, ge=1, le=100, description="tables a page"),
-    lang: str = Query(
-        "en", max_length=MAX_WORD, description="the language of each table's title: en, es, pt"
-    ),
+    lang: Lang = "en",
 ) -> dict[str, Any]:
     # A server of several without Redis lists the database's tables (see Rooms.listed).
     listing = await _rooms(request).page(page, per_page)
@@ -618,8 +622,9 @@ def _refused_spec(exc: SpecError) -> JSONResponse:
     summary="One table: its game, seats and status",
     responses=_refusals(NO_TABLE),
 )
-async def api_table(request: Request, code: str) -> dict[str, Any]:
-    return await _looked_up(request, code, _rooms(request).summary)
+async def api_table(request: Request, code: str, lang: Lang = "en") -> dict[str, Any]:
+    table = await _looked_up(request, code, _rooms(request).summary)
+    return {**table, "title": _title(language(lang) or "en", table["spec"])}
 
 
 @router.post(
