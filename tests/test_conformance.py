@@ -29,6 +29,7 @@ from support import fingerprint, random_playout
 from tapete import bots, record
 from tapete.bench import compiled
 from tapete.cards import CARD_TEXT, CardSet
+from tapete.game import Game
 from tapete.games import ENTRIES, pocha
 from tapete.match import play
 
@@ -260,17 +261,23 @@ def test_out_of_range_actions_are_refused_by_rule_and_change_nothing(
         assert fingerprint(state) == before, "a refused action changed the state"
 
 
+def one_state_a_phase(game: Game[Any, Any], seed: int) -> list[Any]:
+    """The first state of each kind of decision (the game's phase) in a seeded random playout,
+    and the state after its end."""
+    path = random_playout(game, seed)
+    phases: dict[str, Any] = {}
+    for state, _ in path:
+        phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
+    return [*phases.values(), path[-1][0]]
+
+
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_every_small_int_is_judged_by_a_rule_at_every_kind_of_decision(spec: str) -> None:
     """Each int an action space could hold (a card number that is no card, such as 0 or 15; a
     card of another deck; a word's number) is either legal or refused by a rule with its
     sentence, from ``why_illegal`` and ``apply`` alike: never a crash in writing the sentence."""
     game = tapete.load(spec)
-    path = random_playout(game, 11)
-    phases: dict[str, Any] = {}
-    for state, _ in path:
-        phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
-    for state in [*phases.values(), path[-1][0]]:
+    for state in one_state_a_phase(game, 11):
         legal = set(game.legal_actions(state))
         for action in (a for a in range(-2, 1024) if a not in legal):
             error = game.why_illegal(state, action)
@@ -437,11 +444,7 @@ def test_malformed_actions_are_refused_with_a_clear_error(spec: str) -> None:
     the problem, from ``parse_action``, ``why_illegal`` and ``apply`` alike, at every kind of
     decision and after the end; the state stays as it was."""
     game = tapete.load(spec)
-    path = random_playout(game, 5)
-    phases: dict[str, Any] = {}
-    for state, _ in path:
-        phases.setdefault(repr(getattr(game.observe(state, None), "phase", None)), state)
-    for state in [*phases.values(), path[-1][0]]:
+    for state in one_state_a_phase(game, 5):
         before = fingerprint(state)
         for text in MALFORMED_TEXT:
             try:
