@@ -133,3 +133,23 @@ def test_analyze_reports_in_the_players_language(
     out = capsys.readouterr().out
     assert all(w in out for w in words)
     assert "accuracy" not in out and "sampled deals a decision" not in out
+
+
+@pytest.mark.parametrize(
+    ("spec", "lang", "words"),
+    [
+        ("pocha(players=3, schedule=[2, 3])", "en", ("lost a hand over 2 hands", "\n  hand ")),
+        ("pocha(players=3, schedule=[2, 3])", "es", ("perdidos por mano en 2 manos", "\n  mano ")),
+        ("tute", "en", ("lost a deal over 1 deals", "\n  deal ")),
+        ("poch(players=3, rounds=1)", "pt", ("perdidos por rodada em 1 rodadas", "\n  rodada ")),
+        ("poch(players=3, rounds=1)", "en", ("lost a round over 1 rounds", "\n  round ")),
+    ],
+)
+def test_the_review_counts_in_the_game_s_own_word_for_a_deal(
+    spec: str, lang: str, words: tuple[str, ...]
+) -> None:
+    # Pocha and Truco play hands, Tute and Pottle deals, Poch rounds: the review says so.
+    result = coach.review(short_match(spec, seed=2), iterations=4)
+    assert coach.to_json(result)["deal_unit"] in {"hand", "deal", "round"}
+    text = coach.report(result, lang)
+    assert all(w in text for w in words), text

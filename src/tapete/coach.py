@@ -44,7 +44,7 @@ from tapete.bots import Budget, search
 from tapete.game import Action, Game, Seat
 from tapete.games import rules_of
 from tapete.i18n import tr
-from tapete.present import notation_label
+from tapete.present import deal_unit, notation_label
 from tapete.record import Record, recorded_game, steps
 
 __all__ = [
@@ -110,6 +110,7 @@ class Review:
     players: dict[Seat, Player]
     # per deal (play-off hands included), what it brought each seat, in the review's unit
     returns: tuple[tuple[float, ...], ...] = ()
+    deal_unit: str = "deal"  # what the game calls a deal: hand, deal or round (``deal_unit``)
 
 
 def verdict(loss: float, scale: float) -> str:
@@ -155,6 +156,7 @@ class Plan:
     tasks: tuple[Task, ...]
     deals: tuple[int, ...]
     returns: tuple[tuple[float, ...], ...]
+    deal_unit: str = "deal"  # what the game calls a deal: hand, deal or round (``deal_unit``)
 
 
 def review(
@@ -199,6 +201,7 @@ def plan(
         tuple(tasks),
         tuple(deals),
         tuple(returns),
+        deal_unit(game),
     )
 
 
@@ -222,6 +225,7 @@ def assemble(planned: Plan, decisions: Sequence[Reviewed]) -> Review:
         decisions,
         players,
         planned.returns,
+        planned.deal_unit,
     )
 
 
@@ -366,6 +370,7 @@ def to_json(result: Review) -> dict[str, Any]:
         "seed": result.seed,
         "decisions": [decision(d) for d in result.decisions],
         "returns": [list(r) for r in result.returns],
+        "deal_unit": result.deal_unit,
         "players": [
             {
                 "seat": p.seat,
@@ -383,8 +388,8 @@ def to_json(result: Review) -> dict[str, Any]:
 
 def report(result: Review, lang: str = "en") -> str:
     """The review for people, in ``lang``: each player's summary, then every decision that lost
-    points (moves named as the table's buttons name them)."""
-    unit = tr(lang, result.unit)
+    points (moves named as the table's buttons name them), by the game's word for a deal."""
+    unit, per = tr(lang, result.unit), result.deal_unit
     lines = [
         tr(
             lang,
@@ -404,8 +409,20 @@ def report(result: Review, lang: str = "en") -> str:
         lines.append(
             tr(
                 lang,
-                "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
-                " over {deals} deals ({decisions} decisions: {tally})",
+                (
+                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand"
+                    " over {deals} hands ({decisions} decisions: {tally})"
+                )
+                if per == "hand"
+                else (
+                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a"
+                    " round over {deals} rounds ({decisions} decisions: {tally})"
+                )
+                if per == "round"
+                else (
+                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
+                    " over {deals} deals ({decisions} decisions: {tally})"
+                ),
                 name=p.name,
                 seat=p.seat,
                 accuracy=p.accuracy,
@@ -421,7 +438,13 @@ def report(result: Review, lang: str = "en") -> str:
             label = f" — {tr(lang, d.verdict)}" if d.verdict else ""
             line = tr(
                 lang,
-                "deal {deal}, move {move}, seat {seat}: {played}, better {best}:"
+                "hand {deal}, move {move}, seat {seat}: {played}, better {best}:"
+                " -{loss:.2f} ± {error:.2f} {unit}"
+                if per == "hand"
+                else "round {deal}, move {move}, seat {seat}: {played}, better {best}:"
+                " -{loss:.2f} ± {error:.2f} {unit}"
+                if per == "round"
+                else "deal {deal}, move {move}, seat {seat}: {played}, better {best}:"
                 " -{loss:.2f} ± {error:.2f} {unit}",
                 deal=d.deal + 1,
                 move=d.move,

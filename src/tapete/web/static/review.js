@@ -46,6 +46,15 @@ function options(review, d) {
   return rows ? `<details class="options"><summary>${t("every option")} (${escapeHtml(review.unit_label)})</summary><ol>${rows}</ol></details>` : "";
 }
 
+// The review's words for a deal, by what the game calls one (a review kept before it said so
+// is of deals).
+const PER_DEAL = {
+  hand: { lost: "lost a hand", note: "the hands before, plus what the hand was expected to bring after each move" },
+  round: { lost: "lost a round", note: "the rounds before, plus what the round was expected to bring after each move" },
+  deal: { lost: "lost a deal", note: "the deals before, plus what the deal was expected to bring after each move" },
+};
+const perDeal = (review) => PER_DEAL[review.deal_unit] || PER_DEAL.deal;
+
 // Each reviewed seat's accuracy, points lost a deal and verdicts.
 export function reviewSummary(review, names) {
   const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && d.verdict === verdict).length;
@@ -56,7 +65,7 @@ export function reviewSummary(review, names) {
     )
     .join("");
   return `<table class="review-players"><thead><tr><th></th><th>${t("accuracy")}</th>
-    <th>${escapeHtml(review.unit_label)} ${t("lost a deal")}</th><th>${t("inaccuracies")}</th><th>${t("mistakes")}</th><th>${t("blunders")}</th></tr></thead>
+    <th>${escapeHtml(review.unit_label)} ${t(perDeal(review).lost)}</th><th>${t("inaccuracies")}</th><th>${t("mistakes")}</th><th>${t("blunders")}</th></tr></thead>
     <tbody>${rows}</tbody></table>`;
 }
 
@@ -114,7 +123,7 @@ export function reviewChart(review, names, current) {
     <text x="2" y="${y(lo) + 4}" font-size="10" fill="currentColor">${Math.round(lo)}</text>
     ${deals}${lines}${now}${marks}</svg>
     <ul class="legend" aria-hidden="true">${legend}</ul>
-    <p class="note">${t("the deals before, plus what the deal was expected to bring after each move")}</p></figure>`;
+    <p class="note">${t(perDeal(review).note)}</p></figure>`;
 }
 
 // The index in review.decisions of the last decision at or before a replay step.
