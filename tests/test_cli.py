@@ -219,6 +219,22 @@ def test_bad_spec_is_a_clear_error() -> None:
     assert run.returncode == 2 and "players=9 is not accepted" in run.stderr
 
 
+def test_a_refused_game_or_seat_is_said_in_the_language_asked_for() -> None:
+    run = tapete("play", "--lang", "es", "pocha(players=9)")
+    assert run.returncode == 2
+    assert run.stderr == "tapete: players=9 no se acepta: de 3 a 8 (min_players=2 permite 2)\n"
+    run = tapete("play", "--lang", "pt", "tute(match=best_of_4)", "--plain")
+    assert run.returncode == 2
+    assert "match=best_of_4 não é aceito: single_deal, best_of_K (K ímpar, de 3 a" in run.stderr
+    run = tapete("play", "--lang", "pt", "pocha(players=3)", "--seats", "human,genius,easy")
+    assert run.returncode == 2
+    assert "--seats: 'genius' (lugar 1) não é um lugar; um lugar é human ou um nível" in run.stderr
+    run = tapete("play", "--lang", "es", "pocha(players=3)", "--seats", "human,hard(ms=0),easy")
+    assert run.stderr == "tapete: hard(ms=0): ms es un número positivo de milisegundos\n"
+    run = tapete("play", "--lang", "es", "--record", "no/such/folder/x.json", "pocha")
+    assert "--record no/such/folder/x.json: la carpeta no/such/folder no existe" in run.stderr
+
+
 def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> None:
     import hashlib
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import tapete
@@ -88,3 +89,112 @@ def test_every_rule_an_engine_refuses_by_has_a_sentence_in_every_language() -> N
     for lang in LANGUAGES[1:]:
         for code in codes:
             assert rule_text(lang, code, "the engine's sentence") != "the engine's sentence"
+
+
+# The modules whose refusals people meet in the lobby form, the table app and ``tapete play``.
+PEOPLE = (
+    "game.py",
+    "games",
+    "cli.py",
+    "players.py",
+    "outside.py",
+    "bots/__init__.py",
+    "rl/policy.py",
+    "web/api.py",
+    "web/rooms.py",
+    "tui",
+)
+# Refusals of commands that take no --lang (tapete serve, bench): said in English.
+ENGLISH_ONLY = {
+    "--compare-openspiel takes a spec, e.g. 'pocha(players=4, schedule=9)'",
+    "--workers: several processes share tables through --redis redis://…",
+}
+
+
+def refusal_templates() -> set[str]:
+    """The templates of the refusals the ``PEOPLE`` modules raise: a ``SpecError``'s message,
+    a ``Phrase``'s text and what ``check`` says a rule option accepts, as literals or as the
+    module's constants (``ACCEPTED``)."""
+    import importlib
+
+    found = set()
+    for part in PEOPLE:
+        paths = sorted((SRC / part).rglob("*.py")) if (SRC / part).is_dir() else [SRC / part]
+        for path in paths:
+            module = importlib.import_module(_module_name(path))
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                called = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                at = {"SpecError": 0, "Phrase": 0, "check": 3}.get(called)
+                if at is None or len(node.args) <= at:
+                    continue
+                arg = node.args[at]
+                found |= _texts(arg)
+                root = arg.value if isinstance(arg, ast.Attribute) else arg
+                if isinstance(root, ast.Name) and root.id in vars(module):  # not a local
+                    value = eval(ast.unparse(arg), vars(module))  # a module's constant
+                    found |= {value} if isinstance(value, str) else set()
+    return found
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_every_refusal_a_person_meets_has_a_sentence_in_every_language() -> None:
+    """A refused game spec, rule option or seat is told in the person's language: a template a
+    catalog lacks is told in English whatever the language."""
+    templates = refusal_templates() - ENGLISH_ONLY
+    assert "{name}={value} is not accepted: {accepted}" in templates  # check's, a constant
+    assert "{low}–{high} (min_players=2 allows 2)" in templates  # Pocha's, a literal
+    for lang in LANGUAGES[1:]:
+        missing = sorted(t for t in templates if t not in catalog(lang))
+        assert missing == [], f"{lang} lacks {missing}"
+
+
+def phrase_templates(phrase: object) -> set[str]:
+    """Every template in a phrase, the phrases in its fields too."""
+    from tapete.errors import Phrase
+
+    if not isinstance(phrase, Phrase):
+        return set()
+    return {phrase.text}.union(*(phrase_templates(v) for v in phrase.fields.values()))
+
+
+def test_every_rule_option_a_game_refuses_is_said_in_every_language() -> None:
+    """Each game's ``Params`` refuses values of each option (and of one option given another's
+    value: Tute's four-player options with two players): every template of every refusal, and
+    of what it says the option accepts, has an entry in every catalog."""
+    from tapete.errors import SpecError
+    from tapete.games import ENTRIES
+    from tapete.i18n import spec_text
+
+    values: tuple[object, ...] = (999, -1, 0, 2, 10, "zzz", "dealer_right", "french", "follow_only")
+    values += (True, False, None, (0,), (7,), [1], "4")
+    seen: dict[str, SpecError] = {}
+    for entry in ENTRIES.values():
+        rules = entry.rules()
+        names = [f.name for f in dataclasses.fields(rules.Params)]
+        bases = [dict(entry.defaults)]
+        for base in bases:
+            for name in names:
+                for value in values:
+                    try:
+                        rules.Params(**{**base, name: value})
+                    except SpecError as exc:
+                        for template in phrase_templates(exc.phrase):
+                            seen.setdefault(template, exc)
+                    else:
+                        if len(bases) < 40 and name in ("players", "deck"):
+                            bases.append({**base, name: value})  # judge the others against it
+    assert {"{default} with {players} players (an option for players={other})", "2 or 4"} <= set(
+        seen
+    )
+    assert len(seen) > 40
+    for lang in LANGUAGES[1:]:
+        missing = sorted(t for t in seen if t not in catalog(lang))
+        assert missing == [], f"{lang} lacks {missing}"
+        for refused in seen.values():
+            assert spec_text(lang, refused) != str(refused), (lang, str(refused))

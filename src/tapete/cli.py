@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tapete import __version__, bench, bots, players, playthrough, record
-from tapete.errors import IllegalActionError, InvalidActionError, RecordError, SpecError
+from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
-from tapete.i18n import LANGUAGES, rule_text, tr
+from tapete.i18n import LANGUAGES, rule_text, spec_text, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -127,11 +127,10 @@ def _terminal_app(plain: bool) -> bool:
     return True
 
 
-SEAT_KINDS = (
-    "human or a bot level: "
-    + ", ".join(bots.LEVELS)
-    + ' (hard and expert take options: hard(ms=300)), exec(cmd="PROGRAM") for an outside bot,'
-    + ' or a trained policy(path="FILE")'
+_KINDS = Phrase(
+    "human or a bot level: {levels} (hard and expert take options: hard(ms=300)),"
+    ' exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")',
+    levels=", ".join(bots.LEVELS),
 )
 
 
@@ -152,16 +151,26 @@ exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")
     try:
         seats = players.split_seats(text)
     except SpecError as exc:
-        raise SpecError(f"--seats: {exc}") from None
+        raise SpecError("--seats: {why}", why=exc.phrase) from None
     kinds = [k if players.is_outer(k) else k.lower() for k in seats]
     if len(kinds) != game.players:
-        raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+        raise SpecError(
+            "{spec} has {players} seats; --seats gave {given}",
+            spec=game.spec,
+            players=game.players,
+            given=len(kinds),
+        )
     for seat, kind in enumerate(kinds):
         if not kind:
-            raise SpecError(f"--seats: seat {seat} is empty; a seat is {SEAT_KINDS}")
+            raise SpecError(
+                "--seats: seat {seat} is empty; a seat is {kinds}", seat=seat, kinds=_KINDS
+            )
         if players.kind_of(kind) not in ("human", *bots.LEVELS, *players.OUTER):
             raise SpecError(
-                f"--seats: {kind!r} (seat {seat}) is not a seat; a seat is {SEAT_KINDS}"
+                "--seats: {kind} (seat {seat}) is not a seat; a seat is {kinds}",
+                kind=repr(kind),
+                seat=seat,
+                kinds=_KINDS,
             )
         if kind != "human":
             players.load(kind)  # a bad option or a missing program fails here, before any move
@@ -183,8 +192,10 @@ def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
     for seat, name in enumerate(names):
         if players.is_outer(name):
             raise SpecError(
-                f"seat {seat} was played by {name}, a program of the machine that played; "
-                "a record does not start programs: name every seat with --seats"
+                "seat {seat} was played by {name}, a program of the machine that played;"
+                " a record does not start programs: name every seat with --seats",
+                seat=seat,
+                name=name,
             )
     return seat_kinds(",".join(names), game)
 
@@ -193,15 +204,27 @@ def _out_path(option: str, text: str) -> Path:
     """A file an option names to write (``--record``, ``--json``, ``--plot``): checked before
     the work starts, so a match or an arena is never played for nothing."""
     if not text.strip():
-        raise SpecError(f"{option}: give a file name")
+        raise SpecError("{option}: give a file name", option=option)
     path = Path(text)
     if path.is_dir():
-        raise SpecError(f"{option} {text}: that is a folder; give a file name in it")
+        raise SpecError(
+            "{option} {file}: that is a folder; give a file name in it", option=option, file=text
+        )
     folder = path.parent
     if not folder.is_dir():
-        raise SpecError(f"{option} {text}: the folder {folder} does not exist")
+        raise SpecError(
+            "{option} {file}: the folder {folder} does not exist",
+            option=option,
+            file=text,
+            folder=str(folder),
+        )
     if not os.access(folder, os.W_OK):
-        raise SpecError(f"{option} {text}: the folder {folder} is not writable")
+        raise SpecError(
+            "{option} {file}: the folder {folder} is not writable",
+            option=option,
+            file=text,
+            folder=str(folder),
+        )
     return path
 
 
@@ -373,7 +396,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     players = len(rec.seats)
     for seat in args.seat or ():
         if not 0 <= seat < players:
-            raise SpecError(f"--seat {seat}: this match has seats 0 to {players - 1}")
+            raise SpecError(
+                "--seat {seat}: this match has seats 0 to {last}", seat=seat, last=players - 1
+            )
     if args.json is not None:
         _out_path("--json", args.json)
     on_tty = sys.stderr.isatty()
@@ -771,7 +796,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader stopped early (``| head``): end quietly, as a killed pipe writer would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except (SpecError, RecordError, OSError) as exc:
+    except SpecError as exc:
+        # Said in the language the command was given (--lang), as its table would be.
+        print(f"tapete: {spec_text(getattr(args, 'lang', None) or 'en', exc)}", file=sys.stderr)
+        return 2
+    except (RecordError, OSError) as exc:
         print(f"tapete: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,11 +5,15 @@ A game never half-applies bad input: whatever raises leaves every state, view an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = [
     "IllegalActionError",
     "InvalidActionError",
+    "Phrase",
     "RecordError",
     "SpecError",
+    "one_of",
 ]
 
 
@@ -41,21 +45,94 @@ class IllegalActionError(ValueError):
         return (IllegalActionError, (self.rule, self.message))
 
 
+class Phrase:
+    """Words for people: an English template and the fields that fill it.
+
+    The template is the key of its translations (``tapete.i18n``), so each app says a phrase
+    in its person's language (``tapete.i18n.phrase_text``); ``str()`` gives the English. A
+    field is a value as it is written (a number, a spec word: never translated) or another
+    phrase. A template with no fields is taken as it is: its braces are no placeholders.
+
+    >>> str(Phrase("{low} to {high}", low=3, high=8))
+    '3 to 8'
+    >>> str(Phrase("{what} (the rules: {n})", what=Phrase("a number of chips"), n=10))
+    'a number of chips (the rules: 10)'
+    """
+
+    __slots__ = ("fields", "text")
+
+    def __init__(self, text: str, /, **fields: object) -> None:
+        self.text = text
+        self.fields: dict[str, object] = fields
+
+    def __str__(self) -> str:
+        if not self.fields:
+            return self.text
+        return self.text.format(**{k: str(v) for k, v in self.fields.items()})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and self.text == other.text and self.fields == other.fields
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        fields = "".join(f", {k}={v!r}" for k, v in self.fields.items())
+        return f"Phrase({self.text!r}{fields})"
+
+    def __reduce__(self) -> tuple[object, tuple[str, dict[str, object]]]:
+        return (_phrase, (self.text, self.fields))
+
+
+def _phrase(text: str, fields: dict[str, object]) -> Phrase:
+    return Phrase(text, **fields)
+
+
+def one_of(words: Sequence[str | Phrase]) -> str | Phrase:
+    """The choices ``words`` as one phrase: ``a, b or c`` (the "or" is translated; a spec word
+    is not).
+
+    >>> str(one_of(["tied", "all", "nobody"])), str(one_of(["bank"]))
+    ('tied, all or nobody', 'bank')
+    """
+    if len(words) < 2:
+        return words[0] if words else ""
+    return Phrase("{rest} or {last}", rest=_listed(words[:-1]), last=words[-1])
+
+
+def _listed(words: Sequence[str | Phrase]) -> str | Phrase:
+    """``a, b, c``: spec words joined as they are, phrases each translated."""
+    if all(isinstance(w, str) for w in words):
+        return ", ".join(str(w) for w in words)
+    if len(words) == 1:
+        return words[0]
+    return Phrase("{rest}, {last}", rest=_listed(words[:-1]), last=words[-1])
+
+
 class SpecError(ValueError):
     """A game spec or parameter that tapete does not accept; the message lists what it does.
 
-    ``param`` names the rule option refused, where one is (a form can point at its field).
+    The message is English; ``phrase`` holds its template and fields, so that an app can say
+    it in its person's language (``tapete.i18n.spec_text``). Given fields, the message is a
+    template (``str.format``) they fill; without any, it is taken as it is. ``param`` names the
+    rule option refused, where one is (a form can point at its field).
 
-    >>> SpecError("deck=52 is not accepted: 40 or 48", param="deck").param
-    'deck'
+    >>> err = SpecError("{name}={value} is not accepted: {accepted}", param="deck",
+    ...                 name="deck", value=52, accepted="40 or 48")
+    >>> str(err), err.param, err.phrase.text
+    ('deck=52 is not accepted: 40 or 48', 'deck', '{name}={value} is not accepted: {accepted}')
     """
 
-    def __init__(self, message: str, param: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Phrase, /, param: str | None = None, **fields: object
+    ) -> None:
+        phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
+        super().__init__(str(phrase))
         self.param = param
+        self.phrase = phrase
 
-    def __reduce__(self) -> tuple[type[SpecError], tuple[str, str | None]]:
-        return (SpecError, (str(self), self.param))
+    def __reduce__(self) -> tuple[type[SpecError], tuple[Phrase, str | None]]:
+        return (SpecError, (self.phrase, self.param))
 
 
 class RecordError(ValueError):

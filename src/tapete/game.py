@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAl
 
 from tapete.cards import Card, Deck, parse_card
 from tapete.chance import by_lot, shuffled
-from tapete.errors import IllegalActionError, InvalidActionError, SpecError
+from tapete.errors import IllegalActionError, InvalidActionError, Phrase, SpecError, one_of
 
 __all__ = [
     "Action",
@@ -105,7 +105,7 @@ class Setup:
         dealer = (
             self.dealer if self.dealer is not None else by_lot(players, self.seed, "first-dealer")
         )
-        check(0 <= dealer < players, "dealer", dealer, f"a seat from 0 to {players - 1}")
+        check(0 <= dealer < players, "dealer", dealer, "a seat from 0 to {last}", last=players - 1)
         return dealer
 
     def deck(self, deal: int, cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -120,11 +120,16 @@ class Setup:
             missing = sorted(set(cards) - set(given))
             foreign = sorted(set(given) - set(cards))
             repeated = sorted(c for c, k in counts.items() if k > 1 and c not in foreign)
+            none = Phrase("none")
             raise SpecError(
-                f"deck order for deal {deal} must hold each of the {len(cards)} cards once"
-                f" (it has {len(given)}; missing: {format_cards(missing) or 'none'}; not in the"
-                f" deck: {format_cards(foreign) or 'none'}; repeated:"
-                f" {format_cards(repeated) or 'none'})"
+                "deck order for deal {deal} must hold each of the {cards} cards once (it has"
+                " {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})",
+                deal=deal,
+                cards=len(cards),
+                given=len(given),
+                missing=format_cards(missing) or none,
+                foreign=format_cards(foreign) or none,
+                repeated=format_cards(repeated) or none,
             )
         return given
 
@@ -232,7 +237,7 @@ def seat_scores(scores: Sequence[int], teams: Sequence[Sequence[Seat]] | None) -
     """
     if teams is None:
         return tuple(scores)
-    check(len(scores) == len(teams), "scores", list(scores), f"one score per team ({len(teams)})")
+    check(len(scores) == len(teams), "scores", scores, "one score per team ({n})", n=len(teams))
     team_of = {seat: t for t, members in enumerate(teams) for seat in members}
     return tuple(scores[team_of[seat]] for seat in sorted(team_of))
 
@@ -360,10 +365,15 @@ class Game(Generic[S, V]):
     ) -> S:
         number = integer(seed)
         if number is None:
-            accepted = "a whole number (the deals follow from it)"
-            raise SpecError(f"seed={format_value(seed)} is not accepted: {accepted}")
+            raise SpecError(
+                ACCEPTED,
+                name="seed",
+                value=format_value(seed),
+                accepted=Phrase("a whole number (the deals follow from it)"),
+            )
         if dealer is not None and integer(dealer) is None:  # True or "1" is no seat
-            check(False, "dealer", dealer, f"a seat from 0 to {self.players - 1}, or none")
+            last = self.players - 1
+            check(False, "dealer", dealer, "a seat from 0 to {last}, or none", last=last)
         orders = tuple(tuple(_card(c, self._french) for c in d) for d in decks)
         first = None if dealer is None else integer(dealer)
         return self.rules.new_state(self.params, Setup(number, orders, first))
@@ -564,11 +574,13 @@ def _card(card: Card | str, french: bool) -> Card:
         try:
             return parse_card(card, french)
         except InvalidActionError as exc:
-            raise SpecError(f"a deck order holds cards: {exc}") from None
+            raise SpecError("a deck order holds cards: {why}", why=str(exc)) from None
     number = integer(card)
     if number is not None:
         return number
-    raise SpecError(f"a deck order holds cards (an int, or text such as 1o or Ah), not {card!r}")
+    raise SpecError(
+        "a deck order holds cards (an int, or text such as 1o or Ah), not {card}", card=repr(card)
+    )
 
 
 def count_in(text: str, most: int) -> int | None:
@@ -585,15 +597,26 @@ def count_in(text: str, most: int) -> int | None:
     return number if number <= most else None
 
 
-def check(ok: bool, name: str, value: object, accepted: str) -> None:
+ACCEPTED = "{name}={value} is not accepted: {accepted}"
+"""The template of a refused parameter value (``check``): its translations key on it."""
+
+
+def check(ok: bool, name: str, value: object, accepted: str | Phrase, /, **fields: object) -> None:
     """Raise SpecError for parameter ``name`` unless ``ok``; ``accepted`` says what would do.
+
+    ``accepted`` is English, a template that ``fields`` fill (or a ``Phrase``): it is the key
+    of its translations (``tapete.i18n``), so it names numbers as fields, not as text.
 
     >>> check(False, "deck", 52, "40 or 48")
     Traceback (most recent call last):
     tapete.errors.SpecError: deck=52 is not accepted: 40 or 48
+    >>> check(False, "suits", 5, "{low} to {high}", low=1, high=4)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: suits=5 is not accepted: 1 to 4
     """
     if not ok:
-        raise SpecError(f"{name}={format_value(value)} is not accepted: {accepted}", param=name)
+        words = accepted if isinstance(accepted, Phrase) else Phrase(accepted, **fields)
+        raise SpecError(ACCEPTED, param=name, name=name, value=format_value(value), accepted=words)
 
 
 def format_value(value: object) -> str:
@@ -633,23 +656,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
     except (SyntaxError, ValueError):  # ValueError: an int too long to read
-        raise SpecError(
-            f"{spec!r} is not a game spec: write name or name(key=value, ...)"
-        ) from None
+        raise SpecError(NOT_A_SPEC, spec=repr(spec)) from None
     if isinstance(tree, ast.Name):
         return tree.id, {}
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or tree.args:
-        raise SpecError(f"{spec!r} is not a game spec: write name or name(key=value, ...)")
+        raise SpecError(NOT_A_SPEC, spec=repr(spec))
     params: dict[str, ParamValue] = {}
     for keyword in tree.keywords:
         if keyword.arg is None:
-            raise SpecError(f"{spec!r}: parameters are written key=value")
+            raise SpecError("{spec}: parameters are written key=value", spec=repr(spec))
         if keyword.arg in params:
-            raise SpecError(f"{spec!r}: {keyword.arg} is given twice")
+            raise SpecError("{spec}: {name} is given twice", spec=repr(spec), name=keyword.arg)
         params[keyword.arg] = _spec_value(keyword.arg, keyword.value)
     return tree.func.id, params
 
 
+NOT_A_SPEC = "{spec} is not a game spec: write name or name(key=value, ...)"
 _WORDS: dict[str, ParamValue] = {"true": True, "false": False, "none": None}
 
 
@@ -667,7 +689,9 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
         if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
             return tuple(i for i in items if isinstance(i, int))
     raise SpecError(
-        f"{name}: {ast.unparse(node)} is not a value (an int, a word, true/false, [ints])"
+        "{name}: {value} is not a value (an int, a word, true/false, [ints])",
+        name=name,
+        value=ast.unparse(node),
     )
 
 
@@ -680,13 +704,18 @@ def bind(
     unknown = [k for k in given if k not in fields]
     if unknown:
         raise SpecError(
-            f"{name} has no parameter {', '.join(unknown)}; its parameters are {', '.join(fields)}"
+            "{game} has no parameter {unknown}; its parameters are {known}",
+            game=name,
+            unknown=", ".join(unknown),
+            known=", ".join(fields),
         )
     base = rules.Params(**defaults)
     try:
         params = rules.Params(**{**defaults, **given})
     except TypeError as exc:  # compiled, a value of an erased type (``_typed``) fails early
-        raise SpecError(f"{name}: a parameter has a value of the wrong type ({exc})") from None
+        raise SpecError(
+            "{game}: a parameter has a value of the wrong type ({why})", game=name, why=str(exc)
+        ) from None
     return Game(name, params, rules, base)
 
 
@@ -768,10 +797,9 @@ def _typed(name: str, hint: object, value: Any) -> Any:
         return format_value(value)
     if len(kinds) > 1 and _spec_value_type(value):
         return value
-    words = [_describe(kind) for kind in kinds]
-    accepted = " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+    accepted = one_of([Phrase(_describe(kind)) for kind in kinds])
     listed = isinstance(value, list) and any(typing.get_origin(k) is tuple for k in kinds)
-    check(False, name, value, accepted + (", not a list" if listed else ""))
+    check(False, name, value, Phrase("{kinds}, not a list", kinds=accepted) if listed else accepted)
     return value
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["LANGUAGES", "RULES", "catalog", "rule_text", "tr"]
+from tapete.errors import Phrase, SpecError
+
+__all__ = ["LANGUAGES", "RULES", "catalog", "phrase_text", "rule_text", "spec_text", "tr"]
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -268,7 +270,6 @@ _ES: dict[str, str] = {
     # the web app
     "12 is the top of the ladder": "12 es lo máximo: no se puede subir más",
     "Check the options": "Revisa las opciones",
-    "{option}: {value} is not accepted": "{option}: {value} no se acepta",
     "Connection lost: reconnecting…": "Conexión perdida: reconectando…",
     "Create table": "Crear mesa",
     "Game": "Juego",
@@ -683,6 +684,121 @@ _ES: dict[str, str] = {
     "{trump} for {n}": "{trump} para {n}",
     "{trump}: exact contract in about {p:.0%}": "{trump}: contrato justo en cerca del {p:.0%}",
     "{why} (a bluff)": "{why} (un farol)",
+    # a refused game spec, rule option or seat (SpecError): its template, then the words of
+    # what a rule option accepts
+    "{name}={value} is not accepted: {accepted}": "{name}={value} no se acepta: {accepted}",
+    "{rest} or {last}": "{rest} o {last}",
+    "{rest}, {last}": "{rest}, {last}",
+    "{kinds}, not a list": "{kinds}, no una lista",
+    "a whole number": "un número entero",
+    "true or false": "true o false",
+    "a word": "una palabra",
+    "a tuple of whole numbers": "una lista de números enteros",
+    "{spec} is not a game spec: write name or name(key=value, ...)": "{spec} no es una especificación de juego: escribe nombre o nombre(clave=valor, ...)",
+    "{spec}: parameters are written key=value": "{spec}: las opciones se escriben clave=valor",
+    "{spec}: {name} is given twice": "{spec}: {name} aparece dos veces",
+    "{name}: {value} is not a value (an int, a word, true/false, [ints])": "{name}: {value} no es un valor (un número entero, una palabra, true/false, [enteros])",
+    "no game named {name}; the games are {games}": "no hay ningún juego llamado {name}; los juegos son {games}",
+    "{game} has no parameter {unknown}; its parameters are {known}": "{game} no tiene la opción {unknown}; sus opciones son {known}",
+    "{game}: a parameter has a value of the wrong type ({why})": "{game}: una opción tiene un valor de tipo equivocado ({why})",
+    "a whole number (the deals follow from it)": "un número entero (de él salen los repartos)",
+    "a seat from 0 to {last}": "un asiento del 0 al {last}",
+    "a seat from 0 to {last}, or none": "un asiento del 0 al {last}, o none",
+    "one score per team ({n})": "una puntuación por equipo ({n})",
+    "deck order for deal {deal} must hold each of the {cards} cards once (it has {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})": "el orden de la baraja del reparto {deal} debe tener cada una de las {cards} cartas una vez (tiene {given}; faltan: {missing}; no son de la baraja: {foreign}; repetidas: {repeated})",
+    "a deck order holds cards: {why}": "un orden de baraja tiene cartas: {why}",
+    "a deck order holds cards (an int, or text such as 1o or Ah), not {card}": "un orden de baraja tiene cartas (un número entero, o un texto como 1o o Ah), no {card}",
+    "3, or 2": "3, o 2",
+    "4 to 8": "de 4 a 8",
+    "{low}–{high} (min_players=2 allows 2)": "de {low} a {high} (min_players=2 permite 2)",
+    "{low}–{high}": "de {low} a {high}",
+    "40, 48 or french": "40, 48 o french",
+    "suits and ranks shape the French deck only (deck=french)": "suits y ranks solo dan forma a la baraja francesa (deck=french)",
+    "as_tres or natural": "as_tres o natural",
+    "1 to 4": "de 1 a 4",
+    "2 to 13": "de 2 a 13",
+    "a card for each player at least ({cards} cards, {players} players)": "al menos una carta por jugador ({cards} cartas, {players} jugadores)",
+    "natural: the French deck ranks A high (deck=french needs rank_order=natural; oh_hell sets both)": "natural: en la baraja francesa el as es la carta más alta (deck=french necesita rank_order=natural; oh_hell pone ambas)",
+    "must_win or follow": "must_win o follow",
+    "pocha or oh_hell": "pocha o oh_hell",
+    "dealer_card or none": "dealer_card o none",
+    "tied, all or nobody": "tied, all o nobody",
+    "1 to {most} hand sizes, each from 1 to {top} ({cards} cards, {players} players)": "de 1 a {most} tamaños de mano, cada uno de 1 a {top} ({cards} cartas, {players} jugadores)",
+    "{words}, a hand size or a list of them": "{words}, un tamaño de mano o una lista de ellos",
+    "2 or 4": "2 o 4",
+    "strict, follow_only or free": "strict, follow_only o free",
+    "[4, 5, 6, 7] or [7]": "[4, 5, 6, 7] o [7]",
+    "0 or 10 (none: 0 with 2 players, 10 with 4)": "0 o 10 (none: 0 con 2 jugadores, 10 con 4)",
+    "two_of_oros or dealer_right": "two_of_oros o dealer_right",
+    "single_deal, best_of_K (K odd, 3 to {most}) or to_101": "single_deal, best_of_K (K impar, de 3 a {most}) o to_101",
+    "{default} with {players} players (an option for players={other})": "{default} con {players} jugadores (una opción para players={other})",
+    "2 (1v1) or 4 (2v2)": "2 (1 contra 1) o 4 (2 contra 2)",
+    "dirty (40 cards) or clean (24 cards)": "dirty (40 cartas) o clean (24 cartas)",
+    "a number of points from 2 to {most} (12 by default)": "un número de puntos de 2 a {most} (12 por defecto)",
+    "dealer_team, no_score or mao_team": "dealer_team, no_score o mao_team",
+    "rounds_2_3 or off": "rounds_2_3 o off",
+    "next_opponent or either_opponent": "next_opponent o either_opponent",
+    "3 to 6": "de 3 a 6",
+    "a number of chips from 1 to {most} (the rules: 10)": "un número de fichas de 1 a {most} (las reglas: 10)",
+    "until_one_left, one_per_player or a number of rounds from 1 to {most}": "until_one_left, one_per_player o un número de rondas de 1 a {most}",
+    "ten_per_player, a number of rounds from 1 to {most}, or none (no cap: a match may never end)": "ten_per_player, un número de rondas de 1 a {most}, o none (sin límite: una partida podría no acabar nunca)",
+    "3 to 7": "de 3 a 7",
+    "2, unlimited, or any count from 1": "2, unlimited, o cualquier número desde 1",
+    "auction_winner or pagat": "auction_winner o pagat",
+    "clockwise or pot_winner": "clockwise o pot_winner",
+    "none (2 × players) or a number of deals from 1 to {most}": "none (2 × jugadores) o un número de repartos de 1 a {most}",
+    "none (as many as players) or a number from 0 to {most}": "none (tantos como jugadores) o un número de 0 a {most}",
+    "a number of chips from 1": "un número de fichas desde 1",
+    "{n} hands of {size} cards": "{n} manos de {size} cartas",
+    "give parameters in params, not in the game name": "da las opciones en params, no en el nombre del juego",
+    "a table takes at most {most} rule options": "una mesa admite como mucho {most} opciones de reglas",
+    "{name} is not a parameter name": "{name} no es el nombre de una opción",
+    "{name}: a value is at most {most} characters": "{name}: un valor tiene como mucho {most} caracteres",
+    "{name}: {value} is not a value: a number, a word or [1, 2]": "{name}: {value} no es un valor: un número, una palabra o [1, 2]",
+    "{name}: {value} is not one value": "{name}: {value} no es un solo valor",
+    "max_rounds: a table must end, so give it a number of rounds, not none": "max_rounds: una mesa tiene que terminar, así que dale un número de rondas, no none",
+    "{spec} has {players} seats, not {given}": "{spec} tiene {players} asientos, no {given}",
+    "no bot level {level}; the levels are {levels}": "no hay ningún nivel de bot {level}; los niveles son {levels}",
+    "{name} is not a bot: the levels are {levels}": "{name} no es un bot: los niveles son {levels}",
+    "the random bot takes no options": "el bot random no admite opciones",
+    "{name}: only hard and expert take options: {offered}": "{name}: solo hard y expert admiten opciones: {offered}",
+    "{name}: {level} has no option {unknown}; its options: {offered}": "{name}: {level} no tiene la opción {unknown}; sus opciones: {offered}",
+    "{name}: ms is a positive number of milliseconds": "{name}: ms es un número positivo de milisegundos",
+    "{name}: iterations is a positive number": "{name}: iterations es un número positivo",
+    "{name}: rollout is informed (the game's policy) or random": "{name}: rollout es informed (la política del juego) o random",
+    "{name}: prior is informed (the game's policy) or none": "{name}: prior es informed (la política del juego) o none",
+    "{name}: tree is full (the search's tree) or none (a flat search)": "{name}: tree es full (el árbol de la búsqueda) o none (una búsqueda plana)",
+    '{why}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, or policy(path="FILE") for a trained policy': '{why}, o exec(cmd="PROGRAMA") para un programa que hable el protocolo tapete-bot, o policy(path="ARCHIVO") para una política entrenada',
+    "{seats} has a parenthesis or quote left open": "{seats} tiene un paréntesis o unas comillas sin cerrar",
+    'policy: give the model file, policy(path="FILE")': 'policy: indica el archivo del modelo, policy(path="ARCHIVO")',
+    "policy takes path and algo, not {given}": "policy admite path y algo, no {given}",
+    "policy seats need the rl extra and sb3-contrib ({missing} is missing)": "los asientos policy necesitan el extra rl y sb3-contrib (falta {missing})",
+    "policy: {path} is not a saved model (not a zip file)": "policy: {path} no es un modelo guardado (no es un archivo zip)",
+    "policy: {path} is a zip file but not a saved model (no Stable-Baselines3 data)": "policy: {path} es un archivo zip pero no un modelo guardado (sin datos de Stable-Baselines3)",
+    "policy: {name}={value} is not accepted: {accepted}": "policy: {name}={value} no se acepta: {accepted}",
+    "policy: {path} holds a {kind} model; use algo={algo}, the default": "policy: {path} contiene un modelo {kind}; usa algo={algo}, el predeterminado",
+    "policy: {path} holds a {kind} model; use algo={algo}": "policy: {path} contiene un modelo {kind}; usa algo={algo}",
+    "policy: {path} does not load as a {kind} model ({why})": "policy: {path} no se carga como un modelo {kind} ({why})",
+    'policy: no model file at {path} (path="FILE")': 'policy: no hay ningún archivo de modelo en {path} (path="ARCHIVO")',
+    '{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {unknown}': '{name}: exec admite cmd="PROGRAMA ARGUMENTOS" y ms=N, no {unknown}',
+    '{name}: cmd is the program to run, as in exec(cmd="./mybot")': '{name}: cmd es el programa que se ejecuta, como en exec(cmd="./mibot")',
+    "{name}: ms is a positive number of milliseconds a decision": "{name}: ms es un número positivo de milisegundos por decisión",
+    "{name}: cmd {cmd} does not split into words ({why})": "{name}: cmd {cmd} no se puede separar en palabras ({why})",
+    "{name}: no program {program} to run (not found, or not executable)": "{name}: no hay ningún programa {program} que ejecutar (no se encuentra o no es ejecutable)",
+    "give a game to play, or --resume FILE to go on with one; not both": "indica un juego o --resume ARCHIVO para seguir una partida; no ambos",
+    "--seed: a resumed match keeps the seed of its record": "--seed: una partida retomada conserva la semilla de su registro",
+    "give a game to play (tapete games lists them), or --resume FILE": "indica un juego (tapete games los enumera) o --resume ARCHIVO",
+    "{spec} has {players} seats; --seats gave {given}": "{spec} tiene {players} asientos; --seats dio {given}",
+    "--seats: {why}": "--seats: {why}",
+    "--seats: seat {seat} is empty; a seat is {kinds}": "--seats: el asiento {seat} está vacío; un asiento es {kinds}",
+    "--seats: {kind} (seat {seat}) is not a seat; a seat is {kinds}": "--seats: {kind} (asiento {seat}) no es un asiento; un asiento es {kinds}",
+    'human or a bot level: {levels} (hard and expert take options: hard(ms=300)), exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")': 'human o un nivel de bot: {levels} (hard y expert admiten opciones: hard(ms=300)), exec(cmd="PROGRAMA") para un bot externo, o una política entrenada policy(path="ARCHIVO")',
+    "seat {seat} was played by {name}, a program of the machine that played; a record does not start programs: name every seat with --seats": "el asiento {seat} lo jugó {name}, un programa de la máquina donde se jugó; un registro no arranca programas: indica cada asiento con --seats",
+    "{option}: give a file name": "{option}: escribe un nombre de archivo",
+    "{option} {file}: that is a folder; give a file name in it": "{option} {file}: es una carpeta; escribe un nombre de archivo dentro de ella",
+    "{option} {file}: the folder {folder} does not exist": "{option} {file}: la carpeta {folder} no existe",
+    "{option} {file}: the folder {folder} is not writable": "{option} {file}: no se puede escribir en la carpeta {folder}",
+    "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tiene los asientos del 0 al {last}",
 }
 
 _PT: dict[str, str] = {
@@ -932,7 +1048,6 @@ _PT: dict[str, str] = {
     # the web app
     "12 is the top of the ladder": "12 é o máximo: não dá para aumentar mais",
     "Check the options": "Confira as opções",
-    "{option}: {value} is not accepted": "{option}: {value} não é aceito",
     "Connection lost: reconnecting…": "Conexão perdida: reconectando…",
     "Create table": "Criar mesa",
     "Game": "Jogo",
@@ -1347,6 +1462,121 @@ _PT: dict[str, str] = {
     "{trump} for {n}": "{trump} para {n}",
     "{trump}: exact contract in about {p:.0%}": "{trump}: contrato exato em cerca de {p:.0%}",
     "{why} (a bluff)": "{why} (um blefe)",
+    # a refused game spec, rule option or seat (SpecError): its template, then the words of
+    # what a rule option accepts
+    "{name}={value} is not accepted: {accepted}": "{name}={value} não é aceito: {accepted}",
+    "{rest} or {last}": "{rest} ou {last}",
+    "{rest}, {last}": "{rest}, {last}",
+    "{kinds}, not a list": "{kinds}, não uma lista",
+    "a whole number": "um número inteiro",
+    "true or false": "true ou false",
+    "a word": "uma palavra",
+    "a tuple of whole numbers": "uma lista de números inteiros",
+    "{spec} is not a game spec: write name or name(key=value, ...)": "{spec} não é uma especificação de jogo: escreva nome ou nome(chave=valor, ...)",
+    "{spec}: parameters are written key=value": "{spec}: as opções se escrevem chave=valor",
+    "{spec}: {name} is given twice": "{spec}: {name} aparece duas vezes",
+    "{name}: {value} is not a value (an int, a word, true/false, [ints])": "{name}: {value} não é um valor (um número inteiro, uma palavra, true/false, [inteiros])",
+    "no game named {name}; the games are {games}": "não há nenhum jogo chamado {name}; os jogos são {games}",
+    "{game} has no parameter {unknown}; its parameters are {known}": "{game} não tem a opção {unknown}; suas opções são {known}",
+    "{game}: a parameter has a value of the wrong type ({why})": "{game}: uma opção tem um valor de tipo errado ({why})",
+    "a whole number (the deals follow from it)": "um número inteiro (dele saem as distribuições)",
+    "a seat from 0 to {last}": "um lugar de 0 a {last}",
+    "a seat from 0 to {last}, or none": "um lugar de 0 a {last}, ou none",
+    "one score per team ({n})": "uma pontuação por dupla ({n})",
+    "deck order for deal {deal} must hold each of the {cards} cards once (it has {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})": "a ordem do baralho da distribuição {deal} deve ter cada uma das {cards} cartas uma vez (tem {given}; faltam: {missing}; não são do baralho: {foreign}; repetidas: {repeated})",
+    "a deck order holds cards: {why}": "uma ordem de baralho tem cartas: {why}",
+    "a deck order holds cards (an int, or text such as 1o or Ah), not {card}": "uma ordem de baralho tem cartas (um número inteiro, ou um texto como 1o ou Ah), não {card}",
+    "3, or 2": "3, ou 2",
+    "4 to 8": "de 4 a 8",
+    "{low}–{high} (min_players=2 allows 2)": "de {low} a {high} (min_players=2 permite 2)",
+    "{low}–{high}": "de {low} a {high}",
+    "40, 48 or french": "40, 48 ou french",
+    "suits and ranks shape the French deck only (deck=french)": "suits e ranks só dão forma ao baralho francês (deck=french)",
+    "as_tres or natural": "as_tres ou natural",
+    "1 to 4": "de 1 a 4",
+    "2 to 13": "de 2 a 13",
+    "a card for each player at least ({cards} cards, {players} players)": "pelo menos uma carta por jogador ({cards} cartas, {players} jogadores)",
+    "natural: the French deck ranks A high (deck=french needs rank_order=natural; oh_hell sets both)": "natural: no baralho francês o ás é a carta mais alta (deck=french precisa de rank_order=natural; oh_hell define as duas)",
+    "must_win or follow": "must_win ou follow",
+    "pocha or oh_hell": "pocha ou oh_hell",
+    "dealer_card or none": "dealer_card ou none",
+    "tied, all or nobody": "tied, all ou nobody",
+    "1 to {most} hand sizes, each from 1 to {top} ({cards} cards, {players} players)": "de 1 a {most} tamanhos de mão, cada um de 1 a {top} ({cards} cartas, {players} jogadores)",
+    "{words}, a hand size or a list of them": "{words}, um tamanho de mão ou uma lista deles",
+    "2 or 4": "2 ou 4",
+    "strict, follow_only or free": "strict, follow_only ou free",
+    "[4, 5, 6, 7] or [7]": "[4, 5, 6, 7] ou [7]",
+    "0 or 10 (none: 0 with 2 players, 10 with 4)": "0 ou 10 (none: 0 com 2 jogadores, 10 com 4)",
+    "two_of_oros or dealer_right": "two_of_oros ou dealer_right",
+    "single_deal, best_of_K (K odd, 3 to {most}) or to_101": "single_deal, best_of_K (K ímpar, de 3 a {most}) ou to_101",
+    "{default} with {players} players (an option for players={other})": "{default} com {players} jogadores (uma opção para players={other})",
+    "2 (1v1) or 4 (2v2)": "2 (1 contra 1) ou 4 (2 contra 2)",
+    "dirty (40 cards) or clean (24 cards)": "dirty (40 cartas) ou clean (24 cartas)",
+    "a number of points from 2 to {most} (12 by default)": "um número de pontos de 2 a {most} (12 por padrão)",
+    "dealer_team, no_score or mao_team": "dealer_team, no_score ou mao_team",
+    "rounds_2_3 or off": "rounds_2_3 ou off",
+    "next_opponent or either_opponent": "next_opponent ou either_opponent",
+    "3 to 6": "de 3 a 6",
+    "a number of chips from 1 to {most} (the rules: 10)": "um número de fichas de 1 a {most} (as regras: 10)",
+    "until_one_left, one_per_player or a number of rounds from 1 to {most}": "until_one_left, one_per_player ou um número de rodadas de 1 a {most}",
+    "ten_per_player, a number of rounds from 1 to {most}, or none (no cap: a match may never end)": "ten_per_player, um número de rodadas de 1 a {most}, ou none (sem limite: uma partida poderia nunca acabar)",
+    "3 to 7": "de 3 a 7",
+    "2, unlimited, or any count from 1": "2, unlimited, ou qualquer número a partir de 1",
+    "auction_winner or pagat": "auction_winner ou pagat",
+    "clockwise or pot_winner": "clockwise ou pot_winner",
+    "none (2 × players) or a number of deals from 1 to {most}": "none (2 × jogadores) ou um número de distribuições de 1 a {most}",
+    "none (as many as players) or a number from 0 to {most}": "none (tantas quanto jogadores) ou um número de 0 a {most}",
+    "a number of chips from 1": "um número de fichas a partir de 1",
+    "{n} hands of {size} cards": "{n} mãos de {size} cartas",
+    "give parameters in params, not in the game name": "dê as opções em params, não no nome do jogo",
+    "a table takes at most {most} rule options": "uma mesa aceita no máximo {most} opções de regras",
+    "{name} is not a parameter name": "{name} não é o nome de uma opção",
+    "{name}: a value is at most {most} characters": "{name}: um valor tem no máximo {most} caracteres",
+    "{name}: {value} is not a value: a number, a word or [1, 2]": "{name}: {value} não é um valor: um número, uma palavra ou [1, 2]",
+    "{name}: {value} is not one value": "{name}: {value} não é um único valor",
+    "max_rounds: a table must end, so give it a number of rounds, not none": "max_rounds: uma mesa tem que terminar, então dê um número de rodadas, não none",
+    "{spec} has {players} seats, not {given}": "{spec} tem {players} lugares, não {given}",
+    "no bot level {level}; the levels are {levels}": "não há nenhum nível de bot {level}; os níveis são {levels}",
+    "{name} is not a bot: the levels are {levels}": "{name} não é um bot: os níveis são {levels}",
+    "the random bot takes no options": "o bot random não aceita opções",
+    "{name}: only hard and expert take options: {offered}": "{name}: só hard e expert aceitam opções: {offered}",
+    "{name}: {level} has no option {unknown}; its options: {offered}": "{name}: {level} não tem a opção {unknown}; suas opções: {offered}",
+    "{name}: ms is a positive number of milliseconds": "{name}: ms é um número positivo de milissegundos",
+    "{name}: iterations is a positive number": "{name}: iterations é um número positivo",
+    "{name}: rollout is informed (the game's policy) or random": "{name}: rollout é informed (a política do jogo) ou random",
+    "{name}: prior is informed (the game's policy) or none": "{name}: prior é informed (a política do jogo) ou none",
+    "{name}: tree is full (the search's tree) or none (a flat search)": "{name}: tree é full (a árvore da busca) ou none (uma busca plana)",
+    '{why}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, or policy(path="FILE") for a trained policy': '{why}, ou exec(cmd="PROGRAMA") para um programa que fale o protocolo tapete-bot, ou policy(path="ARQUIVO") para uma política treinada',
+    "{seats} has a parenthesis or quote left open": "{seats} tem um parêntese ou aspas sem fechar",
+    'policy: give the model file, policy(path="FILE")': 'policy: indique o arquivo do modelo, policy(path="ARQUIVO")',
+    "policy takes path and algo, not {given}": "policy aceita path e algo, não {given}",
+    "policy seats need the rl extra and sb3-contrib ({missing} is missing)": "os lugares policy precisam do extra rl e do sb3-contrib (falta {missing})",
+    "policy: {path} is not a saved model (not a zip file)": "policy: {path} não é um modelo salvo (não é um arquivo zip)",
+    "policy: {path} is a zip file but not a saved model (no Stable-Baselines3 data)": "policy: {path} é um arquivo zip, mas não um modelo salvo (sem dados do Stable-Baselines3)",
+    "policy: {name}={value} is not accepted: {accepted}": "policy: {name}={value} não é aceito: {accepted}",
+    "policy: {path} holds a {kind} model; use algo={algo}, the default": "policy: {path} contém um modelo {kind}; use algo={algo}, o padrão",
+    "policy: {path} holds a {kind} model; use algo={algo}": "policy: {path} contém um modelo {kind}; use algo={algo}",
+    "policy: {path} does not load as a {kind} model ({why})": "policy: {path} não carrega como um modelo {kind} ({why})",
+    'policy: no model file at {path} (path="FILE")': 'policy: não há nenhum arquivo de modelo em {path} (path="ARQUIVO")',
+    '{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {unknown}': '{name}: exec aceita cmd="PROGRAMA ARGUMENTOS" e ms=N, não {unknown}',
+    '{name}: cmd is the program to run, as in exec(cmd="./mybot")': '{name}: cmd é o programa a executar, como em exec(cmd="./meubot")',
+    "{name}: ms is a positive number of milliseconds a decision": "{name}: ms é um número positivo de milissegundos por decisão",
+    "{name}: cmd {cmd} does not split into words ({why})": "{name}: cmd {cmd} não se separa em palavras ({why})",
+    "{name}: no program {program} to run (not found, or not executable)": "{name}: não há nenhum programa {program} para executar (não encontrado ou não executável)",
+    "give a game to play, or --resume FILE to go on with one; not both": "indique um jogo ou --resume ARQUIVO para continuar uma partida; não os dois",
+    "--seed: a resumed match keeps the seed of its record": "--seed: uma partida retomada mantém a semente do seu registro",
+    "give a game to play (tapete games lists them), or --resume FILE": "indique um jogo (tapete games os lista) ou --resume ARQUIVO",
+    "{spec} has {players} seats; --seats gave {given}": "{spec} tem {players} lugares; --seats deu {given}",
+    "--seats: {why}": "--seats: {why}",
+    "--seats: seat {seat} is empty; a seat is {kinds}": "--seats: o lugar {seat} está vazio; um lugar é {kinds}",
+    "--seats: {kind} (seat {seat}) is not a seat; a seat is {kinds}": "--seats: {kind} (lugar {seat}) não é um lugar; um lugar é {kinds}",
+    'human or a bot level: {levels} (hard and expert take options: hard(ms=300)), exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")': 'human ou um nível de bot: {levels} (hard e expert aceitam opções: hard(ms=300)), exec(cmd="PROGRAMA") para um bot externo, ou uma política treinada policy(path="ARQUIVO")',
+    "seat {seat} was played by {name}, a program of the machine that played; a record does not start programs: name every seat with --seats": "o lugar {seat} foi jogado por {name}, um programa da máquina onde se jogou; um registro não inicia programas: indique cada lugar com --seats",
+    "{option}: give a file name": "{option}: escreva um nome de arquivo",
+    "{option} {file}: that is a folder; give a file name in it": "{option} {file}: é uma pasta; escreva um nome de arquivo dentro dela",
+    "{option} {file}: the folder {folder} does not exist": "{option} {file}: a pasta {folder} não existe",
+    "{option} {file}: the folder {folder} is not writable": "{option} {file}: não é possível escrever na pasta {folder}",
+    "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tem os lugares de 0 a {last}",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}
@@ -1460,3 +1690,33 @@ def rule_text(lang: str, rule: str, message: str) -> str:
     if lang == "en" or rule not in RULES:
         return message
     return tr(lang, RULES[rule])
+
+
+def phrase_text(lang: str, phrase: Phrase | str) -> str:
+    """A ``Phrase`` in ``lang``, its phrases within translated too; a template a catalog lacks
+    stays English (a game of one's own says its refusals in English).
+
+    >>> phrase_text("es", Phrase("{low}–{high}", low=3, high=8))
+    'de 3 a 8'
+    """
+    if not isinstance(phrase, Phrase):
+        return phrase
+    fields = {
+        k: phrase_text(lang, v) if isinstance(v, Phrase) else v for k, v in phrase.fields.items()
+    }
+    return tr(lang, phrase.text, **fields)
+
+
+def spec_text(lang: str, error: SpecError) -> str:
+    """A refused spec, rule option or seat for people, in ``lang`` (English: the message).
+
+    >>> from tapete import load
+    >>> try:
+    ...     load("pocha(players=9)")
+    ... except SpecError as exc:
+    ...     print(spec_text("es", exc))
+    ...     print(spec_text("pt", exc))
+    players=9 no se acepta: de 3 a 8 (min_players=2 permite 2)
+    players=9 não é aceito: de 3 a 8 (min_players=2 permite 2)
+    """
+    return str(error) if lang == "en" else phrase_text(lang, error.phrase)

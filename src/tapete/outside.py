@@ -160,19 +160,32 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
     """
     unknown = sorted(set(options) - {"cmd", "ms"})
     if unknown:
-        raise SpecError(f'{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {", ".join(unknown)}')
+        raise SpecError(
+            '{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {unknown}',
+            name=name,
+            unknown=", ".join(unknown),
+        )
     cmd = options.get("cmd")
     if not isinstance(cmd, str) or not cmd.strip():
-        raise SpecError(f'{name}: cmd is the program to run, as in exec(cmd="./mybot")')
+        raise SpecError('{name}: cmd is the program to run, as in exec(cmd="./mybot")', name=name)
     ms = options.get("ms", DEFAULT_MS)
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
-        raise SpecError(f"{name}: ms is a positive number of milliseconds a decision")
+        raise SpecError("{name}: ms is a positive number of milliseconds a decision", name=name)
     try:
         argv = shlex.split(cmd)
     except ValueError as exc:
-        raise SpecError(f"{name}: cmd {cmd!r} does not split into words ({exc})") from None
+        raise SpecError(
+            "{name}: cmd {cmd} does not split into words ({why})",
+            name=name,
+            cmd=repr(cmd),
+            why=str(exc),
+        ) from None
     if shutil.which(argv[0]) is None:
-        raise SpecError(f"{name}: no program {argv[0]!r} to run (not found, or not executable)")
+        raise SpecError(
+            "{name}: no program {program} to run (not found, or not executable)",
+            name=name,
+            program=repr(argv[0]),
+        )
     return ExecBot(argv, ms, name=name)
 
 

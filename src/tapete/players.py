@@ -44,12 +44,13 @@ def _policy(name: str, options: Mapping[str, ParamValue]) -> Any:
     if not isinstance(path, str):
         raise SpecError('policy: give the model file, policy(path="FILE")')
     if rest:
-        raise SpecError(f"policy takes path and algo, not {', '.join(rest)}")
+        raise SpecError("policy takes path and algo, not {given}", given=", ".join(rest))
     try:
         from tapete.rl.policy import PolicyBot
     except ImportError as exc:
         raise SpecError(
-            f"policy seats need the rl extra and sb3-contrib ({exc.name} is missing)"
+            "policy seats need the rl extra and sb3-contrib ({missing} is missing)",
+            missing=str(exc.name),
         ) from None
     return PolicyBot(path, str(algo))
 
@@ -112,8 +113,9 @@ policy(path="FILE") for a trained policy
     except SpecError as exc:
         if kind not in bots.LEVELS:
             raise SpecError(
-                f'{exc}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol, '
-                'or policy(path="FILE") for a trained policy'
+                '{why}, or exec(cmd="PROGRAM") for a program that speaks the tapete-bot protocol,'
+                ' or policy(path="FILE") for a trained policy',
+                why=exc.phrase,
             ) from None
         raise
 
@@ -144,7 +146,7 @@ def split_seats(text: str) -> list[str]:
             seats.append(text[start:i].strip())
             start = i + 1
     if depth or quote:
-        raise SpecError(f"{text!r} has a parenthesis or quote left open")
+        raise SpecError("{seats} has a parenthesis or quote left open", seats=repr(text))
     return [*seats, text[start:].strip()]
 
 

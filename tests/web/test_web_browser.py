@@ -982,7 +982,8 @@ def test_a_rule_option_the_game_refuses_is_pointed_at_in_the_pages_language(
     browser: Any, server: Server
 ) -> None:
     """Nine players for Pocha: the players field is marked and focused, and the toast names the
-    option and what it takes in Spanish, not in the server's English; the fixed value goes."""
+    option and says what it takes in Spanish (the server's refusal in the page's language), not
+    in English; the fixed value goes."""
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
     p = context.new_page()
     p.goto(server.url + "/")
@@ -998,7 +999,8 @@ def test_a_rule_option_the_game_refuses_is_pointed_at_in_the_pages_language(
     assert field.evaluate("el => el === document.activeElement")
     told = p.locator("#toast").inner_text()
     label = p.locator('#params label.option[title="players"]').inner_text().split("\n")[0]
-    assert told.startswith(f"{label.strip()}: 9 no se acepta"), told
+    expected = "players=9 no se acepta: de 3 a 8 (min_players=2 permite 2)"
+    assert told == f"{label.strip()}: {expected}", told
     assert "not accepted" not in told
     p.fill('input[name="p:players"]', "4")
     p.click("#create button[type=submit]")

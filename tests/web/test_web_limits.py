@@ -440,6 +440,34 @@ def test_a_refused_rule_option_is_named_for_the_form_to_point_at(server: Server)
     assert many.status == 400 and "param" not in many.body
 
 
+def test_a_refused_table_is_said_in_the_language_the_lobby_asks_for(server: Server) -> None:
+    """The lobby sends its page's language (``?lang=``): a refused rule option, game or seat
+    count comes back in it, the option still named for the form; English by default."""
+
+    def refused(lang: str, **body: Any) -> Answer:
+        form = {"game": "pocha", "seats": SEATS, **body}
+        return call(server, f"/api/tables?lang={lang}", form)
+
+    players = refused("es", params={"players": "9"})
+    assert players.status == 400 and players.body["param"] == "players"
+    assert players.body["detail"] == "players=9 no se acepta: de 3 a 8 (min_players=2 permite 2)"
+    deck = refused("pt-BR", params={"deck": "52"})
+    assert deck.status == 400 and deck.body["param"] == "deck"
+    assert deck.body["detail"] == "deck=52 não é aceito: 40, 48 ou french"
+    unread = refused("pt", params={"schedule": "[1,"})
+    assert (
+        unread.body["detail"] == "schedule: '[1,' não é um valor: um número, uma palavra ou [1, 2]"
+    )
+    poker = refused("es", game="poker")
+    assert poker.status == 400 and poker.body["detail"].startswith(
+        "no hay ningún juego llamado 'poker'; los juegos son "
+    )
+    seats = refused("pt", seats=SEATS[:2])
+    assert seats.body["detail"] == "pocha tem 4 lugares, não 2"
+    english = refused("xx", params={"players": "9"})
+    assert english.body["detail"] == "players=9 is not accepted: 3–8 (min_players=2 allows 2)"
+
+
 def test_while_the_shared_storage_is_away_one_request_at_a_time_asks_it_again() -> None:
     """Redis stopped (connections taken, nothing said): once that is known, each request is
     counted in the server's memory at once; when it is time to ask Redis again, one request

@@ -292,14 +292,20 @@ class LevelBot:
         return self.decide(view, legal_actions, rng).action
 
 
+NO_LEVEL = "no bot level {level}; the levels are {levels}"
+_LEVELS = ", ".join(LEVELS)
+
+
 def load(name: str) -> Bot:
     """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them."""
     try:
         level, options = parse_spec(name)
     except SpecError:
-        raise SpecError(f"{name!r} is not a bot: the levels are {', '.join(LEVELS)}") from None
+        raise SpecError(
+            "{name} is not a bot: the levels are {levels}", name=repr(name), levels=_LEVELS
+        ) from None
     if level not in LEVELS:
-        raise SpecError(f"no bot level {level!r}; the levels are {', '.join(LEVELS)}")
+        raise SpecError(NO_LEVEL, level=repr(level), levels=_LEVELS)
     if level == "random":
         if options:
             raise SpecError("the random bot takes no options")
@@ -308,24 +314,33 @@ def load(name: str) -> Bot:
     if unknown or (options and level not in SEARCH_MS):
         offered = "ms=N, iterations=N, rollout=informed|random, prior=informed|none, tree=full|none"
         if level not in SEARCH_MS:
-            raise SpecError(f"{name}: only hard and expert take options: {offered}")
-        what = ", ".join(unknown)
-        raise SpecError(f"{name}: {level} has no option {what}; its options: {offered}")
+            raise SpecError(
+                "{name}: only hard and expert take options: {offered}", name=name, offered=offered
+            )
+        raise SpecError(
+            "{name}: {level} has no option {unknown}; its options: {offered}",
+            name=name,
+            level=level,
+            unknown=", ".join(unknown),
+            offered=offered,
+        )
     ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
-        raise SpecError(f"{name}: ms is a positive number of milliseconds")
+        raise SpecError("{name}: ms is a positive number of milliseconds", name=name)
     if iterations is not None and (not isinstance(iterations, int) or iterations <= 0):
-        raise SpecError(f"{name}: iterations is a positive number")
+        raise SpecError("{name}: iterations is a positive number", name=name)
     rollout, prior = options.get("rollout", "informed"), options.get("prior", "informed")
     prior = "none" if prior is None else prior  # the spec parser reads none as None
     tree = options.get("tree", "full")
     tree = "none" if tree is None else tree
     if rollout not in ("informed", "random"):
-        raise SpecError(f"{name}: rollout is informed (the game's policy) or random")
+        raise SpecError("{name}: rollout is informed (the game's policy) or random", name=name)
     if prior not in ("informed", "none"):
-        raise SpecError(f"{name}: prior is informed (the game's policy) or none")
+        raise SpecError("{name}: prior is informed (the game's policy) or none", name=name)
     if tree not in ("full", "none"):
-        raise SpecError(f"{name}: tree is full (the search's tree) or none (a flat search)")
+        raise SpecError(
+            "{name}: tree is full (the search's tree) or none (a flat search)", name=name
+        )
     budget = Budget(ms, iterations, str(rollout), str(prior), str(tree))
     # expert is hard with a longer budget: the game modules know one search level.
     return LevelBot("hard" if level == "expert" else level, budget, name)

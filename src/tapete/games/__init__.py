@@ -144,7 +144,11 @@ def load(spec: str, rules: Rules[Any, Any] | None = None) -> Game[Any, Any]:
     name = ALIASES.get(name, name)
     entry = ENTRIES.get(name)
     if entry is None:
-        raise SpecError(f"no game named {name!r}; the games are {', '.join(game_names())}")
+        raise SpecError(
+            "no game named {name}; the games are {games}",
+            name=repr(name),
+            games=", ".join(game_names()),
+        )
     found = entry.rules()
     if rules is not None and rules is not found:
         raise SpecError(f"{name} is not a game of the module {getattr(rules, '__name__', rules)}")

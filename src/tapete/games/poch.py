@@ -76,7 +76,7 @@ from tapete.cards import (
     french,
     suit_name,
 )
-from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.errors import IllegalActionError, InvalidActionError, one_of
 from tapete.game import (
     Action,
     Event,
@@ -205,7 +205,8 @@ class Params:
             1 <= self.chips <= MAX_CHIPS,
             "chips",
             self.chips,
-            f"a number of chips from 1 to {MAX_CHIPS} (the rules: 10)",
+            "a number of chips from 1 to {most} (the rules: 10)",
+            most=MAX_CHIPS,
         )
         choices = (
             ("bowl_funding", ("bank", "player_antes")),
@@ -218,14 +219,15 @@ class Params:
         )
         for name, accepted in choices:
             value = getattr(self, name)
-            check(value in accepted, name, value, " or ".join(accepted))
+            check(value in accepted, name, value, one_of(accepted))
         r = self.rounds
         check(
             r in ROUNDS
             or (isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= MAX_ROUNDS),
             "rounds",
             r,
-            f"until_one_left, one_per_player or a number of rounds from 1 to {MAX_ROUNDS}",
+            "until_one_left, one_per_player or a number of rounds from 1 to {most}",
+            most=MAX_ROUNDS,
         )
         m = self.max_rounds
         check(
@@ -233,8 +235,9 @@ class Params:
             or (isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= MAX_ROUNDS),
             "max_rounds",
             m,
-            f"ten_per_player, a number of rounds from 1 to {MAX_ROUNDS}, or none (no cap: a match"
-            " may never end)",
+            "ten_per_player, a number of rounds from 1 to {most}, or none (no cap: a match may"
+            " never end)",
+            most=MAX_ROUNDS,
         )
 
 

@@ -146,12 +146,13 @@ class Params:
         check_params(self)
         check(self.min_players in (2, 3), "min_players", self.min_players, "3, or 2")
         check(self.max_players in range(4, 9), "max_players", self.max_players, "4 to 8")
-        widen = " (min_players=2 allows 2)" if self.min_players == 3 else ""
         check(
             self.min_players <= self.players <= self.max_players,
             "players",
             self.players,
-            f"{self.min_players}–{self.max_players}{widen}",
+            "{low}–{high} (min_players=2 allows 2)" if self.min_players == 3 else "{low}–{high}",
+            low=self.min_players,
+            high=self.max_players,
         )
         check(self.deck in (40, 48, "french"), "deck", self.deck, "40, 48 or french")
         if self.deck != "french":
@@ -175,7 +176,9 @@ class Params:
                 cards >= self.players,
                 "suits/ranks",
                 (self.suits, self.ranks),
-                f"a card for each player at least ({cards} cards, {self.players} players)",
+                "a card for each player at least ({cards} cards, {players} players)",
+                cards=cards,
+                players=self.players,
             )
             check(
                 self.rank_order == "natural",
@@ -233,6 +236,9 @@ def card_order(params: Params) -> tricks.Order:
     return tricks.Order.of(deck, faces + rest)
 
 
+_SCHEDULES = ", ".join(SCHEDULES)
+
+
 @lru_cache(maxsize=64)
 def schedule_of(params: Params) -> tuple[int, ...]:
     """The hand sizes of the match.
@@ -251,11 +257,14 @@ def schedule_of(params: Params) -> tuple[int, ...]:
             0 < len(s) <= MAX_HANDS and all(1 <= h <= top for h in s),
             "schedule",
             s,
-            f"1 to {MAX_HANDS} hand sizes, each from 1 to {top} ({_deck(params).size} cards,"
-            f" {n} players)",
+            "1 to {most} hand sizes, each from 1 to {top} ({cards} cards, {players} players)",
+            most=MAX_HANDS,
+            top=top,
+            cards=_deck(params).size,
+            players=n,
         )
         return s
-    check(s in SCHEDULES, "schedule", s, f"{', '.join(SCHEDULES)}, a hand size or a list of them")
+    check(s in SCHEDULES, "schedule", s, "{words}, a hand size or a list of them", words=_SCHEDULES)
     up = tuple(range(1, top))
     if s == "up_and_down":
         return up + (top,) * n + up[::-1]

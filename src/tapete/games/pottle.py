@@ -163,14 +163,16 @@ class Params:
             self.deals is None or (_at_least(1, self.deals) and self.deals <= MAX_DEALS),
             "deals",
             self.deals,
-            f"none (2 × players) or a number of deals from 1 to {MAX_DEALS}",
+            "none (2 × players) or a number of deals from 1 to {most}",
+            most=MAX_DEALS,
         )
         check(
             self.extra_deals is None
             or (_at_least(0, self.extra_deals) and self.extra_deals <= MAX_DEALS),
             "extra_deals",
             self.extra_deals,
-            f"none (as many as players) or a number from 0 to {MAX_DEALS}",
+            "none (as many as players) or a number from 0 to {most}",
+            most=MAX_DEALS,
         )
         check(_at_least(1, self.bankroll), "bankroll", self.bankroll, "a number of chips from 1")
 
@@ -885,6 +887,8 @@ def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ..
         len(hands) == n and all(len(parse_cards(h, french=True)) == HAND for h in hands),
         "hands",
         len(hands),
-        f"{n} hands of {HAND} cards",
+        "{n} hands of {size} cards",
+        n=n,
+        size=HAND,
     )
     return chance.stack_deck(DECK, n, dealer, hands)

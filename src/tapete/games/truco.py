@@ -203,7 +203,8 @@ class Params:
             2 <= self.target <= MAX_TARGET,
             "target",
             self.target,
-            f"a number of points from 2 to {MAX_TARGET} (12 by default)",
+            "a number of points from 2 to {most} (12 by default)",
+            most=MAX_TARGET,
         )
         check(
             self.all_tied in ("dealer_team", "no_score", "mao_team"),

@@ -65,7 +65,7 @@ from tapete.cards import (
     suit_name,
 )
 from tapete.chance import dealt_order
-from tapete.errors import IllegalActionError, InvalidActionError
+from tapete.errors import IllegalActionError, InvalidActionError, Phrase
 from tapete.game import (
     Action,
     Event,
@@ -156,7 +156,8 @@ PAIRS = tuple(1 << (s * 16 + REY) | 1 << (s * 16 + CABALLO) for s in range(4))
 REYES = sum(1 << (s * 16 + REY) for s in range(4))
 CABALLOS = sum(1 << (s * 16 + CABALLO) for s in range(4))
 MAX_BEST_OF = 99  # a match ends in human time
-MATCHES = f"single_deal, best_of_K (K odd, 3 to {MAX_BEST_OF}) or to_101"
+_MATCHES = Phrase("single_deal, best_of_K (K odd, 3 to {most}) or to_101", most=MAX_BEST_OF)
+MATCHES = str(_MATCHES)
 _SUIT_WORDS = {"oros": 0, "copas": 1, "espadas": 2, "bastos": 3, "o": 0, "c": 1, "e": 2, "b": 3}
 SUITS = tuple(SPANISH_40.mask & suit_mask(s) for s in range(4))
 """The cards of each suit, as bitmasks."""
@@ -223,12 +224,19 @@ class Params:
             value = getattr(self, name)
             check(value in allowed and not isinstance(value, bool), name, value, accepted)
         ok = deals_to_win(self.match) >= 0
-        check(ok, "match", self.match, MATCHES)
+        check(ok, "match", self.match, _MATCHES)
         other = 6 - self.players
         for name in _ONLY_WITH[other]:
             value, default = getattr(self, name), Params.__dataclass_fields__[name].default
-            accepted = f"{format_value(default)} with {self.players} players"
-            check(value == default, name, value, f"{accepted} (an option for players={other})")
+            check(
+                value == default,
+                name,
+                value,
+                "{default} with {players} players (an option for players={other})",
+                default=format_value(default),
+                players=self.players,
+                other=other,
+            )
         # One spelling per set of rules, so that the spec (and a record) names them one way: a
         # value the player count gives anyway is the default, best_of_03 is best_of_3.
         for name, by_count in _BY_PLAYERS.items():

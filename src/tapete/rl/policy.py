@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tapete.errors import SpecError
+from tapete.errors import SpecError, one_of
 from tapete.game import Action, Game
 from tapete.games import rules_of
 from tapete.rl.encodings import Encoding, encoding
@@ -51,16 +51,25 @@ def _load(path: str, algo: str) -> Any:
     library's own errors (a ValueError for a file that is no zip, a TypeError for a model of
     the other algorithm): they say it in its terms, and reach the command as a traceback."""
     if not zipfile.is_zipfile(path):
-        raise SpecError(f"policy: {path} is not a saved model (not a zip file)")
+        raise SpecError("policy: {path} is not a saved model (not a zip file)", path=path)
     saved = _saved_algo(path)
     if saved is not None and saved != algo:
-        default = ", the default" if saved == ALGOS[0] else ""
-        raise SpecError(f"policy: {path} holds a {_NAMES[saved]} model; use algo={saved}{default}")
+        raise SpecError(
+            "policy: {path} holds a {kind} model; use algo={algo}, the default"
+            if saved == ALGOS[0]
+            else "policy: {path} holds a {kind} model; use algo={algo}",
+            path=path,
+            kind=_NAMES[saved],
+            algo=saved,
+        )
     try:
         return _model(path, algo)
     except Exception as exc:  # whatever the library raises for a file it cannot load
         raise SpecError(
-            f"policy: {path} does not load as a {_NAMES[algo]} model ({type(exc).__name__}: {exc})"
+            "policy: {path} does not load as a {kind} model ({why})",
+            path=path,
+            kind=_NAMES[algo],
+            why=f"{type(exc).__name__}: {exc}",
         ) from None
 
 
@@ -76,7 +85,8 @@ def _saved_algo(path: str) -> str | None:
         module = str(data["policy_class"]["__module__"])
     except (KeyError, TypeError, ValueError, zipfile.BadZipFile):
         raise SpecError(
-            f"policy: {path} is a zip file but not a saved model (no Stable-Baselines3 data)"
+            "policy: {path} is a zip file but not a saved model (no Stable-Baselines3 data)",
+            path=path,
         ) from None
     if "clip_range" not in data:
         return None
@@ -100,9 +110,14 @@ class PolicyBot:
 
     def __init__(self, path: str, algo: str = "maskable_ppo") -> None:
         if algo not in ALGOS:
-            raise SpecError(f"policy: algo={algo!r} is not accepted: {' or '.join(ALGOS)}")
+            raise SpecError(
+                "policy: {name}={value} is not accepted: {accepted}",
+                name="algo",
+                value=repr(algo),
+                accepted=one_of(ALGOS),
+            )
         if not Path(path).is_file():
-            raise SpecError(f'policy: no model file at {path!r} (path="FILE")')
+            raise SpecError('policy: no model file at {path} (path="FILE")', path=repr(path))
         self.path, self.algo = path, algo
         self.name = f'policy(path="{path}")'
         _load(path, algo)  # a file that is no model fails here, before any match

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from tapete import record
-from tapete.errors import RecordError
+from tapete.errors import RecordError, SpecError
 from tapete.games import load as load_game
-from tapete.i18n import tr
+from tapete.i18n import spec_text, tr
 from tapete.narrate import record_you
 
 __all__ = [
@@ -122,7 +122,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             load_game(rec.game)  # cheap, where replaying every record would not be
             when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         except (RecordError, OSError, ValueError) as exc:
-            unreadable.append((path, _reason(exc, path)))
+            unreadable.append((path, _reason(exc, path, lang)))
             continue
         read.append((path, rec, when))
     out = []
@@ -149,9 +149,10 @@ def listing(folder: Path, limit: int = 200) -> list[Saved]:
     return folder_records(folder, limit).saved
 
 
-def _reason(exc: Exception, path: Path) -> str:
-    """Why ``path`` is not a record, without its name (said beside it)."""
-    said = str(exc)
+def _reason(exc: Exception, path: Path, lang: str = "en") -> str:
+    """Why ``path`` is not a record, without its name (said beside it); a game or rule option
+    this tapete refuses is said in ``lang``."""
+    said = spec_text(lang, exc) if isinstance(exc, SpecError) else str(exc)
     if isinstance(exc, OSError):
         return exc.strerror or said
     return said.removeprefix(str(path)).lstrip(":").strip() or said

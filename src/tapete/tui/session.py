@@ -215,6 +215,9 @@ def _agent(kind: str, game: Game[Any, Any], state: Any) -> tuple[bots.Bot, str]:
     return bot, kind
 
 
+SEATS_GIVEN = "{spec} has {players} seats; --seats gave {given}"
+
+
 class Session(Timeline):
     """A match at the terminal: people at ``human`` seats, bots at the others.
 
@@ -236,7 +239,7 @@ class Session(Timeline):
         resume: Record | None = None,
     ) -> None:
         if len(kinds) != game.players:
-            raise SpecError(f"{game.spec} has {game.players} seats; --seats gave {len(kinds)}")
+            raise SpecError(SEATS_GIVEN, spec=game.spec, players=game.players, given=len(kinds))
         # A resumed match starts from its record's decks; deals after them come from the seed.
         start = game.new_state(seed) if resume is None else _first_state(game, resume)
         self.kinds = list(kinds)

@@ -25,6 +25,7 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
+from tapete.i18n import spec_text
 from tapete.present import deal_unit
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
@@ -152,7 +153,9 @@ class JoinOut(BaseModel):
 class Refusal(BaseModel):
     """A request refused: the error answers' body."""
 
-    detail: str = Field(description="why, in a sentence (English)")
+    detail: str = Field(
+        description="why, in a sentence (English; a refused table in the language lang asks for)"
+    )
     param: str | None = Field(
         None, description="the rule option refused, where one is (creating a table)"
     )
@@ -214,23 +217,30 @@ def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
         raise SpecError("give parameters in params, not in the game name")
     parsed: dict[str, Any] = {}
     if len(params) > MAX_PARAMS:
-        raise SpecError(f"a table takes at most {MAX_PARAMS} rule options")
+        raise SpecError("a table takes at most {most} rule options", most=MAX_PARAMS)
     for key, value in params.items():
         if not key.isidentifier() or len(key) > MAX_VALUE:
-            raise SpecError(f"{key[:MAX_VALUE]!r} is not a parameter name")
+            raise SpecError("{name} is not a parameter name", name=repr(key[:MAX_VALUE]))
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
         if len(text) > MAX_VALUE:  # read before the rules judge it: keep the reading small
-            raise SpecError(f"{key}: a value is at most {MAX_VALUE} characters", param=key)
+            raise SpecError(
+                "{name}: a value is at most {most} characters", param=key, name=key, most=MAX_VALUE
+            )
         if not text:
             continue
         try:
             _, one = parse_spec(f"x({key}={text})")
         except SpecError:
             raise SpecError(
-                f"{key}: {text!r} is not a value: a number, a word or [1, 2]", param=key
+                "{name}: {value} is not a value: a number, a word or [1, 2]",
+                param=key,
+                name=key,
+                value=repr(text),
             ) from None
         if list(one) != [key]:  # "3, deck=48" would set a second parameter
-            raise SpecError(f"{key}: {text!r} is not one value", param=key)
+            raise SpecError(
+                "{name}: {value} is not one value", param=key, name=key, value=repr(text)
+            )
         parsed.update(one)
     return format_spec(name, parsed)
 
@@ -367,10 +377,10 @@ async def _limit(kind: str, request: Request, count: bool = True) -> None:
 
 def _check_level(level: str) -> None:
     if level not in bots.LEVELS:
-        raise SpecError(
-            outer_refusal(level)
-            or f"no bot level {level!r}; the levels are {', '.join(bots.LEVELS)}"
-        )
+        outer = outer_refusal(level)  # a seat only an API client names: said in English
+        if outer is not None:
+            raise SpecError(outer)
+        raise SpecError(bots.NO_LEVEL, level=repr(level), levels=", ".join(bots.LEVELS))
 
 
 # --- the routes ------------------------------------------------------------------------------
@@ -572,7 +582,13 @@ def _title(lang: str, spec: str) -> str:
         }
     ),
 )
-async def api_create(body: TableIn, request: Request) -> TableOut | JSONResponse:
+async def api_create(
+    body: TableIn,
+    request: Request,
+    lang: Annotated[
+        str, Query(max_length=MAX_WORD, description="the language of a refusal: en, es, pt")
+    ] = "en",
+) -> TableOut | JSONResponse:
     await _limit("tables", request)
     await _rooms(request).expire()
     try:
@@ -605,15 +621,15 @@ async def api_create(body: TableIn, request: Request) -> TableOut | JSONResponse
             player=await _player_id(request, body.player),
         )
     except SpecError as exc:
-        return _refused_spec(exc)
+        return _refused_spec(exc, language(lang) or "en")
     return TableOut(code=room.code, token=token, seat=seat, spec=room.truth.spec)
 
 
-def _refused_spec(exc: SpecError) -> JSONResponse:
-    """400 for rules the game does not accept: ``detail`` says why, in English as every detail
-    does, and ``param`` names the rule option refused where one is, so that a form can point at
-    its field and say so in its own language."""
-    refusal = Refusal(detail=str(exc), param=exc.param)
+def _refused_spec(exc: SpecError, lang: str) -> JSONResponse:
+    """400 for rules the game does not accept: ``detail`` says why in ``lang`` (the page's
+    language; English by default, as every other detail), and ``param`` names the rule option
+    refused where one is, so that a form can point at its field."""
+    refusal = Refusal(detail=spec_text(lang, exc), param=exc.param)
     return JSONResponse(refusal.model_dump(exclude_none=True), status_code=400)
 
 

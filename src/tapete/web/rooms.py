@@ -282,7 +282,12 @@ class Rooms:
         """
         game = load(spec)
         if len(seats) != game.players:
-            raise SpecError(f"{game.spec} has {game.players} seats, not {len(seats)}")
+            raise SpecError(
+                "{spec} has {players} seats, not {given}",
+                spec=game.spec,
+                players=game.players,
+                given=len(seats),
+            )
         if seed is not None:  # said to everyone at the table: the host could know every hand
             options = dataclasses.replace(options, chosen_seed=True)
         token = secrets.token_urlsafe(18)

@@ -46,7 +46,6 @@ UI = (
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).",
     "Create table",
     "Check the options",
-    "{option}: {value} is not accepted",
     "Join a table",
     "code",
     "Go",

@@ -186,7 +186,8 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       grace: Number(data.get("grace")) || 0,
       bot_delay: delay,
     };
-    const response = await fetch("/api/tables", {
+    // The page's language: a refusal of the rules comes back in it.
+    const response = await fetch(`/api/tables?lang=${lang()}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -195,15 +196,14 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     if (!response.ok) {
       const field = answer.param && params.querySelector(`[name="p:${CSS.escape(answer.param)}"]`);
       if (field) {
-        // The rules refused one option: it is pointed at and named in the page's language
-        // (the server's detail, in English, stays in the toast's tooltip).
+        // The rules refused one option: it is pointed at, named as its field is, and the
+        // server says why in the page's language (what the option accepts); its help line
+        // stays in the toast's tooltip.
         root.querySelector("#params").open = true;
         field.setAttribute("aria-invalid", "true");
         field.focus();
         const words = optionWords(answer.param);
-        const shown = field.type === "checkbox" ? String(field.checked) : field.value.trim();
-        const told = t("{option}: {value} is not accepted", { option: words.label, value: shown });
-        toast(words.help ? `${told}. ${words.help}` : told, answer.detail);
+        toast(`${words.label}: ${refusal(response, answer)}`, words.help);
         return;
       }
       toast(refusal(response, answer) || t("Check the options"), JSON.stringify(answer.detail));
