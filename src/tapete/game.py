@@ -469,11 +469,16 @@ class Game(Generic[S, V]):
         if known is not None:
             return known
         try:
+            # The rules' own refusal says what an action of the game is ("a raise names 1 to
+            # 360 chips"): it goes out as it is.
             text = self.rules.format_action(self.params, number)
-            same = self.rules.parse_action(self.params, text) == number
-        except (InvalidActionError, IndexError, OverflowError):  # no text, or not read back
+        except (IndexError, OverflowError):
+            text = None
+        try:
+            same = text is not None and self.rules.parse_action(self.params, text) == number
+        except InvalidActionError:  # a text of another deck's card, say, not read back
             same = False
-        if not same:
+        if text is None or not same:
             raise InvalidActionError(f"{number} is not an action of {self.name}")
         if 0 <= number < 1024:  # every action of every game; never an unbounded cache
             self._texts[number] = text

@@ -1025,7 +1025,8 @@ def test_a_bet_or_raise_past_every_chip_in_play_is_no_action() -> None:
     assert poch.most_chips(game.params) == 4 * 10 + 8 * 40
     assert game.format_action(poch.raise_action(360)) == "raise 360"
     assert game.parse_action("bet 360") == poch.bet_action(360)
-    with pytest.raises(InvalidActionError, match="9999 is not an action of poch"):
+    # Refused in the rules' own words, which say why.
+    with pytest.raises(InvalidActionError, match="9999 is not an action of Poch: a raise names"):
         game.format_action(9999)
     for text in ("raise 4935", "bet 361", "bet " + "9" * 5000):
         with pytest.raises(InvalidActionError, match="names 1 to 360 chips"):

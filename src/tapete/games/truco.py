@@ -66,6 +66,7 @@ from tapete.cards import (
     cards_of,
     format_card,
     format_cards,
+    is_card,
     parse_card,
 )
 from tapete.errors import IllegalActionError, InvalidActionError
@@ -1019,7 +1020,7 @@ def format_action(params: Params, action: Action) -> str:
     """
     if action in _WORDS:
         return _WORDS[action]
-    if not 0 <= action < BLIND + 3:
+    if not 0 <= action < BLIND + 3 or not (action >= BLIND or is_card(action % DOWN)):
         raise InvalidActionError(f"{action} is not a Truco action")
     if action >= BLIND:
         return f"play {action - BLIND + 1}"
