@@ -169,6 +169,48 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     run = tapete("replay", str(path))
     assert run.returncode == 2 and "the record says" in run.stderr
+    run = tapete("replay", "--lang", "es", str(path))
+    assert run.returncode == 2
+    assert f"tapete: {path}: el registro no coincide con el motor del juego: deal 1: " in run.stderr
+
+
+def test_a_record_file_that_cannot_be_replayed_or_resumed_is_said_in_the_language_asked_for(
+    tmp_path: Path,
+) -> None:
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    empty, other, done = tmp_path / "vacio.json", tmp_path / "otro.json", tmp_path / "done.json"
+    empty.write_text("")
+    other.write_text('{"jugadores": 4}')
+    record.write(play_match(tp.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)[1], done)
+    said = {
+        lang: [
+            tapete("replay", "--lang", lang, "--plain", str(empty)),
+            tapete("replay", "--lang", lang, "--plain", str(other)),
+            tapete("play", "--lang", lang, "--plain", "--resume", str(done)),
+        ]
+        for lang in ("en", "es", "pt")
+    }
+    assert all(run.returncode == 2 and not run.stdout for runs in said.values() for run in runs)
+    assert [run.stderr for run in said["en"]] == [
+        f"tapete: {empty} is empty, not a record\n",
+        f"tapete: {other}: not a tapete-record/1 record: its 'format' field is missing\n",
+        f"tapete: {done}: the match is over; tapete replay {done} shows it\n",
+    ]
+    assert [run.stderr for run in said["es"]] == [
+        f"tapete: {empty} está vacío: no es un registro\n",
+        f"tapete: {other}: no es un registro tapete-record/1: le falta el campo 'format'\n",
+        f"tapete: {done}: la partida ya terminó; tapete replay {done} la muestra\n",
+    ]
+    assert [run.stderr for run in said["pt"]] == [
+        f"tapete: {empty} está vazio: não é um registro\n",
+        f"tapete: {other}: não é um registro tapete-record/1: falta o campo 'format'\n",
+        f"tapete: {done}: a partida já terminou; tapete replay {done} a mostra\n",
+    ]
+    review = tapete("analyze", "--lang", "pt", str(tmp_path / "nada.json"))
+    assert review.returncode == 2
+    assert review.stderr == f"tapete: {tmp_path / 'nada.json'}: esse arquivo não existe\n"
 
 
 def test_bench_reports_rates_and_memory_as_json() -> None:
@@ -303,6 +345,14 @@ def test_records_names_the_files_of_the_folder_it_could_not_read(tmp_path: Path)
     assert run.returncode == 0 and str(saved) in run.stdout
     cut = tmp_path / "records" / "cut.json"
     assert f"tapete: {cut} could not be read: not JSON" in run.stderr
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records", "--plain", "--lang", "es"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAPETE_DATA": str(tmp_path)},
+    )
+    assert run.returncode == 0 and f"tapete: no se pudo leer {cut}: no es JSON: " in run.stderr
 
 
 def test_version_prints_the_package_version() -> None:

@@ -91,11 +91,15 @@ def test_every_rule_an_engine_refuses_by_has_a_sentence_in_every_language() -> N
             assert rule_text(lang, code, "the engine's sentence") != "the engine's sentence"
 
 
-# The modules whose refusals people meet in the lobby form, the table app and ``tapete play``.
+# The modules whose refusals people meet in the lobby form, the table app and ``tapete play``,
+# and those of a match record file that ``tapete replay``/``analyze``/``play --resume`` and the
+# table app's saved matches cannot read, replay or resume (``RecordError``).
 PEOPLE = (
     "game.py",
     "games",
     "cli.py",
+    "record.py",
+    "match.py",
     "players.py",
     "outside.py",
     "bots/__init__.py",
@@ -108,13 +112,19 @@ PEOPLE = (
 ENGLISH_ONLY = {
     "--compare-openspiel takes a spec, e.g. 'pocha(players=4, schedule=9)'",
     "--workers: several processes share tables through --redis redis://…",
+    # A Recorder fed out of order: the engine's mistake, never a file's.
+    "no deal has started",
+    "a {kind} event came before any deal",
 }
+# The calls whose first words are a refusal's template (``check``: its fourth, what a rule
+# option accepts).
+REFUSALS = {"SpecError": 0, "RecordError": 0, "Phrase": 0, "check": 3}
 
 
 def refusal_templates() -> set[str]:
-    """The templates of the refusals the ``PEOPLE`` modules raise: a ``SpecError``'s message,
-    a ``Phrase``'s text and what ``check`` says a rule option accepts, as literals or as the
-    module's constants (``ACCEPTED``)."""
+    """The templates of the refusals the ``PEOPLE`` modules raise: a ``SpecError``'s or a
+    ``RecordError``'s message, a ``Phrase``'s text and what ``check`` says a rule option
+    accepts, as literals or as the module's constants (``ACCEPTED``)."""
     import importlib
 
     found = set()
@@ -125,8 +135,7 @@ def refusal_templates() -> set[str]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if not isinstance(node, ast.Call):
                     continue
-                called = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                at = {"SpecError": 0, "Phrase": 0, "check": 3}.get(called)
+                at = REFUSALS.get(_called(node))
                 if at is None or len(node.args) <= at:
                     continue
                 arg = node.args[at]
@@ -136,6 +145,10 @@ def refusal_templates() -> set[str]:
                     value = eval(ast.unparse(arg), vars(module))  # a module's constant
                     found |= {value} if isinstance(value, str) else set()
     return found
+
+
+def _called(node: ast.Call) -> str:
+    return str(getattr(node.func, "id", getattr(node.func, "attr", "")))
 
 
 def _module_name(path: Path) -> str:
@@ -152,6 +165,42 @@ def test_every_refusal_a_person_meets_has_a_sentence_in_every_language() -> None
     for lang in LANGUAGES[1:]:
         missing = sorted(t for t in templates if t not in catalog(lang))
         assert missing == [], f"{lang} lacks {missing}"
+
+
+def test_every_record_file_error_a_person_meets_has_a_sentence_in_every_language() -> None:
+    """A record file that cannot be read, replayed or resumed is told in the person's
+    language: its reading, its format, its fields, its resuming; a record the engine disagrees
+    with in words around the engine's English detail."""
+    from tapete import record
+
+    templates = refusal_templates() - ENGLISH_ONLY
+    assert {
+        "{file} is empty, not a record",  # record.read's
+        "not a record: its JSON is nested too deeply",  # a constant of record.py
+        "{where}: {key} must be {want}, not {value}",  # a field's
+        "a list of deals",  # what a field must be
+        record.IN_FILE,
+        record.MISMATCH,
+        "the match in this record is over: there is nothing to resume",  # match.resume's
+        "{file}: the match is over; tapete replay {file} shows it",  # the CLI's
+    } <= templates
+    for lang in LANGUAGES[1:]:
+        assert catalog(lang)[record.MISMATCH] != record.MISMATCH  # said around the detail
+
+
+def test_no_record_error_is_worded_where_a_translation_cannot_find_it() -> None:
+    """A ``RecordError`` built from an f-string would be English in every language: each one
+    of the modules people meet is a template (the engine's disagreements: ``MISMATCH``)."""
+    worded = []
+    for part in ("record.py", "match.py", "cli.py", "tui"):
+        paths = sorted((SRC / part).rglob("*.py")) if (SRC / part).is_dir() else [SRC / part]
+        for path in paths:
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (isinstance(node, ast.Call) and _called(node) == "RecordError"):
+                    continue
+                if node.args and isinstance(node.args[0], ast.JoinedStr | ast.BinOp):
+                    worded.append(f"{path.name}:{node.lineno}")
+    assert worded == []
 
 
 def phrase_templates(phrase: object) -> set[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 import tapete
 from tapete import record
 from tapete.errors import RecordError
+from tapete.i18n import record_text
 from tapete.match import play, resume
 
 POCHA = "pocha(schedule=[2, 3])"
@@ -92,6 +94,52 @@ def test_a_file_that_is_not_a_record_gets_one_clear_error(kind: str, tmp_path: P
     message = str(caught.value)
     assert says in message and "\n" not in message
     assert message.startswith(str(path))
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_a_file_that_is_not_a_record_is_told_in_spanish_and_portuguese(
+    kind: str, tmp_path: Path
+) -> None:
+    """The same error in the person's language, the file named first as in English; it pickles
+    with its words (a process hands it back to another)."""
+    path = BAD_FILES[kind][0](tmp_path)
+    with pytest.raises(RecordError) as caught:
+        record.read(path)
+    error = caught.value
+    for lang in ("es", "pt"):
+        said = record_text(lang, error)
+        assert said != str(error) and said.startswith(str(path)) and "\n" not in said, said
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == str(error) and record_text("pt", again) == record_text("pt", error)
+
+
+def test_a_field_of_the_wrong_kind_is_named_in_every_language() -> None:
+    doc = as_json(finished())
+    doc["deals"][1]["dealer"] = "north"
+    with pytest.raises(RecordError) as caught:
+        record.loads(json.dumps(doc))
+    assert str(caught.value) == "deals[1]: 'dealer' must be a seat number, not \"north\""
+    said = record_text("es", caught.value)
+    assert said == "deals[1]: 'dealer' debe ser un número de asiento, no \"north\""
+    del doc["game"]
+    with pytest.raises(RecordError) as caught:
+        record.loads(json.dumps(doc))
+    assert record_text("pt", caught.value) == "registro: falta o campo 'game'"
+
+
+def test_a_record_the_engine_disagrees_with_is_said_around_the_english_detail() -> None:
+    """Where a step, an event or a score differs, the detail is the engine's English (deal,
+    move, event type, JSON field); another language says what it means around it."""
+    doc = as_json(finished())
+    doc["deals"][0]["score"] = [99, 0, 0, 0]
+    with pytest.raises(RecordError) as caught:
+        record.checked(record.loads(json.dumps(doc)))
+    detail = str(caught.value)
+    assert detail.startswith("deal 1: the deal scores ")
+    said = record_text("es", caught.value)
+    assert said == f"el registro no coincide con el motor del juego: {detail}"
+    said = record_text("pt", caught.value)
+    assert said == f"o registro não confere com o motor do jogo: {detail}"
 
 
 @given(st.binary(max_size=400), st.booleans())
@@ -300,8 +348,10 @@ def test_resume_finishes_an_unfinished_match_from_its_last_move(spec: str) -> No
     assert record.checked(record.loads(record.dumps(rec))) == rec  # the whole match, checked
     # Later deals come from the seed, as they would have without the pause.
     assert all(a.deck == b.deck for a, b in zip(rec.deals, whole.deals, strict=False))
-    with pytest.raises(RecordError, match="over: there is nothing to resume"):
+    with pytest.raises(RecordError, match="over: there is nothing to resume") as caught:
         resume(rec, ["random"] * game.players)
+    said = record_text("es", caught.value)
+    assert said == "la partida de este registro ya terminó: no hay nada que retomar"
 
 
 def test_a_write_that_fails_leaves_the_record_that_was_there(

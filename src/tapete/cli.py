@@ -34,7 +34,7 @@ from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
-from tapete.i18n import LANGUAGES, rule_text, spec_text, tr
+from tapete.i18n import LANGUAGES, error_text, rule_text, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -232,18 +232,20 @@ def _checked(rec: record.Record, file: str) -> record.Record:
     try:
         return record.checked(rec)
     except RecordError as exc:
-        raise RecordError(f"{file}: {exc}") from None
+        raise record.in_file(file, exc) from None
 
 
 def _to_resume(file: str) -> tuple[record.Record, Game[Any, Any]]:
     """The unfinished match in ``file``, checked; RecordError if it cannot go on."""
     rec = record.read(file)
     if rec.seed is None or (rec.deals and not rec.deals[0].deck):
-        raise RecordError(f"{file}: a record without its seed and decks cannot be resumed")
+        raise RecordError(
+            "{file}: a record without its seed and decks cannot be resumed", file=file
+        )
     rec = _checked(rec, file)
     game = load(rec.game)
     if rec.result is not None:
-        raise RecordError(f"{file}: the match is over; tapete replay {file} shows it")
+        raise RecordError("{file}: the match is over; tapete replay {file} shows it", file=file)
     return rec, game
 
 
@@ -348,15 +350,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _whole_record(path: str, to: str) -> record.Record:
+def _whole_record(path: str, to: Phrase) -> record.Record:
     """The record at ``path``, checked (see ``_checked``); RecordError for a record that holds one
     seat's knowledge only, which cannot be replayed, verified or reviewed (``to`` says which)."""
     rec = record.read(path)
     if rec.deals and not rec.deals[0].deck:
         raise RecordError(
-            "this record was downloaded while its match was played, so it holds only one seat's "
-            "knowledge (no seed, no deck orders, no other hands); download it again once the "
-            f"match is over to {to}"
+            "this record was downloaded while its match was played, so it holds only one seat's"
+            " knowledge (no seed, no deck orders, no other hands); download it again once the"
+            " match is over to {to}",
+            to=to,
         )
     # Every decision, event and score is checked before anything is shown, and what is shown
     # is the engine's own account of the match, never the file's.
@@ -364,7 +367,7 @@ def _whole_record(path: str, to: str) -> record.Record:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    rec = _whole_record(args.file, "replay or verify it")
+    rec = _whole_record(args.file, Phrase("replay or verify it"))
     if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
         from tapete.tui import TapeteApp
 
@@ -392,7 +395,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from tapete import coach
 
-    rec = _whole_record(args.file, "review it")
+    rec = _whole_record(args.file, Phrase("review it"))
     players = len(rec.seats)
     for seat in args.seat or ():
         if not 0 <= seat < players:
@@ -437,14 +440,18 @@ def cmd_records(args: argparse.Namespace) -> int:
 
         TapeteApp(lang=args.lang).run()
         return 0
+    lang = args.lang or "en"
     folder = records.data_dir() / "records"
-    found = records.folder_records(folder)
+    found = records.folder_records(folder, lang=lang)
     for match in found.saved:
         print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
     if not found.saved:
-        print(f"no saved matches in {folder}")
+        print(tr(lang, "no saved matches in {folder}", folder=folder))
     for path, why in found.unreadable:  # said, not left out: a damaged file is worth knowing of
-        print(f"tapete: {path} could not be read: {why}", file=sys.stderr)
+        print(
+            f"tapete: {tr(lang, '{file} could not be read: {why}', file=path, why=why)}",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -796,11 +803,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader stopped early (``| head``): end quietly, as a killed pipe writer would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except SpecError as exc:
+    except (SpecError, RecordError) as exc:
         # Said in the language the command was given (--lang), as its table would be.
-        print(f"tapete: {spec_text(getattr(args, 'lang', None) or 'en', exc)}", file=sys.stderr)
+        print(f"tapete: {error_text(getattr(args, 'lang', None) or 'en', exc)}", file=sys.stderr)
         return 2
-    except (RecordError, OSError) as exc:
+    except OSError as exc:
         print(f"tapete: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

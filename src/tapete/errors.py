@@ -136,4 +136,21 @@ class SpecError(ValueError):
 
 
 class RecordError(ValueError):
-    """A match record that is malformed or does not replay to what it claims."""
+    """A match record that is malformed or does not replay to what it claims.
+
+    As for ``SpecError``, the message is English and ``phrase`` holds its template and fields,
+    so that an app can say it in its person's language (``tapete.i18n.record_text``). Given
+    fields, the message is a template they fill; without any, it is taken as it is.
+
+    >>> err = RecordError("{file} is empty, not a record", file="x.json")
+    >>> str(err), err.phrase.text
+    ('x.json is empty, not a record', '{file} is empty, not a record')
+    """
+
+    def __init__(self, message: str | Phrase, /, **fields: object) -> None:
+        phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
+        super().__init__(str(phrase))
+        self.phrase = phrase
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[Phrase]]:
+        return (RecordError, (self.phrase,))

@@ -15,9 +15,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tapete.errors import Phrase, SpecError
+from tapete.errors import Phrase, RecordError, SpecError
 
-__all__ = ["LANGUAGES", "RULES", "catalog", "phrase_text", "rule_text", "spec_text", "tr"]
+__all__ = [
+    "LANGUAGES",
+    "RULES",
+    "catalog",
+    "error_text",
+    "phrase_text",
+    "record_text",
+    "rule_text",
+    "spec_text",
+    "tr",
+]
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -799,6 +809,66 @@ _ES: dict[str, str] = {
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: la carpeta {folder} no existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: no se puede escribir en la carpeta {folder}",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tiene los asientos del 0 al {last}",
+    # a match record file that cannot be read, replayed or resumed (RecordError)
+    "{file}: no such file": "{file}: no existe ese archivo",
+    "{file} is a folder, not a record file": "{file} es una carpeta, no un archivo de registro",
+    "{file}: cannot be read ({why})": "{file}: no se puede leer ({why})",
+    "{file} is empty, not a record": "{file} está vacío: no es un registro",
+    "{file} is over {mb} MB: too big for a match record": "{file} pasa de {mb} MB: es demasiado grande para el registro de una partida",
+    "{file} is not a record: it is not UTF-8 text": "{file} no es un registro: no es texto UTF-8",
+    "{file}: {why}": "{file}: {why}",
+    "{file}: a damaged or truncated gzip file ({why})": "{file}: un archivo gzip dañado o incompleto ({why})",
+    "not a record: its JSON is nested too deeply": "no es un registro: su JSON tiene demasiados niveles anidados",
+    "not JSON: {why}": "no es JSON: {why}",
+    "not a {format} record: the JSON is {value}, not an object": "no es un registro {format}: el JSON es {value}, no un objeto",
+    "a {version} record; this tapete reads {format}": "es un registro {version}; esta versión de tapete lee {format}",
+    "not a {format} record: its 'format' field is {value}": "no es un registro {format}: su campo 'format' es {value}",
+    "not a {format} record: its 'format' field is missing": "no es un registro {format}: le falta el campo 'format'",
+    "{where}: the field {key} is missing": "{where}: falta el campo {key}",
+    "{where}: {key} must be {want}, not {value}": "{where}: {key} debe ser {want}, no {value}",
+    "record": "registro",
+    "a string": "un texto",
+    "a string or null": "un texto o null",
+    "human or bot": "human o bot",
+    "a bot level or null": "un nivel de bot o null",
+    "a list of seats": "una lista de asientos",
+    "null or lists of seats": "null o listas de asientos",
+    "null or an object": "null o un objeto",
+    "a game spec": "una especificación de juego",
+    "an object": "un objeto",
+    "an integer or null": "un número entero o null",
+    "a list of integers": "una lista de números enteros",
+    "a list of deals": "una lista de repartos",
+    "a seat number": "un número de asiento",
+    "an action's text": "el texto de una jugada",
+    "a list of actions": "una lista de jugadas",
+    "a list of events": "una lista de eventos",
+    "an event type": "un tipo de evento",
+    "a list of cards": "una lista de cartas",
+    "lists of cards": "listas de cartas",
+    "a card or null": "una carta o null",
+    "null or integers": "null o números enteros",
+    "game: {why}": "juego: {why}",
+    "{game} has no parameter {names}": "{game} no tiene la opción {names}",
+    "params: {why}": "params: {why}",
+    "params: {value} is no parameter value": "params: {value} no es el valor de ninguna opción",
+    "params do not match the spec {spec}": "params no corresponde a la especificación {spec}",
+    "{spec} has {players} seats; the record names {given}": "{spec} tiene {players} asientos; el registro nombra {given}",
+    "teams: expected {expected}, the record says {given}": "teams: se esperaba {expected}, el registro dice {given}",
+    "the record has no deals": "el registro no tiene ningún reparto",
+    "deal {deal}: {why}": "reparto {deal}: {why}",
+    # a step, event, score or result the engine disagrees with: the detail stays English
+    # (tapete.record.MISMATCH says why)
+    "{mismatch}": "el registro no coincide con el motor del juego: {mismatch}",
+    "the record has no seed: its next deals cannot be known": "el registro no tiene semilla: no se pueden saber sus próximos repartos",
+    "the match in this record is over: there is nothing to resume": "la partida de este registro ya terminó: no hay nada que retomar",
+    "{file}: a record without its seed and decks cannot be resumed": "{file}: un registro sin su semilla ni sus barajas no se puede retomar",
+    "{file}: the match is over; tapete replay {file} shows it": "{file}: la partida ya terminó; tapete replay {file} la muestra",
+    "this record was downloaded while its match was played, so it holds only one seat's knowledge (no seed, no deck orders, no other hands); download it again once the match is over to {to}": "este registro se descargó mientras se jugaba su partida, así que solo tiene lo que sabía un asiento (sin semilla, sin el orden de las barajas, sin las otras manos); descárgalo de nuevo cuando termine la partida para {to}",
+    "replay or verify it": "repetirlo o verificarlo",
+    "review it": "analizarlo",
+    "no saved matches in {folder}": "no hay partidas guardadas en {folder}",
+    "{file} could not be read: {why}": "no se pudo leer {file}: {why}",
 }
 
 _PT: dict[str, str] = {
@@ -1577,6 +1647,66 @@ _PT: dict[str, str] = {
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: a pasta {folder} não existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: não é possível escrever na pasta {folder}",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tem os lugares de 0 a {last}",
+    # a match record file that cannot be read, replayed or resumed (RecordError)
+    "{file}: no such file": "{file}: esse arquivo não existe",
+    "{file} is a folder, not a record file": "{file} é uma pasta, não um arquivo de registro",
+    "{file}: cannot be read ({why})": "{file}: não pode ser lido ({why})",
+    "{file} is empty, not a record": "{file} está vazio: não é um registro",
+    "{file} is over {mb} MB: too big for a match record": "{file} passa de {mb} MB: é grande demais para o registro de uma partida",
+    "{file} is not a record: it is not UTF-8 text": "{file} não é um registro: não é texto UTF-8",
+    "{file}: {why}": "{file}: {why}",
+    "{file}: a damaged or truncated gzip file ({why})": "{file}: um arquivo gzip danificado ou incompleto ({why})",
+    "not a record: its JSON is nested too deeply": "não é um registro: seu JSON tem níveis aninhados demais",
+    "not JSON: {why}": "não é JSON: {why}",
+    "not a {format} record: the JSON is {value}, not an object": "não é um registro {format}: o JSON é {value}, não um objeto",
+    "a {version} record; this tapete reads {format}": "é um registro {version}; esta versão do tapete lê {format}",
+    "not a {format} record: its 'format' field is {value}": "não é um registro {format}: seu campo 'format' é {value}",
+    "not a {format} record: its 'format' field is missing": "não é um registro {format}: falta o campo 'format'",
+    "{where}: the field {key} is missing": "{where}: falta o campo {key}",
+    "{where}: {key} must be {want}, not {value}": "{where}: {key} deve ser {want}, não {value}",
+    "record": "registro",
+    "a string": "um texto",
+    "a string or null": "um texto ou null",
+    "human or bot": "human ou bot",
+    "a bot level or null": "um nível de bot ou null",
+    "a list of seats": "uma lista de lugares",
+    "null or lists of seats": "null ou listas de lugares",
+    "null or an object": "null ou um objeto",
+    "a game spec": "uma especificação de jogo",
+    "an object": "um objeto",
+    "an integer or null": "um número inteiro ou null",
+    "a list of integers": "uma lista de números inteiros",
+    "a list of deals": "uma lista de rodadas",
+    "a seat number": "um número de lugar",
+    "an action's text": "o texto de uma jogada",
+    "a list of actions": "uma lista de jogadas",
+    "a list of events": "uma lista de eventos",
+    "an event type": "um tipo de evento",
+    "a list of cards": "uma lista de cartas",
+    "lists of cards": "listas de cartas",
+    "a card or null": "uma carta ou null",
+    "null or integers": "null ou números inteiros",
+    "game: {why}": "jogo: {why}",
+    "{game} has no parameter {names}": "{game} não tem a opção {names}",
+    "params: {why}": "params: {why}",
+    "params: {value} is no parameter value": "params: {value} não é o valor de nenhuma opção",
+    "params do not match the spec {spec}": "params não corresponde à especificação {spec}",
+    "{spec} has {players} seats; the record names {given}": "{spec} tem {players} lugares; o registro nomeia {given}",
+    "teams: expected {expected}, the record says {given}": "teams: esperava-se {expected}, o registro diz {given}",
+    "the record has no deals": "o registro não tem nenhuma rodada",
+    "deal {deal}: {why}": "rodada {deal}: {why}",
+    # a step, event, score or result the engine disagrees with: the detail stays English
+    # (tapete.record.MISMATCH says why)
+    "{mismatch}": "o registro não confere com o motor do jogo: {mismatch}",
+    "the record has no seed: its next deals cannot be known": "o registro não tem semente: não dá para saber as próximas rodadas",
+    "the match in this record is over: there is nothing to resume": "a partida deste registro já terminou: não há nada para retomar",
+    "{file}: a record without its seed and decks cannot be resumed": "{file}: um registro sem a semente e os baralhos não pode ser retomado",
+    "{file}: the match is over; tapete replay {file} shows it": "{file}: a partida já terminou; tapete replay {file} a mostra",
+    "this record was downloaded while its match was played, so it holds only one seat's knowledge (no seed, no deck orders, no other hands); download it again once the match is over to {to}": "este registro foi baixado enquanto a partida era jogada, então só tem o que um lugar sabia (sem semente, sem a ordem dos baralhos, sem as outras mãos); baixe-o de novo quando a partida terminar para {to}",
+    "replay or verify it": "repeti-lo ou verificá-lo",
+    "review it": "analisá-lo",
+    "no saved matches in {folder}": "não há partidas salvas em {folder}",
+    "{file} could not be read: {why}": "não foi possível ler {file}: {why}",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}
@@ -1720,3 +1850,30 @@ def spec_text(lang: str, error: SpecError) -> str:
     players=9 não é aceito: de 3 a 8 (min_players=2 permite 2)
     """
     return str(error) if lang == "en" else phrase_text(lang, error.phrase)
+
+
+def record_text(lang: str, error: RecordError) -> str:
+    """A match record file that cannot be read, replayed or resumed, for people, in ``lang``
+    (English: the message). A record the engine disagrees with is said in ``lang`` around the
+    engine's English detail (deal, move, event, field).
+
+    >>> from tapete import record
+    >>> try:
+    ...     record.loads('{"format": "tapete-record/9"}')
+    ... except RecordError as exc:
+    ...     print(record_text("es", exc))
+    ...     print(record_text("pt", exc))
+    es un registro tapete-record/9; esta versión de tapete lee tapete-record/1
+    é um registro tapete-record/9; esta versão do tapete lê tapete-record/1
+    """
+    return str(error) if lang == "en" else phrase_text(lang, error.phrase)
+
+
+def error_text(lang: str, error: BaseException) -> str:
+    """What went wrong, for people: a refused spec (``SpecError``) or record (``RecordError``)
+    in ``lang``, any other error in its own words."""
+    if isinstance(error, SpecError):
+        return spec_text(lang, error)
+    if isinstance(error, RecordError):
+        return record_text(lang, error)
+    return str(error)

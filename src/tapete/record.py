@@ -32,7 +32,7 @@ from typing import Any, TypeGuard
 
 from tapete.cards import CARD_TEXT
 from tapete.chance import by_lot, shuffled
-from tapete.errors import RecordError
+from tapete.errors import Phrase, RecordError, SpecError
 from tapete.game import (
     Action,
     Event,
@@ -193,7 +193,7 @@ class Recorder:
                 self._result = {k: data[k] for k in ("scores", "winners", "reason")}
                 continue
             if not self._deals:
-                raise RecordError(f"a {event.type} event came before any deal")
+                raise RecordError("a {kind} event came before any deal", kind=event.type)
             # Where the event happened: after this deal's action number ``after`` (-1: at the deal).
             data["after"] = len(self._deals[-1]["actions"]) - 1
             if event.type == "score":
@@ -301,19 +301,35 @@ def loads(text: str) -> Record:
     try:
         doc = json.loads(text)
     except RecursionError:
-        raise RecordError("not a record: its JSON is nested too deeply") from None
+        raise RecordError(_TOO_DEEP) from None
     except ValueError as exc:  # JSONDecodeError, and numbers too long to read
-        raise RecordError(f"not JSON: {exc}") from None
+        # Python's own words for where the JSON breaks: they stay English in every language.
+        raise RecordError("not JSON: {why}", why=str(exc)) from None
     if _deeper_than(doc, MAX_DEPTH):
-        raise RecordError("not a record: its JSON is nested too deeply")
+        raise RecordError(_TOO_DEEP)
     if not isinstance(doc, dict):
-        raise RecordError(f"not a {FORMAT} record: the JSON is {_short(doc)}, not an object")
+        raise RecordError(
+            "not a {format} record: the JSON is {value}, not an object",
+            format=FORMAT,
+            value=_short(doc),
+        )
     version = doc.get("format", _MISSING)
     if version != FORMAT:
         if isinstance(version, str) and version.startswith("tapete-record/"):
-            raise RecordError(f"a {version} record; this tapete reads {FORMAT}")
-        raise RecordError(f"not a {FORMAT} record: its 'format' field is {_short(version)}")
+            raise RecordError(
+                "a {version} record; this tapete reads {format}", version=version, format=FORMAT
+            )
+        if version is _MISSING:
+            raise RecordError("not a {format} record: its 'format' field is missing", format=FORMAT)
+        raise RecordError(
+            "not a {format} record: its 'format' field is {value}",
+            format=FORMAT,
+            value=_short(version),
+        )
     return _record(doc)
+
+
+_TOO_DEEP = "not a record: its JSON is nested too deeply"
 
 
 # --- reading JSON field by field: every value checked for its kind before it is used ---------
@@ -370,23 +386,32 @@ def _or_null(ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
 def _field(
     obj: Mapping[str, Any],
     key: str,
-    where: str,
-    want: str,
+    where: str | Phrase,
+    want: Phrase,
     ok: Callable[[Any], bool],
     default: Any = _MISSING,
 ) -> Any:
+    """``obj[key]`` if ``ok`` takes it; else RecordError naming the field by its JSON path
+    (``where``: a path as written, or the whole record) and what it must be (``want``)."""
     value = obj.get(key, _MISSING)
     if value is _MISSING:
         if default is _MISSING:
-            raise RecordError(f"{where}: the field {key!r} is missing")
+            raise RecordError("{where}: the field {key} is missing", where=where, key=repr(key))
         return default
     if not ok(value):
-        raise RecordError(f"{where}: {key!r} must be {want}, not {_short(value)}")
+        raise RecordError(
+            "{where}: {key} must be {want}, not {value}",
+            where=where,
+            key=repr(key),
+            want=want,
+            value=_short(value),
+        )
     return value
 
 
-def _objects(obj: Mapping[str, Any], key: str, where: str, want: str) -> list[dict[str, Any]]:
-    items: list[Any] = _field(obj, key, where, f"a list of {want}", _is_list_of(_is_obj))
+def _objects(obj: Mapping[str, Any], key: str, where: str | Phrase, want: Phrase) -> list[Any]:
+    """The list of objects ``obj[key]`` (``want``: "a list of ..."), checked as ``_field`` does."""
+    items: list[Any] = _field(obj, key, where, want, _is_list_of(_is_obj))
     return items
 
 
@@ -398,76 +423,90 @@ _CARDS = _is_list_of(_is_str)
 _INTS = _is_list_of(_is_int)
 
 
+# What a field must be, said in the reader's language (``tapete.i18n.record_text``): made once
+# here, as a record's every action is checked with them.
+_TOP = Phrase("record")  # the whole record, as a field's place
+_A_STRING = Phrase("a string")
+_A_SEAT = Phrase("a seat number")
+_CARD_LIST = Phrase("a list of cards")
+_AN_ACTION = Phrase("an action's text")
+_AN_EVENT = Phrase("an event type")
+
+
 def _record(doc: dict[str, Any]) -> Record:
-    top = "record"
+    top = _TOP
     seats = tuple(
         SeatInfo(
-            _field(s, "name", f"seats[{i}]", "a string", _is_str),
+            _field(s, "name", f"seats[{i}]", _A_STRING, _is_str),
             _field(
-                s, "kind", f"seats[{i}]", "human or bot", lambda k: k in ("human", "bot"), "bot"
+                s,
+                "kind",
+                f"seats[{i}]",
+                Phrase("human or bot"),
+                lambda k: k in ("human", "bot"),
+                "bot",
             ),
-            _field(s, "bot", f"seats[{i}]", "a bot level or null", _or_null(_is_str), None),
+            _field(s, "bot", f"seats[{i}]", Phrase("a bot level or null"), _or_null(_is_str), None),
         )
-        for i, s in enumerate(_objects(doc, "seats", top, "seats"))
+        for i, s in enumerate(_objects(doc, "seats", top, Phrase("a list of seats")))
     )
-    teams = _field(doc, "teams", top, "null or lists of seats", _or_null(_is_list_of(_INTS)), None)
-    result = _field(doc, "result", top, "null or an object", _or_null(_is_obj), None)
+    teams = _field(
+        doc, "teams", top, Phrase("null or lists of seats"), _or_null(_is_list_of(_INTS)), None
+    )
+    result = _field(doc, "result", top, Phrase("null or an object"), _or_null(_is_obj), None)
     if result is not None:
         for key, want, ok in _RESULT:
             _field(result, key, "result", want, ok)
     return Record(
-        game=_field(doc, "game", top, "a game spec", _is_str),
-        params=_field(doc, "params", top, "an object", _is_obj),
-        seed=_field(doc, "seed", top, "an integer or null", _or_null(_is_int), None),
+        game=_field(doc, "game", top, Phrase("a game spec"), _is_str),
+        params=_field(doc, "params", top, Phrase("an object"), _is_obj),
+        seed=_field(doc, "seed", top, Phrase("an integer or null"), _or_null(_is_int), None),
         seats=seats,
         teams=None if teams is None else tuple(tuple(t) for t in teams),
         deals=tuple(
-            _deal(d, f"deals[{k}]") for k, d in enumerate(_objects(doc, "deals", top, "deals"))
+            _deal(d, f"deals[{k}]")
+            for k, d in enumerate(_objects(doc, "deals", top, Phrase("a list of deals")))
         ),
         result=result,
-        seed_hash=_field(doc, "seed_hash", top, "a string or null", _or_null(_is_str), None),
-        redacted=_field(doc, "redacted", top, "null or an object", _or_null(_is_obj), None),
+        seed_hash=_field(
+            doc, "seed_hash", top, Phrase("a string or null"), _or_null(_is_str), None
+        ),
+        redacted=_field(doc, "redacted", top, Phrase("null or an object"), _or_null(_is_obj), None),
     )
 
 
 _RESULT = (
-    ("scores", "a list of integers", _INTS),
-    ("winners", "a list of seats", _INTS),
-    ("reason", "a string", _is_str),
+    ("scores", Phrase("a list of integers"), _INTS),
+    ("winners", Phrase("a list of seats"), _INTS),
+    ("reason", _A_STRING, _is_str),
 )
 
 
 def _deal(d: dict[str, Any], where: str) -> DealRecord:
     actions = tuple(
         (
-            _field(a, "seat", f"{where}.actions[{i}]", "a seat number", _is_int),
-            _field(a, "action", f"{where}.actions[{i}]", "an action's text", _is_str),
+            _field(a, "seat", f"{where}.actions[{i}]", _A_SEAT, _is_int),
+            _field(a, "action", f"{where}.actions[{i}]", _AN_ACTION, _is_str),
         )
-        for i, a in enumerate(_objects(d, "actions", where, "actions"))
+        for i, a in enumerate(_objects(d, "actions", where, Phrase("a list of actions")))
     )
-    events = (
-        _objects(
-            d,
-            "events",
-            where,
-            "events",
-        )
-        if "events" in d
-        else []
-    )
+    events = _objects(d, "events", where, Phrase("a list of events")) if "events" in d else []
     for i, event in enumerate(events):
-        _field(event, "type", f"{where}.events[{i}]", "an event type", _is_str)
+        _field(event, "type", f"{where}.events[{i}]", _AN_EVENT, _is_str)
     return DealRecord(
-        dealer=_field(d, "dealer", where, "a seat number", _is_int),
-        deck=tuple(_field(d, "deck", where, "a list of cards", _CARDS)),
+        dealer=_field(d, "dealer", where, _A_SEAT, _is_int),
+        deck=tuple(_field(d, "deck", where, _CARD_LIST, _CARDS)),
         hands=tuple(
-            tuple(h) for h in _field(d, "hands", where, "lists of cards", _is_list_of(_CARDS))
+            tuple(h)
+            for h in _field(d, "hands", where, Phrase("lists of cards"), _is_list_of(_CARDS))
         ),
-        upcard=_field(d, "upcard", where, "a card or null", _or_null(_is_str), None),
-        stock=tuple(_field(d, "stock", where, "a list of cards", _CARDS, [])),
+        upcard=_field(d, "upcard", where, Phrase("a card or null"), _or_null(_is_str), None),
+        stock=tuple(_field(d, "stock", where, _CARD_LIST, _CARDS, [])),
         actions=actions,
         events=tuple(events),
-        score=_tuple_or_none(_field(d, "score", where, "null or integers", _or_null(_INTS), None)),
+        score=_tuple_or_none(
+            _field(d, "score", where, Phrase("null or integers"), _or_null(_INTS), None)
+        ),
     )
 
 
@@ -508,25 +547,37 @@ def read(path: str | Path) -> Record:
         with open(path, "rb") as file:
             data = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError(f"{name}: no such file") from None
+        raise RecordError("{file}: no such file", file=name) from None
     except IsADirectoryError:
-        raise RecordError(f"{name} is a folder, not a record file") from None
+        raise RecordError("{file} is a folder, not a record file", file=name) from None
     except OSError as exc:
-        raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+        # The system's words for why (permission denied ...) stay as the system says them.
+        why = exc.strerror or str(exc)
+        raise RecordError("{file}: cannot be read ({why})", file=name, why=why) from None
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, name)
     if not data.strip():
-        raise RecordError(f"{name} is empty, not a record")
+        raise RecordError("{file} is empty, not a record", file=name)
     if len(data) > MAX_BYTES:
-        raise RecordError(f"{name} is over {MAX_BYTES // 2**20} MB: too big for a match record")
+        raise RecordError(
+            "{file} is over {mb} MB: too big for a match record", file=name, mb=MAX_BYTES // 2**20
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{name} is not a record: it is not UTF-8 text") from None
+        raise RecordError("{file} is not a record: it is not UTF-8 text", file=name) from None
     try:
         return loads(text)
     except RecordError as exc:
-        raise RecordError(f"{name}: {exc}") from None
+        raise in_file(name, exc) from None
+
+
+def in_file(name: str, error: RecordError) -> RecordError:
+    """``error`` said of the file ``name``: ``x.json: ...``, in any language."""
+    return RecordError(IN_FILE, file=name, why=error.phrase)
+
+
+IN_FILE = "{file}: {why}"
 
 
 def _gunzip(data: bytes, name: str) -> bytes:
@@ -534,7 +585,9 @@ def _gunzip(data: bytes, name: str) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as file:
             return file.read(MAX_BYTES + 1)
     except (OSError, EOFError, zlib.error) as exc:
-        raise RecordError(f"{name}: a damaged or truncated gzip file ({exc})") from None
+        raise RecordError(
+            "{file}: a damaged or truncated gzip file ({why})", file=name, why=str(exc)
+        ) from None
 
 
 def steps(record: Record) -> Iterator[tuple[int, Any, Seat, Action, Any]]:
@@ -590,14 +643,15 @@ def recorded_game(record: Record) -> Game[Any, Any]:
 
     So a record made before a default changed replays as it was played. A parameter newer than
     the record takes the value the game module names for older records (``PARAMS_BEFORE``), else
-    its default. Raises ValueError for a bad spec or a parameter the game does not have.
+    its default. Raises SpecError (a ValueError) for a bad spec or a parameter the game does
+    not have.
     """
     game = load_game(record.game)
     fields = {f.name for f in dataclasses.fields(game.params)}
     unknown = sorted(set(record.params) - fields)
     if unknown:
         names = ", ".join(n if n.isidentifier() else repr(n) for n in unknown)
-        raise ValueError(f"{game.name} has no parameter {names}")
+        raise SpecError("{game} has no parameter {names}", game=game.name, names=names)
     older: Mapping[str, Any] = getattr(game.rules, "PARAMS_BEFORE", {})
     given = parse_spec(record.game)[1]
     values = {
@@ -611,18 +665,18 @@ def recorded_game(record: Record) -> Game[Any, Any]:
     try:
         return dataclasses.replace(game, params=dataclasses.replace(game.params, **values))
     except TypeError as exc:  # a value of the wrong kind that the checks could not compare
-        raise ValueError(f"params: {exc}") from None
+        raise SpecError("params: {why}", why=str(exc)) from None
 
 
 def _param(value: Any) -> Any:
     """A parameter as JSON holds it, back as ``Params`` holds it (lists are tuples); raises
-    ValueError for what no parameter can be (an object, a list of other than numbers)."""
+    SpecError for what no parameter can be (an object, a list of other than numbers)."""
     if isinstance(value, list) and all(type(v) is int for v in value):
         return tuple(value)
     if value is None or isinstance(value, int) or (isinstance(value, str) and value.isprintable()):
         return value
     # A word with a line break or a control character is no value of any game's parameter.
-    raise ValueError(f"params: {_short(value)} is no parameter value")
+    raise SpecError("params: {value} is no parameter value", value=_short(value))
 
 
 def _start(record: Record) -> tuple[Game[Any, Any], Any]:
@@ -630,17 +684,21 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     try:
         game = recorded_game(record)
     except ValueError as exc:
-        raise RecordError(f"game: {exc}") from None
+        raise RecordError("game: {why}", why=_why(exc)) from None
     if not _same_rules(game, record.params):
-        raise RecordError(f"params do not match the spec {record.game!r}")
+        raise RecordError("params do not match the spec {spec}", spec=repr(record.game))
     if len(record.seats) != game.players:
         raise RecordError(
-            f"{game.spec} has {game.players} seats; the record names {len(record.seats)}"
+            "{spec} has {players} seats; the record names {given}",
+            spec=game.spec,
+            players=game.players,
+            given=len(record.seats),
         )
     if _canon(record.teams) != _canon(game.teams):
         raise RecordError(
-            f"teams: expected {_short(jsonable(game.teams))}, "
-            f"the record says {_short(jsonable(record.teams))}"
+            "teams: expected {expected}, the record says {given}",
+            expected=_short(jsonable(game.teams)),
+            given=_short(jsonable(record.teams)),
         )
     if not record.deals:
         raise RecordError("the record has no deals")
@@ -648,8 +706,30 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
         decks = [[game.parse_card(c) for c in d.deck] for d in record.deals]
         state = game.new_state(record.seed or 0, decks=decks, dealer=record.deals[0].dealer)
     except ValueError as exc:
-        raise RecordError(f"deal 1: {exc}") from None
+        raise RecordError("deal {deal}: {why}", deal=1, why=_why(exc)) from None
     return game, state
+
+
+def _why(exc: ValueError) -> str | Phrase:
+    """What refused a record's game or decks: a SpecError's phrase (said in the reader's
+    language), or the words of another error as they are."""
+    return exc.phrase if isinstance(exc, SpecError) else str(exc)
+
+
+# A record that a step, an event, a score or the result of disagrees with the engine: the
+# message (the detail) names the deal, the move, the event and the JSON field, in the engine's
+# and the notation's own words (event types, field names, JSON values), and it is read by
+# whoever mends the file or reports the bug, not by a player at the table. Worded in another
+# language it would be half English anyway; so another language says the fact around it
+# ("el registro no coincide con el motor del juego: deal 2, move 3 ...") and the detail stays
+# English.
+# The English template is the detail alone, so the English message is as it always was.
+MISMATCH = "{mismatch}"
+
+
+def _mismatch(detail: str) -> RecordError:
+    """The record disagrees with the engine, as ``detail`` (English) says."""
+    return RecordError(MISMATCH, mismatch=detail)
 
 
 def _same_rules(game: Game[Any, Any], params: Mapping[str, Any]) -> bool:
@@ -700,16 +780,16 @@ class _Check:
             for number, (seat, text) in enumerate(deal.actions):
                 where = f"deal {index + 1}, move {number + 1} (seat {seat}: {text})"
                 if self.current != index:
-                    raise RecordError(f"{where}: the engine is in deal {self.current + 1}")
+                    raise _mismatch(f"{where}: the engine is in deal {self.current + 1}")
                 to_act = game.current_player(self.state)
                 if to_act != seat:
                     turn = "the match is over" if to_act is None else f"seat {to_act} is to act"
-                    raise RecordError(f"{where}: {turn}")
+                    raise _mismatch(f"{where}: {turn}")
                 try:
                     action = game.parse_action(text)
                     after = game.apply(self.state, action)
                 except ValueError as exc:
-                    raise RecordError(f"{where}: {exc}") from None
+                    raise _mismatch(f"{where}: {exc}") from None
                 self.engine.step(seat, action, after)
                 self._compare()
                 yield index, self.state, seat, action, after
@@ -743,11 +823,11 @@ class _Check:
     def _open(self, index: int, dealt: Mapping[str, Any]) -> None:
         deals = self.record.deals
         if index >= len(deals):
-            raise RecordError(f"the engine deals deal {index + 1}; the record ends before it")
+            raise _mismatch(f"the engine deals deal {index + 1}; the record ends before it")
         want = deals[index]
         for key in _DEALT:
             if _canon(dealt[key]) != _canon(getattr(want, key)):
-                raise RecordError(
+                raise _mismatch(
                     f"deal {index + 1}: {key!r}: expected {_short(jsonable(dealt[key]))}, "
                     f"the record says {_short(jsonable(getattr(want, key)))}"
                 )
@@ -760,9 +840,7 @@ class _Check:
                 continue
             where = self._where(index, event["after"])
             if number >= len(want):
-                raise RecordError(
-                    f"{where}: the engine has a {event['type']} event the record lacks"
-                )
+                raise _mismatch(f"{where}: the engine has a {event['type']} event the record lacks")
             _same_event(where, event, want[number], self._older)
         self.seen = len(got)
         moves = len(dealt["actions"]) - 1
@@ -770,7 +848,7 @@ class _Check:
             extra = want[len(got)]
             after = extra.get("after")
             if not _is_int(after) or after <= moves:
-                raise RecordError(
+                raise _mismatch(
                     f"{self._where(index, moves)}: the record has a {extra.get('type')} event "
                     "the engine does not"
                 )
@@ -780,12 +858,12 @@ class _Check:
         want = self.record.deals[index]
         if len(want.events) > len(dealt["events"]):
             extra = want.events[len(dealt["events"])]
-            raise RecordError(
+            raise _mismatch(
                 f"{self._where(index, extra.get('after'))}: the record has a {extra.get('type')} "
                 "event the engine does not"
             )
         if _canon(dealt["score"]) != _canon(want.score):
-            raise RecordError(
+            raise _mismatch(
                 f"deal {index + 1}: the deal scores {_short(jsonable(dealt['score']))}, "
                 f"the record says {_short(jsonable(want.score))}"
             )
@@ -794,14 +872,14 @@ class _Check:
         deals = self.engine.deals_so_far()
         self._close(self.current, deals[self.current])
         if self.current != len(self.record.deals) - 1:
-            raise RecordError(
+            raise _mismatch(
                 f"the record has {len(self.record.deals)} deals; "
                 f"the engine dealt {self.current + 1}"
             )
         want = self.record.result
         if result is None:
             if want is not None:
-                raise RecordError("the record claims a result but the match is not over")
+                raise _mismatch("the record claims a result but the match is not over")
             return
         got = {
             "scores": list(result.scores),
@@ -809,10 +887,10 @@ class _Check:
             "reason": result.reason,
         }
         if want is None:
-            raise RecordError(f"result: expected {got}, the record says null (unfinished)")
+            raise _mismatch(f"result: expected {got}, the record says null (unfinished)")
         for key, value in got.items():
             if not _same_value(key, value, want.get(key), self._older):
-                raise RecordError(
+                raise _mismatch(
                     f"result, field {key!r}: expected {_short(value)}, "
                     f"the record says {_short(want.get(key, _MISSING))}"
                 )
@@ -840,16 +918,16 @@ def _same_event(
         # Events are in order: a record event from later means one is missing here, and one
         # from earlier is one the engine never had.
         if after > got["after"]:
-            raise RecordError(f"{where}: the engine has a {kind} event the record lacks")
-        raise RecordError(f"{where}: the record has a {want.get('type')} event the engine does not")
+            raise _mismatch(f"{where}: the engine has a {kind} event the record lacks")
+        raise _mismatch(f"{where}: the record has a {want.get('type')} event the engine does not")
     if want.get("type") != kind:
-        raise RecordError(
+        raise _mismatch(
             f"{where}: expected a {kind} event, the record has a {want.get('type')} event"
         )
     for key in [*got, *(k for k in want if k not in got)]:
         mine, theirs = got.get(key, _MISSING), want.get(key, _MISSING)
         if _MISSING in (mine, theirs) or not _same_value(key, mine, theirs, older):
-            raise RecordError(
+            raise _mismatch(
                 f"{where}: {kind} event, field {key!r}: expected {_short(mine)}, "
                 f"the record says {_short(theirs)}"
             )

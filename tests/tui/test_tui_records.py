@@ -105,6 +105,47 @@ def test_the_listing_gives_each_unreadable_file_and_why(tmp_path: Path) -> None:
     assert not any(str(tmp_path) in reason for reason in why.values())  # the name is told apart
 
 
+def test_the_listing_says_why_in_the_app_s_language(tmp_path: Path) -> None:
+    folder_with_damaged_files(tmp_path)
+    found = records.folder_records(tmp_path / "records", lang="es")
+    why = {path.name: reason for path, reason in found.unreadable}
+    assert why["empty.json"] == "está vacío: no es un registro"
+    assert why["bad.json"].startswith("no es JSON: ")
+    assert why["other-format.json"] == (
+        "no es un registro tapete-record/1: su campo 'format' es \"other/1\""
+    )
+    assert why["corrupt.json.gz"].startswith("un archivo gzip dañado o incompleto (")
+    assert why["unknown-game.json"].startswith("no hay ningún juego llamado 'briscola'")
+    assert not any(str(tmp_path) in reason for reason in why.values())  # the name is told apart
+
+
+def test_a_saved_match_the_engine_disagrees_with_is_told_in_the_app_s_language(
+    tmp_path: Path,
+) -> None:
+    """Listed (reading a file does not replay it), then refused when opened: the notice says
+    so in Spanish, around the engine's own detail."""
+    _, rec = play(tapete.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)
+    saved = records.save(rec, tmp_path / "records")
+    doc = json.loads(saved.read_text(encoding="utf-8"))
+    doc["deals"][0]["score"] = [99, 0, 0, 0]
+    saved.write_text(json.dumps(doc), encoding="utf-8")
+    told: list[str] = []
+
+    async def go() -> None:
+        app = TapeteApp(data=tmp_path, lang="es")
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)  # not opened
+            told.extend(str(n.message) for n in app._notifications)
+
+    run(go())
+    assert len(told) == 1
+    assert told[0].startswith("el registro no coincide con el motor del juego: deal 1: ")
+
+
 def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
     tmp_path: Path,
 ) -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from tapete import record
-from tapete.errors import RecordError, SpecError
+from tapete.errors import Phrase, RecordError
 from tapete.games import load as load_game
-from tapete.i18n import spec_text, tr
+from tapete.i18n import error_text, phrase_text, tr
 from tapete.narrate import record_you
 
 __all__ = [
@@ -150,11 +150,15 @@ def listing(folder: Path, limit: int = 200) -> list[Saved]:
 
 
 def _reason(exc: Exception, path: Path, lang: str = "en") -> str:
-    """Why ``path`` is not a record, without its name (said beside it); a game or rule option
-    this tapete refuses is said in ``lang``."""
-    said = spec_text(lang, exc) if isinstance(exc, SpecError) else str(exc)
+    """Why ``path`` is not a record, in ``lang``, without its name (said beside it)."""
     if isinstance(exc, OSError):
-        return exc.strerror or said
+        return exc.strerror or str(exc)
+    phrase = exc.phrase if isinstance(exc, RecordError) else None
+    if phrase is not None and phrase.text == record.IN_FILE and phrase.fields["file"] == str(path):
+        why = phrase.fields["why"]  # "x.json: why": the why
+        return phrase_text(lang, why) if isinstance(why, Phrase) else str(why)
+    # Every language names the file first where a sentence names it ("x.json está vacío").
+    said = error_text(lang, exc)
     return said.removeprefix(str(path)).lstrip(":").strip() or said
 
 

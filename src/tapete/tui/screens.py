@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Markdown, Static
 
 from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
-from tapete.i18n import rule_text, spec_text, tr
+from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
 from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
@@ -629,10 +629,9 @@ class RecordsScreen(Screen[None]):
         try:
             replay = Replay(record.read(path))
         except (RecordError, OSError, ValueError) as exc:
-            # A game or rule option this tapete refuses is said in the app's language.
-            lang = self.tapete.settings.lang
-            said = spec_text(lang, exc) if isinstance(exc, SpecError) else str(exc)
-            self.notify(said, severity="error")
+            # A damaged record, or a game or rule option this tapete refuses, is said in the
+            # app's language.
+            self.notify(error_text(self.tapete.settings.lang, exc), severity="error")
             return
         self.app.push_screen(ReplayScreen(replay))
 
