@@ -459,3 +459,26 @@ def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) ->
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "cannot open the database" in run.stderr and "does not exist" in run.stderr
     assert run.stderr.count("\n") == 1 and "serving on" not in run.stderr  # the one line
+
+
+def test_replay_and_the_prompt_say_their_verdicts_in_the_players_language(tmp_path: Path) -> None:
+    import hashlib
+
+    path = tmp_path / "es.json"
+    args = ("pocha(schedule=[2])", "--seats", "random,random,random,random", "--seed", "12")
+    made = tapete("play", *args, "--record", str(path), "--lang", "es")
+    assert f"registro guardado en {path}" in made.stderr
+    digest = hashlib.sha256(b"12").hexdigest()
+    fair = tapete("replay", str(path), "--seed-hash", digest, "--lang", "es")
+    assert fair.returncode == 0
+    assert "repetición comprobada: cada reparto" in fair.stdout
+    assert "salen de la semilla 12, cuyo SHA-256 es el publicado" in fair.stdout
+    lie = tapete(
+        "replay", str(path), "--seed-hash", hashlib.sha256(b"13").hexdigest(), "--lang", "pt"
+    )
+    assert lie.returncode == 1 and "NÃO É LIMPA: " in lie.stdout
+    human = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")
+    left = tapete("play", *human, "--record", str(path), "--lang", "pt", stdin="bid 0\nq\n")
+    assert f"partida abandonada; guardada em {path}: tapete play --resume {path}" in left.stderr
+    resumed = tapete("replay", str(path), "--plain", "--lang", "es")
+    assert f"la partida está sin terminar: tapete play --resume {path}" in resumed.stdout

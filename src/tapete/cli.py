@@ -75,10 +75,10 @@ class HumanSeat:
             line = self.stdin.readline()
             if not line:
                 print(file=out)
-                raise AbandonedError("input closed: match abandoned")
+                raise AbandonedError(tr(self.lang, "input closed: match abandoned"))
             text = line.strip()
             if text in ("q", "quit", "exit"):
-                raise AbandonedError("match abandoned")
+                raise AbandonedError(tr(self.lang, "match abandoned"))
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
@@ -334,19 +334,24 @@ def cmd_play(args: argparse.Namespace) -> int:
             finish(final)
     except AbandonedError as left:
         if path is None or left.record is None:
-            print(f"tapete: {left} (with --record FILE it is kept, to go on with)", file=sys.stderr)
+            kept = tr(lang, "{why} (with --record FILE it is kept, to go on with)", why=str(left))
+            print(f"tapete: {kept}", file=sys.stderr)
             return 1
         record.write(left.record, path)
-        print(
-            f"tapete: {left}; kept in {path}: tapete play --resume {path} goes on", file=sys.stderr
+        kept = tr(
+            lang,
+            "{why}; kept in {path}: tapete play --resume {path} goes on",
+            why=str(left),
+            path=str(path),
         )
+        print(f"tapete: {kept}", file=sys.stderr)
         return 1
     if not humans:  # with people the log was told move by move, the result with it
         for said in record_lines(rec, lang=lang):
             print(said)
     if path is not None:
         record.write(rec, path)
-        print(f"record written to {path}", file=sys.stderr)
+        print(tr(lang, "record written to {path}", path=str(path)), file=sys.stderr)
     return 0
 
 
@@ -373,21 +378,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         TapeteApp(replay=rec, lang=args.lang).run()
         return 0
-    for told in record_lines(rec, lang=args.lang or "en"):
+    lang = args.lang or "en"
+    for told in record_lines(rec, lang=lang):
         print(told)
-    print("\nreplay checked: every deal, decision, event and score matches the engine")
+    print(
+        "\n" + tr(lang, "replay checked: every deal, decision, event and score matches the engine")
+    )
     if rec.result is None:
-        print(f"the match is unfinished: tapete play --resume {args.file} goes on with it")
+        print(
+            tr(
+                lang,
+                "the match is unfinished: tapete play --resume {file} goes on with it",
+                file=args.file,
+            )
+        )
     if args.verify or args.seed_hash:
         problems = record.verify_deals(rec, args.seed_hash)
-        for problem in problems:
-            print(f"NOT FAIR: {problem}")
+        for problem in problems:  # the check's own words (English) after the verdict
+            print(tr(lang, "NOT FAIR: {problem}", problem=problem))
         if problems:
             return 1
-        hashed = " and hashes to the published SHA-256" if args.seed_hash else ""
         print(
-            f"deals verified: every deck order and the first dealer follow from seed "
-            f"{rec.seed}{hashed}"
+            tr(
+                lang,
+                "deals verified: every deck order and the first dealer follow from seed {seed}"
+                " and hashes to the published SHA-256"
+                if args.seed_hash
+                else (
+                    "deals verified: every deck order and the first dealer follow from seed {seed}"
+                ),
+                seed=rec.seed,
+            )
         )
     return 0
 
