@@ -163,6 +163,17 @@ def test_1_3_schedule_options() -> None:
         tapete.load("pocha(schedule=sideways)")
 
 
+@pytest.mark.parametrize("flag", ["true", "false"])
+def test_1_3_a_schedule_of_true_or_false_is_refused_after_its_number_loaded(flag: str) -> None:
+    """true equals 1 and false 0 as Python values: a schedule of true is refused even once the
+    equal Params with schedule=1 (or 0, refused too) has been seen, and not dealt as hands of 1."""
+    tapete.load("pocha(players=3, schedule=1)")
+    for _ in range(2):
+        with pytest.raises(tapete.SpecError) as refused:
+            tapete.load(f"pocha(players=3, schedule={flag})")
+        assert refused.value.param == "schedule"
+
+
 def test_1_3_a_match_plays_every_scheduled_hand() -> None:
     game = tapete.load("pocha(schedule=[2, 1, 3])")
     path = random_playout(game, 4)

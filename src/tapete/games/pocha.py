@@ -206,7 +206,9 @@ class Params:
             self.tiebreak_players,
             "tied, all or nobody",
         )
-        schedule_of(self)  # validates the schedule against the deck
+        # Validates the schedule against the deck, uncached: a cached answer is looked up by an
+        # equal Params, and schedule=true equals schedule=1 (it would pass once 1 had).
+        _hand_sizes(self)
 
 
 def deck(params: Params) -> Deck:
@@ -248,6 +250,11 @@ def schedule_of(params: Params) -> tuple[int, ...]:
     >>> len(schedule_of(Params(players=3))), schedule_of(Params(players=4, schedule="n_ones"))[:5]
     (25, (1, 1, 1, 1, 2))
     """
+    return _hand_sizes(params)
+
+
+def _hand_sizes(params: Params) -> tuple[int, ...]:
+    """``schedule_of`` worked out, checking the schedule: SpecError for one it cannot deal."""
     n, top = params.players, _deck(params).size // params.players
     s = params.schedule
     if isinstance(s, int) and not isinstance(s, bool):
