@@ -48,6 +48,14 @@ def test_unknown_levels_and_options_are_refused() -> None:
         bots.load("expert(prior=some)")
 
 
+@pytest.mark.parametrize("option", ["iterations", "ms"])
+@pytest.mark.parametrize("value", ["true", "false", "0", "-1", '"2"', "fast"])
+def test_a_search_budget_is_a_positive_whole_number_not_true(option: str, value: str) -> None:
+    """true is no number of iterations (nor of milliseconds), though Python counts it as 1."""
+    with pytest.raises(tapete.SpecError, match=f"{option} is a positive number"):
+        bots.load(f"hard({option}={value})")
+
+
 def test_expert_is_the_search_with_a_longer_budget() -> None:
     expert = bots.load("expert")
     assert isinstance(expert, bots.LevelBot)

@@ -327,7 +327,9 @@ def load(name: str) -> Bot:
     ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         raise SpecError("{name}: ms is a positive number of milliseconds", name=name)
-    if iterations is not None and (not isinstance(iterations, int) or iterations <= 0):
+    if iterations is not None and (
+        not isinstance(iterations, int) or isinstance(iterations, bool) or iterations <= 0
+    ):
         raise SpecError("{name}: iterations is a positive number", name=name)
     rollout, prior = options.get("rollout", "informed"), options.get("prior", "informed")
     prior = "none" if prior is None else prior  # the spec parser reads none as None
