@@ -21,6 +21,9 @@ SPECS: dict[str, list[str]] = {
         "pocha(players=3, schedule=[1], tiebreak_players=all)",
         "pocha(schedule=[1, 1], tiebreak_players=nobody)",
         "pocha(schedule=n_ones, deck=48)",
+        "pocha(players=8, schedule=[5, 1], hook_on_one_card=true, obligation=follow,"
+        " scoring=oh_hell)",
+        "pocha(max_players=4, schedule=[10, 1], all_dealt_trump=none)",
     ],
     "oh_hell": [
         "oh_hell(schedule=[1, 7, 13])",
@@ -28,6 +31,11 @@ SPECS: dict[str, list[str]] = {
         "oh_hell(players=3, suits=3, ranks=8, schedule=up_only)",
         "oh_hell(players=5, suits=2, ranks=5, schedule=2, hook_on_one_card=false,"
         " tiebreak_players=tied)",
+        "oh_hell(players=6, suits=1, ranks=9, schedule=[1, 1], ronda_india=true,"
+        " tiebreak_players=all)",
+        "oh_hell(players=3, suits=2, ranks=3, schedule=[2], dealer_hook=false,"
+        " obligation=must_win, must_underruff=true, scoring=pocha, all_dealt_trump=dealer_card)",
+        "oh_hell(ranks=2, schedule=[2, 1])",
     ],
     "poch": [
         "poch(players=3, rounds=3)",
@@ -38,6 +46,8 @@ SPECS: dict[str, list[str]] = {
         "poch(players=5, deal=all, sequence_compare=length_then_height, rounds=2)",
         "poch(chips=4, sequence_rule=trump_789, rounds=4)",
         "poch",
+        "poch(players=3, chips=1, rounds=1)",
+        "poch(players=5, chips=50, max_rounds=5)",
     ],
     "truco": [
         "truco(players=4)",
@@ -47,6 +57,7 @@ SPECS: dict[str, list[str]] = {
         "truco(players=4, target=5, all_tied=no_score, no_encoberta_after_tie=true)",
         "truco(target=5, forbid_pointless_raise=true)",
         "truco(target=2, all_tied=mao_team)",
+        "truco(target=15)",
     ],
     "pottle": [
         "pottle(deals=2, extra_deals=1)",
@@ -55,6 +66,7 @@ SPECS: dict[str, list[str]] = {
         "pottle(players=5, deals=2, deal_passes=pot_winner, max_same_bid=unlimited, bankroll=2)",
         "pottle(players=6, deals=1, extra_deals=0, max_same_bid=1)",
         "pottle",
+        "pottle(players=3, deals=1, extra_deals=3, max_same_bid=3, bankroll=1000)",
     ],
     "tute": [
         "tute",
@@ -67,6 +79,7 @@ SPECS: dict[str, list[str]] = {
         " must_beat_partner=false, tute_declaration=true)",
         "tute(players=4, must_underruff=true, last_trick_bonus=0, match=best_of_3)",
         "tute(players=4, match=to_101)",
+        "tute(match=best_of_5)",
     ],
 }
 

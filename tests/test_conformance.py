@@ -29,7 +29,7 @@ from support import fingerprint, random_playout
 from tapete import bots, record
 from tapete.bench import compiled
 from tapete.cards import CARD_TEXT, CardSet
-from tapete.game import Game
+from tapete.game import Game, format_value
 from tapete.games import ENTRIES, pocha
 from tapete.match import play
 
@@ -48,6 +48,25 @@ def test_every_spec_is_canonical_and_loads() -> None:
     for spec in ALL_SPECS:
         game = tapete.load(spec)
         assert tapete.load(game.spec) == game
+
+
+def test_every_option_is_played_with_more_than_one_value() -> None:
+    """Each field of each rules module's ``Params`` takes two values or more over the specs of
+    the games of that module (``oh_hell``'s count for Pocha's module): an option added to a game
+    is played by the suite off its default, as a bool both ways."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for spec in ALL_SPECS:
+        params = tapete.load(spec).params
+        for field in dataclasses.fields(params):
+            value = format_value(getattr(params, field.name))
+            seen.setdefault((type(params).__module__, field.name), set()).add(value)
+    once = sorted(
+        f"{module}.{name}={values}" for (module, name), values in seen.items() if len(values) < 2
+    )
+    assert not once, f"options played with one value only: {once}"
+    for entry in ENTRIES.values():
+        for field in dataclasses.fields(entry.rules().Params):
+            assert (entry.module, field.name) in seen
 
 
 WRONG_TYPES = ("4", 4.5, b"4", [4], {"players": 4}, object())  # never a parameter's value
