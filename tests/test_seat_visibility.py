@@ -23,6 +23,7 @@ from support import fingerprint, random_playout
 from tapete import bots, record
 from tapete.cards import CARD_TEXT
 from tapete.game import Game
+from tapete.games.truco import Special
 from tapete.match import play
 from tapete.narrate import line, reason_words, step_entries
 from tapete.record import SeatInfo, SeatRecorder
@@ -30,6 +31,8 @@ from tapete.record import SeatInfo, SeatRecorder
 # Every game and every option that hides something: hands and the stock everywhere; Pocha's
 # ronda_india (every card but your own); Truco's cards played face down and its blind iron hand
 # (target=2 makes one likely); Tute's stock draws and its four partners; Poch's folded hands.
+# And the options that show some cards and not others: Poch's all_pass=showdown, an iron hand
+# played open, a ronda india tie-break among eight, Tute's cantes after the stock.
 HIDING = [
     ("pocha(players=3, schedule=[2, 1, 1], ronda_india=true)", 1),
     ("pocha(schedule=[3, 2])", 2),
@@ -40,6 +43,10 @@ HIDING = [
     ("tute(players=4, match=best_of_3)", 7),
     ("poch(players=3, rounds=2)", 8),
     ("pottle(deals=1, extra_deals=0)", 9),
+    ("poch(players=3, chips=5, deal=all, all_pass=showdown, rounds=2)", 1),
+    ("truco(players=4, target=2, iron_hand_blind=false)", 1),
+    ("pocha(players=8, schedule=[1, 2], ronda_india=true, tiebreak_players=all)", 9),
+    ("tute(stock_phase_play=free, cantes_after_stock=true, tute_declaration=true)", 27),
 ]
 NAMES = ["Ana", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi"]
 HINT = bots.Budget(iterations=2)
@@ -146,7 +153,8 @@ def test_a_deal_tells_a_seat_the_hands_its_view_shows(spec: str, seed: int) -> N
 
 def test_the_matches_compared_reach_every_secret() -> None:
     """The specs above do play what they are there for: a blind one-card deal, a blind iron
-    hand, cards played face down, a folded Poch hand, draws from the Tute stock."""
+    hand, cards played face down, a folded Poch hand, draws from the Tute stock; a Poch
+    showdown, an iron hand played open, a ronda india tie-break, a cante once the stock is out."""
     reached: set[str] = set()
     for spec, seed in HIDING:
         game = tapete.load(spec)
@@ -163,7 +171,18 @@ def test_the_matches_compared_reach_every_secret() -> None:
                 reached.add("folded")
             if any(e.type == "draw" for e in game.events(game.apply(state, action))):
                 reached.add("draw")
-    assert reached == {"iron hand", "ronda india", "face down", "folded", "draw"}
+            if getattr(view, "showdown", ()):
+                reached.add("showdown")
+            if getattr(view, "special", None) == Special.MAO_DE_FERRO and not view.blind:
+                reached.add("open iron hand")
+            if "ronda_india" in spec and getattr(view, "tiebreak", False):
+                reached.add("ronda india tie-break")
+            if text.startswith("sing") and getattr(view, "stock_size", None) == 0:
+                reached.add("cante after the stock")
+    assert reached == {
+        *("iron hand", "ronda india", "face down", "folded", "draw", "showdown"),
+        *("open iron hand", "ronda india tie-break", "cante after the stock"),
+    }
 
 
 @pytest.mark.parametrize(("spec", "seed"), HIDING)
