@@ -152,8 +152,9 @@ def deal_constrained(
 
     Used by ``sample_state``: the unseen cards go to the seats that might hold them, honouring
     voids and other facts the view reveals. The most constrained cards are placed first at random;
-    a dead end restarts, and after a few restarts an exhaustive search settles it, so a consistent
-    deal is always found when one exists. Raises ValueError when none does.
+    a dead end restarts, and after a few restarts each card goes at random to a seat that leaves
+    the rest a deal (Hall's condition, ``_room_for_all``), so a consistent deal is always found
+    when one exists, in time polynomial in the cards. Raises ValueError when none does.
 
     >>> hands = deal_constrained(0b1111, [2, 2], [0b0011, 0], random.Random(1))
     >>> hands[0]
@@ -169,7 +170,7 @@ def deal_constrained(
         hands = _greedy(order, allowed, list(sizes), rng)
         if hands is not None:
             return hands
-    hands = _exhaustive(order, allowed, list(sizes), [0] * len(sizes))
+    hands = _guided(order, allowed, list(sizes), rng)
     if hands is None:
         raise ValueError("no deal of the unseen cards is consistent with what the view shows")
     return hands
@@ -190,19 +191,51 @@ def _greedy(
     return hands
 
 
-def _exhaustive(
-    order: list[Card], allowed: dict[Card, list[int]], room: list[int], hands: list[int]
+def _guided(
+    order: list[Card], allowed: dict[Card, list[int]], room: list[int], rng: random.Random
 ) -> list[int] | None:
-    if not order:
-        return list(hands)
-    card, rest = order[0], order[1:]
-    for seat in allowed[card]:
-        if room[seat]:
+    """Each card of ``order`` to a seat at random (weighted by free room, as ``_greedy``) among
+    those after which the cards left can still all be placed; None when no deal exists at all.
+
+    A backtracking search instead may not end in any useful time where the constraints are many
+    (eight seats of a 48-card deal, mid-hand, with voids revealed): checking Hall's condition
+    before each step never has to undo one.
+    """
+    seats_of = {card: sum(1 << s for s in allowed[card]) for card in order}
+    waiting: dict[int, int] = {}  # cards not placed yet, by the set of seats they may go to
+    for card in order:
+        waiting[seats_of[card]] = waiting.get(seats_of[card], 0) + 1
+    if not _room_for_all(waiting, room):
+        return None
+    hands = [0] * len(room)
+    for card in order:
+        waiting[seats_of[card]] -= 1
+        seats = [s for s in allowed[card] if room[s]]
+        while True:
+            # Never empty: the cards left had a deal before this one was taken out of them.
+            seat = rng.choices(seats, weights=[room[s] for s in seats])[0]
             room[seat] -= 1
-            hands[seat] |= 1 << card
-            found = _exhaustive(rest, allowed, room, hands)
+            if _room_for_all(waiting, room):
+                break
             room[seat] += 1
-            hands[seat] &= ~(1 << card)
-            if found is not None:
-                return found
-    return None
+            seats.remove(seat)
+        hands[seat] |= 1 << card
+    return hands
+
+
+def _room_for_all(waiting: dict[int, int], room: Sequence[int]) -> bool:
+    """Whether the cards ``waiting`` (counts by the set of seats each may go to, as a bitmask)
+    can all be placed in the ``room`` left at each seat. Hall's condition: for every set of seats,
+    the cards that may only go there are no more than its room. Only unions of the cards' own
+    seat sets need checking, and the seats are few (a table and the stock).
+    """
+    unions = {0}
+    for seats in waiting:
+        if waiting[seats]:
+            unions |= {u | seats for u in unions}
+    for union in unions:
+        need = sum(n for seats, n in waiting.items() if (seats & ~union) == 0)
+        space = sum(r for s, r in enumerate(room) if union >> s & 1)
+        if need > space:
+            return False
+    return True
