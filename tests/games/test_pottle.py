@@ -795,3 +795,13 @@ def test_a_record_with_a_wrong_score_does_not_replay() -> None:
     wrong = dataclasses.replace(deal, score=(deal.score[0] + 1, *deal.score[1:]))
     with pytest.raises(RecordError, match="scores"):
         record.replay(dataclasses.replace(rec, deals=(wrong,)))
+
+
+def test_a_bankroll_is_1_to_1000_chips() -> None:
+    # Counts stay exact in every client (a browser's numbers lose whole chips past 2**53).
+    assert tapete.load("pottle(bankroll=1000)").params.bankroll == 1000
+    for bad in (0, 1001, 10**30):
+        with pytest.raises(
+            SpecError, match=r"bankroll=.* is not accepted: a number of chips from 1 to 1000"
+        ):
+            tapete.load(f"pottle(bankroll={bad})")

@@ -70,6 +70,7 @@ __all__ = [
     "DEAL_PASSES",
     "DECK",
     "HAND",
+    "MAX_BANKROLL",
     "MAX_DEALS",
     "NAME",
     "NO_TRUMP",
@@ -112,6 +113,8 @@ DECK = FRENCH_52
 ORDER = tricks.Order.of(DECK, tuple(range(14, 1, -1)))
 POT_RULES = ("auction_winner", "pagat")
 MAX_DEALS = 100  # the most deals ``deals`` or ``extra_deals`` may name
+MAX_BANKROLL = 1000  # the most chips a player may start with (and buys): counts stay exact in
+# every client, a browser's numbers included
 DEAL_PASSES = ("clockwise", "pot_winner")
 
 _UNNAMED = -2  # trump before the declarer names it; -1 is no trump, 4..7 a suit
@@ -174,7 +177,13 @@ class Params:
             "none (as many as players) or a number from 0 to {most}",
             most=MAX_DEALS,
         )
-        check(_at_least(1, self.bankroll), "bankroll", self.bankroll, "a number of chips from 1")
+        check(
+            _at_least(1, self.bankroll) and self.bankroll <= MAX_BANKROLL,
+            "bankroll",
+            self.bankroll,
+            "a number of chips from 1 to {most}",
+            most=MAX_BANKROLL,
+        )
 
 
 def _at_least(low: int, value: object) -> bool:
