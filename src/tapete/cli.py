@@ -140,6 +140,8 @@ def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
 
     >>> seat_kinds("Human, EASY,hard(ms=300, iterations=9)", load("pocha(players=3)"))
     ['human', 'easy', 'hard(ms=300, iterations=9)']
+    >>> seat_kinds("random,easy,medium,", load("pocha(players=3)"))
+    ['random', 'easy', 'medium']
     >>> seat_kinds("human,,easy", load("pocha(players=3)"))
     Traceback (most recent call last):
     ...
@@ -153,6 +155,8 @@ exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")
     except SpecError as exc:
         raise SpecError("--seats: {why}", why=exc.phrase) from None
     kinds = [k if players.is_outer(k) else k.lower() for k in seats]
+    if len(kinds) == game.players + 1 and not kinds[-1]:
+        kinds.pop()  # a comma after the last seat, as a Python list may end
     if len(kinds) != game.players:
         raise SpecError(
             "{spec} has {players} seats; --seats gave {given}",
