@@ -646,7 +646,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seats",
         help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "
-        'hard(ms=100, iterations=9)) or an outside bot: exec(cmd="./mybot", ms=500)',
+        'hard(ms=100, iterations=9)), an outside bot: exec(cmd="./mybot", ms=500), or a '
+        'trained policy(path="model.zip")',
     )
     p.add_argument(
         "--resume",
@@ -675,7 +676,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--iterations", type=_count, default=200, help="sampled deals a decision (default 200)"
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="which deals are sampled (default 0)")
     p.add_argument("--workers", type=_count, help="processes (default: one a core)")
     p.add_argument("--json", help="also write the review as JSON to this file")
     p.add_argument("--lang", choices=LANGUAGES, help="the report's language (en, es, pt)")
@@ -692,19 +693,19 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="OpenSpiel's oh_hell of the same hand shape, interleaved: both rates and the ratio",
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=0, help="the first playout's seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print the rates as JSON")
     p.set_defaults(run=cmd_bench)
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
     p.add_argument("spec")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     p.add_argument(
         "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
     )
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
     p.add_argument(
         "--db",
         help="where tables are kept: a database URL (default: SQLite in the user data folder; "
@@ -790,7 +791,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         required=True,
-        help='two or more bot levels or outside bots: hard,medium,exec(cmd="./mybot")',
+        help="two or more bot levels, outside bots or trained policies: "
+        'hard,medium,exec(cmd="./mybot"),policy(path="model.zip")',
     )
     p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
@@ -802,7 +804,7 @@ def parser() -> argparse.ArgumentParser:
         help="play the duplicate groups as Ray tasks on the cluster at ADDRESS (a local Ray "
         "when none is given): the same numbers as a local run for the same seed",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the groups' deals follow from it")
     p.add_argument("--json", help="write every number and the raw matches here")
     p.add_argument("--plot", help="draw the differences and ratings to this PNG")
     p.set_defaults(run=cmd_arena)
