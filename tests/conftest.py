@@ -29,6 +29,15 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 PG = os.environ.get("TAPETE_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
 
 
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands speak the locale's language when no --lang is given: the tests run in a
+    locale of no language of tapete's, whatever the machine's, so English is what they read."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 def _pg_admin() -> Engine:
     return create_engine(
         PG.replace("postgresql://", "postgresql+psycopg://") + "/postgres",

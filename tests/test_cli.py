@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tapete import record
 
 
@@ -482,3 +484,16 @@ def test_replay_and_the_prompt_say_their_verdicts_in_the_players_language(tmp_pa
     assert f"partida abandonada; guardada em {path}: tapete play --resume {path}" in left.stderr
     resumed = tapete("replay", str(path), "--plain", "--lang", "es")
     assert f"la partida está sin terminar: tapete play --resume {path}" in resumed.stdout
+
+
+def test_without_lang_a_command_speaks_the_locale_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    gone = tapete("replay", str(tmp_path / "nothing.json"))
+    assert gone.returncode == 2 and "esse arquivo não existe" in gone.stderr
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    refused = tapete("play", "pocha(players=9)", "--lang", "en")
+    assert "players=9 is not accepted" in refused.stderr  # --lang comes first
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert "players=9 is not accepted" in tapete("play", "pocha(players=9)").stderr

@@ -34,7 +34,7 @@ from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
-from tapete.i18n import LANGUAGES, error_text, rule_text, tr
+from tapete.i18n import LANGUAGES, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -132,6 +132,12 @@ _KINDS = Phrase(
     ' exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")',
     levels=", ".join(bots.LEVELS),
 )
+
+
+def _language(args: argparse.Namespace | None) -> str:
+    """The language a command speaks: ``--lang``, else the user's locale's (``LANG=es_ES.UTF-8``
+    speaks Spanish), else English."""
+    return getattr(args, "lang", None) or system_language() or "en"
 
 
 def seat_kinds(text: str, game: Game[Any, Any]) -> list[str]:
@@ -268,7 +274,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         kinds = ["human"] + ["random"] * (game.players - 1)
     path = _out_path("--record", args.record) if args.record is not None else None
-    lang = args.lang or "en"
+    lang = _language(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
@@ -382,7 +388,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         TapeteApp(replay=rec, lang=args.lang).run()
         return 0
-    lang = args.lang or "en"
+    lang = _language(args)
     for told in record_lines(rec, lang=lang):
         print(told)
     print(
@@ -431,7 +437,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         _out_path("--json", args.json)
     on_tty = sys.stderr.isatty()
 
-    lang = args.lang or "en"
+    lang = _language(args)
 
     def progress(done: int, total: int) -> None:
         if on_tty:
@@ -465,7 +471,7 @@ def cmd_records(args: argparse.Namespace) -> int:
 
         TapeteApp(lang=args.lang).run()
         return 0
-    lang = args.lang or "en"
+    lang = _language(args)
     folder = records.data_dir() / "records"
     found = records.folder_records(folder, lang=lang)
     for match in found.saved:
@@ -831,8 +837,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (SpecError, RecordError) as exc:
-        # Said in the language the command was given (--lang), as its table would be.
-        print(f"tapete: {error_text(getattr(args, 'lang', None) or 'en', exc)}", file=sys.stderr)
+        # Said in the command's language (--lang, or the locale's), as its table would be.
+        print(f"tapete: {error_text(_language(args), exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"tapete: {exc}", file=sys.stderr)

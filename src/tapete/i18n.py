@@ -12,6 +12,7 @@ every catalog covers every key used by the presenters and the apps.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "record_text",
     "rule_text",
     "spec_text",
+    "system_language",
     "tr",
 ]
 
@@ -1899,3 +1901,27 @@ def error_text(lang: str, error: BaseException) -> str:
     if isinstance(error, RecordError):
         return record_text(lang, error)
     return str(error)
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language of the user's locale when it is one of tapete's, else None: what a terminal
+    command says when no ``--lang`` is given. Read as gettext reads it: the locale from LC_ALL,
+    LC_MESSAGES or LANG (the first one set; C or POSIX is no language), then LANGUAGE's list of
+    preferences before it.
+
+    >>> system_language({"LANG": "es_AR.UTF-8"}), system_language({"LANG": "pt_BR"})
+    ('es', 'pt')
+    >>> system_language({"LANGUAGE": "fr:pt", "LANG": "en_GB.UTF-8"})
+    'pt'
+    >>> system_language({"LC_ALL": "C.UTF-8", "LANG": "es_ES"}), system_language({"LANG": "fr_FR"})
+    (None, None)
+    """
+    env = os.environ if environ is None else environ
+    locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    if locale.split(".")[0] in ("", "C", "POSIX"):
+        return None
+    for tag in (*env.get("LANGUAGE", "").split(":"), locale):
+        code = tag.split(".")[0].split("_")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None

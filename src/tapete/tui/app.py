@@ -11,7 +11,7 @@ from textual.theme import Theme
 
 from tapete import bots
 from tapete.game import Game
-from tapete.i18n import LANGUAGES
+from tapete.i18n import LANGUAGES, system_language
 from tapete.record import Record
 from tapete.record import write as write_record
 from tapete.tui import records
@@ -112,7 +112,7 @@ class TapeteApp(App[None]):
         self.data = data if data is not None else records.data_dir()
         saved = records.load_settings(self.data)
         self.settings = Settings(
-            lang=_pick(lang, saved.get("lang"), "en", LANGUAGES),
+            lang=_pick(lang, saved.get("lang"), system_language() or "en", LANGUAGES),
             speed=_pick(speed, saved.get("speed"), "normal", tuple(SPEEDS)),
             contrast=bool(contrast if contrast is not None else saved.get("contrast", False)),
         )
