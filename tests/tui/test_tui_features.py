@@ -281,6 +281,10 @@ def test_rules_records_replay_and_rematch(tmp_path: Path) -> None:
                 await press_a_legal_key(pilot, rng)
                 screen = await settle(pilot)
             assert isinstance(app.screen, SummaryScreen)
+            # An Enter meant for the last card, pressed once more, leaves the result up.
+            await pilot.press("enter", "space")
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen) and screen.session.steps
             await pilot.press("escape")
             await pilot.press("f5")
             await pilot.pause()

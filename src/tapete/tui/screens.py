@@ -660,6 +660,10 @@ class SummaryScreen(ModalScreen[None]):
     """The end of the match: the final scores, the winners, where the record went; a rematch.
     A record that could not be written says where, why and what to do, until it is saved."""
 
+    # No button takes the focus ("", where None would take the app's first focusable widget):
+    # an Enter meant for the last card, pressed twice or held, would press the first button and
+    # start a rematch before the result was read. Tab reaches them; their keys always work.
+    AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "rematch"),
         Binding("v", "replay", "replay"),
