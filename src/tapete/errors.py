@@ -11,6 +11,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "Phrase",
+    "PhrasedError",
     "RecordError",
     "SpecError",
     "one_of",
@@ -109,13 +110,22 @@ def _listed(words: Sequence[str | Phrase]) -> str | Phrase:
     return Phrase("{rest}, {last}", rest=_listed(words[:-1]), last=words[-1])
 
 
-class SpecError(ValueError):
+class PhrasedError(ValueError):
+    """An error for people: its message is English, and ``phrase`` holds its template and
+    fields, so that an app can say it in its person's language (``tapete.i18n.error_text``).
+    Given fields, the message is a template they fill; without any, it is taken as it is."""
+
+    def __init__(self, message: str | Phrase, /, **fields: object) -> None:
+        phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
+        super().__init__(str(phrase))
+        self.phrase = phrase
+
+
+class SpecError(PhrasedError):
     """A game spec or parameter that tapete does not accept; the message lists what it does.
 
-    The message is English; ``phrase`` holds its template and fields, so that an app can say
-    it in its person's language (``tapete.i18n.spec_text``). Given fields, the message is a
-    template (``str.format``) they fill; without any, it is taken as it is. ``param`` names the
-    rule option refused, where one is (a form can point at its field).
+    Said in a person's language as every ``PhrasedError`` is (``tapete.i18n.spec_text``).
+    ``param`` names the rule option refused, where one is (a form can point at its field).
 
     >>> err = SpecError("{name}={value} is not accepted: {accepted}", param="deck",
     ...                 name="deck", value=52, accepted="40 or 48")
@@ -126,31 +136,22 @@ class SpecError(ValueError):
     def __init__(
         self, message: str | Phrase, /, param: str | None = None, **fields: object
     ) -> None:
-        phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
-        super().__init__(str(phrase))
+        super().__init__(message, **fields)
         self.param = param
-        self.phrase = phrase
 
     def __reduce__(self) -> tuple[type[SpecError], tuple[Phrase, str | None]]:
         return (SpecError, (self.phrase, self.param))
 
 
-class RecordError(ValueError):
+class RecordError(PhrasedError):
     """A match record that is malformed or does not replay to what it claims.
 
-    As for ``SpecError``, the message is English and ``phrase`` holds its template and fields,
-    so that an app can say it in its person's language (``tapete.i18n.record_text``). Given
-    fields, the message is a template they fill; without any, it is taken as it is.
+    Said in a person's language as every ``PhrasedError`` is (``tapete.i18n.record_text``).
 
     >>> err = RecordError("{file} is empty, not a record", file="x.json")
     >>> str(err), err.phrase.text
     ('x.json is empty, not a record', '{file} is empty, not a record')
     """
-
-    def __init__(self, message: str | Phrase, /, **fields: object) -> None:
-        phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
-        super().__init__(str(phrase))
-        self.phrase = phrase
 
     def __reduce__(self) -> tuple[type[RecordError], tuple[Phrase]]:
         return (RecordError, (self.phrase,))

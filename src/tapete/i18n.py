@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from tapete.errors import Phrase, RecordError, SpecError
+from tapete.errors import Phrase, PhrasedError, RecordError, SpecError
 
 __all__ = [
     "LANGUAGES",
@@ -1873,7 +1873,7 @@ def spec_text(lang: str, error: SpecError) -> str:
     players=9 no se acepta: de 3 a 8 (min_players=2 permite 2)
     players=9 não é aceito: de 3 a 8 (min_players=2 permite 2)
     """
-    return str(error) if lang == "en" else phrase_text(lang, error.phrase)
+    return error_text(lang, error)
 
 
 def record_text(lang: str, error: RecordError) -> str:
@@ -1890,17 +1890,15 @@ def record_text(lang: str, error: RecordError) -> str:
     es un registro tapete-record/9; esta versión de tapete lee tapete-record/1
     é um registro tapete-record/9; esta versão do tapete lê tapete-record/1
     """
-    return str(error) if lang == "en" else phrase_text(lang, error.phrase)
+    return error_text(lang, error)
 
 
 def error_text(lang: str, error: BaseException) -> str:
     """What went wrong, for people: a refused spec (``SpecError``) or record (``RecordError``)
     in ``lang``, any other error in its own words."""
-    if isinstance(error, SpecError):
-        return spec_text(lang, error)
-    if isinstance(error, RecordError):
-        return record_text(lang, error)
-    return str(error)
+    if lang == "en" or not isinstance(error, PhrasedError):
+        return str(error)
+    return phrase_text(lang, error.phrase)
 
 
 def system_language(environ: Mapping[str, str] | None = None) -> str | None:
