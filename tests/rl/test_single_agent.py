@@ -46,6 +46,22 @@ def test_a_match_against_bots_sums_to_the_seat_s_score(spec: str) -> None:
     assert total == seat_scores(info["outcome"].scores, env.game.teams)[0]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_deal_the_bots_score_before_the_seat_s_first_decision_is_in_its_rewards(
+    seed: int,
+) -> None:
+    """In Truco for four the opponent who speaks first may run before the learner's partner
+    plays: that deal's point is scored inside ``reset``, and comes with the first step."""
+    env = tapete.rl.single_agent("truco(players=4)", seat=1, opponents="random")
+    env.reset(seed=seed)
+    done, total, rng = False, 0.0, np.random.default_rng(seed)
+    info: dict[str, Any] = {}
+    while not done:
+        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += reward
+    assert total == seat_scores(info["outcome"].scores, env.game.teams)[1]
+
+
 @pytest.mark.parametrize(
     ("spec", "level"),
     [

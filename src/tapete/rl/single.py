@@ -93,12 +93,17 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.match_seed = 0  # the seed of the match dealt at the last reset
         self._rngs: list[random.Random] = []
         self._mask: npt.NDArray[np.int8] | None = None
+        # What the bots' moves before this seat's first decision brought it (a deal they ended,
+        # as Truco's run before a partner speaks): reset returns no reward, so the first step does.
+        self._carried = 0.0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """A new match, played by the bots up to this seat's first decision (a match that ends
-        before it — a seat may have nothing to decide — is skipped for the next one).
+        before it — a seat may have nothing to decide — is skipped for the next one). What the
+        bots' moves up to that decision brought this seat (a deal they scored) comes with the
+        first step's reward, so an episode's rewards sum to the seat's score.
         ``seed`` is a whole number from 0 or None: TypeError for another type, ValueError for a
         negative one (each also a ``gymnasium.error.Error``, which Gymnasium raises for them)."""
         super().reset(seed=episode_seed(seed, _SeedTypeError, _SeedValueError))
@@ -106,7 +111,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             self.match_seed = seed = int(self.np_random.integers(2**63))
             self.state = self.game.new_state(seed=seed)
             self._rngs = [random.Random(f"{seed}/{s}") for s in range(self.game.players)]
-            self._opponents_play()
+            self._carried = self._opponents_play()
             if self.game.current_player(self.state) == self.seat:
                 return self._observation(), {}
 
@@ -119,7 +124,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         raw, info = self.encoding.action(action), {}
         if self.illegal == "replace" and not self.action_masks()[self.encoding.index[raw]]:
             raw, info = self.game.legal_actions(self.state)[0], {"illegal": True}
-        reward = self._apply(raw) + self._opponents_play()
+        reward = self._carried + self._apply(raw) + self._opponents_play()
+        self._carried = 0.0
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             if self.reward_mode == "match":
