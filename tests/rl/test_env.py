@@ -111,6 +111,22 @@ def test_each_episode_is_recorded_and_the_record_replays_to_the_same_end(tmp_pat
     assert env.game.outcome(record.replay(first)) == env.game.outcome(final)
 
 
+def test_a_record_folder_that_cannot_be_made_is_refused_with_the_environment(
+    tmp_path: Any,
+) -> None:
+    """Not at the end of the first episode, halfway through its last step."""
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder")
+    for folder in (taken, taken / "below"):
+        with pytest.raises(ValueError, match=rf"record='{re.escape(str(folder))}' is not accepted"):
+            tapete.rl.env("pocha(players=3, schedule=[1])", record=folder)
+    with pytest.raises(TypeError, match="record=5 is not accepted: a folder"):
+        tapete.rl.env("pocha(players=3, schedule=[1])", record=5)  # type: ignore[arg-type]
+    made = tmp_path / "new" / "records"
+    tapete.rl.env("pocha(players=3, schedule=[1])", record=made)
+    assert made.is_dir()
+
+
 def test_reset_with_a_seed_deals_the_same_match_and_another_seed_another() -> None:
     env = tapete.rl.env("pocha(players=3, schedule=[5])")
     first = []

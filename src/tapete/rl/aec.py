@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -84,9 +85,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.game: Game[Any, Any] = game_of(spec)
         self.encoding: Encoding = encoding(self.game)
         self.reward_mode = reward
-        self.record_dir = None if record is None else Path(record)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"tapete_{self.game.name}"}
+        # Made now: a folder that cannot be (a file of that name) fails here, not at the end of
+        # the first episode, halfway through its last step.
+        self.record_dir = None if record is None else _record_folder(record)
         n = self.game.players
         self.possible_agents = [agent_name(s) for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
@@ -185,14 +188,13 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"outcome": self.game.outcome(self.state)}
-            self._finish()
             self.agent_selection = self.agents[0]
+            self._finish()
         else:
             self.agent_selection = self.possible_agents[seat]
 
     def _finish(self) -> None:
         if self._recorder is not None and self.record_dir is not None:
-            self.record_dir.mkdir(parents=True, exist_ok=True)
             write(self._recorder.record(), self.record_dir / f"episode-{self._episodes}.json")
             self._recorder = None
         self._episodes += 1
@@ -258,6 +260,23 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+def _record_folder(record: object) -> Path:
+    """The folder ``record=`` names, made if missing; TypeError for a value that is no path,
+    ValueError naming it for one that cannot be a folder (a file stands there)."""
+    if not isinstance(record, str | os.PathLike):
+        raise TypeError(
+            f"record={record!r} is not accepted: a folder to write each episode's record in"
+        )
+    folder = Path(record)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(
+            f"record={str(folder)!r} is not accepted: it cannot be a folder ({err.strerror})"
+        ) from None
+    return folder
 
 
 def _per_seat(scores: Sequence[int], game: Game[Any, Any]) -> tuple[int, ...]:
