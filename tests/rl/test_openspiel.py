@@ -44,6 +44,8 @@ def test_the_metadata_comes_from_the_spec() -> None:
     assert game.max_game_length() == 15  # 3 bids + 3 cards, then 3 bids + 6 cards
     assert (game.min_utility(), game.max_utility()) == (-15.0, 35.0)  # -5 - 10; 15 + 20
     assert game.max_chance_outcomes() == 36
+    assert game.max_chance_nodes_in_history() == 1 + 2 * 35  # the dealer; 35 cards a deal
+    assert game.max_history_length() == 15 + 71 == game.max_move_number()
 
 
 def _deal_into(state: object, deck: list[int], cards: tuple[int, ...]) -> None:
@@ -86,6 +88,35 @@ def test_states_clone_and_pickle_to_the_same_match() -> None:
         again = pickle.loads(pickle.dumps(state))
         assert str(again) == str(state) and again.history() == state.history()
         assert state.clone().legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    "spec", ["truco(target=2)", "pocha(players=3, schedule=[1])", "tute", "pottle(deals=1)"]
+)
+def test_every_history_fits_in_the_longest_the_game_names(spec: str) -> None:
+    """OpenSpiel's contract: ``history()`` and ``move_number()`` never pass
+    ``max_history_length()`` and ``max_move_number()``, chance nodes (a deck drawn card by card
+    each deal) included. Truco has 39 chance nodes a hand and a few decisions."""
+    game = openspiel.load(spec)
+    for seed in range(3):
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            _random_step(state, rng)
+        assert len(state.history()) <= game.max_history_length()
+        assert state.move_number() <= game.max_move_number()
+
+
+def test_a_game_pickles_and_its_copy_plays() -> None:
+    """OpenSpiel remakes an unpickled game from its string, without ``__init__``: the copy
+    still knows its spec, makes states and observes them."""
+    game = openspiel.load("pocha(players=3, schedule=[1, 2])")
+    again = pickle.loads(pickle.dumps(game))
+    assert again.spec == "pocha(players=3, schedule=[1, 2])"
+    assert again.max_history_length() == game.max_history_length()
+    state, rng = again.new_initial_state(), random.Random(1)
+    while state.is_chance_node():
+        _random_step(state, rng)
+    assert len(state.information_state_tensor(state.current_player())) == 365
 
 
 def _random_step(state: Any, rng: random.Random) -> None:

@@ -83,6 +83,12 @@ def _context(spec: str) -> _Context:
     return _Context(game, encoding(game), cards, {c: i for i, c in enumerate(cards)})
 
 
+@lru_cache(maxsize=64)
+def _chance_nodes(spec: str) -> int:
+    context = _context(spec)
+    return 1 + bounds(context.game).deals * (len(context.cards) - 1)
+
+
 class _NeedDeckError(Exception):
     """Raised by ``_ChanceSetup`` when the rules deal a deck no chance node has drawn yet."""
 
@@ -198,7 +204,18 @@ class TapeteGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=limit.decisions,
         )
         super().__init__(_TYPES[game.name], info, {"spec": spec_param(game.spec)})
-        self.spec = game.spec
+
+    @property
+    def spec(self) -> str:
+        """The tapete spec, read from the game's parameter: an unpickled game is made by
+        OpenSpiel without ``__init__``, and has no attribute of its own."""
+        return spec_of_param(str(self.get_parameters()["spec"]))
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The first dealer, then every card of each deal's deck but the last (OpenSpiel's
+        default, the longest game, is far short of it; the longest history and the highest
+        move number add it to the decisions)."""
+        return _chance_nodes(self.spec)
 
     def new_initial_state(self) -> TapeteState:
         return TapeteState(self)
