@@ -539,6 +539,23 @@ def test_option_max_same_bid_unlimited_and_counts() -> None:
         load("pottle(max_same_bid=0)")
 
 
+def test_option_max_same_bid_unlimited_everyone_may_bid_zero() -> None:
+    """Only when as many players may bid a number as there are players can every bid be 0: the
+    first bidder then wins the auction, and his contract is to take no trick."""
+    game, state = start(ONE_SUIT, spec="pottle(max_same_bid=unlimited)")
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0")
+    assert state.declarer == 0 and game.current_player(state) == 0
+    state = game.apply(state, "trump h")  # seat 2 trumps the first club and keeps the lead
+    number, seen = state.deal.number, list[Any]()
+    while state.deal.number == number:
+        state = game.apply(state, game.legal_actions(state)[0])
+        seen += game.events(state)
+    pot = next(e.data for e in seen if e.type == "pot")
+    assert pot["tricks"] == 0 and pot["winner"] == 0 and pot["chips"] == 4
+    game, state = start(ONE_SUIT)  # two sets of number cards: a third 0 is refused
+    assert rule(game, act(game, state, "bid 0", "bid 0"), "bid 0") == "bid-taken"
+
+
 def test_option_pot_rule_pagat_ties_and_misses_carry() -> None:
     assert pottle.pot_winner(Params(pot_rule="pagat"), (3, 3, 0, 1), (3, 3, 0, 1), 0) == -1
     assert pottle.pot_winner(Params(pot_rule="pagat"), (3, 3, 0, 1), (4, 2, 1, 0), 0) == -1

@@ -696,6 +696,18 @@ def test_4_9_forbid_pointless_raise() -> None:
     assert rule(act(state, "raise"), "raise") is None  # without the option
 
 
+def test_4_9_forbid_pointless_raise_on_ones_turn_counts_the_stake_on_the_table() -> None:
+    """With forbid_pointless_raise, a team that would reach the target by winning at the value
+    already on the table may not raise on its own turn either: on 9 at a truco it accepted, the
+    3 it plays for already makes 12."""
+    hands, steps = TWO, ("play 4c", "raise", "accept", "play 2d", "play 6d")
+    state = act(deal(hands, "Kh", spec="truco(forbid_pointless_raise=true)", scores=(9, 5)), *steps)
+    assert truco.current_player(state) == 0 and state.stake == 3 and state.raised_by == B
+    assert rule(state, "raise") == "pointless-raise" and "raise" not in legal(state)
+    state = act(deal(hands, "Kh", spec="truco", scores=(9, 5)), *steps)
+    assert rule(state, "raise") is None  # without the option
+
+
 def test_4_9_target_points() -> None:
     state = deal("3c 2c 4c | 2d 6d 7d", "Kh", spec="truco(target=3)", scores=(2, 0))
     assert state.deal.special == truco.ELEVEN  # "mão de onze" comes at target - 1

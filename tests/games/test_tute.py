@@ -266,6 +266,15 @@ def test_2_3_a_the_two_takes_a_face_up_four_to_seven(face_up: str) -> None:
     assert "swap" not in legal(game, state)  # the 2 face up: nothing swaps for it
 
 
+def test_2_3_a_the_two_takes_a_seven_turned_up_under_the_stock() -> None:
+    """The 2 of trumps takes a face-up 4, 5, 6 or 7, the card turned up included: only a 7 its
+    taker put there himself is barred (one swap a turn)."""
+    game, state = deal("tute", ["2c 12c 1o 4e 5b 6b 7b 10b", "4o 5e 6o 3o 10o 2b 4b 5c"], "7c")
+    state = act(game, state, "swap")
+    assert "7c" in hand(state, 0) and "2c" not in hand(state, 0)
+    assert game.observe(state, 1).face_up == parse_card("2c")
+
+
 def test_2_3_a_one_swap_a_turn_the_two_never_takes_back_your_own_seven() -> None:
     """The leader holds the 7 and the 2 of trumps with the As face up: he takes the As with the
     7, and may not then give the 2 for his own 7 — that would buy the As for the 2."""
