@@ -250,6 +250,13 @@ def test_another_games_state_or_view_is_named_as_such() -> None:
         truco_game.apply(state, 0)
     with pytest.raises(TypeError, match=foreign):
         truco_game.observe(state, 0)
+    for query in (
+        lambda: truco_game.why_illegal(state, 0),
+        lambda: truco_game.visible_events(state, 0),
+        lambda: truco_game.visible_action(state, 0, 1),
+    ):
+        with pytest.raises(TypeError, match=foreign):
+            query()
     with pytest.raises(TypeError, match=r"a tapete\.games\.pocha\.View is not a View of tute"):
         tapete.load("tute").sample_state(pocha_game.observe(state, 0), random.Random(0))
     own = truco_game.new_state(seed=1)  # the game's own state keeps the rules' own error
@@ -269,6 +276,10 @@ def test_a_state_made_under_other_rules_of_the_same_module_is_named_as_such() ->
         four.observe(state, 3)
     with pytest.raises(TypeError, match="is not a state of oh_hell"):
         oh_hell.apply(state, three.legal_actions(state)[0])
+    with pytest.raises(TypeError, match=made):
+        four.why_illegal(state, three.legal_actions(state)[0])
+    with pytest.raises(TypeError, match=made):
+        four.visible_events(state, 3)
     again = tapete.load("pocha(players=3)")
     assert again.observe(again.apply(state, three.legal_actions(state)[0]), 0).seat == 0
 

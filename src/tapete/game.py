@@ -401,7 +401,9 @@ class Game(Generic[S, V]):
 
         Raises InvalidActionError when text does not parse.
         """
-        return self.rules.why_illegal(state, self.action(action))
+        action = self.action(action)
+        self._check(state)
+        return self.rules.why_illegal(state, action)
 
     def apply(self, state: S, action: Action | str) -> S:
         if type(action) is not int:  # a plain int, the hot path, goes straight to the rules
@@ -451,12 +453,16 @@ class Game(Generic[S, V]):
         The one way events reach players: logs and records for a seat are built from these, and
         they hide exactly what ``observe(state, seat)`` hides.
         """
-        return self.rules.visible_events(state, self._seat(seat))
+        seat = self._seat(seat)
+        self._check(state)
+        return self.rules.visible_events(state, seat)
 
     def visible_action(self, state: S, action: Action | str, seat: Seat | None) -> str:
         """The text of ``action``, taken in ``state``, as ``seat`` may know it (a card played
         face down by another seat is ``play down``)."""
-        return self.rules.visible_action(state, self.action(action), self._seat(seat))
+        action, seat = self.action(action), self._seat(seat)
+        self._check(state)
+        return self.rules.visible_action(state, action, seat)
 
     def format_action(self, action: Action) -> str:
         """The text of ``action``, which ``parse_action`` reads back as ``action``; an int that
@@ -499,6 +505,15 @@ class Game(Generic[S, V]):
             raise TypeError(
                 f"a {given} is not a {kind} of {self.name}: give it to the game that made it"
             ) from None
+
+    def _check(self, state: object) -> None:
+        """A TypeError, as ``apply`` gives, for a state of another game or of other rules, before
+        a query the rules would answer with nonsense or an error of their own. (The per-step
+        queries, ``current_player``, ``legal_actions``, ``outcome`` and ``events``, go straight to
+        the rules unchecked.)"""
+        if getattr(state, "params", None) is not self.params:
+            self._own(state, "State")
+            self._same_rules(state)
 
     def _same_rules(self, state: Any) -> None:
         """A TypeError unless ``state`` was made under this game's parameters: a state of
