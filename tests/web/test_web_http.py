@@ -236,6 +236,63 @@ def test_a_form_value_of_the_wrong_json_type_is_refused_naming_its_field(
     assert len(server.listed()) == before
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/tables", {"game": "truco", "turntimer": 30}, "turntimer"),  # no clock, unsaid
+        ("/api/tables", {"game": "truco", "privat": True}, "privat"),
+        (
+            "/api/tables",
+            {"game": "truco", "seats": [{"kind": "human"}, {"kind": "bot", "levle": "hard"}]},
+            "levle",
+        ),
+        ("/api/tables/{code}/join", {"nmae": "Bea"}, "nmae"),
+        ("/api/players", {"name": "Ana", "email": "ana@example.org"}, "email"),
+    ],
+)
+def test_a_field_the_form_does_not_have_is_refused_naming_it(
+    server: Server, path: str, body: dict[str, object], field: str
+) -> None:
+    """A misspelt option left out without a word would make a table other than the one asked
+    for (no turn timer, a public table, a medium bot): 422 naming the field, nothing made."""
+    made = server.create("truco", seats=[{"kind": "human"}, {"kind": "human"}])
+    before = len(server.listed())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post(path.format(code=made["code"]), body)
+    assert refused.value.code == 422
+    error = json.loads(refused.value.read())["detail"][0]
+    assert error["type"] == "extra_forbidden" and field in error["loc"], error
+    assert len(server.listed()) == before
+    assert server.get(f"/api/tables/{made['code']}")["open"] == 1  # nobody sat down
+
+
+def test_an_empty_list_of_seats_is_refused_as_a_seat_count(server: Server) -> None:
+    """No seats is a seat count the game does not take, not a request for the default ones."""
+    before = len(server.listed())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post("/api/tables", {"game": "pocha", "seats": []})
+    assert refused.value.code == 400
+    assert json.loads(refused.value.read())["detail"] == "pocha has 4 seats, not 0"
+    assert len(server.listed()) == before
+
+
+def test_a_seat_the_table_does_not_have_is_refused_as_such(server: Server) -> None:
+    """Seat 9 of four is no seat at all (400, saying which there are), not a seat someone else
+    took (409); nothing changes."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 3 + [{"kind": "bot"}])
+    code = made["code"]
+    for seat in (4, 9, -1, 2**40):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.post(f"/api/tables/{code}/join", {"name": "Bea", "seat": seat})
+        assert refused.value.code == 400, seat
+        detail = json.loads(refused.value.read())["detail"]
+        assert detail == f"there is no seat {seat}: seats are 0 to 3", detail
+    assert server.get(f"/api/tables/{code}")["open"] == 2
+    assert server.post(f"/api/tables/{code}/join", {"name": "Bea", "seat": 2})["seat"] == 2
+    assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 2}) == 409
+    assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 3}) == 409
+
+
 def test_the_right_json_types_are_taken(server: Server) -> None:
     """What the lobby page sends: true and false, whole and decimal numbers."""
     before = len(server.listed())

@@ -180,6 +180,26 @@ def test_codes_that_name_no_table_are_limited_and_then_every_code_is_refused() -
         assert create(server).status == 200
 
 
+def test_a_hello_without_a_code_is_a_bad_message_not_a_guess() -> None:
+    """A hello whose code is missing or not a string names no table to look for: refused as
+    a malformed message, not counted against the client's unknown codes."""
+    with running(rate_limits=RateLimits.parse(["lookups=2/minute"])) as server:
+        made = create(server).body
+        me = server.client()
+        for hello in (
+            {"type": "hello"},
+            {"type": "hello", "code": None},
+            {"type": "hello", "code": 12345},
+            {"type": "hello", "code": ["ABCDE"]},
+        ):
+            me.send(hello)
+            error = me.expect("error")
+            assert error["rule"] == "bad-message" and '"code"' in error["message"], error
+        assert call(server, f"/api/tables/{made['code']}").status == 200
+        assert me.hello(made["code"], made["token"])["seat"] == 0
+        me.close()
+
+
 def test_a_player_who_mistypes_a_code_a_few_times_gets_in() -> None:
     with running(rate_limits=RateLimits()) as server:  # the defaults
         code = create(server).body["code"]

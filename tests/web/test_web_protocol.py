@@ -239,6 +239,7 @@ def assert_still_up(me: Client) -> None:
         (json.dumps({"type": "act", "action": "bid 0", "seat": 3}), "not-your-seat"),
         (json.dumps({"type": "move", "seat": 1, "to": 2}), "started"),
         (json.dumps({"type": "hello", "code": "NOPE1"}), "no-such-table"),
+        (json.dumps({"type": "hello", "code": 7}), "bad-message"),
     ],
 )
 def test_bad_messages_get_an_error_and_change_nothing(server: Server, raw: str, rule: str) -> None:

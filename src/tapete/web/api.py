@@ -59,8 +59,10 @@ MAX_WORD = 64
 # The forms read JSON as it is: a value of the wrong JSON type is a client's mistake, refused
 # (422, naming the field) rather than guessed at. Read loosely, "yes" or 1 would make a private
 # table public, "false" would be true, true a seat or seed 1, "20" a number of seconds; JSON
-# has a type for each of them, and the pages send it.
-STRICT = ConfigDict(strict=True)
+# has a type for each of them, and the pages send it. A field the form does not have is
+# refused too (422, naming it): dropped, a misspelt "turntimer" or "privat" would make a table
+# other than the one asked for, without a word.
+STRICT = ConfigDict(strict=True, extra="forbid")
 
 
 class SeatIn(BaseModel):
@@ -599,9 +601,12 @@ async def api_create(
                 "max_rounds: a table must end, so give it a number of rounds, not none",
                 param="max_rounds",
             )
-        seats = body.seats or [SeatIn(kind="human", level=body.standby)] + [
-            SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
-        ]
+        # None: the default seats; an empty list is a seat count like any other (refused).
+        seats = body.seats
+        if seats is None:
+            seats = [SeatIn(kind="human", level=body.standby)] + [
+                SeatIn(kind="bot", level=body.standby) for _ in range(game.players - 1)
+            ]
         options = Options(
             public=body.public,
             grace=body.grace,
@@ -654,6 +659,7 @@ async def api_table(request: Request, code: str, lang: Lang = "en") -> dict[str,
             **NO_PLAYER,
             429: _both("joins"),
             **A_BODY,
+            400: "the body is not JSON, or the seat asked for is none of the table's",
         }
     ),
 )
@@ -664,7 +670,8 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
         player = await _player_id(request, body.player)
         seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
     except IllegalActionError as exc:
-        raise HTTPException(409, str(exc)) from None
+        # A seat the table does not have is a bad request; a seat taken, a conflict.
+        raise HTTPException(400 if exc.rule == "bad-seat" else 409, str(exc)) from None
     return JoinOut(code=room.code, seat=seat, token=token)
 
 

@@ -269,6 +269,9 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     to watch."""
     code, token = msg.get("code"), msg.get("token")
     link.lang = language(msg.get("lang")) or link.lang  # first: a refusal is told in it too
+    if not isinstance(code, str):  # a malformed hello guesses no code: it is not counted
+        link.fail("bad-message", 'a "hello" message has a table "code", a string')
+        return
     found, refused = await find(rooms, link, code)
     if refused is not None:  # closed "try again later": the page does, as after any closing
         seconds = refused.retry_after
@@ -309,7 +312,7 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     found.join(link)
 
 
-async def find(rooms: Rooms, link: Link, code: Any) -> tuple[Room | None, Limited | None]:
+async def find(rooms: Rooms, link: Link, code: str) -> tuple[Room | None, Limited | None]:
     """Room ``code`` (None when there is none), or a refusal: a private table is found by its
     code alone, so each client's codes that name no table are counted (``lookups``), and past
     that limit every code it asks for is refused, a table's or not (a refusal tells a guesser
@@ -319,7 +322,7 @@ async def find(rooms: Rooms, link: Link, code: Any) -> tuple[Room | None, Limite
     refused = await limiter.test("lookups", client)
     if refused is not None:
         return None, refused
-    found = await rooms.find(code) if isinstance(code, str) else None
+    found = await rooms.find(code)
     if found is None:
         return None, await limiter.hit("lookups", client)
     return found, None

@@ -128,6 +128,9 @@ class Seating:
         other servers, a seat taken on another one meanwhile makes it fail, and the seats are
         read again and the choice made anew (``seat`` taken: refused as any taken seat)."""
         room = self.room
+        count = len(room.truth.seats)
+        if seat is not None and not is_seat(seat, count):  # not a taken seat: no seat at all
+            raise error("bad-seat", f"there is no seat {seat}: seats are 0 to {count - 1}")
         async with room.lock:
             if room.cluster is not None:
                 await room.resync()  # another server may have seated someone just now
