@@ -104,6 +104,32 @@ def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
     assert main(["replay", str(path), "--plain", "--seed-hash", "0" * 64]) == 1
 
 
+def test_a_finished_match_is_checked_once_however_often_it_is_asked(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking deals the whole match again: every page at the table asks when the match ends,
+    and anyone may ask as often as they like, so the answer is worked out once and kept."""
+    me, table = started(server, params={"schedule": "[1]"})
+    finish(me)
+    me.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    path = f"/api/tables/{table['code']}/verify/0"
+    first = server.get(path)
+    assert first["ok"] is True
+    dealt: list[int] = []
+    real = tapete.record.verify_deals
+
+    def counted(*args: Any, **kwargs: Any) -> list[str]:
+        dealt.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tapete.record, "verify_deals", counted)
+    assert [server.get(path) for _ in range(5)] == [first] * 5
+    assert dealt == []  # not dealt again
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        server.get(f"/api/tables/{table['code']}/verify/1")
+    assert missing.value.code == 404
+
+
 def test_no_record_of_a_match_not_started(server: Server) -> None:
     table = server.create("pocha", seats=SEATS)
     with pytest.raises(urllib.error.HTTPError) as caught:

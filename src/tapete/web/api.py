@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from tapete import bots, record
+from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
@@ -757,17 +757,10 @@ async def api_narration(
 )
 async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
     room = await _room(request, code)
-    if not 0 <= match < len(room.truth.records):
+    checked = room.verification(match)
+    if checked is None:
         raise HTTPException(404, "no finished match with that number at this table")
-    rec = record.loads(room.truth.records[match])
-    problems = record.verify_deals(rec, rec.seed_hash)
-    return {
-        "ok": not problems and rec.seed_hash is not None,
-        "seed": rec.seed,
-        "seed_hash": rec.seed_hash,
-        "chosen_seed": room.seed_chosen(match),  # the deals follow from it all the same
-        "problems": problems,
-    }
+    return checked
 
 
 # --- the coach's reviews of finished matches -------------------------------------------------

@@ -206,6 +206,26 @@ class Room:
             return self._told(key, lambda: self._words(match, lang, seat, over=False))
         return None
 
+    def verification(self, match: int) -> dict[str, Any] | None:
+        """Finished match ``match`` checked (None: no such finished match): its seed hashes
+        to the published SHA-256 and every deal follows from it. Worked out once and kept, as
+        a record's telling is: each check deals the whole match again, and the page of
+        everyone at the table asks for it when the match ends."""
+        if not 0 <= match < len(self.truth.records):
+            return None
+        return self._told(("verify", match), lambda: self._verify(match))
+
+    def _verify(self, match: int) -> dict[str, Any]:
+        rec = record.loads(self.truth.records[match])
+        problems = record.verify_deals(rec, rec.seed_hash)
+        return {
+            "ok": not problems and rec.seed_hash is not None,
+            "seed": rec.seed,
+            "seed_hash": rec.seed_hash,
+            "chosen_seed": self.seed_chosen(match),  # the deals follow from it all the same
+            "problems": problems,
+        }
+
     def _words(
         self, match: int, lang: str, seat: int | None = None, *, over: bool = True
     ) -> list[dict[str, Any]]:
