@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from typing import Any
 
+import pytest
+
 from tapete.record import Recorder, dumps
 from tapete.web.rooms import Room, Rooms, token_hash
-from tapete.web.store import MemoryStore, Options, SeatConfig
+from tapete.web.store import MemoryStore, Options, SeatConfig, Truth
 from webclient import Server, running
 
 
@@ -63,6 +66,35 @@ def test_a_restart_replays_every_table_from_the_store() -> None:
         assert back.seat_of(token_hash(token)) == 0
         assert 0 in back.seating.away  # nobody is connected after a restart
         again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_this_version_cannot_replay_does_not_keep_the_others_from_starting(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A table stored by an older version (a rule option since dropped, a move since spelt
+    otherwise) is left in the store, named in the log, and the server starts with the rest."""
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        seats = [SeatConfig("human"), SeatConfig("human")]
+        now = time.time()
+        old_option = Truth("OLD01", "truco(an_old_option=1)", 1, seats, created=now)
+        old_move = Truth("OLD02", "truco", 7, seats, [(0, "a move of old")], started=True)
+        for truth in (old_option, old_move, Truth("GOOD3", "truco", 3, seats, created=now)):
+            await store.create(truth)
+        rooms = Rooms(store)
+        with caplog.at_level(logging.ERROR, logger="tapete.web"):
+            await rooms.restore()
+        assert rooms.get("GOOD3") is not None
+        assert rooms.get("OLD01") is None and rooms.get("OLD02") is None
+        said = caplog.text
+        assert "room OLD01 (truco(an_old_option=1), match 0) could not be replayed" in said
+        assert "no parameter an_old_option" in said
+        assert "room OLD02 (truco, match 0) could not be replayed" in said
+        assert {t.code for t in await store.rooms()} == {"OLD01", "OLD02", "GOOD3"}  # all kept
+        rooms.close()
 
     asyncio.run(scenario())
 

@@ -86,13 +86,30 @@ class Rooms:
         return room
 
     async def restore(self) -> None:
-        """Every table the store holds, replayed to where it was; expired ones are removed."""
+        """Every table the store holds, replayed to where it was; expired ones are removed.
+
+        A table this version cannot replay (stored by an older one with a rule option since
+        dropped, say) is left in the store and not served, with an error in the log naming it
+        and why: one such table must not keep the server, and every other table, from
+        starting."""
         now = self.clock()
         for truth in await self.store.rooms():
             if expired(truth, now):
                 await self.store.remove(truth.code)
                 continue
-            self._room(truth).resume()
+            try:
+                room = self._room(truth)
+            except Exception as exc:
+                log.error(
+                    "room %s (%s, match %d) could not be replayed, so it is not served: %s",
+                    truth.code,
+                    truth.spec,
+                    truth.match,
+                    exc,
+                    exc_info=not isinstance(exc, SpecError),
+                )
+                continue
+            room.resume()
 
     async def expire(self) -> list[str]:
         """Remove the expired tables nobody is at (``expired``); returns their codes."""
