@@ -81,6 +81,11 @@ def test_a_spectator_gets_the_public_view(server: Server) -> None:
     }
     watcher.send({"type": "act", "action": "bid 0"})
     assert watcher.expect("error")["rule"] == "spectator"
+    # naming a seat makes no spectator a player: it is told it watches, not that it is not
+    # that seat's
+    for seat in (0, 1):
+        watcher.send({"type": "act", "action": "bid 0", "seat": seat, "version": 0})
+        assert watcher.expect("error")["rule"] == "spectator"
 
 
 def test_act_plays_and_everyone_is_told(server: Server) -> None:

@@ -342,9 +342,9 @@ async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
             "bad-message",
             f'an "act" message\'s "seat" is a seat number, 0 to {len(room.truth.seats) - 1}',
         )
-    elif seat != link.seat:
+    elif seat != link.seat and link.seat is not None:
         link.fail("not-your-seat", "you can only act for your own seat")
-    else:
+    else:  # a spectator is told it watches (``spectator``), whichever seat it names
         refused = await room.act(link.seat, action, version=version)
         if refused is not None:
             link.fail(refused.rule, refused.message)
