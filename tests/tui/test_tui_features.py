@@ -245,6 +245,29 @@ def test_undo_takes_back_your_last_move_and_the_bots_after_it(tmp_path: Path) ->
     run(go())
 
 
+def test_undo_before_your_first_move_lets_the_bots_play_on(tmp_path: Path) -> None:
+    """``u`` while the bots open the match has nothing to undo: it says so and the bots go on
+    to your turn (they were stopped for good, and the table waited forever)."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[2])", FOUR, 1, tmp_path)
+        app.settings.speed = "fast"
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            screen = table_screen(app)
+            assert screen.bots_running  # seed 1: Bruno bids first
+            await pilot.press("u")
+            assert text_of(screen.query_one(MessageLine)) == tr("en", "nothing to undo")
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if screen.waiting_for_you:
+                    break
+            assert screen.waiting_for_you
+            assert legal_keys_on_screen(screen)
+
+    run(go())
+
+
 def test_the_language_switch_redraws_every_word(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 3, tmp_path)

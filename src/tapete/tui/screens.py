@@ -402,14 +402,16 @@ class TableScreen(SceneScreen):
         if len(self.session.humans) != 1:
             self.say(tr(self.lang, "undo is only for a match against bots"))
             return
+        if not self.session.can_undo:
+            # The bots, if they are playing (before your first move), play on.
+            self.say(tr(self.lang, "nothing to undo"))
+            return
         self.workers.cancel_group(self, "bots")
         self.bots_running = False
-        if self.session.undo():
-            self.message, self.hinted = tr(self.lang, "your last move is undone"), None
-            self.amount = None
-            self.advance()
-        else:
-            self.say(tr(self.lang, "nothing to undo"))
+        self.session.undo()
+        self.message, self.hinted = tr(self.lang, "your last move is undone"), None
+        self.amount = None
+        self.advance()
 
     def action_speed(self) -> None:
         speed = self.tapete.cycle_speed()
