@@ -192,6 +192,9 @@ _ES: dict[str, str] = {
     "undo is only for a match against bots": "solo se deshace jugando contra bots",
     "your last move is undone": "tu última jugada se ha deshecho",
     "nothing to undo": "nada que deshacer",
+    "this is the match you are playing: its replay opens once it is over": (
+        "es la partida que estás jugando: su repetición se abre cuando termine"
+    ),
     "bot speed: {speed}": "velocidad de los bots: {speed}",
     "speed": "velocidad",
     "contrast": "contraste",
@@ -1042,6 +1045,9 @@ _PT: dict[str, str] = {
     "undo is only for a match against bots": "só se desfaz jogando contra bots",
     "your last move is undone": "sua última jogada foi desfeita",
     "nothing to undo": "nada para desfazer",
+    "this is the match you are playing: its replay opens once it is over": (
+        "é a partida que você está jogando: a repetição abre quando ela terminar"
+    ),
     "bot speed: {speed}": "velocidade dos bots: {speed}",
     "speed": "velocidade",
     "contrast": "contraste",

@@ -330,6 +330,43 @@ def test_rules_records_replay_and_rematch(tmp_path: Path) -> None:
     run(go())
 
 
+def test_the_match_in_play_is_not_replayed_with_every_hand_open(tmp_path: Path) -> None:
+    """F5 in the middle of a match lists it (it is kept as it is played), but Enter on it says
+    it is the match in play rather than open a replay showing the bots' hands; once it is
+    over, it opens."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[2])", FOUR, 3, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            assert not screen.finished and screen.kept is not None
+            await pilot.press("f2", "f5")  # in Spanish
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)
+            assert app.screen.query_one(DataTable).row_count == 1
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, RecordsScreen)
+            said = [n.message for n in app._notifications]
+            told = "this is the match you are playing: its replay opens once it is over"
+            assert said == [tr("es", told)] and tr("es", told) != told
+            await pilot.press("escape")
+            await pilot.pause()
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            await pilot.press("escape", "f5")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+
+    run(go())
+
+
 class Broken:
     """A bot with a bug: every decision raises."""
 

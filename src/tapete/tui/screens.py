@@ -628,6 +628,19 @@ class RecordsScreen(Screen[None]):
         path = event.row_key.value
         if path is None:
             return
+        if any(
+            isinstance(table, TableScreen)
+            and not table.finished
+            and table.kept is not None
+            and str(table.kept) == path
+            for table in self.app.screen_stack
+        ):
+            # Its replay would open every hand of the match you are playing.
+            lang = self.tapete.settings.lang
+            self.notify(
+                tr(lang, "this is the match you are playing: its replay opens once it is over")
+            )
+            return
         try:
             replay = Replay(record.read(path))
         except (RecordError, OSError, ValueError) as exc:
