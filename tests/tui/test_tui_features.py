@@ -263,6 +263,7 @@ def test_undo_before_your_first_move_lets_the_bots_play_on(tmp_path: Path) -> No
                 if screen.waiting_for_you:
                     break
             assert screen.waiting_for_you
+            screen = await settle(pilot)
             assert legal_keys_on_screen(screen)
 
     run(go())
