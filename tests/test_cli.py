@@ -364,6 +364,23 @@ def test_version_prints_the_package_version() -> None:
     assert run.returncode == 0 and run.stdout.strip() == f"tapete {tp.__version__}"
 
 
+def test_python_dash_m_tapete_is_the_tapete_command() -> None:
+    """For an environment whose scripts are not on the PATH."""
+    import tapete as tp
+
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete", "--version"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and run.stdout.strip() == f"tapete {tp.__version__}"
+    refused = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", "pocha(players=9)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "players=9 is not accepted" in refused.stderr
+
+
 def test_seats_are_checked_and_read_in_any_case(tmp_path: Path) -> None:
     kinds = "human or a bot level: random, easy, medium, hard"
     empty = tapete("play", "pocha", "--seats", "human,,easy,easy")
