@@ -164,12 +164,20 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
             await pilot.pause()
             table = app.screen.query_one(DataTable)
             rows[lang] = sorted(
-                (str(table.get_row_at(i)[2]), str(table.get_row_at(i)[3]))
+                (str(table.get_row_at(i)[3]), str(table.get_row_at(i)[2]))
                 for i in range(table.row_count)
             )
 
     for lang in ("en", "es", "pt"):
         run(go(lang))
+
+    async def narrow() -> None:  # a long game name at 80 columns still shows the result
+        app = TapeteApp(data=tmp_path, lang="pt")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "não&#160;terminada" in app.export_screenshot()
+
+    run(narrow())
     assert done.result is not None
     scores = " ".join(str(s) for s in done.result["scores"])
     for lang, you_, unfinished in [

@@ -612,9 +612,10 @@ class RecordsScreen(Screen[None]):
         title = tr(lang, "saved matches") + f" — {self.tapete.records_dir}"
         self.query_one("#records-title", Static).update(Text(title, style="bold"))
         table = self.query_one(DataTable)
-        table.add_columns(tr(lang, "date"), tr(lang, "game"), tr(lang, "seats"), tr(lang, "result"))
+        # The result before the seats: a long seat list runs past 80 columns, the result not.
+        table.add_columns(tr(lang, "date"), tr(lang, "game"), tr(lang, "result"), tr(lang, "seats"))
         for saved in self.saved:
-            table.add_row(saved.when, saved.game, saved.seats, saved.result, key=str(saved.path))
+            table.add_row(saved.when, saved.game, saved.result, saved.seats, key=str(saved.path))
         keys = f"[b]enter[/b] {tr(lang, 'replay')}   [b]esc[/b] {tr(lang, 'close')}"
         if not self.saved:
             keys = tr(lang, "no saved matches yet") + "   " + keys
