@@ -6,6 +6,7 @@ import dataclasses
 import gzip
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -514,3 +515,58 @@ def test_without_lang_a_command_speaks_the_locale_s_language(
     assert "players=9 is not accepted" in refused.stderr  # --lang comes first
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     assert "players=9 is not accepted" in tapete("play", "pocha(players=9)").stderr
+
+
+def _prompted(child: subprocess.Popen[str], moves: int) -> list[str]:
+    """Answer ``child``'s line prompt ``moves`` times with its first legal move; the moves."""
+    assert child.stdout is not None and child.stdin is not None
+    made: list[str] = []
+    seen = ""
+    while len(made) < moves:
+        char = child.stdout.read(1)
+        assert char, "the match ended before the moves were made"
+        seen += char
+        if seen.endswith("): ") and "your move (" in seen:
+            move = seen.rsplit("your move (", 1)[1].split(")")[0].split(", ")[0]
+            child.stdin.write(move + "\n")
+            child.stdin.flush()
+            made.append(move)
+            seen = ""
+    return made
+
+
+@pytest.mark.parametrize(
+    "how", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill", "ctrl-c", "term"]
+)
+def test_a_match_at_the_line_prompt_killed_keeps_every_move_in_its_record(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    # Each move is in the --record file before the bots go on: a crash, a closed terminal or
+    # ^C (which says where the match is) loses none, and --resume goes on to the end.
+    path = tmp_path / "m.json"
+    spec = "pocha(players=3, schedule=[2, 3])"
+    args = ["play", spec, "--seats", "human,random,random", "--plain", "--seed", "3"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *args, "--record", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    made = _prompted(child, 3)
+    assert child.stdout is not None
+    while child.stdout.read(1) != ":":  # told after the third move is played
+        pass
+    child.send_signal(how)
+    _, errors = child.communicate(timeout=60)
+    kept = record.read(path)
+    assert [a for d in kept.deals for s, a in d.actions if s == 0] == made
+    if how == signal.SIGINT:
+        assert child.returncode == 130
+        assert f"kept in {path}: tapete play --resume {path} goes on" in errors
+    run = tapete(
+        "play", "--resume", str(path), "--seats", "random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert record.read(path).result is not None

@@ -319,6 +319,30 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     on_step = show if humans else None
     on_illegal = tell if humans else None
+    refused: list[str] = []  # why the --record file could not be written, each said once
+    written: list[record.Record] = []  # the last match so far the --record file holds
+
+    def keep(so_far: record.Record) -> None:
+        # The --record file holds the match up to each of your moves and turns, so a crash, a
+        # closed terminal or ^C loses none of your moves; a write that fails is said, and play
+        # goes on (its end is written again).
+        assert path is not None
+        try:
+            record.write(so_far, path)
+            written[:] = [so_far]
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if why not in refused:  # said once, not at every move
+                refused.append(why)
+                said = tr(
+                    lang,
+                    "the record could not be saved in {place}: {why}",
+                    place=str(path),
+                    why=why,
+                )
+                print(f"tapete: {said}", file=sys.stderr)
+
+    keep_so_far = keep if humans and path is not None else None
     try:
         # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
         with players.seated(game, agents) as finish:
@@ -330,6 +354,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     on_step=on_step,
                     on_illegal=on_illegal,
                     on_failure=failed,
+                    keep=keep_so_far,
                 )
             else:
                 final, rec = play(
@@ -340,8 +365,27 @@ def cmd_play(args: argparse.Namespace) -> int:
                     on_step=on_step,
                     on_illegal=on_illegal,
                     on_failure=failed,
+                    keep=keep_so_far,
                 )
             finish(final)
+    except KeyboardInterrupt:
+        # ^C (or a bot interrupted): what the --record file holds goes on, as q's would.
+        if not humans:
+            raise
+        why = tr(lang, "interrupted: match abandoned")
+        if path is None:
+            kept = tr(lang, "{why} (with --record FILE it is kept, to go on with)", why=why)
+        elif not written:
+            kept = why
+        else:
+            kept = tr(
+                lang,
+                "{why}; kept in {path}: tapete play --resume {path} goes on",
+                why=why,
+                path=str(path),
+            )
+        print(f"\ntapete: {kept}", file=sys.stderr)
+        return 130
     except AbandonedError as left:
         if path is None or left.record is None:
             kept = tr(lang, "{why} (with --record FILE it is kept, to go on with)", why=str(left))

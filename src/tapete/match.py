@@ -79,6 +79,7 @@ def play(
     on_step: Listener | None = None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
     on_failure: Callable[[Seat, Exception], None] | None = None,
+    keep: Callable[[Record], None] | None = None,
 ) -> tuple[Any, Record]:
     """Play ``game`` to the end with one agent (or bot level name) per seat.
 
@@ -86,11 +87,14 @@ def play(
     (a person mistyping); without ``on_illegal`` the error is raised (a bot's bug). With
     ``on_failure``, a bot that raises or proposes an illegal action has a legal move played for
     it at random instead (``choose_or_stand_in``), and ``on_failure`` is told what went wrong.
+    ``keep`` is given the match so far, an unfinished record, each time a seat that is no bot
+    (a person) has moved and each time one is about to be asked for a move: to keep it where
+    a crash cannot take it.
     """
     agents, infos = _agents(game, seats, names)
     state = game.new_state(seed, decks=decks, dealer=dealer)
     recorder = Recorder(game, state, seed, infos)
-    return _run(game, agents, seed, state, recorder, on_step, on_illegal, on_failure)
+    return _run(game, agents, seed, state, recorder, on_step, on_illegal, on_failure, keep)
 
 
 def resume(
@@ -101,8 +105,10 @@ def resume(
     on_step: Listener | None = None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
     on_failure: Callable[[Seat, Exception], None] | None = None,
+    keep: Callable[[Record], None] | None = None,
 ) -> tuple[Any, Record]:
-    """Play an unfinished ``record`` to the end: checked first, then on from its last move.
+    """Play an unfinished ``record`` to the end: checked first, then on from its last move
+    (``keep`` and the rest as in ``play``).
 
     Later deals come from the record's seed, as they would have without the pause; the bots
     start their RNGs afresh. The record returned holds the whole match, from its first deal.
@@ -129,7 +135,7 @@ def resume(
     state = checked[-1][-1] if checked else start
     if game.outcome(state) is not None:
         raise RecordError("the match in this record is over: there is nothing to resume")
-    return _run(game, agents, record.seed, state, recorder, on_step, on_illegal, on_failure)
+    return _run(game, agents, record.seed, state, recorder, on_step, on_illegal, on_failure, keep)
 
 
 def _agents(
@@ -157,13 +163,19 @@ def _run(
     on_step: Listener | None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None,
     on_failure: Callable[[Seat, Exception], None] | None,
+    keep: Callable[[Record], None] | None = None,
 ) -> tuple[Any, Record]:
     rngs = [seat_rng(seed, i) for i in range(game.players)]
+    moves, told = 0, -1  # moves played here; the number of them keep was last given
     while (seat := game.current_player(state)) is not None:
         legal = game.legal_actions(state)
         agent, view = agents[seat], game.observe(state, seat)
+        bot = getattr(agent, "kind", "bot") == "bot"
+        if keep is not None and not bot and told != moves:
+            keep(recorder.record())  # not again after a refused move
+            told = moves
         try:
-            if on_failure is not None and getattr(agent, "kind", "bot") == "bot":
+            if on_failure is not None and bot:
                 action, failure = choose_or_stand_in(agent, view, legal, rngs[seat])
                 if failure is not None:
                     on_failure(seat, failure)
@@ -180,6 +192,10 @@ def _run(
             continue
         after = game.apply(state, action)
         recorder.step(seat, action, after)
+        moves += 1
+        if keep is not None and not bot and game.outcome(after) is None:
+            keep(recorder.record())  # before the bots go on: they may take a while
+            told = moves
         if on_step is not None:
             on_step(seat, action, state, after)
         state = after
