@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import gzip
 import io
 import json
@@ -517,14 +518,18 @@ def _tuple_or_none(values: list[int] | None) -> tuple[int, ...] | None:
 MAX_BYTES = 64 * 1024 * 1024  # a whole 22-deal match is about 40 KB: far bigger is not a record
 
 
-def write(record: Record, path: str | Path) -> None:
+def write(record: Record, path: str | Path, *, exclusive: bool = False) -> None:
     """Write a record; a name ending in ``.gz`` is gzip-compressed. The whole file or nothing:
     it is written beside its place, flushed to the disk and then put there, so a full disk or
-    a crash mid-write leaves the record that was there before (and raises OSError)."""
+    a crash mid-write leaves the record that was there before (and raises OSError). The file
+    being written is hidden (``.out.json.x1y2.tmp``): a crash may leave it, never in a listing.
+    ``exclusive``: a file already at ``path`` is never written over (FileExistsError), even
+    one another process put there a moment before."""
     target = Path(path)
     data = dumps(record).encode()
     data = gzip.compress(data, mtime=0) if target.name.endswith(".gz") else data
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    folder = target.parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
@@ -533,11 +538,44 @@ def write(record: Record, path: str | Path) -> None:
         # A temporary file is its owner's alone: the record keeps the mode of the one it
         # replaces, or the usual one.
         os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
-        os.replace(temporary, target)
+        if exclusive:
+            _link(temporary, target)
+        else:
+            os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+    _sync_folder(folder)
+
+
+def _link(temporary: str, target: Path) -> None:
+    """Put ``temporary`` at ``target`` unless a file is there (FileExistsError), at once."""
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: the check and the move are two steps
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.replace(temporary, target)
+        return
+    os.unlink(temporary)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush ``folder``'s list of names to the disk, so a record just put there is there after
+    a power cut too (where the system allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def read(path: str | Path) -> Record:

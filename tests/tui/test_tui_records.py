@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable
 
 import tapete
@@ -191,3 +196,70 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
         assert rows[lang] == sorted(
             [(", ".join(names), f"{winners}: {scores}"), (", ".join(bots), unfinished)]
         ), rows[lang]
+
+
+KILLED_MID_WRITE = """
+import os, signal, sys
+from pathlib import Path
+import tapete
+from tapete import record
+from tapete.match import play
+
+real = os.fdopen
+
+def fdopen(fd, mode):  # the process is killed half way through writing the file
+    class Killed:
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            return None
+        def write(self, data):
+            os.write(fd, data[: len(data) // 2])
+            os.kill(os.getpid(), signal.SIGKILL)
+    return Killed()
+
+_, rec = play(tapete.load("pocha(schedule=[1, 2])"), ["random"] * 4, seed=5)
+os.fdopen = fdopen
+record.write(rec, Path(sys.argv[1]))
+"""
+
+
+def test_a_save_killed_mid_write_leaves_the_match_before_and_nothing_damaged(
+    tmp_path: Path,
+) -> None:
+    # kill -9 while a match's file is written over: the match as it was is still there, and
+    # what the write left half done is no damaged file at the foot of the saved matches.
+    _, rec = play(tapete.load("pocha(schedule=[1, 2])"), ["random"] * 4, seed=5)
+    folder = tmp_path / "records"
+    kept = records.save(record.cut(rec, 6), folder)
+    killed = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, str(kept)], timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    assert len(list(folder.iterdir())) == 2  # the half-written file is there, hidden
+    found = records.folder_records(folder)
+    assert found.unreadable == []
+    assert [s.path for s in found.saved] == [kept]
+    assert record.read(kept) == record.cut(rec, 6)
+    assert records.holding(folder, record.cut(rec, 6)) == kept
+
+
+def test_two_saves_of_one_match_in_the_same_second_keep_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another tapete saves the same match (same game and seed: --seed) in the same second,
+    # between this one's look for a free name and its write: neither is written over.
+    _, rec = play(tapete.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)
+    mine, theirs = record.cut(rec, 3), record.cut(rec, 5)
+    folder, when = tmp_path / "records", datetime(2025, 1, 1, 12)
+    real = record.write
+    raced: list[Path] = []
+
+    def write(what: record.Record, path: Path, **options: bool) -> None:
+        if not raced:
+            raced.append(path)
+            real(theirs, path)  # the other tapete, a moment before
+        real(what, path, **options)
+
+    monkeypatch.setattr(record, "write", write)
+    path = records.save(mine, folder, when)
+    assert path != raced[0]
+    assert record.read(raced[0]) == theirs and record.read(path) == mine

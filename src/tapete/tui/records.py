@@ -61,12 +61,14 @@ def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path
     folder.mkdir(parents=True, exist_ok=True)
     when = when or datetime.now()
     number = 1
-    path = folder / file_name(rec, when)
-    while path.exists():
-        number += 1
+    while True:
         path = folder / file_name(rec, when, number)
-    record.write(rec, path)
-    return path
+        try:  # never over another's: two tapetes may save the same match in the same second
+            record.write(rec, path, exclusive=True)
+        except FileExistsError:
+            number += 1
+            continue
+        return path
 
 
 def numbered(path: Path, number: int) -> Path:
@@ -116,7 +118,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     if not folder.is_dir():
         return Listing([], [])
     read, unreadable = [], []
-    for path in sorted(folder.glob("*.json*"), reverse=True)[:limit]:
+    for path in _files(folder)[:limit]:
         try:
             rec = record.read(path)
             load_game(rec.game)  # cheap, where replaying every record would not be
@@ -142,6 +144,12 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         out.append(Saved(path, when, rec.game, ", ".join(names), result))
     return Listing(out, unreadable)
+
+
+def _files(folder: Path) -> list[Path]:
+    """The record files of ``folder``, newest first: not the hidden ones, which are records
+    being written (or left half written by a crash: the record they were to replace is whole)."""
+    return sorted((p for p in folder.glob("*.json*") if not p.name.startswith(".")), reverse=True)
 
 
 def listing(folder: Path, limit: int = 200) -> list[Saved]:
@@ -186,7 +194,7 @@ def holding(folder: Path, rec: record.Record) -> Path | None:
     match writes over it, so it is listed once."""
     if not folder.is_dir():
         return None
-    for path in sorted(folder.glob("*.json*"), reverse=True):
+    for path in _files(folder):
         try:
             saved = record.read(path)
         except (RecordError, OSError, ValueError):
