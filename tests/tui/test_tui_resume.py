@@ -102,6 +102,31 @@ def test_every_move_is_kept_as_it_is_played_so_a_crash_loses_nothing(tmp_path: P
     run(go())
 
 
+def test_a_move_undone_is_undone_in_the_kept_match_too(tmp_path: Path) -> None:
+    """A crash right after ``u`` does not bring the move taken back when the match resumes."""
+
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            for _ in range(3):
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            for _ in range(3):  # back to before your first move, one move at a time
+                await pilot.press("u")
+                await pilot.pause()
+                assert screen.kept is not None
+                rec = record.read(screen.kept)
+                played = [a for d in rec.deals for _, a in d.actions]
+                on_table = [
+                    screen.session.game.format_action(s.action) for s in screen.session.steps
+                ]
+                assert played == on_table
+
+    run(go())
+
+
 def test_the_replay_steps_through_an_unfinished_record(tmp_path: Path) -> None:
     _, whole = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=2)
     half = record.cut(whole, 13)  # the two-card deal took 12

@@ -209,7 +209,8 @@ class TableScreen(SceneScreen):
     def keep(self) -> None:
         """Write the match so far over its file in the records folder (a new one at first).
         A match just over is left to ``finish``, which writes it and tells on the summary."""
-        if self.session.steps and not self.finished and self.session.over is None:
+        steps = self.session.steps or self.kept is not None  # all undone: written over too
+        if steps and not self.finished and self.session.over is None:
             written = self.tapete.save_record(self.session.record(), self.kept)
             self.kept = written.path or self.kept
             if written.failed and written.failed != self.failed:
@@ -411,6 +412,7 @@ class TableScreen(SceneScreen):
         self.session.undo()
         self.message, self.hinted = tr(self.lang, "your last move is undone"), None
         self.amount = None
+        self.keep()  # the kept match is the one on the table, without the move undone
         self.advance()
 
     def action_speed(self) -> None:
