@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 from pathlib import Path
 
 import tapete
@@ -98,6 +99,34 @@ def test_every_move_is_kept_as_it_is_played_so_a_crash_loses_nothing(tmp_path: P
                 screen = await settle(pilot)
         kept = list((tmp_path / "records").glob("*.json"))
         assert len(kept) == 1 and record.read(kept[0]).result is not None
+
+    run(go())
+
+
+def test_a_records_folder_removed_mid_match_is_made_again_at_the_next_move(
+    tmp_path: Path,
+) -> None:
+    """The records folder deleted while a match is played (a clean-up): the next move puts the
+    match back in its file, rather than saying the folder does not exist to the end."""
+
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            kept = screen.kept
+            assert kept is not None and kept.exists()
+            shutil.rmtree(tmp_path / "records")
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            assert screen.kept == kept and screen.failed == ()
+            rec = record.read(kept)
+            played = [a for d in rec.deals for _, a in d.actions]
+            assert played == [
+                screen.session.game.format_action(s.action) for s in screen.session.steps
+            ]
 
     run(go())
 

@@ -195,7 +195,8 @@ class TapeteApp(App[None]):
         try:
             if into is None:
                 path = records.save(rec, self.records_dir)
-            else:
+            else:  # the folder made again, were it removed while the match was played
+                into.parent.mkdir(parents=True, exist_ok=True)
                 write_record(rec, into)
                 path = into
         except OSError as exc:
