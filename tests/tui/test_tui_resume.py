@@ -131,6 +131,49 @@ def test_a_records_folder_removed_mid_match_is_made_again_at_the_next_move(
     run(go())
 
 
+def test_a_save_another_tapete_goes_on_with_is_not_written_over(tmp_path: Path) -> None:
+    """The same match played on in two terminals at once (resumed twice, or resumed while it
+    is still open): the file one of them wrote its moves in is not written over by the other,
+    which keeps its match in a new file; neither loses a move, even quitting without saving."""
+
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            kept = screen.kept
+            assert kept is not None
+            # The other tapete, resumed from that file, plays a move of its own there.
+            theirs = played_on_by_one_move(record.read(kept))
+            record.write(theirs, kept)
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            assert record.read(kept) == theirs
+            assert screen.kept is not None and screen.kept != kept
+            mine = record.read(screen.kept)
+            played = [a for d in mine.deals for _, a in d.actions]
+            assert played == [
+                screen.session.game.format_action(s.action) for s in screen.session.steps
+            ]
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            await pilot.press("d")  # quit without saving: this sitting's file goes, theirs stays
+            await pilot.pause()
+        assert record.read(kept) == theirs
+
+    run(go())
+
+
+def played_on_by_one_move(rec: Record) -> Record:
+    """``rec`` with one move more, as another tapete going on with it would have it."""
+    from tapete.match import resume
+
+    _, whole = resume(rec, ["random"] * len(rec.seats))
+    return record.cut(whole, sum(len(d.actions) for d in rec.deals) + 1)
+
+
 def test_a_move_undone_is_undone_in_the_kept_match_too(tmp_path: Path) -> None:
     """A crash right after ``u`` does not bring the move taken back when the match resumes."""
 

@@ -135,7 +135,7 @@ class TapeteApp(App[None]):
             if held is not None:
                 # The save it goes on from is written over as it is played, then at its end:
                 # the match stays one file, and one entry of the records list.
-                table.kept, table.saved_before = held, resumed
+                table.kept, table.saved_before, table.written = held, resumed, resumed
             self.push_screen(table)
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
@@ -178,10 +178,16 @@ class TapeteApp(App[None]):
 
         ask_to_quit(self)
 
-    def save_record(self, rec: Record, into: Path | None = None) -> Written:
+    def save_record(
+        self, rec: Record, into: Path | None = None, was: Record | None = None
+    ) -> Written:
         """Keep a match, finished or not, in the records folder (and at ``--record``): in a new
-        file, or over ``into``, the file this match was kept in before. Each place is tried
-        whatever became of the other; what failed is in the answer, with why, to be told."""
+        file, or over ``into``, the file this match was kept in before, which held ``was``
+        (a new file after all when ``into`` holds another's moves now: ``records.ours``). Each
+        place is tried whatever became of the other; what failed is in the answer, with why,
+        to be told."""
+        if into is not None and was is not None and not records.ours(into, was):
+            into = None
         config = self.play_config
         copy, failed = None, []
         wanted = config.record_file if config is not None else None

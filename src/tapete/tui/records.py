@@ -30,6 +30,7 @@ __all__ = [
     "listing",
     "load_settings",
     "numbered",
+    "ours",
     "save",
     "save_settings",
 ]
@@ -202,6 +203,17 @@ def holding(folder: Path, rec: record.Record) -> Path | None:
         if saved.result is None and goes_on(saved, rec, True) and goes_on(rec, saved, True):
             return path
     return None
+
+
+def ours(path: Path, rec: record.Record) -> bool:
+    """Whether the match that stopped at ``rec`` may write over ``path``: the file holds that
+    match as ``rec`` stops, or no match at all (gone, damaged). Not when another tapete has
+    since written its own moves there (the same save resumed twice at once)."""
+    try:
+        saved = record.read(path)
+    except (RecordError, OSError, ValueError):
+        return True
+    return goes_on(saved, rec, True) and goes_on(rec, saved, True)
 
 
 def load_settings(folder: Path) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 
 from tapete.i18n import tr
 from tapete.record import write
+from tapete.tui import records
 from tapete.tui.saving import SAVE_ELSEWHERE, NotSavedScreen, SaveAsScreen, suggested_file
 
 if TYPE_CHECKING:
@@ -58,13 +59,17 @@ def ask_to_quit(app: TapeteApp) -> None:
 
 def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
     """Quit without saving: a match under way is not kept after all; one resumed from a save
-    of the records folder is left in it as it was saved."""
-    if not table.finished and table.kept is not None:  # kept as it was played
-        if table.saved_before is None:
-            table.kept.unlink(missing_ok=True)
+    of the records folder is left in it as it was saved. A file another tapete has written
+    its own moves in since is left to it."""
+    kept, written = table.kept, table.written
+    if not table.finished and kept is not None and written is not None:  # kept as played
+        if not records.ours(kept, written):
+            pass
+        elif table.saved_before is None:
+            kept.unlink(missing_ok=True)
         else:
             with contextlib.suppress(OSError):  # a folder gone read-only keeps the moves since
-                write(table.saved_before, table.kept)
+                write(table.saved_before, kept)
     app.exit()
 
 
@@ -73,7 +78,10 @@ def save_and_quit(app: TapeteApp, table: TableScreen) -> None:
     where it could not be written, ask what to do instead of leaving."""
     table.workers.cancel_group(table, "bots")
     table.bots_running = False
-    written = app.save_record(table.session.record(), table.kept)
+    rec = table.session.record()
+    written = app.save_record(rec, table.kept, table.written)
+    if written.path is not None:
+        table.kept, table.written = written.path, rec
     table.failed = written.failed
     path = written.path or written.copy
     if path is None:

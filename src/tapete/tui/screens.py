@@ -157,6 +157,9 @@ class TableScreen(SceneScreen):
         # What ``kept`` held when the match was resumed from it (``--resume``): quitting without
         # saving puts it back. None: ``kept`` is this sitting's own.
         self.saved_before: Record | None = None
+        # What ``kept`` holds as this table last wrote (or found) it: a second tapete going on
+        # with the same save writes its own moves there, and this match then takes a new file.
+        self.written: Record | None = None
         self.failed: tuple[tuple[Path, Why], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
@@ -211,8 +214,10 @@ class TableScreen(SceneScreen):
         A match just over is left to ``finish``, which writes it and tells on the summary."""
         steps = self.session.steps or self.kept is not None  # all undone: written over too
         if steps and not self.finished and self.session.over is None:
-            written = self.tapete.save_record(self.session.record(), self.kept)
-            self.kept = written.path or self.kept
+            rec = self.session.record()
+            written = self.tapete.save_record(rec, self.kept, self.written)
+            if written.path is not None:
+                self.kept, self.written = written.path, rec
             if written.failed and written.failed != self.failed:
                 # Said once, not at every move; ^Q and the end of the match say it again.
                 lines = failure_lines(self.lang, written.failed)
@@ -269,7 +274,9 @@ class TableScreen(SceneScreen):
             return
         self.finished = True
         rec = self.session.record()
-        written = self.tapete.save_record(rec, self.kept)
+        written = self.tapete.save_record(rec, self.kept, self.written)
+        if written.path is not None:
+            self.kept, self.written = written.path, rec
         self.saved_to, self.failed = written.path or written.copy, written.failed
         if self.failed:
             # The summary tells where and why: a notice still up from a move would say it twice.
