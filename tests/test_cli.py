@@ -570,3 +570,31 @@ def test_a_match_at_the_line_prompt_killed_keeps_every_move_in_its_record(
     )
     assert run.returncode == 0, run.stderr
     assert record.read(path).result is not None
+
+
+def test_a_record_file_that_cannot_be_written_at_the_end_is_said_where_and_why(
+    tmp_path: Path,
+) -> None:
+    # Its folder removed during the match: q says the record could not be saved there and
+    # why, in the words a failed move's write uses, with no temporary file's name.
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    path = folder / "m.json"
+    args = ["play", "pocha(players=3, schedule=[2])", "--seats", "human,random,random"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *args, "--plain", "--record", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _prompted(child, 1)
+    assert child.stdout is not None
+    while child.stdout.read(1) != ":":  # told after the move is played
+        pass
+    path.unlink()
+    folder.rmdir()
+    _, errors = child.communicate("q\n", timeout=60)
+    assert child.returncode == 1
+    assert f"tapete: the record could not be saved in {path}: No such file or directory" in errors
+    assert "Errno" not in errors and ".tmp" not in errors

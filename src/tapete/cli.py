@@ -322,16 +322,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     refused: list[str] = []  # why the --record file could not be written, each said once
     written: list[record.Record] = []  # the last match so far the --record file holds
 
-    def keep(so_far: record.Record) -> None:
-        # The --record file holds the match up to each of your moves and turns, so a crash, a
-        # closed terminal or ^C loses none of your moves; a write that fails is said, and play
-        # goes on (its end is written again).
+    def write(rec: record.Record) -> bool:
+        """Write the --record file; one that cannot be is said (where and why), once."""
         assert path is not None
         try:
-            record.write(so_far, path)
-            written[:] = [so_far]
+            record.write(rec, path)
         except OSError as exc:
-            why = exc.strerror or str(exc)
+            why = exc.strerror or str(exc)  # without the name of the file being written
             if why not in refused:  # said once, not at every move
                 refused.append(why)
                 said = tr(
@@ -341,6 +338,15 @@ def cmd_play(args: argparse.Namespace) -> int:
                     why=why,
                 )
                 print(f"tapete: {said}", file=sys.stderr)
+            return False
+        written[:] = [rec]
+        return True
+
+    def keep(so_far: record.Record) -> None:
+        # The --record file holds the match up to each of your moves and turns, so a crash, a
+        # closed terminal or ^C loses none of your moves; a write that fails is said, and play
+        # goes on (its end is written again).
+        write(so_far)
 
     keep_so_far = keep if humans and path is not None else None
     try:
@@ -391,7 +397,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             kept = tr(lang, "{why} (with --record FILE it is kept, to go on with)", why=str(left))
             print(f"tapete: {kept}", file=sys.stderr)
             return 1
-        record.write(left.record, path)
+        refused.clear()  # the last word on it is said, whatever was said before
+        if not write(left.record):
+            return 1
         kept = tr(
             lang,
             "{why}; kept in {path}: tapete play --resume {path} goes on",
@@ -404,7 +412,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         for said in record_lines(rec, lang=lang):
             print(said)
     if path is not None:
-        record.write(rec, path)
+        refused.clear()  # the last word on it is said, whatever was said before
+        if not write(rec):
+            return 1
         print(tr(lang, "record written to {path}", path=str(path)), file=sys.stderr)
     return 0
 
