@@ -296,6 +296,25 @@ def test_why_a_match_was_not_saved_is_told_in_the_table_s_language(tmp_path: Pat
     run(go())
 
 
+def test_a_records_folder_that_is_a_file_is_told_as_such(tmp_path: Path) -> None:
+    """A file named records in the data folder: the summary says a part of the path is not a
+    folder, not the system's "File exists"."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "records").write_text("not a folder")
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", FOUR, 8, data)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_out(pilot, app)
+            assert isinstance(app.screen, SummaryScreen)
+            told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
+            assert f"{data / 'records'}: a part of the path is not a folder" in told, told
+            assert "File exists" not in told
+
+    run(go())
+
+
 @pytest.mark.parametrize(
     ("number", "es", "pt"),
     [

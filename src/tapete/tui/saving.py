@@ -72,6 +72,7 @@ _REASONS = {
     errno.EPERM: "no permission to write there",
     errno.ENOSPC: "no space left on the disk",
     errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EEXIST: "a part of the path is not a folder",  # a file where a folder is to be made
     errno.EROFS: "the disk is read-only",
     errno.ENOENT: "the folder does not exist",
 }
