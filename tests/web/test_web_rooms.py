@@ -247,6 +247,37 @@ def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> Non
         assert room["you"] == 0 and not room["seats"][0]["standin"]
 
 
+def test_a_friend_who_takes_a_seat_and_never_comes_is_stood_in_for() -> None:
+    """A seat taken by a join whose page never connected (closed at once, or a client that
+    only joined) once held the table up for ever: no connection ever left it, so no bot came."""
+    with running() as server:
+        table = server.create(
+            "pocha",
+            params={"schedule": "[1]"},
+            grace=0.2,
+            bot_delay=0,
+            seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+        )
+        code = str(table["code"])
+        server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+        me = server.client()
+        me.hello(code, str(table["token"]))
+        room = me.until(lambda m: m["type"] == "room" and m["seats"][1]["standin"], 5)
+        assert room["seats"][1]["away"] and room["seats"][1]["name"] == "Bea"
+        me.send({"type": "start"})
+        # Bea's stand-in plays her seat: every move of the match is made, to its end.
+        while True:
+            view = me.until(lambda m: m["type"] == "view", 10)
+            if view["result"] is not None:
+                break
+            choices = list(view["actions"]["cards"].values()) + [
+                b["action"] for b in view["actions"]["buttons"]
+            ]
+            if choices:
+                me.send({"type": "act", "action": choices[0], "version": view["version"]})
+        assert server.get(f"/api/tables/{code}")["status"] == "over"
+
+
 def test_a_table_nobody_is_at_waits_and_plays_on_when_someone_comes() -> None:
     with running() as server:
         code, _, mine = started_and_left(server, grace=0.1)

@@ -693,8 +693,14 @@ class Room:
     async def seat_person(
         self, name: str, seat: int | None, player: str | None = None
     ) -> tuple[int, str]:
-        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token."""
+        """Sit a person at an open seat (``seat`` or the first); returns the seat and its token.
+
+        The seat waits for its person from now on as for one who left: one who never comes
+        (a page closed before it connected, a client that only joined) is stood in for by a
+        bot after ``grace`` seconds, rather than holding the table up for ever."""
         taken = await self.seating.seat_person(name, seat, player)
+        if not self.seating.connected(taken[0]):
+            self.seating.gone(taken[0])
         await self.changed()
         return taken
 
