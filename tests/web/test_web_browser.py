@@ -310,6 +310,46 @@ def test_a_phone_shows_the_lobby_and_a_full_table_within_its_screen(
     context.close()
 
 
+INSIDE = """(sel) => [...document.querySelectorAll(sel)].map((e) => {
+  const box = e.closest(".seat, li").getBoundingClientRect(), r = e.getBoundingClientRect();
+  return r.left >= box.left - 1 && r.right <= box.right + 1 && e.scrollWidth <= e.clientWidth + 1;
+})"""
+
+
+def test_a_long_name_of_one_word_stays_in_its_seat_and_the_phone_s_screen(
+    browser: Any, server: Server
+) -> None:
+    """24 W's once ran out of their seat's box over the next seats, out of the waiting room's
+    list and off a phone's screen; now they break inside, two lines at most on the felt."""
+    long = "W" * 24
+    made = server.create(
+        "pocha",
+        name=long,
+        params={"players": "8", "schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 7,
+        bot_delay=0.05,
+    )
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.wait_for_selector(".waiting .start")
+    assert p.evaluate(INSIDE, ".seat-list .who") == [True] * 8
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    p.wait_for_timeout(300)
+    fits(p)
+    assert p.evaluate(INSIDE, ".felt .seat .who") == [True] * 8
+    mine = p.locator(".felt .seat.me")
+    assert str(mine.get_attribute("aria-label")).startswith(long)  # said whole, however cut
+    lines = mine.locator(".who").evaluate(
+        "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)"
+    )
+    assert lines <= 2.1, lines
+    context.close()
+
+
 def test_a_bid_the_dealers_hook_forbids_is_shown_struck_through_and_says_why(
     browser: Any, server: Server
 ) -> None:

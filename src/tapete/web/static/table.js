@@ -339,7 +339,7 @@ export class TableView {
         const team = s.team === null ? "" : ` team${s.team}`;
         return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}" role="group"
             style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
-          <div class="name">${escapeHtml(s.name)} ${flags.join("")}</div>
+          <div class="name"><span class="who">${escapeHtml(s.name)}</span> ${flags.join("")}</div>
           <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
           ${backs}
         </div>`;
