@@ -1255,6 +1255,25 @@ def test_a_keyboard_player_plays_from_the_start_to_the_rematch_with_the_focus_on
     assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
 
 
+def test_a_reload_on_your_turn_puts_the_keyboard_on_the_move_the_rules_ask(
+    page: Any, server: Server
+) -> None:
+    """A reload (or a link opened mid-match) once left the focus on the page's body: Enter did
+    nothing, and Tab walked the header and the whole felt before it reached the hand."""
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[3])", seed=11)
+    rng = random.Random(5)
+    for wanted in (".buttons .act", ".hand.my-turn .card-btn.legal"):
+        play_until(p, wanted, rng, limit=20)
+        p.reload()
+        p.wait_for_selector(wanted)
+        wait_until(p, "document.activeElement !== document.body")
+        assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
+        before = p.locator(".log li").count()
+        p.keyboard.press("Enter")
+        wait_until(p, f"document.querySelectorAll('.log li').length > {before}")
+
+
 def test_arrows_move_among_the_buttons_and_a_closed_summary_stays_closed_until_asked_for(
     page: Any, server: Server
 ) -> None:

@@ -194,7 +194,11 @@ export class TableView {
     if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
     this.staleLog = false;
     this.shown();
-    const focus = this.focusPlace(msg);
+    // The first view of a page (a reload, a link opened mid-match, a friend's table started by
+    // the host) finds the keyboard nowhere: on your turn it goes to what the rules ask, as at
+    // every move after, rather than leave Tab to walk the whole page to reach it.
+    const resting = !document.activeElement || document.activeElement === document.body;
+    const focus = this.focusPlace(msg) ?? (!old && resting && myTurn(msg.actions) ? { area: "lost" } : null);
     this.addLog(msg.log);
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
