@@ -852,6 +852,36 @@ def test_poch_s_bowls_never_cover_a_seat(browser: Any, server: Server, players: 
     assert ERRORS == []
 
 
+SEAT_BOXES = """() => [...document.querySelectorAll(".felt .seat")].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+})"""
+
+
+@pytest.mark.parametrize(
+    ("spec", "large"), [("pocha(players=8, schedule=[3])", False), ("poch(players=6)", True)]
+)
+def test_many_seats_on_a_laptop_s_short_screen_never_pile_onto_each_other(
+    browser: Any, server: Server, spec: str, large: bool
+) -> None:
+    """At 1366 x 768 the felt is short (the hand stays in view): eight seats' boxes, or six with
+    large cards, once lay over each other's names and cards."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:large-cards', '{int(large)}')")
+    start_with_bots(p, server, spec, seed=8)
+    p.wait_for_selector(".felt .seat .backs svg")
+    p.wait_for_timeout(300)
+    seats = p.evaluate(SEAT_BOXES)
+    assert len(seats) == tapete.load(spec).players
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            assert not _overlap(a, b), (a, b)
+    shot(p, f"laptop-{spec.split('(')[0]}-{len(seats)}{'-large' if large else ''}")
+    context.close()
+
+
 def test_score_heads_and_chart_legend_show_every_name_whole(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[1]")

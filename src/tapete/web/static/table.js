@@ -349,6 +349,33 @@ export class TableView {
         </div>`;
       })
       .join("");
+    this.spreadSeats(seats);
+  }
+
+  // Six seats or more can pile onto each other on a short, wide felt (a laptop's screen, large
+  // cards): then each seat's card backs go beside its name instead of under it, if that
+  // overlaps less.
+  spreadSeats(seats) {
+    const boxes = [...seats.children];
+    seats.classList.remove("crowded");
+    // A phone's felt is narrow: seats wider by their cards would only overlap more.
+    if (boxes.length < 6 || seats.parentElement.clientWidth <= 600) return;
+    const overlap = () => {
+      const r = boxes.map((b) => b.getBoundingClientRect());
+      let area = 0;
+      for (let i = 0; i < r.length; i++) {
+        for (let j = i + 1; j < r.length; j++) {
+          const w = Math.min(r[i].right, r[j].right) - Math.max(r[i].left, r[j].left);
+          const h = Math.min(r[i].bottom, r[j].bottom) - Math.max(r[i].top, r[j].top);
+          if (w > 0 && h > 0) area += w * h;
+        }
+      }
+      return area;
+    };
+    const stacked = overlap();
+    if (stacked === 0) return;
+    seats.classList.add("crowded");
+    if (overlap() >= stacked) seats.classList.remove("crowded");
   }
 
   drawTrick(table) {
