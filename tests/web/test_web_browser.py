@@ -208,6 +208,33 @@ def test_two_browsers_play_truco_1v1(browser: Any, server: Server) -> None:
     two.close()
 
 
+def test_a_friend_joins_by_keyboard_and_keeps_the_focus_in_the_waiting_room(
+    browser: Any, server: Server
+) -> None:
+    """The name field once came after the seats: typed in, Tab left the page. And the "sit
+    here" just pressed went with the redraw, the focus lost to the page's body."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    bea = context.new_page()
+    bea.goto(f"{server.url}/t/{made['code']}")
+    bea.wait_for_selector("[data-sit]")
+    bea.focus(".join-name")
+    bea.keyboard.type("Bea")
+    bea.keyboard.press("Tab")
+    assert bea.evaluate("document.activeElement.matches('[data-sit]')"), bea.evaluate(FOCUSED)
+    bea.keyboard.press("Enter")
+    bea.wait_for_selector(".seat-list li:has-text('Bea (you)')")
+    bea.wait_for_timeout(300)  # every redraw the sitting down brings
+    assert bea.evaluate("document.querySelector('.waiting').contains(document.activeElement)"), (
+        bea.evaluate(FOCUSED)
+    )
+    context.close()
+
+
 def test_a_reload_mid_hand_returns_to_the_same_seat(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[5]")

@@ -177,7 +177,11 @@ export class TableView {
     if (!msg.started) {
       this.$(".title").textContent = msg.title;
       this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
-      this.keepFocus(waiting, () => this.drawWaiting());
+      // A control the keyboard was on that is gone (the "sit here" just pressed, a seat the host
+      // filled): the focus stays in the waiting room, on its heading, not lost to the page.
+      if (this.keepFocus(waiting, () => this.drawWaiting()) && !waiting.contains(document.activeElement)) {
+        waiting.querySelector("h2").focus();
+      }
     }
     if (this.viewMsg) this.drawSeats(this.viewMsg.table);
     if (this.viewMsg) this.drawSummary(this.viewMsg);
@@ -576,12 +580,13 @@ export class TableView {
       })
       .join("");
     const link = `${location.origin}/t/${room.code}`;
+    // The name comes before the seats' "sit here" buttons: typed in, Tab goes on to a seat.
     box.innerHTML = `
-      <h2>${t("Waiting room")}</h2>
+      <h2 tabindex="-1">${t("Waiting room")}</h2>
       <p>${t("Share this link or the code {code} with your friends:", { code: `<strong>${room.code}</strong>` })}
         <input readonly value="${link}" aria-label="${t("link")}"></p>
+      ${room.you === null && !host ? `<p><label>${t("Your name")} <input class="join-name" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label></p>` : ""}
       <ol class="seat-list">${rows}</ol>
-      ${room.you === null && !host ? `<label>${t("Your name")} <input class="join-name" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label>` : ""}
       ${host ? `<p class="host-tools"><label>${t("fill the empty seats with")} <select class="fill-level">${levelOptions(room.options.standby)}</select></label>
           <button type="button" class="fill">${t("fill")}</button>
           <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}`;
