@@ -966,6 +966,29 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     )
 
 
+def test_stepping_the_replay_by_keyboard_to_its_end_and_back_keeps_the_focus(
+    page: Any, server: Server
+) -> None:
+    """At the last move "step forward" was disabled under the keyboard, and the focus fell to
+    the page's body (Enter did nothing more, a screen reader lost its place); so at move 0."""
+    p = page
+    code = start_with_bots(p, server, "pocha(schedule=[1])", seed=3)
+    play_until(p, ".summary:not([hidden])", random.Random(3))
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    for go in ("forward", "back"):
+        p.focus(f"[data-go='{go}']")
+        for _ in range(80):
+            p.keyboard.press("Enter")
+            if p.get_attribute(f"[data-go='{go}']", "aria-disabled") == "true":
+                break
+        assert p.evaluate(f"document.activeElement.matches('[data-go={go}]')"), p.evaluate(FOCUSED)
+        where = p.locator(".where").inner_text()
+        p.keyboard.press("Enter")  # pressed at the end, it stays there
+        assert p.locator(".where").inner_text() == where
+    assert where.startswith("hand 1 of") and where.endswith("move 0 of 8")
+
+
 def test_the_replay_names_seats_as_the_table_and_shows_bids_and_scores_at_move_0(
     page: Any, server: Server
 ) -> None:

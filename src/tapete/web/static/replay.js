@@ -250,9 +250,16 @@ export async function renderReplay(root, code, match, token) {
       .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join("");
     drawReview();
-    root.querySelector('[data-go="back"]').disabled = state.deal === 0 && state.step === -1;
-    root.querySelector('[data-go="forward"]').disabled =
-      state.deal === doc.deals.length - 1 && state.step === deal.actions.length - 1;
+    // Marked, not disabled: a disabled button drops the focus to the page's body, and the
+    // keyboard that stepped to the end or the start would lose its place (pressed there, they
+    // do nothing).
+    const ends = {
+      back: state.deal === 0 && state.step === -1,
+      forward: state.deal === doc.deals.length - 1 && state.step === deal.actions.length - 1,
+    };
+    for (const [go, end] of Object.entries(ends)) {
+      root.querySelector(`[data-go="${go}"]`).setAttribute("aria-disabled", String(end));
+    }
   }
   // The review of the decision just played, beside the table; the better card outlined in the
   // hand it stayed in; the chart with where the replay is.
