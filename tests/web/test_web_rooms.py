@@ -278,6 +278,26 @@ def test_a_friend_who_takes_a_seat_and_never_comes_is_stood_in_for() -> None:
         assert server.get(f"/api/tables/{code}")["status"] == "over"
 
 
+def test_a_friend_the_host_moves_before_coming_is_stood_in_for_at_the_new_seat() -> None:
+    """The wait for a friend who has not come goes with them when the host moves them: it was
+    left on the old seat number, and the new seat held the table up for ever."""
+    with running() as server:
+        table = server.create(
+            "pocha",
+            params={"schedule": "[1]"},
+            grace=0.5,
+            bot_delay=0,
+            seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+        )
+        code = str(table["code"])
+        server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+        me = server.client()
+        me.hello(code, str(table["token"]))
+        me.send({"type": "move", "seat": 1, "to": 3})
+        room = me.until(lambda m: m["type"] == "room" and m["seats"][3]["standin"], 5)
+        assert room["seats"][3]["name"] == "Bea" and not room["seats"][1]["standin"]
+
+
 def test_a_table_nobody_is_at_waits_and_plays_on_when_someone_comes() -> None:
     with running() as server:
         code, _, mine = started_and_left(server, grace=0.1)

@@ -113,6 +113,10 @@ class Seating:
 
     async def _stand_in(self, seat: int) -> None:
         await asyncio.sleep(self.room.truth.options.grace)
+        # The host may have moved the person meanwhile (before the start): the wait goes with
+        # them, filed under their seat now.
+        me = asyncio.current_task()
+        seat = next((s for s, task in self._grace.items() if task is me), seat)
         if seat in self.away:
             self.standin.add(seat)
             self._grace.pop(seat, None)
@@ -206,6 +210,7 @@ class Seating:
         t.seats[seat], t.seats[to] = t.seats[to], t.seats[seat]
         moves = {seat: to, to: seat}
         self.away = {moves.get(s, s): when for s, when in self.away.items()}
+        self._grace = {moves.get(s, s): task for s, task in self._grace.items()}
 
     def _remove(self, seat: int) -> None:
         t = self.room.truth
@@ -221,6 +226,9 @@ class Seating:
             t.seats[seat] = SeatConfig("open", level=t.options.standby)
         self.away.pop(seat, None)
         self.standin.discard(seat)
+        task = self._grace.pop(seat, None)  # nobody to wait for there any more
+        if task is not None:
+            task.cancel()
 
     def settle(self) -> None:
         """Once the host's arrangement is saved: each connection here follows its token, to the
