@@ -62,10 +62,13 @@ def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
     of the records folder is left in it as it was saved. A file another tapete has written
     its own moves in since is left to it."""
     kept, written = table.kept, table.written
-    if not table.finished and kept is not None and written is not None:  # kept as played
-        if not records.ours(kept, written):
-            pass
-        elif table.saved_before is None:
+    if (
+        not table.finished
+        and kept is not None  # kept as played
+        and written is not None
+        and records.ours(kept, written)  # by this table alone
+    ):
+        if table.saved_before is None:
             kept.unlink(missing_ok=True)
         else:
             with contextlib.suppress(OSError):  # a folder gone read-only keeps the moves since
