@@ -790,12 +790,17 @@ def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
         assert p.locator("#tables li").count() == 20
         assert "Pocha" in p.locator("#tables li a").first.inner_text()  # the game's name
         assert p.locator(".pager .page-of").inner_text() == "page 1 of 2"
-        assert p.locator(".pager .prev-page").is_disabled()
+        assert p.locator(".pager .prev-page").get_attribute("aria-disabled") == "true"
         first = {a.inner_text().split()[0] for a in p.locator("#tables li a strong").all()}
-        p.click(".pager .next-page")
+        p.focus(".pager .next-page")  # by keyboard: the focus stays on the button at the end
+        p.keyboard.press("Enter")
         wait_until(p, "document.querySelectorAll('#tables li').length === 5")
         assert p.locator(".pager .page-of").inner_text() == "page 2 of 2"
-        assert p.locator(".pager .next-page").is_disabled()
+        assert p.locator(".pager .next-page").get_attribute("aria-disabled") == "true"
+        assert p.evaluate("document.activeElement.classList.contains('next-page')")
+        p.keyboard.press("Enter")  # past the last page: nothing
+        p.wait_for_timeout(300)
+        assert p.locator(".pager .page-of").inner_text() == "page 2 of 2"
         second = {a.inner_text() for a in p.locator("#tables li a strong").all()}
         assert first | second == codes and not first & second
 

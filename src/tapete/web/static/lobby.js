@@ -249,17 +249,19 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     const pager = root.querySelector(".pager");
     pager.hidden = pages <= 1;
     pager.querySelector(".page-of").textContent = t("page {page} of {pages}", { page, pages });
-    pager.querySelector(".prev-page").disabled = page <= 1;
-    pager.querySelector(".next-page").disabled = page >= pages;
+    // Marked, not disabled: a disabled button drops the focus to the page's body, and the
+    // keyboard that paged to the first or the last page would lose its place.
+    pager.querySelector(".prev-page").setAttribute("aria-disabled", String(page <= 1));
+    pager.querySelector(".next-page").setAttribute("aria-disabled", String(page >= pages));
   }
-  root.querySelector(".prev-page").addEventListener("click", () => {
-    lobbyPage = Math.max(1, lobbyPage - 1);
-    listTables();
-  });
-  root.querySelector(".next-page").addEventListener("click", () => {
-    lobbyPage += 1;
-    listTables();
-  });
+  const go = (button, step) =>
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-disabled") === "true") return;
+      lobbyPage = Math.max(1, lobbyPage + step);
+      listTables();
+    });
+  go(root.querySelector(".prev-page"), -1);
+  go(root.querySelector(".next-page"), +1);
   listTables();
   refresh = setInterval(listTables, 5000);
 }
