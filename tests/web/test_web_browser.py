@@ -580,6 +580,8 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     assert p.locator(".summary .profiles a").count() == 4  # Ana and the three random bots
     p.click(".summary .board-link")
     p.wait_for_selector(".leaderboard tbody tr")
+    # Games by the names people read: "Pocha", "Oh Hell", not the ids pocha and oh_hell.
+    assert p.locator(".leaderboard-page h1").inner_text() == "Leaderboard: Pocha"
     assert p.locator(f".leaderboard a[href='/players/{me['id']}']").count() == 1
     assert p.locator(".leaderboard a[href='/players/bot%3Arandom']").count() == 1
     p.click(f".leaderboard a[href='/players/{me['id']}']")
@@ -587,9 +589,15 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     assert p.locator(".profile-page .who").inner_text() == "Ana"
     assert int(p.locator(".profile-page .played strong").inner_text()) >= 1
     assert p.locator(".profile-page .ratings tbody tr").count() >= 1
+    assert p.locator(".profile-page .ratings tbody th").first.inner_text() == "Pocha"
+    assert p.locator(".profile-page .results tbody td").first.inner_text() == "Pocha"
     p.goto(server.url + "/")
     p.wait_for_selector(".player-bar .my-profile")
     assert "Ana" in p.locator(".player-bar").inner_text()
+    assert p.locator(".player-bar a[href='/leaderboard/oh_hell']").inner_text() == "Oh Hell"
+    assert (
+        p.locator("select[name=game] option[value=oh_hell]").inner_text().startswith("Oh Hell — ")
+    )
     shot(p, "lobby-player")
 
 

@@ -105,6 +105,11 @@ def test_games_list_every_parameter_with_its_default(server: Server) -> None:
     assert {"name": "players", "default": 4} in pocha["params"]
     assert pocha["levels"] == ["random", "easy", "medium", "hard", "expert"]
     assert games["oh_hell"]["rules"] == "pocha"
+    assert [games[n]["title"] for n in ("pocha", "oh_hell", "truco")] == [
+        "Pocha",
+        "Oh Hell",
+        "Truco",
+    ]
 
 
 def test_the_lobby_lists_each_table_s_game_in_words_in_the_asked_language(

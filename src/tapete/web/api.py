@@ -26,7 +26,7 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
-from tapete.present import deal_unit
+from tapete.present import deal_unit, game_title
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
@@ -258,6 +258,7 @@ def _games() -> list[dict[str, Any]]:
         out.append(
             {
                 "name": name,
+                "title": game_title(game),  # as a person reads it: "Oh Hell", not oh_hell
                 "summary": ENTRIES[name].summary,
                 "players": game.players,
                 "params": params,

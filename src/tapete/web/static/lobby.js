@@ -44,7 +44,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
             pattern=".*\\S.*" title="${t("A name, not only spaces")}"></label>
         <label class="row">${t("Game")}
           <select name="game">${games
-            .map((g) => `<option value="${g.name}">${escapeHtml(g.name)} — ${escapeHtml(gameSummary(g.name, g.summary))}</option>`)
+            .map((g) => `<option value="${g.name}">${escapeHtml(g.title)} — ${escapeHtml(gameSummary(g.name, g.summary))}</option>`)
             .join("")}</select></label>
         <p class="rules-link"><a data-link id="rules-link" href="#">${t("Read the rules")}</a></p>
         <fieldset id="seats"><legend>${t("Seats")}</legend></fieldset>

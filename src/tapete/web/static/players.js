@@ -47,7 +47,7 @@ export async function ensurePlayer(name) {
 
 export function playerBar(games) {
   const me = savedPlayer();
-  const boards = games.map((g) => `<a data-link href="/leaderboard/${g.name}">${escapeHtml(g.name)}</a>`).join(" · ");
+  const boards = games.map((g) => `<a data-link href="/leaderboard/${g.name}">${escapeHtml(g.title)}</a>`).join(" · ");
   return `<p class="player-bar">${me ? `${t("You play as {name}", { name: `<strong>${escapeHtml(me.name)}</strong>` })}
       · <a data-link class="my-profile" href="/players/${encodeURIComponent(me.id)}">${t("your profile")}</a> · ` : ""}
     ${t("leaderboards")}: ${boards}</p>`;
@@ -68,6 +68,17 @@ function twinNames(rows) {
   return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
+// Each game's name as a person reads it ("Oh Hell" for oh_hell), asked of the server once; a
+// name it does not list (a game since removed) is shown as it is.
+let titles = null;
+async function gameTitles() {
+  titles ??= fetch("/api/games")
+    .then((r) => (r.ok ? r.json() : []))
+    .then((games) => new Map(games.map((g) => [g.name, g.title])))
+    .catch(() => new Map());
+  return titles;
+}
+
 // `participant`: a player id or bot:LEVEL; null for an address that names nobody.
 export async function renderProfile(root, participant) {
   const response = participant === null ? null : await fetch(`/api/players/${encodeURIComponent(participant)}`);
@@ -76,12 +87,14 @@ export async function renderProfile(root, participant) {
     return;
   }
   const p = await response.json();
+  const named = await gameTitles();
+  const title = (game) => escapeHtml(named.get(game) ?? game);
   const ratings = Object.entries(p.ratings)
-    .map(([game, r]) => `<tr><th scope="row"><a data-link href="/leaderboard/${game}">${escapeHtml(game)}</a></th>
+    .map(([game, r]) => `<tr><th scope="row"><a data-link href="/leaderboard/${encodeURIComponent(game)}">${title(game)}</a></th>
       <td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td><td>${r.matches}</td></tr>`)
     .join("");
   const results = p.results
-    .map((r) => `<tr><td>${escapeHtml(r.game)}</td><td>${escapeHtml(r.table_id)}</td><td>${r.score}</td>
+    .map((r) => `<tr><td>${title(r.game)}</td><td>${escapeHtml(r.table_id)}</td><td>${r.score}</td>
       <td>${r.won ? t("won") : t("lost")}</td><td>${escapeHtml(String(r.finished_at).slice(0, 16).replace("T", " "))}</td></tr>`)
     .join("");
   root.innerHTML = `
@@ -100,9 +113,10 @@ export async function renderLeaderboard(root, game) {
   const response = await fetch(`/api/leaderboard/${encodeURIComponent(game)}`);
   const rows = response.ok ? await response.json() : [];
   const twins = twinNames(rows);
+  const title = (await gameTitles()).get(game) ?? game;
   root.innerHTML = `
     <section class="leaderboard-page">
-      <h1>${t("Leaderboard: {game}", { game: escapeHtml(game) })}</h1>
+      <h1>${t("Leaderboard: {game}", { game: escapeHtml(title) })}</h1>
       ${rows.length ? `<table class="leaderboard"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("rating")}</th><th>${t("matches")}</th></tr></thead><tbody>
         ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r, twins)}</td><td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.matches}</td></tr>`).join("")}
       </tbody></table>` : `<p>${t("No rated matches yet.")}</p>`}
