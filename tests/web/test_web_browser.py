@@ -1000,6 +1000,12 @@ def test_stepping_the_replay_by_keyboard_to_its_end_and_back_keeps_the_focus(
         p.keyboard.press("Enter")  # pressed at the end, it stays there
         assert p.locator(".where").inner_text() == where
     assert where.startswith("hand 1 of") and where.endswith("move 0 of 8")
+    # A screen reader hears the move stepped to, in the log's words, not only its number.
+    p.keyboard.press("Tab")  # to "step forward"
+    p.keyboard.press("Enter")
+    said = p.locator(".replay-said").inner_text()
+    last = p.locator(".replay-log li").last.inner_text()
+    assert said.startswith(p.locator(".where").inner_text()) and said.endswith(last), said
 
 
 def test_the_replay_names_seats_as_the_table_and_shows_bids_and_scores_at_move_0(

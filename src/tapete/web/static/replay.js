@@ -136,7 +136,8 @@ export async function renderReplay(root, code, match, token) {
           ${names.map((n, i) => `<option value="${i}">${escapeHtml(n)}</option>`).join("")}
         </select></label>
       </div>
-      <p class="where" aria-live="polite"></p>
+      <p class="where"></p>
+      <p class="sr replay-said" aria-live="polite"></p>
       <p class="replay-scores"></p>
       ${complete ? "" : `<p class="note">${t("all hands open once the match is over")}</p>`}
       <div class="replay-board">
@@ -249,6 +250,10 @@ export async function renderReplay(root, code, match, token) {
     $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]
       .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join("");
+    // A screen reader hears where the replay is and the move just stepped to, in words (the
+    // deal's own lines at its start), as the log shows them.
+    const said = state.step >= 0 ? [words.steps[state.step] || []].flat() : words.first;
+    $(".replay-said").textContent = [$(".where").textContent, ...said].join(". ");
     drawReview();
     // Marked, not disabled: a disabled button drops the focus to the page's body, and the
     // keyboard that stepped to the end or the start would lose its place (pressed there, they
