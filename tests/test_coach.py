@@ -121,6 +121,28 @@ def test_analyze_writes_a_review_and_refuses_a_seat_the_match_lacks(
 
 
 @pytest.mark.parametrize(
+    "spec", ["pocha(players=3, schedule=[2, 3])", "oh_hell(players=3, schedule=[2, 3])", "tute"]
+)
+def test_analyze_reviews_an_unfinished_match_up_to_where_it_stopped(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Saved in the middle of its second deal (or its first, in Tute): the decisions made so far
+    # are reviewed, and only the finished deals have a return.
+    whole = short_match(spec)
+    first = len(whole.deals[0].actions)
+    moves = first + 2 if len(whole.deals) > 1 else first // 2
+    half = record.cut(whole, moves)
+    assert half.result is None and half.deals[-1].score is None
+    path, out = tmp_path / "match.json", tmp_path / "review.json"
+    record.write(half, path)
+    assert main(["analyze", str(path), "--iterations", "4", "--json", str(out)]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    assert len(doc["returns"]) == len(half.deals) - 1
+    assert doc["decisions"] and max(d["deal"] for d in doc["decisions"]) == len(half.deals) - 1
+
+
+@pytest.mark.parametrize(
     ("lang", "words"),
     [("es", ("Análisis de", "precisión", "asiento")), ("pt", ("Análise de", "precisão", "lugar"))],
 )

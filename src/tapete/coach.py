@@ -253,6 +253,8 @@ def _tasks(
     if tasks:  # the game has a search to value its decisions, and so its deals
         knowledge = bots.knowledge(tasks[0].view)
         for deal in sorted(bounds):
+            if record.deals[deal].score is None:  # an unfinished match's last deal: no return yet
+                continue
             start, end = bounds[deal]
             returns.append(tuple(float(v) for v in knowledge.returns(start, end)))
     return tasks, [len(deals) for deals in played], returns
