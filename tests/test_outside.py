@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 
 import tapete
 from tapete import SpecError, arena, bots, players, record
-from tapete.outside import BotError, ExecBot, from_spec
+from tapete.outside import LINE_BYTES, BotError, ExecBot, _Reader, from_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
@@ -228,6 +230,41 @@ def test_a_bot_that_answers_garbage_is_told_why_and_a_legal_move_is_played(
     assert [line.split(":")[0] for line in told] == ["decision 1", "decision 2"], run.stderr
     firsts, rec = played(path, 0)
     assert all(firsts[2:]) and rec.result is not None
+
+
+def test_a_bot_that_answers_a_huge_line_is_told_so_in_a_few_words(tmp_path: Path) -> None:
+    # Decision 2's answer is a line of 4 MB: the message quotes its start, not all of it (on
+    # tapete's stderr and in the error line to the bot), and the match goes on as for garbage.
+    bot = bot_script(tmp_path, "if n == 2: answer = 'play ' + 'x' * 4_000_000")
+    path = tmp_path / "match.json"
+    seat = python_seat(bot)
+    run = tapete_run(
+        "play", SPECS["pocha"], "--seats", f"{seat},random,random,random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    said = "decision 2: answered 'play xxxx"
+    assert said in run.stderr and run.stderr.count("failed to choose a move") == 1, run.stderr
+    assert "xxx'… (a line of over 80 characters), which is no action" in run.stderr
+    assert len(run.stderr) < 5000
+    told = Path(f"{bot}.told").read_text("utf-8").splitlines()
+    assert len(told) == 1 and told[0].startswith(said) and len(told[0]) < 300
+    firsts, rec = played(path, 0)
+    assert firsts[:1] + firsts[2:] == [True] * (len(firsts) - 1) and rec.result is not None
+
+
+def test_a_line_that_never_ends_is_kept_to_its_first_64_kib() -> None:
+    # What a bot writes without a newline is not all held in memory: past LINE_BYTES it is
+    # dropped, up to the end of the line; the next line is whole.
+    read_fd, write_fd = os.pipe()
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = _Reader(os.fdopen(read_fd, encoding="utf-8"), lines)
+    thread = threading.Thread(target=reader.run, daemon=True)
+    thread.start()
+    with os.fdopen(write_fd, "wb") as pipe:
+        pipe.write(b"y" * (64 * LINE_BYTES) + b"z\nbid 1\n")
+    thread.join(10)
+    assert lines.get(timeout=1) == "y" * LINE_BYTES + "\n"
+    assert [lines.get(timeout=1), lines.get(timeout=1)] == ["bid 1\n", None]
 
 
 def stray_run(tmp_path: Path, mischief: str) -> tuple[subprocess.CompletedProcess[str], list[bool]]:

@@ -72,6 +72,11 @@ CATCH_UP_MS = 100  # at most, before a decide, for the reader to take in what th
 # After an answer that is no action or not legal: the silence awaited before the next decide,
 # dropping what comes (the answer that followed a note), at most a decision's budget.
 QUIET_MS = 50
+# A line the bot writes is kept up to LINE_BYTES (the rest of it is dropped, so a bot that never
+# ends a line cannot fill tapete's memory); messages quote at most SHOWN characters of it, and
+# an answer longer than that is no action (none is half as long) and is not read as one.
+LINE_BYTES = 65536
+SHOWN = 80
 
 _RUNNING: weakref.WeakSet[ExecBot] = weakref.WeakSet()  # ended at exit if still running
 
@@ -287,6 +292,9 @@ class ExecBot:
             }
         )
         answer = self._answer()
+        if len(answer) > SHOWN:
+            self.out_of_step = True
+            raise self._told(f"answered {_shown(answer)}, which is no action")
         try:
             action = game.parse_action(answer)
         except InvalidActionError as exc:
@@ -330,7 +338,7 @@ class ExecBot:
             raise self._lost("at the hello")
         line = line.strip()
         if line.split(maxsplit=1)[:1] != ["ready"]:
-            self.gone = f"answered the hello with {line!r}, not ready"
+            self.gone = f"answered the hello with {_shown(line)}, not ready"
             self.close()
             raise self._stopped()
         self.ready = True
@@ -399,7 +407,7 @@ class ExecBot:
         if self.stray > 1:
             return
         print(
-            f"tapete: {self.name} at seat {self.seat}: dropped the line {line.strip()!r},"
+            f"tapete: {self.name} at seat {self.seat}: dropped the line {_shown(line.strip())},"
             f" written when no decision was waiting for an answer (seen before decision"
             f" {self.decisions}); the protocol takes one line for each decide, notes go to"
             " standard error. Any more such lines in this match are dropped without a word.",
@@ -468,7 +476,7 @@ class _Reader:
         self.fd = stream.fileno()
         self.lines = lines
         self.lock = threading.Lock()
-        self.partial = b""  # the start of a line whose end has not come yet
+        self.partial = b""  # the start of a line whose end has not come yet (LINE_BYTES at most)
         self.ended = False
 
     def run(self) -> None:
@@ -513,9 +521,29 @@ class _Reader:
             self.partial, self.ended = b"", True
             self.lines.put(None)
             return
-        *complete, self.partial = (self.partial + chunk).split(b"\n")
-        for line in complete:
+        *complete, rest = chunk.split(b"\n")
+        for piece in complete:
+            line, self.partial = self._kept(piece), b""
             self.lines.put(line.decode("utf-8", "replace") + "\n")
+        self.partial = self._kept(rest)
+
+    def _kept(self, piece: bytes) -> bytes:
+        """The line so far with ``piece`` added, up to ``LINE_BYTES``: past that it is dropped."""
+        room = LINE_BYTES - len(self.partial)
+        return self.partial + piece[:room] if room > 0 and piece else self.partial
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message; a long line is cut to its first ``SHOWN`` characters.
+
+    >>> _shown("bid 9")
+    "'bid 9'"
+    >>> _shown("x" * 100_000) == repr("x" * 80) + "… (a line of over 80 characters)"
+    True
+    """
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[:SHOWN]!r}… (a line of over {SHOWN} characters)"
 
 
 def _poller(fd: int) -> Any:
