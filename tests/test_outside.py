@@ -482,6 +482,16 @@ def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:
     assert 'exec takes cmd="PROGRAM ARGS" and ms=N, not speed' in run.stderr
     with pytest.raises(SpecError, match="ms is a positive number"):
         from_spec('exec(cmd="sh", ms=0)', {"cmd": "sh", "ms": 0})
+    # A budget past the clock's range was taken, and then every decision failed on it.
+    run = tapete_run(
+        "play",
+        SPECS["pocha"],
+        "--seats",
+        'exec(cmd="sh", ms=99999999999999999999),random,random,random',
+    )
+    assert run.returncode == 2, run.stderr
+    assert "ms is at most 3600000 (an hour a decision)" in run.stderr
+    assert from_spec('exec(cmd="sh", ms=3600000)', {"cmd": "sh", "ms": 3600000}).ms == 3600000
 
 
 def test_the_bot_levels_alone_come_from_tapete_bots_load() -> None:

@@ -65,6 +65,7 @@ __all__ = [
 PROTOCOL = "tapete-bot"
 VERSION = 1
 DEFAULT_MS = 1000  # a decision's budget unless the seat says ms=N
+MOST_MS = 3_600_000  # an hour: a longer budget is a typo (and past the clock's range, a crash)
 GRACE_MS = 250  # on top of the budget, for the pipes and the scheduler: the budget is the bot's
 HELLO_MS = 10_000  # to start and answer hello: an interpreter or a virtual machine may be slow
 QUIT_MS = 1000  # to exit after quit, before it is terminated
@@ -176,6 +177,10 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
     ms = options.get("ms", DEFAULT_MS)
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         raise SpecError("{name}: ms is a positive number of milliseconds a decision", name=name)
+    if ms > MOST_MS:
+        raise SpecError(
+            "{name}: ms is at most {most} (an hour a decision)", name=name, most=MOST_MS
+        )
     try:
         argv = shlex.split(cmd)
     except ValueError as exc:
