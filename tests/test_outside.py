@@ -267,6 +267,9 @@ def test_a_line_that_never_ends_is_kept_to_its_first_64_kib() -> None:
     assert [lines.get(timeout=1), lines.get(timeout=1)] == ["bid 1\n", None]
 
 
+needs_sleep = pytest.mark.skipif(shutil.which("sleep") is None, reason="needs a sleep program")
+
+
 def stray_run(tmp_path: Path, mischief: str) -> tuple[subprocess.CompletedProcess[str], list[bool]]:
     """A match of seat 0's misbehaving bot against random ones: the run, and for each of the
     bot's decisions whether the first legal action (its answer) was played."""
@@ -319,8 +322,17 @@ def test_a_bot_that_answers_twice_loses_no_decision_and_is_told_once(tmp_path: P
     assert all(firsts)
 
 
-def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path: Path) -> None:
-    bot = bot_script(tmp_path, "if n == 3: sys.exit(3)")
+# A program it started, left running, holds the bot's output open: its end never comes.
+ORPHAN = "os.spawnlp(os.P_NOWAIT, 'sleep', 'sleep', '30')"
+
+
+@pytest.mark.parametrize(
+    "orphan", [False, pytest.param(True, marks=needs_sleep)], ids=["alone", "orphan"]
+)
+def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(
+    tmp_path: Path, orphan: bool
+) -> None:
+    bot = bot_script(tmp_path, f"if n == 3: {ORPHAN if orphan else 'None'}; sys.exit(3)")
     path = tmp_path / "match.json"
     seat = python_seat(bot)
     run = tapete_run(
@@ -337,6 +349,18 @@ def test_a_bot_that_crashes_mid_match_is_reported_and_the_match_goes_on(tmp_path
     firsts, _ = played(path, 0)
     assert len(firsts) > 3
     assert "bot saw the end" not in run.stderr
+
+
+@needs_sleep
+def test_a_bot_that_exits_at_once_is_not_waited_for(tmp_path: Path) -> None:
+    # It exits before the hello, leaving a program that holds its output open: the exit is
+    # told at once, not after the 10 s given to answer the hello.
+    bot = bot_script(tmp_path, hello=f"{ORPHAN} and sys.exit(4)")
+    start = time.monotonic()
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{python_seat(bot)},random,random,random")
+    assert run.returncode == 0, run.stderr
+    assert "the bot exited with code 4 at the hello; it plays no more" in run.stderr
+    assert run.stderr.count("failed") == 1 and time.monotonic() - start < 8, run.stderr
 
 
 def test_the_arena_reports_a_failing_bot_and_plays_on(

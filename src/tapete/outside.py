@@ -70,6 +70,7 @@ GRACE_MS = 250  # on top of the budget, for the pipes and the scheduler: the bud
 HELLO_MS = 10_000  # to start and answer hello: an interpreter or a virtual machine may be slow
 QUIT_MS = 1000  # to exit after quit, before it is terminated
 CATCH_UP_MS = 100  # at most, before a decide, for the reader to take in what the bot has written
+EXIT_POLL_MS = 50  # how often a wait for the bot's line checks whether it has exited
 # After an answer that is no action or not legal: the silence awaited before the next decide,
 # dropping what comes (the answer that followed a note), at most a decision's budget.
 QUIET_MS = 50
@@ -356,7 +357,7 @@ class ExecBot:
         deadline = time.monotonic() + budget
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._next(deadline - time.monotonic())
             except queue.Empty:
                 late = self.owed > 0
                 self.owed += 1
@@ -422,11 +423,31 @@ class ExecBot:
 
     def _line(self, ms: int, what: str) -> str | None:
         try:
-            return self.lines.get(timeout=ms / 1000)
+            return self._next(ms / 1000)
         except queue.Empty:
             self.gone = f"gave no answer {what} within {ms / 1000:g} s"
             self.close()
             raise self._stopped() from None
+
+    def _next(self, seconds: float) -> str | None:
+        """The bot's next line within ``seconds`` (else queue.Empty), or None when it has ended
+        its output or exited with nothing more written. Exited is checked as it waits, because
+        the end of its output never comes while something it started still holds it open."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return self.lines.get(timeout=max(0.0, min(EXIT_POLL_MS / 1000, left)))
+            except queue.Empty:
+                if self.process is not None and self.process.poll() is not None:
+                    if self.reader is not None:  # what it wrote before it exited comes first
+                        self.reader.catch_up(CATCH_UP_MS / 1000)
+                    try:
+                        return self.lines.get_nowait()
+                    except queue.Empty:
+                        return None
+                if left <= 0:
+                    raise
 
     def _stopped(self) -> BotError:
         return BotError(f"the bot {self.gone}; it plays no more in this match", final=True)
