@@ -459,7 +459,19 @@ def test_a_bot_that_stops_reading_never_blocks_the_match(tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(os.name != "posix", reason="signals and /proc")
-def test_interrupting_tapete_ends_its_bots(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("stop", "code"),
+    [
+        (signal.SIGINT, 130),  # ^C
+        # kill, timeout, a closed terminal: tapete dies of the signal, after ending its bots
+        (getattr(signal, "SIGTERM", None), -getattr(signal, "SIGTERM", 0)),
+        (getattr(signal, "SIGHUP", None), -getattr(signal, "SIGHUP", 0)),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGHUP"],
+)
+def test_interrupting_tapete_ends_its_bots(tmp_path: Path, stop: int | None, code: int) -> None:
+    if stop is None or os.name != "posix":
+        pytest.skip("a POSIX signal")
     pid_file = tmp_path / "pid"
     bot = bot_script(
         tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
@@ -476,11 +488,58 @@ def test_interrupting_tapete_ends_its_bots(tmp_path: Path) -> None:
             assert time.monotonic() < deadline and tapete.poll() is None
             time.sleep(0.05)
         pid = int(pid_file.read_text())
-        tapete.send_signal(signal.SIGINT)  # ^C: the bot is thinking, tapete must not wait
-        assert tapete.wait(timeout=30) == 130
+        tapete.send_signal(stop)  # the bot is thinking: tapete must not wait for it
+        assert tapete.wait(timeout=30) == code
     finally:
         tapete.kill()
-    assert not Path(f"/proc/{pid}").exists()
+    left = Path(f"/proc/{pid}").exists()
+    if left:  # not to outlive the test
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+STUBBORN = """
+import json, os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print("ready", flush=True)
+    elif message["type"] == "decide":
+        print(message["legal"][0], flush=True)
+    elif message["type"] == "quit":
+        open(PID, "w").write(str(os.getpid()))
+        time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_stopping_tapete_while_it_waits_for_a_bot_to_exit_ends_the_bot(tmp_path: Path) -> None:
+    # The match is over and the bot ignores quit and SIGTERM: tapete gives it a second for
+    # each before SIGKILL. Stopped then, tapete must not leave it running.
+    pid_file = tmp_path / "pid"
+    bot = tmp_path / "stubborn.py"
+    bot.write_text(STUBBORN.replace("PID", repr(str(pid_file))), "utf-8")
+    seats = f"{python_seat(bot)},random,random,random"
+    tapete = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline and tapete.poll() is None
+            time.sleep(0.05)
+        pid = int(pid_file.read_text())
+        tapete.send_signal(signal.SIGTERM)
+        assert tapete.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        tapete.kill()
+    left = Path(f"/proc/{pid}").exists()
+    if left:  # not to outlive the test
+        os.kill(pid, signal.SIGKILL)
+    assert not left
 
 
 # --- naming the seats ------------------------------------------------------------------------

@@ -255,6 +255,7 @@ class ExecBot:
             self.gone = f"could not start {shlex.join(self.argv)}: {exc}"
             return
         _RUNNING.add(self)
+        _end_all_on_signals()
         assert self.process.stdout is not None and self.process.stdin is not None
         self.reader = _Reader(self.process.stdout, self.lines)
         threading.Thread(target=self.reader.run, daemon=True).start()
@@ -318,9 +319,9 @@ class ExecBot:
         if self.closed:
             return
         self.closed = True
-        _RUNNING.discard(self)
         process = self.process
         if process is None:
+            _RUNNING.discard(self)
             return
         if self.gone is None and process.poll() is None:
             if outcome is not None:
@@ -335,6 +336,9 @@ class ExecBot:
             self._send({"type": "quit"})
         self.outbox.put(None)
         _end(process, QUIT_MS / 1000 if self.gone is None else 0.0)
+        # Running until now: what ends tapete while the bot is given its seconds to exit (a
+        # signal, an exception) ends it too (``_end_all``).
+        _RUNNING.discard(self)
 
     # --- the lines -----------------------------------------------------------------------
 
@@ -622,7 +626,37 @@ def _signal(process: subprocess.Popen[str], sig: int) -> None:
 
 @atexit.register
 def _end_all() -> None:
-    """An interrupted match leaves no bot running."""
+    """An interrupted match leaves no bot running, nor one that was being closed."""
     for bot in list(_RUNNING):
+        if bot.closed:  # its close was cut short: no more seconds to exit
+            if bot.process is not None:
+                _signal(bot.process, signal.SIGKILL if os.name == "posix" else signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    bot.process.wait(timeout=1)
+            _RUNNING.discard(bot)
+            continue
         bot.gone = bot.gone or "tapete exited"
         bot.close()
+
+
+# Signals that end tapete without running its exit handlers (a bot in its own session does not
+# get them): ``kill``, ``timeout``, a closed terminal.
+_STOPPING = ("SIGTERM", "SIGHUP")
+
+
+def _end_all_on_signals() -> None:
+    """From the first bot started, SIGTERM and SIGHUP end the bots before they end tapete, as
+    they would have (only where nobody has handled them: a program around tapete may have)."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread can handle signals
+    for name in _STOPPING:
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, _end_all_and_stop)
+
+
+def _end_all_and_stop(number: int, frame: Any) -> None:
+    """End every bot, then let the signal end tapete as it would have."""
+    _end_all()
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
