@@ -6,9 +6,12 @@ import io
 import itertools
 import json
 import math
+import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -265,3 +268,60 @@ def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
     assert data["format"] == "tapete-arena/1" and len(data["matches"]) == 4
     assert data["warnings"] == [] and all(r["stand_ins"] == 0 for r in data["results"])
     assert out_png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+THINKER = """
+import json, os, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print("ready", flush=True)
+    elif message["type"] == "decide":
+        with open(os.path.join(FOLDER, str(os.getpid())), "w") as pids:
+            pids.write(str(os.getppid()))  # the worker that plays the match
+        time.sleep(60)
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not exited (a zombie has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_stopped_arena_leaves_no_worker_nor_bot_running(tmp_path: Path) -> None:
+    # kill (SIGTERM) to the arena's own process, as its bots think in two workers: the workers
+    # are ended and end their bots, instead of waiting idle forever for the arena gone.
+    bot = tmp_path / "thinker.py"
+    bot.write_text(THINKER.replace("FOLDER", repr(str(tmp_path / "pids"))), "utf-8")
+    (tmp_path / "pids").mkdir()
+    seat = f"exec(cmd={json.dumps(f'{sys.executable} {bot}')}, ms=60000)"
+    command = [sys.executable, "-m", "tapete.cli", "arena", "pocha(players=3, schedule=[1])"]
+    tapete = subprocess.Popen(
+        [*command, "--bots", f"{seat},random", "--matches", "12", "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    pids: dict[int, int] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while len(set(pids.values())) < 2:
+            assert time.monotonic() < deadline and tapete.poll() is None
+            time.sleep(0.05)
+            files = [f for f in (tmp_path / "pids").iterdir() if f.read_text()]
+            pids = {int(f.name): int(f.read_text()) for f in files}
+        tapete.send_signal(signal.SIGTERM)
+        assert tapete.wait(timeout=30) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 10
+        while any(map(running, [*pids, *pids.values()])) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        tapete.kill()
+        left = [pid for pid in [*pids, *pids.values()] if running(pid)]
+        for pid in left:  # not to outlive the test
+            os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -404,12 +404,19 @@ def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResu
     size = max(1, min(8, len(tasks) // (workers * 16)))
     batches = [list(enumerate(tasks))[i : i + size] for i in range(0, len(tasks), size)]
     pool = ProcessPoolExecutor(min(workers, len(batches)), mp_context=context)
+    played = False
     try:
         # Batches travel pickled, so an agent a worker cannot unpickle is an error, not a hang.
         futures = [pool.submit(_play_batch, pickle.dumps(b)) for b in batches]
         for future in as_completed(futures):
             yield from future.result()
+        played = True
     finally:
+        if not played:
+            # Stopped (^C, a signal, an error): the matches being played are not waited for,
+            # their workers are ended (and end their outside bots), none left behind idle.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
         pool.shutdown(cancel_futures=True)
 
 

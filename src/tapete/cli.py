@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -626,6 +627,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if text is not None:
             _out_path(option, text)
     workers = args.workers or os.cpu_count() or 1
+    _stop_on_signals()  # stopped, the arena ends its worker processes (and they their bots)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     times = (TimeElapsedColumn(), TimeRemainingColumn())
     start = time.perf_counter()
@@ -658,6 +660,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
         arena.plot(result, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) stop the command as ^C
+    does, through its ``finally`` clauses and exit handlers; it exits with 128 + the signal."""
+
+    def stop(number: int, frame: Any) -> None:
+        raise SystemExit(128 + number)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, stop)
 
 
 def _seconds(text: str) -> float:
