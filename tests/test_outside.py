@@ -402,6 +402,14 @@ def test_a_bot_that_does_not_greet_is_not_asked_again(tmp_path: Path) -> None:
     assert "the bot is not playing" not in run.stderr and run.stderr.count("failed") == 1
 
 
+def test_a_byte_order_mark_before_ready_is_no_matter(tmp_path: Path) -> None:
+    # As a .NET program writing UTF-8 may open its output: the greeting is still ready.
+    bot = bot_script(tmp_path, hello='"\\ufeffready mybot"')
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{python_seat(bot)},random,random,random")
+    assert run.returncode == 0, run.stderr
+    assert "failed" not in run.stderr and "match over:" in run.stdout, run.stderr
+
+
 def test_a_silent_bot_times_out_at_the_hello(tmp_path: Path) -> None:
     bot = bot_script(tmp_path, hello='time.sleep(30) or "ready"')
     game = tapete.load(SPECS["pocha"])

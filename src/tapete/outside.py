@@ -346,7 +346,8 @@ class ExecBot:
         line = self._line(self.hello_ms, "to the hello")
         if line is None:
             raise self._lost("at the hello")
-        line = line.strip()
+        # A byte order mark may open the output of a program whose runtime writes UTF-8 so.
+        line = line.strip().removeprefix("\ufeff")
         if line.split(maxsplit=1)[:1] != ["ready"]:
             self.gone = f"answered the hello with {_shown(line)}, not ready"
             self.close()
