@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,27 @@ def test_a_review_is_the_same_for_the_same_seed_and_any_number_of_workers() -> N
     assert one == again
     assert one.decisions and all(d.seat == 2 and d.loss >= 0 for d in one.decisions)
     assert set(one.players) == {2}
+
+
+def test_a_review_starts_no_more_processes_than_it_has_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # tapete analyze takes one process a core by default: on a big machine, dozens of them for
+    # a short match's few decisions, each an interpreter to start.
+    rec = short_match("pocha(players=3, schedule=[1])")
+    planned = coach.plan(rec, seats=[0, 1, 2], iterations=4)
+    started: list[int] = []
+    spawn = multiprocessing.get_context("spawn")
+
+    class Counted:
+        def Pool(self, processes: int) -> Any:  # noqa: N802  (multiprocessing's name)
+            started.append(processes)
+            return spawn.Pool(processes)
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: Counted())
+    result = coach.review(rec, iterations=4, workers=64)
+    assert started == [len(planned.tasks)] and 1 < len(planned.tasks) < 64
+    assert result == coach.review(rec, iterations=4)
 
 
 def test_random_play_loses_more_than_a_counting_player() -> None:

@@ -264,7 +264,8 @@ def _run(tasks: Sequence[Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
     if workers <= 1 or len(tasks) < 2:
         yield from ((t.index, review_task(t)) for t in tasks)
         return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    # No more processes than decisions: each one started costs an interpreter and an import.
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
         yield from pool.imap_unordered(_indexed, tasks)
 
 
