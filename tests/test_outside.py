@@ -410,6 +410,21 @@ def test_a_byte_order_mark_before_ready_is_no_matter(tmp_path: Path) -> None:
     assert "failed" not in run.stderr and "match over:" in run.stdout, run.stderr
 
 
+@pytest.mark.skipif(os.name != "posix", reason="a program the system cannot run")
+def test_a_program_that_cannot_be_started_is_told_once(tmp_path: Path) -> None:
+    # Executable, so found, but with no #! line: the system will not run it. Its random
+    # stand-ins were played without a word.
+    script = tmp_path / "bot"
+    script.write_text("echo ready\n", "utf-8")
+    script.chmod(0o755)
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{exec_seat(script)},random,random,random")
+    assert run.returncode == 0, run.stderr
+    assert "match over:" in run.stdout
+    said = "failed to choose a move (BotError: the bot could not be started: "
+    assert said in run.stderr and "it plays no more in this match" in run.stderr, run.stderr
+    assert run.stderr.count("failed") == 1, run.stderr
+
+
 def test_a_silent_bot_times_out_at_the_hello(tmp_path: Path) -> None:
     bot = bot_script(tmp_path, hello='time.sleep(30) or "ready"')
     game = tapete.load(SPECS["pocha"])

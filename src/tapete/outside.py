@@ -232,6 +232,7 @@ class ExecBot:
         self.ready = False
         self.gone: str | None = None  # why the bot no longer plays
         self.closed = False
+        self.unstarted: str | None = None  # why the program could not be started, until told
 
     # --- the match -----------------------------------------------------------------------
 
@@ -252,7 +253,8 @@ class ExecBot:
                 start_new_session=os.name == "posix",
             )
         except OSError as exc:
-            self.gone = f"could not start {shlex.join(self.argv)}: {exc}"
+            # Told at its first decision, once (as an exit is), not taken silently as gone.
+            self.unstarted = f"could not be started: {exc}"
             return
         _RUNNING.add(self)
         _end_all_on_signals()
@@ -276,6 +278,9 @@ class ExecBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: Any) -> Action:
         """The program's answer to this decision; BotError when there is none to play."""
+        if self.unstarted is not None and self.gone is None:
+            self.gone = self.unstarted
+            raise self._stopped()
         if self.gone is not None:
             raise BotGoneError(f"the bot is not playing: {self.gone}")
         if self.game is None or self.process is None:
