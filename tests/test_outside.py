@@ -579,6 +579,24 @@ def test_seat_lists_split_only_at_top_level_commas() -> None:
     assert "--seats: 'hard(ms=100,random,random,random' has a parenthesis" in run.stderr
 
 
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
+@pytest.mark.parametrize("command", ["play", "arena"])
+def test_a_quote_escaped_in_a_command_is_part_of_it(command: str) -> None:
+    # cmd="sh bot.sh \"smile :)\"" is one seat, as the string literal it is: the seat list
+    # was split as if the escaped quote closed the string (a parenthesis or quote left open).
+    cmd = f'sh {shlex.quote(str(SHELL_EXAMPLE))} "smile :)"'
+    seat = f"exec(cmd={json.dumps(cmd)})"
+    assert '\\"smile :)\\"' in seat
+    if command == "play":
+        run = tapete_run("play", SPECS["pocha"], "--seats", f"{seat},random,random,random")
+    else:
+        run = tapete_run(
+            "arena", SPECS["pocha"], "--bots", f"{seat},random", "--matches", "2", "--workers", "1"
+        )
+    assert run.returncode == 0, run.stderr
+    assert "failed" not in run.stderr and seat in run.stdout, run.stderr
+
+
 def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:
     run = tapete_run("play", SPECS["pocha"], "--seats", 'exec(cmd="./no-such-bot"),random,x,y')
     assert run.returncode == 2

@@ -131,10 +131,18 @@ def split_seats(text: str) -> list[str]:
     Traceback (most recent call last):
     ...
     tapete.errors.SpecError: 'hard(ms=1' has a parenthesis or quote left open
+
+    A backslash in quotes escapes the next character, as in the spec's string literals:
+
+    >>> split_seats(r'exec(cmd="echo \\"ready :)"),random')
+    ['exec(cmd="echo \\\\"ready :)")', 'random']
     """
-    seats, depth, quote, start = [], 0, "", 0
+    seats, depth, quote, start, escaped = [], 0, "", 0, False
     for i, char in enumerate(text):
-        if quote:
+        if escaped:
+            escaped = False
+        elif quote:
+            escaped = char == "\\"
             quote = "" if char == quote else quote
         elif char in "\"'":
             quote = char
