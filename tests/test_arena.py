@@ -8,6 +8,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -268,6 +269,19 @@ def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
     assert data["format"] == "tapete-arena/1" and len(data["matches"]) == 4
     assert data["warnings"] == [] and all(r["stand_ins"] == 0 for r in data["results"])
     assert out_png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_the_command_says_how_many_workers_played() -> None:
+    # Asked for 6, an arena of 4 matches plays on 4 (one a match at most), and says so.
+    arena_command = ["arena", "pocha(schedule=[1])", "--bots", "random,easy"]
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", *arena_command, "--matches", "4", "--workers", "6"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^4 matches in [\d.]+ s on 4 workers$", run.stderr, re.M), run.stderr
 
 
 THINKER = """

@@ -647,7 +647,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
             ray=args.ray,
         )
     elapsed = time.perf_counter() - start
-    processes = f"{workers} worker{'s' if workers > 1 else ''}"
+    used = min(workers, len(result.matches))  # the arena starts no more than it has matches
+    processes = f"{used} worker{'s' if used > 1 else ''}"
     if args.ray is not None:
         processes = f"Ray ({args.ray or 'local'})"
     print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
