@@ -506,15 +506,24 @@ def test_interrupting_tapete_ends_its_bots(tmp_path: Path, stop: int | None, cod
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not pid_file.exists() or not pid_file.read_text():
-            assert time.monotonic() < deadline and tapete.poll() is None
-            time.sleep(0.05)
-        pid = int(pid_file.read_text())
+        pid = _written_pid(pid_file, tapete)
         tapete.send_signal(stop)  # the bot is thinking: tapete must not wait for it
         assert tapete.wait(timeout=30) == code
     finally:
         tapete.kill()
+    _assert_ended(pid)
+
+
+def _written_pid(pid_file: Path, tapete: subprocess.Popen[bytes]) -> int:
+    """The bot's process id, once the bot has written it to ``pid_file`` (tapete running)."""
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline and tapete.poll() is None
+        time.sleep(0.05)
+    return int(pid_file.read_text())
+
+
+def _assert_ended(pid: int) -> None:
     left = Path(f"/proc/{pid}").exists()
     if left:  # not to outlive the test
         os.kill(pid, signal.SIGKILL)
@@ -550,19 +559,12 @@ def test_stopping_tapete_while_it_waits_for_a_bot_to_exit_ends_the_bot(tmp_path:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not pid_file.exists() or not pid_file.read_text():
-            assert time.monotonic() < deadline and tapete.poll() is None
-            time.sleep(0.05)
-        pid = int(pid_file.read_text())
+        pid = _written_pid(pid_file, tapete)
         tapete.send_signal(signal.SIGTERM)
         assert tapete.wait(timeout=30) == -signal.SIGTERM
     finally:
         tapete.kill()
-    left = Path(f"/proc/{pid}").exists()
-    if left:  # not to outlive the test
-        os.kill(pid, signal.SIGKILL)
-    assert not left
+    _assert_ended(pid)
 
 
 # --- naming the seats ------------------------------------------------------------------------

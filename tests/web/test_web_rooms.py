@@ -14,7 +14,7 @@ import pytest
 from tapete.record import Recorder, dumps
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Truth
-from webclient import Server, running
+from webclient import Client, Server, running
 
 
 class Inbox:
@@ -247,21 +247,28 @@ def test_a_bot_stands_in_after_the_grace_period_and_gives_the_seat_back() -> Non
         assert room["you"] == 0 and not room["seats"][0]["standin"]
 
 
+def _bea_joins_and_never_comes(server: Server, grace: float) -> tuple[str, Client]:
+    """A table of Pocha (one hand of 1) with two people's seats: you, connected as host, and
+    Bea, who joined by the API and whose page never connects."""
+    table = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        grace=grace,
+        bot_delay=0,
+        seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    code = str(table["code"])
+    server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    me = server.client()
+    me.hello(code, str(table["token"]))
+    return code, me
+
+
 def test_a_friend_who_takes_a_seat_and_never_comes_is_stood_in_for() -> None:
     """A seat taken by a join whose page never connected (closed at once, or a client that
     only joined) once held the table up for ever: no connection ever left it, so no bot came."""
     with running() as server:
-        table = server.create(
-            "pocha",
-            params={"schedule": "[1]"},
-            grace=0.2,
-            bot_delay=0,
-            seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
-        )
-        code = str(table["code"])
-        server.post(f"/api/tables/{code}/join", {"name": "Bea"})
-        me = server.client()
-        me.hello(code, str(table["token"]))
+        code, me = _bea_joins_and_never_comes(server, grace=0.2)
         room = me.until(lambda m: m["type"] == "room" and m["seats"][1]["standin"], 5)
         assert room["seats"][1]["away"] and room["seats"][1]["name"] == "Bea"
         me.send({"type": "start"})
@@ -282,17 +289,7 @@ def test_a_friend_the_host_moves_before_coming_is_stood_in_for_at_the_new_seat()
     """The wait for a friend who has not come goes with them when the host moves them: it was
     left on the old seat number, and the new seat held the table up for ever."""
     with running() as server:
-        table = server.create(
-            "pocha",
-            params={"schedule": "[1]"},
-            grace=0.5,
-            bot_delay=0,
-            seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
-        )
-        code = str(table["code"])
-        server.post(f"/api/tables/{code}/join", {"name": "Bea"})
-        me = server.client()
-        me.hello(code, str(table["token"]))
+        _, me = _bea_joins_and_never_comes(server, grace=0.5)
         me.send({"type": "move", "seat": 1, "to": 3})
         room = me.until(lambda m: m["type"] == "room" and m["seats"][3]["standin"], 5)
         assert room["seats"][3]["name"] == "Bea" and not room["seats"][1]["standin"]
