@@ -212,8 +212,9 @@ class TableScreen(SceneScreen):
     def keep(self) -> None:
         """Write the match so far over its file in the records folder (a new one at first).
         A match just over is left to ``finish``, which writes it and tells on the summary."""
-        steps = self.session.steps or self.kept is not None  # all undone: written over too
-        if steps and not self.finished and self.session.over is None:
+        # A match with a move, or one already kept (every move undone: written over too).
+        started = bool(self.session.steps) or self.kept is not None
+        if started and not self.finished and self.session.over is None:
             rec = self.session.record()
             written = self.tapete.save_record(rec, self.kept, self.written)
             if written.path is not None:
