@@ -64,6 +64,7 @@ __all__ = [
     "steps",
     "verify_deals",
     "write",
+    "write_whole",
 ]
 
 FORMAT = "tapete-record/1"
@@ -519,15 +520,20 @@ MAX_BYTES = 64 * 1024 * 1024  # a whole 22-deal match is about 40 KB: far bigger
 
 
 def write(record: Record, path: str | Path, *, exclusive: bool = False) -> None:
-    """Write a record; a name ending in ``.gz`` is gzip-compressed. The whole file or nothing:
-    it is written beside its place, flushed to the disk and then put there, so a full disk or
-    a crash mid-write leaves the record that was there before (and raises OSError). The file
-    being written is hidden (``.out.json.x1y2.tmp``): a crash may leave it, never in a listing.
-    ``exclusive``: a file already at ``path`` is never written over (FileExistsError), even
-    one another process put there a moment before."""
+    """Write a record; a name ending in ``.gz`` is gzip-compressed. The whole file or nothing
+    (``write_whole``): a full disk or a crash mid-write leaves the record that was there before
+    (and raises OSError). ``exclusive``: a file already at ``path`` is never written over
+    (FileExistsError), even one another process put there a moment before."""
     target = Path(path)
     data = dumps(record).encode()
     data = gzip.compress(data, mtime=0) if target.name.endswith(".gz") else data
+    write_whole(target, data, exclusive=exclusive)
+
+
+def write_whole(target: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Put ``data`` at ``target``, the whole file or nothing: it is written beside its place,
+    hidden (``.out.json.x1y2.tmp``: a crash may leave it, never in a listing), flushed to the
+    disk and then put there; ``exclusive`` as in ``write``."""
     folder = target.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
@@ -535,7 +541,7 @@ def write(record: Record, path: str | Path, *, exclusive: bool = False) -> None:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        # A temporary file is its owner's alone: the record keeps the mode of the one it
+        # A temporary file is its owner's alone: the file keeps the mode of the one it
         # replaces, or the usual one.
         os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
         if exclusive:

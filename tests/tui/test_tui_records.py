@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -240,6 +241,31 @@ def test_a_save_killed_mid_write_leaves_the_match_before_and_nothing_damaged(
     assert [s.path for s in found.saved] == [kept]
     assert record.read(kept) == record.cut(rec, 6)
     assert records.holding(folder, record.cut(rec, 6)) == kept
+    # A listing an hour later removes what the crash left (a write takes a moment).
+    (left,) = (p for p in folder.iterdir() if p != kept)
+    assert left.name.startswith(".") and left.name.endswith(".tmp")
+    records.folder_records(folder)
+    assert left.exists()  # it might still be being written
+    hour_ago = left.stat().st_mtime - records.STALE_SECONDS - 1
+    os.utime(left, (hour_ago, hour_ago))
+    records.folder_records(folder)
+    assert list(folder.iterdir()) == [kept]
+
+
+def test_settings_are_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kill mid-write (here, the write failing before it is put in place) keeps the settings
+    there were, rather than an empty or half file that resets them."""
+    records.save_settings(tmp_path, {"lang": "es", "speed": "fast"})
+
+    def cut_short(*args: object) -> None:
+        raise OSError("killed")
+
+    monkeypatch.setattr(os, "replace", cut_short)
+    records.save_settings(tmp_path, {"lang": "pt", "speed": "slow"})
+    assert records.load_settings(tmp_path) == {"lang": "es", "speed": "fast"}
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
 
 
 def test_two_saves_of_one_match_in_the_same_second_keep_both(

@@ -6,9 +6,11 @@ The folder is ``TAPETE_DATA`` when set, else the platform's user data folder for
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -118,6 +120,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     person who played at this terminal is "you" in ``lang``, as the replay names them."""
     if not folder.is_dir():
         return Listing([], [])
+    _sweep(folder)
     read, unreadable = [], []
     for path in _files(folder)[:limit]:
         try:
@@ -145,6 +148,19 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         out.append(Saved(path, when, rec.game, ", ".join(names), result))
     return Listing(out, unreadable)
+
+
+STALE_SECONDS = 3600.0  # a file is written in a moment: one this old was left by a crash
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the hidden files a crash left half written (``record.write_whole``'s
+    ``.NAME.x1y2.tmp``) once they are an hour old: the file each was to replace is whole."""
+    now = time.time()
+    for path in folder.glob(".*.tmp"):
+        with contextlib.suppress(OSError):  # gone meanwhile, or not ours to remove
+            if now - path.stat().st_mtime > STALE_SECONDS:
+                path.unlink()
 
 
 def _files(folder: Path) -> list[Path]:
@@ -227,6 +243,7 @@ def load_settings(folder: Path) -> dict[str, Any]:
 def save_settings(folder: Path, settings: dict[str, Any]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        # Whole or not at all: a kill mid-write keeps the settings there were.
+        record.write_whole(folder / "settings.json", json.dumps(settings, indent=2).encode())
     except OSError:
         pass  # settings are a convenience: a read-only home must not stop a game
