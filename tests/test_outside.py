@@ -500,11 +500,7 @@ def test_interrupting_tapete_ends_its_bots(tmp_path: Path, stop: int | None, cod
         tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
     )
     seats = f"{python_seat(bot, ms=60_000)},random,random,random"
-    tapete = subprocess.Popen(
-        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    tapete = _playing(seats)
     try:
         pid = _written_pid(pid_file, tapete)
         tapete.send_signal(stop)  # the bot is thinking: tapete must not wait for it
@@ -512,6 +508,15 @@ def test_interrupting_tapete_ends_its_bots(tmp_path: Path, stop: int | None, cod
     finally:
         tapete.kill()
     _assert_ended(pid)
+
+
+def _playing(seats: str) -> subprocess.Popen[bytes]:
+    """``tapete play`` of a Pocha match with ``seats``, started in another process."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _written_pid(pid_file: Path, tapete: subprocess.Popen[bytes]) -> int:
@@ -553,11 +558,7 @@ def test_stopping_tapete_while_it_waits_for_a_bot_to_exit_ends_the_bot(tmp_path:
     bot = tmp_path / "stubborn.py"
     bot.write_text(STUBBORN.replace("PID", repr(str(pid_file))), "utf-8")
     seats = f"{python_seat(bot)},random,random,random"
-    tapete = subprocess.Popen(
-        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    tapete = _playing(seats)
     try:
         pid = _written_pid(pid_file, tapete)
         tapete.send_signal(signal.SIGTERM)

@@ -343,13 +343,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         written[:] = [rec]
         return True
 
-    def keep(so_far: record.Record) -> None:
-        # The --record file holds the match up to each of your moves and turns, so a crash, a
-        # closed terminal or ^C loses none of your moves; a write that fails is said, and play
-        # goes on (its end is written again).
-        write(so_far)
-
-    keep_so_far = keep if humans and path is not None else None
+    # The --record file holds the match up to each of your moves and turns, so a crash, a
+    # closed terminal or ^C loses none of your moves; a write that fails is said, and play goes
+    # on (its end is written again).
+    keep_so_far = write if humans and path is not None else None
     try:
         # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
         with players.seated(game, agents) as finish:

@@ -79,7 +79,7 @@ def play(
     on_step: Listener | None = None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
     on_failure: Callable[[Seat, Exception], None] | None = None,
-    keep: Callable[[Record], None] | None = None,
+    keep: Callable[[Record], object] | None = None,
 ) -> tuple[Any, Record]:
     """Play ``game`` to the end with one agent (or bot level name) per seat.
 
@@ -105,7 +105,7 @@ def resume(
     on_step: Listener | None = None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None = None,
     on_failure: Callable[[Seat, Exception], None] | None = None,
-    keep: Callable[[Record], None] | None = None,
+    keep: Callable[[Record], object] | None = None,
 ) -> tuple[Any, Record]:
     """Play an unfinished ``record`` to the end: checked first, then on from its last move
     (``keep`` and the rest as in ``play``).
@@ -163,7 +163,7 @@ def _run(
     on_step: Listener | None,
     on_illegal: Callable[[Seat, IllegalActionError], None] | None,
     on_failure: Callable[[Seat, Exception], None] | None,
-    keep: Callable[[Record], None] | None = None,
+    keep: Callable[[Record], object] | None = None,
 ) -> tuple[Any, Record]:
     rngs = [seat_rng(seed, i) for i in range(game.players)]
     moves, told = 0, -1  # moves played here; the number of them keep was last given

@@ -122,11 +122,7 @@ def test_a_records_folder_removed_mid_match_is_made_again_at_the_next_move(
             await press_a_legal_key(pilot, rng)
             screen = await settle(pilot)
             assert screen.kept == kept and screen.failed == ()
-            rec = record.read(kept)
-            played = [a for d in rec.deals for _, a in d.actions]
-            assert played == [
-                screen.session.game.format_action(s.action) for s in screen.session.steps
-            ]
+            assert_holds_the_table(kept, screen)
 
     run(go())
 
@@ -152,11 +148,7 @@ def test_a_save_another_tapete_goes_on_with_is_not_written_over(tmp_path: Path) 
             screen = await settle(pilot)
             assert record.read(kept) == theirs
             assert screen.kept is not None and screen.kept != kept
-            mine = record.read(screen.kept)
-            played = [a for d in mine.deals for _, a in d.actions]
-            assert played == [
-                screen.session.game.format_action(s.action) for s in screen.session.steps
-            ]
+            assert_holds_the_table(screen.kept, screen)
             await pilot.press("ctrl+q")
             await pilot.pause()
             await pilot.press("d")  # quit without saving: this sitting's file goes, theirs stays
@@ -164,6 +156,13 @@ def test_a_save_another_tapete_goes_on_with_is_not_written_over(tmp_path: Path) 
         assert record.read(kept) == theirs
 
     run(go())
+
+
+def assert_holds_the_table(path: Path, screen: TableScreen) -> None:
+    """The match kept at ``path`` is the one on ``screen``'s table, move for move."""
+    rec = record.read(path)
+    played = [a for d in rec.deals for _, a in d.actions]
+    assert played == [screen.session.game.format_action(s.action) for s in screen.session.steps]
 
 
 def played_on_by_one_move(rec: Record) -> Record:
@@ -189,12 +188,7 @@ def test_a_move_undone_is_undone_in_the_kept_match_too(tmp_path: Path) -> None:
                 await pilot.press("u")
                 await pilot.pause()
                 assert screen.kept is not None
-                rec = record.read(screen.kept)
-                played = [a for d in rec.deals for _, a in d.actions]
-                on_table = [
-                    screen.session.game.format_action(s.action) for s in screen.session.steps
-                ]
-                assert played == on_table
+                assert_holds_the_table(screen.kept, screen)
 
     run(go())
 
