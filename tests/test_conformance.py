@@ -159,6 +159,36 @@ def test_views_depend_only_on_what_the_seat_may_know(
             )
 
 
+def scribble(value: Any) -> None:
+    """Change every list and dict inside ``value``, as careless code might."""
+    if isinstance(value, list):
+        for item in value:
+            scribble(item)
+        value.append("scribbled")
+    elif isinstance(value, dict):
+        for item in value.values():
+            scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, tuple):
+        for item in value:
+            scribble(item)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_changing_the_events_given_changes_no_state(spec: str) -> None:
+    """The events of a step, as ``events`` and ``visible_events`` give them, are the caller's
+    own: a list changed in one (a hand, the scores) changes neither the state nor what it
+    tells next time."""
+    game = tapete.load(spec)
+    for state, _ in random_playout(game, 5):
+        before, told = fingerprint(state), [e.to_json() for e in game.events(state)]
+        for seat in [None, *range(game.players)]:
+            for event in (*game.events(state), *game.visible_events(state, seat)):
+                scribble(dict(event.data))
+        assert fingerprint(state) == before, "an event given out was the state's own"
+        assert [e.to_json() for e in game.events(state)] == told
+
+
 @pytest.mark.parametrize("spec", ALL_SPECS)
 @FAST
 @given(seed=st.integers(0, 2**32 - 1))

@@ -70,6 +70,7 @@ __all__ = [
     "mypyc_attr",
     "parse_spec",
     "seat_scores",
+    "unshared",
 ]
 
 if TYPE_CHECKING:
@@ -263,6 +264,28 @@ class Event:
     def __reduce__(self) -> tuple[Callable[..., Event], tuple[str, dict[str, Any]]]:
         # A read-only mapping does not pickle; its items do, and a state keeps its last events.
         return Event, (self.type, dict(self.data))
+
+
+def unshared(event: Event) -> Event:
+    """``event`` with lists and dicts of its own, for a state that keeps the event itself: what
+    a caller does to the events it is given must not change the state they came from.
+
+    >>> kept = Event("end", {"scores": [3, 1], "winners": [0]})
+    >>> given = unshared(kept)
+    >>> given.data["winners"].append(1)
+    >>> given == kept, kept.data["winners"]
+    (False, [0])
+    """
+    return Event(event.type, {key: _copied(value) for key, value in event.data.items()})
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        items = [_copied(v) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    if isinstance(value, Mapping):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 def jsonable(value: Any) -> Any:

@@ -90,6 +90,7 @@ from tapete.game import (
     count_in,
     deal_as_seen,
     mypyc_attr,
+    unshared,
 )
 
 __all__ = [
@@ -1129,7 +1130,7 @@ def visible_action(state: State, action: Action, seat: Seat | None) -> str:
 def _event(pending: _Pending) -> Event:
     # Deals, melds and runs are kept raw in the state and rendered here, off the playout path.
     if isinstance(pending, Event):
-        return pending
+        return unshared(pending)
     if isinstance(pending, Round):
         return _deal_event(pending)
     if isinstance(pending, Meld):

@@ -62,6 +62,7 @@ from tapete.game import (
     count_in,
     deal_as_seen,
     mypyc_attr,
+    unshared,
 )
 
 __all__ = [
@@ -726,7 +727,7 @@ def outcome(state: State) -> Outcome | None:
 
 def events(state: State) -> tuple[Event, ...]:
     """The deal, buys, auction, trump, tricks, pot, split, score and end the last step caused."""
-    return tuple(e if isinstance(e, Event) else _trick_event(*e) for e in state.last)
+    return tuple(unshared(e) if isinstance(e, Event) else _trick_event(*e) for e in state.last)
 
 
 def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:

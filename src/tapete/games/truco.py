@@ -82,6 +82,7 @@ from tapete.game import (
     check_params,
     deal_as_seen,
     mypyc_attr,
+    unshared,
 )
 
 __all__ = [
@@ -943,7 +944,7 @@ def visible_action(state: State, action: Action, seat: Seat | None) -> str:
 def _event(pending: _Pending) -> Event:
     # Events are kept raw in the state and only rendered here, off the playout hot path.
     if isinstance(pending, Event):
-        return pending
+        return unshared(pending)
     if isinstance(pending, Deal):
         d = pending
         return Event(

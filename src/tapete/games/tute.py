@@ -79,6 +79,7 @@ from tapete.game import (
     deal_as_seen,
     format_value,
     mypyc_attr,
+    unshared,
 )
 
 __all__ = [
@@ -1109,7 +1110,7 @@ def visible_action(state: State, action: Action, seat: Seat | None) -> str:
 def _event(params: Params, pending: _Pending) -> Event:
     # Tricks, draws and scores are kept raw in the state and rendered here, off the playout path.
     if isinstance(pending, Event):
-        return pending
+        return unshared(pending)
     if isinstance(pending, Deal):
         return _deal_event(params, pending)
     if pending[0] == "score":
