@@ -284,6 +284,20 @@ def test_a_state_made_under_other_rules_of_the_same_module_is_named_as_such() ->
     assert again.observe(again.apply(state, three.legal_actions(state)[0]), 0).seat == 0
 
 
+def test_a_view_seen_under_other_rules_of_the_same_module_is_not_sampled() -> None:
+    """A view of Pocha for three given to Pocha for four is refused, as its state is, rather
+    than dealt out as a state of three seats that the game then refuses."""
+    three, four = tapete.load("pocha(players=3)"), tapete.load("pocha")
+    view = three.observe(three.new_state(seed=1), 0)
+    made = r"a view of pocha\(players=3\) is not a view of pocha: give it to the game"
+    with pytest.raises(TypeError, match=made):
+        four.sample_state(view, random.Random(0))
+    with pytest.raises(TypeError, match="is not a view of oh_hell"):
+        tapete.load("oh_hell(players=3)").sample_state(view, random.Random(0))
+    again = tapete.load("pocha(players=3)")
+    assert again.observe(again.sample_state(view, random.Random(0)), 0) == view
+
+
 @pytest.mark.parametrize("spec", ["oh_hell(players=5)", "tute(players=4)", "poch(rounds=2)"])
 def test_a_game_pickles_and_copies_to_the_same_game(spec: str) -> None:
     """A ``Game`` travels to another process (its rules module by name) and deep-copies."""

@@ -459,6 +459,8 @@ class Game(Generic[S, V]):
             kind = type(rng).__name__
             raise TypeError(f"sample_state draws from a random.Random, not a {kind}")
         try:
+            if view.params is not self.params:  # type: ignore[attr-defined]
+                self._same_rules(view, "view")
             return self.rules.sample_state(view, rng)
         except _FOREIGN:
             self._own(view, "View")
@@ -538,13 +540,15 @@ class Game(Generic[S, V]):
             self._own(state, "State")
             self._same_rules(state)
 
-    def _same_rules(self, state: Any) -> None:
-        """A TypeError unless ``state`` was made under this game's parameters: a state of
-        Pocha for three, say, given to Pocha for four or to Oh Hell (one module, other rules)."""
-        if state.params != self.params:
-            made = Game(self.name, state.params, self.rules, self.defaults).spec
+    def _same_rules(self, value: Any, kind: str = "state") -> None:
+        """A TypeError unless ``value``, a state or a view, was made under this game's
+        parameters: one of Pocha for three, say, given to Pocha for four or to Oh Hell (one
+        module, other rules)."""
+        if value.params != self.params:
+            made = Game(self.name, value.params, self.rules, self.defaults).spec
             raise TypeError(
-                f"a state of {made} is not a state of {self.spec}: give it to the game that made it"
+                f"a {kind} of {made} is not a {kind} of {self.spec}:"
+                " give it to the game that made it"
             )
 
     def _seat(self, seat: object) -> Seat | None:
