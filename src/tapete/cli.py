@@ -254,7 +254,7 @@ def _to_resume(file: str) -> tuple[record.Record, Game[Any, Any]]:
             "{file}: a record without its seed and decks cannot be resumed", file=file
         )
     rec = _checked(rec, file)
-    game = load(rec.game)
+    game = record.recorded_game(rec)  # the rules it was played under, should a default change
     if rec.result is not None:
         raise RecordError("{file}: the match is over; tapete replay {file} shows it", file=file)
     return rec, game

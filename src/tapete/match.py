@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from tapete import bots
 from tapete.errors import IllegalActionError, RecordError
 from tapete.game import Action, Game, Seat
-from tapete.record import Record, Recorder, SeatInfo, replay, steps
+from tapete.record import Record, Recorder, SeatInfo, recorded_game, replay, steps
 
 __all__ = ["AbandonedError", "Agent", "choose_or_stand_in", "play", "resume", "seat_rng"]
 
@@ -121,13 +121,11 @@ def resume(
     >>> again.deals[0] == whole.deals[0], len(again.deals), again.result is not None
     (True, 2, True)
     """
-    from tapete.games import load
-
-    game = load(record.game)
     if record.seed is None:
         raise RecordError("the record has no seed: its next deals cannot be known")
-    agents, infos = _agents(game, seats, names)
     checked = list(steps(record))
+    game = recorded_game(record)  # the rules it was played under, should a default have changed
+    agents, infos = _agents(game, seats, names)
     start = checked[0][1] if checked else replay(record)
     recorder = Recorder(game, start, record.seed, infos)
     for _, _, seat, action, after in checked:

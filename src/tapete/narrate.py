@@ -43,7 +43,7 @@ from tapete.present import (
     present,
     raise_call,
 )
-from tapete.record import Record
+from tapete.record import Record, recorded_game
 from tapete.record import steps as record_steps
 
 __all__ = [
@@ -534,9 +534,7 @@ def record_story(
     those of each decision, in order. The record is replayed and checked on the way
     (``tapete.record.steps``); a deal's own entry comes from the step that ended the one before.
     """
-    from tapete.games import load
-
-    game = load(record.game)
+    game = recorded_game(record)
     story: list[DealStory] = []
     for _, before, seat, action, after in record_steps(record):
         if not story:  # the first deal, told by the events of the first state
@@ -576,11 +574,9 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     Shown as it is: pass a record the engine wrote or rebuilt (``tapete.record.checked``), never
     one read from a file unchecked.
     """
-    from tapete.games import load
-
     you = record_you(record)
     names = [tr(lang, "you") if i == you else s.name for i, s in enumerate(record.seats)]
-    teams = load(record.game).teams is not None
+    teams = recorded_game(record).teams is not None
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
         f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
     )

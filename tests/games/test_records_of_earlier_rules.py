@@ -16,7 +16,8 @@ import pytest
 import tapete
 from tapete import record
 from tapete.errors import RecordError
-from tapete.match import play
+from tapete.match import play, resume
+from tapete.narrate import record_lines, record_story
 
 
 def rewritten(spec: str, seed: int, game: str, **params: Any) -> record.Record:
@@ -79,3 +80,20 @@ def test_a_parameter_the_spec_names_must_still_agree_with_the_record() -> None:
     unknown = rewritten("pocha(schedule=[1])", 1, "pocha(schedule=[1])", colour="red")
     with pytest.raises(RecordError, match="no parameter colour"):
         record.replay(unknown)
+
+
+def test_an_unfinished_record_from_before_a_default_changed_goes_on_under_its_rules() -> None:
+    old = rewritten("pocha(schedule=[1, 2])", 3, "pocha(schedule=[1, 2])", max_players=4)
+    final, whole = resume(record.cut(old, 3), ["random"] * 4)
+    assert whole.result is not None and whole.params["max_players"] == 4
+    assert whole.deals[0].actions[:3] == old.deals[0].actions[:3]
+    game = record.recorded_game(whole)
+    assert game.outcome(record.replay(whole)) == game.outcome(final) is not None
+
+
+def test_a_record_from_before_a_default_changed_is_told_to_each_seat() -> None:
+    old = rewritten("pocha(schedule=[1, 2])", 3, "pocha(schedule=[1, 2])", max_players=4)
+    for seat in (0, None):
+        story = record_story(old, seat, open_hands=False)
+        assert len(story) == len(old.deals)
+    assert "match over" in "\n".join(record_lines(old))

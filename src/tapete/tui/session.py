@@ -18,7 +18,6 @@ from tapete.bots import Move
 from tapete.coach import Review, Reviewed
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
-from tapete.games import load
 from tapete.i18n import tr
 from tapete.match import seat_rng
 from tapete.narrate import (
@@ -31,7 +30,7 @@ from tapete.narrate import (
     step_entries,
 )
 from tapete.present import Table, actions, deal_unit, forbidden_bids, game_deck, present
-from tapete.record import Record, Recorder, SeatInfo
+from tapete.record import Record, Recorder, SeatInfo, recorded_game
 from tapete.record import steps as record_steps
 
 __all__ = [
@@ -586,8 +585,8 @@ class Replay(Timeline):
     """A record with every hand open, at ``position`` steps from its first deal."""
 
     def __init__(self, record: Record) -> None:
-        game = load(record.game)
         checked = list(record_steps(record))  # checks every decision against the rules
+        game = recorded_game(record)  # the rules it was played under (the defaults of its day)
         start = checked[0][1] if checked else _first_state(game, record)
         self.record = record  # before the timeline: it names "you"
         super().__init__(game, start, [s.name for s in record.seats])
