@@ -381,3 +381,21 @@ def test_replaying_what_is_not_a_record_says_what_to_give(value: Any) -> None:
     expected = r"a Record is replayed \(record\.loads or record\.read one\)"
     with pytest.raises(TypeError, match=expected):
         record.replay(value)
+
+
+@pytest.mark.parametrize("seat", [0, None])
+def test_a_seat_s_record_is_refused_for_what_it_is_wherever_a_match_is_dealt_again(
+    seat: int | None,
+) -> None:
+    """A record redacted to a seat (or a spectator) has no decks to deal again: replaying,
+    cutting, stepping through or redacting it once more says so, in every language, rather
+    than call its decks wrong."""
+    mine = record.loads(record.dumps(record.redact(finished(), seat)))
+    for use in (record.replay, lambda r: record.cut(r, 2), lambda r: list(record.steps(r))):
+        with pytest.raises(RecordError, match="holds only what one seat knew") as raised:
+            use(mine)
+        assert "must hold each of the" not in str(raised.value)
+    with pytest.raises(RecordError) as raised:
+        record.redact(mine, 1)
+    assert record_text("es", raised.value).startswith("este registro solo tiene lo que sabía")
+    assert record_text("pt", raised.value).startswith("este registro só tem o que um lugar")

@@ -874,6 +874,7 @@ _ES: dict[str, str] = {
     "{spec} has {players} seats; the record names {given}": "{spec} tiene {players} asientos; el registro nombra {given}",
     "teams: expected {expected}, the record says {given}": "teams: se esperaba {expected}, el registro dice {given}",
     "the record has no deals": "el registro no tiene ningún reparto",
+    "this record holds only what one seat knew (no seed, no deck orders, no other hands), so it cannot be replayed: the whole record of the match can": "este registro solo tiene lo que sabía un asiento (sin semilla, sin el orden de las barajas, sin las otras manos), así que no se puede repetir: el registro completo de la partida sí",
     "deal {deal}: {why}": "reparto {deal}: {why}",
     # a step, event, score or result the engine disagrees with: the detail stays English
     # (tapete.record.MISMATCH says why)
@@ -1728,6 +1729,7 @@ _PT: dict[str, str] = {
     "{spec} has {players} seats; the record names {given}": "{spec} tem {players} lugares; o registro nomeia {given}",
     "teams: expected {expected}, the record says {given}": "teams: esperava-se {expected}, o registro diz {given}",
     "the record has no deals": "o registro não tem nenhuma rodada",
+    "this record holds only what one seat knew (no seed, no deck orders, no other hands), so it cannot be replayed: the whole record of the match can": "este registro só tem o que um lugar sabia (sem semente, sem a ordem dos baralhos, sem as outras mãos), então não pode ser reproduzido: o registro completo da partida pode",
     "deal {deal}: {why}": "rodada {deal}: {why}",
     # a step, event, score or result the engine disagrees with: the detail stays English
     # (tapete.record.MISMATCH says why)

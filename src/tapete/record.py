@@ -68,6 +68,11 @@ __all__ = [
 ]
 
 FORMAT = "tapete-record/1"
+REDACTED = (
+    "this record holds only what one seat knew (no seed, no deck orders, no other hands), so it"
+    " cannot be replayed: the whole record of the match can"
+)
+"""Why a seat's record (``redact``) is refused where the whole match must be dealt again."""
 
 
 @dataclass(frozen=True)
@@ -725,6 +730,8 @@ def _param(value: Any) -> Any:
 
 def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The game and the state before the first decision, dealt from the record's decks."""
+    if record.redacted is not None:
+        raise RecordError(REDACTED)
     try:
         game = recorded_game(record)
     except ValueError as exc:
