@@ -399,3 +399,15 @@ def test_a_seat_s_record_is_refused_for_what_it_is_wherever_a_match_is_dealt_aga
         record.redact(mine, 1)
     assert record_text("es", raised.value).startswith("este registro solo tiene lo que sabía")
     assert record_text("pt", raised.value).startswith("este registro só tem o que um lugar")
+
+
+@pytest.mark.parametrize("deal", [0, 1])
+def test_a_deal_s_deck_that_is_wrong_is_named_as_the_record_counts_deals(deal: int) -> None:
+    """Deals count from 1 in every refusal of a record: a repeated card, or a word that is no
+    card, in the second deal's deck is said of deal 2, before anything is dealt."""
+    doc = as_json(finished())
+    deck = doc["deals"][deal]["deck"]
+    deck[5] = deck[6]
+    assert refused(doc).startswith(f"deal {deal + 1}: its deck must hold each of the 40 cards")
+    deck[5] = "xx"
+    assert refused(doc).startswith(f"deal {deal + 1}: 'xx' is not a card")

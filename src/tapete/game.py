@@ -66,6 +66,7 @@ __all__ = [
     "check_params",
     "count_in",
     "deal_as_seen",
+    "deck_problem",
     "format_spec",
     "mypyc_attr",
     "parse_spec",
@@ -114,25 +115,44 @@ class Setup:
         if deal >= len(self.decks):
             return shuffled(cards, self.seed, deal)
         given = self.decks[deal]
-        if sorted(given) != sorted(cards):
-            from tapete.cards import format_cards
-
-            counts = Counter(given)
-            missing = sorted(set(cards) - set(given))
-            foreign = sorted(set(given) - set(cards))
-            repeated = sorted(c for c, k in counts.items() if k > 1 and c not in foreign)
-            none = Phrase("none")
+        problem = deck_problem(given, cards)
+        if problem is not None:
             raise SpecError(
-                "deck order for deal {deal} must hold each of the {cards} cards once (it has"
-                " {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})",
-                deal=deal,
-                cards=len(cards),
-                given=len(given),
-                missing=format_cards(missing) or none,
-                foreign=format_cards(foreign) or none,
-                repeated=format_cards(repeated) or none,
+                Phrase(
+                    "deck order for deal {deal} must hold each of the {cards} cards once (it has"
+                    " {given}; missing: {missing}; not in the deck: {foreign}; repeated:"
+                    " {repeated})",
+                    deal=deal,
+                    **problem,
+                )
             )
         return given
+
+
+def deck_problem(given: Sequence[Card], cards: Sequence[Card]) -> dict[str, object] | None:
+    """What keeps ``given`` from being an order of ``cards``, as the fields of a refusal (how
+    many cards it should hold and holds, which are missing, not in the deck, repeated); None
+    when it holds each card once.
+
+    >>> deck_problem([1, 2, 2], [1, 2, 3])["missing"], deck_problem([2, 1], [1, 2])
+    ('3o', None)
+    """
+    if sorted(given) == sorted(cards):
+        return None
+    from tapete.cards import format_cards
+
+    counts = Counter(given)
+    missing = sorted(set(cards) - set(given))
+    foreign = sorted(set(given) - set(cards))
+    repeated = sorted(c for c, k in counts.items() if k > 1 and c not in foreign)
+    none = Phrase("none")
+    return {
+        "cards": len(cards),
+        "given": len(given),
+        "missing": format_cards(missing) or none,
+        "foreign": format_cards(foreign) or none,
+        "repeated": format_cards(repeated) or none,
+    }
 
 
 class WordEnum(enum.IntEnum):

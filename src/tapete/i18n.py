@@ -876,6 +876,7 @@ _ES: dict[str, str] = {
     "the record has no deals": "el registro no tiene ningún reparto",
     "this record holds only what one seat knew (no seed, no deck orders, no other hands), so it cannot be replayed: the whole record of the match can": "este registro solo tiene lo que sabía un asiento (sin semilla, sin el orden de las barajas, sin las otras manos), así que no se puede repetir: el registro completo de la partida sí",
     "deal {deal}: {why}": "reparto {deal}: {why}",
+    "deal {deal}: its deck must hold each of the {cards} cards once (it has {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})": "reparto {deal}: su baraja debe tener cada una de las {cards} cartas una vez (tiene {given}; faltan: {missing}; no son de la baraja: {foreign}; repetidas: {repeated})",
     # a step, event, score or result the engine disagrees with: the detail stays English
     # (tapete.record.MISMATCH says why)
     "{mismatch}": "el registro no coincide con el motor del juego: {mismatch}",
@@ -1731,6 +1732,7 @@ _PT: dict[str, str] = {
     "the record has no deals": "o registro não tem nenhuma rodada",
     "this record holds only what one seat knew (no seed, no deck orders, no other hands), so it cannot be replayed: the whole record of the match can": "este registro só tem o que um lugar sabia (sem semente, sem a ordem dos baralhos, sem as outras mãos), então não pode ser reproduzido: o registro completo da partida pode",
     "deal {deal}: {why}": "rodada {deal}: {why}",
+    "deal {deal}: its deck must hold each of the {cards} cards once (it has {given}; missing: {missing}; not in the deck: {foreign}; repeated: {repeated})": "rodada {deal}: o baralho dela deve ter cada uma das {cards} cartas uma vez (tem {given}; faltam: {missing}; não são do baralho: {foreign}; repetidas: {repeated})",
     # a step, event, score or result the engine disagrees with: the detail stays English
     # (tapete.record.MISMATCH says why)
     "{mismatch}": "o registro não confere com o motor do jogo: {mismatch}",

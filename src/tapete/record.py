@@ -31,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from tapete.cards import CARD_TEXT
+from tapete.cards import CARD_TEXT, Card
 from tapete.chance import by_lot, shuffled
 from tapete.errors import Phrase, RecordError, SpecError
 from tapete.game import (
@@ -40,6 +40,7 @@ from tapete.game import (
     Game,
     Outcome,
     Seat,
+    deck_problem,
     integer,
     jsonable,
     parse_spec,
@@ -753,12 +754,30 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
         )
     if not record.deals:
         raise RecordError("the record has no deals")
+    decks = [_deck(game, deal, number) for number, deal in enumerate(record.deals, start=1)]
     try:
-        decks = [[game.parse_card(c) for c in d.deck] for d in record.deals]
         state = game.new_state(record.seed or 0, decks=decks, dealer=record.deals[0].dealer)
     except ValueError as exc:
         raise RecordError("deal {deal}: {why}", deal=1, why=_why(exc)) from None
     return game, state
+
+
+def _deck(game: Game[Any, Any], deal: DealRecord, number: int) -> list[Card]:
+    """The deck order of a record's deal ``number`` (counted from 1), checked before any deal
+    is dealt, so that a refusal names the deal as the record counts it."""
+    try:
+        order = [game.parse_card(c) for c in deal.deck]
+    except ValueError as exc:
+        raise RecordError("deal {deal}: {why}", deal=number, why=_why(exc)) from None
+    problem = deck_problem(order, game.deck.cards)
+    if problem is not None:
+        raise RecordError(
+            "deal {deal}: its deck must hold each of the {cards} cards once (it has {given};"
+            " missing: {missing}; not in the deck: {foreign}; repeated: {repeated})",
+            deal=number,
+            **problem,
+        )
+    return order
 
 
 def _why(exc: ValueError) -> str | Phrase:
