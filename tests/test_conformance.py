@@ -472,6 +472,24 @@ def test_the_ints_with_text_are_exactly_the_game_s_actions(spec: str) -> None:
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
+def test_an_action_is_told_to_a_seat_only_if_it_has_a_text(spec: str) -> None:
+    """``visible_action`` tells a seat the text of an action of the game (``format_action``'s,
+    or less where the seat may know less), and refuses any other int as ``format_action``
+    does, rather than make up a text for it (``bid 9871``) or crash."""
+    game = tapete.load(spec)
+    state = game.new_state(seed=3)
+    for number in [*range(-2, 1100), 10**6, 2**70]:
+        try:
+            text = game.format_action(number)
+        except tapete.InvalidActionError:
+            for seat in (0, None):
+                with pytest.raises(tapete.InvalidActionError):
+                    game.visible_action(state, number, seat)
+            continue
+        assert game.visible_action(state, number, None) in (text, "play down"), number
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
 def test_a_card_of_another_deck_is_no_action(spec: str) -> None:
     """Every card text of the Spanish and French decks either names a card of the game's deck
     or is refused as text, naming the card: never some other deck's card, refused later by

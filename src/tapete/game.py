@@ -504,9 +504,11 @@ class Game(Generic[S, V]):
 
     def visible_action(self, state: S, action: Action | str, seat: Seat | None) -> str:
         """The text of ``action``, taken in ``state``, as ``seat`` may know it (a card played
-        face down by another seat is ``play down``)."""
+        face down by another seat is ``play down``); InvalidActionError, as ``format_action``
+        gives, for an int that is no action of this game."""
         action, seat = self.action(action), self._seat(seat)
         self._check(state)
+        self.format_action(action)  # no text made up for what is no action (``bid 9871``)
         return self.rules.visible_action(state, action, seat)
 
     def format_action(self, action: Action) -> str:
