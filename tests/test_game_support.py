@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tapete
 from tapete import bots
-from tapete.cards import format_card
+from tapete.cards import CardSet, format_card
 from tapete.game import Rules
 from tapete.games import ENTRIES, poch, pocha, pottle, rules_of, truco, tute
 from tapete.present import PRESENTERS, actions, present
@@ -208,6 +210,22 @@ def test_every_card_number_formats_and_parses_back() -> None:
 
     for number in (n for n in range(128) if is_card(n)):
         assert parse_card(format_card(number), french=number >= 64) == number
+
+
+DECKS = ["pocha", "pocha(deck=48)", "oh_hell(players=3, suits=2, ranks=5)", "truco(deck=clean)"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), spec=st.sampled_from([*DECKS, "poch", "pottle"]))
+def test_any_set_of_a_game_s_cards_reads_back_from_its_text_and_its_repr(
+    data: st.DataObject, spec: str
+) -> None:
+    game = tapete.load(spec)
+    cards = CardSet(data.draw(st.sets(st.sampled_from(game.deck.cards))))
+    french = max(game.deck.suits) >= 4  # French suits are 4 to 7
+    assert CardSet.parse(str(cards), french=french) == cards
+    assert eval(repr(cards), {"CardSet": CardSet}) == cards
+    assert pickle.loads(pickle.dumps(cards)) == cards
 
 
 @pytest.mark.parametrize("value", [None, 3, b"1o"])
