@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import pty
 import random
+import select
+import subprocess
+import sys
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,3 +57,29 @@ def random_playout(
         state = game.apply(state, action)
     path.append((state, -1))
     return path
+
+
+def at_a_terminal(*args: str, until: str, seconds: float = 60) -> str:
+    """What ``tapete ARGS`` shows a person at a terminal (its input and output a pseudo-terminal),
+    read until ``until`` appears or ``seconds`` pass; the program is then ended."""
+    main, side = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *args],
+        stdin=side, stdout=side, stderr=side, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(side)
+    seen = b""
+    deadline = time.monotonic() + seconds
+    try:
+        while until.encode() not in seen and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(main, 65536)
+                except OSError:  # the program ended and closed the terminal
+                    break
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(main)
+    return seen.decode(errors="replace")

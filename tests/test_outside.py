@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import tapete
+from support import at_a_terminal
 from tapete import SpecError, arena, bots, players, record
 from tapete.outside import LINE_BYTES, BotError, ExecBot, _Reader, from_spec
 
@@ -124,6 +125,19 @@ def test_the_example_bot_plays_a_whole_match_of_every_game(name: str, tmp_path: 
         assert firsts and all(firsts)  # every answer the bot gave was played
         assert rec.seats[seat].bot == python_seat(EXAMPLE)
     assert tapete_run("replay", str(path), "--plain").returncode == 0
+
+
+def test_a_person_at_a_terminal_with_an_outside_bot_is_told_why_the_line_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path))
+    seats = f"human,{python_seat(EXAMPLE)},random"
+    shown = at_a_terminal(
+        "play", "pocha(players=3, schedule=[1])", "--seats", seats, "--lang", "en",
+        until="your move",
+    )  # fmt: skip
+    assert "the table cannot seat an outside bot" in shown
+    assert "your move" in shown
 
 
 @pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")

@@ -116,9 +116,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _terminal_app(plain: bool) -> bool:
-    """Whether to open the Textual app: not asked for plain text, a terminal, Textual installed."""
+def _terminal_app(plain: bool, program: str | None = None) -> bool:
+    """Whether to open the Textual app: not asked for plain text, a terminal, Textual installed,
+    and no outside bot ``program`` at the table (which the table cannot seat)."""
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    if program is not None:
+        print(
+            f"tapete: the table cannot seat an outside bot ({program}); you play at the line"
+            " prompt",
+            file=sys.stderr,
+        )
         return False
     try:
         import tapete.tui  # noqa: F401
@@ -279,9 +287,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
-    # The table app seats bot levels only; with an outside bot, people get the line prompt.
-    outer = any(players.is_outer(k) for k in kinds)
-    if "human" in kinds and not outer and _terminal_app(args.plain):
+    # The table runs its bots in threads with no match start or end to tell them: a program
+    # (exec) needs both, so people playing with one get the line prompt, and are told why.
+    program = next((k for k in kinds if players.kind_of(k) == "exec"), None)
+    if "human" in kinds and _terminal_app(args.plain, program):
         from tapete.tui import PlayConfig, TapeteApp
 
         config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from support import at_a_terminal
 from tapete import record
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "train_pocha.py"
@@ -45,6 +46,16 @@ def test_the_trained_policy_plays_a_seat_and_is_recorded(policy: Path, tmp_path:
     assert played.returncode == 0, played.stderr
     rec = record.read(out)
     assert rec.seats[0].bot == seat and rec.result is not None
+
+
+def test_a_person_plays_the_trained_policy_at_the_table(
+    policy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path))
+    seats = f'human,policy(path="{policy}"),random'
+    shown = at_a_terminal("play", SPEC, "--seats", seats, "--lang", "en", until="on the table")
+    assert "on the table" in shown  # the table opened, not the line prompt
+    assert "your move" not in shown and "outside bot" not in shown
 
 
 def test_the_trained_policy_enters_an_arena(policy: Path, tmp_path: Path) -> None:
