@@ -1,6 +1,6 @@
 """Train a Pocha policy with sb3-contrib's MaskablePPO, save it, and play it as a tapete bot.
 
-    pip install 'tapete[train]'   # sb3-contrib and PyTorch (a CPU build is enough)
+    pip install '.[train]'   # in tapete's folder: sb3-contrib and PyTorch (a CPU build will do)
     python examples/train_pocha.py --minutes 12 --out pocha_policy.zip
     tapete play "pocha(schedule=5)" --seats 'policy(path="pocha_policy.zip")',easy,easy,easy
     tapete arena "pocha(schedule=5)" --bots 'policy(path="pocha_policy.zip")',easy --matches 400
