@@ -8,6 +8,7 @@ changed (``tapete playthrough SPEC --seed N --narrate LANG`` regenerates one).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,17 @@ def test_narration_matches_golden_words(path: Path) -> None:
 
 def test_every_transcript_has_a_narration() -> None:
     assert {p.stem for p in FILES} <= {p.stem for p in NARRATIONS}
+
+
+def test_the_readme_commands_remake_the_files_they_name() -> None:
+    """A refresh run as tests/playthroughs/README.md shows keeps the file's own match."""
+    here = Path(__file__).parent
+    readme = (here / "playthroughs" / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(
+        r'^ +tapete playthrough "([^"]+)" --seed (\d+)(.*) > (\S+)$', readme, re.M
+    )
+    assert commands
+    for spec, seed, narrate, target in commands:
+        first = (here.parent / target).read_text(encoding="utf-8").splitlines()[0]
+        kind = NARRATION if narrate else HEADER
+        assert first == f"{kind}{spec} --seed {seed}{narrate}", target
