@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from pathlib import Path
 
@@ -214,3 +215,31 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     with pytest.raises(StoreError, match=r"cannot reach the database .*:\*\*\*@") as refused:
         Store("postgresql://postgres:hunter2@127.0.0.1:9/tapete")
     assert "hunter2" not in str(refused.value) and isinstance(refused.value, OSError)
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("mysql://ana:hunter2@db/tapete", "'mysql://ana:***@db/tapete': tapete keeps tables in "
+         "SQLite or PostgreSQL, not mysql: sqlite:///PATH or postgresql://"),
+        ("postgres://ana:hunter2@db/tapete", "'postgres://ana:***@db/tapete': PostgreSQL is "
+         "written postgresql://"),
+        ("postgresql+pygresql://ana:hunter2@db/tapete", "'postgresql+pygresql://ana:***@db/"
+         "tapete': SQLAlchemy has no driver 'pygresql' for postgresql"),
+    ],
+)  # fmt: skip
+def test_a_database_tapete_does_not_keep_tables_in_is_named_without_its_password(
+    url: str, said: str
+) -> None:
+    with pytest.raises(StoreError) as refused:
+        Store(url)
+    assert str(refused.value).startswith(said) and "hunter2" not in str(refused.value)
+
+
+def test_a_database_driver_not_installed_is_named() -> None:
+    if importlib.util.find_spec("pg8000") is not None:
+        pytest.skip("pg8000 is installed here")
+    with pytest.raises(StoreError) as refused:
+        Store("postgresql+pg8000://ana:hunter2@db/tapete")
+    said = "cannot open the database postgresql+pg8000://ana:***@db/tapete: its driver is not"
+    assert str(refused.value).startswith(said) and "hunter2" not in str(refused.value)

@@ -129,6 +129,11 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+URL_FORMS = "sqlite:///PATH or postgresql://USER@HOST:PORT/NAME"
+KEPT_IN = ("sqlite", "postgresql")
+"""The databases tapete keeps tables in (SQLAlchemy backend names)."""
+
+
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
@@ -146,17 +151,38 @@ def _engine(url: str) -> Engine:
 
         return engine
     parsed = make_url(url)
+    if parsed.get_backend_name() not in KEPT_IN:
+        # Refused before SQLAlchemy imports the backend's driver, whose ImportError says nothing
+        # of what tapete takes.
+        raise ArgumentError(f"no {parsed.get_backend_name()} store")
     waits: dict[str, Any] = {}
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in LIBPQ:
         waits = {key: value for key, value in PG_WAITS.items() if key not in parsed.query}
     return create_engine(url, pool_pre_ping=True, connect_args=waits)
 
 
+def _shown(url: str) -> str:
+    """``url`` as a message may show it: its password hidden, where it has one."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
 def _unreachable(url: str, exc: Exception) -> str:
     """Why the database at ``url`` cannot be opened, in a line for a person (no password)."""
+    shown = _shown(url)
     if isinstance(exc, ArgumentError | NoSuchModuleError):
-        return f"{url!r} is not a database URL: sqlite:///PATH or postgresql://USER@HOST:PORT/NAME"
-    shown = make_url(url).render_as_string(hide_password=True)
+        if "://" not in url:
+            return f"{url!r} is not a database URL: {URL_FORMS}"
+        backend, _, driver = url.split("://", 1)[0].partition("+")
+        if backend == "postgres":  # the short name some hosts give: SQLAlchemy knows it not
+            return f"{shown!r}: PostgreSQL is written postgresql://: {URL_FORMS}"
+        if backend in KEPT_IN:
+            return f"{shown!r}: SQLAlchemy has no driver {driver!r} for {backend}: {URL_FORMS}"
+        return f"{shown!r}: tapete keeps tables in SQLite or PostgreSQL, not {backend}: {URL_FORMS}"
+    if isinstance(exc, ImportError):
+        return f"cannot open the database {shown}: its driver is not installed ({exc})"
     reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
     if url.startswith("sqlite"):
         folder = Path(make_url(url).database or ".").parent
@@ -183,7 +209,7 @@ class Store:
                 )
             if migrate:
                 self.migrate()
-        except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
+        except (ArgumentError, NoSuchModuleError, OperationalError, ImportError) as exc:
             raise StoreError(_unreachable(self.url, exc)) from None
 
     # --- schema ------------------------------------------------------------------------------
