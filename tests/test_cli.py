@@ -481,6 +481,20 @@ def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) ->
     assert run.stderr.count("\n") == 1 and "serving on" not in run.stderr  # the one line
 
 
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_on_a_port_that_is_none_says_so_and_serves_nothing(port: str) -> None:
+    run = tapete("serve", "--port", port, "--db", "memory")
+    assert run.returncode == 2 and f"argument --port: '{port}' is not a port" in run.stderr
+    assert "serving on" not in run.stderr
+
+
+def test_serve_sharing_over_sqlite_is_refused_before_it_says_it_serves(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tapete.db'}"
+    run = tapete("serve", "--db", db, "--workers", "2", "--redis", "redis://127.0.0.1:6379")
+    assert run.returncode == 2 and "give --db postgresql://" in run.stderr
+    assert "serving on" not in run.stderr
+
+
 def test_replay_and_the_prompt_say_their_verdicts_in_the_players_language(tmp_path: Path) -> None:
     import hashlib
 

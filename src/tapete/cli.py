@@ -575,7 +575,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
-        from tapete.web.app import Sharing, check_database, hold_database
+        from tapete.web.app import Sharing, check_database, check_sharing, hold_database
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     sharing = None
@@ -587,8 +587,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
         raise SpecError(f"--rate-limit: {exc}") from None
-    # Before saying it serves, and before the database is opened (and maybe migrated): a file
-    # another server has, or a database it cannot open, is one line.
+    # Before saying it serves, and before the database is opened (and maybe migrated): a setup
+    # that cannot share, a file another server has, or a database it cannot open, is one line.
+    check_sharing(args.db, sharing)
     hold_database(args.db)
     check_database(args.db)
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
@@ -696,6 +697,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    # A number past 65535 would be taken modulo 65536 by the socket, on a port nobody named.
+    if not (text.strip().isdigit() and int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return int(text)
+
+
 def _processes(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -787,7 +795,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="the port to listen on (default 8000)")
     p.add_argument(
         "--db",
         help="where tables are kept: a database URL (default: SQLite in the user data folder; "
