@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gzip
 import json
@@ -612,3 +613,34 @@ def test_a_record_file_that_cannot_be_written_at_the_end_is_said_where_and_why(
     assert child.returncode == 1
     assert f"tapete: the record could not be saved in {path}: No such file or directory" in errors
     assert "Errno" not in errors and ".tmp" not in errors
+
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted(ROOT.glob("docs/**/*.md"))]
+COMMAND = re.compile(r"(?<![\w/.-])tapete ([a-z]+)\b([^`\n]*)")
+
+
+def documented_commands() -> list[tuple[str, str, str]]:
+    """Each ``tapete COMMAND ...`` the pages show: (page, command, the rest of its line)."""
+    found = []
+    for page in DOCS:
+        text = page.read_text(encoding="utf-8").replace("\\\n", " ")
+        for command, rest in COMMAND.findall(text):
+            found.append((page.relative_to(ROOT).as_posix(), command, rest.split("  #")[0]))
+    return found
+
+
+def test_every_option_the_pages_name_is_one_the_command_takes() -> None:
+    from tapete.cli import parser
+
+    commands = next(
+        a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    unknown = []
+    for page, command, rest in documented_commands():
+        if command not in commands:
+            continue  # "tapete is ...", not a command line
+        taken = commands[command]._option_string_actions
+        unknown += [(page, command, o) for o in re.findall(r"(?<![\w-])--[a-z][\w-]*", rest)
+                    if o not in taken]  # fmt: skip
+    assert len(documented_commands()) > 50 and unknown == []

@@ -4,6 +4,7 @@ and cite public sources instead."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,32 @@ def test_rules_pages_and_game_modules_use_no_section_numbers_of_a_brief() -> Non
     pages = [*(ROOT / "docs" / "rules").glob("*.md"), *(ROOT / "src/tapete/games").glob("*.py")]
     citing = [p.name for p in pages if "§" in p.read_text(encoding="utf-8")]
     assert citing == []
+
+
+PAGES = [
+    ROOT / "README.md",
+    ROOT / "benchmarks" / "README.md",
+    *sorted(ROOT.glob("docs/**/*.md")),
+    *sorted(ROOT.glob("tests/**/README.md")),
+]
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them."""
+    text = page.read_text(encoding="utf-8")
+    headings = re.findall(r"^#+\s+(.+?)\s*$", text, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_every_link_between_the_pages_finds_its_file_and_heading(page: Path) -> None:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    broken = []
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
+        if link.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        if not target.exists() or (anchor and not (target.is_file() and anchor in anchors(target))):
+            broken.append(link)
+    assert broken == []
