@@ -127,6 +127,18 @@ def test_the_example_bot_plays_a_whole_match_of_every_game(name: str, tmp_path: 
     assert tapete_run("replay", str(path), "--plain").returncode == 0
 
 
+def test_the_bot_of_the_protocol_page_plays_a_whole_match(tmp_path: Path) -> None:
+    page = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    sample = re.search(r"```python\n(.*?)```", page, re.DOTALL)
+    assert sample is not None
+    script = tmp_path / "mybot.py"
+    script.write_text(sample.group(1), encoding="utf-8")
+    seats = ",".join([python_seat(script)] + ["random"] * 3)
+    run = tapete_run("play", SPECS["pocha"], "--seats", seats, "--seed", "5")
+    assert run.returncode == 0, run.stderr
+    assert "match over:" in run.stdout and "failed" not in run.stderr, run.stderr
+
+
 def test_a_person_at_a_terminal_with_an_outside_bot_is_told_why_the_line_prompt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
