@@ -184,9 +184,9 @@ def test_analyze_reports_in_the_players_language(
     [
         ("pocha(players=3, schedule=[2, 3])", "en", ("lost a hand over 2 hands", "\n  hand ")),
         ("pocha(players=3, schedule=[2, 3])", "es", ("perdidos por mano en 2 manos", "\n  mano ")),
-        ("tute", "en", ("lost a deal over 1 deals", "\n  deal ")),
-        ("poch(players=3, rounds=1)", "pt", ("perdidos por rodada em 1 rodadas", "\n  rodada ")),
-        ("poch(players=3, rounds=1)", "en", ("lost a round over 1 rounds", "\n  round ")),
+        ("tute", "en", ("lost a deal over 1 deal (", "\n  deal ")),
+        ("poch(players=3, rounds=1)", "pt", ("perdidos por rodada em 1 rodada (", "\n  rodada ")),
+        ("poch(players=3, rounds=1)", "en", ("lost a round over 1 round (", "\n  round ")),
     ],
 )
 def test_the_review_counts_in_the_game_s_own_word_for_a_deal(
@@ -197,3 +197,20 @@ def test_the_review_counts_in_the_game_s_own_word_for_a_deal(
     assert coach.to_json(result)["deal_unit"] in {"hand", "deal", "round"}
     text = coach.report(result, lang)
     assert all(w in text for w in words), text
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [
+        ("en", ("1 sampled deal a decision", "over 1 deal ("), ("1 deals", "1 sampled deals")),
+        ("es", ("1 reparto muestreado", "en 1 reparto ("), ("1 repartos",)),
+        ("pt", ("1 rodada amostrada", "em 1 rodada ("), ("1 rodadas",)),
+    ],
+)
+def test_a_review_says_one_of_a_thing_in_the_singular(
+    lang: str, one: tuple[str, ...], many: tuple[str, ...]
+) -> None:
+    # One deal of Tute, one sample a decision: no "1 deals" in any language.
+    text = coach.report(coach.review(short_match("tute", seed=2), iterations=1), lang)
+    assert all(w in text for w in one), text
+    assert not any(w in text for w in many), text

@@ -389,18 +389,36 @@ def to_json(result: Review) -> dict[str, Any]:
     }
 
 
+# Each count as its language says it: one of a thing is not "1 hands", in any language.
+_COUNTED = {
+    "hand": ("1 hand", "{n} hands"),
+    "round": ("1 round", "{n} rounds"),
+    "deal": ("1 deal", "{n} deals"),
+    "decision": ("1 decision", "{n} decisions"),
+}
+
+
+def _counted(lang: str, n: int, thing: str) -> str:
+    """``n`` of ``thing`` (a hand, round, deal or decision) in ``lang``: "1 hand", "3 hands"."""
+    one, many = _COUNTED[thing]
+    return tr(lang, one) if n == 1 else tr(lang, many, n=n)
+
+
 def report(result: Review, lang: str = "en") -> str:
     """The review for people, in ``lang``: each player's summary, then every decision that lost
     points (moves named as the table's buttons name them), by the game's word for a deal."""
     unit, per = tr(lang, result.unit), result.deal_unit
-    lines = [
-        tr(
+    sampled = (
+        tr(lang, "Review of {game}: 1 sampled deal a decision", game=result.game)
+        if result.iterations == 1
+        else tr(
             lang,
             "Review of {game}: {n} sampled deals a decision",
             game=result.game,
             n=result.iterations,
         )
-    ]
+    )
+    lines = [sampled]
     for p in result.players.values():
         counts = {name: 0 for name, _ in VERDICTS}
         for d in result.decisions:
@@ -412,27 +430,21 @@ def report(result: Review, lang: str = "en") -> str:
         lines.append(
             tr(
                 lang,
-                (
-                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand"
-                    " over {deals} hands ({decisions} decisions: {tally})"
-                )
+                "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand"
+                " over {deals} ({decisions}: {tally})"
                 if per == "hand"
-                else (
-                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a"
-                    " round over {deals} rounds ({decisions} decisions: {tally})"
-                )
+                else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a"
+                " round over {deals} ({decisions}: {tally})"
                 if per == "round"
-                else (
-                    "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
-                    " over {deals} deals ({decisions} decisions: {tally})"
-                ),
+                else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
+                " over {deals} ({decisions}: {tally})",
                 name=p.name,
                 seat=p.seat,
                 accuracy=p.accuracy,
                 loss=p.loss_per_deal,
                 unit=unit,
-                deals=p.deals,
-                decisions=p.decisions,
+                deals=_counted(lang, p.deals, per),
+                decisions=_counted(lang, p.decisions, "decision"),
                 tally=tally,
             )
         )
