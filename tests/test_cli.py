@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gzip
+import io
 import json
 import re
 import signal
@@ -15,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from tapete import record
+from tapete.cli import main
+from tuikit import where_modes_hold
 
 
 def tapete(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -644,3 +648,27 @@ def test_every_option_the_pages_name_is_one_the_command_takes() -> None:
         unknown += [(page, command, o) for o in re.findall(r"(?<![\w-])--[a-z][\w-]*", rest)
                     if o not in taken]  # fmt: skip
     assert len(documented_commands()) > 50 and unknown == []
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
+    tmp_path: Path,
+) -> None:
+    def scenario(folder: Path) -> None:
+        kept = folder / "kept.json"
+        kept.write_text("an earlier arena\n")
+        kept.chmod(0o444)
+        told = io.StringIO()
+        slow = ["arena", "pocha", "--bots", "hard,hard", "--matches", "100000"]
+        for args in ([*slow, "--json", str(kept)], [*slow, "--plot", str(kept)]):
+            with contextlib.redirect_stderr(told):
+                assert main(args) == 2
+        assert told.getvalue().count(f"{kept}: the file is not writable\n") == 2
+        assert kept.read_text() == "an earlier arena\n"
+
+    where_modes_hold(scenario)
+    missing = tapete(
+        "arena", "pocha", "--bots", "hard,hard", "--json", str(tmp_path / "no" / "a.json")
+    )
+    assert missing.returncode == 2 and missing.stdout == ""
+    where = f"--json {tmp_path / 'no' / 'a.json'}: the folder {tmp_path / 'no'}"
+    assert missing.stderr == f"tapete: {where} does not exist\n"

@@ -229,6 +229,9 @@ def _out_path(option: str, text: str) -> Path:
         raise SpecError(
             "{option} {file}: that is a folder; give a file name in it", option=option, file=text
         )
+    if path.exists() and not os.access(path, os.W_OK):
+        # Found at the end, it would lose the whole match or arena played for it.
+        raise SpecError("{option} {file}: the file is not writable", option=option, file=text)
     folder = path.parent
     if not folder.is_dir():
         raise SpecError(

@@ -823,6 +823,7 @@ _ES: dict[str, str] = {
     "{option} {file}: that is a folder; give a file name in it": "{option} {file}: es una carpeta; escribe un nombre de archivo dentro de ella",
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: la carpeta {folder} no existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: no se puede escribir en la carpeta {folder}",
+    "{option} {file}: the file is not writable": "{option} {file}: no se puede escribir en el archivo",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tiene los asientos del 0 al {last}",
     # tapete replay and tapete play at the line prompt
     "replay checked: every deal, decision, event and score matches the engine": "repetición comprobada: cada reparto, decisión, evento y puntuación coincide con el motor del juego",
@@ -1688,6 +1689,7 @@ _PT: dict[str, str] = {
     "{option} {file}: that is a folder; give a file name in it": "{option} {file}: é uma pasta; escreva um nome de arquivo dentro dela",
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: a pasta {folder} não existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: não é possível escrever na pasta {folder}",
+    "{option} {file}: the file is not writable": "{option} {file}: não é possível escrever no arquivo",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tem os lugares de 0 a {last}",
     # tapete replay and tapete play at the line prompt
     "replay checked: every deal, decision, event and score matches the engine": "repetição conferida: cada rodada, decisão, evento e pontuação confere com o motor do jogo",
