@@ -339,3 +339,35 @@ def test_a_stopped_arena_leaves_no_worker_nor_bot_running(tmp_path: Path) -> Non
         for pid in left:  # not to outlive the test
             os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+class _UnderWayError(Exception):
+    """Raised from the progress callback once the arena has shown it is under way."""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_huge_arena_starts_at_once_in_the_memory_of_a_small_one(workers: int) -> None:
+    # Two million matches, were they all made before the first is played, would hold hundreds
+    # of megabytes and take seconds; the arena makes them as it plays them.
+    import tracemalloc
+
+    def stop(done: int, total: int) -> None:
+        assert total == 2_000_000
+        raise _UnderWayError
+
+    tracemalloc.start()
+    began = time.perf_counter()
+    try:
+        with pytest.raises(_UnderWayError):
+            arena.run(
+                "pocha(schedule=1)",
+                ["random", "random"],
+                matches=2_000_000,
+                workers=workers,
+                on_match=stop,
+            )
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - began < 30
+    assert peak < 20_000_000, f"{peak / 1e6:.0f} MB"

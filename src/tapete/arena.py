@@ -59,8 +59,8 @@ import pickle
 import re
 import statistics
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -342,6 +342,7 @@ def group_seed(seed: int, group: int) -> int:
 # --- playing -------------------------------------------------------------------------------
 
 _Task = tuple[str, tuple[str | Agent, ...], int, int, tuple[int, ...]]
+_AHEAD = 4  # batches made and sent ahead of play, a worker: enough to keep every one busy
 
 
 @lru_cache(maxsize=8)
@@ -393,23 +394,41 @@ def _play(task: _Task) -> MatchResult:
     )
 
 
-def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResult]]:
-    """Play ``tasks`` on ``workers`` processes; yields ``(index, result)`` as matches end."""
-    if workers <= 1 or len(tasks) <= 1:
+def _batches(tasks: Iterable[_Task], size: int) -> Iterator[list[tuple[int, _Task]]]:
+    """``tasks`` numbered and cut into lists of ``size``, made as they are asked for."""
+    numbered = enumerate(tasks)
+    while batch := list(itertools.islice(numbered, size)):
+        yield batch
+
+
+def _pool_map(
+    tasks: Iterable[_Task], total: int, workers: int
+) -> Iterator[tuple[int, MatchResult]]:
+    """Play the ``total`` ``tasks`` on ``workers`` processes; yields ``(index, result)`` as
+    matches end. Only a few batches a worker are made ahead of play, so an arena of any size
+    starts at once, in the memory of a small one."""
+    if workers <= 1 or total <= 1:
         yield from enumerate(map(_play, tasks))
         return
     # forkserver or spawn, never fork: the caller may be running threads (a progress display).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    size = max(1, min(8, len(tasks) // (workers * 16)))
-    batches = [list(enumerate(tasks))[i : i + size] for i in range(0, len(tasks), size)]
-    pool = ProcessPoolExecutor(min(workers, len(batches)), mp_context=context)
+    size = max(1, min(8, total // (workers * 16)))
+    batches = _batches(tasks, size)
+    pool = ProcessPoolExecutor(min(workers, -(-total // size)), mp_context=context)
+
+    def submit(count: int) -> set[Future[list[tuple[int, MatchResult]]]]:
+        # Batches travel pickled, so an agent a worker cannot unpickle is an error, not a hang.
+        return {pool.submit(_play_batch, pickle.dumps(b)) for b in itertools.islice(batches, count)}
+
     played = False
     try:
-        # Batches travel pickled, so an agent a worker cannot unpickle is an error, not a hang.
-        futures = [pool.submit(_play_batch, pickle.dumps(b)) for b in batches]
-        for future in as_completed(futures):
-            yield from future.result()
+        pending = submit(workers * _AHEAD)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from future.result()
+            pending |= submit(len(done))
         played = True
     finally:
         if not played:
@@ -420,9 +439,9 @@ def _pool_map(tasks: list[_Task], workers: int) -> Iterator[tuple[int, MatchResu
         pool.shutdown(cancel_futures=True)
 
 
-def _ray_map(tasks: list[_Task], address: str) -> Iterator[tuple[int, MatchResult]]:
-    """Play ``tasks`` as Ray tasks on the cluster at ``address`` (``""``: start a local Ray);
-    yields ``(index, result)`` as batches end."""
+def _ray_map(tasks: Iterable[_Task], total: int, address: str) -> Iterator[tuple[int, MatchResult]]:
+    """Play the ``total`` ``tasks`` as Ray tasks on the cluster at ``address`` (``""``: start a
+    local Ray); yields ``(index, result)`` as batches end, with a bounded number in flight."""
     try:
         import ray
     except ImportError:
@@ -430,13 +449,16 @@ def _ray_map(tasks: list[_Task], address: str) -> Iterator[tuple[int, MatchResul
     if not ray.is_initialized():
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
     remote = ray.remote(_play_batch)
-    size = max(1, min(8, len(tasks) // 64))
-    batches = [list(enumerate(tasks))[i : i + size] for i in range(0, len(tasks), size)]
-    pending = [remote.remote(pickle.dumps(b)) for b in batches]
+    size = max(1, min(8, total // 64))
+    batches = _batches(tasks, size)
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+    ahead = max(1, int(cpus)) * _AHEAD
+    pending = [remote.remote(pickle.dumps(b)) for b in itertools.islice(batches, ahead)]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
             yield from ray.get(ref)
+        pending += [remote.remote(pickle.dumps(b)) for b in itertools.islice(batches, len(done))]
 
 
 def _play_batch(payload: bytes) -> list[tuple[int, MatchResult]]:
@@ -490,20 +512,21 @@ def run(
     scheme = assignments(game.players, len(bots), game.teams)
     groups = max(2, -(-matches // len(scheme)))
     entrants = tuple(bots)
-    tasks = [
+    total = groups * len(scheme)
+    tasks = (
         (game.spec, entrants, g, group_seed(seed, g), seats)
         for g in range(groups)
         for seats in scheme
-    ]
-    played: list[MatchResult | None] = [None] * len(tasks)
+    )
+    played: dict[int, MatchResult] = {}
     if workers is None:
         workers = os.cpu_count() or 1
-    played_on = _pool_map(tasks, workers) if ray is None else _ray_map(tasks, ray)
+    played_on = _pool_map(tasks, total, workers) if ray is None else _ray_map(tasks, total, ray)
     for done, (index, match) in enumerate(played_on, 1):
         played[index] = match
         if on_match is not None:
-            on_match(done, len(tasks))
-    results = tuple(m for m in played if m is not None)
+            on_match(done, total)
+    results = tuple(played[i] for i in range(total))
     return _summarise(game, _labels(entrants), seed, groups, scheme, results)
 
 
