@@ -97,6 +97,25 @@ def test_creating_tables_joining_and_new_players_are_limited_per_client() -> Non
         assert_limited(players[2], "players")
 
 
+def test_only_tables_made_count_toward_the_limit_of_tables() -> None:
+    # A form refused (a rule option mistyped, a bot level unknown, a seat too many, a player
+    # token unknown) made nothing: fixing it and sending it again is not turned away.
+    limits = RateLimits.parse(["tables=3/minute"])
+    with running(open_store("sqlite://"), rate_limits=limits) as server:
+        refused = [
+            create(server, params={"deck": 41}),
+            create(server, seats=[*SEATS[:3], {"kind": "bot", "level": "hardest"}]),
+            create(server, seats=[*SEATS, {"kind": "human"}]),
+            create(server, player="no such player"),
+        ]
+        assert [a.status for a in refused] == [400, 400, 400, 403], refused
+        made = [create(server) for _ in range(3)]
+        assert [a.status for a in made] == [200, 200, 200], made
+        assert_limited(create(server), "tables")
+        assert_limited(create(server, params={"deck": 41}), "tables")  # over: refused at once
+        assert len(server.app.state.rooms) == 3
+
+
 def test_the_refusal_is_translated_in_the_browser_strings() -> None:
     with running() as server:
         for lang in ("es", "pt"):

@@ -32,7 +32,7 @@ from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
 from tapete.web.reviews import Reviews, in_words
 from tapete.web.room import MAX_SEED, Room, levels
-from tapete.web.rooms import Rooms
+from tapete.web.rooms import Rooms, check_seat_count
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Options, SeatConfig
 from tapete.web.strings import game_words, strings
@@ -592,7 +592,9 @@ async def api_create(
         str, Query(max_length=MAX_WORD, description="the language of a refusal: en, es, pt")
     ] = "en",
 ) -> TableOut | JSONResponse:
-    await _limit("tables", request)
+    # Only a table made counts toward the limit: a form refused (a typo in a rule option, a
+    # seat too many) costs the server nothing to keep, and its fix must not be turned away.
+    await _limit("tables", request, count=False)
     await _rooms(request).expire()
     try:
         spec = _spec(body.game, body.params)
@@ -618,13 +620,16 @@ async def api_create(
         _check_level(body.standby)
         for s in seats:
             _check_level(s.level)
+        check_seat_count(game, len(seats))
+        player = await _player_id(request, body.player)
+        await _limit("tables", request)
         room, token, seat = await _rooms(request).create(
             spec,
             [SeatConfig(s.kind, level=s.level) for s in seats],
             name=_clean_name(body.name),
             options=options,
             seed=body.seed,
-            player=await _player_id(request, body.player),
+            player=player,
         )
     except SpecError as exc:
         return _refused_spec(exc, language(lang) or "en")

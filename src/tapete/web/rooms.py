@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tapete import bots
 from tapete.errors import SpecError
+from tapete.game import Game
 from tapete.games import load
 from tapete.web.room import WATCHERS, Room, levels, new_seed, summary
 from tapete.web.seating import outer_refusal, token_hash
@@ -56,6 +57,17 @@ def lobby_order(truth: Truth) -> tuple[bool, int, float]:
     """Where a table comes in the lobby: waiting for players first (most free seats first),
     then being played; newest first among equals."""
     return truth.started, -sum(s.kind == "open" for s in truth.seats), -truth.created
+
+
+def check_seat_count(game: Game[Any, Any], given: int) -> None:
+    """SpecError unless ``given`` seats are the ``game``'s number of seats."""
+    if given != game.players:
+        raise SpecError(
+            "{spec} has {players} seats, not {given}",
+            spec=game.spec,
+            players=game.players,
+            given=given,
+        )
 
 
 class Rooms:
@@ -298,13 +310,7 @@ class Rooms:
         Raises SpecError for a bad spec or seat count.
         """
         game = load(spec)
-        if len(seats) != game.players:
-            raise SpecError(
-                "{spec} has {players} seats, not {given}",
-                spec=game.spec,
-                players=game.players,
-                given=len(seats),
-            )
+        check_seat_count(game, len(seats))
         if seed is not None:  # said to everyone at the table: the host could know every hand
             options = dataclasses.replace(options, chosen_seed=True)
         token = secrets.token_urlsafe(18)
