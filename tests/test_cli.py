@@ -672,3 +672,17 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
     assert missing.returncode == 2 and missing.stdout == ""
     where = f"--json {tmp_path / 'no' / 'a.json'}: the folder {tmp_path / 'no'}"
     assert missing.stderr == f"tapete: {where} does not exist\n"
+
+
+def test_bots_alone_are_not_seated_at_a_poch_match_that_may_never_end(tmp_path: Path) -> None:
+    endless = "poch(max_rounds=none)"
+    alone = tapete("play", endless, "--seats", "easy,easy,easy,easy")
+    assert alone.returncode == 2 and alone.stdout == ""
+    assert alone.stderr.startswith("tapete: max_rounds: a match between bots alone must end")
+    arena = tapete("arena", endless, "--bots", "easy,random")
+    assert arena.returncode == 2 and "max_rounds: a match between bots alone" in arena.stderr
+    # Capped by rounds, it ends; with a person at the table, the person ends it by leaving.
+    capped = tapete("play", "poch(max_rounds=none, rounds=2)", "--seats", "easy,easy,easy,easy")
+    assert capped.returncode == 0, capped.stderr
+    person = tapete("play", endless, "--seats", "human,easy,easy,easy", "--plain", stdin="q\n")
+    assert person.returncode == 1 and "match abandoned" in person.stderr

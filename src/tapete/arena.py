@@ -483,6 +483,7 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
     for entrant in bots:
         if isinstance(entrant, str):
             players.load(entrant)
+    players.check_ends(game, ["bot"] * game.players)
     return game
 
 

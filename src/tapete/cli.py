@@ -285,6 +285,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         kinds = _recorded_kinds(resumed, game)
     else:
         kinds = ["human"] + ["random"] * (game.players - 1)
+    players.check_ends(game, kinds)
     path = _out_path("--record", args.record) if args.record is not None else None
     lang = _language(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)

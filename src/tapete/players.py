@@ -27,7 +27,7 @@ from tapete.errors import SpecError
 from tapete.game import Game, Outcome, ParamValue, parse_spec
 from tapete.match import Agent
 
-__all__ = ["OUTER", "is_outer", "kind_of", "load", "seated", "split_seats"]
+__all__ = ["OUTER", "check_ends", "is_outer", "kind_of", "load", "seated", "split_seats"]
 
 Loader = Callable[[str, Mapping[str, ParamValue]], Any]
 
@@ -118,6 +118,24 @@ policy(path="FILE") for a trained policy
                 why=exc.phrase,
             ) from None
         raise
+
+
+def check_ends(game: Game[Any, Any], kinds: Sequence[str]) -> None:
+    """SpecError when a match of ``game`` between the bots ``kinds`` (no ``human`` among them)
+    may never end: Poch with no round cap, where the bank adds chips every round and careful
+    players may never go broke. A person at the table ends it by leaving; bots alone never do.
+    """
+    from tapete.games import poch  # only this game has such an option
+
+    if "human" in kinds or not isinstance(game.params, poch.Params):
+        return
+    if poch.round_limit(game.params) == 0:
+        raise SpecError(
+            "max_rounds: a match between bots alone must end, so give it a number of rounds,"
+            " not none (without a round cap the chips grow every round and it may go on for"
+            " ever)",
+            param="max_rounds",
+        )
 
 
 def split_seats(text: str) -> list[str]:
