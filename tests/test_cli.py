@@ -686,3 +686,29 @@ def test_bots_alone_are_not_seated_at_a_poch_match_that_may_never_end(tmp_path: 
     assert capped.returncode == 0, capped.stderr
     person = tapete("play", endless, "--seats", "human,easy,easy,easy", "--plain", stdin="q\n")
     assert person.returncode == 1 and "match abandoned" in person.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["analyze", "m.json", "--iterations", "abc"],
+            "argument --iterations: 'abc' is not a whole",
+        ),
+        (["arena", "pocha", "--bots", "random,random", "--matches", "1e3"], "'1e3' is not a whole"),
+        (["bench", "pocha", "--seconds", "soon"], "argument --seconds: 'soon' is not a number"),
+        (["play", "pocha", "--seed", "1.5"], "argument --seed: '1.5' is not a whole number"),
+        (["serve", "--port", "99999"], "argument --port: 99999 is not a port: 1 to 65535"),
+        (["serve", "--port", "0"], "argument --port: 0 is not a port: 1 to 65535"),
+        (["serve", "--bot-processes", "x"], "argument --bot-processes: 'x' is not a whole number"),
+        (["arena", "pocha"], "the following arguments are required: --bots"),
+    ],
+)
+def test_a_mistaken_option_is_one_line_naming_it(args: list[str], said: str) -> None:
+    # No usage block, no parser's internal names: the option, what is wrong, where to look.
+    run = tapete(*args)
+    assert run.returncode == 2 and run.stdout == ""
+    command = f"tapete {args[0]}"
+    assert run.stderr.startswith(f"{command}: ")
+    assert said in run.stderr and run.stderr.endswith(f"(see {command} --help)\n")
+    assert run.stderr.count("\n") == 1 and "_" not in run.stderr.replace("--bot-processes", "")

@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
@@ -687,18 +687,28 @@ def _stop_on_signals() -> None:
             signal.signal(number, stop)
 
 
+def _number(text: str, kind: type[int] | type[float]) -> Any:
+    """``text`` as a whole number (``int``) or any number (``float``); a word, a fraction where a
+    whole number is due, or nothing is refused in words, not with the parser's names."""
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
 def _seconds(text: str) -> float:
-    value = float(text)
+    value = _number(text, float)
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
-    return value
+    return float(value)
 
 
 def _count(text: str) -> int:
-    value = int(text)
+    value = _number(text, int)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
-    return value
+    return int(value)
 
 
 def _port(text: str) -> int:
@@ -709,10 +719,31 @@ def _port(text: str) -> int:
 
 
 def _processes(text: str) -> int:
-    value = int(text)
+    value = _number(text, int)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is not a number of processes (0 or more)")
-    return value
+    return int(value)
+
+
+def _whole(text: str) -> int:
+    return int(_number(text, int))
+
+
+def _port(text: str) -> int:
+    value = _number(text, int)
+    # Past 65535 the operating system would take the number modulo 65536: another port than
+    # the one said.
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: 1 to 65535")
+    return int(value)
+
+
+class _Parser(argparse.ArgumentParser):
+    """The command line's parser: a mistake is one line, naming the option, and where to look,
+    instead of the whole usage (which ``--help`` gives)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 FIRST_STEPS = """first steps:
@@ -723,14 +754,14 @@ FIRST_STEPS = """first steps:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog="tapete",
         description="Traditional card games.",
         epilog=FIRST_STEPS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     top.add_argument("--version", action="version", version=f"tapete {__version__}")
-    sub = top.add_subparsers(dest="command", required=True)
+    sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
     p = sub.add_parser("rules", help="print a game's rules as implemented")
     p.add_argument("game")
@@ -748,7 +779,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="go on with the unfinished match in this record (seats as recorded, or --seats)",
     )
-    p.add_argument("--seed", type=int, help="the match seed (default: a random one)")
+    p.add_argument("--seed", type=_whole, help="the match seed (default: a random one)")
     p.add_argument(
         "--record",
         help="write the match record here (.gz compresses); at the table, a rematch's goes "
@@ -766,11 +797,11 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("analyze", help="a review of every decision of a record, as a coach sees it")
     p.add_argument("file")
-    p.add_argument("--seat", type=int, action="append", help="review this seat (repeatable)")
+    p.add_argument("--seat", type=_whole, action="append", help="review this seat (repeatable)")
     p.add_argument(
         "--iterations", type=_count, default=200, help="sampled deals a decision (default 200)"
     )
-    p.add_argument("--seed", type=int, default=0, help="which deals are sampled (default 0)")
+    p.add_argument("--seed", type=_whole, default=0, help="which deals are sampled (default 0)")
     p.add_argument("--workers", type=_count, help="processes (default: one a core)")
     p.add_argument("--json", help="also write the review as JSON to this file")
     p.add_argument("--lang", choices=LANGUAGES, help="the report's language (en, es, pt)")
@@ -787,12 +818,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="OpenSpiel's oh_hell of the same hand shape, interleaved: both rates and the ratio",
     )
-    p.add_argument("--seed", type=int, default=0, help="the first playout's seed (default 0)")
+    p.add_argument("--seed", type=_whole, default=0, help="the first playout's seed (default 0)")
     p.add_argument("--json", action="store_true", help="print the rates as JSON")
     p.set_defaults(run=cmd_bench)
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
     p.add_argument("spec")
-    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    p.add_argument("--seed", type=_whole, default=0, help="the match seed (default 0)")
     p.add_argument(
         "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
     )
@@ -898,7 +929,7 @@ def parser() -> argparse.ArgumentParser:
         help="play the duplicate groups as Ray tasks on the cluster at ADDRESS (a local Ray "
         "when none is given): the same numbers as a local run for the same seed",
     )
-    p.add_argument("--seed", type=int, default=0, help="the groups' deals follow from it")
+    p.add_argument("--seed", type=_whole, default=0, help="the groups' deals follow from it")
     p.add_argument("--json", help="write every number and the raw matches here")
     p.add_argument("--plot", help="draw the differences and ratings to this PNG")
     p.set_defaults(run=cmd_arena)
