@@ -8,10 +8,12 @@ import dataclasses
 import gzip
 import io
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -698,8 +700,8 @@ def test_bots_alone_are_not_seated_at_a_poch_match_that_may_never_end(tmp_path: 
         (["arena", "pocha", "--bots", "random,random", "--matches", "1e3"], "'1e3' is not a whole"),
         (["bench", "pocha", "--seconds", "soon"], "argument --seconds: 'soon' is not a number"),
         (["play", "pocha", "--seed", "1.5"], "argument --seed: '1.5' is not a whole number"),
-        (["serve", "--port", "99999"], "argument --port: 99999 is not a port: 1 to 65535"),
-        (["serve", "--port", "0"], "argument --port: 0 is not a port: 1 to 65535"),
+        (["serve", "--port", "99999"], "argument --port: 99999 is not a port: 0 to 65535"),
+        (["serve", "--port", "-1"], "argument --port: -1 is not a port: 0 to 65535"),
         (["serve", "--bot-processes", "x"], "argument --bot-processes: 'x' is not a whole number"),
         (["arena", "pocha"], "the following arguments are required: --bots"),
     ],
@@ -712,3 +714,48 @@ def test_a_mistaken_option_is_one_line_naming_it(args: list[str], said: str) -> 
     assert run.stderr.startswith(f"{command}: ")
     assert said in run.stderr and run.stderr.endswith(f"(see {command} --help)\n")
     assert run.stderr.count("\n") == 1 and "_" not in run.stderr.replace("--bot-processes", "")
+
+
+def test_interrupted_a_long_command_says_so_in_a_line_from_every_process(tmp_path: Path) -> None:
+    # ^C reaches every process of the terminal: the command's workers too.
+    path = tmp_path / "m.json"
+    assert (
+        tapete(
+            "play",
+            "pocha(players=3, schedule=[2])",
+            "--seats",
+            "random," * 2 + "random",
+            "--record",
+            str(path),
+        ).returncode
+        == 0
+    )
+    for args in (
+        ["analyze", str(path), "--iterations", "1000000", "--workers", "2"],
+        ["arena", "pocha", "--bots", "random,random", "--matches", "1000000", "--workers", "2"],
+    ):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "tapete.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a group of its own, as a terminal's foreground job
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        _workers_at_work(child.pid)
+        os.killpg(child.pid, signal.SIGINT)
+        _, errors = child.communicate(timeout=60)
+        assert child.returncode == 130, errors
+        assert errors.endswith("\ntapete: interrupted\n"), errors
+        assert "Traceback" not in errors and "Process" not in errors
+
+
+def _workers_at_work(pid: int) -> None:
+    """Wait until the process ``pid`` has two workers, then a moment for them to be at work."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        pytest.skip("needs Linux's /proc to see a process's workers")
+    deadline = time.monotonic() + 60
+    while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(3)

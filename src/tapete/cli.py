@@ -732,9 +732,9 @@ def _whole(text: str) -> int:
 def _port(text: str) -> int:
     value = _number(text, int)
     # Past 65535 the operating system would take the number modulo 65536: another port than
-    # the one said.
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port: 1 to 65535")
+    # the one said. 0 asks it for any free port.
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: 0 to 65535")
     return int(value)
 
 
@@ -963,6 +963,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tapete: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # On a line of its own: ^C may come in the middle of a progress bar or a prompt.
+        print(f"\ntapete: {tr(_language(args), 'interrupted')}", file=sys.stderr)
         return 130
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -265,8 +266,15 @@ def _run(tasks: Sequence[Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
         yield from ((t.index, review_task(t)) for t in tasks)
         return
     # No more processes than decisions: each one started costs an interpreter and an import.
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(workers, len(tasks)), initializer=_leave_interrupts) as pool:
         yield from pool.imap_unordered(_indexed, tasks)
+
+
+def _leave_interrupts() -> None:
+    """In a worker: ^C reaches every process of the terminal, but only the command answers it
+    (and ends the workers), so no worker prints a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _indexed(task: Task) -> tuple[int, Reviewed]:

@@ -836,6 +836,7 @@ _ES: dict[str, str] = {
     "input closed: match abandoned": "entrada cerrada: partida abandonada",
     "match abandoned": "partida abandonada",
     "interrupted: match abandoned": "interrumpida: partida abandonada",
+    "interrupted": "interrumpido",
     "{why} (with --record FILE it is kept, to go on with)": "{why} (con --record ARCHIVO se guarda, para continuarla)",
     "{why}; kept in {path}: tapete play --resume {path} goes on": "{why}; guardada en {path}: tapete play --resume {path} la continúa",
     # a match record file that cannot be read, replayed or resumed (RecordError)
@@ -1703,6 +1704,7 @@ _PT: dict[str, str] = {
     "input closed: match abandoned": "entrada fechada: partida abandonada",
     "match abandoned": "partida abandonada",
     "interrupted: match abandoned": "interrompida: partida abandonada",
+    "interrupted": "interrompido",
     "{why} (with --record FILE it is kept, to go on with)": "{why} (com --record ARQUIVO ela é guardada, para continuar depois)",
     "{why}; kept in {path}: tapete play --resume {path} goes on": "{why}; guardada em {path}: tapete play --resume {path} continua",
     # a match record file that cannot be read, replayed or resumed (RecordError)
