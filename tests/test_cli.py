@@ -759,3 +759,19 @@ def _workers_at_work(pid: int) -> None:
     while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(3)
+
+
+def test_an_arena_whose_reader_stops_early_still_writes_its_results(tmp_path: Path) -> None:
+    out = tmp_path / "arena.json"
+    args = ["arena", "pocha(schedule=1)", "--bots", "random,random,random", "--matches", "12"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *args, "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    child.stdout.close()  # like `| head` gone before the table
+    _, errors = child.communicate(timeout=120)
+    assert child.returncode == 141 and "Traceback" not in errors
+    assert json.loads(out.read_text())["format"] == "tapete-arena/1"

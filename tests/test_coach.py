@@ -45,9 +45,9 @@ def test_a_review_starts_no_more_processes_than_it_has_decisions(
     spawn = multiprocessing.get_context("spawn")
 
     class Counted:
-        def Pool(self, processes: int) -> Any:  # noqa: N802  (multiprocessing's name)
+        def Pool(self, processes: int, **options: Any) -> Any:  # noqa: N802  (its name)
             started.append(processes)
-            return spawn.Pool(processes)
+            return spawn.Pool(processes, **options)
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method: Counted())
     result = coach.review(rec, iterations=4, workers=64)

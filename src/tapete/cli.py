@@ -663,14 +663,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.ray is not None:
         processes = f"Ray ({args.ray or 'local'})"
     print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
-    # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
-    arena.report(result, Console() if sys.stdout.isatty() else Console(width=200))
+    # The files first: a reader of the table that stops early (| head) loses none of them.
     if args.json:
         Path(args.json).write_text(arena.dumps(result), encoding="utf-8")
         print(f"results written to {args.json}", file=sys.stderr)
     if args.plot:
         arena.plot(result, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
+
+    class Table(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError  # ended as every command's output is (not rich's exit 1)
+
+    # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
+    arena.report(result, Table() if sys.stdout.isatty() else Table(width=200))
     return 0
 
 
