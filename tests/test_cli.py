@@ -775,3 +775,19 @@ def test_an_arena_whose_reader_stops_early_still_writes_its_results(tmp_path: Pa
     _, errors = child.communicate(timeout=120)
     assert child.returncode == 141 and "Traceback" not in errors
     assert json.loads(out.read_text())["format"] == "tapete-arena/1"
+
+
+@pytest.mark.parametrize(
+    ("seat", "said"),
+    [
+        ("hard(ms=1.5)", "hard(ms=1.5): ms: 1.5 is not a value (an int,"),
+        ("expert(iterations=1e9)", "expert(iterations=1e9): iterations: 1000000000.0 is not a"),
+        ("hard(ms=10000000000000)", "hard(ms=10000000000000): ms is at most 3600000"),
+    ],
+)
+def test_a_bot_option_amiss_is_said_of_that_option(seat: str, said: str) -> None:
+    # The level is right, its option is not: said of the option, not "is not a bot"; and a
+    # budget no match would outlive is refused, not waited for.
+    run = tapete("play", "pocha(schedule=1)", "--seats", f"random,random,random,{seat}")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"tapete: {said}") and run.stderr.count("\n") == 1

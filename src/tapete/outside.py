@@ -44,6 +44,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from tapete.bots import MOST_MS  # past the clock's range, a crash
 from tapete.cards import CardSet, cards_of
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, ParamValue, Seat
@@ -65,7 +66,6 @@ __all__ = [
 PROTOCOL = "tapete-bot"
 VERSION = 1
 DEFAULT_MS = 1000  # a decision's budget unless the seat says ms=N
-MOST_MS = 3_600_000  # an hour: a longer budget is a typo (and past the clock's range, a crash)
 GRACE_MS = 250  # on top of the budget, for the pipes and the scheduler: the budget is the bot's
 HELLO_MS = 10_000  # to start and answer hello: an interpreter or a virtual machine may be slow
 QUIT_MS = 1000  # to exit after quit, before it is terminated

@@ -32,7 +32,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
 from tapete.errors import SpecError
-from tapete.game import Action, parse_spec
+from tapete.game import NOT_A_SPEC, Action, parse_spec
 from tapete.games import rules_of
 
 __all__ = [
@@ -293,6 +293,7 @@ class LevelBot:
 
 
 NO_LEVEL = "no bot level {level}; the levels are {levels}"
+MOST_MS = 3_600_000  # an hour: a longer budget is a typo, and a match that never goes on
 _LEVELS = ", ".join(LEVELS)
 
 
@@ -300,7 +301,9 @@ def load(name: str) -> Bot:
     """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them."""
     try:
         level, options = parse_spec(name)
-    except SpecError:
+    except SpecError as exc:
+        if exc.phrase.text != NOT_A_SPEC:  # written as a spec, with an option's value amiss
+            raise SpecError("{name}: {why}", name=name, why=exc.phrase) from None
         raise SpecError(
             "{name} is not a bot: the levels are {levels}", name=repr(name), levels=_LEVELS
         ) from None
@@ -327,6 +330,10 @@ def load(name: str) -> Bot:
     ms, iterations = options.get("ms", SEARCH_MS.get(level, 500)), options.get("iterations")
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         raise SpecError("{name}: ms is a positive number of milliseconds", name=name)
+    if ms > MOST_MS:
+        raise SpecError(
+            "{name}: ms is at most {most} (an hour a decision)", name=name, most=MOST_MS
+        )
     if iterations is not None and (
         not isinstance(iterations, int) or isinstance(iterations, bool) or iterations <= 0
     ):
