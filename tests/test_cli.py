@@ -488,10 +488,17 @@ def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) ->
     assert run.stderr.count("\n") == 1 and "serving on" not in run.stderr  # the one line
 
 
-@pytest.mark.parametrize("port", ["99999", "-1", "http"])
-def test_serve_on_a_port_that_is_none_says_so_and_serves_nothing(port: str) -> None:
+@pytest.mark.parametrize(
+    ("port", "said"),
+    [
+        ("99999", "99999 is not a port"),
+        ("-1", "-1 is not a port"),
+        ("http", "'http' is not a whole"),
+    ],
+)
+def test_serve_on_a_port_that_is_none_says_so_and_serves_nothing(port: str, said: str) -> None:
     run = tapete("serve", "--port", port, "--db", "memory")
-    assert run.returncode == 2 and f"argument --port: '{port}' is not a port" in run.stderr
+    assert run.returncode == 2 and f"argument --port: {said}" in run.stderr
     assert "serving on" not in run.stderr
 
 

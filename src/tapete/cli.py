@@ -717,13 +717,6 @@ def _count(text: str) -> int:
     return int(value)
 
 
-def _port(text: str) -> int:
-    # A number past 65535 would be taken modulo 65536 by the socket, on a port nobody named.
-    if not (text.strip().isdigit() and int(text) <= 65535):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
-    return int(text)
-
-
 def _processes(text: str) -> int:
     value = _number(text, int)
     if value < 0:
