@@ -183,10 +183,15 @@ def test_analyze_reports_in_the_players_language(
     ("spec", "lang", "words"),
     [
         ("pocha(players=3, schedule=[2, 3])", "en", ("lost a hand over 2 hands", "\n  hand ")),
-        ("pocha(players=3, schedule=[2, 3])", "es", ("perdidos por mano en 2 manos", "\n  mano ")),
+        ("pocha(players=3, schedule=[2, 3])", "es", ("puntos por mano en 2 manos", "\n  mano ")),
         ("tute", "en", ("lost a deal over 1 deal (", "\n  deal ")),
-        ("poch(players=3, rounds=1)", "pt", ("perdidos por rodada em 1 rodada (", "\n  rodada ")),
+        (
+            "poch(players=3, rounds=1)",
+            "pt",
+            ("perde", "fichas por rodada em 1 rodada (", "\n  rodada "),
+        ),
         ("poch(players=3, rounds=1)", "en", ("lost a round over 1 round (", "\n  round ")),
+        ("poch(players=3, rounds=1)", "es", ("pierde", "fichas por ronda en 1 ronda (")),
     ],
 )
 def test_the_review_counts_in_the_game_s_own_word_for_a_deal(

@@ -1204,7 +1204,7 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
     assert p.locator(".review-chart polyline.expected").count() == 4
     assert p.locator(".review-controls").is_hidden()
     # Pocha plays hands: the review counts by the hand, as the table does.
-    assert "points lost a hand" in p.locator(".review-players thead").inner_text()
+    assert "lost a hand (points)" in p.locator(".review-players thead").inner_text()
     assert "the hands before" in p.locator(".review-chart .note").inner_text()
     review = server.get(f"/api/tables/{code}/reviews/0")["review"]
     assert review["iterations"] == 20
@@ -1261,7 +1261,7 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
         .inner_text()
         .startswith("puntuación esperada a lo largo de la partida")
     )
-    assert "perdidos por mano" in p.locator(".review-players thead").inner_text()
+    assert "pérdida por mano (puntos)" in p.locator(".review-players thead").inner_text()
     context.close()
     assert errors == [], errors
 

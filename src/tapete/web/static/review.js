@@ -65,7 +65,7 @@ export function reviewSummary(review, names) {
     )
     .join("");
   return `<table class="review-players"><thead><tr><th></th><th>${t("accuracy")}</th>
-    <th>${escapeHtml(review.unit_label)} ${t(perDeal(review).lost)}</th><th>${t("inaccuracies")}</th><th>${t("mistakes")}</th><th>${t("blunders")}</th></tr></thead>
+    <th>${t(perDeal(review).lost)} (${escapeHtml(review.unit_label)})</th><th>${t("inaccuracies")}</th><th>${t("mistakes")}</th><th>${t("blunders")}</th></tr></thead>
     <tbody>${rows}</tbody></table>`;
 }
 
