@@ -243,3 +243,18 @@ def test_a_database_driver_not_installed_is_named() -> None:
         Store("postgresql+pg8000://ana:hunter2@db/tapete")
     said = "cannot open the database postgresql+pg8000://ana:***@db/tapete: its driver is not"
     assert str(refused.value).startswith(said) and "hunter2" not in str(refused.value)
+
+
+def test_the_default_database_is_in_tapete_s_data_folder_when_one_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One setting moves all of a person's tapete data: the terminal's records and the server's.
+    from tapete.store import default_url
+    from tapete.tui.records import data_dir
+
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path / "elsewhere"))
+    assert default_url() == f"sqlite:///{tmp_path / 'elsewhere' / 'tapete.db'}"
+    assert (tmp_path / "elsewhere").is_dir() and data_dir() == tmp_path / "elsewhere"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("TAPETE_DATA")
+    assert default_url() == f"sqlite:///{tmp_path / 'xdg' / 'tapete' / 'tapete.db'}"

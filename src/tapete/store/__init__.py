@@ -20,6 +20,7 @@ its actions, so after a crash every table resumes at its last acknowledged actio
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -108,10 +109,11 @@ class Player:
 
 
 def default_url() -> str:
-    """An SQLite file in the user's data folder (``$XDG_DATA_HOME/tapete`` or the OS's own)."""
+    """An SQLite file in tapete's data folder: ``$TAPETE_DATA`` when set, as for the terminal's
+    records, else the user's (``$XDG_DATA_HOME/tapete`` or the OS's own)."""
     from platformdirs import user_data_dir
 
-    folder = Path(user_data_dir("tapete", appauthor=False))
+    folder = Path(os.environ.get("TAPETE_DATA") or user_data_dir("tapete", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'tapete.db'}"
 
