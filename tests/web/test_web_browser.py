@@ -1492,3 +1492,120 @@ def test_the_lobby_reads_the_open_tables_once_not_at_every_refresh(
     first = len(p.evaluate("window.heard"))
     p.wait_for_timeout(5_500)  # the list is fetched again every five seconds
     assert len(p.evaluate("window.heard")) == first
+
+
+FELT_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  return {
+    seats: [...document.querySelectorAll(".felt .seat")].map(box),
+    trick: [...document.querySelectorAll(".felt .trick .played")].map(box),
+    facts: box(document.querySelector(".facts")),
+    felt: box(document.querySelector(".felt")),
+  };
+}"""
+
+
+def _apart(boxes: dict[str, Any]) -> None:
+    """No seat lies over another seat, a card of the trick, the facts above the felt, or off the
+    felt's top and bottom."""
+    seats, felt = boxes["seats"], boxes["felt"]
+    for i, a in enumerate(seats):
+        assert felt["y"] - 1 <= a["y"] and a["y"] + a["height"] <= felt["y"] + felt["height"] + 1
+        assert not _overlap(a, boxes["facts"]), (a, boxes["facts"])
+        for b in seats[i + 1 :] + boxes["trick"]:
+            assert not _overlap(a, b), (a, b)
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(1366, 650), (1280, 600), (390, 844), (844, 390)],
+    ids=["laptop-1366x650", "laptop-1280x600", "phone", "phone-landscape"],
+)
+def test_large_cards_on_a_short_screen_keep_seats_and_the_trick_apart(
+    browser: Any, server: Server, size: tuple[int, int]
+) -> None:
+    """Large cards on a short screen once laid the top seat over the trick's cards and the facts
+    above the felt, and the trick's side cards over the side seats of a phone."""
+    phone = size[0] < 600 or size[1] < 600
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone
+    )
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate("localStorage.setItem('tapete:large-cards', '1')")
+    start_with_bots(p, server, "pocha(schedule=[8])", seed=8)
+    rng = random.Random(3)
+    while not p.locator(".felt .trick .played").count():
+        p.wait_for_selector(f"{ACTIONABLE}, .felt .trick .played", timeout=20_000)
+        click_one(p, rng)
+    p.wait_for_timeout(300)
+    _apart(p.evaluate(FELT_BOXES))
+    shot(p, f"large-{size[0]}x{size[1]}")
+    context.close()
+
+
+def test_eight_seats_on_a_phone_never_touch(browser: Any, server: Server) -> None:
+    """Eight seats on a phone held upright once overlapped their neighbours by a few pixels."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    p = context.new_page()
+    start_with_bots(p, server, "pocha(players=8, max_players=8, schedule=[3])", seed=8)
+    p.wait_for_selector(".felt .seat .backs svg")
+    p.wait_for_timeout(300)
+    boxes = p.evaluate(FELT_BOXES)
+    assert len(boxes["seats"]) == 8
+    _apart(boxes)
+    fits(p)
+    context.close()
+
+
+WORD_LINES = """() => [...document.querySelectorAll(".scores thead th[scope=col]")].map((th) => {
+  const text = th.firstChild, lines = [];
+  for (const m of text.data.matchAll(/\\S+/g)) {
+    const r = document.createRange();
+    r.setStart(text, m.index);
+    r.setEnd(text, m.index + m[0].length);
+    lines.push(new Set([...r.getClientRects()].map((q) => Math.round(q.left + q.top))).size);
+  }
+  return Math.max(...lines);
+})"""
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_score_heads_at_eight_seats_keep_each_word_whole(
+    browser: Any, server: Server, width: int
+) -> None:
+    """Eight narrow score columns once broke "bot 2" into "bo", "t 2" and "Mariana" in four."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="en-US")
+    p = context.new_page()
+    made = server.create(
+        "pocha",
+        name="Mariana",
+        params={"players": "8", "max_players": "8", "schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 7,
+        bot_delay=0.05,
+    )
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(".scores thead th[scope=col]")
+    assert p.evaluate(WORD_LINES) == [1] * 8
+    heads = p.locator(".scores thead th[scope=col]")
+    assert heads.first.inner_text() == "Mariana"  # whole, for a screen reader too
+    context.close()
+
+
+def test_large_cards_chosen_mid_match_fit_the_felt_at_once(browser: Any, server: Server) -> None:
+    """Ticking "large cards" on your turn (nothing else moving) redraws the felt for them."""
+    context = browser.new_context(viewport={"width": 1366, "height": 650}, locale="en-US")
+    p = context.new_page()
+    start_with_bots(p, server, "pocha(schedule=[8])", seed=8)
+    p.wait_for_selector(ACTIONABLE)
+    p.focus("#large-cards")
+    p.keyboard.press("Space")
+    p.wait_for_timeout(300)
+    _apart(p.evaluate(FELT_BOXES))
+    context.close()

@@ -202,8 +202,18 @@ function setupPrefs() {
     box.addEventListener("change", () => {
       localStorage.setItem(`tapete:${id}`, box.checked ? "1" : "0");
       document.body.classList.toggle(cls, box.checked);
+      table?.refit();
     });
   }
+  let refitting = false;
+  window.addEventListener("resize", () => {
+    if (refitting) return;
+    refitting = true;
+    requestAnimationFrame(() => {
+      refitting = false;
+      table?.refit();
+    });
+  });
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-link]");
     if (link && link.origin === location.origin && !event.ctrlKey && !event.metaKey) {

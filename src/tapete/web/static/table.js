@@ -135,6 +135,14 @@ export class TableView {
     this.$(".log").innerHTML = "";
   }
 
+  // The felt's seats and trick drawn again for a new screen size or card size: what fitted
+  // the old one may overlap in the new.
+  refit() {
+    if (!this.viewMsg) return;
+    this.drawSeats(this.viewMsg.table);
+    this.drawTrick(this.viewMsg.table);
+  }
+
   relabel() {
     this.$(".log-title").textContent = t("log");
     this.$(".scores-title").textContent = t("scores");
@@ -312,7 +320,7 @@ export class TableView {
 
   // --- drawing -------------------------------------------------------------------------------
 
-  position(seat, radiusX = this.seatRadiusX(), radiusY = 37) {
+  position(seat, radiusX = this.seatRadiusX(), radiusY = this.radiusY ?? 37) {
     const n = this.viewMsg ? this.viewMsg.table.seats.length : this.roomMsg.players;
     const me = this.seat ?? 0;
     const k = (seat - me + n) % n;
@@ -320,10 +328,10 @@ export class TableView {
     return [50 + radiusX * Math.cos(angle), 50 + radiusY * Math.sin(angle)];
   }
 
-  // On a narrow felt the side seats come in, so that their boxes stay on the screen.
+  // As wide as the felt lets the seats' boxes go (see fitFelt): on a narrow felt the side seats
+  // come in, so that their boxes stay on the felt and the screen.
   seatRadiusX() {
-    const felt = this.$(".felt");
-    return felt && felt.clientWidth < 520 ? 30 : 38;
+    return this.radiusX ?? 38;
   }
 
   drawSeats(table) {
@@ -354,6 +362,7 @@ export class TableView {
       })
       .join("");
     this.spreadSeats(seats);
+    this.fitFelt(seats);
   }
 
   // Six seats or more can pile onto each other on a short, wide felt (a laptop's screen, large
@@ -382,12 +391,59 @@ export class TableView {
     if (overlap() >= stacked) seats.classList.remove("crowded");
   }
 
+  // Neither a seat's box nor the trick's cards may lie over another seat or off the felt,
+  // whatever the screen and the cards' size (eight seats on a phone, large cards on a laptop's
+  // short screen): the side seats spread as wide as the felt allows, tall seats come in from
+  // its top and bottom, the trick's cards gather closer to the middle, and only when that is not
+  // enough does the felt grow taller (the page scrolls).
+  fitFelt(seats) {
+    const felt = this.$(".felt");
+    const boxes = [...seats.children];
+    if (!boxes.length || !felt.clientWidth) return;
+    const width = felt.clientWidth;
+    const half = Math.max(...boxes.map((b) => b.offsetWidth)) / 2;
+    const tallest = Math.max(...boxes.map((b) => b.offsetHeight));
+    this.radiusX = Math.max(20, Math.min(38, ((width / 2 - half - 2) / width) * 100));
+    const style = getComputedStyle(felt);
+    const cardW = parseFloat(style.getPropertyValue("--card-w")) * (parseFloat(style.getPropertyValue("--trick-scale")) || 1);
+    const trickX = Math.max(4, Math.min(15, (((this.radiusX / 100) * width - half - cardW / 2 - 4) / width) * 100));
+    const players = boxes.map((b) => Number(b.dataset.seat));
+    const place = (seat, rx, ry, w, h) => {
+      const [x, y] = this.position(seat, rx, ry);
+      return { x: (x / 100) * width, y: y / 100, w, h };
+    };
+    const key = `${innerWidth}x${innerHeight}:${cardW}:${players.length}`;
+    if (this.feltKey !== key) [this.feltKey, this.feltFloor] = [key, 0];
+    felt.style.minHeight = "";
+    const base = felt.clientHeight;
+    const fits = (height) => {
+      this.radiusY = Math.max(20, Math.min(37, 50 - ((tallest / 2 + 4) / height) * 100));
+      const seatShapes = boxes.map((b, i) => place(players[i], this.radiusX, this.radiusY, b.offsetWidth, b.offsetHeight));
+      if (feltHeightFor(seatShapes, []) > height) return false;
+      for (const scale of [1, 0.85, 0.7, 0.55, 0.4, 0.25]) {
+        [this.trickRadiusX, this.trickRadiusY] = [trickX * scale, Math.min(17, this.radiusY - 17) * scale];
+        const trick = players.map((seat) => place(seat, this.trickRadiusX, this.trickRadiusY, cardW, cardW * 1.5));
+        if (feltHeightFor(seatShapes, trick) <= height) return true;
+      }
+      return false;
+    };
+    let height = Math.max(base, this.feltFloor);
+    while (!fits(height) && height < 4000) height += 10;
+    this.feltFloor = height;
+    for (const [i, b] of boxes.entries()) {
+      const [x, y] = this.position(players[i]);
+      [b.style.left, b.style.top] = [`${x}%`, `${y}%`];
+    }
+    const borders = felt.offsetHeight - felt.clientHeight;
+    if (height > base) felt.style.minHeight = `${height + borders}px`;
+  }
+
   drawTrick(table) {
     const trick = this.$(".trick");
     trick.innerHTML = table.trick
       .map((p, i) => {
         const seat = p.seat >= 0 ? p.seat : i;
-        const [x, y] = this.position(seat, 15, 17);
+        const [x, y] = this.position(seat, this.trickRadiusX ?? 15, this.trickRadiusY ?? 17);
         return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 1}">${cardSVG(p.card)}</div>`;
       })
       .join("");
@@ -397,7 +453,7 @@ export class TableView {
     const layer = this.$(".flying");
     layer.innerHTML = trick.cards
       .map(([seat, card], i) => {
-        const [x, y] = this.position(seat, 15, 17);
+        const [x, y] = this.position(seat, this.trickRadiusX ?? 15, this.trickRadiusY ?? 17);
         return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 1}">${cardSVG(card)}</div>`;
       })
       .join("");
@@ -525,6 +581,7 @@ export class TableView {
       .join("");
     const total = `<tr class="total"><th scope="row">Σ</th>${table.scores.map((v) => `<td>${v}</td>`).join("")}</tr>`;
     this.$(".scores").innerHTML = `<table><thead>${head}</thead><tbody>${rows}${total}</tbody></table>`;
+    turnNarrowHeads(this.$(".scores table"));
     this.$(".chart").innerHTML = scoreChart(names, table.history, t("score chart"));
   }
 
@@ -766,4 +823,31 @@ export class TableView {
       this.root.querySelector(".buttons button")?.focus();
     }
   }
+}
+
+// The felt's height that keeps every seat inside it and apart from the other seats and from the
+// trick's cards: positions are fractions of the height, so each pair that meets across says how
+// tall the felt must be for them to part (seats level with each other part across instead).
+function feltHeightFor(seats, cards) {
+  const gap = 4;
+  let needed = 0;
+  for (const [i, a] of seats.entries()) {
+    needed = Math.max(needed, (a.h / 2 + gap) / a.y, (a.h / 2 + gap) / (1 - a.y));
+    for (const b of [...seats.slice(i + 1), ...cards]) {
+      const apart = Math.abs(a.y - b.y);
+      if (Math.abs(a.x - b.x) >= (a.w + b.w) / 2 || apart < 0.01) continue;
+      needed = Math.max(needed, ((a.h + b.h) / 2 + gap) / apart);
+    }
+  }
+  return Math.ceil(needed);
+}
+
+// Eight seats leave each score column too narrow for a name: rather than break "bot 2" into
+// "bo", "t 2", the heads turn upright, each word whole (the title and the cell's text keep the
+// whole name for a pointer and a screen reader).
+function turnNarrowHeads(table) {
+  table.classList.add("measuring");
+  const narrow = [...table.querySelectorAll("thead th[scope=col]")].some((th) => th.scrollWidth > th.clientWidth + 1);
+  table.classList.remove("measuring");
+  table.classList.toggle("turned", narrow);
 }
