@@ -1609,3 +1609,21 @@ def test_large_cards_chosen_mid_match_fit_the_felt_at_once(browser: Any, server:
     p.wait_for_timeout(300)
     _apart(p.evaluate(FELT_BOXES))
     context.close()
+
+
+def test_a_table_made_by_keyboard_opens_with_the_focus_in_its_waiting_room(
+    page: Any, server: Server
+) -> None:
+    """Enter on "Create table" once left the keyboard on the new page's body: Tab began again
+    at the page's top, through the header, to reach the start."""
+    p = page
+    p.goto(server.url + "/")
+    p.focus('input[name="name"]')
+    p.keyboard.type("Ana")
+    p.focus("#create button[type=submit]")
+    p.keyboard.press("Enter")
+    p.wait_for_selector(".waiting:not([hidden]) .start")
+    p.wait_for_timeout(300)
+    assert p.evaluate("document.activeElement.matches('.waiting h2')"), p.evaluate(FOCUSED)
+    p.keyboard.press("Tab")
+    assert p.evaluate("document.querySelector('.waiting').contains(document.activeElement)")

@@ -187,7 +187,10 @@ export class TableView {
       this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
       // A control the keyboard was on that is gone (the "sit here" just pressed, a seat the host
       // filled): the focus stays in the waiting room, on its heading, not lost to the page.
-      if (this.keepFocus(waiting, () => this.drawWaiting()) && !waiting.contains(document.activeElement)) {
+      // A page that just opened (the table made by the lobby's form, a shared link followed)
+      // finds the keyboard nowhere: it starts in the waiting room too, not at the page's top.
+      const resting = !document.activeElement || document.activeElement === document.body;
+      if ((this.keepFocus(waiting, () => this.drawWaiting()) || resting) && !waiting.contains(document.activeElement)) {
         waiting.querySelector("h2").focus();
       }
     }
