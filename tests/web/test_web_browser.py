@@ -1627,3 +1627,86 @@ def test_a_table_made_by_keyboard_opens_with_the_focus_in_its_waiting_room(
     assert p.evaluate("document.activeElement.matches('.waiting h2')"), p.evaluate(FOCUSED)
     p.keyboard.press("Tab")
     assert p.evaluate("document.querySelector('.waiting').contains(document.activeElement)")
+
+
+# Each visible text's contrast against what lies behind it (its ancestors' backgrounds laid one
+# over the other, each colour of a gradient in turn), below WCAG AA's 4.5 (3 for large text).
+# Disabled controls are exempt, as WCAG has it.
+LOW_CONTRAST = r"""() => {
+  const rgba = (c) => {
+    const v = c.match(/rgba?\(([^)]+)\)/)[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, under) =>
+    [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => {
+    const f = (x) => (x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const behind = (e) => {
+    const layers = [];
+    for (let n = e; n; n = n.parentElement) {
+      const s = getComputedStyle(n);
+      // A table's caption lies outside its box, and its background, unless laid out otherwise.
+      if (n.tagName === "TABLE" && e.closest("caption") && s.display === "table") continue;
+      const flat = (base) => layers.reduceRight((acc, l) => over(l, acc), base);
+      if (s.backgroundImage.includes("gradient")) {
+        return s.backgroundImage.match(/rgba?\([^)]+\)/g).map((c) => flat(rgba(c)));
+      }
+      const c = rgba(s.backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] === 1) return [flat(c)];
+    }
+    return [layers.reduceRight((acc, l) => over(l, acc), [255, 255, 255, 1])];
+  };
+  const low = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    const e = t.parentElement;
+    if (!t.data.trim() || !e.getBoundingClientRect().width) continue;
+    const exempt = "[hidden], .sr, svg, [aria-hidden=true], [aria-disabled=true], :disabled";
+    if (e.closest(exempt)) continue;
+    const s = getComputedStyle(e);
+    if (s.visibility === "hidden") continue;
+    let opacity = 1;
+    for (let n = e; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+    const ink = rgba(s.color);
+    ink[3] *= opacity;
+    const size = parseFloat(s.fontSize);
+    const need = size >= 24 || (Number(s.fontWeight) >= 700 && size >= 18.66) ? 3 : 4.5;
+    for (const back of behind(e)) {
+      const [a, b] = [lum(over(ink, back)), lum(back)];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      const what = `${e.tagName}.${e.className} "${t.data.trim()}"`;
+      if (ratio < need) low.push(`${what}: ${ratio.toFixed(2)}`);
+    }
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("contrast", [False, True], ids=["default", "high-contrast"])
+@pytest.mark.parametrize(
+    ("spec", "size"),
+    [("poch(players=3)", (360, 740)), ("poch(players=3)", (1366, 900)), ("truco", (1366, 900))],
+)
+def test_every_text_stands_out_from_its_background_in_both_themes(
+    browser: Any, server: Server, spec: str, size: tuple[int, int], contrast: bool
+) -> None:
+    """On a phone Poch's "bowls" caption, drawn inside the bowls' dark box, was dark ink on dark
+    green (invisible with high contrast)."""
+    phone = size[0] < 600
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, is_mobile=phone, locale="en-US"
+    )
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:contrast', '{int(contrast)}')")
+    p.reload()
+    p.wait_for_selector("#create")
+    assert p.evaluate(LOW_CONTRAST) == []
+    start_with_bots(p, server, spec, seed=8)
+    p.wait_for_selector(ACTIONABLE)
+    p.wait_for_timeout(300)
+    assert p.evaluate(LOW_CONTRAST) == []
+    context.close()
