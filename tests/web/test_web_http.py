@@ -371,6 +371,18 @@ def test_every_rule_code_of_the_games_has_a_sentence() -> None:
     assert codes and codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
 
 
+def test_every_refusal_the_server_sends_a_browser_has_a_sentence() -> None:
+    """A refusal's words for people come from its rule's sentence, in the page's language: a
+    code with none reached Spanish and Portuguese players in English."""
+    web = Path(strings.__file__).parent
+    codes = set()
+    for path in web.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'\b(?:error|fail)\(\s*"([a-z]+(?:-[a-z]+)*)"', text))
+    assert {"not-host", "no-hello", "flood"} <= codes
+    assert codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
+
+
 def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
     """With no --db, tables go to an SQLite file in the user data folder (here a temporary one)."""
     import os
