@@ -620,6 +620,11 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
         lines.append(f"  {tr(lang, 'trick')}: {played}")
     hand = " ".join(table.hand) if table.hand else ""
     if table.blind:
-        hand = (hand + " " if hand else "") + tr(lang, "{n} cards you may not see", n=table.blind)
+        unseen = (
+            tr(lang, "1 card you may not see")
+            if table.blind == 1
+            else tr(lang, "{n} cards you may not see", n=table.blind)
+        )
+        hand = (hand + " " if hand else "") + unseen
     lines.append(f"{tr(lang, 'your hand')}: {hand or '-'}")
     return "\n".join(lines)

@@ -649,6 +649,9 @@ def test_oh_hell_scoring_and_hook_on_one_card() -> None:
     game, state = deal("oh_hell(schedule=1)", ["Ac", "Kc", "2h", "3c"], "7h")
     state = act(game, state, "bid 0", "bid 0", "bid 0")
     assert legal(game, state) == ["bid 0"]
+    # The refusal says "the 1 trick", not "the 1 tricks".
+    assert "add up to the 1 trick (0 already bid" in str(game.why_illegal(state, "bid 1"))
+    assert "how many of the 1 trick you" in str(game.why_illegal(state, "play 3c"))
 
 
 def test_oh_hell_a_tie_for_first_stands_the_play_off_is_an_option() -> None:

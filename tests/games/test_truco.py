@@ -1008,3 +1008,15 @@ def test_a_view_in_words_shows_the_table_the_screens_draw() -> None:
     assert "[4c 5c]" in text and "your hand: 6h 7h" in text
     blind = view_text(truco.observe(deal(FOUR, "Kc", scores=(11, 11)), 0))
     assert "your hand: 3 cards you may not see" in blind
+
+
+def test_the_last_blind_card_is_said_in_the_singular() -> None:
+    """A blind hand down to its last card once read "1 cards you may not see"."""
+    game = tapete.load("truco(players=4)")
+    state = deal(FOUR, "Kc", scores=(11, 11))
+    for _ in range(8):  # seat 0 plays its first two cards blind
+        if "your hand: 1 card" in view_text(truco.observe(state, 0)):
+            break
+        state = game.apply(state, game.legal_actions(state)[0])
+    assert "your hand: 1 card you may not see" in view_text(truco.observe(state, 0))
+    assert "1 carta que no puedes ver" in view_text(truco.observe(state, 0), "es")

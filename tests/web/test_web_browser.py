@@ -1710,3 +1710,23 @@ def test_every_text_stands_out_from_its_background_in_both_themes(
     p.wait_for_timeout(300)
     assert p.evaluate(LOW_CONTRAST) == []
     context.close()
+
+
+def test_one_of_a_kind_is_said_in_the_singular_in_the_lobby_and_the_replay(
+    page: Any, server: Server
+) -> None:
+    """The lobby once offered "1 free seats" and the replay seen from one seat "1 cards"."""
+    p = page
+    friends = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    p.goto(server.url + "/")
+    mine = p.locator(f"#tables li a[href='/t/{friends['code']}'] em")
+    assert mine.inner_text() == "1 free seat"
+    p.select_option("#lang", "es")
+    p.wait_for_selector(f"#tables li a[href='/t/{friends['code']}'] em:has-text('1 asiento libre')")
+    p.select_option("#lang", "en")
+    code = create_in_lobby(p, server, "pocha", schedule="[1]")
+    p.click(".waiting .start")
+    play_until(p, ".summary:not([hidden])", random.Random(5))
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.select_option(".viewer", "0")
+    assert p.locator(".replay-seat .backs").all_inner_texts() == ["1 card"] * 3

@@ -619,6 +619,11 @@ def _hooked_bid(state: State) -> int:
     return rest if 0 <= rest <= d.size else -1
 
 
+def _the_tricks(size: int) -> str:
+    """A hand's tricks in a refusal: "the 1 trick" of a one-card hand, "the 5 tricks"."""
+    return "the 1 trick" if size == 1 else f"the {size} tricks"
+
+
 def why_illegal(state: State, action: Action) -> IllegalActionError | None:
     """Why ``action`` breaks a rule now, or None. The single source of legality."""
     if state.phase == _OVER:
@@ -640,13 +645,13 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
             made = d.size - bid
             return IllegalActionError(
                 "hook",
-                f"the dealer may not bid {bid}: the bids would add up to the {d.size} tricks"
+                f"the dealer may not bid {bid}: the bids would add up to {_the_tricks(d.size)}"
                 f" ({made} already bid; hook rule)",
             )
         return None
     if state.phase != _PLAY:
         return IllegalActionError(
-            "bidding", f"first bid: say how many of the {d.size} tricks you will take"
+            "bidding", f"first bid: say how many of {_the_tricks(d.size)} you will take"
         )
     p = state.params
     return tricks.why_card_illegal(

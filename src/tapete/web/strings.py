@@ -51,6 +51,7 @@ UI = (
     "Go",
     "Open tables",
     "{n} free seats",
+    "1 free seat",
     "watch",
     "No open tables yet: create one!",
     "page {page} of {pages}",

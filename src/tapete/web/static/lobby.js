@@ -238,7 +238,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           .map(
             (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.title)}
               <span>${escapeHtml(r.humans.join(", ") || "—")}</span>
-              <em>${r.status === "waiting" ? t("{n} free seats", { n: r.open }) : t("watch")}</em></a></li>`,
+              <em>${r.status === "waiting" ? freeSeats(r.open) : t("watch")}</em></a></li>`,
           )
           .join("")
       : `<li class="empty">${t("No open tables yet: create one!")}</li>`;
@@ -264,4 +264,8 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   go(root.querySelector(".next-page"), +1);
   listTables();
   refresh = setInterval(listTables, 5000);
+}
+
+function freeSeats(n) {
+  return n === 1 ? t("1 free seat") : t("{n} free seats", { n });
 }

@@ -236,7 +236,7 @@ export async function renderReplay(root, code, match, token) {
         const open = viewer === null || viewer === s;
         const cards = open
           ? hand.map((c) => cardSVG(c, `data-card="${c}"`)).join("")
-          : `<span class="backs">${t("{n} cards", { n: complete ? hand.length : "?" })}</span>`;
+          : `<span class="backs">${complete && hand.length === 1 ? t("1 card") : t("{n} cards", { n: complete ? hand.length : "?" })}</span>`;
         const dealer = deal.dealer === s ? ` <span class="chip dealer">${t("dealer")}</span>` : "";
         const bid = bids ? ` <span class="bid">${t("bid")} ${bids[s] ?? "–"}</span>` : "";
         return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${escapeHtml(names[s])}${dealer}</span>${bid} <span class="cards">${cards}</span></li>`;
