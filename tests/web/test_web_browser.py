@@ -583,7 +583,15 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     # Games by the names people read: "Pocha", "Oh Hell", not the ids pocha and oh_hell.
     assert p.locator(".leaderboard-page h1").inner_text() == "Leaderboard: Pocha"
     assert p.locator(f".leaderboard a[href='/players/{me['id']}']").count() == 1
-    assert p.locator(".leaderboard a[href='/players/bot%3Arandom']").count() == 1
+    bot = p.locator(".leaderboard a[href='/players/bot%3Arandom']")
+    assert bot.inner_text() == "bot (random)"  # as the lobby's seats name it, not "bot:random"
+    p.select_option("#lang", "es")
+    p.wait_for_selector(".leaderboard a[href='/players/bot%3Arandom']:text-is('bot (al azar)')")
+    bot.click()
+    assert p.locator(".profile-page .who").inner_text() == "bot (al azar)"
+    p.go_back()
+    p.select_option("#lang", "en")
+    p.wait_for_selector(".leaderboard tbody tr")
     p.click(f".leaderboard a[href='/players/{me['id']}']")
     p.wait_for_selector(".profile-page .ratings")
     assert p.locator(".profile-page .who").inner_text() == "Ana"

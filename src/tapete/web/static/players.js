@@ -57,14 +57,24 @@ export function playerBar(games) {
 // short id after them (two players called Ana are not the same Ana).
 function who(row, twins = new Set()) {
   const id = row.participant;
-  const name = row.name || id;
+  const name = shownName(id, row.name);
   const suffix = twins.has(name) ? ` <span class="short-id">#${escapeHtml(id.replace(/^bot:/, "").slice(0, 6))}</span>` : "";
   return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(name)}${suffix}</a>`;
 }
 
+// A bot is known to the server as bot:LEVEL; people read it as the lobby's seats name it, in
+// their language ("bot (difícil)").
+function shownName(participant, name) {
+  const level = /^bot:(\w+)$/.exec(participant)?.[1];
+  return level ? t("bot ({level})", { level: t(level) }) : name || participant;
+}
+
 function twinNames(rows) {
   const seen = new Map();
-  for (const r of rows) seen.set(r.name || r.participant, (seen.get(r.name || r.participant) || 0) + 1);
+  for (const r of rows) {
+    const name = shownName(r.participant, r.name);
+    seen.set(name, (seen.get(name) || 0) + 1);
+  }
   return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
@@ -99,7 +109,7 @@ export async function renderProfile(root, participant) {
     .join("");
   root.innerHTML = `
     <section class="profile-page">
-      <h1>${t("Profile")}: <span class="who">${escapeHtml(p.name)}</span></h1>
+      <h1>${t("Profile")}: <span class="who">${escapeHtml(shownName(participant, p.name))}</span></h1>
       <p><span class="played">${t("matches played")}: <strong>${p.matches}</strong></span> ·
         <span class="wins">${t("wins")}: <strong>${p.wins}</strong></span></p>
       <h2>${t("ratings")}</h2>
