@@ -545,6 +545,8 @@ _ES: dict[str, str] = {
     "{name} calls {call}": "{name} canta {call}",
     "The rules text is in English; a summary of the game: {summary}": "El texto de las reglas está en inglés; el juego en resumen: {summary}",
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).": "La velocidad de los bots es un número de segundos de 0 a 5 (como 0,15).",
+    "The turn timer is a whole number of seconds from 0 to 600 (0: none).": "El tiempo por turno es un número entero de segundos de 0 a 600 (0: sin límite).",
+    "The wait before a bot stands in is a whole number of seconds from 0 to 600.": "La espera antes de que un bot sustituya a alguien es un número entero de segundos de 0 a 600.",
     # the games' one-line summaries (the lobby, F1)
     "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)": "el Pocha internacional: baraja francesa, asistir al palo, +1 por baza, +10 si aciertas (3–7)",
     "bowls for the trump honours, a poker round, then a shedding race (3–6 players, at most 10 rounds a player)": "platos para los honores del triunfo, una ronda de póquer y una carrera para descartarse (3–6 jugadores, como mucho 10 rondas por jugador)",
@@ -1419,6 +1421,8 @@ _PT: dict[str, str] = {
     "{name} calls {call}": "{name} pede {call}",
     "The rules text is in English; a summary of the game: {summary}": "O texto das regras está em inglês; o jogo em resumo: {summary}",
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).": "A velocidade dos bots é um número de segundos de 0 a 5 (como 0,15).",
+    "The turn timer is a whole number of seconds from 0 to 600 (0: none).": "O tempo por vez é um número inteiro de segundos de 0 a 600 (0: sem limite).",
+    "The wait before a bot stands in is a whole number of seconds from 0 to 600.": "A espera antes que um bot substitua alguém é um número inteiro de segundos de 0 a 600.",
     # the games' one-line summaries (the lobby, F1)
     "the international Pocha: French deck, follow suit, +1 a trick, +10 exact (3–7)": "o Pocha internacional: baralho francês, seguir o naipe, +1 por vaza, +10 se acertar (3–7)",
     "bowls for the trump honours, a poker round, then a shedding race (3–6 players, at most 10 rounds a player)": "pratos para as honras do trunfo, uma rodada de pôquer e uma corrida para descartar (3–6 jogadores, no máximo 10 rodadas por jogador)",

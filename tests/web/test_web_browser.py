@@ -1738,3 +1738,31 @@ def test_one_of_a_kind_is_said_in_the_singular_in_the_lobby_and_the_replay(
     p.goto(f"{server.url}/replay/{code}?match=0")
     p.select_option(".viewer", "0")
     assert p.locator(".replay-seat .backs").all_inner_texts() == ["1 card"] * 3
+
+
+def test_the_lobby_form_says_what_a_field_takes_in_the_page_s_language(
+    page: Any, server: Server
+) -> None:
+    """An English browser showing the page in Spanish once refused a turn timer of 9999 or an
+    empty name in the browser's English: "Value must be less than or equal to 600"."""
+    p = page
+    p.goto(server.url + "/")
+    p.evaluate("localStorage.setItem('tapete:lang', 'es')")
+    p.reload()
+    p.wait_for_selector("#create")
+    p.fill('input[name="name"]', "")
+    p.click("#create button[type=submit]")
+    name = p.locator('#create input[name="name"]')
+    assert name.evaluate("el => el.validationMessage") == "Un nombre, no solo espacios"
+    p.fill('input[name="name"]', "Ana")
+    p.click("#table-options summary")
+    p.fill('input[name="turn_timer"]', "9999")
+    p.click("#create button[type=submit]")
+    p.wait_for_timeout(300)
+    assert p.url == server.url + "/"  # no table was made
+    timer = p.locator('input[name="turn_timer"]')
+    assert timer.evaluate("el => el.validationMessage").startswith("El tiempo por turno es")
+    p.fill('input[name="turn_timer"]', "30")
+    assert timer.evaluate("el => el.validationMessage") == ""
+    p.fill('input[name="grace"]', "-1")
+    assert "sustituya" in p.locator('input[name="grace"]').evaluate("el => el.validationMessage")

@@ -44,6 +44,8 @@ UI = (
     "seconds before a bot stands in for a player who left",
     "bot speed (seconds a move)",
     "The bot speed is a number of seconds from 0 to 5 (like 0.15).",
+    "The turn timer is a whole number of seconds from 0 to 600 (0: none).",
+    "The wait before a bot stands in is a whole number of seconds from 0 to 600.",
     "Create table",
     "Check the options",
     "Join a table",

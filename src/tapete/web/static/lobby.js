@@ -148,6 +148,23 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   }
   delayField.addEventListener("input", botDelay);
 
+  // The browser words a field it refuses (a name left empty, a timer of 9999) in its own
+  // language, which need not be the page's: each field says what it takes in the page's.
+  const said = [
+    ["name", "A name, not only spaces"],
+    ["turn_timer", "The turn timer is a whole number of seconds from 0 to 600 (0: none)."],
+    ["grace", "The wait before a bot stands in is a whole number of seconds from 0 to 600."],
+  ];
+  for (const [name, text] of said) {
+    const field = form.elements[name];
+    const judge = () => {
+      field.setCustomValidity("");
+      if (!field.validity.valid) field.setCustomValidity(t(text));
+    };
+    field.addEventListener("input", judge);
+    judge();
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const delay = botDelay();
