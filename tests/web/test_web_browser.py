@@ -1766,3 +1766,43 @@ def test_the_lobby_form_says_what_a_field_takes_in_the_page_s_language(
     assert timer.evaluate("el => el.validationMessage") == ""
     p.fill('input[name="grace"]', "-1")
     assert "sustituya" in p.locator('input[name="grace"]').evaluate("el => el.validationMessage")
+
+
+# The focus ring's best contrast (WCAG ratio) against the surface around the focused control:
+# its outline's colour or its box-shadow's, whichever stands out more.
+FOCUS_RING = r"""() => {
+  const rgb = (c) =>
+    (c.match(/rgba?\(([^)]+)\)/) || [, "0, 0, 0, 0"])[1].split(/[ ,\/]+/).map(Number);
+  const lum = (c) => {
+    const f = (x) => (x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const e = document.activeElement;
+  let n = e.parentElement;
+  while (n && rgb(getComputedStyle(n).backgroundColor)[3] === 0) n = n.parentElement;
+  const around = rgb(getComputedStyle(n || document.body).backgroundColor);
+  const s = getComputedStyle(e);
+  const rings = [s.outlineColor, s.boxShadow].filter((c) => c && c !== "none").map(rgb);
+  return Math.max(...rings.map((c) => ratio(c, around)));
+}"""
+
+
+def test_the_focus_ring_stands_out_on_the_paper_and_around_the_hand(
+    page: Any, server: Server
+) -> None:
+    """The amber ring alone was 1.5:1 on the lobby's cream paper and the page around the hand:
+    a keyboard player could lose the focus. WCAG asks 3:1 of it."""
+    p = page
+    p.goto(server.url + "/")
+    p.focus('input[name="name"]')
+    p.keyboard.press("Shift+Tab")
+    p.keyboard.press("Tab")  # by keyboard, so the ring shows
+    assert p.evaluate("document.activeElement.name") == "name"
+    assert p.evaluate(FOCUS_RING) >= 3
+    start_with_bots(p, server, "pocha(schedule=[2])", seed=11)
+    p.wait_for_selector(ACTIONABLE)
+    p.keyboard.press("Tab")
+    p.keyboard.press("Shift+Tab")
+    assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
+    assert p.evaluate(FOCUS_RING) >= 3
