@@ -1516,6 +1516,12 @@ FELT_BOXES = """() => {
 }"""
 
 
+CARD_BOXES = """() => [...document.querySelectorAll(".hand .card-btn")].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+})"""
+
+
 def _apart(boxes: dict[str, Any]) -> None:
     """No seat lies over another seat, a card of the trick, the facts above the felt, or off the
     felt's top and bottom."""
@@ -1552,6 +1558,14 @@ def test_large_cards_on_a_short_screen_keep_seats_and_the_trick_apart(
     p.wait_for_timeout(300)
     _apart(p.evaluate(FELT_BOXES))
     shot(p, f"large-{size[0]}x{size[1]}")
+    # A hand of eight large cards wraps: a raised card (legal, focused) stays off the row above.
+    p.wait_for_selector(".hand.my-turn .card-btn.legal:not(.sent)")
+    p.focus(".hand.my-turn .card-btn.legal")
+    p.wait_for_timeout(300)
+    cards = p.evaluate(CARD_BOXES)
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            assert not _overlap(a, b), (a, b)
     context.close()
 
 
