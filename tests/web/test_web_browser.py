@@ -1260,6 +1260,8 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
     p.goto(f"{server.url}/replay/{code}?match=0")
     p.wait_for_selector(".review-chart svg")
     p.select_option("#lang", "es")
+    # The replay drawn again in Spanish (the English one's chart would satisfy a wait for it).
+    p.wait_for_selector(".where:has-text('en el registro')")
     p.wait_for_selector(".review-chart svg")
     p.click("[data-go='forward']")
     assert ": pedir " in p.locator(".review-note").inner_text()
