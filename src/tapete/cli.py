@@ -592,7 +592,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SpecError(f"--rate-limit: {exc}") from None
     # Before saying it serves, and before the database is opened (and maybe migrated): a setup
-    # that cannot share, a file another server has, or a database it cannot open, is one line.
+    # that cannot share, a file another server has, or a database it cannot open, is one line,
+    # and a refused command leaves no database behind.
     check_sharing(args.db, sharing)
     hold_database(args.db)
     check_database(args.db)

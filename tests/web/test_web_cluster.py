@@ -631,9 +631,11 @@ def test_workers_share_one_port_and_stop_together_on_sigterm(
     [
         (["--workers", "2"], "--workers: several processes share tables through --redis"),
         (["--redis", REDIS], "give --db postgresql://"),
+        (["--workers", "2", "--redis", REDIS], "give --db postgresql://"),
     ],
 )
 def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_path: Path) -> None:
+    # Refused before it says it serves, and before the SQLite file is made and migrated.
     done = subprocess.run(
         [sys.executable, "-m", "tapete.cli", "serve", "--db", f"sqlite:///{tmp_path}/t.db", *flags],
         capture_output=True,
@@ -642,6 +644,8 @@ def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_pat
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
     )
     assert done.returncode != 0 and says in done.stderr
+    assert "serving on" not in done.stderr
+    assert not (tmp_path / "t.db").exists()
 
 
 def test_a_review_is_followed_and_cancelled_from_any_server_and_worked_out_once(
