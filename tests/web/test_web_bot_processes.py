@@ -4,6 +4,7 @@ says how long they waited for a worker."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from tapete import bots
-from webclient import running
+from webclient import SRC, Client, Server, free_port, open_socket, running
 
 SPEC_PARAMS = {"players": "4", "schedule": "[1, 2]"}
 SEATS = [{"kind": "bot", "level": level} for level in ("hard", "medium", "easy", "hard")]
@@ -85,3 +86,47 @@ def marked(mark: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def test_ctrl_c_stops_a_server_whose_bots_are_thinking_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # ^C in the terminal reaches every process of the foreground group, the bots' too: the
+    # server stops them itself, so they must not die of it mid-decision, each with a traceback
+    # and a pool the server then thinks died and starts again while it stops.
+    port, log = free_port(), tmp_path / "server.log"
+    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", "memory"]
+    with log.open("wb") as out:
+        tapete = subprocess.Popen(
+            [*command, "--bot-processes", "2"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), sys.path[0]])},
+            start_new_session=True,  # a group of its own, as a terminal gives it
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+    try:
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                server.get("/api/health")
+                break
+            except OSError:
+                assert time.monotonic() < deadline and tapete.poll() is None, log.read_text()
+                time.sleep(0.1)
+        table = server.create("pocha", params=SPEC_PARAMS, seats=SEATS, seed=2)
+        host = Client(open_socket(server.ws_url))
+        host.hello(table["code"], table["token"])
+        host.send({"type": "start"})
+        host.view_at(2, timeout=60)  # both bot processes have decided
+        os.killpg(tapete.pid, signal.SIGINT)
+        assert tapete.wait(60) == 130  # stopped by ^C, as a shell counts it
+    finally:
+        if tapete.poll() is None:
+            os.killpg(tapete.pid, signal.SIGKILL)
+            tapete.wait(10)
+    said = log.read_text()
+    assert "Application shutdown complete" in said
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+    assert "process died" not in said, said

@@ -38,6 +38,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import threading
 import time
@@ -138,8 +139,13 @@ def think(job: Job, queued: float) -> Answer:
 
 
 def _lower_priority(server: int, niceness: int = NICENESS) -> None:
-    """A worker's first act: step behind the server for the CPU (by ``niceness``), and load
-    every game's bots (a worker's first decision should not pay for the imports)."""
+    """A worker's first act: leave ^C to its server, step behind the server for the CPU (by
+    ``niceness``), and load every game's bots (a worker's first decision should not pay for the
+    imports)."""
+    # ^C at the terminal reaches every process of the group: a worker dying of it would print
+    # a traceback and break its pool while the server, stopping, still waits for decisions.
+    # The server ends its workers itself when it stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # not permitted here: the bots then compete as equals
         os.nice(niceness)
     # A server killed outright (kill -9) cannot stop its workers: each leaves on its own when
