@@ -7,14 +7,18 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tapete import bots
+from tapete.web.thinking import NICENESS
 from webclient import SRC, Client, Server, free_port, open_socket, running
 
 SPEC_PARAMS = {"players": "4", "schedule": "[1, 2]"}
@@ -130,3 +134,74 @@ def test_ctrl_c_stops_a_server_whose_bots_are_thinking_without_a_traceback(
     assert "Application shutdown complete" in said
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
     assert "process died" not in said, said
+
+
+@contextmanager
+def bot_processes_dying() -> Iterator[None]:
+    """Every bot process of this test's server killed (SIGKILL) as soon as it is up, as an
+    out-of-memory killer, or a crash the decision itself causes, would, for as long as the
+    block runs."""
+    stop = threading.Event()
+
+    def kill() -> None:
+        while not stop.is_set():
+            for pid in children(os.getpid()):
+                try:
+                    if os.getpriority(os.PRIO_PROCESS, pid) == NICENESS:
+                        os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass  # gone already
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill, daemon=True)
+    killer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        killer.join(5)
+
+
+def children(parent: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_table_plays_on_when_its_bots_process_dies_at_every_decision() -> None:
+    # A process that dies is started again and the decision asked again; when it dies again,
+    # the bot has failed that move as any bot that cannot choose: a random legal move stands
+    # in and the table is told, rather than waiting for ever.
+    with running(bot_processes=1) as server, bot_processes_dying():
+        table = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 2,
+            seed=4,
+        )
+        ana = server.client()
+        ana.hello(table["code"], table["token"])
+        ana.send({"type": "start"})
+        hinted = None
+        while (view := ana.expect("view", timeout=60))["result"] is None:
+            if ana.legal():
+                if hinted is None:  # a hint is asked of those processes too
+                    ana.send({"type": "hint"})
+                    hinted = ana.until(lambda m: m["type"] in ("hint", "error"), timeout=60)
+                ana.send({"type": "act", "action": ana.legal()[0], "version": view["version"]})
+        record = server.get(f"/api/tables/{table['code']}/records/0")
+        ana.close()
+    names = [s["name"] for s in next(m for m in ana.seen if m["type"] == "room")["seats"]]
+    said = [line for m in ana.seen if m["type"] == "view" for line in m["log"]]
+    failed = "failed to choose a move: a random legal move was played for it"
+    bot_moves = [a for deal in record["deals"] for a in deal["actions"] if a["seat"] > 0]
+    assert hinted is not None and (hinted["type"], hinted["rule"]) == ("error", "no-hint")
+    assert bot_moves
+    assert sum(said.count(f"{names[seat]} {failed}") for seat in (1, 2)) == len(bot_moves), said

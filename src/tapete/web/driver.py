@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from tapete import bots
@@ -159,7 +160,7 @@ class Driver:
         else:
             answer = await self.thinkers.decide(Job(bot, view, tuple(legal), rng))
             action, failure, self.rngs[seat] = answer.action, answer.failure, answer.rng
-            if failure is not None and failure.__traceback__ is None:
+            if failure is not None and failure.__traceback__ is None and answer.trace:
                 trace = f"\n{answer.trace}"  # from a worker process: its traceback as text
         if room.version != version or not self.drives():
             return
@@ -199,6 +200,9 @@ class Driver:
             decision = await asyncio.shield(self._hints[key])
         except SpecError:
             return error("no-hint", f"no hints for {game.name} yet")
+        except BrokenProcessPool:  # its process died twice: asking again asks anew
+            self._hints.pop(key, None)
+            return error("no-hint", "no hint this time")
         if game.why_illegal(room.state, decision.action) is not None:
             return error("no-hint", "no hint this time")
         move = game.format_action(decision.action)

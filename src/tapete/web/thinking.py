@@ -138,6 +138,14 @@ def think(job: Job, queued: float) -> Answer:
     return Answer(action, failure, job.rng, "", waited, thought, trace)
 
 
+def _stood_in(job: Job, died: BrokenProcessPool) -> Answer:
+    """A random legal move for a decision whose process died each time it was asked: the
+    decision itself may be what kills it (a crash, the memory it takes), and the table must not
+    wait for ever. The bot is said to have failed, as any bot that cannot choose."""
+    failure = BrokenProcessPool(f"its bot process died twice deciding this move ({died})")
+    return Answer(job.legal[job.rng.randrange(len(job.legal))], failure, job.rng)
+
+
 def _lower_priority(server: int, niceness: int = NICENESS) -> None:
     """A worker's first act: leave ^C to its server, step behind the server for the CPU (by
     ``niceness``), and load every game's bots (a worker's first decision should not pay for the
@@ -219,8 +227,14 @@ class Thinkers:
                 # a bot of the server's own making (a test's, say) may not travel: a thread
                 answer = await asyncio.to_thread(think, job, time.monotonic())
             else:
-                answer = await self._in_pool(False, think, job, time.monotonic())
-                self.in_workers += 1
+                try:
+                    answer = await self._in_pool(False, think, job, time.monotonic())
+                except BrokenProcessPool as exc:
+                    if job.hint:
+                        raise
+                    answer = _stood_in(job, exc)
+                else:
+                    self.in_workers += 1
         finally:
             self.waiting -= 1
         self.decisions += 1
