@@ -579,7 +579,13 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
-        from tapete.web.app import Sharing, check_database, check_sharing, hold_database
+        from tapete.web.app import (
+            Sharing,
+            check_database,
+            check_port,
+            check_sharing,
+            hold_database,
+        )
     except ImportError as exc:
         raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
     sharing = None
@@ -592,9 +598,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SpecError(f"--rate-limit: {exc}") from None
     # Before saying it serves, and before the database is opened (and maybe migrated): a setup
-    # that cannot share, a file another server has, or a database it cannot open, is one line,
-    # and a refused command leaves no database behind.
+    # that cannot share, a port it cannot listen on, a file another server has, or a database
+    # it cannot open, is one line, and a refused command leaves no database behind.
     check_sharing(args.db, sharing)
+    check_port(args.host, args.port, sharing)
     hold_database(args.db)
     check_database(args.db)
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)

@@ -5,11 +5,13 @@ server takes any connection and any seat's move, and when the server driving a t
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -646,6 +648,27 @@ def test_sharing_needs_postgresql_and_redis(flags: list[str], says: str, tmp_pat
     assert done.returncode != 0 and says in done.stderr
     assert "serving on" not in done.stderr
     assert not (tmp_path / "t.db").exists()
+
+
+def test_workers_on_a_port_another_program_has_are_refused_in_one_line(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    # Each worker would die of it and be started again, for ever: refused before any starts.
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [
+                *(sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)),
+                *("--db", pg_url, *options(prefix), "--workers", "2"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+        )
+    assert done.returncode == 2
+    in_use = os.strerror(errno.EADDRINUSE)
+    assert done.stderr == f"tapete: cannot listen on 127.0.0.1:{port}: {in_use}\n"
 
 
 def test_a_review_is_followed_and_cancelled_from_any_server_and_worked_out_once(

@@ -431,6 +431,7 @@ def serve(
     listen on the same port (the kernel spreads the connections among them).
     """
     check_sharing(db, sharing)
+    check_port(host, port, sharing)
     hold_database(db)
     if sharing is not None and sharing.workers > 1:
         # Opened (and migrated) once here first: a database that cannot be reached is one clear
@@ -511,15 +512,32 @@ def _serve_one(
     if not reuse_port:
         server.run()
         return
-    # Shared servers on one host listen on one port: each binds it with SO_REUSEPORT.
+    server.run(sockets=[listening_socket(host, port, shared=True)])
+
+
+def listening_socket(host: str, port: int, *, shared: bool) -> socket.socket:
+    """A socket bound to ``host``:``port`` as the server binds it: ``shared`` servers on one
+    host (``--workers``, or several ``tapete serve --redis``) each bind the one port with
+    SO_REUSEPORT. Raises OSError naming the address when it cannot be had (another program's,
+    or not this host's)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if hasattr(socket, "SO_REUSEPORT"):
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if shared and hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.set_inheritable(True)
-    server.run(sockets=[sock])
+    return sock
+
+
+def check_port(host: str, port: int, sharing: Sharing | None) -> None:
+    """Refuse now, in one line, a port this server could not listen on: ``--workers`` would
+    otherwise start server after server, each dying of it in turn."""
+    listening_socket(host, port, shared=sharing is not None).close()
 
 
 def worker_bot_processes(bot_processes: int | None, sharing: Sharing | None) -> int:
