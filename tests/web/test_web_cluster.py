@@ -628,6 +628,22 @@ def test_workers_share_one_port_and_stop_together_on_sigterm(
     assert log.read_text().count("Application shutdown complete") == 2
 
 
+def test_workers_with_bot_processes_stop_on_sigterm_leaving_nothing_to_clean_up(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    # Each server, drained, ends through its exit handlers, which close its bot processes'
+    # queues: nothing is left for the resource tracker to warn of at every restart.
+    port, log = free_port(), tmp_path / "server.log"
+    shared = [*options(prefix), "--workers", "2", "--bot-processes", "2"]
+    with process(port, pg_url, log, shared) as supervisor:
+        both_workers(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(60) == 0
+    said = log.read_text()
+    assert said.count("Finished server process") == 2
+    assert "leaked" not in said and "Traceback" not in said, said
+
+
 @pytest.mark.parametrize(
     ("flags", "says"),
     [

@@ -509,10 +509,18 @@ def _serve_one(
     gc.set_threshold(20_000, 20, 20)
     config = server_config(app, host, port, log_level, trusted_proxies)
     server = uvicorn.Server(config)
+    # uvicorn drains on SIGTERM, then raises it again; left to the default, that ends the
+    # process on the spot, skipping its exit handlers: the bot processes' queues are then left
+    # to the resource tracker, which warns of "leaked semaphore objects" at every stop.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     if not reuse_port:
         server.run()
         return
     server.run(sockets=[listening_socket(host, port, shared=True)])
+
+
+def _exit_on_signal(number: int, frame: Any) -> None:
+    raise SystemExit(128 + number)  # the status a shell gives a process the signal ended
 
 
 def listening_socket(host: str, port: int, *, shared: bool) -> socket.socket:
