@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 import redis
-from sqlalchemy import make_url
+from sqlalchemy import make_url, text
 from websockets.exceptions import ConnectionClosed
 
-from conftest import database_url
+from conftest import _pg_admin, database_url
 from tapete.store import Store as Database
 from tapete.web.ratelimit import SHARED_RETRY
 from webclient import Client, Gate, Server, free_port, open_socket, own_redis, process
@@ -642,6 +642,31 @@ def test_workers_with_bot_processes_stop_on_sigterm_leaving_nothing_to_clean_up(
     said = log.read_text()
     assert said.count("Finished server process") == 2
     assert "leaked" not in said and "Traceback" not in said, said
+
+
+def test_a_worker_that_cannot_start_is_started_again_later_each_time_until_it_can(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """A worker dies while its database is gone: each new one fails at its start, and is
+    started again after 1, 2, 4… seconds (not every half second, a traceback each time); once
+    the database is back, the next one serves."""
+    port, log = free_port(), tmp_path / "server.log"
+    name = make_url(pg_url).database
+    admin = _pg_admin()
+    with process(port, pg_url, log, [*options(prefix), "--workers", "2"]):
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        victim = int(sorted(both_workers(server))[0].split(":")[1])
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        os.kill(victim, signal.SIGKILL)
+        wait_for(lambda: "starting another in 4 s" in log.read_text(), 60)
+        with admin.connect() as c:
+            c.execute(text(f'CREATE DATABASE "{name}"'))
+        both_workers(server)  # the next one started serves (and the survivor again too)
+    said = log.read_text()
+    assert f"server process {victim} ended (-9)" in said
+    assert "starting another in 1 s" in said and "starting another in 2 s" in said
+    admin.dispose()
 
 
 @pytest.mark.parametrize(

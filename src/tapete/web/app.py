@@ -580,9 +580,14 @@ def _drain_without(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+QUICK_END = 10.0  # seconds: a server that ends sooner than this after its start failed to start
+RESTART_MAX = 30.0  # seconds, at most, before such a server is started again
+
+
 def _supervise(workers: int, options: dict[str, Any]) -> None:
-    """Start ``workers`` servers and keep them running: one that dies is started again; on
-    SIGTERM or SIGINT each is told to stop (they drain) and waited for."""
+    """Start ``workers`` servers and keep them running: one that dies is started again (later
+    and later while each fails to start: ``_restart_wait``); on SIGTERM or SIGINT each is told
+    to stop (they drain) and waited for."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
@@ -601,15 +606,44 @@ def _supervise(workers: int, options: dict[str, Any]) -> None:
                 os.kill(process.pid, signal.SIGTERM)
 
     processes = [start() for _ in range(workers)]
+    began = [time.monotonic()] * workers
+    failed = [0] * workers  # how many times in a row each ended soon after its start
+    due: list[float | None] = [None] * workers  # when each that ended is started again
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     while not stopping:
         time.sleep(0.5)
+        now = time.monotonic()
         for i, process in enumerate(processes):
-            if not process.is_alive() and not stopping:
+            restart_at = due[i]
+            if stopping or (restart_at is None and process.is_alive()):
+                continue
+            if restart_at is None:
+                failed[i], wait = _restart_wait(now - began[i], failed[i])
+                due[i] = now + wait
                 log.error(
-                    "server process %s ended (%s): starting another", process.pid, process.exitcode
+                    "server process %s ended (%s): starting another%s",
+                    process.pid,
+                    process.exitcode,
+                    f" in {wait:g} s" if wait else "",
                 )
-                processes[i] = start()
+            elif now >= restart_at:
+                processes[i], began[i], due[i] = start(), now, None
     for process in processes:
         process.join(30)
+
+
+def _restart_wait(lived: float, failed: int) -> tuple[int, float]:
+    """How many times in a row a server has now failed to start, and how long to wait before
+    starting it again: at once after a life of its own; a server that ended within
+    ``QUICK_END`` seconds of its start (a database away, say) is started again after 1, 2, 4…
+    up to ``RESTART_MAX`` seconds, not every half second with a traceback each time.
+
+    >>> _restart_wait(3600.0, 4), _restart_wait(2.0, 0), _restart_wait(2.0, 3)
+    ((0, 0.0), (1, 1.0), (4, 8.0))
+    >>> _restart_wait(2.0, 9)
+    (10, 30.0)
+    """
+    if lived >= QUICK_END:
+        return 0, 0.0
+    return failed + 1, min(RESTART_MAX, 2.0**failed)
