@@ -512,7 +512,8 @@ def _serve_one(
     # uvicorn drains on SIGTERM, then raises it again; left to the default, that ends the
     # process on the spot, skipping its exit handlers: the bot processes' queues are then left
     # to the resource tracker, which warns of "leaked semaphore objects" at every stop.
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    if threading.current_thread() is threading.main_thread():  # else signals are not ours
+        signal.signal(signal.SIGTERM, _exit_on_signal)
     if not reuse_port:
         server.run()
         return
