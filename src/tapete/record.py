@@ -59,6 +59,7 @@ __all__ = [
     "cut",
     "dumps",
     "loads",
+    "played_game",
     "read",
     "redact",
     "replay",
@@ -696,18 +697,33 @@ def recorded_game(record: Record) -> Game[Any, Any]:
     its default. Raises SpecError (a ValueError) for a bad spec or a parameter the game does
     not have.
     """
-    game = load_game(record.game)
+    return played_game(record.game, record.params)
+
+
+def played_game(spec: str, params: Mapping[str, Any] | None) -> Game[Any, Any]:
+    """The game ``spec`` names under the rules kept as ``params`` (every parameter, as
+    ``params_json`` writes them): a parameter the spec leaves out takes its kept value, the
+    default of the day it was kept, whatever this version's default. Records are read so
+    (``recorded_game``), and a server's tables; ``None`` (nothing kept) is the spec under this
+    version's defaults.
+
+    >>> played_game("pocha(players=3)", {"players": 3, "deck": 48}).spec
+    'pocha(players=3, deck=48)'
+    """
+    game = load_game(spec)
+    if params is None:
+        return game
     fields = {f.name for f in dataclasses.fields(game.params)}
-    unknown = sorted(set(record.params) - fields)
+    unknown = sorted(set(params) - fields)
     if unknown:
         names = ", ".join(n if n.isidentifier() else repr(n) for n in unknown)
         raise SpecError("{game} has no parameter {names}", game=game.name, names=names)
     older: Mapping[str, Any] = getattr(game.rules, "PARAMS_BEFORE", {})
-    given = parse_spec(record.game)[1]
+    given = parse_spec(spec)[1]
     values = {
-        name: _param(record.params[name]) if name in record.params else older[name]
+        name: _param(params[name]) if name in params else older[name]
         for name in sorted(fields - set(given))
-        if name in record.params or name in older
+        if name in params or name in older
     }
     values = typed_params(type(game.params), values)  # as a spec's values are read
     if all(getattr(game.params, k) == v for k, v in values.items()):
