@@ -11,7 +11,7 @@ from sqlalchemy import insert
 
 import tapete
 from tapete.match import play
-from tapete.record import dumps
+from tapete.record import dumps, params_json
 from tapete.store import ConflictError, Store, StoreError, schema, seed_hash
 
 SEATS = [{"kind": "bot", "bot": "random", "name": f"bot {i}"} for i in range(4)]
@@ -19,7 +19,8 @@ SEATS = [{"kind": "bot", "bot": "random", "name": f"bot {i}"} for i in range(4)]
 
 def test_a_table_and_its_actions_survive_reopening(db_url: str) -> None:
     store = Store(db_url)
-    row = store.create_table("pocha(schedule=[1, 2])", seed=42, seats=SEATS)
+    rules = params_json(tapete.load("pocha(schedule=[1, 2])"))
+    row = store.create_table("pocha(schedule=[1, 2])", seed=42, seats=SEATS, params=rules)
     assert row.seed_hash == seed_hash(42) and len(row.code) == 6
     for i, action in enumerate(["bid 0", "bid 1", "bid 0"]):
         store.append_action(row.id, i, (i + 1) % 4, action)
@@ -194,10 +195,11 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0004"
+    assert new.revision() == "0005"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
     assert table.room is None and table.match is None
+    assert table.params is None  # made before tables kept their rules: played from its spec
     assert [a.action for a in new.actions("t1")] == ["bid 0"]
     player, _ = new.create_player("Bea")
     assert new.player_by_id(player.id) == player

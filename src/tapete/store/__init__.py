@@ -93,6 +93,7 @@ class TableRow:
     options: dict[str, Any] | None = None
     room: str | None = None  # the web room this match belongs to, and its number there
     match: int | None = None
+    params: dict[str, Any] | None = None  # every rule parameter (None: made before they were kept)
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,12 @@ class Store:
         room: str | None = None,
         match: int | None = None,
         created_at: datetime | None = None,
+        params: dict[str, Any] | None = None,
     ) -> TableRow:
         """A new table; its id and short join code are random unless given, and it is made now
-        unless ``created_at`` says when."""
+        unless ``created_at`` says when. ``params``: every parameter of its rules (as a record
+        keeps them), so that it is played under them whatever the defaults of a later
+        version."""
         now = _now()
         row = TableRow(
             id=table_id or secrets.token_hex(8),
@@ -273,6 +277,7 @@ class Store:
             options=options,
             room=room,
             match=match,
+            params=params,
         )
         with self.engine.begin() as c:
             c.execute(insert(schema.tables).values(**row.__dict__))

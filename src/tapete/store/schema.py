@@ -42,6 +42,9 @@ tables = Table(
     Column("options", JSON, nullable=True),  # turn timer, bot grace period ...
     Column("room", String(16), nullable=True, index=True),  # a web room's code ...
     Column("match", Integer, nullable=True),  # ... and which of its matches (0, 1, 2 ...)
+    # Every parameter of its rules, defaults included, as a record keeps them: a newer tapete
+    # whose defaults differ still plays the table under the rules it was made with.
+    Column("params", JSON, nullable=True),
 )
 
 actions = Table(

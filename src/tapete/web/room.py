@@ -24,7 +24,6 @@ from sqlalchemy.exc import IntegrityError
 from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
-from tapete.games import load
 from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
 from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
@@ -37,7 +36,16 @@ from tapete.web.views import Broadcast, Connection
 if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
 
-__all__ = ["LOG_KEEP", "WATCHERS", "Room", "levels", "seed_chosen", "seed_hash", "summary"]
+__all__ = [
+    "LOG_KEEP",
+    "WATCHERS",
+    "Room",
+    "levels",
+    "seed_chosen",
+    "seed_hash",
+    "summary",
+    "table_game",
+]
 
 log = logging.getLogger("tapete.web")
 
@@ -68,11 +76,18 @@ def seed_chosen(truth: Truth, match: int) -> bool:
     return truth.options.chosen_seed and match == 0
 
 
+def table_game(truth: Truth) -> Game[Any, Any]:
+    """The game table ``truth`` plays: its spec under the rules it was made with (its
+    ``params``), so a server of a later version whose defaults differ plays it on as it began.
+    Raises SpecError for a spec or a parameter this version does not have."""
+    return record.played_game(truth.spec, truth.params)
+
+
 def summary(truth: Truth, over: bool, game: Game[Any, Any] | None = None) -> dict[str, Any]:
-    """Table ``truth`` as the lobby lists it (``over``: its match is over; ``game``: the game
-    its spec names, when at hand). Its moves are not read: a listing read from the database
+    """Table ``truth`` as the lobby lists it (``over``: its match is over; ``game``: its game
+    (``table_game``), when at hand). Its moves are not read: a listing read from the database
     has none."""
-    game = game or load(truth.spec)
+    game = game or table_game(truth)
     return {
         "code": truth.code,
         "game": game.name,
@@ -108,7 +123,7 @@ class Room:
         self.truth = truth
         self.store = store
         self.cluster = cluster  # the other servers sharing this room, if any
-        self.game = load(truth.spec)
+        self.game = table_game(truth)
         self.levels = levels(self.game)
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()

@@ -19,6 +19,7 @@ from tapete import bots
 from tapete.errors import SpecError
 from tapete.game import Game
 from tapete.games import load
+from tapete.record import params_json
 from tapete.web.room import WATCHERS, Room, levels, new_seed, summary
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Listed, Options, SeatConfig, Store, Truth
@@ -334,6 +335,7 @@ class Rooms:
             options=options,
             host=token_hash(token),
             created=self.clock(),
+            params=params_json(game),
         )
         await self.store.create(truth)
         room = self._room(truth)

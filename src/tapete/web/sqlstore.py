@@ -36,7 +36,7 @@ import orjson
 from sqlalchemy import select, update
 
 from tapete.game import seat_scores
-from tapete.games import load
+from tapete.record import played_game
 from tapete.store import Store as Database
 from tapete.store import TableRow, schema
 from tapete.web.store import Listed, Options, SeatConfig, SeatConflictError, Truth
@@ -99,6 +99,7 @@ def _truth(row: TableRow) -> Truth:
         started=row.status != "open",
         match=row.match or 0,
         created=row.created_at.timestamp(),
+        params=row.params,
     )
 
 
@@ -210,6 +211,7 @@ class SqlStore:
             match=match,
             # the room's clock, which need not be this machine's (tests move it)
             created_at=datetime.fromtimestamp(truth.created, UTC) if truth.created else None,
+            params=truth.params,
         )
         self._match[truth.code] = match
 
@@ -275,7 +277,15 @@ class SqlStore:
         row = self.db.table(table_id(code, current))
         if row is None:
             raise ValueError(f"no room {code}")
-        truth = Truth(code, row.spec, seed, _seats(row), options=_options(row), host=row.host)
+        truth = Truth(
+            code,
+            row.spec,
+            seed,
+            _seats(row),
+            options=_options(row),
+            host=row.host,
+            params=row.params,  # a rematch is played under the rules of the match before it
+        )
         self._create(truth, match, seed, started=True)
 
     async def finish(self, code: str, match: int, record: str) -> None:
@@ -289,7 +299,7 @@ class SqlStore:
         if row is None:
             raise ValueError(f"no match {tid}")
         data = orjson.loads(record)  # a whole match: orjson reads it several times faster
-        game = load(row.spec)
+        game = played_game(row.spec, row.params)
         seats = _seats(row)
         result = data.get("result") or {}
         # Team games score per team: each seat is credited with its team's score.

@@ -82,7 +82,13 @@ class Options:
 
 @dataclass
 class Truth:
-    """Everything a room is: the state is ``replay(spec, seed, actions)``, nothing else."""
+    """Everything a room is: the state is ``replay(spec, seed, actions)``, nothing else.
+
+    ``spec`` is the canonical spec the table was made with (what the lobby shows); ``params``
+    every parameter of its rules then, defaults included, as a record keeps them, so that it is
+    played under those rules whatever the defaults of a later version (None: a table kept
+    before tables kept them, played from its spec).
+    """
 
     code: str
     spec: str
@@ -95,6 +101,7 @@ class Truth:
     match: int = 0  # 0 for the first match, +1 for each rematch
     records: list[str] = field(default_factory=list)  # finished matches, tapete-record/1 text
     created: float = 0.0  # when the table was made (seconds since the epoch)
+    params: dict[str, Any] | None = None  # every parameter of its rules (tapete.record.params_json)
 
 
 @dataclass

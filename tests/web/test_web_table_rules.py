@@ -1,0 +1,165 @@
+"""A table keeps the rules it was made with: a server restarted on a newer tapete, whose
+default for a rule differs, plays it on to the end under its own rules, and its record says so.
+
+A newer version is made here by changing a default the way a release would: the registry's
+defaults for a game (``tapete.games.ENTRIES``), which is how ``oh_hell``'s were changed before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+import tapete.games
+from tapete import record
+from tapete.store import Store as Database
+from tapete.web.room import summary
+from tapete.web.rooms import Room, Rooms, token_hash
+from tapete.web.sqlstore import SqlStore
+from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
+
+SPEC = "pocha(schedule=[2, 3])"
+
+
+class Inbox:
+    """A person's connection that keeps what it is sent (rooms driven without a server)."""
+
+    def __init__(self, seat: int | None, token: str | None) -> None:
+        self.seat, self.lang, self.token = seat, "en", token
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, message: object) -> None:
+        self.sent.append(dict(message))  # type: ignore[call-overload]
+
+    def fail(self, rule: str, message: str, text: str | None = None) -> None:
+        self.send({"type": "error", "rule": rule, "message": message, "text": text or message})
+
+    def close(self, code: int) -> None:
+        self.send({"type": "closed", "code": code})
+
+
+def newer_default(monkeypatch: pytest.MonkeyPatch, game: str, **defaults: Any) -> None:
+    """From now on ``game``'s defaults are ``defaults`` (a newer tapete's)."""
+    entries = dict(tapete.games.ENTRIES)
+    entries[game] = dataclasses.replace(entries[game], defaults=defaults)
+    monkeypatch.setattr(tapete.games, "ENTRIES", MappingProxyType(entries))
+
+
+async def ana_plays(room: Room, done: Callable[[], bool]) -> None:
+    """Ana (seat 0) plays her first legal move whenever it is her turn, the bots theirs, until
+    ``done()``."""
+    for _ in range(2000):
+        if done():
+            return
+        if room.game.current_player(room.state) == 0:
+            first = room.game.legal_actions(room.state)[0]
+            assert await room.act(0, room.game.format_action(first)) is None
+        await asyncio.sleep(0.005)
+    raise AssertionError("the match did not get there")
+
+
+async def restart_on_a_newer_version(
+    store_of: Callable[[], Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rooms = Rooms(store_of())
+    seats = [SeatConfig("human"), *(SeatConfig("bot", level="random") for _ in range(3))]
+    room, token, seat = await rooms.create(
+        SPEC, seats, name="Ana", options=Options(bot_delay=0), seed=5
+    )
+    me = Inbox(seat, token_hash(token))
+    room.join(me)
+    await room.control(me, "start", {})
+    await ana_plays(room, lambda: room.version >= 6)
+    before = room.version, room.game.observe(room.state, 0)
+    rooms.close()
+
+    newer_default(monkeypatch, "pocha", deck=48)  # a newer tapete deals from 48 cards
+    again = Rooms(store_of())
+    await again.restore()
+    back = again.get(room.code)
+    assert back is not None, "the table is served again"
+    assert back.game.params.deck == 40  # the deck it was dealt from
+    assert (back.version, back.game.observe(back.state, 0)) == before
+    (listed,) = await again.store.lobby(room.code)
+    for shown in (back.summary(), summary(listed.truth, listed.over)):
+        assert shown["spec"] == SPEC and shown["players"] == 4  # the spec it was made with
+    back.join(Inbox(0, token_hash(token)))
+    await ana_plays(back, lambda: back.over and len(back.truth.records) == 1)
+
+    kept = record.loads(back.truth.records[0])
+    assert kept.params["deck"] == 40 and kept.result is not None
+    assert record.recorded_game(kept).params.deck == 40
+    record.replay(kept)  # the record checks out move by move
+    checked = back.verification(0)
+    assert checked is not None and checked["ok"] is True  # its deals follow from its seed
+    again.close()
+    (stored,) = await store_of().rooms()
+    assert stored.records == back.truth.records and stored.params == kept.params
+
+
+def test_a_table_plays_on_under_its_rules_after_a_restart_on_a_newer_version(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite and PostgreSQL: the server restarted on the same database."""
+    asyncio.run(restart_on_a_newer_version(lambda: SqlStore(Database(db_url)), monkeypatch))
+
+
+def test_a_table_in_memory_keeps_its_rules_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    memory = MemoryStore()
+    asyncio.run(restart_on_a_newer_version(lambda: memory, monkeypatch))
+
+
+def test_a_rematch_is_played_under_the_rules_of_the_table(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rematch at a table made before the defaults changed deals from the table's deck."""
+
+    async def scenario() -> None:
+        store = SqlStore(Database(db_url))
+        rooms = Rooms(store)
+        seats = [SeatConfig("human"), *(SeatConfig("bot", level="random") for _ in range(3))]
+        room, token, seat = await rooms.create(
+            "pocha(schedule=[1])", seats, name="Ana", options=Options(bot_delay=0), seed=3
+        )
+        me = Inbox(seat, token_hash(token))
+        room.join(me)
+        await room.control(me, "start", {})
+        await ana_plays(room, lambda: room.over and len(room.truth.records) == 1)
+        rooms.close()
+
+        newer_default(monkeypatch, "pocha", deck=48)
+        again = Rooms(SqlStore(Database(db_url)))
+        await again.restore()
+        back = again.get(room.code)
+        assert back is not None
+        me = Inbox(0, token_hash(token))
+        back.join(me)
+        await back.control(me, "rematch", {})
+        await ana_plays(back, lambda: back.over and len(back.truth.records) == 2)
+        assert record.loads(back.truth.records[1]).params["deck"] == 40
+        again.close()
+        (stored,) = await SqlStore(Database(db_url)).rooms()
+        assert stored.match == 1 and stored.params is not None and stored.params["deck"] == 40
+
+    asyncio.run(scenario())
+
+
+def test_a_table_kept_before_tables_kept_their_rules_is_played_from_its_spec() -> None:
+    """Nothing kept but the spec (a database of an older version): today's defaults."""
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        seats = [SeatConfig("bot", level="random")] * 2
+        await store.create(Truth("OLD01", "truco", 3, seats, started=True))
+        rooms = Rooms(store)
+        await rooms.restore()
+        old = rooms.get("OLD01")
+        assert old is not None and old.game == tapete.load("truco")
+        rooms.close()
+
+    asyncio.run(scenario())
