@@ -10,18 +10,21 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
+from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
 import pytest
+from sqlalchemy import insert
 
 import tapete.games
 from tapete import record
 from tapete.store import Store as Database
+from tapete.store import schema, seed_hash
 from tapete.web.room import summary
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.sqlstore import SqlStore
-from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
+from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 
 SPEC = "pocha(schedule=[2, 3])"
 
@@ -149,17 +152,44 @@ def test_a_rematch_is_played_under_the_rules_of_the_table(
     asyncio.run(scenario())
 
 
-def test_a_table_kept_before_tables_kept_their_rules_is_played_from_its_spec() -> None:
-    """Nothing kept but the spec (a database of an older version): today's defaults."""
+def test_a_table_kept_before_tables_kept_their_rules_is_played_from_its_spec(
+    db_url: str,
+) -> None:
+    """A table in a database of an older tapete (no params kept): upgraded in place, it is
+    served under this version's defaults, as it was before."""
+    old = Database(db_url, migrate=False)
+    old.migrate("0004")
+    now = datetime.now(UTC)
+    seats = [SeatConfig("human", "Ana", token="a" * 64).to_json()]
+    seats += [SeatConfig("bot", level="random").to_json()] * 3
+    with old.engine.begin() as c:
+        c.execute(
+            insert(schema.tables).values(
+                id="OLD01.0",
+                code="OLD01.0",
+                spec=SPEC,
+                seed=5,
+                seed_hash=seed_hash(5),
+                seats=seats,
+                public=True,
+                status="playing",
+                created_at=now,
+                updated_at=now,
+                options=Options(bot_delay=0).to_json(),
+                room="OLD01",
+                match=0,
+            )
+        )
+    old.engine.dispose()
 
     async def scenario() -> None:
-        store = MemoryStore()
-        seats = [SeatConfig("bot", level="random")] * 2
-        await store.create(Truth("OLD01", "truco", 3, seats, started=True))
-        rooms = Rooms(store)
+        rooms = Rooms(SqlStore(Database(db_url)))
         await rooms.restore()
-        old = rooms.get("OLD01")
-        assert old is not None and old.game == tapete.load("truco")
+        room = rooms.get("OLD01")
+        assert room is not None and room.truth.params is None
+        assert room.game == tapete.load(SPEC)
+        room.join(Inbox(0, "a" * 64))  # Ana is back: the bots play on
+        await ana_plays(room, lambda: room.version >= 4)
         rooms.close()
 
     asyncio.run(scenario())
