@@ -4,6 +4,7 @@ server takes any connection and any seat's move, and when the server driving a t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import json
@@ -441,7 +442,9 @@ def test_without_redis_the_lobby_lists_the_tables_as_the_database_has_them(
 ) -> None:
     """A server that has lost Redis hears of no table made or seat taken through another
     server: its lobby (the list and one table) shows the database's tables meanwhile, not its
-    own copies, which are behind; once Redis is back its copies say the same."""
+    own copies, which are behind; once Redis is back its copies say the same. A table the
+    database holds that this version cannot play (an older one's rule option) is left out of
+    the lobby and not found, whether or not Redis is there, rather than failing them."""
     redis_port, ports = free_port(), [free_port(), free_port()]
     shared = ["--redis", f"redis://127.0.0.1:{redis_port}", "--lease", "1", "--bot-processes", "0"]
     one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
@@ -456,6 +459,9 @@ def test_without_redis_the_lobby_lists_the_tables_as_the_database_has_them(
         )
         code = made["code"]
         wait_for(lambda: two.get(f"/api/tables/{code}")["open"] == 1)
+        old = unplayable_table(pg_url)
+        assert [t["code"] for t in one.listed()] == [code]
+        assert answer(one, "GET", f"/api/tables/{old}")[0] == 404
 
         redis_server.kill()
         redis_server.wait(10)
@@ -469,11 +475,25 @@ def test_without_redis_the_lobby_lists_the_tables_as_the_database_has_them(
         assert {t["code"]: t["open"] for t in listed} == {code: 0, later: 0}
         assert listed == two.listed()
         assert one.get(f"/api/tables/{later}") == next(t for t in listed if t["code"] == later)
+        assert answer(two, "GET", f"/api/tables/{old}")[0] == 404
 
         stack.enter_context(own_redis(redis_port))  # Redis is back: the copies catch up
         for server in (one, two):
             wait_for(lambda s=server: s.get("/api/health")["cluster"]["serving"], 20)
         assert one.listed() == listed and one.get(f"/api/tables/{code}") == table
+
+
+def unplayable_table(url: str) -> str:
+    """The code of a public table put in the database at ``url`` as a tapete with a rule option
+    this one does not have would have kept it."""
+    from tapete.web.sqlstore import SqlStore
+    from tapete.web.store import Options, SeatConfig, Truth
+
+    seats = [SeatConfig("human"), SeatConfig("human")]
+    truth = Truth("QQQQ2", "truco(an_old_option=1)", 1, seats, options=Options(public=True))
+    truth.created = time.time()
+    asyncio.run(SqlStore(Database(url)).create(truth))
+    return truth.code
 
 
 def answer(server: Server, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:

@@ -98,31 +98,35 @@ class Rooms:
         self._rooms[truth.code] = room
         return room
 
-    async def restore(self) -> None:
-        """Every table the store holds, replayed to where it was; expired ones are removed.
+    def _served(self, truth: Truth) -> Room | None:
+        """Table ``truth`` replayed and served here; None for a table this version cannot
+        replay (stored by an older one with a rule option since dropped, say), which is left in
+        the store and not served, with an error in the log naming it and why."""
+        try:
+            return self._room(truth)
+        except Exception as exc:
+            log.error(
+                "room %s (%s, match %d) could not be replayed, so it is not served: %s",
+                truth.code,
+                truth.spec,
+                truth.match,
+                exc,
+                exc_info=not isinstance(exc, SpecError),
+            )
+            return None
 
-        A table this version cannot replay (stored by an older one with a rule option since
-        dropped, say) is left in the store and not served, with an error in the log naming it
-        and why: one such table must not keep the server, and every other table, from
-        starting."""
+    async def restore(self) -> None:
+        """Every table the store holds, replayed to where it was (``_served``: one this
+        version cannot replay must not keep the server, and every other table, from starting);
+        expired ones are removed."""
         now = self.clock()
         for truth in await self.store.rooms():
             if expired(truth, now):
                 await self.store.remove(truth.code)
                 continue
-            try:
-                room = self._room(truth)
-            except Exception as exc:
-                log.error(
-                    "room %s (%s, match %d) could not be replayed, so it is not served: %s",
-                    truth.code,
-                    truth.spec,
-                    truth.match,
-                    exc,
-                    exc_info=not isinstance(exc, SpecError),
-                )
-                continue
-            room.resume()
+            room = self._served(truth)
+            if room is not None:
+                room.resume()
 
     async def expire(self) -> list[str]:
         """Remove the expired tables nobody is at (``expired``); returns their codes."""
@@ -153,7 +157,7 @@ class Rooms:
         truth = await self.store.room(code.strip().upper())
         if truth is None:
             return None
-        return self.get(truth.code) or self._room(truth)
+        return self.get(truth.code) or self._served(truth)
 
     # --- news from other servers (tapete.web.cluster) --------------------------------------
 
@@ -263,11 +267,16 @@ class Rooms:
         found = await self.listed(code)
         return self._summary(found[0]) if found else None
 
-    def _summary(self, listed: Listed) -> dict[str, Any]:
+    def _summary(self, listed: Listed) -> dict[str, Any] | None:
+        """``listed`` as the lobby tells it; None for a table read from the database that this
+        version cannot play (see ``_served``), which the lobby leaves out."""
         room = None if self.behind else self._rooms.get(listed.truth.code)
         if room is not None:  # its game at hand, not loaded again from its spec
             return room.summary()
-        return summary(listed.truth, listed.over)
+        try:
+            return summary(listed.truth, listed.over)
+        except SpecError:
+            return None
 
     async def page(self, page: int, per_page: int) -> dict[str, Any]:
         """Page ``page`` (from 1) of the public tables not over (``listed``), ``per_page``
@@ -281,7 +290,11 @@ class Rooms:
         listed.sort(key=lambda t: lobby_order(t.truth))
         start = (page - 1) * per_page
         return {
-            "tables": [self._summary(t) for t in listed[start : start + per_page]],
+            "tables": [
+                told
+                for t in listed[start : start + per_page]
+                if (told := self._summary(t)) is not None
+            ],
             "total": len(listed),
             "page": page,
             "per_page": per_page,
