@@ -298,6 +298,41 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(server: Server) -> No
     assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 3}) == 409
 
 
+def test_people_of_the_same_name_at_a_table_are_told_apart(server: Server) -> None:
+    """A second Ana (in any case, or in full-width letters) sits as "Ana (2)": the log's "Ana
+    deals" and the score table's columns name one person each."""
+    made = server.create("pocha", name="Ana", seats=[{"kind": "human"}] * 4)
+    code = made["code"]
+    for name in ("ana", "\uff21\uff4e\uff41", "Bea"):
+        server.post(f"/api/tables/{code}/join", {"name": name})
+    assert server.get(f"/api/tables/{code}")["humans"] == [
+        "Ana",
+        "ana (2)",
+        "\uff21\uff4e\uff41 (3)",
+        "Bea",
+    ]
+    client = server.client()
+    client.hello(code)
+    names = [s["name"] for s in client.expect("room")["seats"]]
+    assert len({n.casefold() for n in names}) == 4, names
+
+
+def test_a_name_the_table_gives_a_seat_is_refused_and_sits_no_one(server: Server) -> None:
+    """A person named "bot 3 · hard" (or "Bot 3", or an unnamed player's "jugador 2") would be
+    taken for the bot of seat 3, or for someone else: 400 naming the field, nothing changes."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    code = made["code"]
+    for name in ("bot 3 · hard", "Bot 4", "jugador 2", "  PLAYER 1 ", "empty seat", "lugar vago"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.post(f"/api/tables/{code}/join", {"name": name})
+        assert refused.value.code == 400, name
+        detail = json.loads(refused.value.read())["detail"]
+        assert detail.startswith("name: ") and "choose another name" in detail, detail
+    assert server.get(f"/api/tables/{code}")["open"] == 1
+    assert status(server, "/api/tables", {"game": "pocha", "name": "bot 2"}) == 400
+    assert server.post(f"/api/tables/{code}/join", {"name": "Bot Ana"})["seat"] == 1
+
+
 def test_the_right_json_types_are_taken(server: Server) -> None:
     """What the lobby page sends: true and false, whole and decimal numbers."""
     before = len(server.listed())

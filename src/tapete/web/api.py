@@ -33,7 +33,7 @@ from tapete.web.ratelimit import RateLimiter
 from tapete.web.reviews import Reviews, in_words
 from tapete.web.room import MAX_SEED, Room, levels
 from tapete.web.rooms import Rooms, check_seat_count
-from tapete.web.seating import outer_refusal, token_hash
+from tapete.web.seating import outer_refusal, refused_name, token_hash
 from tapete.web.store import Options, SeatConfig
 from tapete.web.strings import game_words, strings
 from tapete.web.thinking import Thinkers
@@ -206,6 +206,16 @@ def _both(kind: str) -> str:
 
 def _clean_name(name: str) -> str:
     return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
+
+
+def _person_name(name: str, seats: int) -> str:
+    """A person's name at a table of ``seats`` seats, cleaned; 400 for one the table gives a
+    seat by itself (a bot's, an unnamed player's), which would pass them off as that seat."""
+    cleaned = _clean_name(name)
+    refusal = refused_name(cleaned, seats)
+    if refusal is not None:
+        raise HTTPException(400, refusal)
+    return cleaned
 
 
 MAX_PARAMS = 40  # rule options a table may set (a game has about 20)
@@ -579,7 +589,7 @@ def _title(lang: str, spec: str) -> str:
         {
             **A_BODY,
             400: "the body is not JSON; or no game of that name, or a rule option, seat or level"
-            " it does not take",
+            " it does not take, or a name the table gives a seat (a bot's, an unnamed player's)",
             **NO_PLAYER,
             **_limited("tables"),
         }
@@ -621,12 +631,13 @@ async def api_create(
         for s in seats:
             _check_level(s.level)
         check_seat_count(game, len(seats))
+        name = _person_name(body.name, game.players)
         player = await _player_id(request, body.player)
         await _limit("tables", request)
         room, token, seat = await _rooms(request).create(
             spec,
             [SeatConfig(s.kind, level=s.level) for s in seats],
-            name=_clean_name(body.name),
+            name=name,
             options=options,
             seed=body.seed,
             player=player,
@@ -665,7 +676,8 @@ async def api_table(request: Request, code: str, lang: Lang = "en") -> dict[str,
             **NO_PLAYER,
             429: _both("joins"),
             **A_BODY,
-            400: "the body is not JSON, or the seat asked for is none of the table's",
+            400: "the body is not JSON, or the seat asked for is none of the table's, or the"
+            " name is one the table gives a seat (a bot's, an unnamed player's)",
         }
     ),
 )
@@ -674,7 +686,8 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
     room = await _room(request, code)
     try:
         player = await _player_id(request, body.player)
-        seat, token = await room.seat_person(_clean_name(body.name), body.seat, player)
+        name = _person_name(body.name, len(room.truth.seats))
+        seat, token = await room.seat_person(name, body.seat, player)
     except IllegalActionError as exc:
         # A seat the table does not have is a bad request; a seat taken, a conflict.
         raise HTTPException(400 if exc.rule == "bad-seat" else 409, str(exc)) from None

@@ -11,19 +11,31 @@ import copy
 import hashlib
 import secrets
 import time
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from tapete import bots, players
 from tapete.errors import IllegalActionError
+from tapete.i18n import LANGUAGES
+from tapete.narrate import seat_name
 from tapete.web.store import SeatConfig, SeatConflictError
 
 if TYPE_CHECKING:
     from tapete.web.room import Room
     from tapete.web.views import Connection
 
-__all__ = ["Seating", "error", "is_seat", "outer_refusal", "token_hash"]
+__all__ = [
+    "Seating",
+    "distinct_name",
+    "error",
+    "is_seat",
+    "outer_refusal",
+    "refused_name",
+    "token_hash",
+]
 
+MAX_NAME = 24  # characters of a person's name at a table
 TRIES = 5  # compare-and-sets a join tries while other servers keep changing the seats
 
 
@@ -48,6 +60,62 @@ def outer_refusal(level: str) -> str | None:
         " on, so only tapete play and tapete arena seat them; the bot levels here are"
         f" {', '.join(bots.LEVELS)}"
     )
+
+
+def name_key(name: str) -> str:
+    """What a name looks like at the table: the part before its first " · " (all a column of the
+    score table shows of a bot's name), its lookalike characters made one (NFKC: a full-width
+    "Ａ" is an "A"), without case or runs of spaces.
+
+    >>> name_key("bot 2 · hard"), name_key("  ＢＯＴ  2 "), name_key("Ana · the best")
+    ('bot 2', 'bot 2', 'ana')
+    """
+    short = unicodedata.normalize("NFKC", name).split("\u00b7")[0]
+    return " ".join(short.casefold().split())
+
+
+def refused_name(name: str, seats: int) -> str | None:
+    """Why a person may not take ``name`` at a table of ``seats`` seats, or None: a name the
+    table gives a seat by itself, in any of its languages (a bot's "bot 2", an unnamed
+    person's "player 3", "empty seat"), would pass a person off as a bot, or as someone else.
+
+    >>> print(refused_name("Bot 3", 4).split(":")[1])
+     'Bot 3' is how the table names a seat of its own
+    >>> refused_name("jogador 1", 4) is None, refused_name("Ana", 4) is None
+    (False, True)
+    """
+    given = {
+        name_key(seat_name(lang, seat, kind))
+        for lang in LANGUAGES
+        for seat in range(seats)
+        for kind in ("human", "bot", "open")
+    }
+    if name_key(name) not in given:
+        return None
+    return (
+        f"name: {name!r} is how the table names a seat of its own: a bot, an empty seat or a"
+        " player with no name; choose another name"
+    )
+
+
+def distinct_name(name: str, others: Sequence[str]) -> str:
+    """``name``, numbered when it looks like one of ``others`` (the people at the table): two
+    people are never told apart by their seats alone, nor one taken for the other. An empty
+    name stays empty (the table calls it by its seat).
+
+    >>> distinct_name("ana", ["Ana", "Ana (2)"]), distinct_name("Bea", ["Ana"])
+    ('ana (3)', 'Bea')
+    """
+    taken = {name_key(other) for other in others}
+    if not name or name_key(name) not in taken:
+        return name
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        numbered = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        if name_key(numbered) not in taken:
+            return numbered
+        number += 1
 
 
 def is_seat(value: Any, seats: int) -> TypeGuard[int]:
@@ -148,8 +216,13 @@ class Seating:
                     raise error("seat-taken", f"seat {chosen} is not free")
                 token = secrets.token_urlsafe(18)
                 seats = copy.deepcopy(t.seats)
+                people = [s.name for s in t.seats if s.kind == "human"]
                 seats[chosen] = SeatConfig(
-                    "human", name, t.options.standby, token_hash(token), player=player
+                    "human",
+                    distinct_name(name, people),
+                    t.options.standby,
+                    token_hash(token),
+                    player=player,
                 )
                 try:
                     await room.store.save_seats(t.code, seats, t.host, was=t.seats)
