@@ -21,6 +21,7 @@ import socket
 import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +62,23 @@ __all__ = [
 log = logging.getLogger("tapete.web")
 
 EXPIRE_EVERY = 600.0  # seconds between looks for tables nobody started within a day
-TOKEN_IN_QUERY = re.compile(r"((?:^|[?&])token=)[^&\s]*", re.IGNORECASE)
+QUERY_VALUE = re.compile(r"(^|[?&])([^=&?\s]*)=[^&\s]*")
+
+
+def hide_tokens(path: str) -> str:
+    """``path`` with the value of every query parameter named ``token`` blanked, its name
+    read as the server reads it (percent-decoded: ``tok%65n=`` is a token too).
+
+    >>> hide_tokens("/api/players/me?lang=es&tok%65n=s3cret&x=1")
+    '/api/players/me?lang=es&tok%65n=…&x=1'
+    """
+
+    def blank(found: re.Match[str]) -> str:
+        if urllib.parse.unquote_plus(found[2]).strip().casefold() == "token":
+            return f"{found[1]}{found[2]}=…"
+        return found[0]
+
+    return QUERY_VALUE.sub(blank, path)
 
 
 class HideTokens(logging.Filter):
@@ -70,9 +87,7 @@ class HideTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(
-                TOKEN_IN_QUERY.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args
-            )
+            record.args = tuple(hide_tokens(a) if isinstance(a, str) else a for a in record.args)
         return True
 
 
