@@ -56,6 +56,38 @@ def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -
     assert put(server, "/api/players/me", {"name": "Lu"}, bearer)["name"] == "Lu"
 
 
+def play_to_the_end(server: Server, table: dict[str, Any]) -> None:
+    client = server.client()
+    client.hello(table["code"], table["token"])
+    client.send({"type": "start"})
+    client.expect("view")
+    while not (client.view and client.view["result"]):
+        if client.legal():
+            client.send({"type": "act", "action": client.legal()[0]})
+        client.expect("view")
+    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    client.close()
+
+
+def test_a_profile_does_not_give_away_the_code_of_a_table_the_lobby_does_not_list(
+    server: Server,
+) -> None:
+    """A private table is found by its code alone: neither its player's profile nor the
+    profile of a bot that sat at it (which anyone may read) names it."""
+    me = server.post("/api/players", {"name": "Rui"})
+    one = {"params": {"schedule": "[1]"}, "seats": SEATS, "player": me["token"]}
+    private = server.create("pocha", public=False, **one)
+    listed = server.create("pocha", public=True, **one)
+    for table in (private, listed):
+        play_to_the_end(server, table)
+    for who in (me["id"], "bot:random"):
+        profile = server.get(f"/api/players/{who}")
+        assert private["code"] not in json.dumps(profile), who
+        assert f"{listed['code']}.0" in {r["table_id"] for r in profile["results"]}, who
+    mine = server.get(f"/api/players/{me['id']}")["results"]
+    assert [r["table_id"] for r in mine] == [f"{listed['code']}.0", None]
+
+
 def test_a_wrong_player_token_is_refused(server: Server) -> None:
     with pytest.raises(urllib.error.HTTPError) as caught:
         server.create("pocha", seats=SEATS, player="not-a-token")

@@ -542,12 +542,23 @@ class Store:
         return None if row is None else Player(*row)
 
     def profile(self, participant: str) -> dict[str, Any]:
-        """Matches played, results (newest first) and per-game ratings of a player or bot."""
-        r, g = schema.results, schema.ratings
+        """Matches played, results (newest first) and per-game ratings of a player or bot.
+        Each result says whether its table was ``public`` (listed in the lobby)."""
+        r, g, t = schema.results, schema.ratings, schema.tables
+        public = func.coalesce(t.c.public, False).label("public")
         with self.engine.connect() as c:
             rows = (
                 c.execute(
-                    select(r.c.table_id, r.c.game, r.c.seat, r.c.score, r.c.won, r.c.finished_at)
+                    select(
+                        r.c.table_id,
+                        r.c.game,
+                        r.c.seat,
+                        r.c.score,
+                        r.c.won,
+                        r.c.finished_at,
+                        public,
+                    )
+                    .join(t, t.c.id == r.c.table_id, isouter=True)
                     .where(r.c.participant == participant)
                     .order_by(r.c.finished_at.desc())
                 )

@@ -484,6 +484,11 @@ async def api_rename(
 async def api_profile(request: Request, participant: str) -> dict[str, Any]:
     base = _db(request)
     profile: dict[str, Any] = await asyncio.to_thread(base.profile, participant)
+    # A table the lobby does not list is found by its code alone: a profile, which anyone may
+    # read (a bot's lists every table it sat at), does not give it away.
+    for result in profile["results"]:
+        if not result.pop("public"):
+            result["table_id"] = None
     if participant.startswith("bot:"):
         profile["name"] = participant
     else:

@@ -104,7 +104,7 @@ export async function renderProfile(root, participant) {
       <td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td><td>${r.matches}</td></tr>`)
     .join("");
   const results = p.results
-    .map((r) => `<tr><td>${title(r.game)}</td><td>${escapeHtml(r.table_id)}</td><td>${r.score}</td>
+    .map((r) => `<tr><td>${title(r.game)}</td><td>${r.table_id === null ? "—" : escapeHtml(r.table_id)}</td><td>${r.score}</td>
       <td>${r.won ? t("won") : t("lost")}</td><td>${escapeHtml(String(r.finished_at).slice(0, 16).replace("T", " "))}</td></tr>`)
     .join("");
   root.innerHTML = `
