@@ -41,6 +41,16 @@ def test_pages_are_served(server: Server) -> None:
         assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+@pytest.mark.parametrize("path", ["/static/index.html", "/static/main.js", "/static/style.css"])
+def test_the_page_s_files_carry_its_protections(server: Server, path: str) -> None:
+    """/static/index.html is the whole app too (it shows the lobby): no other site may frame
+    it, and it runs under the page's policy, as the page does at its own addresses."""
+    with urllib.request.urlopen(server.url + path, timeout=10) as response:
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
 def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> None:
     schema = server.get("/openapi.json")
     paths = schema["paths"]

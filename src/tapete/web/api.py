@@ -19,7 +19,9 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import Scope
 
 from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
@@ -401,8 +403,7 @@ def _check_level(level: str) -> None:
 
 # The page loads only its own scripts and talks only to its own server; no other site may
 # frame it (a table's buttons under someone else's page) or guess its files' types.
-PAGE_HEADERS = {
-    "Cache-Control": "no-cache",
+PROTECTIONS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
     "style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
@@ -410,6 +411,18 @@ PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+PAGE_HEADERS = {"Cache-Control": "no-cache", **PROTECTIONS}
+
+
+class Files(StaticFiles):
+    """The page's files, each with the page's protections: ``/static/index.html`` is the whole
+    app too (it routes itself to the lobby), which any site could otherwise frame, and which
+    would run without the page's Content-Security-Policy."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(PROTECTIONS)
+        return response
 
 
 def page() -> FileResponse:

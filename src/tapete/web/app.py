@@ -31,12 +31,11 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from tapete.bots import Bot
 from tapete.errors import SpecError
-from tapete.web.api import STATIC, pages, router
+from tapete.web.api import STATIC, Files, pages, router
 from tapete.web.cluster import LEASE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, head_deadline_protocol
 from tapete.web.protocol import Limits
@@ -157,7 +156,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(SQLAlchemyError, _database_away)
     app.add_middleware(BodyLimit, within=app.state.limits.body_within)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", Files(directory=STATIC), name="static")
     app.include_router(pages)
     app.include_router(router)
     app.include_router(play)
