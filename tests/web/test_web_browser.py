@@ -1082,10 +1082,13 @@ def test_an_unknown_table_code_says_so_with_a_way_back_to_the_lobby(
 ) -> None:
     p = page
     p.goto(server.url + "/")
+    # a seat token kept from a table since gone: the page forgets it
+    p.evaluate("localStorage.setItem('tapete:token:QQQQQ', 'a-seat-token')")
     p.fill("#join input[name=code]", "qqqqq")
     p.click("#join button[type=submit]")
     p.wait_for_selector(".missing-page")
     assert p.url == server.url + "/t/QQQQQ"
+    assert p.evaluate("localStorage.getItem('tapete:token:QQQQQ')") is None
     assert p.locator(".missing-page h1").inner_text() == "No such table"
     assert "QQQQQ" in p.locator(".missing-page").inner_text()
     p.select_option("#lang", "es")  # the page says it again in the language chosen

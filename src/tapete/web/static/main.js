@@ -131,6 +131,9 @@ function leaveTable() {
 function noSuchTable() {
   const wanted = code;
   leaveTable();
+  // A table gone (expired, removed) takes its seats with it: its seat token is not kept in the
+  // browser for nothing, to be read by whoever uses this browser next.
+  localStorage.removeItem(`tapete:token:${wanted}`);
   app.innerHTML = `<section class="missing-page">
     <h1>${t("No such table")}</h1>
     <p>${t("There is no table with the code {code}.", { code: `<strong>${escapeHtml(wanted)}</strong>` })}</p>
