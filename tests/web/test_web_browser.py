@@ -609,6 +609,32 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     shot(p, "lobby-player")
 
 
+def test_names_that_look_alike_on_the_leaderboard_are_told_apart(page: Any, server: Server) -> None:
+    """A "Lia" and a full-width "ＬＩＡ" read as one player: each gets its short id, as two
+    players of the very same name do."""
+    ids = []
+    for name in ("Lia", "\uff2c\uff29\uff21"):
+        me = server.post("/api/players", {"name": name})
+        ids.append(me["id"])
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+        made = server.create("pocha", params={"schedule": "[1]"}, seats=seats, player=me["token"])
+        client = server.client()
+        client.hello(made["code"], made["token"])
+        client.send({"type": "start"})
+        client.expect("view")
+        while not (client.view and client.view["result"]):
+            if client.legal():
+                client.send({"type": "act", "action": client.legal()[0]})
+            client.expect("view")
+        client.close()
+    p = page
+    p.goto(server.url + "/leaderboard/pocha")
+    p.wait_for_selector(".leaderboard tbody tr")
+    for player in ids:
+        link = p.locator(f".leaderboard a[href='/players/{player}']")
+        assert link.locator(".short-id").inner_text() == f"#{player[:6]}"
+
+
 def start_live_table(page: Any, live: Server) -> None:
     """A table of Pocha (one hand of 5) made on the server process ``live``, you in seat 0
     against random bots, opened in ``page`` with your seat's token and started."""

@@ -58,7 +58,7 @@ export function playerBar(games) {
 function who(row, twins = new Set()) {
   const id = row.participant;
   const name = shownName(id, row.name);
-  const suffix = twins.has(name) ? ` <span class="short-id">#${escapeHtml(id.replace(/^bot:/, "").slice(0, 6))}</span>` : "";
+  const suffix = twins.has(lookalike(name)) ? ` <span class="short-id">#${escapeHtml(id.replace(/^bot:/, "").slice(0, 6))}</span>` : "";
   return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(name)}${suffix}</a>`;
 }
 
@@ -69,13 +69,19 @@ function shownName(participant, name) {
   return level ? t("bot ({level})", { level: t(level) }) : name || participant;
 }
 
+// What a name looks like to a reader: "ANA", "ana" and a full-width "Ａｎａ" pass for one another,
+// so each is told apart by its id as exact twins are (the server's name_key, at a table).
+function lookalike(name) {
+  return name.normalize("NFKC").split("\u00b7")[0].toLowerCase().trim().replace(/\s+/g, " ");
+}
+
 function twinNames(rows) {
   const seen = new Map();
   for (const r of rows) {
-    const name = shownName(r.participant, r.name);
-    seen.set(name, (seen.get(name) || 0) + 1);
+    const key = lookalike(shownName(r.participant, r.name));
+    seen.set(key, (seen.get(key) || 0) + 1);
   }
-  return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
+  return new Set([...seen].filter(([, n]) => n > 1).map(([key]) => key));
 }
 
 // Each game's name as a person reads it ("Oh Hell" for oh_hell), asked of the server once; a
