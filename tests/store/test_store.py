@@ -115,6 +115,28 @@ def test_finishing_stores_the_record_results_and_ratings(db_url: str) -> None:
     assert ordinals == sorted(ordinals, reverse=True)
 
 
+def test_a_profile_counts_every_match_and_lists_only_the_newest(db_url: str) -> None:
+    """A bot plays every table of a server: its profile, which anyone may ask for, counts all
+    its matches and wins but lists only the newest results, with the table's code for a table
+    the lobby lists."""
+    store = Store(db_url)
+    game = tapete.load("pocha(schedule=[1])")
+    tables = []
+    for seed in range(5):
+        row = store.create_table(game.spec, seed=seed, seats=SEATS, public=seed != 4)
+        _, rec = play(game, ["random"] * 4, seed=seed)
+        won = seed % 2 == 0
+        results = [(0, "bot:easy", seed, won), (1, "bot:hard", 0, not won)]
+        store.finish(row.id, game.name, dumps(rec), results)
+        tables.append(row.id)
+    profile = store.profile("bot:easy", shown=2)
+    assert (profile["matches"], profile["wins"]) == (5, 3)
+    listed = [(r["table_id"], r["public"], r["score"]) for r in profile["results"]]
+    assert listed == [(tables[4], False, 4), (tables[3], True, 3)]
+    nobody = store.profile("bot:nobody")
+    assert (nobody["matches"], nobody["wins"], nobody["results"]) == (0, 0, [])
+
+
 def test_team_games_rate_teams(db_url: str) -> None:
     store = Store(db_url)
     row = store.create_table("truco(players=4)", seed=3, seats=SEATS)

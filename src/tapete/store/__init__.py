@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import (
     Engine,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -58,6 +59,7 @@ __all__ = [
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATING = 0x7A9E7E  # the PostgreSQL advisory lock a migration holds (one server at a time)
+RESULTS_SHOWN = 100  # results a profile lists, newest first
 # PostgreSQL's connection settings, unless the URL gives its own: libpq waits for ever for a
 # server that accepts a connection and never answers it (a host half down), and
 # every caller would wait with it — a web request never answered, the threads it holds.
@@ -541,12 +543,19 @@ class Store:
             row = c.execute(query).first()
         return None if row is None else Player(*row)
 
-    def profile(self, participant: str) -> dict[str, Any]:
-        """Matches played, results (newest first) and per-game ratings of a player or bot.
-        Each result says whether its table was ``public`` (listed in the lobby)."""
+    def profile(self, participant: str, shown: int = RESULTS_SHOWN) -> dict[str, Any]:
+        """Matches played and won, the ``shown`` newest results and per-game ratings of a
+        player or bot. Each result says whether its table was ``public`` (listed in the lobby).
+
+        Only so many results: a bot's profile, which anyone may ask for, would otherwise hold
+        every match the server ever played."""
         r, g, t = schema.results, schema.ratings, schema.tables
         public = func.coalesce(t.c.public, False).label("public")
+        won = func.coalesce(func.sum(case((r.c.won, 1), else_=0)), 0)
         with self.engine.connect() as c:
+            matches, wins = c.execute(
+                select(func.count(), won).where(r.c.participant == participant)
+            ).one()
             rows = (
                 c.execute(
                     select(
@@ -560,7 +569,8 @@ class Store:
                     )
                     .join(t, t.c.id == r.c.table_id, isouter=True)
                     .where(r.c.participant == participant)
-                    .order_by(r.c.finished_at.desc())
+                    .order_by(r.c.finished_at.desc(), r.c.id.desc())
+                    .limit(shown)
                 )
                 .mappings()
                 .all()
@@ -568,8 +578,8 @@ class Store:
             rated = c.execute(select(g).where(g.c.participant == participant)).mappings().all()
         return {
             "participant": participant,
-            "matches": len(rows),
-            "wins": sum(1 for row in rows if row["won"]),
+            "matches": int(matches),
+            "wins": int(wins),
             "results": [dict(row) for row in rows],
             "ratings": {
                 row["game"]: {
