@@ -327,6 +327,20 @@ def test_people_of_the_same_name_at_a_table_are_told_apart(server: Server) -> No
     assert len({n.casefold() for n in names}) == 4, names
 
 
+def test_a_name_s_pile_of_accents_is_cut_to_three_a_letter(server: Server) -> None:
+    """Twenty accents on one letter are drawn over the seats and the bar above the name; a
+    name's real accents (Thai's vowel and tone marks, a composed é) stay as they are."""
+    piled = "Z" + "".join(chr(0x300 + i) for i in range(20)) + "oe"
+    made = server.create("pocha", name=piled, seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    joined = {"name": "ที่ Jose\u0301"}
+    server.post(f"/api/tables/{made['code']}/join", joined)
+    assert server.get(f"/api/tables/{made['code']}")["humans"] == [
+        "Z\u0300\u0301\u0302oe",
+        "ที่ Jos\u00e9",
+    ]
+    assert server.post("/api/players", {"name": piled})["name"] == "Z\u0300\u0301\u0302oe"
+
+
 def test_a_name_the_table_gives_a_seat_is_refused_and_sits_no_one(server: Server) -> None:
     """A person named "bot 3 · hard" (or "Bot 3", or an unnamed player's "jugador 2") would be
     taken for the bot of seat 3, or for someone else: 400 naming the field, nothing changes."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -206,8 +207,26 @@ def _both(kind: str) -> str:
     )
 
 
+MAX_MARKS = 3  # accents on one letter: Thai's vowel and tone, Hebrew's points, fit in three
+
+
 def _clean_name(name: str) -> str:
-    return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
+    """``name`` as a table shows it: its letters composed (NFC), without what prints nothing
+    (controls, zero-width and direction marks), and no letter under more than ``MAX_MARKS``
+    accents: a pile of them is drawn over the lines above it, across the page.
+
+    >>> _clean_name(" A\u0301\u200b\u202e" + "\u0300\u0302\u0303\u0304\u0305\u0306" + "na ")
+    'Á̀̂̃na'
+    """
+    kept: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", name):
+        if not ch.isprintable():
+            continue
+        marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
+        if marks <= MAX_MARKS:
+            kept.append(ch)
+    return "".join(kept).strip()[:24]
 
 
 def _person_name(name: str, seats: int) -> str:
