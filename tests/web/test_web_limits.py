@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import signal
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from conftest import database_url
-from tapete.web import MemoryStore, RateLimits
+from tapete.web import Limits, MemoryStore, RateLimits
 from tapete.web.app import open_store
 from tapete.web.ratelimit import SHARED_RETRY, SHARED_WAIT, RateLimiter, client_key
 from tapete.web.rooms import EXPIRE_AFTER
@@ -197,6 +198,32 @@ def test_codes_that_name_no_table_are_limited_and_then_every_code_is_refused() -
             guesser.recv(timeout=5)
         assert server.get("/api/tables")["total"] == 0  # what needs no code is served
         assert create(server).status == 200
+
+
+def test_one_client_holds_only_so_many_connections_open_at_once() -> None:
+    """Each connection is a socket of the server's: one client opening them by the thousand
+    would leave none for the other tables. The one past the limit is told why and closed (try
+    again later); once one of the others closes, a new one is taken."""
+    with running(limits=Limits(per_client=3)) as server:
+        code = create(server).body["code"]
+        held = [server.client() for _ in range(3)]
+        for client in held:
+            client.hello(code)
+        extra = server.client()
+        refused = extra.expect("error")
+        assert refused["rule"] == "too-many-connections", refused
+        assert "at most 3 connections" in refused["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            extra.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        held[0].send({"type": "ping", "t": 1})  # those open go on as they were
+        assert held[0].expect("pong")["t"] == 1
+        held.pop().close()
+        deadline = time.monotonic() + 5
+        while server.app.state.sockets.get("127.0.0.1", 0) > 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        again = server.client()
+        assert again.hello(code)["code"] == code
 
 
 def test_a_hello_without_a_code_is_a_bad_message_not_a_guess() -> None:

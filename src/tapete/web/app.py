@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,6 +152,7 @@ def create_app(
     app.state.reviews = reviews
     app.state.cluster = cluster
     app.state.limits = limits or Limits()
+    app.state.sockets = Counter()  # open WebSockets per client (Limits.per_client)
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)

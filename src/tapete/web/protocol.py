@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ from tapete.errors import IllegalActionError
 from tapete.i18n import LANGUAGES, RULES, tr
 from tapete.web.cluster import UNAVAILABLE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, HEAD_TIMEOUT
-from tapete.web.ratelimit import Limited, RateLimiter
+from tapete.web.ratelimit import Limited, RateLimiter, client_key
 from tapete.web.room import Room
 from tapete.web.rooms import Rooms
 from tapete.web.seating import is_seat, token_hash
@@ -56,6 +57,7 @@ class Limits:
     outbox: int = 512  # messages queued for a slow reader before it is dropped
     hello_within: float = 30.0  # seconds a new connection has to say hello, else it is closed
     hello_every: float = 1.0  # seconds between one connection's hellos (each tells a room)
+    per_client: int = 100  # WebSockets one client may hold open at once (a club behind one NAT)
     head_within: float = HEAD_TIMEOUT  # seconds an HTTP request's head has (see deadlines)
     body_within: float = BODY_TIMEOUT  # seconds its body has, once the head is in
 
@@ -158,9 +160,42 @@ class Link:
 @router.websocket("/ws")
 async def play(ws: WebSocket) -> None:
     """One connection, from its first message to its last; the server's rooms and limits are
-    the app's (``app.state``)."""
-    rooms: Rooms = ws.app.state.rooms
+    the app's (``app.state``).
+
+    A client holds at most ``limits.per_client`` connections open at once: each is a socket
+    of the server's, and one client opening thousands would leave none for anyone else."""
     limits: Limits = ws.app.state.limits
+    client = client_key(ws.client.host) if ws.client else "unknown"
+    held: Counter[str] = ws.app.state.sockets
+    if held[client] >= limits.per_client:
+        with contextlib.suppress(Exception):  # a client gone already is told nothing
+            await ws.accept()
+            await ws.send_text(encode(crowded(limits.per_client)))
+            await ws.close(1013)  # try again later: once some of its pages are closed
+        return
+    held[client] += 1
+    try:
+        await converse(ws, limits)
+    finally:
+        held[client] -= 1
+        if not held[client]:
+            del held[client]
+
+
+def crowded(most: int) -> dict[str, Any]:
+    """The error of a connection over its client's ``most``: told before any ``hello`` says
+    a language, so in English."""
+    return {
+        "type": "error",
+        "rule": "too-many-connections",
+        "message": f"at most {most} connections from one address at once",
+        "text": RULES["too-many-connections"],
+    }
+
+
+async def converse(ws: WebSocket, limits: Limits) -> None:
+    """The messages of one connection, read and answered until it closes."""
+    rooms: Rooms = ws.app.state.rooms
     await ws.accept()
     link = Link(ws, limits)
     writer = asyncio.get_running_loop().create_task(link.pump())
