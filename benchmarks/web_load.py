@@ -377,7 +377,9 @@ def _servers_cpu(pids: list[int]) -> tuple[float, float]:
 
 
 # Loose enough that nothing of the benchmark's own is refused: every player is on one address.
-RAISED = "rate_limits=RateLimits.off(), limits=Limits(burst=100_000, rate=100_000.0)"
+RAISED = (
+    "rate_limits=RateLimits.off(), limits=Limits(burst=100_000, rate=100_000.0, per_client=100_000)"
+)
 MESSAGE_RATE = 20.0  # the server's default messages a second per connection (tapete.web.Limits)
 
 
