@@ -16,6 +16,7 @@ from tapete.game import Game
 from tapete.games import tute
 from tapete.games.tute import SING, SWAP, State
 from tapete.match import play
+from tapete.narrate import reason_words
 
 LEVELS = ("easy", "medium", "hard(iterations=4)")
 # Playouts swing a lot from one deal to the next: a clear choice still needs a few dozen deals.
@@ -130,6 +131,23 @@ def test_hard_solves_the_open_endgame_exactly() -> None:
     hint = bots.hint(view, bots.Budget(iterations=2))
     assert "the hands are known" in str(hint.reason)
     assert hint.action in game.legal_actions(state)
+
+
+def test_the_open_endgame_hint_names_its_card_once() -> None:
+    game = tapete.load("tute")
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    while len(state.tricks) < 12:
+        legal = game.legal_actions(state)
+        state = game.apply(state, rng.choice([a for a in legal if a < SWAP]))
+    view = game.observe(state, game.current_player(state))
+    hint = bots.hint(view, bots.Budget(iterations=2))
+    move = game.format_action(hint.action)
+    # The table says "hint: play 6o — " and then the reason, said after the move.
+    told = bots.said_after(hint.reason, move)
+    assert str(told).startswith("takes ") and move not in str(told)
+    assert reason_words("es", told).startswith("se lleva ")
+    assert str(hint.reason).startswith(f"{move}: takes ")
 
 
 @pytest.mark.parametrize("spec", ["tute", "tute(players=4)"])

@@ -489,14 +489,16 @@ def _open_hands(view: tute.View, legal: list[int], rng: random.Random) -> Decisi
     state = tute.sample_state(view, rng)
     values = _card_values(state, legal, view.seat % 2)
     best = max(legal, key=lambda c: (values[c], -c))
+    # Worded as the search's plan and value, so that a hint, which names the move first, does not
+    # name it again (``bots.said_after``).
+    takes = Reason(
+        "takes {n} of the {left} points left with best play (the hands are known)",
+        n=values[best],
+        left=_left(state),
+    )
     return Decision(
         best,
-        Reason(
-            "{move}: takes {n} of the {left} points left with best play (the hands are known)",
-            move=Move(tute.format_action(view.params, best)),
-            n=values[best],
-            left=_left(state),
-        ),
+        Reason("{plan}: {value}", plan=Move(tute.format_action(view.params, best)), value=takes),
     )
 
 
