@@ -133,6 +133,23 @@ def test_hard_solves_the_open_endgame_exactly() -> None:
     assert hint.action in game.legal_actions(state)
 
 
+@pytest.mark.parametrize("level", CLEAR)
+def test_a_player_let_off_beating_his_partner_does_not_trump_the_partners_as(level: str) -> None:
+    # Trump bastos. Seat 0 leads the As de oros, seat 1 follows; seat 2, void in oros, may throw
+    # anything (must_beat_partner=false): no level spends its 2 of trumps on its partner's As.
+    hands = [
+        "1o 3o 12o 11o 10o 7o 4c 5c 11b 12b",
+        "2o 4o 1e 3e 12e 11e 10e 7e 6e 5e",
+        "1c 2c 3c 6c 7c 10c 11c 2b 4e 2e",
+        "5o 6o 1b 12c 3b 4b 5b 6b 10b 7b",
+    ]
+    spec = "tute(players=4, first_leader=dealer_right, must_beat_partner=false)"
+    game, state = deal(spec, hands, "7b")
+    state = game.apply(game.apply(state, "play 1o"), "play 2o")
+    assert len(game.legal_actions(state)) == 10
+    assert choice(level, game, state) != "play 2b"
+
+
 def test_the_open_endgame_hint_names_its_card_once() -> None:
     game = tapete.load("tute")
     state = game.new_state(seed=5)

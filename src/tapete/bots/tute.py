@@ -1,8 +1,8 @@
 """Tute bots (two players with a stock, four in partnerships): rules, card counting, search.
 
 * **easy** plays like a casual player: it always swaps, sings and declares when it may, leads its
-  cheapest card, wins a trick that holds points with its cheapest winner and otherwise throws
-  its cheapest card.
+  cheapest card, wins a trick that holds points with its cheapest winner (unless its partner is
+  winning it and the rules let it off beating him) and otherwise throws its cheapest card.
 * **medium** counts cards: from what is still out, the voids and "could not beat" facts its view
   holds and the cards shown in cantes and swaps, it estimates for each legal card the chance
   that its side takes the trick and the points that go with it, against what keeping the card is
@@ -214,12 +214,16 @@ def _easy_card(k: _Know) -> int:
     cards = sorted(cards_of(k.legal), key=lambda c: _cheap(c, k.trump))
     if not k.trick:
         return cards[0]
-    best = k.trick[trick_winner(k.trick, k.trump, ORDER)]
+    winning = trick_winner(k.trick, k.trump, ORDER)
+    best = k.trick[winning]
     winners = [c for c in cards if beats(c, best, k.trump, ORDER)]
-    on_table = sum(POINTS[c] for c in k.trick)
-    if winners and on_table >= 2:
-        return min(winners, key=lambda c: (c >> 4 == k.trump, ORDER.power[c]))
     losers = [c for c in cards if c not in winners]
+    on_table = sum(POINTS[c] for c in k.trick)
+    # Where the rules let a player off beating his partner (must_beat_partner=false), even a
+    # casual one does not trump or overtake the trick his partner is winning.
+    partners = k.n == 4 and (k.leader + winning) % k.n == (k.seat + 2) % k.n
+    if winners and on_table >= 2 and not (partners and losers):
+        return min(winners, key=lambda c: (c >> 4 == k.trump, ORDER.power[c]))
     return (losers or cards)[0]
 
 
