@@ -12,7 +12,7 @@ import argparse
 import random
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from specs import GAMES
 
@@ -20,6 +20,7 @@ import tapete
 from tapete import bots
 from tapete.bots import Budget, Clock, LevelBot
 from tapete.errors import SpecError
+from tapete.players import split_seats
 
 
 @dataclass(frozen=True)
@@ -43,15 +44,9 @@ class Timings:
 def _bot(level: str, budget: CountingBudget) -> bots.Bot:
     bot = bots.load(level)
     if isinstance(bot, LevelBot):
-        base = bot.budget
-        counting = CountingBudget(
-            ms=base.ms,
-            iterations=base.iterations,
-            rollout=base.rollout,
-            prior=base.prior,
-            clocks=budget.clocks,
-        )
-        return LevelBot(bot.level, counting)
+        # Every option of the level's budget carries over (tree=none included), only counted.
+        options = {f.name: getattr(bot.budget, f.name) for f in fields(Budget)}
+        return LevelBot(bot.level, CountingBudget(**options, clocks=budget.clocks), bot.name)
     return bot
 
 
@@ -94,7 +89,7 @@ def main() -> None:
     print("| game | level | decisions | median | 95th percentile | max | max CPU | sampled |")
     print("|---|---|---|---|---|---|---|---|")
     for spec in [s.strip() for s in args.specs.split(";") if s.strip()]:
-        for level in args.levels.split(","):
+        for level in [name.strip() for name in split_seats(args.levels)]:  # hard(ms=1, ...)
             try:
                 got = timings(spec, level, args.decisions)
             except SpecError as exc:
