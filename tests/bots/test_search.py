@@ -176,3 +176,24 @@ def test_a_clear_bid_is_found() -> None:
     bot = bots.load("hard(iterations=60)")
     action = bot.choose(game.observe(state, 0), game.legal_actions(state), random.Random(0))
     assert game.format_action(action) == "bid 0"
+
+
+def test_a_timed_search_answers_once_its_race_has_settled() -> None:
+    # Tute, trump oros: seat 0 wins the first trick and holds the Rey and Caballo of oros. The
+    # search weighs only the cante (with each card that may follow it), so every plan starts
+    # with "sing oros" and the first deals of the race settle it: with ten seconds to spend,
+    # a person is not kept waiting for them.
+    from tapete.games import tute
+
+    game = tapete.load("tute")
+    hands = ["1e 12o 11o 4c 5c 6c 4b 5b", "2e 7c 6b 7b"]
+    state = game.new_state(decks=[tute.stack_deck(game.params, 1, hands, "2o", "")], dealer=1)
+    state = game.apply(game.apply(state, "play 1e"), "play 2e")
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    decision = bots.LevelBot("hard", Budget(ms=10000)).decide(view, legal, random.Random(0))
+    assert game.format_action(decision.action) == "sing oros"
+    deals = decision.reason.args["value"].args["k"]
+    assert deals == search.RACE_MIN
+    # An iteration budget still samples every deal it names, for reproducible decisions.
+    counted = bots.LevelBot("hard", Budget(iterations=20)).decide(view, legal, random.Random(0))
+    assert counted.action == decision.action and counted.reason.args["value"].args["k"] == 20

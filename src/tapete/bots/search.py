@@ -35,7 +35,8 @@ The decision is the first action of the best plan still in the root's race: the 
 return over the sampled deals, every plan still in the race having been played in all of them
 (ties: the lower actions). With ``Budget(iterations=N)`` the search runs exactly N iterations
 and the decision is a pure function of (view, legal actions, rng): bots stay reproducible and
-fair. ``Budget(ms=N)`` runs until the clock says stop (at least a few iterations).
+fair. ``Budget(ms=N)`` runs until the clock says stop (at least a few iterations), or until the
+race has settled the decision: every plan still in it starts with the same action.
 
 The ablation drops the game's knowledge but its returns: ``hard(rollout=random)`` plays
 uniformly random rollouts and takes no exact endgame values, ``hard(prior=none)`` searches
@@ -260,6 +261,8 @@ def search(
             # its cost stays a small share of a long search's.
             check = max(clock.done + 1, int(clock.done * RACE_GROWTH))
             alive = _race(alive, worlds)
+            if budget.iterations is None and _settled(alive):
+                break
         world = sample(rng)
     means: dict[Action, float] = dict.fromkeys(legal, -math.inf)
     visits: dict[Action, int] = dict.fromkeys(legal, 0)
@@ -350,6 +353,13 @@ def _within(mine: list[float], best: list[float], errors: float) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean + errors * math.sqrt(var / n) >= 0
+
+
+def _settled(alive: list[Plan]) -> bool:
+    """Whether the race has decided the root: every plan still in it starts with the same
+    action. A dropped plan never comes back, so more deals could not change the decision; a
+    timed search then answers rather than keep a person waiting for the rest of its budget."""
+    return len({plan[0] for plan in alive}) == 1
 
 
 def _race(alive: list[Plan], worlds: dict[Plan, list[float]]) -> list[Plan]:
