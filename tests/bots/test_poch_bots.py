@@ -201,6 +201,22 @@ def test_hard_bluffs_now_and_then_with_nothing() -> None:
     assert sum(d.action == poch.PASS for d in decisions) >= 25
 
 
+def test_a_bluff_hinted_names_its_bet_once() -> None:
+    # The table shows "hint: bet 1 — " and then the reason, said after the bet it names.
+    from tapete.bots import poch as poch_bots
+    from tapete.narrate import reason_words
+
+    game, state = deal(["7c 9d Jh Ks 8s", "Ac Ad Ah As 7h", "Kc Kd Kh 9c 9s", "Qc Qd Qh 8c 8d"])
+    view, legal = game.observe(state, 0), game.legal_actions(state)
+    budget = bots.Budget(iterations=40)
+    decisions = [poch_bots.decide("hard", view, legal, random.Random(s), budget) for s in range(40)]
+    bluff = next(d for d in decisions if "(a bluff)" in str(d.reason))
+    told = bots.said_after(bluff.reason, game.format_action(bluff.action))
+    assert str(told)[0] in "+-", str(told)
+    assert str(told).endswith(" sampled deals (a bluff)") and "bet 1" not in str(told)
+    assert "bet" not in reason_words("es", told) and "apost" not in reason_words("es", told)
+
+
 def test_the_race_draws_every_deal_the_view_allows_alike() -> None:
     # The bets are read in the poker round only: in the race the search's deals are the view's
     # plain draws, whatever was bet.

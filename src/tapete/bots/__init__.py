@@ -148,10 +148,19 @@ def said_after(reason: Reason, move: str) -> Reason:
     '+3.0 points on average over 40 sampled deals'
     >>> str(said_after(searched(["sing oros", "play 1o"], 12.25, "points", 40), "sing oros"))
     'then play 1o: +12.2 points on average over 40 sampled deals'
+
+    A reason around the search's (Poch's bluff) is said after the move as well:
+
+    >>> bluff = Reason("{why} (a bluff)", why=searched(["bet 1"], 0.5, "chips", 30))
+    >>> str(said_after(bluff, "bet 1"))
+    '+0.5 chips on average over 30 sampled deals (a bluff)'
     """
     plan = reason.args.get("plan")
     if reason.text != "{plan}: {value}":
-        return reason
+        told = {k: said_after(v, move) for k, v in reason.args.items() if isinstance(v, Reason)}
+        if all(v == reason.args[k] for k, v in told.items()):
+            return reason
+        return Reason(reason.text, **{**reason.args, **told})
     if plan == Move(move):
         return reason.args["value"]  # type: ignore[no-any-return]
     if isinstance(plan, Reason) and plan.args.get("move") == Move(move):
