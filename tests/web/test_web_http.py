@@ -65,6 +65,12 @@ def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> No
     ):
         assert path in paths, path
     assert "TableIn" in schema["components"]["schemas"]
+    # No page of the game's address runs another site's scripts, as FastAPI's browsers of the
+    # schema would (from a CDN, next to the seat tokens kept in the browser).
+    for page in ("/docs", "/redoc"):
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            server.get(page)
+        assert missing.value.code == 404
 
 
 # What each route answers besides 200 and 422, so a client made from the schema expects it.

@@ -1,7 +1,8 @@
 """The web app: ``tapete serve`` and a browser (FastAPI + uvicorn; extra ``web``).
 
-HTTP serves the pages and the lobby API (its OpenAPI schema is at ``/docs``); each player plays
-over one WebSocket, ``/ws``, whose typed JSON messages are documented in ``docs/protocol.md``.
+HTTP serves the pages and the lobby API (its OpenAPI schema is at ``/openapi.json``); each
+player plays over one WebSocket, ``/ws``, whose typed JSON messages are documented in
+``docs/protocol.md``.
 The server is authoritative: a ``Room`` holds each table's truth and state, checks every action
 with the engine, and sends each seat only what ``observe(state, seat)`` shows, as a presented
 ``Table`` (``tapete.present``) and a log in words.

@@ -1,6 +1,6 @@
 """The lobby over HTTP: tables, players, records, rules, and the pages of the browser app.
 
-Its OpenAPI schema is at ``/docs``. The routes find the server's rooms, database and rate
+Its OpenAPI schema is at ``/openapi.json``. The routes find the server's rooms, database and rate
 limiter in ``app.state`` (``create_app`` puts them there), so they live here at module level.
 """
 

@@ -146,6 +146,11 @@ def create_app(
         summary="Traditional card games in the browser: the lobby API. Play is over /ws.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's pages for browsing the schema load their scripts from a CDN: on the game's
+        # own address they could read every seat token the browser keeps there. The schema is
+        # at /openapi.json, for any OpenAPI viewer.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.rooms = rooms
     app.state.thinkers = thinkers
