@@ -55,9 +55,9 @@ T = TypeVar("T")
 MAX_SEED = 2**53 - 1
 WATCHERS = -1  # where the other servers count a table's connections that hold no seat
 """The largest match seed. A browser's numbers hold every int up to it exactly (its fair-dealing
-check hashes the seed's digits), and a seed drawn from all of them is out of reach of a search
-of the seeds, whether it tests them against the published SHA-256 (2^53 hashes) or against the
-cards a seat holds (2^53 deals)."""
+check hashes the seed's digits). A search of them all for a match's seed takes 2^53 deals
+against the cards a seat holds, out of reach, or 2^53 SHA-256 hashes against the published
+hash, within hours for a rented farm of graphics cards (docs/protocol.md)."""
 
 
 def new_seed() -> int:
