@@ -160,6 +160,9 @@ _ES: dict[str, str] = {
     "{name} failed to choose a move: a random legal move was played for it": (
         "{name} no pudo elegir jugada: se jugó por él una jugada legal al azar"
     ),
+    "{name} ran out of time: a move was played for them": (
+        "{name} se quedó sin tiempo: se jugó por él"
+    ),
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
@@ -1037,6 +1040,9 @@ _PT: dict[str, str] = {
     "{name}: {action}": "{name}: {action}",
     "{name} failed to choose a move: a random legal move was played for it": (
         "{name} não conseguiu escolher: uma jogada legal ao acaso foi feita por ele"
+    ),
+    "{name} ran out of time: a move was played for them": (
+        "{name} ficou sem tempo: uma jogada foi feita por ele"
     ),
     "not allowed": "não permitido",
     "stock": "monte",

@@ -350,6 +350,8 @@ def line(
                 "{name} failed to choose a move: a random legal move was played for it",
                 name=name,
             )
+        case "timed_out":
+            return tr(lang, "{name} ran out of time: a move was played for them", name=name)
         case "other":
             return tr(lang, "{name}: {action}", name=name, action=entry.get("text", ""))
     return _table_line(lang, entry, names, teams, you)

@@ -1851,3 +1851,29 @@ def test_the_focus_ring_stands_out_on_the_paper_and_around_the_hand(
     p.keyboard.press("Shift+Tab")
     assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
     assert p.evaluate(FOCUS_RING) >= 3
+
+
+# --- friends at one table ----------------------------------------------------------------------
+
+
+def test_a_person_whose_time_runs_out_reads_that_a_move_was_played_for_them(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[2]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        turn_timer=1,
+    )
+    p = _open_table(browser, server, made, lang="es")
+    p.click(".waiting .start")
+    p.wait_for_selector(".timer:has-text('⏱')")
+    # Nobody clicks: the clock plays for the seat, and the log says so before the move.
+    p.wait_for_selector(
+        ".log li:has-text('Ana se quedó sin tiempo: se jugó por él')", timeout=10_000
+    )
+    said = p.locator(".log li").all_inner_texts()
+    out = next(i for i, line in enumerate(said) if "sin tiempo" in line)
+    assert said[out + 1].startswith("Ana ")
+    p.context.close()
+    assert ERRORS == []

@@ -331,7 +331,8 @@ def test_the_turn_timer_plays_for_a_person_who_does_not() -> None:
         start = time.monotonic()
         after = me.until(lambda m: m["type"] == "view" and m["version"] > view["version"], 5)
         assert time.monotonic() - start >= 0.3
-        assert after["log"][0].startswith("Ana ")
+        assert after["log"][0] == "Ana ran out of time: a move was played for them"
+        assert after["log"][1].startswith("Ana ")
 
 
 def test_rooms_are_listed_while_they_wait_or_play(server: Server) -> None:

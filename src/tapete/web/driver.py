@@ -134,7 +134,10 @@ class Driver:
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             now = room.version == version and room.game.current_player(room.state) == seat
             if now and self.drives() and room.watched():
-                await self._bot_move(seat, version, level=room.truth.options.standby)
+                # Said before the move: the person would otherwise read a card they never
+                # chose as their own.
+                timed_out = {"kind": "timed_out", "seat": seat}
+                await self._bot_move(seat, version, room.truth.options.standby, timed_out)
 
         self._timer = room.spawn(expire())
 
@@ -145,7 +148,13 @@ class Driver:
             self._bots[level] = self.players.get(level) or bots.load(level)
         return self._bots[level]
 
-    async def _bot_move(self, seat: int, version: int, level: str | None = None) -> None:
+    async def _bot_move(
+        self,
+        seat: int,
+        version: int,
+        level: str | None = None,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
         room = self.room
         config = room.truth.seats[seat]
         if level is None:
@@ -164,7 +173,6 @@ class Driver:
                 trace = f"\n{answer.trace}"  # from a worker process: its traceback as text
         if room.version != version or not self.drives():
             return
-        note = None
         if failure is not None:  # a bot's bug must not stop the table: a random legal move
             log.error(
                 "room %s: bot %s failed at seat %d, move %d; a random legal move stands in%s",
