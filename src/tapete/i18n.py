@@ -387,6 +387,10 @@ _ES: dict[str, str] = {
     "score of the round: {scores}": "puntos de la ronda: {scores}",
     "seconds before a bot stands in for a player who left": "segundos antes de que un bot sustituya a quien se fue",
     "sit here": "sentarse aquí",
+    "The host removed you from your seat": "El anfitrión te quitó de tu asiento",
+    "The host removed you from your seat: you are watching": (
+        "El anfitrión te quitó de tu asiento: estás mirando"
+    ),
     "sota": "sota",
     "spectators watch: take a seat to play": "los espectadores miran: siéntate para jugar",
     "table": "mesa",
@@ -1267,6 +1271,10 @@ _PT: dict[str, str] = {
     "score of the round: {scores}": "pontos da rodada: {scores}",
     "seconds before a bot stands in for a player who left": "segundos até um bot substituir quem saiu",
     "sit here": "sentar aqui",
+    "The host removed you from your seat": "O anfitrião tirou você do seu lugar",
+    "The host removed you from your seat: you are watching": (
+        "O anfitrião tirou você do seu lugar: você está assistindo"
+    ),
     "sota": "valete",
     "spectators watch: take a seat to play": "espectadores assistem: sente-se para jogar",
     "table": "mesa",

@@ -1877,3 +1877,24 @@ def test_a_person_whose_time_runs_out_reads_that_a_move_was_played_for_them(
     assert said[out + 1].startswith("Ana ")
     p.context.close()
     assert ERRORS == []
+
+
+def test_a_friend_the_host_removes_is_told_so_in_their_language(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2
+    )
+    host = _open_table(browser, server, made)
+    friend = browser.new_context(viewport={"width": 1280, "height": 860}, locale="pt-BR")
+    bea = friend.new_page()
+    bea.goto(f"{server.url}/t/{made['code']}")
+    bea.fill(".join-name", "Bea")
+    bea.click("[data-sit='1']")
+    host.wait_for_selector(".waiting li:has-text('Bea') [data-remove='1']")
+    host.click("[data-remove='1']")
+    bea.wait_for_selector("#toast.shown:has-text('O anfitrião tirou você do seu lugar')")
+    assert bea.locator("[data-sit='1']").count() == 1  # free to sit again
+    friend.close()
+    host.context.close()
+    assert ERRORS == []

@@ -115,6 +115,8 @@ UI = (
     "remove",
     "move to seat",
     "sit here",
+    "The host removed you from your seat",
+    "The host removed you from your seat: you are watching",
     "fill the empty seats with",
     "fill",
     "Start the match",

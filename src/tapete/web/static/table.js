@@ -157,6 +157,11 @@ export class TableView {
   // --- messages ------------------------------------------------------------------------------
 
   welcome(msg) {
+    // A seat taken away while this page sat there is the host's doing: without a word, the
+    // person would find their hand gone (or a "sit here" again) and not know why.
+    if (msg.refused && this.seat !== null && this.seat !== undefined) {
+      this.io.toast(t(this.roomMsg?.started ? "The host removed you from your seat: you are watching" : "The host removed you from your seat"));
+    }
     this.seat = msg.seat;
   }
 
