@@ -1898,3 +1898,20 @@ def test_a_friend_the_host_removes_is_told_so_in_their_language(
     friend.close()
     host.context.close()
     assert ERRORS == []
+
+
+def test_partners_see_their_sides_in_the_waiting_room_before_choosing_seats(
+    browser: Any, server: Server
+) -> None:
+    made = server.create("truco", params={"players": "4"}, seats=[{"kind": "human"}] * 4)
+    host = _open_table(browser, server, made, lang="pt")
+    host.wait_for_selector(".waiting .seat-list li")
+    sides = [host.locator(f".seat-list li:nth-child({n}) .team").inner_text() for n in range(1, 5)]
+    assert sides == ["dupla 1", "dupla 2", "dupla 1", "dupla 2"]
+    solo = server.create("pocha")  # no partners: no sides said
+    alone = _open_table(browser, server, solo)
+    alone.wait_for_selector(".waiting .seat-list li")
+    assert alone.locator(".seat-list .team").count() == 0
+    host.context.close()
+    alone.context.close()
+    assert ERRORS == []

@@ -85,6 +85,7 @@ class Broadcast:
         t, seating = room.truth, room.seating
         names = self.names(conn.lang)
         connected = {c.seat for c in room.conns if c.seat is not None}
+        team_of = {seat: k for k, members in enumerate(room.game.teams or ()) for seat in members}
         return {
             "type": "room",
             "code": t.code,
@@ -102,6 +103,7 @@ class Broadcast:
                     "connected": i in connected,
                     "away": i in seating.away,
                     "standin": i in seating.standin,
+                    "team": team_of.get(i),
                 }
                 for i, s in enumerate(t.seats)
             ],

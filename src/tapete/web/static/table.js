@@ -641,7 +641,9 @@ export class TableView {
         const who = s.kind === "open" ? `<em>${t("empty seat")}</em>` : escapeHtml(s.name);
         const mark = s.seat === room.you ? ` (${t("you")})` : "";
         const online = s.kind === "human" ? (s.connected ? " ●" : " ○") : "";
-        return `<li><span class="n">${s.seat + 1}</span> <span class="who">${who}${mark}${online}</span> ${control}</li>`;
+        // Partners choose their seats: each says its side, as the felt will once started.
+        const team = s.team === null || s.team === undefined ? "" : ` <span class="chip team">${t("team {n}", { n: s.team + 1 })}</span>`;
+        return `<li><span class="n">${s.seat + 1}</span> <span class="who">${who}${mark}${online}</span>${team} ${control}</li>`;
       })
       .join("");
     const link = `${location.origin}/t/${room.code}`;
