@@ -163,6 +163,7 @@ _ES: dict[str, str] = {
     "{name} ran out of time: a move was played for them": (
         "{name} se quedó sin tiempo: se jugó por él"
     ),
+    "{name} started a rematch: match {n}": "{name} empezó la revancha: partida {n}",
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
@@ -1048,6 +1049,7 @@ _PT: dict[str, str] = {
     "{name} ran out of time: a move was played for them": (
         "{name} ficou sem tempo: uma jogada foi feita por ele"
     ),
+    "{name} started a rematch: match {n}": "{name} começou a revanche: partida {n}",
     "not allowed": "não permitido",
     "stock": "monte",
     "bowls": "pratos",

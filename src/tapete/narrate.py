@@ -350,6 +350,8 @@ def line(
                 "{name} failed to choose a move: a random legal move was played for it",
                 name=name,
             )
+        case "rematch":
+            return tr(lang, "{name} started a rematch: match {n}", name=name, n=n)
         case "timed_out":
             return tr(lang, "{name} ran out of time: a move was played for them", name=name)
         case "other":

@@ -1915,3 +1915,42 @@ def test_partners_see_their_sides_in_the_waiting_room_before_choosing_seats(
     host.context.close()
     alone.context.close()
     assert ERRORS == []
+
+
+def _friend(browser: Any, server: Server, code: str, name: str, seat: int, locale: str) -> Any:
+    """A friend's own browser, opened at the shared link and seated at ``seat``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale=locale)
+    p = context.new_page()
+    p.on("pageerror", lambda e: ERRORS.append(str(e)))
+    p.goto(f"{server.url}/t/{code}")
+    p.fill(".join-name", name)
+    p.click(f"[data-sit='{seat}']")
+    p.wait_for_selector(f".seat-list li:nth-child({seat + 1}) .who:has-text('{name}')")
+    return p
+
+
+def test_a_rematch_one_friend_starts_is_told_to_the_others_with_who_started_it(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    ana = _open_table(browser, server, made)
+    bea = _friend(browser, server, str(made["code"]), "Bea", 1, "es-ES")
+    ana.click(".waiting .start")
+    rng = random.Random(4)
+    for _ in range(40):
+        if all(p.locator(".summary:not([hidden])").count() for p in (ana, bea)):
+            break
+        for p in (ana, bea):
+            click_one(p, rng)
+        ana.wait_for_timeout(100)
+    bea.click(".summary .rematch")
+    ana.wait_for_selector(".summary", state="hidden")
+    ana.wait_for_selector(".log li:has-text('Bea started a rematch: match 2')")
+    bea.wait_for_selector(".log li:has-text('Bea empezó la revancha: partida 2')")
+    bea.context.close()
+    ana.context.close()
+    assert ERRORS == []

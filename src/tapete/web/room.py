@@ -610,7 +610,7 @@ class Room:
         if kind == "rematch":
             if conn.seat is None or not self.over:
                 raise error("no-rematch", "a rematch is for the players, once the match is over")
-            await self._rematch()
+            await self._rematch(conn.seat)
             return
         if not is_host:
             raise error("not-host", "only the host can do that")
@@ -682,7 +682,7 @@ class Room:
         if self.cluster is not None:
             await self.cluster.tell({"kind": "room", "room": self.code})
 
-    async def _rematch(self) -> None:
+    async def _rematch(self, seat: int) -> None:
         async with self.lock:
             t = self.truth
             if not self.over:
@@ -699,6 +699,9 @@ class Room:
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
             self.rebuild()
+            # Any seated player may start it: the others, whose summary closes under them,
+            # read who did.
+            self.log.insert(0, {"kind": "rematch", "seat": seat, "n": t.match + 1})
             self.driver.set_deadline()
             self.broadcast.room_to_all()
             self.broadcast.view_to_all(self.log)
