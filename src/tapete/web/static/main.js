@@ -20,6 +20,13 @@ let code = null;
 let retry = 0;
 let leaving = false;
 
+// A network that drops without a word (a phone out of coverage, Wi-Fi gone) leaves the socket
+// open as far as the browser knows, for minutes: the table would sit still, a card clicked
+// would go nowhere, and nothing would say why. So the page asks the server every few seconds
+// and, hearing nothing for a while, says the connection is lost and opens a new one.
+const PING_EVERY = 3000;
+const SILENCE = 8000;
+
 export function tokenFor(tableCode) {
   return localStorage.getItem(`tapete:token:${tableCode}`);
 }
@@ -53,17 +60,45 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   socket = ws;
-  ws.onopen = () => {
-    table?.connected(true);
-    send({ type: "hello", code, token: tokenFor(code), lang: lang() });
-  };
-  ws.onmessage = (event) => receive(JSON.parse(event.data));
-  ws.onclose = () => {
+  let heard = Date.now();
+  let asked = null; // when the ping still unanswered was sent
+  let pinging = null;
+  const closed = () => {
+    clearInterval(pinging);
+    clearTimeout(opening);
     if (socket !== ws || leaving) return;
     table?.connected(false);
     retry = Math.min(retry + 1, 4);
     setTimeout(() => socket === ws && connect(), 500 * 2 ** retry);
   };
+  // A dead socket's close waits on the network too: it is let go at once, unheard.
+  const dead = () => {
+    ws.onclose = ws.onmessage = ws.onopen = null;
+    ws.close();
+    closed();
+  };
+  // Silence is counted from a ping sent, not from the last message: a tab in the background
+  // may run its timers once a minute, and a quiet table is not a lost one.
+  const ping = () => {
+    if (socket !== ws) return clearInterval(pinging);
+    if (asked === null || heard >= asked) {
+      asked = Date.now();
+      send({ type: "ping", t: asked });
+    } else if (Date.now() - asked > SILENCE) dead();
+  };
+  const opening = setTimeout(() => ws.readyState === WebSocket.CONNECTING && dead(), SILENCE);
+  ws.onopen = () => {
+    clearTimeout(opening);
+    heard = Date.now();
+    table?.connected(true);
+    send({ type: "hello", code, token: tokenFor(code), lang: lang() });
+    pinging = setInterval(ping, PING_EVERY);
+  };
+  ws.onmessage = (event) => {
+    heard = Date.now();
+    receive(JSON.parse(event.data));
+  };
+  ws.onclose = closed;
 }
 
 export function reconnect() {
