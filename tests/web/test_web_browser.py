@@ -2026,3 +2026,22 @@ def test_a_network_gone_silent_is_said_and_the_page_comes_back_to_its_seat(
     p.locator(ACTIONABLE).first.click()
     wait_until(p, "window.sockets.at(-1).views > 1")
     network.close()
+
+
+def test_a_host_who_leaves_before_the_start_hands_the_table_to_a_friend_who_is_there(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+        grace=1,
+    )
+    ana = _open_table(browser, server, made)
+    bea = _friend(browser, server, str(made["code"]), "Bea", 1, "es-ES")
+    assert bea.locator(".waiting .start").count() == 0
+    ana.context.close()  # the host's phone goes flat
+    bea.click(".waiting .start", timeout=10_000)
+    bea.wait_for_selector(ACTIONABLE)
+    bea.context.close()
+    assert ERRORS == []

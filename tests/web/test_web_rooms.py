@@ -360,3 +360,28 @@ def test_room_unit_names_and_levels() -> None:
         rooms.close()
 
     asyncio.run(scenario())
+
+
+def test_a_host_long_gone_before_the_start_hands_the_table_to_the_next_friend_who_comes(
+    server: Server,
+) -> None:
+    """The host shares the link and closes the page; friends come later: the first one seated
+    and here may start, rather than the table waiting for ever."""
+    table = server.create(
+        "pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2, grace=0.2
+    )
+    code = str(table["code"])
+    ana = server.client()
+    assert ana.hello(code, str(table["token"]))["host"] is True
+    ana.close()
+    time.sleep(0.6)  # past the grace, with nobody here to take the table on
+    joined = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    bea = server.client()
+    bea.hello(code, str(joined["token"]))
+    bea.until(lambda m: m["type"] == "room" and bool(m["host"]))
+    bea.send({"type": "start"})
+    bea.until(lambda m: m["type"] == "room" and bool(m["started"]))
+    back = server.client()  # the old host comes back as a player, no longer the host
+    assert back.hello(code, str(table["token"]))["host"] is False
+    back.send({"type": "fill", "level": "easy"})
+    assert back.expect("error")["rule"] == "not-host"

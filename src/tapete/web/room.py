@@ -286,6 +286,8 @@ class Room:
         self.broadcast.room_to_all()
         self.broadcast.catch_up(conn)
         self.driver.wake()
+        if conn.seat is not None and not self.truth.started:
+            self.spawn(self.hand_on_host())
 
     def greet(self, conn: Connection) -> None:
         """A connection already here says hello again (in another language, say): it alone is
@@ -676,6 +678,37 @@ class Room:
                 self.broadcast.view_to_all([])
         self.driver.wake()
         return self.seat_of(token)
+
+    async def hand_on_host(self) -> None:
+        """Before the start, a host away longer than the grace (a closed tab, a phone gone
+        flat) hands the table on to the first seated person who is here: only the host can
+        start, and friends would otherwise wait for ever for someone who is not coming."""
+        async with self.lock:
+            t, seating = self.truth, self.seating
+            gone = self.seat_of(t.host)
+            if t.started or gone is None or gone not in seating.standin:
+                return
+            heir = next(
+                (i for i, s in enumerate(t.seats) if s.kind == "human" and seating.connected(i)),
+                None,
+            )
+            if heir is None:
+                return
+            host = t.seats[heir].token
+            try:
+                await self.store.save_seats(t.code, t.seats, host, was=t.seats)
+            except SeatConflictError:  # seats changed on another server: read them again
+                await self._resync()
+                return
+            except UNSAVED as exc:  # the next person to come tries again
+                log.warning("room %s: the host was not handed on (%s)", self.code, exc)
+                return
+            t.host = host
+            for conn in self.conns:
+                if conn.seat == heir:
+                    self._welcome(conn)
+            self.broadcast.room_to_all()
+            await self.changed()
 
     async def changed(self) -> None:
         """Tell the other servers (if any) to read this room again: its seats, its match."""

@@ -190,6 +190,8 @@ class Seating:
             self._grace.pop(seat, None)
             self.room.broadcast.room_to_all()
             self.room.driver.wake()
+            if not self.room.truth.started:
+                await self.room.hand_on_host()
 
     async def seat_person(
         self, name: str, seat: int | None, player: str | None = None
