@@ -164,6 +164,9 @@ _ES: dict[str, str] = {
         "{name} se quedó sin tiempo: se jugó por él"
     ),
     "{name} started a rematch: match {n}": "{name} empezó la revancha: partida {n}",
+    "{name} is away: a bot plays for them until they are back": (
+        "{name} no está: un bot juega por él hasta que vuelva"
+    ),
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
@@ -1050,6 +1053,9 @@ _PT: dict[str, str] = {
         "{name} ficou sem tempo: uma jogada foi feita por ele"
     ),
     "{name} started a rematch: match {n}": "{name} começou a revanche: partida {n}",
+    "{name} is away: a bot plays for them until they are back": (
+        "{name} saiu: um bot joga por ele até que volte"
+    ),
     "not allowed": "não permitido",
     "stock": "monte",
     "bowls": "pratos",

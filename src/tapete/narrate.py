@@ -352,6 +352,8 @@ def line(
             )
         case "rematch":
             return tr(lang, "{name} started a rematch: match {n}", name=name, n=n)
+        case "stand_in":
+            return tr(lang, "{name} is away: a bot plays for them until they are back", name=name)
         case "timed_out":
             return tr(lang, "{name} ran out of time: a move was played for them", name=name)
         case "other":

@@ -2045,3 +2045,31 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_to_a_friend_who_is_t
     bea.wait_for_selector(ACTIONABLE)
     bea.context.close()
     assert ERRORS == []
+
+
+def test_a_friend_back_from_a_closed_tab_reads_which_moves_a_bot_made_for_them(
+    browser: Any, server: Server
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[3]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+        grace=0.5,
+    )
+    code = str(made["code"])
+    ana = _open_table(browser, server, made)
+    bea = _friend(browser, server, code, "Bea", 1, "es-ES")
+    ana.click(".waiting .start")
+    bea.wait_for_selector(".hand .card-btn")
+    friend = bea.context
+    bea.close()  # the tab, not the browser: the seat token stays
+    said = ".log li:has-text('Bea is away: a bot plays for them until they are back')"
+    rng = random.Random(8)
+    play_until(ana, ".summary:not([hidden])", rng)
+    assert ana.locator(said).count() == 1  # said once, not at each of its moves
+    bea = friend.new_page()
+    bea.goto(f"{server.url}/t/{code}")
+    bea.wait_for_selector(".log li:has-text('Bea no está: un bot juega por él hasta que vuelva')")
+    friend.close()
+    ana.context.close()
+    assert ERRORS == []

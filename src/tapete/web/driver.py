@@ -159,6 +159,8 @@ class Driver:
         config = room.truth.seats[seat]
         if level is None:
             level = config.level if config.kind == "bot" else room.truth.options.standby
+        if note is None and config.kind == "human":
+            note = room.seating.standing_in(seat)
         bot = self._bot(level)
         game, state = room.game, room.state
         view, legal = game.observe(state, seat), game.legal_actions(state)
@@ -185,6 +187,8 @@ class Driver:
             )
             note = {"kind": "bot_failed", "seat": seat}
         refused = await room.act(seat, game.format_action(action), note=note)
+        if refused is None and note is not None and note["kind"] == "stand_in":
+            room.seating.told.add(seat)
         if refused is not None and room.version == version:  # cannot happen: a legal move
             log.error("room %s: the move of bot %s was refused: %s", room.code, bot.name, refused)
 

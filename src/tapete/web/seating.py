@@ -139,6 +139,7 @@ class Seating:
         self.room = room
         self.away: dict[int, float] = {}  # seat -> when its person left
         self.standin: set[int] = set()  # seats a bot plays while their person is away
+        self.told: set[int] = set()  # stand-ins the log has said since their person left
         self._grace: dict[int, asyncio.Task[None]] = {}
 
     def person_plays(self, seat: int) -> bool:
@@ -168,6 +169,7 @@ class Seating:
         task = self._grace.pop(seat, None)
         if task is not None:
             task.cancel()
+        self.told.discard(seat)
         if seat in self.standin:
             self.standin.discard(seat)
             self.room.driver.set_deadline()
@@ -178,6 +180,12 @@ class Seating:
             return
         self.away[seat] = time.monotonic()
         self._grace[seat] = self.room.spawn(self._stand_in(seat))
+
+    def standing_in(self, seat: int) -> dict[str, Any] | None:
+        """The log entry before a stand-in's first move for ``seat`` since its person left,
+        else None (once said, in ``told``, not again at every move). Without it the person,
+        back, would read moves they never made as their own."""
+        return None if seat in self.told else {"kind": "stand_in", "seat": seat}
 
     async def _stand_in(self, seat: int) -> None:
         await asyncio.sleep(self.room.truth.options.grace)
