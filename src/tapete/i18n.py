@@ -392,6 +392,7 @@ _ES: dict[str, str] = {
     "seconds before a bot stands in for a player who left": "segundos antes de que un bot sustituya a quien se fue",
     "sit here": "sentarse aquí",
     "The host removed you from your seat": "El anfitrión te quitó de tu asiento",
+    "The host left: you are the host now": "El anfitrión se fue: ahora el anfitrión eres tú",
     "The host removed you from your seat: you are watching": (
         "El anfitrión te quitó de tu asiento: estás mirando"
     ),
@@ -1280,6 +1281,7 @@ _PT: dict[str, str] = {
     "seconds before a bot stands in for a player who left": "segundos até um bot substituir quem saiu",
     "sit here": "sentar aqui",
     "The host removed you from your seat": "O anfitrião tirou você do seu lugar",
+    "The host left: you are the host now": "O anfitrião saiu: agora o anfitrião é você",
     "The host removed you from your seat: you are watching": (
         "O anfitrião tirou você do seu lugar: você está assistindo"
     ),

@@ -2041,7 +2041,8 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_to_a_friend_who_is_t
     bea = _friend(browser, server, str(made["code"]), "Bea", 1, "es-ES")
     assert bea.locator(".waiting .start").count() == 0
     ana.context.close()  # the host's phone goes flat
-    bea.click(".waiting .start", timeout=10_000)
+    bea.wait_for_selector("#toast.shown:has-text('ahora el anfitrión eres tú')", timeout=10_000)
+    bea.click(".waiting .start")
     bea.wait_for_selector(ACTIONABLE)
     bea.context.close()
     assert ERRORS == []

@@ -117,6 +117,7 @@ UI = (
     "sit here",
     "The host removed you from your seat",
     "The host removed you from your seat: you are watching",
+    "The host left: you are the host now",
     "fill the empty seats with",
     "fill",
     "Start the match",

@@ -169,6 +169,11 @@ export class TableView {
     // From the server (not a redraw, as on a language switch): a table waiting for its start
     // is shown by its room, no view comes.
     if (msg !== this.roomMsg && !msg.started) this.shown();
+    // The host left before the start and the table passed to you: said, or the start button
+    // would appear under you without a word.
+    if (this.roomMsg && !this.roomMsg.host && msg.host && !msg.started) {
+      this.io.toast(t("The host left: you are the host now"));
+    }
     this.roomMsg = msg;
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
