@@ -322,3 +322,43 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+class Network:
+    """A loopback path to the server that can go dead as a phone's network does: bytes stop
+    going either way, and nothing is closed."""
+
+    def __init__(self, server: Server) -> None:
+        self.target = ("127.0.0.1", int(server.url.rsplit(":", 1)[1]))
+        self.up = threading.Event()
+        self.up.set()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:  # closed: the test is over
+                return
+            far = socket.create_connection(self.target)
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: Any, sink: Any) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+                if not data:
+                    break
+                self.up.wait()  # a dead network holds every byte, closing nothing
+                sink.sendall(data)
+            except OSError:
+                break
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()

@@ -6,12 +6,9 @@ Screenshots of each game's table are saved under ``test-artifacts/screenshots`` 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +17,7 @@ from typing import Any
 import pytest
 
 import tapete
-from webclient import Server, running
+from webclient import Network, Server, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -1957,46 +1954,6 @@ def test_a_rematch_one_friend_starts_is_told_to_the_others_with_who_started_it(
     bea.context.close()
     ana.context.close()
     assert ERRORS == []
-
-
-class Network:
-    """A loopback path to the server that can go dead as a phone's network does: bytes stop
-    going either way, and nothing is closed."""
-
-    def __init__(self, server: Server) -> None:
-        self.target = ("127.0.0.1", int(server.url.rsplit(":", 1)[1]))
-        self.up = threading.Event()
-        self.up.set()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                near, _ = self.listener.accept()
-            except OSError:  # closed: the test is over
-                return
-            far = socket.create_connection(self.target)
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    def _pipe(self, source: Any, sink: Any) -> None:
-        while True:
-            try:
-                data = source.recv(65536)
-                if not data:
-                    break
-                self.up.wait()  # a dead network holds every byte, closing nothing
-                sink.sendall(data)
-            except OSError:
-                break
-        for end in (source, sink):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-
-    def close(self) -> None:
-        self.listener.close()
 
 
 def test_a_network_gone_silent_is_said_and_the_page_comes_back_to_its_seat(

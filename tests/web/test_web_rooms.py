@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from tapete.record import Recorder, dumps
+from tapete.web.protocol import Limits
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Truth
-from webclient import Client, Server, running
+from webclient import Client, Network, Server, open_socket, running
 
 
 class Inbox:
@@ -385,3 +386,29 @@ def test_a_host_long_gone_before_the_start_hands_the_table_to_the_next_friend_wh
     assert back.hello(code, str(table["token"]))["host"] is False
     back.send({"type": "fill", "level": "easy"})
     assert back.expect("error")["rule"] == "not-host"
+
+
+def test_a_seat_whose_network_goes_silent_is_away_within_the_ping_timeout() -> None:
+    """A phone out of coverage closes nothing: the server's pings go unanswered, and the seat is
+    away once ``ping_timeout`` has passed, so the grace and the stand-in follow as for a closed
+    tab."""
+    with running(limits=Limits(ping_every=0.2, ping_timeout=0.4)) as server:
+        table = server.create(
+            "pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2
+        )
+        code = str(table["code"])
+        ana = server.client()
+        ana.hello(code, str(table["token"]))
+        joined = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+        network = Network(server)
+        bea = Client(open_socket(network.url.replace("http", "ws", 1) + "/ws"), "Bea")
+        bea.hello(code, str(joined["token"]))
+        ana.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"])
+        time.sleep(1)  # the server's pings answered all along: still here
+        bea.send({"type": "ping", "t": 1})
+        assert bea.expect("pong")["t"] == 1
+        network.up.clear()
+        gone = ana.until(lambda m: m["type"] == "room" and m["seats"][1]["away"], 5)
+        assert not gone["seats"][1]["connected"]
+        network.up.set()
+        network.close()

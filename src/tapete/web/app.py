@@ -392,8 +392,8 @@ def server_config(
         forwarded_allow_ips=list(trusted_proxies),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        ws_ping_interval=limits.ping_every,
+        ws_ping_timeout=limits.ping_timeout,
         timeout_graceful_shutdown=10,  # SIGTERM: connections get this long to close
     )
 

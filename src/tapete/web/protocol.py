@@ -58,6 +58,12 @@ class Limits:
     hello_within: float = 30.0  # seconds a new connection has to say hello, else it is closed
     hello_every: float = 1.0  # seconds between one connection's hellos (each tells a room)
     per_client: int = 100  # WebSockets one client may hold open at once (a club behind one NAT)
+    # The server pings every connection this often and takes one whose answer is this late
+    # as gone (a phone out of coverage closes nothing): its seat is away within 15 s, not 40.
+    # Browsers answer pings themselves, so a tab in the background, its timers slowed to one
+    # a minute, is not taken for gone.
+    ping_every: float = 5.0
+    ping_timeout: float = 10.0
     head_within: float = HEAD_TIMEOUT  # seconds an HTTP request's head has (see deadlines)
     body_within: float = BODY_TIMEOUT  # seconds its body has, once the head is in
 
