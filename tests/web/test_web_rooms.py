@@ -412,3 +412,35 @@ def test_a_seat_whose_network_goes_silent_is_away_within_the_ping_timeout() -> N
         assert not gone["seats"][1]["connected"]
         network.up.set()
         network.close()
+
+
+def test_a_stand_in_is_said_once_a_match_and_again_in_the_rematch(server: Server) -> None:
+    table = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+        grace=0.1,
+    )
+    code = str(table["code"])
+    joined = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    bea = server.client()
+    bea.hello(code, str(joined["token"]))
+    bea.close()  # Bea never comes back: a bot stands in for her in both matches
+    ana = server.client()
+    ana.hello(code, str(table["token"]))
+    time.sleep(0.3)
+    ana.send({"type": "start"})
+    said = "Bea is away: a bot plays for them until they are back"
+    for match in (0, 1):
+        lines: list[str] = []
+        while True:
+            m = ana.until(lambda m: m["type"] in ("view", "room"))
+            if m["type"] == "room" and m["over"] and m["match"] == match:
+                break
+            if m["type"] == "view" and m["match"] == match:
+                lines += m["log"]
+                if m["actions"]["buttons"] or m["actions"]["cards"]:
+                    ana.send({"type": "act", "action": ana.legal()[0]})
+        assert lines.count(said) == 1, lines
+        if match == 0:
+            ana.send({"type": "rematch"})

@@ -732,6 +732,7 @@ class Room:
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
             self.rebuild()
+            self.seating.told.clear()  # a new match's log says its stand-ins anew
             # Any seated player may start it: the others, whose summary closes under them,
             # read who did.
             self.log.insert(0, {"kind": "rematch", "seat": seat, "n": t.match + 1})
