@@ -362,3 +362,20 @@ class Network:
 
     def close(self) -> None:
         self.listener.close()
+
+
+class Inbox:
+    """A connection that keeps what it is sent (for rooms driven without a server)."""
+
+    def __init__(self, seat: int | None, token: str | None = None) -> None:
+        self.seat, self.lang, self.token = seat, "en", token
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, message: object) -> None:
+        self.sent.append(dict(message))  # type: ignore[call-overload]
+
+    def fail(self, rule: str, message: str, text: str | None = None) -> None:
+        self.send({"type": "error", "rule": rule, "message": message, "text": text or message})
+
+    def close(self, code: int) -> None:
+        self.send({"type": "closed", "code": code})

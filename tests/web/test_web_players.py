@@ -32,18 +32,8 @@ def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -
     bearer = {"Authorization": f"Bearer {me['token']}"}
     assert server.get("/api/players/me", bearer) == {**me, "token": None}
     table = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, player=me["token"])
-    client = server.client()
-    client.hello(table["code"], table["token"])
-    room = client.expect("room")
+    room = play_to_the_end(server, table)
     assert room["seats"][0]["player"] == me["id"] and room["seats"][1]["player"] == "bot:random"
-    client.send({"type": "start"})
-    client.expect("view")
-    while not (client.view and client.view["result"]):
-        if client.legal():
-            client.send({"type": "act", "action": client.legal()[0]})
-        client.expect("view")
-    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
-    client.close()
     profile = server.get(f"/api/players/{me['id']}")
     assert profile["name"] == "Lúcia" and profile["matches"] == 1
     assert profile["results"][0]["table_id"] == f"{table['code']}.0"
@@ -56,9 +46,12 @@ def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -
     assert put(server, "/api/players/me", {"name": "Lu"}, bearer)["name"] == "Lu"
 
 
-def play_to_the_end(server: Server, table: dict[str, Any]) -> None:
+def play_to_the_end(server: Server, table: dict[str, Any]) -> dict[str, Any]:
+    """Start ``table`` as its host and play it to the end; returns the room as the host first
+    heard it."""
     client = server.client()
     client.hello(table["code"], table["token"])
+    room: dict[str, Any] = client.expect("room")
     client.send({"type": "start"})
     client.expect("view")
     while not (client.view and client.view["result"]):
@@ -67,6 +60,7 @@ def play_to_the_end(server: Server, table: dict[str, Any]) -> None:
         client.expect("view")
     client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
     client.close()
+    return room
 
 
 def test_a_profile_does_not_give_away_the_code_of_a_table_the_lobby_does_not_list(

@@ -15,24 +15,7 @@ from tapete.record import Recorder, dumps
 from tapete.web.protocol import Limits
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Truth
-from webclient import Client, Network, Server, open_socket, running
-
-
-class Inbox:
-    """A connection that keeps what it is sent (for rooms driven without a server)."""
-
-    def __init__(self, seat: int | None, token: str | None = None) -> None:
-        self.seat, self.lang, self.token = seat, "en", token
-        self.sent: list[dict[str, object]] = []
-
-    def send(self, message: object) -> None:
-        self.sent.append(dict(message))  # type: ignore[call-overload]
-
-    def fail(self, rule: str, message: str, text: str | None = None) -> None:
-        self.send({"type": "error", "rule": rule, "message": message, "text": text or message})
-
-    def close(self, code: int) -> None:
-        self.send({"type": "closed", "code": code})
+from webclient import Client, Inbox, Network, Server, open_socket, running
 
 
 def test_a_restart_replays_every_table_from_the_store() -> None:

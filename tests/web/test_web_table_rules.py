@@ -25,25 +25,9 @@ from tapete.web.room import summary
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.sqlstore import SqlStore
 from tapete.web.store import MemoryStore, Options, SeatConfig, Store
+from webclient import Inbox
 
 SPEC = "pocha(schedule=[2, 3])"
-
-
-class Inbox:
-    """A person's connection that keeps what it is sent (rooms driven without a server)."""
-
-    def __init__(self, seat: int | None, token: str | None) -> None:
-        self.seat, self.lang, self.token = seat, "en", token
-        self.sent: list[dict[str, object]] = []
-
-    def send(self, message: object) -> None:
-        self.sent.append(dict(message))  # type: ignore[call-overload]
-
-    def fail(self, rule: str, message: str, text: str | None = None) -> None:
-        self.send({"type": "error", "rule": rule, "message": message, "text": text or message})
-
-    def close(self, code: int) -> None:
-        self.send({"type": "closed", "code": code})
 
 
 def newer_default(monkeypatch: pytest.MonkeyPatch, game: str, **defaults: Any) -> None:
