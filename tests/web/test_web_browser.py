@@ -1777,6 +1777,7 @@ def test_one_of_a_kind_is_said_in_the_singular_in_the_lobby_and_the_replay(
     p.select_option("#lang", "es")
     p.wait_for_selector(f"#tables li a[href='/t/{friends['code']}'] em:has-text('1 asiento libre')")
     p.select_option("#lang", "en")
+    p.wait_for_selector(f"#tables li a[href='/t/{friends['code']}'] em:has-text('1 free seat')")
     code = create_in_lobby(p, server, "pocha", schedule="[1]")
     p.click(".waiting .start")
     play_until(p, ".summary:not([hidden])", random.Random(5))
@@ -2031,3 +2032,25 @@ def test_a_friend_back_from_a_closed_tab_reads_which_moves_a_bot_made_for_them(
     friend.close()
     ana.context.close()
     assert ERRORS == []
+
+
+def test_the_last_language_chosen_is_the_one_kept_whichever_catalog_comes_last(
+    page: Any, server: Server
+) -> None:
+    """Spanish then English chosen quickly, the Spanish catalog slower to come, once left the
+    page, and the next one opened, in Spanish."""
+    p = page
+    p.goto(server.url + "/")
+    p.wait_for_selector("#create")
+
+    def slow(route: Any) -> None:
+        time.sleep(0.5)
+        route.continue_()
+
+    p.route("**/api/i18n/es", slow)
+    p.select_option("#lang", "es")
+    p.select_option("#lang", "en")
+    p.wait_for_timeout(1500)  # the Spanish catalog has come by now
+    assert p.evaluate("localStorage.getItem('tapete:lang')") == "en"
+    assert p.evaluate("document.documentElement.lang") == "en"
+    assert p.locator("#lang").input_value() == "en"

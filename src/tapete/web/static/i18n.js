@@ -19,9 +19,16 @@ export function browserLang() {
   return "en";
 }
 
+// Each call is a choice of language: only the latest is kept, whichever catalog arrives last (a
+// quick Spanish-then-English left the page, and the next one opened, in Spanish).
+let chosen = 0;
+
 export async function loadLang(lang) {
+  const choice = ++chosen;
   const response = await fetch(`/api/i18n/${lang}`);
-  current = await response.json();
+  const catalog = await response.json();
+  if (choice !== chosen) return current.lang; // a later choice is on its way
+  current = catalog;
   localStorage.setItem("tapete:lang", current.lang);
   document.documentElement.lang = current.lang === "pt" ? "pt-BR" : current.lang;
   return current.lang;
