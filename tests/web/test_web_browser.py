@@ -2054,3 +2054,24 @@ def test_the_last_language_chosen_is_the_one_kept_whichever_catalog_comes_last(
     assert p.evaluate("localStorage.getItem('tapete:lang')") == "en"
     assert p.evaluate("document.documentElement.lang") == "en"
     assert p.locator("#lang").input_value() == "en"
+
+
+def test_a_page_opening_keeps_the_language_chosen_meanwhile_in_another_tab(
+    browser: Any, server: Server
+) -> None:
+    """A page opening in the browser's language once saved it when its catalog came, undoing
+    Spanish chosen meanwhile in another tab: the next page opened was in English."""
+    context = browser.new_context(locale="en-US")
+    p = context.new_page()
+    held: list[Any] = []  # the English catalog's request, held until the other tab has chosen
+    p.route("**/api/i18n/en", lambda route: held.append(route))
+    p.goto(server.url + "/", wait_until="domcontentloaded")
+    for _ in range(100):
+        if held:
+            break
+        p.wait_for_timeout(50)
+    p.evaluate("localStorage.setItem('tapete:lang', 'es')")  # the other tab's choice
+    held[0].continue_()
+    p.wait_for_selector("#create")
+    assert p.evaluate("localStorage.getItem('tapete:lang')") == "es"
+    context.close()

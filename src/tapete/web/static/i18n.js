@@ -29,7 +29,6 @@ export async function loadLang(lang) {
   const catalog = await response.json();
   if (choice !== chosen) return current.lang; // a later choice is on its way
   current = catalog;
-  localStorage.setItem("tapete:lang", current.lang);
   document.documentElement.lang = current.lang === "pt" ? "pt-BR" : current.lang;
   return current.lang;
 }

@@ -225,6 +225,9 @@ function setupPrefs() {
   select.value = lang();
   select.addEventListener("change", async () => {
     await loadLang(select.value);
+    // Only a person's choice is remembered: a page that opened in its browser's language
+    // and saved it could undo a choice made meanwhile in another tab.
+    localStorage.setItem("tapete:lang", lang());
     translateStatic();
     if (table) {
       send({ type: "lang", lang: lang() });
