@@ -379,3 +379,20 @@ class Inbox:
 
     def close(self, code: int) -> None:
         self.send({"type": "closed", "code": code})
+
+
+def play_to_the_end(server: Server, table: Message) -> Message:
+    """Start ``table`` as its host and play it to the end; returns the room as the host first
+    heard it."""
+    client = server.client()
+    client.hello(table["code"], table["token"])
+    room: Message = client.expect("room")
+    client.send({"type": "start"})
+    client.expect("view")
+    while not (client.view and client.view["result"]):
+        if client.legal():
+            client.send({"type": "act", "action": client.legal()[0]})
+        client.expect("view")
+    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    client.close()
+    return room

@@ -120,7 +120,8 @@ def test_four_players_smear_points_on_the_partners_sure_trick(level: str) -> Non
     assert choice(level, game, state) in expected
 
 
-def test_hard_solves_the_open_endgame_exactly() -> None:
+def open_endgame_hint() -> tuple[Any, Any, bots.Decision]:
+    """Tute 2p after the stock (12 tricks played at random, no swaps), and hard's hint there."""
     game = tapete.load("tute")
     state = game.new_state(seed=5)
     rng = random.Random(5)
@@ -128,7 +129,11 @@ def test_hard_solves_the_open_endgame_exactly() -> None:
         legal = game.legal_actions(state)
         state = game.apply(state, rng.choice([a for a in legal if a < SWAP]))
     view = game.observe(state, game.current_player(state))
-    hint = bots.hint(view, bots.Budget(iterations=2))
+    return game, state, bots.hint(view, bots.Budget(iterations=2))
+
+
+def test_hard_solves_the_open_endgame_exactly() -> None:
+    game, state, hint = open_endgame_hint()
     assert "the hands are known" in str(hint.reason)
     assert hint.action in game.legal_actions(state)
 
@@ -151,14 +156,7 @@ def test_a_player_let_off_beating_his_partner_does_not_trump_the_partners_as(lev
 
 
 def test_the_open_endgame_hint_names_its_card_once() -> None:
-    game = tapete.load("tute")
-    state = game.new_state(seed=5)
-    rng = random.Random(5)
-    while len(state.tricks) < 12:
-        legal = game.legal_actions(state)
-        state = game.apply(state, rng.choice([a for a in legal if a < SWAP]))
-    view = game.observe(state, game.current_player(state))
-    hint = bots.hint(view, bots.Budget(iterations=2))
+    game, _, hint = open_endgame_hint()
     move = game.format_action(hint.action)
     # The table says "hint: play 6o — " and then the reason, said after the move.
     told = bots.said_after(hint.reason, move)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import tapete
-from webclient import Network, Server, running
+from webclient import Network, Server, play_to_the_end, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -618,15 +618,7 @@ def test_names_that_look_alike_on_the_leaderboard_are_told_apart(page: Any, serv
         ids.append(me["id"])
         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
         made = server.create("pocha", params={"schedule": "[1]"}, seats=seats, player=me["token"])
-        client = server.client()
-        client.hello(made["code"], made["token"])
-        client.send({"type": "start"})
-        client.expect("view")
-        while not (client.view and client.view["result"]):
-            if client.legal():
-                client.send({"type": "act", "action": client.legal()[0]})
-            client.expect("view")
-        client.close()
+        play_to_the_end(server, made)
     p = page
     p.goto(server.url + "/leaderboard/pocha")
     p.wait_for_selector(".leaderboard tbody tr")
@@ -1887,16 +1879,12 @@ def test_a_friend_the_host_removes_is_told_so_in_their_language(
         "pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2
     )
     host = _open_table(browser, server, made)
-    friend = browser.new_context(viewport={"width": 1280, "height": 860}, locale="pt-BR")
-    bea = friend.new_page()
-    bea.goto(f"{server.url}/t/{made['code']}")
-    bea.fill(".join-name", "Bea")
-    bea.click("[data-sit='1']")
+    bea = _friend(browser, server, made["code"], "Bea", 1, "pt-BR")
     host.wait_for_selector(".waiting li:has-text('Bea') [data-remove='1']")
     host.click("[data-remove='1']")
     bea.wait_for_selector("#toast.shown:has-text('O anfitrião tirou você do seu lugar')")
     assert bea.locator("[data-sit='1']").count() == 1  # free to sit again
-    friend.close()
+    bea.context.close()
     host.context.close()
     assert ERRORS == []
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from webclient import Server
+from webclient import Server, play_to_the_end
 
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
 
@@ -44,23 +44,6 @@ def test_a_player_plays_a_match_and_has_a_profile_and_a_rating(server: Server) -
     assert {row["participant"] for row in board} >= {me["id"], "bot:random"}
     assert next(r for r in board if r["participant"] == me["id"])["name"] == "Lúcia"
     assert put(server, "/api/players/me", {"name": "Lu"}, bearer)["name"] == "Lu"
-
-
-def play_to_the_end(server: Server, table: dict[str, Any]) -> dict[str, Any]:
-    """Start ``table`` as its host and play it to the end; returns the room as the host first
-    heard it."""
-    client = server.client()
-    client.hello(table["code"], table["token"])
-    room: dict[str, Any] = client.expect("room")
-    client.send({"type": "start"})
-    client.expect("view")
-    while not (client.view and client.view["result"]):
-        if client.legal():
-            client.send({"type": "act", "action": client.legal()[0]})
-        client.expect("view")
-    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
-    client.close()
-    return room
 
 
 def test_a_profile_does_not_give_away_the_code_of_a_table_the_lobby_does_not_list(
