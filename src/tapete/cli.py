@@ -800,7 +800,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="print the record deal by deal")
     p.add_argument("--lang", choices=LANGUAGES, help="the replay's language (en, es, pt)")
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
-    p.add_argument("--seed-hash", help="the SHA-256 of the seed published before play")
+    p.add_argument(
+        "--seed-hash",
+        help="the SHA-256 published before play: of SALT:SEED with the record's seed_salt,"
+        " else of the seed alone",
+    )
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("analyze", help="a review of every decision of a record, as a coach sees it")
     p.add_argument("file")

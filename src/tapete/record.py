@@ -58,11 +58,13 @@ __all__ = [
     "checked",
     "cut",
     "dumps",
+    "is_salt",
     "loads",
     "played_game",
     "read",
     "redact",
     "replay",
+    "seed_commitment",
     "steps",
     "verify_deals",
     "write",
@@ -75,6 +77,33 @@ REDACTED = (
     " cannot be replayed: the whole record of the match can"
 )
 """Why a seat's record (``redact``) is refused where the whole match must be dealt again."""
+SALT_DIGITS = 32  # a seed's salt: 128 random bits, written as lowercase hex
+_HEX = frozenset("0123456789abcdef")
+
+
+def seed_commitment(seed: int, salt: str | None = None) -> str:
+    """The SHA-256 (lowercase hex) a table publishes before play, binding it to ``seed``
+    without telling it: of the UTF-8 text ``SALT:SEED`` (the salt's hex, a colon, the seed's
+    decimal digits), or of ``SEED`` alone for a table or record from before salts (``salt``
+    None). The salt, secret until the seed is, is what keeps a search of every seed from
+    finding the one behind the hash; hex has no colon and an unsalted text none at all, so no
+    two of these texts are the same.
+
+    >>> seed_commitment(7) == __import__("hashlib").sha256(b"7").hexdigest()
+    True
+    >>> salt = "0123456789abcdef" * 2
+    >>> seed_commitment(7, salt) == __import__("hashlib").sha256(f"{salt}:7".encode()).hexdigest()
+    True
+    """
+    import hashlib
+
+    text = str(seed) if salt is None else f"{salt}:{seed}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def is_salt(value: Any) -> bool:
+    """Whether ``value`` is a seed's salt as tapete writes it: 32 lowercase hex digits."""
+    return isinstance(value, str) and len(value) == SALT_DIGITS and set(value) <= _HEX
 
 
 @dataclass(frozen=True)
@@ -128,7 +157,8 @@ class Record:
     deals: tuple[DealRecord, ...]
     result: Mapping[str, Any] | None = None
     format: str = field(default=FORMAT)
-    seed_hash: str | None = None  # the SHA-256 of the seed a server published before play
+    seed_hash: str | None = None  # the SHA-256 a server published before play (seed_commitment)
+    seed_salt: str | None = None  # the salt in it, told with the seed (None: an unsalted hash)
     redacted: Mapping[str, Any] | None = None  # ``{"seat": S}``: only what seat S knows (redact)
 
     def to_json(self) -> dict[str, Any]:
@@ -144,6 +174,8 @@ class Record:
         }
         if self.seed_hash is not None:
             out["seed_hash"] = self.seed_hash
+        if self.seed_salt is not None:
+            out["seed_salt"] = self.seed_salt
         if self.redacted is not None:
             out["redacted"] = dict(self.redacted)
         return out
@@ -267,7 +299,8 @@ def redact(record: Record, seat: Seat | None) -> Record:
     The record is replayed and written again from what the game shows that seat: only the
     hands its view shows, no deck order or stock (they give away the cards to come), no seed
     (it gives away every deal; ``seed_hash`` stays, so the deals can be checked once the seed is
-    published), cards others played face down as ``play down``, others' draws hidden.
+    published), no ``seed_salt`` (with it a search of every seed would find the seed), cards
+    others played face down as ``play down``, others' draws hidden.
 
     >>> import tapete
     >>> from tapete.match import play
@@ -282,7 +315,12 @@ def redact(record: Record, seat: Seat | None) -> Record:
         seen.step(who, action, after)
     written = seen.record()
     return dataclasses.replace(
-        record, seed=None, deals=written.deals, result=written.result, redacted={"seat": seat}
+        record,
+        seed=None,
+        seed_salt=None,
+        deals=written.deals,
+        result=written.result,
+        redacted={"seat": seat},
     )
 
 
@@ -466,6 +504,16 @@ def _record(doc: dict[str, Any]) -> Record:
     if result is not None:
         for key, want, ok in _RESULT:
             _field(result, key, "result", want, ok)
+    seed_hash = _field(doc, "seed_hash", top, Phrase("a string or null"), _or_null(_is_str), None)
+    seed_salt = _field(
+        doc, "seed_salt", top, Phrase("32 lowercase hex digits or null"), _or_null(is_salt), None
+    )
+    if seed_salt is not None and seed_hash is None:
+        raise RecordError(
+            "{where}: {key} is the salt of a seed_hash, and the record has none",
+            where=top,
+            key=repr("seed_salt"),
+        )
     return Record(
         game=_field(doc, "game", top, Phrase("a game spec"), _is_str),
         params=_field(doc, "params", top, Phrase("an object"), _is_obj),
@@ -477,9 +525,8 @@ def _record(doc: dict[str, Any]) -> Record:
             for k, d in enumerate(_objects(doc, "deals", top, Phrase("a list of deals")))
         ),
         result=result,
-        seed_hash=_field(
-            doc, "seed_hash", top, Phrase("a string or null"), _or_null(_is_str), None
-        ),
+        seed_hash=seed_hash,
+        seed_salt=seed_salt,
         redacted=_field(doc, "redacted", top, Phrase("null or an object"), _or_null(_is_obj), None),
     )
 
@@ -663,7 +710,9 @@ def checked(record: Record) -> Record:
     for _ in check.steps():
         pass
     rebuilt = check.engine.record()
-    return dataclasses.replace(rebuilt, game=record.game, seed_hash=record.seed_hash)
+    return dataclasses.replace(
+        rebuilt, game=record.game, seed_hash=record.seed_hash, seed_salt=record.seed_salt
+    )
 
 
 def cut(record: Record, moves: int) -> Record:
@@ -685,7 +734,9 @@ def cut(record: Record, moves: int) -> Record:
         if number == moves:
             break
         recorder.step(seat, action, after)
-    return dataclasses.replace(recorder.record(), game=record.game, seed_hash=record.seed_hash)
+    return dataclasses.replace(
+        recorder.record(), game=record.game, seed_hash=record.seed_hash, seed_salt=record.seed_salt
+    )
 
 
 def recorded_game(record: Record) -> Game[Any, Any]:
@@ -1032,7 +1083,8 @@ def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
 
     Every deck order must be the shuffle ``tapete.chance.shuffled`` derives from the seed and the
     deal number, the first dealer the one drawn by lot from the seed, and the seed must hash to
-    ``seed_hash`` (the SHA-256 of its decimal text a server publishes before play) when given.
+    ``seed_hash`` (what a server publishes before play, ``seed_commitment``: with the record's
+    ``seed_salt`` when it has one, else of the seed alone) when given.
 
     >>> import tapete
     >>> from tapete.match import play
@@ -1040,15 +1092,14 @@ def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
     >>> verify_deals(rec)
     []
     """
-    import hashlib
-
     if record.seed is None:
         return ["the record has no seed to check the deals against"]
     problems = []
     if seed_hash is not None:
-        digest = hashlib.sha256(str(record.seed).encode()).hexdigest()
-        if digest != seed_hash.lower():
-            problems.append(f"the seed {record.seed} does not hash to the published {seed_hash}")
+        salt = record.seed_salt
+        if seed_commitment(record.seed, salt) != seed_hash.lower():
+            told = f"the seed {record.seed}" + ("" if salt is None else f" with salt {salt}")
+            problems.append(f"{told} does not hash to the published {seed_hash}")
     game = load_game(record.game)
     cards = game.deck.cards
     for number, deal in enumerate(record.deals):

@@ -44,6 +44,7 @@ from sqlalchemy import text as sql
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 
+from tapete.record import is_salt, seed_commitment
 from tapete.store import schema
 
 __all__ = [
@@ -96,6 +97,7 @@ class TableRow:
     room: str | None = None  # the web room this match belongs to, and its number there
     match: int | None = None
     params: dict[str, Any] | None = None  # every rule parameter (None: made before they were kept)
+    seed_salt: str | None = None  # the salt in seed_hash (None: a hash of the seed alone)
 
 
 @dataclass(frozen=True)
@@ -121,9 +123,10 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'tapete.db'}"
 
 
-def seed_hash(seed: int) -> str:
-    """The SHA-256 a table publishes before play, of the seed's decimal text."""
-    return hashlib.sha256(str(seed).encode()).hexdigest()
+def seed_hash(seed: int, salt: str | None = None) -> str:
+    """The SHA-256 a table publishes before play: of ``SALT:SEED`` with a salt, else of the
+    seed's decimal text (``tapete.record.seed_commitment``)."""
+    return seed_commitment(seed, salt)
 
 
 def _now() -> datetime:
@@ -258,18 +261,22 @@ class Store:
         match: int | None = None,
         created_at: datetime | None = None,
         params: dict[str, Any] | None = None,
+        seed_salt: str | None = None,
     ) -> TableRow:
         """A new table; its id and short join code are random unless given, and it is made now
         unless ``created_at`` says when. ``params``: every parameter of its rules (as a record
         keeps them), so that it is played under them whatever the defaults of a later
-        version."""
+        version. ``seed_salt``: the salt of its published ``seed_hash`` (32 lowercase hex
+        digits; None: the hash is of the seed alone); ValueError for any other."""
+        if seed_salt is not None and not is_salt(seed_salt):
+            raise ValueError(f"seed_salt must be 32 lowercase hex digits, not {seed_salt!r}")
         now = _now()
         row = TableRow(
             id=table_id or secrets.token_hex(8),
             code=code or _code(),
             spec=spec,
             seed=seed,
-            seed_hash=seed_hash(seed),
+            seed_hash=seed_hash(seed, seed_salt),
             seats=[dict(s) for s in seats],
             public=public,
             status=status,
@@ -280,6 +287,7 @@ class Store:
             room=room,
             match=match,
             params=params,
+            seed_salt=seed_salt,
         )
         with self.engine.begin() as c:
             c.execute(insert(schema.tables).values(**row.__dict__))

@@ -33,6 +33,9 @@ tables = Table(
     Column("spec", Text, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("seed_hash", String(64), nullable=False),
+    # The salt in seed_hash (tapete.record.seed_commitment), secret until the match is over
+    # (null: a match kept before salts, whose hash is of the seed alone).
+    Column("seed_salt", String(32), nullable=True),
     Column("seats", JSON, nullable=False),  # [{"kind": "human"|"bot", "name", "bot", "player"}]
     Column("public", Boolean, nullable=False, default=True),
     Column("status", String(16), nullable=False),  # open, playing, finished

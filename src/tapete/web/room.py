@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Mapping
@@ -41,6 +40,8 @@ __all__ = [
     "WATCHERS",
     "Room",
     "levels",
+    "new_salt",
+    "new_seed",
     "seed_chosen",
     "seed_hash",
     "summary",
@@ -56,8 +57,9 @@ MAX_SEED = 2**53 - 1
 WATCHERS = -1  # where the other servers count a table's connections that hold no seat
 """The largest match seed. A browser's numbers hold every int up to it exactly (its fair-dealing
 check hashes the seed's digits). A search of them all for a match's seed takes 2^53 deals
-against the cards a seat holds, out of reach, or 2^53 SHA-256 hashes against the published
-hash, within hours for a rented farm of graphics cards (docs/protocol.md)."""
+against the cards a seat holds, out of reach; against the published hash it would take 2^53
+SHA-256 hashes (hours for a rented farm of graphics cards) were the seed hashed alone, which is
+why the hash is salted (``new_salt``, docs/protocol.md)."""
 
 
 def new_seed() -> int:
@@ -65,9 +67,17 @@ def new_seed() -> int:
     return secrets.randbelow(MAX_SEED + 1)
 
 
-def seed_hash(seed: int) -> str:
-    """The SHA-256 of a match's seed, published from the start (the seed is not)."""
-    return hashlib.sha256(str(seed).encode()).hexdigest()
+def new_salt() -> str:
+    """A match's salt: 128 bits from ``secrets``, as 32 lowercase hex digits. Hashed with the
+    seed into the published hash and told only with the seed, it leaves a search of every seed
+    2^128 salts to try with each, out of anyone's reach."""
+    return secrets.token_hex(16)
+
+
+def seed_hash(seed: int, salt: str | None) -> str:
+    """The SHA-256 of a match's seed and salt (``tapete.record.seed_commitment``), published
+    from the start (the seed and salt are not)."""
+    return record.seed_commitment(seed, salt)
 
 
 def seed_chosen(truth: Truth, match: int) -> bool:
@@ -98,7 +108,7 @@ def summary(truth: Truth, over: bool, game: Game[Any, Any] | None = None) -> dic
         "status": "over" if over else "playing" if truth.started else "waiting",
         "public": truth.options.public,
         "match": truth.match,
-        "seed_hash": seed_hash(truth.seed),
+        "seed_hash": seed_hash(truth.seed, truth.seed_salt),
         "chosen_seed": seed_chosen(truth, truth.match),
     }
 
@@ -182,15 +192,21 @@ class Room:
             else SeatInfo(seat_name("en", i, s.kind, s.name, s.level), "bot", s.level)
             for i, s in enumerate(self.truth.seats)
         )
-        return dataclasses.replace(self.recorder.record(), seats=infos, seed_hash=self.seed_hash)
+        return dataclasses.replace(
+            self.recorder.record(),
+            seats=infos,
+            seed_hash=self.seed_hash,
+            seed_salt=self.truth.seed_salt,  # redact takes it out of a running match's record
+        )
 
     def seed_chosen(self, match: int) -> bool:
         return seed_chosen(self.truth, match)
 
     @property
     def seed_hash(self) -> str:
-        """The SHA-256 of this match's seed, published from the start (the seed is not)."""
-        return seed_hash(self.truth.seed)
+        """The SHA-256 of this match's seed and salt, published from the start (the seed and
+        salt are not)."""
+        return seed_hash(self.truth.seed, self.truth.seed_salt)
 
     def record_for(self, seat: int | None, match: int | None = None) -> str | None:
         """Match ``match``'s record (default: the current one) as ``seat`` may have it: complete
@@ -222,10 +238,10 @@ class Room:
         return None
 
     def verification(self, match: int) -> dict[str, Any] | None:
-        """Finished match ``match`` checked (None: no such finished match): its seed hashes
-        to the published SHA-256 and every deal follows from it. Worked out once and kept, as
-        a record's telling is: each check deals the whole match again, and the page of
-        everyone at the table asks for it when the match ends."""
+        """Finished match ``match`` checked (None: no such finished match): its seed (with its
+        salt) hashes to the published SHA-256 and every deal follows from it. Worked out once
+        and kept, as a record's telling is: each check deals the whole match again, and the
+        page of everyone at the table asks for it when the match ends."""
         if not 0 <= match < len(self.truth.records):
             return None
         return self._told(("verify", match), lambda: self._verify(match))
@@ -236,6 +252,7 @@ class Room:
         return {
             "ok": not problems and rec.seed_hash is not None,
             "seed": rec.seed,
+            "seed_salt": rec.seed_salt,
             "seed_hash": rec.seed_hash,
             "chosen_seed": self.seed_chosen(match),  # the deals follow from it all the same
             "problems": problems,
@@ -624,7 +641,7 @@ class Room:
                     raise error("started", "the match has already started")
                 if any(s.kind == "open" for s in t.seats):
                     raise error("seats-open", "fill the empty seats with bots or wait for players")
-                await self.store.start(t.code, t.match, t.seed)
+                await self.store.start(t.code, t.match, t.seed, t.seed_salt)
                 t.started = True
                 self.driver.set_deadline()
                 self.broadcast.room_to_all()
@@ -720,9 +737,9 @@ class Room:
             t = self.truth
             if not self.over:
                 return
-            seed = new_seed()
+            seed, salt = new_seed(), new_salt()
             try:
-                await self.store.start(t.code, t.match + 1, seed)
+                await self.store.start(t.code, t.match + 1, seed, salt)
             except (IntegrityError, ValueError):
                 # Its match row is there already: another server started the rematch first
                 # (show it). A database that keeps nothing is not that: it is told as such.
@@ -731,6 +748,7 @@ class Room:
                 self._catch_up()
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
+            t.seed_salt = salt
             self.rebuild()
             self.seating.told.clear()  # a new match's log says its stand-ins anew
             # Any seated player may start it: the others, whose summary closes under them,

@@ -20,7 +20,7 @@ from tapete.errors import SpecError
 from tapete.game import Game
 from tapete.games import load
 from tapete.record import params_json
-from tapete.web.room import WATCHERS, Room, levels, new_seed, summary
+from tapete.web.room import WATCHERS, Room, levels, new_salt, new_seed, summary
 from tapete.web.seating import outer_refusal, token_hash
 from tapete.web.store import Listed, Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
@@ -349,6 +349,7 @@ class Rooms:
             host=token_hash(token),
             created=self.clock(),
             params=params_json(game),
+            seed_salt=new_salt(),  # a chosen seed too: who knows it not cannot search for it
         )
         await self.store.create(truth)
         room = self._room(truth)

@@ -100,6 +100,7 @@ def _truth(row: TableRow) -> Truth:
         match=row.match or 0,
         created=row.created_at.timestamp(),
         params=row.params,
+        seed_salt=row.seed_salt,
     )
 
 
@@ -197,6 +198,7 @@ class SqlStore:
         await self._run(self._create, truth, truth.match, truth.seed, truth.started)
 
     def _create(self, truth: Truth, match: int, seed: int, started: bool) -> None:
+        """Match ``match``'s row, dealt from ``seed`` and hashed with ``truth.seed_salt``."""
         self.db.create_table(
             truth.spec,
             seed=seed,
@@ -212,6 +214,7 @@ class SqlStore:
             # the room's clock, which need not be this machine's (tests move it)
             created_at=datetime.fromtimestamp(truth.created, UTC) if truth.created else None,
             params=truth.params,
+            seed_salt=truth.seed_salt,
         )
         self._match[truth.code] = match
 
@@ -266,10 +269,10 @@ class SqlStore:
                 .values(seats=rows, host=host, updated_at=datetime.now(UTC))
             )
 
-    async def start(self, code: str, match: int, seed: int) -> None:
-        await self._run(self._start, code, match, seed)
+    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
+        await self._run(self._start, code, match, seed, seed_salt)
 
-    def _start(self, code: str, match: int, seed: int) -> None:
+    def _start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
         current = self._match.get(code, 0)
         if match == current:
             self.db.update_table(table_id(code, match), status="playing")
@@ -285,6 +288,7 @@ class SqlStore:
             options=_options(row),
             host=row.host,
             params=row.params,  # a rematch is played under the rules of the match before it
+            seed_salt=seed_salt,
         )
         self._create(truth, match, seed, started=True)
 

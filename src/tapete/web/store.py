@@ -87,7 +87,10 @@ class Truth:
     ``spec`` is the canonical spec the table was made with (what the lobby shows); ``params``
     every parameter of its rules then, defaults included, as a record keeps them, so that it is
     played under those rules whatever the defaults of a later version (None: a table kept
-    before tables kept them, played from its spec).
+    before tables kept them, played from its spec). ``seed_salt`` is the salt of the match's
+    published seed hash (``tapete.record.seed_commitment``), told with the seed once the match
+    is over and never before; each match draws its own (None: a match kept before salts,
+    whose hash is of the seed alone).
     """
 
     code: str
@@ -102,6 +105,7 @@ class Truth:
     records: list[str] = field(default_factory=list)  # finished matches, tapete-record/1 text
     created: float = 0.0  # when the table was made (seconds since the epoch)
     params: dict[str, Any] | None = None  # every parameter of its rules (tapete.record.params_json)
+    seed_salt: str | None = None  # the salt of the match's seed hash, secret until it is over
 
 
 @dataclass
@@ -134,7 +138,11 @@ class Store(Protocol):
         seats are written only if the stored ones are still ``was`` (checked and written in
         one transaction), else SeatConflictError is raised and nothing is written."""
 
-    async def start(self, code: str, match: int, seed: int) -> None: ...
+    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
+        """Match ``match`` of room ``code`` is under way: the room's current one (its seed and
+        salt are the ones it was made with), or a rematch, dealt from ``seed`` and hashed with
+        ``seed_salt``."""
+
     async def finish(self, code: str, match: int, record: str) -> None: ...
     async def rooms(self) -> list[Truth]: ...
     async def room(self, code: str) -> Truth | None:
@@ -185,9 +193,10 @@ class MemoryStore:
         truth.seats = copy.deepcopy(seats)
         truth.host = host
 
-    async def start(self, code: str, match: int, seed: int) -> None:
+    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
         truth = self._truths[code]
         truth.started, truth.match, truth.seed, truth.actions = True, match, seed, []
+        truth.seed_salt = seed_salt
 
     async def finish(self, code: str, match: int, record: str) -> None:
         truth = self._truths[code]

@@ -133,6 +133,7 @@ UI = (
     "Fair dealing",
     "seed SHA-256",
     "seed",
+    "salt",
     "revealed when the match is over",
     "check the deal",
     "checking…",

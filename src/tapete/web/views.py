@@ -115,6 +115,7 @@ class Broadcast:
             "records": len(t.records),
             "seed_hash": room.seed_hash,
             "seed": t.seed if room.over else None,
+            "seed_salt": t.seed_salt if room.over else None,  # with the seed, never before
             "chosen_seed": room.seed_chosen(t.match),
             "options": t.options.to_json(),
             "levels": list(room.levels),

@@ -1,6 +1,7 @@
-// Fair dealing, checked in the browser: the seed's SHA-256 (SubtleCrypto) against the hash the
-// server published when the table was created, and the server's check that every deal follows
-// from the seed (GET /api/tables/CODE/verify/MATCH, the same check as `tapete replay --verify`).
+// Fair dealing, checked in the browser: the SHA-256 of the salt and seed (SubtleCrypto) against
+// the hash the server published when the match began, and the server's check that every deal
+// follows from the seed (GET /api/tables/CODE/verify/MATCH, the same check as
+// `tapete replay --verify`).
 
 import { t } from "./i18n.js";
 import { escapeHtml } from "./lobby.js";
@@ -10,16 +11,27 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The fair-dealing box: the published hash, the seed once revealed, and a "check" button; and,
-// from the start, a warning when the host chose the seed (the deals follow from it all the same).
-export function fairBox(code, match, seedHash, seed, chosen = false) {
-  const revealed = seed === null || seed === undefined
+// The text whose SHA-256 a table publishes (tapete.record.seed_commitment): "SALT:SEED", or the
+// seed alone for a match from before salts.
+export function committed(seed, salt) {
+  return salt ? `${salt}:${seed}` : `${seed}`;
+}
+
+// The fair-dealing box: the published hash, the seed and its salt once revealed, and a "check"
+// button; and, from the start, a warning when the host chose the seed (the deals follow from it
+// all the same).
+export function fairBox(code, match, seedHash, seed, chosen = false, salt = null) {
+  const hidden = seed === null || seed === undefined;
+  const revealed = hidden
     ? `<em>${t("revealed when the match is over")}</em>`
     : `<code class="seed">${seed}</code>`;
+  const salted = !hidden && salt
+    ? `<div><dt>${t("salt")}</dt><dd><code class="seed-salt">${escapeHtml(salt)}</code></dd></div>`
+    : "";
   return `<div class="fair" data-code="${escapeHtml(code)}" data-match="${match}">
       <h3>${t("Fair dealing")}</h3>
       <dl><div><dt>${t("seed SHA-256")}</dt><dd><code class="seed-hash">${escapeHtml(seedHash)}</code></dd></div>
-      <div><dt>${t("seed")}</dt><dd>${revealed}</dd></div></dl>
+      <div><dt>${t("seed")}</dt><dd>${revealed}</dd></div>${salted}</dl>
       ${chosen ? `<p class="bad chosen-seed">⚠ ${t("The host chose this match's seed, so could know every hand")}</p>` : ""}
       ${seed === null || seed === undefined ? "" : `<button type="button" class="check-deal">${t("check the deal")}</button>`}
       <ul class="fair-result" aria-live="polite"></ul>
@@ -44,6 +56,7 @@ async function checkDeal(box) {
   const out = box.querySelector(".fair-result");
   out.innerHTML = `<li>${t("checking…")}</li>`;
   const seed = box.querySelector(".seed").textContent.trim();
+  const salt = box.querySelector(".seed-salt")?.textContent.trim() ?? null;
   const published = box.querySelector(".seed-hash").textContent.trim();
   const seenBefore = localStorage.getItem(`tapete:seed-hash:${box.dataset.code}:${box.dataset.match}`);
   const lines = [];
@@ -53,7 +66,7 @@ async function checkDeal(box) {
     lines.push(`<li class="ok hash-seen">✔ ${t("This browser saw the same SHA-256 before the match")}</li>`);
   }
   try {
-    const hashed = await sha256Hex(seed);
+    const hashed = await sha256Hex(committed(seed, salt));
     lines.push(hashed === published
       ? `<li class="ok hash-ok">✔ ${t("The seed hashes to the published SHA-256 (checked in your browser)")}</li>`
       : `<li class="bad hash-bad">✘ ${t("The seed does not hash to the published SHA-256!")}</li>`);

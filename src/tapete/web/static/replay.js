@@ -155,7 +155,7 @@ export async function renderReplay(root, code, match, token) {
       </section>` : ""}
       <h2>${t("log")}</h2>
       <ol class="replay-log"></ol>
-      ${doc.seed_hash ? fairBox(code, number ?? 0, doc.seed_hash, complete ? doc.seed : null) : ""}
+      ${doc.seed_hash ? fairBox(code, number ?? 0, doc.seed_hash, complete ? doc.seed : null, false, doc.seed_salt) : ""}
     </section>`;
   wireFair(root);
   const $ = (sel) => root.querySelector(sel);

@@ -610,7 +610,7 @@ export class TableView {
       parts.push(`<a class="replay-link" href="/replay/${room.code}" target="_blank" rel="noopener">${t("replay")}</a>`);
     }
     if (this.seat === null && room.started) parts.push(`<span class="chip">${t("watching")}</span>`);
-    parts.push(fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed));
+    parts.push(fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt));
     tools.innerHTML = parts.join(" ");
     wireFair(tools);
     tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
@@ -770,7 +770,7 @@ export class TableView {
         .filter((s) => s.player && !s.player.startsWith("guest:"))
         .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>`)
         .join(" · ")}</p>
-      ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed) : ""}`;
+      ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt) : ""}`;
     wireFair(box);
     box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
     box.querySelector(".close-summary").addEventListener("click", () => this.closeSummary());
