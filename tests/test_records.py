@@ -4,7 +4,9 @@ every event checked against the engine's; unfinished matches replayed and resume
 from __future__ import annotations
 
 import copy
+import dataclasses
 import gzip
+import hashlib
 import json
 import pickle
 from collections.abc import Callable
@@ -411,3 +413,83 @@ def test_a_deal_s_deck_that_is_wrong_is_named_as_the_record_counts_deals(deal: i
     assert refused(doc).startswith(f"deal {deal + 1}: its deck must hold each of the 40 cards")
     deck[5] = "xx"
     assert refused(doc).startswith(f"deal {deal + 1}: 'xx' is not a card")
+
+
+# --- the published seed hash and its salt ----------------------------------------------------
+
+SALT = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+
+
+def salted(rec: record.Record, salt: str = SALT) -> record.Record:
+    """``rec`` as a web table writes it: with the hash it published and the salt in it."""
+    assert rec.seed is not None
+    return dataclasses.replace(
+        rec, seed_hash=record.seed_commitment(rec.seed, salt), seed_salt=salt
+    )
+
+
+def test_the_published_hash_is_the_sha256_of_salt_colon_seed_as_sha256sum_gives_it() -> None:
+    assert record.seed_commitment(1234, SALT) == hashlib.sha256(f"{SALT}:1234".encode()).hexdigest()
+    assert record.seed_commitment(1234) == hashlib.sha256(b"1234").hexdigest()  # before salts
+    other = "f" * 32
+    assert record.seed_commitment(1234, other) != record.seed_commitment(1234, SALT)
+
+
+def test_a_salted_record_keeps_its_salt_through_a_file_a_check_and_a_cut() -> None:
+    rec = salted(finished())
+    doc = as_json(rec)
+    assert doc["seed_salt"] == SALT and doc["seed_hash"] == rec.seed_hash
+    back = record.loads(record.dumps(rec))
+    assert back == rec
+    assert record.checked(back).seed_salt == SALT and record.cut(back, 3).seed_salt == SALT
+    assert record.verify_deals(back, rec.seed_hash) == []
+
+
+def test_a_salted_hash_is_checked_with_the_record_s_salt_and_only_with_it() -> None:
+    rec = salted(finished())
+    assert rec.seed_hash is not None
+    wrong = dataclasses.replace(rec, seed_salt="f" * 32)
+    assert record.verify_deals(wrong, rec.seed_hash) == [
+        f"the seed 3 with salt {'f' * 32} does not hash to the published {rec.seed_hash}"
+    ]
+    # Without its salt the seed alone does not give the published hash: nobody can search it.
+    unsalted = dataclasses.replace(rec, seed_salt=None)
+    assert record.verify_deals(unsalted, rec.seed_hash) != []
+    assert record.verify_deals(rec, record.seed_commitment(3)) != []
+
+
+def test_a_record_from_before_salts_verifies_as_it_did() -> None:
+    rec = dataclasses.replace(finished(), seed_hash=hashlib.sha256(b"3").hexdigest())
+    doc = as_json(rec)
+    assert "seed_salt" not in doc
+    back = record.loads(json.dumps(doc))
+    assert back.seed_salt is None and record.verify_deals(back, back.seed_hash) == []
+
+
+@pytest.mark.parametrize("salt", [SALT.upper(), SALT[:-1], SALT + "0", "g" * 32, 12, ["0"]])
+def test_a_seed_salt_that_is_not_32_lowercase_hex_digits_is_refused_naming_it(salt: Any) -> None:
+    doc = as_json(salted(finished()))
+    doc["seed_salt"] = salt
+    with pytest.raises(RecordError) as caught:
+        record.loads(json.dumps(doc))
+    assert str(caught.value).startswith("record: 'seed_salt' must be 32 lowercase hex digits")
+    assert "32 dígitos hexadecimales en minúscula" in record_text("es", caught.value)
+
+
+def test_a_seed_salt_without_a_seed_hash_is_refused() -> None:
+    doc = as_json(salted(finished()))
+    del doc["seed_hash"]
+    with pytest.raises(RecordError) as caught:
+        record.loads(json.dumps(doc))
+    assert (
+        str(caught.value)
+        == "record: 'seed_salt' is the salt of a seed_hash, and the record has none"
+    )
+    assert record_text("pt", caught.value).startswith("registro: 'seed_salt' é o sal de um")
+
+
+def test_a_seat_s_record_of_a_running_match_keeps_the_hash_but_not_the_salt() -> None:
+    rec = salted(record.cut(finished(), 4))
+    mine = record.redact(rec, 0)
+    assert mine.seed is None and mine.seed_salt is None and mine.seed_hash == rec.seed_hash
+    assert SALT not in record.dumps(mine)

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tapete.record import seed_commitment
 from tapete.store import Store as Database
 from tapete.web.rooms import Room, Rooms
 from tapete.web.sqlstore import SqlStore
@@ -18,6 +19,7 @@ from tapete.web.store import MemoryStore, Options, SeatConfig, Store, Truth
 
 T = TypeVar("T")
 HOST = "a" * 64  # a SHA-256 in hex: wider than the first schema's host column
+SALT = "5a" * 16  # a match's salt: 32 lowercase hex digits
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
@@ -28,7 +30,7 @@ def truth(code: str = "ROOM1", seed: int = 11, spec: str = "pocha(schedule=[1])"
     seats = [SeatConfig("human", "Ana", token="b" * 64, player="p1")] + [
         SeatConfig("bot", "", "random") for _ in range(3)
     ]
-    return Truth(code, spec, seed, seats, options=Options(bot_delay=0), host=HOST)
+    return Truth(code, spec, seed, seats, options=Options(bot_delay=0), host=HOST, seed_salt=SALT)
 
 
 @pytest.fixture(params=["sql", "memory"])
@@ -42,7 +44,7 @@ def store(request: pytest.FixtureRequest, db_url: str) -> Store:
 
 def test_a_room_comes_back_with_its_seats_options_and_actions(store: Store, db_url: str) -> None:
     run(store.create(truth()))
-    run(store.start("ROOM1", 0, 11))
+    run(store.start("ROOM1", 0, 11, SALT))
     for i, (seat, action) in enumerate([(1, "bid 0"), (2, "bid 1"), (3, "bid 0")]):
         run(store.append("ROOM1", 0, i, seat, action))
     seats = truth().seats
@@ -56,9 +58,31 @@ def test_a_room_comes_back_with_its_seats_options_and_actions(store: Store, db_u
     assert back.seats == seats and back.host == HOST and back.options == Options(bot_delay=0)
 
 
+def test_a_match_s_salt_survives_a_restart_and_a_rematch_keeps_its_own(
+    store: Store, db_url: str
+) -> None:
+    """The salt of a match's published hash is kept with its truth, on every store: a server
+    restarted in mid-match publishes the same hash and tells the same salt at the end."""
+    run(store.create(truth()))
+    run(store.start("ROOM1", 0, 11, SALT))
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    (back,) = run(store.rooms())
+    (listed,) = run(store.lobby())
+    assert back.seed_salt == listed.truth.seed_salt == SALT
+    rematch = "d4" * 16
+    run(store.start("ROOM1", 1, 99, rematch))
+    if isinstance(store, SqlStore):
+        store = SqlStore(Database(db_url))
+        row = store.db.table("ROOM1.1")
+        assert row is not None and row.seed_hash == seed_commitment(99, rematch)
+    again = run(store.room("ROOM1"))
+    assert again is not None and (again.seed, again.seed_salt) == (99, rematch)
+
+
 def test_a_taken_index_is_refused_and_nothing_written(store: Store) -> None:
     run(store.create(truth()))
-    run(store.start("ROOM1", 0, 11))
+    run(store.start("ROOM1", 0, 11, SALT))
     run(store.append("ROOM1", 0, 0, 1, "bid 0"))
     with pytest.raises(ValueError):
         run(store.append("ROOM1", 0, 0, 1, "bid 1"))
@@ -115,7 +139,7 @@ def test_a_finished_match_keeps_its_record_results_and_a_rematch_its_own_row(
     profile = db.profile("p1")
     assert profile["matches"] == 1 and "pocha" in profile["ratings"]
     assert db.profile("bot:random")["matches"] == 3
-    run(store.start("ROOM1", 1, 99))
+    run(store.start("ROOM1", 1, 99, "c3" * 16))
     run(store.append("ROOM1", 1, 0, 1, "bid 1"))
     again = SqlStore(Database(db_url))
     (back,) = run(again.rooms())
@@ -124,6 +148,7 @@ def test_a_finished_match_keeps_its_record_results_and_a_rematch_its_own_row(
     assert [row.id for row in db.tables()] == ["ROOM1.0", "ROOM1.1"]
     first, second = db.table("ROOM1.0"), db.table("ROOM1.1")
     assert first is not None and second is not None and first.seed_hash != second.seed_hash
+    assert second.seed_hash == seed_commitment(99, "c3" * 16) and back.seed_salt == "c3" * 16
 
 
 def test_many_rooms_at_once(db_url: str) -> None:

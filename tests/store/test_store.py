@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import threading
 from pathlib import Path
@@ -33,6 +34,19 @@ def test_a_table_and_its_actions_survive_reopening(db_url: str) -> None:
         (1, 2, "bid 1"),
         (2, 3, "bid 0"),
     ]
+
+
+def test_a_salted_table_keeps_its_salt_and_publishes_the_salted_hash(db_url: str) -> None:
+    store = Store(db_url)
+    salt = "0123456789abcdef" * 2
+    row = store.create_table("pocha", seed=42, seats=SEATS, seed_salt=salt)
+    assert row.seed_hash == hashlib.sha256(f"{salt}:42".encode()).hexdigest() != seed_hash(42)
+    store.engine.dispose()
+    back = Store(db_url).table(row.id)
+    assert back is not None and back.seed_salt == salt and back.seed_hash == row.seed_hash
+    with pytest.raises(ValueError, match="seed_salt must be 32 lowercase hex digits"):
+        store.create_table("pocha", seed=42, seats=SEATS, seed_salt=salt.upper())
+    assert [t.id for t in store.tables()] == [row.id]  # nothing written
 
 
 def test_an_action_number_is_written_once(db_url: str) -> None:
@@ -217,9 +231,11 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0005"
+    assert new.revision() == "0006"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
+    # made before salts: its hash stays that of the seed alone, and is checked so
+    assert table.seed_salt is None and table.seed_hash == seed_hash(5)
     assert table.room is None and table.match is None
     assert table.params is None  # made before tables kept their rules: played from its spec
     assert [a.action for a in new.actions("t1")] == ["bid 0"]

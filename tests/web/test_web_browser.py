@@ -423,6 +423,8 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     published = p.locator(".tools .fair .seed-hash").inner_text()
     assert published == server.get(f"/api/tables/{code}")["seed_hash"]
     assert p.locator(".tools .fair .check-deal").count() == 0  # the seed is still secret
+    salt = server.app.state.rooms.get(code).truth.seed_salt
+    assert p.locator(".tools .fair .seed-salt").count() == 0 and salt not in p.content()
     # The test chose the seed, as a host may: everyone at the table is told from the start.
     assert "could know every hand" in p.locator(".tools .fair .chosen-seed").inner_text()
     p.click(".waiting .start")
@@ -442,6 +444,7 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     play_until(p, ".summary:not([hidden])", random.Random(7))
     p.wait_for_selector(".summary .fair .check-deal")
     assert p.locator(".summary .fair .seed").inner_text() == "77"
+    assert p.locator(".summary .fair .seed-salt").inner_text() == salt
     p.click(".summary .fair .check-deal")
     p.wait_for_selector(".summary .fair .deals-ok")
     assert p.locator(".summary .fair .hash-ok").count() == 1
@@ -477,9 +480,26 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     p.click("[data-go='prev-deal']")
     p.click("[data-go='prev-deal']")
     assert "hand 1 of 2 in the record" in p.locator(".where").inner_text()
+    assert p.locator(".fair .seed-salt").inner_text() == salt
     p.click(".fair .check-deal")
     p.wait_for_selector(".fair .deals-ok")
+    assert p.locator(".fair .hash-ok").count() == 1  # the record's salt and seed, hashed here
     shot(p, "replay")
+    # A match from before salts published the hash of its seed alone: it checks out as it did.
+    p.evaluate(
+        """async () => {
+          const { fairBox, sha256Hex, wireFair } = await import("/static/fair.js");
+          const box = document.createElement("div");
+          box.id = "unsalted";
+          box.innerHTML = fairBox("OLD00", 0, await sha256Hex("77"), 77);
+          document.body.append(box);
+          wireFair(box);
+        }"""
+    )
+    assert p.locator("#unsalted .seed-salt").count() == 0
+    p.click("#unsalted .check-deal")
+    p.wait_for_selector("#unsalted .deals-bad")  # no such table here: only the hash is checked
+    assert p.locator("#unsalted .hash-ok").count() == 1
     context.close()
     assert errors == [], errors
 

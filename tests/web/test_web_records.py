@@ -42,8 +42,11 @@ def finish(me: Client) -> None:
 def test_the_seed_hash_is_published_at_creation_and_the_seed_kept_secret(server: Server) -> None:
     table = server.create("pocha", seats=SEATS, public=True, seed=1234)
     listed = server.get(f"/api/tables/{table['code']}")
-    assert listed["seed_hash"] == hashlib.sha256(b"1234").hexdigest()
-    assert "seed" not in listed
+    salt = me_salt(server, table)
+    assert listed["seed_hash"] == hashlib.sha256(f"{salt}:1234".encode()).hexdigest()
+    # Salted: whoever hashes every seed, this one included, does not come upon the hash.
+    assert listed["seed_hash"] != hashlib.sha256(b"1234").hexdigest()
+    assert "seed" not in listed and "seed_salt" not in listed
     assert any(t["seed_hash"] == listed["seed_hash"] for t in server.listed())
 
 
@@ -59,7 +62,7 @@ def test_a_running_match_s_record_holds_only_what_the_seat_knows(
     doc: dict[str, Any] = text if isinstance(text, dict) else json.loads(text)
     assert doc["format"] == "tapete-record/1" and doc["redacted"] == {"seat": 0}
     assert doc["seed"] is None and doc["result"] is None
-    assert doc["seed_hash"] == hashlib.sha256(str(me_seed(server, table)).encode()).hexdigest()
+    assert doc["seed_hash"] == room_of(server, table).seed_hash and "seed_salt" not in doc
     deal = doc["deals"][0]
     assert deal["deck"] == [] and deal["stock"] == []
     assert len(deal["hands"][0]) == 3 and deal["hands"][1:] == [[], [], []]
@@ -72,9 +75,14 @@ def test_a_running_match_s_record_holds_only_what_the_seat_knows(
     assert watcher["redacted"] == {"seat": None} and watcher["deals"][0]["hands"][0] == []
 
 
-def me_seed(server: Server, table: dict[str, Any]) -> int:
-    room = server.app.state.rooms.get(table["code"])
-    return int(room.truth.seed)
+def room_of(server: Server, table: dict[str, Any]) -> Any:
+    return server.app.state.rooms.get(table["code"])
+
+
+def me_salt(server: Server, table: dict[str, Any]) -> str:
+    salt = room_of(server, table).truth.seed_salt
+    assert isinstance(salt, str) and len(salt) == 32
+    return salt
 
 
 def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
@@ -85,14 +93,17 @@ def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
     finish(me)
     room = me.until(lambda m: m["type"] == "room" and m["seed"] is not None)
     assert room["seed_hash"] == published
-    assert hashlib.sha256(str(room["seed"]).encode()).hexdigest() == room["seed_hash"]
+    committed = f"{room['seed_salt']}:{room['seed']}"  # as `sha256sum` is given it
+    assert hashlib.sha256(committed.encode()).hexdigest() == room["seed_hash"]
     full = server.get(f"/api/tables/{table['code']}/record?token={table['token']}")
     assert full["seed"] == room["seed"] and full["result"] is not None
+    assert full["seed_salt"] == room["seed_salt"] and full["seed_hash"] == published
     assert "redacted" not in full and all(len(d["deck"]) == 40 for d in full["deals"])
     check = server.get(f"/api/tables/{table['code']}/verify/0")
     assert check == {
         "ok": True,
         "seed": room["seed"],
+        "seed_salt": room["seed_salt"],
         "seed_hash": room["seed_hash"],
         "chosen_seed": False,
         "problems": [],
@@ -102,6 +113,49 @@ def test_a_finished_match_reveals_its_seed_and_its_deals_check_out(
     assert main(["replay", str(path), "--plain", "--verify", "--seed-hash", room["seed_hash"]]) == 0
     assert "deals verified" in capsys.readouterr().out
     assert main(["replay", str(path), "--plain", "--seed-hash", "0" * 64]) == 1
+    # Another salt in the file (a server that would change its story at the end) is caught.
+    path.write_text(json.dumps({**full, "seed_salt": "0" * 32}))
+    assert main(["replay", str(path), "--plain", "--seed-hash", room["seed_hash"]]) == 1
+    assert f"with salt {'0' * 32} does not hash to the published" in capsys.readouterr().out
+
+
+def test_the_salt_is_told_to_nobody_before_the_match_is_over_and_to_everyone_after(
+    server: Server,
+) -> None:
+    """With the salt, the published hash would give the seed away to a search of every seed:
+    no message, record or narration tells it while the match runs; at its end it is told
+    with the seed, and a rematch is hashed with a salt of its own."""
+    me, table = started(server, params={"schedule": "[1]"})
+    code, salt = table["code"], me_salt(server, table)
+    watcher = server.client()
+    watcher.hello(code)
+    watcher.expect("room")
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    while me.view is not None and me.view["version"] < 2:
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0]})
+        me.expect("view")
+    told = [
+        server.get(f"/api/tables/{code}/record", auth),
+        server.get(f"/api/tables/{code}/record"),
+        server.get(f"/api/tables/{code}/narration", auth),
+        server.get(f"/api/tables/{code}"),
+        server.listed(),
+    ]
+    finish(me)
+    over = me.until(lambda m: m["type"] == "room" and m["over"])
+    before = me.seen[: me.seen.index(over)]
+    assert before and all(m["type"] != "room" or m["seed_salt"] is None for m in before)
+    assert salt not in json.dumps(before + told)
+    assert (over["seed"], over["seed_salt"]) == (room_of(server, table).truth.seed, salt)
+    seen = watcher.until(lambda m: m["type"] == "room" and m["over"])
+    assert seen["seed_salt"] == salt  # everyone at the table, as the seed
+    watcher.close()
+    me.send({"type": "rematch"})
+    again = me.until(lambda m: m["type"] == "room" and m["match"] == 1)
+    assert again["seed_salt"] is None and again["seed_hash"] != over["seed_hash"]
+    assert me_salt(server, table) != salt
+    assert server.get(f"/api/tables/{code}/records/0")["seed_salt"] == salt
 
 
 def test_a_finished_match_is_checked_once_however_often_it_is_asked(
