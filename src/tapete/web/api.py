@@ -805,8 +805,8 @@ async def api_narration(
 
 @router.get(
     "/api/tables/{code}/verify/{match}",
-    summary="Check a finished match: its seed hashes to the published SHA-256, its deals "
-    "follow from the seed",
+    summary="Check a finished match: its salt and seed hash to the published SHA-256, its "
+    "deals follow from the seed",
     responses=_refusals(
         {**NO_TABLE, 404: "no table has that code, or no finished match that number"}
     ),

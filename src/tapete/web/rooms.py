@@ -349,7 +349,7 @@ class Rooms:
             host=token_hash(token),
             created=self.clock(),
             params=params_json(game),
-            seed_salt=new_salt(),  # a chosen seed too: who knows it not cannot search for it
+            seed_salt=new_salt(),  # every match its own, a chosen seed's too
         )
         await self.store.create(truth)
         room = self._room(truth)
