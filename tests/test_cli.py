@@ -315,6 +315,34 @@ def test_replay_verify_checks_the_deals_follow_from_the_seed(tmp_path: Path) -> 
     assert "the seed draws" in record.verify_deals(dataclasses.replace(rec, deals=(moved,)))[-1]
 
 
+def test_replay_verify_checks_a_web_records_own_salted_hash(tmp_path: Path) -> None:
+    """A record from a web table carries the hash published before play and its salt:
+    --verify alone checks the seed against them and shows the hash to compare."""
+    played = tmp_path / "played.json"
+    tapete(
+        "play",
+        "pocha(schedule=[1])",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "5",
+        "--record",
+        str(played),
+    )
+    salt = "ab" * 16
+    rec = dataclasses.replace(
+        record.read(played), seed_hash=record.seed_commitment(5, salt), seed_salt=salt
+    )
+    path = tmp_path / "web.json"
+    record.write(rec, path)
+    fair = tapete("replay", str(path), "--verify")
+    assert fair.returncode == 0 and rec.seed_hash in fair.stdout
+    assert "compare it with the one the table published" in fair.stdout
+    record.write(dataclasses.replace(rec, seed_salt="cd" * 16), path)
+    lie = tapete("replay", str(path), "--verify")
+    assert lie.returncode == 1 and "does not hash to the published" in lie.stdout
+
+
 def test_records_lists_the_saved_matches(tmp_path: Path) -> None:
     import os
 

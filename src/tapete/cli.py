@@ -468,7 +468,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             )
         )
     if args.verify or args.seed_hash:
-        problems = record.verify_deals(rec, args.seed_hash)
+        # Without a published hash, the record's own is checked: a match whose seed does not
+        # hash to it contradicts itself, and the hash is then the one to compare by eye.
+        published = args.seed_hash or rec.seed_hash
+        problems = record.verify_deals(rec, published)
         for problem in problems:  # the check's own words (English) after the verdict
             print(tr(lang, "NOT FAIR: {problem}", problem=problem))
         if problems:
@@ -485,6 +488,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 seed=rec.seed,
             )
         )
+        if published and not args.seed_hash:
+            print(
+                tr(
+                    lang,
+                    "the seed hashes to the record's seed_hash {hash}: compare it with the one"
+                    " the table published before play (or pass it as --seed-hash)",
+                    hash=published,
+                )
+            )
     return 0
 
 
