@@ -43,10 +43,20 @@ import random
 import types
 import typing
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeAlias,
+    TypeVar,
+    cast,
+)
 
 from tapete.cards import Card, Deck, parse_card
 from tapete.chance import by_lot, shuffled
@@ -269,6 +279,14 @@ class Event:
 
     ``data`` is JSON-ready (cards in text form). A ``deal`` event holds every hand, so it is for
     records and referees only; views are what players receive.
+
+    An event is a value: equal events (same type, equal data) hash equal, so events go in sets
+    and serve as dict keys. The hash is worked out from the data each time it is asked for, so
+    it stays consistent with equality even after someone changes a list inside the data (which
+    moves the event within a set that holds it, as for any value changed in place).
+
+    >>> Event("score", {"score": [3, 1]}) in {Event("score", {"score": [3, 1]})}
+    True
     """
 
     type: str
@@ -280,6 +298,9 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **jsonable(self.data)}
+
+    def __hash__(self) -> int:
+        return hash((self.type, hashable(self.data)))
 
     def __reduce__(self) -> tuple[Callable[..., Event], tuple[str, dict[str, Any]]]:
         # A read-only mapping does not pickle; its items do, and a state keeps its last events.
@@ -306,6 +327,21 @@ def _copied(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: _copied(v) for k, v in value.items()}
     return value
+
+
+def hashable(value: Any) -> Hashable:
+    """A hashable stand-in for JSON-ready ``value``, equal for equal values: a mapping is the set
+    of its items (equal mappings compare regardless of order), a list or tuple a tuple. Made
+    anew at each call, as the lists and dicts it comes from may change.
+
+    >>> hashable({"b": [1, 2], "a": {"c": None}}) == hashable({"a": {"c": None}, "b": [1, 2]})
+    True
+    """
+    if isinstance(value, Mapping):
+        return frozenset((key, hashable(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(hashable(item) for item in value)
+    return cast(Hashable, value)  # a leaf (int, text, None): hashable, or hash() says it is not
 
 
 def jsonable(value: Any) -> Any:

@@ -41,6 +41,7 @@ from tapete.game import (
     Outcome,
     Seat,
     deck_problem,
+    hashable,
     integer,
     jsonable,
     parse_spec,
@@ -121,7 +122,9 @@ class SeatInfo:
 
 @dataclass(frozen=True)
 class DealRecord:
-    """One deal: its chance inputs, every decision, what the rules did, and the score change."""
+    """One deal: its chance inputs, every decision, what the rules did, and the score change.
+
+    A value, as a ``Record`` is: equal deals hash equal (``by_value``)."""
 
     dealer: Seat
     deck: tuple[str, ...]
@@ -144,10 +147,22 @@ class DealRecord:
             "score": None if self.score is None else list(self.score),
         }
 
+    def __hash__(self) -> int:
+        return by_value(self)
+
 
 @dataclass(frozen=True)
 class Record:
-    """A whole match. ``result`` is None while the match is unfinished."""
+    """A whole match. ``result`` is None while the match is unfinished.
+
+    A value: equal records hash equal, so a set of records holds each match once (``by_value``).
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> final, rec = play(tapete.load("pocha(players=3, schedule=[1])"), ["random"] * 3, seed=5)
+    >>> len({rec, loads(dumps(rec))})
+    1
+    """
 
     game: str
     params: Mapping[str, Any]
@@ -179,6 +194,18 @@ class Record:
         if self.redacted is not None:
             out["redacted"] = dict(self.redacted)
         return out
+
+    def __hash__(self) -> int:
+        return by_value(self)
+
+
+def by_value(value: Any) -> int:
+    """The hash of a frozen dataclass from every field it compares, read as a value
+    (``hashable``): its mappings (the parameters, the result, the events) are plain dicts,
+    which have no hash of their own."""
+    return hash(
+        tuple(hashable(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare)
+    )
 
 
 def params_json(game: Game[Any, Any]) -> dict[str, Any]:

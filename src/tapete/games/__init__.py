@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar, cast, overload
 
 from tapete.errors import SpecError
-from tapete.game import Game, Rules, bind, parse_spec
+from tapete.game import Game, Rules, bind, hashable, parse_spec
 
 __all__ = ["ENTRIES", "Entry", "game_names", "load", "rules_of"]
 
@@ -25,11 +25,15 @@ V = TypeVar("V")
 
 @dataclass(frozen=True)
 class Entry:
-    """A registered game: its module, its defaults beyond the module's own, a one-line summary."""
+    """A registered game: its module, its defaults beyond the module's own, a one-line summary.
+    A value: equal entries hash equal (their defaults read as a value, ``hashable``)."""
 
     module: str
     summary: str
     defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.summary, hashable(self.defaults)))
 
     def rules(self) -> Rules[Any, Any]:
         module = importlib.import_module(self.module)
