@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import functools
 import importlib
 import pickle
@@ -21,10 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapete
-from tapete import bots
+from tapete import bots, record
 from tapete.cards import CardSet, format_card
 from tapete.game import Rules
 from tapete.games import ENTRIES, poch, pocha, pottle, rules_of, truco, tute
+from tapete.match import play
 from tapete.present import PRESENTERS, actions, present
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,6 +142,78 @@ def test_a_spec_names_the_parameter_it_refuses() -> None:
         tapete.load("pocha(players=abc)")
     with pytest.raises(tapete.SpecError, match="not a game spec"):
         tapete.load("pocha(seed=" + "9" * 5000 + ")")  # an int too long for Python to read
+
+
+@pytest.mark.parametrize(
+    ("spec", "keywords"),
+    [
+        ("pocha(players=3, deck=48)", {"players": 3, "deck": 48}),
+        ("pocha(players=3, deck=48)", {"deck": 48, "players": 3}),
+        ("pocha(schedule=[1, 2], dealer_hook=false)", {"schedule": [1, 2], "dealer_hook": False}),
+        ("oh_hell(players=5, rank_order=natural)", {"players": 5, "rank_order": "natural"}),
+        ("truco(players=4)", {"players": 4}),
+        ("pocha(players=4)", {"players": 4}),  # a default: the canonical spec leaves it out
+    ],
+)
+def test_parameters_given_as_keywords_make_the_game_the_spec_names(
+    spec: str, keywords: dict[str, Any]
+) -> None:
+    """``load(name, key=value)`` is ``load("name(key=value)")``: the same game, the same
+    canonical spec, so a record of a match played with it replays."""
+    name = spec.split("(")[0]
+    game, written = tapete.load(name, **keywords), tapete.load(spec)
+    assert game == written and game.spec == written.spec
+    first, *rest = keywords.items()
+    mixed = tapete.load(f"{name}({first[0]}={_spec_text(first[1])})", **dict(rest))
+    assert mixed == written and mixed.spec == written.spec
+    _, rec = play(game, ["random"] * game.players, seed=2)
+    assert rec.game == written.spec and record.recorded_game(rec) == written
+    assert game.outcome(record.replay(rec)) is not None
+
+
+def _spec_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@pytest.mark.parametrize(
+    ("spec", "keywords"),
+    [
+        ("pocha(players=2)", {"players": 2}),  # out of range
+        ("pocha(players=3.5)", {"players": 3.5}),  # no value a spec can write
+        ("pocha(schedule=[1, true])", {"schedule": [1, True]}),
+        ("pocha(schedule=[1, 99])", {"schedule": (1, 99)}),
+        ("pocha(deck=52)", {"deck": 52}),
+        ("pocha(dealer_hook=3)", {"dealer_hook": 3}),
+        ("pocha(scoring=nope)", {"scoring": "nope"}),
+        ("pocha(colour=red)", {"colour": "red"}),  # no such parameter
+        ("tute(players=3)", {"players": 3}),
+    ],
+)
+def test_a_keyword_parameter_is_refused_in_the_words_of_the_spec(
+    spec: str, keywords: dict[str, Any]
+) -> None:
+    with pytest.raises(tapete.SpecError) as written:
+        tapete.load(spec)
+    with pytest.raises(tapete.SpecError) as given:
+        tapete.load(spec.split("(")[0], **keywords)
+    assert str(given.value) == str(written.value)
+
+
+def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused_by_name() -> None:
+    with pytest.raises(tapete.SpecError, match="deck is given both in the spec and as a keyword"):
+        tapete.load("pocha(players=3, deck=48)", deck=48)  # even when the two agree
+    with pytest.raises(tapete.SpecError) as refused:
+        tapete.load("oh_hell(players=5)", pocha, players=5)
+    assert refused.value.param == "players"
+
+
+def test_no_game_has_a_parameter_load_could_not_take_as_a_keyword() -> None:
+    """``spec`` and ``rules`` are ``load``'s own arguments."""
+    for entry in ENTRIES.values():
+        fields = {f.name for f in dataclasses.fields(entry.rules().Params)}
+        assert not fields & {"spec", "rules"}
 
 
 def test_a_deck_order_names_its_repeated_and_missing_cards() -> None:

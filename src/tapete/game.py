@@ -79,6 +79,7 @@ __all__ = [
     "deck_problem",
     "format_spec",
     "mypyc_attr",
+    "param_value",
     "parse_spec",
     "seat_scores",
     "unshared",
@@ -777,7 +778,35 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
 
 
 NOT_A_SPEC = "{spec} is not a game spec: write name or name(key=value, ...)"
+NOT_A_VALUE = "{name}: {value} is not a value (an int, a word, true/false, [ints])"
 _WORDS: dict[str, ParamValue] = {"true": True, "false": False, "none": None}
+
+
+def param_value(name: str, value: object) -> ParamValue:
+    """A parameter value given from Python (``tapete.load("pocha", players=3)``) as the spec
+    parser reads the same value written in a spec: an int (any whole-number type), text (a
+    word), True/False, None, or a list or tuple of ints (a tuple, as ``[1, 2]`` in a spec).
+    Anything else is refused in the words the spec parser uses for it.
+
+    >>> param_value("schedule", [1, 2]), param_value("players", 3), param_value("deck", "french")
+    ((1, 2), 3, 'french')
+    >>> param_value("players", 3.5)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: players: 3.5 is not a value (an int, a word, true/false, [ints])
+    >>> param_value("schedule", [1, True])
+    Traceback (most recent call last):
+    tapete.errors.SpecError: schedule: [1, true] is not a value (an int, a word, true/false, [ints])
+    """
+    if value is None or isinstance(value, bool | str):
+        return value
+    number = integer(value)
+    if number is not None:
+        return number
+    if isinstance(value, list | tuple):
+        items = [integer(item) for item in value]
+        if all(item is not None for item in items):
+            return tuple(item for item in items if item is not None)
+    raise SpecError(NOT_A_VALUE, name=name, value=format_value(value))
 
 
 def _spec_value(name: str, node: ast.expr) -> ParamValue:
@@ -793,11 +822,7 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
         items = [_spec_value(name, e) for e in node.elts]
         if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
             return tuple(i for i in items if isinstance(i, int))
-    raise SpecError(
-        "{name}: {value} is not a value (an int, a word, true/false, [ints])",
-        name=name,
-        value=ast.unparse(node),
-    )
+    raise SpecError(NOT_A_VALUE, name=name, value=ast.unparse(node))
 
 
 def bind(

@@ -9,13 +9,13 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar, cast, overload
+from typing import Any, TypeAlias, TypeVar, cast, overload
 
 from tapete.errors import SpecError
-from tapete.game import Game, Rules, bind, hashable, parse_spec
+from tapete.game import Game, Rules, bind, hashable, param_value, parse_spec
 
 __all__ = ["ENTRIES", "Entry", "game_names", "load", "rules_of"]
 
@@ -122,20 +122,37 @@ def game_names() -> list[str]:
     return sorted(ENTRIES)
 
 
-@overload
-def load(spec: str) -> Game[Any, Any]: ...
-@overload
-def load(spec: str, rules: Rules[S, V]) -> Game[S, V]: ...
+ParamArg: TypeAlias = int | str | bool | Sequence[int] | None
+"""A parameter value given to ``load`` as a keyword, as a spec writes one (``[1, 2]``: a list)."""
 
 
-def load(spec: str, rules: Rules[Any, Any] | None = None) -> Game[Any, Any]:
+@overload
+def load(spec: str, rules: None = None, **params: ParamArg) -> Game[Any, Any]: ...
+@overload
+def load(spec: str, rules: Rules[S, V], **params: ParamArg) -> Game[S, V]: ...
+
+
+def load(spec: str, rules: Rules[Any, Any] | None = None, **params: object) -> Game[Any, Any]:
     """The game a spec names, e.g. ``pocha`` or ``pocha(players=3, deck=48)``.
+
+    Parameters may be given as keywords too, alone or with those of the spec; each is read and
+    checked as it would be written in the spec, and the game's ``spec`` is its canonical one
+    (what a record of it holds), however its parameters were given. (No game has a parameter
+    named ``spec`` or ``rules``: those are this function's own.)
+
+    >>> load("pocha", players=3, deck=48).spec
+    'pocha(players=3, deck=48)'
+    >>> load("pocha(players=3)", schedule=[1, 2]).spec
+    'pocha(players=3, schedule=[1, 2])'
+    >>> load("pocha(players=3)", players=5)
+    Traceback (most recent call last):
+    tapete.errors.SpecError: 'pocha(players=3)': players is given both in the spec and as a keyword
 
     Given the game's module as ``rules``, the game is typed with its states and views (and the
     spec must name a game of that module):
 
     >>> from tapete.games import pocha
-    >>> load("oh_hell(players=5)", pocha).players
+    >>> load("oh_hell", pocha, players=5).players
     5
     >>> load("tute", pocha)
     Traceback (most recent call last):
@@ -145,6 +162,15 @@ def load(spec: str, rules: Rules[Any, Any] | None = None) -> Game[Any, Any]:
     tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
     """
     name, given = parse_spec(spec)
+    for key, value in params.items():
+        if key in given:
+            raise SpecError(
+                "{spec}: {name} is given both in the spec and as a keyword",
+                param=key,
+                spec=repr(spec),
+                name=key,
+            )
+        given[key] = param_value(key, value)
     name = ALIASES.get(name, name)
     entry = ENTRIES.get(name)
     if entry is None:
