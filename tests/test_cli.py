@@ -826,3 +826,78 @@ def test_a_bot_option_amiss_is_said_of_that_option(seat: str, said: str) -> None
     run = tapete("play", "pocha(schedule=1)", "--seats", f"random,random,random,{seat}")
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith(f"tapete: {said}") and run.stderr.count("\n") == 1
+
+
+def _told_at_once(*args: str) -> subprocess.CompletedProcess[str]:
+    """``tapete *args``, which must end by itself: a command waiting on a pipe nobody writes to
+    or reads would never end, so it is stopped (and the test fails) long after any would."""
+    return subprocess.run(
+        [sys.executable, "-m", "tapete.cli", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_pipe_or_device_given_as_a_record_is_refused_not_waited_on(tmp_path: Path) -> None:
+    pipe = tmp_path / "match.json"
+    os.mkfifo(pipe)  # nobody ever writes to it
+    for given in (pipe, Path(os.devnull)):
+        for args in (
+            ["replay", str(given), "--plain"],
+            ["replay", str(given), "--verify"],
+            ["play", "--resume", str(given), "--plain"],
+            ["analyze", str(given)],
+        ):
+            run = _told_at_once(*args)
+            assert run.returncode == 2, (args, run.stderr)
+            assert run.stderr == (
+                f"tapete: {given} is not a record file: it is a pipe, a device or a socket\n"
+            )
+    spanish = _told_at_once("replay", str(pipe), "--plain", "--lang", "es")
+    assert spanish.stderr == (
+        f"tapete: {pipe} no es un archivo de registro: es una tubería, un dispositivo o un socket\n"
+    )
+    folder = _told_at_once("replay", str(tmp_path), "--plain")
+    assert folder.returncode == 2
+    assert folder.stderr == f"tapete: {tmp_path} is a folder, not a record file\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_pipe_named_for_results_is_refused_before_the_work_starts(tmp_path: Path) -> None:
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)  # nobody ever reads it: writing the results there would wait for good
+    for option, args in (
+        ("--json", ["arena", "pocha(schedule=[1])", "--bots", "random,random", "--matches", "2"]),
+        ("--record", ["play", "pocha(schedule=[1])", "--seats", "random,random,random,random"]),
+    ):
+        run = _told_at_once(*args, option, str(pipe))
+        assert run.returncode == 2 and run.stdout == "", (option, run.stderr)
+        assert run.stderr == (
+            f"tapete: {option} {pipe}: that is not a regular file (a pipe, a device or a socket);"
+            " give a file name\n"
+        )
+    assert pipe.is_fifo()  # left as it was
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_pipe_among_the_saved_matches_is_listed_as_unreadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    record.write(
+        play_match(tp.load("pocha(schedule=[1])"), ["random"] * 4, seed=2)[1], folder / "a.json"
+    )
+    os.mkfifo(folder / "b.json")
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path))
+    run = _told_at_once("records", "--plain")
+    assert run.returncode == 0 and "a.json" in run.stdout
+    assert (
+        "b.json could not be read: " in run.stderr and "a pipe, a device or a socket" in run.stderr
+    )

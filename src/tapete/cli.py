@@ -229,6 +229,15 @@ def _out_path(option: str, text: str) -> Path:
         raise SpecError(
             "{option} {file}: that is a folder; give a file name in it", option=option, file=text
         )
+    if path.exists() and not path.is_file():
+        # A named pipe nobody reads would keep the command waiting at the end, once the whole
+        # match or arena is played; a device or a socket is no file to keep results in either.
+        raise SpecError(
+            "{option} {file}: that is not a regular file (a pipe, a device or a socket);"
+            " give a file name",
+            option=option,
+            file=text,
+        )
     if path.exists() and not os.access(path, os.W_OK):
         # Found at the end, it would lose the whole match or arena played for it.
         raise SpecError("{option} {file}: the file is not writable", option=option, file=text)

@@ -845,6 +845,7 @@ _ES: dict[str, str] = {
     "seat {seat} was played by {name}, a program of the machine that played; a record does not start programs: name every seat with --seats": "el asiento {seat} lo jugó {name}, un programa de la máquina donde se jugó; un registro no arranca programas: indica cada asiento con --seats",
     "{option}: give a file name": "{option}: escribe un nombre de archivo",
     "{option} {file}: that is a folder; give a file name in it": "{option} {file}: es una carpeta; escribe un nombre de archivo dentro de ella",
+    "{option} {file}: that is not a regular file (a pipe, a device or a socket); give a file name": "{option} {file}: no es un archivo normal (es una tubería, un dispositivo o un socket); escribe un nombre de archivo",
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: la carpeta {folder} no existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: no se puede escribir en la carpeta {folder}",
     "{option} {file}: the file is not writable": "{option} {file}: no se puede escribir en el archivo",
@@ -866,6 +867,7 @@ _ES: dict[str, str] = {
     # a match record file that cannot be read, replayed or resumed (RecordError)
     "{file}: no such file": "{file}: no existe ese archivo",
     "{file} is a folder, not a record file": "{file} es una carpeta, no un archivo de registro",
+    "{file} is not a record file: it is a pipe, a device or a socket": "{file} no es un archivo de registro: es una tubería, un dispositivo o un socket",
     "{file}: cannot be read ({why})": "{file}: no se puede leer ({why})",
     "{file} is empty, not a record": "{file} está vacío: no es un registro",
     "{file} is over {mb} MB: too big for a match record": "{file} pasa de {mb} MB: es demasiado grande para el registro de una partida",
@@ -1739,6 +1741,7 @@ _PT: dict[str, str] = {
     "seat {seat} was played by {name}, a program of the machine that played; a record does not start programs: name every seat with --seats": "o lugar {seat} foi jogado por {name}, um programa da máquina onde se jogou; um registro não inicia programas: indique cada lugar com --seats",
     "{option}: give a file name": "{option}: escreva um nome de arquivo",
     "{option} {file}: that is a folder; give a file name in it": "{option} {file}: é uma pasta; escreva um nome de arquivo dentro dela",
+    "{option} {file}: that is not a regular file (a pipe, a device or a socket); give a file name": "{option} {file}: não é um arquivo comum (é um pipe, um dispositivo ou um socket); escreva um nome de arquivo",
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: a pasta {folder} não existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: não é possível escrever na pasta {folder}",
     "{option} {file}: the file is not writable": "{option} {file}: não é possível escrever no arquivo",
@@ -1760,6 +1763,7 @@ _PT: dict[str, str] = {
     # a match record file that cannot be read, replayed or resumed (RecordError)
     "{file}: no such file": "{file}: esse arquivo não existe",
     "{file} is a folder, not a record file": "{file} é uma pasta, não um arquivo de registro",
+    "{file} is not a record file: it is a pipe, a device or a socket": "{file} não é um arquivo de registro: é um pipe, um dispositivo ou um socket",
     "{file}: cannot be read ({why})": "{file}: não pode ser lido ({why})",
     "{file} is empty, not a record": "{file} está vazio: não é um registro",
     "{file} is over {mb} MB: too big for a match record": "{file} passa de {mb} MB: é grande demais para o registro de uma partida",

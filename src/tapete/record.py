@@ -23,6 +23,7 @@ import gzip
 import io
 import json
 import os
+import stat
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -666,19 +667,37 @@ def _sync_folder(folder: Path) -> None:
 
 
 def read(path: str | Path) -> Record:
-    """Read a record file, gzipped or not; a file that is not one raises RecordError saying why."""
+    """Read a record file, gzipped or not; a file that is not one raises RecordError saying why.
+
+    Only a regular file is read: a named pipe, a device or a socket is refused at once, never
+    waited on (a pipe nobody writes to, or a terminal, would keep the reader waiting for good).
+    """
     name = str(path)
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
+        # Opened without waiting (a pipe with no writer opens at once that way), then looked
+        # at: what is checked is what was opened, not a name another file may take meanwhile.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise RecordError("{file}: no such file", file=name) from None
     except IsADirectoryError:
-        raise RecordError("{file} is a folder, not a record file", file=name) from None
+        raise RecordError(FOLDER, file=name) from None
     except OSError as exc:
-        # The system's words for why (permission denied ...) stay as the system says them.
-        why = exc.strerror or str(exc)
-        raise RecordError("{file}: cannot be read ({why})", file=name, why=why) from None
+        raise _unreadable(name, exc) from None
+    kind = os.fstat(fd).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(fd)
+        if stat.S_ISDIR(kind):
+            raise RecordError(FOLDER, file=name)
+        raise RecordError(
+            "{file} is not a record file: it is a pipe, a device or a socket", file=name
+        )
+    if getattr(os, "O_NONBLOCK", 0):
+        os.set_blocking(fd, True)  # a regular file: read it as any other
+    with os.fdopen(fd, "rb") as file:
+        try:
+            data = file.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise _unreadable(name, exc) from None
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, name)
     if not data.strip():
@@ -695,6 +714,15 @@ def read(path: str | Path) -> Record:
         return loads(text)
     except RecordError as exc:
         raise in_file(name, exc) from None
+
+
+FOLDER = "{file} is a folder, not a record file"
+
+
+def _unreadable(name: str, exc: OSError) -> RecordError:
+    # The system's words for why (permission denied ...) stay as the system says them.
+    why = exc.strerror or str(exc)
+    return RecordError("{file}: cannot be read ({why})", file=name, why=why)
 
 
 def in_file(name: str, error: RecordError) -> RecordError:
