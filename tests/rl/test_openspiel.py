@@ -35,6 +35,25 @@ def test_every_game_is_registered_under_its_name() -> None:
     assert game.num_players() == 2 and game.get_type().min_num_players == 2
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "oh_hell(players=8, max_players=8, schedule=[1])",  # Oh Hell is 3–7 unless widened
+        "oh_hell(players=2, min_players=2, schedule=[1])",
+        "pocha(players=8, schedule=[1])",
+        "pocha(players=2, min_players=2, schedule=[1])",
+        "poch(players=6)",
+        "pottle(players=7)",
+    ],
+)
+def test_a_game_s_seat_count_is_within_the_range_its_openspiel_type_names(spec: str) -> None:
+    """OpenSpiel reads a game type's player range as the bounds of every game of that name:
+    a table its parameters widen (``max_players``, ``min_players``) is inside it too."""
+    game = openspiel.load(spec)
+    game_type = game.get_type()
+    assert game_type.min_num_players <= game.num_players() <= game_type.max_num_players
+
+
 def test_the_metadata_comes_from_the_spec() -> None:
     game = openspiel.load("pocha(players=3, schedule=[1, 2], tiebreak_players=nobody)")
     enc = tapete.rl.encoding("pocha(players=3, schedule=[1, 2], tiebreak_players=nobody)")

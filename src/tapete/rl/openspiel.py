@@ -168,12 +168,15 @@ def _game_type(name: str) -> Any:
 
 
 def _player_range(name: str) -> tuple[int, int]:
-    """The fewest and most seats any spec of the game may have (as its parameters allow)."""
+    """The fewest and most seats any spec of the game may have (as its parameters allow:
+    ``min_players`` and ``max_players`` widen a game's range, as Oh Hell's 3–7 to 2–8). OpenSpiel
+    takes a game's type as the bounds of every game loaded under its name."""
     counts = []
-    for players in range(1, 9):
-        for spec in (f"{name}(players={players})", f"{name}(players={players}, min_players=2)"):
+    for players in range(1, 17):
+        for widen in ("", ", min_players=2", f", max_players={players}"):
             try:
-                counts.append(load_game(spec).players)
+                counts.append(load_game(f"{name}(players={players}{widen})").players)
+                break
             except SpecError:  # a count the game refuses, or an option it does not have
                 continue
     return min(counts), max(counts)
