@@ -139,6 +139,34 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert [m.group for m in one.matches] == sorted(m.group for m in one.matches)
 
 
+def test_a_bot_typed_at_a_prompt_is_refused_by_name_when_workers_would_need_it() -> None:
+    """A class defined at an interactive prompt (here ``python -c``) cannot be imported by the
+    worker processes: the arena says which bot and what to do, before any match is played,
+    rather than a worker's unpickling error naming neither; with one worker it plays."""
+    program = (
+        "from tapete import arena\n"
+        "class Mine:\n"
+        "    name = 'mine'\n"
+        "    def choose(self, view, legal_actions, rng):\n"
+        "        return legal_actions[0]\n"
+        "try:\n"
+        "    arena.run('pocha(schedule=1)', ['random', Mine()], matches=4, workers=2)\n"
+        "except ValueError as err:\n"
+        "    print('refused:', err)\n"
+        "result = arena.run('pocha(schedule=1)', ['random', Mine()], matches=4, workers=1)\n"
+        "print('played', len(result.matches))\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        "refused: bot 'mine' is of a class defined at the prompt, which the arena's worker"
+        " processes cannot import with workers=2: define it in a module, or use workers=1",
+        "played 4",
+    ]
+
+
 def test_identical_bots_tie_exactly_in_duplicate() -> None:
     # Seat i's RNG comes from (seed, i) whoever sits there, so two copies of a bot replay each
     # other's matches exactly: duplicate cancels the luck of the cards and of the bots' dice.

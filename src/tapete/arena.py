@@ -487,6 +487,22 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
     return game
 
 
+def _check_importable(bots: Sequence[str | Agent], where: str) -> None:
+    """ValueError naming a bot whose class another process cannot import: one defined at a
+    prompt (an interactive session, ``python -c``, a notebook), whose ``__main__`` is no file.
+    The worker processes would fail to load it, with a message that names neither the bot nor
+    a way out."""
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__file__", None) is not None:
+        return
+    for label, bot in zip(_labels(bots), bots, strict=True):
+        if not isinstance(bot, str) and type(bot).__module__ == "__main__":
+            raise ValueError(
+                f"bot {label!r} is of a class defined at the prompt, which the arena's worker"
+                f" processes cannot import {where}: define it in a module, or use workers=1"
+            )
+
+
 def run(
     spec: str,
     bots: Sequence[str | Agent],
@@ -504,12 +520,17 @@ def run(
     (``""``: a local Ray); ``on_match(done, total)`` is called as each one ends. Each match is
     a function of its seed, so the numbers are the same wherever the matches run (with bots
     whose budget counts iterations rather than milliseconds). Agents given as objects are
-    copied for every match and must pickle when ``workers > 1`` or with Ray. A bot that fails
+    copied for every match and must pickle when ``workers > 1`` or with Ray: one whose class was
+    typed at a prompt (no module the workers can import) raises ValueError then. A bot that fails
     a decision has a random legal move played for it and the arena goes on; the result counts
     them (``BotResult.stand_ins``, ``ArenaResult.warnings``).
     Raises SpecError for an unknown game or bot level.
     """
     game = check(spec, bots)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if ray is not None or workers > 1:
+        _check_importable(bots, "with Ray" if ray is not None else f"with workers={workers}")
     scheme = assignments(game.players, len(bots), game.teams)
     groups = max(2, -(-matches // len(scheme)))
     entrants = tuple(bots)
@@ -520,8 +541,6 @@ def run(
         for seats in scheme
     )
     played: dict[int, MatchResult] = {}
-    if workers is None:
-        workers = os.cpu_count() or 1
     played_on = _pool_map(tasks, total, workers) if ray is None else _ray_map(tasks, total, ray)
     for done, (index, match) in enumerate(played_on, 1):
         played[index] = match
