@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import tapete
 import tapete.rl
@@ -19,6 +19,7 @@ from conformance_specs import SPECS
 from tapete import record
 from tapete.errors import SpecError
 from tapete.game import seat_scores
+from tapete.narrate import view_text
 from tapete.rl.aec import TapeteEnv
 
 # A Dict of observation and action mask is PettingZoo's own convention for card games.
@@ -165,11 +166,42 @@ def test_other_seats_hands_are_not_in_the_vector() -> None:
     assert vector[hands.start + per_seat : hands.stop].sum() == 0
 
 
+@pytest.mark.parametrize("spec", ["truco(players=4)", "pocha(players=3, schedule=[2])"])
+def test_pettingzoo_s_render_test_passes(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: tapete.rl.env(spec, render_mode=render_mode))
+    assert "your hand" in capsys.readouterr().out  # "human" printed the views
+
+
+def test_ansi_renders_the_acting_seat_s_view_and_human_prints_it_at_every_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = "pocha(players=3, schedule=[2])"
+    shown, printed = (
+        tapete.rl.env(spec, render_mode="ansi"),
+        tapete.rl.env(spec, render_mode="human"),
+    )
+    shown.reset(seed=4)
+    printed.reset(seed=4)
+    views = [shown.render()]
+    assert printed.render() is None
+    capsys.readouterr()
+    for _ in range(3):
+        action = shown.legal_actions()[0]
+        shown.step(action)
+        printed.step(action)
+        views.append(shown.render())
+    assert capsys.readouterr().out == "".join(f"{view}\n\n" for view in views[1:])
+    seat = shown.game.current_player(shown.state)
+    assert views[-1] == view_text(shown.game.observe(shown.state, seat))
+
+
 def test_bad_options_are_refused_with_the_option_named() -> None:
     with pytest.raises(ValueError, match="reward='deals' is not accepted"):
         tapete.rl.env("pocha", reward="deals")
     with pytest.raises(SpecError, match="round cap"):
         tapete.rl.env("poch(max_rounds=none)")
+    with pytest.raises(ValueError, match="render_mode='rgb_array' is not accepted: ansi, human"):
+        tapete.rl.env("pocha", render_mode="rgb_array")
 
 
 def test_an_action_outside_the_rules_raises_the_rule() -> None:

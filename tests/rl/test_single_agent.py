@@ -30,6 +30,22 @@ def test_gymnasium_check_env_passes(spec: str) -> None:
     check_env(tapete.rl.single_agent(spec, seat=1, opponents="easy"), skip_render_check=True)
 
 
+@pytest.mark.parametrize("mode", ["ansi", "human"])
+def test_gymnasium_check_env_passes_rendering(
+    mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = tapete.rl.single_agent("truco", opponents="random", render_mode=mode)
+    check_env(env)
+    capsys.readouterr()
+    env.reset(seed=1)
+    printed = capsys.readouterr().out
+    shown = env.render()
+    if mode == "human":
+        assert shown is None and printed.startswith("Truco") and capsys.readouterr().out == printed
+    else:
+        assert shown is not None and shown.startswith("Truco") and not printed
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_a_match_against_bots_sums_to_the_seat_s_score(spec: str) -> None:
     env = tapete.rl.single_agent(spec, seat=0, opponents="random", reward="match")

@@ -31,9 +31,12 @@ from tapete.record import Recorder, SeatInfo, write
 from tapete.rl import episode_seed, game_of
 from tapete.rl.encodings import Encoding, encoding
 
-__all__ = ["REWARDS", "TapeteEnv", "UnknownAgentError", "agent_name"]
+__all__ = ["RENDER_MODES", "REWARDS", "TapeteEnv", "UnknownAgentError", "agent_name"]
 
 REWARDS = ("deal", "match")
+# "ansi": render() returns the view as text; "human": it is printed after every reset and step
+# (render() prints it again and returns None), as PettingZoo's and Gymnasium's checks expect.
+RENDER_MODES = ("ansi", "human")
 
 
 class UnknownAgentError(KeyError):
@@ -60,11 +63,12 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
     Options: ``reward="deal"`` (the default: at the end of each deal every seat gets the score
     the deal gave it, or its team) or ``"match"`` (only at the end: the final score of the
     match); ``record=DIR`` writes each finished episode's ``tapete-record/1`` record there as
-    ``episode-<k>.json``; ``render_mode="ansi"`` renders the acting seat's view as text.
+    ``episode-<k>.json``; ``render_mode="ansi"`` renders the acting seat's view as text, and
+    ``"human"`` prints it after every reset and step.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it on the class and the env
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "tapete",
         "is_parallelizable": False,
     }
@@ -80,8 +84,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
+        check_render_mode(render_mode)
         self.game: Game[Any, Any] = game_of(spec)
         self.encoding: Encoding = encoding(self.game)
         self.reward_mode = reward
@@ -147,6 +150,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             seats = [SeatInfo(a, "bot", "rl") for a in self.agents]
             self._recorder = Recorder(self.game, self.state, self.match_seed, seats)
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         """The agent to act takes ``action`` (an index into the action space). RuntimeError
@@ -167,6 +172,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.rewards = self._rewards(after)
         self._select()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _rewards(self, after: Any) -> dict[str, float]:
         game = self.game
@@ -249,17 +256,33 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         return self.game.format_action(self.encoding.action(index))
 
     def render(self) -> str | None:
-        """The acting seat's view as text (``render_mode="ansi"``), else None."""
+        """The acting seat's view as text (``render_mode="ansi"``; a spectator's once the match
+        is over); printed, and None returned, with ``"human"``; None without a render mode."""
         if self.render_mode is None or self.state is None:
             return None
-        from tapete.narrate import view_text
-
-        seat = self.game.current_player(self.state)
-        text: str = view_text(self.game.observe(self.state, seat))
-        return text
+        return shown(self.game, self.state, self.game.current_player(self.state), self.render_mode)
 
     def close(self) -> None:
         pass
+
+
+def check_render_mode(render_mode: object) -> None:
+    """ValueError naming ``render_mode`` unless it is None or one of ``RENDER_MODES``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode={render_mode!r} is not accepted: {', '.join(RENDER_MODES)} or None"
+        )
+
+
+def shown(game: Game[Any, Any], state: Any, seat: int | None, render_mode: str) -> str | None:
+    """``seat``'s view of ``state`` as text: returned for ``"ansi"``, printed for ``"human"``."""
+    from tapete.narrate import view_text
+
+    text: str = view_text(game.observe(state, seat))
+    if render_mode == "human":
+        print(text, end="\n\n")
+        return None
+    return text
 
 
 def _record_folder(record: object) -> Path:

@@ -33,7 +33,7 @@ from tapete import players
 from tapete.bots import Bot
 from tapete.game import Game, Seat, integer, seat_scores
 from tapete.rl import episode_seed, game_of
-from tapete.rl.aec import REWARDS
+from tapete.rl.aec import RENDER_MODES, REWARDS, check_render_mode, shown
 from tapete.rl.encodings import Encoding, encoding
 
 __all__ = ["ILLEGAL", "SingleAgentEnv"]
@@ -60,7 +60,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     ``IllegalActionError``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 — Gymnasium's own
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 — Gymnasium's
 
     def __init__(
         self,
@@ -82,8 +82,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         seat = number
         if reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not accepted: {' or '.join(REWARDS)}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not accepted: ansi or none")
+        check_render_mode(render_mode)
         self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
         self.encoding: Encoding = encoding(self.game)
         self.bots: list[Bot | None] = _opponents(opponents, n, seat)
@@ -113,6 +112,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             self._rngs = [random.Random(f"{seed}/{s}") for s in range(self.game.players)]
             self._carried = self._opponents_play()
             if self.game.current_player(self.state) == self.seat:
+                if self.render_mode == "human":
+                    self.render()
                 return self._observation(), {}
 
     def step(
@@ -126,6 +127,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             raw, info = self.game.legal_actions(self.state)[0], {"illegal": True}
         reward = self._carried + self._apply(raw) + self._opponents_play()
         self._carried = 0.0
+        if self.render_mode == "human":
+            self.render()
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             if self.reward_mode == "match":
@@ -145,12 +148,11 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return self._mask.astype(bool)
 
     def render(self) -> str | None:
+        """This seat's view as text (``render_mode="ansi"``); printed, and None returned, with
+        ``"human"`` (which also prints it after every reset and step); None without a mode."""
         if self.render_mode is None or self.state is None:
             return None
-        from tapete.narrate import view_text
-
-        text: str = view_text(self.game.observe(self.state, self.seat))
-        return text
+        return shown(self.game, self.state, self.seat, self.render_mode)
 
     def _observation(self) -> npt.NDArray[np.float32]:
         self._mask = None
