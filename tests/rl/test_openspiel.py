@@ -96,6 +96,105 @@ def test_a_seat_s_information_state_holds_no_other_hand() -> None:
     assert a.information_state_string(1) != b.information_state_string(1)
 
 
+HIDDEN_SPECS = [
+    "pocha(players=3, schedule=[3])",
+    "pocha(players=3, schedule=[1], ronda_india=true)",  # each seat sees the others' cards only
+    "oh_hell(players=4, schedule=[3])",
+    "tute",
+    "tute(players=4)",
+    "truco",
+    "truco(players=4)",
+    "poch(players=3, rounds=1)",
+    "pottle(deals=1, extra_deals=0)",
+]
+
+
+@pytest.mark.parametrize("spec", HIDDEN_SPECS)
+def test_a_seat_s_information_state_is_the_same_whatever_the_cards_it_has_not_seen(
+    spec: str,
+) -> None:
+    """No leak through play: two first deals that differ only in two cards a seat has not seen
+    (exchanged in the deck, neither in its hand, and its tapete view the same after every move
+    of the deal) give it the same information state and observation, strings and tensors."""
+    game, tgame = openspiel.load(spec), tapete.load(spec)
+    enc, cards, n = tapete.rl.encoding(spec), tgame.deck.cards, tgame.players
+    own = enc.fields[0]  # this seat's hand first: "hands" (its block first) or "hand"
+    rng, compared = random.Random(spec), 0
+    for _ in range(4):
+        dealer, deck = rng.randrange(n), rng.sample(range(len(cards)), len(cards))
+        moves, state = _first_deal(game, dealer, deck, rng)
+        seat = rng.randrange(n)
+        hand = _dealt(game, dealer, deck).observation_tensor(seat)[
+            own.start : own.start + len(cards)
+        ]
+        hidden = [i for i, card in enumerate(deck) if not hand[card]]
+        for _ in range(40):
+            i, j = rng.sample(hidden, 2)
+            other = list(deck)
+            other[i], other[j] = deck[j], deck[i]
+            if not _views_alike(tgame, enc, seat, dealer, deck, other, moves):
+                continue
+            again = _dealt(game, dealer, other)
+            for move in moves:
+                again.apply_action(move)
+            for look in ("information_state_string", "information_state_tensor",
+                         "observation_string", "observation_tensor"):  # fmt: skip
+                assert getattr(again, look)(seat) == getattr(state, look)(seat), look
+            compared += 1
+    assert compared >= 4  # the test found deals to compare
+
+
+def _dealt(game: Any, dealer: int, deck: list[int]) -> Any:
+    """The OpenSpiel state once ``dealer`` has dealt the cards in ``deck`` (deck indices)."""
+    state = game.new_initial_state()
+    state.apply_action(dealer)
+    for card in deck:
+        if not state.is_chance_node():
+            break
+        state.apply_action(card)
+    return state
+
+
+def _first_deal(
+    game: Any, dealer: int, deck: list[int], rng: random.Random
+) -> tuple[list[int], Any]:
+    """Random moves to the end of the first deal; the moves and the state after them."""
+    state, moves = _dealt(game, dealer, deck), []
+    while not state.is_terminal():
+        move = rng.choice(state.legal_actions())
+        after = state.child(move)
+        if after.is_chance_node():  # the next deal: its cards are another story
+            break
+        moves.append(move)
+        state = after
+    return moves, state
+
+
+def _views_alike(
+    tgame: Any,
+    enc: Any,
+    seat: int,
+    dealer: int,
+    deck: list[int],
+    other: list[int],
+    moves: list[int],
+) -> bool:
+    """Whether ``seat``'s tapete view is the same in both deals after every move (both legal)."""
+    cards = tgame.deck.cards
+    states = [
+        tgame.new_state(0, decks=[[cards[i] for i in d]], dealer=dealer) for d in (deck, other)
+    ]
+    for move in [None, *moves]:
+        if move is not None:
+            try:
+                states = [tgame.apply(s, enc.actions[move]) for s in states]
+            except tapete.errors.IllegalActionError:
+                return False
+        if tgame.observe(states[0], seat) != tgame.observe(states[1], seat):
+            return False
+    return True
+
+
 def test_states_clone_and_pickle_to_the_same_match() -> None:
     game = openspiel.load("truco(target=2)")
     state, rng = game.new_initial_state(), random.Random(4)
