@@ -162,6 +162,7 @@ def test_every_refusal_a_person_meets_has_a_sentence_in_every_language() -> None
     templates = refusal_templates() - ENGLISH_ONLY
     assert "{name}={value} is not accepted: {accepted}" in templates  # check's, a constant
     assert "{low}–{high} (min_players=2 allows 2)" in templates  # Pocha's, a literal
+    assert "{low}–{high} (max_players=8 allows 8)" in templates  # Oh Hell's, in the same call
     for lang in LANGUAGES[1:]:
         missing = sorted(t for t in templates if t not in catalog(lang))
         assert missing == [], f"{lang} lacks {missing}"

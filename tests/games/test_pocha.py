@@ -20,6 +20,7 @@ from tapete.cards import CardSet, parse_card, parse_cards, suit_mask
 from tapete.chance import dealt_order
 from tapete.games import pocha
 from tapete.games.pocha import BID
+from tapete.i18n import spec_text
 
 
 def deal(spec: str, hands: list[str], upcard: str | None = None, dealer: int = 3) -> Any:
@@ -117,6 +118,22 @@ def test_1_2_specs_that_still_say_max_players_keep_loading() -> None:
     assert narrow.players == 4
     with pytest.raises(tapete.SpecError, match=r"players=5 is not accepted: 3–4"):
         tapete.load("pocha(players=5, max_players=4)")
+
+
+def test_1_2_a_table_too_big_for_oh_hell_is_told_how_it_may_be_had() -> None:
+    """Oh Hell is 3–7 players unless ``max_players=8``: the refusal says so, as it says that
+    ``min_players=2`` allows two, in every language."""
+    with pytest.raises(tapete.SpecError) as refused:
+        tapete.load("oh_hell(players=8)")
+    assert str(refused.value) == (
+        "players=8 is not accepted: 3–7 (min_players=2 allows 2, max_players=8 allows 8)"
+    )
+    assert spec_text("es", refused.value) == (
+        "players=8 no se acepta: de 3 a 7 (min_players=2 permite 2, max_players=8 permite 8)"
+    )
+    with pytest.raises(tapete.SpecError, match=r"2–7 \(max_players=8 allows 8\)$"):
+        tapete.load("oh_hell(players=1, min_players=2)")
+    assert tapete.load("oh_hell(players=8, max_players=8)").players == 8
 
 
 def test_1_2_mano_right_of_dealer_bids_and_leads_first_and_deals_next() -> None:

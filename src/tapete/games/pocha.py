@@ -150,7 +150,16 @@ class Params:
             self.min_players <= self.players <= self.max_players,
             "players",
             self.players,
-            "{low}–{high} (min_players=2 allows 2)" if self.min_players == 3 else "{low}–{high}",
+            # The range, and how it widens where it can (Oh Hell is 3–7 unless max_players=8).
+            (
+                "{low}–{high} (min_players=2 allows 2, max_players=8 allows 8)"
+                if self.min_players == 3 and self.max_players < 8
+                else "{low}–{high} (min_players=2 allows 2)"
+                if self.min_players == 3
+                else "{low}–{high} (max_players=8 allows 8)"
+                if self.max_players < 8
+                else "{low}–{high}"
+            ),
             low=self.min_players,
             high=self.max_players,
         )
