@@ -195,6 +195,27 @@ def _views_alike(
     return True
 
 
+@pytest.mark.parametrize(
+    "spec", ["pocha(players=3, schedule=[2, 1])", "truco(target=2)", "poch(rounds=2)"]
+)
+def test_every_chance_node_offers_distinct_outcomes_whose_probabilities_sum_to_1(spec: str) -> None:
+    """What OpenSpiel's samplers and exact algorithms assume of a chance node: each outcome once,
+    a probability each, 1 in all, and the outcomes are the node's legal actions."""
+    game, rng = openspiel.load(spec), random.Random(spec)
+    state, nodes = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            assert len(set(actions)) == len(actions) == len(state.legal_actions())
+            assert sorted(actions) == state.legal_actions()
+            assert all(p > 0 for _, p in outcomes)
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            nodes += 1
+        _random_step(state, rng)
+    assert nodes > game.num_players()  # the dealer, then the cards of every deal
+
+
 def test_states_clone_and_pickle_to_the_same_match() -> None:
     game = openspiel.load("truco(target=2)")
     state, rng = game.new_initial_state(), random.Random(4)
