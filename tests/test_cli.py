@@ -738,6 +738,11 @@ def test_bots_alone_are_not_seated_at_a_poch_match_that_may_never_end(tmp_path: 
         (["serve", "--port", "99999"], "argument --port: 99999 is not a port: 0 to 65535"),
         (["serve", "--port", "-1"], "argument --port: -1 is not a port: 0 to 65535"),
         (["serve", "--bot-processes", "x"], "argument --bot-processes: 'x' is not a whole number"),
+        (["serve", "--lease", "0.0001"], "--lease: 0.0001 is not a lease: 1 to 60 seconds"),
+        (["serve", "--lease", "0"], "argument --lease: 0 is not a lease: 1 to 60 seconds"),
+        (["serve", "--lease", "-5"], "argument --lease: -5 is not a lease: 1 to 60 seconds"),
+        (["serve", "--lease", "nan"], "argument --lease: nan is not a lease: 1 to 60 seconds"),
+        (["serve", "--lease", "3600"], "argument --lease: 3600 is not a lease: 1 to 60 seconds"),
         (["arena", "pocha"], "the following arguments are required: --bots"),
     ],
 )

@@ -739,6 +739,18 @@ def _seconds(text: str) -> float:
     return float(value)
 
 
+def _lease(text: str) -> float:
+    value = float(_number(text, float))
+    try:
+        from tapete.web.cluster import LEASE_RANGE
+    except ImportError:  # no web extra: serve says so, a clearer line than the lease's
+        return value
+    low, high = LEASE_RANGE
+    if not low <= value <= high:  # nan and inf fail it too
+        raise argparse.ArgumentTypeError(f"{text} is not a lease: {low:g} to {high:g} seconds")
+    return value
+
+
 def _count(text: str) -> int:
     value = _number(text, int)
     if value < 1:
@@ -936,11 +948,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--lease",
-        type=_seconds,
+        type=_lease,
         default=5.0,
         metavar="SECONDS",
         help="how long a room's driver holds it without renewing: a dead server's rooms are "
-        "taken over within this (default 5)",
+        "taken over within this (1 to 60, default 5)",
     )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")

@@ -52,11 +52,17 @@ if TYPE_CHECKING:
     from tapete.web.reviews import Reviews
     from tapete.web.rooms import Rooms
 
-__all__ = ["LEASE", "UNAVAILABLE", "Cluster"]
+__all__ = ["LEASE", "LEASE_RANGE", "UNAVAILABLE", "Cluster"]
 
 log = logging.getLogger("tapete.web")
 
 LEASE = 5.0  # seconds a room's lease lasts unless renewed (renewed every third of it)
+# The leases a site may choose, in seconds. Shorter than a second, a renewal (every third of a
+# lease) must fit a Redis round trip and a busy event loop in a few hundred milliseconds, or
+# rooms change drivers while their server is alive (under a millisecond Redis cannot even keep
+# the key). Longer than a minute, the tables of a dead server stand still that long while its
+# people, told by the browsers' pings within seconds, are already back on another server.
+LEASE_RANGE = (1.0, 60.0)
 CLOSE_WAIT = 3.0  # seconds a stopping server waits, at most, for its Redis tasks and goodbyes
 START_WAIT = 5.0  # seconds a starting server waits, at most, to serve before it takes connections
 UNAVAILABLE = "this table is unavailable for a moment: trying again…"  # said to people
@@ -85,8 +91,9 @@ class Cluster:
     ``prefix``; ``lease`` seconds for a room's lease."""
 
     def __init__(self, url: str, *, prefix: str = "tapete", lease: float = LEASE) -> None:
-        if lease <= 0:
-            raise ValueError(f"a lease lasts a positive number of seconds, not {lease}")
+        low, high = LEASE_RANGE
+        if not low <= lease <= high:  # also refuses nan
+            raise ValueError(f"a lease lasts {low:g} to {high:g} seconds, not {lease}")
         self.url = url
         self.prefix = prefix
         self.lease = lease
