@@ -679,13 +679,20 @@ def test_a_worker_that_cannot_start_is_started_again_later_each_time_until_it_ca
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: "starting another in 4 s" in log.read_text(), 60)
+        wait_for(lambda: "3 failures in a row" in log.read_text(), 90)
         with admin.connect() as c:
             c.execute(text(f'CREATE DATABASE "{name}"'))
         both_workers(server)  # the next one started serves (and the survivor again too)
+        wait_for(lambda: "serving again" in log.read_text(), 30)
     said = log.read_text()
     assert f"server process {victim} ended (-9)" in said
     assert "starting another in 1 s" in said and "starting another in 2 s" in said
+    # The cause in full once, then a line a failure, and a line when it serves again.
+    assert said.count("Traceback") == 1 and said.count(f'database "{name}" does not exist') >= 3
+    again = [line for line in said.splitlines() if "failed to start again" in line]
+    assert len(again) >= 2 and all("StoreError: cannot reach the database" in s for s in again)
+    assert "(2 failures in a row)" in again[0] and all("starting another in" in s for s in again)
+    assert f"started after {len(again) + 1} failures: serving again" in said
     admin.dispose()
 
 

@@ -25,6 +25,7 @@ import urllib.parse
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -505,7 +506,9 @@ def _serve_one(
     reuse_port: bool = False,
     review_iterations: int = WEB_ITERATIONS,
     review_processes: int | None = None,
+    on_started: Callable[[], None] | None = None,
 ) -> None:
+    """One server process; ``on_started`` is called once it listens with its app started."""
     import gc
 
     import uvicorn
@@ -529,7 +532,14 @@ def _serve_one(
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     config = server_config(app, host, port, log_level, trusted_proxies)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started and on_started is not None:
+                on_started()
+
+    server = Server(config)
     # uvicorn drains on SIGTERM, then raises it again; left to the default, that ends the
     # process on the spot, skipping its exit handlers: the bot processes' queues are then left
     # to the resource tracker, which warns of "leaked semaphore objects" at every stop.
@@ -585,14 +595,31 @@ def worker_bot_processes(bot_processes: int | None, sharing: Sharing | None) -> 
     return max(1, processes // max(1, sharing.workers))
 
 
-def _worker(options: dict[str, Any], parent: int) -> None:
+def _worker(options: dict[str, Any], parent: int, told: Connection, quiet: bool) -> None:
     """One of ``--workers`` processes: a server sharing its port and tables. It drains and
     stops when its supervisor ``parent`` is gone (killed with -9, it cannot tell them), so a
-    restarted supervisor never finds the old servers still on the port."""
+    restarted supervisor never finds the old servers still on the port.
+
+    It tells its supervisor through ``told`` that it serves (``"up"``) or why it ended
+    (``"failed"`` and the error's first line). ``quiet``, it leaves its traceback out: the
+    supervisor has already shown the same failure's whole traceback and says the rest in a
+    line."""
     threading.Thread(target=_drain_without, args=(parent,), daemon=True).start()
     options = dict(options)
     host, port, log_level, db = (options.pop(k) for k in ("host", "port", "log_level", "db"))
-    _serve_one(host, port, log_level, db, reuse_port=True, **options)
+
+    def up() -> None:
+        told.send(("up", ""))
+
+    try:
+        _serve_one(host, port, log_level, db, reuse_port=True, on_started=up, **options)
+    except Exception as exc:
+        said = str(exc).splitlines()
+        with contextlib.suppress(OSError):  # a supervisor gone hears nothing
+            told.send(("failed", f"{type(exc).__name__}: {said[0] if said else ''}"))
+        if not quiet:
+            raise  # the whole traceback, once: what a person needs to find the cause
+        sys.exit(1)
 
 
 def _drain_without(parent: int) -> None:
@@ -609,16 +636,23 @@ RESTART_MAX = 30.0  # seconds, at most, before such a server is started again
 def _supervise(workers: int, options: dict[str, Any]) -> None:
     """Start ``workers`` servers and keep them running: one that dies is started again (later
     and later while each fails to start: ``_restart_wait``); on SIGTERM or SIGINT each is told
-    to stop (they drain) and waited for."""
+    to stop (they drain) and waited for.
+
+    A server that keeps failing to start shows its whole traceback once; each further failure
+    is one line (the error and the wait before the next start), and its recovery one line."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
     stopping = False
 
-    def start() -> Any:
-        process = context.Process(target=_worker, args=(options, os.getpid()), name="tapete-server")
+    def start(quiet: bool) -> tuple[Any, Connection]:
+        hearing, told = context.Pipe(duplex=False)
+        process = context.Process(
+            target=_worker, args=(options, os.getpid(), told, quiet), name="tapete-server"
+        )
         process.start()
-        return process
+        told.close()  # the child's end: once the child is gone, hearing sees the end
+        return process, hearing
 
     def stop(signum: int, _: Any) -> None:
         nonlocal stopping
@@ -627,9 +661,21 @@ def _supervise(workers: int, options: dict[str, Any]) -> None:
             if process.is_alive() and process.pid is not None:
                 os.kill(process.pid, signal.SIGTERM)
 
-    processes = [start() for _ in range(workers)]
+    def heard(i: int) -> list[tuple[str, str]]:
+        news = []
+        with contextlib.suppress(EOFError, OSError):
+            while hearings[i].poll():
+                news.append(hearings[i].recv())
+        return news
+
+    started = [start(quiet=False) for _ in range(workers)]
+    processes = [process for process, _ in started]
+    hearings = [hearing for _, hearing in started]
     began = [time.monotonic()] * workers
     failed = [0] * workers  # how many times in a row each ended soon after its start
+    shown = [False] * workers  # whether the traceback of each one's failures has been shown
+    why = [""] * workers  # what each said when it failed
+    failures = [0] * workers  # failures of each since it last served
     due: list[float | None] = [None] * workers  # when each that ended is started again
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -638,19 +684,41 @@ def _supervise(workers: int, options: dict[str, Any]) -> None:
         now = time.monotonic()
         for i, process in enumerate(processes):
             restart_at = due[i]
-            if stopping or (restart_at is None and process.is_alive()):
+            if restart_at is not None:
+                if now >= restart_at and not stopping:
+                    (processes[i], hearings[i]), began[i], due[i] = start(shown[i]), now, None
                 continue
-            if restart_at is None:
-                failed[i], wait = _restart_wait(now - began[i], failed[i])
-                due[i] = now + wait
+            alive = process.is_alive()  # asked first: what it said before it ended is heard
+            for kind, said in heard(i):
+                if kind == "up" and shown[i]:
+                    log.warning(
+                        "server process %s started after %s failures: serving again",
+                        process.pid,
+                        failures[i],
+                    )
+                    shown[i], failures[i] = False, 0
+                elif kind == "failed":
+                    why[i] = said
+            if stopping or alive:
+                continue
+            process.join()
+            failed[i], wait = _restart_wait(now - began[i], failed[i])
+            due[i] = now + wait
+            again = f": starting another{f' in {wait:g} s' if wait else ''}"
+            if why[i]:
+                failures[i] += 1
+            if why[i] and shown[i]:
                 log.error(
-                    "server process %s ended (%s): starting another%s",
+                    "server process %s failed to start again (%s failures in a row): %s%s",
                     process.pid,
-                    process.exitcode,
-                    f" in {wait:g} s" if wait else "",
+                    failures[i],
+                    why[i],
+                    again,
                 )
-            elif now >= restart_at:
-                processes[i], began[i], due[i] = start(), now, None
+            else:
+                log.error("server process %s ended (%s)%s", process.pid, process.exitcode, again)
+            shown[i], why[i] = shown[i] or bool(why[i]), ""
+            hearings[i].close()
     for process in processes:
         process.join(30)
 
