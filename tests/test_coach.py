@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +178,18 @@ def test_analyze_reports_in_the_players_language(
     out = capsys.readouterr().out
     assert all(w in out for w in words)
     assert "accuracy" not in out and "sampled deals a decision" not in out
+    # Its numbers as the language writes them: "precisión 87,5%", never "87.5%".
+    assert re.search(r"(precisión|precisão) \d+,\d%, (pierde|perde) \d+,\d\d ", out), out
+    assert not re.search(r"\d\.\d", out), out
+
+
+def test_analyze_reports_in_english_with_decimal_points(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "match.json"
+    record.write(short_match(), path)
+    assert main(["analyze", str(path), "--iterations", "8"]) == 0
+    assert re.search(r"accuracy \d+\.\d%, \d+\.\d\d \w+ lost", capsys.readouterr().out)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import tapete
-from tapete.i18n import LANGUAGES, RULES, catalog, rule_text, tr
+from tapete.i18n import LANGUAGES, RULES, catalog, number, rule_text, tr
 
 SRC = Path(tapete.__file__).parent
 
@@ -248,3 +248,19 @@ def test_every_rule_option_a_game_refuses_is_said_in_every_language() -> None:
         assert missing == [], f"{lang} lacks {missing}"
         for refused in seen.values():
             assert spec_text(lang, refused) != str(refused), (lang, str(refused))
+
+
+def test_numbers_are_written_with_each_language_s_decimal_mark() -> None:
+    # Spanish and Portuguese write 2,5 and 1.234,5; English 2.5 and 1,234.5.
+    assert tr("en", "expects about {n:.1f} tricks", n=2.25) == "expects about 2.2 tricks"
+    assert tr("es", "expects about {n:.1f} tricks", n=2.25) == "espera unas 2,2 bazas"
+    assert tr("pt", "expects about {n:.1f} tricks", n=2.25) == "espera umas 2,2 vazas"
+    assert tr("pt-BR", "counts {n:.1f} points in hand", n=31.0) == "conta 31,0 pontos na mão"
+    assert [number(lang, 1234.5, ",.2f") for lang in LANGUAGES] == [
+        "1,234.50",
+        "1.234,50",
+        "1.234,50",
+    ]
+    # Words and whole numbers among the values are left as they are.
+    said = tr("es", "{file} could not be read: {why}", file="a.b.json", why="línea 3")
+    assert said == "no se pudo leer a.b.json: línea 3"

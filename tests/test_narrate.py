@@ -155,12 +155,12 @@ def test_a_search_plan_names_its_moves_as_buttons() -> None:
     plan = searched(["bid 2", "play Kd"], 1.25, "points", 40)
     assert str(plan) == "bid 2 then play Kd: +1.2 points on average over 40 sampled deals"
     assert reason_words("es", plan, "french") == (
-        "pedir 2, después jugar K♦: +1.2 puntos de media en 40 repartos simulados"
+        "pedir 2, después jugar K♦: +1,2 puntos de media en 40 repartos simulados"
     )
     # A hint names its move first; its reason goes on from there.
     assert reason_words("pt", said_after(plan, "bid 2"), "french") == (
-        "depois jogar K♦: +1.2 pontos em média em 40 distribuições simuladas"
+        "depois jogar K♦: +1,2 pontos em média em 40 distribuições simuladas"
     )
     alone = said_after(searched(["bid 2"], 1.25, "chips", 40), "bid 2")
-    assert reason_words("es", alone) == "+1.2 fichas de media en 40 repartos simulados"
+    assert reason_words("es", alone) == "+1,2 fichas de media en 40 repartos simulados"
     assert said_after(plan, "bid 3") == plan

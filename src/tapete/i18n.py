@@ -13,6 +13,7 @@ every catalog covers every key used by the presenters and the apps.
 from __future__ import annotations
 
 import os
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "RULES",
     "catalog",
     "error_text",
+    "number",
     "phrase_text",
     "record_text",
     "rule_text",
@@ -1842,10 +1844,48 @@ def catalog(lang: str) -> Mapping[str, str]:
     return found
 
 
+# Languages that write 2,5 for two and a half (and 1.000 for a thousand): Spanish, Portuguese.
+_DECIMAL_COMMA = frozenset({"es", "pt"})
+_SWAP_MARKS = str.maketrans(".,", ",.")
+
+
+class _Numbers(string.Formatter):
+    """``str.format`` with the numbers' decimal and thousands marks of a decimal-comma language."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        formatted = str(super().format_field(value, format_spec))
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return formatted.translate(_SWAP_MARKS)
+        return formatted
+
+
+_NUMBERS = _Numbers()
+
+
+def _comma_decimals(lang: str) -> bool:
+    return (lang if lang in _CATALOGS else lang.split("-")[0].lower()) in _DECIMAL_COMMA
+
+
+def number(lang: str, value: float, spec: str = ".1f") -> str:
+    """``value`` formatted with ``spec`` as ``lang`` writes numbers: a decimal comma (and a
+    point between thousands) in Spanish and Portuguese, as in English otherwise.
+
+    >>> number("en", 2.25), number("es", 1234.5, ",.2f"), number("pt-BR", -0.5)
+    ('2.2', '1.234,50', '-0,5')
+    """
+    formatted = format(value, spec)
+    return formatted.translate(_SWAP_MARKS) if _comma_decimals(lang) else formatted
+
+
 def tr(lang: str, text: str, **values: Any) -> str:
-    """``text`` in ``lang``, formatted with ``values``; English when there is no translation."""
+    """``text`` in ``lang``, formatted with ``values``; English when there is no translation.
+    Numbers among the values are written as ``lang`` writes them (``number``)."""
     template = catalog(lang).get(text, text)
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    if _comma_decimals(lang):
+        return _NUMBERS.format(template, **values)
+    return template.format(**values)
 
 
 RULES = {  # a refusal's rule code (IllegalActionError.rule) -> its sentence, in English

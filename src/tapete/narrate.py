@@ -504,7 +504,7 @@ def reason_words(lang: str, reason: Reason | Move | str, deck: str | None = None
     their glyphs for a ``deck``.
 
     >>> reason_words("es", Reason("expects about {n:.1f} tricks", n=2.25))
-    'espera unas 2.2 bazas'
+    'espera unas 2,2 bazas'
     >>> reason_words("pt", Reason("{move} then {plan}", move=Move("bid 2"), plan=Move("play Kd")))
     'pedir 2, depois jogar Kd'
     """

@@ -556,5 +556,7 @@ def test_the_review_names_the_better_move_as_its_button_in_the_language() -> Non
     _, rec = play(game, ["random", "medium", "easy"], seed=6)
     replay = Replay(rec)
     replay.review = {2: Reviewed(0, 0, 1, "bid 2", "bid 1", 3.25, 0.5, "mistake", ())}
-    assert replay.review_line(2, "es") == "análisis: mejor pedir 1, -3.2 puntos (error)"
+    # Each language's own decimal mark: a comma in Spanish and Portuguese.
+    assert replay.review_line(2, "es") == "análisis: mejor pedir 1, -3,2 puntos (error)"
+    assert replay.review_line(2, "pt").startswith("análise: melhor pedir 1, -3,2 pontos")
     assert replay.review_line(2, "en").startswith("review: better bid 1, -3.2 points")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -605,8 +606,15 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     assert p.locator(f".leaderboard a[href='/players/{me['id']}']").count() == 1
     bot = p.locator(".leaderboard a[href='/players/bot%3Arandom']")
     assert bot.inner_text() == "bot (random)"  # as the lobby's seats name it, not "bot:random"
+    rating = ".leaderboard td.rating"
+    assert re.fullmatch(r"-?\d+\.\d", p.locator(rating).first.inner_text())
+    # Spanish and Portuguese write a rating of 12.5 as 12,5.
+    comma = f"() => /^-?\\d+,\\d$/.test(document.querySelector('{rating}')?.textContent ?? '')"
+    p.select_option("#lang", "pt")
+    p.wait_for_function(comma)
     p.select_option("#lang", "es")
     p.wait_for_selector(".leaderboard a[href='/players/bot%3Arandom']:text-is('bot (al azar)')")
+    p.wait_for_function(comma)
     bot.click()
     assert p.locator(".profile-page .who").inner_text() == "bot (al azar)"
     p.go_back()
@@ -1313,6 +1321,9 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
         .startswith("puntuación esperada a lo largo de la partida")
     )
     assert "pérdida por mano (puntos)" in p.locator(".review-players thead").inner_text()
+    # Its numbers with a decimal comma: accuracy 87,5%, 1,25 points lost a hand.
+    accuracy, loss = p.locator(".review-players tbody tr").first.locator("td").all_inner_texts()[:2]
+    assert re.fullmatch(r"\d+,\d%", accuracy) and re.fullmatch(r"\d+,\d\d", loss)
     context.close()
     assert errors == [], errors
 

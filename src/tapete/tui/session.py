@@ -18,7 +18,7 @@ from tapete.bots import Move
 from tapete.coach import Review, Reviewed
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
-from tapete.i18n import tr
+from tapete.i18n import number, tr
 from tapete.match import seat_rng
 from tapete.narrate import (
     Entry,
@@ -620,7 +620,7 @@ class Replay(Timeline):
             lang,
             "review: better {best}, {loss} {unit}",
             best=reason_words(lang, Move(d.best), game_deck(self.game)),  # as its button says
-            loss=f"-{d.loss:.1f}",
+            loss=f"-{number(lang, d.loss)}",
             unit=unit,
         )
         return f"{line} ({tr(lang, d.verdict)})" if d.verdict else line

@@ -41,6 +41,13 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
 }
 
+// A number as the current language writes it, with `digits` decimals: 2.5 in English, 2,5 in
+// Spanish and Portuguese. No thousands marks: as the server's text, which has none either.
+export function formatNumber(value, digits = 1) {
+  const tag = current.lang === "pt" ? "pt-BR" : current.lang;
+  return new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
+}
+
 export function t(text, values = {}) {
   return fill(current.ui[text] ?? text, values);
 }

@@ -2,7 +2,7 @@
 // profile page (/players/ID: matches, results, per-game ratings; bots too, as bot:LEVEL) and a
 // leaderboard per game (/leaderboard/GAME).
 
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { backToLobby, escapeHtml } from "./lobby.js";
 
 const KEY = "tapete:player";
@@ -107,7 +107,7 @@ export async function renderProfile(root, participant) {
   const title = (game) => escapeHtml(named.get(game) ?? game);
   const ratings = Object.entries(p.ratings)
     .map(([game, r]) => `<tr><th scope="row"><a data-link href="/leaderboard/${encodeURIComponent(game)}">${title(game)}</a></th>
-      <td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td><td>${r.matches}</td></tr>`)
+      <td class="rating">${formatNumber(r.ordinal)}</td><td>${formatNumber(r.mu)} ± ${formatNumber(r.sigma)}</td><td>${r.matches}</td></tr>`)
     .join("");
   const results = p.results
     .map((r) => `<tr><td>${title(r.game)}</td><td>${r.table_id === null ? "—" : escapeHtml(r.table_id)}</td><td>${r.score}</td>
@@ -134,7 +134,7 @@ export async function renderLeaderboard(root, game) {
     <section class="leaderboard-page">
       <h1>${t("Leaderboard: {game}", { game: escapeHtml(title) })}</h1>
       ${rows.length ? `<table class="leaderboard"><thead><tr><th>${t("rank")}</th><th>${t("player")}</th><th>${t("rating")}</th><th>${t("matches")}</th></tr></thead><tbody>
-        ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r, twins)}</td><td class="rating">${r.ordinal.toFixed(1)}</td><td>${r.matches}</td></tr>`).join("")}
+        ${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${who(r, twins)}</td><td class="rating">${formatNumber(r.ordinal)}</td><td>${r.matches}</td></tr>`).join("")}
       </tbody></table>` : `<p>${t("No rated matches yet.")}</p>`}
     </section>`;
 }

@@ -4,7 +4,7 @@
 //
 // The server keeps a review once it is made: a second request, by anyone, is answered at once.
 
-import { lang, t } from "./i18n.js";
+import { formatNumber, lang, t } from "./i18n.js";
 import { escapeHtml, refusal } from "./lobby.js";
 import { COLORS } from "./chart.js";
 
@@ -29,7 +29,7 @@ export function reviewNote(review, d, names) {
   if (d.loss <= 0) return `<span class="played">${played}</span> · <span class="good">${t("as good as the best")}</span>${options(review, d)}`;
   const worse = t("better {move}: {loss} {unit}", {
     move: `<strong>${escapeHtml(d.best_label)}</strong>`,
-    loss: `−${d.loss.toFixed(1)}`,
+    loss: `−${formatNumber(d.loss)}`,
     unit: escapeHtml(review.unit_label),
   });
   const verdict = d.verdict
@@ -41,7 +41,7 @@ export function reviewNote(review, d, names) {
 // Every legal action of a decision with its expected points, best first.
 function options(review, d) {
   const rows = (d.options || [])
-    .map(([label, value]) => `<li${label === d.played_label ? ' class="was-played"' : ""}>${escapeHtml(label)}: ${value.toFixed(1)}</li>`)
+    .map(([label, value]) => `<li${label === d.played_label ? ' class="was-played"' : ""}>${escapeHtml(label)}: ${formatNumber(value)}</li>`)
     .join("");
   return rows ? `<details class="options"><summary>${t("every option")} (${escapeHtml(review.unit_label)})</summary><ol>${rows}</ol></details>` : "";
 }
@@ -60,8 +60,8 @@ export function reviewSummary(review, names) {
   const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && d.verdict === verdict).length;
   const rows = review.players
     .map(
-      (p) => `<tr data-seat="${p.seat}"><th scope="row">${escapeHtml(names[p.seat])}</th><td>${p.accuracy.toFixed(1)}%</td>
-        <td>${p.loss_per_deal.toFixed(2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
+      (p) => `<tr data-seat="${p.seat}"><th scope="row">${escapeHtml(names[p.seat])}</th><td>${formatNumber(p.accuracy)}%</td>
+        <td>${formatNumber(p.loss_per_deal, 2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
     )
     .join("");
   return `<table class="review-players"><thead><tr><th></th><th>${t("accuracy")}</th>
