@@ -458,6 +458,14 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path) -> None:
         assert child.wait(timeout=60) == 141 and errors == ""
 
 
+def test_play_help_says_what_each_bot_level_does() -> None:
+    # --seats takes a level by name: the help says what each one plays like.
+    said = tapete("play", "--help").stdout
+    assert "bot levels, for --seats:" in said
+    assert "hard     searches sampled deals for about half a second a move" in said
+    assert "expert   the same search as hard, for about three seconds a move" in said
+
+
 def test_bench_refuses_a_duration_that_is_not_positive() -> None:
     for seconds in ("0", "-1", "nan"):
         run = tapete("bench", "pocha", "--seconds", seconds)

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import tapete
-from tapete.i18n import LANGUAGES, RULES, catalog, number, rule_text, tr
+from tapete.i18n import LANGUAGES, LEVEL_HELP, RULES, catalog, level_help, number, rule_text, tr
 
 SRC = Path(tapete.__file__).parent
 
@@ -264,3 +264,17 @@ def test_numbers_are_written_with_each_language_s_decimal_mark() -> None:
     # Words and whole numbers among the values are left as they are.
     said = tr("es", "{file} could not be read: {why}", file="a.b.json", why="línea 3")
     assert said == "no se pudo leer a.b.json: línea 3"
+
+
+def test_every_bot_level_says_what_it_does_in_every_language() -> None:
+    from tapete import bots
+
+    assert set(LEVEL_HELP) == set(bots.LEVELS)
+    for lang in LANGUAGES:
+        said = [level_help(lang, level) for level in bots.LEVELS]
+        assert all(said) and len(set(said)) == len(said)
+        if lang != "en":
+            assert not set(said) & set(LEVEL_HELP.values()), lang  # translated, not English
+    # A level with options is still that level; an outside bot has no sentence.
+    assert level_help("es", "hard(ms=300)") == level_help("es", "hard")
+    assert level_help("pt", 'exec(cmd="./mybot")') == ""

@@ -35,7 +35,7 @@ from tapete import __version__, bench, bots, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
-from tapete.i18n import LANGUAGES, error_text, rule_text, system_language, tr
+from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
 
@@ -806,7 +806,13 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules as implemented")
     p.add_argument("game")
     p.set_defaults(run=cmd_rules)
-    p = sub.add_parser("play", help="play a match (a human seat opens the table)")
+    levels = "\n".join(f"  {level:8} {what}" for level, what in LEVEL_HELP.items())
+    p = sub.add_parser(
+        "play",
+        help="play a match (a human seat opens the table)",
+        epilog=f"bot levels, for --seats:\n{levels}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", nargs="?", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument(
         "--seats",

@@ -21,9 +21,11 @@ from tapete.errors import Phrase, PhrasedError, RecordError, SpecError
 
 __all__ = [
     "LANGUAGES",
+    "LEVEL_HELP",
     "RULES",
     "catalog",
     "error_text",
+    "level_help",
     "number",
     "phrase_text",
     "record_text",
@@ -34,6 +36,15 @@ __all__ = [
 ]
 
 LANGUAGES = ("en", "es", "pt")
+
+# What each bot level does, in a sentence for a person choosing one (docs/bots.md has the rest).
+LEVEL_HELP = {
+    "random": "plays any legal move, at random",
+    "easy": "plays like a casual player: simple rules, no card counting",
+    "medium": "counts the cards still out and plays the odds",
+    "hard": "searches sampled deals for about half a second a move",
+    "expert": "the same search as hard, for about three seconds a move",
+}
 
 _ES: dict[str, str] = {
     "review": "análisis",
@@ -339,6 +350,11 @@ _ES: dict[str, str] = {
     "away": "ausente",
     "bid first": "primero hay que pedir",
     "bot ({level})": "bot ({level})",
+    "plays any legal move, at random": "juega cualquier jugada legal, al azar",
+    "plays like a casual player: simple rules, no card counting": "juega como un jugador ocasional: reglas sencillas, sin contar cartas",
+    "counts the cards still out and plays the odds": "cuenta las cartas que faltan y juega lo más probable",
+    "searches sampled deals for about half a second a move": "busca en repartos simulados durante cerca de medio segundo por jugada",
+    "the same search as hard, for about three seconds a move": "la misma búsqueda que difícil, durante unos tres segundos por jugada",
     "bot {n}": "bot {n}",
     "bot speed (seconds a move)": "velocidad de los bots (segundos por jugada)",
     "caballo": "caballo",
@@ -1237,6 +1253,11 @@ _PT: dict[str, str] = {
     "away": "ausente",
     "bid first": "primeiro é preciso apostar",
     "bot ({level})": "bot ({level})",
+    "plays any legal move, at random": "joga qualquer jogada legal, ao acaso",
+    "plays like a casual player: simple rules, no card counting": "joga como um jogador casual: regras simples, sem contar cartas",
+    "counts the cards still out and plays the odds": "conta as cartas que faltam e joga o mais provável",
+    "searches sampled deals for about half a second a move": "busca em distribuições simuladas por cerca de meio segundo por jogada",
+    "the same search as hard, for about three seconds a move": "a mesma busca que difícil, por cerca de três segundos por jogada",
     "bot {n}": "bot {n}",
     "bot speed (seconds a move)": "velocidade dos bots (segundos por jogada)",
     "caballo": "cavalo",
@@ -1875,6 +1896,13 @@ def number(lang: str, value: float, spec: str = ".1f") -> str:
     """
     formatted = format(value, spec)
     return formatted.translate(_SWAP_MARKS) if _comma_decimals(lang) else formatted
+
+
+def level_help(lang: str, level: str) -> str:
+    """What bot ``level`` does, in a sentence in ``lang``; "" for a name that is no level
+    (an outside bot, a trained policy)."""
+    help_text = LEVEL_HELP.get(level.split("(")[0].strip().lower())
+    return tr(lang, help_text) if help_text else ""
 
 
 def tr(lang: str, text: str, **values: Any) -> str:

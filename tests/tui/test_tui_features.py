@@ -560,3 +560,27 @@ def test_the_review_names_the_better_move_as_its_button_in_the_language() -> Non
     assert replay.review_line(2, "es") == "análisis: mejor pedir 1, -3,2 puntos (error)"
     assert replay.review_line(2, "pt").startswith("análise: melhor pedir 1, -3,2 pontos")
     assert replay.review_line(2, "en").startswith("review: better bid 1, -3.2 points")
+
+
+@pytest.mark.parametrize(
+    ("lang", "hard", "easy"),
+    [
+        ("en", "searches sampled deals for about half a second a move", "a casual player"),
+        ("es", "busca en repartos simulados durante cerca de medio segundo", "jugador ocasional"),
+        ("pt", "busca em distribuições simuladas por cerca de meio segundo", "jogador casual"),
+    ],
+)
+def test_each_bot_s_seat_says_what_its_level_does(
+    tmp_path: Path, lang: str, hard: str, easy: str
+) -> None:
+    async def go() -> None:
+        app = make_app(
+            "pocha(schedule=[1])", ["human", "hard", "easy", "random"], 3, tmp_path, lang
+        )
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settle(pilot)
+            tips = [str(w.tooltip or "") for w in screen.query("#seats .seat")]
+            assert tips[0] == ""  # your own seat: no level to explain
+            assert hard in tips[1] and easy in tips[2] and tips[3]
+
+    asyncio.run(go())

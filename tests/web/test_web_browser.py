@@ -1837,6 +1837,40 @@ def test_the_lobby_form_says_what_a_field_takes_in_the_page_s_language(
     assert "sustituya" in p.locator('input[name="grace"]').evaluate("el => el.validationMessage")
 
 
+@pytest.mark.parametrize(
+    ("lang", "medium", "hard"),
+    [
+        ("en", "counts the cards still out", "searches sampled deals for about half a second"),
+        ("es", "cuenta las cartas que faltan", "busca en repartos simulados"),
+        ("pt", "conta as cartas que faltam", "busca em distribuições simuladas"),
+    ],
+)
+def test_each_bot_level_says_what_it_does_where_it_is_chosen(
+    page: Any, server: Server, lang: str, medium: str, hard: str
+) -> None:
+    p = page
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:lang', '{lang}')")
+    p.reload()
+    p.select_option('select[name="game"]', "pocha")
+    seat = p.locator('select[name="seat1"]')
+    # Under the select, the chosen level's sentence, which a screen reader reads with it.
+    assert seat.get_attribute("aria-describedby") == "seat1-help"
+    assert medium in p.locator("#seat1-help").inner_text()
+    p.select_option('select[name="seat1"]', "bot:hard")
+    p.wait_for_selector(f"#seat1-help:has-text('{hard}')")
+    # Every level's option has its sentence as a tooltip; a friend's seat has none.
+    titles = seat.locator("option").evaluate_all("os => os.map((o) => o.title)")
+    assert titles[0] == "" and all(titles[1:]) and len(set(titles[1:])) == len(titles) - 1
+    # At the table, the host's seat controls say it too.
+    if lang == "en":
+        p.fill('input[name="name"]', "Ana")
+        p.click("#create button[type=submit]")
+        control = p.locator(".waiting select.seat-kind[data-seat='1']")
+        control.wait_for()
+        assert hard in (control.get_attribute("title") or "")
+
+
 # The focus ring's best contrast (WCAG ratio) against the surface around the focused control:
 # its outline's colour or its box-shadow's, whichever stands out more.
 FOCUS_RING = r"""() => {

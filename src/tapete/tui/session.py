@@ -18,7 +18,7 @@ from tapete.bots import Move
 from tapete.coach import Review, Reviewed
 from tapete.errors import IllegalActionError, InvalidActionError, SpecError
 from tapete.game import Action, Game, Outcome, Seat
-from tapete.i18n import number, tr
+from tapete.i18n import level_help, number, tr
 from tapete.match import seat_rng
 from tapete.narrate import (
     Entry,
@@ -98,6 +98,9 @@ class Scene:
     hands: tuple[tuple[str, tuple[str, ...]], ...] = ()  # every hand open (replays)
     position: str = ""  # where a replay is
     selected: int = -1  # the card the arrow keys point at
+    # seat -> what its bot level does, in a sentence (the seat box's tooltip): "hard" alone
+    # tells a newcomer nothing
+    about: Mapping[int, str] = field(default_factory=dict)
 
     def key_map(self) -> dict[str, Action]:
         """Key -> action for the cards you may play and the buttons."""
@@ -458,6 +461,7 @@ class Session(Timeline):
             message=message,
             trick_note=self.trick_note(table, taken, winner, names, lang),
             selected=selected if mine else -1,
+            about={s: level_help(lang, level) for s, level in self.levels.items()},
         )
 
 

@@ -121,6 +121,7 @@ class SeatsRow(Horizontal):
             seat.styles.height = self.styles.height
             # The title is the name and bot level; where the box is too narrow, the name alone.
             seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
+            seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
             if box.dealer:
                 # The longest form that fits the box: with "cards", with the number, the word.

@@ -15,7 +15,7 @@ from typing import Any
 
 from tapete.game import Game, format_value
 from tapete.games import ENTRIES
-from tapete.i18n import RULES, rule_text, tr
+from tapete.i18n import LEVEL_HELP, RULES, level_help, rule_text, tr
 from tapete.present import game_title
 
 __all__ = [
@@ -417,4 +417,5 @@ def strings(lang: str) -> dict[str, Any]:
         "rules": {rule: rule_text(lang, rule, text) for rule, text in RULES.items()},
         "games": {name: tr(lang, entry.summary) for name, entry in ENTRIES.items()},
         "params": {name: option_words(lang, name) for name in PARAMS},
+        "levels": {level: level_help(lang, level) for level in LEVEL_HELP},
     }

@@ -84,6 +84,11 @@ export function gameSummary(name, fallback) {
   return current.games?.[name] ?? fallback;
 }
 
+// What a bot level does, in a sentence in the current language ("" for an unknown level).
+export function levelHelp(level) {
+  return current.levels?.[level] ?? "";
+}
+
 // A rule option's label and help line, in the current language (its name with spaces if unknown).
 export function optionWords(name) {
   return current.params?.[name] ?? { label: name.replaceAll("_", " "), help: "" };

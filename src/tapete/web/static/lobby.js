@@ -1,7 +1,7 @@
 // The lobby: create a table (game, every parameter with its default, seats), join by code,
 // and the list of open public tables to join or watch.
 
-import { gameSummary, lang, optionWords, t } from "./i18n.js";
+import { gameSummary, lang, levelHelp, optionWords, t } from "./i18n.js";
 import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
@@ -94,6 +94,9 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       ["human", t("a friend")],
       ...game.levels.map((level) => [`bot:${level}`, t("bot ({level})", { level: t(level) })]),
     ];
+    // Each option says what its level does (a tooltip), and the chosen one says it under the
+    // select, read with it by a screen reader: "hard" alone tells a newcomer nothing.
+    const help = (value) => (value.startsWith("bot:") ? levelHelp(value.slice(4)) : "");
     let html = `<legend>${t("Seats")}</legend>`;
     for (let i = 0; i < n; i++) {
       if (i === 0) {
@@ -101,11 +104,16 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
         continue;
       }
       const chosen = old[i - 1] || `bot:${game.levels.includes("medium") ? "medium" : "random"}`;
-      html += `<label class="seat-row"><span>${t("seat {n}", { n: i + 1 })}</span><select name="seat${i}">${options
-        .map(([v, label]) => `<option value="${v}"${v === chosen ? " selected" : ""}>${label}</option>`)
-        .join("")}</select></label>`;
+      html += `<label class="seat-row"><span>${t("seat {n}", { n: i + 1 })}</span><select name="seat${i}" aria-describedby="seat${i}-help">${options
+        .map(([v, label]) => `<option value="${v}"${v === chosen ? " selected" : ""}${help(v) ? ` title="${escapeHtml(help(v))}"` : ""}>${label}</option>`)
+        .join("")}</select><small class="help level-help" id="seat${i}-help">${escapeHtml(help(chosen))}</small></label>`;
     }
     seats.innerHTML = html;
+    for (const choice of seats.querySelectorAll("select")) {
+      choice.addEventListener("change", () => {
+        seats.querySelector(`#${choice.name}-help`).textContent = help(choice.value);
+      });
+    }
   }
 
   function drawParams() {

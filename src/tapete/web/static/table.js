@@ -2,7 +2,7 @@
 // the buttons for what the rules offer now, the log, the scores and the end-of-match summary.
 // Everything drawn comes from the server's messages (a Table presented from your seat's view).
 
-import { cardGlyph, cardName, setDeck, t } from "./i18n.js";
+import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml, refusal } from "./lobby.js";
@@ -623,12 +623,15 @@ export class TableView {
     const box = this.$(".waiting");
     const host = room.host;
     const levelOptions = (chosen) =>
-      room.levels.map((l) => `<option value="${l}"${l === chosen ? " selected" : ""}>${t("bot ({level})", { level: t(l) })}</option>`).join("");
+      room.levels
+        .map((l) => `<option value="${l}"${l === chosen ? " selected" : ""} title="${escapeHtml(levelHelp(l))}">${t("bot ({level})", { level: t(l) })}</option>`)
+        .join("");
     const rows = room.seats
       .map((s) => {
         let control = "";
         if (host && s.kind !== "human") {
-          control = `<select data-seat="${s.seat}" class="seat-kind" aria-label="${t("seat {n}", { n: s.seat + 1 })}">
+          const what = s.kind === "bot" ? ` title="${escapeHtml(levelHelp(s.level))}"` : "";
+          control = `<select data-seat="${s.seat}" class="seat-kind" aria-label="${t("seat {n}", { n: s.seat + 1 })}"${what}>
             <option value="open"${s.kind === "open" ? " selected" : ""}>${t("empty seat")}</option>
             ${levelOptions(s.kind === "bot" ? s.level : "")}</select>`;
         } else if (host && s.kind === "human" && s.seat !== room.you) {
