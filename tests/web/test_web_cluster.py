@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 
 from conftest import _pg_admin, database_url
 from tapete.store import Store as Database
+from tapete.web.cluster import Cluster
 from tapete.web.ratelimit import SHARED_RETRY
 from webclient import Client, Gate, Server, free_port, open_socket, own_redis, process
 
@@ -694,6 +695,13 @@ def test_a_worker_that_cannot_start_is_started_again_later_each_time_until_it_ca
     assert "(2 failures in a row)" in again[0] and all("starting another in" in s for s in again)
     assert f"started after {len(again) + 1} failures: serving again" in said
     admin.dispose()
+
+
+@pytest.mark.parametrize("lease", [0.0005, 0.0, -1.0, float("nan"), 61.0])
+def test_a_lease_out_of_its_range_is_refused_by_the_library_too(lease: float) -> None:
+    # Under a millisecond Redis cannot keep the key at all (PX 0): refused before any server.
+    with pytest.raises(ValueError, match="a lease lasts 1 to 60 seconds"):
+        Cluster(REDIS, lease=lease)
 
 
 @pytest.mark.parametrize(
