@@ -1825,6 +1825,7 @@ def test_the_lobby_form_says_what_a_field_takes_in_the_page_s_language(
     assert name.evaluate("el => el.validationMessage") == "Un nombre, no solo espacios"
     p.fill('input[name="name"]', "Ana")
     p.click("#table-options summary")
+    assert p.locator('input[name="bot_delay"]').input_value() == "0,7"  # as Spanish writes it
     p.fill('input[name="turn_timer"]', "9999")
     p.click("#create button[type=submit]")
     p.wait_for_timeout(300)

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, every parameter with its default, seats), join by code,
 // and the list of open public tables to join or watch.
 
-import { gameSummary, lang, levelHelp, optionWords, t } from "./i18n.js";
+import { formatNumber, gameSummary, lang, levelHelp, optionWords, t } from "./i18n.js";
 import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
@@ -53,7 +53,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
           <label><input type="checkbox" name="public" checked> ${t("listed in the lobby")}</label>
           <label>${t("turn timer (seconds, 0: none)")} <input type="number" name="turn_timer" min="0" max="600" value="0"></label>
           <label>${t("seconds before a bot stands in for a player who left")} <input type="number" name="grace" min="0" max="600" value="20"></label>
-          <label>${t("bot speed (seconds a move)")} <input type="text" inputmode="decimal" name="bot_delay" value="0.7" aria-describedby="bot-delay-error"></label>
+          <label>${t("bot speed (seconds a move)")} <input type="text" inputmode="decimal" name="bot_delay" value="${formatNumber(0.7)}" aria-describedby="bot-delay-error"></label>
           <p id="bot-delay-error" class="field-error" role="alert" hidden>${t("The bot speed is a number of seconds from 0 to 5 (like 0.15).")}</p>
         </div></details>
         <button type="submit" class="primary">${t("Create table")}</button>
