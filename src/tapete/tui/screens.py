@@ -54,6 +54,32 @@ __all__ = ["RecordsScreen", "ReplayScreen", "RulesScreen", "SummaryScreen", "Tab
 
 log = logging.getLogger("tapete.tui")
 
+# The smallest terminal the table is drawn for (tapete.tcss): short of it the hand, the moves
+# or the keys would be cut off, so the screen says so instead of showing half a table.
+MIN_COLUMNS, MIN_ROWS = 80, 24
+
+
+def too_small(lang: str, columns: int, rows: int) -> str | None:
+    """What to tell a person whose terminal is ``columns`` x ``rows``: None when the table fits
+    (``MIN_COLUMNS`` x ``MIN_ROWS`` or more), else how big it must be and the other way to play.
+
+    >>> too_small("en", 80, 24) is None
+    True
+    >>> print(too_small("en", 60, 20))
+    The table needs a terminal of at least 80x24; this one is 60x20.
+    Make it larger (^Q quits), or play at the line prompt: tapete play --plain
+    """
+    if columns >= MIN_COLUMNS and rows >= MIN_ROWS:
+        return None
+    need = tr(
+        lang,
+        "The table needs a terminal of at least {needed}; this one is {size}.",
+        needed=f"{MIN_COLUMNS}x{MIN_ROWS}",
+        size=f"{columns}x{rows}",
+    )
+    how = tr(lang, "Make it larger (^Q quits), or play at the line prompt: tapete play --plain")
+    return f"{need}\n{how}"
+
 
 def _keys(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     out = []
@@ -83,7 +109,25 @@ class SceneScreen(Screen[None]):
     def redraw(self) -> None:
         raise NotImplementedError
 
+    @property
+    def cramped(self) -> bool:
+        """Whether the terminal is too small for the table (``too_small``)."""
+        return self.has_class("-too-small")
+
+    def check_size(self) -> None:
+        """Hide the table behind a message saying why while the terminal is too small for it;
+        show it again once it fits."""
+        size = self.app.size
+        said = too_small(self.lang, size.width, size.height)
+        self.set_class(said is not None, "-too-small")
+        if said is not None:
+            self.query_one("#too-small", Static).update(said)
+
+    def on_resize(self) -> None:
+        self.check_size()
+
     def on_screen_resume(self) -> None:
+        self.check_size()
         self.redraw()  # the language may have changed on a screen above
 
     def watch_scene(self, scene: Scene | None) -> None:
@@ -92,13 +136,19 @@ class SceneScreen(Screen[None]):
 
     def action_language(self) -> None:
         self.tapete.cycle_language()
+        self.check_size()
         self.redraw()
 
     def action_contrast(self) -> None:
         self.tapete.toggle_contrast()
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.game_page(), self.game_name()))
+        self.app.push_screen(RulesScreen(self.game_page(), self.game_name(), self.key_help()))
+
+    def key_help(self) -> RichTable | None:
+        """The keys of this screen, said in full above the rules (F1 or ?); None: the bar at
+        its foot names them all."""
+        return None
 
     def game_page(self) -> str:
         raise NotImplementedError
@@ -108,6 +158,7 @@ class SceneScreen(Screen[None]):
 
     def table_widgets(self) -> ComposeResult:
         cls = type(self)
+        yield Static(id="too-small")
         yield TitleBar(id="title").data_bind(scene=cls.scene)
         yield SeatsRow(id="seats").data_bind(scene=cls.scene)
         with Horizontal(id="middle"):
@@ -173,6 +224,7 @@ class TableScreen(SceneScreen):
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
+        self.check_size()
         self.advance()
 
     def game_page(self) -> str:
@@ -180,6 +232,39 @@ class TableScreen(SceneScreen):
 
     def game_name(self) -> str:
         return self.session.game.name
+
+    def key_help(self) -> RichTable:
+        """Every key of the table, those the bar at its foot leaves out among them (the arrows,
+        Enter, - and +), in the table's language."""
+        rows = [
+            ("1 … 9, 0", "play the card with that key; [1] marks a card you may play now"),
+            ("← → Enter", "choose a card (it shows between › and ‹), then play it"),
+            (
+                "a b c …",
+                "the move of the button showing that letter or digit: bid, sing, raise, accept,"
+                " run, bet, pass",
+            ),
+            ("- +", "a lower or higher amount on the button between them; its letter places it"),
+            ("h", "a hint from the hard bot"),
+            ("u  ^Z", "undo your last move"),
+            ("F1  ?", "these rules and keys"),
+            ("F2", "language"),
+            ("F3", "the bots' speed"),
+            ("F4", "high contrast"),
+            ("F5", "saved matches"),
+            ("^Q", "quit"),
+        ]
+        table = RichTable(
+            title=tr(self.lang, "Keys at the table"),
+            title_justify="left",
+            show_header=False,
+            box=None,
+        )
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for keys, what in rows:
+            table.add_row(keys, tr(self.lang, what))
+        return table
 
     def redraw(self) -> None:
         self.scene = self.session.scene(
@@ -194,8 +279,8 @@ class TableScreen(SceneScreen):
 
     def act(self, action: int | None) -> None:
         """Play ``action`` for you: refused with the rule's sentence, or played and bots go on."""
-        if action is None:
-            return
+        if action is None or self.cramped:
+            return  # a move chosen on a table out of sight is not played
         if not self.waiting_for_you:
             self.say(tr(self.lang, "wait for your turn"))
             return
@@ -319,6 +404,9 @@ class TableScreen(SceneScreen):
     def on_key(self, event: events.Key) -> None:
         scene = self.scene
         if scene is None or event.character is None:
+            return
+        if self.cramped and event.is_printable:
+            event.stop()  # the table is out of sight: its keys do nothing until it shows
             return
         if self.finished and event.character == "r":
             event.stop()
@@ -492,10 +580,12 @@ class ReplayScreen(SceneScreen):
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
+        self.check_size()
         self.fit()
         self.redraw()
 
     def on_resize(self) -> None:
+        self.check_size()
         self.fit()
         self.redraw()
 
@@ -564,10 +654,11 @@ class RulesScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1", "app.pop_screen", "close")]
 
-    def __init__(self, page: str, game: str | None = None) -> None:
+    def __init__(self, page: str, game: str | None = None, keys: RichTable | None = None) -> None:
         super().__init__()
         self.page = page
         self.game = game
+        self.keys = keys  # the keys of the screen it was opened from, listed before the rules
 
     def compose(self) -> ComposeResult:
         from tapete.cli import _rules_text
@@ -583,6 +674,8 @@ class RulesScreen(Screen[None]):
             )
             yield Static(Text(note, style="italic"), id="rules-note")
         with VerticalScroll(id="rules"):
+            if self.keys is not None:
+                yield Static(self.keys, id="rules-key-list")
             yield Markdown(_rules_text(self.page))
         yield Static(id="rules-keys")
 

@@ -337,15 +337,21 @@ class BowlsBoard(Static):
 
 
 class CardView(Static):
-    """A card of your hand: its key above it, lit when you may play it."""
+    """A card of your hand: its key above it, lit when you may play it. The key of a card you
+    may play is also drawn in brackets (``[1]``), one you may not bare, and the card the arrow
+    keys point at between ``›`` and ``‹``: without colour (NO_COLOR, a monochrome terminal) these
+    signs alone say which cards are legal and which one Enter plays."""
 
     class Chosen(Message):
         def __init__(self, card: str) -> None:
             self.card = card
             super().__init__()
 
-    def __init__(self, card: str, key: str, deck: str, legal: bool, classes: str) -> None:
-        face = Text(key or " ", style="bold")
+    def __init__(
+        self, card: str, key: str, deck: str, legal: bool, classes: str, selected: bool = False
+    ) -> None:
+        sign = f"[{key}]" if key and legal else key or " "
+        face = Text(f"›{sign}‹" if selected else sign, style="bold")
         face.append("\n")
         face.append_text(card_text(card, deck, paper=legal))
         super().__init__(face, classes=classes)
@@ -374,7 +380,8 @@ class HandRow(HorizontalScroll):
                 classes += " -hinted"
             if self.scene.selected == index:
                 classes += " -selected"
-            yield CardView(card.text, card.key, table.deck, card.legal, classes)
+            selected = self.scene.selected == index
+            yield CardView(card.text, card.key, table.deck, card.legal, classes, selected)
         for _ in range(table.blind):
             yield CardView("?", "", table.deck, False, "card -black -illegal" + many)
 

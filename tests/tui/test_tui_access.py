@@ -1,0 +1,92 @@
+"""The table for people without colour or a large terminal: the signs that carry a card's
+legality without colour, and a clear word when the terminal is too small for the table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tapete.tui.screens import TableScreen
+from tuikit import cards_on_screen, make_app, settle, text_of
+
+FOUR = ["human", "random", "random", "random"]
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def key_line(screen: TableScreen) -> list[str]:
+    """The line above each card of your hand, as drawn."""
+    return [text_of(c).split("\n")[0].strip() for c in cards_on_screen(screen)]
+
+
+def test_legal_cards_and_the_selected_one_are_told_apart_without_colour(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[5])", FOUR, 1, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            assert key_line(screen) == [""] * 5  # bidding: no card can be played
+            while not any(c.has_class("-illegal") and c.key for c in cards_on_screen(screen)):
+                legal = screen.session.game.legal_actions(screen.session.state)
+                screen.act(legal[0])
+                screen = await settle(pilot)
+                assert not screen.finished, "the seed never left a card you may not play"
+            cards = cards_on_screen(screen)
+            for card, sign in zip(cards, key_line(screen), strict=True):
+                lit = card.has_class("-legal")
+                assert sign == (f"[{card.key}]" if lit else card.key), (card.card, sign)
+            await pilot.press("right")
+            assert key_line(screen)[0] == f"›{key_line(screen)[0][1:-1]}‹"
+            marked = [s.startswith("›") for s in key_line(screen)]
+            assert marked == [True] + [False] * (len(marked) - 1)
+
+    run(go())
+
+
+def test_a_terminal_too_small_says_so_and_plays_nothing_until_it_fits(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[2])", FOUR, 1, tmp_path, lang="es")
+        async with app.run_test(size=(60, 20)) as pilot:
+            screen = await settle(pilot)
+            said = screen.query_one("#too-small", Static)
+            assert said.display and "80x24" in text_of(said) and "60x20" in text_of(said)
+            assert "tapete play --plain" in text_of(said)
+            assert not any(w.display for w in screen.children if w is not said)
+            steps = len(screen.session.steps)
+            await pilot.press("1", "h", "u")
+            await pilot.pause()
+            assert len(screen.session.steps) == steps and screen.waiting_for_you
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert not said.display
+            assert all(c.region.right <= 80 and c.region.bottom <= 24 for c in screen.children)
+            await pilot.press("1")
+            await pilot.pause()
+            assert len(screen.session.steps) > steps
+
+    run(go())
+
+
+def test_f1_and_question_mark_list_every_key_of_the_table_in_its_language(
+    tmp_path: Path,
+) -> None:
+    async def go() -> None:
+        app = make_app("poch(rounds=1)", FOUR, 1, tmp_path, lang="pt")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            for key in ("f1", "question_mark"):
+                await pilot.press(key)
+                await pilot.pause()
+                listed = text_of(app.screen.query_one("#rules-key-list", Static))
+                assert listed.strip().startswith("Teclas na mesa")
+                assert "desfazer sua última jogada" in listed
+                for named in ("← →", "Enter", "- +", "^Z", "F5", "^Q", "[1]"):
+                    assert named in listed, named
+                await pilot.press("escape")
+                await pilot.pause()
+                assert isinstance(app.screen, TableScreen)
+
+    run(go())
