@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tapete import record
-from tapete.cli import main
+from tapete.cli import LINE_LIMIT, main
 from tuikit import where_modes_hold
 
 
@@ -129,6 +129,30 @@ def test_a_human_is_reprompted_with_the_rule_after_an_illegal_entry(tmp_path: Pa
     assert human[0] == "bid 0"  # the refused entries left no trace
     assert rec.seats[0].kind == "human"
     record.replay(rec)
+
+
+def test_the_prompt_refuses_hostile_lines_in_the_players_language_without_echoing_them() -> None:
+    # Enter alone, a pasted page, control characters: each is refused (the first by asking
+    # again) in Spanish, the long line by its length and never written back.
+    huge = "a" * 100_000
+    run = tapete(
+        "play",
+        "pocha(players=3, schedule=1)",
+        "--seats",
+        "human,easy,easy",
+        "--seed",
+        "1",
+        "--plain",
+        "--lang",
+        "es",
+        stdin=f"\n{huge}\nx\x01\n",
+    )
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "esa línea es demasiado larga (100000 caracteres): escribe una jugada" in run.stdout
+    assert "'x\\x01' no es una jugada aquí" in run.stdout
+    assert huge[:LINE_LIMIT] not in run.stdout and len(run.stdout) < 5_000
+    assert run.stdout.count("tu jugada (bid 0, bid 1):") == 4  # asked again after each line
+    assert "entrada cerrada: partida abandonada" in run.stderr
 
 
 def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: Path) -> None:

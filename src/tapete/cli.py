@@ -42,8 +42,33 @@ from tapete.narrate import line, record_lines, step_entries, view_text
 __all__ = ["main"]
 
 
+# The longest line the prompt reads as a move: a longer one (a paste gone wrong, a file sent by
+# mistake) is read to its end and refused by its length, never echoed back.
+LINE_LIMIT = 200
+
+
+def _read_line(stdin: TextIO) -> tuple[str, int] | None:
+    """The next line of ``stdin`` without its end, and how many characters it had; None at the
+    end of input. A line past ``LINE_LIMIT`` is read to its end in pieces of that size (a huge
+    one is never held whole) and given as "" with its length."""
+    line = stdin.readline(LINE_LIMIT + 1)
+    if not line:
+        return None
+    if line.endswith("\n") or len(line) <= LINE_LIMIT:
+        return line.rstrip("\r\n"), len(line.rstrip("\r\n"))
+    length = len(line)
+    while line and not line.endswith("\n"):
+        line = stdin.readline(LINE_LIMIT + 1)
+        length += len(line)
+    return "", length - line.endswith("\n")
+
+
 class HumanSeat:
-    """A person at a line-based prompt: sees the view, types an action, is told why not."""
+    """A person at a line-based prompt: sees the view, types an action, is told why not.
+
+    An empty line asks again; a line past ``LINE_LIMIT`` characters is refused by its length;
+    text that is no move is refused in the person's language (in English with the notation's
+    full explanation); the end of input (^D) abandons the match."""
 
     kind = "human"
     name = "human"
@@ -73,17 +98,33 @@ class HumanSeat:
         while True:
             prompt = tr(self.lang, "your move ({options})", options=options)
             print(f"{who}{prompt}: ", end="", file=out, flush=True)
-            line = self.stdin.readline()
-            if not line:
+            read = _read_line(self.stdin)
+            if read is None:
                 print(file=out)
                 raise AbandonedError(tr(self.lang, "input closed: match abandoned"))
+            line, length = read
+            if length > LINE_LIMIT:
+                said = tr(
+                    self.lang, "that line is too long ({n} characters): type a move", n=length
+                )
+                print(f"  {said}", file=out)
+                continue
             text = line.strip()
+            if not text:
+                continue  # Enter alone: the prompt, with the moves on offer, again
             if text in ("q", "quit", "exit"):
                 raise AbandonedError(tr(self.lang, "match abandoned"))
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
-                print(f"  {exc}", file=out)
+                # The notation's explanation is English; the other languages say it is no move
+                # (the prompt lists the moves there are).
+                said = (
+                    str(exc)
+                    if self.lang == "en"
+                    else tr(self.lang, "{entry!r} is not a move here", entry=text)
+                )
+                print(f"  {said}", file=out)
 
     def illegal(self, error: IllegalActionError) -> None:
         why = rule_text(self.lang, error.rule, error.message)
