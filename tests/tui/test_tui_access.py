@@ -8,8 +8,9 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from tapete.tui.resume import QuitScreen
 from tapete.tui.screens import TableScreen
-from tuikit import cards_on_screen, make_app, settle, text_of
+from tuikit import cards_on_screen, make_app, settle, table_screen, text_of
 
 FOUR = ["human", "random", "random", "random"]
 
@@ -88,5 +89,24 @@ def test_f1_and_question_mark_list_every_key_of_the_table_in_its_language(
                 await pilot.press("escape")
                 await pilot.pause()
                 assert isinstance(app.screen, TableScreen)
+
+    run(go())
+
+
+def test_ctrl_c_at_the_table_asks_before_leaving_as_ctrl_q_does(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[2])", FOUR, 1, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await pilot.press("0")
+            await settle(pilot)
+            assert screen.session.steps
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            asked = app.screen
+            assert isinstance(asked, QuitScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            assert table_screen(app) is app.screen and app.is_running
 
     run(go())

@@ -178,6 +178,13 @@ class TapeteApp(App[None]):
 
         ask_to_quit(self)
 
+    def action_help_quit(self) -> None:
+        """^C does as ^Q does, as it does at the line prompt: it leaves, asking first when a
+        match under way would be lost (Textual's own ^C only says, in English, to press ^Q)."""
+        from tapete.tui.resume import ask_to_quit
+
+        ask_to_quit(self)
+
     def save_record(
         self, rec: Record, into: Path | None = None, was: Record | None = None
     ) -> Written:
