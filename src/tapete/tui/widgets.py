@@ -471,7 +471,9 @@ def _pieces(buttons: Iterable[ButtonKey], short: bool) -> list[_Piece]:
 
 def _button_piece(button: ButtonKey, label: str, least: int) -> _Piece:
     """A button as its widgets (a stepper's ``-`` and ``+`` beside it) and the columns they
-    take: the label, its padding, the margin after it."""
+    take: the label, its padding, the margin after it. A move the rules forbid now ends in
+    ``✗`` as well as being struck through: a terminal without that style still shows it."""
+    label = label if button.legal else f"{label} ✗"
     classes = "action" + (" -short" if least < 6 else "")
     classes += " -hinted" if button.hinted else ""
     classes += "" if button.legal else " -refused"
