@@ -60,6 +60,7 @@ def test_a_terminal_too_small_says_so_and_plays_nothing_until_it_fits(tmp_path: 
             await pilot.press("1", "h", "u")
             await pilot.pause()
             assert len(screen.session.steps) == steps and screen.waiting_for_you
+            assert screen.message == ""  # no hint was asked for either
             await pilot.resize_terminal(80, 24)
             await pilot.pause()
             assert not said.display
