@@ -155,6 +155,34 @@ def test_the_prompt_refuses_hostile_lines_in_the_players_language_without_echoin
     assert "entrada cerrada: partida abandonada" in run.stderr
 
 
+def test_a_match_at_the_prompt_ends_with_every_final_score_in_the_players_language(
+    tmp_path: Path,
+) -> None:
+    # Two hands: the last hand's points alone would not say the standings.
+    path = tmp_path / "two.json"
+    cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    cycle = "bid 0\nbid 1\nbid 2\n" + "".join(f"play {c}\n" for c in cards)
+    run = tapete(
+        "play",
+        "pocha(players=3, schedule=[1, 2])",
+        "--seats",
+        "human,easy,easy",
+        "--seed",
+        "4",
+        "--lang",
+        "pt",
+        "--record",
+        str(path),
+        stdin=cycle * 10,
+    )
+    assert run.returncode == 0, run.stderr
+    rec = record.loads(path.read_text())
+    assert rec.result is not None
+    names = ["você", *(s.name for s in rec.seats[1:])]
+    totals = ", ".join(f"{n} {v}" for n, v in zip(names, rec.result["scores"], strict=True))
+    assert run.stdout.rstrip().splitlines()[-1] == f"placar final: {totals}"
+
+
 def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: Path) -> None:
     path = tmp_path / "you.json"
     cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]

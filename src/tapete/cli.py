@@ -131,6 +131,26 @@ class HumanSeat:
         print(f"  {tr(self.lang, 'not allowed')}: {why} [{error.rule}]", file=self.stdout)
 
 
+def final_scores(lang: str, scores: Sequence[int], names: Sequence[str]) -> str:
+    """The line that ends a match at the prompt: every seat's final score, or every team's
+    where the game scores by team (one score per team, fewer than the seats). The hands' lines
+    before it give each hand's points only, and the view with the totals is shown at one's own
+    turns, so without it the standings after the last hand went untold.
+
+    >>> final_scores("es", (12, -5), ["tú", "easy (1)"])
+    'puntuación final: tú 12, easy (1) -5'
+    >>> final_scores("en", (7, 3), ["you", "a", "b", "c"])
+    'final scores: team 1 7, team 2 3'
+    """
+    labels = (
+        names
+        if len(scores) == len(names)
+        else [tr(lang, "team {n}", n=i + 1) for i in range(len(scores))]
+    )
+    told = ", ".join(f"{label} {score}" for label, score in zip(labels, scores, strict=False))
+    return f"{tr(lang, 'final scores')}: {told}"
+
+
 def _rules_text(name: str) -> str:
     page = f"{name}.md"
     packaged = resources.files("tapete") / "docs" / "rules" / page
@@ -435,6 +455,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                     keep=keep_so_far,
                 )
             finish(final)
+        if humans and (outcome := game.outcome(final)) is not None:
+            print(final_scores(lang, outcome.scores, told))
     except KeyboardInterrupt:
         # ^C (or a bot interrupted): what the --record file holds goes on, as q's would.
         if not humans:
