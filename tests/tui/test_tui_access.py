@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from tapete.tui.resume import QuitScreen
 from tapete.tui.screens import TableScreen
@@ -109,5 +109,32 @@ def test_ctrl_c_at_the_table_asks_before_leaving_as_ctrl_q_does(tmp_path: Path) 
             await pilot.press("n")
             await pilot.pause()
             assert table_screen(app) is app.screen and app.is_running
+
+    run(go())
+
+
+def test_the_quit_question_keeps_every_choice_whole_on_a_narrow_terminal(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pocha(schedule=[2])", FOUR, 1, tmp_path, lang="es")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            await pilot.press("0")
+            await settle(pilot)
+            await pilot.resize_terminal(40, 15)
+            await pilot.pause()
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert isinstance(app.screen, QuitScreen)
+            buttons = list(app.screen.query(Button))
+            assert len(buttons) == 3
+            for button in buttons:  # each within the screen, its words in full
+                assert button.region.x >= 0 and button.region.right <= 40, button.label
+                assert button.region.width >= len(str(button.label)), button.label
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert len({b.region.y for b in buttons}) == 1  # room again: one row
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.screen is table_screen(app) and screen.session.steps
 
     run(go())

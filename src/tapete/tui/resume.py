@@ -15,14 +15,20 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tapete.i18n import tr
 from tapete.record import write
 from tapete.tui import records
-from tapete.tui.saving import SAVE_ELSEWHERE, NotSavedScreen, SaveAsScreen, suggested_file
+from tapete.tui.saving import (
+    SAVE_ELSEWHERE,
+    ChoiceRow,
+    NotSavedScreen,
+    SaveAsScreen,
+    suggested_file,
+)
 
 if TYPE_CHECKING:
     from tapete.tui.app import TapeteApp
@@ -139,8 +145,6 @@ class QuitScreen(ModalScreen[str | None]):
         width: auto; max-width: 90%; height: auto; padding: 1 2;
         background: $panel; border: round $accent;
     }
-    QuitScreen Horizontal { width: auto; height: auto; margin-top: 1; }
-    QuitScreen Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "choose('save')", "save and quit"),
@@ -157,10 +161,14 @@ class QuitScreen(ModalScreen[str | None]):
         with Vertical():
             yield Static(Text(tr(lang, "quit this match?"), style="bold"), id="quit-title")
             yield Static(tr(lang, "it is saved with your records, to go on with later"))
-            with Horizontal():
+            with ChoiceRow():
                 yield Button(f"y {tr(lang, 'save and quit')}", id="save", compact=True)
                 yield Button(f"d {tr(lang, 'quit without saving')}", id="discard", compact=True)
                 yield Button(f"n {tr(lang, 'keep playing')}", id="keep", compact=True)
+
+    def on_resize(self) -> None:
+        for row in self.query(ChoiceRow):
+            row.fit()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from tapete.tui.screens import TableScreen
 
 __all__ = [
+    "ChoiceRow",
     "NotSavedScreen",
     "SaveAsScreen",
     "Why",
@@ -199,6 +200,30 @@ class SaveAsScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+class ChoiceRow(Horizontal):
+    """A dialog's buttons side by side, or one under another where the terminal is too narrow
+    for the row (``fit``): every choice stays in sight and whole, its key with it."""
+
+    DEFAULT_CSS = """
+    ChoiceRow { width: auto; height: auto; margin-top: 1; }
+    ChoiceRow Button { margin-right: 2; }
+    ChoiceRow.-stacked { layout: vertical; }
+    ChoiceRow.-stacked Button { margin-right: 0; }
+    """
+
+    # The columns around the row in its dialog: the border and the padding on either side.
+    CHROME = 6
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Stack the buttons when their row is wider than the terminal."""
+        labels = [str(b.label) for b in self.query(Button)]
+        wide = sum(len(label) + 2 + 2 for label in labels) + self.CHROME
+        self.set_class(wide > self.app.size.width, "-stacked")
+
+
 class NotSavedScreen(ModalScreen[str | None]):
     """Leave a match that is in no file? s saves it in another file, d leaves without it, n
     (esc) stays. Leaving is quitting (^Q) or a rematch (``r``, which puts a new match in its
@@ -210,8 +235,6 @@ class NotSavedScreen(ModalScreen[str | None]):
         width: 76; max-width: 100%; height: auto; padding: 1 2;
         background: $panel; border: round $error;
     }
-    NotSavedScreen Horizontal { width: auto; height: auto; margin-top: 1; }
-    NotSavedScreen Button { margin-right: 2; }
     #not-saved-why { color: $error; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -235,10 +258,14 @@ class NotSavedScreen(ModalScreen[str | None]):
         with Vertical():
             yield Static(Text(title, style="bold"), id="not-saved-title")
             yield Static("\n".join(failure_lines(lang, self.failed)), id="not-saved-why")
-            with Horizontal():
+            with ChoiceRow():
                 yield Button(f"s {tr(lang, 'save in another file')}", id="elsewhere", compact=True)
                 yield Button(f"d {discard}", id="discard", compact=True)
                 yield Button(f"n {stay}", id="stay", compact=True)
+
+    def on_resize(self) -> None:
+        for row in self.query(ChoiceRow):
+            row.fit()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)
