@@ -124,8 +124,9 @@ def test_the_quit_question_keeps_every_choice_whole_on_a_narrow_terminal(tmp_pat
             await pilot.pause()
             await pilot.press("ctrl+q")
             await pilot.pause()
-            assert isinstance(app.screen, QuitScreen)
-            buttons = list(app.screen.query(Button))
+            asked = app.screen
+            assert isinstance(asked, QuitScreen)
+            buttons = list(asked.query(Button))
             assert len(buttons) == 3
             for button in buttons:  # each within the screen, its words in full
                 assert button.region.x >= 0 and button.region.right <= 40, button.label
