@@ -183,6 +183,44 @@ def test_a_match_at_the_prompt_ends_with_every_final_score_in_the_players_langua
     assert run.stdout.rstrip().splitlines()[-1] == f"placar final: {totals}"
 
 
+def test_a_dumb_terminal_gets_the_line_prompt_not_the_table(tmp_path: Path) -> None:
+    # A real terminal (a pseudo-terminal) that says it is dumb: the table's escape codes would
+    # reach the person as text, so the line prompt is used, and said why.
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "dumb", "TAPETE_DATA": str(tmp_path)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", "pocha(players=3, schedule=1)"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+    ) as child:
+        os.close(follower)
+        os.write(leader, b"q\n")
+        said = b""
+        # Read until the terminal closes; a table opened instead would never close it, so the
+        # wait is bounded (a safety net, not a measure of speed) and the child ended after it.
+        while select.select([leader], [], [], 60)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the child is gone and its terminal closed
+                break
+            if not chunk:
+                break
+            said += chunk
+        if child.poll() is None:
+            child.kill()
+        assert child.wait() == 1, said
+    os.close(leader)
+    text = said.decode()
+    assert "a dumb terminal (TERM=dumb) cannot draw the table: plain text instead" in text
+    assert "your move (bid 0, bid 1)" in text and "match abandoned" in text
+    assert "\x1b[" not in text  # no escape code reached the terminal
+
+
 def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: Path) -> None:
     path = tmp_path / "you.json"
     cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]

@@ -178,9 +178,19 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _terminal_app(plain: bool, program: str | None = None) -> bool:
-    """Whether to open the Textual app: not asked for plain text, a terminal, Textual installed,
-    and no outside bot ``program`` at the table (which the table cannot seat)."""
+    """Whether to open the Textual app: not asked for plain text, a terminal that can draw it
+    (not ``TERM=dumb``), Textual installed, and no outside bot ``program`` at the table (which
+    the table cannot seat)."""
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    if os.environ.get("TERM") == "dumb":
+        # A terminal that moves no cursor and shows no colour (an editor's shell, a screen
+        # reader's plain console) would get the table's escape codes as text.
+        print(
+            "tapete: a dumb terminal (TERM=dumb) cannot draw the table: plain text instead, as"
+            " with --plain",
+            file=sys.stderr,
+        )
         return False
     if program is not None:
         print(
