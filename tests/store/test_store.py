@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import threading
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 import tapete
 from tapete.match import play
@@ -127,6 +128,40 @@ def test_finishing_stores_the_record_results_and_ratings(db_url: str) -> None:
     assert next(r for r in board if r["participant"] == ana.id)["name"] == "Ana"
     ordinals = [r["ordinal"] for r in board]
     assert ordinals == sorted(ordinals, reverse=True)
+
+
+def test_finished_matches_are_listed_oldest_first_with_who_played_and_won(db_url: str) -> None:
+    """An organiser's export reads every finished match of an evening from the store: the
+    records as kept, their results by seat, and only those finished since a moment given in
+    any time zone."""
+    store = Store(db_url)
+    ana, _ = store.create_player("Ana")
+    game = tapete.load("pocha(schedule=[1])")
+    kept = []
+    for seed in range(3):
+        row = store.create_table(game.spec, seed=seed, seats=SEATS, public=seed != 1)
+        _, rec = play(game, ["random"] * 4, seed=seed)
+        who = [ana.id, "bot:random", "bot:easy", "guest:abc"]
+        store.finish(row.id, game.name, dumps(rec), [(s, who[s], s, s == 0) for s in range(4)])
+        kept.append((row.id, dumps(rec)))
+    store.create_table(game.spec, seed=9, seats=SEATS)  # not finished: not listed
+    # The first match ended yesterday evening.
+    yesterday = datetime.now(UTC) - timedelta(days=1)
+    with store.engine.begin() as c:
+        c.execute(
+            update(schema.records)
+            .where(schema.records.c.table_id == kept[0][0])
+            .values(finished_at=yesterday)
+        )
+    every = store.finished()
+    assert [(f.table_id, f.record) for f in every] == kept
+    assert every[1].game == "pocha" and every[1].won == (True, False, False, False)
+    assert every[1].participants == (ana.id, "bot:random", "bot:easy", "guest:abc")
+    assert every[1].names == ("Ana", None, None, None)
+    # An hour ago, said on a clock five hours ahead of UTC: today's two matches only.
+    since = (datetime.now(UTC) - timedelta(hours=1)).astimezone(timezone(timedelta(hours=5)))
+    assert [f.table_id for f in store.finished(since)] == [kept[1][0], kept[2][0]]
+    assert store.finished(datetime.now(UTC) + timedelta(hours=1)) == []
 
 
 def test_a_profile_counts_every_match_and_lists_only_the_newest(db_url: str) -> None:

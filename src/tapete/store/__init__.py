@@ -50,6 +50,7 @@ from tapete.store import schema
 __all__ = [
     "ActionRow",
     "ConflictError",
+    "Finished",
     "Player",
     "Store",
     "StoreError",
@@ -105,6 +106,22 @@ class ActionRow:
     idx: int
     seat: int
     action: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished match as the store keeps it: its table id (``ROOM.N`` for a web room's
+    match N), its game's name, its complete ``tapete-record/1``, when it ended (UTC), and by
+    seat who its results went to (a player id, ``bot:LEVEL`` or ``guest:…``), whether the seat
+    won, and the player's name (None for a bot or a guest)."""
+
+    table_id: str
+    game: str
+    record: str
+    finished_at: datetime
+    participants: tuple[str, ...] = ()
+    won: tuple[bool, ...] = ()
+    names: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -483,6 +500,41 @@ class Store:
                 .values(status="finished", updated_at=now)
             )
             _rate(c, game, results, teams)
+
+    def finished(self, since: datetime | None = None) -> list[Finished]:
+        """Every finished match, oldest first, with its results by seat; only those that ended
+        at ``since`` or later when it is given (an aware datetime)."""
+        r, res, p = schema.records, schema.results, schema.players
+        query = select(r.c.table_id, r.c.game, r.c.record, r.c.finished_at).order_by(
+            r.c.finished_at, r.c.table_id
+        )
+        if since is not None:
+            # in UTC, as every time is written: SQLite compares the text and keeps no zone
+            query = query.where(r.c.finished_at >= since.astimezone(UTC))
+        seats = (
+            select(res.c.table_id, res.c.participant, res.c.won, p.c.name)
+            .join(p, p.c.id == res.c.participant, isouter=True)
+            .where(res.c.table_id.in_(bindparam("ids", expanding=True)))
+            .order_by(res.c.table_id, res.c.seat)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+            by_table: dict[str, list[tuple[str, bool, str | None]]] = {}
+            if rows:
+                for table_id, who, won, name in c.execute(seats, {"ids": [r[0] for r in rows]}):
+                    by_table.setdefault(table_id, []).append((who, bool(won), name))
+        return [
+            Finished(
+                table_id,
+                game,
+                text,
+                _utc(when),
+                tuple(who for who, _, _ in by_table.get(table_id, [])),
+                tuple(won for _, won, _ in by_table.get(table_id, [])),
+                tuple(name for _, _, name in by_table.get(table_id, [])),
+            )
+            for table_id, game, text, when in rows
+        ]
 
     def record(self, table_id: str) -> str | None:
         query = select(schema.records.c.record).where(schema.records.c.table_id == table_id)
