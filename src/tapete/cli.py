@@ -7,6 +7,7 @@ tapete play pocha --seats human,random,random,random --seed 7 --record out.json 
 tapete play --resume out.json                         (go on with a match saved unfinished)
 tapete replay out.json                                (step through it; --plain prints it)
 tapete records                                        (the matches saved at the table)
+tapete export evening/ --since 2026-12-05T19:00       (the web app's finished matches, to files)
 tapete bench "pocha(players=4, schedule=9)" --seconds 5 --json
 tapete bench "pocha(players=4, schedule=9)" --compare-openspiel
 tapete playthrough "pocha(schedule=[1, 2])" --seed 1
@@ -27,6 +28,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -645,6 +647,99 @@ def cmd_records(args: argparse.Namespace) -> int:
     return 0
 
 
+def _moment(text: str) -> datetime:
+    """``--since``: an ISO date or date and time (``2026-12-05``, ``2026-12-05T19:00``), in
+    this machine's time zone unless it names one."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a date and time: write it as 2026-12-05 or 2026-12-05T19:00"
+        ) from None
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+def _record_file(table_id: str) -> str:
+    """A finished match's file name, as the web app's download names it: ``tapete-CODE-N.json``
+    for match N of table CODE."""
+    room, dot, match = table_id.rpartition(".")
+    return f"tapete-{room}-{match}.json" if dot else f"tapete-{table_id}.json"
+
+
+def _standings(found: Sequence[Any]) -> dict[str, list[tuple[str, int, int]]]:
+    """By game, each participant's ``(name, matches, wins)``, most wins first (then fewer
+    matches, then the name). A player is named as they are called now; a player whose name
+    another's reads as has the start of their id after it, as on the leaderboard; a bot is
+    its level (``bot:hard``), a guest the name it sat under."""
+    played: dict[str, dict[str, list[int]]] = {}
+    called: dict[str, str] = {}
+    for match in found:
+        seats = record.loads(match.record).seats
+        for seat, (who, won, name) in enumerate(
+            zip(match.participants, match.won, match.names, strict=True)
+        ):
+            tally = played.setdefault(match.game, {}).setdefault(who, [0, 0])
+            tally[0] += 1
+            tally[1] += won
+            if name is not None:
+                called[who] = name
+            elif who.startswith("guest:") and seat < len(seats):
+                called[who] = f"{seats[seat].name} (guest)"
+            else:
+                called.setdefault(who, who)
+    alike: dict[str, set[str]] = {}
+    for who, name in called.items():
+        alike.setdefault(name.casefold(), set()).add(who)
+    shown = {
+        who: f"{name} ({who[:6]})" if len(alike[name.casefold()]) > 1 else name
+        for who, name in called.items()
+    }
+    return {
+        game: sorted(
+            ((shown[who], n, wins) for who, (n, wins) in tally.items()),
+            key=lambda row: (-row[2], row[1], row[0].casefold()),
+        )
+        for game, tally in played.items()
+    }
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from tapete.store import Store, StoreError, default_url
+
+    url = args.db or default_url()
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
+        # Opening it would make an empty database, and the export would find nothing in it.
+        raise StoreError(f"--db: there is no database at {url.removeprefix('sqlite:///')}")
+    store = Store(url)
+    try:
+        found = store.finished(args.since)
+    finally:
+        store.engine.dispose()
+    folder = Path(args.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for match in found:
+        rec = record.loads(match.record)
+        result = rec.result or {}
+        scores = result.get("scores", [])
+        winners = set(result.get("winners", []))
+        seated = ", ".join(
+            f"{seat.name} {score}" for seat, score in zip(rec.seats, scores, strict=False)
+        )
+        won = ", ".join(rec.seats[s].name for s in sorted(winners) if s < len(rec.seats))
+        name = _record_file(match.table_id)
+        record.write_whole(folder / name, match.record.encode())
+        when = match.finished_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        print(f"{when}  {name:24}  {rec.game}  {seated}  won: {won or '-'}")
+    for game, rows in _standings(found).items():
+        print(f"\n{game}: matches won, of matches played")
+        for shown, played, wins in rows:
+            print(f"  {wins:3} of {played:<3} {shown}")
+    since = f" since {args.since.astimezone():%Y-%m-%d %H:%M}" if args.since else ""
+    matches = "match" if len(found) == 1 else "matches"
+    print(f"\n{len(found)} finished {matches}{since} written to {folder}", file=sys.stderr)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.compare_openspiel:
         if args.spec is None:
@@ -933,6 +1028,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="print the list")
     p.add_argument("--lang", choices=LANGUAGES, help="the app's language (en, es, pt)")
     p.set_defaults(run=cmd_records)
+    p = sub.add_parser(
+        "export",
+        help="the finished matches of tapete serve's tables: every record into a folder, and "
+        "who won",
+        description="Write the complete record of every finished match tapete serve kept (public "
+        "tables and private ones) into FOLDER as tapete-CODE-N.json, the name the web app's "
+        "download gives it, and print each match's scores and winners, then, by game, how many "
+        "matches each player won of those they played. It reads the database and may run while "
+        "the server does.",
+    )
+    p.add_argument(
+        "folder",
+        help="where the records go (made if missing; a file of the same name is written over)",
+    )
+    p.add_argument(
+        "--db",
+        help="the database tapete serve keeps its tables in (default: its SQLite file in the "
+        "user data folder; sqlite:///path/tapete.db or postgresql://user@host/name)",
+    )
+    p.add_argument(
+        "--since",
+        type=_moment,
+        metavar="WHEN",
+        help="only matches finished then or later: 2026-12-05 or 2026-12-05T19:00 (this "
+        "machine's time zone unless it says another)",
+    )
+    p.set_defaults(run=cmd_export)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec", nargs="?", help="a game spec (default: every game, in turn)")
     p.add_argument("--seconds", type=_seconds, default=5.0, help="how long, each (default 5)")

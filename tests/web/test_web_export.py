@@ -1,0 +1,90 @@
+"""A club's evening afterwards: ``tapete export`` writes every finished match the server kept,
+public and private, into a folder, with who won, while the server still runs."""
+
+from __future__ import annotations
+
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tapete.cli import main
+from tapete.web.app import open_store
+from webclient import play_to_the_end, running
+
+SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+
+
+def test_an_organiser_exports_every_finished_match_of_the_evening(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with running(open_store(url)) as server:
+        ana = server.post("/api/players", {"name": "Ana"})
+        bea = server.post("/api/players", {"name": "Bea"})
+        listed = server.create(
+            "pocha", params={"schedule": "[1]"}, seats=SEATS, player=ana["token"]
+        )
+        private = server.create(
+            "pocha",
+            params={"schedule": "[1]"},
+            seats=SEATS,
+            player=bea["token"],
+            name="Bea",
+            public=False,
+        )
+        waiting = server.create("pocha", seats=SEATS, name="Cai")  # never started
+        for table in (listed, private):
+            play_to_the_end(server, table)
+        downloads = {}
+        for table in (listed, private):
+            address = f"{server.url}/api/tables/{table['code']}/records/0"
+            with urllib.request.urlopen(address, timeout=10) as response:
+                downloads[f"tapete-{table['code']}-0.json"] = response.read()
+
+        # While the server runs, as an organiser would at the end of the evening.
+        folder = tmp_path / "evening"
+        capsys.readouterr()
+        assert main(["export", str(folder), "--db", url]) == 0
+        said = capsys.readouterr()
+
+    # Each record as the table's download gives it, under the same name; nothing else.
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == downloads
+    assert waiting["code"] not in said.out
+    assert "2 finished matches written to" in said.err
+    for name in downloads:
+        assert main(["replay", str(folder / name), "--verify", "--plain"]) == 0
+    lines = said.out.splitlines()
+    for table, who in ((listed, "Ana"), (private, "Bea")):
+        line = next(x for x in lines if f"tapete-{table['code']}-0.json" in x)
+        assert "  pocha(schedule=[1])  " in line and f"{who} " in line
+        assert "won: " in line
+    # The evening's standings: each person played one match of pocha, the bots six.
+    standings = lines[lines.index("pocha: matches won, of matches played") + 1 :]
+    played = {row.split()[-1]: row.split()[2] for row in standings}
+    assert played == {"Ana": "1", "Bea": "1", "bot:random": "6"}
+
+
+def test_an_export_since_a_moment_takes_only_what_finished_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with running(open_store(url)) as server:
+        play_to_the_end(server, server.create("pocha", params={"schedule": "[1]"}, seats=SEATS))
+    folder = tmp_path / "tomorrow"
+    assert main(["export", str(folder), "--db", url, "--since", "2999-01-01T19:00"]) == 0
+    assert list(folder.iterdir()) == []
+    assert "0 finished matches since 2999-01-01 19:00 written to" in capsys.readouterr().err
+
+
+def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "tapete.db"
+    assert main(["export", str(tmp_path / "out"), "--db", f"sqlite:///{missing}"]) == 2
+    assert f"--db: there is no database at {missing}" in capsys.readouterr().err
+    assert not missing.exists() and not (tmp_path / "out").exists()
+    with pytest.raises(SystemExit) as exited:
+        main(["export", str(tmp_path / "out"), "--since", "last night"])
+    assert exited.value.code == 2
+    assert "--since: 'last night' is not a date and time" in capsys.readouterr().err
