@@ -25,6 +25,7 @@ import math
 import os
 import random
 import signal
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -765,6 +766,21 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     return 0
 
 
+EVERY_ADDRESS = ("0.0.0.0", "::", "")  # --host values that listen on every interface
+
+
+def _network_address() -> str | None:
+    """This machine's address on its network (the one its default route leaves from), or None
+    without a network. Connecting a UDP socket picks the route and sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never answered
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith(("0.", "127.")) else address
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tapete.web import RateLimits, serve
@@ -794,6 +810,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     hold_database(args.db)
     check_database(args.db)
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
+    if args.host in EVERY_ADDRESS and (address := _network_address()) is not None:
+        # The page's invitation links name the address it was opened at: opened at
+        # 127.0.0.1 on the organiser's machine, they would lead every phone to itself.
+        print(
+            f"tapete: on this network, open http://{address}:{args.port}"
+            " (the links a table shares name the address its page was opened at)",
+            file=sys.stderr,
+        )
     serve(
         args.host,
         args.port,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 from pathlib import Path
 
@@ -481,3 +482,50 @@ def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
         _, err = server.communicate(timeout=10)
     assert f"serving on http://127.0.0.1:{port}" in err.decode()
     assert (tmp_path / "tapete" / "tapete.db").is_file()
+
+
+def test_serving_every_interface_says_the_address_others_on_the_network_open(
+    tmp_path: Path,
+) -> None:
+    """A club's phones cannot open 127.0.0.1, and the links a table shares name the address its
+    page was opened at: listening on every interface, tapete serve prints the machine's address
+    on its network, and that address serves the app."""
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tapete.cli import _network_address
+    from webclient import free_port
+
+    if _network_address() is None:
+        pytest.skip("this machine has no network address to print")
+    port = free_port()
+    command = ["serve", "--host", "0.0.0.0", "--port", str(port), "--db", "memory"]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *command, "--bot-processes", "0"],
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        assert server.stderr.readline() == f"tapete: serving on http://0.0.0.0:{port}\n"
+        said = server.stderr.readline()
+        found = re.match(r"tapete: on this network, open (http://[0-9.]+:\d+) \(", said)
+        assert found is not None, said
+        assert not found.group(1).startswith("http://127.")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{found.group(1)}/api/games", timeout=1) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
