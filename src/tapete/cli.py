@@ -669,25 +669,29 @@ def _record_file(table_id: str) -> str:
 
 def _standings(found: Sequence[Any]) -> dict[str, list[tuple[str, int, int]]]:
     """By game, each participant's ``(name, matches, wins)``, most wins first (then fewer
-    matches, then the name). A player is named as they are called now; a player whose name
-    another's reads as has the start of their id after it, as on the leaderboard; a bot is
-    its level (``bot:hard``), a guest the name it sat under."""
+    matches, then the name). A bot level at several seats of a match played it once, and won
+    it if one of them won, as its rating counts it. A player is named as they are called now;
+    a player whose name another's reads as has the start of their id after it, as on the
+    leaderboard; a bot is its level (``bot:hard``), a guest the name it sat under."""
     played: dict[str, dict[str, list[int]]] = {}
     called: dict[str, str] = {}
     for match in found:
         seats = record.loads(match.record).seats
-        for seat, (who, won, name) in enumerate(
+        won: dict[str, bool] = {}
+        for seat, (who, seat_won, name) in enumerate(
             zip(match.participants, match.won, match.names, strict=True)
         ):
-            tally = played.setdefault(match.game, {}).setdefault(who, [0, 0])
-            tally[0] += 1
-            tally[1] += won
+            won[who] = won.get(who, False) or seat_won
             if name is not None:
                 called[who] = name
             elif who.startswith("guest:") and seat < len(seats):
                 called[who] = f"{seats[seat].name} (guest)"
             else:
                 called.setdefault(who, who)
+        for who, did in won.items():
+            tally = played.setdefault(match.game, {}).setdefault(who, [0, 0])
+            tally[0] += 1
+            tally[1] += did
     alike: dict[str, set[str]] = {}
     for who, name in called.items():
         alike.setdefault(name.casefold(), set()).add(who)

@@ -33,11 +33,12 @@ def test_an_organiser_exports_every_finished_match_of_the_evening(
             name="Bea",
             public=False,
         )
+        guest = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, name="Dora")
         waiting = server.create("pocha", seats=SEATS, name="Cai")  # never started
-        for table in (listed, private):
+        for table in (listed, private, guest):
             play_to_the_end(server, table)
         downloads = {}
-        for table in (listed, private):
+        for table in (listed, private, guest):
             address = f"{server.url}/api/tables/{table['code']}/records/0"
             with urllib.request.urlopen(address, timeout=10) as response:
                 downloads[f"tapete-{table['code']}-0.json"] = response.read()
@@ -51,18 +52,20 @@ def test_an_organiser_exports_every_finished_match_of_the_evening(
     # Each record as the table's download gives it, under the same name; nothing else.
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == downloads
     assert waiting["code"] not in said.out
-    assert "2 finished matches written to" in said.err
+    assert "3 finished matches written to" in said.err
     for name in downloads:
         assert main(["replay", str(folder / name), "--verify", "--plain"]) == 0
     lines = said.out.splitlines()
-    for table, who in ((listed, "Ana"), (private, "Bea")):
+    for table, who in ((listed, "Ana"), (private, "Bea"), (guest, "Dora")):
         line = next(x for x in lines if f"tapete-{table['code']}-0.json" in x)
         assert "  pocha(schedule=[1])  " in line and f"{who} " in line
         assert "won: " in line
-    # The evening's standings: each person played one match of pocha, the bots six.
+    # The evening's standings: each person played one match of pocha (Dora without a player:
+    # a guest), the random bots three (at three seats of each: one match each, as their
+    # rating counts it).
     standings = lines[lines.index("pocha: matches won, of matches played") + 1 :]
-    played = {row.split()[-1]: row.split()[2] for row in standings}
-    assert played == {"Ana": "1", "Bea": "1", "bot:random": "6"}
+    played = {row.split(maxsplit=3)[3]: row.split()[2] for row in standings}
+    assert played == {"Ana": "1", "Bea": "1", "Dora (guest)": "1", "bot:random": "3"}
 
 
 def test_an_export_since_a_moment_takes_only_what_finished_after_it(
