@@ -715,8 +715,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
         # Opening it would make an empty database, and the export would find nothing in it.
         raise StoreError(f"--db: there is no database at {url.removeprefix('sqlite:///')}")
-    store = Store(url)
+    # Read as it is: the server running on it may be of another version, and migrating its
+    # database under it is the server's business, not an export's.
+    store = Store(url, migrate=False)
     try:
+        if store.revision() is None:
+            shown = store.engine.url.render_as_string(hide_password=True)
+            raise StoreError(f"--db: {shown} holds no tables of tapete serve")
         found = store.finished(args.since)
     finally:
         store.engine.dispose()

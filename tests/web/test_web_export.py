@@ -3,6 +3,8 @@ public and private, into a folder, with who won, while the server still runs."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import urllib.request
 from pathlib import Path
 
@@ -87,6 +89,12 @@ def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
     assert main(["export", str(tmp_path / "out"), "--db", f"sqlite:///{missing}"]) == 2
     assert f"--db: there is no database at {missing}" in capsys.readouterr().err
     assert not missing.exists() and not (tmp_path / "out").exists()
+    missing.touch()  # an empty file: not tapete's, and given no tables of it
+    assert main(["export", str(tmp_path / "out"), "--db", f"sqlite:///{missing}"]) == 2
+    assert "holds no tables of tapete serve" in capsys.readouterr().err
+    with contextlib.closing(sqlite3.connect(missing)) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
+    assert not (tmp_path / "out").exists()
     with pytest.raises(SystemExit) as exited:
         main(["export", str(tmp_path / "out"), "--since", "last night"])
     assert exited.value.code == 2
