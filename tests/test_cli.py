@@ -1004,3 +1004,15 @@ def test_a_pipe_among_the_saved_matches_is_listed_as_unreadable(
     assert (
         "b.json could not be read: " in run.stderr and "a pipe, a device or a socket" in run.stderr
     )
+
+
+def test_the_prompt_says_what_the_decision_means_in_the_players_language() -> None:
+    """A newcomer at the line prompt reads what a bid promises and scores before bidding."""
+    args = ("pocha(players=3, schedule=[1])", "--seats", "human,easy,easy", "--seed", "3")
+    for lang, said in [
+        ("en", "bid: the tricks you will take this hand; exact scores 10 + 5 a trick"),
+        ("es", "pedir: las bazas que harás en esta mano; si aciertas, 10 + 5 por baza"),
+        ("pt", "pedir: as vazas que você fará nesta mão; acertando, 10 + 5 por vaza"),
+    ]:
+        run = tapete("play", *args, "--plain", "--lang", lang, stdin="bid 0\n")
+        assert f"\n  {said}" in run.stdout, run.stdout

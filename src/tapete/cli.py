@@ -41,6 +41,7 @@ from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
+from tapete.present import actions
 
 __all__ = ["main"]
 
@@ -92,6 +93,10 @@ class HumanSeat:
         out = self.stdout
         print(f"\n{view_text(view, self.lang, self.names)}", file=out)
         options = ", ".join(self.game.format_action(a) for a in legal_actions)
+        # What the decision means (what "run" or "pass" does, what a bid promises), once.
+        explain = actions(self.game, legal_actions, self.lang, view).explain
+        if explain:
+            print(f"  {explain}", file=out)
         you = tr(self.lang, "you")
         who = (
             ""

@@ -962,6 +962,23 @@ _ES: dict[str, str] = {
     "review it": "analizarlo",
     "no saved matches in {folder}": "no hay partidas guardadas en {folder}",
     "{file} could not be read: {why}": "no se pudo leer {file}: {why}",
+    # what a decision means, beside its buttons (tapete.present: the *_explain functions)
+    "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: las bazas que harás en esta mano; 1 punto por baza y 10 más si aciertas",
+    "bid: the tricks you will take this hand; exact scores 10 + 5 a trick, missed loses 5 a trick off": "pedir: las bazas que harás en esta mano; si aciertas, 10 + 5 por baza; si fallas, −5 por baza de diferencia",
+    "bid: the tricks you will take; the highest bid names trump and wins the pot ({pot}) only by taking exactly that many": "pedir: las bazas que harás; la apuesta más alta elige triunfo y gana el bote ({pot}) solo si hace exactamente esas",
+    "you won the auction: name trump (or no trump), then take exactly {n} to win the pot": "ganaste la subasta: elige triunfo (o sin triunfo) y haz exactamente {n} para ganar el bote",
+    "accept: play the hand for {n}": "aceptar: la mano se juega por {n}",
+    "run: give up the hand, they score {n}": "correr: dejas la mano y ellos suman {n}",
+    "{call} asks {n} for the hand: if they run, your side scores {m}": "{call} pide {n} por la mano: si corren, tu lado suma {m}",
+    "a card face down is hidden and cannot win the round": "una carta tapada no se ve y no puede ganar la ronda",
+    "lead a card: the next higher cards of its suit must follow; the first to empty the hand gets 1 chip a card left from each": "sale una carta: las siguientes más altas de su palo deben seguir; el primero en quedarse sin cartas cobra 1 ficha por carta que le quede a cada uno",
+    "bet: chips into the Pinke; the best hand still in takes it and the Poch bowl": "apostar: fichas a la Pinke; la mejor mano que siga en juego se la lleva con el plato del Poch",
+    "call: put in {n} to match the bet": "igualar: pones {n} para igualar la apuesta",
+    "raise: match the bet and add more": "subir: igualas la apuesta y pones más",
+    "pass: drop out of the betting, keeping your cards for the race": "pasar: te retiras de las apuestas y guardas tus cartas para la carrera",
+    "sing: show a Rey and Caballo of one suit for 20 (40 in trumps)": "cantar: enseña el rey y el caballo de un palo por 20 (40 en triunfo)",
+    "tute: show all four Reyes or all four Caballos and win the deal": "tute: enseña los cuatro reyes o los cuatro caballos y ganas el reparto",
+    "swap: take the face-up card for your 7 (or 2) of trumps": "cambiar: te llevas la carta vista a cambio de tu 7 (o tu 2) de triunfo",
 }
 
 _PT: dict[str, str] = {
@@ -1878,6 +1895,23 @@ _PT: dict[str, str] = {
     "review it": "analisá-lo",
     "no saved matches in {folder}": "não há partidas salvas em {folder}",
     "{file} could not be read: {why}": "não foi possível ler {file}: {why}",
+    # what a decision means, beside its buttons (tapete.present: the *_explain functions)
+    "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: as vazas que você fará nesta mão; 1 ponto por vaza e mais 10 se acertar",
+    "bid: the tricks you will take this hand; exact scores 10 + 5 a trick, missed loses 5 a trick off": "pedir: as vazas que você fará nesta mão; acertando, 10 + 5 por vaza; errando, −5 por vaza de diferença",
+    "bid: the tricks you will take; the highest bid names trump and wins the pot ({pot}) only by taking exactly that many": "pedir: as vazas que você fará; o maior pedido escolhe o trunfo e ganha o pote ({pot}) só se fizer exatamente essas",
+    "you won the auction: name trump (or no trump), then take exactly {n} to win the pot": "você ganhou o leilão: escolha o trunfo (ou sem trunfo) e faça exatamente {n} para ganhar o pote",
+    "accept: play the hand for {n}": "aceitar: a mão vale {n}",
+    "run: give up the hand, they score {n}": "correr: você larga a mão e eles marcam {n}",
+    "{call} asks {n} for the hand: if they run, your side scores {m}": "{call} pede {n} pela mão: se correrem, seu lado marca {m}",
+    "a card face down is hidden and cannot win the round": "uma carta encoberta fica escondida e não pode ganhar a rodada",
+    "lead a card: the next higher cards of its suit must follow; the first to empty the hand gets 1 chip a card left from each": "saia com uma carta: as seguintes mais altas do naipe devem seguir; quem ficar sem cartas primeiro recebe 1 ficha por carta que sobrar a cada um",
+    "bet: chips into the Pinke; the best hand still in takes it and the Poch bowl": "apostar: fichas na Pinke; a melhor mão ainda no jogo a leva com o prato do Poch",
+    "call: put in {n} to match the bet": "pagar: você põe {n} para igualar a aposta",
+    "raise: match the bet and add more": "aumentar: você iguala a aposta e põe mais",
+    "pass: drop out of the betting, keeping your cards for the race": "passar: você sai das apostas e guarda as cartas para a corrida",
+    "sing: show a Rey and Caballo of one suit for 20 (40 in trumps)": "cantar: mostre o rei e o cavalo de um naipe por 20 (40 no trunfo)",
+    "tute: show all four Reyes or all four Caballos and win the deal": "tute: mostre os quatro reis ou os quatro cavalos e ganhe a rodada",
+    "swap: take the face-up card for your 7 (or 2) of trumps": "trocar: pegue a carta virada dando o seu 7 (ou 2) de trunfo",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}

@@ -51,6 +51,7 @@ __all__ = [
     "notation_label",
     "present",
     "raise_call",
+    "refused_cards",
 ]
 _GLYPHS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
@@ -187,6 +188,10 @@ class Actions:
 
     cards: dict[str, Action]  # card text -> its "play" action
     buttons: tuple[Button, ...]
+    # What the decision on offer means and what each option is worth, in words a newcomer can
+    # follow ("accept: play the hand for 3 · run: give up the hand, they score 1"); "" when
+    # there is nothing to say beyond the cards (or no view was given).
+    explain: str = ""
 
 
 def actions(
@@ -200,10 +205,13 @@ def actions(
     """
     cards: dict[str, Action] = {}
     buttons = []
-    button = PRESENTERS[game.rules.NAME].button if view is not None else None
+    presenter = PRESENTERS[game.rules.NAME]
+    button = presenter.button if view is not None else None
+    offered: list[list[str]] = []
     for action in legal:
         text = game.format_action(action)
         words = text.split()
+        offered.append(words)
         if len(words) == 2 and words[0] == "play" and _is_card(game, words[1]):
             cards[words[1]] = action
         elif button is not None and (label := button(view, words, lang)) is not None:
@@ -212,7 +220,10 @@ def actions(
             if len(words) > 1 and _is_card(game, words[1]):
                 words = [words[0], card_glyph(words[1], game_deck(game)), *words[2:]]
             buttons.append(Button(_label(words, lang), action, text))
-    return Actions(cards, tuple(buttons))
+    explain = ""
+    if view is not None and presenter.explain is not None and offered:
+        explain = " · ".join(presenter.explain(view, offered, lang))
+    return Actions(cards, tuple(buttons), explain)
 
 
 def forbidden_bids(
@@ -234,6 +245,28 @@ def forbidden_bids(
         error = game.why_illegal(state, action)
         if error is not None and error.rule == "hook":
             out.extend((b, error) for b in actions(game, [action], lang).buttons)
+    return out
+
+
+def refused_cards(
+    game: Game[Any, Any], state: Any, hand: Sequence[str], playable: Mapping[str, Action]
+) -> dict[str, IllegalActionError]:
+    """Each card of ``hand`` the rules forbid now, with its refusal, while cards are what is
+    asked (``playable``: the legal ones): so a dimmed card says why it may not be played (you
+    must follow suit...) instead of a bare "not allowed"."""
+    out: dict[str, IllegalActionError] = {}
+    if not playable:
+        return out
+    for card in hand:
+        if card in playable:
+            continue
+        try:
+            action = game.parse_action(f"play {card}")
+        except InvalidActionError:
+            continue
+        error = game.why_illegal(state, action)
+        if error is not None:
+            out[card] = error
     return out
 
 
@@ -301,6 +334,8 @@ class Presenter:
 
     table: Callable[[Any, str, list[str]], Table]
     button: Callable[[Any, list[str], str], str | None] | None = None
+    # What each kind of decision on offer means (the view, the offered actions' words, lang).
+    explain: Callable[[Any, list[list[str]], str], tuple[str, ...]] | None = None
 
 
 def present(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> Table:
@@ -726,13 +761,133 @@ def _truco_button(view: truco.View, words: list[str], lang: str) -> str | None:
     return tr(lang, raise_call(3 if base == 1 else base + 3))
 
 
+# --- what a decision means: one short sentence per kind of option on offer, true to
+# docs/rules/ (the apps show them where the decision is made, so nobody has to know the game)
+
+
+def _verbs(offered: list[list[str]]) -> set[str]:
+    """The kinds of action on offer: ``play``, ``play down`` (a face-down card), or the verb."""
+    return {"play down" if w[0] == "play" and w[-1] == "down" else w[0] for w in offered if w}
+
+
+def _pocha_explain(view: pocha.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
+    if "bid" not in _verbs(offered):
+        return ()
+    if view.params.scoring == "oh_hell":
+        return (
+            tr(lang, "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact"),
+        )
+    return (
+        tr(
+            lang,
+            "bid: the tricks you will take this hand; exact scores 10 + 5 a trick,"
+            " missed loses 5 a trick off",
+        ),
+    )
+
+
+def _pottle_explain(view: pottle.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
+    verbs = _verbs(offered)
+    if "bid" in verbs:
+        return (
+            tr(
+                lang,
+                "bid: the tricks you will take; the highest bid names trump and wins the pot"
+                " ({pot}) only by taking exactly that many",
+                pot=view.pot,
+            ),
+        )
+    if "trump" in verbs and view.seat is not None:
+        bid = view.bids[view.seat] or 0
+        return (
+            tr(
+                lang,
+                "you won the auction: name trump (or no trump), then take exactly {n} to win"
+                " the pot",
+                n=bid,
+            ),
+        )
+    return ()
+
+
+def _before(asked: int) -> int:
+    """What a Truco raise to ``asked`` gives the raisers when the other side runs."""
+    return 1 if asked <= 3 else asked - 3
+
+
+def _truco_explain(view: truco.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
+    from tapete.games import truco
+
+    verbs = _verbs(offered)
+    out = []
+    eleven = view.phase == truco.Phase.ELEVEN
+    if "accept" in verbs:
+        n = 3 if eleven else view.proposal or 3
+        out.append(tr(lang, "accept: play the hand for {n}", n=n))
+    if "run" in verbs:
+        m = 1 if eleven else _before(view.proposal or 3)
+        out.append(tr(lang, "run: give up the hand, they score {n}", n=m))
+    if "raise" in verbs:
+        base = view.proposal if view.proposal is not None else view.stake
+        asked = 3 if base == 1 else base + 3
+        call = tr(lang, raise_call(asked))
+        out.append(
+            tr(
+                lang,
+                "{call} asks {n} for the hand: if they run, your side scores {m}",
+                call=call,
+                n=asked,
+                m=_before(asked),
+            )
+        )
+    if "play down" in verbs:
+        out.append(tr(lang, "a card face down is hidden and cannot win the round"))
+    return tuple(out)
+
+
+def _poch_explain(view: poch.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
+    verbs = _verbs(offered)
+    if str(view.phase) == "shedding":
+        return (
+            tr(
+                lang,
+                "lead a card: the next higher cards of its suit must follow; the first to"
+                " empty the hand gets 1 chip a card left from each",
+            ),
+        )
+    out = []
+    if "bet" in verbs:
+        out.append(
+            tr(lang, "bet: chips into the Pinke; the best hand still in takes it and the Poch bowl")
+        )
+    if "call" in verbs:
+        out.append(tr(lang, "call: put in {n} to match the bet", n=view.to_call))
+    if "raise" in verbs:
+        out.append(tr(lang, "raise: match the bet and add more"))
+    if "pass" in verbs:
+        out.append(tr(lang, "pass: drop out of the betting, keeping your cards for the race"))
+    return tuple(out)
+
+
+def _tute_explain(view: tute.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
+    verbs = _verbs(offered)
+    out = []
+    if "sing" in verbs:
+        out.append(tr(lang, "sing: show a Rey and Caballo of one suit for 20 (40 in trumps)"))
+    if "tute" in verbs:
+        out.append(tr(lang, "tute: show all four Reyes or all four Caballos and win the deal"))
+    if "swap" in verbs:
+        out.append(tr(lang, "swap: take the face-up card for your 7 (or 2) of trumps"))
+    return tuple(out)
+
+
 PRESENTERS: Mapping[str, Presenter] = MappingProxyType(
     {
-        "poch": Presenter(_poch),
-        "pocha": Presenter(_pocha),
-        "pottle": Presenter(_pottle),
-        "truco": Presenter(_truco, _truco_button),
-        "tute": Presenter(_tute),
+        "poch": Presenter(_poch, explain=_poch_explain),
+        "pocha": Presenter(_pocha, explain=_pocha_explain),
+        "pottle": Presenter(_pottle, explain=_pottle_explain),
+        "truco": Presenter(_truco, _truco_button, _truco_explain),
+        "tute": Presenter(_tute, explain=_tute_explain),
     }
 )
 """Each game's presenter by the game's ``NAME`` (every registered game has one: a test checks)."""

@@ -584,3 +584,43 @@ def test_each_bot_s_seat_says_what_its_level_does(
             assert hard in tips[1] and easy in tips[2] and tips[3]
 
     asyncio.run(go())
+
+
+    ("lang", "said"),
+    [
+        ("en", "truco! asks 3 for the hand: if they run, your side scores 1"),
+        ("es", "¡truco! pide 3 por la mano: si corren, tu lado suma 1"),
+        ("pt", "truco! pede 3 pela mão: se correrem, seu lado marca 1"),
+    ],
+)
+def test_the_table_says_what_a_decision_means_where_it_is_made(
+    lang: str, said: str, tmp_path: Path
+) -> None:
+    """Under the buttons, what they do: a newcomer need not know that a truco asks 3 and that
+    the other side may run from it. A refusal or a hint takes the line while it is said."""
+
+    async def go() -> None:
+        app = make_app("truco", ["human", "random"], 3, tmp_path, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            line = screen.query_one(MessageLine)
+            assert text_of(line) == said
+            await pilot.press("z")  # no move here: said instead, the explanation back after
+            assert text_of(line) != said
+            await pilot.press("t")
+            await settle(pilot)
+
+    run(go())
+
+
+def test_a_long_explanation_is_wrapped_whole_on_the_smallest_table(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = make_app("pottle", ["human", "random", "random", "random"], 3, tmp_path, "pt")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            line = screen.query_one(MessageLine)
+            said = text_of(line)
+            assert said.startswith("pedir: as vazas que você fará;") and len(said) > 80
+            assert line.size.height >= 2 and line.region.right <= 80
+
+    run(go())

@@ -95,6 +95,7 @@ class Scene:
     log: tuple[str, ...] = ()
     message: str = ""
     trick_note: str = ""
+    explain: str = ""  # what the decision on offer means (tapete.present.Actions.explain)
     hands: tuple[tuple[str, tuple[str, ...]], ...] = ()  # every hand open (replays)
     position: str = ""  # where a replay is
     selected: int = -1  # the card the arrow keys point at
@@ -460,6 +461,7 @@ class Session(Timeline):
             log=self.log_lines(lang),
             message=message,
             trick_note=self.trick_note(table, taken, winner, names, lang),
+            explain=acts.explain,
             selected=selected if mine else -1,
             about={s: level_help(lang, level) for s, level in self.levels.items()},
         )

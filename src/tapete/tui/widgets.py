@@ -491,11 +491,14 @@ def _run_words(button: ButtonKey) -> str:
 
 
 class MessageLine(Static):
+    """What was just said (a refusal, a hint); else what the decision on offer means, so a
+    newcomer reads what each button does where it is pressed."""
+
     scene: reactive[Scene | None] = reactive(None)
 
     def watch_scene(self, scene: Scene | None) -> None:
         if scene is not None:
-            self.update(scene.message)
+            self.update(scene.message or Text(scene.explain, style="not bold italic"))
 
 
 class LogView(RichLog):

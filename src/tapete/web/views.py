@@ -16,7 +16,7 @@ import orjson
 
 from tapete.i18n import rule_text
 from tapete.narrate import line, seat_name
-from tapete.present import actions, forbidden_bids, present
+from tapete.present import actions, forbidden_bids, present, refused_cards
 from tapete.web.strings import game_words
 
 if TYPE_CHECKING:
@@ -163,6 +163,12 @@ class Broadcast:
                     {"label": b.label, "action": b.text, "why": rule_text(lang, e.rule, str(e))}
                     for b, e in (forbidden_bids(game, state, legal_now, lang) if mine else ())
                 ],
+                # Cards of your hand not playable now, each with the rule that forbids it.
+                "refused_cards": {
+                    card: rule_text(lang, e.rule, str(e))
+                    for card, e in refused_cards(game, state, table.hand, legal.cards).items()
+                },
+                "explain": legal.explain,
             },
             "log": log,
             "trick": trick,

@@ -68,6 +68,7 @@ export class TableView {
           </div>
           <div class="hand-area">
             <div class="buttons" role="group"></div>
+            <p class="explain" hidden></p>
             <div class="hand" role="group" tabindex="-1"></div>
             <p class="keys"></p>
           </div>
@@ -532,9 +533,11 @@ export class TableView {
     const cards = table.hand.map((c) => {
       const action = actions.cards[c];
       const cls = mine ? (action ? "legal" : "dim") : "";
-      const label = `${cardName(c)}${mine && !action ? `, ${t("not allowed")}` : ""}`;
+      const why = (actions.refused_cards || {})[c];
+      const refused = why ? `${t("not allowed")}: ${why}` : t("not allowed");
+      const label = `${cardName(c)}${mine && !action ? `, ${refused}` : ""}`;
       return `<button type="button" class="card-btn ${cls}" data-card="${c}"${action ? ` data-action="${escapeHtml(action)}"` : ""}
-          aria-label="${escapeHtml(label)}"${mine && !action ? ' aria-disabled="true"' : ""}>${cardSVG(c, 'aria-hidden="true"')}</button>`;
+          aria-label="${escapeHtml(label)}"${mine && !action ? ` aria-disabled="true" title="${escapeHtml(refused)}" data-why="${escapeHtml(refused)}"` : ""}>${cardSVG(c, 'aria-hidden="true"')}</button>`;
     });
     for (let i = 0; i < table.blind; i++) {
       cards.push(`<span class="card-btn blind" role="img" aria-label="${t("a card you cannot see")}">${cardSVG(null, 'aria-hidden="true"')}</span>`);
@@ -551,12 +554,16 @@ export class TableView {
     for (const button of hand.querySelectorAll("button.card-btn")) {
       button.addEventListener("click", () => {
         if (button.dataset.action) this.act(button.dataset.action);
-        else if (mine) this.io.toast(t("not allowed"));
+        else if (mine) this.io.toast(button.dataset.why || t("not allowed"));
       });
     }
   }
 
   drawButtons(actions) {
+    // What the decision means (what run, pass or a bid does), under the buttons it is about.
+    const explain = this.$(".explain");
+    explain.textContent = actions.explain || "";
+    explain.hidden = !actions.explain;
     const box = this.$(".buttons");
     // A bid the rules forbid now (the dealer's hook) is shown struck through in its place among
     // the others; pressing it says why instead of playing.
