@@ -2129,3 +2129,30 @@ def test_a_page_opening_keeps_the_language_chosen_meanwhile_in_another_tab(
     p.wait_for_selector("#create")
     assert p.evaluate("localStorage.getItem('tapete:lang')") == "es"
     context.close()
+
+
+def test_a_decision_says_what_it_means_and_a_dimmed_card_why_it_may_not_be_played(
+    page: Any, server: Server
+) -> None:
+    """A newcomer reads under the buttons what a bid promises, and pressing a card the rules
+    forbid now says the rule (not a bare "not allowed")."""
+    p = page
+    start_with_bots(p, server, "pocha(players=3, schedule=[5])", seed=2)
+    p.wait_for_selector(".buttons .act")
+    explain = p.locator(".hand-area .explain")
+    assert explain.is_visible()
+    assert explain.inner_text().startswith("bid: the tricks you will take this hand;")
+    p.locator(".buttons .act").first.click()
+    told = ""
+    for _ in range(5):
+        p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])", timeout=20_000)
+        if p.locator(".summary:not([hidden])").count():
+            break
+        assert not explain.is_visible()  # the cards say it all: lit ones play
+        dimmed = p.locator(".hand.my-turn .card-btn.dim")
+        if dimmed.count() and not told:
+            dimmed.first.click(force=True)  # aria-disabled: pressed to read why
+            p.wait_for_selector("#toast.shown")
+            told = p.locator("#toast").inner_text()
+        p.locator(".hand.my-turn .card-btn.legal:not(.sent)").first.click()
+    assert told.startswith("not allowed: must follow suit"), told
