@@ -1016,3 +1016,15 @@ def test_the_prompt_says_what_the_decision_means_in_the_players_language() -> No
     ]:
         run = tapete("play", *args, "--plain", "--lang", lang, stdin="bid 0\n")
         assert f"\n  {said}" in run.stdout, run.stdout
+
+
+def test_a_question_mark_at_the_prompt_explains_the_moves_and_names_the_rules() -> None:
+    args = ("truco", "--seats", "human,easy", "--seed", "3")
+    run = tapete("play", *args, "--plain", "--lang", "es", stdin="?\nfoo\nq\n")
+    told = run.stdout.split("tu jugada (", 1)[1]  # what is said after the first prompt
+    assert "¡truco! pide 3 por la mano: si corren, tu lado suma 1" in told
+    assert "las reglas: tapete rules truco" in told
+    # What cannot be read is said in Spanish, with the way to help, and nothing is played.
+    assert "escribe una de las jugadas entre paréntesis; ? las explica" in told
+    assert "is not a card" not in told
+    assert run.stdout.count("tu jugada (play Qc, play 4d, play Ad, raise): ") == 3  # asked again

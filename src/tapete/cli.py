@@ -97,6 +97,8 @@ class HumanSeat:
         explain = actions(self.game, legal_actions, self.lang, view).explain
         if explain:
             print(f"  {explain}", file=out)
+        page = ENTRIES[self.game.name].module.rsplit(".", 1)[-1]
+        rules = tr(self.lang, "the rules: tapete rules {game}", game=page)
         you = tr(self.lang, "you")
         who = (
             ""
@@ -122,17 +124,30 @@ class HumanSeat:
                 continue  # Enter alone: the prompt, with the moves on offer, again
             if text in ("q", "quit", "exit"):
                 raise AbandonedError(tr(self.lang, "match abandoned"))
+            if text in (
+                "?",
+                "help",
+                "ayuda",
+                "ajuda",
+            ):  # a newcomer's first guess, in each language
+                for said in (explain, rules):
+                    if said:
+                        print(f"  {said}", file=out)
+                continue
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
-                # The notation's explanation is English; the other languages say it is no move
-                # (the prompt lists the moves there are).
+                # The notation's explanation is English; the other languages say it is no move.
                 said = (
                     str(exc)
                     if self.lang == "en"
                     else tr(self.lang, "{entry!r} is not a move here", entry=text)
                 )
                 print(f"  {said}", file=out)
+                print(
+                    f"  {tr(self.lang, 'type one of the moves in brackets; ? explains them')}",
+                    file=out,
+                )
 
     def illegal(self, error: IllegalActionError) -> None:
         why = rule_text(self.lang, error.rule, error.message)

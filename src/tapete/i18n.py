@@ -979,6 +979,8 @@ _ES: dict[str, str] = {
     "sing: show a Rey and Caballo of one suit for 20 (40 in trumps)": "cantar: enseña el rey y el caballo de un palo por 20 (40 en triunfo)",
     "tute: show all four Reyes or all four Caballos and win the deal": "tute: enseña los cuatro reyes o los cuatro caballos y ganas el reparto",
     "swap: take the face-up card for your 7 (or 2) of trumps": "cambiar: te llevas la carta vista a cambio de tu 7 (o tu 2) de triunfo",
+    "the rules: tapete rules {game}": "las reglas: tapete rules {game}",
+    "type one of the moves in brackets; ? explains them": "escribe una de las jugadas entre paréntesis; ? las explica",
 }
 
 _PT: dict[str, str] = {
@@ -1912,6 +1914,8 @@ _PT: dict[str, str] = {
     "sing: show a Rey and Caballo of one suit for 20 (40 in trumps)": "cantar: mostre o rei e o cavalo de um naipe por 20 (40 no trunfo)",
     "tute: show all four Reyes or all four Caballos and win the deal": "tute: mostre os quatro reis ou os quatro cavalos e ganhe a rodada",
     "swap: take the face-up card for your 7 (or 2) of trumps": "trocar: pegue a carta virada dando o seu 7 (ou 2) de trunfo",
+    "the rules: tapete rules {game}": "as regras: tapete rules {game}",
+    "type one of the moves in brackets; ? explains them": "digite uma das jogadas entre parênteses; ? as explica",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}
