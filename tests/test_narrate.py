@@ -164,3 +164,18 @@ def test_a_search_plan_names_its_moves_as_buttons() -> None:
     alone = said_after(searched(["bid 2"], 1.25, "chips", 40), "bid 2")
     assert reason_words("es", alone) == "+1,2 fichas de media en 40 repartos simulados"
     assert said_after(plan, "bid 3") == plan
+
+
+def test_a_tute_deal_says_where_each_side_s_points_came_from() -> None:
+    """Cards, cantes and the 10 of the last trick (las diez de últimas), added up to the deal's
+    points, in every language: a newcomer sees why the deal went as it did."""
+    from tapete.playthrough import narration
+
+    said = {lang: narration("tute(players=4)", 7, lang) for lang in LANGUAGES}
+    assert (
+        "  score of the deal: team 1 +53, team 2 +97\n"
+        "  how the deal was scored: team 1 33 in cards + 20 sung = 53;"
+        " team 2 87 in cards + 10 for the last trick = 97\n"
+    ) in said["en"]
+    assert "equipo 2 87 en cartas + 10 de últimas = 97" in said["es"]
+    assert "dupla 2 87 em cartas + 10 da última vaza = 97" in said["pt"]

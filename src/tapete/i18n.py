@@ -981,6 +981,10 @@ _ES: dict[str, str] = {
     "swap: take the face-up card for your 7 (or 2) of trumps": "cambiar: te llevas la carta vista a cambio de tu 7 (o tu 2) de triunfo",
     "the rules: tapete rules {game}": "las reglas: tapete rules {game}",
     "type one of the moves in brackets; ? explains them": "escribe una de las jugadas entre paréntesis; ? las explica",
+    "{name} {n} in cards": "{name} {n} en cartas",
+    "+ {n} sung": "+ {n} cantados",
+    "+ {n} for the last trick": "+ {n} de últimas",
+    "how the deal was scored: {sides}": "cómo se puntuó el reparto: {sides}",
 }
 
 _PT: dict[str, str] = {
@@ -1916,6 +1920,10 @@ _PT: dict[str, str] = {
     "swap: take the face-up card for your 7 (or 2) of trumps": "trocar: pegue a carta virada dando o seu 7 (ou 2) de trunfo",
     "the rules: tapete rules {game}": "as regras: tapete rules {game}",
     "type one of the moves in brackets; ? explains them": "digite uma das jogadas entre parênteses; ? as explica",
+    "{name} {n} in cards": "{name} {n} em cartas",
+    "+ {n} sung": "+ {n} cantados",
+    "+ {n} for the last trick": "+ {n} da última vaza",
+    "how the deal was scored: {sides}": "como a rodada foi pontuada: {sides}",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}

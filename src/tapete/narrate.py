@@ -130,6 +130,16 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
             case "score":
                 score = [int(v) for v in data.get("score", ())]
                 out.append({"kind": "score", "unit": unit, "score": score})
+                if "cards" in data and "cantes" in data and "points" in data:
+                    # Tute: where each side's points came from, so a newcomer sees why the
+                    # deal went as it did (cards, cantes, the last trick's bonus).
+                    parts = [
+                        [int(c), int(k), int(p) - int(c) - int(k)]
+                        for c, k, p in zip(
+                            data["cards"], data["cantes"], data["points"], strict=True
+                        )
+                    ]
+                    out.append({"kind": "points", "parts": parts})
             case "end":
                 out.append({"kind": "end", "winners": [int(w) for w in data.get("winners", ())]})
             case "buy":
@@ -381,6 +391,17 @@ def _table_line(
                 else "score of the hand: {scores}",
                 scores=", ".join(parts),
             )
+        case "points":
+            sides = []
+            for i, (cards, cantes, last) in enumerate(entry["parts"]):
+                who = tr(lang, "team {n}", n=i + 1) if teams else _name(names, i)
+                said = tr(lang, "{name} {n} in cards", name=who, n=cards)
+                if cantes:
+                    said += " " + tr(lang, "+ {n} sung", n=cantes)
+                if last:
+                    said += " " + tr(lang, "+ {n} for the last trick", n=last)
+                sides.append(f"{said} = {cards + cantes + last}")
+            return tr(lang, "how the deal was scored: {sides}", sides="; ".join(sides))
         case "end" if you is not None and you in entry["winners"]:
             # Told to a winner: "you won" ("ganaste"), never "ganó tú".
             *others, last = [_name(names, w) for w in entry["winners"] if w != you] or [""]
