@@ -78,6 +78,8 @@ def test_a_spectator_gets_the_public_view(server: Server) -> None:
         "cards": {},
         "buttons": [],
         "refused": [],
+        "refused_cards": {},
+        "explain": "",
     }
     watcher.send({"type": "act", "action": "bid 0"})
     assert watcher.expect("error")["rule"] == "spectator"
