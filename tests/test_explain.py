@@ -124,6 +124,15 @@ def test_pottle_says_the_auction_and_the_exact_contract() -> None:
     )
 
 
+def test_pottle_s_pagat_pot_rule_is_said_as_it_is_played() -> None:
+    """Under pot_rule=pagat the pot goes to the highest bid taken exactly, the declarer's or
+    not: the words follow the table's rule."""
+    game, state = first_state("pottle(pot_rule=pagat)", {"bid"})
+    assert "goes to the highest bid taken exactly" in explain(game, state, "en")
+    game, state = first_state("pottle(pot_rule=pagat)", {"trump"})
+    assert explain(game, state, "pt") == "você ganhou o leilão: escolha o trunfo (ou sem trunfo)"
+
+
 def test_poch_says_each_betting_choice_and_the_race() -> None:
     game, state = first_state("poch", {"bet", "pass"})
     assert explain(game, state, "en") == (

@@ -788,6 +788,15 @@ def _pocha_explain(view: pocha.View, offered: list[list[str]], lang: str) -> tup
 
 def _pottle_explain(view: pottle.View, offered: list[list[str]], lang: str) -> tuple[str, ...]:
     verbs = _verbs(offered)
+    if "bid" in verbs and view.params.pot_rule == "pagat":
+        return (
+            tr(
+                lang,
+                "bid: the tricks you will take; the highest bid names trump, and the pot ({pot})"
+                " goes to the highest bid taken exactly",
+                pot=view.pot,
+            ),
+        )
     if "bid" in verbs:
         return (
             tr(
@@ -797,6 +806,8 @@ def _pottle_explain(view: pottle.View, offered: list[list[str]], lang: str) -> t
                 pot=view.pot,
             ),
         )
+    if "trump" in verbs and view.seat is not None and view.params.pot_rule == "pagat":
+        return (tr(lang, "you won the auction: name trump (or no trump)"),)
     if "trump" in verbs and view.seat is not None:
         bid = view.bids[view.seat] or 0
         return (
