@@ -179,3 +179,7 @@ def test_a_tute_deal_says_where_each_side_s_points_came_from() -> None:
     ) in said["en"]
     assert "equipo 2 87 en cartas + 10 de últimas = 97" in said["es"]
     assert "dupla 2 87 em cartas + 10 da última vaza = 97" in said["pt"]
+    # Each cante says what it is worth as it is sung.
+    assert "  Carmen sings 20 in bastos\n" in said["en"]
+    assert "  Carmen canta las 20 en bastos\n" in said["es"]
+    assert "  Carmen canta 20 em paus\n" in said["pt"]

@@ -193,7 +193,9 @@ def _action_entry(
     if verb == "trump" and rest:
         return {"kind": "trump", "seat": seat, "suit": SUIT_WORDS.get(rest[0], rest[0])}
     if verb == "sing" and rest:
-        return {"kind": "sing", "seat": seat, "suit": rest[0]}
+        # What the cante is worth (20, or 40 in trumps): a newcomer reads it as it is sung.
+        worth = next((e.data.get("points") for e in events if e.type == "cante"), None)
+        return {"kind": "sing", "seat": seat, "suit": rest[0], "n": worth}
     if verb in ("accept", "run", "pass", "call", "swap", "tute") and not rest:
         return {"kind": verb, "seat": seat}
     return {"kind": "other", "seat": seat, "text": " ".join(words)}
@@ -320,6 +322,9 @@ def line(
             return tr(lang, "{name} calls", name=name)
         case "swap":
             return tr(lang, "{name} swaps for the trump card", name=name)
+        case "sing" if n is not None:
+            suit = tr(lang, str(entry["suit"]))
+            return tr(lang, "{name} sings {n} in {suit}", name=name, n=n, suit=suit)
         case "sing":
             return tr(lang, "{name} sings {suit}", name=name, suit=tr(lang, str(entry["suit"])))
         case "tute":
@@ -475,6 +480,8 @@ def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None
             return tr(lang, "you call")
         case "swap":
             return tr(lang, "you swap for the trump card")
+        case "sing" if n is not None:
+            return tr(lang, "you sing {n} in {suit}", n=n, suit=tr(lang, str(entry["suit"])))
         case "sing":
             return tr(lang, "you sing {suit}", suit=tr(lang, str(entry["suit"])))
         case "tute":
