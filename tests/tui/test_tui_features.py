@@ -613,14 +613,25 @@ def test_the_table_says_what_a_decision_means_where_it_is_made(
     run(go())
 
 
-def test_a_long_explanation_is_wrapped_whole_on_the_smallest_table(tmp_path: Path) -> None:
+def test_a_long_explanation_is_wrapped_whole_where_the_table_has_rows_to_spare(
+    tmp_path: Path,
+) -> None:
+    """80 columns, 30 rows: the explanation wraps onto a second line. At 80x24 the table has
+    no row to spare: it keeps one line, and the log and the keys stay in sight."""
+
     async def go() -> None:
         app = make_app("pottle", ["human", "random", "random", "random"], 3, tmp_path, "pt")
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 30)) as pilot:
             screen = await settle(pilot)
             line = screen.query_one(MessageLine)
             said = text_of(line)
             assert said.startswith("pedir: as vazas que você fará;") and len(said) > 80
-            assert line.size.height >= 2 and line.region.right <= 80
+            assert line.size.height == 2 and line.region.right <= 80
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            assert line.size.height == 1
+            keys = screen.query_one(KeyBar)
+            assert keys.region.bottom <= 24 and screen.query_one(LogView).region.height >= 4
 
     run(go())

@@ -167,6 +167,9 @@ class SceneScreen(Screen[None]):
             yield InfoPanel(id="info").data_bind(scene=cls.scene)
 
 
+BOTTOM_ROWS = 4  # the log's least height (tapete.tcss #bottom): the message wraps above it
+
+
 def _page(game: Any) -> str:
     from tapete.games import ENTRIES
 
@@ -270,6 +273,26 @@ class TableScreen(SceneScreen):
         self.scene = self.session.scene(
             self.lang, self.message, self.hinted, self.selected, self.amount
         )
+        self.call_after_refresh(self.fit_message)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_message)
+
+    def fit_message(self) -> None:
+        """Let the message line wrap onto the rows the table can spare (up to three): what a
+        decision means is read whole where there is room, and the log and the keys stay in
+        sight on the smallest table (Poch's board at 80x24 spares none)."""
+        line, bottom = self.query_one(MessageLine), self.query_one("#bottom")
+        shown = [w for w in self.children if w.display]
+        if not shown:
+            return
+        # The rows the table takes, margins included, but for the message and the log.
+        span = shown[-1].region.bottom - shown[0].region.y
+        used = span - line.outer_size.height - bottom.outer_size.height
+        room = self.size.height - used - BOTTOM_ROWS
+        rows = max(1, min(3, room))
+        if line.styles.max_height is None or line.styles.max_height.value != rows:
+            line.styles.max_height = rows
 
     @property
     def waiting_for_you(self) -> bool:

@@ -79,6 +79,14 @@ def card_text(card: str | None, deck: str, paper: bool = False) -> Text:
     return Text(label, style=(_PAPER_STYLE if paper else _SUIT_STYLE)[suit_class(card, deck)])
 
 
+def refit_later(widget: Widget) -> None:
+    """Once ``widget`` is drawn anew (its height may change: a second row of buttons), let its
+    screen fit the message line to the rows left (``TableScreen.fit_message``)."""
+    fit = getattr(widget.screen, "fit_message", None) if widget.is_attached else None
+    if fit is not None:
+        widget.call_after_refresh(fit)
+
+
 class TitleBar(Static):
     scene: reactive[Scene | None] = reactive(None)
 
@@ -100,6 +108,7 @@ class SeatsRow(Horizontal):
     scene: reactive[Scene | None] = reactive(None, recompose=True)
 
     def compose(self) -> ComposeResult:
+        refit_later(self)
         if self.scene is None:
             return
         lang, table = self.scene.lang, self.scene.table
@@ -369,6 +378,7 @@ class HandRow(HorizontalScroll):
     scene: reactive[Scene | None] = reactive(None, recompose=True)
 
     def compose(self) -> ComposeResult:
+        refit_later(self)
         if self.scene is None:
             return
         table = self.scene.table
@@ -419,6 +429,7 @@ class ActionBar(Vertical):
     scene: reactive[Scene | None] = reactive(None, recompose=True)
 
     def compose(self) -> ComposeResult:
+        refit_later(self)
         if self.scene is None:
             return
         width = max(20, (self.size.width or self.app.size.width) - 2)
