@@ -67,8 +67,8 @@ export class TableView {
             <div class="flying" aria-hidden="true"></div>
           </div>
           <div class="hand-area">
-            <div class="buttons" role="group"></div>
             <p class="explain" hidden></p>
+            <div class="buttons" role="group"></div>
             <div class="hand" role="group" tabindex="-1"></div>
             <p class="keys"></p>
           </div>
@@ -560,7 +560,7 @@ export class TableView {
   }
 
   drawButtons(actions) {
-    // What the decision means (what run, pass or a bid does), under the buttons it is about.
+    // What the decision means (what run, pass or a bid does), over the buttons it is about.
     const explain = this.$(".explain");
     explain.textContent = actions.explain || "";
     explain.hidden = !actions.explain;
