@@ -183,3 +183,22 @@ def test_a_tute_deal_says_where_each_side_s_points_came_from() -> None:
     assert "  Carmen sings 20 in bastos\n" in said["en"]
     assert "  Carmen canta las 20 en bastos\n" in said["es"]
     assert "  Carmen canta 20 em paus\n" in said["pt"]
+
+
+def test_a_pocha_hand_s_score_comes_with_each_player_s_tricks_against_the_bid() -> None:
+    """+15, -5: why is under it, each player's tricks and bid, in every language."""
+    from tapete.playthrough import narration
+
+    told = narration("pocha(schedule=[1, 2, 3, 10, 1])", 7, "en")
+    assert (
+        "  score of the hand: Ana +15, Bruno +10, Carmen -5, Diego +10\n"
+        "  tricks: Ana took 1, bid 1; Bruno took 0, bid 0; Carmen took 0, bid 1;"
+        " Diego took 0, bid 0\n"
+    ) in told
+    took = {"kind": "took", "parts": [[1, 1], [0, 2], [0, -1]]}  # seat 2 sits out a tie-break
+    assert line("es", took, ["tú", "Ana", "Bea"], you=0) == (
+        "bazas: hiciste 1, pediste 1; Ana hizo 0, pidió 2"
+    )
+    assert line("pt", took, ["você", "Ana", "Bea"], you=0) == (
+        "vazas: você fez 1, pediu 1; Ana fez 0, pediu 2"
+    )

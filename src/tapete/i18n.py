@@ -989,6 +989,9 @@ _ES: dict[str, str] = {
     "how the deal was scored: {sides}": "cómo se puntuó el reparto: {sides}",
     "bid: the tricks you will take; the highest bid names trump, and the pot ({pot}) goes to the highest bid taken exactly": "pedir: las bazas que harás; la apuesta más alta elige triunfo, y el bote ({pot}) es para la apuesta más alta que se cumpla exactamente",
     "you won the auction: name trump (or no trump)": "ganaste la subasta: elige triunfo (o sin triunfo)",
+    "{name} took {took}, bid {bid}": "{name} hizo {took}, pidió {bid}",
+    "tricks: {each}": "bazas: {each}",
+    "you took {took}, bid {bid}": "hiciste {took}, pediste {bid}",
 }
 
 _PT: dict[str, str] = {
@@ -1932,6 +1935,9 @@ _PT: dict[str, str] = {
     "how the deal was scored: {sides}": "como a rodada foi pontuada: {sides}",
     "bid: the tricks you will take; the highest bid names trump, and the pot ({pot}) goes to the highest bid taken exactly": "pedir: as vazas que você fará; o maior pedido escolhe o trunfo, e o pote ({pot}) vai para o maior pedido cumprido exatamente",
     "you won the auction: name trump (or no trump)": "você ganhou o leilão: escolha o trunfo (ou sem trunfo)",
+    "{name} took {took}, bid {bid}": "{name} fez {took}, pediu {bid}",
+    "tricks: {each}": "vazas: {each}",
+    "you took {took}, bid {bid}": "você fez {took}, pediu {bid}",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}

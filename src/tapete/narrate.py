@@ -130,6 +130,13 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
             case "score":
                 score = [int(v) for v in data.get("score", ())]
                 out.append({"kind": "score", "unit": unit, "score": score})
+                if "bids" in data and "tricks" in data and "pot" not in data:
+                    # Pocha, Oh Hell: each player's tricks against the bid, the why of the
+                    # score (Pottle's pot, not the bids, says who won its deal).
+                    took = [
+                        [int(t), int(b)] for t, b in zip(data["tricks"], data["bids"], strict=True)
+                    ]
+                    out.append({"kind": "took", "parts": took})
                 if "cards" in data and "cantes" in data and "points" in data:
                     # Tute: where each side's points came from, so a newcomer sees why the
                     # deal went as it did (cards, cantes, the last trick's bonus).
@@ -396,6 +403,17 @@ def _table_line(
                 else "score of the hand: {scores}",
                 scores=", ".join(parts),
             )
+        case "took":
+            each = [
+                tr(lang, "you took {took}, bid {bid}", took=took, bid=bid)
+                if i == you
+                else tr(
+                    lang, "{name} took {took}, bid {bid}", name=_name(names, i), took=took, bid=bid
+                )
+                for i, (took, bid) in enumerate(entry["parts"])
+                if bid >= 0  # a tie-break hand: who is not in it has no bid
+            ]
+            return tr(lang, "tricks: {each}", each="; ".join(each))
         case "points":
             sides = []
             for i, (cards, cantes, last) in enumerate(entry["parts"]):
