@@ -786,8 +786,8 @@ def test_a_seat_title_too_long_for_its_box_gives_up_the_level_not_letters(tmp_pa
 
 
 def test_a_log_line_wider_than_the_log_wraps_whole_into_it(tmp_path: Path) -> None:
-    """The score of a hand among four is wider than the log at 80x24: it goes on the next line
-    of the log, not past its edge."""
+    """The tricks against the bids under a hand's score, among four, are wider than the log at
+    80x24: they go on the next line of the log, not past its edge."""
 
     async def go() -> None:
         app = make_app("pocha(schedule=[1])", ["human", "random", "random", "random"], 8, tmp_path)
@@ -798,7 +798,7 @@ def test_a_log_line_wider_than_the_log_wraps_whole_into_it(tmp_path: Path) -> No
             await pilot.pause()
             log = screen.query_one(LogView)
             assert screen.scene is not None
-            score = [line for line in screen.scene.log if line.startswith("score of the")][-1]
+            score = [line for line in screen.scene.log if line.startswith("tricks: ")][-1]
             assert len(score) > log.region.width, score
             box = log.region
             rows = screen_lines(app)[box.y : box.y + box.height]
