@@ -1012,3 +1012,70 @@ def test_a_seat_taken_on_one_server_has_its_record_and_narration_on_another_at_o
             assert record[1]["redacted"] == {"seat": joined["seat"]}
             assert isinstance(told[1]["deals"], list)
         assert not refused, f"{len(refused)} of 5 answered as to a stranger: {refused}"
+
+
+def finish_match(people: list[Client]) -> None:
+    """Each person plays their first legal move at their turn until every one sees the end
+    (no timer, no stand-in: only a person's last view says it is their turn)."""
+    while not all(p.view is not None and p.view["result"] for p in people):
+        for person in people:
+            view = person.view
+            if view is not None and not view["result"] and person.legal():
+                person.send({"type": "act", "action": person.legal()[0]})
+                person.view_at(view["version"] + 1, 30)
+            with contextlib.suppress(TimeoutError):
+                person.recv(0.1)
+
+
+def test_a_rematch_is_said_to_the_people_on_every_server(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        made = one.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+        )
+        code = made["code"]
+        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})
+        ana, bea, watcher = one.client(), two.client(), two.client()
+        ana.hello(code, made["token"])
+        bea.hello(code, joined["token"])
+        watcher.hello(code)
+        ana.send({"type": "start"})
+        people = [ana, bea]
+        finish_match(people)
+        ana.send({"type": "rematch"})
+        # Everyone, on the server that started it and on the other, reads who started it.
+        for client in (ana, bea, watcher):
+            again = client.until(lambda m: m["type"] == "view" and m["match"] == 1, 30)
+            assert "Ana started a rematch: match 2" in again["log"], again["log"]
+        # And whoever connects to the other server afterwards reads it in the recent log.
+        late = two.client()
+        late.hello(code)
+        assert "Ana started a rematch: match 2" in late.expect("view")["log"]
+        for client in (ana, bea, watcher, late):
+            client.close()
+
+
+def test_a_person_removed_by_the_host_on_another_server_is_told(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        made = one.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+        )
+        code = made["code"]
+        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})
+        ana, bea = one.client(), two.client()
+        ana.hello(code, made["token"])
+        assert bea.hello(code, joined["token"])["seat"] == 1
+        ana.send({"type": "remove", "seat": 1})
+        # The page says "The host removed you from your seat" on this welcome: without it,
+        # the person on the other server would find their seat gone without a word.
+        told = bea.until(lambda m: m["type"] == "welcome", 30)
+        assert told["seat"] is None and told["refused"] is True
+        ana.close()
+        bea.close()

@@ -293,7 +293,8 @@ class Cluster:
         if kind == "act":
             await rooms.heard(news)
         elif kind == "room":
-            await rooms.reload(str(news["room"]))
+            note = news.get("note")
+            await rooms.reload(str(news["room"]), note if isinstance(note, dict) else None)
         elif kind == "gone":
             rooms.forget(str(news["room"]))
         elif kind == "presence":

@@ -546,14 +546,33 @@ class Room:
         if over:
             self.broadcast.room_to_all()
 
-    async def reload(self) -> None:
+    async def reload(self, note: Mapping[str, Any] | None = None) -> None:
         """Read the room again from the database (another server changed it) and tell this
-        server's connections."""
+        server's connections; ``note``: the log entry the other server said with the change
+        (who started a rematch), said here too, once, if the room is now at that match."""
         async with self.lock:
+            before = self.truth.match
             await self._resync()
+            said = note is not None and self._rematch_note(note)
+            if self.truth.match != before:  # a new match: its log from the start, as said there
+                entries: list[dict[str, Any]] = self.log
+            else:
+                entries = [self.log[0]] if said else []
             self.broadcast.room_to_all()
-            self.broadcast.view_to_all([])
+            self.broadcast.view_to_all(entries)
         self.driver.wake()
+
+    def _rematch_note(self, note: Mapping[str, Any]) -> bool:
+        """Put ``note`` (another server's "who started the rematch") first in this match's log,
+        unless it names another match or the log says it already; whether it was put."""
+        entry = dict(note)
+        if entry.get("kind") != "rematch" or entry.get("n") != self.truth.match + 1:
+            return False
+        if any(e.get("kind") == "rematch" for e in self.log):
+            return False
+        self.log.insert(0, entry)
+        del self.log[LOG_KEEP:]
+        return True
 
     async def resync(self) -> Truth | None:
         """``_resync`` for a caller that holds the room's lock (seating)."""
@@ -579,8 +598,9 @@ class Room:
         else:
             t.actions = list(truth.actions)
             self.rebuild()
-        for conn in self.conns:  # seats may have been moved or freed by the host elsewhere
-            conn.seat = self.seat_of(conn.token)
+        # Seats may have been moved or freed by the host on another server: a person removed
+        # is told so here as there (a new welcome), or their page would lose the seat silently.
+        self.seating.settle()
         self.driver.set_deadline()
         return truth
 
@@ -727,10 +747,15 @@ class Room:
             self.broadcast.room_to_all()
             await self.changed()
 
-    async def changed(self) -> None:
-        """Tell the other servers (if any) to read this room again: its seats, its match."""
+    async def changed(self, note: Mapping[str, Any] | None = None) -> None:
+        """Tell the other servers (if any) to read this room again: its seats, its match;
+        ``note``: a log entry that came with the change (who started a rematch), which the
+        database does not keep, so the others' people read it too."""
         if self.cluster is not None:
-            await self.cluster.tell({"kind": "room", "room": self.code})
+            news: dict[str, Any] = {"kind": "room", "room": self.code}
+            if note is not None:
+                news["note"] = dict(note)
+            await self.cluster.tell(news)
 
     async def _rematch(self, seat: int) -> None:
         async with self.lock:
@@ -753,11 +778,12 @@ class Room:
             self.seating.told.clear()  # a new match's log says its stand-ins anew
             # Any seated player may start it: the others, whose summary closes under them,
             # read who did.
-            self.log.insert(0, {"kind": "rematch", "seat": seat, "n": t.match + 1})
+            said = {"kind": "rematch", "seat": seat, "n": t.match + 1}
+            self.log.insert(0, said)
             self.driver.set_deadline()
             self.broadcast.room_to_all()
             self.broadcast.view_to_all(self.log)
-            await self.changed()
+            await self.changed(said)
         self.driver.wake()
 
     async def seat_person(

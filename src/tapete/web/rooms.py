@@ -168,13 +168,14 @@ class Rooms:
         if room is not None:
             room.in_turn(lambda: room.heard(news))
 
-    async def reload(self, code: str) -> None:
-        """Room ``code`` changed on another server (made, seated, started, a rematch)."""
+    async def reload(self, code: str, note: Mapping[str, Any] | None = None) -> None:
+        """Room ``code`` changed on another server (made, seated, started, a rematch);
+        ``note``: the log entry said with the change there (``Room.reload``)."""
         room = self.get(code)
         if room is None:
             await self.find(code)
         else:
-            room.in_turn(room.reload)
+            room.in_turn(lambda: room.reload(note))
 
     def forget(self, code: str) -> None:
         """Room ``code`` was removed by another server."""
