@@ -1576,6 +1576,34 @@ CARD_BOXES = """() => [...document.querySelectorAll(".hand .card-btn")].map((e) 
 })"""
 
 
+AT_HAND = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  // What a tap at the middle of a card's visible strip reaches: the card itself, or what covers it.
+  const cards = [...document.querySelectorAll(".hand .card-btn")];
+  const strips = cards.map((e, i) => {
+    const r = e.getBoundingClientRect();
+    const next = cards[i + 1]?.getBoundingClientRect();
+    const beside = next && next.top < r.bottom && next.bottom > r.top;
+    const right = beside ? Math.min(r.right, next.left) : r.right;
+    const x = (r.left + right) / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return {width: right - r.left, height: r.height, tapped: !!hit && e.contains(hit)};
+  });
+  return {
+    hand: cards.map(box),
+    strips,
+    trick: [...document.querySelectorAll(".felt .trick .played")].map(box),
+    turn: [...document.querySelectorAll(".felt .seat.turn")].map(box),
+    view: {width: innerWidth, height: innerHeight},
+    scroll: [scrollX, scrollY],
+    page: document.documentElement.scrollHeight,
+  };
+}"""
+
+
 def _apart(boxes: dict[str, Any]) -> None:
     """No seat lies over another seat, a card of the trick, the facts above the felt, or off the
     felt's top and bottom."""
@@ -1612,14 +1640,17 @@ def test_large_cards_on_a_short_screen_keep_seats_and_the_trick_apart(
     p.wait_for_timeout(300)
     _apart(p.evaluate(FELT_BOXES))
     shot(p, f"large-{size[0]}x{size[1]}")
-    # A hand of eight large cards wraps: a raised card (legal, focused) stays off the row above.
+    # A hand of eight large cards fans out, or wraps: a raised card (legal, focused) stays off
+    # the row above, and every card shows a strip a finger hits (44 px) and a tap reaches.
     p.wait_for_selector(".hand.my-turn .card-btn.legal:not(.sent)")
     p.focus(".hand.my-turn .card-btn.legal")
     p.wait_for_timeout(300)
     cards = p.evaluate(CARD_BOXES)
     for i, a in enumerate(cards):
         for b in cards[i + 1 :]:
-            assert not _overlap(a, b), (a, b)
+            assert abs(a["y"] - b["y"]) < a["height"] / 2 or not _overlap(a, b), (a, b)
+    strips = p.evaluate(AT_HAND)["strips"]
+    assert all(s["width"] >= 44 and s["height"] >= 44 and s["tapped"] for s in strips), strips
     context.close()
 
 
@@ -2156,3 +2187,55 @@ def test_a_decision_says_what_it_means_and_a_dimmed_card_why_it_may_not_be_playe
             told = p.locator("#toast").inner_text()
         p.locator(".hand.my-turn .card-btn.legal:not(.sent)").first.click()
     assert told.startswith("not allowed: must follow suit"), told
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(390, 844), (844, 390), (360, 640), (640, 360)],
+    ids=["390x844", "844x390", "360x640", "640x360"],
+)
+def test_eight_seats_and_large_cards_fit_a_phone_screen(
+    browser: Any, server: Server, size: tuple[int, int]
+) -> None:
+    """Eight seats and large cards on a phone once grew the felt to 1,100 px: the player had to
+    scroll between the trick and their hand. On one screen now: the hand, the trick and whose
+    turn it is, with every card a target of 40 px or more that a tap reaches."""
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True
+    )
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate("localStorage.setItem('tapete:large-cards', '1')")
+    start_with_bots(p, server, "pocha(players=8, max_players=8, schedule=[5])", seed=8)
+    rng = random.Random(3)
+    while not (
+        p.locator(".felt .trick .played").count()
+        and p.locator(".hand.my-turn .card-btn.legal:not(.sent)").count()
+    ):
+        p.wait_for_selector(ACTIONABLE, timeout=20_000)
+        if not p.locator(".felt .trick .played").count() or p.locator(".buttons .act").count():
+            click_one(p, rng)
+        else:
+            p.wait_for_timeout(100)
+    # Where the page puts you on your turn: the card it focuses in view, the hand's foot at the
+    # screen's foot at most.
+    p.evaluate("document.querySelector('.hand').scrollIntoView({block: 'end'})")
+    p.wait_for_timeout(400)
+    at = p.evaluate(AT_HAND)
+    shot(p, f"eight-large-{size[0]}x{size[1]}")
+    width, height = at["view"]["width"], at["view"]["height"]
+
+    def inside(b: dict[str, float]) -> bool:
+        return (
+            b["x"] >= -0.5
+            and b["y"] >= -0.5
+            and b["x"] + b["width"] <= width + 0.5
+            and b["y"] + b["height"] <= height + 0.5
+        )
+
+    assert len(at["hand"]) == 5 and at["trick"] and len(at["turn"]) == 1, at
+    for part in ("hand", "trick", "turn"):
+        assert all(inside(b) for b in at[part]), (part, at)
+    for strip in at["strips"]:
+        assert strip["width"] >= 44 and strip["height"] >= 44 and strip["tapped"], at["strips"]
+    context.close()

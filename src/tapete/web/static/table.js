@@ -9,6 +9,11 @@ import { escapeHtml, refusal } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { ensurePlayer } from "./players.js";
 
+// The least a card of a fanned hand shows, in CSS px: WCAG 2.2's enhanced target size (2.5.5).
+const TARGET = 44;
+// A phone on its side (style.css lays the hand beside the felt there).
+const SIDEWAYS = "(max-height: 500px) and (orientation: landscape)";
+
 const CARD_RE = {
   spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
   french: /\b([2-9TJQKA])([cdhs])\b/g,
@@ -142,6 +147,7 @@ export class TableView {
     if (!this.viewMsg) return;
     this.drawSeats(this.viewMsg.table);
     this.drawTrick(this.viewMsg.table);
+    this.fanHand();
   }
 
   relabel() {
@@ -350,6 +356,11 @@ export class TableView {
 
   drawSeats(table) {
     const seats = this.$(".seats");
+    // On a phone each seat's box is compact (see style.css) at six seats or more, and at any
+    // number on its side, where the felt is narrow beside the hand: so that the felt, the
+    // trick and your hand share one screen.
+    const compact = table.seats.length >= 6 || matchMedia(SIDEWAYS).matches;
+    this.$(".felt").classList.toggle("compact", compact);
     const room = this.roomMsg;
     seats.innerHTML = table.seats
       .map((s) => {
@@ -557,6 +568,26 @@ export class TableView {
         else if (mine) this.io.toast(button.dataset.why || t("not allowed"));
       });
     }
+    this.fanHand();
+  }
+
+  // A hand too wide for its row side by side (large cards on a phone) overlaps like a fan in
+  // the hand, each card showing a strip of at least TARGET px at its left, where its index is:
+  // every card stays a target a finger hits, and the hand takes a row (or a few) rather than
+  // pushing the trick off the screen. Later cards lie over earlier ones (see .card-btn).
+  fanHand() {
+    const hand = this.$(".hand");
+    const cards = [...hand.querySelectorAll(".card-btn")];
+    hand.classList.remove("fanned");
+    hand.style.removeProperty("--strip");
+    if (cards.length < 2) return;
+    const card = cards[0].offsetWidth;
+    const gap = parseFloat(getComputedStyle(hand).columnGap) || 0;
+    const room = hand.clientWidth;
+    if (!card || !room || cards.length * (card + gap) - gap <= room) return;
+    const strip = Math.max(TARGET, Math.min(card, Math.floor((room - card) / (cards.length - 1))));
+    hand.style.setProperty("--strip", `${strip}px`);
+    hand.classList.add("fanned");
   }
 
   drawButtons(actions) {
