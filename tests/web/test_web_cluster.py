@@ -1079,3 +1079,46 @@ def test_a_person_removed_by_the_host_on_another_server_is_told(
         assert told["seat"] is None and told["refused"] is True
         ana.close()
         bea.close()
+
+
+def test_a_stand_in_is_said_again_when_another_server_started_the_rematch(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """The server driving a table says a stand-in once a match: in a rematch another server
+    started, it once said nothing, and the person back read the bot's moves as their own."""
+    said = "Bea is away: a bot plays for them until they are back"
+    ports = [free_port(), free_port()]
+    driver, other = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        stack.enter_context(process(ports[0], pg_url, tmp_path / "driver.log", options(prefix)))
+        made = driver.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+            grace=0.1,
+        )
+        code = made["code"]
+        driver.post(f"/api/tables/{code}/join", {"name": "Bea"})  # and never comes
+        ana = driver.client()
+        ana.hello(code, made["token"])
+        ana.send({"type": "start"})
+        finish_match([ana])
+        assert [line for m in ana.seen if m["type"] == "view" for line in m["log"]].count(said) == 1
+        # The other server renews its leases only every 200 s: the rematch it starts is driven
+        # by the first server, which said Bea's stand-in in the match before.
+        lazy = [*options(prefix), "--lease", "600"]
+        stack.enter_context(process(ports[1], pg_url, tmp_path / "other.log", lazy))
+        again = other.client()
+        again.hello(code, made["token"])
+        again.send({"type": "rematch"})
+        lines: list[str] = []
+        while True:
+            m = ana.until(lambda m: m["type"] == "view" and m["match"] == 1, 30)
+            lines += m["log"]
+            if m["result"]:
+                break
+            if ana.legal():
+                ana.send({"type": "act", "action": ana.legal()[0]})
+        assert lines.count(said) == 1, lines
+        ana.close()
+        again.close()

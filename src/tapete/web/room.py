@@ -598,6 +598,8 @@ class Room:
         else:
             t.actions = list(truth.actions)
             self.rebuild()
+            if not same_match:  # a rematch started elsewhere: its log says its stand-ins anew
+                self.seating.told.clear()
         # Seats may have been moved or freed by the host on another server: a person removed
         # is told so here as there (a new welcome), or their page would lose the seat silently.
         self.seating.settle()
