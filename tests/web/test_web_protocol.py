@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -224,6 +225,43 @@ def test_rematch_after_the_match(server: Server) -> None:
     assert view["version"] == 0 and view["result"] is None
 
 
+def test_two_players_pressing_rematch_at_once_start_one_rematch_and_neither_is_refused(
+    server: Server,
+) -> None:
+    """Both saw the end of match 0 and pressed "rematch": the second press, arriving once the
+    first started match 1, once got "a rematch is for the players, once the match is over" as
+    the new match began."""
+    table = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    code = str(table["code"])
+    joined = server.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    ana, bea = server.client(), server.client()
+    ana.hello(code, str(table["token"]))
+    bea.hello(code, str(joined["token"]))
+    ana.send({"type": "start"})
+    people = [ana, bea]
+    while not all(p.view is not None and p.view["result"] for p in people):
+        for person in people:
+            view = person.view
+            if view is not None and not view["result"] and person.legal():
+                person.send({"type": "act", "action": person.legal()[0]})
+                person.view_at(view["version"] + 1)
+            with contextlib.suppress(TimeoutError):
+                person.recv(0.1)
+    ana.send({"type": "rematch", "match": 0})
+    ana.until(lambda m: m["type"] == "view" and m["match"] == 1)
+    told = len(bea.seen)
+    bea.send({"type": "rematch", "match": 0})
+    assert_still_up(bea)
+    assert [m for m in bea.seen[told:] if m["type"] == "error"] == []
+    assert server.get(f"/api/tables/{code}")["match"] == 1  # one rematch, not two
+    ana.close()
+    bea.close()
+
+
 # --- bad input: an error with the rule code, nothing changes, the connection stays up -----------
 
 
@@ -247,6 +285,9 @@ def assert_still_up(me: Client) -> None:
         (json.dumps({"type": "move", "seat": 1, "to": 2}), "started"),
         (json.dumps({"type": "hello", "code": "NOPE1"}), "no-such-table"),
         (json.dumps({"type": "hello", "code": 7}), "bad-message"),
+        (json.dumps({"type": "rematch", "match": "0"}), "bad-message"),
+        (json.dumps({"type": "rematch", "match": True}), "bad-message"),
+        (json.dumps({"type": "rematch", "match": -1}), "bad-message"),
     ],
 )
 def test_bad_messages_get_an_error_and_change_nothing(server: Server, raw: str, rule: str) -> None:

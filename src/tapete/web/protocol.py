@@ -296,6 +296,10 @@ async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
                 link.fail("bad-lang", f"languages are {', '.join(LANGUAGES)}")
             else:
                 room.relang(link, lang)
+        case "rematch" if (seen := msg.get("match")) is not None and (
+            not isinstance(seen, int) or isinstance(seen, bool) or seen < 0
+        ):
+            link.fail("bad-message", 'a "rematch" message\'s "match" is a match number, 0 or more')
         case "start" | "fill" | "seat" | "move" | "remove" | "rematch" as kind:
             try:
                 await room.control(link, kind, msg)

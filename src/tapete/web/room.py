@@ -649,6 +649,12 @@ class Room:
         t = self.truth
         is_host = conn.token is not None and conn.token == t.host
         if kind == "rematch":
+            seen = msg.get("match")  # the match whose end the player saw (protocol: checked)
+            if conn.seat is not None and isinstance(seen, int) and seen < t.match:
+                # Another player's rematch came first (both pressed it at its end): this one
+                # asked for the same new match, which its page is being shown. Refused, it
+                # would be told "once the match is over" as the new match begins.
+                return
             if conn.seat is None or not self.over:
                 raise error("no-rematch", "a rematch is for the players, once the match is over")
             await self._rematch(conn.seat)

@@ -813,7 +813,8 @@ export class TableView {
         .join(" · ")}</p>
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt) : ""}`;
     wireFair(box);
-    box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch" }));
+    // The match it follows: pressed by two players at once, the second is the same rematch.
+    box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch", match: msg.match }));
     box.querySelector(".close-summary").addEventListener("click", () => this.closeSummary());
     // The end of the match is a dialog: the keyboard goes into it (its first button: the
     // rematch, or close for a spectator), and stays on the same control when it is redrawn.
