@@ -2239,3 +2239,51 @@ def test_eight_seats_and_large_cards_fit_a_phone_screen(
     for strip in at["strips"]:
         assert strip["width"] >= 44 and strip["height"] >= 44 and strip["tapped"], at["strips"]
     context.close()
+
+
+def test_a_friend_who_leaves_during_the_rematch_offer_comes_back_to_the_new_match(
+    browser: Any, server: Server
+) -> None:
+    """The friend closes the tab while the end of the match is shown, the host starts a
+    rematch, the friend opens the link again: back at their seat in the new match, told who
+    started it, with no summary of the old one over the felt, and playing it to its end."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    code = str(made["code"])
+    ana = _open_table(browser, server, made)
+    bea = _friend(browser, server, code, "Bea", 1, "en-US")
+    ana.click(".waiting .start")
+    rng = random.Random(5)
+
+    def to_the_end(pages: list[Any]) -> None:
+        for _ in range(60):
+            if all(p.locator(".summary:not([hidden])").count() for p in pages):
+                return
+            for p in pages:
+                click_one(p, rng)
+            pages[0].wait_for_timeout(100)
+        raise AssertionError("the match did not end")
+
+    to_the_end([ana, bea])
+    friend = bea.context
+    bea.close()  # gone while the rematch is offered
+    ana.wait_for_selector(".seat .chip.away")
+    ana.click(".summary .rematch")
+    ana.wait_for_selector(".summary", state="hidden")
+    bea = friend.new_page()
+    bea.on("pageerror", lambda e: ERRORS.append(str(e)))
+    bea.goto(f"{server.url}/t/{code}")
+    bea.wait_for_selector(".log li:has-text('Ana started a rematch: match 2')")
+    assert bea.locator(".summary").is_hidden()
+    assert bea.locator(".seat.me .who").inner_text() == "Bea"
+    assert ana.locator(".seat .chip.away").count() == 0  # back: no longer said away
+    to_the_end([ana, bea])
+    for p in (ana, bea):
+        assert p.locator(".bar .title").inner_text().startswith("Pocha")
+    assert bea.locator(".summary .rematch").count() == 1  # and may offer the next one
+    friend.close()
+    ana.context.close()
+    assert ERRORS == []
