@@ -1122,3 +1122,55 @@ def test_a_stand_in_is_said_again_when_another_server_started_the_rematch(
         assert lines.count(said) == 1, lines
         ana.close()
         again.close()
+
+
+def test_a_person_the_host_moves_on_another_server_is_not_taken_for_away(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """Bea, connected to the second server, is moved by the host on the first, which drives the
+    table: it once went on counting her connection at her old seat, took her for away at her
+    new one, and a bot stood in for her while she was there."""
+    ports = [free_port(), free_port()]
+    one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        stack.enter_context(process(ports[0], pg_url, tmp_path / "one.log", options(prefix)))
+        # The second server renews its leases only every 200 s: the first drives the table.
+        lazy = [*options(prefix), "--lease", "600"]
+        stack.enter_context(process(ports[1], pg_url, tmp_path / "two.log", lazy))
+        made = one.create(
+            "pocha",
+            params={"players": "4", "schedule": "[1]"},
+            seats=[{"kind": "human"}] * 3 + [{"kind": "bot", "level": "random"}],
+            grace=0.1,
+        )
+        code = made["code"]
+        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea", "seat": 1})
+        ana, bea = one.client(), two.client()
+        ana.hello(code, made["token"])
+        assert bea.hello(code, joined["token"])["seat"] == 1
+        ana.send({"type": "move", "seat": 1, "to": 3})
+        bea.until(lambda m: m["type"] == "room" and m["you"] == 3, 30)
+        # News the second server sends after Bea's new seat's count: once the first has it,
+        # it has the count too (each server's news comes in the order it was sent).
+        two.post(f"/api/tables/{code}/join", {"name": "Cai"})  # and never comes
+        ana.until(lambda m: m["type"] == "room" and "Cai" in [s["name"] for s in m["seats"]], 30)
+        ana.send({"type": "start"})
+        # Play until a seat nobody here plays has moved: the first server drives the table.
+        while not any(
+            line.startswith(("bot", "Cai"))
+            for m in ana.seen
+            if m["type"] == "view"
+            for line in m["log"]
+        ):
+            for person in (ana, bea):
+                view = person.view
+                if view is not None and not view["result"] and person.legal():
+                    person.send({"type": "act", "action": person.legal()[0]})
+                    person.view_at(view["version"] + 1, 30)
+                with contextlib.suppress(TimeoutError):
+                    person.recv(0.1)
+        ana.send({"type": "lang", "lang": "en"})
+        seats = ana.until(lambda m: m["type"] == "room", 30)["seats"]
+        assert seats[3]["name"] == "Bea" and not seats[3]["away"] and not seats[3]["standin"]
+        ana.close()
+        bea.close()

@@ -299,7 +299,7 @@ class Room:
         self._welcome(conn)
         if conn.seat is not None:
             self.seating.back(conn.seat)
-        self._here(conn.seat)
+        self.here(conn.seat)
         self.broadcast.room_to_all()
         self.broadcast.catch_up(conn)
         self.driver.wake()
@@ -333,7 +333,7 @@ class Room:
         stands in."""
         self.conns.discard(conn)
         seat = conn.seat
-        self._here(seat)
+        self.here(seat)
         if seat is not None and not self.seating.connected(seat):
             self.seating.gone(seat)
         self.broadcast.room_to_all()
@@ -346,7 +346,7 @@ class Room:
             return True
         return self.cluster is not None and self.cluster.anyone_elsewhere(self.code)
 
-    def _here(self, seat: int | None) -> None:
+    def here(self, seat: int | None) -> None:
         """Tell the other servers (if any) how many connections ``seat`` (None: watchers) has
         here now."""
         if self.cluster is not None:

@@ -315,13 +315,21 @@ class Seating:
 
     def settle(self) -> None:
         """Once the host's arrangement is saved: each connection here follows its token, to the
-        seat it was moved to, or, removed, to watching (told so by a new ``welcome``)."""
+        seat it was moved to, or, removed, to watching (told so by a new ``welcome``). The
+        other servers are told the seats' new counts: the one driving the table would
+        otherwise take a person moved here for away at their new seat, and a bot would stand
+        in for them while they are connected."""
+        moved: set[int | None] = set()
         for conn in self.room.conns:
             seat = self.seat_of(conn.token)
+            if seat != conn.seat:
+                moved |= {conn.seat, seat}
             if conn.seat is not None and seat is None:
                 self._unseat(conn)
             else:
                 conn.seat = seat
+        for seat in moved:
+            self.room.here(seat)
 
     def _unseat(self, conn: Connection) -> None:
         conn.seat = None
