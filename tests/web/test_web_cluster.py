@@ -1104,9 +1104,9 @@ def test_a_stand_in_is_said_again_when_another_server_started_the_rematch(
         ana.send({"type": "start"})
         finish_match([ana])
         assert [line for m in ana.seen if m["type"] == "view" for line in m["log"]].count(said) == 1
-        # The other server renews its leases only every 200 s: the rematch it starts is driven
+        # The other server renews its leases only every 20 s: the rematch it starts is driven
         # by the first server, which said Bea's stand-in in the match before.
-        lazy = [*options(prefix), "--lease", "600"]
+        lazy = [*options(prefix), "--lease", "60"]
         stack.enter_context(process(ports[1], pg_url, tmp_path / "other.log", lazy))
         again = other.client()
         again.hello(code, made["token"])
@@ -1134,8 +1134,8 @@ def test_a_person_the_host_moves_on_another_server_is_not_taken_for_away(
     one, two = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
     with ExitStack() as stack:
         stack.enter_context(process(ports[0], pg_url, tmp_path / "one.log", options(prefix)))
-        # The second server renews its leases only every 200 s: the first drives the table.
-        lazy = [*options(prefix), "--lease", "600"]
+        # The second server renews its leases only every 20 s: the first drives the table.
+        lazy = [*options(prefix), "--lease", "60"]
         stack.enter_context(process(ports[1], pg_url, tmp_path / "two.log", lazy))
         made = one.create(
             "pocha",
