@@ -586,6 +586,7 @@ def test_each_bot_s_seat_says_what_its_level_does(
     asyncio.run(go())
 
 
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("en", "truco! asks 3 for the hand: if they run, your side scores 1"),
