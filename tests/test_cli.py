@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tapete import record
+from tapete import howto, record
 from tapete.cli import LINE_LIMIT, main
 from tuikit import where_modes_hold
 
@@ -44,9 +44,26 @@ def test_games_lists_every_game() -> None:
     assert "pocha" in out and "oh_hell" in out
 
 
-def test_rules_prints_the_rules_page() -> None:
-    out = tapete("rules", "pocha").stdout
+def test_rules_full_prints_the_reference_page() -> None:
+    out = tapete("rules", "oh_hell", "--full").stdout
+    assert out == howto.reference("pocha") + "\n"
     assert "hook" in out.lower() and "Pocha" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_rules_prints_how_to_play_in_the_language_asked_or_the_locales(lang: str) -> None:
+    asked = tapete("rules", "truco", "--lang", lang).stdout
+    assert asked == howto.page("truco", lang) + "\n"
+    locale = {"en": "en_GB.UTF-8", "es": "es_AR.UTF-8", "pt": "pt_BR.UTF-8"}[lang]
+    told = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "rules", "tute"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": "", "LANG": locale},
+    )
+    assert told.stdout == howto.page("tute", lang) + "\n"
+    assert tapete("rules", "truco", "--lang", "fr").returncode == 2  # refused, naming the choices
 
 
 def test_headless_play_prints_the_log_and_writes_a_record_that_replays(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The ``tapete`` command: list games, read their rules, play, replay, benchmark.
 
 tapete games
-tapete rules pocha
+tapete rules pocha                                    (how to play; --full: the reference)
 tapete play pocha --seats human,easy,easy,easy      (the table, in the terminal)
 tapete play pocha --seats human,random,random,random --seed 7 --record out.json --plain
 tapete play --resume out.json                         (go on with a match saved unfinished)
@@ -30,11 +30,10 @@ import sys
 import time
 from collections.abc import Sequence
 from datetime import datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from tapete import __version__, bench, bots, players, playthrough, record
+from tapete import __version__, bench, bots, howto, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
@@ -174,19 +173,6 @@ def final_scores(lang: str, scores: Sequence[int], names: Sequence[str]) -> str:
     return f"{tr(lang, 'final scores')}: {told}"
 
 
-def _rules_text(name: str) -> str:
-    page = f"{name}.md"
-    packaged = resources.files("tapete") / "docs" / "rules" / page
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    # A source checkout (editable install): the pages live in the repository's docs/.
-    source = Path(__file__).resolve().parents[2] / "docs" / "rules" / page
-    if source.is_file():
-        return source.read_text(encoding="utf-8")
-    rules = ENTRIES[name].rules()
-    return rules.__doc__ or f"no rules page for {name}"
-
-
 def cmd_games(args: argparse.Namespace) -> int:
     for name in game_names():
         print(f"{name:10} {ENTRIES[name].summary}")
@@ -194,9 +180,10 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    name = load(args.game).name
+    """The how-to page in the user's language; with ``--full``, the reference page (English)."""
     # A page per module: oh_hell is a set of Pocha's parameters and lives on Pocha's page.
-    print(_rules_text(ENTRIES[name].module.rsplit(".", 1)[-1]))
+    module = howto.module_of(load(args.game).name)
+    print(howto.reference(module) if args.full else howto.page(module, _language(args)))
     return 0
 
 
@@ -1009,7 +996,7 @@ class _Parser(argparse.ArgumentParser):
 
 FIRST_STEPS = """first steps:
   tapete play pocha                 a match at the terminal, you against three bots
-  tapete games                      the games, and tapete rules GAME for one's rules
+  tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
   tapete COMMAND --help             what a command takes"""
 
@@ -1024,8 +1011,12 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"tapete {__version__}")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
-    p = sub.add_parser("rules", help="print a game's rules as implemented")
+    p = sub.add_parser("rules", help="how to play a game (--full: its rules as implemented)")
     p.add_argument("game")
+    p.add_argument("--lang", choices=LANGUAGES, help="the page's language (en, es, pt)")
+    p.add_argument(
+        "--full", action="store_true", help="the full reference page, as implemented (English)"
+    )
     p.set_defaults(run=cmd_rules)
     levels = "\n".join(f"  {level:8} {what}" for level, what in LEVEL_HELP.items())
     p = sub.add_parser(

@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from textual.widget import Widget
+from textual.widgets import Markdown
 
 import tapete
-from tapete import record
+from tapete import howto, record
 from tapete.bots import Budget
 from tapete.cards import format_card
 from tapete.game import Event
+from tapete.games import ENTRIES
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.narrate import action_label, event_entries, line
@@ -509,23 +511,38 @@ def test_in_ronda_india_the_other_seats_cards_are_on_the_screen_at_80x24(
 # --- the language: F1 and bot levels ----------------------------------------------------------
 
 
-def test_f1_in_spanish_says_the_rules_are_in_english_with_a_spanish_summary(
-    tmp_path: Path,
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_f1_shows_how_to_play_in_the_players_language_and_f_the_full_rules(
+    lang: str, tmp_path: Path
 ) -> None:
+    """F1 opens the how-to page in the player's language; f swaps it for the full rules page
+    (English, under a note saying so and the game in a sentence in the player's language)."""
+
     async def go() -> None:
-        app = make_app("pocha(schedule=[1])", ["human", "medium", "easy", "hard"], 1, tmp_path)
-        app.settings.lang = "es"
+        app = make_app("truco", ["human", "easy"], 1, tmp_path)
+        app.settings.lang = lang
         async with app.run_test(size=(100, 30)) as pilot:
-            screen = await settle(pilot)
-            titles = [s.border_title for s in screen.query(".seat")]
-            assert "Bruno · medio" in titles and "Carmen · fácil" in titles
-            assert "Diego · difícil" in titles
+            await settle(pilot)
             await pilot.press("f1")
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
-            note = text_of(app.screen.query_one("#rules-note"))
-            assert "El texto de las reglas está en inglés" in note
-            assert "apuestas exactas" in note  # the game's summary, in Spanish
+            page = app.screen.query_one("#rules-page", Markdown)
+            assert page.source == howto.page("truco", lang)
+            assert not app.screen.query_one("#rules-note").display
+            keys = text_of(app.screen.query_one("#rules-keys"))
+            assert tr(lang, "full rules (English)") in keys
+            await pilot.press("f")
+            await pilot.pause()
+            assert page.source == howto.reference("truco")
+            note = app.screen.query_one("#rules-note")
+            assert note.display == (lang != "en")
+            if lang != "en":
+                assert tr(lang, ENTRIES["truco"].summary) in text_of(note)
+                assert "inglés" in text_of(note) or "inglês" in text_of(note)
+            assert tr(lang, "how to play") in text_of(app.screen.query_one("#rules-keys"))
+            await pilot.press("f")
+            await pilot.pause()
+            assert page.source == howto.page("truco", lang)
 
     run(go())
 

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete.games import ENTRIES
+from tapete.i18n import tr
 from webclient import Network, Server, play_to_the_end, running
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -1022,10 +1024,17 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
         assert p.locator("#params label.option .help").count() == labels.count()
         assert p.locator('#params label.option[title="dealer_hook"] input').count() == 1
         p.click("#params summary")
-    # The rules page (in English) opens with the game's summary in the chosen language.
-    p.goto(server.url + "/rules/pocha")
+    # The rules page opens with how to play in the chosen language; its button shows the full
+    # rules (in English) under the game's summary in that language, and goes back.
+    p.goto(server.url + "/rules/truco")
+    p.wait_for_selector(".rules-page h1")
+    assert "Vencendo a partida" in p.locator(".rules-page h2").all_inner_texts()
+    assert p.locator(".rules-page .game-summary").count() == 0
+    p.click("#rules-toggle")
     p.wait_for_selector(".rules-page .game-summary")
-    assert "pedidos exatos" in p.locator(".rules-page .game-summary").inner_text()
+    assert tr("pt", ENTRIES["truco"].summary) in p.locator(".rules-page .game-summary").inner_text()
+    assert "Glossary" in p.locator(".rules-page h2").all_inner_texts()
+    assert p.locator("#rules-toggle").inner_text() == "Como jogar"
     # A line of the page, not a box floating over it (it once took the match summary's style).
     assert (
         p.locator(".rules-page .game-summary").evaluate("e => getComputedStyle(e).position")

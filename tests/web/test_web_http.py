@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tapete
+from tapete import howto
 from tapete.i18n import catalog
 from tapete.web import strings
 from tapete.web.api import _spec
@@ -395,6 +396,17 @@ def test_join_and_records(server: Server) -> None:
 def test_rules_pages(server: Server) -> None:
     assert server.get("/api/rules/pocha").startswith("# ")
     assert status(server, "/api/rules/poker") == 404
+    # The full reference page, in English whatever the language asked; oh_hell's is Pocha's.
+    assert server.get("/api/rules/oh_hell?full=true&lang=es") == howto.reference("pocha")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_rules_route_serves_how_to_play_in_the_pages_language(server: Server, lang: str) -> None:
+    for game in ("truco", "tute"):
+        assert server.get(f"/api/rules/{game}?lang={lang}") == howto.page(game, lang)
+    assert server.get(f"/api/rules/truco?lang={lang}-BR") == howto.page("truco", lang)
+    # A language the app does not speak gets the English page, not a refusal.
+    assert server.get("/api/rules/truco?lang=fr") == howto.page("truco", "en")
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])

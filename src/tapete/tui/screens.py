@@ -672,42 +672,70 @@ class ReplayScreen(SceneScreen):
 
 
 class RulesScreen(Screen[None]):
-    """The rules page of the game, as implemented (``docs/rules/<game>.md``). The pages are in
-    English: in another language a note says so, with the game's summary in that language."""
+    """How to play the game, in the player's language (``tapete.howto``); ``f`` swaps it for the
+    full rules page as implemented (``docs/rules/<game>.md``, in English: in another language a
+    note says so, with the game's summary in that language) and back."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1", "app.pop_screen", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f1", "app.pop_screen", "close"),
+        Binding("f", "full", "full rules"),
+    ]
 
     def __init__(self, page: str, game: str | None = None, keys: RichTable | None = None) -> None:
         super().__init__()
-        self.page = page
+        self.page = page  # the rules module: oh_hell's page is pocha's
         self.game = game
         self.keys = keys  # the keys of the screen it was opened from, listed before the rules
+        self.full = False
 
-    def compose(self) -> ComposeResult:
-        from tapete.cli import _rules_text
+    def lang(self) -> str:
+        return self.app.settings.lang if hasattr(self.app, "settings") else "en"
+
+    def text(self) -> str:
+        from tapete import howto
+
+        return howto.reference(self.page) if self.full else howto.page(self.page, self.lang())
+
+    def note(self) -> Text:
+        """Over the full page in Spanish or Portuguese: that it is in English, and the game in a
+        sentence in the player's language. Nothing over the how-to page."""
         from tapete.games import ENTRIES
 
-        lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
-        entry = ENTRIES.get(self.game or self.page)
-        if lang != "en" and entry is not None:
-            note = tr(
-                lang,
-                "The rules text is in English; a summary of the game: {summary}",
-                summary=tr(lang, entry.summary),
-            )
-            yield Static(Text(note, style="italic"), id="rules-note")
+        lang, entry = self.lang(), ENTRIES.get(self.game or self.page)
+        if not self.full or lang == "en" or entry is None:
+            return Text()
+        summary = tr(lang, entry.summary)
+        line = tr(
+            lang, "The rules text is in English; a summary of the game: {summary}", summary=summary
+        )
+        return Text(line, style="italic")
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.note(), id="rules-note")
         with VerticalScroll(id="rules"):
             if self.keys is not None:
                 yield Static(self.keys, id="rules-key-list")
-            yield Markdown(_rules_text(self.page))
+            yield Markdown(self.text(), id="rules-page")
         yield Static(id="rules-keys")
 
     def on_mount(self) -> None:
-        lang = self.app.settings.lang if hasattr(self.app, "settings") else "en"
-        self.query_one("#rules-keys", Static).update(
-            f"[b]esc[/b] {tr(lang, 'close')}   [b]↑ ↓[/b] {tr(lang, 'scroll')}"
-        )
+        self.show_keys()
         self.query_one("#rules", VerticalScroll).focus()
+
+    def show_keys(self) -> None:
+        lang = self.lang()
+        other = tr(lang, "how to play" if self.full else "full rules (English)")
+        self.query_one("#rules-note", Static).display = bool(self.note().plain)
+        self.query_one("#rules-keys", Static).update(
+            f"[b]esc[/b] {tr(lang, 'close')}   [b]↑ ↓[/b] {tr(lang, 'scroll')}   [b]f[/b] {other}"
+        )
+
+    async def action_full(self) -> None:
+        self.full = not self.full
+        self.query_one("#rules-note", Static).update(self.note())
+        await self.query_one("#rules-page", Markdown).update(self.text())
+        self.query_one("#rules", VerticalScroll).scroll_home(animate=False)
+        self.show_keys()
 
 
 class RecordsScreen(Screen[None]):

@@ -12,7 +12,6 @@ import functools
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -24,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import Scope
 
-from tapete import bots
+from tapete import bots, howto
 from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
@@ -304,17 +303,6 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _rules_page(name: str) -> str:
-    page = f"{name}.md"
-    packaged = resources.files("tapete") / "docs" / "rules" / page
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    source = Path(__file__).resolve().parents[3] / "docs" / "rules" / page
-    if source.is_file():
-        return source.read_text(encoding="utf-8")
-    raise HTTPException(404, f"no rules page for {name}")
-
-
 @dataclass(frozen=True)
 class Token:
     """A seat or player token a request showed, and whether in the deprecated query form."""
@@ -573,14 +561,27 @@ async def api_strings(lang: str) -> dict[str, Any]:
 
 @router.get(
     "/api/rules/{game}",
-    summary="A game's rules page (Markdown)",
+    summary="How to play a game, or with full=true its rules as implemented (Markdown)",
     responses=_refusals({404: "no game of that name"}),
 )
-async def api_rules(game: str) -> PlainTextResponse:
+async def api_rules(
+    game: str,
+    lang: Annotated[
+        str,
+        Query(
+            max_length=MAX_WORD,
+            description="the how-to page's language: en, es, pt (another is English)",
+        ),
+    ] = "en",
+    full: Annotated[
+        bool, Query(description="the full reference page (English) instead of the how-to page")
+    ] = False,
+) -> PlainTextResponse:
     if game not in ENTRIES:
         raise HTTPException(404, f"no game named {game!r}")
-    module = ENTRIES[game].module.rsplit(".", 1)[-1]
-    return PlainTextResponse(_rules_page(module), media_type="text/markdown")
+    module = howto.module_of(game)
+    text = howto.reference(module) if full else howto.page(module, language(lang) or "en")
+    return PlainTextResponse(text, media_type="text/markdown")
 
 
 # The language of a table's title in a listing (``game_words``): en, es or pt.

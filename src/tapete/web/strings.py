@@ -207,6 +207,8 @@ UI = (
     # rules page
     "No rules page for this game.",
     "The rules as implemented, from the project's rules page (in English).",
+    "How to play",
+    "Full rules, as implemented (in English)",
     # Poch's bowls and the like, when a presenter puts them in Table.extra
     "bowls",
     "pot",

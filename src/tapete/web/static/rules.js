@@ -1,5 +1,6 @@
-// A game's rules page: the Markdown of docs/rules/<game>.md rendered to HTML (a small subset:
-// headings, paragraphs, lists, tables, code, emphasis, links).
+// A game's rules: its how-to page (tapete/howto) or its reference page (docs/rules/<game>.md),
+// Markdown rendered to HTML (a small subset: headings, paragraphs, lists, tables, code, emphasis,
+// links).
 
 import { gameSummary, lang, t } from "./i18n.js";
 import { escapeHtml } from "./lobby.js";
@@ -59,12 +60,18 @@ export function markdown(source) {
   return out.join("\n");
 }
 
-export async function renderRules(root, game) {
-  const response = await fetch(`/api/rules/${game}`);
+// The how-to page in the page's language; a button swaps it for the full reference page (in
+// English, as implemented) and back.
+export async function renderRules(root, game, full = false) {
+  const query = full ? "full=true" : `lang=${encodeURIComponent(lang())}`;
+  const response = await fetch(`/api/rules/${game}?${query}`);
   const text = response.ok ? await response.text() : t("No rules page for this game.");
+  const summary = full && lang() !== "en" ? gameSummary(game, "") : "";
   root.innerHTML = `<article class="rules-page">
     <p><a href="/" data-link>← ${t("lobby")}</a></p>
-    <p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>
-    ${lang() !== "en" && gameSummary(game, "") ? `<p class="game-summary"><strong>${escapeHtml(gameSummary(game, ""))}</strong></p>` : ""}
+    <p><button type="button" id="rules-toggle">${t(full ? "How to play" : "Full rules, as implemented (in English)")}</button></p>
+    ${full ? `<p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>` : ""}
+    ${summary ? `<p class="game-summary"><strong>${escapeHtml(summary)}</strong></p>` : ""}
     ${markdown(text)}</article>`;
+  root.querySelector("#rules-toggle").addEventListener("click", () => renderRules(root, game, !full));
 }
