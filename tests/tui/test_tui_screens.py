@@ -547,6 +547,28 @@ def test_f1_shows_how_to_play_in_the_players_language_and_f_the_full_rules(
     run(go())
 
 
+def test_f1_in_a_replay_shows_how_to_play_the_replayed_game(tmp_path: Path) -> None:
+    """F1 in a replay once stopped the app (the replay named no rules page)."""
+    from tapete.tui.screens import ReplayScreen
+
+    _, rec = play(tapete.load("truco"), ["random"] * 2, seed=3)
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", ["human", "easy", "easy", "easy"], 1, tmp_path)
+        app.settings.lang = "pt"
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReplayScreen(Replay(rec)))
+            await pilot.pause()
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            page = app.screen.query_one("#rules-page", Markdown)
+            assert page.source == howto.page("truco", "pt")
+
+    run(go())
+
+
 # --- wording ----------------------------------------------------------------------------------
 
 

@@ -630,6 +630,9 @@ class ReplayScreen(SceneScreen):
         for box in self.query("#middle, #trick, #info"):
             box.styles.max_height = most
 
+    def game_page(self) -> str:
+        return _page(self.replay.game)
+
     def game_name(self) -> str:
         return self.replay.game.name
 
