@@ -269,6 +269,10 @@ def test_a_friend_who_takes_a_seat_and_never_comes_is_stood_in_for() -> None:
             if choices:
                 me.send({"type": "act", "action": choices[0], "version": view["version"]})
         assert server.get(f"/api/tables/{code}")["status"] == "over"
+        # The match is over: no bot stands in any more, Bea's seat is hers, shown as away.
+        room = me.until(lambda m: m["type"] == "room" and bool(m["over"]), 5)
+        assert room["seats"][1]["name"] == "Bea"
+        assert room["seats"][1]["away"] and not room["seats"][1]["standin"]
 
 
 def test_a_friend_the_host_moves_before_coming_is_stood_in_for_at_the_new_seat() -> None:

@@ -102,7 +102,8 @@ class Broadcast:
                     "player": s.player if s.kind == "human" else f"bot:{s.level}",
                     "connected": i in connected,
                     "away": i in seating.away,
-                    "standin": i in seating.standin,
+                    # Once the match is over no bot plays for anyone: the seat is its person's.
+                    "standin": i in seating.standin and not room.over,
                     "team": team_of.get(i),
                 }
                 for i, s in enumerate(t.seats)
