@@ -1004,6 +1004,40 @@ def test_score_heads_and_chart_legend_show_every_name_whole(page: Any, server: S
     assert any(" · " in str(t) for t in titles)  # the bots' levels are in the legend, whole
 
 
+def test_score_chart_shows_every_series_even_when_two_seats_scored_the_same(
+    page: Any, server: Server
+) -> None:
+    """Two seats with the same score after every deal once drew one line: a colour in the
+    legend had no line to be seen. And colour alone told the lines apart."""
+    p = page
+    p.goto(server.url + "/")
+    drawn = p.evaluate(
+        """async () => {
+          const { scoreChart } = await import("/static/chart.js");
+          const box = document.createElement("div");
+          box.innerHTML = scoreChart(["Ana", "Bea", "Cai", "Dan"],
+            [[1, 1, 0, 3], [2, 2, 1, 0], [0, 0, 2, 1]], "score chart");
+          document.body.append(box);
+          const series = [...box.querySelectorAll(".score-chart .series")];
+          const samples = [...box.querySelectorAll(".legend li .swatch-line")];
+          return {
+            points: series.map((g) => g.querySelector("polyline").getAttribute("points")),
+            dashes: series.map((g) => g.querySelector("polyline").getAttribute("stroke-dasharray")),
+            shapes: series.map((g) => g.lastElementChild.getAttribute("class")),
+            marks: series.map((g) => g.querySelectorAll(".mark").length),
+            legend: samples.map((s) => s.querySelector("line").getAttribute("stroke-dasharray")),
+          };
+        }"""
+    )
+    # Ana and Bea scored the same all along: still two lines, each where it can be seen.
+    assert len(set(drawn["points"])) == 4
+    # Each line has its own dash pattern and marker shape (one marker per total), and the
+    # legend shows the same dash beside each name.
+    assert len(set(drawn["dashes"])) == 4 and len(set(drawn["shapes"])) == 4
+    assert drawn["marks"] == [4, 4, 4, 4]
+    assert drawn["legend"] == drawn["dashes"]
+
+
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     page: Any, server: Server
 ) -> None:
