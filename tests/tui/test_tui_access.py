@@ -4,13 +4,23 @@ legality without colour, and a clear word when the terminal is too small for the
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 from textual.widgets import Button, Static
 
 from tapete.tui.resume import QuitScreen
-from tapete.tui.screens import TableScreen
-from tuikit import cards_on_screen, make_app, settle, table_screen, text_of
+from tapete.tui.screens import SummaryScreen, TableScreen
+from tuikit import (
+    cards_on_screen,
+    fully_visible,
+    make_app,
+    press_a_legal_key,
+    screen_lines,
+    settle,
+    table_screen,
+    text_of,
+)
 
 FOUR = ["human", "random", "random", "random"]
 
@@ -137,5 +147,38 @@ def test_the_quit_question_keeps_every_choice_whole_on_a_narrow_terminal(tmp_pat
             await pilot.press("n")
             await pilot.pause()
             assert app.screen is table_screen(app) and screen.session.steps
+
+    run(go())
+
+
+def test_the_end_of_match_summary_keeps_its_keys_in_view_on_a_small_terminal(
+    tmp_path: Path,
+) -> None:
+    """At 40 x 15 the summary had more rows than the screen: its keys line (esc close) was cut
+    off. Its body scrolls now, under a keys line always in view."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", FOUR, 8, tmp_path)
+        rng = random.Random(2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            await pilot.resize_terminal(40, 15)
+            await pilot.pause()
+            summary = app.screen
+            assert isinstance(summary, SummaryScreen)
+            for name in ("r rematch", "v replay", "esc close"):
+                assert fully_visible(app, name), "\n".join(screen_lines(app))
+            assert not fully_visible(app, "saved as")
+            # The rest is there to scroll to, by keys: the last line of the body comes into view.
+            await pilot.press("tab", "end")
+            await pilot.pause()
+            assert fully_visible(app, "saved as"), screen_lines(app)
+            assert fully_visible(app, "esc close")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
 
     run(go())

@@ -27,7 +27,7 @@ from tapete.narrate import action_label, reason_words
 from tapete.present import game_deck
 from tapete.record import Record
 from tapete.tui import records
-from tapete.tui.saving import SaveAsScreen, Why, advice, failure_lines, suggested_file
+from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
 from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
     ActionBar,
@@ -869,23 +869,45 @@ class SummaryScreen(ModalScreen[None]):
         for label, score in zip(labels, scores, strict=False):
             grid.add_row(label, str(score))
         winners = ", ".join(names[w] for w in (outcome.winners if outcome else ()))
+        # The keys line stays in view under a body that scrolls: on a small terminal the
+        # scores, the winners and where the record went may be more rows than the screen has.
         with Vertical(id="summary", classes="-not-saved" if self.failed else ""):
-            yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
-            yield Static(grid)
-            yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
-            if self.saved_to is not None:
-                saved = tr(lang, "saved as {file}", file=str(self.saved_to))
-                yield Static(saved, id="summary-file", classes="summary-file")
-            if self.copy is not None and self.copy != self.saved_to:
-                also = tr(lang, "also written to {file}", file=str(self.copy))
-                yield Static(also, classes="summary-file")
-            if self.failed:
-                told = [*failure_lines(lang, self.failed), advice(lang, self.saved_to is not None)]
-                yield Static("\n".join(told), id="summary-not-saved")
-            with Horizontal(id="summary-buttons"):
+            with VerticalScroll(id="summary-body"):  # tab, then the arrows, scroll it
+                yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
+                yield Static(grid)
+                yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
+                if self.saved_to is not None:
+                    saved = tr(lang, "saved as {file}", file=str(self.saved_to))
+                    yield Static(saved, id="summary-file", classes="summary-file")
+                if self.copy is not None and self.copy != self.saved_to:
+                    also = tr(lang, "also written to {file}", file=str(self.copy))
+                    yield Static(also, classes="summary-file")
+                if self.failed:
+                    told = failure_lines(lang, self.failed)
+                    told.append(advice(lang, self.saved_to is not None))
+                    yield Static("\n".join(told), id="summary-not-saved")
+            with ChoiceRow(id="summary-buttons"):
                 yield Button(f"r {tr(lang, 'rematch')}", id="rematch", compact=True)
                 yield Button(f"v {tr(lang, 'replay')}", id="replay", compact=True)
                 yield Button(f"esc {tr(lang, 'close')}", id="close", compact=True)
+
+    # The rows of the box around its body and keys: the border and the padding, above and below.
+    CHROME = 4
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Keys side by side, or stacked on a narrow terminal; the body gets the rows they leave
+        (and scrolls within them), so the keys line is never below the screen."""
+        row = self.query_one(ChoiceRow)
+        row.fit()
+        keys = (len(row.children) if row.has_class("-stacked") else 1) + 1  # and its margin
+        room = self.app.size.height - self.CHROME - keys
+        self.query_one("#summary-body").styles.max_height = max(1, room)
 
     def saved(self, path: Path) -> None:
         """The record is now in ``path`` (saved elsewhere): say so, and no more that it is not."""
