@@ -595,13 +595,38 @@ def test_every_truco_raise_is_called_by_its_name_in_buttons_log_and_hints() -> N
     assert action_label(game, raise_, "es", after=state) == "¡doze!"
 
 
+@pytest.mark.parametrize(
+    ("lang", "button", "turn", "box"),
+    [
+        ("es", "pedir 2", "pide ", "pedidas 2"),
+        ("pt", "pedir 2", " pede", "pedido 2"),
+    ],
+)
+def test_a_pottle_bid_is_one_word_on_the_buttons_the_turn_and_the_seat_boxes(
+    lang: str, button: str, turn: str, box: str
+) -> None:
+    """The buttons asked for tricks ("pedir") while the seat boxes said a bet ("apuesta",
+    "aposta"): one game, two words for one thing."""
+    game = tapete.load("pottle")
+    state = game.new_state(1)
+    seat = game.current_player(state)
+    view = game.observe(state, seat)
+    labels = [b.label for b in actions(game, game.legal_actions(state), lang, view=view).buttons]
+    assert button in labels
+    state = game.apply(state, game.parse_action("bid 2"))
+    table = present(game.observe(state, seat), lang)
+    assert table.seats[seat].lines[0] == box
+    assert turn in table.status  # the next seat's turn to bid
+    assert not any("apuest" in t or "apost" in t for t in (table.status, *table.seats[seat].lines))
+
+
 def test_plurals_and_pocha_s_bids_against_the_tricks() -> None:
     game = tapete.load("pocha(players=3, schedule=[1, 2])")
     state = game.new_state(1)
     info = dict(present(game.observe(state, 0)).info)
     assert info["cards"] == "1 each" and info["bids"] == "0 / 1 trick"
     info_es = dict(present(game.observe(state, 0), "es").info)
-    assert info_es["cartas"] == "1 cada uno" and info_es["apuestas"] == "0 / 1 baza"
+    assert info_es["cartas"] == "1 cada uno" and info_es["pedidas"] == "0 / 1 baza"
     state = game.apply(state, game.parse_action("bid 1"))
     info = dict(present(game.observe(state, 0)).info)
     assert info["bids"] == "1 / 1 trick"
