@@ -14,9 +14,10 @@ import tapete
 from conformance_specs import SPECS
 from tapete import bots
 from tapete.bots import Move, Reason, said_after, searched
+from tapete.game import Event
 from tapete.i18n import LANGUAGES, catalog
 from tapete.match import play
-from tapete.narrate import line, reason_words, record_lines, step_entries
+from tapete.narrate import event_entries, line, reason_words, record_lines, step_entries
 from tapete.record import SeatInfo
 
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
@@ -201,4 +202,23 @@ def test_a_pocha_hand_s_score_comes_with_each_player_s_tricks_against_the_bid() 
     )
     assert line("pt", took, ["você", "Ana", "Bea"], you=0) == (
         "vazas: você fez 1, pediu 1; Ana fez 0, pediu 2"
+    )
+
+
+def test_a_pottle_pot_that_carries_over_says_the_declarer_s_tricks_against_the_bid() -> None:
+    """ "nobody wins the pot" once left a newcomer guessing why: the declarer missed the bid."""
+    from tapete.playthrough import narration
+
+    told = narration("pottle(players=3, deals=2, extra_deals=1, bankroll=1)", 2, "es")
+    assert "  Carmen pidió 6 e hizo 2: nadie gana el bote de 3; pasa a la siguiente\n" in told
+    pot = Event("pot", {"declarer": 1, "bid": 5, "tricks": 4, "winner": None, "chips": 6})
+    [entry] = event_entries([pot])
+    said = {lang: line(lang, entry, NAMES[:3]) for lang in LANGUAGES}
+    assert said == {
+        "en": "Bea bid 5 and took 4: nobody wins the pot of 6; it carries over",
+        "es": "Bea pidió 5 e hizo 4: nadie gana el bote de 6; pasa a la siguiente",
+        "pt": "Bea pediu 5 e fez 4: ninguém ganha o pote de 6; fica para a próxima",
+    }
+    assert line("pt", entry, ["Ana", "você", "Carla"], you=1) == (
+        "você pediu 5 e fez 4: ninguém ganha o pote de 6; fica para a próxima"
     )

@@ -154,7 +154,12 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
             case "auction":
                 out.append({"kind": "auction", "seat": data.get("declarer"), "n": data.get("bid")})
             case "pot":
-                out.append({"kind": "pot", "seat": data.get("winner"), "n": data.get("chips")})
+                pot: Entry = {"kind": "pot", "seat": data.get("winner"), "n": data.get("chips")}
+                declarer, bid, made = data.get("declarer"), data.get("bid"), data.get("tricks")
+                if data.get("winner") is None and None not in (declarer, bid, made):
+                    # A pot that carries over says why: the declarer's tricks against the bid.
+                    pot |= {"declarer": declarer, "bid": bid, "took": made}
+                out.append(pot)
             case "split":
                 out.append({"kind": "split", "n": data.get("share")})
             case "meld" if data.get("seat") is not None:
@@ -254,6 +259,12 @@ def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     return "?"
+
+
+def _missed(entry: Mapping[str, Any]) -> bool:
+    """Whether a pot entry says the declarer's bid and tricks, and they differ: the reason the
+    pot carries over (under the ``pagat`` rule, with nobody else exact either)."""
+    return "declarer" in entry and entry.get("bid") != entry.get("took")
 
 
 def _cards(text: Any, deck: str | None) -> str:
@@ -362,6 +373,21 @@ def line(
             return tr(lang, "{name} buys {n} chips", name=name, n=n)
         case "auction":
             return tr(lang, "{name} wins the auction with {n}", name=name, n=n)
+        case "pot" if seat is None and _missed(entry):
+            bid, took = entry["bid"], entry["took"]
+            if you is not None and entry["declarer"] == you:
+                carried = (
+                    "you bid {bid} and took {took}: nobody wins the pot of {n}; it carries over"
+                )
+                return tr(lang, carried, bid=bid, took=took, n=n)
+            return tr(
+                lang,
+                "{name} bid {bid} and took {took}: nobody wins the pot of {n}; it carries over",
+                name=_name(names, entry["declarer"]),
+                bid=bid,
+                took=took,
+                n=n,
+            )
         case "pot" if seat is None:
             return tr(lang, "nobody wins the pot of {n}: it carries over", n=n)
         case "pot":
