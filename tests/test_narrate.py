@@ -153,17 +153,28 @@ def test_every_reason_a_bot_gives_is_worded_in_every_language(name: str, level: 
 
 
 def test_a_search_plan_names_its_moves_as_buttons() -> None:
+    """Its numbers said plainly: what the move is worth on average, over how many possible
+    deals of the hidden cards (not "sampled deals", the search's own word)."""
     plan = searched(["bid 2", "play Kd"], 1.25, "points", 40)
-    assert str(plan) == "bid 2 then play Kd: +1.2 points on average over 40 sampled deals"
+    assert str(plan) == (
+        "bid 2 then play Kd: worth +1.2 points on average in 40 possible deals of the hidden cards"
+    )
     assert reason_words("es", plan, "french") == (
-        "pedir 2, después jugar K♦: +1,2 puntos de media en 40 repartos simulados"
+        "pedir 2, después jugar K♦: vale +1,2 puntos de media en 40 repartos posibles"
+        " de las cartas ocultas"
     )
     # A hint names its move first; its reason goes on from there.
     assert reason_words("pt", said_after(plan, "bid 2"), "french") == (
-        "depois jogar K♦: +1,2 pontos em média em 40 distribuições simuladas"
+        "depois jogar K♦: vale +1,2 pontos em média em 40 distribuições possíveis"
+        " das cartas ocultas"
     )
     alone = said_after(searched(["bid 2"], 1.25, "chips", 40), "bid 2")
-    assert reason_words("es", alone) == "+1,2 fichas de media en 40 repartos simulados"
+    assert reason_words("es", alone) == (
+        "vale +1,2 fichas de media en 40 repartos posibles de las cartas ocultas"
+    )
+    one = searched(["bid 2"], -0.3, "points", 1)
+    said = str(said_after(one, "bid 2"))
+    assert said == "worth -0.3 points in 1 possible deal of the hidden cards"
     assert said_after(plan, "bid 3") == plan
 
 

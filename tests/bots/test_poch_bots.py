@@ -115,9 +115,9 @@ def test_hints_name_the_move_and_why() -> None:
         assert view.phase == phase
         hint = bots.hint(view, bots.Budget(iterations=4))
         assert hint.action in game.legal_actions(state)
-        assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
-            hint.reason
-        )
+        assert "deals of the hidden cards" in str(hint.reason) and game.format_action(
+            hint.action
+        ) in str(hint.reason)
         while game.observe(state, None).phase == poch.Phase.POKER:
             state = game.apply(state, "pass")
 
@@ -212,8 +212,8 @@ def test_a_bluff_hinted_names_its_bet_once() -> None:
     decisions = [poch_bots.decide("hard", view, legal, random.Random(s), budget) for s in range(40)]
     bluff = next(d for d in decisions if "(a bluff)" in str(d.reason))
     told = bots.said_after(bluff.reason, game.format_action(bluff.action))
-    assert str(told)[0] in "+-", str(told)
-    assert str(told).endswith(" sampled deals (a bluff)") and "bet 1" not in str(told)
+    assert str(told).startswith("worth +") or str(told).startswith("worth -"), str(told)
+    assert str(told).endswith(" of the hidden cards (a bluff)") and "bet 1" not in str(told)
     assert "bet" not in reason_words("es", told) and "apost" not in reason_words("es", told)
 
 

@@ -137,9 +137,9 @@ def test_a_hint_names_the_move_and_why() -> None:
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=6))
     assert hint.action in game.legal_actions(state)
-    assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
-        hint.reason
-    )
+    assert "deals of the hidden cards" in str(hint.reason) and game.format_action(
+        hint.action
+    ) in str(hint.reason)
 
 
 @pytest.mark.parametrize(("players", "medium"), [(4, False), (5, True)])

@@ -158,7 +158,8 @@ def test_hints_give_reasons() -> None:
     game, state = position("pottle", TAKE_HANDS, TAKE_MOVES)
     advice = hint(game.observe(state, 0), Budget(iterations=4))
     assert game.format_action(advice.action) == "play As"
-    assert "chips on average" in str(advice.reason) and "sampled deals" in str(advice.reason)
+    assert "chips on average in " in str(advice.reason)
+    assert "possible deals of the hidden cards" in str(advice.reason)
     game, state = position("pottle", SPADES, ["bid 0", "bid 0", "bid 1"])
     advice = hint(game.observe(state, 3), Budget(iterations=4))
     assert str(advice.reason).startswith("bid 7") and "chips on average" in str(advice.reason)

@@ -182,9 +182,9 @@ def test_a_hint_names_the_move_and_why(spec: str) -> None:
     view = game.observe(state, game.current_player(state))
     hint = bots.hint(view, bots.Budget(iterations=3))
     assert hint.action in game.legal_actions(state)
-    assert "sampled deals" in str(hint.reason) and game.format_action(hint.action) in str(
-        hint.reason
-    )
+    assert "deals of the hidden cards" in str(hint.reason) and game.format_action(
+        hint.action
+    ) in str(hint.reason)
 
 
 def test_hard_times_a_cante_by_search() -> None:

@@ -125,18 +125,26 @@ def searched(plan: Sequence[str], mean: float, unit: str, deals: int) -> Reason:
     first over the sampled deals, in ``unit`` (points or chips).
 
     >>> str(searched(["sing oros", "play 1o"], 12.25, "points", 40))
-    'sing oros then play 1o: +12.2 points on average over 40 sampled deals'
+    'sing oros then play 1o: worth +12.2 points on average in 40 possible deals of the hidden cards'
     """
     what: Reason | Move = Reason()
     for move in reversed(plan):
         what = Reason("{move} then {plan}", move=Move(move), plan=what) if what else Move(move)
-    value = Reason(
-        "{mean:+.1f} chips on average over {k} sampled deals"
-        if unit == "chips"
-        else "{mean:+.1f} points on average over {k} sampled deals",
-        mean=mean,
-        k=deals,
-    )
+    # Said for a beginner: what the move is worth on average, and in how many guesses at the
+    # cards nobody sees it was tried ("sampled deals" is the search's word, not theirs).
+    if deals == 1:
+        text = (
+            "worth {mean:+.1f} chips in 1 possible deal of the hidden cards"
+            if unit == "chips"
+            else "worth {mean:+.1f} points in 1 possible deal of the hidden cards"
+        )
+    else:
+        text = (
+            "worth {mean:+.1f} chips on average in {k} possible deals of the hidden cards"
+            if unit == "chips"
+            else "worth {mean:+.1f} points on average in {k} possible deals of the hidden cards"
+        )
+    value = Reason(text, mean=mean, k=deals)
     return Reason("{plan}: {value}", plan=what, value=value)
 
 
@@ -145,15 +153,15 @@ def said_after(reason: Reason, move: str) -> Reason:
     not named again from that move.
 
     >>> str(said_after(searched(["bid 2"], 3.0, "points", 40), "bid 2"))
-    '+3.0 points on average over 40 sampled deals'
+    'worth +3.0 points on average in 40 possible deals of the hidden cards'
     >>> str(said_after(searched(["sing oros", "play 1o"], 12.25, "points", 40), "sing oros"))
-    'then play 1o: +12.2 points on average over 40 sampled deals'
+    'then play 1o: worth +12.2 points on average in 40 possible deals of the hidden cards'
 
     A reason around the search's (Poch's bluff) is said after the move as well:
 
     >>> bluff = Reason("{why} (a bluff)", why=searched(["bet 1"], 0.5, "chips", 30))
     >>> str(said_after(bluff, "bet 1"))
-    '+0.5 chips on average over 30 sampled deals (a bluff)'
+    'worth +0.5 chips on average in 30 possible deals of the hidden cards (a bluff)'
     """
     plan = reason.args.get("plan")
     if reason.text != "{plan}: {value}":
