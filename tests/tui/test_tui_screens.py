@@ -610,6 +610,7 @@ def test_a_pottle_bid_is_one_word_on_the_buttons_the_turn_and_the_seat_boxes(
     game = tapete.load("pottle")
     state = game.new_state(1)
     seat = game.current_player(state)
+    assert seat is not None
     view = game.observe(state, seat)
     labels = [b.label for b in actions(game, game.legal_actions(state), lang, view=view).buttons]
     assert button in labels
