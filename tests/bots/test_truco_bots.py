@@ -214,7 +214,7 @@ def test_the_hint_gives_a_reason() -> None:
     state = game.new_state(3)
     advice = hint(game.observe(state, game.current_player(state)), FAST)
     assert advice.action in game.legal_actions(state)
-    assert "sampled deals" in str(advice.reason)
+    assert "possible deals of the hidden cards" in str(advice.reason)
 
 
 @pytest.mark.parametrize(("spec", "answer"), [("truco", RUN), ("truco(players=4)", ACCEPT)])

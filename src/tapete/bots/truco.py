@@ -71,7 +71,7 @@ def decide(
     elif careful:
         chance = _estimate(view, rng, MEDIUM_DEALS, read=True)
         bet = _medium_bet(view, legal, rng, chance)
-        what = Reason("wins about {p:.0%} of sampled deals", p=chance)
+        what = Reason("wins about {p:.0%} of the possible deals of the hidden cards", p=chance)
     else:
         points = _easy_points(view)
         bet = _easy_bet(view, legal, rng, points)
