@@ -22,7 +22,7 @@ import pytest
 import tapete
 from support import at_a_terminal
 from tapete import SpecError, arena, bots, players, record
-from tapete.outside import LINE_BYTES, BotError, ExecBot, _Reader, from_spec
+from tapete.outside import LINE_BYTES, QUEUED_LINES, BotError, ExecBot, _Reader, from_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
@@ -291,6 +291,66 @@ def test_a_line_that_never_ends_is_kept_to_its_first_64_kib() -> None:
     thread.join(10)
     assert lines.get(timeout=1) == "y" * LINE_BYTES + "\n"
     assert [lines.get(timeout=1), lines.get(timeout=1)] == ["bid 1\n", None]
+
+
+# From decision 2 on, a thread writes short lines to standard output without end, between and
+# around the bot's answers.
+FLOOD = (
+    "if n == 2: __import__('threading').Thread(target=lambda: [sys.stdout.write('noise\\n' * 1000)"
+    " for _ in iter(int, 1)], daemon=True).start()"
+)
+
+
+def test_a_bot_that_floods_its_output_never_stalls_the_match(tmp_path: Path) -> None:
+    # The lines keep coming faster than they can be dropped: before, tapete dropped them
+    # before the next decide for ever, and the match never went on.
+    bot = bot_script(tmp_path, FLOOD)
+    path = tmp_path / "match.json"
+    seat = python_seat(bot, ms=200)
+    run = tapete_run(
+        "play",
+        SPECS["pocha"],
+        "--seats",
+        f"{seat},random,random,random",
+        "--record",
+        str(path),
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "match over:" in run.stdout
+    assert "answered 'noise': 'noise' is not an action" in run.stderr
+    firsts, rec = played(path, 0)
+    assert firsts[0] and rec.result is not None
+
+
+def test_lines_written_faster_than_asked_for_are_not_all_held(tmp_path: Path) -> None:
+    # A bot that writes a million lines nobody asked for: tapete holds a few of them, not all
+    # (each decide takes one line; the rest would fill its memory while a person thinks).
+    done = tmp_path / "done"
+    script = tmp_path / "flood.py"
+    script.write_text(
+        "import sys, time\n"
+        "print('ready', flush=True)\n"
+        "for _ in range(1000):\n"
+        "    sys.stdout.write('noise\\n' * 1000)\n"
+        "sys.stdout.flush()\n"
+        f"open({str(done)!r}, 'w').close()\n"
+        "time.sleep(60)\n",
+        "utf-8",
+    )
+    bot = ExecBot([sys.executable, str(script)], ms=200)
+    bot.sit(tapete.load(SPECS["pocha"]), 0)
+    try:
+        for _ in range(600):  # the writes end only once the pipe is read: the reader reads
+            if done.exists():
+                break
+            time.sleep(0.1)
+        assert done.exists()
+        assert bot.reader is not None
+        bot.reader.catch_up(5)
+        assert bot.lines.qsize() <= QUEUED_LINES
+    finally:
+        bot.close()
 
 
 needs_sleep = pytest.mark.skipif(shutil.which("sleep") is None, reason="needs a sleep program")

@@ -79,6 +79,9 @@ QUIET_MS = 50
 # an answer longer than that is no action (none is half as long) and is not read as one.
 LINE_BYTES = 65536
 SHOWN = 80
+# At most so many lines the bot has written wait to be read; past that what it writes is dropped
+# (each decide takes one line, so a bot that writes more floods), and tapete's memory stays small.
+QUEUED_LINES = 100
 
 _RUNNING: weakref.WeakSet[ExecBot] = weakref.WeakSet()  # ended at exit if still running
 
@@ -405,8 +408,13 @@ class ExecBot:
         self.out_of_step = False
         limit = time.monotonic() + (self.ms + GRACE_MS) / 1000
         while True:
+            left = limit - time.monotonic()
+            if left <= 0:
+                # A bot that never falls silent (it floods its output) would be waited for, and
+                # its lines dropped, for ever: the decide goes now, and takes what comes.
+                return
             try:
-                line = self.lines.get(timeout=min(quiet, max(0.0, limit - time.monotonic())))
+                line = self.lines.get(timeout=min(quiet, left))
             except queue.Empty:
                 return
             if line is None:
@@ -558,9 +566,12 @@ class _Reader:
             self.lines.put(None)
             return
         *complete, rest = chunk.split(b"\n")
-        for piece in complete:
-            line, self.partial = self._kept(piece), b""
-            self.lines.put(line.decode("utf-8", "replace") + "\n")
+        if complete:
+            first, self.partial = self._kept(complete[0]), b""
+            # Past QUEUED_LINES waiting, the lines are dropped: no decision waits for them.
+            room = max(0, QUEUED_LINES - self.lines.qsize())
+            for line in [first, *complete[1:room]][:room]:
+                self.lines.put(line[:LINE_BYTES].decode("utf-8", "replace") + "\n")
         self.partial = self._kept(rest)
 
     def _kept(self, piece: bytes) -> bytes:
