@@ -707,6 +707,20 @@ def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:
     assert from_spec('exec(cmd="sh", ms=3600000)', {"cmd": "sh", "ms": 3600000}).ms == 3600000
 
 
+@pytest.mark.parametrize(
+    ("seat", "example"),
+    [('exec("./mybot")', 'exec(cmd="./mybot", ms=500)'), ("policy(model.zip)", "policy(path=")],
+)
+def test_a_seat_whose_options_are_not_named_is_told_how_to_name_them(
+    seat: str, example: str
+) -> None:
+    # Before, it was called no game spec, which a seat is not meant to be.
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{seat},random,random,random")
+    assert run.returncode == 2
+    assert f"{seat!r} is not a seat: name its options, as in {example}" in run.stderr
+    assert "game spec" not in run.stderr
+
+
 def test_the_bot_levels_alone_come_from_tapete_bots_load() -> None:
     with pytest.raises(SpecError, match="no bot level 'exec'"):
         bots.load(python_seat(EXAMPLE))

@@ -24,7 +24,7 @@ from typing import Any
 
 from tapete import bots
 from tapete.errors import SpecError
-from tapete.game import Game, Outcome, ParamValue, parse_spec
+from tapete.game import NOT_A_SPEC, Game, Outcome, ParamValue, parse_spec
 from tapete.match import Agent
 
 __all__ = ["OUTER", "check_ends", "is_outer", "kind_of", "load", "seated", "split_seats"]
@@ -56,6 +56,7 @@ def _policy(name: str, options: Mapping[str, ParamValue]) -> Any:
 
 
 OUTER: dict[str, Loader] = {"exec": _exec, "policy": _policy}
+OUTER_EXAMPLES = {"exec": 'exec(cmd="./mybot", ms=500)', "policy": 'policy(path="model.zip")'}
 """The seat kinds beyond the bot levels, by name: each loader takes the seat's text and its
 options and returns an agent (raising SpecError for bad options). Imported lazily, so a kind's
 packages are needed only where it is used."""
@@ -106,7 +107,17 @@ policy(path="FILE") for a trained policy
     """
     kind = kind_of(name)
     if kind in OUTER:
-        _, options = parse_spec(name)
+        try:
+            _, options = parse_spec(name)
+        except SpecError as exc:
+            if exc.phrase.text != NOT_A_SPEC:
+                raise  # an option's value amiss, said of that option
+            # Not "a game spec": a seat, whose options are written by name.
+            raise SpecError(
+                "{seat} is not a seat: name its options, as in {example}",
+                seat=repr(name.strip()),
+                example=OUTER_EXAMPLES[kind],
+            ) from None
         return OUTER[kind](name.strip(), options)
     try:
         return bots.load(name)
