@@ -523,6 +523,28 @@ def test_a_silent_bot_times_out_at_the_hello(tmp_path: Path) -> None:
     assert slow.process is not None and slow.process.returncode is not None
 
 
+def test_a_bot_that_does_not_flush_its_ready_is_told_to_flush(tmp_path: Path) -> None:
+    # Its ready sits in its own output buffer (standard output to a pipe is buffered): the
+    # message says where the answer most likely is, not only that none came.
+    bot = tmp_path / "unflushed.py"
+    bot.write_text(
+        "import sys\n"
+        "out = open(1, 'w', buffering=8192, closefd=False)  # buffered, whatever the environment\n"
+        "out.write('ready\\n')\n"
+        "for line in sys.stdin:\n"
+        "    pass\n",
+        "utf-8",
+    )
+    game = tapete.load(SPECS["pocha"])
+    unflushed = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
+    with players.seated(game, [unflushed]):
+        state = game.new_state(seed=1)
+        with pytest.raises(BotError) as failed:
+            unflushed.choose(game.observe(state, 0), game.legal_actions(state), None)
+    assert "gave no answer to the hello within 0.3 s" in str(failed.value)
+    assert "flush standard output after each line" in str(failed.value)
+
+
 def test_the_bot_hears_the_end_and_quits(tmp_path: Path) -> None:
     bot = bot_script(tmp_path)
     path = tmp_path / "match.json"

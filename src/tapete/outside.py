@@ -443,7 +443,11 @@ class ExecBot:
         try:
             return self._next(ms / 1000)
         except queue.Empty:
-            self.gone = f"gave no answer {what} within {ms / 1000:g} s"
+            # Most often the answer was written and sits in the bot's output buffer, unflushed.
+            self.gone = (
+                f"gave no answer {what} within {ms / 1000:g} s (a line not flushed stays in"
+                " the bot's buffer: flush standard output after each line)"
+            )
             self.close()
             raise self._stopped() from None
 
