@@ -743,6 +743,30 @@ def test_a_seat_whose_options_are_not_named_is_told_how_to_name_them(
     assert "game spec" not in run.stderr
 
 
+def test_a_program_named_as_a_shell_would_take_it_is_told_how_to_name_it(
+    tmp_path: Path,
+) -> None:
+    # No shell runs the command: a bare name is looked for on PATH only (as a shell does), and
+    # ~ is no home folder. Before, both were only "not found", with the program right there.
+    bot = tmp_path / "mybot"
+    bot.write_text("#!/bin/sh\necho ready\n", "utf-8")
+    bot.chmod(0o755)
+    seats = 'exec(cmd="mybot"),random,random,random'
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "play", SPECS["pocha"], "--seats", seats],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert run.returncode == 2
+    assert "no program 'mybot' on PATH; the one in this folder is ./mybot" in run.stderr
+    run = tapete_run("play", SPECS["pocha"], "--seats", 'exec(cmd="~/mybot"),random,random,random')
+    assert run.returncode == 2
+    assert "no shell runs it, so ~ is not a home folder; write the whole path" in run.stderr
+
+
 def test_the_bot_levels_alone_come_from_tapete_bots_load() -> None:
     with pytest.raises(SpecError, match="no bot level 'exec'"):
         bots.load(python_seat(EXAMPLE))

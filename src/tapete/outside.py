@@ -195,10 +195,26 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
             why=str(exc),
         ) from None
     if shutil.which(argv[0]) is None:
+        program = argv[0]
+        # The two slips of a person used to a shell: no shell runs the command here.
+        if os.sep not in program and shutil.which(os.path.join(os.curdir, program)):
+            raise SpecError(
+                "{name}: no program {program} on PATH; the one in this folder is {here}",
+                name=name,
+                program=repr(program),
+                here=os.path.join(os.curdir, program),
+            )
+        if program.startswith("~"):
+            raise SpecError(
+                "{name}: no program {program}: no shell runs it, so ~ is not a home folder;"
+                " write the whole path",
+                name=name,
+                program=repr(program),
+            )
         raise SpecError(
             "{name}: no program {program} to run (not found, or not executable)",
             name=name,
-            program=repr(argv[0]),
+            program=repr(program),
         )
     return ExecBot(argv, ms, name=name)
 
