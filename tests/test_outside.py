@@ -545,6 +545,31 @@ def test_a_bot_that_does_not_flush_its_ready_is_told_to_flush(tmp_path: Path) ->
     assert "flush standard output after each line" in str(failed.value)
 
 
+@pytest.mark.parametrize("hello", [True, False], ids=["ready", "answer"])
+def test_a_bot_that_does_not_end_its_line_is_told_so(tmp_path: Path, hello: bool) -> None:
+    # Written without its newline, the line is no answer yet: the message names what came.
+    bot = tmp_path / "unended.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'hello':\n"
+        f"        sys.stdout.write('ready' + {'' if hello else chr(10)!r})\n"
+        "    elif message['type'] == 'decide':\n"
+        "        sys.stdout.write(message['legal'][0])\n"
+        "    sys.stdout.flush()\n",
+        "utf-8",
+    )
+    game = tapete.load(SPECS["pocha"])
+    unended = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
+    with players.seated(game, [unended]):
+        state = game.new_state(seed=1)
+        with pytest.raises(BotError) as failed:
+            unended.choose(game.observe(state, 0), game.legal_actions(state), None)
+    said = "'ready'" if hello else repr(game.format_action(game.legal_actions(state)[0]))
+    assert f"it wrote {said} but never ended the line" in str(failed.value)
+
+
 def test_the_bot_hears_the_end_and_quits(tmp_path: Path) -> None:
     bot = bot_script(tmp_path)
     path = tmp_path / "match.json"

@@ -393,9 +393,9 @@ class ExecBot:
                 if late:
                     raise self._told(
                         f"still busy with decision {self.decisions - self.owed + 1}"
-                        f" after {self.ms} ms more"
+                        f" after {self.ms} ms more{self._unended()}"
                     ) from None
-                raise self._told(f"no answer within {self.ms} ms") from None
+                raise self._told(f"no answer within {self.ms} ms{self._unended()}") from None
             if line is None:
                 raise self._lost(f"at decision {self.decisions}")
             if self.owed:  # a timed-out decision's answer, arriving now: not this one's
@@ -460,9 +460,10 @@ class ExecBot:
             return self._next(ms / 1000)
         except queue.Empty:
             # Most often the answer was written and sits in the bot's output buffer, unflushed.
-            self.gone = (
-                f"gave no answer {what} within {ms / 1000:g} s (a line not flushed stays in"
-                " the bot's buffer: flush standard output after each line)"
+            self.gone = f"gave no answer {what} within {ms / 1000:g} s" + (
+                self._unended()
+                or " (a line not flushed stays in the bot's buffer: flush standard output after"
+                " each line)"
             )
             self.close()
             raise self._stopped() from None
@@ -486,6 +487,17 @@ class ExecBot:
                         return None
                 if left <= 0:
                     raise
+
+    def _unended(self) -> str:
+        """What to add to "no answer" when the bot has written the start of a line but not its
+        end (an answer written without its newline, which is no answer yet), else ""."""
+        if self.reader is None:
+            return ""
+        with self.reader.lock:
+            started = self.reader.partial.decode("utf-8", "replace").strip()
+        if not started:
+            return ""
+        return f": it wrote {_shown(started)} but never ended the line (write a newline after it)"
 
     def _stopped(self) -> BotError:
         return BotError(f"the bot {self.gone}; it plays no more in this match", final=True)
