@@ -56,10 +56,11 @@ def _policy(name: str, options: Mapping[str, ParamValue]) -> Any:
 
 
 OUTER: dict[str, Loader] = {"exec": _exec, "policy": _policy}
-OUTER_EXAMPLES = {"exec": 'exec(cmd="./mybot", ms=500)', "policy": 'policy(path="model.zip")'}
 """The seat kinds beyond the bot levels, by name: each loader takes the seat's text and its
 options and returns an agent (raising SpecError for bad options). Imported lazily, so a kind's
 packages are needed only where it is used."""
+# How each outer kind is written, for a seat that does not name its options.
+OUTER_EXAMPLES = {"exec": 'exec(cmd="./mybot", ms=500)', "policy": 'policy(path="model.zip")'}
 
 
 def stand_in_note(failure: Exception) -> str | None:
