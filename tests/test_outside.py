@@ -408,6 +408,18 @@ def test_a_bot_that_answers_twice_loses_no_decision_and_is_told_once(tmp_path: P
     assert all(firsts)
 
 
+def test_a_stray_line_is_told_under_the_running_commands_name(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # In the arena every message starts "tapete arena:", the stray-line one too.
+    run, _ = stray_run(tmp_path, "if n == 1: answer = answer + '\\n' + answer")
+    assert re.search("^tapete: .*" + dropped("'bid 0'", 2), run.stderr, re.M), run.stderr
+    seat = python_seat(bot_script(tmp_path, "if n == 1: answer = answer + '\\n' + answer"))
+    arena.run(SPECS["pocha"], [seat, "random"], matches=1, workers=1)
+    told = [line for line in capfd.readouterr().err.splitlines() if "dropped the line" in line]
+    assert told and all(line.startswith(f"tapete arena: {seat} at seat ") for line in told), told
+
+
 # A program it started, left running, holds the bot's output open: its end never comes.
 ORPHAN = "os.spawnlp(os.P_NOWAIT, 'sleep', 'sleep', '30')"
 

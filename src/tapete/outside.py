@@ -236,6 +236,9 @@ class ExecBot:
         self.ms = ms
         self.hello_ms = hello_ms
         self.name = name or f"exec(cmd={json.dumps(shlex.join(self.argv))}, ms={ms})"
+        # The running command, which starts what the bot's seat says on stderr itself (as
+        # ``tapete arena:`` starts the arena's messages); players.seated sets it.
+        self.command = "tapete"
         self.game: Game[Any, Any] | None = None
         self.seat: Seat | None = None
         self.process: subprocess.Popen[str] | None = None
@@ -447,8 +450,9 @@ class ExecBot:
         if self.stray > 1:
             return
         print(
-            f"tapete: {self.name} at seat {self.seat}: dropped the line {_shown(line.strip())},"
-            f" written when no decision was waiting for an answer (seen before decision"
+            f"{self.command}: {self.name} at seat {self.seat}: dropped the line"
+            f" {_shown(line.strip())}, written when no decision was waiting for an answer"
+            " (seen before decision"
             f" {self.decisions}); the protocol takes one line for each decide, notes go to"
             " standard error. Any more such lines in this match are dropped without a word.",
             file=sys.stderr,
