@@ -168,7 +168,8 @@ def test_the_prompt_refuses_hostile_lines_in_the_players_language_without_echoin
     assert "esa línea es demasiado larga (100000 caracteres): escribe una jugada" in run.stdout
     assert "'x\\x01' no es una jugada aquí" in run.stdout
     assert huge[:LINE_LIMIT] not in run.stdout and len(run.stdout) < 5_000
-    assert run.stdout.count("tu jugada (bid 0, bid 1):") == 4  # asked again after each line
+    # Asked again after each line.
+    assert run.stdout.count("tu jugada (bid 0 (pedir 0), bid 1 (pedir 1)):") == 4
     assert "entrada cerrada: partida abandonada" in run.stderr
 
 
@@ -262,7 +263,7 @@ def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() ->
     # The seats' boxes carry the names the log lines use, not "asiento 1".
     assert "  medium (1): " in run.stdout and "  easy (2): " in run.stdout, run.stdout
     assert "medium (1) pide " in run.stdout and "asiento 1" not in run.stdout
-    assert "tu jugada (bid 0, bid 1, bid 2): " in run.stdout
+    assert "tu jugada (bid 0 (pedir 0), bid 1 (pedir 1), bid 2 (pedir 2)): " in run.stdout
     assert "your move" not in run.stdout and "seat 0" not in run.stdout
     # A refused entry names the rule in Spanish too, with its code for scripts.
     assert "no permitido: esa carta no está en tu mano [not-in-hand]" in run.stdout
@@ -1035,6 +1036,26 @@ def test_the_prompt_says_what_the_decision_means_in_the_players_language() -> No
         assert f"\n  {said}" in run.stdout, run.stdout
 
 
+def test_the_prompt_names_each_call_as_its_button_does_in_the_players_language() -> None:
+    # The table's button says "truco!"; the prompt said only "raise", the word to type.
+    truco = ("truco", "--seats", "human,easy", "--seed", "3", "--plain")
+    for lang, prompt in [
+        ("en", "your move (play Qc, play 4d, play Ad, raise (truco!)): "),
+        ("es", "tu jugada (play Qc, play 4d, play Ad, raise (¡truco!)): "),
+        ("pt", "sua jogada (play Qc, play 4d, play Ad, raise (truco!)): "),
+    ]:
+        assert prompt in tapete("play", *truco, "--lang", lang, stdin="q\n").stdout
+    # Words that are the notation itself are not said twice; a Spanish bid is "pedir".
+    args = ("pocha(players=3, schedule=[1])", "--seats", "human,easy,easy", "--seed", "3")
+    for lang, prompt in [
+        ("en", "your move (bid 0, bid 1): "),
+        ("es", "tu jugada (bid 0 (pedir 0), bid 1 (pedir 1)): "),
+        ("pt", "sua jogada (bid 0 (pedir 0), bid 1 (pedir 1)): "),
+    ]:
+        run = tapete("play", *args, "--plain", "--lang", lang, stdin="q\n")
+        assert prompt in run.stdout, run.stdout
+
+
 def test_a_question_mark_at_the_prompt_explains_the_moves_and_names_the_rules() -> None:
     args = ("truco", "--seats", "human,easy", "--seed", "3")
     run = tapete("play", *args, "--plain", "--lang", "es", stdin="?\nfoo\nq\n")
@@ -1044,4 +1065,4 @@ def test_a_question_mark_at_the_prompt_explains_the_moves_and_names_the_rules() 
     # What cannot be read is said in Spanish, with the way to help, and nothing is played.
     assert "escribe una de las jugadas entre paréntesis; ? las explica" in told
     assert "is not a card" not in told
-    assert run.stdout.count("tu jugada (play Qc, play 4d, play Ad, raise): ") == 3  # asked again
+    assert run.stdout.count("tu jugada (play Qc, play 4d, play Ad, raise (¡truco!)): ") == 3

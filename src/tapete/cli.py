@@ -40,7 +40,7 @@ from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, step_entries, view_text
-from tapete.present import actions
+from tapete.present import Actions, actions
 
 __all__ = ["main"]
 
@@ -91,9 +91,10 @@ class HumanSeat:
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout
         print(f"\n{view_text(view, self.lang, self.names)}", file=out)
-        options = ", ".join(self.game.format_action(a) for a in legal_actions)
+        offered = actions(self.game, legal_actions, self.lang, view)
+        options = prompt_options(self.game, legal_actions, offered)
         # What the decision means (what "run" or "pass" does, what a bid promises), once.
-        explain = actions(self.game, legal_actions, self.lang, view).explain
+        explain = offered.explain
         if explain:
             print(f"  {explain}", file=out)
         page = ENTRIES[self.game.name].module.rsplit(".", 1)[-1]
@@ -151,6 +152,19 @@ class HumanSeat:
     def illegal(self, error: IllegalActionError) -> None:
         why = rule_text(self.lang, error.rule, error.message)
         print(f"  {tr(self.lang, 'not allowed')}: {why} [{error.rule}]", file=self.stdout)
+
+
+def prompt_options(game: Game[Any, Any], legal_actions: Sequence[Action], offered: Actions) -> str:
+    """The moves on offer at the line prompt: each in the notation a person types, followed by
+    the words its button says where they differ (``raise (truco!)``, ``bid 2 (pedir 2)``), so
+    the prompt and the table name a call alike. Cards are played by their notation alone."""
+    labels = {button.text: button.label for button in offered.buttons}
+    shown = []
+    for action in legal_actions:
+        text = game.format_action(action)
+        label = labels.get(text, text)
+        shown.append(text if label == text else f"{text} ({label})")
+    return ", ".join(shown)
 
 
 def final_scores(lang: str, scores: Sequence[int], names: Sequence[str]) -> str:
