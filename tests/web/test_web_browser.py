@@ -1076,6 +1076,39 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     )
 
 
+def test_the_full_rules_view_is_in_the_address_so_it_can_be_bookmarked(
+    page: Any, server: Server
+) -> None:
+    # The button swapped the page's text but not its address: a bookmark, a shared link or a
+    # reload of the full rules opened the how-to page.
+    p = page
+    p.goto(server.url + "/rules/truco")
+    p.wait_for_selector(".rules-page h1")
+    p.click("#rules-toggle")
+    p.wait_for_selector(".rules-page .note")
+    assert p.url == server.url + "/rules/truco?full=1"
+    p.reload()
+    p.wait_for_selector(".rules-page .note")
+    assert "Glossary" in p.locator(".rules-page h2").all_inner_texts()
+    fresh = p.context.new_page()  # the address alone, as a shared link opens it
+    try:
+        fresh.goto(server.url + "/rules/truco?full=1")
+        fresh.wait_for_selector(".rules-page .note")
+        assert "Glossary" in fresh.locator(".rules-page h2").all_inner_texts()
+    finally:
+        fresh.close()
+    # Back returns to how to play, and the button there to the full view again.
+    p.click("#rules-toggle")
+    p.wait_for_selector(".rules-page .note", state="detached")
+    assert p.url == server.url + "/rules/truco"
+    p.go_back()
+    p.wait_for_selector(".rules-page .note")
+    assert p.url == server.url + "/rules/truco?full=1"
+    p.go_back()
+    p.wait_for_selector(".rules-page .note", state="detached")
+    assert "Glossary" not in p.locator(".rules-page h2").all_inner_texts()
+
+
 def test_stepping_the_replay_by_keyboard_to_its_end_and_back_keeps_the_focus(
     page: Any, server: Server
 ) -> None:

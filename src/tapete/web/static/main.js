@@ -1,7 +1,8 @@
 // tapete in the browser: routing, preferences, and the one WebSocket with its one switch.
 //
-// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page, "/replay/CODE" a replay,
-// "/players/ID" a profile, "/leaderboard/GAME" a leaderboard.
+// Pages: "/" the lobby, "/t/CODE" a table, "/rules/GAME" a rules page ("?full=1": its full
+// reference), "/replay/CODE" a replay, "/players/ID" a profile, "/leaderboard/GAME" a
+// leaderboard.
 // At a table the server sends typed JSON messages (docs/protocol.md); `receive` handles each
 // type in one switch.
 
@@ -210,7 +211,7 @@ function route() {
     renderReplay(app, wanted, match === null ? null : Number(match), tokenFor(wanted));
   } else if (profile) renderProfile(app, decoded(profile[1]));
   else if (board) renderLeaderboard(app, board[1]);
-  else if (rules) renderRules(app, rules[1]);
+  else if (rules) renderRules(app, rules[1], new URLSearchParams(location.search).get("full") === "1");
   else renderLobby(app, { navigate, saveToken, toast });
 }
 

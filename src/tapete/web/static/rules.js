@@ -61,7 +61,12 @@ export function markdown(source) {
 }
 
 // The how-to page in the page's language; a button swaps it for the full reference page (in
-// English, as implemented) and back.
+// English, as implemented) and back. The full page is /rules/GAME?full=1, so it can be
+// bookmarked, shared and reloaded, and Back returns to the how-to page.
+function rulesPath(game, full) {
+  return `/rules/${game}${full ? "?full=1" : ""}`;
+}
+
 export async function renderRules(root, game, full = false) {
   const query = full ? "full=true" : `lang=${encodeURIComponent(lang())}`;
   const response = await fetch(`/api/rules/${game}?${query}`);
@@ -73,5 +78,8 @@ export async function renderRules(root, game, full = false) {
     ${full ? `<p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>` : ""}
     ${summary ? `<p class="game-summary"><strong>${escapeHtml(summary)}</strong></p>` : ""}
     ${markdown(text)}</article>`;
-  root.querySelector("#rules-toggle").addEventListener("click", () => renderRules(root, game, !full));
+  root.querySelector("#rules-toggle").addEventListener("click", () => {
+    history.pushState({}, "", rulesPath(game, !full));
+    renderRules(root, game, !full);
+  });
 }
