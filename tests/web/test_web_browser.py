@@ -1038,6 +1038,52 @@ def test_score_chart_shows_every_series_even_when_two_seats_scored_the_same(
     assert drawn["legend"] == drawn["dashes"]
 
 
+def test_the_review_chart_tells_the_seats_apart_by_dash_and_marker_not_only_colour(
+    page: Any, server: Server
+) -> None:
+    """The review's expected-score lines and legend differed by colour alone."""
+    p = page
+    p.goto(server.url + "/")
+    drawn = p.evaluate(
+        """async () => {
+          const { reviewChart } = await import("/static/review.js");
+          const { scoreChart } = await import("/static/chart.js");
+          const decisions = [];
+          for (let k = 0; k < 40; k++) {
+            decisions.push({ seat: k % 4, deal: Math.floor(k / 8), move: (k % 8) + 1,
+              values: { a: k % 3, b: 1 }, played: "a", best: "b",
+              verdict: k === 5 ? "blunder" : null, played_label: "a", best_label: "b",
+              verdict_label: "blunder" });
+          }
+          const review = { decisions, returns: [[1, 0, 2, 0], [0, 1, 1, 3], [2, 2, 0, 0],
+            [1, 1, 1, 1], [0, 3, 0, 2]], unit_label: "points", deal_unit: "hand" };
+          const box = document.createElement("div");
+          box.innerHTML = reviewChart(review, ["Ana", "Bea", "Cai", "Dan"], null)
+            + scoreChart(["Ana", "Bea", "Cai", "Dan"], [[1, 0, 2, 0]], "scores");
+          document.body.append(box);
+          const series = [...box.querySelectorAll(".expected-chart .series")];
+          const legend = (figure) => [...figure.querySelectorAll(".legend li .swatch-line")]
+            .map((s) => s.outerHTML);
+          const [review_, score] = box.querySelectorAll("figure");
+          return {
+            dashes: series.map((g) => g.querySelector("polyline").getAttribute("stroke-dasharray")),
+            shapes: series.map((g) => [...g.querySelectorAll(".seat-mark")]
+              .map((m) => m.getAttribute("class")).join()),
+            legend: legend(review_),
+            scoreLegend: legend(score),
+            clickable: box.querySelectorAll(".expected-chart circle.mark").length,
+          };
+        }"""
+    )
+    # Four lines, each with its own dash and its own marker shape.
+    assert len(set(drawn["dashes"])) == 4 and len(set(drawn["shapes"])) == 4
+    assert all(drawn["shapes"])
+    # The legend shows each seat's dash and marker, as the score chart's does for that seat.
+    assert drawn["legend"] == drawn["scoreLegend"] and len(set(drawn["legend"])) == 4
+    # The seats' markers are not taken for the costly decisions' marks, which take a click.
+    assert drawn["clickable"] == 1
+
+
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     page: Any, server: Server
 ) -> None:

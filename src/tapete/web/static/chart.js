@@ -10,15 +10,18 @@ const MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross", "pl
 // How far apart (in the chart's units) series whose whole lines are the same are drawn.
 const NUDGE = 3.5;
 
-function style(i) {
+// Series i's colour, dash pattern and marker shape: the same in every chart (the end-of-match
+// scores, the review's expected scores), so a seat is drawn alike in both.
+export function seriesStyle(i) {
   return { color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length], marker: MARKERS[i % MARKERS.length] };
 }
 
-// One marker, centred at (cx, cy), of the shape of the series.
-function marker(shape, cx, cy, color) {
+// One marker, centred at (cx, cy), of the shape of the series; `kind` is its class beside the
+// shape (the review chart's own "mark"s are the costly decisions, which take a click).
+export function marker(shape, cx, cy, color, kind = "mark") {
   const r = 2.8;
   const at = (pts) => pts.map(([dx, dy]) => `${(cx + dx).toFixed(1)},${(cy + dy).toFixed(1)}`).join(" ");
-  const fill = `class="mark ${shape}" fill="${color}" stroke="${color}"`;
+  const fill = `class="${kind} ${shape}" fill="${color}" stroke="${color}"`;
   switch (shape) {
     case "square":
       return `<rect x="${(cx - r).toFixed(1)}" y="${(cy - r).toFixed(1)}" width="${2 * r}" height="${2 * r}" ${fill}/>`;
@@ -29,9 +32,9 @@ function marker(shape, cx, cy, color) {
     case "diamond":
       return `<polygon points="${at([[0, -r * 1.3], [r * 1.3, 0], [0, r * 1.3], [-r * 1.3, 0]])}" ${fill}/>`;
     case "cross":
-      return `<path d="M${at([[-r, -r]])}L${at([[r, r]])}M${at([[-r, r]])}L${at([[r, -r]])}" class="mark ${shape}" stroke="${color}" stroke-width="1.8"/>`;
+      return `<path d="M${at([[-r, -r]])}L${at([[r, r]])}M${at([[-r, r]])}L${at([[r, -r]])}" class="${kind} ${shape}" stroke="${color}" stroke-width="1.8"/>`;
     case "plus":
-      return `<path d="M${at([[-r * 1.2, 0]])}L${at([[r * 1.2, 0]])}M${at([[0, -r * 1.2]])}L${at([[0, r * 1.2]])}" class="mark ${shape}" stroke="${color}" stroke-width="1.8"/>`;
+      return `<path d="M${at([[-r * 1.2, 0]])}L${at([[r * 1.2, 0]])}M${at([[0, -r * 1.2]])}L${at([[0, r * 1.2]])}" class="${kind} ${shape}" stroke="${color}" stroke-width="1.8"/>`;
     case "bar":
       return `<rect x="${(cx - r * 0.6).toFixed(1)}" y="${(cy - r * 1.3).toFixed(1)}" width="${1.2 * r}" height="${2.6 * r}" ${fill}/>`;
     default:
@@ -41,7 +44,7 @@ function marker(shape, cx, cy, color) {
 
 // The legend's sample of series i: a short stretch of its line, with its dash and its marker.
 export function legendSample(i) {
-  const s = style(i);
+  const s = seriesStyle(i);
   return `<svg class="swatch-line" viewBox="0 0 26 10" width="26" height="10" aria-hidden="true">
     <line x1="1" y1="5" x2="25" y2="5" stroke="${s.color}" stroke-width="2.5" stroke-dasharray="${s.dash}"/>${marker(s.marker, 13, 5, s.color)}</svg>`;
 }
@@ -61,7 +64,7 @@ export function scoreChart(names, history, title) {
   const same = totals.map((series, i) => totals.slice(0, i).filter((o) => o.join() === series.join()).length);
   const lines = totals
     .map((series, i) => {
-      const s = style(i);
+      const s = seriesStyle(i);
       const at = series.map((v, k) => [x(k), y(v) + NUDGE * same[i]]);
       const points = at.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ");
       const marks = at.map(([px, py]) => marker(s.marker, px, py, s.color)).join("");

@@ -6,7 +6,7 @@
 
 import { formatNumber, lang, t } from "./i18n.js";
 import { escapeHtml, refusal } from "./lobby.js";
-import { COLORS } from "./chart.js";
+import { legendSample, marker, seriesStyle } from "./chart.js";
 
 const VERDICT_COLORS = { inaccuracy: "#e3b505", mistake: "#e07a22", blunder: "#c0262d" };
 
@@ -93,11 +93,19 @@ export function reviewChart(review, names, current) {
   const x = (k) => pad + ((w - 2 * pad) * k) / Math.max(1, points.length - 1);
   const y = (v) => h - pad - ((h - 2 * pad) * (v - lo)) / (hi - lo);
   const seats = [...new Set(points.map((p) => p.d.seat))].sort((a, b) => a - b);
+  // Each seat's line has the dash and marker shape the score chart gives it, not only its
+  // colour; a marker every few points (a long match has hundreds), and at the line's end.
   const lines = seats
     .map((s) => {
+      const style = seriesStyle(s);
       const mine = points.filter((p) => p.d.seat === s);
       const path = mine.map((p) => `${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ");
-      return `<polyline class="expected" data-seat="${s}" points="${path}" fill="none" stroke="${COLORS[s % COLORS.length]}" stroke-width="2"/>`;
+      const every = Math.max(1, Math.ceil(mine.length / 12));
+      const marks = mine
+        .filter((p, k) => k % every === 0 || k === mine.length - 1)
+        .map((p) => marker(style.marker, x(p.x), y(p.y), style.color, "seat-mark"))
+        .join("");
+      return `<g class="series" data-seat="${s}"><polyline class="expected" data-seat="${s}" points="${path}" fill="none" stroke="${style.color}" stroke-width="2" stroke-dasharray="${style.dash}"/>${marks}</g>`;
     })
     .join("");
   const deals = points
@@ -113,7 +121,7 @@ export function reviewChart(review, names, current) {
     .join("");
   const now = current === null ? "" : `<line class="now" x1="${x(current)}" y1="${pad / 2}" x2="${x(current)}" y2="${h - pad}" stroke="currentColor" stroke-width="1.5"/>`;
   const legend = seats
-    .map((s) => `<li><span class="swatch" style="background:${COLORS[s % COLORS.length]}"></span>${escapeHtml(names[s])}</li>`)
+    .map((s) => `<li>${legendSample(s)}${escapeHtml(names[s])}</li>`)
     .join("");
   const title = t("expected score through the match");
   return `<figure class="chart-box review-chart-box"><figcaption>${title} (${escapeHtml(review.unit_label)})</figcaption>
