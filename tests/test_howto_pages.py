@@ -53,7 +53,7 @@ _ORDER: dict[str, tuple[str | None, ...]] = {
     ),
 }
 _DECISION = {
-    "pocha": {"en": "Bidding", "es": "Las apuestas", "pt": "Os pedidos"},
+    "pocha": {"en": "Bidding", "es": "Pedir las bazas", "pt": "Os pedidos"},
     "poch": {"en": "Betting", "es": "Las apuestas", "pt": "As apostas"},
     "pottle": {"en": "The auction", "es": "La subasta", "pt": "O leilão"},
 }

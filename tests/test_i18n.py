@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from pathlib import Path
 
 import tapete
+from tapete import howto
 from tapete.i18n import LANGUAGES, LEVEL_HELP, RULES, catalog, level_help, number, rule_text, tr
 
 SRC = Path(tapete.__file__).parent
@@ -278,3 +280,23 @@ def test_every_bot_level_says_what_it_does_in_every_language() -> None:
     # A level with options is still that level; an outside bot has no sentence.
     assert level_help("es", "hard(ms=300)") == level_help("es", "hard")
     assert level_help("pt", 'exec(cmd="./mybot")') == ""
+
+
+def test_a_trick_bid_is_asked_for_not_bet_in_spanish_and_portuguese() -> None:
+    """The buttons say "pedir" for a Pocha, Oh Hell or Pottle bid, while the game's summary,
+    the refusals and the rule help said a bet ("apuestas exactas", "esa apuesta"): one thing,
+    two words. Poch's chips are bet, and stay so."""
+    bids = re.compile(r"\bbid(s|der|ding)?\b")
+    for lang in ("es", "pt"):
+        for english, said in catalog(lang).items():
+            if bids.search(english) and "bet" not in english:
+                assert not re.search("apuest|apost", said), (lang, english, said)
+        for module in ("pocha", "pottle"):
+            page = howto.page(module, lang)
+            assert not re.search("apuest|apost", page), (lang, module)
+    assert tr(
+        "es", "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)"
+    ) == ("bazas a la española acertando lo pedido: de 1 carta a todas y vuelta (3–8 jugadores)")
+    # Poch's betting keeps its word.
+    assert "apuesta" in tr("es", "there is a bet already: call, raise or pass")
+    assert "apostas" in howto.page("poch", "pt")

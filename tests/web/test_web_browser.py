@@ -1090,7 +1090,7 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     p = page
     p.goto(server.url + "/")
     for lang, summary, hook in (
-        ("es", "apuestas exactas", "gancho del que reparte"),
+        ("es", "acertando lo pedido", "gancho del que reparte"),
         ("pt", "pedidos exatos", "gancho de quem dá"),
     ):
         p.select_option("#lang", lang)

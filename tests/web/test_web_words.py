@@ -34,7 +34,7 @@ def test_every_rule_option_of_every_game_has_a_label_and_help_in_every_language(
             assert words["label"] != name and "_" not in words["label"], (lang, words)
     assert option_words("es", "dealer_hook") == {
         "label": "gancho del que reparte",
-        "help": "el que reparte no puede pedir de modo que las apuestas sumen las bazas de la mano",
+        "help": "el que reparte no puede pedir de modo que lo pedido sume las bazas de la mano",
     }
 
 
