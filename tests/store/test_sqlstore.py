@@ -304,3 +304,49 @@ def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(
     run(restart())
     assert db.record("ROOM1.0") is not None
     assert db.profile("p1")["matches"] == 1
+
+
+def test_the_log_s_notes_survive_a_restart_with_their_moves(store: Store, db_url: str) -> None:
+    """What a table's log says besides the moves (a move the turn timer, a stand-in or a
+    failed bot made; who started the rematch) is kept with the moves: a room read again from
+    the store (a restart, another server) says each of them once, where it was said."""
+    t = truth()
+    t.started = True
+    run(store.create(t))
+    notes: list[dict[str, Any]] = []
+
+    async def play() -> Room:
+        room = Room(t, store)
+        for kind in ("timed_out", None, "bot_failed"):
+            seat = room.game.current_player(room.state)
+            assert seat is not None
+            note = None if kind is None else {"kind": kind, "seat": seat}
+            notes.extend([] if note is None else [note])
+            move = room.game.format_action(room.game.legal_actions(room.state)[0])
+            assert await room.act(seat, move, note) is None
+        return room
+
+    played = run(play())
+    timed, failed = notes
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    (back,) = run(store.rooms())
+    assert back.notes == {0: timed, 2: failed}
+    again = Room(back, store)
+    assert again.log == played.log
+    said = [e for e in again.log if e.get("kind") in ("timed_out", "bot_failed")]
+    assert said == [timed, failed]
+    # each right before the move it explains, of the seat it names
+    for note in notes:
+        assert again.log[again.log.index(note) + 1]["seat"] == note["seat"]
+
+    run(store.start("ROOM1", 1, 99, "d4" * 16, started_by=3))
+    if isinstance(store, SqlStore):
+        store = SqlStore(Database(db_url))
+    (rematch,) = run(store.rooms())
+    assert rematch.match == 1 and rematch.started_by == 3 and rematch.notes == {}
+    log = Room(rematch, store).log
+    assert [e for e in log if e.get("kind") == "rematch"] == [
+        {"kind": "rematch", "seat": 3, "n": 2}
+    ]
+    assert log[0]["kind"] == "rematch"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -89,11 +89,19 @@ class Hiccup(MemoryStore):
         super().__init__()
         self.fails = 0
 
-    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+    async def append(
+        self,
+        code: str,
+        match: int,
+        index: int,
+        seat: int,
+        action: str,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
         if self.fails:
             self.fails -= 1
             raise OSError("the database is not accepting connections")
-        await super().append(code, match, index, seat, action)
+        await super().append(code, match, index, seat, action, note)
 
 
 def test_a_bot_s_move_the_store_refused_is_played_once_the_store_is_back(

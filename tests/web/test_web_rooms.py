@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -87,9 +88,17 @@ def test_the_store_hears_each_action_before_anyone_is_told() -> None:
     order: list[str] = []
 
     class Spy(MemoryStore):
-        async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+        async def append(
+            self,
+            code: str,
+            match: int,
+            index: int,
+            seat: int,
+            action: str,
+            note: Mapping[str, Any] | None = None,
+        ) -> None:
             order.append(f"stored {index}")
-            await super().append(code, match, index, seat, action)
+            await super().append(code, match, index, seat, action, note)
 
     class Ear(Inbox):
         def send(self, message: object) -> None:

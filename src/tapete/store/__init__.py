@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +48,7 @@ from tapete.record import is_salt, seed_commitment
 from tapete.store import schema
 
 __all__ = [
+    "ActionInput",
     "ActionRow",
     "ConflictError",
     "Finished",
@@ -99,13 +100,22 @@ class TableRow:
     match: int | None = None
     params: dict[str, Any] | None = None  # every rule parameter (None: made before they were kept)
     seed_salt: str | None = None  # the salt in seed_hash (None: a hash of the seed alone)
+    started_by: int | None = None  # the seat whose rematch began this match (None: not one)
 
 
 @dataclass(frozen=True)
 class ActionRow:
+    """An accepted action; ``note``: the log line a web table said before it (the turn timer,
+    a stand-in or a failed bot made it), None for a plain move."""
+
     idx: int
     seat: int
     action: str
+    note: dict[str, Any] | None = None
+
+
+# An action to commit: ``(table_id, idx, seat, action)``, with its note (ActionRow) if any.
+ActionInput = tuple[str, int, int, str] | tuple[str, int, int, str, Mapping[str, Any] | None]
 
 
 @dataclass(frozen=True)
@@ -279,12 +289,14 @@ class Store:
         created_at: datetime | None = None,
         params: dict[str, Any] | None = None,
         seed_salt: str | None = None,
+        started_by: int | None = None,
     ) -> TableRow:
         """A new table; its id and short join code are random unless given, and it is made now
         unless ``created_at`` says when. ``params``: every parameter of its rules (as a record
         keeps them), so that it is played under them whatever the defaults of a later
         version. ``seed_salt``: the salt of its published ``seed_hash`` (32 lowercase hex
-        digits; None: the hash is of the seed alone); ValueError for any other."""
+        digits; None: the hash is of the seed alone); ValueError for any other. ``started_by``:
+        the seat whose rematch began it, if one did."""
         if seed_salt is not None and not is_salt(seed_salt):
             raise ValueError(f"seed_salt must be 32 lowercase hex digits, not {seed_salt!r}")
         now = _now()
@@ -305,6 +317,7 @@ class Store:
             match=match,
             params=params,
             seed_salt=seed_salt,
+            started_by=started_by,
         )
         with self.engine.begin() as c:
             c.execute(insert(schema.tables).values(**row.__dict__))
@@ -394,33 +407,44 @@ class Store:
         if not out:
             return out
         query = (
-            select(a.c.table_id, a.c.idx, a.c.seat, a.c.action)
+            select(a.c.table_id, a.c.idx, a.c.seat, a.c.action, a.c.note)
             .where(a.c.table_id.in_(list(out)))
             .order_by(a.c.table_id, a.c.idx)
         )
         with self.engine.connect() as c:
-            for table_id, idx, seat, action in c.execute(query):
-                out[table_id].append(ActionRow(idx, seat, action))
+            for table_id, idx, seat, action, note in c.execute(query):
+                out[table_id].append(ActionRow(idx, seat, action, note))
         return out
 
-    def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
-        """Commit action number ``idx`` of a table; raises ConflictError if ``idx`` is taken."""
+    def append_action(
+        self,
+        table_id: str,
+        idx: int,
+        seat: int,
+        action: str,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Commit action number ``idx`` of a table, with its ``note`` (``ActionRow``) in the
+        same row; raises ConflictError if ``idx`` is taken."""
         try:
             with self.engine.begin() as c:
                 c.execute(
                     insert(schema.actions).values(
-                        table_id=table_id, idx=idx, seat=seat, action=action, created_at=_now()
+                        table_id=table_id,
+                        idx=idx,
+                        seat=seat,
+                        action=action,
+                        created_at=_now(),
+                        note=None if note is None else dict(note),
                     )
                 )
         except IntegrityError:
             raise ConflictError(f"table {table_id} already has an action number {idx}") from None
 
-    def append_actions(
-        self, rows: Sequence[tuple[str, int, int, str]]
-    ) -> list[ConflictError | None]:
-        """Commit several ``(table_id, idx, seat, action)`` at once, each as ``append_action``
-        would: one transaction (one sync to disk) for them all, or, when one of them conflicts,
-        each in its own so that only the conflicting ones are refused.
+    def append_actions(self, rows: Sequence[ActionInput]) -> list[ConflictError | None]:
+        """Commit several ``(table_id, idx, seat, action[, note])`` at once, each as
+        ``append_action`` would: one transaction (one sync to disk) for them all, or, when one
+        of them conflicts, each in its own so that only the conflicting ones are refused.
 
         Returns one entry per row: None when it was committed, else its ConflictError.
         """
@@ -428,8 +452,15 @@ class Store:
             return []
         now = _now()
         values = [
-            {"table_id": t, "idx": i, "seat": s, "action": a, "created_at": now}
-            for t, i, s, a in rows
+            {
+                "table_id": row[0],
+                "idx": row[1],
+                "seat": row[2],
+                "action": row[3],
+                "created_at": now,
+                "note": dict(note) if (note := _note(row)) is not None else None,
+            }
+            for row in rows
         ]
         try:
             with self.engine.begin() as c:
@@ -440,7 +471,7 @@ class Store:
         refused: list[ConflictError | None] = []
         for row in rows:
             try:
-                self.append_action(*row)
+                self.append_action(*row[:4], note=_note(row))
                 refused.append(None)
             except ConflictError as exc:
                 refused.append(exc)
@@ -448,7 +479,12 @@ class Store:
 
     def actions(self, table_id: str) -> list[ActionRow]:
         query = (
-            select(schema.actions.c.idx, schema.actions.c.seat, schema.actions.c.action)
+            select(
+                schema.actions.c.idx,
+                schema.actions.c.seat,
+                schema.actions.c.action,
+                schema.actions.c.note,
+            )
             .where(schema.actions.c.table_id == table_id)
             .order_by(schema.actions.c.idx)
         )
@@ -674,6 +710,10 @@ class Store:
 def _utc(moment: datetime) -> datetime:
     # SQLite keeps no time zone; every time tapete writes is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _note(row: ActionInput) -> Mapping[str, Any] | None:
+    return row[4] if len(row) == 5 else None
 
 
 def _table_row(row: Any) -> TableRow:

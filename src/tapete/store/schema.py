@@ -48,6 +48,7 @@ tables = Table(
     # Every parameter of its rules, defaults included, as a record keeps them: a newer tapete
     # whose defaults differ still plays the table under the rules it was made with.
     Column("params", JSON, nullable=True),
+    Column("started_by", Integer, nullable=True),  # the seat whose rematch began this match
 )
 
 actions = Table(
@@ -58,6 +59,9 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # The log line said before this move, as the web table showed it: the turn timer, a
+    # stand-in or a failed bot made it (null: a plain move). Kept with the move, in its row.
+    Column("note", JSON, nullable=True),
 )
 
 records = Table(

@@ -42,6 +42,7 @@ __all__ = [
     "levels",
     "new_salt",
     "new_seed",
+    "rematch_entry",
     "seed_chosen",
     "seed_hash",
     "summary",
@@ -113,6 +114,12 @@ def summary(truth: Truth, over: bool, game: Game[Any, Any] | None = None) -> dic
     }
 
 
+def rematch_entry(seat: int, match: int) -> dict[str, Any]:
+    """The log entry first in match ``match`` (0-based) when seat ``seat``'s rematch began it:
+    the others, whose summary closes under them, read who did (``n`` counts from 1)."""
+    return {"kind": "rematch", "seat": seat, "n": match + 1}
+
+
 def levels(game: Game[Any, Any]) -> tuple[str, ...]:
     """The bot levels ``game`` has: every level where its strategies exist, else random only."""
     return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
@@ -148,15 +155,21 @@ class Room:
     # --- truth and state -----------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """The state and log from the truth, by replaying every accepted action."""
+        """The state and log from the truth, by replaying every accepted action: the log
+        says what it said as the match was played, its notes (``Truth.notes``: who started
+        the rematch, a move the timer, a stand-in or a failed bot made) included."""
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
         entries = event_entries(game.visible_events(state, None), deal_unit(game))
-        for seat, text in t.actions:
+        if t.started_by is not None:
+            entries.insert(0, rematch_entry(t.started_by, t.match))
+        for i, (seat, text) in enumerate(t.actions):
             action = game.parse_action(text)
             after = game.apply(state, action)
             recorder.step(seat, action, after)
+            if i in t.notes:
+                entries.append(dict(t.notes[i]))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
         self.state: Any = state
@@ -406,7 +419,7 @@ class Room:
         behind: it is read again from the database and the action checked once more.
         """
         async with self.lock:
-            committed = await self._commit(seat, text, version)
+            committed = await self._commit(seat, text, version, note)
             if isinstance(committed, IllegalActionError):
                 return committed
             seat, action = committed
@@ -426,9 +439,14 @@ class Room:
         return None
 
     async def _commit(
-        self, seat: int | None, text: str, version: int | None = None
+        self,
+        seat: int | None,
+        text: str,
+        version: int | None = None,
+        note: Mapping[str, Any] | None = None,
     ) -> tuple[int, Action] | IllegalActionError:
-        """``text`` checked and committed as the room's next move for ``seat``.
+        """``text`` checked and committed as the room's next move for ``seat``, with ``note``
+        (the log entry said before it) in the same write: a restart says it too.
 
         Shared with other servers, this copy of the room may be behind: when the move number is
         taken (another server committed it first) or it is not the seat's turn here, the
@@ -449,7 +467,7 @@ class Room:
         assert seat is not None
         action = self.game.format_action(checked)
         try:
-            await self.store.append(self.code, self.truth.match, self.version, seat, action)
+            await self.store.append(self.code, self.truth.match, self.version, seat, action, note)
         except ValueError:
             # The database holds a move of this number that this copy has not: another
             # server's, or one whose answer was lost on its way back. It is shown, alone or not.
@@ -517,7 +535,14 @@ class Room:
                 action = self.game.parse_action(str(news["action"]))
                 await self._advance(int(news["seat"]), action, news.get("note"), keep=False)
             elif place > (t.match, self.version):
+                before = t.match
                 await self._resync()
+                if t.match != before:
+                    # A new match learnt of from its move (its rematch news not here yet, or
+                    # lost): its people are shown it now, with its log so far, not at the
+                    # next move.
+                    self.broadcast.room_to_all()
+                    self.broadcast.view_to_all(self.log)
         self.driver.wake()
 
     async def _advance(
@@ -527,6 +552,8 @@ class Room:
         this server committed it, so it also keeps the finished match's record."""
         game, before = self.game, self.state
         after = game.apply(before, action)
+        if note is not None:  # kept with the move, so a rebuild here says it again
+            self.truth.notes[len(self.truth.actions)] = dict(note)
         self.truth.actions.append((seat, game.format_action(action)))
         self.state = after
         self.recorder.step(seat, action, after)
@@ -593,8 +620,9 @@ class Room:
             if f.name != "actions":
                 setattr(t, f.name, copy.deepcopy(getattr(truth, f.name)))
         if same_match and missed is not None:
-            for seat, text in missed:
-                await self._advance(seat, self.game.parse_action(text), None, keep=False)
+            for i, (seat, text) in enumerate(missed, start=have):
+                action = self.game.parse_action(text)
+                await self._advance(seat, action, truth.notes.get(i), keep=False)
         else:
             t.actions = list(truth.actions)
             self.rebuild()
@@ -772,7 +800,7 @@ class Room:
                 return
             seed, salt = new_seed(), new_salt()
             try:
-                await self.store.start(t.code, t.match + 1, seed, salt)
+                await self.store.start(t.code, t.match + 1, seed, salt, started_by=seat)
             except (IntegrityError, ValueError):
                 # Its match row is there already: another server started the rematch first
                 # (show it). A database that keeps nothing is not that: it is told as such.
@@ -781,13 +809,10 @@ class Room:
                 self._catch_up()
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
-            t.seed_salt = salt
-            self.rebuild()
+            t.seed_salt, t.notes, t.started_by = salt, {}, seat
+            self.rebuild()  # its log begins with who started it (rematch_entry)
             self.seating.told.clear()  # a new match's log says its stand-ins anew
-            # Any seated player may start it: the others, whose summary closes under them,
-            # read who did.
-            said = {"kind": "rematch", "seat": seat, "n": t.match + 1}
-            self.log.insert(0, said)
+            said = rematch_entry(seat, t.match)
             self.driver.set_deadline()
             self.broadcast.room_to_all()
             self.broadcast.view_to_all(self.log)

@@ -27,7 +27,7 @@ import asyncio
 import dataclasses
 import functools
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -37,8 +37,8 @@ from sqlalchemy import select, update
 
 from tapete.game import seat_scores
 from tapete.record import played_game
+from tapete.store import ActionInput, TableRow, schema
 from tapete.store import Store as Database
-from tapete.store import TableRow, schema
 from tapete.web.store import Listed, Options, SeatConfig, SeatConflictError, Truth
 
 __all__ = ["SqlStore", "participant", "table_id"]
@@ -101,6 +101,7 @@ def _truth(row: TableRow) -> Truth:
         created=row.created_at.timestamp(),
         params=row.params,
         seed_salt=row.seed_salt,
+        started_by=row.started_by,
     )
 
 
@@ -119,7 +120,7 @@ class SqlStore:
         )
         # What waits for the database: accepted actions, committed together and before anything
         # else, and (SQLite) its other calls; one task hands them to the database in turn.
-        self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
+        self._queued: list[tuple[ActionInput, asyncio.Future[None]]] = []
         self._calls: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
         self._writer: asyncio.Task[None] | None = None
 
@@ -166,9 +167,7 @@ class SqlStore:
             else:
                 _settle(done, result, None)
 
-    async def _commit(
-        self, batch: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]]
-    ) -> None:
+    async def _commit(self, batch: list[tuple[ActionInput, asyncio.Future[None]]]) -> None:
         """Commit a batch of actions (group commit), each told its own outcome.
 
         A room awaits each of its actions before it sends the next, so a batch holds at most one
@@ -215,13 +214,23 @@ class SqlStore:
             created_at=datetime.fromtimestamp(truth.created, UTC) if truth.created else None,
             params=truth.params,
             seed_salt=truth.seed_salt,
+            started_by=truth.started_by,
         )
         self._match[truth.code] = match
 
-    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
-        # A taken index raises ConflictError (a ValueError); so does a match with no row.
+    async def append(
+        self,
+        code: str,
+        match: int,
+        index: int,
+        seat: int,
+        action: str,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
+        # A taken index raises ConflictError (a ValueError); so does a match with no row. The
+        # note goes in the move's own row: both are committed, or neither.
         committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queued.append(((table_id(code, match), index, seat, action), committed))
+        self._queued.append(((table_id(code, match), index, seat, action, note), committed))
         self._wake_writer()
         await committed
 
@@ -269,10 +278,19 @@ class SqlStore:
                 .values(seats=rows, host=host, updated_at=datetime.now(UTC))
             )
 
-    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
-        await self._run(self._start, code, match, seed, seed_salt)
+    async def start(
+        self,
+        code: str,
+        match: int,
+        seed: int,
+        seed_salt: str | None,
+        started_by: int | None = None,
+    ) -> None:
+        await self._run(self._start, code, match, seed, seed_salt, started_by)
 
-    def _start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
+    def _start(
+        self, code: str, match: int, seed: int, seed_salt: str | None, started_by: int | None
+    ) -> None:
         current = self._match.get(code, 0)
         if match == current:
             self.db.update_table(table_id(code, match), status="playing")
@@ -289,6 +307,7 @@ class SqlStore:
             host=row.host,
             params=row.params,  # a rematch is played under the rules of the match before it
             seed_salt=seed_salt,
+            started_by=started_by,
         )
         self._create(truth, match, seed, started=True)
 
@@ -349,6 +368,7 @@ class SqlStore:
             truth = _truth(row)
             self._match[truth.code] = truth.match
             truth.actions = [(a.seat, a.action) for a in actions[row.id]]
+            truth.notes = {a.idx: a.note for a in actions[row.id] if a.note is not None}
             truth.records = records[truth.code]
             out.append(truth)
         return out

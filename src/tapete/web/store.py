@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -106,6 +107,11 @@ class Truth:
     created: float = 0.0  # when the table was made (seconds since the epoch)
     params: dict[str, Any] | None = None  # every parameter of its rules (tapete.record.params_json)
     seed_salt: str | None = None  # the salt of the match's seed hash, secret until it is over
+    # The log's lines that are not moves, kept as the moves are so a restart or another server
+    # says them too: by move number, the line said before that move (the turn timer, a
+    # stand-in, a failed bot made it); and the seat whose rematch began this match.
+    notes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    started_by: int | None = None
 
 
 @dataclass
@@ -122,9 +128,18 @@ class Store(Protocol):
     """Persistence of rooms. Each method returns once the change is durable."""
 
     async def create(self, truth: Truth) -> None: ...
-    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
-        """Keep accepted action number ``index`` of match ``match``; raises ValueError when
-        that index is already taken (nothing is written then)."""
+    async def append(
+        self,
+        code: str,
+        match: int,
+        index: int,
+        seat: int,
+        action: str,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Keep accepted action number ``index`` of match ``match`` with ``note``, the log
+        line said before it (``Truth.notes``), in one write; raises ValueError when that index
+        is already taken (nothing is written then)."""
 
     async def save_seats(
         self,
@@ -138,10 +153,17 @@ class Store(Protocol):
         seats are written only if the stored ones are still ``was`` (checked and written in
         one transaction), else SeatConflictError is raised and nothing is written."""
 
-    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
+    async def start(
+        self,
+        code: str,
+        match: int,
+        seed: int,
+        seed_salt: str | None,
+        started_by: int | None = None,
+    ) -> None:
         """Match ``match`` of room ``code`` is under way: the room's current one (its seed and
-        salt are the ones it was made with), or a rematch, dealt from ``seed`` and hashed with
-        ``seed_salt``."""
+        salt are the ones it was made with), or a rematch, dealt from ``seed``, hashed with
+        ``seed_salt`` and started by seat ``started_by``."""
 
     async def finish(self, code: str, match: int, record: str) -> None: ...
     async def rooms(self) -> list[Truth]: ...
@@ -173,11 +195,21 @@ class MemoryStore:
     async def create(self, truth: Truth) -> None:
         self._truths[truth.code] = copy.deepcopy(truth)
 
-    async def append(self, code: str, match: int, index: int, seat: int, action: str) -> None:
+    async def append(
+        self,
+        code: str,
+        match: int,
+        index: int,
+        seat: int,
+        action: str,
+        note: Mapping[str, Any] | None = None,
+    ) -> None:
         truth = self._truths[code]
         if truth.match != match or index != len(truth.actions):
             raise ValueError(f"{code}: action {index} of match {match} is out of order")
         truth.actions.append((seat, action))
+        if note is not None:
+            truth.notes[index] = dict(note)
 
     async def save_seats(
         self,
@@ -193,8 +225,17 @@ class MemoryStore:
         truth.seats = copy.deepcopy(seats)
         truth.host = host
 
-    async def start(self, code: str, match: int, seed: int, seed_salt: str | None) -> None:
+    async def start(
+        self,
+        code: str,
+        match: int,
+        seed: int,
+        seed_salt: str | None,
+        started_by: int | None = None,
+    ) -> None:
         truth = self._truths[code]
+        if match != truth.match:
+            truth.notes, truth.started_by = {}, started_by
         truth.started, truth.match, truth.seed, truth.actions = True, match, seed, []
         truth.seed_salt = seed_salt
 
@@ -213,7 +254,7 @@ class MemoryStore:
     async def lobby(self, code: str | None = None) -> list[Listed]:
         return [
             Listed(
-                dataclasses.replace(copy.deepcopy(t), actions=[], records=[]),
+                dataclasses.replace(copy.deepcopy(t), actions=[], records=[], notes={}),
                 over=len(t.records) > t.match,  # its record is kept once the match is over
             )
             for t in self._truths.values()
