@@ -1174,3 +1174,43 @@ def test_a_person_the_host_moves_on_another_server_is_not_taken_for_away(
         assert seats[3]["name"] == "Bea" and not seats[3]["away"] and not seats[3]["standin"]
         ana.close()
         bea.close()
+
+
+def test_a_timer_move_and_a_stand_in_are_said_once_on_every_server(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """Ana lets her turn timer run out at each turn and Bea never comes (a bot stands in): the
+    watcher on the other server, and a server started after the match (which reads the table
+    from the database), say each of those lines where Ana read it, once."""
+    timed_out = "Ana ran out of time: a move was played for them"
+    stand_in = "Bea is away: a bot plays for them until they are back"
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        made = one.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+            grace=0.1,
+            turn_timer=0.5,
+            standby="random",
+        )
+        code = made["code"]
+        two.post(f"/api/tables/{code}/join", {"name": "Bea"})  # and never comes
+        ana, watcher = one.client(), two.client()
+        ana.hello(code, made["token"])
+        watcher.hello(code)
+        ana.send({"type": "start"})
+        for client in (ana, watcher):
+            client.until(lambda m: m["type"] == "view" and m["result"] is not None, 60)
+        said = [line for m in ana.seen if m["type"] == "view" for line in m["log"]]
+        # Each of Ana's moves was the timer's (a tie may take a second hand): each said once.
+        hers = sum(line.startswith(("Ana bids", "Ana plays")) for line in said)
+        assert said.count(stand_in) == 1 and said.count(timed_out) == hers >= 2, said
+        assert [line for m in watcher.seen if m["type"] == "view" for line in m["log"]] == said
+        port = free_port()
+        with process(port, pg_url, tmp_path / "late.log", options(prefix)):
+            late = Server(f"http://127.0.0.1:{port}", None, None).client()  # type: ignore[arg-type]
+            late.hello(code)
+            assert late.expect("view")["log"] == said
+            late.close()
+        ana.close()
+        watcher.close()

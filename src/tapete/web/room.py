@@ -578,10 +578,12 @@ class Room:
         server's connections; ``note``: the log entry the other server said with the change
         (who started a rematch), said here too, once, if the room is now at that match."""
         async with self.lock:
-            before = self.truth.match
+            before, started = self.truth.match, self.truth.started
             await self._resync()
             said = note is not None and self._rematch_note(note)
-            if self.truth.match != before:  # a new match: its log from the start, as said there
+            if self.truth.match != before or self.truth.started != started:
+                # a new match, or the match just started: its log from the start, as said
+                # there (the deal's lines come before any move)
                 entries: list[dict[str, Any]] = self.log
             else:
                 entries = [self.log[0]] if said else []
