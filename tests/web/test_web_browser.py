@@ -629,6 +629,11 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     assert p.locator(".profile-page .ratings tbody tr").count() >= 1
     assert p.locator(".profile-page .ratings tbody th").first.inner_text() == "Pocha"
     assert p.locator(".profile-page .results tbody td").first.inner_text() == "Pocha"
+    # Each match's record is a link to download it, which works after its table expires too.
+    link = p.locator(".profile-page .results tbody td a[download]").first
+    code, match = link.inner_text().split(".")
+    assert link.get_attribute("href") == f"/api/tables/{code}/records/{match}"
+    assert server.get(f"/api/tables/{code}/records/{match}")["format"] == "tapete-record/1"
     p.goto(server.url + "/")
     p.wait_for_selector(".player-bar .my-profile")
     assert "Ana" in p.locator(".player-bar").inner_text()

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
-from webclient import Server, play_to_the_end
+from tapete.store import Store as Database
+from tapete.store import schema
+from tapete.web.app import open_store
+from webclient import Server, play_to_the_end, running
 
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
 
@@ -75,3 +81,34 @@ def test_a_wrong_player_token_is_refused(server: Server) -> None:
     with pytest.raises(urllib.error.HTTPError) as caught:
         server.get("/api/leaderboard/chess")
     assert caught.value.code == 404
+
+
+def status(server: Server, path: str) -> int:
+    try:
+        server.get(path)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    return 200
+
+
+def test_a_profile_s_record_is_served_after_its_table_expired(tmp_path: Path) -> None:
+    """A table is not read back a day after its last match, its records stay in the
+    database: the record of a match a profile lists is still served at its table's address."""
+    url = f"sqlite:///{tmp_path / 'tapete.db'}"
+    with running(open_store(url)) as server:
+        me = server.post("/api/players", {"name": "Lúcia"})
+        table = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, player=me["token"])
+        play_to_the_end(server, table)
+        code = table["code"]
+        kept = server.get(f"/api/tables/{code}/records/0")
+    two_days_ago = datetime.now(UTC) - timedelta(days=2)
+    db = Database(url)
+    with db.engine.begin() as c:  # its last match ended two days ago
+        c.execute(update(schema.tables).values(updated_at=two_days_ago))
+    with running(open_store(url)) as server:
+        assert status(server, f"/api/tables/{code}") == 404  # the table is gone
+        (result,) = server.get(f"/api/players/{me['id']}")["results"]
+        room, match = result["table_id"].split(".")
+        assert server.get(f"/api/tables/{room}/records/{match}") == kept
+        assert server.get(f"/api/tables/{code.lower()}/records/0") == kept
+        assert status(server, f"/api/tables/{code}/records/1") == 404  # no such match

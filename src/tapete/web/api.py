@@ -734,19 +734,36 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
 
 @router.get(
     "/api/tables/{code}/records/{match}",
-    summary="A finished match's record",
+    summary="A finished match's record (also once its table has expired: the database keeps it)",
     responses=_refusals(
         {**NO_TABLE, 404: "no table has that code, or no finished match that number"}
     ),
 )
 async def api_record(request: Request, code: str, match: int) -> Response:
-    room = await _room(request, code)
-    if not 0 <= match < len(room.truth.records):
+    rooms, db = _rooms(request), request.app.state.db
+
+    async def find(code: str) -> tuple[str, str | None] | None:
+        room = await rooms.find(code)
+        if room is not None:
+            records = room.truth.records
+            return room.code, records[match] if 0 <= match < len(records) else None
+        if db is None:
+            return None
+        # A table expires a day after its last match, its records do not: a profile's links
+        # to them, and a page kept open, still work.
+        from tapete.web.sqlstore import table_id  # as app.py: only a server with a database
+
+        code = code.strip().upper()
+        text = await asyncio.to_thread(db.record, table_id(code, match))
+        return None if text is None else (code, text)
+
+    code, text = await _looked_up(request, code, find)
+    if text is None:
         raise HTTPException(404, "no finished match with that number at this table")
     return Response(
-        room.truth.records[match],
+        text,
         media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="tapete-{room.code}-{match}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="tapete-{code}-{match}.json"'},
     )
 
 

@@ -787,8 +787,8 @@ class Room:
 
     async def changed(self, note: Mapping[str, Any] | None = None) -> None:
         """Tell the other servers (if any) to read this room again: its seats, its match;
-        ``note``: a log entry that came with the change (who started a rematch), which the
-        database does not keep, so the others' people read it too."""
+        ``note``: a log entry that came with the change (who started a rematch): the others
+        read it in the database too (``Truth.started_by``), once (``_rematch_note``)."""
         if self.cluster is not None:
             news: dict[str, Any] = {"kind": "room", "room": self.code}
             if note is not None:

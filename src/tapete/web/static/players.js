@@ -109,8 +109,15 @@ export async function renderProfile(root, participant) {
     .map(([game, r]) => `<tr><th scope="row"><a data-link href="/leaderboard/${encodeURIComponent(game)}">${title(game)}</a></th>
       <td class="rating">${formatNumber(r.ordinal)}</td><td>${formatNumber(r.mu)} ± ${formatNumber(r.sigma)}</td><td>${r.matches}</td></tr>`)
     .join("");
+  // A web table's match is ROOM.N: its record is served at its table's address, also once the
+  // table has expired (the database keeps it). Any other id (a terminal game's) is shown as is.
+  const recordLink = (id) => {
+    if (id === null) return "—";
+    const m = /^([A-Z0-9]+)\.(\d+)$/.exec(id);
+    return m ? `<a href="/api/tables/${m[1]}/records/${m[2]}" download>${escapeHtml(id)}</a>` : escapeHtml(id);
+  };
   const results = p.results
-    .map((r) => `<tr><td>${title(r.game)}</td><td>${r.table_id === null ? "—" : escapeHtml(r.table_id)}</td><td>${r.score}</td>
+    .map((r) => `<tr><td>${title(r.game)}</td><td>${recordLink(r.table_id)}</td><td>${r.score}</td>
       <td>${r.won ? t("won") : t("lost")}</td><td>${escapeHtml(String(r.finished_at).slice(0, 16).replace("T", " "))}</td></tr>`)
     .join("");
   root.innerHTML = `
