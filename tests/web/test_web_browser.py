@@ -1742,6 +1742,13 @@ def _apart(boxes: dict[str, Any]) -> None:
             assert not _overlap(a, b), (a, b)
 
 
+RISE_AND_GAP = """() => {
+  const card = document.activeElement;
+  return [-new DOMMatrix(getComputedStyle(card).transform).m42,
+          parseFloat(getComputedStyle(card.parentElement).rowGap)];
+}"""
+
+
 @pytest.mark.parametrize(
     "size",
     [(1366, 650), (1280, 600), (390, 844), (844, 390)],
@@ -1770,12 +1777,23 @@ def test_large_cards_on_a_short_screen_keep_seats_and_the_trick_apart(
     # A hand of eight large cards fans out, or wraps: a raised card (legal, focused) stays off
     # the row above, and every card shows a strip a finger hits (44 px) and a tap reaches.
     p.wait_for_selector(".hand.my-turn .card-btn.legal:not(.sent)")
-    p.focus(".hand.my-turn .card-btn.legal")
-    p.wait_for_timeout(300)
-    cards = p.evaluate(CARD_BOXES)
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            assert abs(a["y"] - b["y"]) < a["height"] / 2 or not _overlap(a, b), (a, b)
+    # Focused as by the keyboard, a card rises highest (:focus-visible): a key pressed first
+    # makes the browser show the focus so. Each legal card in turn, in whichever row it lies,
+    # once its rise has ended.
+    p.keyboard.press("Shift")
+    legal = p.locator(".hand.my-turn .card-btn.legal")
+    for k in range(legal.count()):
+        legal.nth(k).focus()
+        p.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+        assert p.evaluate("document.activeElement.matches(':focus-visible')")
+        # However the cards fall into rows this deal, a card's rise is within the gap between
+        # rows: in the second row it would otherwise lie over the cards of the first.
+        rise, gap = p.evaluate(RISE_AND_GAP)
+        assert rise <= gap, (rise, gap)
+        cards = p.evaluate(CARD_BOXES)
+        for i, a in enumerate(cards):
+            for b in cards[i + 1 :]:
+                assert abs(a["y"] - b["y"]) < a["height"] / 2 or not _overlap(a, b), (k, a, b)
     strips = p.evaluate(AT_HAND)["strips"]
     assert all(s["width"] >= 44 and s["height"] >= 44 and s["tapped"] for s in strips), strips
     context.close()
