@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -461,13 +464,26 @@ def test_every_refusal_the_server_sends_a_browser_has_a_sentence() -> None:
     assert codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
 
 
+def _answers(url: str, server: subprocess.Popen[Any]) -> None:
+    """Wait until the server at ``url`` answers the games list (20 s at most); its error if it
+    stops first or never does."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/games", timeout=1) as r:
+                assert r.status == 200
+                return
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise
+            time.sleep(0.1)
+
+
 def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
     """With no --db, tables go to an SQLite file in the user data folder (here a temporary one)."""
     import os
     import subprocess
     import sys
-    import time
-    import urllib.request
 
     from webclient import free_port
 
@@ -479,16 +495,7 @@ def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1) as r:
-                    assert r.status == 200
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise
-                time.sleep(0.1)
+        _answers(f"http://127.0.0.1:{port}", server)
     finally:
         server.terminate()
         _, err = server.communicate(timeout=10)
@@ -505,7 +512,6 @@ def test_serving_every_interface_says_the_address_others_on_the_network_open(
     import os
     import subprocess
     import sys
-    import urllib.request
 
     from tapete.cli import _network_address
     from webclient import free_port
@@ -528,16 +534,7 @@ def test_serving_every_interface_says_the_address_others_on_the_network_open(
         found = re.match(r"tapete: on this network, open (http://[0-9.]+:\d+) \(", said)
         assert found is not None, said
         assert not found.group(1).startswith("http://127.")
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"{found.group(1)}/api/games", timeout=1) as r:
-                    assert r.status == 200
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise
-                time.sleep(0.1)
+        _answers(found.group(1), server)
     finally:
         server.terminate()
         server.communicate(timeout=10)
