@@ -547,14 +547,21 @@ def test_a_bot_that_does_not_flush_its_ready_is_told_to_flush(tmp_path: Path) ->
         "    pass\n",
         "utf-8",
     )
+    failed, _ = first_decision_fails(bot)
+    assert "gave no answer to the hello within 0.3 s" in failed
+    assert "flush standard output after each line" in failed
+
+
+def first_decision_fails(bot: Path) -> tuple[str, str]:
+    """The script ``bot`` seated at a one-hand Pocha (100 ms a decision, 300 ms for its hello):
+    its first decision's BotError in words, and the notation of the first legal action."""
     game = tapete.load(SPECS["pocha"])
-    unflushed = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
-    with players.seated(game, [unflushed]):
+    seated = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
+    with players.seated(game, [seated]):
         state = game.new_state(seed=1)
         with pytest.raises(BotError) as failed:
-            unflushed.choose(game.observe(state, 0), game.legal_actions(state), None)
-    assert "gave no answer to the hello within 0.3 s" in str(failed.value)
-    assert "flush standard output after each line" in str(failed.value)
+            seated.choose(game.observe(state, 0), game.legal_actions(state), None)
+    return str(failed.value), game.format_action(game.legal_actions(state)[0])
 
 
 @pytest.mark.parametrize("hello", [True, False], ids=["ready", "answer"])
@@ -572,14 +579,9 @@ def test_a_bot_that_does_not_end_its_line_is_told_so(tmp_path: Path, hello: bool
         "    sys.stdout.flush()\n",
         "utf-8",
     )
-    game = tapete.load(SPECS["pocha"])
-    unended = ExecBot([sys.executable, str(bot)], ms=100, hello_ms=300)
-    with players.seated(game, [unended]):
-        state = game.new_state(seed=1)
-        with pytest.raises(BotError) as failed:
-            unended.choose(game.observe(state, 0), game.legal_actions(state), None)
-    said = "'ready'" if hello else repr(game.format_action(game.legal_actions(state)[0]))
-    assert f"it wrote {said} but never ended the line" in str(failed.value)
+    failed, first = first_decision_fails(bot)
+    said = "'ready'" if hello else repr(first)
+    assert f"it wrote {said} but never ended the line" in failed
 
 
 def test_the_bot_hears_the_end_and_quits(tmp_path: Path) -> None:

@@ -1027,20 +1027,28 @@ def finish_match(people: list[Client]) -> None:
                 person.recv(0.1)
 
 
+def ana_and_bea(one: Server, two: Server) -> tuple[str, Client, Client]:
+    """A one-hand Pocha table of three made on server ``one`` (a random bot at seat 2): its
+    code, its host Ana at seat 0 connected there, and Bea at seat 1 connected to ``two``."""
+    made = one.create(
+        "pocha",
+        params={"players": "3", "schedule": "[1]"},
+        seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+    )
+    code = made["code"]
+    joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})
+    ana, bea = one.client(), two.client()
+    ana.hello(code, made["token"])
+    assert bea.hello(code, joined["token"])["seat"] == 1
+    return code, ana, bea
+
+
 def test_a_rematch_is_said_to_the_people_on_every_server(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:
     with servers(pg_url, prefix, tmp_path, 2) as (one, two):
-        made = one.create(
-            "pocha",
-            params={"players": "3", "schedule": "[1]"},
-            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
-        )
-        code = made["code"]
-        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})
-        ana, bea, watcher = one.client(), two.client(), two.client()
-        ana.hello(code, made["token"])
-        bea.hello(code, joined["token"])
+        code, ana, bea = ana_and_bea(one, two)
+        watcher = two.client()
         watcher.hello(code)
         ana.send({"type": "start"})
         people = [ana, bea]
@@ -1062,16 +1070,7 @@ def test_a_person_removed_by_the_host_on_another_server_is_told(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:
     with servers(pg_url, prefix, tmp_path, 2) as (one, two):
-        made = one.create(
-            "pocha",
-            params={"players": "3", "schedule": "[1]"},
-            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
-        )
-        code = made["code"]
-        joined = two.post(f"/api/tables/{code}/join", {"name": "Bea"})
-        ana, bea = one.client(), two.client()
-        ana.hello(code, made["token"])
-        assert bea.hello(code, joined["token"])["seat"] == 1
+        _, ana, bea = ana_and_bea(one, two)
         ana.send({"type": "remove", "seat": 1})
         # The page says "The host removed you from your seat" on this welcome: without it,
         # the person on the other server would find their seat gone without a word.
