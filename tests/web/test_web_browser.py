@@ -2432,3 +2432,31 @@ def test_a_friend_who_leaves_during_the_rematch_offer_comes_back_to_the_new_matc
     friend.close()
     ana.context.close()
     assert ERRORS == []
+
+
+# Every element whose change of place, size or look would glide or fade rather than happen at
+# once: a transition or an animation of some length.
+MOVING = """[...document.querySelectorAll('*')].filter((e) => {
+  const s = getComputedStyle(e);
+  const long = (v) => v.split(',').some((d) => parseFloat(d) > 0);
+  return long(s.transitionDuration) || (s.animationName !== 'none' && long(s.animationDuration));
+}).map((e) => e.tagName + '.' + e.className)"""
+
+
+def test_a_player_who_asks_for_less_motion_sees_no_card_glide_or_fade(
+    browser: Any, server: Server
+) -> None:
+    """Cards that rose and faded in 0.15 s, a trick that glided to its winner in half a second
+    and the toast that slid up ignored the system's "reduce motion" setting."""
+    context = browser.new_context(
+        viewport={"width": 1360, "height": 900}, locale="en-US", reduced_motion="reduce"
+    )
+    p = context.new_page()
+    start_with_bots(p, server, "pocha(schedule=[2])", seed=31)
+    rng = random.Random(31)
+    # Until a trick is won and its cards are on their way to the winner.
+    while not p.locator(".flying .played").count():
+        p.wait_for_selector(ACTIONABLE, timeout=20_000)
+        click_one(p, rng, prefer_cards=True)
+    assert p.evaluate(MOVING) == []
+    context.close()
