@@ -2460,3 +2460,20 @@ def test_a_player_who_asks_for_less_motion_sees_no_card_glide_or_fade(
         click_one(p, rng, prefer_cards=True)
     assert p.evaluate(MOVING) == []
     context.close()
+
+
+def test_the_table_s_names_for_a_screen_reader_follow_a_language_switch_mid_match(
+    page: Any, server: Server
+) -> None:
+    """The felt and the trick kept the names of the language the page opened in."""
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[2])", seed=32)
+    p.wait_for_selector(ACTIONABLE)
+    p.focus("#lang")
+    p.select_option("#lang", "es")
+    wait_until(p, "document.documentElement.lang === 'es'")
+    wait_until(p, f"document.querySelector('.hand').ariaLabel === {tr('es', 'your hand')!r}")
+    page_region = p.get_by_role("region", name=tr("es", "table"), exact=True)
+    felt = page_region.get_by_role("group", name=tr("es", "table"), exact=True)
+    assert felt.get_by_role("group", name=tr("es", "trick"), exact=True).count() == 1
+    assert p.get_by_role("group", name=tr("es", "your hand"), exact=True).count() == 1

@@ -52,7 +52,7 @@ export class TableView {
     this.hinted = null;
     this.away = null; // the server's words while it cannot show the table (unavailable)
     this.root.innerHTML = `
-    <section class="table-page" aria-label="${t("table")}">
+    <section class="table-page">
       <div class="banner" hidden role="status"></div>
       <div class="bar">
         <h1 class="title" tabindex="-1"></h1>
@@ -66,9 +66,9 @@ export class TableView {
             <dl class="info"></dl>
             <table class="bowls" hidden></table>
           </div>
-          <div class="felt" role="group" aria-label="${t("table")}">
+          <div class="felt" role="group">
             <div class="seats"></div>
-            <div class="trick" role="group" aria-label="${t("trick")}"></div>
+            <div class="trick" role="group"></div>
             <div class="flying" aria-hidden="true"></div>
           </div>
           <div class="hand-area">
@@ -154,6 +154,10 @@ export class TableView {
     this.$(".log-title").textContent = t("log");
     this.$(".scores-title").textContent = t("scores");
     this.$(".keys").textContent = t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons");
+    // Every name a screen reader says is in the page's language, after a switch mid-match too.
+    this.root.querySelector(".table-page").setAttribute("aria-label", t("table"));
+    this.$(".felt").setAttribute("aria-label", t("table"));
+    this.$(".trick").setAttribute("aria-label", t("trick"));
     this.$(".hand").setAttribute("aria-label", t("your hand"));
     this.$(".buttons").setAttribute("aria-label", t("actions"));
     this.clearLog();
