@@ -2477,3 +2477,21 @@ def test_the_table_s_names_for_a_screen_reader_follow_a_language_switch_mid_matc
     felt = page_region.get_by_role("group", name=tr("es", "table"), exact=True)
     assert felt.get_by_role("group", name=tr("es", "trick"), exact=True).count() == 1
     assert p.get_by_role("group", name=tr("es", "your hand"), exact=True).count() == 1
+
+
+def test_partners_on_the_felt_are_told_apart_by_mark_and_by_name_not_only_colour(
+    page: Any, server: Server
+) -> None:
+    """The two sides of Truco 2v2 were one diamond in two colours, and nothing to a screen
+    reader."""
+    p = page
+    start_with_bots(p, server, "truco(players=4)", seed=33)
+    p.wait_for_selector(".seat.team1")
+    marks = p.evaluate(
+        "[0, 1].map((k) => getComputedStyle(document.querySelector(`.seat.team${k} .who`),"
+        " '::before').content)"
+    )
+    assert marks[0] != marks[1], marks
+    for seat, side in [(0, 1), (1, 2), (2, 1), (3, 2)]:
+        name = p.locator(f'.seat[data-seat="{seat}"]').get_attribute("aria-label") or ""
+        assert f"team {side}" in name, name
