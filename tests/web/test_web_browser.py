@@ -2495,3 +2495,27 @@ def test_partners_on_the_felt_are_told_apart_by_mark_and_by_name_not_only_colour
     for seat, side in [(0, 1), (1, 2), (2, 1), (3, 2)]:
         name = p.locator(f'.seat[data-seat="{seat}"]').get_attribute("aria-label") or ""
         assert f"team {side}" in name, name
+
+
+def test_at_200_percent_zoom_your_hand_comes_into_view_with_the_whole_felt(
+    browser: Any, server: Server
+) -> None:
+    """A laptop's 1360 x 900 screen at 200 % zoom is 680 x 450 CSS px: the hand lies beside the
+    felt, at its foot, and the focus on your turn once scrolled your card to the screen's middle,
+    leaving the seat across the table (and its card in the trick) above the screen."""
+    context = browser.new_context(
+        viewport={"width": 680, "height": 450}, device_scale_factor=2, locale="en-US"
+    )
+    p = context.new_page()
+    start_with_bots(p, server, "truco", seed=34)
+    p.wait_for_selector(ACTIONABLE)
+    wait_until(p, ON_A_MOVE)
+    p.wait_for_timeout(300)
+    boxes = p.evaluate(
+        "[...document.querySelectorAll('.seat'), document.activeElement].map((e) => {"
+        " const r = e.getBoundingClientRect();"
+        " return [e.className, Math.round(r.top), Math.round(r.bottom)]; })"
+    )
+    assert all(top >= 0 and bottom <= 450 for _, top, bottom in boxes), boxes
+    assert p.evaluate("document.documentElement.scrollWidth") <= 680
+    context.close()

@@ -314,7 +314,12 @@ export class TableView {
     } else {
       target = same ?? (place.area === "buttons" ? near(buttons) : null) ?? near(cards) ?? buttons[0] ?? hand;
     }
-    if (target !== document.activeElement) target.focus();
+    if (target === document.activeElement) return;
+    // Scrolled only as far as it takes to show it, not to the screen's middle: at the foot of
+    // the felt (a phone on its side, a laptop at 200 % zoom) your hand then comes into view with
+    // the whole felt above it, where a centred card left the seats across the table off screen.
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   // Redraws part of the page with `draw`, the focus kept on the same control when it was
