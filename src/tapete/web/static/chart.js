@@ -2,7 +2,7 @@
 
 import { escapeHtml } from "./lobby.js";
 
-export const COLORS = ["#d1495b", "#2e86ab", "#edae49", "#66a182", "#8d6cab", "#e07a5f", "#3d405b", "#81b29a"];
+const COLORS = ["#d1495b", "#2e86ab", "#edae49", "#66a182", "#8d6cab", "#e07a5f", "#3d405b", "#81b29a"];
 // Colour is not the only thing that tells the series apart (not everyone sees it): each also
 // has its own dash pattern and its own marker shape, shown again in the legend.
 const DASHES = ["", "7 3", "2 2.5", "9 3 2 3", "4 4", "12 3", "1.5 3.5", "9 2 2 2 2 2"];
