@@ -387,9 +387,8 @@ export class TableView {
           Array.from({ length: Math.min(hidden, 13) }, () => cardSVG(null, 'aria-hidden="true"')).join("")
         }</div>`;
         const team = s.team === null ? "" : ` team${s.team}`;
-        const side = s.team === null ? "" : `, ${t("team {n}", { n: s.team + 1 })}`;
         return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}" role="group"
-            style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${side}${s.turn ? ", " + t("to act") : ""}">
+            style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
           <div class="name"><span class="who">${escapeHtml(s.name)}</span> ${flags.join("")}</div>
           <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
           ${backs}
