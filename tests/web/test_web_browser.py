@@ -2519,3 +2519,43 @@ def test_at_200_percent_zoom_your_hand_comes_into_view_with_the_whole_felt(
     assert all(top >= 0 and bottom <= 450 for _, top, bottom in boxes), boxes
     assert p.evaluate("document.documentElement.scrollWidth") <= 680
     context.close()
+
+
+def test_a_keyboard_player_raises_and_answers_truco_to_the_end_of_the_match(
+    page: Any, server: Server
+) -> None:
+    """Truco asks more than a card: a raise offered beside the cards, an answer (accept, run,
+    raise again) instead of them. Enter, B and the arrows reach each, the focus on what the rules
+    ask after every move, from the start to the end-of-match dialog."""
+    p = page
+    open_with_bots(p, server, "truco", seed=35)
+    p.focus(".waiting .start")
+    p.keyboard.press("Enter")
+    raised = answered = 0
+    while True:
+        p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])", timeout=20_000)
+        if p.locator(".summary:not([hidden])").count():
+            break
+        assert p.evaluate(ON_A_MOVE), p.evaluate(FOCUSED)
+        labels = p.locator(".buttons .act").all_inner_texts()
+        if "accept" in labels:
+            assert p.evaluate("document.activeElement.textContent") == "accept"
+            answered += 1
+        elif "truco!" in labels and not raised:
+            p.keyboard.press("b")  # from a card to the buttons, then along them
+            for _ in range(labels.index("truco!")):
+                p.keyboard.press("ArrowRight")
+            assert p.evaluate("document.activeElement.textContent") == "truco!"
+            raised += 1
+        before = p.locator(".log li").count()
+        p.keyboard.press("Enter")
+        wait_until(
+            p,
+            f"document.querySelectorAll('.log li').length > {before}"
+            " || !document.querySelector('.summary').hidden",
+        )
+    assert raised and answered, (raised, answered)
+    me = p.locator(".seat.me .who").inner_text()
+    log = p.locator(".log").inner_text()
+    assert f"{me} calls truco!" in log and f"{me} accepts" in log, log
+    assert p.evaluate("document.activeElement.closest('.summary') !== null"), p.evaluate(FOCUSED)
