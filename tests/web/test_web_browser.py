@@ -2559,3 +2559,19 @@ def test_a_keyboard_player_raises_and_answers_truco_to_the_end_of_the_match(
     log = p.locator(".log").inner_text()
     assert f"{me} calls truco!" in log and f"{me} accepts" in log, log
     assert p.evaluate("document.activeElement.closest('.summary') !== null"), p.evaluate(FOCUSED)
+
+
+def test_a_screen_reader_hears_the_first_deal_of_a_match_started_while_it_listened(
+    page: Any, server: Server
+) -> None:
+    """The log that came with the start (who deals, the card turned up) was taken for one sent
+    again on a reconnection and never read out: the first thing heard was "your turn"."""
+    p = page
+    p.add_init_script(LISTEN)
+    open_with_bots(p, server, "truco", seed=36)
+    p.focus(".waiting .start")
+    p.keyboard.press("Enter")
+    p.wait_for_selector(ACTIONABLE)
+    heard: list[str] = p.evaluate("window.heard")
+    # The card turned up in words, as the log names it.
+    assert any(" deals, " in h and " of " in h and "turned up" in h for h in heard), heard

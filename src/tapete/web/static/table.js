@@ -180,6 +180,9 @@ export class TableView {
     // From the server (not a redraw, as on a language switch): a table waiting for its start
     // is shown by its room, no view comes.
     if (msg !== this.roomMsg && !msg.started) this.shown();
+    // Nothing was played yet: the log the start brings (the deal, the card turned up) is news,
+    // read out with the first turn, not a log sent again on a reconnection.
+    if (msg !== this.roomMsg && !msg.started) this.staleLog = false;
     // The host left before the start and the table passed to you: said, or the start button
     // would appear under you without a word.
     if (this.roomMsg && !this.roomMsg.host && msg.host && !msg.started) {
