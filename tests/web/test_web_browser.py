@@ -2575,3 +2575,27 @@ def test_a_screen_reader_hears_the_first_deal_of_a_match_started_while_it_listen
     heard: list[str] = p.evaluate("window.heard")
     # The card turned up in words, as the log names it.
     assert any(" deals, " in h and " of " in h and "turned up" in h for h in heard), heard
+
+
+def test_a_screen_reader_is_told_once_that_its_turn_s_clock_runs_low(
+    browser: Any, server: Server
+) -> None:
+    """The clock said nothing to a screen reader: a player who could not see it learnt of it
+    only when the move was played for them."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[2]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        turn_timer=12,
+    )
+    p = _open_table(browser, server, made, lang="es")
+    p.add_init_script(LISTEN)
+    p.reload()
+    p.click(".waiting .start")
+    p.wait_for_selector(".log li:has-text('sin tiempo')", timeout=30_000)
+    heard: list[str] = p.evaluate("window.heard")
+    warned = [h for h in heard if "segundos para jugar" in h]
+    assert len(warned) == 1, heard
+    assert heard.index(warned[0]) < next(i for i, h in enumerate(heard) if "sin tiempo" in h)
+    p.context.close()
+    assert ERRORS == []

@@ -101,6 +101,7 @@ UI = (
     "download the record",
     "watching",
     "{n} s",
+    "{n} seconds left to play",
     "No such table",
     "There is no table with the code {code}.",
     "Back to the lobby",

@@ -11,6 +11,8 @@ import { ensurePlayer } from "./players.js";
 
 // The least a card of a fanned hand shows, in CSS px: WCAG 2.2's enhanced target size (2.5.5).
 const TARGET = 44;
+// Seconds left on your turn's clock when a screen reader is told it runs low.
+const WARN_AT = 10;
 // A phone on its side (style.css lays the hand beside the felt there).
 const SIDEWAYS = "(max-height: 500px) and (orientation: landscape)";
 
@@ -242,6 +244,9 @@ export class TableView {
     this.$(".title").textContent = table.title;
     this.$(".status").textContent = table.status;
     this.timerEnd = msg.timer === null ? null : Date.now() + msg.timer * 1000;
+    // Warned of only when the turn had more time than that at its start (a view mid-turn, as a
+    // friend's move, keeps a warning already given).
+    if (msg.timer === null || msg.timer > WARN_AT) this.timerWarn = msg.timer !== null;
     this.tick();
     this.hinted = null;
     this.$(".hint-box").textContent = "";
@@ -265,8 +270,13 @@ export class TableView {
     if (mine && (!this.wasMine || status !== this.saidStatus)) said.push(status);
     this.wasMine = mine;
     this.saidStatus = mine ? status : null;
+    this.say(said);
+  }
+
+  // Lines added to the polite live region, the last twenty kept.
+  say(lines) {
     const box = this.$(".announce");
-    for (const text of said) {
+    for (const text of lines) {
       const p = document.createElement("p");
       p.textContent = text;
       box.append(p);
@@ -864,6 +874,12 @@ export class TableView {
     const left = Math.max(0, Math.round((this.timerEnd - Date.now()) / 1000));
     box.textContent = `⏱ ${t("{n} s", { n: left })}`;
     box.classList.toggle("urgent", left <= 5);
+    // The clock is silent to a screen reader (a second at a time would drown the moves), so a
+    // turn of yours that runs low is said once, while there is still time to play.
+    if (left <= WARN_AT && left > 0 && this.timerWarn && myTurn(this.viewMsg.actions)) {
+      this.timerWarn = false;
+      this.say([t("{n} seconds left to play", { n: left })]);
+    }
   }
 
   // --- keyboard ------------------------------------------------------------------------------
