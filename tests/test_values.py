@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import tapete
 from tapete import record
-from tapete.game import Event
+from tapete.game import Event, Outcome, Setup
 from tapete.games import ENTRIES
 from tapete.match import play
 
@@ -86,3 +86,39 @@ def test_what_a_match_gives_a_player_hashes_as_it_compares(spec: str) -> None:
         again = pickle.loads(pickle.dumps(value))
         assert again == value and hash(again) == hash(value), type(value).__name__
     assert record.loads(record.dumps(rec)) in {rec}
+
+
+CARDS = st.lists(st.integers(min_value=0, max_value=51), max_size=6)
+
+
+@given(
+    seed=st.integers(min_value=0),
+    decks=st.lists(CARDS, max_size=3),
+    dealer=st.none() | st.integers(min_value=0, max_value=5),
+    lists=st.booleans(),
+)
+def test_a_setup_built_from_lists_is_the_setup_built_from_tuples(
+    seed: int, decks: list[list[int]], dealer: int | None, lists: bool
+) -> None:
+    """A setup hashes and compares as its contents, whether its decks come as lists or tuples."""
+    given_decks: Any = decks if lists else tuple(tuple(d) for d in decks)
+    setup = Setup(seed, given_decks, dealer)
+    same = Setup(seed=seed, decks=tuple(tuple(d) for d in decks), dealer=dealer)
+    assert setup == same and hash(setup) == hash(same) and {setup, same} == {same}
+    again = pickle.loads(pickle.dumps(setup))
+    assert again == setup and hash(again) == hash(setup)
+    for deal, deck in enumerate(decks):
+        assert setup.deck(deal, deck) == tuple(deck)
+
+
+@given(
+    scores=st.lists(st.integers(), max_size=4),
+    winners=st.lists(st.integers(0, 3), max_size=4),
+    reason=st.text(max_size=5),
+)
+def test_an_outcome_built_from_lists_is_the_outcome_built_from_tuples(
+    scores: list[int], winners: list[int], reason: str
+) -> None:
+    outcome = Outcome(scores, winners, reason)  # type: ignore[arg-type]
+    same = Outcome(tuple(scores), tuple(winners), reason)
+    assert outcome == same and hash(outcome) == hash(same)

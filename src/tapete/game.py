@@ -107,11 +107,21 @@ class Setup:
 
     Deal ``k`` uses ``decks[k]`` (top card first) when given, else a shuffle derived from
     ``(seed, k)``; the first dealer is ``dealer``, or drawn by lot from the seed.
+
+    A value: the decks are kept as tuples however they are given, so a setup built from lists
+    equals, and hashes as, the same setup built from tuples.
+
+    >>> len({Setup(1, [[3, 1, 2]]), Setup(1, ((3, 1, 2),))})
+    1
     """
 
     seed: int = 0
     decks: tuple[tuple[Card, ...], ...] = ()
     dealer: int | None = None
+
+    def __post_init__(self) -> None:
+        decks = tuple(tuple(deck) for deck in self.decks)
+        object.__setattr__(self, "decks", decks)  # frozen: the constructor's own fix-up
 
     def first_dealer(self, players: int) -> int:
         """The first dealer: the one given, or drawn by lot from the seed; checks the seat."""
@@ -251,11 +261,18 @@ class GameState:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a match: final ``scores`` (per seat, or per team), ``winners`` (seats), why."""
+    """The end of a match: final ``scores`` (per seat, or per team), ``winners`` (seats), why.
+
+    A value: scores and winners are kept as tuples however they are given (as ``Setup``).
+    """
 
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
     reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scores", tuple(self.scores))
+        object.__setattr__(self, "winners", tuple(self.winners))
 
 
 def seat_scores(scores: Sequence[int], teams: Sequence[Sequence[Seat]] | None) -> tuple[int, ...]:
