@@ -656,16 +656,26 @@ _FOREIGN = (AttributeError, IndexError, KeyError, TypeError)  # what another gam
 HIDDEN_PILES = ("deck", "stock", "undealt")  # a deal event's cards no player has yet
 
 
-def deal_as_seen(event: Event, sees: Callable[[Seat], bool]) -> Event:
+def deal_as_seen(
+    event: Event, sees: Callable[[Seat], bool], *, french: bool | None = None
+) -> Event:
     """A ``deal`` event as a seat knows it: the hands of the seats it ``sees`` (the others as
     empty lists), and no deck order, stock or undealt cards: they would tell the cards to come.
 
-    >>> deal = Event("deal", {"dealer": 0, "deck": ["1o", "2o"], "hands": [["1o"], ["2o"]]})
-    >>> deal_as_seen(deal, lambda owner: owner == 1).to_json()
-    {'type': 'deal', 'dealer': 0, 'deck': [], 'hands': [[], ['2o']]}
+    A hand is a set: each one shown is in the deck's order (``french``: the deck is French, by
+    default as the event's ``french`` says), never the order dealt, so two deals that give a
+    seat the same cards look the same to it.
+
+    >>> deal = Event("deal", {"dealer": 0, "deck": ["7o", "1o", "2o"], "hands": [["7o", "1o"], []]})
+    >>> deal_as_seen(deal, lambda owner: owner == 0).to_json()
+    {'type': 'deal', 'dealer': 0, 'deck': [], 'hands': [['1o', '7o'], []]}
     """
     data = dict(event.data)
-    data["hands"] = [list(h) if sees(owner) else [] for owner, h in enumerate(data["hands"])]
+    in_french = bool(data.get("french")) if french is None else french
+    data["hands"] = [
+        sorted(h, key=lambda text: parse_card(text, in_french)) if sees(owner) else []
+        for owner, h in enumerate(data["hands"])
+    ]
     for pile in HIDDEN_PILES:
         if pile in data:
             data[pile] = []

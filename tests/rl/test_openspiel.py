@@ -144,6 +144,62 @@ def test_a_seat_s_information_state_is_the_same_whatever_the_cards_it_has_not_se
     assert compared >= 4  # the test found deals to compare
 
 
+# Hands of more than one card; Poch's deal=all shows the dealer's last card for trump.
+REORDER_SPECS = [s for s in HIDDEN_SPECS if "ronda_india" not in s] + ["poch(deal=all, rounds=1)"]
+
+
+@pytest.mark.parametrize("spec", REORDER_SPECS)
+def test_a_hand_dealt_in_another_order_is_the_same_information_state(spec: str) -> None:
+    """A hand is a set: a deal that gives every seat the same cards, one seat's in another
+    order, gives every seat the same information state and observation, strings and tensors,
+    after every move of the deal."""
+    game, tgame = openspiel.load(spec), tapete.load(spec)
+    cards, n = tgame.deck.cards, tgame.players
+    rng = random.Random(spec)
+    for seat in range(n):
+        dealer, deck = rng.randrange(n), rng.sample(range(len(cards)), len(cards))
+        hand = _hand_positions(tgame, dealer, deck, seat)
+        # Its last card stays: Tute's and Poch's dealer shows it for trump.
+        kept = hand[:-1]
+        other = list(deck)
+        for i, j in zip(kept, kept[::-1], strict=True):
+            other[i] = deck[j]
+        assert _deal_sets(tgame, dealer, other) == _deal_sets(tgame, dealer, deck)
+        assert _hand_positions(tgame, dealer, other, seat) == hand
+        assert other != deck  # the same cards, in another order
+        moves, _ = _first_deal(game, dealer, deck, rng)
+        states = [_dealt(game, dealer, d) for d in (deck, other)]
+        for move in [None, *moves]:
+            if move is not None:
+                states = [s.child(move) for s in states]
+            for look in ("information_state_string", "information_state_tensor",
+                         "observation_string", "observation_tensor"):  # fmt: skip
+                for p in range(n):
+                    a, b = (getattr(s, look)(p) for s in states)
+                    assert a == b, (look, p, move)
+
+
+def _deal_event(tgame: Any, dealer: int, deck: list[int]) -> Any:
+    cards = tgame.deck.cards
+    state = tgame.new_state(0, decks=[[cards[i] for i in deck]], dealer=dealer)
+    return next(e for e in tgame.events(state) if e.type == "deal").data
+
+
+def _hand_positions(tgame: Any, dealer: int, deck: list[int], seat: int) -> list[int]:
+    """Where in ``deck`` the cards dealt to ``seat`` lie, in the order dealt (top first)."""
+    data, cards = _deal_event(tgame, dealer, deck), tgame.deck.cards
+    where = {cards[i]: position for position, i in enumerate(deck)}
+    return sorted(where[tgame.parse_card(text)] for text in data["hands"][seat])
+
+
+def _deal_sets(tgame: Any, dealer: int, deck: list[int]) -> dict[str, Any]:
+    """The deal event with each hand as a set and without the deck order."""
+    data = dict(_deal_event(tgame, dealer, deck))
+    data["hands"] = [frozenset(h) for h in data["hands"]]
+    data.pop("deck")
+    return data
+
+
 def _dealt(game: Any, dealer: int, deck: list[int]) -> Any:
     """The OpenSpiel state once ``dealer`` has dealt the cards in ``deck`` (deck indices)."""
     state = game.new_initial_state()

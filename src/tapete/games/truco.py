@@ -913,7 +913,7 @@ def visible_events(state: State, seat: Seat | None) -> tuple[Event, ...]:
 
 def _seen(state: State, pending: _Pending, event: Event, seat: Seat | None) -> Event:
     if event.type == "deal":
-        return deal_as_seen(event, lambda owner: sees(state, seat, owner))
+        return deal_as_seen(event, lambda owner: sees(state, seat, owner), french=True)
     if event.type == "trick" and any(event.data["down"]):
         assert isinstance(pending, tuple)  # a round is kept raw
         n, leader, partners = state.params.players, event.data["leader"], pending[-1]
