@@ -99,7 +99,9 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         size, actions = self.encoding.size, len(self.encoding.actions)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "observation": spaces.Box(
+                    self.encoding.low, self.encoding.high, (size,), np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )

@@ -10,8 +10,10 @@ deal and match of that spec:
 * ``actions`` lists the game's raw actions (``tapete`` ints) in index order: index ``i`` of the
   ``Discrete`` action space is ``actions[i]``; ``mask(legal)`` is the 0/1 ``int8`` vector of
   the legal ones;
-* ``fields`` names each block of the vector, its first index, length and meaning (docs/rl.md
-  prints them for one spec per game: ``describe(encoding(game))``).
+* ``fields`` names each block of the vector, its first index, length, meaning and bounds
+  (docs/rl.md prints them for one spec per game: ``describe(encoding(game))``);
+* ``low`` and ``high`` bound every entry: counts lie in 0 … 1, scores and Pottle's chips in
+  the range the rules allow. They are the environments' observation space (``Box``).
 
 >>> import tapete
 >>> enc = encoding(tapete.load("pocha(players=3, schedule=[1, 2])"))
@@ -40,6 +42,7 @@ import numpy.typing as npt
 
 from tapete.errors import SpecError
 from tapete.game import Action, Game, integer, seat_scores
+from tapete.rl import limits
 
 __all__ = ["Encoding", "Field", "describe", "encoding"]
 
@@ -50,12 +53,16 @@ Filler = Callable[[Any, list[int], list[int], list[float]], None]
 
 @dataclass(frozen=True)
 class Field:
-    """A block of the vector: ``size`` entries from ``start``, and what they mean."""
+    """A block of the vector: ``size`` entries from ``start``, and what they mean. Every entry
+    lies in ``low … high`` (0 … 1 unless the field says otherwise: scores, and chip counts that
+    buy-ins can grow)."""
 
     name: str
     start: int
     size: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
 
     @property
     def stop(self) -> int:
@@ -69,9 +76,9 @@ class Layout:
         self.fields: list[Field] = []
         self.size = 0
 
-    def add(self, name: str, size: int, meaning: str) -> int:
-        """A new field of ``size`` entries; returns its first index."""
-        self.fields.append(Field(name, self.size, size, meaning))
+    def add(self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0) -> int:
+        """A new field of ``size`` entries, each in ``low … high``; returns its first index."""
+        self.fields.append(Field(name, self.size, size, meaning, low, high))
         self.size += size
         return self.size - size
 
@@ -91,6 +98,22 @@ class Encoding:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {a: i for i, a in enumerate(self.actions)})
+
+    @property
+    def low(self) -> Vector:
+        """The least value of each entry (the fields' ``low``): Gymnasium's ``Box`` low."""
+        return self._bound("low")
+
+    @property
+    def high(self) -> Vector:
+        """The greatest value of each entry (the fields' ``high``): the ``Box`` high."""
+        return self._bound("high")
+
+    def _bound(self, which: str) -> Vector:
+        out = np.zeros(self.size, dtype=np.float32)
+        for f in self.fields:
+            out[f.start : f.stop] = getattr(f, which)
+        return out
 
     def __reduce__(self) -> tuple[Callable[[Game[Any, Any]], Encoding], tuple[Game[Any, Any]]]:
         # Its writers are closures, which do not pickle: it is made again from its game, so an
@@ -152,16 +175,17 @@ class Encoding:
 
 
 def describe(enc: Encoding) -> str:
-    """The fields of an encoding as a Markdown table (indices, name, meaning).
+    """The fields of an encoding as a Markdown table (indices, name, meaning, and the range
+    of each entry: the observation space's bounds).
 
     >>> import tapete
     >>> print(describe(encoding(tapete.load("truco(players=4)"))).splitlines()[3])
-    | 160–163 | `hand_sizes` | cards in each hand / 3, relative seats (0 is this seat) |
+    | 160–163 | `hand_sizes` | cards in each hand / 3, relative seats (0 is this seat) | 0 … 1 |
     """
-    lines = ["| indices | field | meaning |", "|---|---|---|"]
+    lines = ["| indices | field | meaning | range |", "|---|---|---|---|"]
     for f in enc.fields:
         where = str(f.start) if f.size == 1 else f"{f.start}–{f.stop - 1}"
-        lines.append(f"| {where} | `{f.name}` | {f.meaning} |")
+        lines.append(f"| {where} | `{f.name}` | {f.meaning} | {f.low:.4g} … {f.high:.4g} |")
     return "\n".join(lines)
 
 
@@ -239,8 +263,14 @@ def _standings(game: Game[Any, Any], scores: Sequence[int]) -> tuple[int, ...]:
     return tuple(scores)
 
 
-def _seat_block(layout: Layout, name: str, n: int, meaning: str) -> int:
-    return layout.add(name, n, f"{meaning}, relative seats (0 is this seat)")
+def _seat_block(
+    layout: Layout, name: str, n: int, meaning: str, low: float = 0.0, high: float = 1.0
+) -> int:
+    return layout.add(name, n, f"{meaning}, relative seats (0 is this seat)", low, high)
+
+
+def _clip(value: float, low: float, high: float) -> float:
+    return low if value < low else high if value > high else value
 
 
 # --- Pocha and Oh Hell -------------------------------------------------------------------------
@@ -256,6 +286,10 @@ def _pocha(game: Game[Any, Any]) -> Encoding:
     deals = len(pocha.schedule_of(p))
     suits = sorted(game.deck.suits)
     scale = float(10 + most)  # about the most a hand can score (docs/rl.md)
+    # A running score lies within the sums of each deal's worst and best scores; only more
+    # tie-break deals than limits allows for (EXTRA_DEALS) could leave that range: clipped.
+    bound = limits.bounds(game)
+    low, high = bound.min_score / scale, bound.max_score / scale
     lay = Layout()
     f_hands = lay.add(
         "hands",
@@ -280,9 +314,11 @@ def _pocha(game: Game[Any, Any]) -> Encoding:
     f_leader = _seat_block(lay, "leader", n, "who led this trick, one-hot")
     f_phase = lay.add("phase", 3, "bid, play, over: one-hot")
     f_size = lay.add("hand_size", 1, f"this deal's cards a hand / {most}")
-    f_deal = lay.add("deal", 1, f"the deal's number / {deals} deals in the schedule")
+    f_deal = lay.add(
+        "deal", 1, f"the deal's number from 0 / {deals} deals in the schedule (1: a tie-break)"
+    )
     f_tie = lay.add("tiebreak", 1, "1 in a tie-break deal")
-    f_scores = _seat_block(lay, "scores", n, f"each seat's score / {scale:g}")
+    f_scores = _seat_block(lay, "scores", n, f"each seat's score / {scale:g}", low, high)
     suit_at = {s: i for i, s in enumerate(suits)}
 
     def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
@@ -313,12 +349,12 @@ def _pocha(game: Game[Any, Any]) -> Encoding:
         idx.append(f_size)
         val.append(view.hand_size / most)
         idx.append(f_deal)
-        val.append(view.deal / deals)
+        val.append(min(view.deal, deals) / deals)
         idx.append(f_tie)
         val.append(float(view.tiebreak))
         for s, score in enumerate(view.scores):
             idx.append(f_scores + (s - me) % n)
-            val.append(score / scale)
+            val.append(_clip(score / scale, low, high))
 
     actions = (*cards.cards, *(pocha.BID + b for b in range(most + 1)))
     viewer = None if p.ronda_india else _pocha_viewer(game)
@@ -410,6 +446,7 @@ def _tute(game: Game[Any, Any]) -> Encoding:
     n, cards = game.players, Cards(game)
     d = cards.n
     most = tute.HAND_SIZE[n]
+    standing = limits.bounds(game).max_score / 100
     lay = Layout()
     f_hands = lay.add(
         "hands", n * d, f"the hands this seat sees (its own), {d} cards per seat, relative seats"
@@ -434,7 +471,13 @@ def _tute(game: Game[Any, Any]) -> Encoding:
     f_dealer = _seat_block(lay, "dealer", n, "the dealer, one-hot")
     f_leader = _seat_block(lay, "leader", n, "who led this trick, one-hot")
     f_phase = lay.add("phase", 2, "play, over: one-hot")
-    f_scores = _seat_block(lay, "scores", n, "each seat's side's match standing / 100")
+    f_scores = _seat_block(
+        lay,
+        "scores",
+        n,
+        "each seat's side's match standing / 100",
+        high=standing,
+    )
 
     def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
@@ -512,7 +555,13 @@ def _truco(game: Game[Any, Any]) -> Encoding:
     f_proposal = lay.add("proposal", 1, "the stake a pending raise asks for / 12 (0: none)")
     f_proposer = lay.add("proposer", n + 1, "who proposed the pending raise, relative; last: none")
     f_raised = lay.add("raised_by", 3, "the team of the last accepted raise: this, other, none")
-    f_scores = lay.add("scores", 2, f"points: this seat's team, the other / {p.target}")
+    points = limits.bounds(game).max_score / p.target  # the last hand may pass the target
+    f_scores = lay.add(
+        "scores",
+        2,
+        f"points: this seat's team, the other / {p.target}",
+        high=points,
+    )
 
     def team(t: int | None, me: int) -> int:
         return 2 if t is None else int(t != team_of[me])
@@ -586,7 +635,9 @@ def _poch(game: Game[Any, Any]) -> Encoding:
         )
     total = poch.most_chips(p)  # the chips in play, and the most a bet or raise names
     assert total is not None  # a round cap bounds it
-    most = (d - (0 if p.deal == "all" else 1)) // n + 1  # the most cards a hand holds
+    # The most cards a hand holds: five, or under deal=all the whole deck shared by the seats
+    # still in, as few as two.
+    most = -(-d // 2) if p.deal == "all" else (d - 1) // n + 1
     bowls = len(poch.BOWLS)
     lay = Layout()
     f_hands = lay.add(
@@ -618,7 +669,15 @@ def _poch(game: Game[Any, Any]) -> Encoding:
     f_dealer = _seat_block(lay, "dealer", n, "the dealer, one-hot")
     f_phase = lay.add("phase", 3, "poker, shedding, over: one-hot")
     f_round = lay.add("round", 1, f"the round's number / {limit}")
-    f_scores = _seat_block(lay, "scores", n, f"chips won or lost so far / {total}")
+    lost, won = -p.chips / total, 1 - p.chips / total  # a seat's own chips, all the others'
+    f_scores = _seat_block(
+        lay,
+        "scores",
+        n,
+        f"chips won or lost so far / {total}",
+        lost,
+        won,
+    )
 
     def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat
@@ -684,6 +743,9 @@ def _pottle(game: Game[Any, Any]) -> Encoding:
     d = cards.n
     most = pottle.HAND
     total = n * p.bankroll
+    # Buy-ins bring more chips in, a bankroll a seat each deal at most: every count of chips
+    # lies within all the chips that can enter the match (limits), ``grown`` times ``total``.
+    grown = limits.bounds(game).max_score / total
     lay = Layout()
     f_hand = lay.add("hand", d, "this seat's hand")
     f_sizes = _seat_block(lay, "hand_sizes", n, f"cards in each hand / {most}")
@@ -700,10 +762,17 @@ def _pottle(game: Game[Any, Any]) -> Encoding:
     f_leader = _seat_block(lay, "leader", n, "who led this trick, one-hot")
     f_dealer = _seat_block(lay, "dealer", n, "the dealer, one-hot")
     f_phase = lay.add("phase", 4, "bid, trump, play, over: one-hot")
-    f_pot = lay.add("pot", 1, f"chips in the pot / {total}")
-    f_stacks = _seat_block(lay, "stacks", n, f"each seat's chips / {total}")
-    f_bought = _seat_block(lay, "bought", n, f"chips each seat bought / {total}")
-    f_scores = _seat_block(lay, "scores", n, f"net results (chips held minus bought) / {total}")
+    f_pot = lay.add("pot", 1, f"chips in the pot / {total}", high=grown)
+    f_stacks = _seat_block(lay, "stacks", n, f"each seat's chips / {total}", high=grown)
+    f_bought = _seat_block(lay, "bought", n, f"chips each seat bought / {total}", high=grown)
+    f_scores = _seat_block(
+        lay,
+        "scores",
+        n,
+        f"net results (chips held minus bought) / {total}",
+        low=-grown,
+        high=grown,
+    )
 
     def fill(view: Any, ones: list[int], idx: list[int], val: list[float]) -> None:
         me = view.seat

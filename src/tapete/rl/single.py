@@ -86,7 +86,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
         self.encoding: Encoding = encoding(self.game)
         self.bots: list[Bot | None] = _opponents(opponents, n, seat)
-        self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
+        enc = self.encoding
+        self.observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.encoding.actions))
         self.state: Any = None
         self.match_seed = 0  # the seed of the match dealt at the last reset
