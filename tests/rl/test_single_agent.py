@@ -161,3 +161,35 @@ def test_the_masks_before_a_reset_say_so() -> None:
     mask = env.action_masks()
     mask[:] = True
     assert not env.action_masks().all()
+
+
+def _truco_learner() -> Any:
+    return tapete.rl.single_agent("truco(target=3)", seat=1, opponents="easy")
+
+
+@pytest.mark.parametrize("vector", ["sync", "async"])
+def test_a_vector_of_environments_plays_each_as_it_plays_alone(vector: str) -> None:
+    """Gymnasium's vector environments (async: each in a worker process, which it is pickled
+    to) play the same matches as the environments alone, masks and all."""
+    from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+
+    make = SyncVectorEnv if vector == "sync" else AsyncVectorEnv
+    envs = make([_truco_learner, _truco_learner])
+    alone = [_truco_learner(), _truco_learner()]
+    try:
+        obs, _ = envs.reset(seed=[5, 6])
+        singles = [env.reset(seed=seed)[0] for env, seed in zip(alone, (5, 6), strict=True)]
+        for _ in range(4):  # a few decisions of each match, before either ends
+            assert (obs == np.stack(singles)).all()
+            assert all(envs.single_observation_space.contains(o) for o in obs)
+            masks = np.stack(envs.call("action_masks"))
+            assert (masks == np.stack([env.action_masks() for env in alone])).all()
+            actions = [int(np.flatnonzero(m)[-1]) for m in masks]
+            obs, rewards, terminated, *_ = envs.step(np.array(actions))
+            steps = [env.step(a) for env, a in zip(alone, actions, strict=True)]
+            singles = [step[0] for step in steps]
+            assert list(rewards) == [step[1] for step in steps]
+            if terminated.any():
+                break
+    finally:
+        envs.close()
