@@ -599,7 +599,7 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert rec.result is not None and [s.bot for s in rec.seats] == [s.bot for s in half.seats]
     played = [a for d in rec.deals for a in d.actions]
     assert played[:9] == [a for d in half.deals for a in d.actions]
-    assert record.checked(rec) == rec and record.read(path) == half  # the file is left as it was
+    assert record.checked(rec) == rec and record.read(path) == half  # --record took its place
     over = tapete("play", "--resume", str(done))
     assert over.returncode == 2 and "the match is over" in over.stderr
     both = tapete("play", spec, "--resume", str(path))
@@ -1066,3 +1066,38 @@ def test_a_question_mark_at_the_prompt_explains_the_moves_and_names_the_rules() 
     assert "escribe una de las jugadas entre paréntesis; ? las explica" in told
     assert "is not a card" not in told
     assert run.stdout.count("tu jugada (play Qc, play 4d, play Ad, raise (¡truco!)): ") == 3
+
+
+def test_a_resumed_match_goes_on_in_its_record_so_a_second_crash_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    # Without --record, the moves played after resuming are written to the record resumed
+    # from, as they are played: killed again, it holds them, and --resume goes on from there.
+    path = tmp_path / "m.json"
+    spec = "pocha(players=3, schedule=[2, 3])"
+    args = ["play", spec, "--seats", "human,random,random", "--plain", "--seed", "3"]
+    first = tapete(*args, "--record", str(path), stdin="bid 0\nq\n")
+    assert first.returncode == 1
+    before = [a for d in record.read(path).deals for a in d.actions]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", "--resume", str(path), "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    made = _prompted(child, 2)
+    assert child.stdout is not None
+    while child.stdout.read(1) != ":":  # told after the second move is played
+        pass
+    child.kill()
+    child.communicate(timeout=60)
+    kept = record.read(path)
+    moves = [a for d in kept.deals for a in d.actions]
+    assert moves[: len(before)] == before and kept.result is None
+    assert [a for d in kept.deals for s, a in d.actions if s == 0][-2:] == made
+    assert record.checked(kept) == kept
+    done = tapete("play", "--resume", str(path), "--seats", "random,random,random")
+    assert done.returncode == 0, done.stderr
+    assert f"record written to {path}" in done.stderr
+    assert record.read(path).result is not None

@@ -391,6 +391,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         kinds = ["human"] + ["random"] * (game.players - 1)
     players.check_ends(game, kinds)
     path = _out_path("--record", args.record) if args.record is not None else None
+    if path is None and args.resume:
+        # A resumed match goes on in the record it came from, move by move as a --record file
+        # is kept: a second crash loses none of the moves played since.
+        path = Path(args.resume)
     lang = _language(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
@@ -1049,7 +1053,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume",
         metavar="FILE",
-        help="go on with the unfinished match in this record (seats as recorded, or --seats)",
+        help="go on with the unfinished match in this record (seats as recorded, or --seats),"
+        " written to it as it goes on (unless --record names another file)",
     )
     p.add_argument("--seed", type=_whole, help="the match seed (default: a random one)")
     p.add_argument(

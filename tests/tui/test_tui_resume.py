@@ -349,3 +349,71 @@ def test_a_match_resumed_from_a_file_elsewhere_and_quit_without_saving_leaves_no
         assert record.read(elsewhere) == half
 
     run(go())
+
+
+async def resume_from_file(
+    tmp_path: Path, file: Path, moves: int, until: str | None = None
+) -> TableScreen:
+    """Go on at the table with the match in ``file`` as ``tapete play --resume FILE`` does
+    (the file is where the match goes on being recorded): play ``moves`` of yours, then ^Q and
+    ``until`` (``d``: quit without saving), or leave it there (a crash: nothing more is said)."""
+    half = record.read(file)
+    kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+    game = tapete.load(half.game)
+    config = PlayConfig(game, kinds, half.seed or 0, record_path=file, resume=half)
+    app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+    rng = random.Random(3)
+    async with app.run_test() as pilot:
+        screen = await settle(pilot)
+        for _ in range(moves):
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+        if until is not None:
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            await pilot.press(until)
+            await pilot.pause()
+            assert not app.is_running
+        else:
+            # What the files hold now is what a crash here would leave.
+            assert record.read(file) == screen.session.record()
+    return screen
+
+
+def test_a_match_resumed_from_a_file_elsewhere_goes_on_being_recorded_there(
+    tmp_path: Path,
+) -> None:
+    """Resumed from a file outside the records folder: every move is written to that file as
+    it is played (a second crash loses nothing), beside the save the records folder keeps;
+    quitting without saving puts the file back as it was."""
+
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [saved] = saved_matches(tmp_path)
+        elsewhere = saved.rename(tmp_path / "elsewhere.json")
+        half = record.read(elsewhere)
+        screen = await resume_from_file(tmp_path, elsewhere, 1)
+        assert record.read(elsewhere).result is None and record.read(elsewhere) != half
+        assert saved_matches(tmp_path) == [screen.kept]
+        again = record.read(elsewhere)
+        await resume_from_file(tmp_path, elsewhere, 1, "d")
+        assert record.read(elsewhere) == again
+
+    run(go())
+
+
+def test_a_match_resumed_from_its_save_is_still_one_file_and_quit_leaves_it_as_it_was(
+    tmp_path: Path,
+) -> None:
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        half = record.read(path)
+        screen = await resume_from_file(tmp_path, path, 1)
+        assert saved_matches(tmp_path) == [path] and screen.kept == path
+        assert record.read(path) != half
+        again = record.read(path)
+        await resume_from_file(tmp_path, path, 1, "d")
+        assert saved_matches(tmp_path) == [path] and record.read(path) == again
+
+    run(go())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -129,13 +129,22 @@ class TapeteApp(App[None]):
         self.register_theme(CONTRAST)
         self.apply_theme()
         if self.play_config is not None:
-            table = TableScreen(self.play_config.session())
-            resumed = self.play_config.resume
+            config = self.play_config
+            table = TableScreen(config.session())
+            resumed = config.resume
             held = None if resumed is None else records.holding(self.records_dir, resumed)
             if held is not None:
                 # The save it goes on from is written over as it is played, then at its end:
                 # the match stays one file, and one entry of the records list.
                 table.kept, table.saved_before, table.written = held, resumed, resumed
+                if config.record_file is not None and _same_file(config.record_file, held):
+                    # Resumed from that save itself: written once a move, as the save it is.
+                    self.play_config = config = replace(config, record_path=None)
+            copy = config.record_file
+            if resumed is not None and copy is not None and records.holds(copy, resumed):
+                # The record it was resumed from (or --record naming a copy of it): quitting
+                # without saving puts it back as it was.
+                table.copy_before = resumed
             self.push_screen(table)
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
@@ -266,6 +275,13 @@ class TapeteApp(App[None]):
             )
         rematch.message = " · ".join(told)
         self.switch_screen(rematch)
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:  # either is gone: not one file
+        return False
 
 
 def _pick(given: str | None, saved: Any, default: str, accepted: tuple[str, ...]) -> str:

@@ -221,6 +221,16 @@ def holding(folder: Path, rec: record.Record) -> Path | None:
     return None
 
 
+def holds(path: Path, rec: record.Record) -> bool:
+    """Whether ``path`` holds the match of ``rec`` stopped where ``rec`` stops (not a file
+    that is gone or damaged, unlike ``ours``)."""
+    try:
+        saved = record.read(path)
+    except (RecordError, OSError, ValueError):
+        return False
+    return goes_on(saved, rec, True) and goes_on(rec, saved, True)
+
+
 def ours(path: Path, rec: record.Record) -> bool:
     """Whether the match that stopped at ``rec`` may write over ``path``: the file holds that
     match as ``rec`` stops, or no match at all (gone, damaged). Not when another tapete has

@@ -65,8 +65,9 @@ def ask_to_quit(app: TapeteApp) -> None:
 
 def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
     """Quit without saving: a match under way is not kept after all; one resumed from a save
-    of the records folder is left in it as it was saved. A file another tapete has written
-    its own moves in since is left to it."""
+    of the records folder is left in it as it was saved, and so is the record it was resumed
+    from (the ``--record`` file). A save another tapete has written its own moves in since is
+    left to it."""
     kept, written = table.kept, table.written
     if (
         not table.finished
@@ -79,6 +80,10 @@ def discard_and_quit(app: TapeteApp, table: TableScreen) -> None:
         else:
             with contextlib.suppress(OSError):  # a folder gone read-only keeps the moves since
                 write(table.saved_before, kept)
+    copy = app.play_config.record_file if app.play_config is not None else None
+    if not table.finished and table.copy_before is not None and copy is not None:
+        with contextlib.suppress(OSError):
+            write(table.copy_before, copy)
     app.exit()
 
 

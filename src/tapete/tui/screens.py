@@ -214,6 +214,9 @@ class TableScreen(SceneScreen):
         # What ``kept`` holds as this table last wrote (or found) it: a second tapete going on
         # with the same save writes its own moves there, and this match then takes a new file.
         self.written: Record | None = None
+        # What the ``--record`` file held when the match was resumed from it (without
+        # --record, the file resumed from is that file): quitting without saving puts it back.
+        self.copy_before: Record | None = None
         self.failed: tuple[tuple[Path, Why], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
