@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tapete import howto, record
+from tapete import load as load_game
 from tapete.cli import LINE_LIMIT, main
 from tuikit import where_modes_hold
 
@@ -263,7 +264,7 @@ def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() ->
     # The seats' boxes carry the names the log lines use, not "asiento 1".
     assert "  medium (1): " in run.stdout and "  easy (2): " in run.stdout, run.stdout
     assert "medium (1) pide " in run.stdout and "asiento 1" not in run.stdout
-    assert "tu jugada (bid 0 (pedir 0), bid 1 (pedir 1), bid 2 (pedir 2)): " in run.stdout
+    assert "tu jugada (bid 0–2 (pedir 0–2)): " in run.stdout
     assert "your move" not in run.stdout and "seat 0" not in run.stdout
     # A refused entry names the rule in Spanish too, with its code for scripts.
     assert "no permitido: esa carta no está en tu mano [not-in-hand]" in run.stdout
@@ -700,6 +701,7 @@ def _prompted(child: subprocess.Popen[str], moves: int) -> list[str]:
         seen += char
         if seen.endswith("): ") and "your move (" in seen:
             move = seen.rsplit("your move (", 1)[1].split(")")[0].split(", ")[0]
+            move = move.split("–")[0]  # of a range of bids, bid 0–2, its first
             child.stdin.write(move + "\n")
             child.stdin.flush()
             made.append(move)
@@ -1101,3 +1103,43 @@ def test_a_resumed_match_goes_on_in_its_record_so_a_second_crash_loses_nothing(
     assert done.returncode == 0, done.stderr
     assert f"record written to {path}" in done.stderr
     assert record.read(path).result is not None
+
+
+@pytest.mark.parametrize(
+    ("lang", "offered"),
+    [
+        ("en", "bid 0–9"),
+        ("es", "bid 0–9 (pedir 0–9)"),
+        ("pt", "bid 0–9 (pedir 0–9)"),
+    ],
+)
+def test_a_long_list_of_bids_is_one_range_at_the_prompt_and_each_bid_is_typed(
+    lang: str, offered: str
+) -> None:
+    # Ten bids said one by one, with their words in Spanish and Portuguese, filled the prompt:
+    # a range says them all, "?" and a range typed as it stands say how to type one.
+    args = ("pocha(schedule=[9])", "--seats", "human,random,random,random", "--seed", "1")
+    run = tapete("play", *args, "--plain", "--lang", lang, stdin="?\nbid 0–9\nbid 7\n")
+    prompt = {"en": "your move", "es": "tu jugada", "pt": "sua jogada"}[lang]
+    assert f"{prompt} ({offered}): " in run.stdout
+    how = {
+        "en": "bid 0–9: a move a number; type one, as bid 0",
+        "es": "bid 0–9: una jugada por número; escribe una, como bid 0",
+        "pt": "bid 0–9: uma jogada por número; digite uma, como bid 0",
+    }[lang]
+    assert run.stdout.count(how) == 2
+    assert {"en": "you bid 7", "es": "pides 7", "pt": "você pede 7"}[lang] in run.stdout
+
+
+def test_a_bid_the_hook_forbids_splits_the_range_and_a_short_run_is_said_bid_by_bid() -> None:
+    from tapete.cli import prompt_options
+    from tapete.games.pocha import BID
+    from tapete.present import actions
+
+    game = load_game("pocha(schedule=[9])")
+    legal = [BID + n for n in (0, 1, 3, 4, 5, 6, 7, 8, 9)]
+    for lang, said in (
+        ("en", "bid 0, bid 1, bid 3–9"),
+        ("es", "bid 0 (pedir 0), bid 1 (pedir 1), bid 3–9 (pedir 3–9)"),
+    ):
+        assert prompt_options(game, legal, actions(game, legal, lang)) == said

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import socket
 import sys
@@ -95,6 +96,19 @@ class HumanSeat:
         options = prompt_options(self.game, legal_actions, offered)
         # What the decision means (what "run" or "pass" does, what a bid promises), once.
         explain = offered.explain
+        # A range on offer is no move itself: said how to type one of its moves when it is
+        # asked about (?) or typed as it stands.
+        ranged = _RANGE.search(options)
+        typing = (
+            ""
+            if ranged is None
+            else tr(
+                self.lang,
+                "{range}: a move a number; type one, as {example}",
+                range=ranged[0],
+                example=f"{ranged[1]} {ranged[2]}",
+            )
+        )
         if explain:
             print(f"  {explain}", file=out)
         page = ENTRIES[self.game.name].module.rsplit(".", 1)[-1]
@@ -130,7 +144,7 @@ class HumanSeat:
                 "ayuda",
                 "ajuda",
             ):  # a newcomer's first guess, in each language
-                for said in (explain, rules):
+                for said in (explain, typing, rules):
                     if said:
                         print(f"  {said}", file=out)
                 continue
@@ -148,6 +162,8 @@ class HumanSeat:
                     f"  {tr(self.lang, 'type one of the moves in brackets; ? explains them')}",
                     file=out,
                 )
+                if typing:
+                    print(f"  {typing}", file=out)
 
     def illegal(self, error: IllegalActionError) -> None:
         why = rule_text(self.lang, error.rule, error.message)
@@ -157,14 +173,57 @@ class HumanSeat:
 def prompt_options(game: Game[Any, Any], legal_actions: Sequence[Action], offered: Actions) -> str:
     """The moves on offer at the line prompt: each in the notation a person types, followed by
     the words its button says where they differ (``raise (truco!)``, ``bid 2 (pedir 2)``), so
-    the prompt and the table name a call alike. Cards are played by their notation alone."""
+    the prompt and the table name a call alike. Cards are played by their notation alone.
+
+    Three or more numbers in a row of one kind of move (bids, bets, raises) are said as one
+    range, in the notation and in the button's words alike (``bid 0–9 (pedir 0–9)``), each
+    number of it typed as the notation says (``bid 3``); a number left out splits the range."""
     labels = {button.text: button.label for button in offered.buttons}
-    shown = []
+    shown: list[str] = []
+    run: list[tuple[str, int, str]] = []  # (verb, number, the button's words) in a row
+
+    def said(verb: str, number: str, words: str) -> str:
+        text = f"{verb} {number}"
+        return text if words == text else f"{text} ({words})"
+
+    def close() -> None:
+        if len(run) < 3:
+            shown.extend(said(verb, str(n), label) for verb, n, label in run)
+        else:
+            (verb, first, label), last = run[0], run[-1][1]
+            span = f"{first}–{last}"
+            shown.append(said(verb, span, _numbered(label, first).format(span)))
+        run.clear()
+
     for action in legal_actions:
         text = game.format_action(action)
         label = labels.get(text, text)
+        verb, _, number = text.partition(" ")
+        if number.isdecimal() and "{" not in label and "}" not in label:
+            n = int(number)
+            if run and not (
+                run[-1][0] == verb
+                and run[-1][1] + 1 == n
+                and _numbered(run[-1][2], run[-1][1]) == _numbered(label, n)
+            ):
+                close()
+            run.append((verb, n, label))
+            continue
+        close()
         shown.append(text if label == text else f"{text} ({label})")
+    close()
     return ", ".join(shown)
+
+
+# A range of moves at the prompt (``bid 0–9``): its verb and first number.
+_RANGE = re.compile(r"(\w+) (\d+)–\d+")
+
+
+def _numbered(label: str, number: int) -> str:
+    """``label`` with ``number``, as a word of it, made a ``{}`` to fill: ``subir {} más``; the
+    label itself where the number is none of its words (``¡truco!``)."""
+    words = label.split(" ")
+    return " ".join("{}" if word == str(number) else word for word in words)
 
 
 def final_scores(lang: str, scores: Sequence[int], names: Sequence[str]) -> str:
