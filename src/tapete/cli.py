@@ -30,11 +30,10 @@ import socket
 import sys
 import time
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from tapete import __version__, bench, bots, howto, players, playthrough, record
+from tapete import __version__, bench, bots, export, howto, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
@@ -732,106 +731,8 @@ def cmd_records(args: argparse.Namespace) -> int:
     return 0
 
 
-def _moment(text: str) -> datetime:
-    """``--since``: an ISO date or date and time (``2026-12-05``, ``2026-12-05T19:00``), in
-    this machine's time zone unless it names one."""
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a date and time: write it as 2026-12-05 or 2026-12-05T19:00"
-        ) from None
-    return moment if moment.tzinfo else moment.astimezone()
-
-
-def _record_file(table_id: str) -> str:
-    """A finished match's file name, as the web app's download names it: ``tapete-CODE-N.json``
-    for match N of table CODE."""
-    room, dot, match = table_id.rpartition(".")
-    return f"tapete-{room}-{match}.json" if dot else f"tapete-{table_id}.json"
-
-
-def _standings(found: Sequence[Any]) -> dict[str, list[tuple[str, int, int]]]:
-    """By game, each participant's ``(name, matches, wins)``, most wins first (then fewer
-    matches, then the name). A bot level at several seats of a match played it once, and won
-    it if one of them won, as its rating counts it. A player is named as they are called now;
-    a player whose name another's reads as has the start of their id after it, as on the
-    leaderboard; a bot is its level (``bot:hard``), a guest the name it sat under."""
-    played: dict[str, dict[str, list[int]]] = {}
-    called: dict[str, str] = {}
-    for match in found:
-        seats = record.loads(match.record).seats
-        won: dict[str, bool] = {}
-        for seat, (who, seat_won, name) in enumerate(
-            zip(match.participants, match.won, match.names, strict=True)
-        ):
-            won[who] = won.get(who, False) or seat_won
-            if name is not None:
-                called[who] = name
-            elif who.startswith("guest:") and seat < len(seats):
-                called[who] = f"{seats[seat].name} (guest)"
-            else:
-                called.setdefault(who, who)
-        for who, did in won.items():
-            tally = played.setdefault(match.game, {}).setdefault(who, [0, 0])
-            tally[0] += 1
-            tally[1] += did
-    alike: dict[str, set[str]] = {}
-    for who, name in called.items():
-        alike.setdefault(name.casefold(), set()).add(who)
-    shown = {
-        who: f"{name} ({who[:6]})" if len(alike[name.casefold()]) > 1 else name
-        for who, name in called.items()
-    }
-    return {
-        game: sorted(
-            ((shown[who], n, wins) for who, (n, wins) in tally.items()),
-            key=lambda row: (-row[2], row[1], row[0].casefold()),
-        )
-        for game, tally in played.items()
-    }
-
-
 def cmd_export(args: argparse.Namespace) -> int:
-    from tapete.store import Store, StoreError, default_url
-
-    url = args.db or default_url()
-    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
-        # Opening it would make an empty database, and the export would find nothing in it.
-        raise StoreError(f"--db: there is no database at {url.removeprefix('sqlite:///')}")
-    # Read as it is: the server running on it may be of another version, and migrating its
-    # database under it is the server's business, not an export's.
-    store = Store(url, migrate=False)
-    try:
-        if store.revision() is None:
-            shown = store.engine.url.render_as_string(hide_password=True)
-            raise StoreError(f"--db: {shown} holds no tables of tapete serve")
-        found = store.finished(args.since)
-    finally:
-        store.engine.dispose()
-    folder = Path(args.folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for match in found:
-        rec = record.loads(match.record)
-        result = rec.result or {}
-        scores = result.get("scores", [])
-        winners = set(result.get("winners", []))
-        seated = ", ".join(
-            f"{seat.name} {score}" for seat, score in zip(rec.seats, scores, strict=False)
-        )
-        won = ", ".join(rec.seats[s].name for s in sorted(winners) if s < len(rec.seats))
-        name = _record_file(match.table_id)
-        record.write_whole(folder / name, match.record.encode())
-        when = match.finished_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        print(f"{when}  {name:24}  {rec.game}  {seated}  won: {won or '-'}")
-    for game, rows in _standings(found).items():
-        print(f"\n{game}: matches won, of matches played")
-        for shown, played, wins in rows:
-            print(f"  {wins:3} of {played:<3} {shown}")
-    since = f" since {args.since.astimezone():%Y-%m-%d %H:%M}" if args.since else ""
-    matches = "match" if len(found) == 1 else "matches"
-    print(f"\n{len(found)} finished {matches}{since} written to {folder}", file=sys.stderr)
-    return 0
+    return export.run(args.folder, args.db, args.since, _language(args))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -1171,11 +1072,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--since",
-        type=_moment,
+        type=export.moment,
         metavar="WHEN",
         help="only matches finished then or later: 2026-12-05 or 2026-12-05T19:00 (this "
         "machine's time zone unless it says another)",
     )
+    p.add_argument("--lang", choices=LANGUAGES, help="the report's language (en, es, pt)")
     p.set_defaults(run=cmd_export)
     p = sub.add_parser("bench", help="random playouts per second and memory")
     p.add_argument("spec", nargs="?", help="a game spec (default: every game, in turn)")

@@ -99,3 +99,24 @@ def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
         main(["export", str(tmp_path / "out"), "--since", "last night"])
     assert exited.value.code == 2
     assert "--since: 'last night' is not a date and time" in capsys.readouterr().err
+
+
+def test_an_export_speaks_the_organisers_language_as_every_command_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with running(open_store(url)) as server:
+        play_to_the_end(
+            server, server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, name="Dora")
+        )
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "es"), "--db", url, "--lang", "es"]) == 0
+    said = capsys.readouterr()
+    assert "  ganó: " in said.out and "won:" not in said.out
+    assert "\npocha: partidas ganadas, de las jugadas\n" in said.out
+    assert "Dora (invitado)" in said.out and "de 1" in said.out
+    assert f"1 partida terminada guardada en {tmp_path / 'es'}" in said.err
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")  # without --lang, the locale's language
+    missing = tmp_path / "missing.db"
+    assert main(["export", str(tmp_path / "pt"), "--db", f"sqlite:///{missing}"]) == 2
+    assert f"tapete: --db: não há banco de dados em {missing}" in capsys.readouterr().err
