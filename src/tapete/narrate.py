@@ -684,7 +684,8 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
     for box in table.seats:
         facts = [*box.lines, *([tr(lang, "dealer")] if box.dealer else [])]
         if box.shown:
-            facts.append(f"[{' '.join(box.shown)}]")
+            # Named: a bare "[Kd]" after a seat's chips read as nothing in particular.
+            facts.append(f"{tr(lang, 'cards seen')}: {' '.join(box.shown)}")
         turn = "  <-" if box.turn else ""
         said = f": {', '.join(facts)}" if facts else ""
         lines.append(f"  {box.name}{said}{turn}")

@@ -963,7 +963,7 @@ def test_a_view_in_words_puts_the_table_in_words_without_hidden_cards() -> None:
     state, _ = act(game, state, "0 pass", "1 bet 2", "2 pass", "0 play 7c")
     text = view_text(game.observe(state, 0))
     assert "trump: diamonds, upcard: 9d" in text, text
-    assert "your hand: Th Qh 8s As" in text and "[Kd]" in text
+    assert "your hand: Th Qh 8s As" in text and "cards seen: Kd" in text
     for hidden in ("9s", "Jh", "7h", "8h", "Ks"):
         assert hidden not in text
 

@@ -1005,7 +1005,8 @@ def test_a_view_in_words_shows_the_table_the_screens_draw() -> None:
     state = act(deal(FOUR, "Kc", scores=(11, 8)), "accept", "play 3c", "play 3d", "play 2h")
     text = view_text(truco.observe(state, 2))
     assert "vira: Kc, manilhas: Ac Ah As Ad" in text
-    assert "[4c 5c]" in text and "your hand: 6h 7h" in text
+    assert ", cards seen: 4c 5c" in text and "your hand: 6h 7h" in text
+    assert "cartas vistas: 4c 5c" in view_text(truco.observe(state, 2), "es")
     blind = view_text(truco.observe(deal(FOUR, "Kc", scores=(11, 11)), 0))
     assert "your hand: 3 cards you may not see" in blind
 
