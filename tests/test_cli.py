@@ -1143,3 +1143,16 @@ def test_a_bid_the_hook_forbids_splits_the_range_and_a_short_run_is_said_bid_by_
         ("es", "bid 0 (pedir 0), bid 1 (pedir 1), bid 3–9 (pedir 3–9)"),
     ):
         assert prompt_options(game, legal, actions(game, legal, lang)) == said
+
+
+def test_the_words_in_brackets_are_typed_as_the_move_they_name() -> None:
+    # A person reading "bid 0–9 (pedir 0–9)" or "raise (¡seis!)" types what their language
+    # says: it plays that move, in any case, with or without the exclamation marks.
+    bids = ("pocha(schedule=[9])", "--seats", "human,random,random,random", "--seed", "1")
+    run = tapete("play", *bids, "--plain", "--lang", "pt", stdin="Pedir  7\n")
+    assert "sua jogada (bid 0–9 (pedir 0–9)): você pede 7" in run.stdout
+    calls = ("truco", "--seats", "human,random", "--seed", "1")
+    run = tapete("play", *calls, "--plain", "--lang", "es", stdin="Seis\n")
+    assert "raise (¡seis!)): cantas ¡seis!" in run.stdout
+    wrong = tapete("play", *calls, "--plain", "--lang", "es", stdin="truco\n")
+    assert "'truco' no es una jugada aquí" in wrong.stdout  # the call on offer is seis

@@ -67,7 +67,8 @@ def _read_line(stdin: TextIO) -> tuple[str, int] | None:
 
 
 class HumanSeat:
-    """A person at a line-based prompt: sees the view, types an action, is told why not.
+    """A person at a line-based prompt: sees the view, types an action (in the notation, or
+    the words its button says: ``pedir 2``, ``truco``), is told why not.
 
     An empty line asks again; a line past ``LINE_LIMIT`` characters is refused by its length;
     text that is no move is refused in the person's language (in English with the notation's
@@ -147,6 +148,10 @@ class HumanSeat:
                     if said:
                         print(f"  {said}", file=out)
                 continue
+            # The words in brackets are the table's for the move: typed, they play it too.
+            worded = {_words(b.label): b.action for b in offered.buttons}
+            if (action := worded.get(_words(text))) is not None:
+                return action
             try:
                 return self.game.parse_action(text)
             except InvalidActionError as exc:
@@ -212,6 +217,12 @@ def prompt_options(game: Game[Any, Any], legal_actions: Sequence[Action], offere
         shown.append(text if label == text else f"{text} ({label})")
     close()
     return ", ".join(shown)
+
+
+def _words(text: str) -> str:
+    """A move's words as a person may type them: any case, without the exclamation marks
+    (``¡Truco!`` is ``truco``), one space between words."""
+    return " ".join(text.casefold().replace("¡", " ").replace("!", " ").split())
 
 
 # A range of moves at the prompt (``bid 0–9``): its verb and first number.
