@@ -119,6 +119,17 @@ def test_a_failing_bot_has_a_random_legal_move_played_for_it(tmp_path: Path) -> 
     assert run.stderr.count(said) == moves >= 5, run.stderr
     assert "match over:" in run.stdout
     assert tapete("replay", str(path), "--plain").returncode == 0
+    spanish = subprocess.run(
+        [sys.executable, "-c", WITH_A_BROKEN_BOT, *args, "--seed", "7", "--lang", "es"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    said = (
+        "tapete: medium (0) no pudo elegir jugada (AssertionError: this bot cannot see its"
+        " hand); se jugó por él una jugada legal al azar"
+    )
+    assert spanish.stderr.count(said) == moves, spanish.stderr
 
 
 def test_a_human_is_reprompted_with_the_rule_after_an_illegal_entry(tmp_path: Path) -> None:

@@ -502,11 +502,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def failed(seat: int, failure: Exception) -> None:
         if (note := players.stand_in_note(failure)) is not None:
-            print(
-                f"tapete: {names[seat]} failed to choose a move"
-                f" ({type(failure).__name__}: {failure}); {note}",
-                file=sys.stderr,
+            said = tr(
+                lang,
+                "{name} failed to choose a move ({why}); {note}",
+                name=names[seat],
+                why=f"{type(failure).__name__}: {failure}",  # the bot's own words
+                note=tr(lang, note),
             )
+            print(f"tapete: {said}", file=sys.stderr)
 
     on_step = show if humans else None
     on_illegal = tell if humans else None
