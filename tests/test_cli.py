@@ -213,14 +213,32 @@ def test_a_match_at_the_prompt_ends_with_every_final_score_in_the_players_langua
     assert run.stdout.rstrip().splitlines()[-1] == f"placar final: {totals}"
 
 
-def test_a_dumb_terminal_gets_the_line_prompt_not_the_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("locale", "why", "prompt"),
+    [
+        (
+            "en_GB.UTF-8",
+            "a dumb terminal (TERM=dumb) cannot draw the table: plain text instead",
+            "your move (bid 0, bid 1)",
+        ),
+        (
+            "es_ES.UTF-8",
+            "una terminal tonta (TERM=dumb) no puede dibujar la mesa: texto simple",
+            "tu jugada (bid 0 (pedir 0)",
+        ),
+    ],
+)
+def test_a_dumb_terminal_gets_the_line_prompt_not_the_table(
+    tmp_path: Path, locale: str, why: str, prompt: str
+) -> None:
     # A real terminal (a pseudo-terminal) that says it is dumb: the table's escape codes would
-    # reach the person as text, so the line prompt is used, and said why.
+    # reach the person as text, so the line prompt is used, and said why, in their language.
     import pty
     import select
 
     leader, follower = pty.openpty()
-    env = {**os.environ, "TERM": "dumb", "TAPETE_DATA": str(tmp_path)}
+    env = {**os.environ, "TERM": "dumb", "TAPETE_DATA": str(tmp_path), "LANG": locale}
+    env.update(LC_ALL="", LC_MESSAGES="", LANGUAGE="")
     with subprocess.Popen(
         [sys.executable, "-m", "tapete.cli", "play", "pocha(players=3, schedule=1)"],
         stdin=follower,
@@ -246,8 +264,7 @@ def test_a_dumb_terminal_gets_the_line_prompt_not_the_table(tmp_path: Path) -> N
         assert child.wait() == 1, said
     os.close(leader)
     text = said.decode()
-    assert "a dumb terminal (TERM=dumb) cannot draw the table: plain text instead" in text
-    assert "your move (bid 0, bid 1)" in text and "match abandoned" in text
+    assert why in text and prompt in text
     assert "\x1b[" not in text  # no escape code reached the terminal
 
 

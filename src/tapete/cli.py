@@ -270,32 +270,35 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _terminal_app(plain: bool, program: str | None = None) -> bool:
+def _terminal_app(plain: bool, lang: str, program: str | None = None) -> bool:
     """Whether to open the Textual app: not asked for plain text, a terminal that can draw it
     (not ``TERM=dumb``), Textual installed, and no outside bot ``program`` at the table (which
-    the table cannot seat)."""
+    the table cannot seat); why not is said in ``lang``."""
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
     if os.environ.get("TERM") == "dumb":
         # A terminal that moves no cursor and shows no colour (an editor's shell, a screen
         # reader's plain console) would get the table's escape codes as text.
-        print(
-            "tapete: a dumb terminal (TERM=dumb) cannot draw the table: plain text instead, as"
-            " with --plain",
-            file=sys.stderr,
+        said = tr(
+            lang,
+            "a dumb terminal (TERM=dumb) cannot draw the table: plain text instead, as with"
+            " --plain",
         )
+        print(f"tapete: {said}", file=sys.stderr)
         return False
     if program is not None:
-        print(
-            f"tapete: the table cannot seat an outside bot ({program}); you play at the line"
-            " prompt",
-            file=sys.stderr,
+        said = tr(
+            lang,
+            "the table cannot seat an outside bot ({program}); you play at the line prompt",
+            program=program,
         )
+        print(f"tapete: {said}", file=sys.stderr)
         return False
     try:
         import tapete.tui  # noqa: F401
     except ImportError:
-        print("tapete: the table needs the tui extra (pip install 'tapete[tui]')", file=sys.stderr)
+        said = tr(lang, "the table needs the tui extra (pip install 'tapete[tui]')")
+        print(f"tapete: {said}", file=sys.stderr)
         return False
     return True
 
@@ -471,7 +474,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # The table runs its bots in threads with no match start or end to tell them: a program
     # (exec) needs both, so people playing with one get the line prompt, and are told why.
     program = next((k for k in kinds if players.kind_of(k) == "exec"), None)
-    if "human" in kinds and _terminal_app(args.plain, program):
+    if "human" in kinds and _terminal_app(args.plain, lang, program):
         from tapete.tui import PlayConfig, TapeteApp
 
         config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
@@ -630,7 +633,7 @@ def _whole_record(path: str, to: Phrase) -> record.Record:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     rec = _whole_record(args.file, Phrase("replay or verify it"))
-    if not (args.verify or args.seed_hash) and _terminal_app(args.plain):
+    if not (args.verify or args.seed_hash) and _terminal_app(args.plain, _language(args)):
         from tapete.tui import TapeteApp
 
         TapeteApp(replay=rec, lang=args.lang).run()
@@ -725,7 +728,7 @@ def cmd_records(args: argparse.Namespace) -> int:
     except ImportError:
         print("tapete: saved matches come with the tui extra (pip install 'tapete[tui]')")
         return 2
-    if _terminal_app(args.plain):
+    if _terminal_app(args.plain, _language(args)):
         from tapete.tui import TapeteApp
 
         TapeteApp(lang=args.lang).run()
