@@ -174,8 +174,13 @@ def test_analyze_reports_in_the_players_language(
 ) -> None:
     path = tmp_path / "match.json"
     record.write(short_match(), path)
-    assert main(["analyze", str(path), "--iterations", "8", "--lang", lang]) == 0
-    out = capsys.readouterr().out
+    review = tmp_path / "review.json"
+    args = ["analyze", str(path), "--iterations", "8", "--lang", lang, "--json", str(review)]
+    assert main(args) == 0
+    said = capsys.readouterr()
+    out = said.out
+    written = {"es": "análisis guardado en", "pt": "análise gravada em"}[lang]
+    assert f"{written} {review}" in said.err
     assert all(w in out for w in words)
     assert "accuracy" not in out and "sampled deals a decision" not in out
     # Its numbers as the language writes them: "precisión 87,5%", never "87.5%".

@@ -718,7 +718,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print(coach.report(result, lang))
     if args.json:
         Path(args.json).write_text(json.dumps(coach.to_json(result), indent=1), encoding="utf-8")
-        print(f"review written to {args.json}", file=sys.stderr)
+        print(tr(lang, "review written to {path}", path=args.json), file=sys.stderr)
     return 0
 
 
@@ -726,7 +726,10 @@ def cmd_records(args: argparse.Namespace) -> int:
     try:
         from tapete.tui import records
     except ImportError:
-        print("tapete: saved matches come with the tui extra (pip install 'tapete[tui]')")
+        said = tr(
+            _language(args), "saved matches come with the tui extra (pip install 'tapete[tui]')"
+        )
+        print(f"tapete: {said}", file=sys.stderr)
         return 2
     if _terminal_app(args.plain, _language(args)):
         from tapete.tui import TapeteApp
