@@ -1151,7 +1151,7 @@ def test_a_long_list_of_bids_is_one_range_at_the_prompt_and_each_bid_is_typed(
     prompt = {"en": "your move", "es": "tu jugada", "pt": "sua jogada"}[lang]
     assert f"{prompt} ({offered}): " in run.stdout
     how = {
-        "en": "bid 0–9: a move a number; type one, as bid 0",
+        "en": "bid 0–9: one move for each number; type one, such as bid 0",
         "es": "bid 0–9: una jugada por número; escribe una, como bid 0",
         "pt": "bid 0–9: uma jogada por número; digite uma, como bid 0",
     }[lang]

@@ -104,7 +104,7 @@ class HumanSeat:
             if ranged is None
             else tr(
                 self.lang,
-                "{range}: a move a number; type one, as {example}",
+                "{range}: one move for each number; type one, such as {example}",
                 range=ranged[0],
                 example=f"{ranged[1]} {ranged[2]}",
             )
