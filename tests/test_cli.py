@@ -1184,3 +1184,11 @@ def test_the_words_in_brackets_are_typed_as_the_move_they_name() -> None:
     assert "raise (¡seis!)): cantas ¡seis!" in run.stdout
     wrong = tapete("play", *calls, "--plain", "--lang", "es", stdin="truco\n")
     assert "'truco' no es una jugada aquí" in wrong.stdout  # the call on offer is seis
+
+
+def test_people_sharing_the_prompt_are_named_players_in_their_language() -> None:
+    args = ("pocha(players=3, schedule=[1])", "--seats", "human,human,random", "--seed", "1")
+    run = tapete("play", *args, "--plain", "--lang", "es", stdin="q\n")
+    assert "  jugador (0): pedidas –" in run.stdout
+    assert "jugador (1), tu jugada (bid 0 (pedir 0), bid 1 (pedir 1)): " in run.stdout
+    assert "player (" not in run.stdout

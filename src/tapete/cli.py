@@ -488,8 +488,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         names = [s.name if before[i] == kinds[i] else names[i] for i, s in enumerate(resumed.seats)]
     # What the people at this terminal may know: one person's seat, or a spectator's share.
     viewer = kinds.index("human") if kinds.count("human") == 1 else None
-    # The table and the log name every seat alike.
-    told = [tr(lang, "you") if s == viewer else n for s, n in enumerate(names)]
+    # The table and the log name every seat alike; people sharing the prompt are players in
+    # the table's language (the record keeps the names as they are).
+    told = [
+        tr(lang, "you")
+        if s == viewer
+        else f"{tr(lang, 'player')} ({s})"
+        if n == f"player ({s})"
+        else n
+        for s, n in enumerate(names)
+    ]
     agents: list[Any] = [
         HumanSeat(game, i, sys.stdin, sys.stdout, lang, told) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)
