@@ -169,7 +169,7 @@ _ES: dict[str, str] = {
     "the hand is worth {n}": "la mano vale {n}",
     "asks {n}": "pide {n}",
     "vira": "vira",
-    "manilhas": "manillas",
+    "manilhas": "manilhas",
     "mão de onze": "mano de once",
     "mão de ferro": "mano de hierro",
     "round {n}": "ronda {n}",
@@ -607,7 +607,7 @@ _ES: dict[str, str] = {
     "bowls for the trump honours, a poker round, then a shedding race (3–6 players, at most 10 rounds a player)": "platos para los honores del triunfo, una ronda de póquer y una carrera para descartarse (3–6 jugadores, como mucho 10 rondas por jugador)",
     "Spanish trick-taking with exact bids: 1 card up to all and back (3–8 players)": "bazas a la española acertando lo pedido: de 1 carta a todas y vuelta (3–8 jugadores)",
     "seven cards, one bid each: the highest bidder must take exactly his bid to win the pot (3–7)": "siete cartas, cada uno pide una vez: el que más pide debe hacer justo lo pedido para ganar el bote (3–7)",
-    "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)": "Truco Paulista: vira y manillas, tres rondas por mano, truco hasta 12 (1 contra 1 o 2 contra 2)",
+    "Truco Paulista: vira and manilhas, three rounds a hand, truco to 12 (1v1 or 2v2)": "Truco Paulista: vira y manilhas, tres rondas por mano, truco hasta 12 (1 contra 1 o 2 contra 2)",
     "Spanish tricks for card points with cantes: 2 players with a stock, or 4 in pairs": "bazas a la española por puntos con cantes: 2 jugadores con monte, o 4 por parejas",
     # rule options: a label and a help line each (the lobby)
     "players": "jugadores",
