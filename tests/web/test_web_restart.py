@@ -154,3 +154,49 @@ def test_sigterm_mid_match_drains_and_the_match_ends_whole_after_a_restart(
         record = server.get(f"/api/tables/{made['code']}/records/0")
     assert sum(len(deal["actions"]) for deal in record["deals"]) == end["version"]
     assert len(Database(db).actions(f"{made['code']}.0")) == end["version"]
+
+
+def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
+    """Bea never comes, so a bot stands in for her, and the log says so; the server restarts
+    mid-match and her stand-in plays on: the log once said it again, after the restart, as if
+    she had come back and gone meanwhile."""
+    said = "Bea is away: a bot plays for them until they are back"
+    db, port, log = f"sqlite:///{tmp_path / 'tapete.db'}", free_port(), tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with process(port, db, log, ["--bot-processes", "0"]) as proc:
+        made = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[3]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+            grace=0.1,
+            bot_delay=0,
+        )
+        code = made["code"]
+        server.post(f"/api/tables/{code}/join", {"name": "Bea"})  # and never comes
+        ana = Client(open_socket(server.ws_url))
+        ana.hello(code, made["token"])
+        ana.send({"type": "start"})
+        before: list[str] = []
+        # Until it is Ana's turn after the stand-in's first move: nothing moves until she does.
+        while not (said in before and ana.legal()):
+            view = ana.expect("view", 30)
+            before += view["log"]
+            if ana.legal() and said not in before:
+                ana.send({"type": "act", "action": ana.legal()[0]})
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    ana.close()
+    with process(port, db, log, ["--bot-processes", "0"]):
+        ana = Client(open_socket(server.ws_url))
+        ana.hello(code, made["token"])
+        first = ana.expect("view", 30)
+        assert first["log"].count(said) == 1, first["log"]
+        after: list[str] = []
+        while not first["result"]:
+            if ana.legal():
+                ana.send({"type": "act", "action": ana.legal()[0]})
+            first = ana.expect("view", 30)
+            after += first["log"]
+        ana.close()
+    assert any(line.startswith("Bea ") for line in after), after  # her stand-in played on
+    assert said not in after, after

@@ -187,8 +187,6 @@ class Driver:
             )
             note = {"kind": "bot_failed", "seat": seat}
         refused = await room.act(seat, game.format_action(action), note=note)
-        if refused is None and note is not None and note["kind"] == "stand_in":
-            room.seating.told.add(seat)
         if refused is not None and room.version == version:  # cannot happen: a legal move
             log.error("room %s: the move of bot %s was refused: %s", room.code, bot.name, refused)
 

@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
 
 from sqlalchemy.exc import IntegrityError
 
@@ -27,7 +27,7 @@ from tapete.narrate import event_entries, line, public_trick, record_story, seat
 from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import Driver
-from tapete.web.seating import Seating, error
+from tapete.web.seating import QUIET, Seating, error
 from tapete.web.store import UNSAVED, SeatConflictError, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Broadcast, Connection
@@ -120,6 +120,11 @@ def rematch_entry(seat: int, match: int) -> dict[str, Any]:
     return {"kind": "rematch", "seat": seat, "n": match + 1}
 
 
+def said(note: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
+    """Whether a move's note is a line of the log (a stand-in's later moves keep a quiet one)."""
+    return note is not None and not note.get(QUIET)
+
+
 def levels(game: Game[Any, Any]) -> tuple[str, ...]:
     """The bot levels ``game`` has: every level where its strategies exist, else random only."""
     return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
@@ -168,7 +173,7 @@ class Room:
             action = game.parse_action(text)
             after = game.apply(state, action)
             recorder.step(seat, action, after)
-            if i in t.notes:
+            if said(t.notes.get(i)):
                 entries.append(dict(t.notes[i]))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
@@ -558,7 +563,7 @@ class Room:
         self.state = after
         self.recorder.step(seat, action, after)
         entries = step_entries(game, seat, action, before, after)
-        if note is not None:
+        if said(note):
             entries.insert(0, dict(note))
         self.log += entries
         del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
@@ -628,8 +633,6 @@ class Room:
         else:
             t.actions = list(truth.actions)
             self.rebuild()
-            if not same_match:  # a rematch started elsewhere: its log says its stand-ins anew
-                self.seating.told.clear()
         # Seats may have been moved or freed by the host on another server: a person removed
         # is told so here as there (a new welcome), or their page would lose the seat silently.
         self.seating.settle()
@@ -813,7 +816,6 @@ class Room:
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
             t.seed_salt, t.notes, t.started_by = salt, {}, seat
             self.rebuild()  # its log begins with who started it (rematch_entry)
-            self.seating.told.clear()  # a new match's log says its stand-ins anew
             said = rematch_entry(seat, t.match)
             self.driver.set_deadline()
             self.broadcast.room_to_all()

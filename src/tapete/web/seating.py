@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tapete.web.views import Connection
 
 __all__ = [
+    "QUIET",
     "Seating",
     "distinct_name",
     "error",
@@ -36,6 +37,8 @@ __all__ = [
 ]
 
 MAX_NAME = 24  # characters of a person's name at a table
+# A note kept with a move but not said in the log: a stand-in's moves after its first one.
+QUIET = "quiet"
 TRIES = 5  # compare-and-sets a join tries while other servers keep changing the seats
 
 
@@ -139,7 +142,9 @@ class Seating:
         self.room = room
         self.away: dict[int, float] = {}  # seat -> when its person left
         self.standin: set[int] = set()  # seats a bot plays while their person is away
-        self.told: set[int] = set()  # stand-ins the log has said since their person left
+        # The move number at which each seat's person was last here again (``back``): a
+        # stand-in after it is said anew, whatever the stand-in said before.
+        self.returned: dict[int, int] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
 
     def person_plays(self, seat: int) -> bool:
@@ -169,7 +174,7 @@ class Seating:
         task = self._grace.pop(seat, None)
         if task is not None:
             task.cancel()
-        self.told.discard(seat)
+        self.returned[seat] = self.room.version
         if seat in self.standin:
             self.standin.discard(seat)
             self.room.driver.set_deadline()
@@ -181,11 +186,23 @@ class Seating:
         self.away[seat] = time.monotonic()
         self._grace[seat] = self.room.spawn(self._stand_in(seat))
 
-    def standing_in(self, seat: int) -> dict[str, Any] | None:
-        """The log entry before a stand-in's first move for ``seat`` since its person left,
-        else None (once said, in ``told``, not again at every move). Without it the person,
-        back, would read moves they never made as their own."""
-        return None if seat in self.told else {"kind": "stand_in", "seat": seat}
+    def standing_in(self, seat: int) -> dict[str, Any]:
+        """The note kept with a stand-in's move for ``seat``: said in the log (``stand_in``)
+        before its first move since its person left, quiet (``QUIET``) at the next ones.
+        Without it the person, back, would read moves they never made as their own.
+
+        Whether it was said is read from the moves' notes, which the store keeps and every
+        server of a cluster has: the seat's last move in this match a stand-in's and its
+        person not here again since, it was. A restart, or another server driving the table
+        now, does not say it twice."""
+        t = self.room.truth
+        last = next((i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == seat), None)
+        note = {"kind": "stand_in", "seat": seat}
+        if last is not None and self.returned.get(seat, -1) <= last:
+            before = t.notes.get(last) or {}
+            if before.get("kind") == "stand_in" and before.get("seat") == seat:
+                note[QUIET] = True
+        return note
 
     async def _stand_in(self, seat: int) -> None:
         await asyncio.sleep(self.room.truth.options.grace)

@@ -109,7 +109,9 @@ class Truth:
     seed_salt: str | None = None  # the salt of the match's seed hash, secret until it is over
     # The log's lines that are not moves, kept as the moves are so a restart or another server
     # says them too: by move number, the line said before that move (the turn timer, a
-    # stand-in, a failed bot made it); and the seat whose rematch began this match.
+    # stand-in, a failed bot made it; a stand-in's later moves keep a quiet one, not said, so
+    # that its line is said once whoever drives the table); and the seat whose rematch began
+    # this match.
     notes: dict[int, dict[str, Any]] = field(default_factory=dict)
     started_by: int | None = None
 
