@@ -808,6 +808,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tapete.web import RateLimits, serve
         from tapete.web.app import (
             Sharing,
+            StartupError,
             check_database,
             check_port,
             check_sharing,
@@ -840,17 +841,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
             " (the links a table shares name the address its page was opened at)",
             file=sys.stderr,
         )
-    serve(
-        args.host,
-        args.port,
-        db=args.db,
-        trusted_proxies=args.trusted_proxy,
-        rate_limits=rate_limits,
-        bot_processes=args.bot_processes,
-        sharing=sharing,
-        review_iterations=args.review_iterations,
-        review_processes=args.review_processes,
-    )
+    try:
+        serve(
+            args.host,
+            args.port,
+            db=args.db,
+            trusted_proxies=args.trusted_proxy,
+            rate_limits=rate_limits,
+            bot_processes=args.bot_processes,
+            sharing=sharing,
+            review_iterations=args.review_iterations,
+            review_processes=args.review_processes,
+        )
+    except StartupError as exc:  # uvicorn has logged the traceback: the reason in a line
+        print(f"tapete: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "Limits",
     "RateLimits",
     "Sharing",
+    "StartupError",
     "create_app",
     "hold_database",
     "open_store",
@@ -129,10 +130,16 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        thinkers.start()
-        await rooms.restore()
-        if cluster is not None:
-            await cluster.start(rooms)
+        try:
+            thinkers.start()
+            await rooms.restore()
+            if cluster is not None:
+                await cluster.start(rooms)
+        except Exception as exc:
+            # uvicorn logs the traceback and stops: its server says why it did not start.
+            said = str(exc).splitlines()
+            app.state.startup_failure = f"{type(exc).__name__}: {said[0] if said else ''}"
+            raise
         sweeper = asyncio.get_running_loop().create_task(expire_now_and_then())
         yield
         sweeper.cancel()
@@ -540,6 +547,19 @@ def _serve_one(
                 on_started()
 
     server = Server(config)
+    try:
+        _run(server, host, port, reuse_port)
+    except SystemExit as exc:
+        # uvicorn (0.30 on) exits with its own status when the app does not start; a signal's
+        # status is a stop, not a failure
+        if server.started or exc.code in STOPPED:
+            raise
+    if not server.started:  # older uvicorns return as if the server had served and ended
+        why = getattr(app.state, "startup_failure", None) or "uvicorn stopped before serving"
+        raise StartupError(f"the server did not start: {why}")
+
+
+def _run(server: Any, host: str, port: int, reuse_port: bool) -> None:
     # uvicorn drains on SIGTERM, then raises it again; left to the default, that ends the
     # process on the spot, skipping its exit handlers: the bot processes' queues are then left
     # to the resource tracker, which warns of "leaked semaphore objects" at every stop.
@@ -549,6 +569,13 @@ def _serve_one(
         server.run()
         return
     server.run(sockets=[listening_socket(host, port, shared=True)])
+
+
+STOPPED = (128 + signal.SIGTERM, 128 + signal.SIGINT)  # a server stopped by a signal
+
+
+class StartupError(RuntimeError):
+    """A server did not start (its app's startup failed): the message says why."""
 
 
 def _exit_on_signal(number: int, frame: Any) -> None:
@@ -629,17 +656,22 @@ def _drain_without(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-QUICK_END = 10.0  # seconds: a server that ends sooner than this after its start failed to start
-RESTART_MAX = 30.0  # seconds, at most, before such a server is started again
+QUICK_END = 10.0  # seconds: a server that ends sooner than this after it served failed at once
+RESTART_MAX = 30.0  # seconds, at most, before a failed server is started again
+FAILS_MAX = 10  # failed starts in a row after which a server is not started again
 
 
 def _supervise(workers: int, options: dict[str, Any]) -> None:
-    """Start ``workers`` servers and keep them running: one that dies is started again (later
-    and later while each fails to start: ``_restart_wait``); on SIGTERM or SIGINT each is told
-    to stop (they drain) and waited for.
+    """Start ``workers`` servers and keep them running: one that served a while and died is
+    started again at once; one that failed (it never served, however long it tried, or it
+    ended within ``QUICK_END`` seconds of serving) later and later (``_restart_wait``); one
+    whose start failed ``FAILS_MAX`` times in a row is not started again, said in one line
+    with its last reason.
+    Raises StartupError once no server is left to start. On SIGTERM or SIGINT each is told to
+    stop (they drain) and waited for.
 
-    A server that keeps failing to start shows its whole traceback once; each further failure
-    is one line (the error and the wait before the next start), and its recovery one line."""
+    A server that keeps failing shows its whole traceback once; each further failure is one
+    line (the error and the wait before the next start), and its recovery one line."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
@@ -671,69 +703,104 @@ def _supervise(workers: int, options: dict[str, Any]) -> None:
     started = [start(quiet=False) for _ in range(workers)]
     processes = [process for process, _ in started]
     hearings = [hearing for _, hearing in started]
-    began = [time.monotonic()] * workers
-    failed = [0] * workers  # how many times in a row each ended soon after its start
+    began = [time.monotonic()] * workers  # when each started serving (or was started)
+    up = [False] * workers  # whether each has served since it was started
     shown = [False] * workers  # whether the traceback of each one's failures has been shown
     why = [""] * workers  # what each said when it failed
-    failures = [0] * workers  # failures of each since it last served
+    failures = [0] * workers  # failed starts of each in a row (it never served)
+    failed = [0] * workers  # quick ends of each in a row: the wait before its next start
     due: list[float | None] = [None] * workers  # when each that ended is started again
+    given_up = [False] * workers  # failed FAILS_MAX times in a row: not started again
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    while not stopping:
+    while not stopping and not all(given_up):
         time.sleep(0.5)
         now = time.monotonic()
         for i, process in enumerate(processes):
+            if given_up[i]:
+                continue
             restart_at = due[i]
             if restart_at is not None:
                 if now >= restart_at and not stopping:
                     (processes[i], hearings[i]), began[i], due[i] = start(shown[i]), now, None
+                    up[i] = False
                 continue
             alive = process.is_alive()  # asked first: what it said before it ended is heard
             for kind, said in heard(i):
-                if kind == "up" and shown[i]:
-                    log.warning(
-                        "server process %s started after %s failures: serving again",
-                        process.pid,
-                        failures[i],
-                    )
-                    shown[i], failures[i] = False, 0
+                if kind == "up":
+                    if shown[i]:
+                        log.warning(
+                            "server process %s started after %s failures: serving again",
+                            process.pid,
+                            failures[i],
+                        )
+                    up[i], began[i], shown[i] = True, time.monotonic(), False
                 elif kind == "failed":
                     why[i] = said
             if stopping or alive:
                 continue
             process.join()
-            failed[i], wait = _restart_wait(now - began[i], failed[i])
-            due[i] = now + wait
-            again = f": starting another{f' in {wait:g} s' if wait else ''}"
-            if why[i]:
-                failures[i] += 1
-            if why[i] and shown[i]:
-                log.error(
-                    "server process %s failed to start again (%s failures in a row): %s%s",
-                    process.pid,
-                    failures[i],
-                    why[i],
-                    again,
-                )
-            else:
+            failed[i], wait = _restart_wait(up[i], now - began[i], failed[i])
+            if up[i]:  # it served: it ended, whatever the cause
+                failures[i] = 0
+                again = f": starting another{f' in {wait:g} s' if wait else ''}"
                 log.error("server process %s ended (%s)%s", process.pid, process.exitcode, again)
-            shown[i], why[i] = shown[i] or bool(why[i]), ""
+            else:
+                failures[i] += 1
+                reason = why[i] or f"it exited with status {process.exitcode}"
+                if failures[i] >= FAILS_MAX:
+                    given_up[i] = True
+                    log.error(
+                        "server process %s failed to start %s times in a row, last: %s; it is"
+                        " not started again (%s of %s servers left): fix the cause and restart"
+                        " tapete serve",
+                        process.pid,
+                        failures[i],
+                        reason,
+                        given_up.count(False),
+                        workers,
+                    )
+                else:
+                    again = f": starting another in {wait:g} s"
+                    if shown[i]:
+                        log.error(
+                            "server process %s failed to start again (%s failures in a row): %s%s",
+                            process.pid,
+                            failures[i],
+                            reason,
+                            again,
+                        )
+                    else:
+                        log.error(
+                            "server process %s failed to start: %s%s", process.pid, reason, again
+                        )
+                shown[i] = True
+            if not given_up[i]:
+                due[i] = now + wait
+            why[i] = ""
             hearings[i].close()
     for process in processes:
         process.join(30)
+    if all(given_up) and not stopping:
+        raise StartupError(
+            f"every one of the {workers} server processes failed to start {FAILS_MAX} times in"
+            " a row: see the reasons above"
+        )
 
 
-def _restart_wait(lived: float, failed: int) -> tuple[int, float]:
-    """How many times in a row a server has now failed to start, and how long to wait before
-    starting it again: at once after a life of its own; a server that ended within
-    ``QUICK_END`` seconds of its start (a database away, say) is started again after 1, 2, 4…
-    up to ``RESTART_MAX`` seconds, not every half second with a traceback each time.
+def _restart_wait(served: bool, lived: float, failed: int) -> tuple[int, float]:
+    """How many times in a row a server has now failed, and how long to wait before starting
+    it again. One that ``served`` for ``QUICK_END`` seconds or more ended as servers do: started
+    again at once, its failures forgotten. One that never served (its start failed, after 2 s
+    or after 2 min of a database timing out) or died within ``QUICK_END`` seconds of serving
+    failed: started again after 1, 2, 4… up to ``RESTART_MAX`` seconds, not every half second
+    with a traceback each time.
 
-    >>> _restart_wait(3600.0, 4), _restart_wait(2.0, 0), _restart_wait(2.0, 3)
+    >>> _restart_wait(True, 3600.0, 4), _restart_wait(False, 2.0, 0), _restart_wait(True, 2.0, 3)
     ((0, 0.0), (1, 1.0), (4, 8.0))
-    >>> _restart_wait(2.0, 9)
+    >>> _restart_wait(False, 3600.0, 9)
     (10, 30.0)
     """
-    if lived >= QUICK_END:
+    if served and lived >= QUICK_END:
         return 0, 0.0
     return failed + 1, min(RESTART_MAX, 2.0**failed)
