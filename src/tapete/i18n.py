@@ -195,6 +195,9 @@ _ES: dict[str, str] = {
     "{name} is away: a bot plays for them until they are back": (
         "{name} no está: un bot juega por él hasta que vuelva"
     ),
+    "the host removed {name}: a bot plays their seat": (
+        "el anfitrión quitó a {name} de su asiento: un bot juega en su lugar"
+    ),
     "not allowed": "no permitido",
     "stock": "mazo",
     "bowls": "platos",
@@ -1174,6 +1177,9 @@ _PT: dict[str, str] = {
     "{name} started a rematch: match {n}": "{name} começou a revanche: partida {n}",
     "{name} is away: a bot plays for them until they are back": (
         "{name} saiu: um bot joga por ele até que volte"
+    ),
+    "the host removed {name}: a bot plays their seat": (
+        "o anfitrião tirou {name} do seu lugar: um bot joga no lugar dele"
     ),
     "not allowed": "não permitido",
     "stock": "monte",

@@ -404,6 +404,12 @@ def line(
             return tr(lang, "{name} is away: a bot plays for them until they are back", name=name)
         case "timed_out":
             return tr(lang, "{name} ran out of time: a move was played for them", name=name)
+        case "removed":
+            # the seat is a bot's now: the person is named as they were at the table
+            who = entry.get("name") or seat_name(
+                lang, seat if isinstance(seat, int) else 0, "human"
+            )
+            return tr(lang, "the host removed {name}: a bot plays their seat", name=who)
         case "other":
             return tr(lang, "{name}: {action}", name=name, action=entry.get("text", ""))
     return _table_line(lang, entry, names, teams, you)

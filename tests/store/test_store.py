@@ -266,7 +266,7 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
         )
     old.engine.dispose()
     new = Store(db_url)
-    assert new.revision() == "0007"
+    assert new.revision() == "0008"
     table = new.table("t1")
     assert table is not None and table.host is None and table.status == "playing"
     # made before salts: its hash stays that of the seed alone, and is checked so

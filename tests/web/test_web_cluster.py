@@ -1080,6 +1080,31 @@ def test_a_person_removed_by_the_host_on_another_server_is_told(
         bea.close()
 
 
+def test_the_host_removing_a_player_mid_match_is_said_on_every_server(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """The host, on the first server, removes Bea mid-match: a watcher reading Portuguese on
+    the second server is told so in the log, once, as Ana is."""
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        code, ana, bea = ana_and_bea(one, two)
+        watcher = two.client()
+        watcher.hello(code, lang="pt")
+        ana.send({"type": "start"})
+        watcher.view_at(0, 30)
+        ana.send({"type": "remove", "seat": 1})
+        english = "the host removed Bea: a bot plays their seat"
+        ana.until(lambda m: m["type"] == "view" and english in m["log"], 30)
+        said = "o anfitrião tirou Bea do seu lugar: um bot joga no lugar dele"
+        watcher.until(lambda m: m["type"] == "view" and said in m["log"], 30)
+        finish_match([ana])
+        while watcher.view is None or not watcher.view["result"]:
+            watcher.recv(30)
+        lines = [line for m in watcher.seen if m["type"] == "view" for line in m["log"]]
+        assert lines.count(said) == 1, lines
+        for client in (ana, bea, watcher):
+            client.close()
+
+
 def test_a_stand_in_is_said_again_when_another_server_started_the_rematch(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:

@@ -200,3 +200,51 @@ def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
         ana.close()
     assert any(line.startswith("Bea ") for line in after), after  # her stand-in played on
     assert said not in after, after
+
+
+def test_the_host_removing_a_player_is_said_to_everyone_and_after_a_restart(
+    tmp_path: Path, db_url: str
+) -> None:
+    """The host removes Bea mid-match: Cai, reading Spanish, is told so in his log (a bot
+    plays her seat from then on, which he would otherwise see without a word); after a restart
+    the log says it where it was said, once, in Spanish and in Portuguese."""
+    port, log = free_port(), tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    said = "el anfitrión quitó a Bea de su asiento: un bot juega en su lugar"
+    with process(port, db_url, log, ["--bot-processes", "0"]):
+        made = server.create(
+            "pocha", params={"players": "3", "schedule": "[2]"}, seats=[{"kind": "human"}] * 3
+        )
+        code = made["code"]
+        bea_token = server.post(f"/api/tables/{code}/join", {"name": "Bea"})["token"]
+        cai_token = server.post(f"/api/tables/{code}/join", {"name": "Cai"})["token"]
+        ana, bea, cai = (Client(open_socket(server.ws_url)) for _ in range(3))
+        ana.hello(code, made["token"])
+        bea.hello(code, bea_token)
+        cai.hello(code, cai_token, lang="es")
+        ana.send({"type": "start"})
+        people = [ana, bea, cai]
+        for version in range(2):  # two moves, whoever is to act
+            for person in people:
+                person.view_at(version)
+            turn = next(person for person in people if person.legal())
+            turn.send({"type": "act", "action": turn.legal()[0]})
+        cai.view_at(2)
+        ana.send({"type": "remove", "seat": 1})
+        told = cai.until(lambda m: m["type"] == "view" and said in m["log"])
+        assert told["log"] == [said], told["log"]
+        heard = [line for m in cai.seen if m["type"] == "view" for line in m["log"]]
+        for client in people:
+            client.close()
+    with process(port, db_url, log, ["--bot-processes", "0"]):
+        spanish, portuguese = (Client(open_socket(server.ws_url)) for _ in range(2))
+        spanish.hello(code, lang="es")
+        portuguese.hello(code, lang="pt")
+        again = spanish.expect("view")["log"]
+        # in its place: the earlier lines name Bea's seat as it is now, a bot's
+        assert again.count(said) == 1 and again.index(said) == heard.index(said) == len(heard) - 1
+        assert len(again) == len(heard), (again, heard)
+        lines = portuguese.expect("view")["log"]
+        spanish.close()
+        portuguese.close()
+    assert lines.count("o anfitrião tirou Bea do seu lugar: um bot joga no lugar dele") == 1

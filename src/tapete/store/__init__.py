@@ -101,6 +101,8 @@ class TableRow:
     params: dict[str, Any] | None = None  # every rule parameter (None: made before they were kept)
     seed_salt: str | None = None  # the salt in seed_hash (None: a hash of the seed alone)
     started_by: int | None = None  # the seat whose rematch began this match (None: not one)
+    # log lines said between the match's moves, each with "at" (None: none)
+    asides: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

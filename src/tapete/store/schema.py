@@ -49,6 +49,9 @@ tables = Table(
     # whose defaults differ still plays the table under the rules it was made with.
     Column("params", JSON, nullable=True),
     Column("started_by", Integer, nullable=True),  # the seat whose rematch began this match
+    # The log lines said between this match's moves (the host removed someone), each with
+    # "at": the number of moves played then (null: none).
+    Column("asides", JSON, nullable=True),
 )
 
 actions = Table(

@@ -125,6 +125,17 @@ def said(note: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
     return note is not None and not note.get(QUIET)
 
 
+def aside_entry(aside: Mapping[str, Any]) -> dict[str, Any]:
+    """The log entry of a line said between moves (``Truth.asides``), without its place."""
+    return {k: v for k, v in aside.items() if k != "at"}
+
+
+def removed_aside(seat: int, name: str, at: int) -> dict[str, Any]:
+    """The line said when the host removes ``name`` from ``seat`` of a started match, ``at``
+    moves into it: the others would otherwise see a bot play on at the seat without a word."""
+    return {"kind": "removed", "seat": seat, "name": name, "at": at}
+
+
 def levels(game: Game[Any, Any]) -> tuple[str, ...]:
     """The bot levels ``game`` has: every level where its strategies exist, else random only."""
     return bots.LEVELS if game.rules.NAME in bots.STRATEGIES else ("random",)
@@ -169,7 +180,12 @@ class Room:
         entries = event_entries(game.visible_events(state, None), deal_unit(game))
         if t.started_by is not None:
             entries.insert(0, rematch_entry(t.started_by, t.match))
+        asides = iter(t.asides)
+        aside = next(asides, None)
         for i, (seat, text) in enumerate(t.actions):
+            while aside is not None and aside.get("at", 0) <= i:
+                entries.append(aside_entry(aside))
+                aside = next(asides, None)
             action = game.parse_action(text)
             after = game.apply(state, action)
             recorder.step(seat, action, after)
@@ -177,6 +193,8 @@ class Room:
                 entries.append(dict(t.notes[i]))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
+        if aside is not None:
+            entries += [aside_entry(aside), *map(aside_entry, asides)]
         self.state: Any = state
         # The record grows with the match, so ending one does not replay it while everyone waits.
         self.recorder = recorder
@@ -620,16 +638,23 @@ class Room:
         if truth is None:
             return None
         t = self.truth
-        have = len(t.actions)
+        have, heard = len(t.actions), len(t.asides)
         same_match = (truth.match, truth.seed) == (t.match, t.seed)
         missed = truth.actions[have:] if truth.actions[:have] == t.actions else None
         for f in dataclasses.fields(t):
             if f.name != "actions":
                 setattr(t, f.name, copy.deepcopy(getattr(truth, f.name)))
         if same_match and missed is not None:
+            # what was said elsewhere meanwhile (the host removed someone), said here too, in
+            # its place among the moves
+            asides = truth.asides[heard:]
             for i, (seat, text) in enumerate(missed, start=have):
+                while asides and asides[0].get("at", 0) <= i:
+                    self._say([aside_entry(asides.pop(0))])
                 action = self.game.parse_action(text)
                 await self._advance(seat, action, truth.notes.get(i), keep=False)
+            if asides:
+                self._say([aside_entry(a) for a in asides])
         else:
             t.actions = list(truth.actions)
             self.rebuild()
@@ -720,8 +745,12 @@ class Room:
         seating = self.seating
         before, away, standin = copy.deepcopy(t.seats), dict(seating.away), set(seating.standin)
         seating.arrange(kind, msg)
+        aside = None
+        if kind == "remove" and t.started:  # refused otherwise, by arrange
+            seat = int(msg["seat"])
+            aside = removed_aside(seat, before[seat].name, self.version)
         try:
-            await self.store.save_seats(t.code, t.seats, t.host, was=before)
+            await self.store.save_seats(t.code, t.seats, t.host, was=before, aside=aside)
         except SeatConflictError:
             seating.away, seating.standin = away, standin
             await self._resync()
@@ -735,7 +764,17 @@ class Room:
             raise
         self.seating.settle()
         self.broadcast.room_to_all()
-        self.broadcast.view_to_all([])
+        if aside is not None:
+            t.asides.append(aside)
+            self._say([aside_entry(aside)])
+        else:
+            self.broadcast.view_to_all([])
+
+    def _say(self, entries: list[dict[str, Any]]) -> None:
+        """Entries said between moves: in the log, and told to everyone here."""
+        self.log += entries
+        del self.log[:-LOG_KEEP]
+        self.broadcast.view_to_all(entries)
 
     async def seat_for(self, token: str | None) -> int | None:
         """The seat of the person whose token hashes to ``token``. Shared with other servers,
@@ -814,7 +853,7 @@ class Room:
                 self._catch_up()
                 return
             t.match, t.seed, t.actions, t.started = t.match + 1, seed, [], True
-            t.seed_salt, t.notes, t.started_by = salt, {}, seat
+            t.seed_salt, t.notes, t.started_by, t.asides = salt, {}, seat, []
             self.rebuild()  # its log begins with who started it (rematch_entry)
             said = rematch_entry(seat, t.match)
             self.driver.set_deadline()

@@ -102,6 +102,7 @@ def _truth(row: TableRow) -> Truth:
         params=row.params,
         seed_salt=row.seed_salt,
         started_by=row.started_by,
+        asides=list(row.asides or []),
     )
 
 
@@ -241,24 +242,30 @@ class SqlStore:
         host: str | None,
         *,
         was: list[SeatConfig] | None = None,
+        aside: Mapping[str, Any] | None = None,
     ) -> None:
         rows = [s.to_json() for s in seats]
         match = self._match.get(code, 0)
-        if was is None:
+        if was is None and aside is None:
             await self._run(
                 functools.partial(
                     self.db.update_table, table_id(code, match), seats=rows, host=host
                 )
             )
             return
-        await self._run(self._swap_seats, table_id(code, match), rows, host, was)
+        await self._run(self._swap_seats, table_id(code, match), rows, host, was, aside)
 
     def _swap_seats(
-        self, tid: str, rows: list[dict[str, Any]], host: str | None, was: list[SeatConfig]
+        self,
+        tid: str,
+        rows: list[dict[str, Any]],
+        host: str | None,
+        was: list[SeatConfig] | None,
+        aside: Mapping[str, Any] | None = None,
     ) -> None:
-        """The seats of table ``tid`` set to ``rows`` if they are still ``was``, in one
-        transaction (a compare-and-set): two servers seating two people at once in one seat
-        cannot both win it.
+        """The seats of table ``tid`` set to ``rows`` if they are still ``was`` (None: whatever
+        they are), in one transaction (a compare-and-set): two servers seating two people at
+        once in one seat cannot both win it. ``aside`` is added to the match's asides in it.
 
         The row is locked first, by a write that changes nothing (PostgreSQL: the row's lock;
         SQLite: the database's one writer lock), so a second writer waits for the first one's
@@ -267,15 +274,17 @@ class SqlStore:
         t = schema.tables
         with self.db.engine.begin() as c:
             locked = c.execute(update(t).where(t.c.id == tid).values(updated_at=t.c.updated_at))
-            stored = c.execute(select(t.c.seats).where(t.c.id == tid)).scalar_one_or_none()
-            if not locked.rowcount or stored is None:
+            found = c.execute(select(t.c.seats, t.c.asides).where(t.c.id == tid)).first()
+            if not locked.rowcount or found is None:
                 raise ValueError(f"no match {tid}")
-            if _configs(stored) != was:
+            stored, asides = found
+            if was is not None and _configs(stored) != was:
                 raise SeatConflictError(f"{tid}: the seats changed meanwhile")
+            changes: dict[str, Any] = {"seats": rows, "host": host}
+            if aside is not None:
+                changes["asides"] = [*(asides or []), dict(aside)]
             c.execute(
-                update(t)
-                .where(t.c.id == tid)
-                .values(seats=rows, host=host, updated_at=datetime.now(UTC))
+                update(t).where(t.c.id == tid).values(**changes, updated_at=datetime.now(UTC))
             )
 
     async def start(

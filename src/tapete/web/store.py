@@ -114,6 +114,9 @@ class Truth:
     # this match.
     notes: dict[int, dict[str, Any]] = field(default_factory=dict)
     started_by: int | None = None
+    # The log's lines said between moves (the host removed someone), in order, each with
+    # "at": the number of moves played when it was said.
+    asides: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -150,10 +153,12 @@ class Store(Protocol):
         host: str | None,
         *,
         was: list[SeatConfig] | None = None,
+        aside: Mapping[str, Any] | None = None,
     ) -> None:
         """Keep the seats and host of room ``code``. With ``was`` it is a compare-and-set: the
         seats are written only if the stored ones are still ``was`` (checked and written in
-        one transaction), else SeatConflictError is raised and nothing is written."""
+        one transaction), else SeatConflictError is raised and nothing is written. ``aside``:
+        a log line said with the change (``Truth.asides``), kept in the same write."""
 
     async def start(
         self,
@@ -220,12 +225,15 @@ class MemoryStore:
         host: str | None,
         *,
         was: list[SeatConfig] | None = None,
+        aside: Mapping[str, Any] | None = None,
     ) -> None:
         truth = self._truths[code]
         if was is not None and truth.seats != was:
             raise SeatConflictError(f"{code}: the seats changed meanwhile")
         truth.seats = copy.deepcopy(seats)
         truth.host = host
+        if aside is not None:
+            truth.asides.append(dict(aside))
 
     async def start(
         self,
@@ -237,7 +245,7 @@ class MemoryStore:
     ) -> None:
         truth = self._truths[code]
         if match != truth.match:
-            truth.notes, truth.started_by = {}, started_by
+            truth.notes, truth.started_by, truth.asides = {}, started_by, []
         truth.started, truth.match, truth.seed, truth.actions = True, match, seed, []
         truth.seed_salt = seed_salt
 
@@ -256,7 +264,7 @@ class MemoryStore:
     async def lobby(self, code: str | None = None) -> list[Listed]:
         return [
             Listed(
-                dataclasses.replace(copy.deepcopy(t), actions=[], records=[], notes={}),
+                dataclasses.replace(copy.deepcopy(t), actions=[], records=[], notes={}, asides=[]),
                 over=len(t.records) > t.match,  # its record is kept once the match is over
             )
             for t in self._truths.values()
