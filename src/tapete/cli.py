@@ -852,6 +852,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sharing=sharing,
             review_iterations=args.review_iterations,
             review_processes=args.review_processes,
+            abandon_after=args.abandon_after,
         )
     except StartupError as exc:  # uvicorn has logged the traceback: the reason in a line
         print(f"tapete: {exc}", file=sys.stderr)
@@ -982,6 +983,13 @@ def _processes(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is not a number of processes (0 or more)")
     return int(value)
+
+
+def _wait(text: str) -> float:
+    value = float(_number(text, float))
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds (0 or more)")
+    return value
 
 
 def _whole(text: str) -> int:
@@ -1184,6 +1192,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="K",
         help="processes for the coach's reviews, at the lowest OS priority, apart from the bots' "
         "so no live bot waits behind a review (default: 1, or threads where bots think in threads)",
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=_wait,
+        default=3600.0,
+        metavar="SECONDS",
+        help="a started match nobody has been at for this long is played to its end by its bots "
+        "and stand-ins, its record kept (default: 3600; 0: it waits for its people for ever)",
     )
     p.add_argument(
         "--redis",

@@ -44,7 +44,7 @@ from tapete.web.protocol import Limits
 from tapete.web.protocol import router as play
 from tapete.web.ratelimit import RateLimiter, RateLimits
 from tapete.web.reviews import WEB_ITERATIONS, Reviews
-from tapete.web.rooms import Rooms
+from tapete.web.rooms import ABANDON_AFTER, Rooms
 from tapete.web.store import MemoryStore, Store
 from tapete.web.thinking import Thinkers, default_processes
 
@@ -104,6 +104,7 @@ def create_app(
     cluster: Cluster | None = None,
     review_iterations: int = WEB_ITERATIONS,
     review_processes: int | None = None,
+    abandon_after: float = ABANDON_AFTER,
 ) -> FastAPI:
     """The tapete web app over ``store`` (in memory by default), with per-connection
     ``limits``, per-client ``rate_limits`` (the defaults unless given), ``clock`` (seconds
@@ -112,10 +113,12 @@ def create_app(
     ``bot_processes``: the worker processes where bots think (0: threads of this process), and
     ``cluster``: the link to other servers sharing ``store`` (``tapete.web.cluster``);
     ``review_iterations``: the sampled deals a decision of the coach's reviews of finished
-    matches, worked out in ``review_processes`` processes (one where bots have processes)."""
+    matches, worked out in ``review_processes`` processes (one where bots have processes);
+    ``abandon_after``: the seconds a started match nobody is at waits before its bots and
+    stand-ins finish it (``Room.alone``; 0: it waits for ever)."""
     thinkers = Thinkers(bot_processes, review_processes)
     store = store or MemoryStore()
-    rooms = Rooms(store, clock, players, thinkers, cluster)
+    rooms = Rooms(store, clock, players, thinkers, cluster, abandon_after=abandon_after)
     reviews = Reviews(store, thinkers, review_iterations, cluster=cluster)
     if cluster is not None:
         cluster.reviews = reviews
@@ -446,6 +449,7 @@ def serve(
     sharing: Sharing | None = None,
     review_iterations: int = WEB_ITERATIONS,
     review_processes: int | None = None,
+    abandon_after: float = ABANDON_AFTER,
 ) -> None:
     """Run the web app with uvicorn until interrupted (SIGINT) or told to stop (SIGTERM: it
     closes its connections, gives its rooms to the other servers and exits), its rooms kept in
@@ -453,7 +457,9 @@ def serve(
     clients behind ``trusted_proxies`` are told apart by ``X-Forwarded-For``; bots think in
     ``bot_processes`` worker processes (default: one per core; 0: in threads of the server);
     the coach's reviews of finished matches sample ``review_iterations`` deals a decision, in
-    ``review_processes`` processes of their own (default: one; 0: threads of the server).
+    ``review_processes`` processes of their own (default: one; 0: threads of the server); a
+    started match nobody has been at for ``abandon_after`` seconds is finished by its bots and
+    stand-ins (0: it waits for its people for ever).
 
     With ``sharing``, the tables are shared with every other server on the same PostgreSQL
     ``db`` and Redis (``tapete.web.cluster``), and ``sharing.workers`` processes of this host
@@ -480,6 +486,7 @@ def serve(
                 "sharing": dataclasses.replace(sharing, workers=1),
                 "review_iterations": review_iterations,
                 "review_processes": review_processes,
+                "abandon_after": abandon_after,
             },
         )
         return
@@ -496,6 +503,7 @@ def serve(
         reuse_port=sharing is not None,
         review_iterations=review_iterations,
         review_processes=review_processes,
+        abandon_after=abandon_after,
     )
 
 
@@ -514,6 +522,7 @@ def _serve_one(
     review_iterations: int = WEB_ITERATIONS,
     review_processes: int | None = None,
     on_started: Callable[[], None] | None = None,
+    abandon_after: float = ABANDON_AFTER,
 ) -> None:
     """One server process; ``on_started`` is called once it listens with its app started."""
     import gc
@@ -532,6 +541,7 @@ def _serve_one(
         cluster=cluster,
         review_iterations=review_iterations,
         review_processes=review_processes,
+        abandon_after=abandon_after,
     )
     # Every move allocates views for each seat; Python's default collector thresholds run full
     # collections over everything the server imported every few thousand moves — pauses that

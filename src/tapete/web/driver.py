@@ -81,7 +81,7 @@ class Driver:
             return  # the driver is at work: it looks again after each move
         room = self.room
         seat = room.game.current_player(room.state)
-        if not room.truth.started or seat is None or not self.drives() or not room.watched():
+        if not room.truth.started or seat is None or not self.drives() or not room.plays_on():
             return
         if self._person(seat):  # no task for a person's move (most moves): only its clock
             self._arm_timer(seat)
@@ -91,7 +91,7 @@ class Driver:
     async def _drive(self) -> None:
         room = self.room
         refused = 0  # the store's refusals in a row
-        while room.truth.started and self.drives() and room.watched():
+        while room.truth.started and self.drives() and room.plays_on():
             seat = room.game.current_player(room.state)
             if seat is None:
                 return
@@ -99,9 +99,10 @@ class Driver:
                 self._arm_timer(seat)
                 return
             version = room.version
-            await asyncio.sleep(room.truth.options.bot_delay)
+            # the delay lets people follow the bots: with nobody to follow, none
+            await asyncio.sleep(room.truth.options.bot_delay if room.watched() else 0.0)
             still = room.version == version and room.game.current_player(room.state) == seat
-            if still and not self._person(seat) and self.drives() and room.watched():
+            if still and not self._person(seat) and self.drives() and room.plays_on():
                 try:
                     await self._bot_move(seat, version)
                     refused = 0
@@ -133,7 +134,7 @@ class Driver:
         async def expire() -> None:
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             now = room.version == version and room.game.current_player(room.state) == seat
-            if now and self.drives() and room.watched():
+            if now and self.drives() and room.plays_on():
                 # Said before the move: the person would otherwise read a card they never
                 # chose as their own.
                 timed_out = {"kind": "timed_out", "seat": seat}

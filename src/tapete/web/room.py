@@ -163,6 +163,11 @@ class Room:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._news: list[Callable[[], Coroutine[Any, Any, None]]] = []  # see in_turn
         self._hearing: asyncio.Task[None] | None = None
+        # A started match nobody is at waits for its people this long (seconds; 0: for
+        # ever), then its bots and stand-ins finish it (``alone``).
+        self.abandon_after = 0.0
+        self.abandoned = False
+        self._alone: asyncio.Task[None] | None = None
         self.seating = Seating(self)
         self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
         self.broadcast = Broadcast(self)
@@ -332,6 +337,7 @@ class Room:
     def join(self, conn: Connection) -> None:
         """A connection arrives: it gets the room and its view; a returning person their seat."""
         self.conns.add(conn)
+        self.alone()  # someone is here: the match waits for its people again
         self._welcome(conn)
         if conn.seat is not None:
             self.seating.back(conn.seat)
@@ -373,6 +379,7 @@ class Room:
         if seat is not None and not self.seating.connected(seat):
             self.seating.gone(seat)
         self.broadcast.room_to_all()
+        self.alone()
 
     def watched(self) -> bool:
         """Whether anyone is at the table: a connection here or on another server, seated or
@@ -381,6 +388,41 @@ class Room:
         if self.conns:
             return True
         return self.cluster is not None and self.cluster.anyone_elsewhere(self.code)
+
+    def plays_on(self) -> bool:
+        """Whether the bots and stand-ins play: someone is at the table (``watched``), or
+        nobody has been for ``abandon_after`` seconds (``alone``)."""
+        return self.abandoned or self.watched()
+
+    def alone(self) -> None:
+        """Someone came or left, here or on another server. Nobody at the table now, a started
+        match waits ``abandon_after`` seconds for someone to come, then its bots and stand-ins
+        (one for each person, after the table's ``grace``) play it to its end, as if someone
+        watched. A match left by all its people would otherwise stay in play for ever, in the
+        lobby and in the store; it ends as any match does, its record and results kept.
+        Someone at the table, it waits for its people again."""
+        if self.watched():
+            self.abandoned = False
+            if self._alone is not None:
+                self._alone.cancel()
+            return
+        if self.abandon_after <= 0:
+            return
+        if self._alone is None or self._alone.done():
+            self._alone = self.spawn(self._left_alone())
+
+    async def _left_alone(self) -> None:
+        await asyncio.sleep(self.abandon_after)
+        if self.watched() or not self.truth.started or self.over:
+            return
+        log.info(
+            "room %s: nobody at the table for %g s: its bots and stand-ins finish match %d",
+            self.code,
+            self.abandon_after,
+            self.truth.match,
+        )
+        self.abandoned = True
+        self.driver.wake()
 
     def here(self, seat: int | None) -> None:
         """Tell the other servers (if any) how many connections ``seat`` (None: watchers) has
@@ -398,6 +440,7 @@ class Room:
             self.seating.gone(seat)
         self.broadcast.room_to_all()
         self.driver.wake()
+        self.alone()
 
     def relang(self, conn: Connection, lang: str) -> None:
         conn.lang = lang
@@ -677,6 +720,7 @@ class Room:
                 await self._finish()
                 self.broadcast.room_to_all()
         self.driver.wake()
+        self.alone()
 
     def _trick(self, before: Any, after: Any) -> dict[str, Any] | None:
         """The trick the last step finished, as the public sees it (for the animation)."""
@@ -900,6 +944,7 @@ class Room:
             self.spawn(self._finish_again())  # the crash came between the last move and its record
         self.driver.set_deadline()
         self.driver.wake()
+        self.alone()
 
     async def _finish_again(self) -> None:
         async with self.lock:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from tapete.web.cluster import Cluster
 
 __all__ = [
+    "ABANDON_AFTER",
     "EXPIRE_AFTER",
     "Connection",
     "Room",
@@ -45,12 +46,14 @@ log = logging.getLogger("tapete.web")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 EXPIRE_AFTER = 24 * 3600.0  # seconds a table may wait to be started before it is removed
+ABANDON_AFTER = 3600.0  # seconds a match nobody is at waits before its bots finish it
 
 
 def expired(truth: Truth, now: float) -> bool:
     """A table nobody started within a day of its making is abandoned: its creator left it
     waiting for friends or bots that never began. Started tables end by themselves (bots
-    stand in for the people who left) and are kept a day after their last match."""
+    stand in for the people who left, and finish a match nobody is at: ``Room.alone``) and are
+    kept a day after their last match."""
     return not truth.started and now - truth.created >= EXPIRE_AFTER
 
 
@@ -81,20 +84,26 @@ class Rooms:
         players: Mapping[str, bots.Bot] | None = None,
         thinkers: Thinkers | None = None,
         cluster: Cluster | None = None,
+        *,
+        abandon_after: float = ABANDON_AFTER,
     ) -> None:
         """``players``: the bot that plays each level at this server's tables, where it is not
         ``tapete.bots.load(level)`` (a cheaper hard search on a small machine, say);
         ``thinkers``: where bots decide (threads of this process unless given); ``cluster``:
-        the other servers sharing the store's tables (none unless given)."""
+        the other servers sharing the store's tables (none unless given); ``abandon_after``:
+        the seconds a started match nobody is at waits for its people before its bots and
+        stand-ins finish it (0: for ever)."""
         self.store = store
         self.clock = clock
         self.players = dict(players or {})
         self.thinkers = thinkers or Thinkers(0)
         self.cluster = cluster
+        self.abandon_after = abandon_after
         self._rooms: dict[str, Room] = {}
 
     def _room(self, truth: Truth) -> Room:
         room = Room(truth, self.store, self.players, self.thinkers, self.cluster)
+        room.abandon_after = self.abandon_after
         self._rooms[truth.code] = room
         return room
 
@@ -191,6 +200,7 @@ class Rooms:
             room.presence_changed(seat)
         elif seat == WATCHERS:
             room.driver.wake()  # someone may be at the table again: its bots play on
+            room.alone()  # or nobody is any more
 
     def connected(self) -> list[tuple[str, int, int]]:
         """Every seat with connections here, and the watchers (seat WATCHERS): (room, seat,
