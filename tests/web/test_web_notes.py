@@ -104,3 +104,44 @@ def test_a_new_match_learnt_of_from_its_first_move_is_shown_at_once() -> None:
         rooms.close()
 
     asyncio.run(scenario())
+
+
+def test_a_stand_in_is_said_once_in_a_rematch_after_its_person_came_back_in_the_match_before() -> (
+    None
+):
+    """Bea came back at the end of the first match and is away in the rematch: the bot standing
+    in for her is said before its first move there, and not again before each of its moves
+    (her coming back, late in the match before, is not after them)."""
+
+    async def scenario() -> None:
+        rooms = Rooms(MemoryStore())
+        room, token, _ = await rooms.create(
+            "pocha(players=3, schedule=[2])",
+            [SeatConfig("human"), SeatConfig("human"), SeatConfig("bot", level="random")],
+            name="Ana",
+            options=Options(bot_delay=0),
+        )
+        ana = Inbox(0, token_hash(token))
+        room.join(ana)
+        await room.seat_person("Bea", 1)
+        await room.control(ana, "start", {})
+        notes: list[dict[str, Any]] = []
+
+        async def play_to_the_end() -> None:
+            while not room.over:
+                seat = room.game.current_player(room.state)
+                assert seat is not None
+                move = room.game.format_action(room.game.legal_actions(room.state)[0])
+                note = room.seating.standing_in(seat) if seat == 1 and room.truth.match else None
+                notes.extend([note] if note else [])
+                await room.act(seat, move, note=note)
+
+        await play_to_the_end()
+        room.seating.back(1)  # Bea is here again, at the end of the first match
+        await room.control(ana, "rematch", {"match": 0})
+        await play_to_the_end()
+        said = [n for n in notes if not n.get("quiet")]
+        assert len(notes) == 3 and said == [{"kind": "stand_in", "seat": 1}], notes
+        assert room.log.count({"kind": "stand_in", "seat": 1}) == 1
+
+    asyncio.run(scenario())

@@ -142,9 +142,9 @@ class Seating:
         self.room = room
         self.away: dict[int, float] = {}  # seat -> when its person left
         self.standin: set[int] = set()  # seats a bot plays while their person is away
-        # The move number at which each seat's person was last here again (``back``): a
-        # stand-in after it is said anew, whatever the stand-in said before.
-        self.returned: dict[int, int] = {}
+        # The match and move number at which each seat's person was last here again
+        # (``back``): a stand-in after it is said anew, whatever the stand-in said before.
+        self.returned: dict[int, tuple[int, int]] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
 
     def person_plays(self, seat: int) -> bool:
@@ -174,7 +174,7 @@ class Seating:
         task = self._grace.pop(seat, None)
         if task is not None:
             task.cancel()
-        self.returned[seat] = self.room.version
+        self.returned[seat] = (self.room.truth.match, self.room.version)
         if seat in self.standin:
             self.standin.discard(seat)
             self.room.driver.set_deadline()
@@ -198,7 +198,10 @@ class Seating:
         t = self.room.truth
         last = next((i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == seat), None)
         note = {"kind": "stand_in", "seat": seat}
-        if last is not None and self.returned.get(seat, -1) <= last:
+        match, back = self.returned.get(seat, (t.match, -1))
+        if match != t.match:  # back in a match before this one: before any of its moves
+            back = -1
+        if last is not None and back <= last:
             before = t.notes.get(last) or {}
             if before.get("kind") == "stand_in" and before.get("seat") == seat:
                 note[QUIET] = True
