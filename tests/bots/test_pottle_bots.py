@@ -154,6 +154,22 @@ def test_the_solid_suit_is_trump(level: str) -> None:
     assert choice(game, state, level) == "trump s"
 
 
+# Seat 1 holds three top clubs, two top diamonds and the K of spades and bid 3; seat 3's hand takes
+# no trick. Outbidding him costs seat 3 nothing (a missed contract only carries the pot over) and
+# takes his chance at the pot away; letting the 3 stand gives it to him.
+WEAK_HANDS = [
+    "2c 3c 4c 2d 3d 2h 2s",
+    "Ac Kc Qc Ad Kd Ks 9h",
+    "5c 7c 9c 5d 7d 5s 3s",
+    "6c 8c Tc 6d 8d 6s 4s",
+]
+
+
+def test_the_search_outbids_rather_than_pass() -> None:
+    game, state = position("pottle", WEAK_HANDS, ["bid 1", "bid 3", "bid 0"])
+    assert choice(game, state, "hard") == "bid 4"
+
+
 def test_hints_give_reasons() -> None:
     game, state = position("pottle", TAKE_HANDS, TAKE_MOVES)
     advice = hint(game.observe(state, 0), Budget(iterations=4))

@@ -30,7 +30,9 @@ declarer.
   cards by medium's policy; the prior is medium's bid, trump and card; with four tricks or fewer
   left, each drawn deal is solved exactly (can the declarer force exactly his bid against the
   defenders, every card known?). So a bid is weighed, in the same tree as the play, against the
-  contract it forces and against letting a later player take the pot.
+  contract it forces and against letting a later player take the pot. In the auction for the pot
+  it weighs only the raises (or one bid when none is left): by that measure a raise is never
+  worth less than a bid that raises nothing, and those bids are one move under several numbers.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def decide(
     level: str, view: pottle.View, legal: list[int], rng: random.Random, budget: Budget
 ) -> Decision:
     if level == "hard":
-        return search.decide(view, legal, rng, budget, knowledge(view), UNIT)
+        return search.decide(view, _options(view, legal), rng, budget, knowledge(view), UNIT)
     careful = level == "medium"
     if view.phase == pottle.Phase.BID:
         cur = _cur_bid(view) if view.params.pot_rule == "auction_winner" else -1
@@ -121,6 +123,22 @@ def _trump_text(trump: int) -> Reason | Move:
 def _cur_bid(view: pottle.View) -> int:
     """The bid to beat: the highest so far (ties go to the earlier bidder), -1 if none yet."""
     return max((b for b in view.bids if b is not None), default=-1)
+
+
+def _options(view: pottle.View, legal: list[int]) -> list[int]:
+    """The moves hard's search weighs: in the auction for the pot, every raise, or one bid that
+    raises nothing when no raise is left; the rest of the time every legal move.
+
+    A raise is never worth less than a bid that raises nothing: if the raise fails, the pot
+    carries over as it does when the contract another player holds fails, and it takes the pot's
+    chance from the player outbid. Bids that raise nothing are one move under different numbers.
+    Racing them all spent most of a bid's deals on copies of one pass, and where no sampled deal
+    made a contract every bid tied at nothing, and the tie went to the lowest bid: a pass.
+    """
+    if view.phase != pottle.Phase.BID or view.params.pot_rule != "auction_winner":
+        return legal
+    cur = _cur_bid(view)
+    return [a for a in legal if a - pottle.BID > cur] or [min(legal)]
 
 
 def _in_play(view: pottle.View) -> float:
