@@ -7,6 +7,7 @@ PostgreSQL made read-only, as a failed-over standby is."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,10 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, make_url, select, text
 
 from conftest import database_url
 from tapete.store import Store as Database
+from tapete.store import schema
 from tapete.web.app import open_store
 from webclient import Client, Server, running
 
@@ -217,3 +219,74 @@ def test_a_form_the_database_does_not_take_is_answered_503_to_try_again(tmp_path
         assert server.get("/api/tables")["tables"] == []
         made = server.post("/api/tables", form)
         assert server.get(f"/api/tables/{made['code']}")["code"] == made["code"]
+
+
+@contextmanager
+def records_refused(url: str) -> Iterator[None]:
+    """Database ``url`` refuses to keep a finished match's record (as a full disk does: a
+    record is the largest write) while the block runs; moves are still kept."""
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    if url.startswith("sqlite"):
+        refuse = [
+            "CREATE TRIGGER refuse BEFORE INSERT ON records"
+            " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        ]
+        allow = ["DROP TRIGGER refuse"]
+    else:
+        refuse = [
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$",
+            "CREATE TRIGGER refuse BEFORE INSERT ON records EXECUTE FUNCTION refuse()",
+        ]
+        allow = ["DROP TRIGGER refuse ON records", "DROP FUNCTION refuse()"]
+    with engine.begin() as c:
+        for statement in refuse:
+            c.execute(text(statement))
+    try:
+        yield
+    finally:
+        with engine.begin() as c:
+            for statement in allow:
+                c.execute(text(statement))
+        engine.dispose()
+
+
+def to_the_end(me: Client, version: int) -> None:
+    """``me`` plays its moves (the bots theirs) until the match is over."""
+    while True:
+        if me.legal():
+            me.send({"type": "act", "action": me.legal()[0], "version": version})
+        shown = me.expect("view")
+        version = shown["version"]
+        if shown["result"] is not None:
+            return
+
+
+def test_a_record_the_database_refuses_is_kept_once_it_takes_it_and_before_a_rematch(
+    db_url: str,
+) -> None:
+    """The last move is kept but the record is not (the disk full): the match ends for its
+    players, a rematch is refused as not saved rather than leaving that match without a record
+    for good, and once the database takes writes the record is kept, with its results."""
+    with running(open_store(db_url)) as server:
+        me, code, version = my_turn(server)
+        with records_refused(db_url):
+            to_the_end(me, version)
+            me.send({"type": "rematch"})
+            assert me.expect("error")["rule"] == "not-saved"
+            assert me.expect("room")["match"] == 0
+        stored = Database(db_url, migrate=False)
+        deadline = time.monotonic() + 30
+        while stored.record(f"{code}.0") is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # kept by the server's next try, without anyone asking
+        kept = stored.record(f"{code}.0")
+        assert kept is not None and json.loads(kept)["seed"] == 5
+        with stored.engine.connect() as c:
+            results = c.execute(
+                select(schema.results).where(schema.results.c.table_id == f"{code}.0")
+            )
+            assert len(results.all()) == 3  # and its results, so its players' ratings
+        me.send({"type": "rematch"})
+        assert me.until(lambda m: m["type"] == "room" and m["match"] == 1)["started"]
+        me.close()
+        assert server.get(f"/api/tables/{code}/records/0")["seed"] == 5

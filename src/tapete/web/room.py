@@ -26,7 +26,7 @@ from tapete.game import Action, Game
 from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
 from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
-from tapete.web.driver import Driver
+from tapete.web.driver import RETRY_FIRST, RETRY_MAX, Driver
 from tapete.web.seating import QUIET, Seating, error
 from tapete.web.store import UNSAVED, SeatConflictError, Store, Truth
 from tapete.web.thinking import Thinkers
@@ -168,6 +168,9 @@ class Room:
         self.abandon_after = 0.0
         self.abandoned = False
         self._alone: asyncio.Task[None] | None = None
+        # A finished match's record the store has not kept yet (a full disk, the database
+        # away): its match and text, tried again until kept, and kept before any rematch.
+        self._unkept: tuple[int, str] | None = None
         self.seating = Seating(self)
         self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
         self.broadcast = Broadcast(self)
@@ -687,6 +690,8 @@ class Room:
         for f in dataclasses.fields(t):
             if f.name != "actions":
                 setattr(t, f.name, copy.deepcopy(getattr(truth, f.name)))
+        if self._unkept is not None and len(t.records) == self._unkept[0]:
+            t.records.append(self._unkept[1])  # ended here, not yet in the database: still over
         if same_match and missed is not None:
             # what was said elsewhere meanwhile (the host removed someone), said here too, in
             # its place among the moves
@@ -731,13 +736,48 @@ class Room:
         return None
 
     async def _finish(self) -> None:
+        """Keep the finished match's record, with its results and ratings. The table ends
+        for its players even when the store refuses it: the record is then tried again, with
+        growing pauses, until it is kept, and a rematch waits for it (``_keep``), so no match
+        of a room is ever left without its record."""
         text = record.dumps(self.record())
-        try:
-            await self.store.finish(self.code, self.truth.match, text)
-        except Exception:  # the table still ends for its players; a restart stores it again
-            log.exception("room %s: match %d's record was not stored", self.code, self.truth.match)
         if len(self.truth.records) == self.truth.match:
             self.truth.records.append(text)
+        self._unkept = (self.truth.match, text)
+        try:
+            await self._keep()
+        except UNSAVED as exc:
+            log.warning(
+                "room %s: match %d's record was not stored (%s); trying again",
+                self.code,
+                self.truth.match,
+                exc,
+            )
+            self.spawn(self._keep_later())
+        except Exception:  # not the store's refusal: a restart stores it again
+            self._unkept = None
+            log.exception("room %s: match %d's record was not stored", self.code, self.truth.match)
+
+    async def _keep(self) -> None:
+        """The record the store has not kept yet, kept now; raises one of ``UNSAVED`` if the
+        store refuses it again (storing a record is idempotent: never kept twice)."""
+        if self._unkept is None:
+            return
+        match, text = self._unkept
+        await self.store.finish(self.code, match, text)
+        self._unkept = None
+        log.info("room %s: match %d's record is stored", self.code, match)
+
+    async def _keep_later(self) -> None:
+        wait = RETRY_FIRST
+        while self._unkept is not None:
+            await asyncio.sleep(wait)
+            wait = min(RETRY_MAX, wait * 2)
+            async with self.lock:
+                try:
+                    await self._keep()
+                except UNSAVED as exc:
+                    log.warning("room %s: a record still not stored (%s)", self.code, exc)
 
     async def hint(self, conn: Connection) -> dict[str, Any] | IllegalActionError:
         """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
@@ -886,6 +926,9 @@ class Room:
             t = self.truth
             if not self.over:
                 return
+            # The finished match's record first: a rematch over a record the store has not
+            # kept would leave that match without one for good (refused: not saved, again).
+            await self._keep()
             seed, salt = new_seed(), new_salt()
             try:
                 await self.store.start(t.code, t.match + 1, seed, salt, started_by=seat)
