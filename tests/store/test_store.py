@@ -292,6 +292,27 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     assert "hunter2" not in str(refused.value) and isinstance(refused.value, OSError)
 
 
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_an_sqlite_file_deleted_or_replaced_while_open_takes_no_more_writes(
+    tmp_path: Path, how: str
+) -> None:
+    """SQLite would go on writing to the file it has open, which nobody finds after a
+    restart: every move acknowledged from then on would be lost. Refused instead, naming
+    the file."""
+    path = tmp_path / "tapete.db"
+    store = Store(f"sqlite:///{path}")
+    row = store.create_table("pocha(schedule=[1])", seed=1, seats=SEATS)
+    store.append_action(row.id, 0, 1, "bid 0")
+    for file in tmp_path.glob("tapete.db*"):
+        file.unlink()
+    if how == "replaced":  # a backup put back while the server runs, say
+        Store(f"sqlite:///{path}").engine.dispose()
+    with pytest.raises(StoreError, match=f"the database {path} was deleted or replaced"):
+        store.append_actions([(row.id, 1, 2, "bid 0")])
+    with pytest.raises(StoreError):
+        store.finish(row.id, "pocha", "{}", [], None)
+
+
 @pytest.mark.parametrize(
     ("url", "said"),
     [

@@ -186,6 +186,9 @@ def _engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
+        file = _sqlite_file(url)
+        if file is not None:
+            _kept_in(engine, file)
         return engine
     parsed = make_url(url)
     if parsed.get_backend_name() not in KEPT_IN:
@@ -196,6 +199,42 @@ def _engine(url: str) -> Engine:
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in LIBPQ:
         waits = {key: value for key, value in PG_WAITS.items() if key not in parsed.query}
     return create_engine(url, pool_pre_ping=True, connect_args=waits)
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file an SQLite URL opens (None: a database in memory, or a ``file:`` URI)."""
+    name = make_url(url).database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(name).absolute()
+
+
+def _identity(file: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(file)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _kept_in(engine: Engine, file: Path) -> None:
+    """Every transaction on ``engine`` refused (StoreError) once ``file`` is no longer the
+    file its connection opened: deleted or replaced while served. SQLite would go on writing
+    to the file it has open, which nothing can read after a restart, so every move
+    acknowledged from then on would be lost."""
+
+    @event.listens_for(engine, "connect")
+    def _opened(dbapi: Any, record: Any) -> None:
+        record.info["file"] = _identity(file)
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        opened = connection.info.get("file")
+        if opened is not None and _identity(file) != opened:
+            raise StoreError(
+                f"the database {file} was deleted or replaced while in use: nothing more is "
+                "written to it; put the file back (or start a new one) and restart the server"
+            )
 
 
 def _shown(url: str) -> str:
