@@ -5,12 +5,16 @@ process is gone — even killed with SIGKILL, with no chance to clean up — a n
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 
+from conftest import database_url
+from tapete.store import Store as Database
 from webclient import SRC, free_port, process
 
 
@@ -53,3 +57,42 @@ def test_servers_that_keep_their_tables_in_memory_start_side_by_side(
         process(free_port(), db, tmp_path / "two.log") as two,
     ):
         assert one.poll() is None and two.poll() is None
+
+
+def test_a_database_file_another_program_keeps_locked_is_refused_at_start(
+    tmp_path: Path,
+) -> None:
+    """A sqlite3 shell in the middle of a write holds the file: the server says so and stops,
+    rather than starting and failing every move."""
+    path = tmp_path / "tapete.db"
+    Database(f"sqlite:///{path}").engine.dispose()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        refused = serve(f"sqlite:///{path}")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    said = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(said) == 1, refused.stderr
+    assert str(path) in said[0] and "takes no writes: database is locked" in said[0]
+    assert "another program holds it" in said[0]
+
+
+def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
+    """PostgreSQL that takes no writes (a standby, a database set read-only): the server says
+    so and stops, rather than serving tables whose every move is refused."""
+    with database_url("postgresql", tmp_path) as url:
+        Database(url).engine.dispose()
+        name = str(make_url(url).database)
+        admin = create_engine(
+            url.replace("postgresql://", "postgresql+psycopg://").rsplit("/", 1)[0] + "/postgres",
+            isolation_level="AUTOCOMMIT",
+        )
+        with admin.connect() as c:
+            c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
+        admin.dispose()
+        refused = serve(url)
+    said = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(said) == 1, refused.stderr
+    assert name in said[0] and "takes no writes" in said[0] and "read-only" in said[0]

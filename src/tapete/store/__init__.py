@@ -42,7 +42,13 @@ from sqlalchemy import (
 )
 from sqlalchemy import text as sql
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
 
 from tapete.record import is_salt, seed_commitment
 from tapete.store import schema
@@ -304,6 +310,21 @@ class Store:
                 connection.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATING})
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
+
+    def check_writes(self) -> None:
+        """Raise StoreError, one line naming the database and why, unless it takes writes now
+        (a write that changes nothing, rolled back): a read-only file or folder, a read-only
+        PostgreSQL (a standby), a file another process keeps locked. A server finds out
+        as it starts, rather than at its first move."""
+        try:
+            with self.engine.connect() as c, c.begin() as transaction:
+                c.execute(sql("UPDATE alembic_version SET version_num = version_num"))
+                transaction.rollback()
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+            if "locked" in reason:
+                reason += " (another program holds it: a sqlite3 shell, a backup under way?)"
+            raise StoreError(f"the database {_shown(self.url)} takes no writes: {reason}") from None
 
     def revision(self) -> str | None:
         from alembic.runtime.migration import MigrationContext

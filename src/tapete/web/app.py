@@ -302,12 +302,17 @@ def open_store(db: str | None = None) -> Store:
 
 
 def check_database(db: str | None) -> None:
-    """Open the database ``db`` names (migrating it) and close it again: raises
-    ``tapete.store.StoreError``, one line naming it, when it cannot be opened."""
+    """Open the database ``db`` names (migrating it), check it takes writes, and close it
+    again: raises ``tapete.store.StoreError``, one line naming it, when it cannot be opened
+    or takes no writes (read-only, locked by another process)."""
     if db != "memory":
         from tapete.store import Store as Database
 
-        Database(db).engine.dispose()
+        database = Database(db)
+        try:
+            database.check_writes()
+        finally:
+            database.engine.dispose()
 
 
 _HELD: dict[str, int] = {}  # lock files this process holds, by path: their descriptors
@@ -340,7 +345,13 @@ def hold_database(db: str | None) -> None:
     lock = path.with_name(f"{path.name}.lock")
     if str(lock) in _HELD or not path.parent.is_dir():
         return
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # a read-only folder: the database could not be written either
+        raise StoreError(
+            f"the database {path} takes no writes: its lock file {lock} cannot be made "
+            f"({exc.strerror})"
+        ) from None
     try:
         _lock(fd)
     except OSError:
