@@ -638,6 +638,48 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert "hard (2)" in other.stdout
 
 
+@pytest.mark.parametrize(
+    ("cut_in", "kept"),
+    [
+        ("the last move", 13),
+        ("the first deal's deck", 0),
+        ("the second deal's line", 12),
+    ],
+)
+def test_play_resume_goes_on_from_the_last_whole_move_of_a_record_cut_short(
+    tmp_path: Path, cut_in: str, kept: int
+) -> None:
+    """A save cut short by a crash or a full disk mid-write: the player is told so, in their
+    language, and the match goes on from its last whole move, never a traceback."""
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    spec = "pocha(schedule=[2, 3])"
+    _, whole = play_match(tp.load(spec), ["random", "easy", "random", "easy"], seed=4)
+    half = record.cut(whole, 14)  # 12 moves in its first deal, 2 in its second
+    data = record.dumps(half).encode()
+    ends = {
+        "the last move": lambda: data.rindex(b'{"seat"') + 5,
+        "the first deal's deck": lambda: data.index(b'"deck":[') + 20,
+        "the second deal's line": lambda: data.index(b"\n", data.index(b"[\n") + 2) + 1,
+    }
+    path, done = tmp_path / "cut.json", tmp_path / "done.json"
+    path.write_bytes(data[: ends[cut_in]()])
+    run = tapete("play", "--resume", str(path), "--record", str(done), "--lang", "es")
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert f"{path} quedó cortado" in run.stderr and f"tras {kept} jugadas" in run.stderr
+    rec = record.read(done)
+    assert rec.result is not None and record.checked(rec) == rec
+    played = [a for d in rec.deals for a in d.actions]
+    assert played[:kept] == [a for d in half.deals for a in d.actions][:kept]
+    assert [s.name for s in rec.seats] == [s.name for s in half.seats]
+    nothing = tmp_path / "nothing.json"
+    nothing.write_bytes(data[:40])  # not even the seed and seats: nothing to go on with
+    refused = tapete("play", "--resume", str(nothing))
+    assert refused.returncode == 2 and "not JSON" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
 def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_path: Path) -> None:
     path = tmp_path / "left.json"
     args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")

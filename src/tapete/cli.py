@@ -433,9 +433,24 @@ def _checked(rec: record.Record, file: str) -> record.Record:
         raise record.in_file(file, exc) from None
 
 
-def _to_resume(file: str) -> tuple[record.Record, Game[Any, Any]]:
-    """The unfinished match in ``file``, checked; RecordError if it cannot go on."""
-    rec = record.read(file)
+CUT_SHORT = (
+    "{file} was cut short (a crash or a full disk while it was written): the match goes on "
+    "from its last whole move, {moves} moves in; what came after it is lost"
+)
+
+
+def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, Any], str | None]:
+    """The unfinished match in ``file``, checked, and what the player must be told of it (a
+    file cut short: the match as far as it goes); RecordError if it cannot go on."""
+    notice = None
+    try:
+        rec = record.read(file)
+    except RecordError as exc:
+        found = _cut_short(file)
+        if found is None:
+            raise exc from None
+        rec, moves = found
+        notice = tr(lang, CUT_SHORT, file=file, moves=moves)
     if rec.seed is None or (rec.deals and not rec.deals[0].deck):
         raise RecordError(
             "{file}: a record without its seed and decks cannot be resumed", file=file
@@ -444,7 +459,27 @@ def _to_resume(file: str) -> tuple[record.Record, Game[Any, Any]]:
     game = record.recorded_game(rec)  # the rules it was played under, should a default change
     if rec.result is not None:
         raise RecordError("{file}: the match is over; tapete replay {file} shows it", file=file)
-    return rec, game
+    return rec, game, notice
+
+
+def _cut_short(file: str) -> tuple[record.Record, int] | None:
+    """The most of ``file`` that replays when it is a record cut short (``record.salvage``);
+    None for any other file (whole, gone, not a record at all)."""
+    try:
+        if not Path(file).is_file():  # a pipe or a device is never waited on
+            return None
+        data = Path(file).read_bytes()
+    except OSError:
+        return None
+    if len(data) > record.MAX_BYTES:
+        return None
+    # A cut may fall inside a character: its bytes are dropped with what follows them.
+    text = data.decode("utf-8", errors="ignore")
+    try:
+        json.loads(text)
+    except ValueError:
+        return record.salvage(text)
+    return None  # whole JSON: what is wrong with it is not a cut
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -454,7 +489,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise SpecError("--seed: a resumed match keeps the seed of its record")
     if not (args.resume or args.game):
         raise SpecError("give a game to play (tapete games lists them), or --resume FILE")
-    resumed, game = _to_resume(args.resume) if args.resume else (None, load(args.game))
+    lang = _language(args)
+    resumed, game, notice = (
+        _to_resume(args.resume, lang) if args.resume else (None, load(args.game), None)
+    )
     if args.seats is not None:
         kinds = seat_kinds(args.seats, game)
     elif resumed is not None:
@@ -467,7 +505,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         # A resumed match goes on in the record it came from, move by move as a --record file
         # is kept: a second crash loses none of the moves played since.
         path = Path(args.resume)
-    lang = _language(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed
@@ -477,9 +514,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if "human" in kinds and _terminal_app(args.plain, lang, program):
         from tapete.tui import PlayConfig, TapeteApp
 
-        config = PlayConfig(game, tuple(kinds), seed, record_path=path, resume=resumed)
+        config = PlayConfig(
+            game, tuple(kinds), seed, record_path=path, resume=resumed, notice=notice
+        )
         TapeteApp(play=config, lang=args.lang).run()
         return 0
+    if notice is not None:
+        print(f"tapete: {notice}", file=sys.stderr)
     # One person is "you (0)" and is told "you deal"; people sharing the prompt are players.
     person = "you" if kinds.count("human") == 1 else "player"
     names = [f"{person if k == 'human' else k} ({i})" for i, k in enumerate(kinds)]

@@ -794,6 +794,83 @@ def cut(record: Record, moves: int) -> Record:
     )
 
 
+SALVAGE_TRIES = 200  # replays tried on a cut-short file before giving up: each is a whole match
+
+
+def salvage(text: str) -> tuple[Record, int] | None:
+    """The most of a record file cut short (a crash while it was written, a full disk) that
+    still replays: its match up to its last whole move, and how many moves that is; None when
+    not even its start (game, seed, seats) is there.
+
+    The text is closed at each place a JSON value ends, from the end back, until what it says
+    is a record whose moves replay (``cut``): a deal whose deck was cut is dropped, a deal cut
+    among its moves keeps the moves before the cut.
+
+    >>> import tapete
+    >>> from tapete.match import play
+    >>> _, whole = play(tapete.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=4)
+    >>> text = dumps(cut(whole, 8))
+    >>> rec, moves = salvage(text[: text.rindex('"action"')])  # in its second deal's 2nd move
+    >>> moves, rec.result, [len(d.actions) for d in rec.deals]
+    (7, None, [6, 1])
+    >>> rec, moves = salvage(text[: text.index('"deck":[') + 30])  # in its first deal's deck
+    >>> moves, rec.seed, len(rec.deals[0].deck)
+    (0, 4, 36)
+    """
+    tries = 0
+    for end, closing in reversed(_value_ends(text)):
+        try:
+            found = loads(text[:end] + closing)
+        except RecordError:
+            continue
+        moves = sum(len(d.actions) for d in found.deals)
+        tries += 1
+        try:
+            if not found.deals and found.seed is not None:
+                # Cut in its first deal's deck: the seed deals it again, before any move.
+                game = recorded_game(found)
+                start = Recorder(game, game.new_state(found.seed), found.seed, found.seats)
+                return dataclasses.replace(start.record(), game=found.game), 0
+            check = _Check(found)
+            check.cut_short = True
+            for _ in check.steps():
+                pass
+            rebuilt = dataclasses.replace(check.engine.record(), game=found.game)
+            return rebuilt, moves
+        except (RecordError, ValueError):
+            if tries >= SALVAGE_TRIES:
+                return None
+    return None
+
+
+def _value_ends(text: str) -> list[tuple[int, str]]:
+    """Where a JSON text may be cut and closed: each place a value (or an open bracket) ends
+    outside a string, with the brackets that close everything open there."""
+    ends: list[tuple[int, str]] = []
+    opened: list[str] = []
+    in_string = escaped = False
+    for i, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            opened.append("}" if char == "{" else "]")
+            ends.append((i + 1, "".join(reversed(opened))))
+        elif char in "}]" and opened:
+            opened.pop()
+            ends.append((i + 1, "".join(reversed(opened))))
+        elif char == ",":
+            ends.append((i, "".join(reversed(opened))))
+    return ends
+
+
 def recorded_game(record: Record) -> Game[Any, Any]:
     """The game a record was played under: its spec, and for every parameter the spec leaves out,
     the value in the record's ``params`` (the default of its day).
@@ -959,6 +1036,9 @@ class _Check:
             kind = type(record).__name__
             raise TypeError(f"a Record is replayed (record.loads or record.read one), not a {kind}")
         self.record = record
+        # A record cut short (``salvage``): its last deal's events and score, its next deal
+        # and its result were never written, so only its moves are compared there.
+        self.cut_short = False
         self.game, self.state = _start(record)
         self._older: Mapping[str, Sequence[str]] = getattr(self.game.rules, "REASONS_BEFORE", {})
         self.engine = Recorder(self.game, self.state, record.seed, record.seats)
@@ -1015,6 +1095,8 @@ class _Check:
     def _open(self, index: int, dealt: Mapping[str, Any]) -> None:
         deals = self.record.deals
         if index >= len(deals):
+            if self.cut_short:  # never written: the engine deals it from the seed
+                return
             raise _mismatch(f"the engine deals deal {index + 1}; the record ends before it")
         want = deals[index]
         for key in _DEALT:
@@ -1024,7 +1106,12 @@ class _Check:
                     f"the record says {_short(jsonable(getattr(want, key)))}"
                 )
 
+    def _unwritten(self, index: int) -> bool:
+        return self.cut_short and index >= len(self.record.deals) - 1
+
     def _events(self, index: int, dealt: Mapping[str, Any]) -> None:
+        if self._unwritten(index):
+            return
         got, want = dealt["events"], self.record.deals[index].events
         for number in range(self.seen, len(got)):
             event = got[number]
@@ -1047,6 +1134,8 @@ class _Check:
 
     def _close(self, index: int, dealt: Mapping[str, Any]) -> None:
         """Deal ``index`` is over: no event may be left in the record, and its score must match."""
+        if self._unwritten(index):
+            return
         want = self.record.deals[index]
         if len(want.events) > len(dealt["events"]):
             extra = want.events[len(dealt["events"])]
@@ -1061,6 +1150,8 @@ class _Check:
             )
 
     def _finish(self, result: Outcome | None) -> None:
+        if self.cut_short:
+            return
         deals = self.engine.deals_so_far()
         self._close(self.current, deals[self.current])
         if self.current != len(self.record.deals) - 1:

@@ -65,6 +65,7 @@ class PlayConfig:
     extra: dict[str, Any] = field(default_factory=dict)
     resume: Record | None = None  # an unfinished match to go on with (``--resume``)
     number: int = 1  # the match's number at this sitting: each rematch counts one more
+    notice: str | None = None  # what the player is told as the table opens (a save cut short)
 
     @property
     def record_file(self) -> Path | None:
@@ -146,6 +147,8 @@ class TapeteApp(App[None]):
                 # without saving puts it back as it was.
                 table.copy_before = resumed
             self.push_screen(table)
+            if self.play_config.notice is not None:
+                self.notify(self.play_config.notice, severity="warning", timeout=30)
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
         else:
