@@ -417,3 +417,26 @@ def test_a_match_resumed_from_its_save_is_still_one_file_and_quit_leaves_it_as_i
         assert saved_matches(tmp_path) == [path] and record.read(path) == again
 
     run(go())
+
+
+def test_a_save_cut_short_is_said_on_the_table_it_goes_on_at(tmp_path: Path) -> None:
+    """``tapete play --resume`` of a file cut short opens the table with what was lost said in
+    a notification (the terminal table hides what was printed before it)."""
+    from tapete.match import play
+
+    _, whole = play(tapete.load("pocha(schedule=[2, 3])"), ["random"] * 4, seed=4)
+    text = record.dumps(record.cut(whole, 14))
+    salvaged = record.salvage(text[: text.rindex('{"seat"') + 5])
+    assert salvaged is not None
+    half, moves = salvaged
+    said = f"cut.json was cut short: {moves} moves in"
+    config = PlayConfig(tapete.load(half.game), tuple(FOUR), 4, resume=half, notice=said)
+
+    async def go() -> None:
+        app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            assert len(screen.session.steps) >= moves == 13
+            assert [n.message for n in app._notifications] == [said]
+
+    run(go())
