@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from collections.abc import Iterable, Sequence
+from bisect import bisect
+from collections.abc import Callable, Iterable, Sequence
 
 from tapete.cards import Card, Deck, cards_of, parse_cards
 
 __all__ = [
     "by_lot",
+    "constrained_dealer",
     "deal_constrained",
     "dealt_order",
     "random_stack",
@@ -160,32 +162,59 @@ def deal_constrained(
     >>> hands[0]
     12
     """
+    return constrained_dealer(unseen, sizes, excluded)(rng)
+
+
+def constrained_dealer(
+    unseen: int, sizes: Sequence[int], excluded: Sequence[int]
+) -> Callable[[random.Random], list[int]]:
+    """``deal_constrained`` for many deals of the same cards under the same constraints: what
+    does not change between deals is worked out once, and each call deals exactly as
+    ``deal_constrained(unseen, sizes, excluded, rng)`` would with that ``rng``.
+    Raises ValueError at once when the cards cannot fill the hands."""
     cards = cards_of(unseen)
     if sum(sizes) != len(cards):
         raise ValueError(f"{len(cards)} unseen cards cannot fill hands of sizes {list(sizes)}")
     seats = range(len(sizes))
     allowed = {c: [s for s in seats if sizes[s] and not excluded[s] >> c & 1] for c in cards}
-    order = sorted(cards, key=lambda c: (len(allowed[c]), rng.random()))
-    for _ in range(20):
-        hands = _greedy(order, allowed, list(sizes), rng)
-        if hands is not None:
-            return hands
-    hands = _guided(order, allowed, list(sizes), rng)
-    if hands is None:
-        raise ValueError("no deal of the unseen cards is consistent with what the view shows")
-    return hands
+    ways = {c: len(allowed[c]) for c in cards}
+    room = list(sizes)
+
+    def deal(rng: random.Random) -> list[int]:
+        draw = rng.random
+        order = sorted(cards, key=lambda c: (ways[c], draw()))
+        for _ in range(20):
+            hands = _greedy(order, allowed, list(room), rng)
+            if hands is not None:
+                return hands
+        hands = _guided(order, allowed, list(room), rng)
+        if hands is None:
+            raise ValueError("no deal of the unseen cards is consistent with what the view shows")
+        return hands
+
+    return deal
 
 
 def _greedy(
     order: list[Card], allowed: dict[Card, list[int]], room: list[int], rng: random.Random
 ) -> list[int] | None:
     hands = [0] * len(room)
+    draw = rng.random
     for card in order:
-        seats = [s for s in allowed[card] if room[s]]
+        # Weight by free room so a uniform deal is the unconstrained case. This is
+        # rng.choices(seats, weights=[room[s] for s in seats])[0] written out (the same one
+        # number drawn, the same seat for it): it runs for every card of every deal searched.
+        seats: list[int] = []
+        cumulative: list[int] = []
+        total = 0
+        for s in allowed[card]:
+            if room[s]:
+                total += room[s]
+                cumulative.append(total)
+                seats.append(s)
         if not seats:
             return None
-        # Weight by free room so a uniform deal is the unconstrained case.
-        seat = rng.choices(seats, weights=[room[s] for s in seats])[0]
+        seat = seats[bisect(cumulative, draw() * (total + 0.0), 0, len(seats) - 1)]
         room[seat] -= 1
         hands[seat] |= 1 << card
     return hands

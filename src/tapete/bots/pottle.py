@@ -501,9 +501,42 @@ def _bid_fit(hand: int, bid: int, high: int, held: float) -> float:
     (a bell curve ``SPREAD`` tricks wide, never below ``EPSILON``)."""
     if bid <= high:
         return 1.0
-    unseen = FULL & ~hand
-    tricks = max(_expected(hand, t, unseen, held) for t in TRUMPS)
+    tricks = _tricks_at_bid(hand, held)
     return max(EPSILON, math.exp(-((bid - tricks) ** 2) / (2 * SPREAD**2)))
+
+
+# Each suit holding's card chances as trump, with no trump, and beside another trump, by the
+# chance a card is held: at most 5,812 holdings of up to seven cards for each table size.
+_HOLDINGS: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
+
+
+def _tricks_at_bid(hand: int, held: float) -> float:
+    """``max(_expected(hand, t, FULL & ~hand, held) for t in TRUMPS)``, the same number, from a
+    table of suit holdings: with every card but the hand unseen, a card's ``_win_chance``
+    depends only on its own suit's holding and whether that suit is trump, another suit is, or
+    none is (a hand of seven never holds a whole suit, which would leave no trump unseen). The
+    search weighs every deal it draws by this, so each holding is valued once."""
+    rows = []
+    for s in SUITS:
+        holding = hand >> 16 * s & 0xFFFF
+        row = _HOLDINGS.get((holding, held))
+        if row is None:
+            mine = holding << 16 * s
+            unseen = FULL & ~mine
+            row = tuple(
+                tuple(_win_chance(c, mine, t, unseen, held) for c in cards_of(mine))
+                for t in (s, -1, 4 if s != 4 else 5)  # trump, no trump, another suit trump
+            )
+            _HOLDINGS[holding, held] = row
+        rows.append(row)
+    best = -1.0
+    for t in TRUMPS:
+        chances: list[float] = []
+        for s, row in zip(SUITS, rows, strict=True):
+            chances += row[0 if s == t else (1 if t < 0 else 2)]
+        # Summed card by card, lowest first, as _expected sums them: the very same float.
+        best = max(best, sum(chances))
+    return best
 
 
 def _held_at_bid(n: int) -> float:
@@ -546,8 +579,9 @@ class Knowledge(search.Knowledge[pottle.State]):
                 highs[s] = high
             high = max(high, bid)
         bidders = list(highs)
+        draw = pottle.sampler(view)
         if not bidders or view.params.pot_rule != "auction_winner":
-            return super().sampler(view)
+            return draw
         held = _held_at_bid(n)
 
         def fit(world: pottle.State) -> float:
@@ -556,7 +590,7 @@ class Knowledge(search.Knowledge[pottle.State]):
                 weight *= _bid_fit(world.deal.dealt[s], world.bids[s], highs[s], held)
             return weight
 
-        return search.read(lambda rng: pottle.sample_state(view, rng), fit, READ_DEALS)
+        return search.read(draw, fit, READ_DEALS)
 
     def deal_over(self, start: pottle.State, state: pottle.State) -> bool:
         return state.phase == _OVER or state.deal.number != start.deal.number

@@ -7,16 +7,23 @@ played and every void play revealed); then a deck order is stacked that deals th
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from tapete.chance import deal_constrained, random_stack
+from tapete.cards import cards_of
+from tapete.chance import constrained_dealer
 from tapete.game import Setup
 from tapete.games.pottle import _UNNAMED, DECK, Deal, State, View
 
-__all__ = ["sample_state"]
+__all__ = ["sample_state", "sampler"]
 
 
 def sample_state(view: View, rng: random.Random) -> State:
     """``pottle.sample_state`` (its docstring states the contract), as this module describes."""
+    return sampler(view)(rng)
+
+
+def sampler(view: View) -> Callable[[random.Random], State]:
+    """``pottle.sampler``: what the view fixes is worked out once, each call draws a deal."""
     p = view.params
     n = p.players
     played_by = [0] * n
@@ -32,30 +39,50 @@ def sample_state(view: View, rng: random.Random) -> State:
     sizes = [0 if known[s] >= 0 else view.hand_sizes[s] for s in range(n)]
     undealt = unseen.bit_count() - sum(sizes)
     excluded = [m.mask for m in view.excluded]
-    dealt = deal_constrained(unseen, [*sizes, undealt], [*excluded, 0], rng)
-    hands = tuple(known[s] if known[s] >= 0 else dealt[s] for s in range(n))
-    held = tuple(h | b for h, b in zip(hands, played_by, strict=True))
-    rows = [held[(view.dealer + 1 + i) % n] for i in range(n)]
-    deal = Deal(view.deal, view.dealer, random_stack(rows, dealt[n], rng), held)
-    return State(
-        params=p,
-        setup=Setup(seed=rng.getrandbits(32)),
-        deal=deal,
-        hands=hands,
-        bids=tuple(-1 if b is None else b for b in view.bids),
-        declarer=-1 if view.declarer is None else view.declarer,
-        trump=_UNNAMED if view.trump is None else view.trump,
-        won=view.won,
-        trick=view.trick,
-        leader=view.leader,
-        tricks=view.tricks,
-        turn=-1 if view.turn is None else view.turn,
-        phase=view.phase,
-        stacks=view.stacks,
-        bought=view.bought,
-        pot=view.pot,
-        discarded=view.discarded,
-        history=view.history,
-        reason=view.reason or "",
-        last=(),
-    )
+    deal_hands = constrained_dealer(unseen, [*sizes, undealt], [*excluded, 0])
+    served = [(view.dealer + 1 + i) % n for i in range(n)]
+    number, dealer = view.deal, view.dealer
+    bids = tuple(-1 if b is None else b for b in view.bids)
+    declarer = -1 if view.declarer is None else view.declarer
+    trump = _UNNAMED if view.trump is None else view.trump
+    turn = -1 if view.turn is None else view.turn
+    reason = view.reason or ""
+
+    def sample(rng: random.Random) -> State:
+        shuffle = rng.shuffle
+        dealt = deal_hands(rng)
+        hands = tuple(known[s] if known[s] >= 0 else dealt[s] for s in range(n))
+        held = tuple(h | b for h, b in zip(hands, played_by, strict=True))
+        # random_stack(rows, dealt[n], rng) written out for hands of one size (each row
+        # shuffled in turn, then the undealt cards): the same shuffles, the same deck.
+        rows = [cards_of(held[s]) for s in served]
+        for row in rows:
+            shuffle(row)
+        tail = cards_of(dealt[n])
+        shuffle(tail)
+        deck = (*(c for cards in zip(*rows, strict=True) for c in cards), *tail)
+        deal = Deal(number, dealer, deck, held)
+        return State(
+            params=p,
+            setup=Setup(seed=rng.getrandbits(32)),
+            deal=deal,
+            hands=hands,
+            bids=bids,
+            declarer=declarer,
+            trump=trump,
+            won=view.won,
+            trick=view.trick,
+            leader=view.leader,
+            tricks=view.tricks,
+            turn=turn,
+            phase=view.phase,
+            stacks=view.stacks,
+            bought=view.bought,
+            pot=view.pot,
+            discarded=view.discarded,
+            history=view.history,
+            reason=reason,
+            last=(),
+        )
+
+    return sample

@@ -30,6 +30,7 @@ Actions are ints: a card ``c`` is ``play c``; ``TRUMP + i`` is ``trump c/d/h/s``
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -97,6 +98,7 @@ __all__ = [
     "players",
     "pot_winner",
     "sample_state",
+    "sampler",
     "stack_deck",
     "teams",
     "visible_action",
@@ -874,10 +876,17 @@ def sample_state(view: View, rng: random.Random) -> State:
     The seat's own hand, the cards played and every void shown are honoured; the undealt cards
     and later deals come from fresh randomness.
     """
-    # The sampler builds on this module, so it is imported when first needed.
-    from tapete.games._pottle_sampler import sample_state as sample
+    return sampler(view)(rng)
 
-    return sample(view, rng)
+
+def sampler(view: View) -> Callable[[random.Random], State]:
+    """``sample_state`` for many deals of one view (a search's): the view's facts are worked out
+    once, and each call draws a deal exactly as ``sample_state(view, rng)`` would with that rng.
+    """
+    # The sampler builds on this module, so it is imported when first needed.
+    from tapete.games._pottle_sampler import sampler as prepare
+
+    return prepare(view)
 
 
 def stack_deck(params: Params, dealer: Seat, hands: list[str]) -> tuple[Card, ...]:
