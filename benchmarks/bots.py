@@ -3,7 +3,8 @@
 Seat 0 is the bot under test, the other seats play medium; the time of each of seat 0's
 decisions with two or more legal actions is recorded until N are collected. Wall-clock times are
 what a player waits; the CPU column (this process's own time) shows what a loaded machine adds;
-for hard, "sampled" is the median number of sampled deals (search iterations) a decision ran.
+for hard, "sampled" is the median number of sampled deals (search iterations) a decision ran
+(``--by-phase``: also of each phase's decisions, e.g. Pottle's bids, trump and cards).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Timings:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     sampled: list[int] = field(default_factory=list)
+    phases: list[str] = field(default_factory=list)  # each decision's phase, where views have one
 
 
 def _bot(level: str, budget: CountingBudget) -> bots.Bot:
@@ -72,6 +74,8 @@ def timings(spec: str, level: str, wanted: int) -> Timings:
                 out.wall.append(time.perf_counter() - start)
                 out.cpu.append(time.process_time() - start_cpu)
                 out.sampled.append(sum(c.done for c in counting.clocks))
+                phase = getattr(view, "phase", None)
+                out.phases.append(str(getattr(phase, "name", phase)).lower())
             else:
                 action = others.choose(view, legal, rng)
             state = game.apply(state, action)
@@ -84,6 +88,9 @@ def main() -> None:
     parser.add_argument("--levels", default="easy,medium,hard")
     parser.add_argument(
         "--specs", default=";".join(GAMES), help="game specs separated by semicolons"
+    )
+    parser.add_argument(
+        "--by-phase", action="store_true", help="also the sampled deals of each phase's decisions"
     )
     args = parser.parse_args()
     print("| game | level | decisions | median | 95th percentile | max | max CPU | sampled |")
@@ -104,6 +111,10 @@ def main() -> None:
                 f"{sampled} |",
                 flush=True,
             )
+            if args.by_phase and any(got.sampled):
+                for phase in dict.fromkeys(got.phases):
+                    each = [n for n, p in zip(got.sampled, got.phases, strict=True) if p == phase]
+                    print(f"|  | {phase} | {len(each)} | | | | | {statistics.median(each):,.0f} |")
 
 
 if __name__ == "__main__":

@@ -42,3 +42,11 @@ def test_a_level_with_several_options_is_one_level(
     rows = capsys.readouterr().out.splitlines()[2:]
     assert [row.split(" | ")[1] for row in rows] == ["hard(iterations=2, tree=none)", "easy"]
     assert "is not a bot" not in "".join(rows)
+
+
+def test_each_decision_keeps_its_phase(script: ModuleType) -> None:
+    # --by-phase reads them: Pottle's bids are timed apart from its cards.
+    got = script.timings("pottle(deals=1, extra_deals=0)", "hard(iterations=3)", 6)
+    assert len(got.phases) == len(got.sampled) == 6
+    assert got.phases[0] == "bid" and set(got.phases) <= {"bid", "trump", "play"}
+    assert all(n == 3 for n in got.sampled)
