@@ -125,3 +125,33 @@ def test_a_bot_s_move_the_store_refused_is_played_once_the_store_is_back(
         host.close()
     assert end["result"] is not None and store.fails == 0
     assert caplog.text.count("the store refused a bot's move") == 3
+
+
+def test_a_failing_stand_in_says_who_is_away_and_that_it_failed_once_each_in_order() -> None:
+    """Bea never comes and the bot standing in for her fails at every move: the log says she
+    is away once, before the first of her moves, and then that a random move was played for
+    her before each of them (her stand-in line is not lost to the failure, nor said again)."""
+    away = "Bea is away: a bot plays for them until they are back"
+    failed = f"Bea {FAILED['en']}"
+    with running(players={"medium": Raising()}) as server:
+        table = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[1, 2]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+            seed=5,
+            grace=0.1,
+            standby="medium",
+        )
+        server.post(f"/api/tables/{table['code']}/join", {"name": "Bea"})  # and never comes
+        ana = server.client()
+        ana.hello(table["code"], table["token"])
+        ana.send({"type": "start"})
+        while (view := ana.expect("view", timeout=30))["result"] is None:
+            if ana.legal():
+                ana.send({"type": "act", "action": ana.legal()[0], "version": view["version"]})
+        record = server.get(f"/api/tables/{table['code']}/records/0")
+        ana.close()
+    bea_moves = sum(1 for deal in record["deals"] for a in deal["actions"] if a["seat"] == 1)
+    said = [line for m in ana.seen if m["type"] == "view" for line in m["log"]]
+    mine = [line for line in said if line in (away, failed)]
+    assert bea_moves >= 3 and mine == [away] + [failed] * bea_moves, said

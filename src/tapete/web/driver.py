@@ -19,7 +19,7 @@ from tapete import bots
 from tapete.errors import IllegalActionError, SpecError
 from tapete.match import choose_or_stand_in, seat_rng
 from tapete.narrate import action_label, reason_words
-from tapete.web.seating import error
+from tapete.web.seating import FAILED, error
 from tapete.web.store import UNSAVED
 from tapete.web.thinking import Answer, Job, Thinkers
 
@@ -186,7 +186,8 @@ class Driver:
                 trace,
                 exc_info=failure,
             )
-            note = {"kind": "bot_failed", "seat": seat}
+            # Said after the note's own line: a stand-in's first move still says who is away.
+            note = {"kind": "bot_failed", "seat": seat} if note is None else {**note, FAILED: True}
         refused = await room.act(seat, game.format_action(action), note=note)
         if refused is not None and room.version == version:  # cannot happen: a legal move
             log.error("room %s: the move of bot %s was refused: %s", room.code, bot.name, refused)

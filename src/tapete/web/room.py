@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy.exc import IntegrityError
 
@@ -27,7 +27,7 @@ from tapete.narrate import event_entries, line, public_trick, record_story, seat
 from tapete.present import deal_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import RETRY_FIRST, RETRY_MAX, Driver
-from tapete.web.seating import QUIET, Seating, error
+from tapete.web.seating import FAILED, QUIET, Seating, error
 from tapete.web.store import UNSAVED, SeatConflictError, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Broadcast, Connection
@@ -120,9 +120,16 @@ def rematch_entry(seat: int, match: int) -> dict[str, Any]:
     return {"kind": "rematch", "seat": seat, "n": match + 1}
 
 
-def said(note: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
-    """Whether a move's note is a line of the log (a stand-in's later moves keep a quiet one)."""
-    return note is not None and not note.get(QUIET)
+def note_entries(note: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The log entries a move's note says before the move: its own line (none when quiet: a
+    stand-in's later moves), then, when its bot failed (``FAILED``), that a random legal move
+    was played for the seat."""
+    if note is None:
+        return []
+    entries = [] if note.get(QUIET) else [{k: v for k, v in note.items() if k != FAILED}]
+    if note.get(FAILED):
+        entries.append({"kind": "bot_failed", "seat": note["seat"]})
+    return entries
 
 
 def aside_entry(aside: Mapping[str, Any]) -> dict[str, Any]:
@@ -197,8 +204,7 @@ class Room:
             action = game.parse_action(text)
             after = game.apply(state, action)
             recorder.step(seat, action, after)
-            if said(t.notes.get(i)):
-                entries.append(dict(t.notes[i]))
+            entries.extend(note_entries(t.notes.get(i)))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
         if aside is not None:
@@ -627,8 +633,7 @@ class Room:
         self.state = after
         self.recorder.step(seat, action, after)
         entries = step_entries(game, seat, action, before, after)
-        if said(note):
-            entries.insert(0, dict(note))
+        entries[:0] = note_entries(note)
         self.log += entries
         del self.log[:-LOG_KEEP]  # in place: no copy of the whole log per move
         self.driver.set_deadline()

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tapete.web.views import Connection
 
 __all__ = [
+    "FAILED",
     "QUIET",
     "Seating",
     "distinct_name",
@@ -39,6 +40,9 @@ __all__ = [
 MAX_NAME = 24  # characters of a person's name at a table
 # A note kept with a move but not said in the log: a stand-in's moves after its first one.
 QUIET = "quiet"
+# A note's flag: the bot that made the move failed, and a random legal move stood in. Said
+# after the note's own line, so a stand-in's or a timed-out move's line is not lost.
+FAILED = "failed"
 TRIES = 5  # compare-and-sets a join tries while other servers keep changing the seats
 
 
