@@ -446,7 +446,7 @@ def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, An
     try:
         rec = record.read(file)
     except RecordError as exc:
-        found = _cut_short(file)
+        found = record.salvage_file(file)
         if found is None:
             raise exc from None
         rec, moves = found
@@ -460,26 +460,6 @@ def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, An
     if rec.result is not None:
         raise RecordError("{file}: the match is over; tapete replay {file} shows it", file=file)
     return rec, game, notice
-
-
-def _cut_short(file: str) -> tuple[record.Record, int] | None:
-    """The most of ``file`` that replays when it is a record cut short (``record.salvage``);
-    None for any other file (whole, gone, not a record at all)."""
-    try:
-        if not Path(file).is_file():  # a pipe or a device is never waited on
-            return None
-        data = Path(file).read_bytes()
-    except OSError:
-        return None
-    if len(data) > record.MAX_BYTES:
-        return None
-    # A cut may fall inside a character: its bytes are dropped with what follows them.
-    text = data.decode("utf-8", errors="ignore")
-    try:
-        json.loads(text)
-    except ValueError:
-        return record.salvage(text)
-    return None  # whole JSON: what is wrong with it is not a cut
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -66,6 +66,8 @@ __all__ = [
     "read",
     "redact",
     "replay",
+    "salvage",
+    "salvage_file",
     "seed_commitment",
     "steps",
     "verify_deals",
@@ -841,6 +843,27 @@ def salvage(text: str) -> tuple[Record, int] | None:
             if tries >= SALVAGE_TRIES:
                 return None
     return None
+
+
+def salvage_file(file: str | Path) -> tuple[Record, int] | None:
+    """The most of ``file`` that replays when it is a record cut short (``salvage``); None for
+    any other file (whole, gone, not a record at all)."""
+    path = Path(file)
+    try:
+        if not path.is_file():  # a pipe or a device is never waited on
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) > MAX_BYTES:
+        return None
+    # A cut may fall inside a character: its bytes are dropped with what follows them.
+    text = data.decode("utf-8", errors="ignore")
+    try:
+        json.loads(text)
+    except ValueError:
+        return salvage(text)
+    return None  # whole JSON: what is wrong with it is not a cut
 
 
 def _value_ends(text: str) -> list[tuple[int, str]]:

@@ -440,3 +440,31 @@ def test_a_save_cut_short_is_said_on_the_table_it_goes_on_at(tmp_path: Path) -> 
             assert [n.message for n in app._notifications] == [said]
 
     run(go())
+
+
+def test_a_save_cut_short_resumed_goes_on_in_that_same_save(tmp_path: Path) -> None:
+    """A save of the records folder cut short by a crash, resumed as ``tapete play --resume``
+    does (from as much of it as replays): the match goes on in that save, one file and one
+    entry of the records list, not in a new save beside the damaged one."""
+
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text[: text.rindex('{"seat"') + 5], encoding="utf-8")  # a crash
+        salvaged = record.salvage(path.read_text(encoding="utf-8"))
+        assert salvaged is not None
+        half, _ = salvaged
+        kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+        config = PlayConfig(tapete.load(half.game), kinds, 5, record_path=path, resume=half)
+        app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, random.Random(3))
+            screen = await settle(pilot)
+            assert screen.kept == path
+            assert record.read(path) == screen.session.record()
+        assert saved_matches(tmp_path) == [path]
+        assert [s.path for s in listing(tmp_path / "records")] == [path]
+
+    run(go())

@@ -133,12 +133,16 @@ class TapeteApp(App[None]):
             config = self.play_config
             table = TableScreen(config.session())
             resumed = config.resume
-            held = None if resumed is None else records.holding(self.records_dir, resumed)
+            held = (
+                None
+                if resumed is None
+                else records.holding(self.records_dir, resumed, config.record_file)
+            )
             if held is not None:
                 # The save it goes on from is written over as it is played, then at its end:
                 # the match stays one file, and one entry of the records list.
                 table.kept, table.saved_before, table.written = held, resumed, resumed
-                if config.record_file is not None and _same_file(config.record_file, held):
+                if config.record_file is not None and records.same_file(config.record_file, held):
                     # Resumed from that save itself: written once a move, as the save it is.
                     self.play_config = config = replace(config, record_path=None)
             copy = config.record_file
@@ -278,13 +282,6 @@ class TapeteApp(App[None]):
             )
         rematch.message = " · ".join(told)
         self.switch_screen(rematch)
-
-
-def _same_file(one: Path, other: Path) -> bool:
-    try:
-        return one.samefile(other)
-    except OSError:  # either is gone: not one file
-        return False
 
 
 def _pick(given: str | None, saved: Any, default: str, accepted: tuple[str, ...]) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "load_settings",
     "numbered",
     "ours",
+    "same_file",
     "save",
     "save_settings",
 ]
@@ -205,20 +206,34 @@ def goes_on(later: record.Record, earlier: record.Record, tie: bool = False) -> 
     return len(more) > len(moves) or (later.result is not None) or tie
 
 
-def holding(folder: Path, rec: record.Record) -> Path | None:
+def holding(folder: Path, rec: record.Record, source: Path | None = None) -> Path | None:
     """The unfinished save of ``folder`` that holds the match of ``rec`` stopped where it
     stops (the save a match was resumed from, or a copy of it), if any: going on with the
-    match writes over it, so it is listed once."""
+    match writes over it, so it is listed once. ``source``: the file ``rec`` was resumed
+    from, which holds it also when cut short by a crash (``rec`` is what of it replays)."""
     if not folder.is_dir():
         return None
     for path in _files(folder):
         try:
             saved = record.read(path)
         except (RecordError, OSError, ValueError):
-            continue
+            if source is None or not same_file(path, source):
+                continue
+            found = record.salvage_file(path)
+            if found is None:
+                continue
+            saved = found[0]
         if saved.result is None and goes_on(saved, rec, True) and goes_on(rec, saved, True):
             return path
     return None
+
+
+def same_file(one: Path, other: Path) -> bool:
+    """Whether ``one`` and ``other`` name one file (not when either is gone)."""
+    try:
+        return one.samefile(other)
+    except OSError:
+        return False
 
 
 def holds(path: Path, rec: record.Record) -> bool:
