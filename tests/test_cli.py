@@ -1234,3 +1234,36 @@ def test_people_sharing_the_prompt_are_named_players_in_their_language() -> None
     assert "  jugador (0): pedidas –" in run.stdout
     assert "jugador (1), tu jugada (bid 0 (pedir 0), bid 1 (pedir 1)): " in run.stdout
     assert "player (" not in run.stdout
+
+
+def test_a_record_resumed_at_two_prompts_at_once_is_left_to_the_first_to_play_on(
+    tmp_path: Path,
+) -> None:
+    """Two terminals resume one save: the first to play on keeps the file; the other, at its
+    next move, is refused in its player's language and leaves the file as the first left it,
+    rather than writing its own match over it."""
+    path = tmp_path / "save.json"
+    args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")
+    left = tapete("play", *args, "--record", str(path), stdin="bid 0\nq\n")
+    assert left.returncode == 1, left.stderr
+    second = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", "--resume", str(path), "--lang", "es"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert second.stdin is not None and second.stdout is not None
+    shown = b""
+    while b"tu jugada (" not in shown:  # it has read the save, and asks for its move
+        more = os.read(second.stdout.fileno(), 4096)
+        assert more, shown
+        shown += more
+    first = tapete("play", "--resume", str(path), stdin="play 6e\nq\n")
+    assert first.returncode == 1 and "kept in" in first.stderr, first.stderr
+    kept = record.read(path)
+    _, err = second.communicate(b"play 12e\n", timeout=120)
+    said = err.decode()
+    assert second.returncode == 1, said
+    assert f"{path} tiene jugadas hechas en otro lugar" in said
+    assert "dos veces a la vez" in said and "Traceback" not in said
+    assert record.read(path) == kept

@@ -462,6 +462,32 @@ def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, An
     return rec, game, notice
 
 
+RESUMED_ELSEWHERE = (
+    "{path} holds moves played elsewhere since this match went on from it (the same record"
+    " resumed twice at once): it is left to that match, and this one stops here"
+)
+
+
+class ResumedElsewhereError(Exception):
+    """The --record file holds another tapete's moves since this one last wrote it."""
+
+
+def _same_file(one: str | Path, other: str | Path) -> bool:
+    try:
+        return Path(one).samefile(other)
+    except OSError:  # either is gone: not one file
+        return False
+
+
+def _holds(path: Path, rec: record.Record) -> bool:
+    """Whether ``path`` still holds ``rec``, or no whole record at all (gone, cut short): a
+    file this match may write over."""
+    try:
+        return record.read(path) == rec
+    except (RecordError, OSError, ValueError):
+        return True
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.resume and args.game:
         raise SpecError("give a game to play, or --resume FILE to go on with one; not both")
@@ -547,10 +573,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     on_illegal = tell if humans else None
     refused: list[str] = []  # why the --record file could not be written, each said once
     written: list[record.Record] = []  # the last match so far the --record file holds
+    # What the --record file holds as far as this match knows: the record it was resumed
+    # from, when it goes on in it, then each write.
+    resuming_in_place = resumed is not None and path is not None and _same_file(args.resume, path)
+    held: list[record.Record] = [resumed] if resumed is not None and resuming_in_place else []
 
     def write(rec: record.Record) -> bool:
-        """Write the --record file; one that cannot be is said (where and why), once."""
+        """Write the --record file; one that cannot be is said (where and why), once. Raises
+        ResumedElsewhereError, writing nothing, when another tapete has written its own moves there
+        since (the same record resumed twice at once): the last writer must not win silently."""
         assert path is not None
+        if held and not _holds(path, held[0]):
+            raise ResumedElsewhereError(tr(lang, RESUMED_ELSEWHERE, path=str(path)))
         try:
             record.write(rec, path)
         except OSError as exc:
@@ -565,8 +599,16 @@ def cmd_play(args: argparse.Namespace) -> int:
                 )
                 print(f"tapete: {said}", file=sys.stderr)
             return False
-        written[:] = [rec]
+        written[:] = held[:] = [rec]
         return True
+
+    def write_said(rec: record.Record) -> bool:
+        """``write``, with the match another tapete goes on with said rather than raised."""
+        try:
+            return write(rec)
+        except ResumedElsewhereError as elsewhere:
+            print(f"tapete: {elsewhere}", file=sys.stderr)
+            return False
 
     # The --record file holds the match up to each of your moves and turns, so a crash, a
     # closed terminal or ^C loses none of your moves; a write that fails is said, and play goes
@@ -617,13 +659,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             )
         print(f"\ntapete: {kept}", file=sys.stderr)
         return 130
+    except ResumedElsewhereError as elsewhere:
+        print(f"tapete: {elsewhere}", file=sys.stderr)
+        return 1
     except AbandonedError as left:
         if path is None or left.record is None:
             kept = tr(lang, "{why} (with --record FILE it is kept, to go on with)", why=str(left))
             print(f"tapete: {kept}", file=sys.stderr)
             return 1
         refused.clear()  # the last word on it is said, whatever was said before
-        if not write(left.record):
+        if not write_said(left.record):
             return 1
         kept = tr(
             lang,
@@ -638,7 +683,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(said)
     if path is not None:
         refused.clear()  # the last word on it is said, whatever was said before
-        if not write(rec):
+        if not write_said(rec):
             return 1
         print(tr(lang, "record written to {path}", path=str(path)), file=sys.stderr)
     return 0

@@ -915,6 +915,7 @@ _ES: dict[str, str] = {
     "interrupted: match abandoned": "interrumpida: partida abandonada",
     "interrupted": "interrumpido",
     "{why} (with --record FILE it is kept, to go on with)": "{why} (con --record ARCHIVO se guarda, para continuarla)",
+    "{path} holds moves played elsewhere since this match went on from it (the same record resumed twice at once): it is left to that match, and this one stops here": "{path} tiene jugadas hechas en otro lugar desde que esta partida siguió desde él (el mismo registro retomado dos veces a la vez): se deja a esa partida, y esta se detiene aquí",
     "{why}; kept in {path}: tapete play --resume {path} goes on": "{why}; guardada en {path}: tapete play --resume {path} la continúa",
     # a match record file that cannot be read, replayed or resumed (RecordError)
     "{file}: no such file": "{file}: no existe ese archivo",
@@ -1898,6 +1899,7 @@ _PT: dict[str, str] = {
     "interrupted: match abandoned": "interrompida: partida abandonada",
     "interrupted": "interrompido",
     "{why} (with --record FILE it is kept, to go on with)": "{why} (com --record ARQUIVO ela é guardada, para continuar depois)",
+    "{path} holds moves played elsewhere since this match went on from it (the same record resumed twice at once): it is left to that match, and this one stops here": "{path} tem jogadas feitas em outro lugar desde que esta partida continuou a partir dele (o mesmo registro retomado duas vezes ao mesmo tempo): fica com essa partida, e esta para aqui",
     "{why}; kept in {path}: tapete play --resume {path} goes on": "{why}; guardada em {path}: tapete play --resume {path} continua",
     # a match record file that cannot be read, replayed or resumed (RecordError)
     "{file}: no such file": "{file}: esse arquivo não existe",
