@@ -350,3 +350,28 @@ def test_the_log_s_notes_survive_a_restart_with_their_moves(store: Store, db_url
         {"kind": "rematch", "seat": 3, "n": 2}
     ]
     assert log[0]["kind"] == "rematch"
+
+
+def test_a_match_without_its_record_leaves_a_gap_and_the_next_keeps_its_number(
+    db_url: str,
+) -> None:
+    """A database from an earlier version, where a rematch began over a match whose record was
+    not kept: the records read back stand at their own match numbers, so match 3 is told as
+    match 3, and match 2 has none (not match 3's)."""
+    db = Database(db_url)
+    store = SqlStore(db)
+    t = truth()
+    t.started = True
+    run(store.create(t))
+    first = _play_out(store, t).truth.records[0]
+    run(store.start("ROOM1", 1, 99, "c3" * 16))  # played, but its record never kept
+    run(store.start("ROOM1", 2, 98, "c4" * 16))
+    (back,) = run(SqlStore(Database(db_url)).rooms())
+    third = _play_out(SqlStore(Database(db_url)), back)
+    assert db.record("ROOM1.1") is None and db.record("ROOM1.2") is not None
+    kept = db.record("ROOM1.2")
+    assert db.room_records(["ROOM1"]) == {"ROOM1": [first, None, kept]}
+    (again,) = run(SqlStore(Database(db_url)).rooms())
+    assert again.records == [first, None, kept] and again.record(1) is None
+    assert again.record(2) == kept and third.verification(1) is None
+    assert third.record_for(None, 1) is None and third.record_for(None, 2) == kept

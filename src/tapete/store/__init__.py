@@ -445,21 +445,25 @@ class Store:
                 c.execute(delete(child).where(child.c.table_id.in_(ids)))
             c.execute(delete(t).where(t.c.room == room))
 
-    def room_records(self, rooms: Collection[str]) -> dict[str, list[str]]:
-        """The records of the finished matches of ``rooms``, in match order, by room."""
+    def room_records(self, rooms: Collection[str]) -> dict[str, list[str | None]]:
+        """The records of the finished matches of ``rooms``, by room: each at its match's
+        number (``tables.match``), None for a match before it that has no record (a database
+        written by an earlier version may hold one), so no record is taken for another's."""
         t, r = schema.tables, schema.records
-        out: dict[str, list[str]] = {room: [] for room in rooms}
+        out: dict[str, list[str | None]] = {room: [] for room in rooms}
         if not out:
             return out
         query = (
-            select(t.c.room, r.c.record)
+            select(t.c.room, t.c.match, r.c.record)
             .join(r, r.c.table_id == t.c.id)
-            .where(t.c.room.in_(list(out)))
+            .where(t.c.room.in_(list(out)), t.c.match.is_not(None))
             .order_by(t.c.room, t.c.match)
         )
         with self.engine.connect() as c:
-            for room, text in c.execute(query):
-                out[room].append(text)
+            for room, match, text in c.execute(query):
+                kept = out[room]
+                kept += [None] * (match - len(kept))
+                kept.append(text)
         return out
 
     def actions_of(self, table_ids: Collection[str]) -> dict[str, list[ActionRow]]:

@@ -745,8 +745,7 @@ async def api_record(request: Request, code: str, match: int) -> Response:
     async def find(code: str) -> tuple[str, str | None] | None:
         room = await rooms.find(code)
         if room is not None:
-            records = room.truth.records
-            return room.code, records[match] if 0 <= match < len(records) else None
+            return room.code, room.truth.record(match)
         if db is None:
             return None
         # A table expires a day after its last match, its records do not: a profile's links
@@ -856,8 +855,9 @@ def _reviews(request: Request) -> Reviews:
 def _finished(room: Room, match: int) -> str:
     """Finished match ``match``'s complete record: 404 for a match that never was, 409 for one
     still being played (its hidden cards are not everyone's yet: no review of it)."""
-    if 0 <= match < len(room.truth.records):
-        return room.truth.records[match]
+    text = room.truth.record(match)
+    if text is not None:
+        return text
     if match == room.truth.match and room.truth.started:
         raise HTTPException(409, "a review is of a finished match: this one is still being played")
     raise HTTPException(404, "no match with that number at this table")

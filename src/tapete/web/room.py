@@ -264,7 +264,7 @@ class Room:
         t = self.truth
         match = t.match if match is None else match
         if 0 <= match < len(t.records):
-            return t.records[match]
+            return t.records[match]  # None: a match without its record
         if match != t.match or not t.started:
             return None
         return self._told(
@@ -280,7 +280,7 @@ class Room:
         t = self.truth
         match = t.match if match is None else match
         names = tuple(self.names(lang))  # a seat taken or renamed since is told by its new name
-        if 0 <= match < len(t.records):
+        if t.record(match) is not None:
             return self._told(("words", match, lang, names), lambda: self._words(match, lang))
         if match == t.match and t.started:
             key = ("words", match, self.version, seat, lang, names)
@@ -292,12 +292,12 @@ class Room:
         salt) hashes to the published SHA-256 and every deal follows from it. Worked out once
         and kept, as a record's telling is: each check deals the whole match again, and the
         page of everyone at the table asks for it when the match ends."""
-        if not 0 <= match < len(self.truth.records):
+        if self.truth.record(match) is None:
             return None
         return self._told(("verify", match), lambda: self._verify(match))
 
     def _verify(self, match: int) -> dict[str, Any]:
-        rec = record.loads(self.truth.records[match])
+        rec = record.loads(self._finished(match))
         problems = record.verify_deals(rec, rec.seed_hash)
         return {
             "ok": not problems and rec.seed_hash is not None,
@@ -308,11 +308,16 @@ class Room:
             "problems": problems,
         }
 
+    def _finished(self, match: int) -> str:
+        text = self.truth.record(match)
+        assert text is not None, f"match {match} has no record"  # asked after record() said so
+        return text
+
     def _words(
         self, match: int, lang: str, seat: int | None = None, *, over: bool = True
     ) -> list[dict[str, Any]]:
         if over:
-            story = record_story(record.loads(self.truth.records[match]))
+            story = record_story(record.loads(self._finished(match)))
         else:
             story = record_story(self.record(), seat, open_hands=False)
         names, teams = self.names(lang), self.game.teams is not None

@@ -378,6 +378,9 @@ class SqlStore:
             self._match[truth.code] = truth.match
             truth.actions = [(a.seat, a.action) for a in actions[row.id]]
             truth.notes = {a.idx: a.note for a in actions[row.id] if a.note is not None}
-            truth.records = records[truth.code]
+            kept = records[truth.code]
+            # A match before this one without its record (an earlier version's rematch over a
+            # record not kept): a gap, so this match's record is still kept at its number.
+            truth.records = kept + [None] * (truth.match - len(kept))
             out.append(truth)
         return out

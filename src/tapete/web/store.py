@@ -103,7 +103,9 @@ class Truth:
     host: str | None = None  # SHA-256 of the host's token
     started: bool = False
     match: int = 0  # 0 for the first match, +1 for each rematch
-    records: list[str] = field(default_factory=list)  # finished matches, tapete-record/1 text
+    # The finished matches' tapete-record/1 texts, by match number: None for a match without
+    # one (an earlier version could leave one so), which ``record`` tells apart.
+    records: list[str | None] = field(default_factory=list)
     created: float = 0.0  # when the table was made (seconds since the epoch)
     params: dict[str, Any] | None = None  # every parameter of its rules (tapete.record.params_json)
     seed_salt: str | None = None  # the salt of the match's seed hash, secret until it is over
@@ -117,6 +119,11 @@ class Truth:
     # The log's lines said between moves (the host removed someone), in order, each with
     # "at": the number of moves played when it was said.
     asides: list[dict[str, Any]] = field(default_factory=list)
+
+    def record(self, match: int) -> str | None:
+        """Finished match ``match``'s record; None for a match not over, never played, or
+        without one."""
+        return self.records[match] if 0 <= match < len(self.records) else None
 
 
 @dataclass
