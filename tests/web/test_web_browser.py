@@ -1742,6 +1742,17 @@ def _apart(boxes: dict[str, Any]) -> None:
             assert not _overlap(a, b), (a, b)
 
 
+# Resolves once no animation runs: one that is cancelled midway (a card's rise replaced by its
+# fall when the focus or the pointer moves on) rejects its `finished`, and whatever replaced it
+# is waited for in turn.
+SETTLED = """async () => {
+  for (let i = 0; i < 20; i++) {
+    const running = document.getAnimations();
+    if (!running.length) return;
+    await Promise.all(running.map((a) => a.finished.catch(() => null)));
+  }
+}"""
+
 RISE_AND_GAP = """() => {
   const card = document.activeElement;
   return [-new DOMMatrix(getComputedStyle(card).transform).m42,
@@ -1784,7 +1795,7 @@ def test_large_cards_on_a_short_screen_keep_seats_and_the_trick_apart(
     legal = p.locator(".hand.my-turn .card-btn.legal")
     for k in range(legal.count()):
         legal.nth(k).focus()
-        p.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+        p.evaluate(SETTLED)
         assert p.evaluate("document.activeElement.matches(':focus-visible')")
         # However the cards fall into rows this deal, a card's rise is within the gap between
         # rows: in the second row it would otherwise lie over the cards of the first.

@@ -141,7 +141,8 @@ def test_a_stand_in_is_said_once_in_a_rematch_after_its_person_came_back_in_the_
         await room.control(ana, "rematch", {"match": 0})
         await play_to_the_end()
         said = [n for n in notes if not n.get("quiet")]
-        assert len(notes) == 3 and said == [{"kind": "stand_in", "seat": 1}], notes
+        # every move of hers in the rematch (a tie may add a deal) has its note, one said
+        assert len(notes) >= 3 and said == [{"kind": "stand_in", "seat": 1}], notes
         assert room.log.count({"kind": "stand_in", "seat": 1}) == 1
 
     asyncio.run(scenario())
