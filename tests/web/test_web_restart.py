@@ -243,7 +243,8 @@ def test_the_host_removing_a_player_is_said_to_everyone_and_after_a_restart(
         again = spanish.expect("view")["log"]
         # in its place: the earlier lines name Bea's seat as it is now, a bot's
         assert again.count(said) == 1 and again.index(said) == heard.index(said) == len(heard) - 1
-        assert len(again) == len(heard), (again, heard)
+        # the stand-in may have bid before the server stopped: nothing else follows the line
+        assert all(line.startswith("bot 2") for line in again[len(heard) :]), (again, heard)
         lines = portuguese.expect("view")["log"]
         spanish.close()
         portuguese.close()
