@@ -30,6 +30,12 @@ from tapete.web.store import Store
 Message = dict[str, Any]
 
 
+def stand_in_note(name: str) -> str:
+    """The log's English line when a bot stands in for ``name``, away from their seat: what
+    the web tests wait for and count (said once a match, whatever happens to the seat)."""
+    return f"{name} is away: a bot plays for them until they are back"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

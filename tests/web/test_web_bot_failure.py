@@ -14,7 +14,7 @@ import pytest
 from tapete.game import Action
 from tapete.games import pocha
 from tapete.web.store import MemoryStore
-from webclient import running
+from webclient import running, stand_in_note
 
 
 class Raising:
@@ -131,7 +131,7 @@ def test_a_failing_stand_in_says_who_is_away_and_that_it_failed_once_each_in_ord
     """Bea never comes and the bot standing in for her fails at every move: the log says she
     is away once, before the first of her moves, and then that a random move was played for
     her before each of them (her stand-in line is not lost to the failure, nor said again)."""
-    away = "Bea is away: a bot plays for them until they are back"
+    away = stand_in_note("Bea")
     failed = f"Bea {FAILED['en']}"
     with running(players={"medium": Raising()}) as server:
         table = server.create(

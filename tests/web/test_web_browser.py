@@ -20,7 +20,7 @@ import pytest
 import tapete
 from tapete.games import ENTRIES
 from tapete.i18n import tr
-from webclient import Network, Server, play_to_the_end, running
+from webclient import Network, Server, play_to_the_end, running, stand_in_note
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -2263,7 +2263,7 @@ def test_a_friend_back_from_a_closed_tab_reads_which_moves_a_bot_made_for_them(
     bea.wait_for_selector(".hand .card-btn")
     friend = bea.context
     bea.close()  # the tab, not the browser: the seat token stays
-    said = ".log li:has-text('Bea is away: a bot plays for them until they are back')"
+    said = f".log li:has-text('{stand_in_note('Bea')}')"
     rng = random.Random(8)
     play_until(ana, ".summary:not([hidden])", rng)
     assert ana.locator(said).count() == 1  # said once, not at each of its moves

@@ -34,7 +34,16 @@ from conftest import _pg_admin, database_url
 from tapete.store import Store as Database
 from tapete.web.cluster import Cluster
 from tapete.web.ratelimit import SHARED_RETRY
-from webclient import Client, Gate, Server, free_port, open_socket, own_redis, process
+from webclient import (
+    Client,
+    Gate,
+    Server,
+    free_port,
+    open_socket,
+    own_redis,
+    process,
+    stand_in_note,
+)
 
 REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
 
@@ -1110,7 +1119,7 @@ def test_a_stand_in_is_said_again_when_another_server_started_the_rematch(
 ) -> None:
     """The server driving a table says a stand-in once a match: in a rematch another server
     started, it once said nothing, and the person back read the bot's moves as their own."""
-    said = "Bea is away: a bot plays for them until they are back"
+    said = stand_in_note("Bea")
     ports = [free_port(), free_port()]
     driver, other = (Server(f"http://127.0.0.1:{p}", None, None) for p in ports)  # type: ignore[arg-type]
     with ExitStack() as stack:
@@ -1207,7 +1216,7 @@ def test_a_timer_move_and_a_stand_in_are_said_once_on_every_server(
     watcher on the other server, and a server started after the match (which reads the table
     from the database), say each of those lines where Ana read it, once."""
     timed_out = "Ana ran out of time: a move was played for them"
-    stand_in = "Bea is away: a bot plays for them until they are back"
+    stand_in = stand_in_note("Bea")
     with servers(pg_url, prefix, tmp_path, 2) as (one, two):
         made = one.create(
             "pocha",

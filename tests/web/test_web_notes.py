@@ -11,10 +11,10 @@ from typing import Any
 
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig
-from webclient import Client, Inbox, Server, free_port, process
+from webclient import Client, Inbox, Server, free_port, process, stand_in_note
 
 TIMED_OUT = "Ana ran out of time: a move was played for them"
-STAND_IN = "Bea is away: a bot plays for them until they are back"
+STAND_IN = stand_in_note("Bea")
 
 
 def lines(client: Client) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tapete.store import Store as Database
-from webclient import Client, Server, free_port, open_socket, process
+from webclient import Client, Server, free_port, open_socket, process, stand_in_note
 
 
 class Table:
@@ -160,7 +160,7 @@ def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
     """Bea never comes, so a bot stands in for her, and the log says so; the server restarts
     mid-match and her stand-in plays on: the log once said it again, after the restart, as if
     she had come back and gone meanwhile."""
-    said = "Bea is away: a bot plays for them until they are back"
+    said = stand_in_note("Bea")
     db, port, log = f"sqlite:///{tmp_path / 'tapete.db'}", free_port(), tmp_path / "server.log"
     server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
     with process(port, db, log, ["--bot-processes", "0"]) as proc:

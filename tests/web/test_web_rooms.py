@@ -16,7 +16,7 @@ from tapete.record import Recorder, dumps
 from tapete.web.protocol import Limits
 from tapete.web.rooms import Room, Rooms, token_hash
 from tapete.web.store import MemoryStore, Options, SeatConfig, Truth
-from webclient import Client, Inbox, Network, Server, open_socket, running
+from webclient import Client, Inbox, Network, Server, open_socket, running, stand_in_note
 
 
 def test_a_restart_replays_every_table_from_the_store() -> None:
@@ -428,7 +428,7 @@ def test_a_stand_in_is_said_once_a_match_and_again_in_the_rematch(server: Server
     ana.hello(code, str(table["token"]))
     time.sleep(0.3)
     ana.send({"type": "start"})
-    said = "Bea is away: a bot plays for them until they are back"
+    said = stand_in_note("Bea")
     for match in (0, 1):
         lines: list[str] = []
         while True:
