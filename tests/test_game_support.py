@@ -412,6 +412,30 @@ def test_a_deck_order_may_be_given_as_card_text(spec: str) -> None:
         game.new_state(seed=1, decks=[[None]])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize("decks", [None, 7, "1o 2o", [None], [7], ["1o", "2o"], [b"1o"]])
+def test_decks_of_the_wrong_shape_are_refused_naming_decks(decks: Any) -> None:
+    """``decks`` is a list of deck orders: text was read a character at a time ("'1' is not a
+    card"), and a number or None refused by Python's own words ("'int' object is not
+    iterable"), none of them naming the field."""
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    with pytest.raises(tapete.SpecError, match=r"^decks=.* is not accepted: a list of deck") as e:
+        game.new_state(seed=1, decks=decks)
+    assert e.value.param == "decks"
+    from tapete.i18n import spec_text
+
+    assert spec_text("es", e.value).endswith("cada uno una lista de cartas")
+
+
+def test_decks_may_be_any_iterable_of_orders() -> None:
+    """Tuples, lists, a generator or a NumPy array of deck orders deal alike."""
+    np = pytest.importorskip("numpy")
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    order = list(reversed(game.deck.cards))
+    expected = repr(game.new_state(seed=1, decks=[order]))
+    for decks in ((tuple(order),), (o for o in [order]), np.array([order])):
+        assert repr(game.new_state(seed=1, decks=decks)) == expected
+
+
 @pytest.mark.parametrize("rng", [7, None, "seed"])
 def test_sample_state_names_the_random_source_it_needs(rng: Any) -> None:
     game = tapete.load("tute")

@@ -43,7 +43,7 @@ import random
 import types
 import typing
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import (
@@ -471,7 +471,7 @@ class Game(Generic[S, V]):
         if dealer is not None and integer(dealer) is None:  # True or "1" is no seat
             last = self.players - 1
             check(False, "dealer", dealer, "a seat from 0 to {last}, or none", last=last)
-        orders = tuple(tuple(_card(c, self._french) for c in d) for d in decks)
+        orders = tuple(tuple(_card(c, self._french) for c in d) for d in _orders(decks))
         first = None if dealer is None else integer(dealer)
         return self.rules.new_state(self.params, Setup(number, orders, first))
 
@@ -698,6 +698,29 @@ def integer(value: object) -> int | None:
         return int(index())
     except TypeError:  # an array that is not a scalar
         return None
+
+
+def _orders(decks: object) -> list[Iterable[Card | str]]:
+    """``decks`` checked for its shape: a list of deck orders, one a deal, each a list of cards
+    (or any other iterable, a NumPy array too). Text (``"1o 2o"``, or one order given as a list
+    of card texts where a list of orders is asked for) would otherwise be read a character at a
+    time, and a number or None be refused by Python's words, not by a sentence naming ``decks``.
+    """
+
+    def listed(value: object) -> bool:
+        return isinstance(value, Iterable) and not isinstance(value, str | bytes)
+
+    orders: list[Iterable[Card | str]] | None = list(decks) if listed(decks) else None  # type: ignore[call-overload]
+    if orders is not None and all(listed(order) for order in orders):
+        return orders
+    shown = repr(decks)
+    raise SpecError(
+        ACCEPTED,
+        param="decks",
+        name="decks",
+        value=shown if len(shown) <= 60 else shown[:57] + "...",
+        accepted=Phrase("a list of deck orders, one a deal, each a list of cards"),
+    )
 
 
 def _card(card: Card | str, french: bool) -> Card:
