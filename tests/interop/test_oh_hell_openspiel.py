@@ -63,6 +63,31 @@ def test_a_number_outside_the_shape_is_refused_not_mapped_to_another(
             shape.action_to_openspiel(number)
 
 
+@pytest.mark.parametrize("dealer", [-1, 4, True, 1.0, "0"])
+def test_a_dealer_not_at_the_table_is_refused_by_setup(dealer: object) -> None:
+    """``setup`` once made a Setup with any dealer (-1, 4 at a table of four), refused only
+    later by ``new_state``, after a deck laid out for the wrong dealer."""
+    shape = OhHellShape()
+    with pytest.raises(ValueError, match="is not a seat of this shape: 0 to 3"):
+        shape.setup(dealer, list(range(37)))  # type: ignore[arg-type]
+    assert shape.setup(3, list(range(37))).dealer == 3
+
+
+@pytest.mark.parametrize("number", [True, False, 1.0, "1", None])
+def test_what_is_not_a_whole_number_is_no_card_or_action(number: object) -> None:
+    """``True`` was mapped as card 1 (the 5 of diamonds) and a float failed on Python's
+    words: each mapping names what it takes."""
+    shape = OhHellShape()
+    for mapping in (
+        shape.card_from_openspiel,
+        shape.card_to_openspiel,
+        shape.action_from_openspiel,
+        shape.action_to_openspiel,
+    ):
+        with pytest.raises(TypeError, match="is a whole number, not"):
+            mapping(number)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.spec)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from tapete.cards import Card, french
 from tapete.chance import dealt_order
-from tapete.game import Action, Setup
+from tapete.game import Action, Setup, integer
 from tapete.games.pocha import BID
 
 __all__ = ["OhHellShape"]
@@ -88,6 +88,7 @@ class OhHellShape:
 
     def card_from_openspiel(self, card: int) -> Card:
         """tapete's card for OpenSpiel's card ``card``; ValueError for a number of no card."""
+        card = _number(card, "card")
         if not 0 <= card < self.suits * self.ranks:
             raise ValueError(
                 f"OpenSpiel card {card} is not in this shape: 0 to {self.suits * self.ranks - 1}"
@@ -97,6 +98,7 @@ class OhHellShape:
 
     def card_to_openspiel(self, card: Card) -> int:
         """OpenSpiel's card for tapete's ``card``; ValueError for a card not in this deck."""
+        card = _number(card, "card")
         if card not in french(self.suits, self.ranks).cards:
             raise ValueError(f"{card} is no card of the deck of {self.spec}")
         return self._deck_ranks.index(card & 15) * self.suits + (card >> 4) - 4
@@ -105,6 +107,7 @@ class OhHellShape:
         """tapete's action for OpenSpiel's bid or play ``action``; ValueError for a number
         outside OpenSpiel's actions of this shape (cards, then bids 0 to ``tricks``)."""
         cards = self.suits * self.ranks
+        action = _number(action, "action")
         if cards <= action <= cards + self.tricks:
             return BID + action - cards
         if 0 <= action < cards:
@@ -117,6 +120,7 @@ class OhHellShape:
     def action_to_openspiel(self, action: Action) -> int:
         """OpenSpiel's action for tapete's bid or play ``action``; ValueError for anything
         else (a bid past ``tricks``, a card not in this deck)."""
+        action = _number(action, "action")
         if BID <= action <= BID + self.tricks:
             return self.suits * self.ranks + action - BID
         if action >= BID:
@@ -135,6 +139,12 @@ class OhHellShape:
         >>> format_cards(setup.decks[0])  # seat 0, first after the dealer, takes the top card
         '8c 9c Tc Jc Qc Kc Ac'
         """
+        seat = integer(dealer)
+        if seat is None or not 0 <= seat < self.players:  # else refused only at new_state
+            raise ValueError(
+                f"dealer {dealer!r} is not a seat of this shape: 0 to {self.players - 1}"
+            )
+        dealer = seat
         cards = [self.card_from_openspiel(c) for c in dealt]
         hand_cards = self.players * self.tricks
         if len(cards) != hand_cards + 1:
@@ -143,3 +153,13 @@ class OhHellShape:
         deck = french(self.suits, self.ranks).cards
         order = dealt_order(hands, first=(dealer + 1) % self.players, then=cards[-1:], deck=deck)
         return Setup(seed=seed, decks=(order,), dealer=dealer)
+
+
+def _number(value: object, kind: str) -> int:
+    """``value`` as an int (NumPy's integers too); TypeError naming ``kind`` for a bool, a
+    float or text, which would otherwise be mapped as some card (``True`` as card 1) or fail
+    on Python's own words."""
+    number = integer(value)
+    if number is None:
+        raise TypeError(f"an OpenSpiel or tapete {kind} is a whole number, not {value!r}")
+    return number
