@@ -385,6 +385,31 @@ def test_replaying_what_is_not_a_record_says_what_to_give(value: Any) -> None:
         record.replay(value)
 
 
+@pytest.mark.parametrize("value", ["out.json", None, {"format": "tapete-record/1"}])
+def test_every_function_of_a_record_says_what_to_give_it(value: Any) -> None:
+    """``cut``, ``redact``, ``dumps`` and ``verify_deals`` given what is no record failed on
+    "'NoneType' object has no attribute 'redacted'"; each says, as ``replay`` does, what it
+    takes, and what it was given."""
+    kind = type(value).__name__
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("cut", lambda: record.cut(value, 3)),
+        ("redacted", lambda: record.redact(value, 0)),
+        ("written", lambda: record.dumps(value)),
+        ("checked", lambda: record.verify_deals(value)),
+        ("replayed", lambda: list(record.steps(value))),
+    ]
+    for verb, call in calls:
+        expected = rf"a Record is {verb} \(record\.loads or record\.read one\), not a {kind}"
+        with pytest.raises(TypeError, match=expected):
+            call()
+
+
+def test_verify_deals_takes_the_published_hash_as_text() -> None:
+    """A hash given as a number failed on "'int' object has no attribute 'lower'"."""
+    with pytest.raises(TypeError, match="seed_hash is the published SHA-256 in hex"):
+        record.verify_deals(finished(), 5)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("seat", [0, None])
 def test_a_seat_s_record_is_refused_for_what_it_is_wherever_a_match_is_dealt_again(
     seat: int | None,
