@@ -465,6 +465,25 @@ def test_a_chance_outcome_not_on_offer_is_named() -> None:
         state.apply_action(first)
 
 
+@pytest.mark.parametrize(
+    ("spec", "error", "words"),
+    [
+        ("pocha(players=9)", tapete.errors.SpecError, "players=9 is not accepted"),
+        ("pocha(", tapete.errors.SpecError, "is not a game spec"),
+        (None, TypeError, "a spec is text"),
+        (3, TypeError, "a spec is text"),
+    ],
+)
+def test_spec_param_refuses_what_tapete_refuses_naming_it(
+    spec: object, error: type[Exception], words: str
+) -> None:
+    """``spec_param(None)`` failed on ``'NoneType' object has no attribute 'replace'``, and a
+    spec tapete refuses was written out, to be refused only when OpenSpiel loaded it."""
+    with pytest.raises(error, match=words):
+        openspiel.spec_param(spec)  # type: ignore[arg-type]
+    assert openspiel.spec_param("pocha(players=4)") == "pocha"  # the canonical spec
+
+
 def test_a_registered_game_refuses_the_spec_of_another_game() -> None:
     openspiel.register()
     with pytest.raises(tapete.errors.SpecError, match="tapete_pocha plays pocha specs, not tute"):

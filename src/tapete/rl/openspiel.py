@@ -55,8 +55,15 @@ def spec_param(spec: str) -> str:
     'pocha{players:3;schedule:[1;2]}'
     >>> spec_of_param(spec_param("pocha(players=3, schedule=[1, 2])"))
     'pocha(players=3, schedule=[1, 2])'
+
+    The spec is checked and written canonically first, so one tapete refuses is refused here
+    (a ``SpecError`` naming the field; a ``TypeError`` for what is not text), not when
+    OpenSpiel loads the game, and spellings of one game give one string:
+
+    >>> spec_param("pocha(schedule=[1,2], players=3)")
+    'pocha{players:3;schedule:[1;2]}'
     """
-    text = spec.replace(", ", ";").replace(",", ";").replace("=", ":")
+    text = load_game(spec).spec.replace(", ", ";").replace(",", ";").replace("=", ":")
     return text.replace("(", "{").replace(")", "}")
 
 
