@@ -334,6 +334,26 @@ def test_a_seat_that_is_no_bot_is_refused_before_the_match() -> None:
         play(game, ["random", 7, "random"], seed=1)  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize("seats", ["random", None, 3])
+def test_seats_that_are_no_list_are_refused_saying_what_to_give(seats: Any) -> None:
+    """``play(game, "random")`` was counted as six seats, one a letter ("needs 3 seats, not
+    6"), and None failed on Python's ``len``."""
+    from tapete.match import play
+
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    expected = r"seats is a list, one bot level or agent a seat, such as \['random', 'random',"
+    with pytest.raises(TypeError, match=expected):
+        play(game, seats, seed=1)
+
+
+def test_play_takes_a_game_not_its_spec() -> None:
+    """A spec's text failed on "'str' object has no attribute 'players'"."""
+    from tapete.match import play
+
+    with pytest.raises(TypeError, match=r"play takes a Game, such as tapete\.load\('pocha'\)"):
+        play("pocha", ["random"] * 4, seed=1)  # type: ignore[arg-type]
+
+
 def test_another_games_state_or_view_is_named_as_such() -> None:
     truco_game, pocha_game = tapete.load("truco"), tapete.load("pocha")
     state = pocha_game.new_state(seed=1)

@@ -457,7 +457,7 @@ class Game(Generic[S, V]):
         self,
         seed: int = 0,
         *,
-        decks: Sequence[Sequence[Card | str]] = (),
+        decks: Iterable[Iterable[Card | str]] = (),
         dealer: int | None = None,
     ) -> S:
         number = integer(seed)

@@ -91,6 +91,9 @@ def play(
     (a person) has moved and each time one is about to be asked for a move: to keep it where
     a crash cannot take it.
     """
+    if not isinstance(game, Game):  # a spec's text, say: it has no seats to count
+        kind = type(game).__name__
+        raise TypeError(f"play takes a Game, such as tapete.load('pocha'), not a {kind}")
     agents, infos = _agents(game, seats, names)
     state = game.new_state(seed, decks=decks, dealer=dealer)
     recorder = Recorder(game, state, seed, infos)
@@ -139,6 +142,13 @@ def resume(
 def _agents(
     game: Game[Any, Any], seats: Sequence[Agent | str], names: Sequence[str] | None
 ) -> tuple[list[Agent], list[SeatInfo]]:
+    if isinstance(seats, str) or not isinstance(seats, Sequence):
+        # "random" alone was counted as six seats, one a letter
+        n = game.players
+        raise TypeError(
+            f"seats is a list, one bot level or agent a seat, such as {['random'] * n!r},"
+            f" not {seats!r}"
+        )
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
     for seat, given in enumerate(seats):
