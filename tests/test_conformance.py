@@ -415,6 +415,90 @@ MALFORMED_TEXT = (
 NOT_ACTIONS = (None, 1.5, float("nan"), True, [1], (1,), b"bid 1", {"play": 1})
 
 
+# Text made of the notation's own words, numbers and cards, and of anything else: the fixed lists
+# above name the known slips, these find the ones nobody thought of.
+NOTATION_WORDS = (
+    *("bid", "play", "raise", "accept", "run", "bet", "call", "pass", "swap", "sing", "tute"),
+    *("trump", "none", "down", "oros", "copas", "espadas", "bastos", "c", "d", "h", "s"),
+    *("1o", "12b", "7e", "3c", "Ah", "Td", "2c", "9s", "0", "1", "2", "3", "07", "99", "-1"),
+)
+ANY_TEXT = st.text(max_size=12) | st.lists(
+    st.sampled_from(NOTATION_WORDS) | st.text(max_size=3), max_size=4
+).map(" ".join)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), texts=st.lists(ANY_TEXT, min_size=1, max_size=8))
+def test_any_text_is_an_action_that_writes_back_or_is_refused_changing_nothing(
+    spec: str, seed: int, texts: list[str]
+) -> None:
+    """Whatever text ``parse_action`` reads names an action whose written form reads back as
+    it; all else is InvalidActionError. Given to ``apply`` and ``why_illegal`` at a decision,
+    text is that action's verdict or InvalidActionError, and a refusal leaves the state as it
+    was."""
+    game = tapete.load(spec)
+    path = random_playout(game, seed)
+    state = path[random.Random(seed).randrange(len(path))][0]
+    before = fingerprint(state)
+    for text in texts:
+        try:
+            action = game.parse_action(text)
+        except tapete.InvalidActionError:
+            with pytest.raises(tapete.InvalidActionError):
+                game.apply(state, text)
+            continue
+        assert game.parse_action(game.format_action(action)) == action, text
+        if game.why_illegal(state, text) is not None:
+            with pytest.raises(tapete.IllegalActionError):
+                game.apply(state, text)
+    assert fingerprint(state) == before, "a refused text changed the state"
+
+
+SPEC_WORDS = st.sampled_from(
+    ["players", "deck", "schedule", "min_players", "max_players", "rank_order", "chips", "x"]
+)
+SPEC_VALUES = st.sampled_from(
+    ["3", "4", "0", "-1", "true", "none", "[1, 2]", "[]", "48", "french", "natural", "'3'", "3.0"]
+)
+ANY_SPEC = st.text(max_size=20) | st.builds(
+    lambda name, pairs: name + (f"({', '.join(f'{k}={v}' for k, v in pairs)})" if pairs else ""),
+    st.sampled_from(sorted(ENTRIES)),
+    st.lists(st.tuples(SPEC_WORDS, SPEC_VALUES), max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANY_SPEC)
+def test_any_spec_text_is_a_game_with_a_canonical_spec_or_is_refused(text: str) -> None:
+    """A spec ``load`` reads gives a game whose canonical spec, and whose changed parameters
+    given as keywords, load the same game; all else is SpecError, never another exception."""
+    try:
+        game = tapete.load(text)
+    except tapete.SpecError:
+        return
+    assert tapete.load(game.spec) == game and tapete.load(game.spec).spec == game.spec
+    assert tapete.load(game.name, **game.changes) == game
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANY_TEXT, french=st.booleans())
+def test_any_card_text_is_a_card_that_writes_back_or_is_refused(text: str, french: bool) -> None:
+    """``parse_card`` and ``CardSet.parse`` read a card, or cards, whose text reads back as
+    them, or refuse with InvalidActionError."""
+    try:
+        card = tapete.parse_card(text, french)
+    except tapete.InvalidActionError:
+        pass
+    else:
+        assert tapete.parse_card(tapete.format_card(card), french) == card
+    try:
+        cards = CardSet.parse(text, french)
+    except tapete.InvalidActionError:
+        return
+    assert CardSet.parse(str(cards), french) == cards
+
+
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_what_format_action_writes_parse_action_reads_back(spec: str) -> None:
     """Every int either has text that reads back as that int, or is refused: a card of another
