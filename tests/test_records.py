@@ -387,9 +387,9 @@ def test_replaying_what_is_not_a_record_says_what_to_give(value: Any) -> None:
 
 @pytest.mark.parametrize("value", ["out.json", None, {"format": "tapete-record/1"}])
 def test_every_function_of_a_record_says_what_to_give_it(value: Any) -> None:
-    """``cut``, ``redact``, ``dumps`` and ``verify_deals`` given what is no record failed on
-    "'NoneType' object has no attribute 'redacted'"; each says, as ``replay`` does, what it
-    takes, and what it was given."""
+    """``cut``, ``redact``, ``dumps``, ``verify_deals`` and ``resume`` given what is no record
+    failed on "'NoneType' object has no attribute 'redacted'" (or 'seed'); each says, as
+    ``replay`` does, what it takes, and what it was given."""
     kind = type(value).__name__
     calls: list[tuple[str, Callable[[], object]]] = [
         ("cut", lambda: record.cut(value, 3)),
@@ -397,6 +397,7 @@ def test_every_function_of_a_record_says_what_to_give_it(value: Any) -> None:
         ("written", lambda: record.dumps(value)),
         ("checked", lambda: record.verify_deals(value)),
         ("replayed", lambda: list(record.steps(value))),
+        ("resumed", lambda: resume(value, ["random"] * 4)),
     ]
     for verb, call in calls:
         expected = rf"a Record is {verb} \(record\.loads or record\.read one\), not a {kind}"

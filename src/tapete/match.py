@@ -19,7 +19,15 @@ from typing import Any, Protocol
 from tapete import bots
 from tapete.errors import IllegalActionError, RecordError
 from tapete.game import Action, Game, Seat
-from tapete.record import Record, Recorder, SeatInfo, recorded_game, replay, steps
+from tapete.record import (
+    Record,
+    Recorder,
+    SeatInfo,
+    check_record,
+    recorded_game,
+    replay,
+    steps,
+)
 
 __all__ = ["AbandonedError", "Agent", "choose_or_stand_in", "play", "resume", "seat_rng"]
 
@@ -124,6 +132,7 @@ def resume(
     >>> again.deals[0] == whole.deals[0], len(again.deals), again.result is not None
     (True, 2, True)
     """
+    check_record(record, "resumed")
     if record.seed is None:
         raise RecordError("the record has no seed: its next deals cannot be known")
     checked = list(steps(record))

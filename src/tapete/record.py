@@ -339,7 +339,7 @@ def redact(record: Record, seat: Seat | None) -> Record:
     >>> mine.seed, mine.deals[0].deck, [len(h) for h in mine.deals[0].hands], mine.redacted
     (None, (), [0, 2, 0, 0], {'seat': 1})
     """
-    _given(record, "redacted")
+    check_record(record, "redacted")
     game, state = _start(record)
     seen = SeatRecorder(game, state, record.seats, seat)
     for _, _, who, action, after in steps(record):
@@ -357,7 +357,7 @@ def redact(record: Record, seat: Seat | None) -> Record:
 
 def dumps(record: Record) -> str:
     """The record as compact JSON, one deal a line, so diffs and ``grep`` stay readable."""
-    _given(record, "written")
+    check_record(record, "written")
     doc = record.to_json()
     deals = doc.pop("deals")
     head = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
@@ -785,7 +785,7 @@ def cut(record: Record, moves: int) -> Record:
     >>> half.result, [len(d.actions) for d in half.deals], half.deals[0] == whole.deals[0]
     (None, [6, 1], True)
     """
-    _given(record, "cut")
+    check_record(record, "cut")
     if integer(moves) is None or moves < 0:
         raise ValueError(f"a record is cut after 0 or more decisions, not {moves!r}")
     game, start = _start(record)
@@ -1054,7 +1054,7 @@ def _mapping(value: Any) -> dict[str, Any]:
 _DEALT = ("dealer", "deck", "hands", "upcard", "stock")
 
 
-def _given(record: object, verb: str) -> None:
+def check_record(record: object, verb: str) -> None:
     """A TypeError unless ``record`` is a ``Record``: said as "a Record is ``verb``", before
     anything is read from it (a dict or None otherwise failed on a missing attribute)."""
     if not isinstance(record, Record):
@@ -1066,7 +1066,7 @@ class _Check:
     """Replays a record next to a Recorder fed by the engine, and compares the two as they grow."""
 
     def __init__(self, record: Record) -> None:
-        _given(record, "replayed")
+        check_record(record, "replayed")
         self.record = record
         # A record cut short (``salvage``): its last deal's events and score, its next deal
         # and its result were never written, so only its moves are compared there.
@@ -1270,7 +1270,7 @@ def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
     >>> verify_deals(rec)
     []
     """
-    _given(record, "checked")
+    check_record(record, "checked")
     if seed_hash is not None and not isinstance(seed_hash, str):
         kind = type(seed_hash).__name__
         raise TypeError(f"seed_hash is the published SHA-256 in hex (text), not a {kind}")
