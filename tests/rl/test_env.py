@@ -128,6 +128,18 @@ def test_a_record_folder_that_cannot_be_made_is_refused_with_the_environment(
     assert made.is_dir()
 
 
+@pytest.mark.parametrize("folder", ["", "  "])
+def test_an_empty_record_folder_is_refused_not_read_as_the_current_one(
+    folder: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``record=""`` was the current folder: every episode's record written wherever the
+    script ran."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"record='\s*' is not accepted: .*None for no records"):
+        tapete.rl.env("pocha(players=3, schedule=[1])", record=folder)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_reset_with_a_seed_deals_the_same_match_and_another_seed_another() -> None:
     env = tapete.rl.env("pocha(players=3, schedule=[5])")
     first = []

@@ -294,6 +294,11 @@ def _record_folder(record: object) -> Path:
         raise TypeError(
             f"record={record!r} is not accepted: a folder to write each episode's record in"
         )
+    if not str(record).strip():  # Path("") is the current folder: episodes strewn there
+        raise ValueError(
+            f"record={record!r} is not accepted: a folder to write each episode's record in"
+            " (None for no records)"
+        )
     folder = Path(record)
     try:
         folder.mkdir(parents=True, exist_ok=True)
