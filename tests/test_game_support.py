@@ -432,6 +432,26 @@ def test_a_deck_order_may_be_given_as_card_text(spec: str) -> None:
         game.new_state(seed=1, decks=[[None]])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "pocha(players=" + "-" * 3000 + "3)",  # our parser's recursion
+        "pocha(players=" + "-" * 200_000 + "3)",  # Python's parser: MemoryError
+        "pocha(players=" + "not " * 2000 + "3)",
+        "pocha(schedule=" + "[" * 3000 + "]" * 3000 + ")",
+    ],
+)
+def test_a_spec_nested_too_deep_is_refused_as_no_spec(spec: str) -> None:
+    """A value of thousands of minus signs or brackets raised RecursionError (or MemoryError)
+    out of ``tapete.load``, ``tapete play SPEC`` and a record's ``game``; the refusal quotes
+    the start of the text, not all of it."""
+    with pytest.raises(tapete.SpecError, match=r"is not a game spec: write name") as refused:
+        tapete.load(spec)
+    assert len(str(refused.value)) < 200
+    with pytest.raises(tapete.SpecError, match=r"is not a bot"):
+        bots.load(spec.replace("pocha(players=", "hard(ms=").replace("pocha(", "hard("))
+
+
 @pytest.mark.parametrize("decks", [None, 7, "1o 2o", [None], [7], ["1o", "2o"], [b"1o"]])
 def test_decks_of_the_wrong_shape_are_refused_naming_decks(decks: Any) -> None:
     """``decks`` is a list of deck orders: text was read a character at a time ("'1' is not a

@@ -809,22 +809,33 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     """
     if not isinstance(spec, str):
         raise TypeError(f"a spec is text, such as 'pocha(players=3)', not {spec!r}")
+    # ValueError: an int too long to read. RecursionError and MemoryError: a value nested too
+    # deep for Python's parser or for ours (two thousand minus signs, as many brackets).
+    too_deep = (RecursionError, MemoryError)
     try:
         tree = ast.parse(spec.strip(), mode="eval").body
-    except (SyntaxError, ValueError):  # ValueError: an int too long to read
-        raise SpecError(NOT_A_SPEC, spec=repr(spec)) from None
+    except (SyntaxError, ValueError, *too_deep):
+        raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec))) from None
     if isinstance(tree, ast.Name):
         return tree.id, {}
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or tree.args:
-        raise SpecError(NOT_A_SPEC, spec=repr(spec))
+        raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec)))
     params: dict[str, ParamValue] = {}
     for keyword in tree.keywords:
         if keyword.arg is None:
             raise SpecError("{spec}: parameters are written key=value", spec=repr(spec))
         if keyword.arg in params:
             raise SpecError("{spec}: {name} is given twice", spec=repr(spec), name=keyword.arg)
-        params[keyword.arg] = _spec_value(keyword.arg, keyword.value)
+        try:
+            params[keyword.arg] = _spec_value(keyword.arg, keyword.value)
+        except too_deep:
+            raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec))) from None
     return tree.func.id, params
+
+
+def _cut(text: str, most: int = 80) -> str:
+    """``text`` as a refusal quotes it: whole up to ``most`` characters, else its start."""
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 NOT_A_SPEC = "{spec} is not a game spec: write name or name(key=value, ...)"
