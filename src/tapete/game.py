@@ -446,7 +446,16 @@ class Game(Generic[S, V]):
         return self.rules.deck(self.params)
 
     def parse_card(self, text: str) -> Card:
-        """A card in this game's deck from its text (``2c`` is clubs in a French deck)."""
+        """A card from its text, read as this game's deck writes cards (``2c`` is clubs in a
+        French deck, copas in a Spanish one); InvalidActionError for text that is no card.
+        Any card of any deck is read: whether it is one of this game's is
+        ``card in game.deck.cards`` (a deck order given to ``new_state`` is checked so).
+
+        >>> import tapete
+        >>> game = tapete.load("pocha")
+        >>> game.parse_card("2c"), game.parse_card("Ah") in game.deck.cards
+        (18, False)
+        """
         return parse_card(text, french=self._french)
 
     @property
