@@ -466,6 +466,31 @@ def test_decks_of_the_wrong_shape_are_refused_naming_decks(decks: Any) -> None:
     assert spec_text("es", e.value).endswith("cada uno una lista de cartas")
 
 
+@pytest.mark.parametrize(
+    ("fields", "refused"),
+    [
+        ({"seed": "x"}, r"seed=x is not accepted: a whole number \(the deals follow from it\)"),
+        ({"seed": 1.5}, r"seed=1\.5 is not accepted"),
+        ({"seed": True}, r"seed=true is not accepted"),
+        ({"dealer": "0"}, r"dealer='0' is not accepted: a seat number"),
+        ({"decks": None}, r"decks=None is not accepted: a list of deck orders"),
+        ({"decks": "ab"}, r"decks='ab' is not accepted: a list of deck orders"),
+        ({"decks": [["1o"]]}, r"a Setup's deck order holds cards as ints .* not '1o'"),
+    ],
+)
+def test_a_setup_refuses_what_new_state_refuses(fields: dict[str, Any], refused: str) -> None:
+    """``tapete.Setup`` is public, and a rules module's ``new_state`` takes it as given: a seed
+    of "x" or 1.5 dealt deals of its own, and a dealer of "0" failed comparing it to ints."""
+    with pytest.raises(tapete.SpecError, match=refused):
+        tapete.Setup(**fields)
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    order = list(game.deck.cards)
+    setup = tapete.Setup(7, [order], 1)  # type: ignore[arg-type]
+    assert setup == tapete.Setup(7, (tuple(order),), 1) and tapete.Setup(7).decks == ()
+    state = game.rules.new_state(game.params, setup)
+    assert repr(state) == repr(game.new_state(7, decks=[order], dealer=1))
+
+
 def test_decks_may_be_any_iterable_of_orders() -> None:
     """Tuples, lists, a generator or a NumPy array of deck orders deal alike."""
     np = pytest.importorskip("numpy")

@@ -113,6 +113,13 @@ class Setup:
 
     >>> len({Setup(1, [[3, 1, 2]]), Setup(1, ((3, 1, 2),))})
     1
+
+    A seed, a dealer or a card that is no whole number is refused here, a SpecError naming
+    the field, as ``Game.new_state`` refuses it (a seed of ``"x"`` once dealt its own deals).
+
+    >>> Setup(seed="7")
+    Traceback (most recent call last):
+    tapete.errors.SpecError: seed='7' is not accepted: a whole number (the deals follow from it)
     """
 
     seed: int = 0
@@ -120,7 +127,21 @@ class Setup:
     dealer: int | None = None
 
     def __post_init__(self) -> None:
-        decks = tuple(tuple(deck) for deck in self.decks)
+        # The samplers of search bots build one per sampled deal, from an int seed and no
+        # decks: that path is one type test and an empty tuple.
+        if type(self.seed) is not int:
+            seed = integer(self.seed)
+            if seed is None:
+                check(False, "seed", self.seed, "a whole number (the deals follow from it)")
+            object.__setattr__(self, "seed", seed)
+        if self.dealer is not None and type(self.dealer) is not int:
+            dealer = integer(self.dealer)
+            if dealer is None:
+                check(False, "dealer", self.dealer, "a seat number")
+            object.__setattr__(self, "dealer", dealer)
+        if self.decks == () and type(self.decks) is tuple:  # no decks: nothing to read
+            return
+        decks = tuple(tuple(_number(card) for card in deck) for deck in _orders(self.decks))
         object.__setattr__(self, "decks", decks)  # frozen: the constructor's own fix-up
 
     def first_dealer(self, players: int) -> int:
@@ -730,6 +751,21 @@ def _orders(decks: object) -> list[Iterable[Card | str]]:
         value=shown if len(shown) <= 60 else shown[:57] + "...",
         accepted=Phrase("a list of deck orders, one a deal, each a list of cards"),
     )
+
+
+def _number(card: object) -> Card:
+    """A card of a ``Setup``'s deck order: an int (NumPy's too); its text is read by
+    ``Game.new_state``, which knows the deck."""
+    if type(card) is int:
+        return card
+    number = integer(card)
+    if number is None:
+        raise SpecError(
+            "a Setup's deck order holds cards as ints (Game.new_state reads them as text too),"
+            " not {card}",
+            card=repr(card),
+        )
+    return number
 
 
 def _card(card: Card | str, french: bool) -> Card:
