@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -836,8 +837,7 @@ def test_a_record_file_that_cannot_be_written_at_the_end_is_said_where_and_why(
     assert child.stdout is not None
     while child.stdout.read(1) != ":":  # told after the move is played
         pass
-    path.unlink()
-    folder.rmdir()
+    shutil.rmtree(folder)  # the record, and the lock beside it that holds it for this match
     _, errors = child.communicate("q\n", timeout=60)
     assert child.returncode == 1
     assert f"tapete: the record could not be saved in {path}: No such file or directory" in errors
@@ -1236,34 +1236,52 @@ def test_people_sharing_the_prompt_are_named_players_in_their_language() -> None
     assert "player (" not in run.stdout
 
 
-def test_a_record_resumed_at_two_prompts_at_once_is_left_to_the_first_to_play_on(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "is being played on at another terminal (tapete process {pid})"),
+        ("es", "se está jugando en otra terminal (proceso {pid} de tapete)"),
+        ("pt", "está sendo jogado em outro terminal (processo {pid} do tapete)"),
+    ],
+)
+def test_a_record_resumed_at_a_second_prompt_is_refused_before_its_table_is_shown(
+    tmp_path: Path, lang: str, said: str
 ) -> None:
-    """Two terminals resume one save: the first to play on keeps the file; the other, at its
-    next move, is refused in its player's language and leaves the file as the first left it,
-    rather than writing its own match over it."""
+    """Two terminals resume one save: the second is refused at once, in its player's
+    language, with one line naming the file and the tapete that plays on in it, before any
+    table is shown and with a non-zero exit status; the first plays on in the file as if
+    nothing happened. So is a new match whose --record names that file."""
     path = tmp_path / "save.json"
     args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")
     left = tapete("play", *args, "--record", str(path), stdin="bid 0\nq\n")
     assert left.returncode == 1, left.stderr
-    second = subprocess.Popen(
+    half = record.read(path)
+    first = subprocess.Popen(
         [sys.executable, "-m", "tapete.cli", "play", "--resume", str(path), "--lang", "es"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert second.stdin is not None and second.stdout is not None
-    shown = b""
-    while b"tu jugada (" not in shown:  # it has read the save, and asks for its move
-        more = os.read(second.stdout.fileno(), 4096)
-        assert more, shown
-        shown += more
-    first = tapete("play", "--resume", str(path), stdin="play 6e\nq\n")
-    assert first.returncode == 1 and "kept in" in first.stderr, first.stderr
+    try:
+        assert first.stdin is not None and first.stdout is not None
+        shown = b""
+        while b"tu jugada (" not in shown:  # it has read the save, and asks for its move
+            more = os.read(first.stdout.fileno(), 4096)
+            assert more, shown
+            shown += more
+        for other in (("--resume", str(path)), (*args[:1], "--record", str(path))):
+            second = tapete("play", *other, "--plain", "--lang", lang, stdin="play 6e\nq\n")
+            assert second.returncode == 2 and second.stdout == "", second.stderr
+            told = f"tapete: {path} " + said.format(pid=first.pid)
+            assert second.stderr.startswith(told) and second.stderr.count("\n") == 1
+            assert record.read(path) == half
+        _, err = first.communicate(b"play 6e\nq\n", timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert first.returncode == 1 and "guardada en" in err.decode(), err.decode()
     kept = record.read(path)
-    _, err = second.communicate(b"play 12e\n", timeout=120)
-    said = err.decode()
-    assert second.returncode == 1, said
-    assert f"{path} tiene jugadas hechas en otro lugar" in said
-    assert "dos veces a la vez" in said and "Traceback" not in said
-    assert record.read(path) == kept
+    assert sum(len(d.actions) for d in kept.deals) > sum(len(d.actions) for d in half.deals)
+    done = tapete("play", "--resume", str(path), "--seats", "random,random,random,random")
+    assert done.returncode == 0, done.stderr  # let go of once the first is over

@@ -19,6 +19,7 @@ tapete play pocha --seats 'exec(cmd="./mybot"),medium,medium,medium'   (docs/bot
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -29,7 +30,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -488,7 +489,27 @@ def _holds(path: Path, rec: record.Record) -> bool:
         return True
 
 
+@contextlib.contextmanager
+def _holding(*files: str | Path | None) -> Iterator[None]:
+    """Hold each of ``files`` (``record.hold``) while the match is played: RecordError, naming
+    the process, when another tapete plays on in one of them."""
+    holds: list[record.Hold] = []
+    try:
+        for file in files:
+            if file is not None and all(h.path != Path(file).resolve() for h in holds):
+                holds.append(record.hold(file))
+        yield
+    finally:
+        for taken in holds:
+            taken.release()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as holding:  # the files the match is played on in, released
+        return _play(args, holding)
+
+
+def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     if args.resume and args.game:
         raise SpecError("give a game to play, or --resume FILE to go on with one; not both")
     if args.resume and args.seed is not None:
@@ -520,11 +541,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     if "human" in kinds and _terminal_app(args.plain, lang, program):
         from tapete.tui import PlayConfig, TapeteApp
 
+        resume_file = Path(args.resume) if args.resume else None
         config = PlayConfig(
-            game, tuple(kinds), seed, record_path=path, resume=resumed, notice=notice
+            game,
+            tuple(kinds),
+            seed,
+            record_path=path,
+            resume=resumed,
+            resume_file=resume_file,
+            notice=notice,
         )
-        TapeteApp(play=config, lang=args.lang).run()
-        return 0
+        app = TapeteApp(play=config, lang=args.lang)
+        app.run()  # the table holds the files it plays on in, and refuses as below
+        return app.return_code or 0
+    # One match at a time goes on in a file: refused here, before the table is shown, when
+    # another tapete plays on in the record resumed or the --record file.
+    holding.enter_context(_holding(args.resume, path))
     if notice is not None:
         print(f"tapete: {notice}", file=sys.stderr)
     # One person is "you (0)" and is told "you deal"; people sharing the prompt are players.

@@ -24,6 +24,7 @@ import io
 import json
 import os
 import stat
+import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -52,7 +53,9 @@ from tapete.games import load as load_game
 
 __all__ = [
     "FORMAT",
+    "IN_USE",
     "DealRecord",
+    "Hold",
     "Record",
     "Recorder",
     "SeatInfo",
@@ -60,6 +63,7 @@ __all__ = [
     "checked",
     "cut",
     "dumps",
+    "hold",
     "is_salt",
     "loads",
     "played_game",
@@ -718,6 +722,80 @@ def read(path: str | Path) -> Record:
         return loads(text)
     except RecordError as exc:
         raise in_file(name, exc) from None
+
+
+IN_USE = (
+    "{file} is being played on at another terminal (tapete process {pid}): go on with it"
+    " there, or quit it there first"
+)
+
+
+class Hold:
+    """This process's hold on the record file ``path`` (``hold``): released by ``release``,
+    and by the operating system when the process ends, however it ends."""
+
+    def __init__(self, path: Path, lock: Path, fd: int | None) -> None:
+        self.path, self.lock, self._fd = path, lock, fd
+
+    def release(self) -> None:
+        """Let go of the file; releasing twice does nothing."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        if sys.platform != "win32":  # Windows keeps an open file: the name stays, unheld
+            with contextlib.suppress(OSError):
+                os.unlink(self.lock)  # held while removed: nobody holds the old one meanwhile
+        os.close(fd)
+
+
+def hold(path: str | Path) -> Hold:
+    """Hold the record file ``path`` for a match played on in it, so that one match at a
+    time goes on in a file: the same save resumed at two terminals at once would have each
+    write its own moves over the other's. The hold is an exclusive lock on a hidden file
+    beside it (``.out.json.lock``, saying the holder's process id), removed on release.
+
+    Raises RecordError (``IN_USE``, naming the process) when another process, or another
+    hold of this one, has it. Where no lock file can be made (a read-only folder, one that
+    does not exist) there is nothing to hold: no match can write there either, and says so.
+    """
+    target = Path(path).resolve()  # one file, however it is named
+    lock = target.with_name(f".{target.name}.lock")
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return Hold(target, lock, None)
+        try:
+            _lock(fd)
+        except OSError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise RecordError(IN_USE, file=str(path), pid=holder or "?") from None
+        try:  # released and removed by its holder while this one waited: hold the new one
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                break
+        except OSError:
+            pass
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return Hold(target, lock, fd)
+
+
+def _lock(fd: int) -> None:
+    """An exclusive lock on open file ``fd`` that the OS drops when this process ends, or
+    OSError at once when another holds it."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        # Windows locks bytes and forbids reading them: a byte past the pid is locked.
+        os.lseek(fd, 1024, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        os.lseek(fd, 0, os.SEEK_SET)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 FOLDER = "{file} is a folder, not a record file"

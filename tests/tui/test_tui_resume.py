@@ -4,14 +4,19 @@ is saved as a record, the replay steps through it and ``--resume`` plays it to t
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import tapete
 from tapete import record
 from tapete.record import Record
-from tapete.tui import PlayConfig, TapeteApp
+from tapete.tui import PlayConfig, TapeteApp, records
 from tapete.tui.records import listing
 from tapete.tui.resume import QuitScreen
 from tapete.tui.screens import ReplayScreen, SummaryScreen, TableScreen
@@ -466,5 +471,92 @@ def test_a_save_cut_short_resumed_goes_on_in_that_same_save(tmp_path: Path) -> N
             assert record.read(path) == screen.session.record()
         assert saved_matches(tmp_path) == [path]
         assert [s.path for s in listing(tmp_path / "records")] == [path]
+
+    run(go())
+
+
+def test_a_save_cut_short_resumed_with_record_naming_another_file_goes_on_in_that_save(
+    tmp_path: Path,
+) -> None:
+    """``tapete play --resume SAVE --record OTHER`` of a save of the records folder cut short
+    by a crash: the match goes on in that save, as it would were the save whole (one entry
+    of the records list, no new save beside the damaged one), and OTHER gets its copy."""
+
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text[: text.rindex('{"seat"') + 5], encoding="utf-8")  # a crash
+        salvaged = record.salvage(path.read_text(encoding="utf-8"))
+        assert salvaged is not None
+        half, _ = salvaged
+        other = tmp_path / "other.json"
+        kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+        config = PlayConfig(
+            tapete.load(half.game),
+            kinds,
+            5,
+            record_path=other,
+            resume=half,
+            resume_file=path,
+        )
+        app = TapeteApp(play=config, data=tmp_path, lang="en", speed="instant")
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, random.Random(3))
+            screen = await settle(pilot)
+            assert screen.kept == path
+            assert record.read(path) == screen.session.record() == record.read(other)
+        assert saved_matches(tmp_path) == [path]
+        found = records.folder_records(tmp_path / "records")
+        assert [s.path for s in found.saved] == [path] and found.unreadable == []
+
+    run(go())
+
+
+def test_a_save_resumed_at_a_second_terminal_is_refused_before_its_table_opens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same save resumed while another tapete plays on in it (here at the line prompt,
+    waiting for its move): the table never opens, one line says why in the player's language,
+    the exit status is not 0, and the first goes on as if nothing happened."""
+
+    async def go() -> None:
+        await quit_half_way(tmp_path, ["y"])
+        [path] = saved_matches(tmp_path)
+        half = record.read(path)
+        first = subprocess.Popen(
+            [sys.executable, "-m", "tapete.cli", "play", "--resume", str(path), "--plain"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            assert first.stdout is not None
+            shown = b""
+            while b"your move (" not in shown:  # it holds the save, and asks for a move
+                more = os.read(first.stdout.fileno(), 4096)
+                assert more, shown
+                shown += more
+            kinds = tuple("human" if s.kind == "human" else s.bot or "" for s in half.seats)
+            game = tapete.load(half.game)
+            config = PlayConfig(game, kinds, 5, record_path=path, resume=half, resume_file=path)
+            app = TapeteApp(play=config, data=tmp_path, lang="es", speed="instant")
+            capsys.readouterr()  # what the match before said as it was saved
+            async with app.run_test() as pilot:
+                await pilot.pause()
+                assert not any(isinstance(s, TableScreen) for s in app.screen_stack)
+            assert app.return_code == 2
+            said = capsys.readouterr().err.replace("\n", "")
+            assert said.startswith(f"tapete: {path} se está jugando en otra terminal (proceso ")
+            assert f"proceso {first.pid} de tapete" in said
+            assert record.read(path) == half and saved_matches(tmp_path) == [path]
+            _, err = first.communicate(b"?\nq\n", timeout=120)
+        finally:
+            if first.poll() is None:
+                first.kill()
+                first.communicate()
+        assert first.returncode == 1 and f"kept in {path}" in err.decode(), err
+        assert record.read(path) == half
 
     run(go())

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.app import App
 from textual.theme import Theme
 
 from tapete import bots
+from tapete.errors import RecordError
 from tapete.game import Game
-from tapete.i18n import LANGUAGES, system_language
-from tapete.record import Record
+from tapete.i18n import LANGUAGES, error_text, system_language
+from tapete.record import Hold, Record, hold
 from tapete.record import write as write_record
 from tapete.tui import records
 from tapete.tui.saving import Why, why_of
@@ -64,6 +67,7 @@ class PlayConfig:
     record_path: Path | None = None  # also write the match here (``--record``); see record_file
     extra: dict[str, Any] = field(default_factory=dict)
     resume: Record | None = None  # an unfinished match to go on with (``--resume``)
+    resume_file: Path | None = None  # the file ``resume`` was read from
     number: int = 1  # the match's number at this sitting: each rematch counts one more
     notice: str | None = None  # what the player is told as the table opens (a save cut short)
 
@@ -118,6 +122,7 @@ class TapeteApp(App[None]):
             contrast=bool(contrast if contrast is not None else saved.get("contrast", False)),
         )
         self.saved_records: list[Path] = []
+        self.holds: list[Hold] = []  # the record files this app's matches are played on in
 
     @property
     def records_dir(self) -> Path:
@@ -133,11 +138,10 @@ class TapeteApp(App[None]):
             config = self.play_config
             table = TableScreen(config.session())
             resumed = config.resume
-            held = (
-                None
-                if resumed is None
-                else records.holding(self.records_dir, resumed, config.record_file)
-            )
+            source = config.resume_file or config.record_file
+            held = None if resumed is None else records.holding(self.records_dir, resumed, source)
+            if not self.hold_files(config.resume_file, config.record_file, held):
+                return
             if held is not None:
                 # The save it goes on from is written over as it is played, then at its end:
                 # the match stays one file, and one entry of the records list.
@@ -157,6 +161,38 @@ class TapeteApp(App[None]):
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
         else:
             self.push_screen(RecordsScreen())
+
+    def hold_files(self, *files: Path | None) -> bool:
+        """Hold each file a match is played on in (``tapete.record.hold``) before its table
+        opens. One another tapete plays on in already stops this one here, with one line in
+        the table's language and a non-zero exit status: two terminals going on with one
+        save would each write its own moves over the other's."""
+        for file in files:
+            if file is None or any(h.path == file.resolve() for h in self.holds):
+                continue
+            try:
+                self.holds.append(hold(file))
+            except RecordError as exc:
+                self.release_holds()
+                said = Text(f"tapete: {error_text(self.settings.lang, exc)}")
+                self.exit(return_code=2, message=said)
+                return False
+        return True
+
+    def hold_quietly(self, file: Path) -> None:
+        """Hold a file a match has just begun to be written in (its save, a rematch's
+        ``--record`` file), so that resuming it elsewhere meanwhile is refused; one already
+        held elsewhere is left to the check each write makes (``records.ours``)."""
+        with contextlib.suppress(RecordError):
+            self.holds.append(hold(file))
+
+    def release_holds(self) -> None:
+        for taken in self.holds:
+            taken.release()
+        self.holds.clear()
+
+    def on_unmount(self) -> None:
+        self.release_holds()
 
     # -- settings
 
@@ -224,6 +260,7 @@ class TapeteApp(App[None]):
         try:
             if into is None:
                 path = records.save(rec, self.records_dir)
+                self.hold_quietly(path)
             else:  # the folder made again, were it removed while the match was played
                 into.parent.mkdir(parents=True, exist_ok=True)
                 write_record(rec, into)
@@ -271,6 +308,8 @@ class TapeteApp(App[None]):
             number=config.number + 1,
         )
         self.play_config = next_config
+        if next_config.record_file is not None:
+            self.hold_quietly(next_config.record_file)
         rematch = TableScreen(next_config.session())
         lang = self.settings.lang
         told = []
