@@ -899,6 +899,37 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
     assert missing.stderr == f"tapete: {where} does not exist\n"
 
 
+def test_a_record_that_cannot_be_written_is_refused_before_it_is_resumed() -> None:
+    # Resumed without --record, the match goes on in its record: one that cannot be written
+    # (the file or its folder read-only) is said at once, with the way out, not after the
+    # match is played on and its moves lost; with --record naming another file it goes on.
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(schedule=[2, 3])"), ["random"] * 4, seed=4)
+    half = record.cut(whole, 9)
+
+    def scenario(folder: Path) -> None:
+        path = folder / "half.json"
+        record.write(half, path)
+        for barred in (path, folder):
+            barred.chmod(0o555 if barred == folder else 0o444)
+            for lang, said in (
+                ("en", "--record FILE goes on with the match in another file"),
+                ("pt", "--record ARQUIVO continua a partida em outro arquivo"),
+            ):
+                told, shown = io.StringIO(), io.StringIO()
+                args = ["play", "--resume", str(path), "--plain", "--lang", lang]
+                with contextlib.redirect_stderr(told), contextlib.redirect_stdout(shown):
+                    assert main(args) == 2
+                assert told.getvalue().startswith(f"tapete: --resume {path}: ")
+                assert told.getvalue().endswith(f"; {said}\n") and shown.getvalue() == ""
+            barred.chmod(0o755 if barred == folder else 0o644)
+        assert record.read(path) == half
+
+    where_modes_hold(scenario)
+
+
 def test_bots_alone_are_not_seated_at_a_poch_match_that_may_never_end(tmp_path: Path) -> None:
     endless = "poch(max_rounds=none)"
     alone = tapete("play", endless, "--seats", "easy,easy,easy,easy")

@@ -463,6 +463,8 @@ def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, An
     return rec, game, notice
 
 
+GO_ON_ELSEWHERE = "{why}; --record FILE goes on with the match in another file"
+
 RESUMED_ELSEWHERE = (
     "{path} holds moves played elsewhere since this match went on from it (the same record"
     " resumed twice at once): it is left to that match, and this one stops here"
@@ -530,8 +532,12 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     path = _out_path("--record", args.record) if args.record is not None else None
     if path is None and args.resume:
         # A resumed match goes on in the record it came from, move by move as a --record file
-        # is kept: a second crash loses none of the moves played since.
-        path = Path(args.resume)
+        # is kept: a second crash loses none of the moves played since. One that cannot be
+        # written is said now, as a --record file is, not once the match is played on.
+        try:
+            path = _out_path("--resume", args.resume)
+        except SpecError as exc:
+            raise SpecError(GO_ON_ELSEWHERE, why=exc.phrase) from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if resumed is not None and resumed.seed is not None:
         seed = resumed.seed

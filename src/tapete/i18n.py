@@ -903,6 +903,7 @@ _ES: dict[str, str] = {
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: la carpeta {folder} no existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: no se puede escribir en la carpeta {folder}",
     "{option} {file}: the file is not writable": "{option} {file}: no se puede escribir en el archivo",
+    "{why}; --record FILE goes on with the match in another file": "{why}; --record ARCHIVO sigue la partida en otro archivo",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tiene los asientos del 0 al {last}",
     # tapete replay and tapete play at the line prompt
     "replay checked: every deal, decision, event and score matches the engine": "repetición comprobada: cada reparto, decisión, evento y puntuación coincide con el motor del juego",
@@ -1890,6 +1891,7 @@ _PT: dict[str, str] = {
     "{option} {file}: the folder {folder} does not exist": "{option} {file}: a pasta {folder} não existe",
     "{option} {file}: the folder {folder} is not writable": "{option} {file}: não é possível escrever na pasta {folder}",
     "{option} {file}: the file is not writable": "{option} {file}: não é possível escrever no arquivo",
+    "{why}; --record FILE goes on with the match in another file": "{why}; --record ARQUIVO continua a partida em outro arquivo",
     "--seat {seat}: this match has seats 0 to {last}": "--seat {seat}: esta partida tem os lugares de 0 a {last}",
     # tapete replay and tapete play at the line prompt
     "replay checked: every deal, decision, event and score matches the engine": "repetição conferida: cada rodada, decisão, evento e pontuação confere com o motor do jogo",
