@@ -560,3 +560,39 @@ def test_a_save_resumed_at_a_second_terminal_is_refused_before_its_table_opens(
         assert record.read(path) == half
 
     run(go())
+
+
+def test_a_save_still_being_played_at_the_table_is_refused_at_another_terminal(
+    tmp_path: Path,
+) -> None:
+    """A match under way at the table keeps its save held from its first write: ``tapete
+    play --resume`` of that save at another terminal is refused at once, and the table goes
+    on writing its moves there."""
+
+    async def go() -> None:
+        app = make_app(POCHA, FOUR, 5, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            kept = screen.kept
+            assert kept is not None
+            other = subprocess.run(
+                [sys.executable, "-m", "tapete.cli", "play", "--resume", str(kept), "--plain"],
+                input="q\n",
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert other.returncode == 2 and other.stdout == "", other.stderr
+            assert other.stderr == (
+                f"tapete: {kept} is being played on at another terminal (tapete process"
+                f" {os.getpid()}): go on with it there, or quit it there first\n"
+            )
+            await press_a_legal_key(pilot, rng)
+            screen = await settle(pilot)
+            assert screen.kept == kept
+            assert_holds_the_table(kept, screen)
+
+    run(go())
