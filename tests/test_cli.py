@@ -899,6 +899,17 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
     assert missing.stderr == f"tapete: {where} does not exist\n"
 
 
+def test_a_record_named_as_a_folder_that_does_not_exist_is_refused_not_made_a_file(
+    tmp_path: Path,
+) -> None:
+    # "--record out/" means a folder: it was written as a file named "out" in its place.
+    meant = f"{tmp_path / 'out'}/"
+    run = tapete("play", "pocha", "--record", meant, "--plain", stdin="q\n")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == f"tapete: --record {meant}: the folder {meant} does not exist\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_record_that_cannot_be_written_is_refused_before_it_is_resumed() -> None:
     # Resumed without --record, the match goes on in its record: one that cannot be written
     # (the file or its folder read-only) is said at once, with the way out, not after the

@@ -397,6 +397,14 @@ def _out_path(option: str, text: str) -> Path:
         raise SpecError(
             "{option} {file}: that is a folder; give a file name in it", option=option, file=text
         )
+    if text.endswith(("/", os.sep)):
+        # A folder meant (Path drops the slash): never a file made of its name.
+        raise SpecError(
+            "{option} {file}: the folder {folder} does not exist",
+            option=option,
+            file=text,
+            folder=text,
+        )
     if path.exists() and not path.is_file():
         # A named pipe nobody reads would keep the command waiting at the end, once the whole
         # match or arena is played; a device or a socket is no file to keep results in either.
