@@ -899,6 +899,42 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
     assert missing.stderr == f"tapete: {where} does not exist\n"
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "was cut short (a crash or a full disk while it was written): tapete play"),
+        ("es", "quedó cortado (un fallo o un disco lleno mientras se escribía): tapete play"),
+    ],
+)
+def test_the_records_list_says_a_save_cut_short_still_goes_on_and_how(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    # A crash cut a save short: listed as unreadable ("not JSON"), nobody would know that
+    # tapete play --resume goes on with it as far as it goes.
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(schedule=[2, 3])"), ["random"] * 4, seed=4)
+    folder = tmp_path / "records"
+    folder.mkdir()
+    path = folder / "20250101-120000-pocha-4.json"
+    text = record.dumps(record.cut(whole, 14))
+    path.write_text(text[: text.rindex('{"seat"') + 5], encoding="utf-8")
+    (folder / "20250101-130000-pocha-5.json").write_text("{", encoding="utf-8")
+    env = {**os.environ, "TAPETE_DATA": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records", "--plain", "--lang", lang],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    bad, cut = run.stderr.splitlines()  # newest first
+    assert cut.startswith(f"tapete: {path} {said} --resume {path} ") and " 13 " in cut
+    assert bad.startswith("tapete: ") and "pocha-5.json" in bad and "tapete play" not in bad
+
+
 def test_a_record_named_as_a_folder_that_does_not_exist_is_refused_not_made_a_file(
     tmp_path: Path,
 ) -> None:

@@ -471,6 +471,10 @@ def _to_resume(file: str, lang: str = "en") -> tuple[record.Record, Game[Any, An
     return rec, game, notice
 
 
+CUT_SHORT_LISTED = (
+    "{file} was cut short (a crash or a full disk while it was written): tapete play --resume"
+    " {file} goes on from its last whole move, {moves} moves in"
+)
 GO_ON_ELSEWHERE = "{why}; --record FILE goes on with the match in another file"
 
 RESUMED_ELSEWHERE = (
@@ -864,10 +868,13 @@ def cmd_records(args: argparse.Namespace) -> int:
     if not found.saved:
         print(tr(lang, "no saved matches in {folder}", folder=folder))
     for path, why in found.unreadable:  # said, not left out: a damaged file is worth knowing of
-        print(
-            f"tapete: {tr(lang, '{file} could not be read: {why}', file=path, why=why)}",
-            file=sys.stderr,
-        )
+        cut = record.salvage_file(path)
+        if cut is not None and cut[0].result is None and cut[0].seed is not None:
+            # A save a crash cut short still goes on, as far as it goes: say so, and how.
+            said = tr(lang, CUT_SHORT_LISTED, file=path, moves=cut[1])
+        else:
+            said = tr(lang, "{file} could not be read: {why}", file=path, why=why)
+        print(f"tapete: {said}", file=sys.stderr)
     return 0
 
 

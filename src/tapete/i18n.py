@@ -987,6 +987,7 @@ _ES: dict[str, str] = {
     "review it": "analizarlo",
     "no saved matches in {folder}": "no hay partidas guardadas en {folder}",
     "{file} could not be read: {why}": "no se pudo leer {file}: {why}",
+    "{file} was cut short (a crash or a full disk while it was written): tapete play --resume {file} goes on from its last whole move, {moves} moves in": "{file} quedó cortado (un fallo o un disco lleno mientras se escribía): tapete play --resume {file} sigue desde su última jugada entera, tras {moves} jugadas",
     # what a decision means, beside its buttons (tapete.present: the *_explain functions)
     "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: las bazas que harás en esta mano; 1 punto por baza y 10 más si aciertas",
     "bid: the tricks you will take this hand; exact scores 10 + 5 a trick, missed loses 5 a trick off": "pedir: las bazas que harás en esta mano; si aciertas, 10 + 5 por baza; si fallas, −5 por baza de diferencia",
@@ -1975,6 +1976,7 @@ _PT: dict[str, str] = {
     "review it": "analisá-lo",
     "no saved matches in {folder}": "não há partidas salvas em {folder}",
     "{file} could not be read: {why}": "não foi possível ler {file}: {why}",
+    "{file} was cut short (a crash or a full disk while it was written): tapete play --resume {file} goes on from its last whole move, {moves} moves in": "{file} ficou cortado (uma falha ou um disco cheio enquanto era escrito): tapete play --resume {file} continua desde a sua última jogada inteira, após {moves} jogadas",
     # what a decision means, beside its buttons (tapete.present: the *_explain functions)
     "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: as vazas que você fará nesta mão; 1 ponto por vaza e mais 10 se acertar",
     "bid: the tricks you will take this hand; exact scores 10 + 5 a trick, missed loses 5 a trick off": "pedir: as vazas que você fará nesta mão; acertando, 10 + 5 por vaza; errando, −5 por vaza de diferença",
