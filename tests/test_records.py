@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import errno
 import gzip
 import hashlib
 import json
+import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
@@ -376,6 +378,39 @@ def test_a_write_that_fails_leaves_the_record_that_was_there(
     monkeypatch.undo()
     record.write(second, path.with_suffix(".json.gz"))
     assert record.read(path.with_suffix(".json.gz")) == second
+
+
+def test_a_record_is_held_by_one_match_at_a_time_and_let_go_of_after(tmp_path: Path) -> None:
+    """``record.hold``: a second hold of a file is refused, naming the holder, until the first
+    lets go; the lock file beside it goes with the hold."""
+    path = tmp_path / "match.json"
+    first = record.hold(path)
+    with pytest.raises(RecordError) as caught:
+        record.hold(tmp_path / "." / "match.json")  # the same file, however it is named
+    assert str(caught.value) == (
+        f"{tmp_path / '.' / 'match.json'} is being played on at another terminal (tapete"
+        f" process {os.getpid()}): go on with it there, or quit it there first"
+    )
+    first.release()
+    assert list(tmp_path.iterdir()) == []
+    record.hold(path).release()
+
+
+def test_a_file_system_without_locks_holds_nothing_and_refuses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the file system has no locks (flock answering ENOLCK, as some network file
+    systems do) a match is not refused as if another tapete held its record."""
+    import fcntl
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    path = tmp_path / "match.json"
+    one, two = record.hold(path), record.hold(path)
+    one.release()
+    two.release()
 
 
 @pytest.mark.parametrize("value", ["out.json", None, {"format": "tapete-record/1"}])

@@ -767,7 +767,10 @@ def hold(path: str | Path) -> Hold:
             return Hold(target, lock, None)
         try:
             _lock(fd)
-        except OSError:
+        except OSError as exc:
+            if exc.errno not in _HELD_ELSEWHERE:  # a file system without locks: none to hold
+                os.close(fd)
+                return Hold(target, lock, None)
             holder = os.read(fd, 32).decode("ascii", "replace").strip()
             os.close(fd)
             raise RecordError(IN_USE, file=str(path), pid=holder or "?") from None
@@ -780,6 +783,10 @@ def hold(path: str | Path) -> Hold:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return Hold(target, lock, fd)
+
+
+# What a lock taken elsewhere answers (EDEADLK: Windows's msvcrt, after its retries).
+_HELD_ELSEWHERE = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK})
 
 
 def _lock(fd: int) -> None:
