@@ -270,6 +270,24 @@ def test_the_language_switch(page: Any, server: Server) -> None:
     p.wait_for_selector(".bar .title:has-text('mão 1 de 1')")  # the choice is remembered
 
 
+def test_the_page_opens_in_the_language_chosen_before_its_script_runs(
+    browser: Any, server: Server
+) -> None:
+    """The page came as lang="en", in English, until its script ran: a screen reader or a
+    translator reading the first paint had English for a Spanish or Portuguese player."""
+    context = browser.new_context(locale="es-ES")
+    p = context.new_page()
+    first = p.goto(server.url + "/")
+    assert '<html lang="es">' in first.text()  # the browser's language, from the start
+    p.wait_for_selector(".lobby h1:has-text('Nueva mesa')")
+    p.select_option("#lang", "pt")
+    p.wait_for_selector(".lobby h1:has-text('Nova mesa')")
+    again = p.goto(server.url + "/rules/truco")
+    assert '<html lang="pt-BR">' in again.text()  # the choice, over the browser's language
+    assert "<span data-t=\"large cards\">cartas grandes</span>" in again.text()
+    context.close()
+
+
 # Pocha and Oh Hell start with one-card hands: a later hand size shows more of the table.
 SHOWN = {"pocha": "pocha(schedule=[5])", "oh_hell": "oh_hell(schedule=[6])"}
 

@@ -46,6 +46,30 @@ def test_pages_are_served(server: Server) -> None:
         assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+@pytest.mark.parametrize(
+    ("headers", "lang", "words"),
+    [
+        ({}, "en", "high contrast"),
+        ({"Accept-Language": "es-AR,es;q=0.9,en;q=0.8"}, "es", "alto contraste"),
+        ({"Accept-Language": "de-DE, en;q=0.5, pt-BR;q=0.7"}, "pt-BR", "alto contraste"),
+        ({"Accept-Language": "fr"}, "en", "high contrast"),
+        # The person's choice (the cookie the page keeps it in) over the browser's languages.
+        ({"Accept-Language": "es", "Cookie": "tapete-lang=pt"}, "pt-BR", "cartas grandes"),
+        ({"Accept-Language": "pt", "Cookie": "tapete-lang=en"}, "en", "large cards"),
+    ],
+)
+def test_the_page_comes_in_the_language_the_person_will_see(
+    server: Server, headers: dict[str, str], lang: str, words: str
+) -> None:
+    """The page came as lang="en" until its script ran: a screen reader or a translating
+    plug-in reading the first paint took a Spanish page for English."""
+    for path in ("/", "/t/ABCDE", "/static/index.html"):
+        page = server.get(path, headers)
+        assert f'<html lang="{lang}">' in page, path
+        assert f">{words}</span>" in page, path
+        assert '<script type="module" src="/static/main.js">' in page
+
+
 @pytest.mark.parametrize("path", ["/static/index.html", "/static/main.js", "/static/style.css"])
 def test_the_page_s_files_carry_its_protections(server: Server, path: str) -> None:
     """/static/index.html is the whole app too (it shows the lobby): no other site may frame

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import html
+import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -17,7 +19,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -427,18 +429,76 @@ class Files(StaticFiles):
     would run without the page's Content-Security-Policy."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        if path == "index.html":  # in the person's language, as at the page's own addresses
+            response = page(Request(scope))
+            response.headers.update(PROTECTIONS)
+            return response
         response = await super().get_response(path, scope)
         response.headers.update(PROTECTIONS)
         return response
 
 
-def page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+# The cookie where the page keeps the language a person chose (static/main.js), so the page
+# comes in it from its first paint; the choice itself lives in the browser's localStorage.
+LANG_COOKIE = "tapete-lang"
 
 
-async def app_page() -> FileResponse:
-    """The browser app's one page: it reads which view to show from the address."""
-    return page()
+def page_language(chosen: str | None, accepted: str | None) -> str:
+    """The language the page opens in: the one the person chose (``chosen``, the cookie), else
+    the first of their browser's (``accepted``, an Accept-Language header, best ``q`` first)
+    that the app speaks, else English: as the page's script picks it, so what a screen reader
+    or a translating plug-in reads before the script runs is what the person will see.
+
+    >>> page_language(None, "fr-FR, pt-BR;q=0.9, es;q=0.95")
+    'es'
+    >>> page_language("pt", "es"), page_language("xx", "de"), page_language(None, "es;q=0")
+    ('pt', 'en', 'en')
+    """
+    if language(chosen) is not None:
+        return str(language(chosen))
+    ranked: list[tuple[float, int, str]] = []
+    for place, part in enumerate((accepted or "").split(",")):
+        tag, _, rest = part.partition(";")
+        weight = 1.0
+        for param in rest.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        said = language(tag.strip())
+        if said is not None and weight > 0:
+            ranked.append((-weight, place, said))
+    return min(ranked)[2] if ranked else "en"
+
+
+@functools.cache
+def page_text(lang: str) -> str:
+    """``index.html`` in ``lang``: its ``lang`` attribute, and the words it shows before the
+    script runs (``data-t``), as the script would set them."""
+    words = strings(lang)["ui"]
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    tag = "pt-BR" if lang == "pt" else lang
+    text = text.replace('<html lang="en">', f'<html lang="{tag}">', 1)
+
+    def said(found: re.Match[str]) -> str:
+        return f'data-t="{found[1]}">{html.escape(words.get(found[1], found[1]))}<'
+
+    text = re.sub(r'data-t="([^"]+)">[^<]*<', said, text)
+    return text.replace('aria-label="language"', f'aria-label="{html.escape(words["language"])}"')
+
+
+def page(request: Request) -> Response:
+    lang = page_language(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
+    headers = {**PAGE_HEADERS, "Vary": "Accept-Language, Cookie"}
+    return Response(page_text(lang), media_type="text/html; charset=utf-8", headers=headers)
+
+
+async def app_page(request: Request) -> Response:
+    """The browser app's one page, in the person's language: it reads which view to show
+    from the address."""
+    return page(request)
 
 
 # The addresses a player may open or share; the page routes itself in the browser.

@@ -9,9 +9,22 @@ export const LANGS = [
   ["pt", "Português (Brasil)"],
 ];
 
+// The server keeps a copy of the person's choice in this cookie, to send the page in their
+// language from its first paint (lang attribute and all, for screen readers and translators).
+export function keepLang(code) {
+  localStorage.setItem("tapete:lang", code);
+  document.cookie = `tapete-lang=${code}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
 export function browserLang() {
   const saved = localStorage.getItem("tapete:lang");
-  if (saved) return saved;
+  if (saved) {
+    keepLang(saved); // a choice made before the cookie was: the next page opens in it too
+    return saved;
+  }
+  // The page came in the language the server picked from the browser's; the same one here.
+  const served = document.documentElement.lang.split("-")[0];
+  if (LANGS.some(([code]) => code === served)) return served;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = tag.split("-")[0].toLowerCase();
     if (LANGS.some(([code]) => code === base)) return base;

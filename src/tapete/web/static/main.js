@@ -6,7 +6,7 @@
 // At a table the server sends typed JSON messages (docs/protocol.md); `receive` handles each
 // type in one switch.
 
-import { LANGS, browserLang, lang, loadLang, t } from "./i18n.js";
+import { LANGS, browserLang, keepLang, lang, loadLang, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
 import { backToLobby, escapeHtml, renderLobby } from "./lobby.js";
 import { renderLeaderboard, renderProfile } from "./players.js";
@@ -228,7 +228,7 @@ function setupPrefs() {
     await loadLang(select.value);
     // Only a person's choice is remembered: a page that opened in its browser's language
     // and saved it could undo a choice made meanwhile in another tab.
-    localStorage.setItem("tapete:lang", lang());
+    keepLang(lang());
     translateStatic();
     if (table) {
       send({ type: "lang", lang: lang() });
