@@ -15,6 +15,7 @@ from typing import Any
 from tapete import record
 from tapete.errors import SpecError
 from tapete.i18n import tr
+from tapete.narrate import recorded_name
 
 __all__ = ["moment", "record_file", "run", "standings"]
 
@@ -61,7 +62,8 @@ def standings(found: Sequence[Any], lang: str = "en") -> dict[str, list[tuple[st
             if name is not None:
                 called[who] = name
             elif who.startswith("guest:") and seat < len(seats):
-                called[who] = tr(lang, "{name} (guest)", name=seats[seat].name)
+                name = recorded_name(lang, seat, seats[seat].name, seats[seat].bot)
+                called[who] = tr(lang, "{name} (guest)", name=name)
             else:
                 called.setdefault(who, who)
         for who, did in won.items():
@@ -111,10 +113,11 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
         result = rec.result or {}
         scores = result.get("scores", [])
         winners = set(result.get("winners", []))
-        seated = ", ".join(
-            f"{seat.name} {score}" for seat, score in zip(rec.seats, scores, strict=False)
-        )
-        won = ", ".join(rec.seats[s].name for s in sorted(winners) if s < len(rec.seats))
+        # The names the table gave its seats (its bots, stand-ins, people without a name) are
+        # in English in the record: said in the export's language, as the table said them.
+        names = [recorded_name(lang, i, s.name, s.bot) for i, s in enumerate(rec.seats)]
+        seated = ", ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False))
+        won = ", ".join(names[s] for s in sorted(winners) if s < len(names))
         name = record_file(match.table_id)
         record.write_whole(into / name, match.record.encode())
         when = match.finished_at.astimezone().strftime("%Y-%m-%d %H:%M")

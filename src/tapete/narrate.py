@@ -57,6 +57,7 @@ __all__ = [
     "record_lines",
     "record_story",
     "record_you",
+    "recorded_name",
     "seat_name",
     "step_entries",
     "view_text",
@@ -79,6 +80,24 @@ def seat_name(lang: str, seat: int, kind: str, name: str = "", level: str | None
     if kind == "bot":
         return f"{tr(lang, 'bot {n}', n=seat + 1)} · {tr(lang, level or 'random')}"
     return tr(lang, "empty seat")
+
+
+def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> str:
+    """A record's name for ``seat`` in ``lang``: a name the table gave the seat itself, kept
+    in the record in English (a bot's "bot 2 · medium", an unnamed person's "player 1"), as
+    ``seat_name`` says it in ``lang``; a person's own name as it is (a person may not take a
+    name the table gives a seat: ``tapete.web.seating.refused_name``). ``level``: the seat's
+    bot level in the record, if a bot.
+
+    >>> recorded_name("es", 1, "bot 2 · medium", "medium"), recorded_name("pt", 0, "player 1")
+    ('bot 2 · medio', 'jogador 1')
+    >>> recorded_name("es", 0, "Ana")
+    'Ana'
+    """
+    for kind in ("bot", "human"):
+        if name == seat_name("en", seat, kind, level=level):
+            return seat_name(lang, seat, kind, level=level)
+    return name
 
 
 # --- entries: what happened, as a seat may know it ----------------------------------------------
@@ -659,10 +678,11 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     one read from a file unchecked.
     """
     you = record_you(record)
-    names = [tr(lang, "you") if i == you else s.name for i, s in enumerate(record.seats)]
+    said = [recorded_name(lang, i, s.name, s.bot) for i, s in enumerate(record.seats)]
+    names = [tr(lang, "you") if i == you else name for i, name in enumerate(said)]
     teams = recorded_game(record).teams is not None
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
-        f"{i}: {s.name} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
+        f"{i}: {name} ({s.bot or s.kind})" for i, (name, s) in enumerate(zip(said, record.seats))
     )
     for number, deal in enumerate(record_story(record)):
         yield ""

@@ -120,3 +120,34 @@ def test_an_export_speaks_the_organisers_language_as_every_command_does(
     missing = tmp_path / "missing.db"
     assert main(["export", str(tmp_path / "pt"), "--db", f"sqlite:///{missing}"]) == 2
     assert f"tapete: --db: não há banco de dados em {missing}" in capsys.readouterr().err
+
+
+def test_an_export_names_the_seats_the_table_named_in_the_export_s_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table names its bots and a person without a name itself ("bot 2 · random",
+    "player 1"), in English in the record: a Spanish or Portuguese export said them in
+    English, in a report otherwise in the organiser's language."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with running(open_store(url)) as server:
+        made = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, name="")
+        play_to_the_end(server, made)
+    for lang, words in (
+        ("es", ["jugador 1 (invitado)", "bot 2 · al azar", "bot 3 · al azar", "bot 4 · al azar"]),
+        ("pt", ["jogador 1 (convidado)", "bot 2 · aleatório", "bot 4 · aleatório"]),
+    ):
+        capsys.readouterr()
+        assert main(["export", str(tmp_path / lang), "--db", url, "--lang", lang]) == 0
+        said = capsys.readouterr().out
+        line = next(x for x in said.splitlines() if ".json" in x)
+        for word in words[1:]:
+            assert f"{word} " in line, (word, line)
+        assert words[0] in said  # the guest in the standings
+        assert "random" not in said.replace("bot:random", "") and "player 1" not in said
+        # and the record replayed in that language names them so too
+        (record,) = (tmp_path / lang).iterdir()
+        assert main(["replay", str(record), "--plain", "--lang", lang]) == 0
+        told = capsys.readouterr().out
+        assert f"\n  {words[1]}: " in told and "player 1" not in told
+        assert "· random" not in told  # "(random)" after a seat in the heading is its level's id
+

@@ -26,6 +26,7 @@ from tapete.narrate import (
     line,
     reason_words,
     record_you,
+    recorded_name,
     seat_name,
     step_entries,
 )
@@ -639,7 +640,13 @@ class Replay(Timeline):
 
     def display_names(self, lang: str) -> list[str]:
         you = self.you
-        return [tr(lang, "you") if s == you else n for s, n in enumerate(self.names)]
+        seats = self.record.seats
+        return [
+            tr(lang, "you")
+            if s == you
+            else recorded_name(lang, s, n, seats[s].bot if s < len(seats) else None)
+            for s, n in enumerate(self.names)
+        ]
 
     @property
     def length(self) -> int:
