@@ -682,7 +682,7 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     names = [tr(lang, "you") if i == you else name for i, name in enumerate(said)]
     teams = recorded_game(record).teams is not None
     yield f"{record.game}  seed {record.seed}  " + ", ".join(
-        f"{i}: {name} ({s.bot or s.kind})" for i, (name, s) in enumerate(zip(said, record.seats))
+        f"{i}: {said[i]} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
     )
     for number, deal in enumerate(record_story(record)):
         yield ""

@@ -150,4 +150,3 @@ def test_an_export_names_the_seats_the_table_named_in_the_export_s_language(
         told = capsys.readouterr().out
         assert f"\n  {words[1]}: " in told and "player 1" not in told
         assert "· random" not in told  # "(random)" after a seat in the heading is its level's id
-
