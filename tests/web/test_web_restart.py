@@ -202,6 +202,61 @@ def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
     assert said not in after, after
 
 
+def test_a_stand_in_after_the_person_came_back_and_left_again_is_said_after_a_restart(
+    tmp_path: Path, db_url: str
+) -> None:
+    """Bea never comes, a bot stands in for her (said); she comes back while it is Ana's
+    turn, and leaves again before her own; the server restarts, and her stand-in plays on.
+    It was kept quiet, as if she had never been back: Ana read a new absence without a word,
+    and Bea, back, moves she never made as her own."""
+    said = "Bea is away: a bot plays for them until they are back"
+    port, log = free_port(), tmp_path / "server.log"
+    server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+    with process(port, db_url, log, ["--bot-processes", "0"]) as proc:
+        made = server.create(
+            "pocha",
+            params={"players": "3", "schedule": "[3]"},
+            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+            grace=0.1,
+            bot_delay=0,
+        )
+        code = made["code"]
+        bea_token = server.post(f"/api/tables/{code}/join", {"name": "Bea"})["token"]
+        ana = Client(open_socket(server.ws_url))
+        ana.hello(code, made["token"])
+        ana.send({"type": "start"})
+        before: list[str] = []
+        while not (said in before and ana.legal()):  # Ana's turn, after the stand-in's move
+            view = ana.expect("view", 30)
+            before += view["log"]
+            if ana.legal() and said not in before:
+                ana.send({"type": "act", "action": ana.legal()[0]})
+        bea = Client(open_socket(server.ws_url))
+        bea.hello(code, bea_token)  # back, while nothing moves until Ana does
+        bea.expect("view")
+        ana.until(lambda m: m["type"] == "room" and not m["seats"][1]["away"])
+        bea.close()
+        ana.until(lambda m: m["type"] == "room" and not m["seats"][1]["connected"])
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    ana.close()
+    with process(port, db_url, log, ["--bot-processes", "0"]):
+        ana = Client(open_socket(server.ws_url))
+        ana.hello(code, made["token"])
+        view = ana.expect("view", 30)
+        assert view["log"].count(said) == 1, view["log"]
+        after: list[str] = []
+        while not view["result"]:
+            if ana.legal():
+                ana.send({"type": "act", "action": ana.legal()[0]})
+            view = ana.expect("view", 30)
+            after += view["log"]
+        ana.close()
+    bea_moved = [i for i, line in enumerate(after) if line.startswith("Bea plays")]
+    assert bea_moved and after.count(said) == 1, after  # said again, once, before her moves
+    assert after.index(said) < bea_moved[0], after
+
+
 def test_the_host_removing_a_player_is_said_to_everyone_and_after_a_restart(
     tmp_path: Path, db_url: str
 ) -> None:

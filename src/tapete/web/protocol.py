@@ -355,6 +355,7 @@ async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     link.seat = seat
     link.room = found
     found.join(link)
+    await found.keep_return(link.seat)
 
 
 async def find(rooms: Rooms, link: Link, code: str) -> tuple[Room | None, Limited | None]:

@@ -15,7 +15,7 @@ import copy
 import dataclasses
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy.exc import IntegrityError
@@ -137,6 +137,12 @@ def aside_entry(aside: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in aside.items() if k != "at"}
 
 
+def aside_entries(asides: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The log entries of ``asides``: a quiet one (``QUIET``: a person back at a seat a
+    stand-in played, ``Seating.standing_in``) is kept, never said."""
+    return [aside_entry(a) for a in asides if not a.get(QUIET)]
+
+
 def removed_aside(seat: int, name: str, at: int) -> dict[str, Any]:
     """The line said when the host removes ``name`` from ``seat`` of a started match, ``at``
     moves into it: the others would otherwise see a bot play on at the seat without a word."""
@@ -199,7 +205,7 @@ class Room:
         aside = next(asides, None)
         for i, (seat, text) in enumerate(t.actions):
             while aside is not None and aside.get("at", 0) <= i:
-                entries.append(aside_entry(aside))
+                entries += aside_entries([aside])
                 aside = next(asides, None)
             action = game.parse_action(text)
             after = game.apply(state, action)
@@ -208,7 +214,7 @@ class Room:
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
         if aside is not None:
-            entries += [aside_entry(aside), *map(aside_entry, asides)]
+            entries += aside_entries([aside, *asides])
         self.state: Any = state
         # The record grows with the match, so ending one does not replay it while everyone waits.
         self.recorder = recorder
@@ -361,6 +367,26 @@ class Room:
         self.driver.wake()
         if conn.seat is not None and not self.truth.started:
             self.spawn(self.hand_on_host())
+
+    async def keep_return(self, seat: int | None) -> None:
+        """The person of ``seat``, here again (``join``), after a stand-in played for them:
+        kept in the store, as a quiet aside (``Seating.returned``), so that a stand-in after
+        they leave again says so in the log, whoever drives the table then, or after a
+        restart. Kept only then, so a page reloaded now and then writes nothing."""
+        if seat is None:
+            return
+        async with self.lock:
+            t = self.truth
+            aside = self.seating.return_aside(seat)
+            if aside is None:
+                return
+            try:
+                await self.store.save_seats(t.code, t.seats, t.host, was=t.seats, aside=aside)
+            except (SeatConflictError, *UNSAVED):
+                # Not kept: this server, which knows it (``Seating.returned``), still says it.
+                log.warning("room %s: seat %d back, not kept", self.code, seat, exc_info=True)
+                return
+            t.asides.append(aside)
 
     def greet(self, conn: Connection) -> None:
         """A connection already here says hello again (in another language, say): it alone is
@@ -708,11 +734,11 @@ class Room:
             asides = truth.asides[heard:]
             for i, (seat, text) in enumerate(missed, start=have):
                 while asides and asides[0].get("at", 0) <= i:
-                    self._say([aside_entry(asides.pop(0))])
+                    self._say(aside_entries([asides.pop(0)]))
                 action = self.game.parse_action(text)
                 await self._advance(seat, action, truth.notes.get(i), keep=False)
             if asides:
-                self._say([aside_entry(a) for a in asides])
+                self._say(aside_entries(asides))
         else:
             t.actions = list(truth.actions)
             self.rebuild()

@@ -148,6 +148,10 @@ class Seating:
         self.standin: set[int] = set()  # seats a bot plays while their person is away
         # The match and move number at which each seat's person was last here again
         # (``back``): a stand-in after it is said anew, whatever the stand-in said before.
+        # Known here from this server's connections and the others' news; kept in the store
+        # too, as a quiet aside, once a stand-in played for them (``return_aside``): after a
+        # restart, or on a server that heard none of it, a stand-in after they left again
+        # was kept quiet, and the person's moves since read as their own.
         self.returned: dict[int, tuple[int, int]] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
 
@@ -199,17 +203,49 @@ class Seating:
         server of a cluster has: the seat's last move in this match a stand-in's and its
         person not here again since, it was. A restart, or another server driving the table
         now, does not say it twice."""
+        note = {"kind": "stand_in", "seat": seat}
+        last = self._stood_in(seat)
+        if last is not None and self._back_at(seat) <= last:
+            note[QUIET] = True
+        return note
+
+    def return_aside(self, seat: int) -> dict[str, Any] | None:
+        """What the store keeps of the person of ``seat`` here again (``back``): a quiet
+        aside (``Truth.asides``) at the moves played now, when their seat's last move in this
+        match is a stand-in's not followed by a return kept already; else None (nothing to
+        keep: a stand-in after they leave again is said without it)."""
+        last = self._stood_in(seat)
+        if last is None or self._kept_back(seat) > last:
+            return None
+        return {"kind": "back", "seat": seat, "at": self.room.version, QUIET: True}
+
+    def _stood_in(self, seat: int) -> int | None:
+        """The number of ``seat``'s last move in this match when a stand-in made it, else None."""
         t = self.room.truth
         last = next((i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == seat), None)
-        note = {"kind": "stand_in", "seat": seat}
-        match, back = self.returned.get(seat, (t.match, -1))
-        if match != t.match:  # back in a match before this one: before any of its moves
+        if last is None:
+            return None
+        before = t.notes.get(last) or {}
+        stood_in = before.get("kind") == "stand_in" and before.get("seat") == seat
+        return last if stood_in else None
+
+    def _kept_back(self, seat: int) -> int:
+        """The moves played when the person of ``seat`` was last back in this match, as the
+        store keeps it (-1: never)."""
+        kept = [
+            int(a.get("at", 0))
+            for a in self.room.truth.asides
+            if a.get("kind") == "back" and a.get("seat") == seat
+        ]
+        return max(kept, default=-1)
+
+    def _back_at(self, seat: int) -> int:
+        """The moves played when the person of ``seat`` was last back in this match, as this
+        server saw it or the store keeps it (-1: never)."""
+        match, back = self.returned.get(seat, (self.room.truth.match, -1))
+        if match != self.room.truth.match:  # back in a match before this one
             back = -1
-        if last is not None and back <= last:
-            before = t.notes.get(last) or {}
-            if before.get("kind") == "stand_in" and before.get("seat") == seat:
-                note[QUIET] = True
-        return note
+        return max(back, self._kept_back(seat))
 
     async def _stand_in(self, seat: int) -> None:
         await asyncio.sleep(self.room.truth.options.grace)
