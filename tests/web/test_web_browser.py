@@ -284,7 +284,7 @@ def test_the_page_opens_in_the_language_chosen_before_its_script_runs(
     p.wait_for_selector(".lobby h1:has-text('Nova mesa')")
     again = p.goto(server.url + "/rules/truco")
     assert '<html lang="pt-BR">' in again.text()  # the choice, over the browser's language
-    assert "<span data-t=\"large cards\">cartas grandes</span>" in again.text()
+    assert '<span data-t="large cards">cartas grandes</span>' in again.text()
     context.close()
 
 
@@ -585,6 +585,38 @@ def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_word
     assert p.locator(".where").inner_text().startswith("reparto 2 de 2 en el registro · ")
     context.close()
     assert errors == [], errors
+
+
+def test_the_replay_names_an_unnamed_player_and_the_cards_in_the_player_s_words(
+    browser: Any, server: Server
+) -> None:
+    """A Spanish replay named a player who gave no name "player 1" (the table says "jugador
+    1"), and its log, and what a screen reader heard of each move, named cards by their codes
+    ("muestra 5e") where the table's log says "5 de espadas"."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        name="",
+        seed=4,
+    )
+    play_to_the_end(server, made)
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    p = context.new_page()
+    p.goto(f"{server.url}/replay/{made['code']}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert p.locator(".viewer option").all_inner_texts()[1:3] == ["jugador 1", "bot 2 · al azar"]
+    assert p.locator(".replay-seat .name").first.inner_text().startswith("jugador 1")
+    for go in (None, "next-trick"):  # the deal and its turned-up card; then a trick
+        if go is not None:
+            p.click(f"[data-go='{go}']")
+        said = p.locator(".replay-said").inner_text()
+        assert re.search(r"\b(1[0-2]|[1-9])[oceb]\b", said) is None, said
+        assert re.search(r" de (oros|copas|espadas|bastos)\b", said), said
+    first = p.locator(".replay-log li").first
+    assert first.locator(".card-chip").count() == 1, first.inner_html()
+    assert re.search(r" de (oros|copas|espadas|bastos)", first.locator(".sr").inner_text())
+    context.close()
 
 
 def test_the_replay_of_a_blind_mao_de_ferro_takes_each_card_from_its_hand(

@@ -63,6 +63,7 @@ UI = (
     "a friend",
     "bot ({level})",
     "bot {n}",
+    "player {n}",
     "bid",
     "team {n}",
     "seat {n}",

@@ -2,7 +2,24 @@
 // Suits are drawn shapes, never letters; court cards are little figures (sota, caballo, rey;
 // jack, queen, king). Every card is one <svg> using symbols from a sprite added once to the page.
 
-import { cardName, isFrench } from "./i18n.js";
+import { cardGlyph, cardName, isFrench } from "./i18n.js";
+
+// A card's code in the server's words ("Ana plays 3b"), by the deck of the table.
+export const CARD_RE = {
+  spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
+  french: /\b([2-9TJQKA])([cdhs])\b/g,
+};
+
+// A log line, already HTML-escaped, with each card a chip: drawn, its glyph, and its name in
+// the page's language for a screen reader (the table's log and the replay's alike).
+export function cardChips(html, deck) {
+  return html.replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
+}
+
+// A line as a screen reader hears it: each card by its name in the page's language.
+export function spokenLine(text, deck) {
+  return String(text).replace(CARD_RE[deck], (card) => cardName(card));
+}
 
 const INK = {
   o: "#b8860b", c: "#b3202a", e: "#22508f", b: "#2f6b2a", // Spanish

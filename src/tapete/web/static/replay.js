@@ -3,7 +3,7 @@
 // while it runs the record is redacted to your seat, so only your hands are in it).
 
 import { lang, setDeck, t } from "./i18n.js";
-import { cardSVG } from "./cards.js";
+import { cardChips, cardSVG, spokenLine } from "./cards.js";
 import { escapeHtml } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
 import { cardOf, decisionAt, decisionIndex, reviewChart, reviewControls, reviewNote, reviewSummary } from "./review.js";
@@ -58,6 +58,7 @@ function seatName(s, i) {
   if (s.kind === "bot" && s.bot && s.name === `bot ${i + 1} · ${s.bot}`) {
     return `${t("bot {n}", { n: i + 1 })} · ${t(s.bot)}`;
   }
+  if (s.kind === "human" && s.name === `player ${i + 1}`) return t("player {n}", { n: i + 1 });
   return s.name || t("seat {n}", { n: i + 1 });
 }
 
@@ -105,7 +106,8 @@ export async function renderReplay(root, code, match, token) {
   });
   const telling = told.ok ? await told.json() : { deals: [], game: doc.game, unit: "deal" };
   const story = telling.deals;
-  setDeck(deckOf(doc));
+  const deck = deckOf(doc);
+  setDeck(deck);
   const complete = !doc.redacted && doc.result !== null;
   const names = doc.seats.map(seatName);
   const state = {
@@ -248,12 +250,12 @@ export async function renderReplay(root, code, match, token) {
       .join("");
     const words = story[state.deal] || { first: [], steps: [] };
     $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]
-      .map((line) => `<li>${escapeHtml(line)}</li>`)
+      .map((line) => `<li>${cardChips(escapeHtml(line), deck)}</li>`)
       .join("");
     // A screen reader hears where the replay is and the move just stepped to, in words (the
     // deal's own lines at its start), as the log shows them.
     const said = state.step >= 0 ? [words.steps[state.step] || []].flat() : words.first;
-    $(".replay-said").textContent = [$(".where").textContent, ...said].join(". ");
+    $(".replay-said").textContent = [$(".where").textContent, ...said.map((line) => spokenLine(line, deck))].join(". ");
     drawReview();
     // Marked, not disabled: a disabled button drops the focus to the page's body, and the
     // keyboard that stepped to the end or the start would lose its place (pressed there, they

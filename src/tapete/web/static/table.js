@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's messages (a Table presented from your seat's view).
 
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
-import { cardSVG } from "./cards.js";
+import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { escapeHtml, refusal } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
@@ -15,11 +15,6 @@ const TARGET = 44;
 const WARN_AT = 10;
 // A phone on its side (style.css lays the hand beside the felt there).
 const SIDEWAYS = "(max-height: 500px) and (orientation: landscape)";
-
-const CARD_RE = {
-  spanish: /\b(1[0-2]|[1-9])([oceb])\b/g,
-  french: /\b([2-9TJQKA])([cdhs])\b/g,
-};
 
 // Whether the view asks something of you: a card to play or a button to press.
 function myTurn(actions) {
@@ -266,7 +261,7 @@ export class TableView {
   // again when what you are asked changes (Truco's "accept or run" after your card).
   announce(lines, status, mine) {
     const deck = this.viewMsg?.table.deck || "spanish";
-    const said = lines.map((text) => String(text).replace(CARD_RE[deck], (card) => cardName(card)));
+    const said = lines.map((text) => spokenLine(text, deck));
     if (mine && (!this.wasMine || status !== this.saidStatus)) said.push(status);
     this.wasMine = mine;
     this.saidStatus = mine ? status : null;
@@ -858,7 +853,7 @@ export class TableView {
     const deck = this.viewMsg?.table.deck || "spanish";
     for (const text of lines) {
       const li = document.createElement("li");
-      li.innerHTML = escapeHtml(text).replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
+      li.innerHTML = cardChips(escapeHtml(text), deck);
       list.append(li);
     }
     while (list.children.length > 120) list.firstChild.remove();
