@@ -132,6 +132,11 @@ def note_entries(note: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     return entries
 
 
+# A return not kept (``Room.keep_return``): the seats changed on another server meanwhile, or
+# the database did not take the write.
+NOT_KEPT: tuple[type[Exception], ...] = (SeatConflictError, *UNSAVED)
+
+
 def aside_entry(aside: Mapping[str, Any]) -> dict[str, Any]:
     """The log entry of a line said between moves (``Truth.asides``), without its place."""
     return {k: v for k, v in aside.items() if k != "at"}
@@ -373,8 +378,8 @@ class Room:
         kept in the store, as a quiet aside (``Seating.returned``), so that a stand-in after
         they leave again says so in the log, whoever drives the table then, or after a
         restart. Kept only then, so a page reloaded now and then writes nothing."""
-        if seat is None:
-            return
+        if seat is None or self.seating.return_aside(seat) is None:
+            return  # nothing to keep: the room's lock is not waited for
         async with self.lock:
             t = self.truth
             aside = self.seating.return_aside(seat)
@@ -382,7 +387,7 @@ class Room:
                 return
             try:
                 await self.store.save_seats(t.code, t.seats, t.host, was=t.seats, aside=aside)
-            except (SeatConflictError, *UNSAVED):
+            except NOT_KEPT:
                 # Not kept: this server, which knows it (``Seating.returned``), still says it.
                 log.warning("room %s: seat %d back, not kept", self.code, seat, exc_info=True)
                 return
