@@ -552,7 +552,7 @@ def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_word
 ) -> None:
     """Waiting for its start, a table is named as the lobby names its game and options, not
     by its spec; its replay too, and numbers its deals in the game's word, among those in the
-    record."""
+    record, and its buttons go from deal to deal by that word too."""
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
     p = context.new_page()
     errors: list[str] = []
@@ -568,6 +568,9 @@ def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_word
     p.wait_for_selector(".replay-seat")
     assert "Pocha — tamanho" in p.locator("h1").inner_text()
     assert p.locator(".where").inner_text().startswith("mão 1 de 1 no registro · ")
+    # and goes from hand to hand by the same word ("rodada" is a Truco hand's round, a trick)
+    assert p.locator("[data-go='next-deal']").inner_text() == "próxima mão ▶|"
+    assert p.locator("[data-go='prev-deal']").inner_text() == "|◀ mão anterior"
     made = server.create(
         "pottle",
         params={"deals": "2", "extra_deals": "0"},
@@ -583,6 +586,7 @@ def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_word
     p.wait_for_selector(".replay-seat")
     p.click("[data-go='next-deal']")
     assert p.locator(".where").inner_text().startswith("reparto 2 de 2 en el registro · ")
+    assert p.locator("[data-go='next-deal']").inner_text() == "reparto siguiente ▶|"
     context.close()
     assert errors == [], errors
 

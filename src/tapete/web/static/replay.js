@@ -106,6 +106,13 @@ export async function renderReplay(root, code, match, token) {
   });
   const telling = told.ok ? await told.json() : { deals: [], game: doc.game, unit: "deal" };
   const story = telling.deals;
+  // The buttons that go a deal back or on, by the game's word for a deal, as the line that says
+  // where the replay is: a Truco hand is "mão" in Portuguese, where a "rodada" is one of its
+  // three rounds (a trick).
+  const steps = {
+    hand: [t("previous hand"), t("next hand")],
+    round: [t("previous round"), t("next round")],
+  }[telling.unit] ?? [t("previous deal"), t("next deal")];
   const deck = deckOf(doc);
   setDeck(deck);
   const complete = !doc.redacted && doc.result !== null;
@@ -127,12 +134,12 @@ export async function renderReplay(root, code, match, token) {
     <section class="replay-page" aria-label="${t("Replay")}">
       <h1>${t("Replay")} · ${escapeHtml(telling.game)} · ${escapeHtml(code)}</h1>
       <div class="replay-controls" role="group">
-        <button type="button" data-go="prev-deal">|◀ ${t("previous deal")}</button>
+        <button type="button" data-go="prev-deal">|◀ ${steps[0]}</button>
         <button type="button" data-go="prev-trick">◀◀ ${t("previous trick")}</button>
         <button type="button" data-go="back">◀ ${t("step back")}</button>
         <button type="button" data-go="forward">${t("step forward")} ▶</button>
         <button type="button" data-go="next-trick">${t("next trick")} ▶▶</button>
-        <button type="button" data-go="next-deal">${t("next deal")} ▶|</button>
+        <button type="button" data-go="next-deal">${steps[1]} ▶|</button>
         <label>${t("show")} <select class="viewer">
           <option value="all"${complete ? "" : " disabled"}>${t("all hands")}</option>
           ${names.map((n, i) => `<option value="${i}">${escapeHtml(n)}</option>`).join("")}
