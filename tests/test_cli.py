@@ -1363,3 +1363,13 @@ def test_a_record_resumed_at_a_second_prompt_is_refused_before_its_table_is_show
     assert sum(len(d.actions) for d in kept.deals) > sum(len(d.actions) for d in half.deals)
     done = tapete("play", "--resume", str(path), "--seats", "random,random,random,random")
     assert done.returncode == 0, done.stderr  # let go of once the first is over
+
+
+def test_bots_at_the_prompt_are_named_by_their_level_in_the_tables_language() -> None:
+    args = ("pocha(players=3, schedule=[1])", "--seats", "human,medium,easy", "--seed", "1")
+    run = tapete("play", *args, "--plain", "--lang", "es", stdin="q\n")
+    assert "  medio (1): pedidas 0" in run.stdout
+    assert "fácil (2) pide 0" in run.stdout
+    assert "medium (" not in run.stdout and "easy (" not in run.stdout
+    english = tapete("play", *args, "--plain", stdin="q\n")
+    assert "medium (1) bids 0" in english.stdout
