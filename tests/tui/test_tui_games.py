@@ -15,9 +15,11 @@ from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 from tuikit import (
     buttons_on_screen,
+    fully_visible,
     legal_cards_on_screen,
     make_app,
     press_a_legal_key,
+    screen_lines,
     settle,
     text_of,
 )
@@ -107,5 +109,25 @@ def test_a_match_from_the_keyboard(spec: str, seats: list[str], seed: int, tmp_p
             record.replay(rec)
             if spec.startswith(("pocha", "oh_hell", "tute")):
                 assert winners_seen > 0
+
+    asyncio.run(play())
+
+
+def test_pochs_bowls_show_each_name_with_its_count_on_one_line(tmp_path: Path) -> None:
+    # With 20 chips in the Pinke its row, "seq. 1  Poch 1  Pinke 20", once wrapped in the
+    # bowls' box and left "Pinke" at a line's end and its count alone on the next.
+    async def play() -> None:
+        app = make_app("poch(players=3)", ["human", "random", "random"], 6, tmp_path)
+        rng = random.Random(1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            for _ in range(60):
+                pinke = screen.scene.table.extra["bowls"][-1][1]  # type: ignore[union-attr]
+                if pinke >= 10:
+                    break
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            assert pinke >= 10, "no two-digit Pinke to look at"
+            assert fully_visible(app, f"Pinke {pinke}"), "\n".join(screen_lines(app))
 
     asyncio.run(play())

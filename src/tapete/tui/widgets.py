@@ -336,12 +336,15 @@ class BowlsBoard(Static):
             return
         self.border_title = tr(scene.lang, "bowls")
         marks = scene.table.extra.get("marks", _BOWL_MARKS)
+        # Three bowls a row, each count followed by a space at least (none at a row's end):
+        # a row wrapped in the box would part a bowl's name from its count ("Pinke" / "20").
         text = Text()
         for i, (mark, (_, chips, _taker)) in enumerate(zip(marks, bowls, strict=False)):
             if i and i % 3 == 0:
                 text.append("\n")
             text.append(f"{mark} ", style="dim")
-            text.append(f"{chips:<3}", style="bold #e0b000")
+            count = f"{chips:<2} " if i % 3 < 2 else str(chips)
+            text.append(count, style="bold #e0b000")
         self.update(text)
 
 
