@@ -209,7 +209,9 @@ def test_a_match_at_the_prompt_ends_with_every_final_score_in_the_players_langua
     assert run.returncode == 0, run.stderr
     rec = record.loads(path.read_text())
     assert rec.result is not None
-    names = ["você", *(s.name for s in rec.seats[1:])]
+    # The bots are named by their level in Portuguese, as everywhere at this prompt.
+    assert [s.name for s in rec.seats[1:]] == ["easy (1)", "easy (2)"]  # the record keeps them
+    names = ["você", "fácil (1)", "fácil (2)"]
     totals = ", ".join(f"{n} {v}" for n, v in zip(names, rec.result["scores"], strict=True))
     assert run.stdout.rstrip().splitlines()[-1] == f"placar final: {totals}"
 
@@ -290,9 +292,10 @@ def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() ->
     args = ("pocha(players=3, schedule=[2])", "--seats", "human,medium,easy", "--seed", "3")
     run = tapete("play", *args, "--plain", "--lang", "es", stdin=answers)
     assert run.returncode == 0, run.stderr
-    # The seats' boxes carry the names the log lines use, not "asiento 1".
-    assert "  medium (1): " in run.stdout and "  easy (2): " in run.stdout, run.stdout
-    assert "medium (1) pide " in run.stdout and "asiento 1" not in run.stdout
+    # The seats' boxes carry the names the log lines use, not "asiento 1": the bots by their
+    # level, in Spanish.
+    assert "  medio (1): " in run.stdout and "  fácil (2): " in run.stdout, run.stdout
+    assert "medio (1) pide " in run.stdout and "asiento 1" not in run.stdout
     assert "tu jugada (bid 0–2 (pedir 0–2)): " in run.stdout
     assert "your move" not in run.stdout and "seat 0" not in run.stdout
     # A refused entry names the rule in Spanish too, with its code for scripts.
@@ -1373,3 +1376,26 @@ def test_bots_at_the_prompt_are_named_by_their_level_in_the_tables_language() ->
     assert "medium (" not in run.stdout and "easy (" not in run.stdout
     english = tapete("play", *args, "--plain", stdin="q\n")
     assert "medium (1) bids 0" in english.stdout
+
+
+def test_a_match_told_line_by_line_says_its_heading_and_bots_in_the_tables_language(
+    tmp_path: Path,
+) -> None:
+    # Bots alone at the prompt: the match is told from the record at its end, heading and all.
+    args = ("pocha(players=3, schedule=[1])", "--seats", "medium,easy,medium", "--seed", "1")
+    out = tmp_path / "m.json"
+    run = tapete("play", *args, "--plain", "--lang", "es", "--record", str(out))
+    heading = run.stdout.splitlines()[0]
+    assert heading.startswith("pocha(players=3, schedule=[1])  semilla 1  0: medio (0) (medio)")
+    assert "1: fácil (1) (fácil)" in heading
+    assert "fácil (1) pide " in run.stdout and "medium" not in run.stdout
+    # The replay of a terminal match: "you" and its kind in Portuguese.
+    replay = tapete("replay", str(out), "--plain", "--lang", "pt")
+    assert replay.stdout.splitlines()[0].endswith("2: médio (2) (médio)")
+    assert "seed" not in replay.stdout and "semente 1" in replay.stdout
+    # A match played at the prompt, left after a bid: its person is "you", a human, in Spanish.
+    left = tmp_path / "left.json"
+    seats = ("--seats", "human,medium,easy", "--seed", "1", "--record", str(left))
+    tapete("play", "pocha(players=3, schedule=[1])", *seats, "--plain", stdin="bid 0\n")
+    told = tapete("replay", str(left), "--plain", "--lang", "es").stdout.splitlines()[0]
+    assert told.endswith("semilla 1  0: tú (humano), 1: medio (1) (medio), 2: fácil (2) (fácil)")

@@ -40,7 +40,7 @@ from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
-from tapete.narrate import line, record_lines, step_entries, view_text
+from tapete.narrate import line, record_lines, recorded_name, step_entries, view_text
 from tapete.present import Actions, actions
 
 __all__ = ["main"]
@@ -518,16 +518,6 @@ def _holding(*files: str | Path | None) -> Iterator[None]:
             taken.release()
 
 
-def _told_name(lang: str, seat: int, name: str) -> str:
-    """A seat's name at the line prompt in the table's language: "player (1)" and a bot's
-    "medium (2)" are words of the prompt's own, said as "jugador (1)", "medio (2)"; any
-    other name (an outside bot's, one kept in a record) is the name itself."""
-    kind = name.removesuffix(f" ({seat})")
-    if kind != name and (kind == "player" or kind in LEVEL_HELP):
-        return f"{tr(lang, kind)} ({seat})"
-    return name
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as holding:  # the files the match is played on in, released
         return _play(args, holding)
@@ -597,7 +587,9 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     viewer = kinds.index("human") if kinds.count("human") == 1 else None
     # The table and the log name every seat alike; people sharing the prompt are players, and
     # bots their level, in the table's language (the record keeps the names as they are).
-    told = [tr(lang, "you") if s == viewer else _told_name(lang, s, n) for s, n in enumerate(names)]
+    told = [
+        tr(lang, "you") if s == viewer else recorded_name(lang, s, n) for s, n in enumerate(names)
+    ]
     agents: list[Any] = [
         HumanSeat(game, i, sys.stdin, sys.stdout, lang, told) if k == "human" else players.load(k)
         for i, k in enumerate(kinds)

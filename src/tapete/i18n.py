@@ -554,6 +554,7 @@ _ES: dict[str, str] = {
     "Fair dealing": "Reparto limpio",
     "seed SHA-256": "SHA-256 de la semilla",
     "seed": "semilla",
+    "human": "humano",  # a seat's kind, in the heading of a record told line by line
     "salt": "sal",
     "revealed when the match is over": "se revela al acabar la partida",
     "check the deal": "comprobar el reparto",
@@ -1547,6 +1548,7 @@ _PT: dict[str, str] = {
     "Fair dealing": "Distribuição justa",
     "seed SHA-256": "SHA-256 da semente",
     "seed": "semente",
+    "human": "humano",
     "salt": "sal",
     "revealed when the match is over": "revelada ao fim da partida",
     "check the deal": "verificar a distribuição",

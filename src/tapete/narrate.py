@@ -31,7 +31,7 @@ from typing import Any
 from tapete.bots import Move, Reason
 from tapete.cards import CARD_TEXT
 from tapete.game import Action, Event, Game
-from tapete.i18n import tr
+from tapete.i18n import LEVEL_HELP, tr
 from tapete.present import (
     SUIT_WORDS,
     actions,
@@ -84,19 +84,24 @@ def seat_name(lang: str, seat: int, kind: str, name: str = "", level: str | None
 
 def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> str:
     """A record's name for ``seat`` in ``lang``: a name the table gave the seat itself, kept
-    in the record in English (a bot's "bot 2 · medium", an unnamed person's "player 1"), as
-    ``seat_name`` says it in ``lang``; a person's own name as it is (a person may not take a
+    in the record in English (at a web table a bot's "bot 2 · medium", an unnamed person's
+    "player 1", as ``seat_name`` says it in ``lang``; at the line prompt "medium (2)",
+    "player (1)"); a person's own name as it is (a person may not take a
     name the table gives a seat: ``tapete.web.seating.refused_name``). ``level``: the seat's
     bot level in the record, if a bot.
 
     >>> recorded_name("es", 1, "bot 2 · medium", "medium"), recorded_name("pt", 0, "player 1")
     ('bot 2 · medio', 'jogador 1')
-    >>> recorded_name("es", 0, "Ana")
-    'Ana'
+    >>> recorded_name("es", 0, "Ana"), recorded_name("es", 2, "medium (2)")
+    ('Ana', 'medio (2)')
     """
     for kind in ("bot", "human"):
         if name == seat_name("en", seat, kind, level=level):
             return seat_name(lang, seat, kind, level=level)
+    # The line prompt's own names: "player (1)", a bot's "medium (2)".
+    kind = name.removesuffix(f" ({seat})")
+    if kind != name and (kind == "player" or kind in LEVEL_HELP):
+        return f"{tr(lang, kind)} ({seat})"
     return name
 
 
@@ -681,8 +686,9 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     said = [recorded_name(lang, i, s.name, s.bot) for i, s in enumerate(record.seats)]
     names = [tr(lang, "you") if i == you else name for i, name in enumerate(said)]
     teams = recorded_game(record).teams is not None
-    yield f"{record.game}  seed {record.seed}  " + ", ".join(
-        f"{i}: {said[i]} ({s.bot or s.kind})" for i, s in enumerate(record.seats)
+    # The heading in the reader's language too: "semilla 7  0: tú (humano), 1: Bruno (medio)".
+    yield f"{record.game}  {tr(lang, 'seed')} {record.seed}  " + ", ".join(
+        f"{i}: {said[i]} ({tr(lang, s.bot or s.kind)})" for i, s in enumerate(record.seats)
     )
     for number, deal in enumerate(record_story(record)):
         yield ""
