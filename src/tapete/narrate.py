@@ -683,12 +683,14 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     one read from a file unchecked.
     """
     you = record_you(record)
-    said = [recorded_name(lang, i, s.name, s.bot) for i, s in enumerate(record.seats)]
-    names = [tr(lang, "you") if i == you else name for i, name in enumerate(said)]
+    names = [
+        tr(lang, "you") if i == you else recorded_name(lang, i, s.name, s.bot)
+        for i, s in enumerate(record.seats)
+    ]
     teams = recorded_game(record).teams is not None
     # The heading in the reader's language too: "semilla 7  0: tú (humano), 1: Bruno (medio)".
     yield f"{record.game}  {tr(lang, 'seed')} {record.seed}  " + ", ".join(
-        f"{i}: {said[i]} ({tr(lang, s.bot or s.kind)})" for i, s in enumerate(record.seats)
+        f"{i}: {names[i]} ({tr(lang, s.bot or s.kind)})" for i, s in enumerate(record.seats)
     )
     for number, deal in enumerate(record_story(record)):
         yield ""
