@@ -145,10 +145,10 @@ class Setup:
         object.__setattr__(self, "decks", decks)  # frozen: the constructor's own fix-up
 
     def first_dealer(self, players: int) -> int:
-        """The first dealer: the one given, or drawn by lot from the seed; checks the seat."""
-        dealer = (
-            self.dealer if self.dealer is not None else by_lot(players, self.seed, "first-dealer")
-        )
+        """The first dealer: the one given (its seat checked), or drawn by lot from the seed."""
+        if self.dealer is None:
+            return by_lot(players, self.seed, "first-dealer")
+        dealer = self.dealer
         check(0 <= dealer < players, "dealer", dealer, "a seat from 0 to {last}", last=players - 1)
         return dealer
 
@@ -490,7 +490,7 @@ class Game(Generic[S, V]):
         decks: Iterable[Iterable[Card | str]] = (),
         dealer: int | None = None,
     ) -> S:
-        number = integer(seed)
+        number = seed if type(seed) is int else integer(seed)
         if number is None:
             raise SpecError(
                 ACCEPTED,
@@ -501,7 +501,11 @@ class Game(Generic[S, V]):
         if dealer is not None and integer(dealer) is None:  # True or "1" is no seat
             last = self.players - 1
             check(False, "dealer", dealer, "a seat from 0 to {last}, or none", last=last)
-        orders = tuple(tuple(_card(c, self._french) for c in d) for d in _orders(decks))
+        orders = (
+            ()
+            if type(decks) is tuple and not decks  # none given: the common case, kept cheap
+            else tuple(tuple(_card(c, self._french) for c in d) for d in _orders(decks))
+        )
         first = None if dealer is None else integer(dealer)
         return self.rules.new_state(self.params, Setup(number, orders, first))
 

@@ -103,6 +103,9 @@ def beaters_of(above: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     return (*tables, tuple(above))
 
 
+_SLOTS = tuple(suit_mask(suit) for suit in range(8))  # each suit's card slots, by suit
+
+
 def legal_over(
     hand: int,
     led: Suit,
@@ -123,7 +126,7 @@ def legal_over(
     """
     if winning < 0:
         return hand
-    in_led = hand & 0xFFFF << (led << 4)
+    in_led = hand & _SLOTS[led]
     if obligation == FOLLOW:
         return in_led or hand
     if in_led:  # follow suit, beating the winning card if it is of that suit

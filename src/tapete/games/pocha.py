@@ -493,7 +493,7 @@ class View:
 def new_state(params: Params, setup: Setup) -> State:
     n = params.players
     dealer = setup.first_dealer(n)
-    seats = tuple((dealer + 1 + i) % n for i in range(n))
+    seats = (*range(dealer + 1, n), *range(dealer + 1))  # mano first, the dealer last
     deal = _deal(params, setup, 0, schedule_of(params)[0], seats, tiebreak=False)
     zeros = (0,) * n
     return _start(params, setup, deal, zeros, (), (deal,))
@@ -596,8 +596,11 @@ def legal_actions(state: State) -> list[Action]:
         legal = state._legal
         return cards_of(legal if legal >= 0 else legal_cards(state))
     if state.phase == _BID:
+        bids = list(range(BID, BID + state.deal.size + 1))
         hooked = _hooked_bid(state)
-        return [BID + b for b in range(state.deal.size + 1) if b != hooked]
+        if hooked >= 0:
+            bids.remove(BID + hooked)
+        return bids
     return []
 
 
@@ -677,8 +680,8 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
 def apply(state: State, action: Action) -> State:
     """The state after the current player takes ``action``; raises IllegalActionError."""
     if state.phase == _PLAY and 0 <= action < BID:
-        legal = state._legal if state._legal >= 0 else legal_cards(state)
-        if legal >> action & 1:
+        legal = state._legal
+        if (legal if legal >= 0 else legal_cards(state)) >> action & 1:
             return _play(state, action)
     error = why_illegal(state, action)
     if error is not None:
@@ -722,14 +725,15 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
     held = list(state.hands)
     held[seat] ^= _BIT[card]
     hands = tuple(held)
-    trick = (*state.trick, card)
+    trick = state.trick + (card,)  # noqa: RUF005 (cheaper than unpacking, on the hot path)
     winning = state.winning
     best = winning[0]
     if best < 0 or d.beaters[best] >> card & 1:
         winning = (card, seat)
     if len(trick) < len(d.seats):
-        return State(
-            state.params,
+        turn, p = d.after[seat], state.params
+        state = State(
+            p,
             state.setup,
             d,
             hands,
@@ -738,13 +742,25 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
             trick,
             state.leader,
             state.tricks,
-            d.after[seat],
+            turn,
             _PLAY,
             state.scores,
             state.history,
             earlier,
             winning,
         )
+        # The next seat's legal cards now, while the suit led and the winning card are at hand:
+        # every step of a playout asks for them.
+        state._legal = tricks.legal_over(
+            hands[turn],
+            trick[0] >> 4,
+            winning[0],
+            d.trump,
+            d.beaters,
+            p.obligation,
+            p.must_underruff,
+        )
+        return state
     winner = winning[1]
     won = state.won
     won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
@@ -796,7 +812,7 @@ def _end_of_hand(state: State) -> State:
     number, schedule = d.number + 1, schedule_of(p)
     if number < len(schedule):
         dealer = (d.dealer + 1) % p.players
-        seats = tuple((dealer + 1 + i) % p.players for i in range(p.players))
+        seats = (*range(dealer + 1, p.players), *range(dealer + 1))  # mano first
         nxt = _deal(p, state.setup, number, schedule[number], seats, tiebreak=False)
     else:
         leaders = _leaders(scores, _contenders(p, d))
