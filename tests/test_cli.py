@@ -47,9 +47,17 @@ def test_games_lists_every_game() -> None:
 
 
 def test_rules_full_prints_the_reference_page() -> None:
-    out = tapete("rules", "oh_hell", "--full").stdout
+    out = tapete("rules", "oh_hell", "--full", "--lang", "en").stdout
     assert out == howto.reference("pocha") + "\n"
     assert "hook" in out.lower() and "Pocha" in out
+
+
+@pytest.mark.parametrize("lang", ["es", "pt"])
+def test_rules_full_prints_the_reference_page_in_the_language_asked(lang: str) -> None:
+    out = tapete("rules", "tute", "--full", "--lang", lang).stdout
+    assert out == howto.reference("tute", lang) + "\n"
+    assert out != howto.reference("tute") + "\n"
+    assert "(English)" not in tapete("rules", "--help").stdout
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])

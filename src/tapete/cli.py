@@ -264,10 +264,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """The how-to page in the user's language; with ``--full``, the reference page (English)."""
+    """The how-to page in the user's language; with ``--full``, the reference page in that
+    language (in English where it has none)."""
     # A page per module: oh_hell is a set of Pocha's parameters and lives on Pocha's page.
     module = howto.module_of(load(args.game).name)
-    print(howto.reference(module) if args.full else howto.page(module, _language(args)))
+    lang = _language(args)
+    print(howto.reference(module, lang) if args.full else howto.page(module, lang))
     return 0
 
 
@@ -1147,9 +1149,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="how to play a game (--full: its rules as implemented)")
     p.add_argument("game")
     p.add_argument("--lang", choices=LANGUAGES, help="the page's language (en, es, pt)")
-    p.add_argument(
-        "--full", action="store_true", help="the full reference page, as implemented (English)"
-    )
+    p.add_argument("--full", action="store_true", help="the full reference page, as implemented")
     p.set_defaults(run=cmd_rules)
     levels = "\n".join(f"  {level:8} {what}" for level, what in LEVEL_HELP.items())
     p = sub.add_parser(

@@ -43,6 +43,7 @@ from tuikit import (
 
 SIZES = [(80, 24), (120, 40)]
 TEXT_CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs])\b")  # a French card in its record notation
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"  # the full reference pages
 
 
 def run(coro: object) -> None:
@@ -511,12 +512,24 @@ def test_in_ronda_india_the_other_seats_cards_are_on_the_screen_at_80x24(
 # --- the language: F1 and bot levels ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("missing", [False, True])
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])
 def test_f1_shows_how_to_play_in_the_players_language_and_f_the_full_rules(
-    lang: str, tmp_path: Path
+    lang: str, missing: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """F1 opens the how-to page in the player's language; f swaps it for the full rules page
-    (English, under a note saying so and the game in a sentence in the player's language)."""
+    """F1 opens the how-to page in the player's language; f swaps it for the full rules page in
+    that language. Where its translation is missing (``missing``: a page set with only the English
+    reference), the English page shows under a note saying so and the game in a sentence in the
+    player's language."""
+    if missing:
+        english = tmp_path / "rules"
+        english.mkdir()
+        (english / "truco.md").write_text(howto.reference("truco"), encoding="utf-8")
+        reference, reference_language = howto.reference, howto.reference_language
+        monkeypatch.setattr(howto, "reference", lambda m, lang="en": reference(m, lang, english))
+        monkeypatch.setattr(
+            howto, "reference_language", lambda m, lang="en": reference_language(m, lang, english)
+        )
 
     async def go() -> None:
         app = make_app("truco", ["human", "easy"], 1, tmp_path)
@@ -530,13 +543,16 @@ def test_f1_shows_how_to_play_in_the_players_language_and_f_the_full_rules(
             assert page.source == howto.page("truco", lang)
             assert not app.screen.query_one("#rules-note").display
             keys = text_of(app.screen.query_one("#rules-keys"))
-            assert tr(lang, "full rules (English)") in keys
+            assert tr(lang, "full rules") in keys
             await pilot.press("f")
             await pilot.pause()
-            assert page.source == howto.reference("truco")
+            shown = "en" if missing else lang
+            assert page.source == (
+                RULES / ("truco.md" if shown == "en" else f"truco.{lang}.md")
+            ).read_text(encoding="utf-8")
             note = app.screen.query_one("#rules-note")
-            assert note.display == (lang != "en")
-            if lang != "en":
+            assert note.display == (shown != lang)
+            if shown != lang:
                 assert tr(lang, ENTRIES["truco"].summary) in text_of(note)
                 assert "inglés" in text_of(note) or "inglês" in text_of(note)
             assert tr(lang, "how to play") in text_of(app.screen.query_one("#rules-keys"))

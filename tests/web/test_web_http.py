@@ -423,8 +423,20 @@ def test_join_and_records(server: Server) -> None:
 def test_rules_pages(server: Server) -> None:
     assert server.get("/api/rules/pocha").startswith("# ")
     assert status(server, "/api/rules/poker") == 404
-    # The full reference page, in English whatever the language asked; oh_hell's is Pocha's.
-    assert server.get("/api/rules/oh_hell?full=true&lang=es") == howto.reference("pocha")
+    # The full reference page in the language asked; oh_hell's is Pocha's.
+    assert server.get("/api/rules/oh_hell?full=true") == howto.reference("pocha")
+    assert server.get("/api/rules/oh_hell?full=true&lang=es") == howto.reference("pocha", "es")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_the_full_rules_route_serves_the_reference_in_the_pages_language(
+    server: Server, lang: str
+) -> None:
+    url = f"{server.url}/api/rules/tute?full=true&lang={lang}-ES"
+    with urllib.request.urlopen(url) as response:
+        assert response.read().decode("utf-8") == howto.reference("tute", lang)
+        written = response.headers["Content-Language"]
+    assert written == howto.reference_language("tute", lang) == lang
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])

@@ -679,8 +679,9 @@ class ReplayScreen(SceneScreen):
 
 class RulesScreen(Screen[None]):
     """How to play the game, in the player's language (``tapete.howto``); ``f`` swaps it for the
-    full rules page as implemented (``docs/rules/<game>.md``, in English: in another language a
-    note says so, with the game's summary in that language) and back."""
+    full rules page as implemented (``docs/rules/<game>.<lang>.md``; in English where that
+    language has none, and then a note says so, with the game's summary in that language) and
+    back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f1", "app.pop_screen", "close"),
@@ -700,15 +701,18 @@ class RulesScreen(Screen[None]):
     def text(self) -> str:
         from tapete import howto
 
-        return howto.reference(self.page) if self.full else howto.page(self.page, self.lang())
+        lang = self.lang()
+        return howto.reference(self.page, lang) if self.full else howto.page(self.page, lang)
 
     def note(self) -> Text:
-        """Over the full page in Spanish or Portuguese: that it is in English, and the game in a
-        sentence in the player's language. Nothing over the how-to page."""
+        """Over a full page shown in English to a player of Spanish or Portuguese (its translation
+        missing): that it is in English, and the game in a sentence in the player's language.
+        Nothing over the how-to page or a translated full page."""
+        from tapete import howto
         from tapete.games import ENTRIES
 
         lang, entry = self.lang(), ENTRIES.get(self.game or self.page)
-        if not self.full or lang == "en" or entry is None:
+        if not self.full or entry is None or howto.reference_language(self.page, lang) == lang:
             return Text()
         summary = tr(lang, entry.summary)
         line = tr(
@@ -730,7 +734,7 @@ class RulesScreen(Screen[None]):
 
     def show_keys(self) -> None:
         lang = self.lang()
-        other = tr(lang, "how to play" if self.full else "full rules (English)")
+        other = tr(lang, "how to play" if self.full else "full rules")
         self.query_one("#rules-note", Static).display = bool(self.note().plain)
         self.query_one("#rules-keys", Static).update(
             f"[b]esc[/b] {tr(lang, 'close')}   [b]↑ ↓[/b] {tr(lang, 'scroll')}   [b]f[/b] {other}"

@@ -630,18 +630,25 @@ async def api_rules(
         str,
         Query(
             max_length=MAX_WORD,
-            description="the how-to page's language: en, es, pt (another is English)",
+            description="the page's language: en, es, pt (another is English)",
         ),
     ] = "en",
     full: Annotated[
-        bool, Query(description="the full reference page (English) instead of the how-to page")
+        bool, Query(description="the full reference page instead of the how-to page")
     ] = False,
 ) -> PlainTextResponse:
+    """The page in ``lang``; the Content-Language header says the language it is written in
+    (``en`` for a full page that language does not have yet, for the browser's note)."""
     if game not in ENTRIES:
         raise HTTPException(404, f"no game named {game!r}")
-    module = howto.module_of(game)
-    text = howto.reference(module) if full else howto.page(module, language(lang) or "en")
-    return PlainTextResponse(text, media_type="text/markdown")
+    module, asked = howto.module_of(game), language(lang) or "en"
+    if full:
+        text, written = howto.reference(module, asked), howto.reference_language(module, asked)
+    else:
+        text, written = howto.page(module, asked), asked
+    return PlainTextResponse(
+        text, media_type="text/markdown", headers={"Content-Language": written}
+    )
 
 
 # The language of a table's title in a listing (``game_words``): en, es or pt.

@@ -213,8 +213,9 @@ UI = (
     # rules page
     "No rules page for this game.",
     "The rules as implemented, from the project's rules page (in English).",
+    "The rules as implemented, from the project's rules page.",
     "How to play",
-    "Full rules, as implemented (in English)",
+    "Full rules, as implemented",
     # Poch's bowls and the like, when a presenter puts them in Table.extra
     "bowls",
     "pot",

@@ -60,22 +60,28 @@ export function markdown(source) {
   return out.join("\n");
 }
 
-// The how-to page in the page's language; a button swaps it for the full reference page (in
-// English, as implemented) and back. The full page is /rules/GAME?full=1, so it can be
-// bookmarked, shared and reloaded, and Back returns to the how-to page.
+// The how-to page in the page's language; a button swaps it for the full reference page (as
+// implemented, in that language; in English, with a note and the game's summary, where it has no
+// translation yet: the server's Content-Language says) and back. The full page is
+// /rules/GAME?full=1, so it can be bookmarked, shared and reloaded, and Back returns to the how-to
+// page.
 function rulesPath(game, full) {
   return `/rules/${game}${full ? "?full=1" : ""}`;
 }
 
 export async function renderRules(root, game, full = false) {
-  const query = full ? "full=true" : `lang=${encodeURIComponent(lang())}`;
+  const query = `lang=${encodeURIComponent(lang())}${full ? "&full=true" : ""}`;
   const response = await fetch(`/api/rules/${game}?${query}`);
   const text = response.ok ? await response.text() : t("No rules page for this game.");
-  const summary = full && lang() !== "en" ? gameSummary(game, "") : "";
+  const english = full && lang() !== "en" && response.headers.get("Content-Language") !== lang();
+  const summary = english ? gameSummary(game, "") : "";
+  const note = english
+    ? "The rules as implemented, from the project's rules page (in English)."
+    : "The rules as implemented, from the project's rules page.";
   root.innerHTML = `<article class="rules-page">
     <p><a href="/" data-link>← ${t("lobby")}</a></p>
-    <p><button type="button" id="rules-toggle">${t(full ? "How to play" : "Full rules, as implemented (in English)")}</button></p>
-    ${full ? `<p class="note">${t("The rules as implemented, from the project's rules page (in English).")}</p>` : ""}
+    <p><button type="button" id="rules-toggle">${t(full ? "How to play" : "Full rules, as implemented")}</button></p>
+    ${full ? `<p class="note">${t(note)}</p>` : ""}
     ${summary ? `<p class="game-summary"><strong>${escapeHtml(summary)}</strong></p>` : ""}
     ${markdown(text)}</article>`;
   root.querySelector("#rules-toggle").addEventListener("click", () => {
