@@ -115,7 +115,9 @@ def test_a_page_is_short_plain_markdown_with_only_the_reference_as_a_pointer(
     assert not re.search(r"\[(TEXT|REF|DECISION|IMPL)", text), "no source tags"
     *body, last = text.rstrip("\n").splitlines()
     assert not any("http" in line or "](" in line or "docs/" in line for line in body)
-    assert f"`tapete rules {module} --full`" in last and f"docs/rules/{module}.md" in last
+    # The full reference of the page's own language: docs/rules/<module>.md is the English one.
+    reference = f"docs/rules/{module}.md" if lang == "en" else f"docs/rules/{module}.{lang}.md"
+    assert f"`tapete rules {module} --full`" in last and reference in last
 
 
 def _written(value: object) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete import howto
 from tapete.games import ENTRIES
 from tapete.i18n import tr
 from webclient import Network, Server, play_to_the_end, running, stand_in_note
@@ -1164,16 +1165,32 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
         assert p.locator('#params label.option[title="dealer_hook"] input').count() == 1
         p.click("#params summary")
     # The rules page opens with how to play in the chosen language; its button shows the full
-    # rules (in English) under the game's summary in that language, and goes back.
+    # rules in that language, and goes back.
     p.goto(server.url + "/rules/truco")
     p.wait_for_selector(".rules-page h1")
     assert "Vencendo a partida" in p.locator(".rules-page h2").all_inner_texts()
     assert p.locator(".rules-page .game-summary").count() == 0
+    assert p.locator("#rules-toggle").inner_text() == "Regras completas, como implementadas"
     p.click("#rules-toggle")
+    p.wait_for_selector(".rules-page .note")
+    assert "Glossário" in p.locator(".rules-page h2").all_inner_texts()
+    assert p.locator(".rules-page .game-summary").count() == 0
+    assert "inglês" not in p.locator(".rules-page .note").inner_text()
+    assert p.locator("#rules-toggle").inner_text() == "Como jogar"
+    # A full page its translation is missing for (a server answering in English, as its
+    # Content-Language says) shows under the game's summary in the page's language and a note.
+    english = howto.reference("truco")
+    p.route(
+        "**/api/rules/truco?*full=true*",
+        lambda route: route.fulfill(
+            body=english, content_type="text/markdown", headers={"Content-Language": "en"}
+        ),
+    )
+    p.reload()
     p.wait_for_selector(".rules-page .game-summary")
     assert tr("pt", ENTRIES["truco"].summary) in p.locator(".rules-page .game-summary").inner_text()
     assert "Glossary" in p.locator(".rules-page h2").all_inner_texts()
-    assert p.locator("#rules-toggle").inner_text() == "Como jogar"
+    assert "inglês" in p.locator(".rules-page .note").inner_text()
     # A line of the page, not a box floating over it (it once took the match summary's style).
     assert (
         p.locator(".rules-page .game-summary").evaluate("e => getComputedStyle(e).position")

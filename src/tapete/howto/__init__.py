@@ -11,7 +11,7 @@ wheel as ``tapete/docs/rules``; a language without its page gets the English one
 >>> howto.page("truco", "pt").splitlines()[0]
 '# Truco Paulista'
 >>> howto.reference("tute", "es").splitlines()[0]
-'# Tute'
+'# Tute para 2 y 4 jugadores — las reglas tal como están implementadas'
 >>> howto.reference_language("tute", "es")
 'es'
 >>> howto.module_of("oh_hell")
