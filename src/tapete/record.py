@@ -66,6 +66,7 @@ __all__ = [
     "hold",
     "is_salt",
     "loads",
+    "lock_file",
     "played_game",
     "read",
     "redact",
@@ -766,7 +767,7 @@ def hold(path: str | Path) -> Hold:
         except OSError:
             return Hold(target, lock, None)
         try:
-            _lock(fd)
+            lock_file(fd)
         except OSError as exc:
             if exc.errno not in _HELD_ELSEWHERE:  # a file system without locks: none to hold
                 os.close(fd)
@@ -789,9 +790,10 @@ def hold(path: str | Path) -> Hold:
 _HELD_ELSEWHERE = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK})
 
 
-def _lock(fd: int) -> None:
+def lock_file(fd: int) -> None:
     """An exclusive lock on open file ``fd`` that the OS drops when this process ends, or
-    OSError at once when another holds it."""
+    OSError at once when another holds it (a record's hold; ``tapete serve``'s on its SQLite
+    file)."""
     if sys.platform == "win32":
         import msvcrt
 

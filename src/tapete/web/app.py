@@ -37,6 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from tapete.bots import Bot
 from tapete.errors import SpecError
+from tapete.record import lock_file
 from tapete.web.api import STATIC, Files, pages, router
 from tapete.web.cluster import LEASE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, head_deadline_protocol
@@ -353,7 +354,7 @@ def hold_database(db: str | None) -> None:
             f"({exc.strerror})"
         ) from None
     try:
-        _lock(fd)
+        lock_file(fd)
     except OSError:
         holder = os.read(fd, 32).decode("ascii", "replace").strip()
         os.close(fd)
@@ -365,22 +366,6 @@ def hold_database(db: str | None) -> None:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     _HELD[str(lock)] = fd
-
-
-def _lock(fd: int) -> None:
-    """An exclusive lock on open file ``fd`` that the OS drops when this process ends, or
-    OSError at once when another process has it."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        # Windows locks bytes and forbids reading them: a byte past the pid is locked.
-        os.lseek(fd, 1024, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        os.lseek(fd, 0, os.SEEK_SET)
-    else:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def server_config(
