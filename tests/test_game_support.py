@@ -452,6 +452,44 @@ def test_a_spec_nested_too_deep_is_refused_as_no_spec(spec: str) -> None:
         bots.load(spec.replace("pocha(players=", "hard(ms=").replace("pocha(", "hard("))
 
 
+@pytest.mark.parametrize(
+    ("load", "start"),
+    [
+        (lambda: tapete.load("pocha", schedule=list(range(100_000))), "schedule=[0, 1, 2, 3"),
+        (lambda: tapete.load("pocha(schedule=[" + "9, " * 100_000 + "9])"), "schedule=[9, 9, 9"),
+        (lambda: tapete.load("x" * 100_000), "no game named 'xxx"),
+        (lambda: tapete.load("pocha", **{"y" * 100_000: 1}), "pocha has no parameter yyy"),
+        (lambda: tapete.load("pocha", deck="z" * 100_000), "deck=zzz"),
+        (lambda: tapete.load("pocha(players=3, players=4" + " " * 100_000 + ")"), "'pocha(pla"),
+        (lambda: tapete.load("pocha", players=10**5000), "players=~10**5000 is not accepted"),
+    ],
+)
+def test_a_refusal_of_a_huge_value_quotes_its_start_and_its_length(load: Any, start: str) -> None:
+    """A refusal repeated the whole value it refused: a schedule of 100,000 hands gave a
+    message of 700 KB, and an int too long for Python to write a ValueError of its own. A
+    field longer than a few lines is quoted by its first 80 characters and its length, in
+    every language; the game's own words (its list of parameters) stay whole."""
+    from tapete.i18n import spec_text
+
+    with pytest.raises(tapete.SpecError) as refused:
+        load()
+    message = str(refused.value)
+    assert message.startswith(start) and len(message) < 400, message[:400]
+    if "~10**" not in message:
+        assert re.search(r"… \(\d+ characters\)", message)
+        assert re.search(r"… \(\d+ caracteres\)", spec_text("es", refused.value))
+        assert re.search(r"… \(\d+ caracteres\)", spec_text("pt", refused.value))
+    if "has no parameter" in message:
+        assert message.endswith("tiebreak_players, ronda_india")
+    assert pickle.loads(pickle.dumps(refused.value)).phrase == refused.value.phrase
+
+
+def test_a_refusal_of_an_ordinary_value_quotes_it_whole() -> None:
+    with pytest.raises(tapete.SpecError) as refused:
+        tapete.load("pocha", schedule=list(range(60)))
+    assert str(refused.value).startswith("schedule=[0, 1, 2, " + ", ".join(map(str, range(3, 60))))
+
+
 @pytest.mark.parametrize("decks", [None, 7, "1o 2o", [None], [7], ["1o", "2o"], [b"1o"]])
 def test_decks_of_the_wrong_shape_are_refused_naming_decks(decks: Any) -> None:
     """``decks`` is a list of deck orders: text was read a character at a time ("'1' is not a

@@ -15,6 +15,7 @@ __all__ = [
     "RecordError",
     "SpecError",
     "one_of",
+    "quoted",
 ]
 
 
@@ -110,13 +111,52 @@ def _listed(words: Sequence[str | Phrase]) -> str | Phrase:
     return Phrase("{rest}, {last}", rest=_listed(words[:-1]), last=words[-1])
 
 
+QUOTED_MOST = 240
+"""The longest field a refusal quotes whole: a longer one (a schedule of 100,000 hands, a name
+typed by a program) is quoted by its first ``QUOTED_START`` characters and its length, so that
+the message stays a line, not hundreds of kilobytes. The longest fields tapete words itself (a
+game's list of parameters) are shorter."""
+QUOTED_START = 80
+CUT = "{start}… ({n} characters)"
+"""The template of a field cut short (``quoted``): its translations key on it."""
+
+
+def quoted(field: object) -> object:
+    """``field`` as a refusal quotes it: text up to ``QUOTED_MOST`` characters whole, longer
+    text by its start and its length; a phrase with its fields so quoted; anything else as it is.
+
+    >>> quoted("deck=52")
+    'deck=52'
+    >>> str(quoted("x" * 3000))[-24:]
+    'xxxxx… (3000 characters)'
+    """
+    if isinstance(field, str) and len(field) > QUOTED_MOST:
+        return Phrase(CUT, start=field[:QUOTED_START], n=len(field))
+    if isinstance(field, Phrase):
+        return _quoted_fields(field)
+    return field
+
+
+def _quoted_fields(phrase: Phrase) -> Phrase:
+    """``phrase`` with its fields quoted (``quoted``): itself when none is too long."""
+    cut = {k: quoted(v) for k, v in phrase.fields.items()}
+    if all(cut[k] is v for k, v in phrase.fields.items()):
+        return phrase
+    return Phrase(phrase.text, **cut)
+
+
 class PhrasedError(ValueError):
     """An error for people: its message is English, and ``phrase`` holds its template and
     fields, so that an app can say it in its person's language (``tapete.i18n.error_text``).
-    Given fields, the message is a template they fill; without any, it is taken as it is."""
+    Given fields, the message is a template they fill; without any, it is taken as it is.
+
+    A field longer than ``QUOTED_MOST`` characters is quoted by its start and its length
+    (``quoted``): a refused value of any size makes a message of a line.
+    """
 
     def __init__(self, message: str | Phrase, /, **fields: object) -> None:
         phrase = message if isinstance(message, Phrase) else Phrase(message, **fields)
+        phrase = _quoted_fields(phrase)
         super().__init__(str(phrase))
         self.phrase = phrase
 

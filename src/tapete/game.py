@@ -39,6 +39,7 @@ import dataclasses
 import enum
 import functools
 import importlib
+import math
 import random
 import types
 import typing
@@ -833,6 +834,9 @@ def format_value(value: object) -> str:
         return "none"
     if isinstance(value, str) and not value.isidentifier():
         return repr(value)  # quoted, as a spec writes it: '40' is not the number 40
+    if isinstance(value, int) and value.bit_length() > 10_000:
+        # Too long for Python to write (it refuses ints of over 4,300 digits): its size.
+        return f"{'-' if value < 0 else ''}~10**{int(abs(value).bit_length() * math.log10(2))}"
     return str(value)
 
 

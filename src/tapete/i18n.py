@@ -786,6 +786,7 @@ _ES: dict[str, str] = {
     # what a rule option accepts
     "{name}={value} is not accepted: {accepted}": "{name}={value} no se acepta: {accepted}",
     "{rest} or {last}": "{rest} o {last}",
+    "{start}… ({n} characters)": "{start}… ({n} caracteres)",
     "{rest}, {last}": "{rest}, {last}",
     "{kinds}, not a list": "{kinds}, no una lista",
     "a whole number": "un número entero",
@@ -1781,6 +1782,7 @@ _PT: dict[str, str] = {
     # what a rule option accepts
     "{name}={value} is not accepted: {accepted}": "{name}={value} não é aceito: {accepted}",
     "{rest} or {last}": "{rest} ou {last}",
+    "{start}… ({n} characters)": "{start}… ({n} caracteres)",
     "{rest}, {last}": "{rest}, {last}",
     "{kinds}, not a list": "{kinds}, não uma lista",
     "a whole number": "um número inteiro",
