@@ -206,6 +206,34 @@ def test_no_record_error_is_worded_where_a_translation_cannot_find_it() -> None:
     assert worded == []
 
 
+def test_no_refusal_is_worded_where_a_translation_cannot_find_it() -> None:
+    """A ``SpecError`` or ``RecordError`` built from an f-string is English in every language
+    (``load("tute", pocha)`` was): every one in tapete is a template with fields."""
+    worded = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and _called(node) in ("SpecError", "RecordError")):
+                continue
+            if node.args and isinstance(node.args[0], ast.JoinedStr | ast.BinOp):
+                worded.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert worded == []
+
+
+def test_a_game_of_another_module_is_refused_in_the_person_s_language() -> None:
+    from tapete.errors import SpecError
+    from tapete.games import pocha
+    from tapete.i18n import spec_text
+
+    try:
+        tapete.load("tute", pocha)
+    except SpecError as exc:
+        assert str(exc) == "tute is not a game of the module tapete.games.pocha"
+        assert spec_text("es", exc) == "tute no es un juego del módulo tapete.games.pocha"
+        assert spec_text("pt", exc) == "tute não é um jogo do módulo tapete.games.pocha"
+    else:
+        raise AssertionError("tute loaded as a game of pocha's module")
+
+
 def phrase_templates(phrase: object) -> set[str]:
     """Every template in a phrase, the phrases in its fields too."""
     from tapete.errors import Phrase

@@ -326,7 +326,7 @@ def split_bots(text: str) -> list[str]:
     except SpecError:
         names = []
     if not all(names) or not names:
-        raise SpecError(f"{text!r} is not a comma-separated list of bots")
+        raise SpecError("{text} is not a comma-separated list of bots", text=repr(text))
     return names
 
 

@@ -199,12 +199,13 @@ def openspiel_shape(game: Game[Any, Any]) -> dict[str, int]:
     params = game.params
     if game.rules is not pocha or not isinstance(params.schedule, int | tuple):
         raise SpecError(
-            f"{game.spec}: --compare-openspiel takes a pocha or oh_hell spec with one hand size,"
-            " e.g. pocha(players=4, schedule=9)"
+            "{spec}: --compare-openspiel takes a pocha or oh_hell spec with one hand size,"
+            " e.g. pocha(players=4, schedule=9)",
+            spec=game.spec,
         )
     sizes = pocha.schedule_of(params)
     if len(set(sizes)) != 1 or len(sizes) != 1:
-        raise SpecError(f"{game.spec}: --compare-openspiel needs one hand: schedule=N")
+        raise SpecError("{spec}: --compare-openspiel needs one hand: schedule=N", spec=game.spec)
     deck = game.deck
     return {
         "players": params.players,

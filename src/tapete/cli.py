@@ -931,7 +931,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             hold_database,
         )
     except ImportError as exc:
-        raise SpecError(f"the web app needs its extra: pip install 'tapete[web]' ({exc})") from None
+        raise SpecError(
+            "the web app needs its extra: pip install 'tapete[web]' ({why})", why=str(exc)
+        ) from None
     sharing = None
     if args.redis or args.workers > 1:
         if not args.redis:
@@ -940,7 +942,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
-        raise SpecError(f"--rate-limit: {exc}") from None
+        raise SpecError("--rate-limit: {why}", why=str(exc)) from None
     # Before saying it serves, and before the database is opened (and maybe migrated): a setup
     # that cannot share, a port it cannot listen on, a file another server has, or a database
     # it cannot open, is one line, and a refused command leaves no database behind.

@@ -282,7 +282,7 @@ def strategies(view: Any) -> ModuleType:
     """The strategy module for the game a view belongs to."""
     name = rules_of(view).NAME
     if name not in STRATEGIES:
-        raise SpecError(f"no bots beyond random for {name} yet")
+        raise SpecError("no bots beyond random for {name} yet", name=name)
     return importlib.import_module(STRATEGIES[name])
 
 

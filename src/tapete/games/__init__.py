@@ -181,7 +181,8 @@ def load(spec: str, rules: Rules[Any, Any] | None = None, **params: object) -> G
         )
     found = entry.rules()
     if rules is not None and rules is not found:
-        raise SpecError(f"{name} is not a game of the module {getattr(rules, '__name__', rules)}")
+        module = getattr(rules, "__name__", rules)
+        raise SpecError("{name} is not a game of the module {module}", name=name, module=module)
     return bind(name, found, entry.defaults, given)
 
 
@@ -203,5 +204,5 @@ def rules_of(view: object) -> Rules[Any, Any]:
                 rules = _BY_VIEW[type(view)] = entry.rules()
                 break
         else:
-            raise SpecError(f"{type(view).__name__} is not the view of a registered game")
+            raise SpecError("{kind} is not the view of a registered game", kind=type(view).__name__)
     return rules

@@ -162,7 +162,11 @@ class Encoding:
             out[[index[action] for action in legal]] = 1
         except KeyError as err:
             text = self.game.format_action(err.args[0])
-            raise SpecError(f"{text!r} is outside the action space of {self.game.spec}") from None
+            raise SpecError(
+                "{action} is outside the action space of {spec}",
+                action=repr(text),
+                spec=self.game.spec,
+            ) from None
         return out
 
     def field(self, name: str) -> Field:
@@ -193,7 +197,7 @@ def describe(enc: Encoding) -> str:
 def _cached(game: Game[Any, Any]) -> Encoding:
     builder = _BUILDERS.get(game.rules.NAME)
     if builder is None:
-        raise SpecError(f"no encoding for {game.name} yet")
+        raise SpecError("no encoding for {name} yet", name=game.name)
     return builder(game)
 
 
@@ -630,8 +634,9 @@ def _poch(game: Game[Any, Any]) -> Encoding:
     limit = poch.round_limit(p)
     if limit == 0:
         raise SpecError(
-            f"{game.spec}: without a round cap a Poch stack has no bound, nor has the action"
-            " space: give max_rounds (or rounds) a number"
+            "{spec}: without a round cap a Poch stack has no bound, nor has the action"
+            " space: give max_rounds (or rounds) a number",
+            spec=game.spec,
         )
     total = poch.most_chips(p)  # the chips in play, and the most a bet or raise names
     assert total is not None  # a round cap bounds it

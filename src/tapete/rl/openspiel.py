@@ -200,8 +200,10 @@ class TapeteGame(pyspiel.Game):  # type: ignore[misc]
         game = context.game
         if self.NAME and game.name != self.NAME:
             raise SpecError(
-                f"tapete_{self.NAME} plays {self.NAME} specs, not {game.spec}:"
-                f" load tapete_{game.name} for that"
+                "tapete_{name} plays {name} specs, not {spec}: load tapete_{other} for that",
+                name=self.NAME,
+                spec=game.spec,
+                other=game.name,
             )
         limit = bounds(game)
         info = pyspiel.GameInfo(

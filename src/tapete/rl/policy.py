@@ -132,8 +132,11 @@ class PolicyBot:
         expected = model.observation_space.shape
         if expected != obs.shape:
             raise SpecError(
-                f"policy {self.path}: trained on observations of shape {expected}, but this"
-                f" game's are {obs.shape}: train it on the spec it plays"
+                "policy {path}: trained on observations of shape {expected}, but this"
+                " game's are {shape}: train it on the spec it plays",
+                path=str(self.path),
+                expected=str(expected),
+                shape=str(obs.shape),
             )
         mask = enc.mask(legal_actions).astype(bool)
         if self.algo == "maskable_ppo":

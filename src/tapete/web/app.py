@@ -422,14 +422,14 @@ def check_sharing(db: str | None, sharing: Sharing | None) -> None:
     if sharing is None:
         return
     if sharing.workers < 1:
-        raise SpecError(f"--workers: at least 1 process, not {sharing.workers}")
+        raise SpecError("--workers: at least 1 process, not {workers}", workers=sharing.workers)
     if not (db or "").startswith("postgresql://"):
         raise SpecError(
             "--redis and --workers share tables between processes through PostgreSQL: "
             "give --db postgresql://… (SQLite keeps one process's tables)"
         )
     if not sharing.redis.startswith(("redis://", "rediss://", "unix://")):
-        raise SpecError(f"--redis: a redis://host:port URL, not {sharing.redis!r}")
+        raise SpecError("--redis: a redis://host:port URL, not {url}", url=repr(sharing.redis))
 
 
 def serve(
