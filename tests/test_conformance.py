@@ -459,7 +459,10 @@ SPEC_WORDS = st.sampled_from(
     ["players", "deck", "schedule", "min_players", "max_players", "rank_order", "chips", "x"]
 )
 SPEC_VALUES = st.sampled_from(
-    ["3", "4", "0", "-1", "true", "none", "[1, 2]", "[]", "48", "french", "natural", "'3'", "3.0"]
+    [
+        *("3", "4", "0", "-1", "true", "none", "[1, 2]", "[]", "48", "french", "natural", "'3'"),
+        *("3.0", "+3", "04", "[+1, 02]", "0x3", "1_0", "--3", "-+1", "0o4", "-(-4)"),
+    ]
 )
 ANY_SPEC = st.text(max_size=20) | st.builds(
     lambda name, pairs: name + (f"({', '.join(f'{k}={v}' for k, v in pairs)})" if pairs else ""),

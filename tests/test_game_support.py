@@ -453,6 +453,41 @@ def test_a_spec_nested_too_deep_is_refused_as_no_spec(spec: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("pocha(players=+3)", "pocha(players=3)"),
+        ("pocha(players=03)", "pocha(players=3)"),
+        ("pocha(schedule=[+1, 02, 003], players=+0004)", "pocha(schedule=[1, 2, 3])"),
+        ("pocha(schedule=[+1,-0])", None),  # read, and refused as a schedule
+    ],
+)
+def test_a_number_with_a_leading_plus_or_zeros_is_read(written: str, read: str | None) -> None:
+    """``+3`` and ``03`` were refused as no game spec, while ``0x3`` and ``1_0`` were read:
+    a spec reads the decimal numbers a person writes, a sign or leading zeros too."""
+    if read is None:
+        with pytest.raises(tapete.SpecError, match=r"^schedule=\[1, 0\] is not accepted"):
+            tapete.load(written)
+        return
+    game = tapete.load(written)
+    assert game.spec == read and tapete.load(game.spec) == game
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        *("pocha(players=0x3)", "pocha(players=0o3)", "pocha(players=0b11)", "pocha(players=1_0)"),
+        *("pocha(players=--3)", "pocha(players=- -3)", "pocha(players=+-3)", "pocha(players=-+3)"),
+        *("pocha(schedule=[1, 0x2])", "pocha(schedule=[1, --2])"),
+    ],
+)
+def test_a_number_written_in_python_s_other_ways_is_no_spec(written: str) -> None:
+    """Hexadecimal, octal, binary, underscores and signs on signs are Python's, not a person's
+    way of writing a number of players: no game spec, in the words that say what one is."""
+    with pytest.raises(tapete.SpecError, match=r"is not a game spec: write name or name\("):
+        tapete.load(written)
+
+
+@pytest.mark.parametrize(
     ("load", "start"),
     [
         (lambda: tapete.load("pocha", schedule=list(range(100_000))), "schedule=[0, 1, 2, 3"),

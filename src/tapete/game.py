@@ -39,8 +39,11 @@ import dataclasses
 import enum
 import functools
 import importlib
+import io
 import math
 import random
+import re
+import tokenize
 import types
 import typing
 from collections import Counter
@@ -865,8 +868,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
     # ValueError: an int too long to read. RecursionError and MemoryError: a value nested too
     # deep for Python's parser or for ours (two thousand minus signs, as many brackets).
     too_deep = (RecursionError, MemoryError)
+    plain = _plain_numbers(spec.strip())
+    if plain is None:
+        raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec)))
     try:
-        tree = ast.parse(spec.strip(), mode="eval").body
+        tree = ast.parse(plain, mode="eval").body
     except (SyntaxError, ValueError, *too_deep):
         raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec))) from None
     if isinstance(tree, ast.Name):
@@ -884,6 +890,82 @@ def parse_spec(spec: str) -> tuple[str, dict[str, ParamValue]]:
         except too_deep:
             raise SpecError(NOT_A_SPEC, spec=_cut(repr(spec))) from None
     return tree.func.id, params
+
+
+# What may be a number written otherwise than plainly: a sign, an underscore, a leading zero
+# (0x3 too). Text without any is a spec as Python reads it.
+_UNPLAIN = re.compile(r"[+]|\d_|-\s*-|(?<!\d)0[0-9xXoObB]")
+_UNARY_AFTER = frozenset({"=", ",", "[", "("})
+_NOT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
+)
+
+
+def _plain_numbers(spec: str) -> str | None:
+    """``spec`` with its whole numbers as a person writes them, in Python's words, or None when
+    one is written in a way a spec does not read.
+
+    A spec's ints are plain decimals: a leading ``+`` or zeros are read (``+3``, ``03`` is 3),
+    but not Python's other ways of writing an int (``0x3``, ``0o7``, ``0b1``, ``1_0``) nor a
+    sign on a sign (``--3``), which a person does not mean as a number. Text Python cannot
+    read at all is left for ``ast.parse`` to refuse.
+
+    >>> _plain_numbers("pocha(players=+03, schedule=[-1, 007])")
+    'pocha(players=3, schedule=[-1, 7])'
+    >>> _plain_numbers("pocha(players=0x3)"), _plain_numbers("pocha(players=--3)")
+    (None, None)
+    """
+    if _UNPLAIN.search(spec) is None:  # the usual spec: read as it is, without tokenizing it
+        return spec
+    try:
+        tokens = [
+            t
+            for t in tokenize.generate_tokens(io.StringIO(spec).readline)
+            if t.type not in _NOT_TOKENS
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return spec
+    starts = [0]
+    for line in spec.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def at(position: tuple[int, int]) -> int:
+        return starts[position[0] - 1] + position[1]
+
+    cuts: list[tuple[int, int, str]] = []  # (start, end, replacement), in order
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == tokenize.NUMBER:
+            text = token.string
+            if "_" in text or text[:2].lower() in ("0x", "0o", "0b"):
+                return None
+            # Python reads 03 as two numbers, 0 and 3, side by side: one number of a spec.
+            end = i
+            while (
+                text.isdigit()
+                and end + 1 < len(tokens)
+                and tokens[end + 1].type == tokenize.NUMBER
+                and tokens[end + 1].string.isdigit()
+                and tokens[end + 1].start == tokens[end].end
+            ):
+                end += 1
+                text += tokens[end].string
+            if text.isdigit() and text != "0" and text.startswith("0"):
+                cuts.append((at(token.start), at(tokens[end].end), text.lstrip("0") or "0"))
+            i = end + 1
+            continue
+        unary = token.string in ("+", "-") and (i == 0 or tokens[i - 1].string in _UNARY_AFTER)
+        if unary and i + 1 < len(tokens):
+            after = tokens[i + 1]
+            if after.string in ("+", "-"):
+                return None
+            if token.string == "+" and after.type == tokenize.NUMBER:
+                cuts.append((at(token.start), at(token.end), ""))
+        i += 1
+    for start, end, replacement in reversed(cuts):
+        spec = spec[:start] + replacement + spec[end:]
+    return spec
 
 
 def _cut(text: str, most: int = 80) -> str:
@@ -929,9 +1011,9 @@ def _spec_value(name: str, node: ast.expr) -> ParamValue:
     if isinstance(node, ast.Constant) and isinstance(node.value, int | str | bool | None):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _spec_value(name, node.operand)
-        if isinstance(inner, int) and not isinstance(inner, bool):
-            return -inner
+        inner = node.operand  # a number, not another value's negation: -(-3) is no number
+        if isinstance(inner, ast.Constant) and type(inner.value) is int:
+            return -inner.value
     if isinstance(node, ast.List | ast.Tuple):
         items = [_spec_value(name, e) for e in node.elts]
         if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
