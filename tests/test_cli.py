@@ -729,6 +729,49 @@ def test_serve_on_a_port_that_is_none_says_so_and_serves_nothing(port: str, said
     assert "serving on" not in run.stderr
 
 
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        # A storage limits cannot make was a traceback of limits' own, once the server started.
+        (["--rate-limit-storage", "bogus://"], "tapete: --rate-limit-storage: memory:// or a"),
+        (["--rate-limit-storage", "memcached://x:1"], "redis://host:port URL, not 'memcached"),
+        # A proxy that is no address was trusted as a name no client has: the server started,
+        # and counted every client behind the proxy as the proxy, saying nothing.
+        (["--trusted-proxy", "proxy.local"], "--trusted-proxy: 'proxy.local' is not an IP"),
+        (["--trusted-proxy", "10.0.0.1/8"], "--trusted-proxy: '10.0.0.1/8' is not an IP"),
+    ],
+)
+def test_serve_with_a_flag_it_cannot_use_says_so_in_a_line_and_serves_nothing(
+    flags: list[str], said: str
+) -> None:
+    run = tapete("serve", "--port", "0", "--db", "memory", *flags)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert said in run.stderr and run.stderr.count("\n") == 1, run.stderr
+
+
+def test_serve_takes_a_trusted_proxy_s_address_or_network() -> None:
+    from tapete.cli import parser
+
+    given = ["10.0.0.2", "10.0.0.0/8", "::1"]
+    args = parser().parse_args(["serve", *(f"--trusted-proxy={a}" for a in given)])
+    assert args.trusted_proxy == ["10.0.0.2", "10.0.0.0/8", "::1"]
+
+
+def test_export_into_a_file_says_it_needs_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tapete export FILE`` said Python's "[Errno 17] File exists" of the file it was given."""
+    taken = tmp_path / "standings.txt"
+    taken.write_text("mine")
+    assert main(["export", str(taken), "--db", f"sqlite:///{tmp_path / 'none.db'}"]) == 2
+    assert f"tapete: {taken} is a file: the records are exported into a folder" in (
+        capsys.readouterr().err
+    )
+    assert main(["export", str(taken), "--lang", "es"]) == 2
+    assert "es un archivo: los registros se exportan a una carpeta" in capsys.readouterr().err
+    assert taken.read_text() == "mine"
+
+
 def test_serve_sharing_over_sqlite_is_refused_before_it_says_it_serves(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tapete.db'}"
     run = tapete("serve", "--db", db, "--workers", "2", "--redis", "redis://127.0.0.1:6379")

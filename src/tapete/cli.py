@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import ipaddress
 import json
 import math
 import os
@@ -930,6 +931,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             check_sharing,
             hold_database,
         )
+        from tapete.web.ratelimit import STORAGES
     except ImportError as exc:
         raise SpecError(
             "the web app needs its extra: pip install 'tapete[web]' ({why})", why=str(exc)
@@ -943,6 +945,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
     except ValueError as exc:
         raise SpecError("--rate-limit: {why}", why=str(exc)) from None
+    if not args.rate_limit_storage.removeprefix("async+").startswith(STORAGES):
+        # Refused here, not by a traceback when the first process builds its limiter.
+        raise SpecError(
+            "--rate-limit-storage: memory:// or a redis://host:port URL, not {uri}",
+            uri=repr(args.rate_limit_storage),
+        )
     # Before saying it serves, and before the database is opened (and maybe migrated): a setup
     # that cannot share, a port it cannot listen on, a file another server has, or a database
     # it cannot open, is one line, and a refused command leaves no database behind.
@@ -1123,6 +1131,19 @@ def _port(text: str) -> int:
     return int(value)
 
 
+def _proxy(text: str) -> str:
+    """A trusted proxy: an IP address or network. Anything else would be trusted as a literal
+    that no client's address ever is (uvicorn's reading), so the proxy's clients would all be
+    counted as the proxy, with nothing said."""
+    try:
+        ipaddress.ip_network(text) if "/" in text else ipaddress.ip_address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address (10.0.0.2) or network (10.0.0.0/8)"
+        ) from None
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     """The command line's parser: a mistake is one line, naming the option, and where to look,
     instead of the whole usage (which ``--help`` gives)."""
@@ -1265,6 +1286,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--trusted-proxy",
         action="append",
+        type=_proxy,
         default=[],
         metavar="ADDR",
         help="a reverse proxy's address or network (repeatable): clients it forwards are told "

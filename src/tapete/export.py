@@ -92,6 +92,10 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
     that is not there, or holds no tables of tapete serve, is a SpecError, and nothing is made."""
     from tapete.store import Store, default_url
 
+    into = Path(folder)
+    if into.exists() and not into.is_dir():
+        # mkdir would say "File exists" of the very file named, in Python's words.
+        raise SpecError("{folder} is a file: the records are exported into a folder", folder=folder)
     url = db or default_url()
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
         # Opening it would make an empty database, and the export would find nothing in it.
@@ -106,8 +110,12 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
         found = store.finished(since)
     finally:
         store.engine.dispose()
-    into = Path(folder)
-    into.mkdir(parents=True, exist_ok=True)
+    try:
+        into.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file where a folder above it should be, or no right to write
+        raise SpecError(
+            "{folder}: the folder cannot be made ({why})", folder=folder, why=exc.strerror
+        ) from None
     for match in found:
         rec = record.loads(match.record)
         result = rec.result or {}

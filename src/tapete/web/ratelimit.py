@@ -38,10 +38,12 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from limits.storage import storage_from_string
 
-__all__ = ["KINDS", "Limited", "RateLimiter", "RateLimits", "client_key"]
+__all__ = ["KINDS", "STORAGES", "Limited", "RateLimiter", "RateLimits", "client_key"]
 
 log = logging.getLogger("tapete.web")
 
+STORAGES = ("memory://", "redis://", "rediss://")
+"""Where the counts may be kept (``--rate-limit-storage``): this process, or a shared Redis."""
 SHARED_WAIT = 2.0  # seconds a shared storage has to answer a request's counting
 SHARED_RETRY = 5.0  # seconds, once it did not, before it is asked again
 
