@@ -757,6 +757,29 @@ def test_serve_takes_a_trusted_proxy_s_address_or_network() -> None:
     assert args.trusted_proxy == ["10.0.0.2", "10.0.0.0/8", "::1"]
 
 
+@pytest.mark.parametrize("published", ["zz", "ab" * 31, "ab" * 33, "g" * 64, "x" * 5000])
+def test_replay_refuses_a_seed_hash_that_is_no_hash_rather_than_call_the_table_unfair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], published: str
+) -> None:
+    """A hash cut short in copying was judged "NOT FAIR: the seed 5 does not hash to the
+    published zz", accusing the table of what the copy did."""
+    path = tmp_path / "m.json"
+    seats = "random,random,random,random"
+    made = ["play", "pocha(schedule=[1])", "--seats", seats, "--seed", "5", "--record", str(path)]
+    assert main(made) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", str(path), "--plain", "--seed-hash", published])
+    said = capsys.readouterr()
+    assert exited.value.code == 2 and "NOT FAIR" not in said.out
+    assert "argument --seed-hash: " in said.err and "is not a SHA-256: 64 hexadecimal" in said.err
+    assert said.err.count("\n") == 1 and len(said.err) < 300
+    import hashlib
+
+    digest = hashlib.sha256(b"5").hexdigest().upper()  # as some tools print it
+    assert main(["replay", str(path), "--plain", "--seed-hash", f" {digest} "]) == 0
+
+
 def test_export_into_a_file_says_it_needs_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

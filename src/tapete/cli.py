@@ -29,6 +29,7 @@ import random
 import re
 import signal
 import socket
+import string
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -1075,7 +1076,7 @@ def _number(text: str, kind: type[int] | type[float]) -> Any:
         return kind(text)
     except ValueError:
         what = "a whole number" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
 
 
 def _seconds(text: str) -> float:
@@ -1131,6 +1132,23 @@ def _port(text: str) -> int:
     return int(value)
 
 
+def _sha256(text: str) -> str:
+    """A published seed hash: 64 hexadecimal digits. A hash cut short or mistyped in copying is
+    no hash, and would otherwise be judged NOT FAIR against every seed: the table accused of
+    what the copy did."""
+    digits = text.strip()
+    if len(digits) != 64 or any(c not in string.hexdigits for c in digits):
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is not a SHA-256: 64 hexadecimal digits, as the table published it"
+        )
+    return digits
+
+
+def _shown(text: str) -> str:
+    """``text`` as a refusal quotes it: a long one by its start (a whole file pasted in)."""
+    return repr(text) if len(text) <= 80 else f"{text[:70]!r}… ({len(text)} characters)"
+
+
 def _proxy(text: str) -> str:
     """A trusted proxy: an IP address or network. Anything else would be trusted as a literal
     that no client's address ever is (uvicorn's reading), so the proxy's clients would all be
@@ -1139,7 +1157,7 @@ def _proxy(text: str) -> str:
         ipaddress.ip_network(text) if "/" in text else ipaddress.ip_address(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an IP address (10.0.0.2) or network (10.0.0.0/8)"
+            f"{_shown(text)} is not an IP address (10.0.0.2) or network (10.0.0.0/8)"
         ) from None
     return text
 
@@ -1210,6 +1228,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
     p.add_argument(
         "--seed-hash",
+        type=_sha256,
         help="the SHA-256 published before play: of SALT:SEED with the record's seed_salt,"
         " else of the seed alone",
     )
