@@ -780,6 +780,30 @@ def test_replay_refuses_a_seed_hash_that_is_no_hash_rather_than_call_the_table_u
     assert main(["replay", str(path), "--plain", "--seed-hash", f" {digest} "]) == 0
 
 
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:1", "--ray: no Ray cluster answers at 127.0.0.1:1 (Connection refused)"),
+        ("ray://127.0.0.1:1", "--ray: no Ray cluster answers at ray://127.0.0.1:1"),
+        ("bogus", "--ray: 'bogus' is not a Ray address: HOST:PORT or ray://HOST:PORT"),
+        ("host:99999", "--ray: 'host:99999' is not a Ray address"),
+    ],
+)
+def test_arena_on_a_ray_cluster_that_is_not_there_says_so_in_a_line(
+    capsys: pytest.CaptureFixture[str], address: str, said: str
+) -> None:
+    """Ray retried an address where nothing answers for minutes, behind a progress bar that
+    stood at 0/?, saying why only in its own log lines."""
+    started = time.monotonic()
+    run = ["arena", "pocha", "--bots", "easy,random", "--matches", "2", "--ray", address]
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"tapete: {said}\n" if said.endswith(")") else said in err and err.count("\n") == 1
+    )
+    assert time.monotonic() - started < 10
+
+
 def test_export_into_a_file_says_it_needs_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -57,6 +57,7 @@ import multiprocessing
 import os
 import pickle
 import re
+import socket
 import statistics
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -87,6 +88,7 @@ __all__ = [
     "assignments",
     "bot_scores",
     "check",
+    "check_ray",
     "dumps",
     "group_seed",
     "loads",
@@ -485,6 +487,40 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
             players.load(entrant)
     players.check_ends(game, ["bot"] * game.players)
     return game
+
+
+RAY_WAIT = 3.0
+"""Seconds a Ray cluster's address has to take a connection (``check_ray``)."""
+
+
+def check_ray(address: str) -> None:
+    """Refuse, with a SpecError naming ``--ray``, a Ray cluster that cannot be played on: Ray
+    not installed, an address that is none, or one where nothing answers. Ray itself retries
+    such an address for minutes behind the progress bar, saying so only in its own logs.
+    ``""`` (start a local Ray), ``auto`` and ``local`` are Ray's to find.
+
+    >>> check_ray("nowhere")
+    Traceback (most recent call last):
+    tapete.errors.SpecError: --ray: 'nowhere' is not a Ray address: HOST:PORT or ray://HOST:PORT
+    """
+    given = address.strip()
+    if given in ("", "auto", "local"):
+        return
+    host, _, port = given.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdecimal() or not 0 < int(port) < 65536:
+        raise SpecError(
+            "--ray: {address} is not a Ray address: HOST:PORT or ray://HOST:PORT",
+            address=repr(address),
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_WAIT):
+            pass
+    except OSError as exc:
+        raise SpecError(
+            "--ray: no Ray cluster answers at {address} ({why})",
+            address=address,
+            why=exc.strerror or str(exc),
+        ) from None
 
 
 def _check_importable(bots: Sequence[str | Agent], where: str) -> None:

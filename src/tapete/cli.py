@@ -1013,6 +1013,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for option, text in (("--json", args.json), ("--plot", args.plot)):
         if text is not None:
             _out_path(option, text)
+    if args.ray is not None:
+        arena.check_ray(args.ray)  # a cluster that is not there: one line, not a bar that waits
     workers = args.workers or os.cpu_count() or 1
     _stop_on_signals()  # stopped, the arena ends its worker processes (and they their bots)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
