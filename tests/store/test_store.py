@@ -354,3 +354,15 @@ def test_the_default_database_is_in_tapete_s_data_folder_when_one_is_set(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("TAPETE_DATA")
     assert default_url() == f"sqlite:///{tmp_path / 'xdg' / 'tapete' / 'tapete.db'}"
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])
+def test_every_way_of_writing_sqlite_in_memory_keeps_its_tables(url: str) -> None:
+    """``sqlite:///`` and ``sqlite:///:memory:`` opened a new, empty database for each
+    connection: the migrated tables were gone, and ``tapete serve --db sqlite:///`` ended in a
+    traceback of "no such table: tables"."""
+    store = Store(url)
+    row = store.create_table("pocha", seed=42, seats=SEATS)
+    store.append_action(row.id, 0, 1, "bid 0")
+    assert store.revision() is not None and store.table(row.id) == row
+    assert [a.action for a in store.actions(row.id)] == ["bid 0"]

@@ -207,6 +207,22 @@ def _engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, connect_args=waits)
 
 
+def _in_memory(url: str) -> bool:
+    """Whether ``url`` is an SQLite database in memory: ``sqlite://``, ``sqlite:///`` or
+    ``sqlite:///:memory:``, with no options.
+
+    >>> _in_memory("sqlite://"), _in_memory("sqlite:///:memory:"), _in_memory("sqlite:///x.db")
+    (True, True, False)
+    """
+    if not url.startswith("sqlite://"):
+        return False
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False
+    return parsed.database in (None, "", ":memory:") and not parsed.query
+
+
 def _sqlite_file(url: str) -> Path | None:
     """The file an SQLite URL opens (None: a database in memory, or a ``file:`` URI)."""
     name = make_url(url).database
@@ -282,8 +298,10 @@ class Store:
         self.url = url or default_url()
         try:
             self.engine = _engine(self.url)
-            if url == "sqlite://":
-                # An in-memory database lives in one connection: keep using it.
+            if url is not None and _in_memory(url):
+                # An in-memory database lives in one connection: keep using it. (Opened anew
+                # by each connection, sqlite:/// and sqlite:///:memory: lost the tables the
+                # migration made: the server failed with a traceback of "no such table".)
                 from sqlalchemy.pool import StaticPool
 
                 self.engine = create_engine(
