@@ -487,13 +487,16 @@ def test_a_number_written_in_python_s_other_ways_is_no_spec(written: str) -> Non
         tapete.load(written)
 
 
+HUGE_NAME: dict[str, Any] = {"y" * 100_000: 1}  # a parameter's name, typed by a program
+
+
 @pytest.mark.parametrize(
     ("load", "start"),
     [
         (lambda: tapete.load("pocha", schedule=list(range(100_000))), "schedule=[0, 1, 2, 3"),
         (lambda: tapete.load("pocha(schedule=[" + "9, " * 100_000 + "9])"), "schedule=[9, 9, 9"),
         (lambda: tapete.load("x" * 100_000), "no game named 'xxx"),
-        (lambda: tapete.load("pocha", **{"y" * 100_000: 1}), "pocha has no parameter yyy"),
+        (lambda: tapete.load("pocha", **HUGE_NAME), "pocha has no parameter yyy"),
         (lambda: tapete.load("pocha", deck="z" * 100_000), "deck=zzz"),
         (lambda: tapete.load("pocha(players=3, players=4" + " " * 100_000 + ")"), "'pocha(pla"),
         (lambda: tapete.load("pocha", players=10**5000), "players=~10**5000 is not accepted"),
