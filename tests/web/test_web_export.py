@@ -101,6 +101,18 @@ def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
     assert "--since: 'last night' is not a date and time" in capsys.readouterr().err
 
 
+def test_an_export_from_a_database_that_does_not_answer_says_so_in_a_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A PostgreSQL server that is not there was a traceback of a hundred lines: the export
+    opens its database without migrating it, and the first question to it was not caught."""
+    url = "postgresql://nobody@127.0.0.1:1/tapete"
+    assert main(["export", str(tmp_path / "out"), "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tapete: cannot reach the database {url}: ") and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
 def test_an_export_speaks_the_organisers_language_as_every_command_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -345,10 +345,15 @@ class Store:
             raise StoreError(f"the database {_shown(self.url)} takes no writes: {reason}") from None
 
     def revision(self) -> str | None:
+        """The schema's revision (None: no tables of tapete's); raises StoreError when the
+        database cannot be reached (opened without ``migrate``, it was not asked before)."""
         from alembic.runtime.migration import MigrationContext
 
-        with self.engine.connect() as connection:
-            return MigrationContext.configure(connection).get_current_revision()
+        try:
+            with self.engine.connect() as connection:
+                return MigrationContext.configure(connection).get_current_revision()
+        except OperationalError as exc:
+            raise StoreError(_unreachable(self.url, exc)) from None
 
     # --- tables and actions ------------------------------------------------------------------
 
