@@ -23,6 +23,7 @@ __all__ = [
     "LANGUAGES",
     "LEVEL_HELP",
     "RULES",
+    "SERVER_RULES",
     "catalog",
     "error_text",
     "level_help",
@@ -400,7 +401,6 @@ _ES: dict[str, str] = {
     "{unit} {n}: {name} deals, {card} turned up": "{unit} {n}: reparte {name}, muestra {card}",
     "hard": "difícil",
     "high contrast": "alto contraste",
-    "it is not your turn": "no es tu turno",
     "the table moved on before your move: look again": "la mesa siguió antes que tu jugada: mírala de nuevo",
     "your move could not be saved: try again": "no se pudo guardar tu jugada: inténtalo de nuevo",
     "that could not be saved: try again": "no se pudo guardar: inténtalo de nuevo",
@@ -427,7 +427,6 @@ _ES: dict[str, str] = {
     "nobody wins the pot of {n}: it carries over": "nadie gana el bote de {n}: pasa a la siguiente",
     "{name} bid {bid} and took {took}: nobody wins the pot of {n}; it carries over": "{name} pidió {bid} e hizo {took}: nadie gana el bote de {n}; pasa a la siguiente",
     "you bid {bid} and took {took}: nobody wins the pot of {n}; it carries over": "pediste {bid} e hiciste {took}: nadie gana el bote de {n}; pasa a la siguiente",
-    "only the host can do that": "solo el anfitrión puede hacerlo",
     "player {n}": "jugador {n}",
     "random": "al azar",
     "remove": "quitar",
@@ -454,19 +453,13 @@ _ES: dict[str, str] = {
     "that language is not available": "ese idioma no está disponible",
     "that raise is pointless: the hand would already win the game": "subir no tiene sentido: la mano ya daría la partida",
     "that seat cannot be chosen": "ese asiento no se puede elegir",
-    "that seat is taken": "ese asiento está ocupado",
     "the bidding is over: play a card": "ya no se pide: juega una carta",
     "the dealer may not make the bids add up to the number of tricks": "quien reparte no puede hacer que lo pedido sume las bazas",
-    "the match has already started": "la partida ya empezó",
-    "the match has not started yet": "la partida aún no ha empezado",
     "the match is over": "la partida terminó",
     "the message is too long": "el mensaje es demasiado largo",
-    "the message was not understood": "no se entendió el mensaje",
     "the only legal move": "la única jugada posible",
     "the pot is split: {n} each": "el bote se reparte: {n} cada uno",
-    "the table is full": "la mesa está llena",
     "there is no raise to answer": "no hay envite que responder",
-    "there is no table with that code": "no hay ninguna mesa con ese código",
     "this hand is played blind: choose a card by position": "esta mano se juega a ciegas: elige la carta por su posición",
     "to act": "le toca",
     "too many connections from your address: close a few of its pages and try again": "demasiadas conexiones desde tu dirección: cierra algunas de sus páginas y vuelve a intentarlo",
@@ -1063,6 +1056,27 @@ _ES: dict[str, str] = {
     "{name} took {took}, bid {bid}": "{name} hizo {took}, pidió {bid}",
     "tricks: {each}": "bazas: {each}",
     "you took {took}, bid {bid}": "hiciste {took}, pediste {bid}",
+    # the server's refusals: what happened and what to do
+    "that is not a move of this game: choose a card or a button on the table": "eso no es una jugada de este juego: elige una carta o un botón de la mesa",
+    "it is not your turn: wait for the other players": "no es tu turno: espera a los demás jugadores",
+    "the match has not started yet: the host starts it": "la partida aún no ha empezado: la empieza el anfitrión",
+    "the page sent something the server did not understand: reload the page": "la página envió algo que el servidor no entendió: recarga la página",
+    "there is no table with that code: check the code, or create a table": "no hay ninguna mesa con ese código: revisa el código o crea una mesa",
+    "the request arrived too slowly: try again": "la solicitud llegó demasiado despacio: vuelve a intentarlo",
+    "too many requests from your address: wait a moment and try again": "demasiadas solicitudes desde tu dirección: espera un momento y vuelve a intentarlo",
+    "only the host can do that: ask the host": "solo el anfitrión puede hacerlo: pídeselo al anfitrión",
+    "the match has already started: you can watch it": "la partida ya empezó: puedes mirarla",
+    "that seat is taken: choose a free one": "ese asiento está ocupado: elige uno libre",
+    "the table is full: you can watch the match, or create a table of your own": "la mesa está llena: puedes mirar la partida o crear una mesa propia",
+    "that name is how the table names its own seats: choose another name": "ese nombre es el que la mesa da a sus propios asientos: elige otro nombre",
+    "that name is too long: at most 24 characters": "ese nombre es demasiado largo: 24 caracteres como máximo",
+    "this browser's player is not known here: reload the page and try again": "este navegador tiene un jugador que aquí no se conoce: recarga la página y vuelve a intentarlo",
+    "this server keeps no players or ratings": "este servidor no guarda jugadores ni puntuaciones",
+    "there is no such player": "no existe ese jugador",
+    "there is no such game": "no existe ese juego",
+    "there is no such match at this table": "esa partida no existe en esta mesa",
+    "the match is still being played: review it once it is over": "la partida aún se está jugando: revísala cuando termine",
+    "the server's database is not answering: try again in a moment": "la base de datos del servidor no responde: vuelve a intentarlo en un momento",
 }
 
 _PT: dict[str, str] = {
@@ -1416,7 +1430,6 @@ _PT: dict[str, str] = {
     "{unit} {n}: {name} deals, {card} turned up": "{unit} {n}: {name} dá as cartas, vira {card}",
     "hard": "difícil",
     "high contrast": "alto contraste",
-    "it is not your turn": "não é a sua vez",
     "the table moved on before your move: look again": "a mesa seguiu antes da sua jogada: olhe de novo",
     "your move could not be saved: try again": "não foi possível salvar sua jogada: tente de novo",
     "that could not be saved: try again": "não foi possível salvar: tente de novo",
@@ -1443,7 +1456,6 @@ _PT: dict[str, str] = {
     "nobody wins the pot of {n}: it carries over": "ninguém ganha o pote de {n}: fica para a próxima",
     "{name} bid {bid} and took {took}: nobody wins the pot of {n}; it carries over": "{name} pediu {bid} e fez {took}: ninguém ganha o pote de {n}; fica para a próxima",
     "you bid {bid} and took {took}: nobody wins the pot of {n}; it carries over": "você pediu {bid} e fez {took}: ninguém ganha o pote de {n}; fica para a próxima",
-    "only the host can do that": "só o anfitrião pode fazer isso",
     "player {n}": "jogador {n}",
     "random": "aleatório",
     "remove": "remover",
@@ -1470,19 +1482,13 @@ _PT: dict[str, str] = {
     "that language is not available": "esse idioma não está disponível",
     "that raise is pointless: the hand would already win the game": "aumentar não faz sentido: a mão já daria a partida",
     "that seat cannot be chosen": "esse lugar não pode ser escolhido",
-    "that seat is taken": "esse lugar está ocupado",
     "the bidding is over: play a card": "os pedidos acabaram: jogue uma carta",
     "the dealer may not make the bids add up to the number of tricks": "quem dá as cartas não pode fazer os pedidos somarem as vazas",
-    "the match has already started": "a partida já começou",
-    "the match has not started yet": "a partida ainda não começou",
     "the match is over": "a partida acabou",
     "the message is too long": "a mensagem é longa demais",
-    "the message was not understood": "a mensagem não foi entendida",
     "the only legal move": "a única jogada possível",
     "the pot is split: {n} each": "o pote é dividido: {n} para cada",
-    "the table is full": "a mesa está cheia",
     "there is no raise to answer": "não há pedido para responder",
-    "there is no table with that code": "não há mesa com esse código",
     "this hand is played blind: choose a card by position": "esta mão é às cegas: escolha a carta pela posição",
     "to act": "é a vez",
     "too many connections from your address: close a few of its pages and try again": "conexões demais do seu endereço: feche algumas das páginas e tente de novo",
@@ -2079,6 +2085,27 @@ _PT: dict[str, str] = {
     "{name} took {took}, bid {bid}": "{name} fez {took}, pediu {bid}",
     "tricks: {each}": "vazas: {each}",
     "you took {took}, bid {bid}": "você fez {took}, pediu {bid}",
+    # the server's refusals: what happened and what to do
+    "that is not a move of this game: choose a card or a button on the table": "isso não é uma jogada deste jogo: escolha uma carta ou um botão da mesa",
+    "it is not your turn: wait for the other players": "não é a sua vez: espere os outros jogadores",
+    "the match has not started yet: the host starts it": "a partida ainda não começou: quem começa é o anfitrião",
+    "the page sent something the server did not understand: reload the page": "a página enviou algo que o servidor não entendeu: recarregue a página",
+    "there is no table with that code: check the code, or create a table": "não há mesa com esse código: confira o código ou crie uma mesa",
+    "the request arrived too slowly: try again": "o pedido chegou devagar demais: tente de novo",
+    "too many requests from your address: wait a moment and try again": "pedidos demais do seu endereço: espere um momento e tente de novo",
+    "only the host can do that: ask the host": "só o anfitrião pode fazer isso: peça ao anfitrião",
+    "the match has already started: you can watch it": "a partida já começou: você pode assistir",
+    "that seat is taken: choose a free one": "esse lugar está ocupado: escolha um livre",
+    "the table is full: you can watch the match, or create a table of your own": "a mesa está cheia: você pode assistir à partida ou criar a sua própria mesa",
+    "that name is how the table names its own seats: choose another name": "esse nome é o que a mesa dá aos seus próprios lugares: escolha outro nome",
+    "that name is too long: at most 24 characters": "esse nome é longo demais: no máximo 24 caracteres",
+    "this browser's player is not known here: reload the page and try again": "o jogador deste navegador não é conhecido aqui: recarregue a página e tente de novo",
+    "this server keeps no players or ratings": "este servidor não guarda jogadores nem pontuações",
+    "there is no such player": "esse jogador não existe",
+    "there is no such game": "esse jogo não existe",
+    "there is no such match at this table": "essa partida não existe nesta mesa",
+    "the match is still being played: review it once it is over": "a partida ainda está sendo jogada: revise quando ela terminar",
+    "the server's database is not answering: try again in a moment": "o banco de dados do servidor não está respondendo: tente de novo em um momento",
 }
 
 _CATALOGS: dict[str, Mapping[str, str]] = {"en": {}, "es": _ES, "pt": _PT}
@@ -2144,7 +2171,7 @@ def tr(lang: str, text: str, **values: Any) -> str:
 
 
 RULES = {  # a refusal's rule code (IllegalActionError.rule) -> its sentence, in English
-    # the engine's rule codes
+    # the engine's rule codes (the server's join them below)
     "must-follow-suit": "you must follow suit",
     "must-beat": "you must beat the best card on the table when you can",
     "must-trump": "you must trump when you cannot follow suit",
@@ -2198,50 +2225,70 @@ RULES = {  # a refusal's rule code (IllegalActionError.rule) -> its sentence, in
     "tute-needs-four": "a tute needs all four Reyes or all four Caballos",
     "match-over": "the match is over",
     "no-such-action": "that is not an action of this game",
-    # the server's
-    "invalid-action": "that is not an action of this game",
-    "not-your-turn": "it is not your turn",
+}
+
+# The server's refusals (over the WebSocket, and the HTTP API's ``rule``): each sentence says
+# what happened and what the person can do, in every language English included, since the
+# server's own ``message`` is for developers (it names seats by number, limits, fields).
+SERVER_RULES = {
+    "invalid-action": "that is not a move of this game: choose a card or a button on the table",
+    "not-your-turn": "it is not your turn: wait for the other players",
     "moved-on": "the table moved on before your move: look again",
     "not-saved": "that could not be saved: try again",
     "unavailable": "this table is unavailable for a moment: trying again…",
     "not-your-seat": "you can only act for your own seat",
     "spectator": "spectators watch: take a seat to play",
-    "not-started": "the match has not started yet",
-    "bad-json": "the message was not understood",
-    "bad-message": "the message was not understood",
-    "unknown-type": "the message was not understood",
+    "not-started": "the match has not started yet: the host starts it",
+    "bad-json": "the page sent something the server did not understand: reload the page",
+    "bad-message": "the page sent something the server did not understand: reload the page",
+    "unknown-type": "the page sent something the server did not understand: reload the page",
     "no-table": "join a table first",
     "no-hello": "the connection was too slow to start: trying again",
     "hello-too-soon": "the connection started again too soon: wait a moment",
     "too-many-lookups": "too many unknown table codes from your address: try again later",
-    "no-such-table": "there is no table with that code",
+    "no-such-table": "there is no table with that code: check the code, or create a table",
     "too-large": "the message is too long",
+    "too-slow": "the request arrived too slowly: try again",
     "flood": "too many messages: the connection was closed",
     "too-many-connections": "too many connections from your address: close a few of its pages"
     " and try again",
+    "too-many-requests": "too many requests from your address: wait a moment and try again",
     "no-hint": "no hint here",
     "bad-lang": "that language is not available",
-    "not-host": "only the host can do that",
-    "started": "the match has already started",
+    "not-host": "only the host can do that: ask the host",
+    "started": "the match has already started: you can watch it",
     "seats-open": "fill the empty seats with bots or wait for players",
     "bad-level": "that bot level does not exist",
     "bad-seat": "that seat cannot be chosen",
-    "seat-taken": "that seat is taken",
-    "table-full": "the table is full",
+    "seat-taken": "that seat is taken: choose a free one",
+    "table-full": "the table is full: you can watch the match, or create a table of your own",
     "no-rematch": "a rematch is for the players, once the match is over",
+    "seat-name": "that name is how the table names its own seats: choose another name",
+    "name-too-long": "that name is too long: at most 24 characters",
+    "no-player": "this browser's player is not known here: reload the page and try again",
+    "no-database": "this server keeps no players or ratings",
+    "no-such-player": "there is no such player",
+    "no-such-game": "there is no such game",
+    "no-such-match": "there is no such match at this table",
+    "match-playing": "the match is still being played: review it once it is over",
+    "database-away": "the server's database is not answering: try again in a moment",
 }
+RULES.update(SERVER_RULES)
 
 
 def rule_text(lang: str, rule: str, message: str) -> str:
-    """A refusal for people: in English the engine's own sentence (it names the cards and the
-    suit), in the other languages the rule's sentence.
+    """A refusal for people: a server's refusal by its rule's sentence in every language (its
+    ``message`` is for developers); an engine's in English by its own sentence (it names the
+    cards and the suit), in the other languages by the rule's sentence.
 
     >>> rule_text("es", "must-follow-suit", "must follow suit: oros was led and you hold 3o")
     'debes seguir el palo'
+    >>> rule_text("en", "table-full", "no seat is free at this table")
+    'the table is full: you can watch the match, or create a table of your own'
     """
-    if lang == "en" or rule not in RULES:
-        return message
-    return tr(lang, RULES[rule])
+    if rule in SERVER_RULES or (lang != "en" and rule in RULES):
+        return tr(lang, RULES[rule])
+    return message
 
 
 def phrase_text(lang: str, phrase: Phrase | str) -> str:

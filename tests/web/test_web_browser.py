@@ -2681,3 +2681,39 @@ def test_a_screen_reader_is_told_once_that_its_turn_s_clock_runs_low(
     assert heard.index(warned[0]) < next(i for i, h in enumerate(heard) if "sin tiempo" in h)
     p.context.close()
     assert ERRORS == []
+
+
+def test_refusals_are_told_in_spanish_with_their_code_kept_for_developers(
+    browser: Any, server: Server
+) -> None:
+    """A toast once said the server's English in its tooltip ("seats-open: fill the empty
+    seats …") and a refused seat its English detail: a Spanish player now reads one Spanish
+    sentence saying what happened and what to do; the code is on the toast and the console."""
+    made = server.create("truco_paulista", seats=[{"kind": "human"}, {"kind": "human"}])
+    host = _open_table(browser, server, made, lang="es")
+    said: list[str] = []
+    host.on("console", lambda m: said.append(m.text))
+    host.click(".waiting .start")
+    host.wait_for_selector("#toast.shown")
+    toast = host.locator("#toast")
+    assert toast.inner_text() == "llena los asientos libres con bots o espera a más jugadores"
+    assert toast.get_attribute("data-rule") == "seats-open"
+    assert not toast.get_attribute("title")  # no English for the person to hover onto
+    assert any("seats-open" in line for line in said), said
+
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    bea = context.new_page()
+    bea.goto(f"{server.url}/t/{made['code']}")
+    bea.wait_for_selector("[data-sit]")
+    bea.fill(".join-name", "bot 1")
+    bea.click("[data-sit]")
+    bea.wait_for_selector("#toast.shown")
+    toast = bea.locator("#toast")
+    assert toast.inner_text() == (
+        "ese nombre es el que la mesa da a sus propios asientos: elige otro nombre"
+    )
+    assert toast.get_attribute("data-rule") == "seat-name"
+    assert "name:" in str(toast.get_attribute("data-detail"))  # the server's words, for developers
+    context.close()
+    host.context.close()
+    assert ERRORS == [], ERRORS

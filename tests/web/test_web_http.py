@@ -496,7 +496,9 @@ def test_every_refusal_the_server_sends_a_browser_has_a_sentence() -> None:
     for path in web.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'\b(?:error|fail)\(\s*"([a-z]+(?:-[a-z]+)*)"', text))
-    assert {"not-host", "no-hello", "flood"} <= codes
+        # The HTTP API's refusals: refuse(status, "rule", detail).
+        codes |= set(re.findall(r'\brefuse\(\s*[^,"]+,\s*"([a-z]+(?:-[a-z]+)*)"', text))
+    assert {"not-host", "no-hello", "flood", "seat-name", "no-such-match"} <= codes
     assert codes <= set(strings.RULES), sorted(codes - set(strings.RULES))
 
 

@@ -42,7 +42,7 @@ from tapete.web.store import Options, SeatConfig
 from tapete.web.strings import game_words, strings
 from tapete.web.thinking import Thinkers
 
-__all__ = ["STATIC", "pages", "router"]
+__all__ = ["STATIC", "Refused", "pages", "refuse", "router"]
 
 STATIC = Path(__file__).parent / "static"
 LOBBY_PAGE = 20  # tables a lobby page lists by default
@@ -162,9 +162,33 @@ class Refusal(BaseModel):
     detail: str = Field(
         description="why, in a sentence (English; a refused table in the language lang asks for)"
     )
+    rule: str | None = Field(
+        None,
+        description="a stable code: the sentence for people, in their language, is the one of"
+        " GET /api/i18n/LANG's rules under it (bad-spec: detail itself, in the language asked)",
+    )
     param: str | None = Field(
         None, description="the rule option refused, where one is (creating a table)"
     )
+
+
+class Refused(HTTPException):
+    """A request refused by the rule ``rule`` (a code of ``tapete.i18n.RULES``): answered
+    ``{"detail", "rule"}`` (the app's handler), ``detail`` for developers, in English, and the
+    rule's sentence for people, which a page finds by the code in its own language."""
+
+    def __init__(
+        self, status: int, rule: str, detail: str, headers: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(status, detail, dict(headers) if headers else None)
+        self.rule = rule
+
+
+def refuse(
+    status: int, rule: str, detail: str, headers: Mapping[str, str] | None = None
+) -> Refused:
+    """The refusal of a request, to raise: ``status``, the ``rule``'s code and ``detail``."""
+    return Refused(status, rule, detail, headers)
 
 
 def _refusals(answers: Mapping[int, str]) -> dict[int | str, dict[str, Any]]:
@@ -236,7 +260,7 @@ def _person_name(name: str, seats: int) -> str:
     cleaned = _clean_name(name)
     refusal = refused_name(cleaned, seats)
     if refusal is not None:
-        raise HTTPException(400, refusal)
+        raise refuse(400, "seat-name", refusal)
     return cleaned
 
 
@@ -355,7 +379,7 @@ async def _looked_up(request: Request, code: str, find: Callable[[str], Awaitabl
     found = await find(code)
     if found is None:
         await _limit("lookups", request)
-        raise HTTPException(404, f"no table {code.upper()}")
+        raise refuse(404, "no-such-table", f"no table {code.upper()}")
     return found
 
 
@@ -371,7 +395,7 @@ def _db(request: Request) -> Any:
     """The player database (a ``tapete.store.Store``); 503 when the server keeps none."""
     db = request.app.state.db
     if db is None:
-        raise HTTPException(503, "players need a database: this server keeps none")
+        raise refuse(503, "no-database", "players need a database: this server keeps none")
     return db
 
 
@@ -381,7 +405,7 @@ async def _player_id(request: Request, token: str | None) -> str | None:
         return None
     found = await asyncio.to_thread(db.player, token)
     if found is None:
-        raise HTTPException(403, "no player has that token")
+        raise refuse(403, "no-player", "no player has that token")
     return str(found.id)
 
 
@@ -392,8 +416,9 @@ async def _limit(kind: str, request: Request, count: bool = True) -> None:
     client = request.client.host if request.client else "unknown"
     refused = await (limiter.hit if count else limiter.test)(kind, client)
     if refused is not None:
-        raise HTTPException(
+        raise refuse(
             429,
+            "too-many-requests",
             f"too many requests from your address ({kind}): try again in {refused.retry_after} s",
             headers={"Retry-After": str(refused.retry_after)},
         )
@@ -535,7 +560,7 @@ async def api_me(
     _deprecate(response, token)
     found = await asyncio.to_thread(_db(request).player, token.value) if token.value else None
     if found is None:
-        raise HTTPException(404, "no player has that token")
+        raise refuse(404, "no-player", "no player has that token")
     return PlayerOut(id=found.id, name=found.name, token=None)
 
 
@@ -549,10 +574,10 @@ async def api_rename(
 ) -> PlayerOut:
     _deprecate(response, token)
     if not token.value:
-        raise HTTPException(404, "no player has that token")
+        raise refuse(404, "no-player", "no player has that token")
     found = await asyncio.to_thread(_db(request).rename_player, token.value, _clean_name(body.name))
     if found is None:
-        raise HTTPException(404, "no player has that token")
+        raise refuse(404, "no-player", "no player has that token")
     return PlayerOut(id=found.id, name=found.name, token=None)
 
 
@@ -574,7 +599,7 @@ async def api_profile(request: Request, participant: str) -> dict[str, Any]:
     else:
         found = await asyncio.to_thread(base.player_by_id, participant)
         if found is None and not profile["matches"]:
-            raise HTTPException(404, "no such player")
+            raise refuse(404, "no-such-player", "no such player")
         profile["name"] = found.name if found else participant
     return dict(jsonable_encoder(profile))
 
@@ -586,7 +611,7 @@ async def api_profile(request: Request, participant: str) -> dict[str, Any]:
 )
 async def api_leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
     if game not in ENTRIES:
-        raise HTTPException(404, f"no game named {game!r}")
+        raise refuse(404, "no-such-game", f"no game named {game!r}")
     rows: list[dict[str, Any]] = await asyncio.to_thread(_db(request).leaderboard, game)
     return rows
 
@@ -640,7 +665,7 @@ async def api_rules(
     """The page in ``lang``; the Content-Language header says the language it is written in
     (``en`` for a full page that language does not have yet, for the browser's note)."""
     if game not in ENTRIES:
-        raise HTTPException(404, f"no game named {game!r}")
+        raise refuse(404, "no-such-game", f"no game named {game!r}")
     module, asked = howto.module_of(game), language(lang) or "en"
     if full:
         text, written = howto.reference(module, asked), howto.reference_language(module, asked)
@@ -756,7 +781,7 @@ def _refused_spec(exc: SpecError, lang: str) -> JSONResponse:
     """400 for rules the game does not accept: ``detail`` says why in ``lang`` (the page's
     language; English by default, as every other detail), and ``param`` names the rule option
     refused where one is, so that a form can point at its field."""
-    refusal = Refusal(detail=spec_text(lang, exc), param=exc.param)
+    refusal = Refusal(detail=spec_text(lang, exc), rule="bad-spec", param=exc.param)
     return JSONResponse(refusal.model_dump(exclude_none=True), status_code=400)
 
 
@@ -795,7 +820,7 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
         seat, token = await room.seat_person(name, body.seat, player)
     except IllegalActionError as exc:
         # A seat the table does not have is a bad request; a seat taken, a conflict.
-        raise HTTPException(400 if exc.rule == "bad-seat" else 409, str(exc)) from None
+        raise refuse(400 if exc.rule == "bad-seat" else 409, exc.rule, str(exc)) from None
     return JoinOut(code=room.code, seat=seat, token=token)
 
 
@@ -825,7 +850,7 @@ async def api_record(request: Request, code: str, match: int) -> Response:
 
     code, text = await _looked_up(request, code, find)
     if text is None:
-        raise HTTPException(404, "no finished match with that number at this table")
+        raise refuse(404, "no-such-match", "no finished match with that number at this table")
     return Response(
         text,
         media_type="application/json",
@@ -846,7 +871,7 @@ async def api_record_now(
     seat = await _seat(room, token)
     text = room.record_for(seat, match)
     if text is None:
-        raise HTTPException(404, "no match with that number has started at this table")
+        raise refuse(404, "no-such-match", "no match with that number has started at this table")
     number = room.truth.match if match is None else match
     response = Response(
         text,
@@ -879,7 +904,7 @@ async def api_narration(
     lang = language(lang) or "en"
     told = room.narration_for(seat, match, lang)
     if told is None:
-        raise HTTPException(404, "no match with that number has started at this table")
+        raise refuse(404, "no-such-match", "no match with that number has started at this table")
     response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
     _deprecate(response, token)
     # The game in words and what it calls a deal, for the replay to name it and number its
@@ -899,7 +924,7 @@ async def api_verify(request: Request, code: str, match: int) -> dict[str, Any]:
     room = await _room(request, code)
     checked = room.verification(match)
     if checked is None:
-        raise HTTPException(404, "no finished match with that number at this table")
+        raise refuse(404, "no-such-match", "no finished match with that number at this table")
     return checked
 
 
@@ -926,8 +951,12 @@ def _finished(room: Room, match: int) -> str:
     if text is not None:
         return text
     if match == room.truth.match and room.truth.started:
-        raise HTTPException(409, "a review is of a finished match: this one is still being played")
-    raise HTTPException(404, "no match with that number at this table")
+        raise refuse(
+            409,
+            "match-playing",
+            "a review is of a finished match: this one is still being played",
+        )
+    raise refuse(404, "no-such-match", "no match with that number at this table")
 
 
 def _told(answer: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from tapete.bots import Bot
 from tapete.errors import SpecError
 from tapete.record import lock_file
-from tapete.web.api import STATIC, Files, pages, router
+from tapete.web.api import STATIC, Files, Refused, pages, router
 from tapete.web.cluster import LEASE, Cluster
 from tapete.web.deadlines import BODY_TIMEOUT, head_deadline_protocol
 from tapete.web.protocol import Limits
@@ -173,6 +173,7 @@ def create_app(
     app.state.limiter = RateLimiter(rate_limits or RateLimits())
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(SQLAlchemyError, _database_away)
     app.add_middleware(BodyLimit, within=app.state.limits.body_within)
     app.mount("/static", Files(directory=STATIC), name="static")
@@ -245,7 +246,8 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Any, status: int, detail: str, close: bool = False) -> None:
-        body = json.dumps({"detail": detail}).encode()
+        rule = "too-slow" if status == 408 else "too-large"
+        body = json.dumps({"detail": detail, "rule": rule}).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
@@ -254,6 +256,17 @@ class BodyLimit:
             headers.append((b"connection", b"close"))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A request refused by a rule (``api.Refused``): its status, ``detail`` and ``rule``."""
+    assert isinstance(exc, Refused)
+    return Response(
+        json.dumps({"detail": exc.detail, "rule": exc.rule}),
+        status_code=exc.status_code,
+        media_type="application/json",
+        headers=exc.headers,
+    )
 
 
 async def _invalid(request: Request, exc: Exception) -> Response:
@@ -269,8 +282,15 @@ async def _invalid(request: Request, exc: Exception) -> Response:
         except ValueError:
             error = {key: value for key, value in error.items() if key not in ("input", "ctx")}
         detail.append(error)
+    # A name over its length is the one a person can type (an old page without the field's
+    # limit): told as such; anything else is a page or client out of step with the server.
+    too_long = any(
+        e.get("type") == "string_too_long" and tuple(e.get("loc", ()))[-1:] == ("name",)
+        for e in detail
+    )
+    rule = "name-too-long" if too_long else "bad-message"
     return Response(
-        json.dumps({"detail": detail}, separators=(",", ":")),
+        json.dumps({"detail": detail, "rule": rule}, separators=(",", ":")),
         status_code=422,
         media_type="application/json",
     )
@@ -284,7 +304,7 @@ async def _database_away(request: Request, exc: Exception) -> Response:
     not a 500, which would say the request itself was at fault."""
     log.warning("%s %s: the database failed (%s)", request.method, request.url.path, exc)
     return Response(
-        json.dumps({"detail": DATABASE_AWAY}),
+        json.dumps({"detail": DATABASE_AWAY, "rule": "database-away"}),
         status_code=503,
         media_type="application/json",
         headers={"Retry-After": "5"},

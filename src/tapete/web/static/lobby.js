@@ -1,7 +1,7 @@
 // The lobby: create a table (game, every parameter with its default, seats), join by code,
 // and the list of open public tables to join or watch.
 
-import { formatNumber, gameSummary, lang, levelHelp, optionWords, t } from "./i18n.js";
+import { formatNumber, gameSummary, lang, levelHelp, optionWords, ruleText, t } from "./i18n.js";
 import { ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
@@ -17,13 +17,34 @@ let refresh = null;
 let lobbyPage = 1;
 
 // What to tell a person whose request the server refused: a rate limit in their language, with
-// the seconds to wait (Retry-After); otherwise the server's own words, if it gave any.
+// the seconds to wait (Retry-After); otherwise its rule's sentence in their language (a refused
+// game's options, "bad-spec", come in it already: the server's words then); "" when the server
+// named no rule and gave no sentence.
 export function refusal(response, answer) {
   if (response.status === 429) {
     const seconds = Number(response.headers.get("Retry-After")) || 60;
     return t("Too many requests from your address: try again in {seconds} s.", { seconds });
   }
-  return typeof answer?.detail === "string" ? answer.detail : "";
+  const detail = typeof answer?.detail === "string" ? answer.detail : "";
+  return answer?.rule ? ruleText(answer.rule, detail) : detail;
+}
+
+// A refusal's code and the server's words for developers (the toast keeps them out of sight).
+export function refusalCode(response, answer) {
+  const detail = answer?.detail;
+  return {
+    rule: answer?.rule || `http-${response.status}`,
+    detail: typeof detail === "string" ? detail : JSON.stringify(detail ?? response.statusText),
+  };
+}
+
+// A refused request's body; {} when it is not JSON (a proxy's page, say).
+export async function answerOf(response) {
+  try {
+    return await response.json();
+  } catch {
+    return {};
+  }
 }
 
 export async function renderLobby(root, { navigate, saveToken, toast }) {
@@ -217,7 +238,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    const answer = await response.json();
+    const answer = await answerOf(response);
     if (!response.ok) {
       const field = answer.param && params.querySelector(`[name="p:${CSS.escape(answer.param)}"]`);
       if (field) {
@@ -228,10 +249,10 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
         field.setAttribute("aria-invalid", "true");
         field.focus();
         const words = optionWords(answer.param);
-        toast(`${words.label}: ${refusal(response, answer)}`, words.help);
+        toast(`${words.label}: ${refusal(response, answer)}`, { help: words.help, ...refusalCode(response, answer) });
         return;
       }
-      toast(refusal(response, answer) || t("Check the options"), JSON.stringify(answer.detail));
+      toast(refusal(response, answer) || t("Check the options"), refusalCode(response, answer));
       return;
     }
     saveToken(answer.code, answer.token);

@@ -6,7 +6,7 @@
 // At a table the server sends typed JSON messages (docs/protocol.md); `receive` handles each
 // type in one switch.
 
-import { LANGS, browserLang, keepLang, lang, loadLang, t } from "./i18n.js";
+import { LANGS, browserLang, keepLang, lang, loadLang, ruleText, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
 import { backToLobby, escapeHtml, renderLobby } from "./lobby.js";
 import { renderLeaderboard, renderProfile } from "./players.js";
@@ -42,10 +42,16 @@ export function navigate(path) {
   route();
 }
 
-export function toast(text, detail = "") {
+// One sentence for people, in their language; `help` (words for people too) in its tooltip. A
+// refusal's code and the server's own words (English, for developers) stay out of the way: in
+// the toast's data-rule and data-detail, and on the console.
+export function toast(text, { help = "", rule = "", detail = "" } = {}) {
   const box = document.getElementById("toast");
   box.textContent = text;
-  box.title = detail;
+  box.title = help;
+  box.dataset.rule = rule;
+  box.dataset.detail = detail;
+  if (rule) console.info(`tapete: refused (${rule}): ${detail}`);
   box.classList.add("shown");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => box.classList.remove("shown"), 4000);
@@ -140,7 +146,7 @@ function receive(msg) {
         table.unavailable(msg.text || msg.message);
         break;
       }
-      toast(msg.text || msg.message, `${msg.rule}: ${msg.message}`);
+      toast(msg.text || ruleText(msg.rule, msg.message), { rule: msg.rule, detail: msg.message });
       table.refused(msg);
       break;
     case "pong":

@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { escapeHtml, refusal } from "./lobby.js";
+import { answerOf, escapeHtml, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { ensurePlayer } from "./players.js";
 
@@ -345,14 +345,18 @@ export class TableView {
     const deck = this.viewMsg?.table.deck || "spanish";
     const glyphs = (text) => String(text).replace(CARD_RE[deck], (card) => cardGlyph(card));
     this.$(".hint-box").textContent = `${t("hint")}: ${glyphs(msg.label)} — ${glyphs(msg.reason)}`;
+    delete this.$(".hint-box").dataset.rule;
     for (const el of this.root.querySelectorAll("[data-action]")) {
       el.classList.toggle("hinted", el.dataset.action === msg.action);
     }
   }
 
+  // A refusal stays written under the hand until the next hint or refusal: its sentence for
+  // people, its code for developers in data-rule (the server's own words are on the console).
   refused(msg) {
     const box = this.$(".hint-box");
     box.textContent = msg.text || msg.message;
+    box.dataset.rule = msg.rule;
   }
 
   // --- drawing -------------------------------------------------------------------------------
@@ -755,7 +759,8 @@ export class TableView {
       headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
     if (!response.ok) {
-      this.io.toast(t("not allowed"));
+      const answer = await answerOf(response);
+      this.io.toast(refusal(response, answer) || t("not allowed"), refusalCode(response, answer));
       return;
     }
     const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "")?.[1];
@@ -777,9 +782,9 @@ export class TableView {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name, seat, player: (await ensurePlayer(name))?.token ?? null }),
     });
-    const answer = await response.json();
+    const answer = await answerOf(response);
     if (!response.ok) {
-      this.io.toast(refusal(response, answer) || t("not allowed"));
+      this.io.toast(refusal(response, answer) || t("not allowed"), refusalCode(response, answer));
       return;
     }
     this.io.saveToken(this.code, answer.token);
