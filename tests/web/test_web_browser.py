@@ -11,6 +11,7 @@ import os
 import random
 import re
 import time
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -2716,4 +2717,35 @@ def test_refusals_are_told_in_spanish_with_their_code_kept_for_developers(
     assert "name:" in str(toast.get_attribute("data-detail"))  # the server's words, for developers
     context.close()
     host.context.close()
+    assert ERRORS == [], ERRORS
+
+
+def test_a_deal_check_the_server_refuses_is_not_told_as_deals_that_do_not_follow(
+    browser: Any,
+) -> None:
+    """The check of the deals, refused (a rate limit here), once said "The deals do not
+    follow from the seed!" and the HTTP status in English: a fair match called rigged."""
+    from tapete.web import RateLimits
+
+    with running(rate_limits=RateLimits.parse(["lookups=1/minute"])) as live:
+        made = live.create(
+            "pocha",
+            params={"schedule": "[1]"},
+            seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+            bot_delay=0.02,
+        )
+        p = _open_table(browser, live, made, lang="es")
+        p.click(".waiting .start")
+        play_until(p, ".summary:not([hidden])", random.Random(3))
+        p.wait_for_selector(".summary .fair .check-deal")
+        with pytest.raises(urllib.error.HTTPError):  # a code that names no table: the limit
+            live.get("/api/tables/ZZZZZZ")
+        p.click(".summary .fair .check-deal")
+        p.wait_for_selector(".summary .fair .deals-unchecked")
+        said = p.locator(".summary .fair .deals-unchecked").inner_text()
+        assert said.startswith("No se pudieron comprobar los repartos: Demasiadas solicitudes"), (
+            said
+        )
+        assert p.locator(".summary .fair .deals-bad").count() == 0
+        p.context.close()
     assert ERRORS == [], ERRORS

@@ -143,6 +143,7 @@ UI = (
     "The seed does not hash to the published SHA-256!",
     "Every deal follows from the seed (checked by the server)",
     "The deals do not follow from the seed!",
+    "The deals could not be checked",
     "your browser cannot compute SHA-256 here",
     "replay",
     "Replay",

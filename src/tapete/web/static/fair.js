@@ -4,7 +4,7 @@
 // `tapete replay --verify`).
 
 import { t } from "./i18n.js";
-import { escapeHtml } from "./lobby.js";
+import { answerOf, escapeHtml, refusal, refusalCode } from "./lobby.js";
 
 export async function sha256Hex(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -74,7 +74,18 @@ async function checkDeal(box) {
     lines.push(`<li class="bad">${t("your browser cannot compute SHA-256 here")}</li>`);
   }
   const response = await fetch(`/api/tables/${box.dataset.code}/verify/${box.dataset.match}`);
-  const answer = response.ok ? await response.json() : { ok: false, problems: [response.statusText] };
+  if (!response.ok) {
+    // A check refused (a rate limit, a server away) is no finding about the deals: said as
+    // such, never as deals that do not follow from the seed.
+    const refused = await answerOf(response);
+    const why = refusal(response, refused);
+    const { rule, detail } = refusalCode(response, refused);
+    console.info(`tapete: refused (${rule}): ${detail}`);
+    lines.push(`<li class="bad deals-unchecked" data-rule="${escapeHtml(rule)}">${t("The deals could not be checked")}${why ? `: ${escapeHtml(why)}` : ""}</li>`);
+    out.innerHTML = lines.join("");
+    return;
+  }
+  const answer = await response.json();
   if (answer.chosen_seed) lines.push(`<li class="bad chosen-seed">✘ ${t("The host chose this match's seed, so could know every hand")}</li>`);
   lines.push(answer.ok
     ? `<li class="ok deals-ok">✔ ${t("Every deal follows from the seed (checked by the server)")}</li>`
