@@ -439,6 +439,9 @@ _ES: dict[str, str] = {
     "sit here": "sentarse aquí",
     "The host removed you from your seat": "El anfitrión te quitó de tu asiento",
     "The host left: you are the host now": "El anfitrión se fue: ahora el anfitrión eres tú",
+    "This browser holds no seat at this table any more: you are watching": (
+        "Este navegador ya no tiene asiento en esta mesa: estás mirando"
+    ),
     "The host removed you from your seat: you are watching": (
         "El anfitrión te quitó de tu asiento: estás mirando"
     ),
@@ -1469,6 +1472,9 @@ _PT: dict[str, str] = {
     "sit here": "sentar aqui",
     "The host removed you from your seat": "O anfitrião tirou você do seu lugar",
     "The host left: you are the host now": "O anfitrião saiu: agora o anfitrião é você",
+    "This browser holds no seat at this table any more: you are watching": (
+        "Este navegador não tem mais lugar nesta mesa: você está assistindo"
+    ),
     "The host removed you from your seat: you are watching": (
         "O anfitrião tirou você do seu lugar: você está assistindo"
     ),

@@ -2749,3 +2749,18 @@ def test_a_deal_check_the_server_refuses_is_not_told_as_deals_that_do_not_follow
         assert p.locator(".summary .fair .deals-bad").count() == 0
         p.context.close()
     assert ERRORS == [], ERRORS
+
+
+def test_a_seat_token_the_table_does_not_take_is_told_in_spanish(
+    browser: Any, server: Server
+) -> None:
+    """A page opened with a token the table refuses once watched without a word: the person
+    looked for their hand."""
+    made = server.create("pocha", params={"schedule": "[1]"})
+    p = _open_table(browser, server, {**made, "token": "not-a-seat-s-token"}, lang="es")
+    p.wait_for_selector("#toast.shown")
+    said = p.locator("#toast").inner_text()
+    assert said == "Este navegador ya no tiene asiento en esta mesa: estás mirando", said
+    assert p.evaluate(f"localStorage.getItem('tapete:token:{made['code']}')") is None
+    p.context.close()
+    assert ERRORS == [], ERRORS

@@ -119,6 +119,7 @@ UI = (
     "sit here",
     "The host removed you from your seat",
     "The host removed you from your seat: you are watching",
+    "This browser holds no seat at this table any more: you are watching",
     "The host left: you are the host now",
     "fill the empty seats with",
     "fill",

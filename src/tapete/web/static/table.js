@@ -169,7 +169,13 @@ export class TableView {
     // person would find their hand gone (or a "sit here" again) and not know why.
     if (msg.refused && this.seat !== null && this.seat !== undefined) {
       this.io.toast(t(this.roomMsg?.started ? "The host removed you from your seat: you are watching" : "The host removed you from your seat"));
+    } else if (msg.refused && !this.welcomed) {
+      // A page opened with a seat token the table does not take (a seat since taken away, a
+      // link's token from another browser) watches: said, or the person would look for their
+      // hand without a word why it is not there.
+      this.io.toast(t("This browser holds no seat at this table any more: you are watching"));
     }
+    this.welcomed = true;
     this.seat = msg.seat;
   }
 
