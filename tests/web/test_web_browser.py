@@ -521,7 +521,13 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     )
     assert p.locator("#unsalted .seed-salt").count() == 0
     p.click("#unsalted .check-deal")
-    p.wait_for_selector("#unsalted .deals-bad")  # no such table here: only the hash is checked
+    # No such table here: only the hash is checked, and the deals are said to be unchecked
+    # (the refusal's sentence), not to be wrong.
+    p.wait_for_selector("#unsalted .deals-unchecked")
+    assert p.locator("#unsalted .deals-bad").count() == 0
+    assert (
+        "there is no table with that code" in p.locator("#unsalted .deals-unchecked").inner_text()
+    )
     assert p.locator("#unsalted .hash-ok").count() == 1
     context.close()
     assert errors == [], errors
