@@ -626,17 +626,22 @@ def _poch(view: poch.View, lang: str, names: list[str]) -> Table:
     from tapete.games import poch
 
     n = len(view.hand_sizes)
+    # A bet is live only in the poker round: once it ends the Pinke is settled, and its bets
+    # (and who passed) are history, told in the log, not a seat's state.
+    betting = view.phase == poch.Phase.POKER and view.turn is not None
     seats = []
     for s in range(n):
+        chips = f"{tr(lang, 'chips')} {view.chips[s]}"
         if not view.in_game[s]:
-            state = tr(lang, "out")
+            lines: tuple[str, ...] = (chips, tr(lang, "out"))
+        elif not betting:
+            lines = (chips,)
         elif view.folded[s]:
-            state = tr(lang, "passed")
+            lines = (chips, tr(lang, "passed"))
         else:
-            state = f"{tr(lang, 'bet')} {view.bets[s]}"
+            lines = (chips, f"{tr(lang, 'bet')} {view.bets[s]}")
         seen = view.hands[s] if view.hands[s] is not None else view.known[s]
         shown = _cards(seen) if s != view.seat and seen else ()
-        lines = (f"{tr(lang, 'chips')} {view.chips[s]}", state)
         seats.append(
             SeatBox(s, names[s], lines, view.hand_sizes[s], shown, s == view.turn, s == view.dealer)
         )

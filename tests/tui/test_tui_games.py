@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -129,5 +130,35 @@ def test_pochs_bowls_show_each_name_with_its_count_on_one_line(tmp_path: Path) -
                 screen = await settle(pilot)
             assert pinke >= 10, "no two-digit Pinke to look at"
             assert fully_visible(app, f"Pinke {pinke}"), "\n".join(screen_lines(app))
+
+    asyncio.run(play())
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_pochs_seats_show_bets_only_while_the_betting_is_on(lang: str, tmp_path: Path) -> None:
+    # Once the poker round ends the Pinke is paid out; each seat's "bet 7" stayed on show
+    # through the race as if it were still in play.
+    async def play() -> None:
+        app = make_app("poch(players=3)", ["human", "random", "random"], 6, tmp_path, lang)
+        rng = random.Random(2)
+        bet = re.compile(rf"\b{tr(lang, 'bet')} \d")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            phases = set()
+            for _ in range(80):
+                table = screen.scene.table  # type: ignore[union-attr]
+                phase = dict(table.info)[tr(lang, "phase")]
+                phases.add(phase)
+                seats = "\n".join(text_of(s) for s in screen.query(".seat"))
+                if phase == tr(lang, "poker"):
+                    assert bet.search(seats) or tr(lang, "passed") in seats, seats
+                else:
+                    assert not bet.search(seats), seats
+                    assert tr(lang, "passed") not in seats, seats
+                if screen.finished:
+                    break
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            assert phases >= {tr(lang, "poker"), tr(lang, "shedding")}
 
     asyncio.run(play())
