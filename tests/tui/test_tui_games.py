@@ -162,3 +162,21 @@ def test_pochs_seats_show_bets_only_while_the_betting_is_on(lang: str, tmp_path:
             assert phases >= {tr(lang, "poker"), tr(lang, "shedding")}
 
     asyncio.run(play())
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_five_names_fit_whole_over_the_scores_at_80_columns(lang: str, tmp_path: Path) -> None:
+    # Every column was cut to an even share, so "Carmen" showed as "Carme" beside a "you"
+    # with room to spare.
+    async def play() -> None:
+        seats = ["human", "random", "random", "random", "random"]
+        app = make_app("pocha(players=5, schedule=[1])", seats, 1, tmp_path, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            board = screen.query_one(ScoreBoard).region
+            rows = [line[board.x : board.right] for line in screen_lines(app)]
+            header = rows[board.y + 1].strip("│ ").split()
+            names = screen.session.display_names(lang)
+            assert header == ["#", *names], rows[board.y : board.bottom]
+
+    asyncio.run(play())

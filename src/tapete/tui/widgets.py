@@ -597,6 +597,11 @@ class ScoreBoard(VerticalScroll):
         # Border, scrollbar and the "#" column take 5 cells; each column one of padding.
         n = max(1, len(table.score_names))
         room = max(3, (width - 5 - n) // n)
+        # Every name whole where they fit together (a short "you" leaves room for a "Carmen"),
+        # else each cut to an even share.
+        whole = [name.split(" · ")[0] for name in table.score_names]
+        if sum(max(4, len(name)) + 1 for name in whole) + 5 <= width:
+            room = max(len(name) for name in whole)
         for name in table.score_names:
             grid.add_column(short_name(name, room), justify="right", no_wrap=True)
         # The names and the totals always show: where the rows do not all fit, the latest do.
