@@ -33,6 +33,7 @@ from tuikit import (
     legal_keys_on_screen,
     make_app,
     press_a_legal_key,
+    screen_lines,
     settle,
     table_screen,
     text_of,
@@ -617,8 +618,8 @@ def test_the_table_says_what_a_decision_means_where_it_is_made(
 def test_a_long_explanation_is_wrapped_whole_where_the_table_has_rows_to_spare(
     tmp_path: Path,
 ) -> None:
-    """80 columns, 30 rows: the explanation wraps onto a second line. At 80x24 the table has
-    no row to spare: it keeps one line, and the log and the keys stay in sight."""
+    """80 columns, 30 rows: the explanation wraps onto a second line. At 80x24 too, as the hand
+    draws no row of keys while no card can be played, and the log and the keys stay in sight."""
 
     async def go() -> None:
         app = make_app("pottle", ["human", "random", "random", "random"], 3, tmp_path, "pt")
@@ -631,8 +632,59 @@ def test_a_long_explanation_is_wrapped_whole_where_the_table_has_rows_to_spare(
             await pilot.resize_terminal(80, 24)
             await pilot.pause()
             await pilot.pause()
-            assert line.size.height == 1
+            assert line.size.height == 2
             keys = screen.query_one(KeyBar)
             assert keys.region.bottom <= 24 and screen.query_one(LogView).region.height >= 4
 
     run(go())
+
+
+def test_a_number_in_what_a_decision_means_stays_with_its_word(tmp_path: Path) -> None:
+    # At 120 columns in Portuguese, "seis! pede 6 pela mão: se correrem, seu lado marca 3" left
+    # the 3 alone on the message's second line.
+    async def play() -> None:
+        app = make_app("truco(target=3)", ["human", "random"], 5, tmp_path, "pt")
+        rng = random.Random(5)
+        wrapped = 0
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(40):
+                screen = await settle(pilot)
+                if screen.finished:
+                    break
+                message = screen.query_one(MessageLine)
+                shown = [
+                    line.strip()
+                    for line in screen_lines(app)[message.region.y : message.region.bottom]
+                ]
+                wrapped += len(shown) > 1
+                lone = [line for line in shown if line.strip("()[].,;:!?+-·").isdecimal()]
+                assert not lone, shown
+                await press_a_legal_key(pilot, rng)
+        assert wrapped, "no message long enough to wrap"
+
+    asyncio.run(play())
+
+
+@pytest.mark.parametrize(
+    ("spec", "seats", "lang"),
+    [
+        ("pottle(players=3, deals=1)", ["human", "random", "random"], "es"),
+        ("pottle(players=3, deals=1)", ["human", "random", "random"], "pt"),
+        ("pocha", ["human", "random", "random", "random"], "pt"),
+    ],
+)
+def test_a_bids_meaning_is_read_whole_at_80x24(
+    spec: str, seats: list[str], lang: str, tmp_path: Path
+) -> None:
+    # Pottle's bid, "... and wins the pot (3) only by taking exactly that many", lost its end at
+    # 80x24 in Spanish and Portuguese: the hand kept a blank row for keys no card had.
+    async def play() -> None:
+        app = make_app(spec, seats, 1, tmp_path, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            explain = screen.scene.explain  # type: ignore[union-attr]
+            assert explain, "no bid on offer"
+            words = " ".join(line.strip() for line in screen_lines(app))
+            assert explain in words, "\n".join(screen_lines(app))
+
+    asyncio.run(play())

@@ -108,7 +108,8 @@ def test_a_bid_the_hook_forbids_is_shown_struck_and_marked_and_pressing_it_tells
             steps = len(session.steps)
             await pilot.press(hooked.split()[1])
             await pilot.pause()
-            message = text_of(screen.query_one(MessageLine))
+            # Wrapped to the line's width: read as one sentence.
+            message = text_of(screen.query_one(MessageLine)).replace("\n", " ")
             error = session.game.why_illegal(session.state, refused[0].action_id)
             assert error is not None and error.rule == "hook"
             assert message == tr("en", "not allowed: {why}", why=str(error))

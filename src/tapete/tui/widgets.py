@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 
+from rich.cells import cell_len
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -360,13 +361,22 @@ class CardView(Static):
             super().__init__()
 
     def __init__(
-        self, card: str, key: str, deck: str, legal: bool, classes: str, selected: bool = False
+        self,
+        card: str,
+        key: str,
+        deck: str,
+        legal: bool,
+        classes: str,
+        selected: bool = False,
+        keyed: bool = True,
     ) -> None:
         sign = f"[{key}]" if key and legal else key or " "
-        face = Text(f"›{sign}‹" if selected else sign, style="bold")
-        face.append("\n")
+        face = Text(f"›{sign}‹" if selected else sign, style="bold") if keyed else Text()
+        face.append("\n" if keyed else "")
         face.append_text(card_text(card, deck, paper=legal))
         super().__init__(face, classes=classes)
+        if not keyed:
+            self.styles.height = 1
         self.card = card
         self.key = key
 
@@ -386,6 +396,10 @@ class HandRow(HorizontalScroll):
             return
         table = self.scene.table
         many = " -many" if len(self.scene.cards) > 13 else ""
+        # No card to play now (a bid, a bet): the keys' row would be blank, and at 80x24 it is
+        # the row that lets what the decision means be read whole.
+        keyed = self.scene.selected >= 0 or any(card.key for card in self.scene.cards)
+        self.styles.height = 2 if keyed else 1
         for index, card in enumerate(self.scene.cards):
             classes = "card -" + suit_class(card.text, table.deck) + many
             classes += " -legal" if card.legal else " -illegal"
@@ -394,9 +408,9 @@ class HandRow(HorizontalScroll):
             if self.scene.selected == index:
                 classes += " -selected"
             selected = self.scene.selected == index
-            yield CardView(card.text, card.key, table.deck, card.legal, classes, selected)
+            yield CardView(card.text, card.key, table.deck, card.legal, classes, selected, keyed)
         for _ in range(table.blind):
-            yield CardView("?", "", table.deck, False, "card -black -illegal" + many)
+            yield CardView("?", "", table.deck, False, "card -black -illegal" + many, keyed=keyed)
 
 
 class ActionButton(Button):
@@ -506,13 +520,45 @@ def _run_words(button: ButtonKey) -> str:
 
 class MessageLine(Static):
     """What was just said (a refusal, a hint); else what the decision on offer means, so a
-    newcomer reads what each button does where it is pressed."""
+    newcomer reads what each button does where it is pressed. Wrapped here, not by the
+    terminal's width alone: a number stays on the line of the word before it."""
 
     scene: reactive[Scene | None] = reactive(None)
 
     def watch_scene(self, scene: Scene | None) -> None:
         if scene is not None:
-            self.update(scene.message or Text(scene.explain, style="not bold italic"))
+            self._show(scene)
+
+    def on_resize(self) -> None:
+        if self.scene is not None:
+            self._show(self.scene)
+
+    def _show(self, scene: Scene) -> None:
+        words = wrap_keeping_numbers(scene.message or scene.explain, self.content_size.width)
+        self.update(words if scene.message else Text(words, style="not bold italic"))
+
+
+def wrap_keeping_numbers(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` columns at its spaces, never before a
+    number (``3``, ``(3)``, ``10,``) or the ``·`` between two sentences: "asks 6 for the hand:
+    if they run, your side scores 3" would otherwise leave the 3 alone on the last line.
+    Unchanged where ``width`` is not known yet (0); a word longer than the line is left for the
+    terminal to fold."""
+    if width <= 0:
+        return text
+    groups: list[str] = []
+    for word in text.split(" "):
+        if groups and (word == "·" or word.strip("()[].,;:!?+-").isdecimal()):
+            groups[-1] += " " + word
+        else:
+            groups.append(word)
+    lines: list[str] = []
+    for group in groups:
+        if lines and cell_len(lines[-1]) + 1 + cell_len(group) <= width:
+            lines[-1] += " " + group
+        else:
+            lines.append(group)
+    return "\n".join(lines)
 
 
 class LogView(RichLog):
