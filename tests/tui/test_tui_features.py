@@ -688,3 +688,30 @@ def test_a_bids_meaning_is_read_whole_at_80x24(
             assert explain in words, "\n".join(screen_lines(app))
 
     asyncio.run(play())
+
+
+def test_a_number_in_the_log_stays_with_its_word(tmp_path: Path) -> None:
+    # At 80x24 in Spanish, "puntos de la mano: equipo 1 +0, equipo 2 +6" left the "+6" alone on
+    # the log's next row.
+    async def play() -> None:
+        seats = ["human", "random", "random", "random"]
+        app = make_app("truco(players=4, target=3)", seats, 2, tmp_path, "es")
+        rng = random.Random(2)
+        scores = 0
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(60):
+                screen = await settle(pilot)
+                box = screen.query_one(LogView).region
+                rows = [
+                    row[box.x : box.right].strip("│ ▁▂▃▄▅▆▇█")
+                    for row in screen_lines(app)[box.y + 1 : box.bottom - 1]
+                ]
+                lone = [row for row in rows if row.strip("()[].,;:!?+-·").isdecimal()]
+                assert not lone, rows
+                scores += any(row.startswith("puntos") for row in rows)
+                if screen.finished:
+                    break
+                await press_a_legal_key(pilot, rng)
+        assert scores, "no hand's score in the log"
+
+    asyncio.run(play())

@@ -588,16 +588,22 @@ class LogView(RichLog):
         else:
             new = lines[overlap:]
         for line in new:
-            self.write(line)
+            self._write(line)
         self._shown = lines
         self._to_end()
+
+    def _write(self, line: str) -> None:
+        # Broken where a number keeps its word ("team 2 +6" whole): to the width the scrollbar
+        # leaves, so a scrollbar coming in later wraps nothing again.
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        self.write(wrap_keeping_numbers(line, width))
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
         # Lines are wrapped to the width they were written at: at another, write them again.
         self.clear()
         for line in self._shown:
-            self.write(line)
+            self._write(line)
         self._to_end()
 
     def _to_end(self) -> None:
