@@ -543,9 +543,15 @@ def wrap_keeping_numbers(text: str, width: int) -> str:
     number (``3``, ``(3)``, ``10,``) or the ``·`` between two sentences: "asks 6 for the hand:
     if they run, your side scores 3" would otherwise leave the 3 alone on the last line.
     Unchanged where ``width`` is not known yet (0); a word longer than the line is left for the
-    terminal to fold."""
+    terminal to fold.
+
+    >>> wrap_keeping_numbers("truco! asks 3 for the hand: your side scores 1", 44)
+    'truco! asks 3 for the hand: your side\\nscores 1'
+    """
     if width <= 0:
         return text
+    if "\n" in text:
+        return "\n".join(wrap_keeping_numbers(part, width) for part in text.split("\n"))
     groups: list[str] = []
     for word in text.split(" "):
         if groups and (word == "·" or word.strip("()[].,;:!?+-").isdecimal()):
