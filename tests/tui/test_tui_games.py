@@ -12,6 +12,7 @@ import pytest
 from tapete import record
 from tapete.i18n import tr
 from tapete.narrate import line
+from tapete.present import card_glyph
 from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 from tuikit import (
@@ -178,5 +179,37 @@ def test_five_names_fit_whole_over_the_scores_at_80_columns(lang: str, tmp_path:
             header = rows[board.y + 1].strip("│ ").split()
             names = screen.session.display_names(lang)
             assert header == ["#", *names], rows[board.y : board.bottom]
+
+    asyncio.run(play())
+
+
+def test_a_hand_shown_in_a_narrow_seat_is_seen_whole(tmp_path: Path) -> None:
+    # Six seats at 80 columns: a hand shown down took two lines of a box sized for one, and its
+    # last cards were cut off under the border.
+    async def play() -> None:
+        seats = ["human", *["random"] * 5]
+        app = make_app("poch(players=6, rounds=3)", seats, 1, tmp_path, "pt")
+        rng = random.Random(1)
+        seen = 0
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(10):
+                screen = await settle(pilot)
+                if screen.finished:
+                    await pilot.press("escape")  # the summary, over the seats
+                    await pilot.pause()
+                table = screen.scene.table  # type: ignore[union-attr]
+                lines = screen_lines(app)
+                for box, widget in zip(table.seats, screen.query(".seat"), strict=True):
+                    area = widget.region
+                    inside = " ".join(
+                        row[area.x : area.right] for row in lines[area.y : area.bottom]
+                    )
+                    for card in box.shown:
+                        assert card_glyph(card, table.deck) in inside.split(), (card, inside)
+                    seen += len(box.shown) > 3
+                if screen.finished:
+                    break
+                await press_a_legal_key(pilot, rng)
+        assert seen, "no hand shown down"
 
     asyncio.run(play())

@@ -118,7 +118,12 @@ class SeatsRow(Horizontal):
         room = max(8, width // max(1, len(table.seats)) - 6)
         # The row grows by a line where a seat's cards are in sight (Pocha's ronda_india, Poch's
         # showdown): under its facts, they would be cut off by a box of the usual height.
-        inner = max((len(b.lines) + bool(b.shown) for b in table.seats), default=0)
+        # Six seats at 80 columns leave a box nine columns inside: a shown hand takes two lines.
+        inside = max(4, width // max(1, len(table.seats)) - 4)
+        inner = max(
+            (len(b.lines) + _card_rows(b.shown, table.deck, inside) for b in table.seats),
+            default=0,
+        )
         self.styles.height = max(SEAT_ROWS, inner + 2)
         for box in table.seats:
             body = Text("\n".join(box.lines))
@@ -147,6 +152,18 @@ class SeatsRow(Horizontal):
         if getattr(self, "_drawn_width", None) != self.size.width:
             self._drawn_width = self.size.width
             self.refresh(recompose=True)
+
+
+def _card_rows(cards: Sequence[str], deck: str, width: int) -> int:
+    """The lines ``cards`` take in a seat's box ``width`` columns wide, a space between two."""
+    rows, used = 0, width
+    for card in cards:
+        size = len(card_glyph(card, deck))
+        if used + 1 + size > width:
+            rows, used = rows + 1, size
+        else:
+            used += 1 + size
+    return rows
 
 
 class TrickArea(Static):
