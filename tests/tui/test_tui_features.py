@@ -690,15 +690,25 @@ def test_a_bids_meaning_is_read_whole_at_80x24(
     asyncio.run(play())
 
 
-def test_a_number_in_the_log_stays_with_its_word(tmp_path: Path) -> None:
-    # At 80x24 in Spanish, "puntos de la mano: equipo 1 +0, equipo 2 +6" left the "+6" alone on
-    # the log's next row.
+@pytest.mark.parametrize(
+    ("spec", "seed", "size", "score"),
+    [
+        ("truco(players=4, target=3)", 2, (80, 24), "puntos"),
+        ("tute(players=4)", 1, (120, 40), "cómo se puntuó"),
+    ],
+)
+def test_a_number_in_the_log_stays_with_its_word(
+    spec: str, seed: int, size: tuple[int, int], score: str, tmp_path: Path
+) -> None:
+    # In Spanish, "puntos de la mano: equipo 1 +0, equipo 2 +6" left the "+6" alone on the
+    # log's next row at 80x24, and Tute's "... 82 en cartas + 10 de últimas = 92" its 10 at
+    # 120x40 (the log wrapped at 80 columns, not its own width, off a terminal).
     async def play() -> None:
         seats = ["human", "random", "random", "random"]
-        app = make_app("truco(players=4, target=3)", seats, 2, tmp_path, "es")
-        rng = random.Random(2)
+        app = make_app(spec, seats, seed, tmp_path, "es")
+        rng = random.Random(seed)
         scores = 0
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             for _ in range(60):
                 screen = await settle(pilot)
                 box = screen.query_one(LogView).region
@@ -708,10 +718,10 @@ def test_a_number_in_the_log_stays_with_its_word(tmp_path: Path) -> None:
                 ]
                 lone = [row for row in rows if row.strip("()[].,;:!?+-·").isdecimal()]
                 assert not lone, rows
-                scores += any(row.startswith("puntos") for row in rows)
+                scores += any(row.startswith(score) for row in rows)
                 if screen.finished:
                     break
                 await press_a_legal_key(pilot, rng)
-        assert scores, "no hand's score in the log"
+        assert scores, "no score in the log"
 
     asyncio.run(play())

@@ -617,9 +617,11 @@ class LogView(RichLog):
 
     def _write(self, line: str) -> None:
         # Broken where a number keeps its word ("team 2 +6" whole): to the width the scrollbar
-        # leaves, so a scrollbar coming in later wraps nothing again.
-        width = self.content_region.width - self.styles.scrollbar_size_vertical
-        self.write(wrap_keeping_numbers(line, width))
+        # leaves, so a scrollbar coming in later wraps nothing again; written at that width too,
+        # not one the log measures against its console (80 columns off a terminal).
+        styles = self.styles
+        width = self.outer_size.width - styles.gutter.width - styles.scrollbar_size_vertical
+        self.write(wrap_keeping_numbers(line, width), width=width if width > 0 else None)
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
