@@ -11,6 +11,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from tapete import bots
-from tapete.web.thinking import NICENESS
+from tapete.web.thinking import NICENESS, Thinkers
 from webclient import SRC, Client, Server, free_port, open_socket, running
 
 SPEC_PARAMS = {"players": "4", "schedule": "[1, 2]"}
@@ -90,6 +91,25 @@ def marked(mark: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def test_bot_processes_still_loading_are_deaf_to_ctrl_c() -> None:
+    # ^C at the terminal reaches the bots' processes too, maybe while they still load their
+    # modules (seconds on a busy machine): they must not die of it, with a traceback each.
+    thinkers = Thinkers(2)
+    thinkers.start()
+    pool = thinkers._pool
+    assert isinstance(pool, ProcessPoolExecutor)
+    workers = list(pool._processes.values())
+    assert len(workers) == 2  # both started at once
+    try:
+        for worker in workers:
+            assert worker.pid is not None
+            os.kill(worker.pid, signal.SIGINT)
+        assert pool.submit(os.getpid).result(timeout=60) in {w.pid for w in workers}
+        assert all(worker.is_alive() for worker in workers)
+    finally:
+        thinkers.close()
 
 
 def test_ctrl_c_stops_a_server_whose_bots_are_thinking_without_a_traceback(

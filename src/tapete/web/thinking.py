@@ -205,17 +205,7 @@ class Thinkers:
     def start(self) -> None:
         """Start the workers now (each loads the games and bots), not at the first decision."""
         if self.processes and self._pool is None:
-            # spawn: a fresh interpreter, never a fork of a server with threads running
-            context = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=context,
-                initializer=_lower_priority,
-                initargs=(os.getpid(),),
-            )
-            self._pool = pool
-            for _ in range(self.processes):
-                pool.submit(_ready)
+            self._pool = _started(self.processes, NICENESS)
 
     async def decide(self, job: Job) -> Answer:
         """``job``'s decision, from a worker when there are some."""
@@ -245,12 +235,7 @@ class Thinkers:
         """The bots' processes, or the review lane's (started at its first call)."""
         if review:
             if self._review_pool is None:
-                self._review_pool = ProcessPoolExecutor(
-                    self.review_processes,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
-                    initargs=(os.getpid(), REVIEW_NICENESS),
-                )
+                self._review_pool = _started(self.review_processes, REVIEW_NICENESS)
             return self._review_pool
         if self._pool is None:
             self.start()
@@ -321,6 +306,35 @@ class Thinkers:
         for each in (pool, lane):
             if isinstance(each, ProcessPoolExecutor):
                 _end(each)
+
+
+def _started(processes: int, niceness: int) -> ProcessPoolExecutor:
+    """A pool of ``processes`` workers, every one of them started now, each deaf to ^C from
+    its first instruction.
+
+    ^C at the terminal reaches the whole process group, and a worker still loading its modules
+    (seconds, before ``_lower_priority`` runs) would die of it with a traceback. A signal
+    ignored is ignored still across exec, and Python then leaves it so: the server ignores
+    ^C for the moment it takes to start them (a ^C in that moment is lost; press it again).
+    Started now, not at a later job, so no worker is ever started outside that moment."""
+    # spawn: a fresh interpreter, never a fork of a server with threads running
+    pool = ProcessPoolExecutor(
+        processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_lower_priority,
+        initargs=(os.getpid(), niceness),
+    )
+    if threading.current_thread() is not threading.main_thread():  # signals are set there only
+        for _ in range(processes):
+            pool.submit(_ready)
+        return pool
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for _ in range(processes):  # each job finds no worker idle yet, so starts one
+            pool.submit(_ready)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    return pool
 
 
 def _end(pool: ProcessPoolExecutor) -> None:
