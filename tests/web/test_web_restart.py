@@ -156,6 +156,18 @@ def test_sigterm_mid_match_drains_and_the_match_ends_whole_after_a_restart(
     assert len(Database(db).actions(f"{made['code']}.0")) == end["version"]
 
 
+def played_to_the_end(client: Client, view: dict[str, Any]) -> list[str]:
+    """The log lines of the rest of the match from ``view`` on, ``client`` playing its first
+    legal action whenever it is to act."""
+    after: list[str] = []
+    while not view["result"]:
+        if client.legal():
+            client.send({"type": "act", "action": client.legal()[0]})
+        view = client.expect("view", 30)
+        after += view["log"]
+    return after
+
+
 def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
     """Bea never comes, so a bot stands in for her, and the log says so; the server restarts
     mid-match and her stand-in plays on: the log once said it again, after the restart, as if
@@ -191,12 +203,7 @@ def test_a_stand_in_is_said_once_across_a_restart(tmp_path: Path) -> None:
         ana.hello(code, made["token"])
         first = ana.expect("view", 30)
         assert first["log"].count(said) == 1, first["log"]
-        after: list[str] = []
-        while not first["result"]:
-            if ana.legal():
-                ana.send({"type": "act", "action": ana.legal()[0]})
-            first = ana.expect("view", 30)
-            after += first["log"]
+        after = played_to_the_end(ana, first)
         ana.close()
     assert any(line.startswith("Bea ") for line in after), after  # her stand-in played on
     assert said not in after, after
@@ -245,12 +252,7 @@ def test_a_stand_in_after_the_person_came_back_and_left_again_is_said_after_a_re
         ana.hello(code, made["token"])
         view = ana.expect("view", 30)
         assert view["log"].count(said) == 1, view["log"]
-        after: list[str] = []
-        while not view["result"]:
-            if ana.legal():
-                ana.send({"type": "act", "action": ana.legal()[0]})
-            view = ana.expect("view", 30)
-            after += view["log"]
+        after = played_to_the_end(ana, view)
         ana.close()
     bea_moved = [i for i, line in enumerate(after) if line.startswith("Bea plays")]
     assert bea_moved and after.count(said) == 1, after  # said again, once, before her moves
