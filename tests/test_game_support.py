@@ -522,6 +522,17 @@ def test_a_refusal_of_a_huge_value_quotes_its_start_and_its_length(load: Any, st
     assert pickle.loads(pickle.dumps(refused.value)).phrase == refused.value.phrase
 
 
+@pytest.mark.parametrize("spec", ["pocha", "tute", "truco", "poch", "pottle"])
+def test_an_action_of_any_size_refused_is_said_in_a_line(spec: str) -> None:
+    """Text that is no action, sent by a bot or a client, was quoted whole in the refusal: a
+    line of a few characters more than the text, whatever its size."""
+    with pytest.raises(tapete.InvalidActionError) as refused:
+        tapete.load(spec).parse_action("play " + "1o" * 50_000)
+    message = str(refused.value)
+    assert len(message) < 300 and "characters) …" in message, message
+    assert "1o1o1o" in message[:100], message
+
+
 def test_a_refusal_of_an_ordinary_value_quotes_it_whole() -> None:
     with pytest.raises(tapete.SpecError) as refused:
         tapete.load("pocha", schedule=list(range(60)))

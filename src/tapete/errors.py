@@ -21,7 +21,22 @@ __all__ = [
 
 class InvalidActionError(ValueError):
     """Text that is not an action (or a card) in the game's notation, or a value that is no
-    action at all (None, a float)."""
+    action at all (None, a float).
+
+    A message longer than ``QUOTED_MOST`` characters (it quotes the text refused, which may be
+    of any size) keeps its start and its end, where the reason is, and says how long it was:
+    a refusal is a line.
+
+    >>> said = str(InvalidActionError(f"{'x' * 5000!r} is not a card"))
+    >>> len(said), "… (5016 characters) …" in said, said.endswith("xxx' is not a card")
+    (181, True, True)
+    """
+
+    def __init__(self, message: str) -> None:
+        if len(message) > QUOTED_MOST:
+            start, end = message[:QUOTED_START], message[-QUOTED_START:]
+            message = f"{start}… ({len(message)} characters) …{end}"
+        super().__init__(message)
 
 
 class IllegalActionError(ValueError):
