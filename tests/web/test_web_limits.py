@@ -309,6 +309,9 @@ def test_serve_refuses_a_bad_rate_limit(capsys: pytest.CaptureFixture[str]) -> N
     assert "'lots' is not a rate limit" in capsys.readouterr().err
     assert main(["serve", "--db", "memory", "--rate-limit", "games=1/minute"]) == 2
     assert "the kinds are tables, joins, players, reviews, lookups" in capsys.readouterr().err
+    # 0 a minute would refuse every new table: a limit allows at least one, or is none
+    assert main(["serve", "--db", "memory", "--rate-limit", "tables=10/minute;0/hour"]) == 2
+    assert "'10/minute;0/hour' allows nothing" in capsys.readouterr().err
 
 
 # --- the lobby, a page at a time -----------------------------------------------------------

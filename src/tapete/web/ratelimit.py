@@ -126,11 +126,16 @@ def _items(rule: str) -> list[limits.RateLimitItem]:
     if rule.strip().lower() == "none":
         return []
     try:
-        return list(limits.parse_many(rule))
+        items = list(limits.parse_many(rule))
     except ValueError:
         raise ValueError(
             f"{rule!r} is not a rate limit: write e.g. 10/minute or 10/minute;60/hour, or none"
         ) from None
+    if any(item.amount < 1 for item in items):  # 0/minute would refuse every request of it
+        raise ValueError(
+            f"{rule!r} allows nothing: a rate limit allows at least 1, or is none (no limit)"
+        )
+    return items
 
 
 @dataclass(frozen=True)
