@@ -216,7 +216,7 @@ def test_a_stand_in_after_the_person_came_back_and_left_again_is_said_after_a_re
     turn, and leaves again before her own; the server restarts, and her stand-in plays on.
     It was kept quiet, as if she had never been back: Ana read a new absence without a word,
     and Bea, back, moves she never made as her own."""
-    said = "Bea is away: a bot plays for them until they are back"
+    said = stand_in_note("Bea")
     port, log = free_port(), tmp_path / "server.log"
     server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
     with process(port, db_url, log, ["--bot-processes", "0"]) as proc:
