@@ -943,7 +943,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise SpecError("--workers: several processes share tables through --redis redis://…")
         sharing = Sharing(args.redis, args.redis_prefix, args.lease, args.workers)
     try:
-        rate_limits = RateLimits.parse(args.rate_limit, storage=args.rate_limit_storage)
+        rate_limits = RateLimits.parse(
+            args.rate_limit, storage=args.rate_limit_storage, prefix=args.redis_prefix
+        )
     except ValueError as exc:
         raise SpecError("--rate-limit: {why}", why=str(exc)) from None
     if not args.rate_limit_storage.removeprefix("async+").startswith(STORAGES):
@@ -1377,7 +1379,8 @@ def parser() -> argparse.ArgumentParser:
         "--redis-prefix",
         default="tapete",
         metavar="PREFIX",
-        help="the Redis keys and channel of this site (several sites may share one Redis)",
+        help="the Redis keys and channel of this site, and its rate limits' counts there"
+        " (several sites may share one Redis; default tapete)",
     )
     p.add_argument(
         "--lease",

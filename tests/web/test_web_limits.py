@@ -292,6 +292,34 @@ def test_two_servers_count_together_in_a_shared_storage(redis_limits: RateLimits
     assert keys and all(k.startswith(redis_limits.prefix) for k in keys)
 
 
+def test_sites_sharing_one_redis_count_their_limits_apart(
+    redis_limits: RateLimits, tmp_path: Path
+) -> None:
+    """--redis-prefix names this site's keys: another site on the same Redis (a staging copy)
+    neither uses up nor shares this one's rate limits."""
+    prefixes = [f"{redis_limits.prefix}-{site}" for site in ("club", "staging")]
+    ports = [free_port(), free_port()]
+    try:
+        with (
+            process(ports[0], "memory", tmp_path / "club.log", _site(prefixes[0])),
+            process(ports[1], "memory", tmp_path / "staging.log", _site(prefixes[1])),
+        ):
+            sites = [Server(f"http://127.0.0.1:{p}", None, None) for p in ports]  # type: ignore[arg-type]
+            assert create(sites[0]).status == 200
+            assert_limited(create(sites[0]), "tables")
+            assert create(sites[1]).status == 200
+        for prefix in prefixes:
+            assert asyncio.run(_keys(prefix))
+    finally:
+        for prefix in prefixes:
+            asyncio.run(RateLimiter(RateLimits.parse([], storage=REDIS, prefix=prefix)).reset())
+
+
+def _site(prefix: str) -> list[str]:
+    limits = ["--rate-limit", "tables=1/minute", "--rate-limit-storage", REDIS]
+    return [*limits, "--redis-prefix", prefix, "--bot-processes", "0"]
+
+
 async def _keys(prefix: str) -> list[str]:
     import redis.asyncio
 
