@@ -615,6 +615,27 @@ def test_play_help_says_what_each_bot_level_does() -> None:
     assert "expert   the same search as hard, for about three seconds a move" in said
 
 
+def test_every_option_with_a_default_says_it_in_its_help() -> None:
+    # What an option does when left out is the first thing its --help is read for.
+    from tapete.cli import parser
+
+    commands = next(
+        a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    silent = [
+        f"tapete {name} {option.option_strings[0]}"
+        for name, command in commands.items()
+        for option in command._actions
+        if option.option_strings
+        and option.default not in (None, [], argparse.SUPPRESS)
+        and option.default is not False
+        and "default" not in (option.help or "")
+    ]
+    assert silent == []
+    said = tapete("serve", "--help").stdout
+    assert "(default 127.0.0.1" in said and "(default 1;" in said
+
+
 def test_bench_refuses_a_duration_that_is_not_positive() -> None:
     for seconds in ("0", "-1", "nan"):
         run = tapete("bench", "pocha", "--seconds", seconds)

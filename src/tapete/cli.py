@@ -1299,7 +1299,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_playthrough)
     p = sub.add_parser("serve", help="the web app: play in the browser, with bots or friends")
-    p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine alone; 0.0.0.0: every "
+        "network it is on)",
+    )
     p.add_argument("--port", type=_port, default=8000, help="the port to listen on (default 8000)")
     p.add_argument(
         "--db",
@@ -1373,7 +1378,8 @@ def parser() -> argparse.ArgumentParser:
         type=_count,
         default=1,
         metavar="N",
-        help="server processes on this host, on one port (needs --redis and PostgreSQL)",
+        help="server processes on this host, on one port (default 1; more need --redis and "
+        "PostgreSQL)",
     )
     p.add_argument(
         "--redis-prefix",
@@ -1399,7 +1405,9 @@ def parser() -> argparse.ArgumentParser:
         help="two or more bot levels, outside bots or trained policies: "
         'hard,medium,exec(cmd="./mybot"),policy(path="model.zip")',
     )
-    p.add_argument("--matches", type=_count, default=100, help="rounded up to whole groups")
+    p.add_argument(
+        "--matches", type=_count, default=100, help="rounded up to whole groups (default 100)"
+    )
     p.add_argument("--workers", type=_count, help="processes (default: every core)")
     p.add_argument(
         "--ray",
@@ -1409,7 +1417,9 @@ def parser() -> argparse.ArgumentParser:
         help="play the duplicate groups as Ray tasks on the cluster at ADDRESS (a local Ray "
         "when none is given): the same numbers as a local run for the same seed",
     )
-    p.add_argument("--seed", type=_whole, default=0, help="the groups' deals follow from it")
+    p.add_argument(
+        "--seed", type=_whole, default=0, help="the groups' deals follow from it (default 0)"
+    )
     p.add_argument("--json", help="write every number and the raw matches here")
     p.add_argument("--plot", help="draw the differences and ratings to this PNG")
     p.set_defaults(run=cmd_arena)
