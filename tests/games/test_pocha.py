@@ -641,6 +641,19 @@ def test_notation_round_trips_and_rejects_junk() -> None:
             game.parse_action(junk)
 
 
+def test_a_bid_past_any_hand_names_the_largest_hand_of_the_match() -> None:
+    # A prompt offering bid 0–5 must not answer "at most 10": the deck could deal 10 cards a
+    # hand, but this match never does.
+    game = tapete.load("pocha(schedule=[5])")
+    with pytest.raises(tapete.InvalidActionError, match="no hand of this match has more than 5"):
+        game.parse_action("bid 99")
+    with pytest.raises(tapete.InvalidActionError, match="more than 10 tricks"):
+        tapete.load("pocha").parse_action("bid 11")
+    # Within what the deck deals, the hand at hand says it: a rule, with its numbers.
+    refused = game.why_illegal(game.new_state(seed=2), "bid 7")
+    assert refused is not None and refused.rule == "bid-range"
+
+
 # --- Oh Hell ---------------------------------------------------------------------------------
 
 

@@ -971,7 +971,12 @@ def parse_action(params: Params, text: str) -> Action:
         most = _deck(params).size // params.players  # the largest hand the deck can deal
         tricks = count_in(arg, most)
         if tricks is None:
-            raise InvalidActionError(f"{text.strip()!r}: a bid here is at most {most} tricks")
+            # Said by the largest hand this match deals (tie-breaks deal one card), which the
+            # prompt's "bid 0–5" agrees with, not by the deck's, which it may never deal.
+            largest = max(schedule_of(params))
+            raise InvalidActionError(
+                f"{text.strip()!r}: no hand of this match has more than {largest} tricks"
+            )
         return BID + tricks
     try:
         return _deck(params).parse(arg)
