@@ -634,6 +634,9 @@ def test_every_option_with_a_default_says_it_in_its_help() -> None:
     assert silent == []
     said = tapete("serve", "--help").stdout
     assert "(default 127.0.0.1" in said and "(default 1;" in said
+    # --seats is worked out from the game's seat count, so its default is said in words.
+    said = " ".join(tapete("play", "--help").stdout.split())
+    assert "(default: human at seat 0, random at every other)" in said
 
 
 def test_bench_refuses_a_duration_that_is_not_positive() -> None:

@@ -1175,7 +1175,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 FIRST_STEPS = """first steps:
-  tapete play pocha                 a match at the terminal, you against three bots
+  tapete play pocha                 a match at the terminal, you against three random bots
   tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
   tapete COMMAND --help             what a command takes"""
@@ -1208,7 +1208,7 @@ def parser() -> argparse.ArgumentParser:
         "--seats",
         help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "
         'hard(ms=100, iterations=9)), an outside bot: exec(cmd="./mybot", ms=500), or a '
-        'trained policy(path="model.zip")',
+        'trained policy(path="model.zip") (default: human at seat 0, random at every other)',
     )
     p.add_argument(
         "--resume",
