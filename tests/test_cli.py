@@ -46,6 +46,18 @@ def test_games_lists_every_game() -> None:
     assert "pocha" in out and "oh_hell" in out
 
 
+def test_games_says_the_summaries_in_the_language_asked_or_the_locale_s() -> None:
+    # As every other command: --lang, else the locale's language.
+    spanish = tapete("games", "--lang", "es").stdout
+    assert "pocha      bazas a la española acertando lo pedido" in spanish
+    env = {**os.environ, "LANG": "pt_BR.UTF-8"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "games"], capture_output=True, text=True, env=env
+    )
+    assert "pocha      vazas à espanhola com pedidos exatos" in done.stdout
+    assert "Spanish trick-taking" not in spanish + done.stdout
+
+
 def test_rules_full_prints_the_reference_page() -> None:
     out = tapete("rules", "oh_hell", "--full", "--lang", "en").stdout
     assert out == howto.reference("pocha") + "\n"

@@ -260,8 +260,9 @@ def final_scores(lang: str, scores: Sequence[int], names: Sequence[str]) -> str:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    lang = _language(args)
     for name in game_names():
-        print(f"{name:10} {ENTRIES[name].summary}")
+        print(f"{name:10} {tr(lang, ENTRIES[name].summary)}")
     return 0
 
 
@@ -1190,7 +1191,9 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"tapete {__version__}")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    sub.add_parser("games", help="list the games").set_defaults(run=cmd_games)
+    p = sub.add_parser("games", help="list the games")
+    p.add_argument("--lang", choices=LANGUAGES, help="the summaries' language (en, es, pt)")
+    p.set_defaults(run=cmd_games)
     p = sub.add_parser("rules", help="how to play a game (--full: its rules as implemented)")
     p.add_argument("game")
     p.add_argument("--lang", choices=LANGUAGES, help="the page's language (en, es, pt)")
