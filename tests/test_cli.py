@@ -644,6 +644,13 @@ def test_every_option_with_a_default_says_it_in_its_help() -> None:
         and "default" not in (option.help or "")
     ]
     assert silent == []
+    unexplained = [
+        f"tapete {name} {option.dest}"
+        for name, command in commands.items()
+        for option in command._actions
+        if not option.option_strings and not option.help
+    ]
+    assert unexplained == []
     said = tapete("serve", "--help").stdout
     assert "(default 127.0.0.1" in said and "(default 1;" in said
     # --seats is worked out from the game's seat count, so its default is said in words.

@@ -1195,7 +1195,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGUAGES, help="the summaries' language (en, es, pt)")
     p.set_defaults(run=cmd_games)
     p = sub.add_parser("rules", help="how to play a game (--full: its rules as implemented)")
-    p.add_argument("game")
+    p.add_argument("game", help="a game name or spec (tapete games lists them)")
     p.add_argument("--lang", choices=LANGUAGES, help="the page's language (en, es, pt)")
     p.add_argument("--full", action="store_true", help="the full reference page, as implemented")
     p.set_defaults(run=cmd_rules)
@@ -1229,7 +1229,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("replay", help="check a record and step through it (--plain: print it)")
-    p.add_argument("file")
+    p.add_argument("file", help="a tapete-record/1 file (.json or .json.gz)")
     p.add_argument("--plain", action="store_true", help="print the record deal by deal")
     p.add_argument("--lang", choices=LANGUAGES, help="the replay's language (en, es, pt)")
     p.add_argument("--verify", action="store_true", help="check the deals follow from the seed")
@@ -1241,7 +1241,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("analyze", help="a review of every decision of a record, as a coach sees it")
-    p.add_argument("file")
+    p.add_argument("file", help="a tapete-record/1 file, finished or not")
     p.add_argument("--seat", type=_whole, action="append", help="review this seat (repeatable)")
     p.add_argument(
         "--iterations", type=_count, default=200, help="sampled deals a decision (default 200)"
@@ -1295,7 +1295,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the rates as JSON")
     p.set_defaults(run=cmd_bench)
     p = sub.add_parser("playthrough", help="a golden transcript of one seeded random match")
-    p.add_argument("spec")
+    p.add_argument("spec", help='a game spec, e.g. pocha or "pocha(players=3)"')
     p.add_argument("--seed", type=_whole, default=0, help="the match seed (default 0)")
     p.add_argument(
         "--narrate", choices=LANGUAGES, help="the match as the narrator tells it, in a language"
