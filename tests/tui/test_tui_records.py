@@ -199,6 +199,26 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
         ), rows[lang]
 
 
+def test_the_list_names_the_table_s_own_seat_names_in_the_language_as_the_replay_does(
+    tmp_path: Path,
+) -> None:
+    """A record of the line prompt (bots "random (1)") or of a web table ("bot 3 · medium")
+    kept in the folder: the list says its bots in the app's language, as its replay does."""
+    game = tapete.load("pocha(schedule=[1])")
+    _, done = play(game, ["random"] * 4, seed=2)
+    names = ["Ana", "random (1)", "bot 3 · medium", "random (3)"]
+    levels = ["random", "random", "medium", "random"]
+    seats = [record.SeatInfo(n, "bot", level) for n, level in zip(names, levels, strict=True)]
+    records.save(replace(done, seats=tuple(seats)), tmp_path / "records")
+    listed = {
+        lang: records.folder_records(tmp_path / "records", lang=lang).saved[0].seats
+        for lang in ("en", "es", "pt")
+    }
+    assert listed["en"] == "Ana, random (1), bot 3 · medium, random (3)"
+    assert listed["es"] == "Ana, al azar (1), bot 3 · medio, al azar (3)"
+    assert listed["pt"] == "Ana, aleatório (1), bot 3 · médio, aleatório (3)"
+
+
 KILLED_MID_WRITE = """
 import os, signal, sys
 from pathlib import Path

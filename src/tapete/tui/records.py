@@ -20,7 +20,7 @@ from tapete import record
 from tapete.errors import Phrase, RecordError
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
-from tapete.narrate import record_you
+from tapete.narrate import record_you, recorded_name
 
 __all__ = [
     "Listing",
@@ -118,7 +118,8 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     record in the folder goes on with (resumed, then saved again or finished) is left out, as
     it can no longer be resumed as the match it was. A file that is not a record (damaged,
     cut short, another format, a game this tapete does not know) is in ``unreadable``. The
-    person who played at this terminal is "you" in ``lang``, as the replay names them."""
+    seats are named in ``lang`` as the replay names them: the person who played at this
+    terminal "you", a bot by its level in that language."""
     if not folder.is_dir():
         return Listing([], [])
     _sweep(folder)
@@ -140,7 +141,9 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             continue
         you = record_you(rec)
         names = [
-            s.name.replace("you", tr(lang, "you"), 1) if i == you else s.name
+            s.name.replace("you", tr(lang, "you"), 1)
+            if i == you
+            else recorded_name(lang, i, s.name, s.bot)
             for i, s in enumerate(rec.seats)
         ]
         result = tr(lang, "unfinished")
