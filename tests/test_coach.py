@@ -6,6 +6,7 @@ import json
 import multiprocessing
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +196,30 @@ def test_analyze_reports_in_english_with_decimal_points(
     record.write(short_match(), path)
     assert main(["analyze", str(path), "--iterations", "8"]) == 0
     assert re.search(r"accuracy \d+\.\d%, \d+\.\d\d \w+ lost", capsys.readouterr().out)
+
+
+def test_analyze_names_the_table_s_own_seat_names_in_the_report_s_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A record of the line prompt names its bots "easy (0)", a web table's "bot 3 · random":
+    # the report says them in its language, as the replay does; the JSON keeps them as written.
+    rec = short_match()
+    seats = [
+        record.SeatInfo("easy (0)", "bot", "easy"),
+        record.SeatInfo("Ana", "bot", "medium"),
+        record.SeatInfo("bot 3 · random", "bot", "random"),
+    ]
+    path, review = tmp_path / "match.json", tmp_path / "review.json"
+    record.write(replace(rec, seats=tuple(seats)), path)
+    assert (
+        main(["analyze", str(path), "--iterations", "4", "--lang", "es", "--json", str(review)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "fácil (0) (asiento 0)" in out and "Ana (asiento 1)" in out
+    assert "bot 3 · al azar (asiento 2)" in out and "random" not in out
+    names = [p["name"] for p in json.loads(review.read_text())["players"]]
+    assert names == ["easy (0)", "Ana", "bot 3 · random"]
 
 
 @pytest.mark.parametrize(

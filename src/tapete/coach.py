@@ -45,6 +45,7 @@ from tapete.bots import Budget, search
 from tapete.game import Action, Game, Seat
 from tapete.games import rules_of
 from tapete.i18n import tr
+from tapete.narrate import recorded_name
 from tapete.present import deal_unit, notation_label
 from tapete.record import Record, recorded_game, steps
 
@@ -96,6 +97,7 @@ class Player:
     accuracy: float
     loss_per_deal: float
     costliest: tuple[Reviewed, ...]
+    level: str | None = None  # the seat's bot level in the record, if a bot
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ class Plan:
     deals: tuple[int, ...]
     returns: tuple[tuple[float, ...], ...]
     deal_unit: str = "deal"  # what the game calls a deal: hand, deal or round (``deal_unit``)
+    levels: tuple[str | None, ...] = ()  # per seat, its bot level in the record, if a bot
 
 
 def review(
@@ -203,6 +206,7 @@ def plan(
         tuple(deals),
         tuple(returns),
         deal_unit(game),
+        tuple(record.seats[s].bot if s < len(record.seats) else None for s in range(game.players)),
     )
 
 
@@ -214,7 +218,14 @@ def assemble(planned: Plan, decisions: Sequence[Reviewed]) -> Review:
     tasks = planned.tasks
     unit, scale = _unit_and_scale(tasks[0].view) if tasks else ("points", 1.0)
     players = {
-        seat: _player(seat, planned.names[seat], decisions, planned.deals[seat], scale)
+        seat: _player(
+            seat,
+            planned.names[seat],
+            decisions,
+            planned.deals[seat],
+            scale,
+            planned.levels[seat] if seat < len(planned.levels) else None,
+        )
         for seat in planned.seats
     }
     return Review(
@@ -344,15 +355,19 @@ def _unit_and_scale(view: Any) -> tuple[str, float]:
 
 
 def _player(
-    seat: Seat, name: str, decisions: Sequence[Reviewed], deals: int, scale: float
+    seat: Seat,
+    name: str,
+    decisions: Sequence[Reviewed],
+    deals: int,
+    scale: float,
+    level: str | None = None,
 ) -> Player:
     mine = [d for d in decisions if d.seat == seat]
     accuracy = sum(100 * max(0.0, 1 - d.loss / scale) for d in mine) / len(mine) if mine else 100.0
     lost = sum(d.loss for d in mine)
     costliest = tuple(sorted((d for d in mine if d.loss > 0), key=lambda d: -d.loss)[:3])
-    return Player(
-        seat, name, len(mine), deals, round(accuracy, 1), round(lost / max(1, deals), 3), costliest
-    )
+    loss = round(lost / max(1, deals), 3)
+    return Player(seat, name, len(mine), deals, round(accuracy, 1), loss, costliest, level)
 
 
 def to_json(result: Review) -> dict[str, Any]:
@@ -446,7 +461,7 @@ def report(result: Review, lang: str = "en") -> str:
                 if per == "round"
                 else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
                 " over {deals} ({decisions}: {tally})",
-                name=p.name,
+                name=recorded_name(lang, p.seat, p.name, p.level),  # a bot's, in the language
                 seat=p.seat,
                 accuracy=p.accuracy,
                 loss=p.loss_per_deal,
