@@ -306,6 +306,19 @@ def test_the_person_at_the_prompt_is_you_in_the_log_and_in_its_replay(tmp_path: 
         assert not re.search(r"\byou(?: \(0\))? (?:deals|bids|plays|takes)\b", told), told
 
 
+def test_without_seats_you_play_against_easy_bots(tmp_path: Path) -> None:
+    """A newcomer's ``tapete play GAME`` seats casual players, not bots that bid at random."""
+    path = tmp_path / "first.json"
+    cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    answers = "bid 1\n" + "".join(f"play {c}\n" for c in cards)
+    spec = "pocha(players=3, schedule=[1])"
+    run = tapete("play", spec, "--seed", "3", "--plain", "--record", str(path), stdin=answers)
+    assert run.returncode == 0, run.stderr
+    seats = json.loads(path.read_text())["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
+    assert [s.get("bot") for s in seats[1:]] == ["easy", "easy"]
+
+
 def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() -> None:
     cards = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
     answers = "bid 1\n" + "".join(f"play {c}\n" for c in cards)
@@ -655,7 +668,7 @@ def test_every_option_with_a_default_says_it_in_its_help() -> None:
     assert "(default 127.0.0.1" in said and "(default 1;" in said
     # --seats is worked out from the game's seat count, so its default is said in words.
     said = " ".join(tapete("play", "--help").stdout.split())
-    assert "(default: human at seat 0, random at every other)" in said
+    assert "(default: human at seat 0, easy at every other)" in said
 
 
 def test_bench_refuses_a_duration_that_is_not_positive() -> None:

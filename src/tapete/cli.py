@@ -544,7 +544,8 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     elif resumed is not None:
         kinds = _recorded_kinds(resumed, game)
     else:
-        kinds = ["human"] + ["random"] * (game.players - 1)
+        # A newcomer's first match: casual players, who play sensibly (random bots bid anything).
+        kinds = ["human"] + ["easy"] * (game.players - 1)
     players.check_ends(game, kinds)
     path = _out_path("--record", args.record) if args.record is not None else None
     if path is None and args.resume:
@@ -1176,7 +1177,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 FIRST_STEPS = """first steps:
-  tapete play pocha                 a match at the terminal, you against three random bots
+  tapete play pocha                 a match at the terminal, you against three easy bots
   tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
   tapete COMMAND --help             what a command takes"""
@@ -1211,7 +1212,7 @@ def parser() -> argparse.ArgumentParser:
         "--seats",
         help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "
         'hard(ms=100, iterations=9)), an outside bot: exec(cmd="./mybot", ms=500), or a '
-        'trained policy(path="model.zip") (default: human at seat 0, random at every other)',
+        'trained policy(path="model.zip") (default: human at seat 0, easy at every other)',
     )
     p.add_argument(
         "--resume",
