@@ -354,6 +354,8 @@ def test_the_default_database_is_in_tapete_s_data_folder_when_one_is_set(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("TAPETE_DATA")
     assert default_url() == f"sqlite:///{tmp_path / 'xdg' / 'tapete' / 'tapete.db'}"
+    # Whatever the platform's folder, the server's database sits with the terminal's records.
+    assert default_url() == f"sqlite:///{data_dir() / 'tapete.db'}"
 
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])

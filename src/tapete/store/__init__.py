@@ -151,9 +151,9 @@ class Player:
 def default_url() -> str:
     """An SQLite file in tapete's data folder: ``$TAPETE_DATA`` when set, as for the terminal's
     records, else the user's (``$XDG_DATA_HOME/tapete`` or the OS's own)."""
-    from platformdirs import user_data_dir
+    from tapete.folders import data_dir
 
-    folder = Path(os.environ.get("TAPETE_DATA") or user_data_dir("tapete", appauthor=False))
+    folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'tapete.db'}"
 

@@ -1,14 +1,13 @@
 """Finished matches kept as records in the user's data folder, and the person's settings.
 
-The folder is ``TAPETE_DATA`` when set, else the platform's user data folder for tapete
-(``~/.local/share/tapete`` on Linux, following ``XDG_DATA_HOME``); records go in ``records/``.
+The folder is ``tapete.folders.data_dir()``: ``TAPETE_DATA`` when set, else the platform's user
+data folder for tapete (``~/.local/share/tapete`` on Linux); records go in ``records/``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import time
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any
 
 from tapete import record
 from tapete.errors import Phrase, RecordError
+from tapete.folders import data_dir
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
 from tapete.narrate import record_you, recorded_name
@@ -37,19 +37,6 @@ __all__ = [
     "save",
     "save_settings",
 ]
-
-
-def data_dir() -> Path:
-    """Where tapete keeps the person's records and settings."""
-    given = os.environ.get("TAPETE_DATA")
-    if given:
-        return Path(given)
-    try:
-        import platformdirs
-    except ImportError:  # pragma: no cover - platformdirs comes with Textual
-        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-        return Path(base) / "tapete"
-    return platformdirs.user_data_path("tapete")
 
 
 def file_name(rec: record.Record, when: datetime | None = None, number: int = 1) -> str:
