@@ -127,6 +127,48 @@ def test_unknown_bots_and_lone_bots_are_refused() -> None:
         arena.run("pocha(schedule=1)", ["random"], workers=1)
 
 
+@pytest.mark.parametrize("seed", [True, 1.0, "1", None])
+def test_a_seed_that_is_no_whole_number_is_refused_not_played_as_other_deals(seed: object) -> None:
+    """``seed=True`` played other deals than seed 1 (the groups' seeds hash its text) and a
+    result that said ``"seed": true``; ``"x"`` played too."""
+    with pytest.raises(TypeError, match=f"seed={seed!r} is not accepted: a whole number"):
+        arena.run("pocha(schedule=1)", ["random", "random"], matches=4, workers=1, seed=seed)  # type: ignore[arg-type]
+
+
+def test_a_numpy_seed_is_the_same_arena_as_its_int() -> None:
+    import numpy as np
+
+    by_numpy = arena.run("pocha(schedule=1)", ["random", "easy"], workers=1, seed=np.int64(3))  # type: ignore[arg-type]
+    assert by_numpy == arena.run("pocha(schedule=1)", ["random", "easy"], workers=1, seed=3)
+    assert json.loads(arena.dumps(by_numpy))["seed"] == 3
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        ({"matches": 0}, (ValueError, "matches=0 is not accepted: a whole number from 1")),
+        ({"matches": "4"}, (TypeError, "matches='4' is not accepted: a whole number")),
+        ({"matches": 2.5}, (TypeError, "matches=2.5 is not accepted: a whole number")),
+        ({"workers": 0}, (ValueError, "workers=0 is not accepted: a whole number from 1")),
+        ({"workers": -1}, (ValueError, "workers=-1 is not accepted: a whole number from 1")),
+    ],
+)
+def test_matches_and_workers_are_whole_numbers_from_one(
+    options: dict[str, object], refused: tuple[type[Exception], str]
+) -> None:
+    """``matches=0`` and ``workers=-1`` played (the command line refuses both), and
+    ``matches="4"`` failed on ``bad operand type for unary -``."""
+    kind, message = refused
+    with pytest.raises(kind, match=re.escape(message)):
+        arena.run("pocha(schedule=1)", ["random", "random"], **options)  # type: ignore[arg-type]
+
+
+def test_bots_given_as_one_text_are_refused_as_not_a_list() -> None:
+    """``"random,random"`` was read letter by letter: "no bot level 'r'"."""
+    with pytest.raises(TypeError, match=r"bots is a list.*not 'random,random'"):
+        arena.run("pocha(schedule=1)", "random,random", workers=1)
+
+
 # --- playing and the numbers ---------------------------------------------------------------
 
 

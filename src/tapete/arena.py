@@ -75,7 +75,7 @@ from rich.text import Text
 
 from tapete import players
 from tapete.errors import SpecError
-from tapete.game import Game, Seat
+from tapete.game import Game, Seat, integer
 from tapete.games import load
 from tapete.match import Agent, play
 
@@ -477,8 +477,31 @@ def _labels(entrants: Sequence[str | Agent]) -> tuple[str, ...]:
     )
 
 
+def _whole(value: object, name: str, least: int | None = None) -> int:
+    """``value`` as an int (NumPy's integers too): TypeError naming ``name`` for anything else,
+    ValueError below ``least``. A seed of ``True``, ``1.0`` or ``"1"`` would play other deals
+    than seed 1 (the groups' seeds hash its text) under a result that names it.
+
+    >>> _whole(True, "seed")
+    Traceback (most recent call last):
+    TypeError: seed=True is not accepted: a whole number
+    """
+    number = integer(value)
+    if number is None:
+        raise TypeError(f"{name}={value!r} is not accepted: a whole number")
+    if least is not None and number < least:
+        raise ValueError(f"{name}={value!r} is not accepted: a whole number from {least}")
+    return number
+
+
 def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
-    """The game of ``spec``, once the bots are known to make an arena; raises SpecError."""
+    """The game of ``spec``, once the bots are known to make an arena; raises SpecError (and
+    TypeError for bots given as one text, whose letters would be taken for bots)."""
+    if isinstance(bots, str):
+        raise TypeError(
+            f"bots is a list, one bot level or agent each, such as ['hard', 'medium'], not"
+            f" {bots!r} (arena.split_bots splits a command line's list)"
+        )
     game = load(spec)
     if len(bots) < 2:
         raise SpecError("an arena needs two bots or more")
@@ -560,11 +583,15 @@ def run(
     typed at a prompt (no module the workers can import) raises ValueError then. A bot that fails
     a decision has a random legal move played for it and the arena goes on; the result counts
     them (``BotResult.stand_ins``, ``ArenaResult.warnings``).
-    Raises SpecError for an unknown game or bot level.
+    Raises SpecError for an unknown game or bot level, TypeError for a ``seed``, ``matches`` or
+    ``workers`` that is no whole number (``True`` or ``1.0`` would name other deals than 1 in
+    the result) and ValueError for fewer than one match or worker.
     """
+    seed, matches = _whole(seed, "seed"), _whole(matches, "matches", least=1)
     game = check(spec, bots)
     if workers is None:
         workers = os.cpu_count() or 1
+    workers = _whole(workers, "workers", least=1)
     if ray is not None or workers > 1:
         _check_importable(bots, "with Ray" if ray is not None else f"with workers={workers}")
     scheme = assignments(game.players, len(bots), game.teams)
