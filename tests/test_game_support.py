@@ -354,6 +354,48 @@ def test_play_takes_a_game_not_its_spec() -> None:
         play("pocha", ["random"] * 4, seed=1)  # type: ignore[arg-type]
 
 
+def test_a_numpy_seed_makes_a_record_that_is_written_and_read_back() -> None:
+    """``new_state`` takes NumPy's integers, but the record kept the ``numpy.int64``, and
+    ``record.dumps`` failed: "Object of type int64 is not JSON serializable"."""
+    import numpy as np
+
+    game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    _, rec = play(game, ["random"] * 3, seed=np.int64(7))  # type: ignore[arg-type]
+    again = record.loads(record.dumps(rec))
+    assert again.seed == 7 and again == play(game, ["random"] * 3, seed=7)[1]
+
+
+class _TextBot:
+    """A bot that answers with the text of its action, as ``apply`` takes it."""
+
+    def __init__(self, game: tapete.Game[Any, Any]) -> None:
+        self.game = game
+
+    def choose(self, view: Any, legal_actions: list[int], rng: random.Random) -> str:
+        return self.game.format_action(rng.choice(legal_actions))
+
+
+def test_an_agent_may_answer_with_the_text_of_its_action() -> None:
+    """``apply`` and ``why_illegal`` take an action's text, and so did ``play`` until it wrote
+    the record: "format_action takes an action as an int, not 'bid 0'"."""
+    game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    seats: list[Any] = [_TextBot(game), "random", "random"]  # Agent says an int: text too
+    final, rec = play(game, seats, seed=1)
+    assert game.outcome(record.replay(record.loads(record.dumps(rec)))) == game.outcome(final)
+    assert rec == play(game, seats, seed=1)[1]
+
+
+@pytest.mark.parametrize("names", [["Ana"], ["Ana", "Bea", "Caio", "Duda"], [1, 2, 3], "AB C"])
+def test_names_that_are_not_one_text_a_seat_are_refused_before_the_match(names: Any) -> None:
+    """Too few names failed mid-match with an IndexError, and numbers made a record that
+    ``record.loads`` refused ("seats[0]: 'name' must be a string")."""
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    with pytest.raises(ValueError, match=r"names is a list of 3 texts, one a seat"):
+        play(game, ["random"] * 3, seed=1, names=names)
+    named = play(game, ["random"] * 3, seed=1, names=("Ana", "Bea", "Caio"))[1]
+    assert [s.name for s in record.loads(record.dumps(named)).seats] == ["Ana", "Bea", "Caio"]
+
+
 def test_another_games_state_or_view_is_named_as_such() -> None:
     truco_game, pocha_game = tapete.load("truco"), tapete.load("pocha")
     state = pocha_game.new_state(seed=1)

@@ -91,6 +91,9 @@ def play(
 ) -> tuple[Any, Record]:
     """Play ``game`` to the end with one agent (or bot level name) per seat.
 
+    ``names``, one text a seat, names the seats in the record. An agent's action may be an int
+    or its text, as ``apply`` takes it; the record writes its text.
+
     An agent that proposes an illegal action is told why through ``on_illegal`` and asked again
     (a person mistyping); without ``on_illegal`` the error is raised (a bot's bug). With
     ``on_failure``, a bot that raises or proposes an illegal action has a legal move played for
@@ -104,6 +107,7 @@ def play(
         raise TypeError(f"play takes a Game, such as tapete.load('pocha'), not a {kind}")
     agents, infos = _agents(game, seats, names)
     state = game.new_state(seed, decks=decks, dealer=dealer)
+    seed = int(seed)  # NumPy's integers too, which new_state takes but JSON would not write
     recorder = Recorder(game, state, seed, infos)
     return _run(game, agents, seed, state, recorder, on_step, on_illegal, on_failure, keep)
 
@@ -160,6 +164,18 @@ def _agents(
         )
     if len(seats) != game.players:
         raise ValueError(f"{game.spec} needs {game.players} seats, not {len(seats)}")
+    if names is not None and (
+        isinstance(names, str)
+        or not isinstance(names, Sequence)
+        or len(names) != game.players
+        or not all(isinstance(n, str) for n in names)
+    ):
+        # Too few failed mid-way with an IndexError; a number made a record that no reader
+        # takes back ("'name' must be a string").
+        raise ValueError(
+            f"names is a list of {game.players} texts, one a seat, such as"
+            f" {[f'seat {i}' for i in range(game.players)]!r}, not {names!r}"
+        )
     for seat, given in enumerate(seats):
         if not isinstance(given, str) and not callable(getattr(given, "choose", None)):
             raise TypeError(
@@ -201,6 +217,9 @@ def _run(
         except AbandonedError as left:
             left.record = recorder.record()
             raise
+        # As apply takes it: text parsed, NumPy's ints made ints (the record writes ints), and
+        # anything else refused with InvalidActionError.
+        action = game.action(action)
         error = game.why_illegal(state, action)
         if error is not None:
             if on_illegal is None:
