@@ -128,6 +128,36 @@ def test_every_bot_level_says_when_it_has_no_legal_action_to_choose_from(name: s
         bots.LevelBot("easy").decide(view, (), random.Random(0))
 
 
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_a_bot_given_a_spectators_view_says_it_decides_for_a_seat(name: str) -> None:
+    """A spectator's view (``observe(state, None)``) failed in every game's strategies with a
+    bare AssertionError, or a hard search playing cards the seat to act does not hold."""
+    game = tapete.load(name)
+    state = game.new_state(seed=5)
+    legal = game.legal_actions(state)
+    spectator = game.observe(state, None)
+    refused = r"a bot decides for a seat: give it the view of the seat to act"
+    for level in ("easy", "medium", "hard(iterations=2)", "expert(iterations=2)"):
+        with pytest.raises(ValueError, match=refused):
+            bots.load(level).choose(spectator, legal, random.Random(0))
+    with pytest.raises(ValueError, match=refused):
+        bots.hint(spectator)
+    seat = game.current_player(state)
+    assert bots.load("easy").choose(game.observe(state, seat), legal, random.Random(0)) in legal
+
+
+@pytest.mark.parametrize("name", [None, 3, b"easy"])
+def test_a_bot_or_seat_that_is_no_text_is_refused_as_no_bot_name(name: Any) -> None:
+    """``bots.load(None)`` spoke of a game spec ("a spec is text, such as 'pocha(players=3)'")
+    and ``players.load(None)`` failed on "'NoneType' object has no attribute 'split'"."""
+    from tapete import players
+
+    with pytest.raises(TypeError, match=r"a bot is a level's name, such as 'random'"):
+        bots.load(name)
+    with pytest.raises(TypeError, match=r"a seat is a bot level's name, such as 'random'"):
+        players.load(name)
+
+
 def test_an_object_no_game_made_has_no_presenter_or_bots() -> None:
     with pytest.raises(tapete.SpecError, match="not the view of a registered game"):
         present(object())

@@ -106,6 +106,10 @@ policy(path="FILE") for a trained policy
     ...
     tapete.errors.SpecError: policy: give the model file, policy(path="FILE")
     """
+    if not isinstance(name, str):  # not a letter of it read, as kind_of would
+        raise TypeError(
+            f"a seat is a bot level's name, such as 'random' or 'hard(ms=300)', not {name!r}"
+        )
     kind = kind_of(name)
     if kind in OUTER:
         try:

@@ -265,6 +265,23 @@ def _choosable(legal_actions: Sequence[Action]) -> None:
         )
 
 
+def _seated(view: Any) -> None:
+    """Raise ValueError for a spectator's view (``observe(state, None)``): a bot decides for a
+    seat, from what that seat knows. The strategies failed on it with a bare AssertionError, or
+    searched deals in which the seat to act held cards it does not hold.
+
+    >>> from types import SimpleNamespace
+    >>> _seated(SimpleNamespace(seat=None))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: a bot decides for a seat: give it the view of the seat to act ...
+    """
+    if getattr(view, "seat", 0) is None:
+        raise ValueError(
+            "a bot decides for a seat: give it the view of the seat to act,"
+            " game.observe(state, seat), not a spectator's (seat None)"
+        )
+
+
 STRATEGIES: Mapping[str, str] = MappingProxyType(
     {
         "poch": "tapete.bots.poch",
@@ -298,6 +315,7 @@ class LevelBot:
 
     def decide(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Decision:
         _choosable(legal_actions)
+        _seated(view)
         if len(legal_actions) == 1:
             return Decision(legal_actions[0], Reason("the only legal move"))
         decision: Decision = strategies(view).decide(
@@ -315,7 +333,12 @@ _LEVELS = ", ".join(LEVELS)
 
 
 def load(name: str) -> Bot:
-    """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them."""
+    """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them,
+    and TypeError for anything but text."""
+    if not isinstance(name, str):  # the spec reader would speak of a game's spec
+        raise TypeError(
+            f"a bot is a level's name, such as 'random' or 'hard(ms=300)', not {name!r}"
+        )
     try:
         level, options = parse_spec(name)
     except SpecError as exc:
@@ -377,6 +400,7 @@ def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = No
 
     The legal actions come from a state sampled from the view: they depend on the view alone.
     """
+    _seated(view)
     rng = rng or random.Random(0)
     rules = rules_of(view)
     legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
