@@ -273,7 +273,7 @@ def _seated(view: Any) -> None:
     >>> from types import SimpleNamespace
     >>> _seated(SimpleNamespace(seat=None))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: a bot decides for a seat: give it the view of the seat to act ...
+    ValueError: a bot decides for a seat: give it the view of the seat to act, ... (seat None)
     """
     if getattr(view, "seat", 0) is None:
         raise ValueError(
