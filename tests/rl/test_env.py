@@ -238,6 +238,36 @@ def test_the_state_shortcut_encodes_exactly_the_view(spec: str) -> None:
         state = game.apply(state, rng.choice(game.legal_actions(state)))
 
 
+@pytest.mark.parametrize("name", ["pocha", "oh_hell", "tute", "truco", "poch", "pottle"])
+def test_an_encoding_refuses_what_is_not_a_seats_view_of_its_spec(name: str) -> None:
+    """A view of Pocha for four was encoded under Pocha for three's layout without a word, a
+    spectator's view failed on arithmetic with None, a state on a missing attribute, and
+    ``encode_state(state, -1)`` encoded seat -1 counted from the end of the hands."""
+    game = tapete.load(name)
+    enc = tapete.rl.encoding(game)
+    state = game.new_state(seed=2)
+    seat = game.current_player(state)
+    assert seat is not None
+    assert np.array_equal(enc.encode(game.observe(state, seat)), enc.encode_state(state, seat))
+    with pytest.raises(ValueError, match=r"encodes a seat's view, not a spectator's"):
+        enc.encode(game.observe(state, None))
+    with pytest.raises(ValueError, match=r"encodes a seat's view, not a spectator's"):
+        enc.encode_state(state, None)  # type: ignore[arg-type]
+    for seat in (-1, game.players, True):
+        with pytest.raises(ValueError, match=rf"seat {seat!r} is not at this table"):
+            enc.encode_state(state, seat)
+    with pytest.raises(
+        TypeError, match=r"encodes a view of that game, not a tapete\.games\..*State"
+    ):
+        enc.encode(state)
+    other = tapete.load(f"{name}(players={3 if game.players == 4 else 4})")  # other rules
+    foreign = other.new_state(seed=2)
+    with pytest.raises(TypeError, match=rf"not a view of {re.escape(other.spec)}: take the"):
+        enc.encode(other.observe(foreign, 0))
+    with pytest.raises(TypeError, match=rf"a state of {re.escape(other.spec)} is not a state"):
+        enc.encode_state(foreign, 0)
+
+
 @pytest.mark.parametrize(
     "action", [999, -1, "bid 0", None, 1.5, True, np.array([1, 2]), np.array([40])]
 )

@@ -121,16 +121,56 @@ class Encoding:
         return encoding, (self.game,)
 
     def encode(self, view: Any) -> Vector:
-        """The vector of ``view`` (a view of a seat of this spec's game)."""
+        """The vector of ``view``, a view of a seat of this spec's game. TypeError for anything
+        else: a state, or a view of another game or of other rules (Pocha for four given to
+        Pocha for three's encoding), whose entries would land where this spec's layout puts
+        other things; ValueError for a spectator's view, which has no seat to be relative to."""
+        self._own(view)
+        return self._vector(view)
+
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(game.observe(state, seat))``, faster where the game has a shortcut: the
+        view's fields the encoding reads, taken from the state (a test checks they agree).
+        ValueError for a seat not at the table (``-1`` is no seat counted from the end) or
+        None, TypeError for a state of another game or other rules, as ``observe`` says."""
+        params = self.game.params
+        if (
+            self.viewer is None
+            or type(seat) is not int
+            or not 0 <= seat < self.game.players
+            or (state.params is not params and state.params != params)
+        ):
+            view = self.game.observe(state, seat)  # refuses a seat or state not of this game
+            self._own(view)
+            return self._vector(view)
+        return self._vector(self.viewer(state, seat))
+
+    def _vector(self, view: Any) -> Vector:
         out = np.zeros(self.size, dtype=np.float32)
         self.write(view, out)
         return out
 
-    def encode_state(self, state: Any, seat: int) -> Vector:
-        """``encode(game.observe(state, seat))``, faster where the game has a shortcut: the
-        view's fields the encoding reads, taken from the state (a test checks they agree)."""
-        view = self.game.observe(state, seat) if self.viewer is None else self.viewer(state, seat)
-        return self.encode(view)
+    def _own(self, view: Any) -> None:
+        """Refuse what is not a seat's view of this spec's game (see ``encode``)."""
+        kind, params = getattr(self.game.rules, "View", None), self.game.params
+        given = getattr(view, "params", None)
+        if isinstance(kind, type) and not isinstance(view, kind):
+            what = f"a {type(view).__module__}.{type(view).__qualname__}"
+        elif given is not params and given != params:
+            what = (
+                f"a view of {Game(self.game.name, given, self.game.rules, self.game.defaults).spec}"
+            )
+        else:
+            if view.seat is None:
+                raise ValueError(
+                    f"the encoding of {self.game.spec} encodes a seat's view, not a spectator's"
+                    " (seat None): its seats are relative to the seat that sees"
+                )
+            return
+        raise TypeError(
+            f"the encoding of {self.game.spec} encodes a view of that game, not {what}:"
+            " take the encoding of the game that made it"
+        )
 
     def write(self, view: Any, out: Vector) -> None:
         """Write the vector of ``view`` into ``out`` (zeros, ``size`` long)."""
