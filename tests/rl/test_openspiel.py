@@ -367,6 +367,25 @@ def test_resampling_deals_the_hidden_cards_anew(spec: str) -> None:
     assert len(seen) > 1
 
 
+@pytest.mark.parametrize(
+    ("draw", "refused"),
+    [("x", TypeError), (None, TypeError), (True, TypeError), (float("nan"), ValueError)],
+)
+def test_a_sampler_that_gives_no_number_is_refused_by_name(
+    draw: object, refused: type[Exception]
+) -> None:
+    """Text from the sampler was multiplied into a string of 2**53 copies: a MemoryError."""
+    game, rng = openspiel.load("pocha(players=3, schedule=[2])"), random.Random(5)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _random_step(state, rng)
+    with pytest.raises(refused, match=r"probability_sampler gave .*: a float in \[0, 1\)"):
+        state.resample_from_infostate(state.current_player(), lambda: draw)
+    np = pytest.importorskip("numpy")
+    drawn = state.resample_from_infostate(state.current_player(), lambda: np.float64(0.5))
+    assert drawn.legal_actions() == state.legal_actions()
+
+
 @pytest.mark.parametrize("spec", ["pocha(players=3, schedule=[2])", "truco(players=4, target=2)"])
 def test_openspiel_s_information_set_search_plays_a_match(spec: str) -> None:
     """OpenSpiel's own IS-MCTS (its Python one: the C++ ``ISMCTSBot`` cannot call a Python

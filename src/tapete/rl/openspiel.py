@@ -346,7 +346,7 @@ class TapeteState(pyspiel.State):  # type: ignore[misc]
         if now is None or self._cards or self.is_terminal():
             return copy  # at a chance node or over: nothing hidden is in play
         game = self._ctx.game
-        rng = random.Random(int(probability_sampler() * 2**53))
+        rng = random.Random(int(_draw(probability_sampler) * 2**53))
         drawn = game.sample_state(game.observe(now, player_id), rng)
         copy._now, copy._drawn = _Drawn(drawn), True
         for seat in range(game.players):
@@ -490,3 +490,20 @@ def load(spec: str) -> Any:
     if game.name not in ENTRIES:  # an alias loads under its own name
         raise ValueError(f"no game named {game.name!r}")
     return pyspiel.load_game(f"tapete_{game.name}", {"spec": spec_param(game.spec)})
+
+
+def _draw(probability_sampler: Any) -> float:
+    """A float from ``probability_sampler``: TypeError for one that gives anything else (text
+    was multiplied into a string of 2**53 copies, a MemoryError), ValueError for NaN or an
+    infinity. Any finite number is taken: it only seeds the draw.
+
+    >>> _draw(lambda: "x")
+    Traceback (most recent call last):
+    TypeError: probability_sampler gave 'x': a float in [0, 1) is asked for
+    """
+    value = probability_sampler()
+    if isinstance(value, bool) or not isinstance(value, int | float | np.floating | np.integer):
+        raise TypeError(f"probability_sampler gave {value!r}: a float in [0, 1) is asked for")
+    if not np.isfinite(value):
+        raise ValueError(f"probability_sampler gave {value!r}: a float in [0, 1) is asked for")
+    return float(value)
