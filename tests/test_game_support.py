@@ -219,6 +219,7 @@ def _spec_text(value: Any) -> str:
         ("pocha(scoring=nope)", {"scoring": "nope"}),
         ("pocha(colour=red)", {"colour": "red"}),  # no such parameter
         ("tute(players=3)", {"players": 3}),
+        ("pocha(dealer_hook='false')", {"dealer_hook": "false"}),
     ],
 )
 def test_a_keyword_parameter_is_refused_in_the_words_of_the_spec(
@@ -229,6 +230,25 @@ def test_a_keyword_parameter_is_refused_in_the_words_of_the_spec(
     with pytest.raises(tapete.SpecError) as given:
         tapete.load(spec.split("(")[0], **keywords)
     assert str(given.value) == str(written.value)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "refused"),
+    [
+        ({"dealer_hook": "false"}, "dealer_hook='false' is not accepted: true or false"),
+        ({"dealer_hook": "True"}, "dealer_hook='True' is not accepted: true or false"),
+        ({"players": "none"}, "players='none' is not accepted: a whole number"),
+    ],
+)
+def test_text_that_names_a_word_value_is_refused_quoted(
+    keywords: dict[str, Any], refused: str
+) -> None:
+    """The text "false" (a setting read from a file, say) was refused as
+    "dealer_hook=false is not accepted: true or false": the refusal contradicted itself."""
+    with pytest.raises(tapete.SpecError) as given:
+        tapete.load("pocha", **keywords)
+    assert str(given.value) == refused and given.value.param == next(iter(keywords))
+    assert tapete.load("pocha", dealer_hook=False).spec == "pocha(dealer_hook=false)"
 
 
 def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused_by_name() -> None:

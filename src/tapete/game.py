@@ -1124,6 +1124,10 @@ def _typed(name: str, hint: object, value: Any) -> Any:
     if len(kinds) > 1 and _spec_value_type(value):
         return value
     accepted = one_of([Phrase(_describe(kind)) for kind in kinds])
+    if isinstance(value, str) and value.lower() in _WORDS:
+        # The text "false" written bare is the value false: quoted, the refusal does not say
+        # "dealer_hook=false is not accepted: true or false".
+        raise SpecError(ACCEPTED, param=name, name=name, value=repr(value), accepted=accepted)
     listed = isinstance(value, list) and any(typing.get_origin(k) is tuple for k in kinds)
     check(False, name, value, Phrase("{kinds}, not a list", kinds=accepted) if listed else accepted)
     return value
