@@ -112,6 +112,23 @@ def test_each_episode_is_recorded_and_the_record_replays_to_the_same_end(tmp_pat
     assert env.game.outcome(record.replay(first)) == env.game.outcome(final)
 
 
+def test_environments_recording_in_one_folder_write_over_no_record(tmp_path: Any) -> None:
+    """Two environments side by side (a vector of them), or a second run, each wrote
+    ``episode-0.json`` over the other's: every finished episode but the last was lost."""
+    first, second = (tapete.rl.env("truco(target=3)", record=tmp_path) for _ in range(2))
+    ends = []
+    for seed in (1, 2):
+        for env in (first, second):
+            play_out(env, seed=seed + 10 * (env is second))
+            ends.append(env.game.outcome(env.state))
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [f"episode-{k}.json" for k in range(4)]
+    replayed = [first.game.outcome(record.replay(record.read(tmp_path / n))) for n in names]
+    assert replayed == ends
+    seeds = {record.read(tmp_path / n).seed for n in names}
+    assert len(seeds) == 4
+
+
 def test_a_record_folder_that_cannot_be_made_is_refused_with_the_environment(
     tmp_path: Any,
 ) -> None:

@@ -63,8 +63,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
     Options: ``reward="deal"`` (the default: at the end of each deal every seat gets the score
     the deal gave it, or its team) or ``"match"`` (only at the end: the final score of the
     match); ``record=DIR`` writes each finished episode's ``tapete-record/1`` record there as
-    ``episode-<k>.json``; ``render_mode="ansi"`` renders the acting seat's view as text, and
-    ``"human"`` prints it after every reset and step.
+    ``episode-<k>.json`` (the next number free there); ``render_mode="ansi"`` renders the
+    acting seat's view as text, and ``"human"`` prints it after every reset and step.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it on the class and the env
@@ -204,7 +204,16 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
 
     def _finish(self) -> None:
         if self._recorder is not None and self.record_dir is not None:
-            write(self._recorder.record(), self.record_dir / f"episode-{self._episodes}.json")
+            done = self._recorder.record()
+            # Never over another record: environments side by side (a vector of them, worker
+            # processes) writing to one folder, or an earlier run's, each wrote episode-0, ...
+            # over the others'. Each episode takes the next number free.
+            while True:
+                try:
+                    write(done, self.record_dir / f"episode-{self._episodes}.json", exclusive=True)
+                    break
+                except FileExistsError:
+                    self._episodes += 1
             self._recorder = None
         self._episodes += 1
 
