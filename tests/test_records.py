@@ -446,6 +446,31 @@ def test_verify_deals_takes_the_published_hash_as_text() -> None:
         record.verify_deals(finished(), 5)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("copied", ["", "5ab0", "z" * 64, "a" * 63, "a" * 65])
+def test_verify_deals_refuses_a_hash_that_is_no_sha256_rather_than_judge_the_deals(
+    copied: str,
+) -> None:
+    """A hash cut short in copying was judged "does not hash to the published ...", the
+    table found unfair for what the copy did, as ``tapete replay --seed-hash`` does not."""
+    rec = salted(finished())
+    with pytest.raises(ValueError, match=r"is not a SHA-256: 64 hexadecimal digits"):
+        record.verify_deals(rec, copied)
+
+
+def test_a_records_own_hash_that_is_no_sha256_is_found_unfair_not_refused() -> None:
+    """What ``tapete replay FILE --verify`` checks when no hash is given: an edited record."""
+    rec = dataclasses.replace(salted(finished()), seed_hash="5ab0")
+    assert record.verify_deals(rec, rec.seed_hash) == [
+        "the record's seed_hash '5ab0' is not a SHA-256"
+    ]
+
+
+def test_verify_deals_takes_a_hash_copied_with_spaces_or_in_capitals() -> None:
+    rec = salted(finished())
+    assert rec.seed_hash is not None
+    assert record.verify_deals(rec, f"  {rec.seed_hash.upper()}\n") == []
+
+
 @pytest.mark.parametrize("seat", [0, None])
 def test_a_seat_s_record_is_refused_for_what_it_is_wherever_a_match_is_dealt_again(
     seat: int | None,

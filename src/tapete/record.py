@@ -24,6 +24,7 @@ import io
 import json
 import os
 import stat
+import string
 import sys
 import tempfile
 import zlib
@@ -1349,26 +1350,44 @@ def verify_deals(record: Record, seed_hash: str | None = None) -> list[str]:
     Every deck order must be the shuffle ``tapete.chance.shuffled`` derives from the seed and the
     deal number, the first dealer the one drawn by lot from the seed, and the seed must hash to
     ``seed_hash`` (what a server publishes before play, ``seed_commitment``: with the record's
-    ``seed_salt`` when it has one, else of the seed alone) when given.
+    ``seed_salt`` when it has one, else of the seed alone) when given. A ``seed_hash`` that is
+    not 64 hexadecimal digits (cut short or mistyped in copying; spaces around it are left
+    out) is no hash: ValueError, rather than a table judged unfair for what the copy did.
 
     >>> import tapete
     >>> from tapete.match import play
     >>> _, rec = play(tapete.load("pocha(schedule=[1, 2])"), ["random"] * 4, seed=9)
     >>> verify_deals(rec)
     []
+    >>> verify_deals(rec, "5ab0")
+    Traceback (most recent call last):
+    ValueError: seed_hash '5ab0' is not a SHA-256: 64 hexadecimal digits, as the table published it
     """
     check_record(record, "checked")
-    if seed_hash is not None and not isinstance(seed_hash, str):
-        kind = type(seed_hash).__name__
-        raise TypeError(f"seed_hash is the published SHA-256 in hex (text), not a {kind}")
+    problems, published = [], None
+    if seed_hash is not None:
+        if not isinstance(seed_hash, str):
+            kind = type(seed_hash).__name__
+            raise TypeError(f"seed_hash is the published SHA-256 in hex (text), not a {kind}")
+        digits = seed_hash.strip()
+        if len(digits) != 64 or any(c not in string.hexdigits for c in digits):
+            shown = repr(seed_hash) if len(seed_hash) <= 80 else f"{seed_hash[:70]!r}…"
+            if seed_hash != record.seed_hash:
+                raise ValueError(
+                    f"seed_hash {shown} is not a SHA-256: 64 hexadecimal digits, as the table"
+                    " published it"
+                )
+            # The record's own (an edited record): it contradicts itself, a finding.
+            problems.append(f"the record's seed_hash {shown} is not a SHA-256")
+        else:
+            published = digits
     if record.seed is None:
         return ["the record has no seed to check the deals against"]
-    problems = []
-    if seed_hash is not None:
+    if published is not None:
         salt = record.seed_salt
-        if seed_commitment(record.seed, salt) != seed_hash.lower():
+        if seed_commitment(record.seed, salt) != published.lower():
             told = f"the seed {record.seed}" + ("" if salt is None else f" with salt {salt}")
-            problems.append(f"{told} does not hash to the published {seed_hash}")
+            problems.append(f"{told} does not hash to the published {published}")
     game = load_game(record.game)
     cards = game.deck.cards
     for number, deal in enumerate(record.deals):
