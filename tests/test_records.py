@@ -215,6 +215,27 @@ def test_the_command_line_says_it_in_one_line_with_status_2(tmp_path: Path) -> N
             assert "Traceback" not in out.stderr and out.stdout == ""
 
 
+def test_a_file_too_deep_to_be_a_record_is_refused_by_resume_and_the_saved_matches_too(
+    tmp_path: Path,
+) -> None:
+    """A file nested deeper than any record, whole or cut short, is not taken for a record cut
+    short: ``tapete play --resume`` refuses it in one line, and the list of saved matches says
+    it cannot be read, as ``tapete replay`` does (it was a RecursionError's traceback)."""
+    from test_cli import tapete as run
+
+    cut = b'{"format": "tapete-record/1", "game": "pocha", "seed": 1, "x": ' + b"[" * 30_000
+    for name, data in (("deep.json", _deep()), ("cut.json", cut)):
+        path = _put(tmp_path / name, data)
+        out = run("play", "--resume", str(path), "--plain")
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr == f"tapete: {path}: not a record: its JSON is nested too deeply\n"
+        assert record.salvage_file(path) is None and path.read_bytes() == data
+    # Nested as deep as the reader takes and cut short: no closing of it is tried past a
+    # record's depth, which took time and memory squared in the depth.
+    shallower = cut[:-30_000] + b"[" * 900
+    assert record.salvage(shallower.decode()) is None
+
+
 # --- events checked against the engine's ---------------------------------------------------
 
 

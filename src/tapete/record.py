@@ -952,6 +952,8 @@ def salvage_file(file: str | Path) -> tuple[Record, int] | None:
     text = data.decode("utf-8", errors="ignore")
     try:
         json.loads(text)
+    except RecursionError:
+        return None  # nested deeper than any record: no cut of it is one (``read`` says so)
     except ValueError:
         return salvage(text)
     return None  # whole JSON: what is wrong with it is not a cut
@@ -975,6 +977,10 @@ def _value_ends(text: str) -> list[tuple[int, str]]:
         if char == '"':
             in_string = True
         elif char in "{[":
+            if len(opened) == MAX_DEPTH:
+                # Deeper than any record nests: no cut from here on is one, and closing
+                # each of a thousand brackets anew would take time and memory squared.
+                break
             opened.append("}" if char == "{" else "]")
             ends.append((i + 1, "".join(reversed(opened))))
         elif char in "}]" and opened:
