@@ -336,6 +336,28 @@ def test_the_prompt_names_the_seats_as_the_log_does_in_the_players_language() ->
     assert "that card is not in your hand" not in run.stdout
 
 
+def test_replay_shows_a_recorded_name_that_would_drive_the_terminal_as_its_escapes(
+    tmp_path: Path,
+) -> None:
+    # A record's names are whatever its file says: one holding an escape sequence (clear the
+    # screen, retitle the window) or a line break was written to the terminal as it was.
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(players=3, schedule=[1])"), ["random"] * 3, seed=2)
+    doc = json.loads(record.dumps(whole))
+    doc["seats"][0]["name"] = "Ana\x1b[2J\nseat 9"
+    doc["seats"][1]["bot"] = "random\x1b]0;owned\x07"
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    run = tapete("replay", str(path), "--plain")
+    assert run.returncode == 0, run.stderr
+    assert "\x1b" not in run.stdout and "\x07" not in run.stdout and "\nseat 9" not in run.stdout
+    assert "0: Ana\\x1b[2J\\nseat 9 (random), 1: " in run.stdout
+    assert "(random\\x1b]0;owned\\x07)" in run.stdout
+    assert "  Ana\\x1b[2J\\nseat 9: " in run.stdout  # in the deal's hands too
+
+
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     tapete(

@@ -102,7 +102,22 @@ def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> 
     kind = name.removesuffix(f" ({seat})")
     if kind != name and (kind == "player" or kind in LEVEL_HELP):
         return f"{tr(lang, kind)} ({seat})"
-    return name
+    return printable(name)
+
+
+def printable(text: str) -> str:
+    r"""``text`` with each character a terminal would act on rather than show (an escape
+    sequence, a bell, a line break: a record's names come from whoever wrote the file) written
+    as its escape, so it is seen and does nothing.
+
+    >>> printable("Ana\x1b[2J\n")
+    'Ana\\x1b[2J\\n'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 # --- entries: what happened, as a seat may know it ----------------------------------------------
@@ -690,7 +705,8 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     teams = recorded_game(record).teams is not None
     # The heading in the reader's language too: "semilla 7  0: tú (humano), 1: Bruno (medio)".
     yield f"{record.game}  {tr(lang, 'seed')} {record.seed}  " + ", ".join(
-        f"{i}: {names[i]} ({tr(lang, s.bot or s.kind)})" for i, s in enumerate(record.seats)
+        f"{i}: {names[i]} ({printable(tr(lang, s.bot or s.kind))})"
+        for i, s in enumerate(record.seats)
     )
     for number, deal in enumerate(record_story(record)):
         yield ""
