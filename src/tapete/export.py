@@ -74,7 +74,10 @@ def standings(found: Sequence[Any], lang: str = "en") -> dict[str, list[tuple[st
     for who, name in called.items():
         alike.setdefault(name.casefold(), set()).add(who)
     shown = {
-        who: f"{name} ({who[:6]})" if len(alike[name.casefold()]) > 1 else name
+        # A guest's id is "guest:" and then its own: the start of that tells two guests apart.
+        who: f"{name} ({who.removeprefix('guest:')[:6]})"
+        if len(alike[name.casefold()]) > 1
+        else name
         for who, name in called.items()
     }
     return {

@@ -70,6 +70,26 @@ def test_an_organiser_exports_every_finished_match_of_the_evening(
     assert played == {"Ana": "1", "Bea": "1", "Dora (guest)": "1", "bot:random": "3"}
 
 
+def test_two_guests_of_one_name_are_told_apart_in_the_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two people called Dora without a player, each at a table of their own: the standings
+    said both "Dora (guest) (guest:)", the start of the id being the same "guest:" prefix."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with running(open_store(url)) as server:
+        for _ in range(2):
+            made = server.create("pocha", params={"schedule": "[1]"}, seats=SEATS, name="Dora")
+            play_to_the_end(server, made)
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "out"), "--db", url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    standings = lines[lines.index("pocha: matches won, of matches played") + 1 :]
+    doras = [row.split(maxsplit=3)[3] for row in standings if "Dora" in row]
+    assert len(doras) == 2 and doras[0] != doras[1], doras
+    for dora in doras:
+        assert dora.startswith("Dora (guest) (") and "guest:" not in dora, dora
+
+
 def test_an_export_since_a_moment_takes_only_what_finished_after_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
