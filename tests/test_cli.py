@@ -654,6 +654,26 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path) -> None:
         assert child.wait(timeout=60) == 141 and errors == ""
 
 
+def test_play_resume_through_a_symbolic_link_goes_on_in_the_file_it_points_to(
+    tmp_path: Path,
+) -> None:
+    # A save kept elsewhere and linked to (latest.json -> saves/monday.json): resuming the
+    # link put a new file in the link's place and left the save it pointed to unfinished.
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=4)
+    (tmp_path / "saves").mkdir()
+    save, link = tmp_path / "saves" / "monday.json", tmp_path / "latest.json"
+    record.write(record.cut(whole, 4), save)
+    link.symlink_to(save)
+    run = tapete("play", "--resume", str(link), "--plain")
+    assert run.returncode == 0, run.stderr
+    assert link.is_symlink() and link.resolve() == save.resolve()
+    assert record.read(save).result is not None
+    assert sorted(p.name for p in (tmp_path / "saves").iterdir()) == ["monday.json"]
+
+
 def test_play_help_says_what_each_bot_level_does() -> None:
     # --seats takes a level by name: the help says what each one plays like.
     said = tapete("play", "--help").stdout

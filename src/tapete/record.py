@@ -625,7 +625,11 @@ def write(record: Record, path: str | Path, *, exclusive: bool = False) -> None:
 def write_whole(target: Path, data: bytes, *, exclusive: bool = False) -> None:
     """Put ``data`` at ``target``, the whole file or nothing: it is written beside its place,
     hidden (``.out.json.x1y2.tmp``: a crash may leave it, never in a listing), flushed to the
-    disk and then put there; ``exclusive`` as in ``write``."""
+    disk and then put there; ``exclusive`` as in ``write``. A symbolic link at ``target`` is
+    written through: the file it points to gets ``data``, and the link stays a link (put in its
+    place, ``data`` would leave that file as it was, the match it holds going on elsewhere)."""
+    if not exclusive and target.is_symlink():
+        target = Path(os.path.realpath(target))
     folder = target.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
