@@ -356,6 +356,21 @@ def test_replay_shows_a_recorded_name_that_would_drive_the_terminal_as_its_escap
     assert "0: Ana\\x1b[2J\\nseat 9 (random), 1: " in run.stdout
     assert "(random\\x1b]0;owned\\x07)" in run.stdout
     assert "  Ana\\x1b[2J\\nseat 9: " in run.stdout  # in the deal's hands too
+    # and in the list of saved matches, where the winner is named
+    (tmp_path / "records").mkdir()
+    saved = tmp_path / "records" / "20250101-120000-pocha-3.json"
+    doc["result"]["winners"] = [0]
+    saved.write_text(json.dumps(doc), encoding="utf-8")
+    env = {**os.environ, "TAPETE_DATA": str(tmp_path)}
+    listed = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records", "--plain"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "\x1b" not in listed.stdout and "Ana\\x1b[2J\\nseat 9: " in listed.stdout
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:

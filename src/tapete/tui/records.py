@@ -20,7 +20,7 @@ from tapete.errors import Phrase, RecordError
 from tapete.folders import data_dir
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
-from tapete.narrate import record_you, recorded_name
+from tapete.narrate import printable, record_you, recorded_name
 
 __all__ = [
     "Listing",
@@ -128,9 +128,11 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             continue
         you = record_you(rec)
         names = [
-            s.name.replace("you", tr(lang, "you"), 1)
-            if i == you
-            else recorded_name(lang, i, s.name, s.bot)
+            printable(
+                s.name.replace("you", tr(lang, "you"), 1)
+                if i == you
+                else recorded_name(lang, i, s.name, s.bot)
+            )
             for i, s in enumerate(rec.seats)
         ]
         result = tr(lang, "unfinished")
