@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert, update
+from sqlalchemy import insert, text, update
 
 import tapete
 from tapete.match import play
@@ -276,6 +276,24 @@ def test_migration_from_the_first_schema_keeps_the_data(db_url: str) -> None:
     assert [a.action for a in new.actions("t1")] == ["bid 0"]
     player, _ = new.create_player("Bea")
     assert new.player_by_id(player.id) == player
+
+
+def test_a_database_a_newer_tapete_wrote_is_one_clear_error_and_kept_as_it_is(
+    db_url: str,
+) -> None:
+    """A host who goes back a version after an upgrade: the schema is at a revision this
+    tapete has never heard of. It was Alembic's traceback ("Can't locate revision")."""
+    Store(db_url).engine.dispose()
+    newer = Store(db_url, migrate=False)
+    with newer.engine.begin() as c:
+        c.execute(text("UPDATE alembic_version SET version_num = '0042'"))
+    with pytest.raises(StoreError) as refused:
+        Store(db_url)
+    said = str(refused.value)
+    assert "was written by a newer tapete (its schema is at revision 0042;" in said
+    assert "this tapete knows up to 0008): upgrade tapete" in said and "\n" not in said
+    assert newer.revision() == "0042"  # nothing was changed
+    newer.engine.dispose()
 
 
 def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> None:

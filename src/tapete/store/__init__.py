@@ -318,14 +318,28 @@ class Store:
         """Upgrade the schema to ``revision`` (the newest by default)."""
         from alembic import command
         from alembic.config import Config
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
+        scripts = ScriptDirectory.from_config(config)
+        known = {script.revision for script in scripts.walk_revisions()}
         with self.engine.begin() as connection:
             if connection.dialect.name == "postgresql":
                 # Several servers starting at once: one migrates, the others wait for it and
                 # then find nothing to do.
                 connection.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATING})
+            found = MigrationContext.configure(connection).get_current_revision()
+            if found is not None and found not in known:
+                # Written by a newer tapete (a host who went back a version): Alembic's
+                # traceback ("Can't locate revision") said nothing of that, or what to do.
+                head = scripts.get_current_head()
+                raise StoreError(
+                    f"the database {_shown(self.url)} was written by a newer tapete (its schema"
+                    f" is at revision {found}; this tapete knows up to {head}): upgrade tapete,"
+                    " or start from a backup made before the upgrade"
+                )
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
