@@ -805,6 +805,27 @@ def test_play_resume_goes_on_from_the_last_whole_move_of_a_record_cut_short(
     assert "Traceback" not in refused.stderr
 
 
+def test_play_resume_goes_on_with_a_gzipped_record_cut_short(tmp_path: Path) -> None:
+    # out.json.gz copied half: refused as "a damaged or truncated gzip file", where the same
+    # record unzipped and cut short goes on from its last whole move.
+    import gzip
+
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(schedule=[2, 3])"), ["random"] * 4, seed=4)
+    half = record.cut(whole, 14)
+    path = tmp_path / "cut.json.gz"
+    packed = gzip.compress(record.dumps(half).encode(), mtime=0)
+    path.write_bytes(packed[: len(packed) * 3 // 4])
+    run = tapete("play", "--resume", str(path), "--plain")
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert f"{path} was cut short" in run.stderr and "gzip" not in run.stderr
+    rec = record.read(path)  # the match went on in it, gzipped, to its end
+    assert rec.result is not None and record.checked(rec) == rec
+    assert gzip.decompress(path.read_bytes())  # whole again
+
+
 def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_path: Path) -> None:
     path = tmp_path / "left.json"
     args = ("pocha(schedule=[2, 3])", "--seats", "human,random,random,random", "--seed", "2")

@@ -950,6 +950,12 @@ def salvage_file(file: str | Path) -> tuple[Record, int] | None:
         data = path.read_bytes()
     except OSError:
         return None
+    if data[:2] == b"\x1f\x8b":
+        # A gzipped record cut short (out.json.gz): what of it unpacks is cut as a plain one.
+        try:
+            data = zlib.decompressobj(wbits=31).decompress(data, MAX_BYTES + 1)
+        except zlib.error:
+            return None
     if len(data) > MAX_BYTES:
         return None
     # A cut may fall inside a character: its bytes are dropped with what follows them.
