@@ -953,6 +953,44 @@ def test_a_rate_limit_is_told_in_the_player_s_language(browser: Any) -> None:
         context.close()
 
 
+def test_a_friend_the_server_makes_no_player_for_is_told_and_not_seated_without_one(
+    browser: Any,
+) -> None:
+    """Eleven friends behind one address: the one past the players' limit once sat down with
+    no player without a word, and the match's results and ratings went to nobody."""
+    from tapete.web import RateLimits
+    from tapete.web.app import open_store
+
+    with running(
+        open_store("sqlite://"), rate_limits=RateLimits.parse(["players=1/minute"])
+    ) as live:
+        made = live.create("pocha", seats=[{"kind": "human"}] * 3 + [{"kind": "bot"}])
+        first = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+        ana = first.new_page()
+        ana.goto(f"{live.url}/t/{made['code']}")
+        ana.fill(".join-name", "Bea")
+        ana.click("[data-sit='1']")
+        ana.wait_for_selector(".seat-list li:nth-child(2) .who:has-text('Bea')")
+        assert ana.evaluate("JSON.parse(localStorage.getItem('tapete:player')).name") == "Bea"
+        second = browser.new_context(viewport={"width": 1360, "height": 900}, locale="pt-BR")
+        joao = second.new_page()
+        joao.goto(f"{live.url}/t/{made['code']}")
+        joao.fill(".join-name", "João")
+        joao.click("[data-sit='2']")
+        joao.wait_for_selector("#toast.shown")
+        said = joao.locator("#toast").inner_text()
+        assert said.startswith("Pedidos demais do seu endereço"), said
+        assert joao.locator("[data-sit='2']").count() == 1  # the seat is still free
+        joao.goto(live.url + "/")
+        joao.fill('input[name="name"]', "João")
+        joao.click("#create button[type=submit]")
+        joao.wait_for_selector("#toast.shown")
+        assert joao.locator("#toast").inner_text().startswith("Pedidos demais do seu endereço")
+        assert joao.url == live.url + "/"  # no table was made for nobody's results
+        first.close()
+        second.close()
+
+
 # --- the screens: layout, words, names ---------------------------------------------------------
 
 

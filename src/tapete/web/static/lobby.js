@@ -2,7 +2,7 @@
 // and the list of open public tables to join or watch.
 
 import { formatNumber, gameSummary, lang, levelHelp, optionWords, ruleText, t } from "./i18n.js";
-import { ensurePlayer, playerBar } from "./players.js";
+import { PlayerRefused, ensurePlayer, playerBar } from "./players.js";
 
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -220,7 +220,14 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     }
     const you = String(data.get("name")).trim();
     localStorage.setItem("tapete:name", you);
-    const player = await ensurePlayer(you);
+    let player;
+    try {
+      player = await ensurePlayer(you);
+    } catch (error) {
+      if (!(error instanceof PlayerRefused)) throw error;
+      toast(refusal(error.response, error.answer) || t("not allowed"), refusalCode(error.response, error.answer));
+      return;
+    }
     const body = {
       player: player?.token ?? null,
       game: game.name,

@@ -3,7 +3,7 @@
 // leaderboard per game (/leaderboard/GAME).
 
 import { formatNumber, t } from "./i18n.js";
-import { backToLobby, escapeHtml } from "./lobby.js";
+import { answerOf, backToLobby, escapeHtml } from "./lobby.js";
 
 const KEY = "tapete:player";
 
@@ -15,10 +15,22 @@ export function savedPlayer() {
   }
 }
 
+// A new player the server refused (a rate limit, a database away): the page tells it and makes
+// or joins no table, whose results would otherwise go to nobody without a word.
+export class PlayerRefused extends Error {
+  constructor(response, answer) {
+    super(`player refused: ${response.status}`);
+    this.response = response;
+    this.answer = answer;
+  }
+}
+
 // The player this browser plays as, created (or renamed) to `name`; null when the server keeps
-// no players (it runs without a database).
+// no players (it runs without a database) or cannot be reached. Throws PlayerRefused when the
+// server refuses to make one.
 export async function ensurePlayer(name) {
   let me = savedPlayer();
+  let refused = null;
   try {
     if (me && name && me.name !== name) {
       const response = await fetch("/api/players/me", {
@@ -35,12 +47,18 @@ export async function ensurePlayer(name) {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ name: name || "player" }),
       });
-      if (!response.ok) return null;
-      me = await response.json();
+      if (!response.ok) {
+        const answer = await answerOf(response);
+        if (answer.rule === "no-database") return null;
+        refused = new PlayerRefused(response, answer);
+      } else {
+        me = await response.json();
+      }
     }
   } catch {
     return me;
   }
+  if (refused) throw refused;
   localStorage.setItem(KEY, JSON.stringify(me));
   return me;
 }

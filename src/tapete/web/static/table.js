@@ -7,7 +7,7 @@ import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { answerOf, escapeHtml, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
-import { ensurePlayer } from "./players.js";
+import { PlayerRefused, ensurePlayer } from "./players.js";
 
 // The least a card of a fanned hand shows, in CSS px: WCAG 2.2's enhanced target size (2.5.5).
 const TARGET = 44;
@@ -783,10 +783,18 @@ export class TableView {
   async sit(seat) {
     const name = (this.$(".join-name")?.value || "").trim();
     localStorage.setItem("tapete:name", name);
+    let player;
+    try {
+      player = await ensurePlayer(name);
+    } catch (error) {
+      if (!(error instanceof PlayerRefused)) throw error;
+      this.io.toast(refusal(error.response, error.answer) || t("not allowed"), refusalCode(error.response, error.answer));
+      return;
+    }
     const response = await fetch(`/api/tables/${this.code}/join`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name, seat, player: (await ensurePlayer(name))?.token ?? null }),
+      body: JSON.stringify({ name, seat, player: player?.token ?? null }),
     });
     const answer = await answerOf(response);
     if (!response.ok) {
