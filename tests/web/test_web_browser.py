@@ -2258,6 +2258,35 @@ def test_a_friend_the_host_removes_is_told_so_in_their_language(
     assert ERRORS == []
 
 
+def test_the_host_removes_a_friend_who_holds_up_the_match_and_a_bot_plays_on(
+    browser: Any, server: Server
+) -> None:
+    """A friend who stays connected and never plays, with no turn timer, once held the table
+    for ever: the host could remove a person only in the waiting room."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[3]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    host = _open_table(browser, server, made)
+    bea = _friend(browser, server, made["code"], "Bea", 1, "es-ES")
+    host.click(".waiting .start")
+    host.wait_for_selector(".log li")
+    assert bea.locator(".remove-people").count() == 0  # only the host has it
+    host.click(".remove-people summary")
+    host.click(".remove-people [data-remove='1']")
+    bea.wait_for_selector(
+        "#toast.shown:has-text('El anfitrión te quitó de tu asiento: estás mirando')"
+    )
+    host.wait_for_selector(".log li:has-text('the host removed Bea: a bot plays their seat')")
+    assert host.locator(".remove-people").count() == 0  # nobody else to remove
+    # The match goes on without her: the host plays it to its end.
+    play_until(host, ".summary:not([hidden])", random.Random(5))
+    bea.context.close()
+    host.context.close()
+    assert ERRORS == []
+
+
 def test_partners_see_their_sides_in_the_waiting_room_before_choosing_seats(
     browser: Any, server: Server
 ) -> None:

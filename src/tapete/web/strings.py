@@ -115,6 +115,8 @@ UI = (
     "link",
     "empty seat",
     "remove",
+    "remove a player: a bot takes the seat",
+    "remove {name}",
     "move to seat",
     "sit here",
     "The host removed you from your seat",

@@ -675,9 +675,24 @@ export class TableView {
       parts.push(`<a class="replay-link" href="/replay/${room.code}" target="_blank" rel="noopener">${t("replay")}</a>`);
     }
     if (this.seat === null && room.started) parts.push(`<span class="chip">${t("watching")}</span>`);
+    // The host's way to take a seat from a person during the match (a bot plays it on): one who
+    // stays connected and never plays would otherwise hold up the table for ever. Behind a
+    // disclosure, so no one is removed by a stray click.
+    const others = room.started && !room.over && room.host ? room.seats.filter((s) => s.kind === "human" && s.seat !== this.seat) : [];
+    if (others.length) {
+      const buttons = others
+        .map((s) => `<button type="button" class="link" data-remove="${s.seat}">${t("remove {name}", { name: escapeHtml(s.name) })}</button>`)
+        .join(" ");
+      parts.push(`<details class="remove-people"${this.removeOpen ? " open" : ""}><summary>${t("remove a player: a bot takes the seat")}</summary>${buttons}</details>`);
+    }
     parts.push(fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt));
     tools.innerHTML = parts.join(" ");
     wireFair(tools);
+    const people = tools.querySelector(".remove-people");
+    people?.addEventListener("toggle", () => (this.removeOpen = people.open));
+    for (const button of tools.querySelectorAll("[data-remove]")) {
+      button.addEventListener("click", () => this.io.send({ type: "remove", seat: Number(button.dataset.remove) }));
+    }
     tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
     tools.querySelector(".download")?.addEventListener("click", () => this.download());
     for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
