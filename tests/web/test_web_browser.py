@@ -1728,6 +1728,28 @@ def test_another_seat_s_move_leaves_your_hand_and_the_card_you_are_on_as_they_we
     assert p.evaluate("window.kept === document.activeElement && window.kept.isConnected")
 
 
+def test_a_card_led_at_once_lies_over_the_last_trick_s_cards_on_their_way_out(
+    page: Any, server: Server
+) -> None:
+    """The last trick's cards stay a moment where they were played, then fly to their winner.
+    The winner, leading again before they had gone (a bot does at its speed of 0.7 s), once
+    laid its card under its own last one: the card just led was hidden for a second."""
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[5])", seed=8)
+    play_until(p, ".trick .played", random.Random(8))
+    # The worst a leaving trick brings: its eighth card, where the new lead lies.
+    hidden = p.evaluate("""() => {
+      const card = document.querySelector('.trick .played');
+      const leaving = document.querySelector('.flying');
+      const where = `left:${card.style.left};top:${card.style.top}`;
+      leaving.innerHTML = `<div class="played" style="${where};z-index:8">${card.innerHTML}</div>`;
+      const box = card.getBoundingClientRect();
+      const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return !card.contains(top);
+    }""")
+    assert not hidden
+
+
 def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(
     page: Any, server: Server
 ) -> None:

@@ -490,13 +490,16 @@ export class TableView {
     if (height > base) felt.style.minHeight = `${height + borders}px`;
   }
 
+  // Each card over the one before it, and over the last trick's cards (z-index 1 to 8, see
+  // flyTrick): they stay a moment where they were played, and a card led before they have gone
+  // lies where its player's last one does.
   drawTrick(table) {
     const trick = this.$(".trick");
     trick.innerHTML = table.trick
       .map((p, i) => {
         const seat = p.seat >= 0 ? p.seat : i;
         const [x, y] = this.position(seat, this.trickRadiusX ?? 15, this.trickRadiusY ?? 17);
-        return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 1}">${cardSVG(p.card)}</div>`;
+        return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card)}</div>`;
       })
       .join("");
   }
