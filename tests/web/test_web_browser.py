@@ -1750,6 +1750,24 @@ def test_a_card_led_at_once_lies_over_the_last_trick_s_cards_on_their_way_out(
     assert not hidden
 
 
+def test_someone_watching_is_not_told_the_keys_that_play_a_hand(
+    browser: Any, server: Server
+) -> None:
+    made = server.create("truco", seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    host = _open_table(browser, server, made)
+    host.click(".waiting .start")
+    host.wait_for_selector(ACTIONABLE)
+    assert host.locator(".keys").is_visible()
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    watcher = context.new_page()
+    watcher.goto(f"{server.url}/t/{made['code']}")
+    watcher.wait_for_selector(".tools .chip:has-text('mirando')")
+    assert not watcher.locator(".keys").is_visible()
+    context.close()
+    host.context.close()
+    assert ERRORS == []
+
+
 def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(
     page: Any, server: Server
 ) -> None:

@@ -194,6 +194,8 @@ export class TableView {
     this.roomMsg = msg;
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
+    // The keys play your hand: someone watching has none, and would look for what they do.
+    this.$(".keys").hidden = msg.you === null;
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
     this.keepFocus(box, () => {
