@@ -866,6 +866,37 @@ def test_a_table_unavailable_for_a_moment_says_so_until_it_is_back(
     assert errors == [], errors
 
 
+def test_copy_link_copies_it_on_a_server_of_the_home_network_over_plain_http(
+    browser: Any, server: Server
+) -> None:
+    """At home the server is http://192.168.1.5:8000, where the browser has no clipboard API
+    (not a secure context): "copy link" copied nothing, and its toast showing the link let the
+    host paste an empty message to friends."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    home = server.url.replace("127.0.0.1", "tapete.home")
+    # Another name for this machine than localhost: a page there is not a secure context.
+    chromium = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*ARGS, "--host-resolver-rules=MAP tapete.home 127.0.0.1"],
+    )
+    context = chromium.new_context(locale="es-ES")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    p = context.new_page()
+    p.goto(home + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{home}/t/{made['code']}")
+    p.wait_for_selector(".code-box .copy")
+    assert p.evaluate("!window.isSecureContext && !navigator.clipboard")
+    p.focus(".code-box .copy")
+    p.keyboard.press("Enter")
+    p.wait_for_selector(f"#toast.shown:has-text('Enlace copiado: {home}/t/{made['code']}')")
+    assert p.evaluate("document.activeElement.matches('.code-box .copy')")  # the keyboard stays
+    reader = context.new_page()  # a page where the clipboard can be read
+    reader.goto(server.url + "/")
+    assert reader.evaluate("navigator.clipboard.readText()") == f"{home}/t/{made['code']}"
+    chromium.close()
+
+
 def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> None:
     """Renaming the player, downloading a running match's record and opening the replay: the
     identity and seat tokens go in an Authorization header, never in a URL (where access logs

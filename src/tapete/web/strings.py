@@ -81,6 +81,7 @@ UI = (
     "table",
     "trick",
     "copy link",
+    "Link copied: {link}",
     "Connection lost: reconnecting…",
     "log",
     "scores",

@@ -21,6 +21,35 @@ function myTurn(actions) {
   return Object.keys(actions.cards).length > 0 || actions.buttons.length > 0;
 }
 
+// Puts `text` on the clipboard; whether it did. A page over plain http (a server on the home
+// network, http://192.168.1.5:8000) is no secure context and has no navigator.clipboard: there
+// the text is selected in a field of its own and copied as a selection is. The keyboard goes
+// back to `control`.
+async function copyText(text, control) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // no clipboard API here, or it was refused: the older way below
+  }
+  const field = document.createElement("textarea");
+  field.value = text;
+  field.setAttribute("readonly", "");
+  field.style.position = "fixed";
+  field.style.opacity = "0";
+  document.body.append(field);
+  field.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  field.remove();
+  control?.focus();
+  return copied;
+}
+
 // A selector that finds the focused control of `box` again after `box` is drawn anew (null when
 // the focus is elsewhere): its tag, first class, data attributes and a link's address.
 function focusKey(box) {
@@ -202,9 +231,9 @@ export class TableView {
       box.innerHTML = `${t("table")} <strong>${msg.code}</strong>
         <button type="button" class="copy">${t("copy link")}</button>`;
     });
-    box.querySelector(".copy").onclick = () => {
-      navigator.clipboard?.writeText(link);
-      this.io.toast(link);
+    box.querySelector(".copy").onclick = async (event) => {
+      const copied = await copyText(link, event.currentTarget);
+      this.io.toast(copied ? t("Link copied: {link}", { link }) : link);
     };
     this.keepFocus(this.$(".tools"), () => this.drawTools());
     const waiting = this.$(".waiting");
