@@ -866,6 +866,41 @@ def test_a_table_unavailable_for_a_moment_says_so_until_it_is_back(
     assert errors == [], errors
 
 
+def _home_network_browser(browser: Any) -> Any:
+    """A browser that reaches this machine as tapete.home, as a server on the home network is
+    reached (http://192.168.1.5:8000): a page there is not a secure context, as on localhost."""
+    return browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*ARGS, "--host-resolver-rules=MAP tapete.home 127.0.0.1"],
+    )
+
+
+def test_the_seed_is_checked_in_the_browser_on_a_server_of_the_home_network_too(
+    browser: Any, server: Server
+) -> None:
+    """Over plain http the browser has no SubtleCrypto: the check of the seed said, in red,
+    that the browser cannot compute SHA-256, on the very servers friends play on."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+    )
+    play_to_the_end(server, made)
+    chromium = _home_network_browser(browser)
+    p = chromium.new_page(locale="pt-BR")
+    home = server.url.replace("127.0.0.1", "tapete.home")
+    p.goto(home + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{home}/t/{made['code']}")
+    assert p.evaluate("!window.isSecureContext && !window.crypto.subtle")
+    p.click(".summary .fair .check-deal")
+    p.wait_for_selector(".summary .fair .deals-ok")
+    said = p.locator(".summary .fair .hash-ok").inner_text()
+    assert said == "✔ A semente dá o SHA-256 publicado (verificado no seu navegador)", said
+    assert p.locator(".summary .fair .bad").count() == 0
+    chromium.close()
+
+
 def test_copy_link_copies_it_on_a_server_of_the_home_network_over_plain_http(
     browser: Any, server: Server
 ) -> None:
@@ -874,11 +909,7 @@ def test_copy_link_copies_it_on_a_server_of_the_home_network_over_plain_http(
     host paste an empty message to friends."""
     made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
     home = server.url.replace("127.0.0.1", "tapete.home")
-    # Another name for this machine than localhost: a page there is not a secure context.
-    chromium = browser.browser_type.launch(
-        executable_path=str(CHROMIUM),
-        args=[*ARGS, "--host-resolver-rules=MAP tapete.home 127.0.0.1"],
-    )
+    chromium = _home_network_browser(browser)
     context = chromium.new_context(locale="es-ES")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     p = context.new_page()
