@@ -1830,6 +1830,18 @@ def test_someone_watching_is_not_told_the_keys_that_play_a_hand(
     assert ERRORS == []
 
 
+def test_the_hint_is_offered_for_the_match_s_moves_not_in_the_waiting_room_or_after(
+    page: Any, server: Server
+) -> None:
+    p = page
+    open_with_bots(p, server, "truco", seed=3)
+    assert p.locator(".tools .hint-btn").count() == 0
+    p.click(".waiting .start")
+    p.wait_for_selector(".tools .hint-btn")
+    play_until(p, ".summary:not([hidden])", random.Random(3))
+    assert p.locator(".tools .hint-btn").count() == 0
+
+
 def test_the_waiting_room_keeps_the_focus_on_a_seat_changed_by_keyboard(
     page: Any, server: Server
 ) -> None:

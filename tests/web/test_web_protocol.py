@@ -142,6 +142,19 @@ def test_hint_against_bots(server: Server) -> None:
     assert not hint["reason"].startswith((hint["action"], hint["label"])), hint
 
 
+def test_a_hint_asked_in_the_waiting_room_says_the_match_has_not_started(server: Server) -> None:
+    """It once said "it is not your turn: wait for the other players", with nobody to wait for
+    but the host's start."""
+    made = server.create("truco", seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    me = server.client()
+    me.hello(made["code"], made["token"], "es")
+    me.send({"type": "hint"})
+    refused = me.expect("error")
+    assert refused["rule"] == "not-started"
+    assert refused["text"] == "la partida aún no ha empezado: la empieza el anfitrión"
+    me.close()
+
+
 def test_a_hint_is_thought_of_once_however_many_connections_of_the_seat_ask(
     server: Server,
 ) -> None:

@@ -198,7 +198,9 @@ class Driver:
         seat, game = conn.seat, room.game
         if not room.hint_allowed(seat):
             return error("no-hint", "hints are for tables against bots")
-        if seat is None or game.current_player(room.state) != seat or not room.truth.started:
+        if not room.truth.started:
+            return error("not-started", "a hint is for a move of the match, once started")
+        if seat is None or game.current_player(room.state) != seat:
             return error("not-your-turn", "a hint is for your own turn")
         view = game.observe(room.state, seat)
         key = (room.truth.match, len(room.truth.actions), seat)

@@ -701,7 +701,9 @@ export class TableView {
     const room = this.roomMsg;
     const tools = this.$(".tools");
     const parts = [];
-    if (room.hint) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
+    // A hint is for a move: none before the start (the waiting room) or once the match is over.
+    const hints = room.hint && room.started && !room.over;
+    if (hints) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
     parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
     parts.push(`<a data-link href="/">${t("lobby")}</a>`);
     if (room.started) {
@@ -966,7 +968,7 @@ export class TableView {
         event.preventDefault();
       }
     } else if (event.key === "h" || event.key === "H") {
-      if (this.roomMsg?.hint) this.io.send({ type: "hint" });
+      if (this.roomMsg?.hint && this.roomMsg.started && !this.roomMsg.over) this.io.send({ type: "hint" });
     } else if (event.key === "b" || event.key === "B") {
       this.root.querySelector(".buttons button")?.focus();
     }
