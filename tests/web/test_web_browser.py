@@ -2401,6 +2401,22 @@ def test_the_host_removes_a_friend_who_holds_up_the_match_and_a_bot_plays_on(
     assert ERRORS == []
 
 
+def test_a_friend_who_gives_no_name_is_a_player_named_in_their_language(
+    browser: Any, server: Server
+) -> None:
+    """Their profile and the leaderboards once called them "player", in English, whatever
+    their language; the table calls them "jugador 2"."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="es-ES")
+    bea = context.new_page()
+    bea.goto(f"{server.url}/t/{made['code']}")
+    bea.click("[data-sit='1']")
+    bea.wait_for_selector(".seat-list li:nth-child(2) .who:has-text('jugador 2')")
+    me = json.loads(bea.evaluate("localStorage.getItem('tapete:player')"))
+    assert server.get(f"/api/players/{me['id']}")["name"] == "jugador"
+    context.close()
+
+
 def test_partners_see_their_sides_in_the_waiting_room_before_choosing_seats(
     browser: Any, server: Server
 ) -> None:

@@ -45,7 +45,8 @@ export async function ensurePlayer(name) {
       const response = await fetch("/api/players", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ name: name || "player" }),
+        // A person who gave no name is named in their language on their profile and the boards.
+        body: JSON.stringify({ name: name || t("player") }),
       });
       if (!response.ok) {
         const answer = await answerOf(response);
