@@ -1838,6 +1838,7 @@ def test_the_hint_is_offered_for_the_match_s_moves_not_in_the_waiting_room_or_af
     assert p.locator(".tools .hint-btn").count() == 0
     p.click(".waiting .start")
     p.wait_for_selector(".tools .hint-btn")
+    assert "H hint" in p.locator(".keys").inner_text()
     play_until(p, ".summary:not([hidden])", random.Random(3))
     assert p.locator(".tools .hint-btn").count() == 0
 
@@ -2386,6 +2387,9 @@ def test_the_host_removes_a_friend_who_holds_up_the_match_and_a_bot_plays_on(
     bea = _friend(browser, server, made["code"], "Bea", 1, "es-ES")
     host.click(".waiting .start")
     host.wait_for_selector(".log li")
+    # No hints where friends play: H is not offered.
+    keys = "Keys: 1–9 choose a card, ←/→ move, Enter plays, B buttons"
+    assert host.locator(".keys").inner_text() == keys
     assert bea.locator(".remove-people").count() == 0  # only the host has it
     host.click(".remove-people summary")
     host.click(".remove-people [data-remove='1']")

@@ -87,6 +87,7 @@ UI = (
     "scores",
     "score chart",
     "Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons",
+    "Keys: 1–9 choose a card, ←/→ move, Enter plays, B buttons",
     "your hand",
     "actions",
     "dealer",

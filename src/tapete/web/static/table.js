@@ -179,7 +179,6 @@ export class TableView {
   relabel() {
     this.$(".log-title").textContent = t("log");
     this.$(".scores-title").textContent = t("scores");
-    this.$(".keys").textContent = t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons");
     // Every name a screen reader says is in the page's language, after a switch mid-match too.
     this.root.querySelector(".table-page").setAttribute("aria-label", t("table"));
     this.$(".felt").setAttribute("aria-label", t("table"));
@@ -223,8 +222,12 @@ export class TableView {
     this.roomMsg = msg;
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
-    // The keys play your hand: someone watching has none, and would look for what they do.
+    // The keys play your hand: someone watching has none, and would look for what they do. H
+    // asks for a hint only where hints are given (against bots alone).
     this.$(".keys").hidden = msg.you === null;
+    this.$(".keys").textContent = msg.hint
+      ? t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons")
+      : t("Keys: 1–9 choose a card, ←/→ move, Enter plays, B buttons");
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
     this.keepFocus(box, () => {
