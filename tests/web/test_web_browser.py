@@ -240,6 +240,42 @@ def test_a_friend_joins_by_keyboard_and_keeps_the_focus_in_the_waiting_room(
     context.close()
 
 
+def test_a_tab_closed_mid_match_of_an_unlisted_table_is_found_again_from_the_lobby(
+    browser: Any, server: Server
+) -> None:
+    """A table not listed in the lobby is reached by its link alone: whoever closed its tab
+    mid-match (the host, who had nobody to ask for the link) could not find the way back."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[5]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        public=False,
+    )
+    waiting = server.create("pocha", public=False)
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="pt-BR")
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.evaluate("localStorage.setItem('tapete:token:ZZZZZ', 'a table long gone')")
+    p.evaluate(f"localStorage.setItem('tapete:token:{waiting['code']}', '{waiting['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    hand = [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()]
+    p.close()  # the tab closed: the link with it
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.wait_for_selector(".mine:not([hidden]) h2:has-text('Suas mesas')")
+    assert p.locator("#tables").inner_text().count(made["code"]) == 0  # not listed
+    mine = p.locator(".my-tables li")
+    assert mine.count() == 2  # this one and the table still waiting, not the one gone
+    assert p.evaluate("localStorage.getItem('tapete:token:ZZZZZ')") is None
+    p.click(f".my-tables a[href='/t/{made['code']}']")
+    p.wait_for_selector(".hand .card-btn")
+    assert [c.get_attribute("data-card") for c in p.locator(".hand .card-btn").all()] == hand
+    context.close()
+
+
 def test_a_reload_mid_hand_returns_to_the_same_seat(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[5]")

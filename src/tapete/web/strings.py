@@ -52,6 +52,7 @@ UI = (
     "code",
     "Go",
     "Open tables",
+    "Your tables",
     "{n} free seats",
     "1 free seat",
     "watch",

@@ -86,6 +86,10 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
         <input name="code" maxlength="8" placeholder="${t("code")}" aria-label="${t("code")}" autocapitalize="characters" required>
         <button type="submit">${t("Go")}</button>
       </form>
+      <div class="mine" hidden>
+        <h2>${t("Your tables")}</h2>
+        <ul class="tables my-tables"></ul>
+      </div>
       <h2>${t("Open tables")}</h2>
       <ul id="tables" class="tables" aria-live="polite"></ul>
       <nav class="pager" hidden>
@@ -317,6 +321,32 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   go(root.querySelector(".next-page"), +1);
   listTables();
   refresh = setInterval(listTables, 5000);
+  listMine(root);
+}
+
+// The tables this browser holds a seat at (their seat tokens) and that are not over: whoever
+// closed the tab of a table the lobby does not list (not public) finds the way back to it. Asked
+// once a visit: a table gone (404) takes its token with it, and is not asked for again.
+async function listMine(root) {
+  const prefix = "tapete:token:";
+  const codes = Object.keys(localStorage).filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+  const rows = [];
+  for (const code of codes) {
+    const response = await fetch(`/api/tables/${encodeURIComponent(code)}?lang=${lang()}`);
+    if (response.status === 404) localStorage.removeItem(prefix + code);
+    if (!response.ok) continue;
+    const table = await response.json();
+    if (table.status !== "over") rows.push(table);
+  }
+  const box = root.querySelector(".mine");
+  if (!box || !rows.length) return;
+  box.querySelector(".my-tables").innerHTML = rows
+    .map(
+      (r) => `<li><a data-link href="/t/${escapeHtml(r.code)}"><strong>${escapeHtml(r.code)}</strong> ${escapeHtml(r.title)}
+        <span>${escapeHtml(r.humans.join(", ") || "—")}</span></a></li>`,
+    )
+    .join("");
+  box.hidden = false;
 }
 
 function freeSeats(n) {
