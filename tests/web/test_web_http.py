@@ -80,6 +80,19 @@ def test_the_page_s_files_carry_its_protections(server: Server, path: str) -> No
         assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_the_lobby_names_a_person_who_gave_no_name_as_the_table_does(server: Server) -> None:
+    """The lobby once listed such a person as a blank: "Ana, " where the table says
+    "Ana, jugador 2"."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    server.post(f"/api/tables/{made['code']}/join", {"name": ""})
+    listed = [t for t in server.listed() if t["code"] == made["code"]]
+    assert listed[0]["humans"] == ["Ana", "player 2"]
+    listing = server.get("/api/tables?per_page=100&lang=es")["tables"]
+    assert [t["humans"] for t in listing if t["code"] == made["code"]] == [["Ana", "jugador 2"]]
+    table = server.get(f"/api/tables/{made['code']}?lang=pt")
+    assert table["humans"] == ["Ana", "jogador 2"]
+
+
 def test_the_lobby_api_is_documented_by_its_openapi_schema(server: Server) -> None:
     schema = server.get("/openapi.json")
     paths = schema["paths"]

@@ -30,6 +30,7 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
+from tapete.narrate import recorded_name
 from tapete.present import deal_unit, game_title
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
@@ -697,7 +698,19 @@ async def api_tables(
     said = language(lang) or "en"
     for table in listing["tables"]:
         table["title"] = _title(said, table["spec"])
+        table["humans"] = _people(said, table["humans"])
     return listing
+
+
+def _people(lang: str, names: list[str]) -> list[str]:
+    """The people at a table as the lobby lists them in ``lang``: an unnamed person by the name
+    the table gives the seat ("player 2" is "jugador 2"), which no person may take."""
+    return [
+        recorded_name(lang, int(given[1]) - 1, name)
+        if (given := re.fullmatch(r"player (\d+)", name))
+        else name
+        for name in names
+    ]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -792,7 +805,8 @@ def _refused_spec(exc: SpecError, lang: str) -> JSONResponse:
 )
 async def api_table(request: Request, code: str, lang: Lang = "en") -> dict[str, Any]:
     table = await _looked_up(request, code, _rooms(request).summary)
-    return {**table, "title": _title(language(lang) or "en", table["spec"])}
+    said = language(lang) or "en"
+    return {**table, "title": _title(said, table["spec"]), "humans": _people(said, table["humans"])}
 
 
 @router.post(
