@@ -851,6 +851,48 @@ def test_every_replay_fits_80x24_at_every_step(spec: str, tmp_path: Path) -> Non
 # --- nothing cut at the edge of its box ---------------------------------------------------------
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_a_seventeen_card_hand_shows_every_card_each_with_a_key_that_plays_it(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Oh Hell among three deals 17 cards: all of them are in sight at 80 columns, and the
+    cards past the tenth have letters, bracketed when legal as the digits are, that play them
+    (without them a monochrome terminal showed no legal card when the only one was the 11th)."""
+    spec = "oh_hell(players=3, schedule=[17])"
+
+    async def go() -> None:
+        app = make_app(spec, ["human", "random", "random"], 3, tmp_path)
+        async with app.run_test(size=size) as pilot:
+            screen = await settle(pilot)
+            await _drive(pilot, screen, lambda s: s.turn == 0 and _plays(s), 3)
+            cards = cards_on_screen(screen)
+            assert len(cards) == 17
+            width = size[0]
+            for card in cards:
+                assert card.region.x >= 0 and card.region.right <= width, card.card
+            keys = [c.key for c in cards]
+            assert keys[:11] == [*"1234567890", "a"] and len(set(keys)) == 17
+            lines = screen_lines(app)
+            for card in cards:
+                drawn = lines[card.region.y][card.region.x : card.region.right]
+                assert (f"[{card.key}]" if card.has_class("-legal") else card.key) in drawn
+            lettered = [c for c in cards[10:] if c.has_class("-legal")]
+            assert lettered, "a legal card past the tenth, to play by its letter"
+            await pilot.press(lettered[-1].key)
+            screen = await settle(pilot)
+            assert lettered[-1].card not in [c.card for c in cards_on_screen(screen)]
+            await pilot.press("f1")  # the keys' list says so, "[a]" and all
+            await pilot.pause()
+            assert "a letter: [a]" in " ".join(" ".join(screen_lines(app)).split())
+
+    run(go())
+
+
+def _plays(session: Session) -> bool:
+    legal = session.game.legal_actions(session.state)
+    return all(session.game.format_action(a).startswith("play") for a in legal)
+
+
 def test_a_seat_title_too_long_for_its_box_gives_up_the_level_not_letters(tmp_path: Path) -> None:
     """80x24, four seats: "Bruno · medium" fits its box whole, "Carmen · medium" does not and
     is "Carmen" (never "Carmen · medi…")."""

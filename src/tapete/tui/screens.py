@@ -243,7 +243,11 @@ class TableScreen(SceneScreen):
         """Every key of the table, those the bar at its foot leaves out among them (the arrows,
         Enter, - and +), in the table's language."""
         rows = [
-            ("1 … 9, 0", "play the card with that key; [1] marks a card you may play now"),
+            (
+                "1 … 9, 0",
+                "play the card with that key (past the tenth card, a letter: [a]); [1] marks a card"
+                " you may play now",
+            ),
             ("← → Enter", "choose a card (it shows between › and ‹), then play it"),
             (
                 "a b c …",
@@ -269,7 +273,7 @@ class TableScreen(SceneScreen):
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         for keys, what in rows:
-            table.add_row(keys, tr(self.lang, what))
+            table.add_row(keys, Text(tr(self.lang, what)))  # words, not markup: "[a]" shows
         return table
 
     def redraw(self) -> None:

@@ -454,11 +454,12 @@ class Session(Timeline):
                 [*buttons, *((b, False) for b in refused)],
                 key=lambda pair: _bid_order(pair[0].text),
             )
+        cards = _card_keys(self, table, acts.cards, mine, hinted)
         return Scene(
             table=table,
             lang=lang,
-            cards=_card_keys(self, table, acts.cards, mine, hinted),
-            buttons=_button_keys(buttons, bool(acts.cards), hinted, amount),
+            cards=cards,
+            buttons=_button_keys(buttons, {c.key for c in cards if c.key}, hinted, amount),
             log=self.log_lines(lang),
             message=message,
             trick_note=self.trick_note(table, taken, winner, names, lang),
@@ -471,7 +472,8 @@ class Session(Timeline):
 def _card_keys(
     session: Session, table: Table, legal: Mapping[str, Action], mine: bool, hinted: Action | None
 ) -> tuple[CardKey, ...]:
-    keys = "1234567890"
+    # Past the tenth card (Pocha's and Oh Hell's long hands), letters: every card has a key.
+    keys = "1234567890" + LETTERS
     out = []
     for i, card in enumerate(table.hand):
         action = legal.get(card)
@@ -493,11 +495,12 @@ def _bid_order(text: str) -> tuple[int, int]:
 
 def _button_keys(
     buttons: Sequence[tuple[Any, bool]],
-    cards: bool,
+    cards: set[str],
     hinted: Action | None,
     amount: int | None = None,
 ) -> tuple[ButtonKey, ...]:
-    used: set[str] = set(RESERVED)
+    """The buttons' keys, none of them a card's (``cards``: the cards' keys)."""
+    used: set[str] = set(RESERVED) | cards
     runs = {} if cards else _runs(buttons)
     out = []
     for button, legal in buttons:

@@ -412,7 +412,9 @@ class HandRow(HorizontalScroll):
         if self.scene is None:
             return
         table = self.scene.table
-        many = " -many" if len(self.scene.cards) > 13 else ""
+        count = len(self.scene.cards)
+        # Narrower cards for long hands, so that all of them fit 80 columns (Oh Hell's 17).
+        many = " -many" + (" -crowded" if count > 15 else "") if count > 13 else ""
         # No card to play now (a bid, a bet): the keys' row would be blank, and at 80x24 it is
         # the row that lets what the decision means be read whole.
         keyed = self.scene.selected >= 0 or any(card.key for card in self.scene.cards)
