@@ -138,6 +138,42 @@ def test_a_refusal_names_the_rule_in_the_table_s_language(tmp_path: Path) -> Non
     run(go())
 
 
+def test_what_the_message_line_said_is_said_again_in_the_language_f2_chooses(
+    tmp_path: Path,
+) -> None:
+    """A refusal, a key that is no move, a hint: pressing F2 words the line in the new
+    language (it stayed in the old one, the table around it in the new)."""
+    spec = "pocha(schedule=[3])"
+    seats = ["human", "random", "random", "random"]
+
+    async def go() -> None:
+        app = make_app(spec, seats, 0, tmp_path, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            line = screen.query_one(MessageLine)
+            await pilot.press("right", "enter")  # a card while bidding
+            assert text_of(line).startswith("not allowed: ")
+            await pilot.press("f2")
+            await pilot.pause()
+            assert screen.lang == "es"
+            assert text_of(line) == "no permitido: primero hay que pedir"
+            await pilot.press("x", "f2")
+            await pilot.pause()
+            assert text_of(line) == tr("pt", "no key {key} here", key="x")
+            await pilot.press("h")
+            screen = await settle(pilot)
+            for _ in range(100):
+                if text_of(line).startswith("dica: "):
+                    break
+                await pilot.pause()
+            assert text_of(line).startswith("dica: ")
+            await pilot.press("f2")
+            await pilot.pause()
+            assert text_of(line).replace("\n", " ").startswith("hint: bid ")
+
+    run(go())
+
+
 # --- one card notation per screen -------------------------------------------------------------
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -176,6 +176,11 @@ def _page(game: Any) -> str:
     return str(ENTRIES[game.name].module.rsplit(".", 1)[-1])
 
 
+def _phrase(phrase: str, **params: Any) -> Callable[[str], str]:
+    """``phrase`` with its ``params``, to be said in whichever language the table is in."""
+    return lambda lang: tr(lang, phrase, **params)
+
+
 class TableScreen(SceneScreen):
     """The table you play at. Every key and click ends in ``act``; bots move in a worker."""
 
@@ -198,7 +203,8 @@ class TableScreen(SceneScreen):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.message = ""
+        self._message = ""
+        self._words: Callable[[str], str] | None = None  # the message, worded in a language
         self.hinted: int | None = None
         self.selected = -1
         self.amount: int | None = None  # the amount a stepper shows (None: its first)
@@ -312,12 +318,15 @@ class TableScreen(SceneScreen):
         if action is None or self.cramped:
             return  # a move chosen on a table out of sight is not played
         if not self.waiting_for_you:
-            self.say(tr(self.lang, "wait for your turn"))
+            self.say("wait for your turn")
             return
         error = self.session.try_action(action)
         if error is not None:
-            why = rule_text(self.lang, error.rule, error.message)
-            self.say(tr(self.lang, "not allowed: {why}", why=why))
+            self.say(
+                lambda lang: tr(
+                    lang, "not allowed: {why}", why=rule_text(lang, error.rule, error.message)
+                )
+            )
             return
         self.message, self.hinted, self.amount = "", None, None
         self.selected = min(self.selected, len(self.session.scene(self.lang).cards) - 1)
@@ -340,8 +349,20 @@ class TableScreen(SceneScreen):
                 self.notify("\n".join(lines), severity="error", timeout=10)
             self.failed = written.failed
 
-    def say(self, message: str) -> None:
-        self.message = message
+    @property
+    def message(self) -> str:
+        """The message line, in the table's language now: one said before F2 changed it is
+        said again in the new one (a refusal read in a language you do not read, say)."""
+        return self._words(self.lang) if self._words is not None else self._message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message, self._words = text, None
+
+    def say(self, words: str | Callable[[str], str], **params: Any) -> None:
+        """Show ``words`` on the message line: a phrase of ``tr`` with its ``params``, or a
+        function of the language that words it."""
+        self._words = words if callable(words) else _phrase(words, **params)
         self.redraw()
 
     def advance(self) -> None:
@@ -367,8 +388,7 @@ class TableScreen(SceneScreen):
                     return
                 if failure is not None:  # a bot's bug: a random legal move stands in, and you hear
                     log.error("%s failed at move %d", bot.name, version, exc_info=failure)
-                    self.message = tr(
-                        self.lang,
+                    self._words = _phrase(
                         "{name} failed to choose a move: a random legal move was played for it",
                         name=session.seat_title(seat, self.lang),
                     )
@@ -397,17 +417,17 @@ class TableScreen(SceneScreen):
         if self.failed:
             # The summary tells where and why: a notice still up from a move would say it twice.
             self.app.clear_notifications()
-        self.message = self.over_message()
+        self._words = self.over_message
         self.redraw()
         summary = SummaryScreen(self.session, rec, self.saved_to, self.failed, written.copy)
         self.app.push_screen(summary)
 
-    def over_message(self) -> str:
+    def over_message(self, lang: str) -> str:
         """The message line once the match is over: while it is in no file, that it is not
         saved and how to save it, for as long as that holds."""
         if self.saved_to is None:
-            return tr(self.lang, "match over, not saved: s saves it in another file, r rematch")
-        return tr(self.lang, "match over: press r for a rematch")
+            return tr(lang, "match over, not saved: s saves it in another file, r rematch")
+        return tr(lang, "match over: press r for a rematch")
 
     def save_elsewhere(self) -> None:
         """``s`` on a finished match in no file: ask for a file and write it there."""
@@ -423,8 +443,7 @@ class TableScreen(SceneScreen):
         """The match is now in ``path``: the screens say so instead of that it is not saved."""
         self.saved_to = path
         if self.finished:
-            self.message = tr(self.lang, "saved as {file}", file=str(path))
-            self.redraw()
+            self.say("saved as {file}", file=str(path))
         for summary in self.app.screen_stack:
             if isinstance(summary, SummaryScreen) and summary.session is self.session:
                 summary.saved(path)
@@ -456,13 +475,13 @@ class TableScreen(SceneScreen):
             return  # the screen's own keys (hint, undo, rules...) go on to their bindings
         event.stop()
         if not self.waiting_for_you:
-            self.say(tr(self.lang, "wait for your turn"))
+            self.say("wait for your turn")
         elif key.isdecimal() and any(c.key for c in scene.cards):
-            self.say(tr(self.lang, "no card {n}", n=key))  # a card's key, past your hand
+            self.say("no card {n}", n=key)  # a card's key, past your hand
         elif (action := self.session.key_action(key, scene)) is not None:
             self.act(action)  # a move the rules forbid now: refused with the rule's sentence
         else:
-            self.say(tr(self.lang, "no key {key} here", key=key))
+            self.say("no key {key} here", key=key)
 
     @on(CardView.Chosen)
     def card_chosen(self, message: CardView.Chosen) -> None:
@@ -502,48 +521,52 @@ class TableScreen(SceneScreen):
     @work(exclusive=True, group="hint")
     async def find_hint(self) -> None:
         if self.finished:
-            self.say(self.over_message())
+            self.say(self.over_message)
             return
         if not self.waiting_for_you:
-            self.say(tr(self.lang, "wait for your turn"))
+            self.say("wait for your turn")
             return
         version = self.session.version
-        self.say(tr(self.lang, "thinking…"))
+        self.say("thinking…")
         try:
             decision = await asyncio.to_thread(self.session.hint)
         except SpecError:
-            self.say(tr(self.lang, "no hint for this game yet"))
+            self.say("no hint for this game yet")
             return
         if version != self.session.version:
             return
         self.hinted, self.amount = decision.action, None  # a stepper shows the hinted amount
         session = self.session
         view = session.game.observe(session.state, session.turn)
-        words = action_label(session.game, decision.action, self.lang, view=view)
-        hint = tr(self.lang, "hint: {action}", action=words)
         told = bots.said_after(decision.reason, session.game.format_action(decision.action))
-        reason = reason_words(self.lang, told, game_deck(session.game))
-        self.say(f"{hint} — {reason}" if reason else hint)
+
+        def hint(lang: str) -> str:
+            words = action_label(session.game, decision.action, lang, view=view)
+            said = tr(lang, "hint: {action}", action=words)
+            reason = reason_words(lang, told, game_deck(session.game))
+            return f"{said} — {reason}" if reason else said
+
+        self.say(hint)
 
     def action_undo(self) -> None:
         if len(self.session.humans) != 1:
-            self.say(tr(self.lang, "undo is only for a match against bots"))
+            self.say("undo is only for a match against bots")
             return
         if not self.session.can_undo:
             # The bots, if they are playing (before your first move), play on.
-            self.say(tr(self.lang, "nothing to undo"))
+            self.say("nothing to undo")
             return
         self.workers.cancel_group(self, "bots")
         self.bots_running = False
         self.session.undo()
-        self.message, self.hinted = tr(self.lang, "your last move is undone"), None
-        self.amount = None
+        self.hinted, self.amount = None, None
+        self._words = _phrase("your last move is undone")
         self.keep()  # the kept match is the one on the table, without the move undone
         self.advance()
 
     def action_speed(self) -> None:
         speed = self.tapete.cycle_speed()
-        self.say(tr(self.lang, "bot speed: {speed}", speed=tr(self.lang, speed)))
+        self.say(lambda lang: tr(lang, "bot speed: {speed}", speed=tr(lang, speed)))
 
     def action_records(self) -> None:
         self.app.push_screen(RecordsScreen())
