@@ -1111,6 +1111,50 @@ def test_the_dealer_s_box_keeps_its_mark_and_card_count_at_80_columns(
         run(go(lang))
 
 
+@pytest.mark.parametrize("players", [6, 7, 8])
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_every_seat_box_shows_each_fact_with_its_number_on_one_line_at_80_columns(
+    players: int, lang: str, tmp_path: Path
+) -> None:
+    """Seven seats at 80 columns: "tricks" and "0" took two lines in some boxes, and the score
+    fell out of them; a fact too long for its box has its word cut short ("pon… -155"), never
+    its number, and a box's card count is a whole number, not "1 ca…"."""
+    from tapete.tui.widgets import SeatsRow, _fit
+
+    spec = f"pocha(players={players}, max_players=8, schedule=[1])"
+    seats = ["human"] + ["random"] * (players - 1)
+
+    async def go() -> None:
+        app = make_app(spec, seats, 4, tmp_path, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            table = screen.session.scene(lang).table
+            boxes = list(screen.query_one(SeatsRow).children)
+            lines = screen_lines(app)
+            for box, facts in zip(boxes, table.seats, strict=True):
+                region = box.region
+                drawn = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
+                inside = [row[1:-1].strip() for row in drawn[1:-1]]
+                assert len(facts.lines) == 3 and inside == [
+                    _words_cut(fact, region.width - 2) for fact in facts.lines
+                ], drawn
+                if not facts.dealer:
+                    assert "…" not in drawn[-1] and str(facts.cards) in drawn[-1], drawn
+            # Past three digits, the word gives way to the number.
+            assert _fit(tr(lang, "score") + " -155", 8).endswith("… -155")
+
+    run(go())
+
+
+def _words_cut(fact: str, width: int) -> str:
+    """``fact`` as a box ``width`` wide shows it: whole, or its word cut short before its
+    number."""
+    if len(fact) <= width:
+        return fact
+    word, number = fact.rsplit(" ", 1)
+    return f"{word[: width - len(number) - 2]}… {number}"
+
+
 def test_the_replay_numbers_deals_once_in_the_game_s_word() -> None:
     """The title numbers the deal as the table did, among those the match was to have; the
     position counts the steps of the record, and numbers no deal again among those recorded

@@ -120,13 +120,18 @@ class SeatsRow(Horizontal):
         # showdown): under its facts, they would be cut off by a box of the usual height.
         # Six seats at 80 columns leave a box nine columns inside: a shown hand takes two lines.
         inside = max(4, width // max(1, len(table.seats)) - 4)
+        # Seven seats at 80 columns: a box too narrow for its facts gives up its padding, then
+        # the end of a fact's word, never its number ("tricks" and "0" on two lines pushed the
+        # score out of the box, in some boxes and not others).
+        crowded = any(cell_len(line) > inside for b in table.seats for line in b.lines)
+        inside += 2 if crowded else 0
         inner = max(
             (len(b.lines) + _card_rows(b.shown, table.deck, inside) for b in table.seats),
             default=0,
         )
         self.styles.height = max(SEAT_ROWS, inner + 2)
         for box in table.seats:
-            body = Text("\n".join(box.lines))
+            body = Text("\n".join(_fit(line, inside) for line in box.lines))
             if box.shown:
                 body.append("\n")
                 for card in box.shown:
@@ -134,10 +139,14 @@ class SeatsRow(Horizontal):
                     body.append(" ")
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
             seat.styles.height = self.styles.height
+            if crowded:
+                seat.styles.padding = (0, 0)
             # The title is the name and bot level; where the box is too narrow, the name alone.
             seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
             seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
+            if len(cards) > width // max(1, len(table.seats)) - 6:
+                cards = str(box.cards)  # the number whole, rather than "1 ca…" (seven seats)
             if box.dealer:
                 # The longest form that fits the box: with "cards", with the number, the word.
                 dealer = tr(lang, "dealer")
@@ -152,6 +161,16 @@ class SeatsRow(Horizontal):
         if getattr(self, "_drawn_width", None) != self.size.width:
             self._drawn_width = self.size.width
             self.refresh(recompose=True)
+
+
+def _fit(line: str, width: int) -> str:
+    """A seat's fact (``score -155``) in ``width`` columns: where it is longer, its word cut
+    short (``sco… -155``), so that the number stays beside it; a fact of one word as it is."""
+    if cell_len(line) <= width or " " not in line:
+        return line
+    word, value = line.rsplit(" ", 1)
+    keep = width - cell_len(value) - 2  # the "…" and the space
+    return f"{word[:keep]}… {value}" if keep >= 1 else line
 
 
 def _card_rows(cards: Sequence[str], deck: str, width: int) -> int:
