@@ -143,6 +143,25 @@ def test_a_key_for_a_move_not_legal_now_says_the_rule(tmp_path: Path) -> None:
     run(go())
 
 
+def test_minus_and_plus_with_no_amount_to_choose_say_so(tmp_path: Path) -> None:
+    """``-`` and ``+`` step an amount past nine (Poch's bets); at a Pocha bid, where there is
+    none, they said nothing at all: now they are told as any key that is no move here."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[3])", ["human", "random", "random", "random"], 0, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            line = screen.query_one(MessageLine)
+            steps = len(screen.session.steps)
+            await pilot.press("minus")
+            assert text_of(line) == tr("en", "no key {key} here", key="-")
+            await pilot.press("plus")
+            assert text_of(line) == tr("en", "no key {key} here", key="+")
+            assert len(screen.session.steps) == steps
+
+    run(go())
+
+
 def test_a_number_past_the_bids_says_the_rule(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 11, tmp_path)

@@ -501,6 +501,12 @@ class TableScreen(SceneScreen):
         if stepper is not None:
             self.amount = stepper.step(step)
             self.redraw()
+        elif self.cramped or self.finished:
+            return
+        elif not self.waiting_for_you:
+            self.say("wait for your turn")
+        else:  # no amount to choose: said, as any other key that is no move here
+            self.say("no key {key} here", key="-" if step < 0 else "+")
 
     def action_cursor(self, step: int) -> None:
         cards = self.scene.cards if self.scene else ()
