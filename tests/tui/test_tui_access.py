@@ -184,3 +184,26 @@ def test_the_end_of_match_summary_keeps_its_keys_in_view_on_a_small_terminal(
             assert isinstance(app.screen, TableScreen)
 
     run(go())
+
+
+def test_the_end_of_match_summary_widens_for_the_file_the_match_went_to(tmp_path: Path) -> None:
+    """The box was 60 columns whatever the screen: a record's path, longer, went on in the
+    middle of its name on the next line. At 120 columns the box is as wide as the line."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[1])", FOUR, 8, tmp_path)
+        rng = random.Random(2)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settle(pilot)
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen) and screen.saved_to is not None
+            line = f"saved as {screen.saved_to}"
+            assert len(line) > 60 - 6
+            assert fully_visible(app, line), "\n".join(screen_lines(app))
+            for name in ("r rematch", "v replay", "esc close"):
+                assert fully_visible(app, name)
+
+    run(go())

@@ -894,6 +894,7 @@ class SummaryScreen(ModalScreen[None]):
     ) -> None:
         super().__init__()
         self.session, self.rec, self.saved_to = session, rec, saved_to
+        self.widest = 0  # the longest line naming a file (compose)
         self.failed = tuple(failed)
         self.copy = copy  # the ``--record`` file, when it was written too
 
@@ -911,17 +912,24 @@ class SummaryScreen(ModalScreen[None]):
         winners = ", ".join(names[w] for w in (outcome.winners if outcome else ()))
         # The keys line stays in view under a body that scrolls: on a small terminal the
         # scores, the winners and where the record went may be more rows than the screen has.
-        with Vertical(id="summary", classes="-not-saved" if self.failed else ""):
+        files: list[tuple[str, str | None]] = []  # each line, and its id
+        if self.saved_to is not None:
+            saved = tr(lang, "saved as {file}", file=str(self.saved_to))
+            files.append((saved, "summary-file"))
+        if self.copy is not None and self.copy != self.saved_to:
+            files.append((tr(lang, "also written to {file}", file=str(self.copy)), None))
+        # The box widens, as far as the screen goes, for a file's line: a path is no words,
+        # and cut at the box's edge it went on in the middle of a name on the next line.
+        self.widest = max((len(line) for line, _ in files), default=0)
+        box = Vertical(id="summary", classes="-not-saved" if self.failed else "")
+        box.styles.width = self.width()
+        with box:
             with VerticalScroll(id="summary-body"):  # tab, then the arrows, scroll it
                 yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
                 yield Static(grid)
                 yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
-                if self.saved_to is not None:
-                    saved = tr(lang, "saved as {file}", file=str(self.saved_to))
-                    yield Static(saved, id="summary-file", classes="summary-file")
-                if self.copy is not None and self.copy != self.saved_to:
-                    also = tr(lang, "also written to {file}", file=str(self.copy))
-                    yield Static(also, classes="summary-file")
+                for line, name in files:
+                    yield Static(line, id=name, classes="summary-file")
                 if self.failed:
                     told = failure_lines(lang, self.failed)
                     told.append(advice(lang, self.saved_to is not None))
@@ -933,6 +941,7 @@ class SummaryScreen(ModalScreen[None]):
 
     # The rows of the box around its body and keys: the border and the padding, above and below.
     CHROME = 4
+    SIDES = 6  # and its columns, left and right
 
     def on_mount(self) -> None:
         self.fit()
@@ -943,11 +952,18 @@ class SummaryScreen(ModalScreen[None]):
     def fit(self) -> None:
         """Keys side by side, or stacked on a narrow terminal; the body gets the rows they leave
         (and scrolls within them), so the keys line is never below the screen."""
+        for box in self.query("#summary"):
+            box.styles.width = self.width()
         row = self.query_one(ChoiceRow)
         row.fit()
         keys = (len(row.children) if row.has_class("-stacked") else 1) + 1  # and its margin
         room = self.app.size.height - self.CHROME - keys
         self.query_one("#summary-body").styles.max_height = max(1, room)
+
+    def width(self) -> int:
+        """The box's columns: as many as its lines naming a file take, within the screen."""
+        base = 76 if self.failed else 60  # tapete.tcss: #summary and #summary.-not-saved
+        return min(self.app.size.width, max(base, self.widest + self.SIDES))
 
     def saved(self, path: Path) -> None:
         """The record is now in ``path`` (saved elsewhere): say so, and no more that it is not."""
