@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Markdown
 
 import tapete
 from tapete import bots, record
+from tapete.cards import format_card
 from tapete.i18n import tr
 from tapete.match import play
 from tapete.present import card_glyph
@@ -747,3 +748,43 @@ def test_a_number_in_the_log_stays_with_its_word(
         assert scores, "no score in the log"
 
     asyncio.run(play())
+
+
+def test_people_sharing_the_terminal_are_handed_it_behind_a_curtain(tmp_path: Path) -> None:
+    """Two people and a bot: after one moves, the next one's hand showed at once, to the one
+    who had just played. A curtain now covers the table, naming whose turn it is, until Enter;
+    while it is up no card of anyone's is on the screen."""
+    from tapete.tui.screens import HandOverScreen
+
+    spec = "pocha(players=3, schedule=[2])"
+    app = make_app(spec, ["human", "human", "random"], 1, tmp_path, lang="es")
+    rng = random.Random(0)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            handed = set()
+            while not screen.finished:
+                await pilot.pause()
+                turn = screen.session.turn
+                assert turn is not None
+                if turn != screen.session.handed_to:
+                    curtain = app.screen
+                    assert isinstance(curtain, HandOverScreen), (turn, screen_lines(app))
+                    drawn = "\n".join(screen_lines(app))
+                    assert f"jugador {turn + 1}, es tu turno" in drawn
+                    state = screen.session.state
+                    hands = [screen.session.game.observe(state, s).hand for s in (0, 1)]
+                    glyphs = [card_glyph(format_card(c), "spanish") for h in hands for c in h]
+                    assert glyphs and not any(glyph in drawn for glyph in glyphs)
+                    await pilot.press("1")  # no move through the curtain
+                    assert app.screen is curtain
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    handed.add(turn)
+                assert app.screen is screen and screen.session.handed_to == turn
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            assert handed == {0, 1}
+
+    run(go())

@@ -181,6 +181,28 @@ def _phrase(phrase: str, **params: Any) -> Callable[[str], str]:
     return lambda lang: tr(lang, phrase, **params)
 
 
+class HandOverScreen(ModalScreen[None]):
+    """The curtain between two people sharing the terminal: the table out of sight until the
+    one whose turn it is takes it (Enter)."""
+
+    DEFAULT_CSS = """
+    HandOverScreen { align: center middle; background: $background; }
+    HandOverScreen > Static { width: auto; max-width: 90%; padding: 1 2; border: round $accent; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "take", "take")]
+
+    def __init__(self, lang: str, name: str) -> None:
+        super().__init__()
+        self.lang, self.name_ = lang, name
+
+    def compose(self) -> ComposeResult:
+        phrase = "{name}, your turn: take the terminal and press Enter to see your cards"
+        yield Static(Text(tr(self.lang, phrase, name=self.name_), style="bold"))
+
+    def action_take(self) -> None:
+        self.dismiss(None)
+
+
 class TableScreen(SceneScreen):
     """The table you play at. Every key and click ends in ``act``; bots move in a worker."""
 
@@ -287,6 +309,30 @@ class TableScreen(SceneScreen):
             self.lang, self.message, self.hinted, self.selected, self.amount
         )
         self.call_after_refresh(self.fit_message)
+        self.hand_over()
+
+    def hand_over(self) -> None:
+        """People sharing the terminal: before it shows the hand of another than the one it was
+        handed to, a curtain covers the table until that one takes the terminal (Enter), so
+        that nobody sees a hand not theirs."""
+        session = self.session
+        turn = session.turn
+        if (
+            turn is None
+            or len(session.humans) < 2
+            or self.finished
+            or not self.waiting_for_you
+            or turn == session.handed_to
+            or any(isinstance(s, HandOverScreen) for s in self.app.screen_stack)
+        ):
+            return
+
+        def taken(_: None) -> None:
+            session.handed_to = turn
+            self.redraw()
+
+        name = session.display_names(self.lang)[turn]
+        self.app.push_screen(HandOverScreen(self.lang, name), taken)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_message)

@@ -267,6 +267,9 @@ class Session(Timeline):
         self.rngs = [seat_rng(seed, s) for s in range(game.players)]
         self.hint_budget = hint_budget
         self.version = 0  # bumped by every change: a bot's late answer to an old state is dropped
+        # People sharing the terminal: the one it was last handed to, whose hand it shows while
+        # the bots play (None: nobody's yet). The table hands it over behind a curtain.
+        self.handed_to: Seat | None = None
         for _, _, seat, action, after in record_steps(resume) if resume is not None else ():
             self.push(seat, action, after)
 
@@ -282,10 +285,13 @@ class Session(Timeline):
 
     @property
     def human(self) -> Seat | None:
-        """The person whose table is shown: the one to act, else the first."""
+        """The person whose table is shown: the one to act, else the one the terminal was last
+        handed to, else the first."""
         turn = self.turn
         if turn in self.humans:
             return turn
+        if self.handed_to is not None:
+            return self.handed_to
         return self.humans[0] if self.humans else None
 
     @property
