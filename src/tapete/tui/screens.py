@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -183,7 +184,13 @@ def _phrase(phrase: str, **params: Any) -> Callable[[str], str]:
 
 class HandOverScreen(ModalScreen[None]):
     """The curtain between two people sharing the terminal: the table out of sight until the
-    one whose turn it is takes it (Enter)."""
+    one whose turn it is takes it (Enter).
+
+    Keys reach it only ``SETTLE`` seconds after it rises: the Enter that played a card, pressed
+    twice or held, must not lift it at once and show the next person's hand to the one who
+    just played."""
+
+    SETTLE = 0.6  # seconds: longer than a double press or a key's first repeat
 
     DEFAULT_CSS = """
     HandOverScreen { align: center middle; background: $background; }
@@ -194,13 +201,15 @@ class HandOverScreen(ModalScreen[None]):
     def __init__(self, lang: str, name: str) -> None:
         super().__init__()
         self.lang, self.name_ = lang, name
+        self._risen = time.monotonic()
 
     def compose(self) -> ComposeResult:
         phrase = "{name}, your turn: take the terminal and press Enter to see your cards"
         yield Static(Text(tr(self.lang, phrase, name=self.name_), style="bold"))
 
     def action_take(self) -> None:
-        self.dismiss(None)
+        if time.monotonic() - self._risen >= self.SETTLE:
+            self.dismiss(None)
 
 
 class TableScreen(SceneScreen):
