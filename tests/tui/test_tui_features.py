@@ -272,14 +272,16 @@ def test_undo_before_your_first_move_lets_the_bots_play_on(tmp_path: Path) -> No
 
     async def go() -> None:
         app = make_app("pocha(schedule=[2])", FOUR, 1, tmp_path)
-        app.settings.speed = "fast"
+        # At the normal pace the three bids before yours take two seconds: a busy machine's
+        # slow first frame does not see them all made before the key is pressed.
+        app.settings.speed = "normal"
         async with app.run_test() as pilot:
             await pilot.pause()
             screen = table_screen(app)
             assert screen.bots_running  # seed 1: Bruno bids first
             await pilot.press("u")
             assert text_of(screen.query_one(MessageLine)) == tr("en", "nothing to undo")
-            for _ in range(200):
+            for _ in range(400):
                 await pilot.pause(0.05)
                 if screen.waiting_for_you:
                     break
