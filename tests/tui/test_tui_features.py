@@ -163,6 +163,30 @@ def test_minus_and_plus_with_no_amount_to_choose_say_so(tmp_path: Path) -> None:
     run(go())
 
 
+def test_enter_with_no_card_chosen_says_what_to_do(tmp_path: Path) -> None:
+    """Enter plays the chosen card; with none chosen it did nothing and said nothing. At a bid
+    it is no move; at a card to play it says to choose one first."""
+
+    async def go() -> None:
+        app = make_app("pocha(schedule=[3])", ["human", "random", "random", "random"], 0, tmp_path)
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            line = screen.query_one(MessageLine)
+            app.set_focus(None)  # Enter on a focused button presses it
+            await pilot.press("enter")
+            assert text_of(line) == tr("en", "no key {key} here", key="Enter")
+            while screen.scene is not None and not any(c.legal for c in screen.scene.cards):
+                await press_a_legal_key(pilot, random.Random(0))
+                screen = await settle(pilot)
+            steps = len(screen.session.steps)
+            app.set_focus(None)
+            await pilot.press("enter")
+            assert text_of(line) == tr("en", "choose a card first: its key, or ← and →")
+            assert len(screen.session.steps) == steps
+
+    run(go())
+
+
 def test_a_number_past_the_bids_says_the_rule(tmp_path: Path) -> None:
     async def go() -> None:
         app = make_app(POCHA, FOUR, 11, tmp_path)

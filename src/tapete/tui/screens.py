@@ -570,9 +570,19 @@ class TableScreen(SceneScreen):
             self.redraw()
 
     def action_play_selected(self) -> None:
+        """Enter plays the chosen card; with none chosen it says what to do, as any other key
+        that is no move here."""
         cards = self.scene.cards if self.scene else ()
         if 0 <= self.selected < len(cards):
             self.act(cards[self.selected].action)
+        elif self.cramped or self.finished:
+            return
+        elif not self.waiting_for_you:
+            self.say("wait for your turn")
+        elif any(c.legal for c in cards):
+            self.say("choose a card first: its key, or ← and →")
+        else:
+            self.say("no key {key} here", key="Enter")
 
     # -- hint, undo, settings
 
