@@ -197,3 +197,18 @@ def test_a_timed_search_answers_once_its_race_has_settled() -> None:
     # An iteration budget still samples every deal it names, for reproducible decisions.
     counted = bots.LevelBot("hard", Budget(iterations=20)).decide(view, legal, random.Random(0))
     assert counted.action == decision.action and counted.reason.args["value"].args["k"] == 20
+
+
+@pytest.mark.parametrize("spec", ["tute(players=2)", "truco(players=4)", "pocha(schedule=[5])"])
+def test_a_hint_is_what_hard_plays_from_the_same_view_and_rng(spec: str) -> None:
+    # The hint drew the state its legal actions come from out of the search's RNG, so with the
+    # same seed and budget it searched other deals than hard and, in Tute, advised another move
+    # than hard played in two decisions of three.
+    game = tapete.load(spec)
+    budget = Budget(iterations=30)
+    for k, state in enumerate(decision_states(spec)[:12]):
+        view = game.observe(state, game.current_player(state))
+        hard = bots.LevelBot("hard", budget).decide(
+            view, game.legal_actions(state), random.Random(k)
+        )
+        assert bots.hint(view, budget, random.Random(k)) == hard, (spec, k)

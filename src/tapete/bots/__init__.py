@@ -398,12 +398,14 @@ def load(name: str) -> Bot:
 def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = None) -> Decision:
     """The hard bot's choice for the seat of ``view``, with a short reason (for people).
 
-    The legal actions come from a state sampled from the view: they depend on the view alone.
+    The legal actions come from a state sampled from the view: they depend on the view alone,
+    so the state is drawn with an RNG of its own, and ``rng`` is left whole for the search: the
+    hint is what ``hard`` with the same budget plays from this view with the same ``rng``.
     """
     _seated(view)
     rng = rng or random.Random(0)
     rules = rules_of(view)
-    legal = rules.legal_actions(rules.sample_state(view, random.Random(rng.random())))
+    legal = rules.legal_actions(rules.sample_state(view, random.Random(0)))
     return LevelBot("hard", budget).decide(view, legal, rng)
 
 
