@@ -235,3 +235,35 @@ def test_the_race_draws_every_deal_the_view_allows_alike() -> None:
     for seed in range(5):
         plain = poch.sample_state(view, random.Random(seed))
         assert draw(random.Random(seed)).hands == plain.hands
+
+
+@pytest.mark.parametrize(
+    ("hands", "es", "pt"),
+    [
+        (HANDS, "póquer de ases: apuesta por ella", "quadra de ases: aposta nela"),
+        (
+            ["Kc Kd Kh 7c 7h", *HANDS[1:]],
+            "trío de reyes: apuesta por ella",
+            "trinca de reis: aposta nela",
+        ),
+        (
+            ["Kc Kd 7h 9c 8s", *HANDS[1:]],
+            "pareja de reyes: apuesta por ella",
+            "par de reis: aposta nela",
+        ),
+        (HANDS[1:] + HANDS[:1], "carta alta Q J T 9 8: nada por lo que apostar", None),
+    ],
+)
+def test_easys_reason_names_its_hand_in_the_players_language(
+    hands: list[str], es: str, pt: str | None
+) -> None:
+    # The hand's name was English text inside the reason: "three kings: apuesta por ella".
+    from tapete.narrate import reason_words
+
+    game, state = deal(hands)
+    decision = bots.LevelBot("easy").decide(
+        game.observe(state, 0), game.legal_actions(state), random.Random(0)
+    )
+    assert reason_words("es", decision.reason) == es
+    if pt is not None:
+        assert reason_words("pt", decision.reason) == pt

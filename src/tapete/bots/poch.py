@@ -123,9 +123,34 @@ def _strength(hand: int, trump: int) -> float:
     return 0.0
 
 
+_RANKS_SAID = {14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9: "nines",
+               8: "eights", 7: "sevens", 6: "sixes", 5: "fives", 4: "fours", 3: "threes",
+               2: "twos"}  # fmt: skip
+
+
+def _hand_said(hand: int, trump: int) -> Reason:
+    """The hand's name (``poch.hand_name``) as a reason, so that the narrator words it in every
+    language: as plain text it stayed English inside a Spanish or Portuguese reason.
+
+    >>> from tapete.cards import CardSet
+    >>> str(_hand_said(CardSet.parse("9c 9s 9d 8c Jh", french=True).mask, 5))
+    'three nines'
+    >>> str(_hand_said(CardSet.parse("As Kh Tc 9d 8s", french=True).mask, 5))
+    'high card A K T 9 8'
+    """
+    size, rank, _, _, _ = poch.hand_value(hand, trump)
+    if size == 1:
+        ranks = poch.hand_name(hand, trump).removeprefix("high card ")
+        return Reason("high card {ranks}", ranks=ranks)
+    said = Reason(_RANKS_SAID[rank])
+    if size == 2:
+        return Reason("pair of {rank}", rank=said)
+    return Reason("three {rank}" if size == 3 else "four {rank}", rank=said)
+
+
 def _easy_bet(view: poch.View, legal: list[int]) -> Decision:
     strength = _strength(_hand(view), view.trump)
-    name = poch.hand_name(_hand(view), view.trump)
+    name = _hand_said(_hand(view), view.trump)
     to_call = view.to_call
     if to_call == 0:
         size = {4.0: 3, 3.0: 2, 2.0: 1}.get(strength, 0)
@@ -138,7 +163,7 @@ def _easy_bet(view: poch.View, legal: list[int]) -> Decision:
     return Decision(PASS, Reason("{hand}: not worth {n}", hand=name, n=to_call))
 
 
-def _bet_or(legal: list[int], fallback: int, action: int, name: str) -> Decision:
+def _bet_or(legal: list[int], fallback: int, action: int, name: Reason) -> Decision:
     if action not in legal:
         action = max((a for a in legal if a > CALL and a & 1 == action & 1), default=fallback)
     if action == PASS:
