@@ -226,3 +226,20 @@ def test_the_searchs_model_of_a_2v2_answer_accepts_from_break_even(spec: str, an
     )
     state = position(hands, "6c", "raise", spec=spec)
     assert bots._bet(state, truco.legal_actions(state), 0.4) == answer
+
+
+@pytest.mark.parametrize(
+    ("hands", "spec"),
+    [
+        ("3h 3d 6c | 7s Qd Jc", "truco"),
+        ("5d 5s 4h | 6h 7h Jh | Kh 6c 7d | Qs Js 4d", "truco(players=4)"),
+    ],
+)
+def test_easy_plays_a_strong_mao_de_onze(hands: str, spec: str) -> None:
+    # On 11, playing risks 3 to win the match and running gives 1 away: worth it from a chance of
+    # one in three. Two threes (1v1), or two manilhas between the partners (manilha 5, vira 4c),
+    # win most deals, but easy ran from them nearly always: 6 or 7 of 10 times with the threes,
+    # every time with the manilhas.
+    state = position(hands, "4c", spec=spec, scores=(11, 5))
+    assert state.phase == truco.Phase.ELEVEN
+    assert all(decide("easy", state, seed=seed) == truco.ACCEPT for seed in range(20))
