@@ -1,6 +1,7 @@
 """Pocha and Oh Hell bots: easy rules, medium card counting, hard determinized search.
 
-* **easy** bids its aces, threes and high trumps, then plays like a casual player: when it still
+* **easy** bids a trick for each card with no higher one of its suit out (an ace, a three held
+  with its ace) and half of one for a high trump, then plays like a casual player: when it still
   needs tricks it wins as cheaply as it can, otherwise it ducks with its highest safe card.
 * **medium** counts cards: it knows which higher cards and trumps are still out, bids the sum of
   each card's chance of taking a trick, leads sure winners when it needs tricks, and when it does
