@@ -185,3 +185,25 @@ def test_hard_reads_a_big_bid_into_its_deals() -> None:
     assert mean_read > mean_blind + 1.0
     assert view.hand is not None and view.seat is not None
     assert all(read(rng).hands[view.seat] == view.hand.mask for _ in range(20))
+
+
+@pytest.mark.parametrize(
+    ("level", "card", "why"), [("easy", "2h", "ducks"), ("medium", "Ad", "wants a trick")]
+)
+def test_over_its_bid_in_oh_hell_the_reason_is_the_aim_it_played_for(
+    level: str, card: str, why: str
+) -> None:
+    # Seat 0 bid 0 and took the first trick with Ac: its bid is lost, and in Oh Hell every trick
+    # is a point, so medium leads its sure Ad to win again. It said "ducks" while doing so.
+    hands = ["Ac Ad 2h", "3c 4d 5h", "5c 6d 7h", "7c 8d 9h"]
+    game, state = first_play(
+        "oh_hell(players=4, schedule=3)",
+        hands,
+        "2s",
+        ["bid 0", "bid 0", "bid 0", "bid 1", "play Ac", "play 3c", "play 5c", "play 7c"],
+    )
+    decision = bots.LevelBot(level).decide(
+        game.observe(state, 0), game.legal_actions(state), random.Random(0)
+    )
+    assert game.format_action(decision.action) == f"play {card}"
+    assert str(decision.reason) == why

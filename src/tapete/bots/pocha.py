@@ -67,6 +67,9 @@ def decide(
         return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
         return Decision(RandomBot().choose(view, legal, rng), Reason("a guess"))
+    # The reason follows the aim the card was chosen for: medium over its bid in Oh Hell plays to
+    # win again, and said it ducked.
+    need = _aim(_need(view), view.params) if level == "medium" else _need(view)
     card = _play_policy(
         hand=view.hand.mask,
         legal=sum(1 << c for c in legal),
@@ -74,11 +77,11 @@ def decide(
         trump=view.trump,
         order=pocha.card_order(view.params),
         outstanding=_outstanding(view),
-        need=_aim(_need(view), view.params) if level == "medium" else _need(view),
+        need=need,
         after=len(view.seats) - 1 - len(view.trick),
         careful=level == "medium",
     )
-    return Decision(card, Reason("wants a trick" if _need(view) > 0 else "ducks"))
+    return Decision(card, Reason("wants a trick" if need > 0 else "ducks"))
 
 
 # --- shared facts --------------------------------------------------------------------------------
