@@ -474,3 +474,19 @@ def test_the_sampler_of_a_view_draws_as_sample_state_does() -> None:
         mine, theirs = draw(a), pottle.sample_state(view, b)
         assert mine.hands == theirs.hands and mine.setup == theirs.setup
         assert mine.deal.deck == theirs.deal.deck and mine.deal.dealt == theirs.deal.dealt
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_with_pagat_every_seat_plays_for_its_own_bid_and_says_so(level: str) -> None:
+    # With pot_rule=pagat nobody defends: whoever takes exactly his bid may win the pot, so the
+    # bots play every seat's cards for its own bid, but told the players they "defend".
+    game, state = position(
+        "pottle(pot_rule=pagat)", SPADES, ["bid 0", "bid 1", "bid 2", "bid 7", "trump s"]
+    )
+    for _ in range(4):
+        seat = game.current_player(state)
+        decision = bot(level).decide(
+            game.observe(state, seat), game.legal_actions(state), random.Random(1)
+        )
+        assert str(decision.reason) in ("plays for the contract", "the only legal move"), seat
+        state = game.apply(state, decision.action)

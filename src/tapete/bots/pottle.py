@@ -97,10 +97,11 @@ def decide(
             _trump_action(trump),
             Reason("{trump} for {n}", trump=_trump_text(trump), n=contract),
         )
-    card = _policy(_know_view(view, legal), careful)
-    return Decision(
-        card, Reason("plays for the contract" if view.declarer == view.seat else "defends")
-    )
+    know = _know_view(view, legal)
+    card = _policy(know, careful)
+    # With pot_rule=pagat nobody defends: every seat plays for its own bid.
+    playing = know.declarer < 0 or know.declarer == view.seat
+    return Decision(card, Reason("plays for the contract" if playing else "defends"))
 
 
 # --- shared facts --------------------------------------------------------------------------------
