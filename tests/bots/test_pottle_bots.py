@@ -490,3 +490,22 @@ def test_with_pagat_every_seat_plays_for_its_own_bid_and_says_so(level: str) -> 
         )
         assert str(decision.reason) in ("plays for the contract", "the only legal move"), seat
         state = game.apply(state, decision.action)
+
+
+def test_easys_outbid_is_said_as_an_outbid() -> None:
+    # Seat 1 holds no ace, king or long suit (0 tricks) and outbids seat 0's 1 by one, as easy
+    # does within two tricks of its count: its reason read "expects about 0.0 tricks" under
+    # "bid 2", in a third of easy's bids.
+    from tapete.narrate import reason_words
+
+    game, state = position("pottle", SPADES, ["bid 1"])
+    decision = bot("easy").decide(
+        game.observe(state, 1), game.legal_actions(state), random.Random(1)
+    )
+    assert game.format_action(decision.action) == "bid 2"
+    assert str(decision.reason) == (
+        "outbids the high bid of 1: a missed contract costs nothing (0.0 tricks expected)"
+    )
+    assert reason_words("es", decision.reason) == (
+        "supera la puja más alta, 1: fallar el contrato no cuesta nada (espera 0,0 bazas)"
+    )

@@ -227,6 +227,17 @@ def _easy_bid(hand: int, cur: int, legal: Sequence[int]) -> Decision:
     if cur >= target and cur + 1 <= estimate + EASY_STRETCH:
         target = cur + 1
     bid = min(legal, key=lambda a: (abs(a - pottle.BID - target), a))
+    if bid - pottle.BID == cur + 1 > round(estimate):
+        # Said as what it is: "bid 3: expects about 1.5 tricks" read as a mistake.
+        return Decision(
+            bid,
+            Reason(
+                "outbids the high bid of {n}: a missed contract costs nothing ({k:.1f} tricks"
+                " expected)",
+                n=cur,
+                k=estimate,
+            ),
+        )
     return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
 
 
