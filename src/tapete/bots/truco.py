@@ -57,7 +57,8 @@ RERAISE_AT = 0.8  # hard re-raises a raise only with the win chance medium re-ra
 # Easy plays a mão de onze from this count of its hand (both hands in 2v2). Playing risks 3 points
 # to win 3 (the match), running gives 1, so a hand is worth playing from a one-in-three chance.
 # At 4 (7 in 2v2) easy ran from 65% of the hands that win more than half of medium's deals, two
-# manilhas among them; these counts lost the fewest points over 900 random deals each.
+# manilhas among them; these counts lost the fewest points over 900 random deals each (running
+# also keeps the team on 11 for another hand, so the match asks a little more: see docs/bots.md).
 EASY_ELEVEN_1V1 = 2.5
 EASY_ELEVEN_2V2 = 3.5
 
