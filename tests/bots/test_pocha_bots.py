@@ -207,3 +207,20 @@ def test_over_its_bid_in_oh_hell_the_reason_is_the_aim_it_played_for(
     )
     assert game.format_action(decision.action) == f"play {card}"
     assert str(decision.reason) == why
+
+
+def test_a_hooked_dealers_reason_says_why_it_bids_off_its_count() -> None:
+    # The dealer holds two aces (2 tricks to easy) but the bids may not add up to the 2 tricks:
+    # it bids 1, and its reason said only "expects about 2.0 tricks".
+    from tapete.narrate import reason_words
+
+    hands = ["5o 6c", "7o 2c", "4o 5c", "1o 1c"]
+    game, state = first_play("pocha(schedule=2)", hands, "7b", ["bid 0", "bid 0", "bid 0"])
+    decision = bots.LevelBot("easy").decide(
+        game.observe(state, 3), game.legal_actions(state), random.Random(0)
+    )
+    assert game.format_action(decision.action) == "bid 1"
+    assert str(decision.reason) == "expects about 2.0 tricks; the dealer's hook forbids 2"
+    assert reason_words("pt", decision.reason) == (
+        "espera umas 2,0 vazas; o gancho de quem dá proíbe 2"
+    )

@@ -64,6 +64,16 @@ def decide(
             else _blind_view_estimate(view)
         )
         bid = _nearest_bid(estimate, legal)
+        wanted = _nearest_bid(estimate, range(pocha.BID, pocha.BID + view.hand_size + 1))
+        if wanted != bid:  # the dealer's hook: "bid 3: expects about 2.2 tricks" read as a slip
+            return Decision(
+                bid,
+                Reason(
+                    "expects about {n:.1f} tricks; the dealer's hook forbids {b}",
+                    n=estimate,
+                    b=wanted - pocha.BID,
+                ),
+            )
         return Decision(bid, Reason("expects about {n:.1f} tricks", n=estimate))
     if view.hand is None:  # cannot happen outside ronda india, where cards play themselves
         return Decision(RandomBot().choose(view, legal, rng), Reason("a guess"))
