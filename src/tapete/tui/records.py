@@ -128,11 +128,10 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             continue
         you = record_you(rec)
         names = [
-            printable(
-                s.name.replace("you", tr(lang, "you"), 1)
-                if i == you
-                else recorded_name(lang, i, s.name, s.bot)
-            )
+            # recorded_name already shows a name's control characters as their escapes
+            printable(s.name.replace("you", tr(lang, "you"), 1))
+            if i == you
+            else recorded_name(lang, i, s.name, s.bot)
             for i, s in enumerate(rec.seats)
         ]
         result = tr(lang, "unfinished")
