@@ -1039,3 +1039,21 @@ def test_a_bet_or_raise_past_every_chip_in_play_is_no_action() -> None:
     assert unbounded.parse_action(unbounded.format_action(big)) == big
     with pytest.raises(InvalidActionError):
         unbounded.format_action(big + 2)
+
+
+@pytest.mark.parametrize("number", [0, 15, 127, 9999, poch.bet_action(361)])
+def test_an_int_that_is_no_action_is_refused_as_none_in_either_phase(number: int) -> None:
+    """The rule codes say ``no-such-action`` for an int that is no action of Poch. The poker
+    round called the number 0 "playing a card" and 9999 a raise with nothing to raise; the
+    shedding called 9999 a bet."""
+    game = tapete.load("poch")
+    state = game.new_state(seed=2)
+    shedding = state
+    while game.observe(shedding, None).phase == poch.Phase.POKER:
+        shedding = game.apply(shedding, PASS)
+    for phase in (state, shedding):
+        error = game.why_illegal(phase, number)
+        assert error is not None and error.rule == "no-such-action", error
+        assert str(number) in str(error)
+        with pytest.raises(IllegalActionError):
+            game.apply(phase, number)

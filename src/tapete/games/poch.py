@@ -797,8 +797,20 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
     """Why ``action`` breaks a rule now, or None. The single source of legality."""
     if state.phase == _OVER:
         return IllegalActionError("match-over", "the match is over")
-    if action < 0:
+    # An int that is no action in any phase says so, whatever the phase: 0 is no card of this
+    # deck, and a bet or raise of more chips than can be in play is no bet (``format_action``).
+    if action < 0 or (action < PASS and not _deck(state.params.players).mask >> action & 1):
         return IllegalActionError("no-such-action", f"{action} is not an action of Poch")
+    if action > CALL:
+        verb, chips = (
+            ("raise", (action - CALL) // 2) if action & 1 else ("bet", (action - PASS) // 2)
+        )
+        most = _most_named(state.params)
+        if chips > most:
+            return IllegalActionError(
+                "no-such-action",
+                f"{action} is not an action of Poch: a {verb} names 1 to {most} chips",
+            )
     if state.phase == _SHED:
         if action >= PASS:
             return IllegalActionError(
@@ -806,8 +818,6 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
             )
         hand = state.hands[state.turn]
         if not hand >> action & 1:
-            if not _deck(state.params.players).mask >> action & 1:  # 0, a Spanish card: no card
-                return IllegalActionError("no-such-action", f"{action} is not an action of Poch")
             return IllegalActionError(
                 "not-in-hand",
                 f"{format_card(action)} is not in your hand ({format_cards(cards_of(hand))})",
