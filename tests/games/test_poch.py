@@ -835,6 +835,10 @@ def test_option_shed_leader_poker_winner() -> None:
     game, state = setup(PO1, "9d", dealer=2, shed_leader="poker_winner")
     state, _ = act(game, state, "0 pass", "1 pass", "2 pass")
     assert game.current_player(state) == 0  # nobody took the Pinke: the dealer's left leads
+    # Under all_pass=showdown the best hand takes the Poch bowl, and leads.
+    game, state = setup(PO1, "9d", dealer=2, shed_leader="poker_winner", all_pass="showdown")
+    state, events = act(game, state, "0 pass", "1 pass", "2 pass")
+    assert of(events, "poker")[0]["winner"] == 1 and game.current_player(state) == 1
 
 
 def test_option_deal_all_deals_every_card_and_shows_the_last_for_trump() -> None:
@@ -849,6 +853,27 @@ def test_option_deal_all_deals_every_card_and_shows_the_last_for_trump() -> None
     assert deal["stock"] == []
     assert deck[-1] in game.observe(state, 0).known[1]
     assert all(m.seat is not None for m in state.rnd.melds[:5])  # every honour is in a hand
+
+
+def test_option_deal_all_a_hand_with_a_further_card_wins_an_otherwise_equal_comparison() -> None:
+    """Under deal=all hands differ in size. Ten cards of ten ranks against eleven cards of those
+    ranks and one more: the further card wins, before the higher trump (hearts) is asked."""
+    longer = value("As Kh Qc Jd Ts 9h 8c 7d 6s 5h 4c", 6)
+    shorter = value("Ah Ks Qd Jc Th 9s 8d 7c 6h 5s", 6)
+    assert longer > shorter
+    assert value("Ah Ks Qd Jc Th 9s 8d 7c 6h 5s", 6) > value("As Kh Qc Jd Ts 9h 8c 7d 6s 5h", 6)
+
+
+def test_5_7_f_if_everyone_ends_a_round_without_chips_they_share_the_win() -> None:
+    """Under player_antes everyone antes his last 5 chips; no honour, marriage or run is held,
+    so nobody has a chip to bet, and the shedding winner is paid nothing."""
+    hands = ["7c 8s Th Qh As", "8c 9c 9s Jh Ks", "Tc 7h 8h Kh Ac"]
+    game, state = setup(hands, "9d", dealer=2, bowl_funding="player_antes", chips=5)
+    state = passive(game, state)
+    assert state.chips == (0, 0, 0)
+    assert game.outcome(state) == tapete.game.Outcome(
+        (-5, -5, -5), (0, 1, 2), "nobody has chips left"
+    )
 
 
 def test_option_rounds_and_other_parameters_are_validated() -> None:

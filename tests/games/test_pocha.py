@@ -178,6 +178,10 @@ def test_1_3_schedule_options() -> None:
         tapete.load("pocha(schedule=[11])")
     with pytest.raises(tapete.SpecError, match="up_and_down"):
         tapete.load("pocha(schedule=sideways)")
+    # A list holds at most 100 hands, so that a match ends in human time.
+    assert len(sched(f"pocha(schedule={[1] * 100})")) == 100
+    with pytest.raises(tapete.SpecError, match="1 to 100 hand sizes"):
+        tapete.load(f"pocha(schedule={[1] * 101})")
 
 
 @pytest.mark.parametrize("flag", ["true", "false"])
@@ -216,6 +220,15 @@ def test_1_4_turned_card_sets_trump_and_belongs_to_nobody() -> None:
     view = game.observe(state, 0)
     assert view.trump == 3 and view.upcard == parse_card("7b") and view.shown == -1
     assert all(parse_card("7b") not in game.observe(state, s).hand for s in range(4))
+
+
+def test_1_4_seven_players_at_five_cards_leave_five_and_turn_one_up() -> None:
+    game = tapete.load("pocha(players=7, schedule=5)")
+    state = game.new_state(seed=3)
+    view = game.observe(state, None)
+    assert sum(view.hand_sizes) == 35 and view.upcard >= 0 and view.shown == -1
+    assert view.trump == view.upcard >> 4
+    assert all(view.upcard not in game.observe(state, s).hand for s in range(7))
 
 
 def test_1_4_all_cards_dealt_dealer_shows_his_last_card_and_keeps_it() -> None:
@@ -439,6 +452,7 @@ def test_1_8_highest_total_wins_after_the_last_hand() -> None:
     outcome = game.outcome(final)
     assert outcome is not None
     assert all(outcome.scores[w] == max(outcome.scores) for w in outcome.winners)
+    assert rule(game, final, "bid 0") == "match-over"
 
 
 def tied_after_one_hand() -> tuple[Any, Any]:
