@@ -202,6 +202,19 @@ def test_1_3_a_match_plays_every_scheduled_hand() -> None:
     assert sizes[:3] == [2, 1, 3]
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_1_3_every_player_deals_exactly_one_all_cards_hand(players: int) -> None:
+    """"All cards are dealt as many times as there are players": the N all-cards hands come in
+    a row and the deal passes each time, so each player deals one of them."""
+    game = tapete.load(f"pocha(players={players})")
+    top = max(pocha.schedule_of(game.params))
+    path = random_playout(game, players)
+    deals = [e.data for s, _ in path for e in game.events(s) if e.type == "deal"]
+    dealers = [d["dealer"] for d in deals if d["size"] == top]
+    assert sorted(dealers) == list(range(players))
+    assert all(d["upcard_kept_by_dealer"] for d in deals if d["size"] == top)
+
+
 # --- Deal and trump ---------------------------------------------------------------------
 
 
