@@ -204,7 +204,7 @@ def test_1_3_a_match_plays_every_scheduled_hand() -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_1_3_every_player_deals_exactly_one_all_cards_hand(players: int) -> None:
-    """"All cards are dealt as many times as there are players": the N all-cards hands come in
+    """ "All cards are dealt as many times as there are players": the N all-cards hands come in
     a row and the deal passes each time, so each player deals one of them."""
     game = tapete.load(f"pocha(players={players})")
     top = max(pocha.schedule_of(game.params))
