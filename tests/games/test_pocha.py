@@ -403,6 +403,72 @@ def test_1_6_the_winner_leads_the_next_trick_and_a_hand_has_h_tricks() -> None:
     assert tricks == 3 and sum(score.data["tricks"]) == 3
 
 
+def _strength(params: Any, card: int) -> int:
+    """A card's place in its suit as the rules list it, higher is stronger."""
+    rank = card & 15
+    if params.deck == "french":
+        return 14 if rank == 1 else rank
+    order = [1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2]
+    if params.rank_order == "natural":
+        order = [1, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+    return -order.index(rank)
+
+
+def _legal_as_written(params: Any, hand: list[int], trick: list[int], trump: int) -> set[int]:
+    """The play duties read straight from the rules page, step by step."""
+    if not trick:
+        return set(hand)
+    led = trick[0] >> 4
+    power = [_strength(params, c) for c in trick]
+    in_led = {c for c in hand if c >> 4 == led}
+    if params.obligation == "follow":
+        return in_led or set(hand)
+    trumps = {c for c in hand if c >> 4 == trump}
+    top_trump = max((p for c, p in zip(trick, power, strict=True) if c >> 4 == trump), default=None)
+    if in_led:  # follow, beating the best of the suit led unless the trick is trumped
+        if led != trump and top_trump is not None:
+            return in_led
+        top = max(p for c, p in zip(trick, power, strict=True) if c >> 4 == led)
+        return {c for c in in_led if _strength(params, c) > top} or in_led
+    if trumps:  # void: trump, over-trumping a trump already played
+        if top_trump is None:
+            return trumps
+        over = {c for c in trumps if _strength(params, c) > top_trump}
+        return over or (trumps if params.must_underruff else set(hand))
+    return set(hand)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "pocha(schedule=[3, 10, 10])",
+        "pocha(players=3, deck=48, rank_order=natural, schedule=[5, 16])",
+        "pocha(players=6, must_underruff=true, schedule=[4, 6])",
+        "pocha(all_dealt_trump=none, schedule=[10, 10])",
+        "oh_hell(players=5, schedule=[6, 10])",
+    ],
+)
+def test_1_6_every_play_and_trick_follows_the_rules_as_written(spec: str) -> None:
+    """In whole random hands: the legal cards are the duties of the Play section, and each
+    trick goes to the best trump, else the best card of the suit led."""
+    game = tapete.load(spec)
+    for seed in range(3):
+        for state, action in random_playout(game, seed)[:-1]:
+            if game.observe(state, None).phase != pocha.Phase.PLAY:
+                continue
+            d, hand = state.deal, list(CardSet(state.hands[state.turn]))
+            expected = _legal_as_written(game.params, hand, list(state.trick), d.trump)
+            assert set(game.legal_actions(state)) == expected, state
+            if len(state.trick) + 1 == len(d.seats):
+                trick = [*state.trick, action]
+                trumps = [i for i, c in enumerate(trick) if c >> 4 == d.trump]
+                led = [i for i, c in enumerate(trick) if c >> 4 == trick[0] >> 4]
+                best = max(trumps or led, key=lambda i: _strength(game.params, trick[i]))
+                winner = d.seats[(d.seats.index(state.leader) + best) % len(d.seats)]
+                done = next(e for e in game.events(game.apply(state, action)) if e.type == "trick")
+                assert done.data["winner"] == winner
+
+
 def test_1_6_not_in_hand() -> None:
     game, state = p5_position()
     assert rule(game, state, "1o") == "not-in-hand"
