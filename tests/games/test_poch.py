@@ -1082,3 +1082,25 @@ def test_an_int_that_is_no_action_is_refused_as_none_in_either_phase(number: int
         assert str(number) in str(error)
         with pytest.raises(IllegalActionError):
             game.apply(phase, number)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_poker_round_ends_matched_and_a_pass_folds_for_good(spec: str) -> None:
+    """In random play: a seat that passes never acts again in that poker round, and when the
+    round ends every seat still in has matched the highest bet or has no chip left (all in)."""
+    game = tapete.load(spec)
+    rounds = 0
+    for seed in range(3):
+        for before, after in itertools.pairwise(random_states(spec, seed)):
+            if before.phase != poch.Phase.POKER:
+                continue
+            seat = game.current_player(before)
+            assert not before.folded >> seat & 1  # a pass is for the rest of the round
+            for poker in of(game.events(after), "poker"):
+                rounds += 1
+                bets, high = poker["bets"], max(poker["bets"])
+                for s in before.rnd.seats:
+                    if not after.folded >> s & 1:
+                        all_in = after.chips[s] == poker["won"][s]  # no chip left before winning
+                        assert bets[s] == high or all_in, poker
+    assert rounds > 0
