@@ -595,6 +595,31 @@ def test_1_8_the_tie_breakers_are_fixed_when_the_tie_break_starts() -> None:
     assert outcome == tapete.Outcome((15, 20, 5, -10), (1,), "tie-break won")
 
 
+def test_1_8_the_tie_break_deal_rotates_among_the_tied_and_all_of_them_play_on() -> None:
+    """Seats 0, 1 and 3 tie; seat 3 dealt last, so seat 0 deals the first extra hand and seat 1
+    the next. Seat 1 misses the first one and falls behind, but plays on: the set is fixed."""
+    game = tapete.load("pocha(schedule=1)")
+    deck = pocha.deck(game.params).cards
+
+    def stacked(mano: int, hands: dict[int, str]) -> tuple[int, ...]:
+        rows = [[parse_card(hands[s])] for s in sorted(hands)]
+        return dealt_order(rows, sorted(hands).index(mano), [parse_card("7e")], deck)
+
+    decks = [
+        stacked(0, {0: "4o", 1: "5o", 2: "1o", 3: "6o"}),  # seat 2 takes the trick
+        stacked(1, {0: "5c", 1: "1c", 3: "4c"}),  # tie-break 1: seat 1 takes the trick
+    ]
+    state = game.new_state(decks=decks, dealer=3)
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 0", "4o", "5o", "1o", "6o")
+    assert state.scores == (10, 10, -5, 10)
+    view = game.observe(state, None)
+    assert (view.dealer, view.seats) == (0, (1, 3, 0))
+    state = act(game, state, "bid 0", "bid 0", "bid 0", "1c", "4c", "5c")
+    assert state.scores == (20, 5, -5, 20) and game.outcome(state) is None
+    view = game.observe(state, None)
+    assert view.tiebreak and (view.dealer, view.seats) == (1, (3, 0, 1))
+
+
 def test_1_8_tiebreak_players_all_and_nobody() -> None:
     game, state = deal("pocha(schedule=1, tiebreak_players=all)", ["4o", "5o", "1o", "3o"], "7e")
     state = act(game, state, "bid 0", "bid 0", "bid 0", "bid 1", "4o", "5o", "1o", "3o")
