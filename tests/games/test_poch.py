@@ -1095,7 +1095,7 @@ def test_every_poker_round_ends_matched_and_a_pass_folds_for_good(spec: str) -> 
             if before.phase != poch.Phase.POKER:
                 continue
             seat = game.current_player(before)
-            assert not before.folded >> seat & 1  # a pass is for the rest of the round
+            assert seat is not None and not before.folded >> seat & 1  # a pass folds for good
             for poker in of(game.events(after), "poker"):
                 rounds += 1
                 bets, high = poker["bets"], max(poker["bets"])
