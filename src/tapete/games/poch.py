@@ -797,8 +797,10 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
     """Why ``action`` breaks a rule now, or None. The single source of legality."""
     if state.phase == _OVER:
         return IllegalActionError("match-over", "the match is over")
-    # An int that is no action in any phase says so, whatever the phase: 0 is no card of this
-    # deck, and a bet or raise of more chips than can be in play is no bet (``format_action``).
+    if state.phase == _SHED and 0 <= action < PASS and state.hands[state.turn] >> action & 1:
+        return None  # a lead from the hand: the common case, answered first
+    # An int that is no action of Poch says so in either phase: 0 is no card of this deck, and a
+    # bet or raise of more chips than can ever be in play is no bet (``format_action``).
     if action < 0 or (action < PASS and not _deck(state.params.players).mask >> action & 1):
         return IllegalActionError("no-such-action", f"{action} is not an action of Poch")
     if action > CALL:
