@@ -1104,3 +1104,41 @@ def test_every_poker_round_ends_matched_and_a_pass_folds_for_good(spec: str) -> 
                         all_in = after.chips[s] == poker["won"][s]  # no chip left before winning
                         assert bets[s] == high or all_in, poker
     assert rounds > 0
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_shedding_run_follows_the_rule_as_written(spec: str) -> None:
+    """In random play, each run read against the rule: the leader's card, then the next higher
+    card of its suit from whoever holds it, until an Ace, a card out of play or already played,
+    or an empty hand; the last to play leads next, and an empty hand ends the round."""
+    game = tapete.load(spec)
+    runs = 0
+    for seed in range(3):
+        for before, after in itertools.pairwise(random_states(spec, seed)):
+            for run in of(game.events(after), "run"):
+                runs += 1
+                cards = [parse_card(c, french=True) for c in run["cards"]]
+                seats, hands = run["seats"], list(before.hands)
+                assert seats[0] == game.current_player(before)
+                for i, (seat, card) in enumerate(zip(seats, cards, strict=True)):
+                    if i:
+                        assert card == cards[i - 1] + 1  # the next card of the suit
+                    assert hands[seat] >> card & 1
+                    hands[seat] &= ~(1 << card)
+                last, nxt = cards[-1], cards[-1] + 1
+                held = [s for s in before.rnd.seats if hands[s] >> nxt & 1]
+                stop = (
+                    "hand_empty"
+                    if not hands[seats[-1]]
+                    else "ace"
+                    if last & 15 == 14
+                    else "played"
+                    if before.played >> nxt & 1
+                    else "out_of_play"
+                )
+                assert run["stop"] == stop and (stop != "out_of_play" or not held)
+                if stop != "hand_empty":
+                    assert game.current_player(after) == seats[-1]
+                else:
+                    assert of(game.events(after), "score")[0]["winner"] == seats[-1]
+    assert runs > 0
