@@ -7,6 +7,7 @@ Seats: in the worked examples P1..P4 are seats 0..3 with seat 3 (P4) dealing, so
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from typing import Any
 
@@ -822,3 +823,50 @@ def test_a_bankroll_is_1_to_1000_chips() -> None:
             SpecError, match=r"bankroll=.* is not accepted: a number of chips from 1 to 1000"
         ):
             tapete.load(f"pottle(bankroll={bad})")
+
+
+@pytest.mark.parametrize(
+    "spec", ["pottle", "pottle(players=7, pot_rule=pagat)", "pottle(players=3, max_same_bid=1)"]
+)
+def test_every_auction_trick_and_pot_follows_the_rules_as_written(spec: str) -> None:
+    """In whole random matches: the legal cards follow suit, the first to bid the highest number
+    declares, each trick goes to the best trump else the best of the suit led, and the pot goes
+    to the exact declarer (under pagat's rule: to the one exact highest bidder)."""
+    game = load(spec)
+    n, pagat = game.params.players, game.params.pot_rule == "pagat"
+    pots = 0
+    for seed in range(3):
+        states = random_playout(game, seed)
+        for before, after in itertools.pairwise(states):
+            if before.phase == pottle.Phase.PLAY:
+                hand = CardSet(before.hands[before.turn])
+                led = [c for c in hand if before.trick and c >> 4 == before.trick[0] >> 4]
+                assert set(game.legal_actions(before)) == set(led or hand)
+            for event in game.events(after):
+                data = event.data
+                if event.type == "auction":
+                    order = [(before.deal.dealer + 1 + i) % n for i in range(n)]
+                    top = max(data["bids"])
+                    assert data["declarer"] == next(s for s in order if data["bids"][s] == top)
+                if event.type == "trick":
+                    trick, trump = [parse_card(c, french=True) for c in data["cards"]], before.trump
+                    best = max(
+                        [i for i, c in enumerate(trick) if c >> 4 == trump]
+                        or [i for i, c in enumerate(trick) if c >> 4 == trick[0] >> 4],
+                        key=lambda i: trick[i] & 15,
+                    )
+                    assert data["winner"] == (data["leader"] + best) % n
+                if event.type == "score":
+                    pots += 1
+                    bids, won = data["bids"], data["tricks"]
+                    if pagat:
+                        exact = [s for s in range(n) if won[s] == bids[s]]
+                        top = max((bids[s] for s in exact), default=-1)
+                        makers = [s for s in exact if bids[s] == top]
+                        winner = makers[0] if len(makers) == 1 else None
+                    else:
+                        declarer = before.declarer
+                        winner = declarer if won[declarer] == bids[declarer] else None
+                    pot = next(e for e in game.events(after) if e.type == "pot")
+                    assert pot.data["winner"] == winner
+    assert pots > 0
