@@ -373,6 +373,26 @@ def test_4_5_re_raise_is_answered_by_the_original_raisers() -> None:
     assert state.stake == 6 and truco.current_player(state) == 0  # the first raiser plays
 
 
+def test_4_5_after_a_re_raise_is_accepted_the_first_raiser_may_raise_again() -> None:
+    """The last accepted raise is then the other team's, so the first raiser, who plays on,
+    may raise at once."""
+    state = act(deal(FOUR, "Kc"), "raise", "raise", "accept")  # 0 truco, 1 asks 6, 2 accepts
+    assert state.stake == 6 and state.raised_by == B and truco.current_player(state) == 0
+    assert "raise" in legal(state)
+    state = act(state, "raise")
+    assert state.proposal == 9 and truco.current_player(state) == 1
+
+
+def test_4_5_a_seat_with_no_cards_left_answers_a_raise() -> None:
+    # Seat 1 leads round 3 with its last card; seat 0 raises before playing its own.
+    state = act(deal(TWO, "Kh", spec="truco"), "play 3c, play 2d, play 4c, play 6d, play 7d")
+    assert truco.current_player(state) == 0 and state.hands[1] == 0
+    state = act(state, "raise")
+    assert truco.current_player(state) == 1 and legal(state) == ["accept", "run", "raise"]
+    assert act(state, "run").scores == (1, 0)
+    assert act(state, "accept", "play 5c").scores == (0, 3)  # the 7 beats the 5
+
+
 def test_4_5_the_next_opponent_answers_for_the_team() -> None:
     state = act(deal(FOUR, "Kc"), "play 3c", "play 3d", "raise")  # seat 2 raises
     assert truco.current_player(state) == 3
@@ -441,6 +461,25 @@ def test_4_6_mao_de_ferro_no_raises_and_the_winner_takes_the_game() -> None:
     state = act(state, "play 3c", "play 2d", "play 2c", "play 6d")
     outcome = truco.outcome(state)
     assert outcome is not None and outcome.scores == (12, 11) and outcome.winners == (0,)
+
+
+def test_4_6_three_tied_rounds_in_the_special_hands() -> None:
+    """A mão de ferro whose rounds all tie goes by all_tied: the dealer's team wins the match,
+    or with no_score nobody scores and the next hand is a mão de ferro again. A mão de onze
+    played out and all tied gives its 3 to the dealer's team."""
+    ties = "play 4c, play 4d, play 5c, play 5d, play 6c, play 6d"
+    spec = "truco(iron_hand_blind=false{})"
+    state = act(deal("4c 5c 6c | 4d 5d 6d", "Kh", spec=spec.format(""), scores=(11, 11)), ties)
+    outcome = truco.outcome(state)
+    assert outcome is not None and outcome.scores == (11, 12) and outcome.winners == (1,)
+    state = deal(
+        "4c 5c 6c | 4d 5d 6d", "Kh", spec=spec.format(", all_tied=no_score"), scores=(11, 11)
+    )
+    state = act(state, ties)
+    assert truco.outcome(state) is None and state.scores == (11, 11)
+    assert state.deal.number == 1 and state.deal.special == truco.IRON
+    state = act(deal("4c 5c 6c | 4d 5d 6d", "Kh", spec="truco", scores=(11, 3)), "accept", ties)
+    assert hand_score(state) == [0, 3] and state.scores == (11, 6)
 
 
 def test_4_6_mao_de_ferro_is_blind_a_seat_does_not_see_its_cards() -> None:
@@ -677,6 +716,14 @@ def test_4_9_responder_either_opponent() -> None:
     # Either one's re-raise binds the team; the raisers are asked from the next seat.
     state = act(deal(FOUR, "Kc", spec=spec), "raise", "run", "raise")
     assert truco.current_player(state) == 0 and state.proposal == 6
+
+
+def test_4_9_responder_either_opponent_the_first_accept_binds_the_team() -> None:
+    state = act(deal(FOUR, "Kc", spec="truco(players=4, responder=either_opponent)"), "raise")
+    assert truco.current_player(state) == 1
+    state = act(state, "accept")  # seat 3 is not asked
+    assert state.stake == 3 and state.phase == truco.Phase.PLAY
+    assert truco.current_player(state) == 0 and state.raised_by == A
 
 
 def test_4_9_responder_either_is_next_opponent_in_1v1() -> None:

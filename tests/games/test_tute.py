@@ -833,6 +833,30 @@ def test_t4_2_option_must_underruff() -> None:
     assert refused(game, state, "play 2b") == "must-underruff"
 
 
+# Copas led, seat 1 trumps with the Sota de oros, seat 2 follows; seat 3, void in copas, holds only
+# the 4 de oros in trumps, which cannot beat his partner's Sota.
+UNDER_PARTNER = [
+    "3c 2c 4c 5c 6c 7c 1o 3o 12o 11o",
+    "10o 1e 2e 3e 4e 5e 6e 7e 10e 11e",
+    "1c 12c 11c 10c 2o 5o 6o 7o 12e 1b",
+    "4o 2b 3b 4b 5b 6b 7b 10b 11b 12b",
+]
+
+
+def test_t4_2_options_a_partner_winning_lifts_the_duty_to_underruff() -> None:
+    """With must_beat_partner=false a void player whose partner is winning may play anything,
+    even under must_underruff=true; his partner losing, he must trump (and under-trump)."""
+    spec = "tute(players=4, first_leader=dealer_right, must_underruff=true{})"
+    game, state = deal(spec.format(""), UNDER_PARTNER, "4o")
+    state = act(game, state, "play 3c", "play 10o", "play 1c")
+    assert plays(game, state) == {"4o"}
+    assert refused(game, state, "play 2b") == "must-underruff"
+    game, state = deal(spec.format(", must_beat_partner=false"), UNDER_PARTNER, "4o")
+    assert plays(game, act(game, state, "play 3c")) == {"10o"}  # the leader is no partner
+    state = act(game, state, "play 3c", "play 10o", "play 1c")
+    assert plays(game, state) == cards(UNDER_PARTNER[3])
+
+
 def test_t4_3_final_count() -> None:
     assert tute.deal_result((71, 49), (20, 40), 0, 10) == ((101, 89), 0)
     assert 71 + 49 + 10 == 130
