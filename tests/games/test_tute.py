@@ -471,6 +471,39 @@ def test_2_5_a_tie_goes_to_the_winner_of_the_last_trick() -> None:
     assert tute.deal_result((50, 70), (20, 0), 0, 0) == ((70, 70), 0)
 
 
+@pytest.mark.parametrize(
+    ("spec", "seed", "side"),
+    [
+        ("tute", 15, 0),
+        ("tute", 377, 1),
+        ("tute(players=4)", 156, 1),
+        ("tute(players=4)", 172, 0),
+        ("tute(match=best_of_3)", 99, 1),
+        ("tute(match=best_of_3)", 105, 0),
+        ("tute(match=to_101)", 95, 1),
+        ("tute(match=to_101)", 330, 0),
+        ("tute(players=4, match=to_101)", 112, 0),
+        ("tute(players=4, match=to_101)", 336, 1),
+    ],
+)
+def test_2_5_a_tied_end_goes_to_the_side_of_the_last_trick(spec: str, seed: int, side: int) -> None:
+    """Played to the end: a deal tied on points, and a to_101 match tied on totals past 100, go
+    to the side that took the last trick (of the last deal)."""
+    game = tapete.load(spec)
+    final = finish(game, game.new_state(seed), seed)
+    score = next(e.data for e in game.events(final) if e.type == "score")
+    result = game.outcome(final)
+    assert result is not None and score["last_trick"] % 2 == side
+    assert result.winners == ((side,) if game.players == 2 else (side, side + 2))
+    if "to_101" in spec:
+        assert result.scores[0] == result.scores[1] > 100
+        assert result.reason == "passed 100, tied, won the last trick"
+    else:
+        assert score["points"][0] == score["points"][1]
+        assert score["winners"] == list(result.winners)
+        assert final.history[-1][side] == score["score"][side] > 0
+
+
 def test_2_5_no_last_trick_bonus_by_default_option_ten() -> None:
     assert tute.deal_result((60, 60), (0, 0), 0, 0) == ((60, 60), 0)
     for spec, total in (("tute", 120), ("tute(last_trick_bonus=10)", 130)):
