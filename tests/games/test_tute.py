@@ -791,6 +791,26 @@ def test_3_7_option_tute_declaration_wins_for_the_team() -> None:
     assert result is not None and result.winners == (0, 2) and result.reason == "tute"
 
 
+def test_3_7_tute_declaration_with_partner_may_sing_the_partner_declares() -> None:
+    """The tute is declared by whoever may sing: with partner_may_sing, the winner's partner at
+    his turn in the next trick, for the team."""
+    hands = [
+        "1e 3e 1o 3o 1c 3c 1b 3b 2o 4o",
+        "2e 4e 5e 6e 5o 6o 7o 10o 5c 6c",
+        "12o 12c 12e 12b 7c 10c 2c 4c 7e 10e",
+        "11e 11o 11c 2b 5b 6b 7b 10b 11b 4b",
+    ]
+    spec = "tute(players=4, first_leader=dealer_right, tute_declaration=true{})"
+    game, state = deal(spec.format(", partner_may_sing=true"), hands, "4b")
+    state = act(game, state, "play 1e", "play 2e", "play 7e", "play 11e", "play 1o", "play 5o")
+    assert game.current_player(state) == 2 and "tute" in legal(game, state)
+    result = game.outcome(act(game, state, "tute"))
+    assert result is not None and result.winners == (0, 2) and result.reason == "tute"
+    game, state = deal(spec.format(""), hands, "4b")
+    state = act(game, state, "play 1e", "play 2e", "play 7e", "play 11e", "play 1o", "play 5o")
+    assert refused(game, state, "tute") == "not-trick-winner"
+
+
 def test_3_5_ten_for_the_last_trick_total_130_and_ties_to_the_last_trick() -> None:
     game = tapete.load("tute(players=4)")
     for seed in range(20):
