@@ -197,6 +197,28 @@ def test_a_tute_deal_says_where_each_side_s_points_came_from() -> None:
     assert "  Carmen canta 20 em paus\n" in said["pt"]
 
 
+def test_a_tute_tie_says_the_last_trick_decided_it() -> None:
+    """Equal points and one side named the winner: the narration says why, in every language,
+    where the tie decides something (one deal, a deal of a best-of match, a to_101 match ending
+    on equal totals), and not for a tied deal whose totals go on to the next."""
+    from tapete.playthrough import narration
+
+    one = narration("tute", 15, "en")
+    assert (
+        "  how the deal was scored: Ana 60 in cards = 60; Bruno 60 in cards = 60;"
+        " tied: the last trick decides (Ana)\n  match over: Ana won\n"
+    ) in one
+    assert "empate: decide la última baza (equipo 2)" in narration("tute(players=4)", 156, "es")
+    assert "tied: the last trick decides (Ana)" in narration("tute(match=best_of_3)", 53, "en")
+    assert "empate nos totais: decide a última vaza (Ana)" in narration(
+        "tute(match=to_101)", 39, "pt"
+    )
+    carried = narration("tute(match=to_101)", 15, "en")
+    assert "Ana 60 in cards = 60; Bruno 60 in cards = 60\n" in carried
+    assert "last trick decides" not in carried
+    assert "last trick decides" not in narration("tute(players=4)", 7, "en")
+
+
 def test_a_pocha_hand_s_score_comes_with_each_player_s_tricks_against_the_bid() -> None:
     """+15, -5: why is under it, each player's tricks and bid, in every language."""
     from tapete.playthrough import narration

@@ -185,7 +185,10 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
                             data["cards"], data["cantes"], data["points"], strict=True
                         )
                     ]
-                    out.append({"kind": "points", "parts": parts})
+                    entry: Entry = {"kind": "points", "parts": parts}
+                    if _tie_decided(data, events):
+                        entry["tie"] = data["last_trick"]
+                    out.append(entry)
             case "end":
                 out.append({"kind": "end", "winners": [int(w) for w in data.get("winners", ())]})
             case "buy":
@@ -221,6 +224,18 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
             case other:
                 out.append({"kind": "event", "name": str(other)})
     return out
+
+
+def _tie_decided(data: Mapping[str, Any], events: Sequence[Event]) -> bool:
+    """Whether a Tute score went by the last trick: a deal tied on points that a best-of match
+    counts, or a match that ends here on equal totals (one deal, or to 101). Said, or a side wins
+    with as many points as the other and no reason given."""
+    if not isinstance(data.get("last_trick"), int):
+        return False  # a deal ended by a tute
+    points, score, totals = data.get("points"), data.get("score"), data.get("totals")
+    if list(score or ()) != list(points or ()):  # best_of_K: the deal's winner scores 1
+        return len(set(points or ())) == 1
+    return any(e.type == "end" for e in events) and len(set(totals or ())) == 1
 
 
 def _action_entry(
@@ -495,7 +510,18 @@ def _table_line(
                 if last:
                     said += " " + tr(lang, "+ {n} for the last trick", n=last)
                 sides.append(f"{said} = {cards + cantes + last}")
-            return tr(lang, "how the deal was scored: {sides}", sides="; ".join(sides))
+            told = tr(lang, "how the deal was scored: {sides}", sides="; ".join(sides))
+            tie = entry.get("tie")
+            if isinstance(tie, int):
+                side = len(entry["parts"])
+                who = tr(lang, "team {n}", n=tie % side + 1) if teams else _name(names, tie)
+                tied = (
+                    "; tied: the last trick decides ({name})"
+                    if len({sum(part) for part in entry["parts"]}) == 1
+                    else "; the totals are tied: the last trick decides ({name})"
+                )
+                told += tr(lang, tied, name=who)
+            return told
         case "end" if you is not None and you in entry["winners"]:
             # Told to a winner: "you won" ("ganaste"), never "ganó tú".
             *others, last = [_name(names, w) for w in entry["winners"] if w != you] or [""]
