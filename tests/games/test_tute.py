@@ -1293,3 +1293,74 @@ def test_the_legal_cards_agree_with_tricks_legal_mask(spec: str) -> None:
             assert tute.legal_cards(state) == expected
             plays = [a for a in tute.legal_actions(state) if a < SWAP]
             assert plays == tapete.cards.cards_of(expected)
+
+
+def _duty(spec: tute.Params, state: State) -> set[int]:
+    """Section 5 of docs/rules/tute.md, written from the page and nothing else: the cards the
+    player to act may play."""
+    power = {r: 10 - i for i, r in enumerate((1, 3, 12, 11, 10, 7, 6, 5, 4, 2))}
+    hand, trick, trump = set(tapete.CardSet(state.hands[state.turn])), state.trick, state.deal.trump
+    index, seat, leader = len(state.tricks), state.turn, state.leader
+    if not trick:
+        return hand
+    led = trick[0] >> 4
+    rule = spec.stock_phase_play if spec.players == 2 and index < 12 else "strict"
+    if spec.players == 4 and not spec.must_beat_partner:
+        best = trick[0]
+        for c in trick[1:]:
+            if (c >> 4 == best >> 4 and power[c & 15] > power[best & 15]) or (
+                c >> 4 == trump != best >> 4
+            ):
+                best = c
+        if (leader + trick.index(best)) % 4 == (seat + 2) % 4:
+            rule = "follow_only"
+    follow = {c for c in hand if c >> 4 == led}
+    if rule == "free":
+        return hand
+    if rule == "follow_only":
+        return follow or hand
+    trumps_played = [power[c & 15] for c in trick if c >> 4 == trump]
+    top_trump = max(trumps_played, default=-1)
+    top_led = max(power[c & 15] for c in trick if c >> 4 == led)
+    if follow:
+        if led == trump:
+            return {c for c in follow if power[c & 15] > top_trump} or follow
+        if top_trump < 0:
+            return {c for c in follow if power[c & 15] > top_led} or follow
+        return follow
+    trumps = {c for c in hand if c >> 4 == trump}
+    if not trumps:
+        return hand
+    if top_trump < 0:
+        return trumps
+    over = {c for c in trumps if power[c & 15] > top_trump}
+    return over or (trumps if spec.must_underruff else hand)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "tute",
+        "tute(stock_phase_play=follow_only)",
+        "tute(stock_phase_play=free, cantes_after_stock=true, tute_declaration=true)",
+        "tute(players=4)",
+        "tute(players=4, must_underruff=true)",
+        "tute(players=4, must_beat_partner=false)",
+        "tute(players=4, must_beat_partner=false, must_underruff=true, partner_may_sing=true)",
+    ],
+)
+def test_the_legal_cards_are_the_duty_the_rules_page_states(spec: str) -> None:
+    """Every option of the duty to win the trick, against the page's own wording, over whole
+    random matches: what is offered, and what apply accepts, is exactly that."""
+    game = tapete.load(spec)
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        while game.current_player(state) is not None:
+            hand = set(tapete.CardSet(state.hands[state.turn]))
+            want = _duty(game.params, state)
+            offered = [a for a in game.legal_actions(state) if a < SWAP]
+            assert set(offered) == want, (seed, state)
+            for card in hand - want:
+                assert game.why_illegal(state, card) is not None
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
