@@ -838,6 +838,106 @@ def test_tr_7_mao_de_onze_at_11_8() -> None:
     assert lost.scores == (11, 11) and lost.deal.special == truco.IRON
 
 
+def _page_round(plays: list[tuple[int, int, bool]], power: tuple[int, ...]) -> tuple[int, int]:
+    """Section 3 of docs/rules/truco.md: ``(seat, card, down)`` in play order to (result, next
+    leader); a face-down card is worth nothing, a round of them only is tied and led again."""
+    up = [(power[c], seat) for seat, c, down in plays if not down]
+    if not up:
+        return TIE, plays[0][0]
+    best = max(p for p, _ in up)
+    top = [seat for p, seat in up if p == best]
+    return (TIE if len({seat % 2 for seat in top}) == 2 else top[0] % 2), top[0]
+
+
+def _page_hand(results: list[int]) -> int | None:
+    """Section 4's table: the hand's winner (ALL_TIED for three ties), or None to play on."""
+    r = results
+    if len(r) == 2 and (r[0] == r[1] != TIE or (TIE in r and r != [TIE, TIE])):
+        return r[0] if r[0] != TIE else r[1]
+    if len(r) == 3:
+        return r[2] if r[2] != TIE else r[0] if r[0] != TIE else ALL_TIED
+    return None
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "truco",
+        "truco(players=4)",
+        "truco(players=4, responder=either_opponent, forbid_pointless_raise=true, target=6)",
+        "truco(deck=clean, all_tied=mao_team, iron_hand_blind=false, target=4)",
+        "truco(players=4, all_tied=no_score, no_encoberta_after_tie=true, target=3)",
+    ],
+)
+def test_who_may_raise_and_what_each_hand_scores_are_the_rules_page(spec: str) -> None:
+    """Sections 3 to 7 of the page, written out independently, over whole random matches: when
+    raise is offered and who answers, each round's result and next leader, and what each hand
+    scores, with every option above and the special hands (small targets reach them often)."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = tapete.load(spec).new_state(seed)
+        p, results, taken = state.params, [], [0, 0]
+        while truco.current_player(state) is not None:
+            d, seat, team = state.deal, state.turn, state.turn % 2
+            base = state.proposal if state.phase == truco.Phase.ANSWER else state.stake
+            may = (
+                state.phase != truco.Phase.ELEVEN
+                and d.special == truco.NORMAL
+                and base < 12
+                and not (state.phase == truco.Phase.PLAY and state.raised_by == team)
+                and not (p.forbid_pointless_raise and state.scores[team] + base >= p.target)
+            )
+            assert (RAISE in truco.legal_actions(state)) == may, (seed, state)
+            if state.phase == truco.Phase.ANSWER:
+                asked = (state.proposer + 1) % p.players
+                assert seat in (asked, (asked + 2) % p.players) and team != state.proposer % 2
+            before = state
+            state = truco.apply(state, rng.choice(truco.legal_actions(state)))
+            for e in truco.events(state):
+                if e.type == "trick":
+                    lead, downs = e.data["leader"], e.data["down"]
+                    plays = [
+                        ((lead + i) % p.players, card(c), down)
+                        for i, (c, down) in enumerate(zip(e.data["cards"], downs, strict=True))
+                    ]
+                    result, nxt = _page_round(plays, d.power)
+                    assert (e.data["team"], e.data["next_leader"]) == (
+                        None if result == TIE else result,
+                        nxt,
+                    )
+                    results.append(result)
+                elif e.type == "score":
+                    how, won = e.data["reason"], e.data["winner"]
+                    worth = {
+                        "rounds": before.stake,
+                        "all rounds tied": before.stake,
+                        "run": truco.RUN_PAYS.get(before.proposal, 0),
+                        "declined": 1,
+                    }[how]
+                    if how in ("rounds", "all rounds tied"):
+                        winner = _page_hand(results)
+                        assert winner is not None
+                        if winner == ALL_TIED:
+                            winner = {"dealer_team": d.dealer % 2, "mao_team": d.mao % 2}.get(
+                                p.all_tied
+                            )
+                        assert won == winner
+                        if d.special == truco.ELEVEN:
+                            assert worth == 3
+                    elif how == "run":
+                        assert won == before.proposer % 2
+                    else:
+                        assert d.special == truco.ELEVEN and won == 1 - d.eleven_team
+                    if won is not None:
+                        taken[won] += worth
+                    assert e.data["score"] == [worth * (won == t) for t in (0, 1)]
+                    assert e.data["totals"] == taken
+                    results = []
+        outcome = truco.outcome(state)
+        assert outcome is not None and max(taken) >= p.target
+        assert outcome.winners[0] % 2 == (0 if taken[0] >= p.target else 1)
+
+
 # --- the contract ----------------------------------------------------------------------------
 
 SPECS = [
