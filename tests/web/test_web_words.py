@@ -38,6 +38,15 @@ def test_every_rule_option_of_every_game_has_a_label_and_help_in_every_language(
     }
 
 
+def test_the_iron_hand_s_help_says_when_it_comes_whatever_the_target() -> None:
+    """The lobby sets target beside iron_hand_blind: the help names the iron hand by the target,
+    not by the 11 points of a game to 12 alone."""
+    said = {lang: option_words(lang, "iron_hand_blind")["help"] for lang in LANGUAGES}
+    assert "one point from the target" in said["en"]
+    assert "falta un punto para ganar" in said["es"]
+    assert "falta um ponto" in said["pt"]
+
+
 def test_every_game_description_is_translated() -> None:
     for lang in LANGUAGES[1:]:
         for name, entry in ENTRIES.items():

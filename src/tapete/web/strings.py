@@ -328,7 +328,10 @@ PARAMS: dict[str, tuple[str, str]] = {
         "all rounds tied",
         "who wins a hand whose three rounds tie: dealer_team, mao_team or no_score",
     ),
-    "iron_hand_blind": ("iron hand blind", "at 11 to 11 the hand is played blind"),
+    "iron_hand_blind": (
+        "iron hand blind",
+        "when both sides are one point from the target (11 to 11), the hand is played blind",
+    ),
     "encoberta": ("face-down cards", "when a card may be played face down: rounds_2_3 or off"),
     "no_encoberta_after_tie": (
         "no face-down after a tie",
