@@ -356,6 +356,22 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(server: Server) -> No
     assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 3}) == 409
 
 
+def test_the_lobby_says_a_person_s_own_name_as_given_whatever_it_reads_like(
+    server: Server,
+) -> None:
+    """A person who calls himself "player 12" at a table of four (no seat there is called
+    so) is listed by his own name in every language: the lobby words only the seats the
+    table named itself, which it knows by their seat, not by reading English back."""
+    made = server.create("pocha", name="player 12", seats=[{"kind": "human"}] * 4)
+    server.post(f"/api/tables/{made['code']}/join", {"name": ""})
+    table = server.get(f"/api/tables/{made['code']}?lang=es")
+    assert table["humans"] == ["player 12", "jugador 2"]
+    listing = server.get("/api/tables?per_page=100&lang=pt")["tables"]
+    assert [t["humans"] for t in listing if t["code"] == made["code"]] == [
+        ["player 12", "jogador 2"]
+    ]
+
+
 def test_people_of_the_same_name_at_a_table_are_told_apart(server: Server) -> None:
     """A second Ana (in any case, or in full-width letters) sits as "Ana (2)": the log's "Ana
     deals" and the score table's columns name one person each."""

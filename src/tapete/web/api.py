@@ -30,7 +30,7 @@ from tapete.errors import IllegalActionError, SpecError
 from tapete.game import format_spec, parse_spec
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
-from tapete.narrate import recorded_name
+from tapete.narrate import seat_name
 from tapete.present import deal_unit, game_title
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
@@ -702,15 +702,11 @@ async def api_tables(
     return listing
 
 
-def _people(lang: str, names: list[str]) -> list[str]:
-    """The people at a table as the lobby lists them in ``lang``: an unnamed person by the name
-    the table gives the seat ("player 2" is "jugador 2"), which no person may take."""
-    return [
-        recorded_name(lang, int(given[1]) - 1, name)
-        if (given := re.fullmatch(r"player (\d+)", name))
-        else name
-        for name in names
-    ]
+def _people(lang: str, humans: list[dict[str, Any]]) -> list[str]:
+    """The people at a table (``summary``'s seats and names) as the lobby lists them in
+    ``lang``: an unnamed person by the name the table gives the seat ("player 2" is "jugador
+    2"), a named one by their own name, whatever it reads like."""
+    return [seat_name(lang, person["seat"], "human", person["name"]) for person in humans]
 
 
 @functools.lru_cache(maxsize=1024)

@@ -105,12 +105,10 @@ def summary(truth: Truth, over: bool, game: Game[Any, Any] | None = None) -> dic
         "spec": truth.spec,
         "players": game.players,
         "open": sum(s.kind == "open" for s in truth.seats),
-        # An unnamed person as the table names them, in English ("player 2"): the lobby says
-        # it in its language (tapete.web.api), rather than list a blank.
+        # Each person by seat and name as given ("" for none): the lobby words an unnamed one
+        # in its own language ("jugador 2", tapete.web.api), rather than list a blank.
         "humans": [
-            seat_name("en", i, s.kind, s.name)
-            for i, s in enumerate(truth.seats)
-            if s.kind == "human"
+            {"seat": i, "name": s.name} for i, s in enumerate(truth.seats) if s.kind == "human"
         ],
         "status": "over" if over else "playing" if truth.started else "waiting",
         "public": truth.options.public,
