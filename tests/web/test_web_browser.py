@@ -436,6 +436,42 @@ def test_a_long_name_of_one_word_stays_in_its_seat_and_the_phone_s_screen(
     context.close()
 
 
+BOWLS = """() => [...document.querySelectorAll(".bowls td")].map((td) => {
+  const cell = td.getBoundingClientRect();
+  const parts = [...td.children].map((e) => e.getBoundingClientRect());
+  const inside = parts.every((r) => r.left >= cell.left - 1 && r.right <= cell.right + 1
+    && r.top >= cell.top - 1 && r.bottom <= cell.bottom + 1);
+  const [name, chips] = [td.querySelector(".bowl-name"), td.querySelector("strong")]
+    .map((e) => e.getBoundingClientRect());
+  return [Math.round(cell.left), Math.round(cell.top), Math.round(cell.width), inside,
+    Math.abs(name.bottom - chips.bottom) < 3];
+})"""
+
+
+def test_poch_s_nine_bowls_stand_in_three_even_columns_on_a_phone(
+    browser: Any, server: Server
+) -> None:
+    """On a phone 375 px across, Poch's bowls wrapped as ragged rows (ás, rei on one line,
+    dama alone on the next, four on the third): now three columns of one width, each bowl's
+    name beside its chips and who took it under them, inside the bowl's own cell."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True, locale="pt-BR"
+    )
+    p = context.new_page()
+    start_with_bots(p, server, "poch", seed=6)
+    p.wait_for_selector(".bowls:not([hidden]) td .taker")
+    fits(p)
+    cells = p.evaluate(BOWLS)
+    assert len(cells) == 9
+    assert len({left for left, *_ in cells}) == 3, cells
+    assert len({width for _, _, width, *_ in cells}) == 1, cells
+    for row in range(3):
+        assert len({top for _, top, *_ in cells[3 * row : 3 * row + 3]}) == 1, cells
+    assert all(inside and beside for *_, inside, beside in cells), cells
+    shot(p, "phone-poch-bowls")
+    context.close()
+
+
 def test_a_bid_the_dealers_hook_forbids_is_shown_struck_through_and_says_why(
     browser: Any, server: Server
 ) -> None:
