@@ -405,6 +405,20 @@ def test_a_name_s_pile_of_accents_is_cut_to_three_a_letter(server: Server) -> No
     assert server.post("/api/players", {"name": piled})["name"] == "Z\u0300\u0301\u0302oe"
 
 
+def test_a_name_s_spaces_of_other_keyboards_stay_spaces(server: Server) -> None:
+    """A Japanese keyboard types a full-width space between family and given name, a Mac's
+    option-space a no-break space: they were dropped as unprintable, and "山田 太郎" sat as
+    "山田太郎", "Ana María" as "AnaMaría". They are spaces, as the name was typed."""
+    made = server.create(
+        "pocha", name="山田\u3000太郎", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2
+    )
+    server.post(f"/api/tables/{made['code']}/join", {"name": "Ana\u00a0Mar\u00eda"})
+    assert server.get(f"/api/tables/{made['code']}")["humans"] == ["山田 太郎", "Ana María"]
+    assert server.post("/api/players", {"name": "Jo\u2009Li"})["name"] == "Jo Li"
+    # And an unnamed seat's name typed with one is that name: refused, as "player 3" is.
+    assert status(server, f"/api/tables/{made['code']}/join", {"name": "player\u00a03"}) == 400
+
+
 def test_a_name_the_table_gives_a_seat_is_refused_and_sits_no_one(server: Server) -> None:
     """A person named "bot 3 · hard" (or "Bot 3", or an unnamed player's "jugador 2") would be
     taken for the bot of seat 3, or for someone else: 400 naming the field, nothing changes."""

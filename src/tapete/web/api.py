@@ -237,9 +237,10 @@ MAX_MARKS = 3  # accents on one letter: Thai's vowel and tone, Hebrew's points, 
 
 
 def _clean_name(name: str) -> str:
-    """``name`` as a table shows it: its letters composed (NFC), without what prints nothing
-    (controls, zero-width and direction marks), and no letter under more than ``MAX_MARKS``
-    accents: a pile of them is drawn over the lines above it, across the page.
+    """``name`` as a table shows it: its letters composed (NFC), every kind of space a space,
+    without what prints nothing (controls, zero-width and direction marks), and no letter
+    under more than ``MAX_MARKS`` accents: a pile of them is drawn over the lines above it,
+    across the page.
 
     >>> _clean_name(" A\u0301\u200b\u202e" + "\u0300\u0302\u0303\u0304\u0305\u0306" + "na ")
     'Á̀̂̃na'
@@ -247,6 +248,8 @@ def _clean_name(name: str) -> str:
     kept: list[str] = []
     marks = 0
     for ch in unicodedata.normalize("NFC", name):
+        if unicodedata.category(ch) == "Zs":  # a Japanese full-width space, a no-break space
+            ch = " "  # Python holds all but " " unprintable: "山田\u3000太郎" is "山田 太郎"
         if not ch.isprintable():
             continue
         marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
