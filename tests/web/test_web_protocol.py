@@ -12,6 +12,7 @@ import pytest
 from starlette.websockets import WebSocket
 from websockets.exceptions import ConnectionClosed
 
+from tapete.i18n import RULES, tr
 from tapete.web import Limits
 from webclient import Client, Server, running
 
@@ -152,6 +153,46 @@ def test_a_hint_asked_in_the_waiting_room_says_the_match_has_not_started(server:
     refused = me.expect("error")
     assert refused["rule"] == "not-started"
     assert refused["text"] == "la partida aún no ha empezado: la empieza el anfitrión"
+    me.close()
+
+
+def test_a_spectator_asking_for_a_hint_is_told_it_watches(server: Server) -> None:
+    """At a table of one person against bots, a spectator's hint was refused as "no hint
+    here: hints are for tables against bots", which this table is: the refusal is that it
+    watches, in its language, and no move of anyone's hand is told."""
+    me, table = started(server, params={"schedule": "[3]"})
+    watcher = server.client()
+    watcher.hello(str(table["code"]), lang="es")
+    watcher.expect("room")
+    watcher.send({"type": "hint"})
+    refused = watcher.expect("error")
+    assert refused["rule"] == "spectator", refused
+    assert refused["text"] == tr("es", RULES["spectator"])
+    assert [m for m in watcher.seen if m["type"] == "hint"] == []
+    watcher.close()
+    me.close()
+
+
+def test_an_act_with_a_null_seat_plays_for_one_s_own_seat(server: Server) -> None:
+    """``seat`` is optional, and JSON's null is how many clients leave a field out: it was
+    refused as "you can only act for your own seat", naming a seat nobody asked for."""
+    me, _ = started(server, params={"schedule": "[3]"})
+    view = my_turn(me)
+    me.send({"type": "act", "action": me.legal()[0], "seat": None})
+    me.view_at(int(view["version"]) + 1)
+    assert [m for m in me.seen if m["type"] == "error"] == []
+    me.close()
+
+
+def test_a_version_too_large_for_a_view_is_refused_as_not_a_whole_number(server: Server) -> None:
+    """2**70 reads as a float: it was refused as 'its "version" is a number', which it is."""
+    me, _ = started(server, params={"schedule": "[3]"})
+    my_turn(me)
+    me.send('{"type": "act", "action": "bid 0", "version": 1180591620717411303424}')
+    refused = me.expect("error")
+    assert refused["rule"] == "bad-message"
+    assert "version" in refused["message"] and "whole number" in refused["message"]
+    assert_still_up(me)
     me.close()
 
 

@@ -196,6 +196,8 @@ class Driver:
         """The hard bot's move for ``conn``'s seat, with its reason, in its language."""
         room = self.room
         seat, game = conn.seat, room.game
+        if seat is None:  # told it watches, not that this table has no hints: it may have
+            return error("spectator", "spectators watch: a hint is for a seat's own turn")
         if not room.hint_allowed(seat):
             return error("no-hint", "hints are for tables against bots")
         if not room.truth.started:

@@ -377,11 +377,14 @@ async def find(rooms: Rooms, link: Link, code: str) -> tuple[Room | None, Limite
 async def act(room: Room, link: Link, msg: Mapping[str, Any]) -> None:
     """A move for the link's own seat (chosen on the view of ``version``, when given); raises
     one of ``UNSAVED`` when the store does not keep it (``not_saved`` answers)."""
-    action, seat, version = msg.get("action"), msg.get("seat", link.seat), msg.get("version")
+    action, seat, version = msg.get("action"), msg.get("seat"), msg.get("version")
+    if seat is None:  # left out, or null as many clients leave a field out: one's own seat
+        seat = link.seat
     if not isinstance(action, str) or len(action) > 64:
         link.fail("bad-message", 'an "act" message has an "action" string')
     elif version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        link.fail("bad-message", 'an "act" message\'s "version" is a number')
+        # A number past 64 bits is read as a float: it is no view's version either.
+        link.fail("bad-message", 'an "act" message\'s "version" is a view\'s: a whole number')
     elif seat is not None and not is_seat(seat, len(room.truth.seats)):
         # Python holds JSON's false equal to 0 and 0.0 too: only a seat's number names it.
         link.fail(
