@@ -177,9 +177,10 @@ def test_an_act_with_a_null_seat_plays_for_one_s_own_seat(server: Server) -> Non
     """``seat`` is optional, and JSON's null is how many clients leave a field out: it was
     refused as "you can only act for your own seat", naming a seat nobody asked for."""
     me, _ = started(server, params={"schedule": "[3]"})
-    view = my_turn(me)
+    version = my_turn(me)["version"]
+    assert isinstance(version, int)
     me.send({"type": "act", "action": me.legal()[0], "seat": None})
-    me.view_at(int(view["version"]) + 1)
+    me.view_at(version + 1)
     assert [m for m in me.seen if m["type"] == "error"] == []
     me.close()
 
