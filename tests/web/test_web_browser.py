@@ -1046,6 +1046,48 @@ def test_tokens_never_travel_in_the_pages_urls(browser: Any, server: Server) -> 
     assert errors == [], errors
 
 
+ORDER = """([code, names]) => {
+  const span = [...document.querySelectorAll("#tables li a")]
+    .find((a) => a.querySelector("strong").textContent === code).querySelector("span");
+  const text = span.textContent;
+  return names.map((name) => {
+    const range = document.createRange();
+    const [node, at] = (function find(n, offset) {
+      for (const child of n.childNodes) {
+        const length = child.textContent.length;
+        if (offset < length) return child.nodeType === 3 ? [child, offset] : find(child, offset);
+        offset -= length;
+      }
+    })(span, text.indexOf(name));
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    const box = range.getBoundingClientRect();
+    return [Math.round(box.left), Math.round(box.right)];
+  });
+}"""
+
+
+def test_the_lobby_lists_people_of_right_to_left_names_in_their_seats_order(
+    browser: Any,
+) -> None:
+    """Two Hebrew names and an Arabic one, listed "שלום, דנה, سارة!", ran together as one
+    right-to-left line: the first person stood last, and سارة's "!" at the far left of the
+    list. Each name is set apart now: read left to right, the people come in seat order."""
+    names = ["שלום", "דנה", "سارة!"]
+    with running() as server:  # its own lobby: this table on its first page
+        made = server.create("pocha", name=names[0], seats=[{"kind": "human"}] * 4)
+        for name in names[1:]:
+            server.post(f"/api/tables/{made['code']}/join", {"name": name})
+        context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+        p = context.new_page()
+        p.goto(server.url + "/")
+        p.wait_for_selector(f"#tables li a:has-text('{made['code']}')")
+        boxes = p.evaluate(ORDER, [made["code"], names])
+        # Each name's first letter stands right of the previous name's: reading order kept.
+        assert boxes == sorted(boxes), boxes
+        context.close()
+
+
 def test_the_lobby_lists_the_open_tables_a_page_at_a_time(page: Any) -> None:
     with running() as live:
         codes = {live.create("pocha", public=True)["code"] for _ in range(25)}

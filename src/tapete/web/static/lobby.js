@@ -8,6 +8,13 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+// A person's name amid the page's words, set apart (<bdi>): a Hebrew or Arabic name reads
+// right to left on its own, rather than carry its neighbours with it ("שלום, דנה" listed
+// the second person first) or take their commas and numbers into its own run.
+export function personName(name) {
+  return `<bdi>${escapeHtml(name)}</bdi>`;
+}
+
 // The way back from a page that found nothing to show (an unknown table or player).
 export function backToLobby() {
   return `<p class="back"><a data-link href="/">${t("Back to the lobby")}</a></p>`;
@@ -294,7 +301,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       ? tables
           .map(
             (r) => `<li><a data-link href="/t/${r.code}"><strong>${r.code}</strong> ${escapeHtml(r.title)}
-              <span>${escapeHtml(r.humans.join(", ") || "—")}</span>
+              <span>${r.humans.map(personName).join(", ") || "—"}</span>
               <em>${r.status === "waiting" ? freeSeats(r.open) : t("watch")}</em></a></li>`,
           )
           .join("")
@@ -343,7 +350,7 @@ async function listMine(root) {
   box.querySelector(".my-tables").innerHTML = rows
     .map(
       (r) => `<li><a data-link href="/t/${escapeHtml(r.code)}"><strong>${escapeHtml(r.code)}</strong> ${escapeHtml(r.title)}
-        <span>${escapeHtml(r.humans.join(", ") || "—")}</span></a></li>`,
+        <span>${r.humans.map(personName).join(", ") || "—"}</span></a></li>`,
     )
     .join("");
   box.hidden = false;

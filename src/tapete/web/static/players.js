@@ -3,7 +3,7 @@
 // leaderboard per game (/leaderboard/GAME).
 
 import { formatNumber, t } from "./i18n.js";
-import { answerOf, backToLobby, escapeHtml } from "./lobby.js";
+import { answerOf, backToLobby, escapeHtml, personName } from "./lobby.js";
 
 const KEY = "tapete:player";
 
@@ -67,7 +67,7 @@ export async function ensurePlayer(name) {
 export function playerBar(games) {
   const me = savedPlayer();
   const boards = games.map((g) => `<a data-link href="/leaderboard/${g.name}">${escapeHtml(g.title)}</a>`).join(" · ");
-  return `<p class="player-bar">${me ? `${t("You play as {name}", { name: `<strong>${escapeHtml(me.name)}</strong>` })}
+  return `<p class="player-bar">${me ? `${t("You play as {name}", { name: `<strong>${personName(me.name)}</strong>` })}
       · <a data-link class="my-profile" href="/players/${encodeURIComponent(me.id)}">${t("your profile")}</a> · ` : ""}
     ${t("leaderboards")}: ${boards}</p>`;
 }
@@ -141,7 +141,7 @@ export async function renderProfile(root, participant) {
     .join("");
   root.innerHTML = `
     <section class="profile-page">
-      <h1>${t("Profile")}: <span class="who">${escapeHtml(shownName(participant, p.name))}</span></h1>
+      <h1>${t("Profile")}: <span class="who">${personName(shownName(participant, p.name))}</span></h1>
       <p><span class="played">${t("matches played")}: <strong>${p.matches}</strong></span> ·
         <span class="wins">${t("wins")}: <strong>${p.wins}</strong></span></p>
       <h2>${t("ratings")}</h2>

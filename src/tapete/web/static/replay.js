@@ -4,7 +4,7 @@
 
 import { lang, setDeck, t } from "./i18n.js";
 import { cardChips, cardSVG, spokenLine } from "./cards.js";
-import { escapeHtml } from "./lobby.js";
+import { escapeHtml, personName } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
 import { cardOf, decisionAt, decisionIndex, reviewChart, reviewControls, reviewNote, reviewSummary } from "./review.js";
 
@@ -248,12 +248,12 @@ export async function renderReplay(root, code, match, token) {
           : `<span class="backs">${complete && hand.length === 1 ? t("1 card") : t("{n} cards", { n: complete ? hand.length : "?" })}</span>`;
         const dealer = deal.dealer === s ? ` <span class="chip dealer">${t("dealer")}</span>` : "";
         const bid = bids ? ` <span class="bid">${t("bid")} ${bids[s] ?? "–"}</span>` : "";
-        return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${escapeHtml(names[s])}${dealer}</span>${bid} <span class="cards">${cards}</span></li>`;
+        return `<li class="replay-seat${open ? " open" : ""}" data-seat="${s}"><span class="name">${personName(names[s])}${dealer}</span>${bid} <span class="cards">${cards}</span></li>`;
       })
       .join("");
     const shown = seen.trick.length ? seen.trick : seen.lastTrick ? seen.lastTrick.cards : [];
     $(".replay-trick").innerHTML = shown
-      .map(([s, c]) => `<figure data-seat="${s}">${cardSVG(c)}<figcaption>${escapeHtml(names[s])}</figcaption></figure>`)
+      .map(([s, c]) => `<figure data-seat="${s}">${cardSVG(c)}<figcaption>${personName(names[s])}</figcaption></figure>`)
       .join("");
     const words = story[state.deal] || { first: [], steps: [] };
     $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]

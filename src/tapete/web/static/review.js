@@ -5,7 +5,7 @@
 // The server keeps a review once it is made: a second request, by anyone, is answered at once.
 
 import { formatNumber, lang, t } from "./i18n.js";
-import { escapeHtml, refusal } from "./lobby.js";
+import { escapeHtml, personName, refusal } from "./lobby.js";
 import { legendSample, marker, seriesStyle } from "./chart.js";
 
 const VERDICT_COLORS = { inaccuracy: "#e3b505", mistake: "#e07a22", blunder: "#c0262d" };
@@ -25,7 +25,7 @@ export function cardOf(action) {
 // One decision in words: who played what, and how it compares with the best.
 export function reviewNote(review, d, names) {
   if (!d) return "";
-  const played = `${escapeHtml(names[d.seat])}: ${escapeHtml(d.played_label)}`;
+  const played = `${personName(names[d.seat])}: ${escapeHtml(d.played_label)}`;
   if (d.loss <= 0) return `<span class="played">${played}</span> · <span class="good">${t("as good as the best")}</span>${options(review, d)}`;
   const worse = t("better {move}: {loss} {unit}", {
     move: `<strong>${escapeHtml(d.best_label)}</strong>`,
@@ -60,7 +60,7 @@ export function reviewSummary(review, names) {
   const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && d.verdict === verdict).length;
   const rows = review.players
     .map(
-      (p) => `<tr data-seat="${p.seat}"><th scope="row">${escapeHtml(names[p.seat])}</th><td>${formatNumber(p.accuracy)}%</td>
+      (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}</th><td>${formatNumber(p.accuracy)}%</td>
         <td>${formatNumber(p.loss_per_deal, 2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
     )
     .join("");
@@ -121,7 +121,7 @@ export function reviewChart(review, names, current) {
     .join("");
   const now = current === null ? "" : `<line class="now" x1="${x(current)}" y1="${pad / 2}" x2="${x(current)}" y2="${h - pad}" stroke="currentColor" stroke-width="1.5"/>`;
   const legend = seats
-    .map((s) => `<li>${legendSample(s)}${escapeHtml(names[s])}</li>`)
+    .map((s) => `<li>${legendSample(s)}${personName(names[s])}</li>`)
     .join("");
   const title = t("expected score through the match");
   return `<figure class="chart-box review-chart-box"><figcaption>${title} (${escapeHtml(review.unit_label)})</figcaption>

@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { answerOf, escapeHtml, refusal, refusalCode } from "./lobby.js";
+import { answerOf, escapeHtml, personName, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { PlayerRefused, ensurePlayer } from "./players.js";
 
@@ -441,7 +441,7 @@ export class TableView {
         const team = s.team === null ? "" : ` team${s.team}`;
         return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}" role="group"
             style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
-          <div class="name"><span class="who">${escapeHtml(s.name)}</span> ${flags.join("")}</div>
+          <div class="name"><span class="who">${personName(s.name)}</span> ${flags.join("")}</div>
           <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
           ${backs}
         </div>`;
@@ -594,7 +594,7 @@ export class TableView {
     if (!bowls) return;
     const cells = bowls.map(
       ([name, chips, taker]) =>
-        `<td${taker ? ` title="${escapeHtml(taker)}"` : ""}><span class="bowl-name">${escapeHtml(name)}</span> <strong>${chips}</strong>${taker ? ` <span class="taker">${escapeHtml(taker)}</span>` : ""}</td>`,
+        `<td${taker ? ` title="${escapeHtml(taker)}"` : ""}><span class="bowl-name">${escapeHtml(name)}</span> <strong>${chips}</strong>${taker ? ` <span class="taker">${personName(taker)}</span>` : ""}</td>`,
     );
     const rows = [];
     for (let i = 0; i < cells.length; i += 3) rows.push(`<tr>${cells.slice(i, i + 3).join("")}</tr>`);
@@ -720,7 +720,7 @@ export class TableView {
     const others = room.started && !room.over && room.host ? room.seats.filter((s) => s.kind === "human" && s.seat !== this.seat) : [];
     if (others.length) {
       const buttons = others
-        .map((s) => `<button type="button" class="link" data-remove="${s.seat}">${t("remove {name}", { name: escapeHtml(s.name) })}</button>`)
+        .map((s) => `<button type="button" class="link" data-remove="${s.seat}">${t("remove {name}", { name: personName(s.name) })}</button>`)
         .join(" ");
       parts.push(`<details class="remove-people"${this.removeOpen ? " open" : ""}><summary>${t("remove a player: a bot takes the seat")}</summary>${buttons}</details>`);
     }
@@ -765,7 +765,7 @@ export class TableView {
         if (!host && room.you === null && s.kind === "open") {
           control = `<button type="button" data-sit="${s.seat}" class="primary">${t("sit here")}</button>`;
         }
-        const who = s.kind === "open" ? `<em>${t("empty seat")}</em>` : escapeHtml(s.name);
+        const who = s.kind === "open" ? `<em>${t("empty seat")}</em>` : personName(s.name);
         const mark = s.seat === room.you ? ` (${t("you")})` : "";
         const online = s.kind === "human" ? (s.connected ? " ●" : " ○") : "";
         // Partners choose their seats: each says its side, as the felt will once started.
@@ -883,7 +883,7 @@ export class TableView {
     const key = focusKey(box);
     const table = msg.table;
     const room = this.roomMsg;
-    const rows = table.score_names.map((n, i) => `<tr><th scope="row">${escapeHtml(n)}</th><td>${table.scores[i]}</td></tr>`).join("");
+    const rows = table.score_names.map((n, i) => `<tr><th scope="row">${personName(n)}</th><td>${table.scores[i]}</td></tr>`).join("");
     const seated = room && room.you !== null;
     box.innerHTML = `
       <h2 id="summary-title">${t("Match over")}</h2>
@@ -899,7 +899,7 @@ export class TableView {
       ${scoreChart(table.score_names, table.history, t("score chart"))}
       <p class="profiles">${t("Profile")}: ${(room?.seats || [])
         .filter((s) => s.player && !s.player.startsWith("guest:"))
-        .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>`)
+        .map((s) => `<a data-link href="/players/${encodeURIComponent(s.player)}">${personName(s.name)}</a>`)
         .join(" · ")}</p>
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt) : ""}`;
     wireFair(box);
