@@ -593,7 +593,7 @@ def test_records_names_the_files_of_the_folder_it_could_not_read(tmp_path: Path)
     )
     assert run.returncode == 0 and str(saved) in run.stdout
     cut = tmp_path / "records" / "cut.json"
-    assert f"tapete: {cut} could not be read: not JSON" in run.stderr
+    assert f"tapete: {cut}: not JSON: " in run.stderr
     run = subprocess.run(
         [sys.executable, "-m", "tapete.cli", "records", "--plain", "--lang", "es"],
         capture_output=True,
@@ -601,7 +601,64 @@ def test_records_names_the_files_of_the_folder_it_could_not_read(tmp_path: Path)
         timeout=60,
         env={**os.environ, "TAPETE_DATA": str(tmp_path)},
     )
-    assert run.returncode == 0 and f"tapete: no se pudo leer {cut}: no es JSON: " in run.stderr
+    assert run.returncode == 0 and f"tapete: {cut}: no es JSON: " in run.stderr
+
+
+def test_records_says_of_each_file_it_cannot_read_what_is_wrong_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """Each file in a sentence of its own naming it, then what the person may do about them."""
+    import os
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "empty.json").write_text("", encoding="utf-8")
+    (folder / "latin1.json").write_bytes('{"game": "año"}'.encode("latin-1"))
+    (folder / "notes.json").write_text('{"title": "my notes"}', encoding="utf-8")
+    env = {**os.environ, "TAPETE_DATA": str(tmp_path)}
+    told = {}
+    for lang in ("en", "es", "pt"):
+        run = subprocess.run(
+            [sys.executable, "-m", "tapete.cli", "records", "--plain", "--lang", lang],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert run.returncode == 0
+        told[lang] = run.stderr.splitlines()
+    assert told["en"] == [
+        f"tapete: {folder / 'notes.json'}: not a tapete-record/1 record: its 'format' field"
+        " is missing",
+        f"tapete: {folder / 'latin1.json'} is not a record: it is not UTF-8 text",
+        f"tapete: {folder / 'empty.json'} is empty, not a record",
+        "tapete: these 3 files are not saved matches and are left as they are: to stop this"
+        f" note, delete them or move them out of {folder}",
+    ]
+    assert told["es"][1:] == [
+        f"tapete: {folder / 'latin1.json'} no es un registro: no es texto UTF-8",
+        f"tapete: {folder / 'empty.json'} está vacío: no es un registro",
+        "tapete: estos 3 archivos no son partidas guardadas y se dejan como están: para que no"
+        f" se avise más, bórralos o sácalos de {folder}",
+    ]
+    assert told["pt"][-1] == (
+        "tapete: estes 3 arquivos não são partidas salvas e ficam como estão: para não ser mais"
+        f" avisado, apague-os ou tire-os de {folder}"
+    )
+    (folder / "latin1.json").unlink()
+    (folder / "notes.json").unlink()
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete.cli", "records", "--plain"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert run.stderr.splitlines()[-1] == (
+        "tapete: this file is not a saved match and is left as it is: to stop this note, delete"
+        f" it or move it out of {folder}"
+    )
+    assert (folder / "empty.json").read_text(encoding="utf-8") == ""  # left as it was
 
 
 def test_version_prints_the_package_version() -> None:
@@ -1165,9 +1222,10 @@ def test_the_records_list_says_a_save_cut_short_still_goes_on_and_how(
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    bad, cut = run.stderr.splitlines()  # newest first
+    bad, cut, advice = run.stderr.splitlines()  # newest first, then what to do about bad
     assert cut.startswith(f"tapete: {path} {said} --resume {path} ") and " 13 " in cut
     assert bad.startswith("tapete: ") and "pocha-5.json" in bad and "tapete play" not in bad
+    assert str(folder) in advice and " 1 " not in advice  # one file, the cut save goes on
 
 
 def test_a_record_named_as_a_folder_that_does_not_exist_is_refused_not_made_a_file(
@@ -1405,7 +1463,8 @@ def test_a_pipe_among_the_saved_matches_is_listed_as_unreadable(
     run = _told_at_once("records", "--plain")
     assert run.returncode == 0 and "a.json" in run.stdout
     assert (
-        "b.json could not be read: " in run.stderr and "a pipe, a device or a socket" in run.stderr
+        f"tapete: {folder / 'b.json'} is not a record file: it is a pipe, a device or a socket\n"
+        in (run.stderr)
     )
 
 

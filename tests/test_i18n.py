@@ -292,8 +292,8 @@ def test_numbers_are_written_with_each_language_s_decimal_mark() -> None:
         "1.234,50",
     ]
     # Words and whole numbers among the values are left as they are.
-    said = tr("es", "{file} could not be read: {why}", file="a.b.json", why="línea 3")
-    assert said == "no se pudo leer a.b.json: línea 3"
+    said = tr("es", "{file}: cannot be read ({why})", file="a.b.json", why="línea 3")
+    assert said == "a.b.json: no se puede leer (línea 3)"
 
 
 def test_every_bot_level_says_what_it_does_in_every_language() -> None:

@@ -480,6 +480,14 @@ CUT_SHORT_LISTED = (
     "{file} was cut short (a crash or a full disk while it was written): tapete play --resume"
     " {file} goes on from its last whole move, {moves} moves in"
 )
+LEFT_AS_IT_IS = (
+    "this file is not a saved match and is left as it is: to stop this note, delete it or"
+    " move it out of {folder}"
+)
+LEFT_AS_THEY_ARE = (
+    "these {n} files are not saved matches and are left as they are: to stop this note,"
+    " delete them or move them out of {folder}"
+)
 GO_ON_ELSEWHERE = "{why}; --record FILE goes on with the match in another file"
 
 RESUMED_ELSEWHERE = (
@@ -868,14 +876,20 @@ def cmd_records(args: argparse.Namespace) -> int:
         print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")
     if not found.saved:
         print(tr(lang, "no saved matches in {folder}", folder=folder))
-    for path, why in found.unreadable:  # said, not left out: a damaged file is worth knowing of
+    left = 0
+    for path, _ in found.unreadable:  # said, not left out: a damaged file is worth knowing of
         cut = record.salvage_file(path)
         if cut is not None and cut[0].result is None and cut[0].seed is not None:
             # A save a crash cut short still goes on, as far as it goes: say so, and how.
             said = tr(lang, CUT_SHORT_LISTED, file=path, moves=cut[1])
         else:
-            said = tr(lang, "{file} could not be read: {why}", file=path, why=why)
+            said = found.told[path]
+            left += 1
         print(f"tapete: {said}", file=sys.stderr)
+    if left:
+        # What the person may do about them: tapete never removes a file it cannot read.
+        advice = LEFT_AS_IT_IS if left == 1 else LEFT_AS_THEY_ARE
+        print(f"tapete: {tr(lang, advice, n=left, folder=folder)}", file=sys.stderr)
     return 0
 
 

@@ -1036,7 +1036,8 @@ _ES: dict[str, str] = {
     "replay or verify it": "repetirlo o verificarlo",
     "review it": "analizarlo",
     "no saved matches in {folder}": "no hay partidas guardadas en {folder}",
-    "{file} could not be read: {why}": "no se pudo leer {file}: {why}",
+    "this file is not a saved match and is left as it is: to stop this note, delete it or move it out of {folder}": "este archivo no es una partida guardada y se deja como está: para que no se avise más, bórralo o sácalo de {folder}",
+    "these {n} files are not saved matches and are left as they are: to stop this note, delete them or move them out of {folder}": "estos {n} archivos no son partidas guardadas y se dejan como están: para que no se avise más, bórralos o sácalos de {folder}",
     "{file} was cut short (a crash or a full disk while it was written): tapete play --resume {file} goes on from its last whole move, {moves} moves in": "{file} quedó cortado (un fallo o un disco lleno mientras se escribía): tapete play --resume {file} sigue desde su última jugada entera, tras {moves} jugadas",
     # what a decision means, beside its buttons (tapete.present: the *_explain functions)
     "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: las bazas que harás en esta mano; 1 punto por baza y 10 más si aciertas",
@@ -2097,7 +2098,8 @@ _PT: dict[str, str] = {
     "replay or verify it": "repeti-lo ou verificá-lo",
     "review it": "analisá-lo",
     "no saved matches in {folder}": "não há partidas salvas em {folder}",
-    "{file} could not be read: {why}": "não foi possível ler {file}: {why}",
+    "this file is not a saved match and is left as it is: to stop this note, delete it or move it out of {folder}": "este arquivo não é uma partida salva e fica como está: para não ser mais avisado, apague-o ou tire-o de {folder}",
+    "these {n} files are not saved matches and are left as they are: to stop this note, delete them or move them out of {folder}": "estes {n} arquivos não são partidas salvas e ficam como estão: para não ser mais avisado, apague-os ou tire-os de {folder}",
     "{file} was cut short (a crash or a full disk while it was written): tapete play --resume {file} goes on from its last whole move, {moves} moves in": "{file} ficou cortado (uma falha ou um disco cheio enquanto era escrito): tapete play --resume {file} continua desde a sua última jogada inteira, após {moves} jogadas",
     # what a decision means, beside its buttons (tapete.present: the *_explain functions)
     "bid: the tricks you will take this hand; 1 point a trick, 10 more if exact": "pedir: as vazas que você fará nesta mão; 1 ponto por vaza e mais 10 se acertar",

@@ -10,7 +10,7 @@ import contextlib
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -94,10 +94,12 @@ class Saved:
 @dataclass(frozen=True)
 class Listing:
     """What the records folder holds: the saved matches, and the files in it that could not
-    be read as records, each with why (the file's name apart: ``not JSON: ...``)."""
+    be read as records, each with why (the file's name apart: ``not JSON: ...``), and in
+    ``told`` the whole sentence naming the file (``x.json is empty, not a record``)."""
 
     saved: list[Saved]
     unreadable: list[tuple[Path, str]]
+    told: dict[Path, str] = field(default_factory=dict)
 
 
 def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
@@ -110,7 +112,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     if not folder.is_dir():
         return Listing([], [])
     _sweep(folder)
-    read, unreadable = [], []
+    read, unreadable, told = [], [], {}
     for path in _files(folder)[:limit]:
         try:
             rec = record.read(path)
@@ -118,6 +120,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         except (RecordError, OSError, ValueError) as exc:
             unreadable.append((path, _reason(exc, path, lang)))
+            told[path] = _sentence(exc, path, lang)
             continue
         read.append((path, rec, when))
     out = []
@@ -139,7 +142,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         out.append(Saved(path, when, rec.game, ", ".join(names), result))
-    return Listing(out, unreadable)
+    return Listing(out, unreadable, told)
 
 
 STALE_SECONDS = 3600.0  # a file is written in a moment: one this old was left by a crash
@@ -177,6 +180,17 @@ def _reason(exc: Exception, path: Path, lang: str = "en") -> str:
     # Every language names the file first where a sentence names it ("x.json está vacío").
     said = error_text(lang, exc)
     return said.removeprefix(str(path)).lstrip(":").strip() or said
+
+
+def _sentence(exc: Exception, path: Path, lang: str) -> str:
+    """Why ``path`` is not a record, in ``lang``, as a sentence that names it: the record's
+    own error where it names the file (``x.json is empty, not a record``), else ``x.json:``
+    and why (a game this tapete does not know, a file the system would not read)."""
+    if isinstance(exc, RecordError):
+        said = error_text(lang, exc)
+        if str(path) in said:
+            return said
+    return tr(lang, record.IN_FILE, file=path, why=_reason(exc, path, lang))
 
 
 def goes_on(later: record.Record, earlier: record.Record, tie: bool = False) -> bool:
