@@ -89,6 +89,28 @@ async def press_a_legal_key(pilot: Pilot[None], rng: random.Random) -> str:
     return key
 
 
+async def play_to_the_end(
+    pilot: Pilot[None],
+    rng: random.Random,
+    at_each_turn: Callable[[TableScreen], object] | None = None,
+    most: int = 500,
+) -> TableScreen:
+    """Press a legal key (chosen by ``rng``) at each of your turns until the match is over;
+    the table it ended at, its summary drawn over it. ``at_each_turn`` looks at the table at
+    each of your turns, before the key. A match asking more than ``most`` of your moves fails
+    the test rather than play on for ever."""
+    screen = await settle(pilot)
+    moves = 0
+    while not screen.finished:
+        assert moves < most, f"the match still goes on after {most} of your moves"
+        if at_each_turn is not None:
+            at_each_turn(screen)
+        await press_a_legal_key(pilot, rng)
+        moves += 1
+        screen = await settle(pilot)
+    return screen
+
+
 def screen_lines(app: Any) -> list[str]:
     """What the terminal shows, line by line (the screen as composed, every layer)."""
     strips = app.screen._compositor.render_strips()

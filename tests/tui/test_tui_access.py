@@ -15,7 +15,7 @@ from tuikit import (
     cards_on_screen,
     fully_visible,
     make_app,
-    press_a_legal_key,
+    play_to_the_end,
     screen_lines,
     settle,
     table_screen,
@@ -163,10 +163,7 @@ def test_the_end_of_match_summary_keeps_its_keys_in_view_on_a_small_terminal(
         app = make_app("pocha(schedule=[1])", FOUR, 8, tmp_path)
         rng = random.Random(2)
         async with app.run_test(size=(80, 24)) as pilot:
-            screen = await settle(pilot)
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            await play_to_the_end(pilot, rng)
             await pilot.resize_terminal(40, 15)
             await pilot.pause()
             summary = app.screen
@@ -194,10 +191,7 @@ def test_the_end_of_match_summary_widens_for_the_file_the_match_went_to(tmp_path
         app = make_app("pocha(schedule=[1])", FOUR, 8, tmp_path)
         rng = random.Random(2)
         async with app.run_test(size=(120, 40)) as pilot:
-            screen = await settle(pilot)
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
             await pilot.pause()
             assert isinstance(app.screen, SummaryScreen) and screen.saved_to is not None
             line = f"saved as {screen.saved_to}"

@@ -33,6 +33,7 @@ from tuikit import (
     cards_on_screen,
     legal_keys_on_screen,
     make_app,
+    play_to_the_end,
     press_a_legal_key,
     screen_lines,
     settle,
@@ -348,9 +349,7 @@ def test_rules_records_replay_and_rematch(tmp_path: Path) -> None:
             assert isinstance(app.screen, RulesScreen)
             assert "Pocha" in app.screen.query_one(Markdown).source
             await pilot.press("escape")
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
             assert isinstance(app.screen, SummaryScreen)
             # An Enter meant for the last card, pressed once more, leaves the result up.
             await pilot.press("enter", "space")
@@ -403,9 +402,7 @@ def test_the_match_in_play_is_not_replayed_with_every_hand_open(tmp_path: Path) 
             assert said == [tr("es", told)] and tr("es", told) != told
             await pilot.press("escape")
             await pilot.pause()
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
             await pilot.press("escape", "f5")
             await pilot.pause()
             await pilot.press("enter")
@@ -436,15 +433,13 @@ def test_a_failing_bot_has_a_random_legal_move_played_for_it_and_you_are_told(
             "pocha(schedule=[1, 2])", ["human", "medium", "random", "random"], 3, tmp_path
         )
         rng = random.Random(1)
-        told = 0
+        told: list[bool] = []  # each of your turns: whether the line says a move was played for it
         async with app.run_test() as pilot:
-            screen = await settle(pilot)
-            while not screen.finished:
-                told += said in text_of(screen.query_one(MessageLine))
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(
+                pilot, rng, lambda at: told.append(said in text_of(at.query_one(MessageLine)))
+            )
             moves = [s for s in screen.session.steps if s.seat == 1]
-            assert len(moves) >= 4 and told >= 2
+            assert len(moves) >= 4 and sum(told) >= 2
 
     run(go())
 

@@ -20,6 +20,7 @@ from tuikit import (
     fully_visible,
     legal_cards_on_screen,
     make_app,
+    play_to_the_end,
     press_a_legal_key,
     screen_lines,
     settle,
@@ -82,15 +83,10 @@ def test_a_match_from_the_keyboard(spec: str, seats: list[str], seed: int, tmp_p
         app = make_app(spec, seats, seed, tmp_path)
         rng = random.Random(seed)
         async with app.run_test(size=(80, 24)) as pilot:
-            screen = await settle(pilot)
-            turns = winners_seen = 0
-            while not screen.finished:
-                winners_seen += check_turn(screen)
-                await press_a_legal_key(pilot, rng)
-                turns += 1
-                screen = await settle(pilot)
-                assert turns < 500
-            assert turns > 0
+            turns: list[bool] = []  # each of your turns: whether it showed a trick's winner
+            screen = await play_to_the_end(pilot, rng, lambda at: turns.append(check_turn(at)))
+            assert turns
+            winners_seen = sum(turns)
             # The end: the summary with the final scores, and the score table agrees.
             assert isinstance(app.screen, SummaryScreen)
             outcome = screen.session.over

@@ -21,7 +21,14 @@ from tapete.tui.records import listing
 from tapete.tui.resume import QuitScreen
 from tapete.tui.screens import ReplayScreen, SummaryScreen, TableScreen
 from tapete.tui.widgets import TitleBar
-from tuikit import make_app, press_a_legal_key, settle, table_screen, text_of
+from tuikit import (
+    make_app,
+    play_to_the_end,
+    press_a_legal_key,
+    settle,
+    table_screen,
+    text_of,
+)
 
 POCHA = "pocha(schedule=[2, 3])"
 FOUR = ["human", "random", "easy", "random"]
@@ -99,9 +106,7 @@ def test_every_move_is_kept_as_it_is_played_so_a_crash_loses_nothing(tmp_path: P
                 rec = record.read(kept[0])
                 steps = screen.session.steps
                 assert rec.result is None and sum(len(d.actions) for d in rec.deals) == len(steps)
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
         kept = list((tmp_path / "records").glob("*.json"))
         assert len(kept) == 1 and record.read(kept[0]).result is not None
 
@@ -231,9 +236,7 @@ def test_resume_plays_the_saved_match_to_the_end(tmp_path: Path) -> None:
             screen = await settle(pilot)
             moves = sum(len(d.actions) for d in half.deals)
             assert len(screen.session.steps) >= moves
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
             assert isinstance(app.screen, SummaryScreen)
             assert isinstance(table_screen(app), TableScreen)
             assert screen.saved_to is not None
@@ -258,9 +261,7 @@ async def resume_and(tmp_path: Path, half: Record, until: str) -> TableScreen:
         await press_a_legal_key(pilot, rng)
         screen = await settle(pilot)
         if until == "finished":
-            while not screen.finished:
-                await press_a_legal_key(pilot, rng)
-                screen = await settle(pilot)
+            screen = await play_to_the_end(pilot, rng)
         else:
             await pilot.press("ctrl+q")
             await pilot.pause()

@@ -22,6 +22,7 @@ from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import MessageLine
 from tuikit import (
     make_app,
+    play_to_the_end,
     press_a_legal_key,
     screen_lines,
     settle,
@@ -61,10 +62,7 @@ def test_a_read_only_data_folder_is_told_at_the_end_and_the_match_saved_elsewher
             app = make_app("pocha(schedule=[1])", FOUR, 8, data)
             rng = random.Random(2)
             async with app.run_test(size=(80, 24)) as pilot:
-                screen = await settle(pilot)
-                while not screen.finished:
-                    await press_a_legal_key(pilot, rng)
-                    screen = await settle(pilot)
+                screen = await play_to_the_end(pilot, rng)
                 assert isinstance(app.screen, SummaryScreen)
                 told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
                 # Where, why and what to do, on the summary itself (not a passing notice).
@@ -168,9 +166,7 @@ def test_a_rematch_writes_each_match_to_its_own_record_file_beside_the_one_named
                 if number > 1:  # told at once where this one goes
                     said = text_of(screen.query_one(MessageLine))
                     assert f"out-{number}.json" in said, said
-                while not screen.finished:
-                    await press_a_legal_key(pilot, rng)
-                    screen = await settle(pilot)
+                screen = await play_to_the_end(pilot, rng)
                 seeds.append(screen.session.seed)
                 assert isinstance(app.screen, SummaryScreen)
                 where = " ".join(text_of(w) for w in app.screen.query(".summary-file"))
@@ -185,16 +181,6 @@ def test_a_rematch_writes_each_match_to_its_own_record_file_beside_the_one_named
     run(go())
 
 
-async def play_out(pilot: object, app: TapeteApp, seed: int = 2) -> TableScreen:
-    """Press legal keys until the match is over; the table it ended at."""
-    rng = random.Random(seed)
-    screen = await settle(pilot)  # type: ignore[arg-type]
-    while not screen.finished:
-        await press_a_legal_key(pilot, rng)  # type: ignore[arg-type]
-        screen = await settle(pilot)  # type: ignore[arg-type]
-    return screen
-
-
 def test_a_rematch_asks_before_a_match_in_no_file_is_lost() -> None:
     """``r`` on a finished match the records folder refused: n (esc) stays at the summary, d
     rematches without it; from the table, s saves it in a file named, then the rematch."""
@@ -205,7 +191,7 @@ def test_a_rematch_asks_before_a_match_in_no_file_is_lost() -> None:
         async def go() -> None:
             app = make_app("pocha(schedule=[1])", FOUR, 8, data, lang="es")
             async with app.run_test(size=(80, 24)) as pilot:
-                first = await play_out(pilot, app)
+                first = await play_to_the_end(pilot, random.Random(2))
                 summary = app.screen
                 assert isinstance(summary, SummaryScreen)
                 await pilot.press("r")
@@ -236,7 +222,7 @@ def test_a_rematch_asks_before_a_match_in_no_file_is_lost() -> None:
                 assert not second.finished and on_top(app) is second
                 # The next one is saved elsewhere on the way to its rematch, and the new table
                 # says where it went.
-                await play_out(pilot, app, seed=3)
+                await play_to_the_end(pilot, random.Random(3))
                 await pilot.press("r", "s")
                 await pilot.pause()
                 assert isinstance(app.screen, SaveAsScreen)
@@ -264,7 +250,7 @@ def test_a_match_the_records_folder_refused_is_told_once_at_its_end() -> None:
             app = make_app(spec, FOUR, seed, data)
             # Notices are shown, as at a terminal (tests leave them out unless asked).
             async with app.run_test(size=(80, 24), notifications=True) as pilot:
-                await play_out(pilot, app)
+                await play_to_the_end(pilot, random.Random(2))
                 await pilot.pause()
                 assert isinstance(app.screen, SummaryScreen)
                 shown = "\n".join(screen_lines(app))
@@ -286,7 +272,7 @@ def test_why_a_match_was_not_saved_is_told_in_the_table_s_language(tmp_path: Pat
     async def go() -> None:
         app = make_app("pocha(schedule=[1])", FOUR, 8, data, "es")
         async with app.run_test(size=(80, 24)) as pilot:
-            await play_out(pilot, app)
+            await play_to_the_end(pilot, random.Random(2))
             assert isinstance(app.screen, SummaryScreen)
             told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
             assert "no se pudo guardar el registro en" in told
@@ -306,7 +292,7 @@ def test_a_records_folder_that_is_a_file_is_told_as_such(tmp_path: Path) -> None
     async def go() -> None:
         app = make_app("pocha(schedule=[1])", FOUR, 8, data)
         async with app.run_test(size=(80, 24)) as pilot:
-            await play_out(pilot, app)
+            await play_to_the_end(pilot, random.Random(2))
             assert isinstance(app.screen, SummaryScreen)
             told = " ".join(text_of(app.screen.query_one("#summary-not-saved")).split())
             assert f"{data / 'records'}: a part of the path is not a folder" in told, told
