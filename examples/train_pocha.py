@@ -24,15 +24,17 @@ from stable_baselines3.common.callbacks import BaseCallback
 import tapete.rl
 
 
-class Deadline(BaseCallback):  # type: ignore[misc]
-    """Stops training once the wall-clock budget is spent."""
+class Budget(BaseCallback):  # type: ignore[misc]
+    """Stops training once the wall-clock budget is spent or ``steps`` steps are taken:
+    ``learn`` alone would finish the rollout under way (2,048 steps), past ``--steps``."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, steps: int) -> None:
         super().__init__()
         self.deadline = time.monotonic() + seconds
+        self.steps = steps
 
     def _on_step(self) -> bool:
-        return time.monotonic() < self.deadline
+        return time.monotonic() < self.deadline and self.num_timesteps < self.steps
 
 
 def main() -> None:
@@ -62,7 +64,7 @@ def main() -> None:
         verbose=0,
     )
     start = time.monotonic()
-    model.learn(total_timesteps=args.steps, callback=Deadline(args.minutes * 60))
+    model.learn(total_timesteps=args.steps, callback=Budget(args.minutes * 60, args.steps))
     model.save(args.out)
     print(
         f"trained {model.num_timesteps:,} steps in {time.monotonic() - start:,.0f} s on"

@@ -36,6 +36,16 @@ def policy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def test_training_stops_at_the_steps_asked_for(tmp_path: Path) -> None:
+    """``--steps`` is at most this many, not rounded up to the 2,048 of a whole rollout."""
+    trained = run(
+        str(EXAMPLE), "--spec", SPEC, "--opponents", "random", "--steps", "100",
+        "--out", str(tmp_path / "p.zip"),
+    )  # fmt: skip
+    assert trained.returncode == 0, trained.stderr
+    assert trained.stdout.startswith("trained 100 steps in ")
+
+
 def test_the_trained_policy_plays_a_seat_and_is_recorded(policy: Path, tmp_path: Path) -> None:
     out = tmp_path / "match.json"
     seat = f'policy(path="{policy}")'
