@@ -1167,6 +1167,36 @@ def test_every_option_the_pages_name_is_one_the_command_takes() -> None:
     assert len(documented_commands()) > 50 and unknown == []
 
 
+SCRIPT = re.compile(r"(?<![\w/.-])python3? ((?:benchmarks|examples)/[\w/]+\.py)\b([^`\n\"']*)")
+
+
+def test_every_script_the_pages_run_is_there_and_takes_the_options_they_give_it() -> None:
+    """``python benchmarks/….py --option`` and ``python examples/….py --option`` as the pages
+    show them: the script exists and its ``--help`` names each option."""
+    lines: dict[str, list[tuple[str, str]]] = {}
+    for page in DOCS:
+        text = page.read_text(encoding="utf-8").replace("\\\n", " ")
+        for script, rest in SCRIPT.findall(text):
+            given = re.findall(r"(?<![\w-])--[a-z][\w-]*", rest.split("  #")[0])
+            lines.setdefault(script, []).extend((page.name, o) for o in given)
+    assert len(lines) > 10
+    unknown = [(script, "no such file") for script in lines if not (ROOT / script).is_file()]
+    for script, given in lines.items():
+        if not given or not (ROOT / script).is_file():
+            continue
+        told = subprocess.run(
+            [sys.executable, str(ROOT / script), "--help"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert told.returncode == 0, (script, told.stderr)
+        taken = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", told.stdout))
+        unknown += [(script, f"{option} ({page})") for page, option in given if option not in taken]
+    assert unknown == []
+
+
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_match(
     tmp_path: Path,
 ) -> None:
