@@ -262,3 +262,21 @@ def test_a_review_says_one_of_a_thing_in_the_singular(
     text = coach.report(coach.review(short_match("tute", seed=2), iterations=1), lang)
     assert all(w in text for w in one), text
     assert not any(w in text for w in many), text
+
+
+def test_the_example_of_the_coach_page_is_what_the_commands_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/coach.md's example: the match its command plays, reviewed as it says, begins with
+    the lines the page shows."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "coach.md").read_text(encoding="utf-8")
+    example = re.search(r"begins:\n\n```\n(.*?)\n  \.\.\.\n```", page, re.DOTALL)
+    assert example is not None
+    shown = example.group(1).splitlines()
+    assert "--seats\neasy,medium,medium,medium --seed 7 --record match.json`)" in page
+    path = tmp_path / "match.json"
+    args = ["pocha(players=4)", "--seats", "easy,medium,medium,medium", "--seed", "7"]
+    assert main(["play", *args, "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(path), "--seat", "0", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[: len(shown)] == shown

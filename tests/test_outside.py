@@ -838,3 +838,52 @@ def test_outside_bots_need_only_the_standard_library() -> None:
             if name.split(".")[0] not in STDLIB and name.split(".")[0] != "tapete"
         ]
         assert third_party == [], module
+
+
+SPY = """
+import subprocess, sys, threading
+log = open(sys.argv[1], "w", encoding="utf-8")
+bot = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def answers():
+    for line in bot.stdout:
+        log.write("< " + line)
+        log.flush()
+        sys.stdout.write(line)
+        sys.stdout.flush()
+told = threading.Thread(target=answers)
+told.start()
+for line in sys.stdin:
+    log.write("> " + line)
+    log.flush()
+    bot.stdin.write(line)
+    bot.stdin.flush()
+bot.stdin.close()
+told.join()
+"""
+
+
+def test_the_whole_match_of_the_protocol_page_is_what_the_bot_is_told(tmp_path: Path) -> None:
+    """docs/bot-protocol.md's transcript, line by line, as the example bot hears and answers it
+    in the match its command plays (a line the page cuts short with … holds what it shows)."""
+    page = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    section = page.split("## A whole match", 1)[1]
+    command = re.search(r"`tapete play (\"[^\"]+\") --seats '([^']+)' --seed (\d+)`", section)
+    transcript = re.search(r"```text\n(.*?)\n```", section, re.DOTALL)
+    assert command is not None and transcript is not None
+    spec, seats, seed = json.loads(command.group(1)), command.group(2), command.group(3)
+    assert seats.startswith('exec(cmd="python3 examples/first_legal_bot.py", ms=500),')
+    spy, log = tmp_path / "spy.py", tmp_path / "heard.txt"
+    spy.write_text(SPY, encoding="utf-8")
+    seat = exec_seat(sys.executable, spy, log, sys.executable, EXAMPLE, ms=500)
+    seats = seats.replace('exec(cmd="python3 examples/first_legal_bot.py", ms=500)', seat)
+    run = tapete_run("play", spec, "--seats", seats, "--seed", seed)
+    assert run.returncode == 0, run.stderr
+    heard = log.read_text(encoding="utf-8").splitlines()
+    shown = transcript.group(1).splitlines()
+    # The bot reads the start after its ready, as the page says: the order of those two lines
+    # between the pipes is the scheduler's.
+    assert sorted(heard[1:3]) == sorted(shown[1:3])
+    heard[1:3], shown[1:3] = shown[1:3], shown[1:3]
+    assert len(heard) == len(shown)
+    for said, written in zip(heard, shown, strict=True):
+        assert all(part.strip() in said for part in written.split("…")), (said, written)
