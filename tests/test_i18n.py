@@ -310,6 +310,13 @@ def test_every_bot_level_says_what_it_does_in_every_language() -> None:
     assert level_help("pt", 'exec(cmd="./mybot")') == ""
 
 
+def test_the_bots_page_gives_each_level_the_sentence_players_read() -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "bots.md"
+    table = page.read_text(encoding="utf-8").split("## How each level plays", 1)[1]
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+?) \|$", table.split("\n###", 1)[0], re.M))
+    assert rows == LEVEL_HELP
+
+
 def test_a_trick_bid_is_asked_for_not_bet_in_spanish_and_portuguese() -> None:
     """The buttons say "pedir" for a Pocha, Oh Hell or Pottle bid, while the game's summary,
     the refusals and the rule help said a bet ("apuestas exactas", "esa apuesta"): one thing,
