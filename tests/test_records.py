@@ -600,3 +600,24 @@ def test_a_seat_s_record_of_a_running_match_keeps_the_hash_but_not_the_salt() ->
     mine = record.redact(rec, 0)
     assert mine.seed is None and mine.seed_salt is None and mine.seed_hash == rec.seed_hash
     assert SALT not in record.dumps(mine)
+
+
+def test_the_notation_page_shows_the_fields_a_record_has() -> None:
+    """docs/notation.md's example record has the fields, in the order, that tapete writes."""
+    import re
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "notation.md").read_text("utf-8")
+    section = page.split("## The match record: `tapete-record/1`", 1)[1]
+    example = re.search(r"```json\n(.*?)```", section, re.DOTALL)
+    assert example is not None
+    shown = json.loads(example.group(1))
+    game = tapete.load("pocha(schedule=[1, 2])")
+    written = json.loads(record.dumps(play(game, ["random"] * 4, seed=7)[1]))
+    assert list(shown) == list(written) and list(shown["deals"][0]) == list(written["deals"][0])
+    assert list(shown["result"]) == list(written["result"])
+    assert [event["type"] for event in shown["deals"][0]["events"]] == ["trick", "score"]
+    for event in shown["deals"][0]["events"]:
+        told = next(e for e in written["deals"][0]["events"] if e["type"] == event["type"])
+        assert list(event) == list(told)
+    # A web table's record has two more, which the list below the example tells of.
+    assert "- `seed_hash` and `seed_salt` (optional; records of web tables)" in section
