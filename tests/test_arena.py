@@ -441,3 +441,21 @@ def test_a_huge_arena_starts_at_once_in_the_memory_of_a_small_one(workers: int) 
         tracemalloc.stop()
     assert time.perf_counter() - began < 30
     assert peak < 20_000_000, f"{peak / 1e6:.0f} MB"
+
+
+def test_the_table_the_bots_page_reads_is_the_one_the_arena_prints() -> None:
+    """docs/bots.md's "Reading the table": one-card Pocha, first between two randoms, 240
+    matches at the default seed; its title, rows and verdicts as the arena prints them."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text("utf-8")
+    section = page.split("### Reading the table", 1)[1]
+    block = re.search(r"```text\n(.*?)```", section, re.DOTALL)
+    assert block is not None
+    shown = [line.strip() for line in block.group(1).splitlines() if line.strip()]
+    assert shown[0] == "pocha(schedule=1): 240 matches, 20 duplicate groups"
+    result = arena.run(
+        "pocha(schedule=1)", ["random", FirstBot(), "random"], matches=240, workers=1
+    )
+    out = io.StringIO()
+    arena.report(result, Console(file=out, width=120))
+    printed = {line.strip() for line in out.getvalue().splitlines()}
+    assert [line for line in shown if line not in printed] == []
