@@ -70,3 +70,37 @@ def test_every_link_between_the_pages_finds_its_file_and_heading(page: Path) -> 
         if not target.exists() or (anchor and not (target.is_file() and anchor in anchors(target))):
             broken.append(link)
     assert broken == []
+
+
+def documented_names() -> dict[str, set[str]]:
+    """Each ``tapete.…`` name the pages show in code, with the pages that show it; not the files
+    named like the package (``tapete.db``, its ``tapete.db.lock``)."""
+    names: dict[str, set[str]] = {}
+    for page in PAGES:
+        for name in re.findall(r"`(tapete(?:\.\w+)+)", page.read_text(encoding="utf-8")):
+            if not name.startswith("tapete.db"):
+                names.setdefault(name, set()).add(page.relative_to(ROOT).as_posix())
+    return names
+
+
+def test_every_module_function_and_class_the_pages_name_is_there() -> None:
+    import importlib
+
+    names = documented_names()
+    assert len(names) > 50
+    missing = []
+    for name in sorted(names):
+        parts = name.split(".")
+        for split in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:split]))
+            except ModuleNotFoundError as exc:
+                if exc.name is not None and not exc.name.startswith("tapete"):
+                    pytest.skip(f"{name} needs {exc.name}, an extra not installed")
+                continue
+            break
+        for attribute in parts[split:]:
+            found = getattr(found, attribute, None)
+        if found is None:
+            missing.append((name, sorted(names[name])))
+    assert missing == []
