@@ -104,3 +104,17 @@ def test_every_module_function_and_class_the_pages_name_is_there() -> None:
         if found is None:
             missing.append((name, sorted(names[name])))
     assert missing == []
+
+
+def test_every_file_of_the_repository_the_pages_name_in_code_is_there() -> None:
+    """``tests/…``, ``src/…``, ``benchmarks/…``, ``examples/…`` and ``docs/…`` in code: not
+    patterns (``docs/rules/<game>.md``, ``*.jsonl``), which name no one file."""
+    named = re.compile(r"`((?:tests|src|benchmarks|examples|docs)/[\w./=-]+)`")
+    assert sum(len(named.findall(page.read_text(encoding="utf-8"))) for page in PAGES) > 50
+    missing = [
+        (page.relative_to(ROOT).as_posix(), path)
+        for page in PAGES
+        for path in named.findall(page.read_text(encoding="utf-8"))
+        if not (ROOT / path).exists()
+    ]
+    assert missing == []
