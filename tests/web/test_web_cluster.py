@@ -666,7 +666,10 @@ def test_workers_with_bot_processes_stop_on_sigterm_leaving_nothing_to_clean_up(
     port, log = free_port(), tmp_path / "server.log"
     shared = [*options(prefix), "--workers", "2", "--bot-processes", "2"]
     with process(port, pg_url, log, shared) as supervisor:
-        both_workers(Server(f"http://127.0.0.1:{port}", None, None))  # type: ignore[arg-type]
+        server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
+        both_workers(server)
+        # The host's two bot processes are shared by its two servers: one each, not two each.
+        assert {server.get("/api/health")["bots"]["processes"] for _ in range(20)} == {1}
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(60) == 0
     said = log.read_text()

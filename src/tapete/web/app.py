@@ -498,7 +498,8 @@ def serve(
                 "trusted_proxies": tuple(trusted_proxies),
                 "rate_limits": rate_limits,
                 "limits": limits,
-                "bot_processes": bot_processes,
+                # Each worker's share of the host's: a worker is told it is one of one.
+                "bot_processes": worker_bot_processes(bot_processes, sharing),
                 "sharing": dataclasses.replace(sharing, workers=1),
                 "review_iterations": review_iterations,
                 "review_processes": review_processes,
