@@ -98,6 +98,8 @@ def test_one_unreadable_file_is_told_in_every_language(tmp_path: Path) -> None:
         run(go(lang))
     assert said["en"].startswith("1 file could not be read")
     assert all("bad.json" in told for told in said.values())
+    # The command that says why of each file, and what to do with it.
+    assert all("(tapete records --plain " in told for told in said.values())
     assert len(set(said.values())) == 3, said
 
 

@@ -922,7 +922,7 @@ class RecordsScreen(Screen[None]):
 
 def unreadable_line(lang: str, paths: Sequence[Path], most: int = 10) -> str:
     """The foot of the records list: how many files of the folder could not be read, their
-    names (the first ``most``), and how to learn why."""
+    names (the first ``most``), and the command that says of each why, and what to do."""
     if not paths:
         return ""
     count = len(paths)
@@ -931,7 +931,7 @@ def unreadable_line(lang: str, paths: Sequence[Path], most: int = 10) -> str:
     names = ", ".join(path.name for path in paths[:most])
     if count > most:
         names += ", " + tr(lang, "and {n} more", n=count - most)
-    return f"{told}: {names} ({tr(lang, 'tapete replay FILE says why')})"
+    return f"{told}: {names} ({tr(lang, 'tapete records --plain says why and what to do')})"
 
 
 class SummaryScreen(ModalScreen[None]):
