@@ -1191,6 +1191,9 @@ def test_every_script_the_pages_run_is_there_and_takes_the_options_they_give_it(
             text=True,
             timeout=300,
         )
+        missing = re.search(r"No module named '(\w+)", told.stderr)
+        if told.returncode != 0 and missing and missing.group(1) != "tapete":
+            continue  # a script of an extra not installed here (the train extra's torch)
         assert told.returncode == 0, (script, told.stderr)
         taken = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", told.stdout))
         unknown += [(script, f"{option} ({page})") for page, option in given if option not in taken]
