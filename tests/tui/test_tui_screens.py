@@ -622,6 +622,37 @@ def test_f1_in_a_replay_shows_how_to_play_the_replayed_game(tmp_path: Path) -> N
     run(go())
 
 
+@pytest.mark.parametrize(
+    ("spec", "lang", "said"),
+    [
+        (
+            "truco(target=6, deck=clean)",
+            "en",
+            "At this table: Truco — deck: clean, points to win: 6",
+        ),
+        ("pocha(dealer_hook=false)", "es", "En esta mesa: Pocha — gancho del que reparte: no"),
+        ("oh_hell", "pt", "Nesta mesa: Oh Hell, com as opções padrão"),
+    ],
+)
+def test_f1_at_the_table_says_first_which_options_the_match_is_played_under(
+    spec: str, lang: str, said: str, tmp_path: Path
+) -> None:
+    """The how-to page tells a game's default rules: a match set up with others (a target of
+    6, no hook) said nowhere on the screen that it was, and a player learned it by losing."""
+
+    async def go() -> None:
+        seats = ["human"] + ["easy"] * (tapete.load(spec).players - 1)
+        app = make_app(spec, seats, 1, tmp_path, lang=lang)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert text_of(app.screen.query_one("#rules-in-force")) == said
+
+    run(go())
+
+
 # --- wording ----------------------------------------------------------------------------------
 
 

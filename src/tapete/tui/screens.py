@@ -25,7 +25,7 @@ from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
 from tapete.narrate import action_label, reason_words
-from tapete.present import game_deck
+from tapete.present import game_deck, game_title, game_words
 from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
@@ -49,6 +49,7 @@ from tapete.tui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from tapete.game import Game
     from tapete.tui.app import TapeteApp
 
 __all__ = ["RecordsScreen", "ReplayScreen", "RulesScreen", "SummaryScreen", "TableScreen"]
@@ -144,7 +145,8 @@ class SceneScreen(Screen[None]):
         self.tapete.toggle_contrast()
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.game_page(), self.game_name(), self.key_help()))
+        rules = RulesScreen(self.game_page(), self.game_name(), self.key_help(), self.played())
+        self.app.push_screen(rules)
 
     def key_help(self) -> RichTable | None:
         """The keys of this screen, said in full above the rules (F1 or ?); None: the bar at
@@ -155,6 +157,10 @@ class SceneScreen(Screen[None]):
         raise NotImplementedError
 
     def game_name(self) -> str:
+        raise NotImplementedError
+
+    def played(self) -> Game[Any, Any]:
+        """The game on this screen, with the options it is played under."""
         raise NotImplementedError
 
     def table_widgets(self) -> ComposeResult:
@@ -275,6 +281,9 @@ class TableScreen(SceneScreen):
 
     def game_name(self) -> str:
         return self.session.game.name
+
+    def played(self) -> Game[Any, Any]:
+        return self.session.game
 
     def key_help(self) -> RichTable:
         """Every key of the table, those the bar at its foot leaves out among them (the arrows,
@@ -737,6 +746,9 @@ class ReplayScreen(SceneScreen):
     def game_name(self) -> str:
         return self.replay.game.name
 
+    def played(self) -> Game[Any, Any]:
+        return self.replay.game
+
     def redraw(self) -> None:
         self.scene = self.replay.scene(self.lang)
 
@@ -779,15 +791,23 @@ class RulesScreen(Screen[None]):
     """How to play the game, in the player's language (``tapete.howto``); ``f`` swaps it for the
     full rules page as implemented (``docs/rules/<game>.<lang>.md``; in English where that
     language has none, and then a note says so, with the game's summary in that language) and
-    back."""
+    back. Opened from a table or a replay, it says first which options that match is played
+    under: the how-to page tells the game's defaults."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f1", "app.pop_screen", "close"),
         Binding("f", "full", "full rules"),
     ]
 
-    def __init__(self, page: str, game: str | None = None, keys: RichTable | None = None) -> None:
+    def __init__(
+        self,
+        page: str,
+        game: str | None = None,
+        keys: RichTable | None = None,
+        played: Game[Any, Any] | None = None,
+    ) -> None:
         super().__init__()
+        self.played = played  # the match's game, its options in force
         self.page = page  # the rules module: oh_hell's page is pocha's
         self.game = game
         self.keys = keys  # the keys of the screen it was opened from, listed before the rules
@@ -818,11 +838,26 @@ class RulesScreen(Screen[None]):
         )
         return Text(line, style="italic")
 
+    def in_force(self) -> Text:
+        """The rules of the match this page was opened from: the game and each option set off
+        its default, as the lobby names them; or that it is played by the rules below."""
+        lang, game = self.lang(), self.played
+        assert game is not None
+        if game.changes:
+            line = tr(lang, "At this table: {game}", game=game_words(lang, game))
+        else:
+            line = tr(
+                lang, "At this table: {game}, with its standard options", game=game_title(game)
+            )
+        return Text(line, style="bold")
+
     def compose(self) -> ComposeResult:
         yield Static(self.note(), id="rules-note")
         with VerticalScroll(id="rules"):
             if self.keys is not None:
                 yield Static(self.keys, id="rules-key-list")
+            if self.played is not None:
+                yield Static(self.in_force(), id="rules-in-force")
             yield Markdown(self.text(), id="rules-page")
         yield Static(id="rules-keys")
 
