@@ -51,6 +51,7 @@ __all__ = [
     "game_words",
     "glyph_text",
     "notation_label",
+    "option_lines",
     "option_words",
     "present",
     "raise_call",
@@ -1073,11 +1074,22 @@ def game_words(lang: str, game: Game[Any, Any]) -> str:
     >>> game_words("en", tapete.load("oh_hell"))
     'Oh Hell'
     """
-    options = [
+    options = option_lines(lang, game)
+    return " — ".join([game_title(game), ", ".join(options)] if options else [game_title(game)])
+
+
+def option_lines(lang: str, game: Game[Any, Any]) -> list[str]:
+    """Each option of ``game`` that differs from its defaults, by the lobby's label and with the
+    value as the lobby writes it: what a table says its rules are, beside its game's name.
+
+    >>> import tapete
+    >>> option_lines("en", tapete.load("truco(target=6)"))
+    ['points to win: 6']
+    """
+    return [
         f"{option_words(lang, name)['label']}: {_value_words(lang, value)}"
         for name, value in game.changes.items()
     ]
-    return " — ".join([game_title(game), ", ".join(options)] if options else [game_title(game)])
 
 
 def _value_words(lang: str, value: object) -> str:

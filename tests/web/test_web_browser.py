@@ -3085,3 +3085,48 @@ def test_a_seat_token_the_table_does_not_take_is_told_in_spanish(
     assert p.evaluate(f"localStorage.getItem('tapete:token:{made['code']}')") is None
     p.context.close()
     assert ERRORS == [], ERRORS
+
+
+def test_a_table_made_with_options_keeps_them_in_sight_for_its_players_and_watchers(
+    browser: Any, server: Server
+) -> None:
+    """Truco to 6 with the clean deck, made in the lobby's form: once the match started, its
+    title told the hand and nothing on the page said which rules were in force, to the host
+    or to a friend who came to watch. The line stays until the match is over."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.select_option('select[name="game"]', "truco")
+    p.click("#params summary")
+    p.fill('input[name="p:target"]', "6")
+    p.fill('input[name="p:deck"]', "clean")
+    p.select_option('select[name="seat1"]', "bot:random")
+    p.click("#table-options summary")
+    p.fill('input[name="bot_delay"]', "0")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    assert p.locator(".in-force").is_hidden()  # the waiting room's title says them
+    assert p.locator(".title").inner_text() == "Truco — deck: clean, points to win: 6"
+    code = p.url.rsplit("/", 1)[-1]
+    p.click(".waiting .start")
+    p.wait_for_selector(".in-force:not([hidden])")
+    said = "Rules at this table: deck: clean, points to win: 6"
+    assert p.locator(".in-force").inner_text() == said
+    watcher = browser.new_context(locale="es-ES").new_page()
+    watcher.goto(f"{server.url}/t/{code}")
+    watcher.wait_for_selector(".in-force:not([hidden])")
+    assert watcher.locator(".in-force").inner_text() == (
+        "Reglas en esta mesa: baraja: clean, puntos para ganar: 6"
+    )
+    watcher.context.close()
+    play_until(p, ".summary:not([hidden])", random.Random(2))
+    assert p.locator(".in-force").inner_text() == said
+    # played to 6, not 12: the loser ends below 6, and the winner's last hand took him past it
+    room = server.app.state.rooms.get(code)
+    assert room is not None and room.game.params.target == 6
+    assert min(room.state.scores) < 6 <= max(room.state.scores)
+    context.close()
+    assert errors == [], errors

@@ -38,6 +38,7 @@ UI = (
     "Seats",
     "Rule options",
     "Table options",
+    "Rules at this table: {rules}",
     "listed in the lobby",
     "turn timer (seconds, 0: none)",
     "seconds before a bot stands in for a player who left",

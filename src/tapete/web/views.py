@@ -16,7 +16,7 @@ import orjson
 
 from tapete.i18n import rule_text
 from tapete.narrate import line, seat_name
-from tapete.present import actions, forbidden_bids, present, refused_cards
+from tapete.present import actions, forbidden_bids, option_lines, present, refused_cards
 from tapete.web.strings import game_words
 
 if TYPE_CHECKING:
@@ -92,6 +92,8 @@ class Broadcast:
             "game": room.game.name,
             "spec": t.spec,
             "title": game_words(conn.lang, room.game),  # the spec in words, in the language
+            # Its options set off their defaults, for the table to keep in sight once it starts.
+            "rules": option_lines(conn.lang, room.game),
             "players": room.game.players,
             "seats": [
                 {

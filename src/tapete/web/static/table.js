@@ -86,6 +86,7 @@ export class TableView {
         <span class="status"></span>
         <span class="timer" aria-live="off"></span>
       </div>
+      <p class="in-force" hidden></p>
       <div class="layout">
         <div class="board">
           <div class="facts">
@@ -243,6 +244,12 @@ export class TableView {
     // The start hides the waiting room: whoever pressed it by keyboard is taken to the hand.
     if (msg.started && !waiting.hidden && waiting.contains(document.activeElement)) this.refocus = true;
     waiting.hidden = msg.started;
+    // The waiting room's title names the options set off their defaults; once the match starts
+    // the title tells the hand, and this line keeps them in sight for whoever joins or watches.
+    const rules = msg.rules || [];
+    const inForce = this.$(".in-force");
+    inForce.hidden = !msg.started || !rules.length;
+    inForce.textContent = t("Rules at this table: {rules}", { rules: rules.join(", ") });
     if (!msg.started) {
       this.$(".title").textContent = msg.title;
       this.$(".status").textContent = t(msg.host ? "start the match when everyone is seated" : "waiting for the host to start");
