@@ -531,6 +531,18 @@ def _holding(*files: str | Path | None) -> Iterator[None]:
             taken.release()
 
 
+def _choose_and_play(args: argparse.Namespace) -> int:
+    """``tapete play`` alone at a terminal: the new match screen asks for the game, its options
+    and the seats, then opens the table (``--seed`` and ``--record`` hold for that match)."""
+    from tapete.tui import NewMatch, TapeteApp
+
+    path = _out_path("--record", args.record) if args.record is not None else None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    app = TapeteApp(new_match=NewMatch(seed, record_path=path), lang=args.lang)
+    app.run()
+    return app.return_code or 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as holding:  # the files the match is played on in, released
         return _play(args, holding)
@@ -541,9 +553,11 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
         raise SpecError("give a game to play, or --resume FILE to go on with one; not both")
     if args.resume and args.seed is not None:
         raise SpecError("--seed: a resumed match keeps the seed of its record")
-    if not (args.resume or args.game):
-        raise SpecError("give a game to play (tapete games lists them), or --resume FILE")
     lang = _language(args)
+    if not (args.resume or args.game):
+        if args.seats is None and _terminal_app(args.plain, lang):
+            return _choose_and_play(args)
+        raise SpecError("give a game to play (tapete games lists them), or --resume FILE")
     resumed, game, notice = (
         _to_resume(args.resume, lang) if args.resume else (None, load(args.game), None)
     )
@@ -1221,7 +1235,12 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"bot levels, for --seats:\n{levels}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", nargs="?", help='a game spec, e.g. pocha or "pocha(players=3)"')
+    p.add_argument(
+        "game",
+        nargs="?",
+        help='a game spec, e.g. pocha or "pocha(players=3)" (none: choose the game, its options'
+        " and the seats on the terminal's new match screen)",
+    )
     p.add_argument(
         "--seats",
         help="comma-separated: human, a bot level (random, easy, medium, hard, expert; "

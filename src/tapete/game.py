@@ -81,6 +81,7 @@ __all__ = [
     "count_in",
     "deal_as_seen",
     "deck_problem",
+    "form_spec",
     "format_spec",
     "mypyc_attr",
     "param_value",
@@ -1171,3 +1172,51 @@ def _has_type(value: object, kind: object) -> bool:
     if typing.get_origin(kind) is tuple:
         return isinstance(value, tuple) and all(_has_type(v, int) for v in value)
     return False
+
+
+MAX_PARAMS = 40  # rule options a table may set (a game has about 20)
+MAX_VALUE = 600  # characters of one option's value (a 100-hand schedule is about 400)
+
+
+def form_spec(game: str, params: Mapping[str, str | int | bool]) -> str:
+    """A spec from a game's name and the values of a form's fields (the lobby's, the terminal's
+    new match): each value is read as a spec writes it (``[1, 2]``, true), an empty one is the
+    default, and a value that is not one spec value is refused naming its field.
+
+    >>> form_spec("pocha", {"players": "3", "schedule": "[1, 2]", "dealer_hook": False})
+    'pocha(players=3, schedule=[1, 2], dealer_hook=false)'
+    >>> form_spec("pocha", {"players": "3, deck=48"})
+    Traceback (most recent call last):
+    tapete.errors.SpecError: players: '3, deck=48' is not one value
+    """
+    name, given = parse_spec(game)
+    if given:
+        raise SpecError("give parameters in params, not in the game name")
+    parsed: dict[str, Any] = {}
+    if len(params) > MAX_PARAMS:
+        raise SpecError("a table takes at most {most} rule options", most=MAX_PARAMS)
+    for key, value in params.items():
+        if not key.isidentifier() or len(key) > MAX_VALUE:
+            raise SpecError("{name} is not a parameter name", name=repr(key[:MAX_VALUE]))
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+        if len(text) > MAX_VALUE:  # read before the rules judge it: keep the reading small
+            raise SpecError(
+                "{name}: a value is at most {most} characters", param=key, name=key, most=MAX_VALUE
+            )
+        if not text:
+            continue
+        try:
+            _, one = parse_spec(f"x({key}={text})")
+        except SpecError:
+            raise SpecError(
+                "{name}: {value} is not a value: a number, a word or [1, 2]",
+                param=key,
+                name=key,
+                value=repr(text),
+            ) from None
+        if list(one) != [key]:  # "3, deck=48" would set a second parameter
+            raise SpecError(
+                "{name}: {value} is not one value", param=key, name=key, value=repr(text)
+            )
+        parsed.update(one)
+    return format_spec(name, parsed)

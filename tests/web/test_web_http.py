@@ -15,9 +15,9 @@ import pytest
 
 import tapete
 from tapete import howto
+from tapete.game import form_spec
 from tapete.i18n import catalog
 from tapete.web import strings
-from tapete.web.api import _spec
 from webclient import Server
 
 STATIC = Path(strings.__file__).parent / "static"
@@ -200,7 +200,7 @@ def test_create_checks_the_game_and_its_seats(server: Server) -> None:
     assert status(server, "/api/tables", {"game": "pocha", "standby": "genius"}) == 400
     made = server.create("pocha", params={"players": 3, "deck": 48})
     assert made["spec"] == "pocha(players=3, deck=48)" and made["seat"] == 0
-    assert _spec("pocha", {"schedule": "[1, 2]", "dealer_hook": False}) == (
+    assert form_spec("pocha", {"schedule": "[1, 2]", "dealer_hook": False}) == (
         "pocha(schedule=[1, 2], dealer_hook=false)"
     )
 
@@ -227,9 +227,9 @@ def test_table_forms_that_could_harm_the_server_are_refused_and_make_nothing(
         assert status(server, "/api/tables", {"game": game, "params": params}) == 400, params
     assert len(server.listed()) == before
     with pytest.raises(tapete.SpecError, match="players: '3, deck=48' is not one value"):
-        _spec("pocha", {"players": "3, deck=48"})
+        form_spec("pocha", {"players": "3, deck=48"})
     with pytest.raises(tapete.SpecError, match=r"schedule: '\[1, 2' is not a value: a number"):
-        _spec("pocha", {"schedule": "[1, 2"})  # named by the field, not by a made-up spec
+        form_spec("pocha", {"schedule": "[1, 2"})  # named by the field, not by a made-up spec
 
 
 @pytest.mark.parametrize(

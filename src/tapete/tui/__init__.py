@@ -1,6 +1,7 @@
 """tapete at the terminal: a Textual app to play any game against bots and replay records.
 
-``tapete play GAME --seats human,...`` opens the table when a seat is human; ``tapete replay
+``tapete play GAME --seats human,...`` opens the table when a seat is human, ``tapete play`` alone
+first asks which game, with which options and seats; ``tapete replay
 FILE`` steps through a record with every hand open. The app draws the presenter's tables
 (``tapete.present``) and never reads game truth beyond the views; ``tapete.tui.session`` holds
 the match as a list of steps, which makes undo a matter of dropping the last ones.
@@ -11,6 +12,6 @@ loads it.
 
 from __future__ import annotations
 
-from tapete.tui.app import PlayConfig, TapeteApp
+from tapete.tui.app import NewMatch, PlayConfig, TapeteApp
 
-__all__ = ["PlayConfig", "TapeteApp"]
+__all__ = ["NewMatch", "PlayConfig", "TapeteApp"]

@@ -24,7 +24,7 @@ from tapete.tui.session import SPEEDS, Replay, Session, Settings
 if TYPE_CHECKING:
     from tapete.tui.screens import TableScreen
 
-__all__ = ["PlayConfig", "TapeteApp", "Written"]
+__all__ = ["NewMatch", "PlayConfig", "TapeteApp", "Written"]
 
 FELT = Theme(
     name="tapete",
@@ -84,6 +84,16 @@ class PlayConfig:
 
 
 @dataclass(frozen=True)
+class NewMatch:
+    """A match the person chooses at the terminal (``tapete play`` with no game): its seed and
+    where to write its record, as ``--seed`` and ``--record`` gave them; the game, its options
+    and the seats come from the new match screen."""
+
+    seed: int
+    record_path: Path | None = None
+
+
+@dataclass(frozen=True)
 class Written:
     """Where a match was written: its file in the records folder (None: not there), the
     ``--record`` file (None: not asked for, or not written), and each place a write failed,
@@ -95,8 +105,8 @@ class Written:
 
 
 class TapeteApp(App[None]):
-    """tapete at the terminal: play a match (``play``), step through a record (``replay``), or
-    browse the saved matches (neither)."""
+    """tapete at the terminal: play a match (``play``), choose one to play (``new_match``), step
+    through a record (``replay``), or browse the saved matches (none of them)."""
 
     CSS_PATH = "tapete.tcss"
     TITLE = "tapete"
@@ -105,6 +115,7 @@ class TapeteApp(App[None]):
         self,
         *,
         play: PlayConfig | None = None,
+        new_match: NewMatch | None = None,
         replay: Record | None = None,
         data: Path | None = None,
         lang: str | None = None,
@@ -113,6 +124,7 @@ class TapeteApp(App[None]):
     ) -> None:
         super().__init__()
         self.play_config = play
+        self.new_match = new_match  # no match given: the person chooses one (setup.py)
         self.replay_record = replay
         self.data = data if data is not None else records.data_dir()
         saved = records.load_settings(self.data)
@@ -129,38 +141,50 @@ class TapeteApp(App[None]):
         return self.data / "records"
 
     def on_mount(self) -> None:
-        from tapete.tui.screens import RecordsScreen, ReplayScreen, TableScreen
+        from tapete.tui.screens import RecordsScreen, ReplayScreen
 
         self.register_theme(FELT)
         self.register_theme(CONTRAST)
         self.apply_theme()
         if self.play_config is not None:
-            config = self.play_config
-            table = TableScreen(config.session())
-            resumed = config.resume
-            source = config.resume_file or config.record_file
-            held = None if resumed is None else records.holding(self.records_dir, resumed, source)
-            if not self.hold_files(config.resume_file, config.record_file, held):
-                return
-            if held is not None:
-                # The save it goes on from is written over as it is played, then at its end:
-                # the match stays one file, and one entry of the records list.
-                table.kept, table.saved_before, table.written = held, resumed, resumed
-                if config.record_file is not None and records.same_file(config.record_file, held):
-                    # Resumed from that save itself: written once a move, as the save it is.
-                    self.play_config = config = replace(config, record_path=None)
-            copy = config.record_file
-            if resumed is not None and copy is not None and records.holds(copy, resumed):
-                # The record it was resumed from (or --record naming a copy of it): quitting
-                # without saving puts it back as it was.
-                table.copy_before = resumed
-            self.push_screen(table)
-            if self.play_config.notice is not None:
-                self.notify(self.play_config.notice, severity="warning", timeout=30)
+            self.open_table()
+        elif self.new_match is not None:
+            from tapete.tui.setup import NewMatchScreen
+
+            self.push_screen(NewMatchScreen(self.new_match))
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
         else:
             self.push_screen(RecordsScreen())
+
+    def open_table(self) -> None:
+        """Open the table of the match ``play_config`` names (given, or chosen on the new
+        match screen), holding the files it is played on in first."""
+        from tapete.tui.screens import TableScreen
+
+        config = self.play_config
+        assert config is not None
+        table = TableScreen(config.session())
+        resumed = config.resume
+        source = config.resume_file or config.record_file
+        held = None if resumed is None else records.holding(self.records_dir, resumed, source)
+        if not self.hold_files(config.resume_file, config.record_file, held):
+            return
+        if held is not None:
+            # The save it goes on from is written over as it is played, then at its end:
+            # the match stays one file, and one entry of the records list.
+            table.kept, table.saved_before, table.written = held, resumed, resumed
+            if config.record_file is not None and records.same_file(config.record_file, held):
+                # Resumed from that save itself: written once a move, as the save it is.
+                self.play_config = config = replace(config, record_path=None)
+        copy = config.record_file
+        if resumed is not None and copy is not None and records.holds(copy, resumed):
+            # The record it was resumed from (or --record naming a copy of it): quitting
+            # without saving puts it back as it was.
+            table.copy_before = resumed
+        self.push_screen(table)
+        if config.notice is not None:
+            self.notify(config.notice, severity="warning", timeout=30)
 
     def hold_files(self, *files: Path | None) -> bool:
         """Hold each file a match is played on in (``tapete.record.hold``) before its table

@@ -27,7 +27,7 @@ from starlette.types import Scope
 
 from tapete import bots, howto
 from tapete.errors import IllegalActionError, SpecError
-from tapete.game import format_spec, parse_spec
+from tapete.game import form_spec
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
 from tapete.narrate import seat_name
@@ -268,43 +268,7 @@ def _person_name(name: str, seats: int) -> str:
     return cleaned
 
 
-MAX_PARAMS = 40  # rule options a table may set (a game has about 20)
-MAX_VALUE = 600  # characters of one option's value (a 100-hand schedule is about 400)
-
-
-def _spec(game: str, params: Mapping[str, str | int | bool]) -> str:
-    """A spec from a name and form values; values are read as spec values (``[1, 2]``, true)."""
-    name, given = parse_spec(game)
-    if given:
-        raise SpecError("give parameters in params, not in the game name")
-    parsed: dict[str, Any] = {}
-    if len(params) > MAX_PARAMS:
-        raise SpecError("a table takes at most {most} rule options", most=MAX_PARAMS)
-    for key, value in params.items():
-        if not key.isidentifier() or len(key) > MAX_VALUE:
-            raise SpecError("{name} is not a parameter name", name=repr(key[:MAX_VALUE]))
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
-        if len(text) > MAX_VALUE:  # read before the rules judge it: keep the reading small
-            raise SpecError(
-                "{name}: a value is at most {most} characters", param=key, name=key, most=MAX_VALUE
-            )
-        if not text:
-            continue
-        try:
-            _, one = parse_spec(f"x({key}={text})")
-        except SpecError:
-            raise SpecError(
-                "{name}: {value} is not a value: a number, a word or [1, 2]",
-                param=key,
-                name=key,
-                value=repr(text),
-            ) from None
-        if list(one) != [key]:  # "3, deck=48" would set a second parameter
-            raise SpecError(
-                "{name}: {value} is not one value", param=key, name=key, value=repr(text)
-            )
-        parsed.update(one)
-    return format_spec(name, parsed)
+# A form's options read as a spec (``tapete.game.form_spec``): shared with the terminal's.
 
 
 def _games() -> list[dict[str, Any]]:
@@ -749,7 +713,7 @@ async def api_create(
     await _limit("tables", request, count=False)
     await _rooms(request).expire()
     try:
-        spec = _spec(body.game, body.params)
+        spec = form_spec(body.game, body.params)
         game = load(spec)
         if getattr(game.params, "max_rounds", "") is None:  # Poch's "no cap"
             raise SpecError(
