@@ -1723,3 +1723,55 @@ def test_a_match_told_line_by_line_says_its_heading_and_bots_in_the_tables_langu
     tapete("play", "pocha(players=3, schedule=[1])", *seats, "--plain", stdin="bid 0\n")
     told = tapete("replay", str(left), "--plain", "--lang", "es").stdout.splitlines()[0]
     assert told.endswith("semilla 1  0: tú (humano), 1: medio (1) (medio), 2: fácil (2) (fácil)")
+
+
+def test_play_with_no_game_at_a_terminal_asks_for_one_and_without_a_terminal_says_to_name_it(
+    tmp_path: Path,
+) -> None:
+    """``tapete play`` alone refused to start ("give a game to play") even at a terminal: there
+    it now opens the new match screen (^Q leaves it); a script, with no terminal to draw
+    the screen on, is still told to name a game."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 34, 100, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "TAPETE_DATA": str(tmp_path)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", "play", "--lang", "en"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+    ) as child:
+        os.close(follower)
+        said = b""
+        # Read until the screen shows its title; a bounded wait (a safety net, not a measure of
+        # speed), the child ended after it whatever happened.
+        while b"New match" not in said and select.select([leader], [], [], 60)[0]:
+            try:
+                said += os.read(leader, 65536)
+            except OSError:
+                break
+        shown = b"New match" in said
+        if shown:
+            os.write(leader, b"\x11")  # ^Q: quit
+        # Drained until the app has left its screen and closed the terminal.
+        while child.poll() is None and select.select([leader], [], [], 60)[0]:
+            try:
+                if not os.read(leader, 65536):
+                    break
+            except OSError:
+                break
+        if child.poll() is None:
+            child.kill()
+        code = child.wait()
+    os.close(leader)
+    assert shown, said[-2000:]
+    assert code == 0
+    refused = tapete("play")
+    assert refused.returncode == 2
+    assert "give a game to play (tapete games lists them), or --resume FILE" in refused.stderr
