@@ -144,3 +144,27 @@ def test_the_seats_follow_the_players_field_and_a_friend_may_share_the_terminal(
             assert table.session.kinds == ["human", "easy", "human", "easy", "hard"]
 
     asyncio.run(go())
+
+
+def test_two_options_refused_together_are_named_and_the_first_gets_the_cursor(
+    tmp_path: Path,
+) -> None:
+    """Suits and ranks, judged together ("suits/ranks"), are no one field: both are named by
+    their labels and the cursor goes to the first."""
+
+    async def go() -> None:
+        app = new_match_app(tmp_path)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            await type_into(pilot, "suits", "3")
+            app.screen.query_one("#setup-game").focus()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
+            assert text_of(app.screen.query_one("#setup-error")) == (
+                "suits / ranks: suits/ranks=[3, 13] is not accepted: suits and ranks shape the"
+                " French deck only (deck=french)"
+            )
+            assert app.focused is app.screen.query_one("#opt-suits")
+
+    asyncio.run(go())

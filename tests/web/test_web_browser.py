@@ -3130,3 +3130,31 @@ def test_a_table_made_with_options_keeps_them_in_sight_for_its_players_and_watch
     assert min(room.state.scores) < 6 <= max(room.state.scores)
     context.close()
     assert errors == [], errors
+
+
+def test_two_options_refused_together_are_both_pointed_at_and_named(
+    browser: Any, server: Server
+) -> None:
+    """Pocha's suits and ranks shape the French deck only: the refusal names them together
+    ("suits/ranks"), which is no field, and the form pointed at nothing and named the pair by
+    its code name. Both fields are marked now, the first focused, each named by its label."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-US")
+    p = context.new_page()
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.select_option('select[name="game"]', "pocha")
+    p.click("#params summary")
+    p.fill('input[name="p:suits"]', "3")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector("#toast.shown")
+    for name in ("suits", "ranks"):
+        assert p.locator(f'input[name="p:{name}"]').get_attribute("aria-invalid") == "true"
+    assert p.locator('input[name="p:suits"]').evaluate("el => el === document.activeElement")
+    assert p.locator("#toast").inner_text() == (
+        "suits / ranks: suits/ranks=[3, 13] is not accepted: suits and ranks shape the French"
+        " deck only (deck=french)"
+    )
+    p.fill('input[name="p:suits"]', "4")
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")
+    context.close()

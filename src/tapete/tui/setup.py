@@ -216,13 +216,15 @@ class NewMatchScreen(Screen[None]):
         self.tapete.open_table()
 
     def refused(self, exc: SpecError) -> None:
-        """Say why, in the screen's language, and put the cursor on the option refused."""
+        """Say why, in the screen's language, and put the cursor on the option refused (the
+        first of two judged together, as suits/ranks)."""
         said = error_text(self.lang, exc)
-        field = self.query(f"#opt-{exc.param}") if exc.param else None
-        if field:
-            label = option_words(self.lang, str(exc.param))["label"]
-            self.say(f"{label}: {said}")
-            field.first().focus()
-            field.first().scroll_visible()
-        else:
+        names = [n for n in (exc.param or "").split("/") if n in dict(_options(self.game))]
+        if not names:
             self.say(said)
+            return
+        label = " / ".join(option_words(self.lang, name)["label"] for name in names)
+        self.say(f"{label}: {said}")
+        field = self.query_one(f"#opt-{names[0]}")
+        field.focus()
+        field.scroll_visible()

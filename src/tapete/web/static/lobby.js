@@ -258,16 +258,19 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
     });
     const answer = await answerOf(response);
     if (!response.ok) {
-      const field = answer.param && params.querySelector(`[name="p:${CSS.escape(answer.param)}"]`);
-      if (field) {
+      // Two options judged together are named as one, "suits/ranks": each is a field.
+      const named = typeof answer.param === "string" ? answer.param.split("/") : [];
+      const fields = named.map((p) => params.querySelector(`[name="p:${CSS.escape(p)}"]`)).filter(Boolean);
+      if (fields.length) {
         // The rules refused one option: it is pointed at, named as its field is, and the
         // server says why in the page's language (what the option accepts); its help line
         // stays in the toast's tooltip.
         root.querySelector("#params").open = true;
-        field.setAttribute("aria-invalid", "true");
-        field.focus();
-        const words = optionWords(answer.param);
-        toast(`${words.label}: ${refusal(response, answer)}`, { help: words.help, ...refusalCode(response, answer) });
+        for (const field of fields) field.setAttribute("aria-invalid", "true");
+        fields[0].focus();
+        const words = named.map((p) => optionWords(p));
+        const label = words.map((w) => w.label).join(" / ");
+        toast(`${label}: ${refusal(response, answer)}`, { help: words[0].help, ...refusalCode(response, answer) });
         return;
       }
       toast(refusal(response, answer) || t("Check the options"), refusalCode(response, answer));
