@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Input, Select
+from textual.widgets import Checkbox, Input, Markdown, Select
 
 from tapete.tui import NewMatch, TapeteApp
 from tapete.tui.screens import SummaryScreen, TableScreen
@@ -166,5 +166,25 @@ def test_two_options_refused_together_are_named_and_the_first_gets_the_cursor(
                 " French deck only (deck=french)"
             )
             assert app.focused is app.screen.query_one("#opt-suits")
+
+    asyncio.run(go())
+
+
+def test_f1_on_the_new_match_screen_shows_how_to_play_the_game_chosen(tmp_path: Path) -> None:
+    from tapete import howto
+    from tapete.tui.screens import RulesScreen
+
+    async def go() -> None:
+        app = new_match_app(tmp_path, lang="pt")
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            await choose_game(pilot, "tute")
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert app.screen.query_one("#rules-page", Markdown).source == howto.page("tute", "pt")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
 
     asyncio.run(go())

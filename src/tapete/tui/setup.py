@@ -58,6 +58,7 @@ class NewMatchScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "start"),
+        Binding("f1", "rules", "rules"),
         Binding("escape", "app.quit", "quit"),
     ]
 
@@ -93,7 +94,7 @@ class NewMatchScreen(Screen[None]):
             yield Button(tr(lang, "Start"), id="setup-start", variant="primary")
             yield Static(
                 f"[b]^S[/b] {tr(lang, 'start')}   [b]tab[/b] {tr(lang, 'next field')}"
-                f"   [b]esc[/b] {tr(lang, 'quit')}"
+                f"   [b]F1[/b] {tr(lang, 'rules')}   [b]esc[/b] {tr(lang, 'quit')}"
             )
 
     def _game_line(self, name: str) -> str:
@@ -201,6 +202,13 @@ class NewMatchScreen(Screen[None]):
     @on(Button.Pressed, "#setup-start")
     def start_pressed(self) -> None:
         self.action_start()
+
+    def action_rules(self) -> None:
+        """How to play the game chosen, as at its table (F1)."""
+        from tapete.tui.screens import RulesScreen
+
+        page = ENTRIES[self.game.name].module.rsplit(".", 1)[-1]
+        self.app.push_screen(RulesScreen(page, self.game.name))
 
     def action_start(self) -> None:
         from tapete.tui.app import PlayConfig
