@@ -1384,6 +1384,9 @@ def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
         assert not any("_" in t.split(" [")[0] for t in texts if t), texts
         assert p.locator("#params label.option .help").count() == labels.count()
         assert p.locator('#params label.option[title="dealer_hook"] input').count() == 1
+        # each help line starts with the option's name as the rules page and a spec write it
+        help_line = p.locator('#params label.option[title="dealer_hook"] .help').inner_text()
+        assert help_line.startswith("dealer_hook: " + ("el " if lang == "es" else "quem "))
         p.click("#params summary")
     # The rules page opens with how to play in the chosen language; its button shows the full
     # rules in that language, and goes back.

@@ -153,7 +153,10 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       .map((p) => {
         const id = `p:${p.name}`;
         const words = optionWords(p.name);
-        const help = words.help ? `<small class="help">${escapeHtml(words.help)}</small>` : "";
+        // The option's name as a spec writes it (the rules pages and the command line do), then
+        // what it does: the same words as the terminal's new match screen.
+        const said = words.help ? `: ${escapeHtml(words.help)}` : "";
+        const help = `<small class="help"><code>${escapeHtml(p.name)}</code>${said}</small>`;
         const title = `title="${escapeHtml(p.name)}"`;
         if (typeof p.default === "boolean") {
           return `<label class="option" ${title}><span><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}"> ${escapeHtml(words.label)}</span>${help}</label>`;
