@@ -1206,6 +1206,7 @@ class _Parser(argparse.ArgumentParser):
 
 FIRST_STEPS = """first steps:
   tapete play pocha                 a match at the terminal, you against three easy bots
+  tapete play                       choose the game, its options and the seats first
   tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
   tapete COMMAND --help             what a command takes"""
