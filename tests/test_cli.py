@@ -1775,3 +1775,13 @@ def test_play_with_no_game_at_a_terminal_asks_for_one_and_without_a_terminal_say
     refused = tapete("play")
     assert refused.returncode == 2
     assert "give a game to play (tapete games lists them), or --resume FILE" in refused.stderr
+
+
+def test_rules_of_a_spec_with_options_says_them_before_the_page_of_defaults() -> None:
+    """``tapete rules "truco(target=6)"`` printed the page of the defaults (to 12) and nothing
+    of the 6 asked for."""
+    told = tapete("rules", "truco(target=6, deck=clean)", "--lang", "es")
+    first, blank, title = told.stdout.splitlines()[:3]
+    assert first == "Las reglas de abajo, con estas opciones: baraja: clean, puntos para ganar: 6"
+    assert (blank, title) == ("", "# Truco Paulista")
+    assert tapete("rules", "truco").stdout.startswith("# Truco Paulista")

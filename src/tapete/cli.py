@@ -43,7 +43,7 @@ from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import line, record_lines, recorded_name, step_entries, view_text
-from tapete.present import Actions, actions
+from tapete.present import Actions, actions, option_lines
 
 __all__ = ["main"]
 
@@ -270,8 +270,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
     """The how-to page in the user's language; with ``--full``, the reference page in that
     language (in English where it has none)."""
     # A page per module: oh_hell is a set of Pocha's parameters and lives on Pocha's page.
-    module = howto.module_of(load(args.game).name)
+    game = load(args.game)
+    module = howto.module_of(game.name)
     lang = _language(args)
+    if game.changes:
+        # A spec with options: the page tells the defaults, so they are said first.
+        options = ", ".join(option_lines(lang, game))
+        print(tr(lang, "The rules below, with these options: {options}", options=options) + "\n")
     print(howto.reference(module, lang) if args.full else howto.page(module, lang))
     return 0
 
