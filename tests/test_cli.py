@@ -60,7 +60,10 @@ def test_games_says_the_summaries_in_the_language_asked_or_the_locale_s() -> Non
 
 def test_rules_full_prints_the_reference_page() -> None:
     out = tapete("rules", "oh_hell", "--full", "--lang", "en").stdout
-    assert out == howto.reference("pocha") + "\n"
+    # after the line saying Oh Hell's own defaults (the page tells Pocha's)
+    said, page = out.split("\n\n", 1)
+    assert said.startswith("The rules below, with these options: ")
+    assert page == howto.reference("pocha") + "\n"
     assert "hook" in out.lower() and "Pocha" in out
 
 
@@ -1785,3 +1788,7 @@ def test_rules_of_a_spec_with_options_says_them_before_the_page_of_defaults() ->
     assert first == "Las reglas de abajo, con estas opciones: baraja: clean, puntos para ganar: 6"
     assert (blank, title) == ("", "# Truco Paulista")
     assert tapete("rules", "truco").stdout.startswith("# Truco Paulista")
+    # Oh Hell lives on Pocha's page, whose options list Pocha's defaults: its own come first.
+    oh_hell = tapete("rules", "oh_hell").stdout.splitlines()[0]
+    assert oh_hell.startswith("The rules below, with these options: most players: 7, deck: french")
+    assert "scoring: oh_hell" in oh_hell and "card order: natural" in oh_hell

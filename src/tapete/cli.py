@@ -273,9 +273,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = load(args.game)
     module = howto.module_of(game.name)
     lang = _language(args)
-    if game.changes:
-        # A spec with options: the page tells the defaults, so they are said first.
-        options = ", ".join(option_lines(lang, game))
+    # A spec with options, or a game with defaults of its own (oh_hell): the page tells its
+    # module's defaults, so what differs from them is said first.
+    lines = option_lines(lang, game, load(module))
+    if lines:
+        options = ", ".join(lines)
         print(tr(lang, "The rules below, with these options: {options}", options=options) + "\n")
     print(howto.reference(module, lang) if args.full else howto.page(module, lang))
     return 0

@@ -17,6 +17,7 @@ language; the apps never read game truth, only views.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1078,17 +1079,27 @@ def game_words(lang: str, game: Game[Any, Any]) -> str:
     return " — ".join([game_title(game), ", ".join(options)] if options else [game_title(game)])
 
 
-def option_lines(lang: str, game: Game[Any, Any]) -> list[str]:
-    """Each option of ``game`` that differs from its defaults, by the lobby's label and with the
-    value as the lobby writes it: what a table says its rules are, beside its game's name.
+def option_lines(
+    lang: str, game: Game[Any, Any], against: Game[Any, Any] | None = None
+) -> list[str]:
+    """Each option of ``game`` that differs from its defaults (or from ``against``'s options),
+    by the lobby's label and with the value as the lobby writes it: what a table says its rules
+    are, beside its game's name.
 
     >>> import tapete
     >>> option_lines("en", tapete.load("truco(target=6)"))
     ['points to win: 6']
+    >>> option_lines("en", tapete.load("oh_hell(deck=french)"), tapete.load("pocha"))[:2]
+    ['most players: 7', 'deck: french']
     """
+    changes = game.changes
+    if against is not None:
+        mine, theirs = game.params, against.params
+        names = [f.name for f in dataclasses.fields(mine)]
+        changes = {n: getattr(mine, n) for n in names if getattr(mine, n) != getattr(theirs, n)}
     return [
         f"{option_words(lang, name)['label']}: {_value_words(lang, value)}"
-        for name, value in game.changes.items()
+        for name, value in changes.items()
     ]
 
 

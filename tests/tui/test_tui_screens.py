@@ -631,7 +631,15 @@ def test_f1_in_a_replay_shows_how_to_play_the_replayed_game(tmp_path: Path) -> N
             "At this table: Truco — deck: clean, points to win: 6",
         ),
         ("pocha(dealer_hook=false)", "es", "En esta mesa: Pocha — gancho del que reparte: no"),
-        ("oh_hell", "pt", "Nesta mesa: Oh Hell, com as opções padrão"),
+        ("tute", "pt", "Nesta mesa: Tute, com as opções padrão"),
+        # Oh Hell's own defaults, that Pocha's page below does not tell
+        (
+            "oh_hell(players=3, schedule=[1])",
+            "en",
+            "At this table: Oh Hell — players: 3, most players: 7, deck: french, hand sizes: [1],"
+            " hook in one-card hands: yes, card order: natural, obligation: follow,"
+            " scoring: oh_hell, trump when all cards are dealt: none, tie-break: nobody",
+        ),
     ],
 )
 def test_f1_at_the_table_says_first_which_options_the_match_is_played_under(

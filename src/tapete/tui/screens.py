@@ -25,7 +25,7 @@ from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
 from tapete.narrate import action_label, reason_words
-from tapete.present import game_deck, game_title, game_words
+from tapete.present import game_deck, game_title, option_lines
 from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
@@ -839,12 +839,17 @@ class RulesScreen(Screen[None]):
         return Text(line, style="italic")
 
     def in_force(self) -> Text:
-        """The rules of the match this page was opened from: the game and each option set off
-        its default, as the lobby names them; or that it is played by the rules below."""
+        """The rules of the match this page was opened from: the game and each option that
+        differs from the page's (Oh Hell's own defaults among them, on Pocha's page), as the
+        lobby names them; or that it is played by the rules below."""
+        from tapete.games import load
+
         lang, game = self.lang(), self.played
         assert game is not None
-        if game.changes:
-            line = tr(lang, "At this table: {game}", game=game_words(lang, game))
+        lines = option_lines(lang, game, load(self.page))
+        if lines:
+            shown = f"{game_title(game)} — {', '.join(lines)}"
+            line = tr(lang, "At this table: {game}", game=shown)
         else:
             line = tr(
                 lang, "At this table: {game}, with its standard options", game=game_title(game)
