@@ -475,6 +475,35 @@ def test_the_arena_reports_a_failing_bot_and_plays_on(
     assert result.bot_result("random").stand_ins == 0
 
 
+def test_the_arena_names_the_match_a_bot_failed_in_so_that_it_can_be_played_again(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Three seats, two bots: the six matches of a duplicate group share one seed, and the bot
+    # sits at seat 2 in three of them, so the seed and the seat alone name no one match.
+    seat = python_seat(bot_script(tmp_path, "answer = 'fold' if n == 2 else answer"))
+    spec = "pocha(players=3, schedule=[1, 2])"
+    result = arena.run(spec, [seat, "random"], matches=6, workers=1)
+    told = [line for line in capfd.readouterr().err.splitlines() if "failed to choose" in line]
+    assert len(told) == result.bot_result(seat).stand_ins > 0, told
+    assert len(set(told)) == len(told), "\n".join(told)  # each line tells of a match of its own
+    # What a line names is what tapete play takes, and the match it plays is the arena's.
+    named = re.search(r"of the match --seed (\d+) --seats (.+?): failed", told[-1])
+    assert named is not None, told[-1]
+    seed, seats = named[1], shlex.split(named[2])[0]
+    path = tmp_path / "again.json"
+    run = tapete_run(
+        "play", spec, "--plain", "--seed", seed, "--seats", seats, "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    rec = record.read(path)
+    final = list(record.steps(rec))[-1][4]
+    outcome = tapete.load(spec).outcome(final)
+    assert outcome is not None
+    names = [seat, "random"]
+    arena_scores = {(m.seed, ",".join(names[b] for b in m.seats)): m.scores for m in result.matches}
+    assert arena_scores[(int(seed), seats)] == tuple(outcome.scores)
+
+
 def test_the_arena_counts_every_decision_of_a_bot_that_answers_garbage(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

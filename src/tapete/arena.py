@@ -57,6 +57,7 @@ import multiprocessing
 import os
 import pickle
 import re
+import shlex
 import socket
 import statistics
 import sys
@@ -363,6 +364,13 @@ def _play(task: _Task) -> MatchResult:
         for e in (entrants[b] for b in seats)
     ]
     decisions, stand_ins = [0] * game.players, [0] * game.players
+    # The matches of a duplicate group share their seed, so the seed and a seat name no one
+    # match; with the seating too they are what tapete play takes to play it again.
+    seating = ",".join(
+        e if isinstance(e, str) else str(getattr(e, "name", e))
+        for e in (entrants[b] for b in seats)
+    )
+    match = f"the match --seed {seed} --seats {shlex.quote(seating)}"
 
     def stepped(seat: Seat, action: Any, before: Any, after: Any) -> None:
         decisions[seat] += 1  # every move of a bot's seat was asked of the bot
@@ -373,8 +381,8 @@ def _play(task: _Task) -> MatchResult:
         # count the stand-ins, but only this line says what went wrong.
         if (note := players.stand_in_note(failure)) is not None:
             print(
-                f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat}, match"
-                f" seed {seed}: failed to choose a move ({type(failure).__name__}: {failure});"
+                f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat} of"
+                f" {match}: failed to choose a move ({type(failure).__name__}: {failure});"
                 f" {note}",
                 file=sys.stderr,
                 flush=True,
