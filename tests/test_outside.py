@@ -420,6 +420,19 @@ def test_a_stray_line_is_told_under_the_running_commands_name(
     assert told and all(line.startswith(f"tapete arena: {seat} at seat ") for line in told), told
 
 
+def test_a_stray_line_in_the_arena_names_its_match(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Three seats, two bots: six matches share each seed, and the bot is at each seat in three.
+    seat = python_seat(bot_script(tmp_path, "if n == 1: answer = answer + '\\n' + answer"))
+    result = arena.run("pocha(players=3, schedule=[1, 2])", [seat, "random"], matches=6, workers=1)
+    told = [line for line in capfd.readouterr().err.splitlines() if "dropped the line" in line]
+    # Once a match for each process of the bot: one line for each of the bot's seats.
+    assert len(told) == sum(m.seats.count(0) for m in result.matches), told
+    assert len(set(told)) == len(told), "\n".join(told)
+    assert all(" of the match --seed " in line for line in told), told
+
+
 # A program it started, left running, holds the bot's output open: its end never comes.
 ORPHAN = "os.spawnlp(os.P_NOWAIT, 'sleep', 'sleep', '30')"
 

@@ -388,7 +388,7 @@ def _play(task: _Task) -> MatchResult:
                 flush=True,
             )
 
-    with players.seated(game, agents, command="tapete arena") as finish:
+    with players.seated(game, agents, command="tapete arena", match=match) as finish:
         final, _ = play(game, agents, seed=seed, on_step=stepped, on_failure=failed)
         finish(final)
     outcome = game.outcome(final)

@@ -239,6 +239,7 @@ class ExecBot:
         # The running command, which starts what the bot's seat says on stderr itself (as
         # ``tapete arena:`` starts the arena's messages); players.seated sets it.
         self.command = "tapete"
+        self.match = ""  # which of the command's matches this is, when it plays many
         self.game: Game[Any, Any] | None = None
         self.seat: Seat | None = None
         self.process: subprocess.Popen[str] | None = None
@@ -450,7 +451,8 @@ class ExecBot:
         if self.stray > 1:
             return
         print(
-            f"{self.command}: {self.name} at seat {self.seat}: dropped the line"
+            f"{self.command}: {self.name} at seat {self.seat}"
+            f"{' of ' + self.match if self.match else ''}: dropped the line"
             f" {_shown(line.strip())}, written when no decision was waiting for an answer"
             " (seen before decision"
             f" {self.decisions}); the protocol takes one line for each decide, notes go to"

@@ -194,14 +194,15 @@ def split_seats(text: str) -> list[str]:
 
 @contextmanager
 def seated(
-    game: Game[Any, Any], agents: Sequence[Agent], *, command: str = "tapete"
+    game: Game[Any, Any], agents: Sequence[Agent], *, command: str = "tapete", match: str = ""
 ) -> Iterator[Callable[[Any], None]]:
     """Seat ``agents`` at ``game`` for one match: outer ones are started (``sit``) and are
     ended on the way out however the match ends — an error, ^C, an abandoned match. Yields
     ``finish(final_state)``, which tells them the result first when the match ended.
     ``command`` is the running command (``tapete``, ``tapete arena``): an outer agent that
     writes to stderr itself (an ``exec`` bot's stray lines) starts its messages with it, as
-    the command's own messages start.
+    the command's own messages start, and names ``match`` in them when the command plays
+    many (``tapete arena``: ``the match --seed N --seats A,B,C``).
 
     >>> import tapete
     >>> from tapete.match import play
@@ -222,7 +223,7 @@ def seated(
         for seat, agent in enumerate(agents):
             if hasattr(agent, "sit"):
                 if hasattr(agent, "command"):
-                    agent.command = command
+                    agent.command, agent.match = command, match
                 agent.sit(game, seat)
                 started.append(agent)
         yield finish
