@@ -653,6 +653,42 @@ def test_a_bot_that_ignores_quit_and_sigterm_is_killed(tmp_path: Path) -> None:
     assert stubborn.process is not None and stubborn.process.returncode == -signal.SIGKILL
 
 
+def test_bots_that_linger_are_ended_together_not_one_after_another(tmp_path: Path) -> None:
+    # Each bot ignores quit and SIGTERM; asked to stop (SIGTERM), it notes how many of the four
+    # bots still run. Ended one after another, each would find the ones before it gone: the
+    # wait for a match to end would grow by two seconds a seat.
+    bot = tmp_path / "stubborn.py"
+    bot.write_text(
+        "import os, signal, sys, time\n"
+        "folder = sys.argv[1]\n"
+        "def alive(pid):\n"
+        "    try:\n"
+        "        os.kill(pid, 0)\n"
+        "    except ProcessLookupError:\n"
+        "        return False\n"
+        "    return True\n"
+        "def stopping(number, frame):\n"
+        "    pids = [int(p) for p in os.listdir(folder)]\n"
+        "    with open(folder + '.alive', 'a') as told:\n"
+        "        told.write(f'{sum(alive(p) for p in pids)}\\n')\n"
+        "signal.signal(signal.SIGTERM, stopping)\n"
+        "open(os.path.join(folder, str(os.getpid())), 'w').close()\n"
+        "print('ready', flush=True)\n"
+        "while True:\n"
+        "    time.sleep(1)\n",
+        "utf-8",
+    )
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    game = tapete.load(SPECS["pocha"])
+    stubborn = [ExecBot([sys.executable, str(bot), str(folder)]) for _ in range(4)]
+    with players.seated(game, stubborn):
+        while len(list(folder.iterdir())) < 4:  # every bot is running, its pid written
+            time.sleep(0.01)
+    assert Path(f"{folder}.alive").read_text("utf-8").split() == ["4"] * 4
+    assert all(b.process is not None and b.process.returncode == -signal.SIGKILL for b in stubborn)
+
+
 def test_a_bot_that_stops_reading_never_blocks_the_match(tmp_path: Path) -> None:
     bot = tmp_path / "deaf.py"
     bot.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n", "utf-8")

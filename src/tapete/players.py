@@ -18,6 +18,7 @@ server to run. Outer seats need their game and seat before the match and an end 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -216,8 +217,7 @@ def seated(
 
     def finish(final: Any) -> None:
         outcome: Outcome | None = game.outcome(final)
-        for agent in started:
-            agent.close(outcome)
+        _close_all(started, outcome)
 
     try:
         for seat, agent in enumerate(agents):
@@ -228,5 +228,22 @@ def seated(
                 started.append(agent)
         yield finish
     finally:
-        for agent in started:
-            agent.close(None)
+        _close_all(started, None)
+
+
+def _close_all(agents: Sequence[Any], outcome: Outcome | None) -> None:
+    """Close every started agent at once: each is given its seconds to exit (an outside bot a
+    second after ``quit``, then a second after SIGTERM), and one after another those seconds
+    would add up, seat by seat, at the end of every match."""
+    if len(agents) <= 1:
+        for agent in agents:
+            agent.close(outcome)
+        return
+    # Daemons: ^C while they wait leaves the ending of the bots to the exit handler.
+    closing = [
+        threading.Thread(target=agent.close, args=(outcome,), daemon=True) for agent in agents
+    ]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
