@@ -223,7 +223,9 @@ def seated(
         for seat, agent in enumerate(agents):
             if hasattr(agent, "sit"):
                 if hasattr(agent, "command"):
-                    agent.command, agent.match = command, match
+                    agent.command = command
+                if hasattr(agent, "match"):
+                    agent.match = match
                 agent.sit(game, seat)
                 started.append(agent)
         yield finish
