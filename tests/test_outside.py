@@ -846,6 +846,18 @@ def test_a_missing_program_or_a_bad_option_fails_before_the_match() -> None:
     assert from_spec('exec(cmd="sh", ms=3600000)', {"cmd": "sh", "ms": 3600000}).ms == 3600000
 
 
+def test_a_script_whose_interpreter_is_not_there_fails_before_the_match(tmp_path: Path) -> None:
+    # Written for a machine with /usr/bin/python, run where there is only python3: the system
+    # says the script itself is not found, which it plainly is.
+    bot = tmp_path / "mybot.py"
+    bot.write_text("#!/no/such/python -u\nprint('ready')\n", "utf-8")
+    bot.chmod(0o755)
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{exec_seat(bot)},random,random,random")
+    assert run.returncode == 2, run.stderr
+    assert f"'{bot}' starts with #!/no/such/python, a program that is not there" in run.stderr
+    assert "No such file" not in run.stderr and "failed to choose" not in run.stderr
+
+
 @pytest.mark.parametrize(
     ("seat", "example"),
     [('exec("./mybot")', 'exec(cmd="./mybot", ms=500)'), ("policy(model.zip)", "policy(path=")],

@@ -216,7 +216,36 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
             name=name,
             program=repr(program),
         )
+    found = shutil.which(argv[0])
+    interpreter = None if found is None else _missing_interpreter(found)
+    if interpreter is not None:
+        # Else the system's own words at the first decision: "No such file or directory",
+        # naming the script, which is there.
+        raise SpecError(
+            "{name}: {program} starts with #!{interpreter}, a program that is not there"
+            " (#!/usr/bin/env python3, say, looks the interpreter up on PATH)",
+            name=name,
+            program=repr(argv[0]),
+            interpreter=interpreter,
+        )
     return ExecBot(argv, ms, name=name)
+
+
+def _missing_interpreter(path: str) -> str | None:
+    """The interpreter a script's ``#!`` line names by its whole path when no such program
+    is there, else None (no ``#!`` line, or one the system can run)."""
+    try:
+        with open(path, "rb") as script:
+            first = script.readline(4096)
+    except OSError:
+        return None
+    words = first[2:].split() if first.startswith(b"#!") else []
+    if not words:
+        return None
+    interpreter = os.fsdecode(words[0])
+    if not os.path.isabs(interpreter) or shutil.which(interpreter) is not None:
+        return None
+    return interpreter
 
 
 class ExecBot:
