@@ -858,6 +858,20 @@ def test_a_script_whose_interpreter_is_not_there_fails_before_the_match(tmp_path
     assert "No such file" not in run.stderr and "failed to choose" not in run.stderr
 
 
+@pytest.mark.parametrize("interpreter", ["/bin/sh", "/usr/bin/env sh"])
+def test_a_script_with_windows_line_ends_fails_before_the_match(
+    tmp_path: Path, interpreter: str
+) -> None:
+    # Its #! line ends in \r, which the system takes for the last letter of "sh".
+    bot = tmp_path / "mybot.sh"
+    bot.write_bytes(f"#!{interpreter}\r\necho ready\r\n".encode())
+    bot.chmod(0o755)
+    run = tapete_run("play", SPECS["pocha"], "--seats", f"{exec_seat(bot)},random,random,random")
+    assert run.returncode == 2, run.stderr
+    assert f"'{bot}' has Windows line ends: its #! line ends in a carriage return" in run.stderr
+    assert "failed to choose" not in run.stderr
+
+
 @pytest.mark.parametrize(
     ("seat", "example"),
     [('exec("./mybot")', 'exec(cmd="./mybot", ms=500)'), ("policy(model.zip)", "policy(path=")],

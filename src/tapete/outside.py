@@ -217,35 +217,41 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
             program=repr(program),
         )
     found = shutil.which(argv[0])
-    interpreter = None if found is None else _missing_interpreter(found)
-    if interpreter is not None:
+    unrunnable = None if found is None else _unrunnable_script(found)
+    if unrunnable is not None:
         # Else the system's own words at the first decision: "No such file or directory",
         # naming the script, which is there.
-        raise SpecError(
-            "{name}: {program} starts with #!{interpreter}, a program that is not there"
-            " (#!/usr/bin/env python3, say, looks the interpreter up on PATH)",
-            name=name,
-            program=repr(argv[0]),
-            interpreter=interpreter,
-        )
+        raise SpecError("{name}: {program} {why}", name=name, program=repr(argv[0]), why=unrunnable)
     return ExecBot(argv, ms, name=name)
 
 
-def _missing_interpreter(path: str) -> str | None:
-    """The interpreter a script's ``#!`` line names by its whole path when no such program
-    is there, else None (no ``#!`` line, or one the system can run)."""
+def _unrunnable_script(path: str) -> str | None:
+    """Why the system cannot run the script at ``path`` by its ``#!`` line, or None (no such
+    line, or one it can run): a line ended by a Windows carriage return, which the
+    system takes for the interpreter's last letter; an interpreter named by a path where no
+    program is."""
     try:
         with open(path, "rb") as script:
             first = script.readline(4096)
     except OSError:
         return None
-    words = first[2:].split() if first.startswith(b"#!") else []
+    if not first.startswith(b"#!"):
+        return None
+    if first.rstrip(b"\n").endswith(b"\r"):
+        return (
+            "has Windows line ends: its #! line ends in a carriage return (\\r), which the"
+            " system reads as part of the interpreter's name; save it with Unix line ends"
+        )
+    words = first[2:].split()
     if not words:
         return None
     interpreter = os.fsdecode(words[0])
     if not os.path.isabs(interpreter) or shutil.which(interpreter) is not None:
         return None
-    return interpreter
+    return (
+        f"starts with #!{interpreter}, a program that is not there"
+        " (#!/usr/bin/env python3, say, looks the interpreter up on PATH)"
+    )
 
 
 class ExecBot:
