@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -991,3 +992,27 @@ def test_the_whole_match_of_the_protocol_page_is_what_the_bot_is_told(tmp_path: 
     assert len(heard) == len(shown)
     for said, written in zip(heard, shown, strict=True):
         assert all(part.strip() in said for part in written.split("…")), (said, written)
+
+
+def test_an_outer_agent_that_fails_to_close_is_told_after_the_others_are_closed() -> None:
+    # The seats are closed at once, in threads: a failure there is still the caller's error.
+    class Outer:
+        def __init__(self, fails: bool) -> None:
+            self.fails, self.closed = fails, False
+
+        def sit(self, game: Any, seat: int) -> None:
+            pass
+
+        def choose(self, view: Any, legal: Any) -> int:
+            return int(legal[0])
+
+        def close(self, outcome: Any) -> None:
+            self.closed = True
+            if self.fails:
+                raise RuntimeError("the bot's pipe broke")
+
+    game = tapete.load("pocha(players=3, schedule=[1])")
+    agents = [Outer(False), Outer(True), Outer(False)]
+    with pytest.raises(RuntimeError, match="pipe broke"), players.seated(game, agents) as finish:
+        finish(game.new_state(1))
+    assert all(agent.closed for agent in agents)

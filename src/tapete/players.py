@@ -241,11 +241,19 @@ def _close_all(agents: Sequence[Any], outcome: Outcome | None) -> None:
         for agent in agents:
             agent.close(outcome)
         return
+    failures: list[BaseException] = []
+
+    def close(agent: Any) -> None:
+        try:
+            agent.close(outcome)
+        except BaseException as failure:  # raised here, as one after another would have
+            failures.append(failure)
+
     # Daemons: ^C while they wait leaves the ending of the bots to the exit handler.
-    closing = [
-        threading.Thread(target=agent.close, args=(outcome,), daemon=True) for agent in agents
-    ]
+    closing = [threading.Thread(target=close, args=(agent,), daemon=True) for agent in agents]
     for thread in closing:
         thread.start()
     for thread in closing:
         thread.join()
+    if failures:
+        raise failures[0]
