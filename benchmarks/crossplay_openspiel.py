@@ -412,6 +412,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if options.report:
         report([Path(p) for p in options.report])
     elif options.out:
+        try:
+            bots.load(options.bot)  # refused here in a line, not by a worker's traceback
+        except tapete.SpecError as error:
+            parser.error(f"--bot: {error}")
         run(options)
     else:
         parser.error("give --out (to play) or --report")
