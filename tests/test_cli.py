@@ -1385,6 +1385,71 @@ def test_interrupted_a_long_command_says_so_in_a_line_from_every_process(tmp_pat
         assert "Traceback" not in errors and "Process" not in errors
 
 
+def test_a_long_command_s_workers_ignore_interrupts_from_their_start(tmp_path: Path) -> None:
+    # A worker still importing its modules when ^C comes would die of it with a traceback of
+    # its own: the workers start deaf to it, and the command answers it for them.
+    path = tmp_path / "m.json"
+    tapete("play", "pocha(players=3, schedule=[2])", "--seats", "random,random,random",
+           "--record", str(path))  # fmt: skip
+    for args in (
+        ["analyze", str(path), "--iterations", "1000000", "--workers", "2"],
+        ["arena", "pocha", "--bots", "random,random", "--matches", "1000000", "--workers", "2"],
+    ):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "tapete.cli", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            workers = _descendants(child.pid, at_least=2)
+            assert all(_ignores_interrupts(w) for w in workers), args
+            assert not _ignores_interrupts(child.pid)  # the command itself answers ^C
+        finally:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+def _descendants(pid: int, at_least: int) -> list[int]:
+    """The worker processes under ``pid`` once there are ``at_least`` of them (Linux's /proc):
+    a spawned interpreter, or a child of multiprocessing's forkserver (the forkserver itself
+    and the resource tracker are none)."""
+    if not Path(f"/proc/{pid}/stat").exists():
+        pytest.skip("needs Linux's /proc to see a process's workers")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        found, frontier = [], [pid]
+        while frontier:
+            frontier = [p for p, parent in parents.items() if parent in frontier]
+            found += frontier
+        workers = [
+            p
+            for p in found
+            if "spawn_main" in _command_line(p) or "forkserver" in _command_line(parents[p])
+        ]
+        if len(workers) >= at_least:
+            return workers
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} never had {at_least} workers")
+
+
+def _command_line(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    return ""
+
+
+def _ignores_interrupts(pid: int) -> bool:
+    """Whether ``pid`` ignores SIGINT (its SigIgn mask in /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    ignored = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M).group(1), 16)  # type: ignore[union-attr]
+    return bool(ignored >> (signal.SIGINT - 1) & 1)
+
+
 def _workers_at_work(pid: int) -> None:
     """Wait until the process ``pid`` has two workers, then a moment for them to be at work."""
     children = Path(f"/proc/{pid}/task/{pid}/children")

@@ -79,6 +79,7 @@ from tapete.errors import SpecError
 from tapete.game import Game, Seat, integer
 from tapete.games import load
 from tapete.match import Agent, play
+from tapete.workers import deaf_to_interrupts
 
 __all__ = [
     "CONFIDENCE",
@@ -433,7 +434,8 @@ def _pool_map(
 
     played = False
     try:
-        pending = submit(workers * _AHEAD)
+        with deaf_to_interrupts():  # the first batches start every worker
+            pending = submit(workers * _AHEAD)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

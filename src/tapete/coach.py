@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-import signal
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +47,7 @@ from tapete.i18n import tr
 from tapete.narrate import recorded_name
 from tapete.present import deal_unit, notation_label
 from tapete.record import Record, recorded_game, steps
+from tapete.workers import deaf_to_interrupts
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -278,14 +278,10 @@ def _run(tasks: Sequence[Task], workers: int) -> Iterable[tuple[int, Reviewed]]:
         return
     # No more processes than decisions: each one started costs an interpreter and an import.
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(workers, len(tasks)), initializer=_leave_interrupts) as pool:
+    with deaf_to_interrupts():  # the pool starts its workers at once
+        pool = context.Pool(min(workers, len(tasks)))
+    with pool:
         yield from pool.imap_unordered(_indexed, tasks)
-
-
-def _leave_interrupts() -> None:
-    """In a worker: ^C reaches every process of the terminal, but only the command answers it
-    (and ends the workers), so no worker prints a traceback of its own."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _indexed(task: Task) -> tuple[int, Reviewed]:

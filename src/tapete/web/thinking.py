@@ -55,6 +55,7 @@ from tapete import bots
 from tapete.cards import CardSet
 from tapete.game import Action
 from tapete.match import choose_or_stand_in
+from tapete.workers import deaf_to_interrupts
 
 log = logging.getLogger("tapete.web")
 
@@ -310,13 +311,8 @@ class Thinkers:
 
 def _started(processes: int, niceness: int) -> ProcessPoolExecutor:
     """A pool of ``processes`` workers, every one of them started now, each deaf to ^C from
-    its first instruction.
-
-    ^C at the terminal reaches the whole process group, and a worker still loading its modules
-    (seconds, before ``_lower_priority`` runs) would die of it with a traceback. A signal
-    ignored is ignored still across exec, and Python then leaves it so: the server ignores
-    ^C for the moment it takes to start them (a ^C in that moment is lost; press it again).
-    Started now, not at a later job, so no worker is ever started outside that moment."""
+    its first instruction (``tapete.workers``): started now, not at a later job, so no worker
+    is ever started outside that moment."""
     # spawn: a fresh interpreter, never a fork of a server with threads running
     pool = ProcessPoolExecutor(
         processes,
@@ -324,16 +320,9 @@ def _started(processes: int, niceness: int) -> ProcessPoolExecutor:
         initializer=_lower_priority,
         initargs=(os.getpid(), niceness),
     )
-    if threading.current_thread() is not threading.main_thread():  # signals are set there only
-        for _ in range(processes):
-            pool.submit(_ready)
-        return pool
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
+    with deaf_to_interrupts():
         for _ in range(processes):  # each job finds no worker idle yet, so starts one
             pool.submit(_ready)
-    finally:
-        signal.signal(signal.SIGINT, before)
     return pool
 
 
