@@ -1003,7 +1003,7 @@ def test_an_outer_agent_that_fails_to_close_is_told_after_the_others_are_closed(
         def sit(self, game: Any, seat: int) -> None:
             pass
 
-        def choose(self, view: Any, legal: Any) -> int:
+        def choose(self, view: Any, legal: Any, rng: Any) -> int:
             return int(legal[0])
 
         def close(self, outcome: Any) -> None:
