@@ -30,7 +30,7 @@ from typing import Any
 
 from tapete.bots import Move, Reason
 from tapete.cards import CARD_TEXT
-from tapete.game import Action, Event, Game
+from tapete.game import Action, Event, Game, Outcome
 from tapete.i18n import LEVEL_HELP, tr
 from tapete.present import (
     SUIT_WORDS,
@@ -661,6 +661,27 @@ def reason_words(lang: str, reason: Reason | Move | str, deck: str | None = None
         for k, v in reason.args.items()
     }
     return _cards_in(tr(lang, reason.text, **args), deck)
+
+
+# A match won on equal scores, by why its winner won (the outcome's reason): the end of the
+# match says so, or two equal totals and one winner come with no reason.
+_TIE_BROKEN = {
+    "tied on points, won the last trick": "tied on points: the last trick decides",
+    "passed 100, tied, won the last trick": "the totals are tied: the last trick decides",
+}
+
+
+def outcome_words(lang: str, outcome: Outcome) -> str:
+    """Why the winners of ``outcome`` won, in ``lang``, when its scores alone do not say it (a
+    tie broken by a rule); "" otherwise.
+
+    >>> outcome_words("es", Outcome((60, 60), (1,), "tied on points, won the last trick"))
+    'empate a puntos: decide la última baza'
+    >>> outcome_words("en", Outcome((118, 62), (0,), "more points"))
+    ''
+    """
+    why = _TIE_BROKEN.get(outcome.reason)
+    return tr(lang, why) if why else ""
 
 
 def _unit(lang: str, entry: Mapping[str, Any]) -> str:

@@ -3161,3 +3161,50 @@ def test_two_options_refused_together_are_both_pointed_at_and_named(
     p.click("#create button[type=submit]")
     p.wait_for_selector(".waiting:not([hidden])")
     context.close()
+
+
+def test_a_tute_match_tied_on_points_says_at_its_end_why_its_winner_won(
+    browser: Any, server: Server
+) -> None:
+    """The end of a one-deal Tute at 60 to 60 showed two equal scores and a winner, with no
+    reason: the last trick decides a tie, and the end of the match says so in each language."""
+    game = tapete.load("tute")
+    rng, state, moves = random.Random(15), game.new_state(15), []
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        moves.append((seat, game.format_action(action)))
+        state = game.apply(state, action)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.scores == (60, 60) and outcome.winners == (0,)
+    made = server.create("tute", seats=[{"kind": "human"}, {"kind": "human"}], seed=15)
+    bea_token = server.post(f"/api/tables/{made['code']}/join", {"name": "Bea"})["token"]
+    ana, bea = server.client(), server.client()
+    ana.hello(made["code"], made["token"])
+    bea.hello(made["code"], bea_token)
+    ana.send({"type": "start"})
+    version = ana.expect("view")["version"]
+    for seat, move in moves:
+        (ana, bea)[seat].send({"type": "act", "action": move, "version": version})
+        version = ana.until(lambda m, v=version: m["type"] == "view" and m["version"] > v)[
+            "version"
+        ]
+    assert ana.view is not None and ana.view["result"]["names"] == ["Ana"]
+    ana.close()
+    bea.close()
+    for lang, why in (
+        ("en", "tied on points: the last trick decides"),
+        ("es", "empate a puntos: decide la última baza"),
+        ("pt", "empate em pontos: decide a última vaza"),
+    ):
+        p = _open_table(browser, server, made, lang)
+        dialog = p.get_by_role("dialog")
+        dialog.wait_for()
+        assert dialog.locator(".why").inner_text() == why
+        # Said with the winner as the dialog's description, when the keyboard is taken into it.
+        assert p.evaluate(
+            "document.getElementById(document.querySelector('.summary')"
+            ".getAttribute('aria-describedby')).textContent"
+        ).split() == [*p.locator(".summary .winners").inner_text().split(), *why.split()]
+        p.context.close()
+    assert ERRORS == []

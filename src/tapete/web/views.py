@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from tapete.i18n import rule_text
-from tapete.narrate import line, seat_name
+from tapete.narrate import line, outcome_words, seat_name
 from tapete.present import actions, forbidden_bids, option_lines, present, refused_cards
 from tapete.web.strings import game_words
 
@@ -181,6 +181,8 @@ class Broadcast:
                 "scores": list(outcome.scores),
                 "winners": list(outcome.winners),
                 "names": [names[w] for w in outcome.winners],
+                # Why they won when the scores do not say it (Tute's tie: the last trick).
+                "why": outcome_words(lang, outcome),
             },
             "timer": remaining,
         }

@@ -116,7 +116,7 @@ export class TableView {
         </aside>
       </div>
       <div class="waiting" hidden></div>
-      <div class="summary" hidden role="dialog" aria-modal="false" aria-labelledby="summary-title"></div>
+      <div class="summary" hidden role="dialog" aria-modal="false" aria-labelledby="summary-title" aria-describedby="summary-result"></div>
       <div class="sr announce" role="log" aria-live="polite"></div>
     </section>`;
     this.$ = (sel) => this.root.querySelector(sel);
@@ -894,7 +894,8 @@ export class TableView {
     const seated = room && room.you !== null;
     box.innerHTML = `
       <h2 id="summary-title">${t("Match over")}</h2>
-      <p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
+      <div id="summary-result"><p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
+      ${result.why ? `<p class="why">${escapeHtml(result.why)}</p>` : ""}</div>
       <p class="summary-actions">${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
           <a class="replay-link" href="/replay/${room.code}?match=${room.records - 1}" target="_blank" rel="noopener">${t("replay")}</a>
