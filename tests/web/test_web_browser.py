@@ -3208,3 +3208,49 @@ def test_a_tute_match_tied_on_points_says_at_its_end_why_its_winner_won(
         ).split() == [*p.locator(".summary .winners").inner_text().split(), *why.split()]
         p.context.close()
     assert ERRORS == []
+
+
+# A card as its code (3e, 12b, Kd) or its glyph (K♦, 10♥): what a screen reader would read out
+# as letters ("3e", "K black diamond suit") rather than the card's name.
+CARD_SPELLED = re.compile(r"\b(1[0-2]|[1-9])[oceb]\b|\b[2-9TJQKA][cdhs]\b|[♣♦♥♠]")
+
+
+def spoken(snapshot: str) -> list[str]:
+    """What a screen reader says of each node of an ARIA snapshot: its name when it has one
+    (not the text it shows under it), else its text."""
+    said = []
+    for node in snapshot.splitlines():
+        named = re.match(r'\s*- \'?[\w-]+ "((?:[^"\\]|\\.)*)"', node)
+        if named:
+            said.append(named.group(1))
+        elif ": " in node:
+            said.append(node.split(": ", 1)[1].strip('"'))
+    return said
+
+
+@pytest.mark.parametrize("spec", ["tute", "truco"])
+def test_a_screen_reader_hears_cards_in_words_in_refusals_buttons_and_hints(
+    page: Any, server: Server, spec: str
+) -> None:
+    """A card not allowed was named "6 of oros, not allowed: ... you hold 4e", Truco's button
+    "play K♦ face down" and the hint (read out as it comes) "hint: play 3e": the codes and the
+    glyphs are letters and symbols to a screen reader, not cards."""
+    p = page
+    start_with_bots(p, server, spec, seed=5)
+    names: list[str] = []
+    hints = 0
+    while True:
+        p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])", timeout=20_000)
+        if p.locator(".summary:not([hidden])").count():
+            break
+        names += spoken(p.locator(".hand-area").aria_snapshot())
+        if hints < 3:  # asked by its key, said in the live region under the tools
+            p.keyboard.press("h")
+            p.wait_for_selector(".hint-box:not(:empty)")
+            names += spoken(p.locator(".hint-box").aria_snapshot())
+            hints += 1
+        p.keyboard.press("Enter")
+    assert any("not allowed" in n for n in names) or spec == "truco", names
+    assert any("face down" in n for n in names) or spec == "tute", names
+    assert any("hint" in n for n in names), names
+    assert not [n for n in names if CARD_SPELLED.search(n)], names

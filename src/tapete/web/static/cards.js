@@ -16,9 +16,18 @@ export function cardChips(html, deck) {
   return html.replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
 }
 
-// A line as a screen reader hears it: each card by its name in the page's language.
+// A French card as the screens print it, with its suit's glyph (K♦, 10♥): a button's label
+// (Truco's "play K♦ face down"), a hint.
+const GLYPH_RE = /(10|[2-9JQKA])([♣♦♥♠])/g;
+const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
+
+// A line as a screen reader hears it: each card by its name in the page's language, whether
+// written as its code (3e) or with its glyph (K♦), which would be read out as "3e" or "K black
+// diamond suit".
 export function spokenLine(text, deck) {
-  return String(text).replace(CARD_RE[deck], (card) => cardName(card));
+  return String(text)
+    .replace(CARD_RE[deck], (card) => cardName(card))
+    .replace(GLYPH_RE, (whole, rank, glyph) => cardName(`${rank === "10" ? "T" : rank}${SUIT_OF[glyph]}`));
 }
 
 const INK = {

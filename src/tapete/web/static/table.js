@@ -391,7 +391,10 @@ export class TableView {
     this.hinted = msg.action;
     const deck = this.viewMsg?.table.deck || "spanish";
     const glyphs = (text) => String(text).replace(CARD_RE[deck], (card) => cardGlyph(card));
-    this.$(".hint-box").textContent = `${t("hint")}: ${glyphs(msg.label)} — ${glyphs(msg.reason)}`;
+    // Read out (the box is a live region) with each card in words; shown with the glyphs.
+    const said = `${t("hint")}: ${spokenLine(msg.label, deck)} — ${spokenLine(msg.reason, deck)}`;
+    const shown = `${t("hint")}: ${glyphs(msg.label)} — ${glyphs(msg.reason)}`;
+    this.$(".hint-box").innerHTML = `<span aria-hidden="true">${escapeHtml(shown)}</span><span class="sr">${escapeHtml(said)}</span>`;
     delete this.$(".hint-box").dataset.rule;
     for (const el of this.root.querySelectorAll("[data-action]")) {
       el.classList.toggle("hinted", el.dataset.action === msg.action);
@@ -402,7 +405,7 @@ export class TableView {
   // people, its code for developers in data-rule (the server's own words are on the console).
   refused(msg) {
     const box = this.$(".hint-box");
-    box.textContent = msg.text || msg.message;
+    box.textContent = spokenLine(msg.text || msg.message, this.viewMsg?.table.deck || "spanish");
     box.dataset.rule = msg.rule;
   }
 
@@ -616,7 +619,8 @@ export class TableView {
       const action = actions.cards[c];
       const cls = mine ? (action ? "legal" : "dim") : "";
       const why = (actions.refused_cards || {})[c];
-      const refused = why ? `${t("not allowed")}: ${why}` : t("not allowed");
+      // The rule's sentence names cards by their codes ("you hold 4e"): said in words.
+      const refused = why ? `${t("not allowed")}: ${spokenLine(why, table.deck)}` : t("not allowed");
       const label = `${cardName(c)}${mine && !action ? `, ${refused}` : ""}`;
       return `<button type="button" class="card-btn ${cls}" data-card="${c}"${action ? ` data-action="${escapeHtml(action)}"` : ""}
           aria-label="${escapeHtml(label)}"${mine && !action ? ` aria-disabled="true" title="${escapeHtml(refused)}" data-why="${escapeHtml(refused)}"` : ""}>${cardSVG(c, 'aria-hidden="true"')}</button>`;
@@ -667,6 +671,9 @@ export class TableView {
     explain.textContent = actions.explain || "";
     explain.hidden = !actions.explain;
     const box = this.$(".buttons");
+    const deck = this.viewMsg?.table.deck || "spanish";
+    // A card in a label ("play K♦ face down", "swap 7o") is named in words to a screen reader.
+    const named = (label) => (spokenLine(label, deck) === label ? "" : ` aria-label="${escapeHtml(spokenLine(label, deck))}"`);
     // A bid the rules forbid now (the dealer's hook) is shown struck through in its place among
     // the others; pressing it says why instead of playing.
     const bidOf = (b) => Number((b.action.match(/^bid (\d+)$/) || [])[1] ?? NaN);
@@ -675,8 +682,8 @@ export class TableView {
     box.innerHTML = all
       .map((b) =>
         b.refused
-          ? `<button type="button" class="refused" aria-disabled="true" title="${escapeHtml(b.why)}" data-why="${escapeHtml(b.why)}"><s>${escapeHtml(b.label)}</s></button>`
-          : `<button type="button" class="act" data-action="${escapeHtml(b.action)}">${escapeHtml(b.label)}</button>`,
+          ? `<button type="button" class="refused" aria-disabled="true" title="${escapeHtml(spokenLine(b.why, deck))}" data-why="${escapeHtml(spokenLine(b.why, deck))}"${named(b.label)}><s>${escapeHtml(b.label)}</s></button>`
+          : `<button type="button" class="act" data-action="${escapeHtml(b.action)}"${named(b.label)}>${escapeHtml(b.label)}</button>`,
       )
       .join("");
     for (const button of box.querySelectorAll("button.act")) {
