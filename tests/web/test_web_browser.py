@@ -3254,3 +3254,44 @@ def test_a_screen_reader_hears_cards_in_words_in_refusals_buttons_and_hints(
     assert any("face down" in n for n in names) or spec == "tute", names
     assert any("hint" in n for n in names), names
     assert not [n for n in names if CARD_SPELLED.search(n)], names
+
+
+# Whether the focused control lies under something else at its middle (a dialog over it): a
+# keyboard user would press what they cannot see.
+FOCUS_COVERED = """() => {
+  const e = document.activeElement;
+  const r = e.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top !== null && !e.contains(top) && !top.contains(e);
+}"""
+
+
+def test_the_end_of_match_dialog_keeps_the_keyboard_off_what_it_covers_and_gives_it_back(
+    browser: Any, server: Server
+) -> None:
+    """At 200 % zoom (a laptop's 1360 by 900 is 680 by 450 CSS pixels) the dialog lies over the
+    side panel: Tab from its buttons went on to the rules, the lobby and the record's links
+    under it. Closed, the keyboard goes back to what opened it."""
+    context = browser.new_context(viewport={"width": 680, "height": 450}, locale="en-US")
+    p = context.new_page()
+    start_with_bots(p, server, "pocha(schedule=[1])", seed=16)
+    play_until(p, ".summary:not([hidden])", random.Random(16))
+    assert p.evaluate("document.activeElement.matches('.summary .rematch')"), p.evaluate(FOCUSED)
+    for key in ["Tab"] * 30 + ["Shift+Tab"] * 30:
+        p.keyboard.press(key)
+        if p.evaluate("document.activeElement !== document.body"):
+            assert not p.evaluate(FOCUS_COVERED), p.evaluate(FOCUSED)
+    p.focus(".summary .close-summary")
+    p.keyboard.press("Enter")
+    p.wait_for_selector(".summary", state="hidden")
+    p.focus(".buttons .reopen-summary")
+    p.keyboard.press("Enter")
+    p.wait_for_selector(".summary:not([hidden])")
+    p.keyboard.press("Escape")
+    p.wait_for_selector(".summary", state="hidden")
+    assert p.evaluate("document.activeElement.matches('.buttons .reopen-summary')"), p.evaluate(
+        FOCUSED
+    )
+    p.keyboard.press("Tab")  # and the table behind is in reach again
+    assert p.evaluate("document.activeElement.closest('.layout') !== null"), p.evaluate(FOCUSED)
+    context.close()

@@ -881,18 +881,24 @@ export class TableView {
     this.$(".buttons .reopen-summary")?.remove();
     if (result && this.closedMatch === msg.match) {
       box.hidden = true;
+      this.$(".layout").inert = false;
       this.$(".buttons").insertAdjacentHTML(
         "beforeend",
         `<button type="button" class="reopen-summary">${t("Match over")}</button>`,
       );
       this.$(".buttons .reopen-summary").onclick = () => {
         this.closedMatch = null;
+        this.reopened = true; // closed again, the keyboard comes back to this button
         this.drawSummary(this.viewMsg);
       };
       return;
     }
     const opening = box.hidden && !!result;
     box.hidden = !result;
+    // The felt, the hand and the side panel under the dialog are out of reach while it is open:
+    // on a small screen or at 200 % zoom it covers them, and Tab went on to links hidden under
+    // it. The dialog has the record, the replay, the lobby and the scores itself.
+    this.$(".layout").inert = !!result;
     if (!result) return;
     const key = focusKey(box);
     const table = msg.table;
@@ -933,7 +939,11 @@ export class TableView {
     if (box.hidden) return;
     this.closedMatch = this.viewMsg?.match ?? null;
     this.drawSummary(this.viewMsg);
-    this.$(".title").focus();
+    // Back where the keyboard opened it from: the button among the actions, else (it opened by
+    // itself at the end of the match) the table's title.
+    const opener = this.reopened ? this.$(".buttons .reopen-summary") : null;
+    this.reopened = false;
+    (opener ?? this.$(".title")).focus();
   }
 
   addLog(lines) {
