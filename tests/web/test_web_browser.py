@@ -3295,3 +3295,22 @@ def test_the_end_of_match_dialog_keeps_the_keyboard_off_what_it_covers_and_gives
     p.keyboard.press("Tab")  # and the table behind is in reach again
     assert p.evaluate("document.activeElement.closest('.layout') !== null"), p.evaluate(FOCUSED)
     context.close()
+
+
+def test_in_forced_colours_the_seat_to_act_stands_out_from_the_others(
+    browser: Any, server: Server
+) -> None:
+    """Windows' contrast themes draw every border in one colour and drop the glow: each seat
+    wore the same frame, and nothing showed whose turn it was."""
+    context = browser.new_context(
+        viewport={"width": 1360, "height": 900}, locale="en-US", forced_colors="active"
+    )
+    p = context.new_page()
+    start_with_bots(p, server, "truco", seed=5)
+    p.wait_for_selector(f"{ACTIONABLE}")
+    frame = """(e) => { const s = getComputedStyle(e);
+      return `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`; }"""
+    turn = p.locator(".seat.turn").evaluate(frame)
+    others = {s.evaluate(frame) for s in p.locator(".seat:not(.turn)").all()}
+    assert others and turn not in others, (turn, others)
+    context.close()
