@@ -3314,3 +3314,18 @@ def test_in_forced_colours_the_seat_to_act_stands_out_from_the_others(
     others = {s.evaluate(frame) for s in p.locator(".seat:not(.turn)").all()}
     assert others and turn not in others, (turn, others)
     context.close()
+
+
+def test_each_card_of_the_trick_is_said_with_who_played_it(page: Any, server: Server) -> None:
+    """The felt shows who played each card by where it lies; a screen reader heard only
+    "7 of oros", "3 of copas", and whose each was only from the log."""
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[3])", seed=17, bot_delay=1)
+    play_until(p, ".hand.my-turn .card-btn.legal", random.Random(17))  # the bids
+    p.locator(".hand.my-turn .card-btn.legal").first.focus()
+    p.keyboard.press("Enter")
+    p.wait_for_selector(".log li:last-child:has-text('Ana plays')")
+    trick = p.get_by_role("group", name="trick", exact=True)
+    said = [str(img.get_attribute("aria-label")) for img in trick.get_by_role("img").all()]
+    assert any(s.startswith("Ana: ") for s in said), said
+    assert all(re.fullmatch(r"(Ana|bot \d · random): .+ of .+", s) for s in said), said

@@ -543,7 +543,10 @@ export class TableView {
       .map((p, i) => {
         const seat = p.seat >= 0 ? p.seat : i;
         const [x, y] = this.position(seat, this.trickRadiusX ?? 15, this.trickRadiusY ?? 17);
-        return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card)}</div>`;
+        // Said with who played it ("bot 2: 7 of oros"), as the felt shows it by where it lies.
+        const who = p.seat >= 0 ? table.seats[p.seat]?.name : null;
+        if (!who) return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card)}</div>`;
+        return `<div class="played" role="img" aria-label="${escapeHtml(`${who}: ${cardName(p.card)}`)}" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card, 'aria-hidden="true"')}</div>`;
       })
       .join("");
   }
