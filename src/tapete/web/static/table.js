@@ -546,7 +546,9 @@ export class TableView {
         // Said with who played it ("bot 2: 7 of oros"), as the felt shows it by where it lies.
         const who = p.seat >= 0 ? table.seats[p.seat]?.name : null;
         if (!who) return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card)}</div>`;
-        return `<div class="played" role="img" aria-label="${escapeHtml(`${who}: ${cardName(p.card)}`)}" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card, 'aria-hidden="true"')}</div>`;
+        // A card played face down (Truco's encoberta) is one no one may see.
+        const card = p.card ? cardName(p.card) : t("a card you cannot see");
+        return `<div class="played" role="img" aria-label="${escapeHtml(`${who}: ${card}`)}" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card, 'aria-hidden="true"')}</div>`;
       })
       .join("");
   }
@@ -724,8 +726,12 @@ export class TableView {
     // A hint is for a move: none before the start (the waiting room) or once the match is over.
     const hints = room.hint && room.started && !room.over;
     if (hints) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
-    parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
-    parts.push(`<a data-link href="/">${t("lobby")}</a>`);
+    // Before the start they are in the waiting room, which lies over this panel on a small
+    // screen or at 200 % zoom: here, Tab went on to links hidden under it.
+    if (room.started) {
+      parts.push(`<a data-link href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>`);
+      parts.push(`<a data-link href="/">${t("lobby")}</a>`);
+    }
     if (room.started) {
       parts.push(`<button type="button" class="download link">${t("download the record")}</button>`);
       parts.push(`<a class="replay-link" href="/replay/${room.code}" target="_blank" rel="noopener">${t("replay")}</a>`);
@@ -800,7 +806,9 @@ export class TableView {
       <ol class="seat-list">${rows}</ol>
       ${host ? `<p class="host-tools"><label>${t("fill the empty seats with")} <select class="fill-level">${levelOptions(room.options.standby)}</select></label>
           <button type="button" class="fill">${t("fill")}</button>
-          <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}`;
+          <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}
+      <p class="waiting-links"><a href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>
+        <a data-link href="/">${t("lobby")}</a></p>`;
     box.querySelector(".start")?.addEventListener("click", () => this.io.send({ type: "start" }));
     box.querySelector(".fill")?.addEventListener("click", () =>
       this.io.send({ type: "fill", level: box.querySelector(".fill-level").value }),
