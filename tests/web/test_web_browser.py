@@ -3329,3 +3329,22 @@ def test_each_card_of_the_trick_is_said_with_who_played_it(page: Any, server: Se
     said = [str(img.get_attribute("aria-label")) for img in trick.get_by_role("img").all()]
     assert any(s.startswith("Ana: ") for s in said), said
     assert all(re.fullmatch(r"(Ana|bot \d · random): .+ of .+", s) for s in said), said
+
+
+def test_the_waiting_room_keeps_the_keyboard_off_what_it_covers_at_200_percent_zoom(
+    browser: Any, server: Server
+) -> None:
+    """At 200 % zoom the waiting room lies over the side panel: Tab went on from its start
+    button to the rules and lobby links under it. They are in the waiting room now."""
+    context = browser.new_context(viewport={"width": 680, "height": 450}, locale="en-US")
+    p = context.new_page()
+    open_with_bots(p, server, "pocha", seed=18)
+    visited = set()
+    for _ in range(40):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement !== document.body"):
+            assert not p.evaluate(FOCUS_COVERED), p.evaluate(FOCUSED)
+            visited.add(p.evaluate(FOCUSED))
+    assert any(v.startswith("a. rules") for v in visited), visited
+    assert any(v.startswith("a. lobby") for v in visited), visited
+    context.close()
