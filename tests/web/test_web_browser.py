@@ -3348,3 +3348,30 @@ def test_the_waiting_room_keeps_the_keyboard_off_what_it_covers_at_200_percent_z
     assert any(v.startswith("a. rules") for v in visited), visited
     assert any(v.startswith("a. lobby") for v in visited), visited
     context.close()
+
+
+def test_the_lobby_s_fields_are_named_by_their_labels_and_described_by_their_help(
+    page: Any, server: Server
+) -> None:
+    """Each seat's select and each rule option's field was named by its label and its help
+    run together ("seat 2 counts the cards still out and plays the odds"), and the seat's help
+    was read again as its description."""
+    p = page
+    p.goto(server.url + "/")
+    p.click("#params summary")
+    seat = p.get_by_role("combobox", name="seat 2", exact=True)
+    assert seat.count() == 1
+    assert (
+        seat.evaluate(
+            "(e) => document.getElementById(e.getAttribute('aria-describedby')).textContent"
+        )
+        == p.locator("#seat1-help").inner_text()
+    )
+    players = p.get_by_role("textbox", name="players", exact=True)
+    assert players.count() == 1 and players.input_value() == "4"
+    assert "how many" in players.evaluate(
+        "(e) => document.getElementById(e.getAttribute('aria-describedby')).textContent"
+    )
+    hook = p.locator('#params label.option[title="dealer_hook"]')
+    words = hook.locator("span span").inner_text()
+    assert p.get_by_role("checkbox", name=words, exact=True).count() == 1

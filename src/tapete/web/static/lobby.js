@@ -136,7 +136,9 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
         continue;
       }
       const chosen = old[i - 1] || `bot:${game.levels.includes("medium") ? "medium" : "random"}`;
-      html += `<label class="seat-row"><span>${t("seat {n}", { n: i + 1 })}</span><select name="seat${i}" aria-describedby="seat${i}-help">${options
+      // Named by its label's words alone, the level's help its description: the label holds
+      // the help too, and a screen reader read it twice ("seat 2 counts the cards …, counts …").
+      html += `<label class="seat-row"><span id="seat${i}-name">${t("seat {n}", { n: i + 1 })}</span><select name="seat${i}" aria-labelledby="seat${i}-name" aria-describedby="seat${i}-help">${options
         .map(([v, label]) => `<option value="${v}"${v === chosen ? " selected" : ""}${help(v) ? ` title="${escapeHtml(help(v))}"` : ""}>${label}</option>`)
         .join("")}</select><small class="help level-help" id="seat${i}-help">${escapeHtml(help(chosen))}</small></label>`;
     }
@@ -153,16 +155,21 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       .map((p) => {
         const id = `p:${p.name}`;
         const words = optionWords(p.name);
-        // The option's name as a spec writes it (the rules pages and the command line do), then
-        // what it does: the same words as the terminal's new match screen.
+        // The field is named by the option's label and described by its help (both in the
+        // <label>, which alone would name it by the two run together): the option's name as a
+        // spec writes it (the rules pages and the command line do), then what it does, the same
+        // words as the terminal's new match screen.
+        const key = `opt-${p.name}`;
         const said = words.help ? `: ${escapeHtml(words.help)}` : "";
-        const help = `<small class="help"><code>${escapeHtml(p.name)}</code>${said}</small>`;
+        const help = `<small class="help" id="${key}-help"><code>${escapeHtml(p.name)}</code>${said}</small>`;
+        const aria = `aria-labelledby="${key}-name" aria-describedby="${key}-help"`;
+        const name = `<span id="${key}-name">${escapeHtml(words.label)}</span>`;
         const title = `title="${escapeHtml(p.name)}"`;
         if (typeof p.default === "boolean") {
-          return `<label class="option" ${title}><span><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}"> ${escapeHtml(words.label)}</span>${help}</label>`;
+          return `<label class="option" ${title}><span><input type="checkbox" name="${id}"${p.default ? " checked" : ""} data-default="${p.default}" ${aria}> ${name}</span>${help}</label>`;
         }
         const shown = Array.isArray(p.default) ? `[${p.default.join(", ")}]` : p.default === null ? "none" : p.default;
-        return `<label class="option" ${title}>${escapeHtml(words.label)} <input name="${id}" value="${escapeHtml(shown)}" data-default="${escapeHtml(shown)}">${help}</label>`;
+        return `<label class="option" ${title}>${name} <input name="${id}" value="${escapeHtml(shown)}" data-default="${escapeHtml(shown)}" ${aria}>${help}</label>`;
       })
       .join("");
     const players = params.querySelector('[name="p:players"]');
