@@ -3186,9 +3186,7 @@ def test_a_tute_match_tied_on_points_says_at_its_end_why_its_winner_won(
     version = ana.expect("view")["version"]
     for seat, move in moves:
         (ana, bea)[seat].send({"type": "act", "action": move, "version": version})
-        version = ana.until(lambda m, v=version: m["type"] == "view" and m["version"] > v)[
-            "version"
-        ]
+        version = ana.view_at(version + 1)["version"]
     assert ana.view is not None and ana.view["result"]["names"] == ["Ana"]
     ana.close()
     bea.close()
