@@ -677,6 +677,8 @@ def outcome_words(lang: str, outcome: Outcome) -> str:
 
     >>> outcome_words("es", Outcome((60, 60), (1,), "tied on points, won the last trick"))
     'empate a puntos: decide la última baza'
+    >>> outcome_words("pt", Outcome((104, 104), (1,), "passed 100, tied, won the last trick"))
+    'empate nos totais: decide a última vaza'
     >>> outcome_words("en", Outcome((118, 62), (0,), "more points"))
     ''
     """
