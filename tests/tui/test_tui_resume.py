@@ -597,3 +597,40 @@ def test_a_save_still_being_played_at_the_table_is_refused_at_another_terminal(
             assert_holds_the_table(kept, screen)
 
     run(go())
+
+
+def test_a_tute_match_tied_on_points_says_at_its_end_why_its_winner_won(tmp_path: Path) -> None:
+    """Two equal scores and one winner came with no reason: the last trick decides a tie."""
+    from tapete.record import Recorder, SeatInfo
+
+    game = tapete.load("tute")
+    rng, state, moves = random.Random(15), game.new_state(15), []
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        moves.append((seat, legal[rng.randrange(len(legal))]))
+        state = game.apply(state, moves[-1][1])
+    state = game.new_state(15)
+    recorder = Recorder(
+        game, state, 15, [SeatInfo("Ana", "human"), SeatInfo("Bea", "bot", "random")]
+    )
+    for seat, action in moves[:-1]:
+        state = game.apply(state, action)
+        recorder.step(seat, action, state)
+    assert len(game.legal_actions(state)) == 1  # the last card: whoever plays it, it is played
+    half = recorder.record()  # all but the last card, which is the only one its player has
+
+    async def go() -> None:
+        config = PlayConfig(game, ("human", "random"), 15, resume=half)
+        app = TapeteApp(play=config, data=tmp_path, lang="es", speed="instant")
+        async with app.run_test() as pilot:
+            screen = await settle(pilot)
+            while not screen.finished:
+                await press_a_legal_key(pilot, random.Random(1))
+                screen = await settle(pilot)
+            assert isinstance(app.screen, SummaryScreen)
+            outcome = screen.session.over
+            assert outcome is not None and outcome.scores == (60, 60)
+            why = app.screen.query_one("#summary-why")
+            assert text_of(why) == "empate a puntos: decide la última baza"
+
+    run(go())

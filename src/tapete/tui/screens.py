@@ -24,7 +24,7 @@ from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
-from tapete.narrate import action_label, reason_words
+from tapete.narrate import action_label, outcome_words, reason_words
 from tapete.present import game_deck, game_title, option_lines
 from tapete.record import Record
 from tapete.tui import records
@@ -1033,6 +1033,9 @@ class SummaryScreen(ModalScreen[None]):
                 yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
                 yield Static(grid)
                 yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
+                # Equal scores and one winner: why (Tute's tie goes to the last trick).
+                if outcome is not None and (why := outcome_words(lang, outcome)):
+                    yield Static(why, id="summary-why")
                 for line, name in files:
                     yield Static(line, id=name, classes="summary-file")
                 if self.failed:
