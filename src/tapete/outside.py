@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from tapete.bots import MOST_MS  # past the clock's range, a crash
 from tapete.cards import CardSet, cards_of
-from tapete.errors import InvalidActionError, SpecError
+from tapete.errors import InvalidActionError, Phrase, SpecError
 from tapete.game import Action, Game, Outcome, ParamValue, Seat
 from tapete.present import present
 
@@ -225,7 +225,7 @@ def from_spec(name: str, options: Mapping[str, ParamValue]) -> ExecBot:
     return ExecBot(argv, ms, name=name)
 
 
-def _unrunnable_script(path: str) -> str | None:
+def _unrunnable_script(path: str) -> Phrase | None:
     """Why the system cannot run the script at ``path`` by its ``#!`` line, or None (no such
     line, or one it can run): a line ended by a Windows carriage return, which the
     system takes for the interpreter's last letter; an interpreter named by a path where no
@@ -238,7 +238,7 @@ def _unrunnable_script(path: str) -> str | None:
     if not first.startswith(b"#!"):
         return None
     if first.rstrip(b"\n").endswith(b"\r"):
-        return (
+        return Phrase(
             "has Windows line ends: its #! line ends in a carriage return (\\r), which the"
             " system reads as part of the interpreter's name; save it with Unix line ends"
         )
@@ -248,9 +248,10 @@ def _unrunnable_script(path: str) -> str | None:
     interpreter = os.fsdecode(words[0])
     if not os.path.isabs(interpreter) or shutil.which(interpreter) is not None:
         return None
-    return (
-        f"starts with #!{interpreter}, a program that is not there"
-        " (#!/usr/bin/env python3, say, looks the interpreter up on PATH)"
+    return Phrase(
+        "starts with #!{interpreter}, a program that is not there"
+        " (#!/usr/bin/env python3, say, looks the interpreter up on PATH)",
+        interpreter=interpreter,
     )
 
 
