@@ -61,6 +61,7 @@ __all__ = [
     "seat_name",
     "step_entries",
     "view_text",
+    "who_won",
 ]
 
 Entry = dict[str, Any]
@@ -522,32 +523,31 @@ def _table_line(
                 )
                 told += tr(lang, tied, name=who)
             return told
-        case "end" if you is not None and you in entry["winners"]:
-            # Told to a winner: "you won" ("ganaste"), never "ganó tú".
-            *others, last = [_name(names, w) for w in entry["winners"] if w != you] or [""]
-            if not last:
-                return tr(lang, "match over: you won")
-            if not others:
-                return tr(lang, "match over: you and {names} won", names=last)
-            # a tie of three or more: "you, Ana and Bea won", not "you and Ana, Bea won"
-            return tr(
-                lang,
-                "match over: you, {names} and {last} won",
-                names=", ".join(others),
-                last=last,
-            )
         case "end":
-            *others, last = [_name(names, w) for w in entry["winners"]] or ["?"]
-            if not others:
-                return tr(lang, "match over: {names} won", names=last)
-            # several winners (a team, a tie): "Ana and Bea won", "Ana e Bea venceram"
-            return tr(
-                lang, "match over: {names} and {last} won", names=", ".join(others), last=last
-            )
+            outcome = who_won(lang, names, entry["winners"], you)
+            return tr(lang, "match over: {outcome}", outcome=outcome)
         case "split":
             return tr(lang, "the pot is split: {n} each", n=entry.get("n"))
         case _:
             return str(entry.get("name", entry["kind"]))
+
+
+def who_won(lang: str, names: Sequence[str], winners: Sequence[int], you: int | None = None) -> str:
+    """Who won the match, as a sentence in ``lang``: "Diego won", "Ana and Bea won", and to a
+    winner "you won" ("ganaste"), never "ganó tú"; one winner is never called "winners"."""
+    if you is not None and you in winners:
+        *others, last = [_name(names, w) for w in winners if w != you] or [""]
+        if not last:
+            return tr(lang, "you won")
+        if not others:
+            return tr(lang, "you and {names} won", names=last)
+        # a tie of three or more: "you, Ana and Bea won", not "you and Ana, Bea won"
+        return tr(lang, "you, {names} and {last} won", names=", ".join(others), last=last)
+    *others, last = [_name(names, w) for w in winners] or ["?"]
+    if not others:
+        return tr(lang, "{names} won", names=last)
+    # several winners (a team, a tie): "Ana and Bea won", "Ana e Bea venceram"
+    return tr(lang, "{names} and {last} won", names=", ".join(others), last=last)
 
 
 def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None:

@@ -813,3 +813,35 @@ def test_people_sharing_the_terminal_are_handed_it_behind_a_curtain(tmp_path: Pa
             assert handed == {0, 1}
 
     run(go())
+
+
+@pytest.mark.parametrize(
+    ("lang", "seed", "said"),
+    [
+        ("es", 1, "ganó Bruno"),
+        ("pt", 10, "Diego venceu"),
+        ("es", 9, "ganaste"),
+        ("pt", 9, "você venceu"),
+    ],
+)
+def test_the_summary_says_who_won_as_one_winner_is_said(
+    tmp_path: Path, lang: str, seed: int, said: str
+) -> None:
+    """The end-of-match box said "ganadores: Bruno" for one winner, and "ganadores: tú" when the
+    person won; it says who won as the log does: "ganó Bruno", "ganaste", "você venceu"."""
+
+    async def go() -> None:
+        app = make_app(
+            "pocha(schedule=[1])", ["human", "random", "random", "random"], seed, tmp_path, lang
+        )
+        rng = random.Random(2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            while not screen.finished:
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)
+            assert text_of(app.screen.query_one("#summary-winners")) == said
+
+    asyncio.run(go())

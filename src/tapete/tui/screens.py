@@ -24,7 +24,7 @@ from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
-from tapete.narrate import action_label, outcome_words, reason_words
+from tapete.narrate import action_label, outcome_words, reason_words, who_won
 from tapete.present import game_deck, game_title, option_lines
 from tapete.record import Record
 from tapete.tui import records
@@ -1014,7 +1014,8 @@ class SummaryScreen(ModalScreen[None]):
         grid.add_column("", justify="right")
         for label, score in zip(labels, scores, strict=False):
             grid.add_row(label, str(score))
-        winners = ", ".join(names[w] for w in (outcome.winners if outcome else ()))
+        # "Diego won", "you won": one winner is no "winners" (nor "ganó tú")
+        winners = who_won(lang, names, outcome.winners, self.session.you) if outcome else ""
         # The keys line stays in view under a body that scrolls: on a small terminal the
         # scores, the winners and where the record went may be more rows than the screen has.
         files: list[tuple[str, str | None]] = []  # each line, and its id
@@ -1032,7 +1033,7 @@ class SummaryScreen(ModalScreen[None]):
             with VerticalScroll(id="summary-body"):  # tab, then the arrows, scroll it
                 yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
                 yield Static(grid)
-                yield Static(tr(lang, "winners: {names}", names=winners), id="summary-winners")
+                yield Static(winners, id="summary-winners")
                 # Equal scores and one winner: why (Tute's tie goes to the last trick).
                 if outcome is not None and (why := outcome_words(lang, outcome)):
                     yield Static(why, id="summary-why")
