@@ -255,3 +255,31 @@ def test_a_pottle_pot_that_carries_over_says_the_declarer_s_tricks_against_the_b
     assert line("pt", entry, ["Ana", "você", "Carla"], you=1) == (
         "você pediu 5 e fez 4: ninguém ganha o pote de 6; fica para a próxima"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "round_word", "trick_word"),
+    [("en", "round", "trick"), ("es", "ronda", "baza"), ("pt", "rodada", "vaza")],
+)
+def test_truco_s_table_calls_its_three_rounds_rounds_as_its_rules_do(
+    lang: str, round_word: str, trick_word: str
+) -> None:
+    """Truco's rules and how-to say a hand has three rounds (rondas, rodadas); its table said
+    "Diego se lleva la baza", "la baza queda empatada" and "bazas: empate" for the same thing."""
+    from tapete.playthrough import narration
+    from tapete.present import present
+
+    told = narration("truco(players=4)", 2, lang)
+    assert trick_word not in told
+    assert re.search(rf"\b{round_word}\b", told)
+    game = tapete.load("truco")
+    rng = random.Random(3)
+    state = game.new_state(3)
+    labels: set[str] = set()
+    while game.current_player(state) is not None and not labels:
+        state = game.apply(state, rng.choice(list(game.legal_actions(state))))
+        labels = {label for label, _ in present(game.observe(state, 0), lang).info}
+        labels &= {round_word + "s", trick_word + "s"}
+    assert labels == {round_word + "s"}
+    # Every other trick-taking game keeps its tricks.
+    assert trick_word in narration("tute(players=4)", 3, lang)

@@ -185,6 +185,7 @@ _ES: dict[str, str] = {
     "help": "ayuda",
     "log": "registro",
     "{name} takes the trick": "{name} se lleva la baza",
+    "{name} wins the round": "{name} gana la ronda",
     "{name}: {action}": "{name}: {action}",
     "{name} failed to choose a move: a random legal move was played for it": (
         "{name} no pudo elegir jugada: se jugó por él una jugada legal al azar"
@@ -229,6 +230,7 @@ _ES: dict[str, str] = {
     "on the table": "en la mesa",
     "hands": "manos",
     "the trick is tied": "la baza queda empatada",
+    "the round is tied": "la ronda queda empatada",
     "run: {cards}": "escalera: {cards}",
     "not allowed: {why}": "no permitido: {why}",
     "wait for your turn": "espera tu turno",
@@ -293,6 +295,7 @@ _ES: dict[str, str] = {
     ),
     "you deal": "repartes tú",
     "you take the trick": "te llevas la baza",
+    "you win the round": "ganas la ronda",
     "match over: press r for a rematch": "partida terminada: pulsa r para la revancha",
     # a record that could not be written
     "the record could not be saved in {place}: {why}": (
@@ -1262,6 +1265,7 @@ _PT: dict[str, str] = {
     "help": "ajuda",
     "log": "histórico",
     "{name} takes the trick": "{name} leva a vaza",
+    "{name} wins the round": "{name} ganha a rodada",
     "{name}: {action}": "{name}: {action}",
     "{name} failed to choose a move: a random legal move was played for it": (
         "{name} não conseguiu escolher: uma jogada legal ao acaso foi feita por ele"
@@ -1306,6 +1310,7 @@ _PT: dict[str, str] = {
     "on the table": "na mesa",
     "hands": "mãos",
     "the trick is tied": "a vaza empatou",
+    "the round is tied": "a rodada empatou",
     "run: {cards}": "sequência: {cards}",
     "not allowed: {why}": "não permitido: {why}",
     "wait for your turn": "espere a sua vez",
@@ -1370,6 +1375,7 @@ _PT: dict[str, str] = {
     ),
     "you deal": "você dá as cartas",
     "you take the trick": "você leva a vaza",
+    "you win the round": "você ganha a rodada",
     "match over: press r for a rematch": "partida encerrada: aperte r para a revanche",
     # a record that could not be written
     "the record could not be saved in {place}: {why}": (

@@ -42,6 +42,7 @@ from tapete.present import (
     notation_label,
     present,
     raise_call,
+    trick_unit,
 )
 from tapete.record import Record, recorded_game
 from tapete.record import steps as record_steps
@@ -142,14 +143,14 @@ def step_entries(
     else:
         events = game.visible_events(after, viewer)
         text = game.visible_action(before, action, viewer)
-    entries = event_entries(events, deal_unit(game))
+    entries = event_entries(events, deal_unit(game), trick_unit(game))
     return [_action_entry(game, seat, text, after, events), *entries]
 
 
-def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
+def event_entries(events: Sequence[Event], unit: str = "hand", trick: str = "trick") -> list[Entry]:
     """Entries for the events of a step; a deal keeps only its number, dealer and upcard.
     ``unit``: what the game calls a deal (``tapete.present.deal_unit``), for its number and its
-    score."""
+    score; ``trick``: what it calls a trick (``tapete.present.trick_unit``)."""
     out: list[Entry] = []
     for event in events:
         data = event.data
@@ -166,7 +167,7 @@ def event_entries(events: Sequence[Event], unit: str = "hand") -> list[Entry]:
                     }
                 )
             case "trick":
-                out.append({"kind": "trick", "seat": data.get("winner")})
+                out.append({"kind": "trick", "seat": data.get("winner"), "unit": trick})
             case "score":
                 score = [int(v) for v in data.get("score", ())]
                 out.append({"kind": "score", "unit": unit, "score": score})
@@ -418,8 +419,12 @@ def line(
             )
         case "deal":
             return tr(lang, "{unit} {n}: {name} deals", unit=_unit(lang, entry), n=n, name=name)
+        case "trick" if seat is None and entry.get("unit") == "round":
+            return tr(lang, "the round is tied")
         case "trick" if seat is None:
             return tr(lang, "the trick is tied")
+        case "trick" if entry.get("unit") == "round":
+            return tr(lang, "{name} wins the round", name=name)
         case "trick":
             return tr(lang, "{name} takes the trick", name=name)
         case "buy" if n == 1:
@@ -610,6 +615,8 @@ def _to_you(lang: str, entry: Mapping[str, Any], deck: str | None) -> str | None
             return tr(lang, "{unit} {n}: you deal, {card} turned up", unit=unit, n=n, card=card)
         case "deal":
             return tr(lang, "{unit} {n}: you deal", unit=_unit(lang, entry), n=n)
+        case "trick" if entry.get("unit") == "round":
+            return tr(lang, "you win the round")
         case "trick":
             return tr(lang, "you take the trick")
         case "buy" if n == 1:
@@ -711,7 +718,7 @@ def record_story(
     for _, before, seat, action, after in record_steps(record):
         if not story:  # the first deal, told by the events of the first state
             events = game.events(before) if open_hands else game.visible_events(before, viewer)
-            story.append(DealStory(event_entries(events, deal_unit(game)), []))
+            story.append(DealStory(event_entries(events, deal_unit(game), trick_unit(game)), []))
         told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
         cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
         story[-1].steps.append(told[:cut])

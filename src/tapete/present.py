@@ -103,6 +103,17 @@ def deal_unit(game: Game[Any, Any]) -> str:
     return _DEAL_UNITS.get(game.rules.NAME, "deal")
 
 
+def trick_unit(game: Game[Any, Any]) -> str:
+    """``trick``, or ``round``: what ``game`` calls one card from each seat and who took them.
+    Truco's rules call the three of a hand its rounds (rondas, rodadas), and so does its table.
+
+    >>> import tapete
+    >>> trick_unit(tapete.load("truco")), trick_unit(tapete.load("tute"))
+    ('round', 'trick')
+    """
+    return "round" if game.rules.NAME == "truco" else "trick"
+
+
 def game_title(game: Game[Any, Any]) -> str:
     """``game``'s name as its table's title has it: ``Pocha``, ``Oh Hell`` (Pocha with French
     cards), ``Tute``, ``Truco``, ``Poch``, ``Pottle``.
@@ -580,7 +591,7 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
             tr(lang, "tied") if r.result is None else names[leader]
             for r, leader in zip(view.tricks, leaders, strict=True)
         ]
-        info.append((tr(lang, "tricks"), ", ".join(won)))
+        info.append((tr(lang, "rounds"), ", ".join(won)))
     if view.proposal is not None and view.proposer is not None:
         info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
     if view.special != truco.Special.NORMAL:

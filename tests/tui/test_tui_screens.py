@@ -1040,8 +1040,8 @@ def test_truco_s_facts_tell_who_took_each_round_of_the_hand(players: int, tmp_pa
                 names = session.table_names("en")
                 told = ", ".join("tied" if t is None else names[t] for t in taken)
                 assert screen.scene is not None
-                assert ("tricks", told) in screen.scene.table.info
-                assert fully_visible(app, f"tricks: {told}"), screen_lines(app)
+                assert ("rounds", told) in screen.scene.table.info
+                assert fully_visible(app, f"rounds: {told}"), screen_lines(app)
                 return
         raise AssertionError("no seed brought a third round")
 

@@ -30,7 +30,15 @@ from tapete.narrate import (
     seat_name,
     step_entries,
 )
-from tapete.present import Table, actions, deal_unit, forbidden_bids, game_deck, present
+from tapete.present import (
+    Table,
+    actions,
+    deal_unit,
+    forbidden_bids,
+    game_deck,
+    present,
+    trick_unit,
+)
 from tapete.record import Record, Recorder, SeatInfo, recorded_game
 from tapete.record import steps as record_steps
 
@@ -138,7 +146,7 @@ class Timeline:
         self.names = list(names)
         self.steps: list[Step] = []
         events = game.visible_events(start, self.you)
-        self.first_entries = tuple(event_entries(events, deal_unit(game)))
+        self.first_entries = tuple(event_entries(events, deal_unit(game), trick_unit(game)))
         self.deck = game_deck(game)
 
     def state_at(self, index: int) -> Any:

@@ -24,7 +24,7 @@ from tapete import bots, record
 from tapete.errors import IllegalActionError, InvalidActionError
 from tapete.game import Action, Game
 from tapete.narrate import event_entries, line, public_trick, record_story, seat_name, step_entries
-from tapete.present import deal_unit
+from tapete.present import deal_unit, trick_unit
 from tapete.record import Recorder, SeatInfo
 from tapete.web.driver import RETRY_FIRST, RETRY_MAX, Driver
 from tapete.web.seating import FAILED, QUIET, Seating, error
@@ -207,7 +207,7 @@ class Room:
         game, t = self.game, self.truth
         state = game.new_state(t.seed)
         recorder = Recorder(game, state, t.seed, ())
-        entries = event_entries(game.visible_events(state, None), deal_unit(game))
+        entries = event_entries(game.visible_events(state, None), deal_unit(game), trick_unit(game))
         if t.started_by is not None:
             entries.insert(0, rematch_entry(t.started_by, t.match))
         asides = iter(t.asides)
