@@ -335,3 +335,21 @@ def test_a_trick_bid_is_asked_for_not_bet_in_spanish_and_portuguese() -> None:
     # Poch's betting keeps its word.
     assert "apuesta" in tr("es", "there is a bet already: call, raise or pass")
     assert "apostas" in howto.page("poch", "pt")
+
+
+def test_a_sampled_deal_of_the_hidden_cards_has_one_word_in_each_language() -> None:
+    """A hint said "4 distribuições possíveis das cartas ocultas" and the review of the same
+    search "4 rodadas amostradas": a rodada is a Truco round or a Tute deal, not one way the
+    hidden cards may lie."""
+    word = {"es": "reparto", "pt": "distribuiç"}
+    sampled = re.compile(r"\b(sampled|possible|simulated) deals?\b")
+    for lang in ("es", "pt"):
+        told = {k: v for k, v in catalog(lang).items() if sampled.search(k)}
+        assert len(told) >= 5, told
+        for english, said in told.items():
+            assert word[lang] in said and "rodada" not in said, (lang, english, said)
+    heading = "Review of {game}: {n} sampled deals a decision"
+    assert (
+        tr("pt", heading, game="truco", n=4)
+        == "Análise de truco: 4 distribuições amostradas por decisão"
+    )

@@ -1132,8 +1132,8 @@ _ES: dict[str, str] = {
 _PT: dict[str, str] = {
     "review": "análise",
     "reviewing decision {done} of {total}": "analisando a decisão {done} de {total}",
-    "Review of {game}: {n} sampled deals a decision": "Análise de {game}: {n} rodadas amostradas por decisão",
-    "Review of {game}: 1 sampled deal a decision": "Análise de {game}: 1 rodada amostrada por decisão",
+    "Review of {game}: {n} sampled deals a decision": "Análise de {game}: {n} distribuições amostradas por decisão",
+    "Review of {game}: 1 sampled deal a decision": "Análise de {game}: 1 distribuição amostrada por decisão",
     "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal over {deals} ({decisions}: {tally})": "{name} (lugar {seat}): precisão {accuracy:.1f}%, perde {loss:.2f} {unit} por rodada em {deals} ({decisions}: {tally})",
     "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand over {deals} ({decisions}: {tally})": "{name} (lugar {seat}): precisão {accuracy:.1f}%, perde {loss:.2f} {unit} por mão em {deals} ({decisions}: {tally})",
     "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a round over {deals} ({decisions}: {tally})": "{name} (lugar {seat}): precisão {accuracy:.1f}%, perde {loss:.2f} {unit} por rodada em {deals} ({decisions}: {tally})",
