@@ -17,7 +17,14 @@ from tapete.bots import Move, Reason, said_after, searched
 from tapete.game import Event
 from tapete.i18n import LANGUAGES, catalog
 from tapete.match import play
-from tapete.narrate import event_entries, line, reason_words, record_lines, step_entries
+from tapete.narrate import (
+    event_entries,
+    line,
+    reason_words,
+    record_lines,
+    step_entries,
+    view_text,
+)
 from tapete.record import SeatInfo
 
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
@@ -281,5 +288,10 @@ def test_truco_s_table_calls_its_three_rounds_rounds_as_its_rules_do(
         labels = {label for label, _ in present(game.observe(state, 0), lang).info}
         labels &= {round_word + "s", trick_word + "s"}
     assert labels == {round_word + "s"}
+    # The line prompt's table: the cards of the round being played.
+    while game.current_player(state) is not None and not game.observe(state, 0).trick:
+        state = game.apply(state, rng.choice(list(game.legal_actions(state))))
+    table = view_text(game.observe(state, 0), lang)
+    assert f"\n  {round_word}: " in table and f"\n  {trick_word}: " not in table, table
     # Every other trick-taking game keeps its tricks.
     assert trick_word in narration("tute(players=4)", 3, lang)

@@ -31,6 +31,7 @@ from typing import Any
 from tapete.bots import Move, Reason
 from tapete.cards import CARD_TEXT
 from tapete.game import Action, Event, Game, Outcome
+from tapete.games import rules_of
 from tapete.i18n import LEVEL_HELP, tr
 from tapete.present import (
     SUIT_WORDS,
@@ -802,7 +803,8 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
         played = ", ".join(
             f"{_name([b.name for b in table.seats], p.seat)} {p.card or '?'}" for p in table.trick
         )
-        lines.append(f"  {tr(lang, 'trick')}: {played}")
+        word = tr(lang, trick_unit(rules_of(view).NAME))  # Truco's are rounds, as its rules say
+        lines.append(f"  {word}: {played}")
     hand = " ".join(table.hand) if table.hand else ""
     if table.blind:
         unseen = (

@@ -103,15 +103,17 @@ def deal_unit(game: Game[Any, Any]) -> str:
     return _DEAL_UNITS.get(game.rules.NAME, "deal")
 
 
-def trick_unit(game: Game[Any, Any]) -> str:
-    """``trick``, or ``round``: what ``game`` calls one card from each seat and who took them.
-    Truco's rules call the three of a hand its rounds (rondas, rodadas), and so does its table.
+def trick_unit(game: Game[Any, Any] | str) -> str:
+    """``trick``, or ``round``: what ``game`` (or the game of that rules name) calls one card
+    from each seat and who took them. Truco's rules call the three of a hand its rounds
+    (rondas, rodadas), and so does its table.
 
     >>> import tapete
-    >>> trick_unit(tapete.load("truco")), trick_unit(tapete.load("tute"))
-    ('round', 'trick')
+    >>> trick_unit(tapete.load("truco")), trick_unit(tapete.load("tute")), trick_unit("truco")
+    ('round', 'trick', 'round')
     """
-    return "round" if game.rules.NAME == "truco" else "trick"
+    name = game if isinstance(game, str) else game.rules.NAME
+    return "round" if name == "truco" else "trick"
 
 
 def game_title(game: Game[Any, Any]) -> str:
