@@ -845,3 +845,34 @@ def test_the_summary_says_who_won_as_one_winner_is_said(
             assert text_of(app.screen.query_one("#summary-winners")) == said
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("spec", "lang", "keys"),
+    [
+        ("truco", "pt", ["↓ ↑ rodada", "n p mão"]),
+        ("truco", "es", ["↓ ↑ ronda", "n p mano"]),
+        ("tute", "pt", ["↓ ↑ vaza", "n p rodada"]),
+        ("poch", "es", ["↓ ↑ baza", "n p ronda"]),
+    ],
+)
+def test_a_replay_s_keys_go_by_the_game_s_own_deals_and_tricks(
+    tmp_path: Path, spec: str, lang: str, keys: list[str]
+) -> None:
+    """A Truco replay in Portuguese said "↓ ↑ vaza  n p rodada": its keys go round by round and
+    hand by hand, which its log and rules call rodadas and mãos (a rodada is no deal there)."""
+    game = tapete.load(spec)
+    _, rec = play(game, ["random"] * game.players, seed=3)
+    path = tmp_path / "match.json"
+    record.write(rec, path)
+
+    async def go() -> None:
+        app = TapeteApp(replay=record.read(path), data=tmp_path, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            bar = "\n".join(screen_lines(app)[-2:])  # the keys line, as the screen shows it
+            for key in keys:
+                assert key in bar, bar
+
+    run(go())

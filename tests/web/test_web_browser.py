@@ -671,6 +671,32 @@ def test_a_table_and_its_replay_name_the_game_and_its_deals_in_the_player_s_word
     assert errors == [], errors
 
 
+def test_a_truco_replay_goes_round_by_round_in_the_words_of_its_rules(
+    browser: Any, server: Server
+) -> None:
+    """A Truco replay in Portuguese went "◀◀ vaza anterior" and "próxima vaza ▶▶" through a
+    hand whose log and rules say rodadas; the buttons say rodada, and a hand is a mão."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="pt-BR")
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    made = server.create(
+        "truco", params={"target": "2"}, seats=[{"kind": "bot", "level": "random"}] * 2, seed=3
+    )
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(".summary:not([hidden])")
+    p.goto(f"{server.url}/replay/{made['code']}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert p.locator("[data-go='next-trick']").inner_text() == "próxima rodada ▶▶"
+    assert p.locator("[data-go='prev-trick']").inner_text() == "◀◀ rodada anterior"
+    assert p.locator("[data-go='next-deal']").inner_text() == "próxima mão ▶|"
+    context.close()
+    assert errors == [], errors
+
+
 def test_the_replay_names_an_unnamed_player_and_the_cards_in_the_player_s_words(
     browser: Any, server: Server
 ) -> None:

@@ -25,7 +25,7 @@ from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
 from tapete.narrate import action_label, outcome_words, reason_words, who_won
-from tapete.present import game_deck, game_title, option_lines
+from tapete.present import deal_unit, game_deck, game_title, option_lines, trick_unit
 from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
@@ -134,7 +134,11 @@ class SceneScreen(Screen[None]):
 
     def watch_scene(self, scene: Scene | None) -> None:
         if scene is not None:
-            self.query_one(KeyBar).show(_keys(list(self.BINDINGS)), scene.lang)
+            self.query_one(KeyBar).show(self.bar_keys(), scene.lang)
+
+    def bar_keys(self) -> list[tuple[str, str, str]]:
+        """The keys the bar shows: (key, its word in English, its action)."""
+        return _keys(list(self.BINDINGS))
 
     def action_language(self) -> None:
         self.tapete.cycle_language()
@@ -675,6 +679,13 @@ class ReplayScreen(SceneScreen):
         super().__init__()
         self.replay = replay
         self.reviewing = False
+
+    def bar_keys(self) -> list[tuple[str, str, str]]:
+        """The keys that go a deal or a trick on say the game's own words for them: a Truco
+        record goes hand by hand (mão, mano) and round by round (rodada, ronda), as its log
+        and rules say, not by "rodada" and "vaza"."""
+        words = {"deal": deal_unit(self.replay.game), "trick": trick_unit(self.replay.game)}
+        return [(key, words.get(word, word), action) for key, word, action in super().bar_keys()]
 
     def action_review(self) -> None:
         """The coach's review of every decision (``tapete analyze``), worked out in the

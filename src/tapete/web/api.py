@@ -31,7 +31,7 @@ from tapete.game import form_spec
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
 from tapete.narrate import seat_name
-from tapete.present import deal_unit, game_title
+from tapete.present import deal_unit, game_title, trick_unit
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
@@ -884,9 +884,14 @@ async def api_narration(
         raise refuse(404, "no-such-match", "no match with that number has started at this table")
     response.headers["Cache-Control"] = "no-store"  # a seat's view: for its holder only
     _deprecate(response, token)
-    # The game in words and what it calls a deal, for the replay to name it and number its
-    # deals as its table does.
-    return {"deals": told, "game": game_words(lang, room.game), "unit": deal_unit(room.game)}
+    # The game in words and what it calls a deal and a trick, for the replay to name it and
+    # number its deals and go through its tricks as its table does.
+    return {
+        "deals": told,
+        "game": game_words(lang, room.game),
+        "unit": deal_unit(room.game),
+        "trick": trick_unit(room.game),
+    }
 
 
 @router.get(

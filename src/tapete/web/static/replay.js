@@ -104,7 +104,7 @@ export async function renderReplay(root, code, match, token) {
   const told = await fetch(`/api/tables/${code}/narration?${query}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
-  const telling = told.ok ? await told.json() : { deals: [], game: doc.game, unit: "deal" };
+  const telling = told.ok ? await told.json() : { deals: [], game: doc.game, unit: "deal", trick: "trick" };
   const story = telling.deals;
   // The buttons that go a deal back or on, by the game's word for a deal, as the line that says
   // where the replay is: a Truco hand is "mão" in Portuguese, where a "rodada" is one of its
@@ -113,6 +113,9 @@ export async function renderReplay(root, code, match, token) {
     hand: [t("previous hand"), t("next hand")],
     round: [t("previous round"), t("next round")],
   }[telling.unit] ?? [t("previous deal"), t("next deal")];
+  // and the tricks by its word for them: Truco's three a hand are its rounds (ronda, rodada).
+  const tricks =
+    telling.trick === "round" ? [t("previous round"), t("next round")] : [t("previous trick"), t("next trick")];
   const deck = deckOf(doc);
   setDeck(deck);
   const complete = !doc.redacted && doc.result !== null;
@@ -135,10 +138,10 @@ export async function renderReplay(root, code, match, token) {
       <h1>${t("Replay")} · ${escapeHtml(telling.game)} · ${escapeHtml(code)}</h1>
       <div class="replay-controls" role="group">
         <button type="button" data-go="prev-deal">|◀ ${steps[0]}</button>
-        <button type="button" data-go="prev-trick">◀◀ ${t("previous trick")}</button>
+        <button type="button" data-go="prev-trick">◀◀ ${tricks[0]}</button>
         <button type="button" data-go="back">◀ ${t("step back")}</button>
         <button type="button" data-go="forward">${t("step forward")} ▶</button>
-        <button type="button" data-go="next-trick">${t("next trick")} ▶▶</button>
+        <button type="button" data-go="next-trick">${tricks[1]} ▶▶</button>
         <button type="button" data-go="next-deal">${steps[1]} ▶|</button>
         <label>${t("show")} <select class="viewer">
           <option value="all"${complete ? "" : " disabled"}>${t("all hands")}</option>
