@@ -251,13 +251,18 @@ def test_the_race_draws_every_deal_the_view_allows_alike() -> None:
             "pareja de reyes: apuesta por ella",
             "par de reis: aposta nela",
         ),
-        (HANDS[1:] + HANDS[:1], "carta alta Q J T 9 8: nada por lo que apostar", None),
+        (
+            HANDS[1:] + HANDS[:1],
+            "carta alta Q J 10 9 8: nada por lo que apostar",
+            "carta alta Q J 10 9 8: nada em que apostar",
+        ),
     ],
 )
 def test_easys_reason_names_its_hand_in_the_players_language(
-    hands: list[str], es: str, pt: str | None
+    hands: list[str], es: str, pt: str
 ) -> None:
-    # The hand's name was English text inside the reason: "three kings: apuesta por ella".
+    # The hand's name was English text inside the reason: "three kings: apuesta por ella", and
+    # a high card's ten the notation's T: "carta alta Q J T 9 8".
     from tapete.narrate import reason_words
 
     game, state = deal(hands)
@@ -265,5 +270,4 @@ def test_easys_reason_names_its_hand_in_the_players_language(
         game.observe(state, 0), game.legal_actions(state), random.Random(0)
     )
     assert reason_words("es", decision.reason) == es
-    if pt is not None:
-        assert reason_words("pt", decision.reason) == pt
+    assert reason_words("pt", decision.reason) == pt

@@ -126,6 +126,7 @@ def _strength(hand: int, trump: int) -> float:
 _RANKS_SAID = {14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9: "nines",
                8: "eights", 7: "sevens", 6: "sixes", 5: "fives", 4: "fours", 3: "threes",
                2: "twos"}  # fmt: skip
+_HIGH_RANKS = {14: "A", 13: "K", 12: "Q", 11: "J"}
 
 
 def _hand_said(hand: int, trump: int) -> Reason:
@@ -136,12 +137,14 @@ def _hand_said(hand: int, trump: int) -> Reason:
     >>> str(_hand_said(CardSet.parse("9c 9s 9d 8c Jh", french=True).mask, 5))
     'three nines'
     >>> str(_hand_said(CardSet.parse("As Kh Tc 9d 8s", french=True).mask, 5))
-    'high card A K T 9 8'
+    'high card A K 10 9 8'
     """
-    size, rank, _, _, _ = poch.hand_value(hand, trump)
+    size, rank, _, ranks, _ = poch.hand_value(hand, trump)
     if size == 1:
-        ranks = poch.hand_name(hand, trump).removeprefix("high card ")
-        return Reason("high card {ranks}", ranks=ranks)
+        # The ten as the table draws it, 10: "T" is the English notation's letter for it, and
+        # read as no card at all inside a Spanish or Portuguese reason.
+        said = " ".join(_HIGH_RANKS.get(r, str(r)) for r in ranks)
+        return Reason("high card {ranks}", ranks=said)
     said = Reason(_RANKS_SAID[rank])
     if size == 2:
         return Reason("pair of {rank}", rank=said)
