@@ -353,3 +353,15 @@ def test_a_sampled_deal_of_the_hidden_cards_has_one_word_in_each_language() -> N
         tr("pt", heading, game="truco", n=4)
         == "Análise de truco: 4 distribuições amostradas por decisão"
     )
+
+
+def test_tute_s_stock_has_one_name_in_each_language() -> None:
+    """Tute's stock was "monte" in the game's summary, its options and its rules, and "mazo"
+    on the table ("mazo: 12") and in its refusals ("el mazo se ha acabado")."""
+    word = {"es": "monte", "pt": "monte"}
+    for lang in ("es", "pt"):
+        told = {k: v for k, v in catalog(lang).items() if re.search(r"\bstock\b", k)}
+        assert len(told) >= 6, told
+        for english, said in told.items():
+            assert word[lang] in said and "mazo" not in said, (lang, english, said)
+        assert word[lang] in howto.page("tute", lang)

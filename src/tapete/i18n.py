@@ -201,7 +201,7 @@ _ES: dict[str, str] = {
         "el anfitrión quitó a {name} de su asiento: un bot juega en su lugar"
     ),
     "not allowed": "no permitido",
-    "stock": "mazo",
+    "stock": "monte",
     "bowls": "platos",
     "points": "puntos",
     # the terminal app and Poch
@@ -527,8 +527,8 @@ _ES: dict[str, str] = {
     "{n} s": "{n} s",
     "{n} seconds left to play": "quedan {n} segundos para jugar",
     "{rank} of {suit}": "{rank} de {suit}",
-    "there is no stock in this game: nothing to swap": "en este juego no hay mazo: no hay nada que cambiar",
-    "the stock is exhausted": "el mazo se ha acabado",
+    "there is no stock in this game: nothing to swap": "en este juego no hay monte: no hay nada que cambiar",
+    "the stock is exhausted": "el monte se ha acabado",
     "only the player about to lead may swap, before leading": "solo quien va a salir puede cambiar, antes de salir",
     "a swap needs a trick won first": "para cambiar hay que haber ganado una baza",
     "swaps come before the cante": "el cambio va antes del cante",
