@@ -365,3 +365,15 @@ def test_tute_s_stock_has_one_name_in_each_language() -> None:
         for english, said in told.items():
             assert word[lang] in said and "mazo" not in said, (lang, english, said)
         assert word[lang] in howto.page("tute", lang)
+
+
+def test_a_seat_is_a_lugar_in_portuguese_everywhere() -> None:
+    """A seat is a "lugar" at the table, in the records and in tapete analyze; one refusal
+    said "'exec(./bot)' não é um assento"."""
+    told = {k: v for k, v in catalog("pt").items() if re.search(r"\bseats?\b", k)}
+    assert sum("lugar" in v for v in told.values()) >= 10
+    assert [v for v in catalog("pt").values() if "assento" in v] == []
+    said = tr(
+        "pt", "{seat} is not a seat: name its options, as in {example}", seat="'x'", example="y"
+    )
+    assert said.startswith("'x' não é um lugar: ")

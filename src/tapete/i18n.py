@@ -2020,7 +2020,7 @@ _PT: dict[str, str] = {
     "policy: {path} does not load as a {kind} model ({why})": "policy: {path} não carrega como um modelo {kind} ({why})",
     'policy: no model file at {path} (path="FILE")': 'policy: não há nenhum arquivo de modelo em {path} (path="ARQUIVO")',
     '{name}: exec takes cmd="PROGRAM ARGS" and ms=N, not {unknown}': '{name}: exec aceita cmd="PROGRAMA ARGUMENTOS" e ms=N, não {unknown}',
-    "{seat} is not a seat: name its options, as in {example}": "{seat} não é um assento: nomeie suas opções, como em {example}",
+    "{seat} is not a seat: name its options, as in {example}": "{seat} não é um lugar: nomeie suas opções, como em {example}",
     '{name}: cmd is the program to run, as in exec(cmd="./mybot")': '{name}: cmd é o programa a executar, como em exec(cmd="./meubot")',
     "{name}: ms is a positive number of milliseconds a decision": "{name}: ms é um número positivo de milissegundos por decisão",
     "{name}: ms is at most {most} (an hour a decision)": "{name}: ms é no máximo {most} (uma hora por decisão)",
