@@ -143,8 +143,8 @@ def _hand_said(hand: int, trump: int) -> Reason:
     if size == 1:
         # The ten as the table draws it, 10: "T" is the English notation's letter for it, and
         # read as no card at all inside a Spanish or Portuguese reason.
-        said = " ".join(_HIGH_RANKS.get(r, str(r)) for r in ranks)
-        return Reason("high card {ranks}", ranks=said)
+        high = " ".join(_HIGH_RANKS.get(r, str(r)) for r in ranks)
+        return Reason("high card {ranks}", ranks=high)
     said = Reason(_RANKS_SAID[rank])
     if size == 2:
         return Reason("pair of {rank}", rank=said)
