@@ -1002,7 +1002,8 @@ PARAMS: dict[str, tuple[str, str]] = {
         "when nobody bets: carry (the Poch bowl waits) or showdown (the best hand takes it)",
     ),
     "shed_leader": ("first to shed", "who leads the shedding race: dealer_left or poker_winner"),
-    "deal": ("deal", "five cards each, or all the cards"),
+    # Not "deal": in Portuguese that is a rodada, as Poch's rounds are, two options one word.
+    "deal": ("cards dealt", "five cards each, or all the cards"),
     "rounds": (
         "rounds",
         "how long the match lasts: until_one_left, one_per_player, or a number of rounds",

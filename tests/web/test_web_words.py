@@ -105,3 +105,15 @@ def test_one_chip_is_one_chip_in_the_log() -> None:
     assert line("en", meld, ["Ana"]) == "Ana takes the ace bowl: 1 chip"
     assert line("es", {**meld, "n": 3}, ["Ana"]).endswith(": 3 fichas")
     assert line("pt", {"kind": "buy", "seat": 0, "n": 1}, ["Ana"]) == "Ana compra 1 ficha"
+
+
+def test_no_two_options_of_a_game_share_a_label_in_any_language() -> None:
+    """Poch's lobby offered "rodada: five" (how the cards are dealt) beside "rodadas:
+    until_one_left" and "máximo de rodadas": in Portuguese a deal and a round are both rodada."""
+    for game in tapete.game_names():
+        options = sorted(f.name for f in dataclasses.fields(tapete.load(game).params))
+        for lang in LANGUAGES:
+            # a word and its plural are one word here: "rodada" and "rodadas"
+            labels = [option_words(lang, o)["label"].rstrip("s") for o in options]
+            assert len(set(labels)) == len(labels), (game, lang, labels)
+    assert option_words("pt", "deal")["label"] == "cartas distribuídas"
