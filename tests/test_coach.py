@@ -252,7 +252,7 @@ def test_the_review_counts_in_the_game_s_own_word_for_a_deal(
     [
         ("en", ("1 sampled deal a decision", "over 1 deal ("), ("1 deals", "1 sampled deals")),
         ("es", ("1 reparto muestreado", "en 1 reparto ("), ("1 repartos",)),
-        ("pt", ("1 rodada amostrada", "em 1 rodada ("), ("1 rodadas",)),
+        ("pt", ("1 distribuição amostrada", "em 1 rodada ("), ("1 rodadas", "1 distribuições")),
     ],
 )
 def test_a_review_says_one_of_a_thing_in_the_singular(
