@@ -876,3 +876,24 @@ def test_a_replay_s_keys_go_by_the_game_s_own_deals_and_tricks(
                 assert key in bar, bar
 
     run(go())
+
+
+def test_truco_s_table_says_who_won_the_round_under_its_cards(tmp_path: Path) -> None:
+    """Under a Truco round just played the table said "→ Carmen leva a vaza" while its log said
+    "Carmen ganha a rodada": the note under the cards says the round too."""
+
+    async def go() -> None:
+        app = make_app("truco", ["human", "random"], 3, tmp_path, "pt")
+        rng = random.Random(1)
+        notes: set[str] = set()
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await settle(pilot)
+            while not screen.finished and len(notes) < 3:
+                note = screen.scene.trick_note if screen.scene is not None else ""
+                if note:
+                    notes.add(note)
+                await press_a_legal_key(pilot, rng)
+                screen = await settle(pilot)
+        assert notes and all("rodada" in n and "vaza" not in n for n in notes), notes
+
+    run(go())

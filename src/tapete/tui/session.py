@@ -197,7 +197,8 @@ class Timeline:
         """Who took the trick just finished, under the cards it held."""
         if not table.last_trick or not taken:
             return ""
-        return self.words({"kind": "trick", "seat": winner}, lang, names)
+        entry = {"kind": "trick", "seat": winner, "unit": trick_unit(self.game)}  # as the log
+        return self.words(entry, lang, names)
 
     def last_trick_winner(self, upto: int) -> tuple[bool, int | None]:
         """Whether a trick was taken at or before step ``upto`` in this deal, and by whom."""
