@@ -793,6 +793,7 @@ def test_people_sharing_the_terminal_are_handed_it_behind_a_curtain(tmp_path: Pa
                 if turn != screen.session.handed_to:
                     curtain = app.screen
                     assert isinstance(curtain, HandOverScreen), (turn, screen_lines(app))
+                    risen = curtain  # as a HandOverScreen: the checks below narrow curtain
                     drawn = "\n".join(screen_lines(app))
                     assert f"jugador {turn + 1}, es tu turno" in drawn
                     state = screen.session.state
@@ -804,7 +805,7 @@ def test_people_sharing_the_terminal_are_handed_it_behind_a_curtain(tmp_path: Pa
                     if turn not in handed:  # the first time: a doubled Enter does not lift it
                         # as if it had just risen: on a busy machine the checks above may take
                         # longer than SETTLE, after which an Enter rightly lifts it
-                        curtain._risen = time.monotonic()
+                        risen._risen = time.monotonic()
                         await pilot.press("enter", "enter")
                         assert app.screen is curtain
                     await pilot.pause(HandOverScreen.SETTLE)
