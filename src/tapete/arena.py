@@ -516,8 +516,12 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
     if len(bots) < 2:
         raise SpecError("an arena needs two bots or more")
     for entrant in bots:
-        if isinstance(entrant, str):
-            players.load(entrant)
+        agent = players.load(entrant) if isinstance(entrant, str) else entrant
+        # A bot that can tell it cannot play this game (a policy trained on another spec)
+        # says so now, once, rather than have a random move stand in for its every decision.
+        check_game = getattr(agent, "check_game", None)
+        if callable(check_game):
+            check_game(game)
     players.check_ends(game, ["bot"] * game.players)
     return game
 

@@ -111,3 +111,35 @@ def test_the_command_says_what_is_wrong_in_one_line(
         2,
         "tapete: policy: plain.zip holds a PPO (Stable-Baselines3) model; use algo=ppo\n",
     )
+
+
+# --- a policy of another spec, in an arena ---------------------------------------------------
+
+
+def test_an_arena_refuses_a_policy_trained_on_another_spec_before_any_match(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    """It could not make one decision: every one would be a random move (and a line on stderr),
+    and the table would measure random play under the policy's name. Said once, up front."""
+    run = tapete_run(
+        "arena", "pocha(players=4, schedule=1)", "--bots", 'policy(path="masked.zip"),easy',
+        "--matches", "2", "--workers", "1",
+        cwd=models["maskable_ppo"].parent,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        "tapete: policy masked.zip: trained on observations of shape (362,), but"
+        " pocha(schedule=1)'s are (487,): train it on the spec it plays\n"
+    )
+
+
+def test_arena_run_refuses_a_policy_of_another_spec_and_plays_its_own(
+    models: dict[str, Path],
+) -> None:
+    from tapete import arena
+
+    masked = f'policy(path="{models["maskable_ppo"]}")'
+    with pytest.raises(SpecError, match=r"shape \(362,\), but pocha\(players=3, schedule=3\)'s"):
+        arena.run("pocha(players=3, schedule=3)", [masked, "easy"], matches=2, workers=1)
+    played = arena.run("pocha(players=3, schedule=1)", [masked, "easy"], matches=2, workers=1)
+    assert played.warnings() == []  # the spec it was trained on plays, with no stand-in

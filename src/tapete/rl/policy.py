@@ -122,6 +122,24 @@ class PolicyBot:
         self.name = f'policy(path="{path}")'
         _load(path, algo)  # a file that is no model fails here, before any match
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """SpecError when the policy was trained on observations of another shape than
+        ``game``'s (another spec): it could not make one decision of it. Asked before an
+        arena's first match, where every decision would be a random move under its name."""
+        self._check_shape((encoding(game).size,), f"{game.spec}'s")
+
+    def _check_shape(self, shape: tuple[int, ...], whose: str) -> None:
+        expected = _model(self.path, self.algo).observation_space.shape
+        if expected != shape:
+            raise SpecError(
+                "policy {path}: trained on observations of shape {expected}, but {whose}"
+                " are {shape}: train it on the spec it plays",
+                path=str(self.path),
+                expected=str(expected),
+                whose=whose,
+                shape=str(shape),
+            )
+
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
@@ -129,15 +147,7 @@ class PolicyBot:
         enc = _encoding(rules, view.params)
         model = _model(self.path, self.algo)
         obs = enc.encode(view)
-        expected = model.observation_space.shape
-        if expected != obs.shape:
-            raise SpecError(
-                "policy {path}: trained on observations of shape {expected}, but this"
-                " game's are {shape}: train it on the spec it plays",
-                path=str(self.path),
-                expected=str(expected),
-                shape=str(obs.shape),
-            )
+        self._check_shape(obs.shape, "this game's")
         mask = enc.mask(legal_actions).astype(bool)
         if self.algo == "maskable_ppo":
             action, _ = model.predict(obs, action_masks=mask, deterministic=True)
