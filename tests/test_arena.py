@@ -411,6 +411,45 @@ def test_a_stopped_arena_leaves_no_worker_nor_bot_running(tmp_path: Path) -> Non
     assert left == []
 
 
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_arena_says_how_far_it_got_and_that_it_wrote_nothing(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    # ^C or kill while a bot thinks: the numbers need whole duplicate groups, so none are
+    # written; the stop says so, lest an arena.json of an earlier run be read as this one's.
+    bot = tmp_path / "thinker.py"
+    bot.write_text(THINKER.replace("FOLDER", repr(str(tmp_path / "pids"))), "utf-8")
+    (tmp_path / "pids").mkdir()
+    (tmp_path / "arena.json").write_text("an earlier run's\n", "utf-8")
+    seat = f"exec(cmd={json.dumps(f'{sys.executable} {bot}')}, ms=60000)"
+    command = [sys.executable, "-m", "tapete.cli", "arena", "pocha(players=3, schedule=[1])"]
+    options = ["--matches", "6", "--workers", "1", "--json", "arena.json"]
+    tapete = subprocess.Popen(
+        [*command, "--bots", f"{seat},random", *options],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not any((tmp_path / "pids").iterdir()):
+            assert time.monotonic() < deadline and tapete.poll() is None
+            time.sleep(0.05)
+        tapete.send_signal(how)
+        out, err = tapete.communicate(timeout=30)
+    finally:
+        tapete.kill()
+    assert tapete.returncode == (130 if how == signal.SIGINT else 128 + how)
+    assert out == ""
+    assert err.splitlines()[-1] == (
+        "tapete arena: stopped after 0 of 12 matches: no numbers (they need whole duplicate"
+        " groups), nothing written to arena.json"
+    )
+    assert (tmp_path / "arena.json").read_text("utf-8") == "an earlier run's\n"
+
+
 class _UnderWayError(Exception):
     """Raised from the progress callback once the arena has shown it is under way."""
 

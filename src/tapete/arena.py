@@ -94,6 +94,7 @@ __all__ = [
     "dumps",
     "group_seed",
     "loads",
+    "planned",
     "plot",
     "report",
     "run",
@@ -317,6 +318,18 @@ def assignments(
         return tuple(patterns)
     team_of = {seat: t for t, members in enumerate(teams) for seat in members}
     return tuple(tuple(pattern[team_of[s]] for s in range(players)) for pattern in patterns)
+
+
+def planned(matches: int, scheme: Sequence[Sequence[int]]) -> int:
+    """How many matches an arena asked for ``matches`` plays with the group ``scheme``
+    (``assignments``): rounded up to whole groups, two groups at least.
+
+    >>> planned(5, assignments(3, 2))  # six matches a group
+    12
+    >>> planned(100, assignments(4, 2))
+    100
+    """
+    return max(2, -(-matches // len(scheme))) * len(scheme)
 
 
 def split_bots(text: str) -> list[str]:
@@ -609,7 +622,7 @@ def run(
     if ray is not None or workers > 1:
         _check_importable(bots, "with Ray" if ray is not None else f"with workers={workers}")
     scheme = assignments(game.players, len(bots), game.teams)
-    groups = max(2, -(-matches // len(scheme)))
+    groups = planned(matches, scheme) // len(scheme)
     entrants = tuple(bots)
     total = groups * len(scheme)
     tasks = (

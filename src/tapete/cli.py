@@ -1048,7 +1048,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print("  pip install 'tapete[arena]'", file=sys.stderr)
         return 2
     names = arena.split_bots(args.bots)
-    arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    game = arena.check(args.game, names)  # before the progress bar: a typo is one clean line
+    total = arena.planned(args.matches, arena.assignments(game.players, len(names), game.teams))
     for option, text in (("--json", args.json), ("--plot", args.plot)):
         if text is not None:
             _out_path(option, text)
@@ -1059,21 +1060,37 @@ def cmd_arena(args: argparse.Namespace) -> int:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     times = (TimeElapsedColumn(), TimeRemainingColumn())
     start = time.perf_counter()
-    with Progress(*columns, *times, console=Console(stderr=True)) as progress:
-        task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
+    played = [0]
+    try:
+        with Progress(*columns, *times, console=Console(stderr=True)) as progress:
+            task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=total)
 
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            def advance(done: int, total: int) -> None:
+                played[0] = done
+                progress.update(task, completed=done, total=total)
 
-        result = arena.run(
-            args.game,
-            names,
-            matches=args.matches,
-            workers=workers,
-            seed=args.seed,
-            on_match=advance,
-            ray=args.ray,
+            result = arena.run(
+                args.game,
+                names,
+                matches=args.matches,
+                workers=workers,
+                seed=args.seed,
+                on_match=advance,
+                ray=args.ray,
+            )
+    except (KeyboardInterrupt, SystemExit) as stop:
+        # The numbers need whole duplicate groups: a stopped arena has none, and says what it
+        # did not write, lest a file of an earlier run be read as this one's.
+        files = " or ".join(f for f in (args.json, args.plot) if f is not None)
+        unwritten = f", nothing written to {files}" if files else ""
+        print(
+            f"\ntapete arena: stopped after {played[0]} of {total} matches: no numbers (they"
+            f" need whole duplicate groups){unwritten}",
+            file=sys.stderr,
         )
+        if isinstance(stop, KeyboardInterrupt):
+            return 130
+        raise
     elapsed = time.perf_counter() - start
     used = min(workers, len(result.matches))  # the arena starts no more than it has matches
     processes = f"{used} worker{'s' if used > 1 else ''}"
