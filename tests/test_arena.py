@@ -498,3 +498,14 @@ def test_the_table_the_bots_page_reads_is_the_one_the_arena_prints() -> None:
     arena.report(result, Console(file=out, width=120))
     printed = {line.strip() for line in out.getvalue().splitlines()}
     assert [line for line in shown if line not in printed] == []
+
+
+def test_the_bots_page_names_every_field_of_the_arena_json() -> None:
+    """A reader of ``--json`` finds each key, and what it holds, in docs/bots.md's "The JSON"."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text("utf-8")
+    section = page.split("### The JSON", 1)[1].split("\n#", 1)[0]
+    named = set(re.findall(r"`([a-z_]+)`", section))
+    result = arena.run("truco(target=3)", ["random", "easy"], matches=2, workers=1)
+    data = json.loads(arena.dumps(result))
+    keys = {*data, *data["results"][0], *data["differences"][0], *data["matches"][0]}
+    assert sorted(keys - named) == []
