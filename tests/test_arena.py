@@ -282,6 +282,30 @@ def test_the_report_shows_the_stand_ins_and_warns() -> None:
     assert text.rstrip().splitlines()[-1].startswith(f"warning: raiser failed {n} of its {n}")
 
 
+def test_a_terminal_of_80_columns_shows_every_number_whole() -> None:
+    """Four bots' "vs X" columns do not fit in 80 columns: rather than cut every number to
+    "22.5…" and "0…", the table leaves them to the verdict lines, which say each pair's."""
+    bots = ["random", "easy", "medium", "hard(iterations=2)"]
+    result = arena.run("pocha(schedule=1)", bots, matches=24, workers=1)
+    out = io.StringIO()
+    arena.report(result, Console(file=out, width=80))
+    text = out.getvalue()
+    assert "…" not in text
+    for r in result.results:
+        row = next(line.split() for line in text.splitlines() if line.split()[:1] == [r.name])
+        rating = f"{r.mu:.2f} ± {r.sigma:.2f}".split()
+        assert row[1:] == [
+            str(r.matches), f"{r.mean_score:.2f}", f"{r.win_rate:.1%}", *rating,
+            *f"{r.stand_ins} of {r.decisions}".split(),
+        ]  # fmt: skip
+    words = " ".join(text.split())  # the verdict lines, wrapped at 80 columns
+    for a, b in itertools.combinations(result.bots, 2):
+        assert result.difference(a, b).verdict in words
+    wide = io.StringIO()
+    arena.report(result, Console(file=wide, width=200))
+    assert "vs hard(iterations=2)" in wide.getvalue()  # where they fit, the columns are there
+
+
 def test_an_arena_saved_before_stand_ins_were_counted_reads_back() -> None:
     data = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=4, workers=1).to_json()
     for r in data["results"]:

@@ -71,6 +71,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -773,19 +774,26 @@ def _t_central(t: float, df: int) -> float:
 # --- the report ----------------------------------------------------------------------------
 
 
-def table(result: ArenaResult) -> Table:
-    """The results table: a row per bot, a column of score differences per opponent."""
+def table(result: ArenaResult, differences: bool = True) -> Table:
+    """The results table: a row per bot, and (unless ``differences`` is false) a column of
+    score differences per opponent."""
+    versus = (
+        " vs X: the row's score minus X's, ± the half-width of its 95% CI"
+        if differences
+        else " each pair's difference, with its 95% CI, is in the lines below"
+    )
     out = Table(
         title=f"{result.spec}: {len(result.matches)} matches, {result.groups} duplicate groups",
         caption=(
             "score: mean a match; wins: ties split; rating: openskill mu ± sigma;"
-            " stand-ins: random legal moves played for the bot when it failed, of its decisions;"
-            " vs X: the row's score minus X's, ± the half-width of its 95% CI"
+            " stand-ins: random legal moves played for the bot when it failed, of its"
+            f" decisions;{versus}"
         ),
         box=box.SIMPLE_HEAD,
     )
     out.add_column("bot", no_wrap=True)
-    headers = ("matches", "score", "wins", "rating", "stand-ins", *(f"vs {b}" for b in result.bots))
+    opponents = result.bots if differences else ()
+    headers = ("matches", "score", "wins", "rating", "stand-ins", *(f"vs {b}" for b in opponents))
     for header in headers:
         out.add_column(header, justify="right", no_wrap=True)
     for r in result.results:
@@ -797,7 +805,7 @@ def table(result: ArenaResult) -> Table:
             Text(f"{r.mu:.2f} ± {r.sigma:.2f}"),
             _stand_ins_cell(r),
         ]
-        for other in result.bots:
+        for other in opponents:
             if other == r.name:
                 cells.append(Text("·", style="dim"))
                 continue
@@ -817,8 +825,13 @@ def _stand_ins_cell(r: BotResult) -> Text:
 
 def report(result: ArenaResult, console: Console) -> None:
     """Print the table, a verdict line per pair of bots, then a warning line per bot that had
-    random moves played for it: last, where a terminal leaves the eye."""
-    console.print(table(result))
+    random moves played for it: last, where a terminal leaves the eye. Where the "vs X" columns
+    do not fit the console's width, the table leaves them out rather than cut every number
+    short: the verdict lines say each pair's difference and interval."""
+    full = table(result)
+    unbounded = console.options.update_width(1_000_000)  # measured within width, it "fits"
+    fits = Measurement.get(console, unbounded, full).maximum <= console.width
+    console.print(full if fits else table(result, differences=False))
     for line in result.verdicts():
         console.print(line, highlight=False)
     for line in result.warnings():
