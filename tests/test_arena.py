@@ -365,6 +365,23 @@ def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
     assert out_png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_the_command_logs_no_progress_bar_cut_to_80_columns(tmp_path: Path) -> None:
+    """stderr to a file (a log, nohup) gets the lines that say what was done, not the bar's
+    last frame squeezed into 80 columns ("24/… 0:0… 0:00…")."""
+    command = [sys.executable, "-m", "tapete.cli", "arena", "pocha(schedule=[1, 2])"]
+    options = ["--matches", "24", "--workers", "1", "--json", str(tmp_path / "out.json")]
+    run = subprocess.run(
+        [*command, "--bots", "random,easy,hard(iterations=2)", *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert re.fullmatch(r"24 matches in [\d.]+ s on 1 worker", lines[0]), lines
+    assert lines[1:] == [f"results written to {tmp_path / 'out.json'}"]
+
+
 def test_the_command_says_how_many_workers_played() -> None:
     # Asked for 6, an arena of 4 matches plays on 4 (one a match at most), and says so.
     arena_command = ["arena", "pocha(schedule=[1])", "--bots", "random,easy"]

@@ -1062,7 +1062,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     played = [0]
     try:
-        with Progress(*columns, *times, console=Console(stderr=True)) as progress:
+        errors = Console(stderr=True)
+        # A bar is for a terminal: in a log, its last frame, cut to 80 columns, would be noise.
+        bar = Progress(*columns, *times, console=errors, disable=not errors.is_terminal)
+        with bar as progress:
             task = progress.add_task(f"{args.game}: {' vs '.join(names)}", total=total)
 
             def advance(done: int, total: int) -> None:
