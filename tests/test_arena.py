@@ -169,6 +169,25 @@ def test_bots_given_as_one_text_are_refused_as_not_a_list() -> None:
         arena.run("pocha(schedule=1)", "random,random", workers=1)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_is_no_agent_is_named_by_its_place_in_the_list_before_any_match(
+    workers: int,
+) -> None:
+    """``None`` among the bots was told of as "seat 1: a seat is ..." from the first match that
+    seated it: a seat of some match, not the bot's place in the list given."""
+    played: list[int] = []
+    refused = r"^bots\[1\]: a bot is a level such as 'random'.* not None$"
+    with pytest.raises(TypeError, match=refused):
+        arena.run(
+            "pocha(schedule=1)",
+            ["random", None],  # type: ignore[list-item]
+            matches=4,
+            workers=workers,
+            on_match=lambda done, total: played.append(done),
+        )
+    assert played == []
+
+
 # --- playing and the numbers ---------------------------------------------------------------
 
 

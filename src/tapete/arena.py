@@ -529,7 +529,13 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
     game = load(spec)
     if len(bots) < 2:
         raise SpecError("an arena needs two bots or more")
-    for entrant in bots:
+    for place, entrant in enumerate(bots):
+        if not isinstance(entrant, str) and not callable(getattr(entrant, "choose", None)):
+            # Found by the first match that seats it, it was told of as a seat of that match.
+            raise TypeError(
+                f"bots[{place}]: a bot is a level such as 'random' or 'hard(ms=300)', or an"
+                f" agent with choose(view, legal_actions, rng), not {entrant!r}"
+            )
         agent = players.load(entrant) if isinstance(entrant, str) else entrant
         # A bot that can tell it cannot play this game (a policy trained on another spec)
         # says so now, once, rather than have a random move stand in for its every decision.
@@ -611,9 +617,10 @@ def run(
     typed at a prompt (no module the workers can import) raises ValueError then. A bot that fails
     a decision has a random legal move played for it and the arena goes on; the result counts
     them (``BotResult.stand_ins``, ``ArenaResult.warnings``).
-    Raises SpecError for an unknown game or bot level, TypeError for a ``seed``, ``matches`` or
-    ``workers`` that is no whole number (``True`` or ``1.0`` would name other deals than 1 in
-    the result) and ValueError for fewer than one match or worker.
+    Raises SpecError for an unknown game or bot level, TypeError for a bot that is neither a
+    level nor an agent, and for a ``seed``, ``matches`` or ``workers`` that is no whole number
+    (``True`` or ``1.0`` would name other deals than 1 in the result) and ValueError for fewer
+    than one match or worker.
     """
     seed, matches = _whole(seed, "seed"), _whole(matches, "matches", least=1)
     game = check(spec, bots)
