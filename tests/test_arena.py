@@ -325,6 +325,18 @@ def test_a_terminal_of_80_columns_shows_every_number_whole() -> None:
     assert "vs hard(iterations=2)" in wide.getvalue()  # where they fit, the columns are there
 
 
+def test_a_cut_or_edited_arena_file_is_refused_naming_what_is_missing() -> None:
+    """``loads`` says ValueError for what is no arena document; one cut short or edited raised
+    a bare ``KeyError: 'spec'``."""
+    result = arena.run("pocha(schedule=1)", ["random", "easy"], matches=4, workers=1)
+    whole = json.loads(arena.dumps(result))
+    del whole["matches"][1]["scores"]
+    with pytest.raises(ValueError, match=r"^not a whole tapete-arena/1 document: no 'scores'$"):
+        arena.loads(json.dumps(whole))
+    with pytest.raises(ValueError, match=r"^not a whole tapete-arena/1 document: no 'spec'$"):
+        arena.loads('{"format": "tapete-arena/1"}')
+
+
 def test_an_arena_saved_before_stand_ins_were_counted_reads_back() -> None:
     data = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=4, workers=1).to_json()
     for r in data["results"]:

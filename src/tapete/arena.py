@@ -260,12 +260,22 @@ def dumps(result: ArenaResult) -> str:
 def loads(text: str) -> ArenaResult:
     """The ``ArenaResult`` a ``dumps`` text holds (to plot or compare saved arenas).
 
-    Raises ValueError when the text is not a ``tapete-arena/1`` document. One written before
-    stand-ins were counted reads with none counted (empty per-seat counts, zero totals).
+    Raises ValueError when the text is not a ``tapete-arena/1`` document, or not a whole one
+    (cut short, or a key edited away). One written before stand-ins were counted reads with
+    none counted (empty per-seat counts, zero totals).
     """
     data = json.loads(text)
     if not isinstance(data, dict) or data.get("format") != "tapete-arena/1":
         raise ValueError("not a tapete-arena/1 document")
+    try:
+        return _from_json(data)
+    except KeyError as exc:
+        raise ValueError(f"not a whole tapete-arena/1 document: no {exc}") from None
+    except TypeError as exc:  # a value of another kind (a number where a list goes)
+        raise ValueError(f"not a whole tapete-arena/1 document: {exc}") from None
+
+
+def _from_json(data: dict[str, Any]) -> ArenaResult:
     return ArenaResult(
         spec=data["spec"],
         bots=tuple(data["bots"]),
