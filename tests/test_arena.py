@@ -291,6 +291,23 @@ def test_a_bot_that_fails_every_decision_is_counted_and_flagged(
     assert arena.run(spec, entrants, matches=8, workers=2, seed=2) == result
 
 
+def test_a_bot_that_fails_every_decision_is_told_of_once_a_match_and_seat(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A line a decision buried the progress bar under hundreds of the same line; the count
+    is the table's and the warning's."""
+    result = arena.run("pocha(schedule=[1, 2])", [Raiser(), "random"], matches=8, workers=1)
+    told = [line for line in capfd.readouterr().err.splitlines() if "raiser" in line]
+    held = sorted((m.seed, seat) for m in result.matches for seat in range(4) if m.seats[seat] == 0)
+    assert result.bot_result("raiser").stand_ins > len(held) == 16
+    assert len(told) == len(held), told
+    for line in told:
+        assert line.endswith(
+            "failed to choose a move (RuntimeError: no strategy yet); a random legal move was"
+            " played for it; its further failures in this match are counted, not told"
+        )
+
+
 def test_the_report_shows_the_stand_ins_and_warns() -> None:
     result = arena.run("pocha(schedule=1)", [Raiser(), "random"], matches=4, workers=1)
     out = io.StringIO()

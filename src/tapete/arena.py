@@ -403,15 +403,18 @@ def _play(task: _Task) -> MatchResult:
     def failed(seat: Seat, failure: Exception) -> None:
         stand_ins[seat] += 1
         # Told as it happens, from whichever worker plays the match, with why: the numbers
-        # count the stand-ins, but only this line says what went wrong.
-        if (note := players.stand_in_note(failure)) is not None:
-            print(
-                f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat} of"
-                f" {match}: failed to choose a move ({type(failure).__name__}: {failure});"
-                f" {note}",
-                file=sys.stderr,
-                flush=True,
-            )
+        # count the stand-ins, but only this line says what went wrong. Once a seat and match:
+        # a bot that fails every decision would write a line for each, hundreds a match.
+        note = players.stand_in_note(failure)
+        if note is None or stand_ins[seat] > 1:
+            return
+        print(
+            f"tapete arena: {getattr(agents[seat], 'name', 'a bot')} at seat {seat} of"
+            f" {match}: failed to choose a move ({type(failure).__name__}: {failure});"
+            f" {note}; its further failures in this match are counted, not told",
+            file=sys.stderr,
+            flush=True,
+        )
 
     with players.seated(game, agents, command="tapete arena", match=match) as finish:
         final, _ = play(game, agents, seed=seed, on_step=stepped, on_failure=failed)
