@@ -126,19 +126,30 @@ class PolicyBot:
         """SpecError when the policy was trained on observations of another shape than
         ``game``'s (another spec): it could not make one decision of it. Asked before an
         arena's first match, where every decision would be a random move under its name."""
-        self._check_shape((encoding(game).size,), f"{game.spec}'s")
+        self._check_shape((encoding(game).size,), game.spec)
 
-    def _check_shape(self, shape: tuple[int, ...], whose: str) -> None:
+    def _check_shape(self, shape: tuple[int, ...], spec: str | None = None) -> None:
+        """SpecError unless the model takes observations of ``shape``: those of ``spec``, or
+        of the game being played."""
         expected = _model(self.path, self.algo).observation_space.shape
-        if expected != shape:
+        if expected == shape:
+            return
+        if spec is None:
             raise SpecError(
-                "policy {path}: trained on observations of shape {expected}, but {whose}"
-                " are {shape}: train it on the spec it plays",
+                "policy {path}: trained on observations of shape {expected}, but this"
+                " game's are {shape}: train it on the spec it plays",
                 path=str(self.path),
                 expected=str(expected),
-                whose=whose,
                 shape=str(shape),
             )
+        raise SpecError(
+            "policy {path}: trained on observations of shape {expected}, but {spec}'s are"
+            " {shape}: train it on the spec it plays",
+            path=str(self.path),
+            expected=str(expected),
+            spec=spec,
+            shape=str(shape),
+        )
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
@@ -147,7 +158,7 @@ class PolicyBot:
         enc = _encoding(rules, view.params)
         model = _model(self.path, self.algo)
         obs = enc.encode(view)
-        self._check_shape(obs.shape, "this game's")
+        self._check_shape(obs.shape)
         mask = enc.mask(legal_actions).astype(bool)
         if self.algo == "maskable_ppo":
             action, _ = model.predict(obs, action_masks=mask, deterministic=True)
