@@ -76,6 +76,21 @@ def test_each_bot_holds_each_seat_equally_often(players: int, bots: int) -> None
         assert any(a in seats and b in seats for seats in group), f"bots {a} and {b} never meet"
 
 
+@pytest.mark.parametrize(
+    ("players", "bots"), [(p, b) for p in range(3, 9) for b in (3, 4) if b <= p]
+)
+def test_each_bot_plays_right_after_each_other_as_often_as_right_before_it(
+    players: int, bots: int
+) -> None:
+    """Three bots at three seats played only A B C and its rotations: B always right after A,
+    so "A against B" also measured the seat behind A against the seat in front of B (in Pocha,
+    who bids and plays after whom)."""
+    group = arena.assignments(players, bots)
+    after = Counter((a[s], a[(s + 1) % players]) for a in group for s in range(players))
+    for x, y in itertools.permutations(range(bots), 2):
+        assert after[x, y] == after[y, x], (x, y, after)
+
+
 @pytest.mark.parametrize("teams", [((0, 2), (1, 3)), ((0, 3), (1, 4), (2, 5))], ids=["2x2", "3x2"])
 @pytest.mark.parametrize("bots", [2, 3, 4])
 def test_in_team_games_a_bot_holds_a_whole_team(
@@ -193,10 +208,10 @@ def test_a_bot_that_is_no_agent_is_named_by_its_place_in_the_list_before_any_mat
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
     bots: list[str | FirstBot] = ["random", "random", FirstBot()]
-    one = arena.run("pocha(schedule=[1, 2])", bots, matches=24, workers=1, seed=5)
-    two = arena.run("pocha(schedule=[1, 2])", bots, matches=24, workers=2, seed=5)
+    one = arena.run("pocha(schedule=[1, 2])", bots, matches=48, workers=1, seed=5)
+    two = arena.run("pocha(schedule=[1, 2])", bots, matches=48, workers=2, seed=5)
     assert one == two
-    assert len(one.matches) == 24 and one.groups == 2
+    assert len(one.matches) == 48 and one.groups == 2
     assert [m.group for m in one.matches] == sorted(m.group for m in one.matches)
 
 
@@ -417,7 +432,7 @@ def test_the_command_logs_no_progress_bar_cut_to_80_columns(tmp_path: Path) -> N
     """stderr to a file (a log, nohup) gets the lines that say what was done, not the bar's
     last frame squeezed into 80 columns ("24/… 0:0… 0:00…")."""
     command = [sys.executable, "-m", "tapete.cli", "arena", "pocha(schedule=[1, 2])"]
-    options = ["--matches", "24", "--workers", "1", "--json", str(tmp_path / "out.json")]
+    options = ["--matches", "48", "--workers", "1", "--json", str(tmp_path / "out.json")]
     run = subprocess.run(
         [*command, "--bots", "random,easy,hard(iterations=2)", *options],
         capture_output=True,
@@ -426,7 +441,7 @@ def test_the_command_logs_no_progress_bar_cut_to_80_columns(tmp_path: Path) -> N
     )
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
-    assert re.fullmatch(r"24 matches in [\d.]+ s on 1 worker", lines[0]), lines
+    assert re.fullmatch(r"48 matches in [\d.]+ s on 1 worker", lines[0]), lines
     assert lines[1:] == [f"results written to {tmp_path / 'out.json'}"]
 
 
@@ -579,7 +594,7 @@ def test_the_table_the_bots_page_reads_is_the_one_the_arena_prints() -> None:
     block = re.search(r"```text\n(.*?)```", section, re.DOTALL)
     assert block is not None
     shown = [line.strip() for line in block.group(1).splitlines() if line.strip()]
-    assert shown[0] == "pocha(schedule=1): 240 matches, 20 duplicate groups"
+    assert shown[0] == "pocha(schedule=1): 240 matches, 10 duplicate groups"
     result = arena.run(
         "pocha(schedule=1)", ["random", FirstBot(), "random"], matches=240, workers=1
     )

@@ -11,11 +11,13 @@ within the group. The group, not the match, is the unit of the statistics.
 ``P`` positions:
 
 * ``k <= P``: the pattern that deals the bots out in turn (``A B A B``, ``A B C A``) under every
-  rotation of the positions and every cyclic relabelling of the bots, each distinct assignment
-  once (``A B A B`` and ``B A B A`` for two bots at four seats; ``A B`` and ``B A`` for two
-  teams). These form one orbit, so each bot holds each position equally often, and as often as
-  every other bot; every match seats every bot, and where a bot holds several seats (``A B A``),
-  every bot gets that turn (``B A B``).
+  rotation of the positions and every cyclic relabelling of the bots, and the mirror images of
+  those (the positions read the other way round: ``A C B A``), each distinct assignment once
+  (``A B A B`` and ``B A B A`` for two bots at four seats; ``A B`` and ``B A`` for two teams;
+  the six orders of ``A B C`` at three seats). So each bot holds each position equally often,
+  and as often as every other bot, and sits right after each other bot as often as right before
+  it; every match seats every bot, and where a bot holds several seats (``A B A``), every bot
+  gets that turn (``B A B``).
 * ``k > P``: every ordered choice of ``P`` different bots (a round robin: at two seats with three
   bots, ``A B``, ``B A``, ``A C`` ...), so every pair meets, from each side, on the same deals.
 
@@ -317,12 +319,15 @@ def assignments(
         raise SpecError("an arena needs two bots or more")
     positions = players if teams is None else len(teams)
     if bots <= positions:
-        orbit = (
+        orbit = [
             tuple(((p + turn) % positions + shift) % bots for p in range(positions))
             for turn in range(positions)
             for shift in range(bots)
-        )
-        patterns = list(dict.fromkeys(orbit))
+        ]
+        # And their mirror images, the positions read the other way round: with three bots
+        # or more, A B C's rotations alone always seat B right after A, never right before.
+        mirrored = [pattern[::-1] for pattern in orbit]
+        patterns = list(dict.fromkeys([*orbit, *mirrored]))
     else:
         patterns = list(itertools.permutations(range(bots), positions))
     if teams is None:
