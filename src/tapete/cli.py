@@ -1081,19 +1081,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
                 on_match=advance,
                 ray=args.ray,
             )
-    except (KeyboardInterrupt, SystemExit) as stop:
+    except (KeyboardInterrupt, SystemExit):
         # The numbers need whole duplicate groups: a stopped arena has none, and says what it
         # did not write, lest a file of an earlier run be read as this one's.
         files = " or ".join(f for f in (args.json, args.plot) if f is not None)
         unwritten = f", nothing written to {files}" if files else ""
         print(
-            f"\ntapete arena: stopped after {played[0]} of {total} matches: no numbers (they"
+            f"tapete arena: stopped after {played[0]} of {total} matches: no numbers (they"
             f" need whole duplicate groups){unwritten}",
             file=sys.stderr,
         )
-        if isinstance(stop, KeyboardInterrupt):
-            return 130
-        raise
+        raise  # ^C ends as every command's does, "interrupted"; a signal with its code
     elapsed = time.perf_counter() - start
     used = min(workers, len(result.matches))  # the arena starts no more than it has matches
     processes = f"{used} worker{'s' if used > 1 else ''}"
