@@ -12,7 +12,7 @@ import pytest
 from tapete import record
 from tapete.i18n import tr
 from tapete.narrate import line
-from tapete.present import card_glyph
+from tapete.present import card_glyph, trick_unit
 from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.widgets import ScoreBoard, TitleBar, TrickArea
 from tuikit import (
@@ -62,7 +62,8 @@ def check_turn(screen: TableScreen) -> bool:
     if scene.table.last_trick and scene.trick_note:
         winner = _last_trick_winner(screen)
         names = session.display_names("en")
-        expected = line("en", {"kind": "trick", "seat": winner}, names, you=session.you)
+        trick = {"kind": "trick", "seat": winner, "unit": trick_unit(session.game)}
+        expected = line("en", trick, names, you=session.you)  # Truco's is a round
         assert expected in text_of(screen.query_one(TrickArea))
         return True
     return False
