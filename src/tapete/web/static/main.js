@@ -59,8 +59,12 @@ export function toast(text, { help = "", rule = "", detail = "" } = {}) {
 
 // --- the connection ---------------------------------------------------------------------------
 
+// Whether the message went (to the browser's side of the connection, at least): offline it is
+// not kept to be sent later, and the caller says so rather than let a click look made.
 export function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
 }
 
 function connect() {

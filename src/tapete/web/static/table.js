@@ -76,6 +76,7 @@ export class TableView {
     this.seat = null;
     this.timerEnd = null;
     this.hinted = null;
+    this.pending = null; // the version of the view a move was sent for, until the table answers
     this.away = null; // the server's words while it cannot show the table (unavailable)
     this.root.innerHTML = `
     <section class="table-page">
@@ -126,6 +127,15 @@ export class TableView {
     this.relabel();
   }
 
+  // A message for the server, or, offline, a word that it was not sent: a click made while the
+  // connection is lost is not kept to be played later (the table may have moved on by then),
+  // nor lost without a word.
+  send(message) {
+    if (this.io.send(message)) return true;
+    this.io.toast(t("You are offline: not sent"));
+    return false;
+  }
+
   destroy() {
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.ticker);
@@ -137,6 +147,15 @@ export class TableView {
   connected(up) {
     if (up) this.staleLog = true;
     this.drawBanner(up);
+  }
+
+  // The table shown again after a lost connection is said to be back (a banner that only goes
+  // is easily missed), once, with `lostMove`: a move sent before the loss that the table does
+  // not have and asks for again.
+  back(lostMove) {
+    if (!this.lost) return;
+    this.lost = false;
+    this.io.toast(t(lostMove ? "Your move did not reach the table: play it again" : "Connected again"));
   }
 
   // The server cannot show this table for a moment (a server of several that lost touch with
@@ -159,6 +178,10 @@ export class TableView {
   drawBanner(up) {
     const banner = this.$(".banner");
     const text = this.away ?? (up ? "" : t("Connection lost: reconnecting…"));
+    // "Connected again" answers the "connection lost" only: a table back from unavailable shows
+    // itself (its banner going is the news).
+    if (this.away !== null) this.lost = false;
+    else if (!up) this.lost = true;
     banner.hidden = !text;
     banner.textContent = text;
   }
@@ -211,7 +234,10 @@ export class TableView {
   room(msg) {
     // From the server (not a redraw, as on a language switch): a table waiting for its start
     // is shown by its room, no view comes.
-    if (msg !== this.roomMsg && !msg.started) this.shown();
+    if (msg !== this.roomMsg && !msg.started) {
+      this.shown();
+      this.back(false);
+    }
     // Nothing was played yet: the log the start brings (the deal, the card turned up) is news,
     // read out with the first turn, not a log sent again on a reconnection.
     if (msg !== this.roomMsg && !msg.started) this.staleLog = false;
@@ -277,6 +303,10 @@ export class TableView {
     if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
     this.staleLog = false;
     this.shown();
+    // A move sent on a connection that went silent before the table answered: the table shown
+    // again has not moved and asks for it again, so it never arrived.
+    this.back(this.pending === msg.version && msg.match === old?.match && myTurn(msg.actions));
+    this.pending = null;
     // The first view of a page (a reload, a link opened mid-match, a friend's table started by
     // the host) finds the keyboard nowhere: on your turn it goes to what the rules ask, as at
     // every move after, rather than leave Tab to walk the whole page to reach it.
@@ -404,6 +434,9 @@ export class TableView {
   // A refusal stays written under the hand until the next hint or refusal: its sentence for
   // people, its code for developers in data-rule (the server's own words are on the console).
   refused(msg) {
+    // A move refused is not waited for: the hand and buttons may be played again.
+    this.pending = null;
+    for (const el of this.root.querySelectorAll(".hand .sent, .buttons .sent")) el.classList.remove("sent");
     const box = this.$(".hint-box");
     box.textContent = spokenLine(msg.text || msg.message, this.viewMsg?.table.deck || "spanish");
     box.dataset.rule = msg.rule;
@@ -702,7 +735,11 @@ export class TableView {
   act(action) {
     // The version acted on: a move overtaken by another (several servers) is refused, not
     // played on a table that has moved on.
-    this.io.send({ type: "act", action, version: this.viewMsg ? this.viewMsg.version : undefined });
+    // One move a view: a second press before the table answers (Enter twice on a slow line;
+    // a pointer cannot, see .sent) would be refused as moved on, after the first was played.
+    if (this.pending !== null && this.pending === this.viewMsg?.version) return;
+    if (!this.send({ type: "act", action, version: this.viewMsg ? this.viewMsg.version : undefined })) return;
+    this.pending = this.viewMsg?.version ?? null;
     for (const el of this.root.querySelectorAll(".hand button, .buttons button")) el.classList.add("sent");
   }
 
@@ -753,9 +790,9 @@ export class TableView {
     const people = tools.querySelector(".remove-people");
     people?.addEventListener("toggle", () => (this.removeOpen = people.open));
     for (const button of tools.querySelectorAll("[data-remove]")) {
-      button.addEventListener("click", () => this.io.send({ type: "remove", seat: Number(button.dataset.remove) }));
+      button.addEventListener("click", () => this.send({ type: "remove", seat: Number(button.dataset.remove) }));
     }
-    tools.querySelector(".hint-btn")?.addEventListener("click", () => this.io.send({ type: "hint" }));
+    tools.querySelector(".hint-btn")?.addEventListener("click", () => this.send({ type: "hint" }));
     tools.querySelector(".download")?.addEventListener("click", () => this.download());
     for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
   }
@@ -809,14 +846,14 @@ export class TableView {
           <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}
       <p class="waiting-links"><a href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>
         <a data-link href="/">${t("lobby")}</a></p>`;
-    box.querySelector(".start")?.addEventListener("click", () => this.io.send({ type: "start" }));
+    box.querySelector(".start")?.addEventListener("click", () => this.send({ type: "start" }));
     box.querySelector(".fill")?.addEventListener("click", () =>
-      this.io.send({ type: "fill", level: box.querySelector(".fill-level").value }),
+      this.send({ type: "fill", level: box.querySelector(".fill-level").value }),
     );
     for (const sel of box.querySelectorAll(".seat-kind")) {
       sel.addEventListener("change", () => {
         const seat = Number(sel.dataset.seat);
-        this.io.send(
+        this.send(
           sel.value === "open"
             ? { type: "seat", seat, kind: "open" }
             : { type: "seat", seat, kind: "bot", level: sel.value },
@@ -825,11 +862,11 @@ export class TableView {
     }
     for (const sel of box.querySelectorAll("[data-move]")) {
       sel.addEventListener("change", () => {
-        if (sel.value !== "") this.io.send({ type: "move", seat: Number(sel.dataset.move), to: Number(sel.value) });
+        if (sel.value !== "") this.send({ type: "move", seat: Number(sel.dataset.move), to: Number(sel.value) });
       });
     }
     for (const button of box.querySelectorAll("[data-remove]")) {
-      button.addEventListener("click", () => this.io.send({ type: "remove", seat: Number(button.dataset.remove) }));
+      button.addEventListener("click", () => this.send({ type: "remove", seat: Number(button.dataset.remove) }));
     }
     for (const button of box.querySelectorAll("[data-sit]")) {
       button.addEventListener("click", () => this.sit(Number(button.dataset.sit)));
@@ -936,7 +973,7 @@ export class TableView {
       ${room && room.seed !== null ? fairBox(room.code, room.match, room.seed_hash, room.seed, room.chosen_seed, room.seed_salt) : ""}`;
     wireFair(box);
     // The match it follows: pressed by two players at once, the second is the same rematch.
-    box.querySelector(".rematch")?.addEventListener("click", () => this.io.send({ type: "rematch", match: msg.match }));
+    box.querySelector(".rematch")?.addEventListener("click", () => this.send({ type: "rematch", match: msg.match }));
     box.querySelector(".close-summary").addEventListener("click", () => this.closeSummary());
     // The end of the match is a dialog: the keyboard goes into it (its first button: the
     // rematch, or close for a spectator), and stays on the same control when it is redrawn.
@@ -1007,7 +1044,7 @@ export class TableView {
         event.preventDefault();
       }
     } else if (event.key === "h" || event.key === "H") {
-      if (this.roomMsg?.hint && this.roomMsg.started && !this.roomMsg.over) this.io.send({ type: "hint" });
+      if (this.roomMsg?.hint && this.roomMsg.started && !this.roomMsg.over) this.send({ type: "hint" });
     } else if (event.key === "b" || event.key === "B") {
       this.root.querySelector(".buttons button")?.focus();
     }
