@@ -20,7 +20,14 @@ if not CHROMIUM.exists():  # .ci/run installs it; elsewhere: apt-get install chr
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import ARGS, WATCH_SOCKETS, play_until, wait_until  # noqa: E402
+from test_web_browser import (  # noqa: E402
+    ACTIONABLE,
+    ARGS,
+    WATCH_SOCKETS,
+    click_one,
+    play_until,
+    wait_until,
+)
 
 LEGAL = ".hand.my-turn .card-btn.legal:not(.sent)"
 
@@ -89,8 +96,9 @@ def pages(browser: Any) -> Iterator[Pages]:
     yield made
     for context in made.contexts:
         context.close()
-    # A WebSocket cut by the network is the browser's own line on the console, not the page's.
-    assert [e for e in made.errors if "WebSocket" not in e] == [], made.errors
+    # A connection the network cuts or refuses is the browser's own line on the console, not
+    # the page's.
+    assert [e for e in made.errors if "net::ERR_" not in e] == [], made.errors
 
 
 def seated(page: Any, line: FlakyLine, code: str, token: str) -> None:
@@ -114,11 +122,11 @@ def hand_of(page: Any) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.locator(".hand .card-btn").all()]
 
 
-def server_view(server: Server, made: dict[str, Any]) -> dict[str, Any]:
-    """The table as the server shows it now to the seat of ``made``'s token."""
+def server_view(server: Server, made: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The table as the server shows it now to the seat of ``made``'s token, in ``lang``."""
     client = server.client()
     try:
-        client.hello(made["code"], made["token"])
+        client.hello(made["code"], made["token"], lang)
         view: dict[str, Any] = client.expect("view")
         return view
     finally:
@@ -208,3 +216,137 @@ def test_a_second_press_on_a_slow_line_plays_nothing_more_and_is_not_refused(
     assert p.evaluate("window.toasts") == []
     assert p.locator(".hint-box").inner_text() == ""
     assert hand_of(p) == server_view(server, made)["table"]["hand"]
+
+
+def shown_as_the_server_has_it(
+    page: Any, server: Server, made: dict[str, Any], lang: str = "en"
+) -> None:
+    """The page shows the table as the server has it for its seat: the hand, the trick, the
+    scores and whose turn it is."""
+    view = server_view(server, made, lang)
+    table = view["table"]
+    wait_until(page, f"document.querySelector('.status').textContent === {table['status']!r}")
+    assert hand_of(page) == table["hand"]
+    offered = sorted(view["actions"]["cards"].values())
+    shown = page.locator(".hand.my-turn .card-btn.legal").evaluate_all(
+        "cards => cards.map(c => c.dataset.action)"
+    )
+    assert sorted(shown) == offered
+    buttons = page.locator(".buttons .act").evaluate_all("bs => bs.map(b => b.dataset.action)")
+    assert buttons == [b["action"] for b in view["actions"]["buttons"]]
+    assert page.locator(".trick .played").count() == len(table["trick"])
+    totals = page.locator(".scores tr.total td").all_inner_texts()
+    assert totals == [str(n) for n in table["scores"]]
+
+
+def test_two_friends_and_a_watcher_come_back_from_a_short_cut_to_the_same_truco_hand(
+    pages: Pages, server: Server
+) -> None:
+    made = server.create("truco", params={"players": "2"}, seats=[{"kind": "human"}] * 2, grace=20)
+    code = str(made["code"])
+    joined = server.post(f"/api/tables/{code}/join", {"name": "Bea", "seat": 1})
+    bea_seat = {"code": code, "token": joined["token"]}
+    with flaky(server) as ana_line, flaky(server) as bea_line, flaky(server) as watch_line:
+        ana, bea, watcher = pages.open(), pages.open("es-ES"), pages.open("pt-BR")
+        seated(ana, ana_line, code, made["token"])
+        seated(bea, bea_line, code, joined["token"])
+        watcher.goto(f"{watch_line.url}/t/{code}")
+        ana.click(".waiting .start")
+        for p in (ana, bea, watcher):
+            wait_until(p, "window.sockets.at(-1).views > 0")
+        sockets = [p.evaluate("window.sockets.length") for p in (bea, watcher)]
+
+        bea_line.cut()
+        watch_line.cut()
+        bea.wait_for_selector(f".banner:has-text('{LOST['es']}')")
+        watcher.wait_for_selector(f".banner:has-text('{LOST['pt']}')")
+        if ana.locator(LEGAL).count():  # Ana plays on meanwhile
+            ana.locator(LEGAL).first.click()
+        ana.wait_for_timeout(5_000)  # a tunnel, shorter than the table's grace of 20 s
+        bea_line.back()
+        watch_line.back()
+        for p, before in zip((bea, watcher), sockets, strict=True):
+            reconnected(p, before)
+            p.wait_for_selector(".banner", state="hidden")
+        wait_until(bea, f"window.toasts.includes({BACK['es']!r})")
+        wait_until(watcher, f"window.toasts.includes({BACK['pt']!r})")
+        shown_as_the_server_has_it(bea, server, bea_seat, "es")
+        shown_as_the_server_has_it(ana, server, made)
+        # Nobody stood in for Bea: she was away less than the grace.
+        for p in (ana, bea, watcher):
+            assert p.locator(".log li:has-text('bot')").count() == 0, p.locator(".log").inner_text()
+        # And the hand plays on to its score, by both, the watcher following.
+        rng = random.Random(11)
+        done = ".scores tbody tr:nth-child(2)"
+        for _ in range(60):
+            if ana.locator(done).count():
+                break
+            for p in (ana, bea):
+                if p.locator(ACTIONABLE).count():
+                    click_one(p, rng, prefer_cards=True)
+            ana.wait_for_timeout(150)
+        watcher.wait_for_selector(done)
+        shown_as_the_server_has_it(bea, server, bea_seat, "es")
+
+
+def test_the_hint_and_the_end_of_match_dialog_survive_dropped_connections(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    made = against_bots(server, params={"schedule": "[3]"}, grace=20)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    play_until(p, LEGAL, random.Random(13), limit=3)
+    line.latency = 0.3
+    line.drop()  # mid-frame, or at once when nothing is on its way
+    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    reconnected(p, 1)
+    p.wait_for_selector(".banner", state="hidden")
+    p.click(".hint-btn")
+    p.wait_for_selector(".hint-box:has-text('hint')")
+    play_until(p, ".summary:not([hidden])", random.Random(14), prefer_cards=True)
+    winners = p.locator(".summary .winners").inner_text()
+    sockets = p.evaluate("window.sockets.length")
+    line.drop()
+    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    reconnected(p, sockets)
+    p.wait_for_selector(".banner", state="hidden")
+    assert p.locator(".summary").is_visible()
+    assert p.locator(".summary .winners").inner_text() == winners
+    p.click(".summary .rematch")
+    p.wait_for_selector(".summary", state="hidden")
+    p.wait_for_selector(LEGAL + ", .buttons .act")
+
+
+def test_a_seat_taken_or_a_record_asked_for_offline_is_said_not_done(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    made = server.create(
+        "pocha",
+        params={"schedule": "[3]"},
+        seats=[{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2,
+    )
+    code = str(made["code"])
+    bea = pages.open("pt-BR")
+    bea.goto(f"{line.url}/t/{code}")
+    bea.wait_for_selector("[data-sit='1']")
+    bea.fill(".join-name", "Bea")
+    line.cut()
+    bea.wait_for_selector(f".banner:has-text('{LOST['pt']}')")
+    bea.click("[data-sit='1']")
+    wait_until(bea, f"window.toasts.includes({NOT_SENT['pt']!r})")
+    line.back()
+    bea.wait_for_selector(".banner", state="hidden", timeout=20_000)
+    bea.click("[data-sit='1']")
+    bea.wait_for_selector(".seat-list li:nth-child(2) .who:has-text('Bea')")
+    host = server.client()
+    host.hello(code, made["token"])
+    host.send({"type": "start"})
+    bea.wait_for_selector(".tools .download")
+    line.cut()
+    bea.wait_for_selector(f".banner:has-text('{LOST['pt']}')")
+    bea.evaluate("window.toasts = []")
+    bea.click(".tools .download")
+    wait_until(bea, f"window.toasts.includes({NOT_SENT['pt']!r})")
+    line.back()
+    host.close()

@@ -873,13 +873,26 @@ export class TableView {
     }
   }
 
+  // The server's answer to a request, or null, said, when the network fails it (offline: the
+  // request is not made, and a click must not look done nor end in an error on the console).
+  async reach(url, init) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      this.io.toast(t("You are offline: not sent"));
+      return null;
+    }
+  }
+
   // The record as this seat may have it: fetched with the seat token in a header (never in a
   // URL, where logs and the history would keep it), then saved from a Blob.
   async download() {
     const token = this.io.tokenFor(this.code);
-    const response = await fetch(`/api/tables/${this.code}/record`, {
+    const response = await this.reach(`/api/tables/${this.code}/record`, {
       headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
+    if (!response) return;
     if (!response.ok) {
       const answer = await answerOf(response);
       this.io.toast(refusal(response, answer) || t("not allowed"), refusalCode(response, answer));
@@ -907,11 +920,12 @@ export class TableView {
       this.io.toast(refusal(error.response, error.answer) || t("not allowed"), refusalCode(error.response, error.answer));
       return;
     }
-    const response = await fetch(`/api/tables/${this.code}/join`, {
+    const response = await this.reach(`/api/tables/${this.code}/join`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name, seat, player: player?.token ?? null }),
     });
+    if (!response) return;
     const answer = await answerOf(response);
     if (!response.ok) {
       this.io.toast(refusal(response, answer) || t("not allowed"), refusalCode(response, answer));
