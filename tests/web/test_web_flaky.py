@@ -101,7 +101,7 @@ def pages(browser: Any) -> Iterator[Pages]:
     assert [e for e in made.errors if "net::ERR_" not in e] == [], made.errors
 
 
-def seated(page: Any, line: FlakyLine, code: str, token: str) -> None:
+def seated(page: Any, line: FlakyLine | Server, code: str, token: str) -> None:
     page.goto(line.url + "/")
     page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{token}')")
     page.goto(f"{line.url}/t/{code}")
@@ -350,3 +350,74 @@ def test_a_seat_taken_or_a_record_asked_for_offline_is_said_not_done(
     wait_until(bea, f"window.toasts.includes({NOT_SENT['pt']!r})")
     line.back()
     host.close()
+
+
+def test_a_slow_line_is_not_taken_for_a_lost_one_and_a_short_cut_keeps_the_turn_s_clock(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    made = against_bots(server, grace=20, turn_timer=40)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    p.wait_for_selector(".hand .card-btn")
+    line.latency = 1.0  # each way: two seconds from a click to its answer
+    play_until(p, LEGAL, random.Random(17), limit=2, prefer_cards=True)
+    p.wait_for_timeout(9_000)  # longer than the page's wait for a ping's answer
+    assert p.evaluate("window.sockets.length") == 1
+    assert p.locator(".banner").is_hidden()
+
+    line.latency = 0
+    line.cut()
+    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    p.wait_for_timeout(5_000)  # shorter than the grace and the clock
+    line.back()
+    reconnected(p, 1)
+    shown_as_the_server_has_it(p, server, made)
+    assert p.locator(LEGAL).count() > 0  # still the person's turn: nobody played it
+    left = int(p.locator(".timer").inner_text().split()[1])
+    assert left <= 35  # the clock ran on while away, as the server's did
+    assert p.locator(".log li:has-text('ran out of time')").count() == 0
+
+
+def test_a_card_held_up_by_a_stalled_line_is_played_once_when_the_line_comes_back(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    made = against_bots(server, grace=20)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    play_until(p, LEGAL, random.Random(19), limit=3)
+    hand = hand_of(p)
+    line.stall()
+    p.locator(LEGAL).first.click()
+    p.wait_for_timeout(2_000)  # a moment in a tunnel, shorter than the page's patience
+    line.resume()
+    wait_until(p, f"document.querySelectorAll('.hand .card-btn').length === {len(hand) - 1}")
+    p.wait_for_selector(LEGAL + ", .summary:not([hidden])")
+    view = server_view(server, made)
+    assert len(view["table"]["hand"]) == len(hand) - 1  # played once, not twice
+    shown_as_the_server_has_it(p, server, made)
+    assert p.evaluate("window.toasts") == []
+
+
+def test_a_device_gone_offline_is_said_at_once_and_its_click_not_sent_into_the_dead_line(
+    pages: Pages, server: Server
+) -> None:
+    """The browser knows when the device loses its network (Wi-Fi gone) before any ping could
+    tell: the page says so, and a click then is said not sent, rather than sent into a
+    connection that will never deliver it."""
+    made = against_bots(server, grace=20)
+    p = pages.open("es-ES")
+    seated(p, server, made["code"], made["token"])
+    p.click(".waiting .start")
+    play_until(p, LEGAL, random.Random(23), limit=3)
+    hand = hand_of(p)
+    p.context.set_offline(True)
+    wait_until(p, "navigator.onLine === false")
+    p.locator(LEGAL).first.click()
+    wait_until(p, f"window.toasts.includes({NOT_SENT['es']!r})")
+    assert p.locator(".banner").inner_text() == LOST["es"]
+    p.context.set_offline(False)
+    reconnected(p, 1)
+    wait_until(p, f"window.toasts.includes({BACK['es']!r})")
+    assert hand_of(p) == hand == server_view(server, made)["table"]["hand"]

@@ -98,6 +98,7 @@ function connect() {
     } else if (Date.now() - asked > SILENCE) dead();
   };
   const opening = setTimeout(() => ws.readyState === WebSocket.CONNECTING && dead(), SILENCE);
+  ws.dead = dead;
   ws.onopen = () => {
     clearTimeout(opening);
     heard = Date.now();
@@ -111,6 +112,18 @@ function connect() {
   };
   ws.onclose = closed;
 }
+
+// The browser knows when the device loses its network (Wi-Fi gone, airplane mode) though the
+// socket does not: the page says so at once, and a click then is not sent into a dead socket.
+// Back online, it reconnects at once rather than at the end of its wait between attempts.
+window.addEventListener("offline", () => {
+  if (socket && table && !leaving) socket.dead?.();
+});
+window.addEventListener("online", () => {
+  if (!table || leaving || socket?.readyState === WebSocket.OPEN) return;
+  retry = 0;
+  reconnect();
+});
 
 export function reconnect() {
   const old = socket;
