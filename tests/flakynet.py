@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from webclient import Server
+
+T = TypeVar("T")
 
 
 class FlakyLine:
@@ -37,8 +40,8 @@ class FlakyLine:
         port = self._listener.sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
 
-    def _call(self, job: object) -> asyncio.Server:
-        return asyncio.run_coroutine_threadsafe(job, self.loop).result(10)  # type: ignore[arg-type]
+    def _call(self, job: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(job, self.loop).result(10)
 
     async def _listen(self) -> asyncio.Server:
         self._flowing.set()
@@ -92,11 +95,13 @@ class FlakyLine:
             end.transport.abort()
         self._links.clear()
 
-    def _do(self, job: object) -> None:
-        async def run() -> None:
-            job()  # type: ignore[operator]
+    def _do(self, job: Callable[[], None]) -> None:
+        """``job`` run in the line's own thread, between two of its steps."""
 
-        asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
+        async def run() -> None:
+            job()
+
+        self._call(run())
 
     def stall(self) -> None:
         self._do(self._flowing.clear)
@@ -110,8 +115,7 @@ class FlakyLine:
 
         def now() -> None:
             self._half = True
-            idle = asyncio.get_running_loop().call_later(0.5, self._drop_idle)
-            self._pending = idle
+            asyncio.get_running_loop().call_later(0.5, self._drop_idle)
 
         self._do(now)
 
@@ -138,6 +142,9 @@ class FlakyLine:
             self._listener.close()
             self._abort_all()
             self._flowing.set()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
 
         self._do(now)
         self.loop.call_soon_threadsafe(self.loop.stop)

@@ -77,15 +77,16 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
     def open(self, locale: str = "en-US") -> Any:
         context = self.browser.new_context(viewport={"width": 1360, "height": 900}, locale=locale)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on(
-            "console",
-            lambda m: m.type == "error" and self.errors.append(m.text),
-        )
+        page.on("console", self._console)
         page.add_init_script(WATCH_SOCKETS + "\n" + WATCH_TOASTS)
         return page
 
