@@ -422,3 +422,28 @@ def test_a_device_gone_offline_is_said_at_once_and_its_click_not_sent_into_the_d
     reconnected(p, 1)
     wait_until(p, f"window.toasts.includes({BACK['es']!r})")
     assert hand_of(p) == hand == server_view(server, made)["table"]["hand"]
+
+
+@pytest.mark.parametrize("spec", ["tute", "truco"])
+def test_a_match_played_through_drops_mid_frame_shows_what_the_server_has(
+    pages: Pages, server: Server, line: FlakyLine, spec: str
+) -> None:
+    made = against_bots(server, spec, params={}, players=2, grace=20, bot_delay=0.02)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    line.latency = 0.3
+    rng = random.Random(29)
+    for _ in range(3):
+        sockets = p.evaluate("window.sockets.length")
+        line.drop()  # the next frame from the server cut in the middle
+        p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+        reconnected(p, sockets)
+        p.wait_for_selector(".banner", state="hidden")
+        for _ in range(3):
+            # A Truco hand raised to twelve ends the match: nothing more to click.
+            p.wait_for_selector(f"{ACTIONABLE}, .summary:not([hidden])")
+            click_one(p, rng, prefer_cards=True)
+    view = server_view(server, made)
+    wait_until(p, f"document.querySelector('.status').textContent === {view['table']['status']!r}")
+    shown_as_the_server_has_it(p, server, made)
