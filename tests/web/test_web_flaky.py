@@ -447,3 +447,21 @@ def test_a_match_played_through_drops_mid_frame_shows_what_the_server_has(
     view = server_view(server, made)
     wait_until(p, f"document.querySelector('.status').textContent === {view['table']['status']!r}")
     shown_as_the_server_has_it(p, server, made)
+
+
+def test_the_lobby_on_a_cut_line_keeps_its_list_and_says_a_table_was_not_made(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    p = pages.open("es-ES")
+    p.goto(line.url + "/")
+    p.wait_for_selector("#tables li")
+    listed = p.locator("#tables").inner_html()
+    p.fill('input[name="name"]', "Ana")
+    line.cut()
+    p.wait_for_timeout(6_000)  # the list's refresh, every 5 seconds, meets the cut line
+    assert p.locator("#tables").inner_html() == listed
+    p.click("#create button[type=submit]")
+    wait_until(p, f"window.toasts.includes({NOT_SENT['es']!r})")
+    line.back()
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".waiting:not([hidden])")

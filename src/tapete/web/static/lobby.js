@@ -46,6 +46,17 @@ export function refusalCode(response, answer) {
 }
 
 // A refused request's body; {} when it is not JSON (a proxy's page, say).
+// The response `request` gets, or null when the network fails it (offline, a connection cut):
+// the caller says so or waits for its next turn, rather than end in an error on the console.
+export async function offline(request) {
+  try {
+    return await request();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return null;
+  }
+}
+
 export async function answerOf(response) {
   try {
     return await response.json();
@@ -261,11 +272,17 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       bot_delay: delay,
     };
     // The page's language: a refusal of the rules comes back in it.
-    const response = await fetch(`/api/tables?lang=${lang()}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const response = await offline(() =>
+      fetch(`/api/tables?lang=${lang()}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+    if (!response) {
+      toast(t("You are offline: not sent"));
+      return;
+    }
     const answer = await answerOf(response);
     if (!response.ok) {
       // Two options judged together are named as one, "suits/ranks": each is a field.
@@ -301,8 +318,9 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
   async function listTables() {
     const list = root.querySelector("#tables");
     if (!list) return clearInterval(refresh);
-    const response = await fetch(`/api/tables?page=${lobbyPage}&lang=${lang()}`);
-    if (!response.ok) return;
+    // Offline, the list shown stays as it is until the next refresh reaches the server.
+    const response = await offline(() => fetch(`/api/tables?page=${lobbyPage}&lang=${lang()}`));
+    if (!response?.ok) return;
     const { tables, page, pages } = await response.json();
     if (page > pages) {
       lobbyPage = pages; // the tables of the last page went away

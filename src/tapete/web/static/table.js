@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { answerOf, escapeHtml, personName, refusal, refusalCode } from "./lobby.js";
+import { answerOf, escapeHtml, offline, personName, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { PlayerRefused, ensurePlayer } from "./players.js";
 
@@ -876,13 +876,9 @@ export class TableView {
   // The server's answer to a request, or null, said, when the network fails it (offline: the
   // request is not made, and a click must not look done nor end in an error on the console).
   async reach(url, init) {
-    try {
-      return await fetch(url, init);
-    } catch (error) {
-      if (!(error instanceof TypeError)) throw error;
-      this.io.toast(t("You are offline: not sent"));
-      return null;
-    }
+    const response = await offline(() => fetch(url, init));
+    if (!response) this.io.toast(t("You are offline: not sent"));
+    return response;
   }
 
   // The record as this seat may have it: fetched with the seat token in a header (never in a
