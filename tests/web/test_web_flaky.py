@@ -99,7 +99,8 @@ def pages(browser: Any) -> Iterator[Pages]:
         context.close()
     # A connection the network cuts or refuses is the browser's own line on the console, not
     # the page's.
-    assert [e for e in made.errors if "net::ERR_" not in e] == [], made.errors
+    network = ("net::ERR_", "WebSocket connection to ")
+    assert [e for e in made.errors if not any(n in e for n in network)] == [], made.errors
 
 
 def seated(page: Any, line: FlakyLine | Server, code: str, token: str) -> None:
