@@ -92,10 +92,8 @@ def _keys(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     return out
 
 
-class SceneScreen(Screen[None]):
-    """A screen drawing one reactive scene; the language and theme keys work everywhere."""
-
-    scene: reactive[Scene | None] = reactive(None)
+class TapeteScreen(Screen[None]):
+    """A screen of the terminal app, with its app's settings at hand."""
 
     @property
     def tapete(self) -> TapeteApp:
@@ -107,6 +105,12 @@ class SceneScreen(Screen[None]):
     @property
     def lang(self) -> str:
         return self.tapete.settings.lang
+
+
+class SceneScreen(TapeteScreen):
+    """A screen drawing one reactive scene; the language and theme keys work everywhere."""
+
+    scene: reactive[Scene | None] = reactive(None)
 
     def redraw(self) -> None:
         raise NotImplementedError
@@ -897,7 +901,7 @@ class RulesScreen(Screen[None]):
         self.show_keys()
 
 
-class RecordsScreen(Screen[None]):
+class RecordsScreen(TapeteScreen):
     """The matches saved in the data folder; Enter replays one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f5", "close", "close")]
@@ -907,13 +911,6 @@ class RecordsScreen(Screen[None]):
         yield DataTable(id="records", cursor_type="row")
         yield Static(id="records-unreadable")
         yield Static(id="records-keys")
-
-    @property
-    def tapete(self) -> TapeteApp:
-        from tapete.tui.app import TapeteApp
-
-        assert isinstance(self.app, TapeteApp)
-        return self.app
 
     def on_mount(self) -> None:
         lang = self.tapete.settings.lang

@@ -17,7 +17,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from tapete import bots
@@ -26,9 +25,10 @@ from tapete.game import Game, form_spec, format_value
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import error_text, tr
 from tapete.present import game_title, option_words
+from tapete.tui.screens import TapeteScreen
 
 if TYPE_CHECKING:
-    from tapete.tui.app import NewMatch, TapeteApp
+    from tapete.tui.app import NewMatch
 
 __all__ = ["NewMatchScreen", "seat_choices"]
 
@@ -53,7 +53,7 @@ def _shown(value: object) -> str:
     return format_value(value)
 
 
-class NewMatchScreen(Screen[None]):
+class NewMatchScreen(TapeteScreen):
     """The game, each of its rule options and each seat; Start (or ^S) opens the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -67,17 +67,6 @@ class NewMatchScreen(Screen[None]):
         self.match = match
         self.game = load(FIRST)
         self.drawn_seats = 0
-
-    @property
-    def tapete(self) -> TapeteApp:
-        from tapete.tui.app import TapeteApp
-
-        assert isinstance(self.app, TapeteApp)
-        return self.app
-
-    @property
-    def lang(self) -> str:
-        return self.tapete.settings.lang
 
     def compose(self) -> ComposeResult:
         lang = self.lang
