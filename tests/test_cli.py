@@ -1351,24 +1351,22 @@ def test_a_mistaken_option_is_one_line_naming_it(args: list[str], said: str) -> 
     assert run.stderr.count("\n") == 1 and "_" not in run.stderr.replace("--bot-processes", "")
 
 
-def test_interrupted_a_long_command_says_so_in_a_line_from_every_process(tmp_path: Path) -> None:
-    # ^C reaches every process of the terminal: the command's workers too.
-    path = tmp_path / "m.json"
-    assert (
-        tapete(
-            "play",
-            "pocha(players=3, schedule=[2])",
-            "--seats",
-            "random," * 2 + "random",
-            "--record",
-            str(path),
-        ).returncode
-        == 0
-    )
-    for args in (
+def _long_commands(folder: Path) -> list[list[str]]:
+    """Two commands that would run for hours on worker processes: a review of a short match
+    recorded in ``folder``, and an arena."""
+    path = folder / "m.json"
+    played = tapete("play", "pocha(players=3, schedule=[2])", "--seats", "random,random,random",
+                    "--record", str(path))  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    return [
         ["analyze", str(path), "--iterations", "1000000", "--workers", "2"],
         ["arena", "pocha", "--bots", "random,random", "--matches", "1000000", "--workers", "2"],
-    ):
+    ]
+
+
+def test_interrupted_a_long_command_says_so_in_a_line_from_every_process(tmp_path: Path) -> None:
+    # ^C reaches every process of the terminal: the command's workers too.
+    for args in _long_commands(tmp_path):
         child = subprocess.Popen(
             [sys.executable, "-m", "tapete.cli", *args],
             stdout=subprocess.PIPE,
@@ -1388,13 +1386,7 @@ def test_interrupted_a_long_command_says_so_in_a_line_from_every_process(tmp_pat
 def test_a_long_command_s_workers_ignore_interrupts_from_their_start(tmp_path: Path) -> None:
     # A worker still importing its modules when ^C comes would die of it with a traceback of
     # its own: the workers start deaf to it, and the command answers it for them.
-    path = tmp_path / "m.json"
-    tapete("play", "pocha(players=3, schedule=[2])", "--seats", "random,random,random",
-           "--record", str(path))  # fmt: skip
-    for args in (
-        ["analyze", str(path), "--iterations", "1000000", "--workers", "2"],
-        ["arena", "pocha", "--bots", "random,random", "--matches", "1000000", "--workers", "2"],
-    ):
+    for args in _long_commands(tmp_path):
         child = subprocess.Popen(
             [sys.executable, "-m", "tapete.cli", *args],
             stdout=subprocess.DEVNULL,
