@@ -462,6 +462,8 @@ def test_bench_compares_with_openspiels_oh_hell_in_one_run() -> None:
         "num_cards_per_suit": 10,
         "num_tricks_fixed": 3,
     }
+    # OpenSpiel's game is one hand: tapete's ties for the lead end the match too.
+    assert result["spec"] == "pocha(schedule=3, tiebreak_players=nobody)"
     assert result["tapete_hands_per_second"] > 0 and result["openspiel_hands_per_second"] > 0
     ratio = result["tapete_hands_per_second"] / result["openspiel_hands_per_second"]
     assert abs(result["ratio"] - ratio) < 1e-9

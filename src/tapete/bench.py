@@ -217,7 +217,7 @@ def openspiel_shape(game: Game[Any, Any]) -> dict[str, int]:
 
 def _tapete_round(game: Game[Any, Any], seconds: float, seed: int, rng: random.Random) -> float:
     """Matches per second of random playouts for about ``seconds`` (a match of one hand size
-    is one hand, and its rare tie-break hands are counted against tapete)."""
+    with no tie-break is one hand)."""
     matches = 0
     start = time.process_time()
     while True:
@@ -251,9 +251,17 @@ def compare_openspiel(
     spec: str, seconds: float = 5.0, seed: int = 0, rounds: int = 5
 ) -> Comparison:
     """tapete's ``spec`` and OpenSpiel's ``oh_hell`` of the same hand shape, ``rounds`` rounds
-    each of ``seconds / rounds`` seconds, alternating; raises SpecError without OpenSpiel."""
+    each of ``seconds / rounds`` seconds, alternating; raises SpecError without OpenSpiel.
+
+    OpenSpiel's ``oh_hell`` is one hand, so tapete plays the spec with
+    ``tiebreak_players=nobody``: a tie for the lead then ends the match as it ends OpenSpiel's
+    game, rather than dealing a second hand that would be counted as part of the first (about
+    one match in four ties at four players)."""
     game = load(spec)
     shape = openspiel_shape(game)
+    if game.params.tiebreak_players != "nobody":
+        # OpenSpiel's hand ends the game; a tie for the lead would deal tapete a second hand.
+        game = load(game.name, **{**game.changes, "tiebreak_players": "nobody"})
     try:
         import pyspiel
     except ImportError:
