@@ -3280,6 +3280,34 @@ def test_a_screen_reader_hears_cards_in_words_in_refusals_buttons_and_hints(
     assert not [n for n in names if CARD_SPELLED.search(n)], names
 
 
+SPANISH_CODE = re.compile(r"\b(1[0-2]|[1-9])[oceb]\b")
+LOCALES = {"en": "en-US", "es": "es-ES", "pt": "pt-BR"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_the_hint_names_spanish_cards_as_the_table_does_not_by_their_codes(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """The hint at a Tute table read "hint: play 11c": a code of the record, where the table's
+    cards, its refusals and the hint's own spoken words name the card (caballo de copas)."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale=LOCALES[lang])
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    start_with_bots(p, server, "tute", seed=5)
+    p.wait_for_selector(".hand.my-turn .card-btn.legal")
+    p.click(".tools .hint-btn")
+    p.wait_for_selector(".hint-box:not(:empty)")
+    shown = p.locator(".hint-box [aria-hidden=true]").inner_text()
+    hinted = p.locator(".hand .card-btn.hinted")
+    assert hinted.count() == 1, shown  # the hint of this deal's first turn is a card
+    name = str(hinted.get_attribute("aria-label"))
+    assert name in shown, (name, shown)
+    assert not SPANISH_CODE.search(shown), shown
+    context.close()
+    assert errors == [], errors
+
+
 # Whether the focused control lies under something else at its middle (a dialog over it): a
 # keyboard user would press what they cannot see.
 FOCUS_COVERED = """() => {

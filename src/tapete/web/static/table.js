@@ -420,8 +420,11 @@ export class TableView {
   hint(msg) {
     this.hinted = msg.action;
     const deck = this.viewMsg?.table.deck || "spanish";
-    const glyphs = (text) => String(text).replace(CARD_RE[deck], (card) => cardGlyph(card));
-    // Read out (the box is a live region) with each card in words; shown with the glyphs.
+    // Shown as the table names its cards elsewhere: French ones with their glyphs, as on the
+    // buttons (K♦); Spanish ones by their names, as a refusal in this box says them ("caballo
+    // de copas", not the record's 11c). Read out (the box is a live region) all in words.
+    const glyphs = (text) =>
+      deck === "french" ? String(text).replace(CARD_RE[deck], (card) => cardGlyph(card)) : spokenLine(text, deck);
     const said = `${t("hint")}: ${spokenLine(msg.label, deck)} — ${spokenLine(msg.reason, deck)}`;
     const shown = `${t("hint")}: ${glyphs(msg.label)} — ${glyphs(msg.reason)}`;
     this.$(".hint-box").innerHTML = `<span aria-hidden="true">${escapeHtml(shown)}</span><span class="sr">${escapeHtml(said)}</span>`;
