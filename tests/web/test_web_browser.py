@@ -3308,6 +3308,31 @@ def test_the_hint_names_spanish_cards_as_the_table_does_not_by_their_codes(
     assert errors == [], errors
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_the_trick_s_area_is_named_by_the_game_s_word_for_it(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """A screen reader named Truco's trick area "baza" / "vaza", where its rules, log and
+    replay say ronda / rodada; Tute's keeps its trick, after a switch of language too."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale=LOCALES[lang])
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    words = {
+        "truco": {"en": "round", "es": "ronda", "pt": "rodada"},
+        "tute": {"en": "trick", "es": "baza", "pt": "vaza"},
+    }
+    for spec, word in words.items():
+        start_with_bots(p, server, spec, seed=2)
+        p.wait_for_selector(ACTIONABLE)
+        assert p.locator(".felt .trick").get_attribute("aria-label") == word[lang]
+    other = "es" if lang != "es" else "pt"
+    p.select_option("#lang", other)
+    wait_until(p, f"document.querySelector('.felt .trick').ariaLabel === {word[other]!r}")
+    context.close()
+    assert errors == [], errors
+
+
 # Whether the focused control lies under something else at its middle (a dialog over it): a
 # keyboard user would press what they cannot see.
 FOCUS_COVERED = """() => {

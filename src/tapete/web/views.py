@@ -16,7 +16,14 @@ import orjson
 
 from tapete.i18n import rule_text
 from tapete.narrate import line, outcome_words, seat_name
-from tapete.present import actions, forbidden_bids, option_lines, present, refused_cards
+from tapete.present import (
+    actions,
+    forbidden_bids,
+    option_lines,
+    present,
+    refused_cards,
+    trick_unit,
+)
 from tapete.web.strings import game_words
 
 if TYPE_CHECKING:
@@ -92,6 +99,8 @@ class Broadcast:
             "game": room.game.name,
             "spec": t.spec,
             "title": game_words(conn.lang, room.game),  # the spec in words, in the language
+            # What the game calls a trick, as a word of the catalog: "trick", or Truco's "round".
+            "trick": trick_unit(room.game),
             # Its options set off their defaults, for the table to keep in sight once it starts.
             "rules": option_lines(conn.lang, room.game),
             "players": room.game.players,

@@ -206,12 +206,18 @@ export class TableView {
     // Every name a screen reader says is in the page's language, after a switch mid-match too.
     this.root.querySelector(".table-page").setAttribute("aria-label", t("table"));
     this.$(".felt").setAttribute("aria-label", t("table"));
-    this.$(".trick").setAttribute("aria-label", t("trick"));
+    this.labelTrick();
     this.$(".hand").setAttribute("aria-label", t("your hand"));
     this.$(".buttons").setAttribute("aria-label", t("actions"));
     this.clearLog();
     this.staleLog = true; // the server sends the recent log again, in the new language
     if (this.roomMsg) this.room(this.roomMsg);
+  }
+
+  // The trick's area is named as the game calls a trick: Truco's rules call it a round (ronda,
+  // rodada), as its log and replay do, where a screen reader said "baza" / "vaza".
+  labelTrick() {
+    this.$(".trick").setAttribute("aria-label", t(this.roomMsg?.trick ?? "trick"));
   }
 
   // --- messages ------------------------------------------------------------------------------
@@ -247,6 +253,7 @@ export class TableView {
       this.io.toast(t("The host left: you are the host now"));
     }
     this.roomMsg = msg;
+    this.labelTrick();
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
     // The keys play your hand: someone watching has none, and would look for what they do. H
