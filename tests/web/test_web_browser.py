@@ -845,6 +845,7 @@ window.WebSocket = class extends Native {
   constructor(...args) {
     super(...args);
     this.views = 0;
+    this.made = performance.now();
     this.addEventListener("message", (e) => (this.views += JSON.parse(e.data).type === "view"));
     window.sockets.push(this);
   }

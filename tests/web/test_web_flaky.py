@@ -4,7 +4,9 @@ mid-frame and cuts them for a while."""
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -379,6 +381,55 @@ def test_a_slow_line_is_not_taken_for_a_lost_one_and_a_short_cut_keeps_the_turn_
     left = int(p.locator(".timer").inner_text().split()[1])
     assert left <= 35  # the clock ran on while away, as the server's did
     assert p.locator(".log li:has-text('ran out of time')").count() == 0
+
+
+def test_after_a_long_cut_the_page_is_back_within_moments_of_the_line(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    """The wait between attempts doubled up to 8 s: a line back after ten seconds in a tunnel
+    left the player looking at "reconnecting" for up to 8 s more. It stays under 3 s."""
+    made = against_bots(server, grace=60)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    p.wait_for_selector(".hand .card-btn")
+    line.cut()
+    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    p.wait_for_timeout(10_000)
+    line.back()
+    back = time.monotonic()
+    reconnected(p, 1)
+    assert time.monotonic() - back < 4
+    made_at = p.evaluate("window.sockets.map((s) => s.made)")
+    waits = [b - a for a, b in itertools.pairwise(made_at)]
+    assert len(waits) >= 4 and max(waits) < 3_000, waits
+
+
+@pytest.mark.parametrize("event", ["online", "visibilitychange"])
+def test_back_online_or_shown_again_the_page_reconnects_at_once(
+    pages: Pages, server: Server, line: FlakyLine, event: str
+) -> None:
+    """The browser back online, or the tab shown again (a phone unlocked), tries the server at
+    that moment rather than at the end of its wait between attempts."""
+    made = against_bots(server, grace=60)
+    p = pages.open()
+    seated(p, line, made["code"], made["token"])
+    p.click(".waiting .start")
+    p.wait_for_selector(".hand .card-btn")
+    line.cut()
+    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    p.wait_for_timeout(1_000)
+    line.back()
+    # An attempt is made in the event's own handler: none of the page's timers can run
+    # between the event and the count.
+    target = "document" if event == "visibilitychange" else "window"
+    tried = p.evaluate(
+        f"(() => {{ const n = window.sockets.length; {target}.dispatchEvent(new Event('{event}'));"
+        " return window.sockets.length - n; })()"
+    )
+    assert tried == 1
+    reconnected(p, 1)
+    p.wait_for_selector(".banner", state="hidden")
 
 
 def test_a_card_held_up_by_a_stalled_line_is_played_once_when_the_line_comes_back(

@@ -27,6 +27,17 @@ let leaving = false;
 // and, hearing nothing for a while, says the connection is lost and opens a new one.
 const PING_EVERY = 3000;
 const SILENCE = 8000;
+// The wait before the next attempt after a lost connection: 0.5 s, then 1 s, then 2.5 s at
+// most, each drawn between half and all of it so that the pages of a server just back do not
+// all come at once. A blip of the network costs a player a moment, not the 8 s of a longer
+// doubling; the browser's `online` and a tab shown again try at once (see below).
+const RETRY_FIRST = 500;
+const RETRY_MOST = 2500;
+
+function retryDelay(attempt) {
+  const wait = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** (attempt - 1));
+  return wait / 2 + Math.random() * (wait / 2);
+}
 
 export function tokenFor(tableCode) {
   return localStorage.getItem(`tapete:token:${tableCode}`);
@@ -79,8 +90,8 @@ function connect() {
     clearTimeout(opening);
     if (socket !== ws || leaving) return;
     table?.connected(false);
-    retry = Math.min(retry + 1, 4);
-    setTimeout(() => socket === ws && connect(), 500 * 2 ** retry);
+    retry += 1;
+    setTimeout(() => socket === ws && connect(), retryDelay(retry));
   };
   // A dead socket's close waits on the network too: it is let go at once, unheard.
   const dead = () => {
@@ -115,14 +126,20 @@ function connect() {
 
 // The browser knows when the device loses its network (Wi-Fi gone, airplane mode) though the
 // socket does not: the page says so at once, and a click then is not sent into a dead socket.
-// Back online, it reconnects at once rather than at the end of its wait between attempts.
+// Back online, it reconnects at once rather than at the end of its wait between attempts; so
+// does a tab shown again (a phone unlocked, a tab come back to), whose timers the browser
+// slowed or stopped while it was hidden: the table is there when the person looks.
 window.addEventListener("offline", () => {
   if (socket && table && !leaving) socket.dead?.();
 });
-window.addEventListener("online", () => {
+function reconnectNow() {
   if (!table || leaving || socket?.readyState === WebSocket.OPEN) return;
   retry = 0;
   reconnect();
+}
+window.addEventListener("online", reconnectNow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") reconnectNow();
 });
 
 export function reconnect() {
