@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tapete.errors import IllegalActionError
 from tapete.record import seed_commitment
 from tapete.store import Store as Database
 from tapete.web.rooms import Room, Rooms
@@ -375,3 +376,37 @@ def test_a_match_without_its_record_leaves_a_gap_and_the_next_keeps_its_number(
     assert again.records == [first, None, kept] and again.record(1) is None
     assert again.record(2) == kept and third.verification(1) is None
     assert third.record_for(None, 1) is None and third.record_for(None, 2) == kept
+
+
+def test_a_join_asked_again_with_its_key_gets_its_seat_back_after_a_restart_too(
+    store: Store, db_url: str
+) -> None:
+    """The answer to a join lost on the way (a phone's network gone at that moment): asked
+    again with the same join key, it gets the seat it took and its token, from the store as a
+    server restarted since reads it; another key is refused that seat, as before."""
+    t = truth()
+    t.seats[1] = SeatConfig("open")
+    t.seats[2] = SeatConfig("open")
+    run(store.create(t))
+    key = "k" * 22
+
+    async def join(store: Store, key: str, seat: int | None) -> tuple[int, str]:
+        (kept,) = await store.rooms()
+        room = Room(kept, store)
+        try:
+            return await room.seat_person("Bea", seat, key=key)
+        finally:
+            room.close()
+
+    seat, token = run(join(store, key, 1))
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    assert run(join(store, key, 1)) == (seat, token) == (1, token)
+    assert run(join(store, key, None)) == (1, token)  # whatever it asks, the same seat
+    with pytest.raises(IllegalActionError, match="seat 1 is not free"):
+        run(join(store, "x" * 22, 1))
+    other = run(join(store, "x" * 22, None))
+    assert other[0] == 2 and other[1] != token
+    (kept,) = run(store.rooms())
+    assert [s.kind for s in kept.seats] == ["human", "human", "human", "bot"]
+    assert kept.seats[1].name == "Bea" and kept.seats[2].name == "Bea (2)"

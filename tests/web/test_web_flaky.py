@@ -5,6 +5,7 @@ mid-frame and cuts them for a while."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -430,6 +431,38 @@ def test_back_online_or_shown_again_the_page_reconnects_at_once(
     assert tried == 1
     reconnected(p, 1)
     p.wait_for_selector(".banner", state="hidden")
+
+
+def test_a_friend_whose_join_answer_is_lost_gets_the_seat_it_took(
+    pages: Pages, server: Server
+) -> None:
+    """The server seated Bea, and the line went before its answer came: the page asked
+    again and was refused the seat (taken, by Bea herself), with no token to sit in it. Asked
+    again with the same join key, the answer is her seat and its token."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    p = pages.open()
+    lost: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        answer = route.fetch()  # the server seats her ...
+        lost.append(answer.text())
+        route.abort("connectionreset")  # ... and the answer never reaches the page
+
+    p.route("**/api/tables/*/join", lose_the_first_answer)
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.fill(".join-name", "Bea")
+    p.click("[data-sit='1']")
+    p.wait_for_selector(".seat-list li:has-text('Bea (you)')")
+    assert lost and json.loads(lost[0])["seat"] == 1
+    assert (
+        p.evaluate("localStorage.getItem('tapete:token:' + location.pathname.slice(3))")
+        == (json.loads(lost[0])["token"])
+    )
+    assert server.get(f"/api/tables/{made['code']}")["humans"] == ["Ana", "Bea"]
+    assert p.evaluate("window.toasts") == []
 
 
 def test_a_card_held_up_by_a_stalled_line_is_played_once_when_the_line_comes_back(

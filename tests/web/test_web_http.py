@@ -356,6 +356,39 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(server: Server) -> No
     assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 3}) == 409
 
 
+def test_a_join_asked_again_with_its_key_gets_the_same_seat_and_token(server: Server) -> None:
+    """The answer to a join lost on the way: the page asks again, and was refused its own
+    seat (409) with no token to sit in it. With the same join key it gets that seat and the
+    same token back, which plays there; another key is refused the seat, as before."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 3 + [{"kind": "bot"}])
+    code = made["code"]
+    asked = {"name": "Bea", "seat": 1, "key": "Kq3-_" + "x" * 17}
+    first = server.post(f"/api/tables/{code}/join", asked)
+    assert server.post(f"/api/tables/{code}/join", asked) == first
+    assert first["seat"] == 1
+    assert server.get(f"/api/tables/{code}")["open"] == 1
+    assert status(server, f"/api/tables/{code}/join", {**asked, "key": "y" * 22}) == 409
+    assert status(server, f"/api/tables/{code}/join", {"name": "Cai", "seat": 1}) == 409
+    bea = server.client()
+    welcome = bea.hello(code, first["token"])
+    assert welcome["seat"] == 1
+    bea.close()
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 65, "x" * 20 + " ", "x" * 20 + "é", 12345])
+def test_a_join_key_too_short_or_not_of_token_characters_is_refused_naming_it(
+    server: Server, key: object
+) -> None:
+    """A join key is the seat's secret (the token is made from it): a few letters anyone
+    could guess are refused, and nothing is taken."""
+    made = server.create("pocha", seats=[{"kind": "human"}] * 3 + [{"kind": "bot"}])
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post(f"/api/tables/{made['code']}/join", {"name": "Bea", "key": key})
+    assert refused.value.code == 422
+    assert "key" in [str(part) for part in json.loads(refused.value.read())["detail"][0]["loc"]]
+    assert server.get(f"/api/tables/{made['code']}")["open"] == 2
+
+
 def test_the_lobby_says_a_person_s_own_name_as_given_whatever_it_reads_like(
     server: Server,
 ) -> None:

@@ -128,6 +128,10 @@ class TableOut(BaseModel):
     spec: str
 
 
+# A join key's characters: as a token's (``secrets.token_urlsafe``), nothing to escape anywhere.
+JOIN_KEY = r"^[A-Za-z0-9_-]+$"
+
+
 class JoinIn(BaseModel):
     model_config = STRICT
 
@@ -137,6 +141,16 @@ class JoinIn(BaseModel):
         description="a free seat, or the first free one",
     )
     player: str | None = Field(None, max_length=128, description="your player token")
+    key: str | None = Field(
+        None,
+        min_length=16,
+        max_length=64,
+        pattern=JOIN_KEY,
+        description="a join key: 16 to 64 random characters of A-Z a-z 0-9 _ - the client"
+        " makes up for this join and keeps until its answer comes. Asked again with the same"
+        " key (the answer was lost), the join gets back the seat it took and the same token;"
+        " secret as that token is",
+    )
 
 
 class PlayerIn(BaseModel):
@@ -794,7 +808,7 @@ async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
     try:
         player = await _player_id(request, body.player)
         name = _person_name(body.name, len(room.truth.seats))
-        seat, token = await room.seat_person(name, body.seat, player)
+        seat, token = await room.seat_person(name, body.seat, player, body.key)
     except IllegalActionError as exc:
         # A seat the table does not have is a bad request; a seat taken, a conflict.
         raise refuse(400 if exc.rule == "bad-seat" else 409, exc.rule, str(exc)) from None

@@ -995,14 +995,15 @@ class Room:
         self.driver.wake()
 
     async def seat_person(
-        self, name: str, seat: int | None, player: str | None = None
+        self, name: str, seat: int | None, player: str | None = None, key: str | None = None
     ) -> tuple[int, str]:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token.
+        A join ``key`` makes it idempotent (``Seating.seat_person``).
 
         The seat waits for its person from now on as for one who left: one who never comes
         (a page closed before it connected, a client that only joined) is stood in for by a
         bot after ``grace`` seconds, rather than holding the table up for ever."""
-        taken = await self.seating.seat_person(name, seat, player)
+        taken = await self.seating.seat_person(name, seat, player, key)
         if not self.seating.connected(taken[0]):
             self.seating.gone(taken[0])
         await self.changed()

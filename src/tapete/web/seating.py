@@ -7,6 +7,7 @@ table's ``standby`` level stands in until they come back.
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import hashlib
 import secrets
@@ -32,6 +33,7 @@ __all__ = [
     "distinct_name",
     "error",
     "is_seat",
+    "join_token",
     "outer_refusal",
     "refused_name",
     "token_hash",
@@ -49,6 +51,21 @@ TRIES = 5  # compare-and-sets a join tries while other servers keep changing the
 def token_hash(token: str) -> str:
     """What the store keeps of a seat token: its SHA-256, never the token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def join_token(code: str, key: str) -> str:
+    """The seat token of a join made with the client's join ``key`` at table ``code``: the
+    same for the same key, so a join asked again (its answer lost on the way) finds the seat
+    it took and gives its token back, though the store keeps only the token's hash. As
+    secret as the key, which only that client knows; another table's is another token.
+
+    >>> join_token("K7QX2", "a" * 22) == join_token("K7QX2", "a" * 22)
+    True
+    >>> join_token("K7QX2", "a" * 22) == join_token("ZZZZZ", "a" * 22)
+    False
+    """
+    digest = hashlib.sha256(f"tapete-join\0{code}\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
 def outer_refusal(level: str) -> str | None:
@@ -262,13 +279,18 @@ class Seating:
                 await self.room.hand_on_host()
 
     async def seat_person(
-        self, name: str, seat: int | None, player: str | None = None
+        self, name: str, seat: int | None, player: str | None = None, key: str | None = None
     ) -> tuple[int, str]:
         """Sit a person at an open seat (``seat`` or the first); returns the seat and its token.
 
         The seat is taken in the store by a compare-and-set on the seats read: shared with
         other servers, a seat taken on another one meanwhile makes it fail, and the seats are
-        read again and the choice made anew (``seat`` taken: refused as any taken seat)."""
+        read again and the choice made anew (``seat`` taken: refused as any taken seat).
+
+        With the client's join ``key`` the token is ``join_token(code, key)``, and a join with
+        a key whose seat is taken already (the same request again, its answer lost) is
+        answered with that seat and token, nothing changed, whatever it asks; from any server,
+        after a restart too, as the store keeps the token's hash."""
         room = self.room
         count = len(room.truth.seats)
         if seat is not None and not is_seat(seat, count):  # not a taken seat: no seat at all
@@ -278,13 +300,16 @@ class Seating:
                 await room.resync()  # another server may have seated someone just now
             for _ in range(TRIES):
                 t = room.truth
+                token = secrets.token_urlsafe(18) if key is None else join_token(t.code, key)
+                held = [i for i, s in enumerate(t.seats) if s.token == token_hash(token)]
+                if key is not None and held:
+                    return held[0], token
                 open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
                 if not open_seats:
                     raise error("table-full", "no seat is free at this table")
                 chosen = open_seats[0] if seat is None else seat
                 if chosen not in open_seats:
                     raise error("seat-taken", f"seat {chosen} is not free")
-                token = secrets.token_urlsafe(18)
                 seats = copy.deepcopy(t.seats)
                 people = [s.name for s in t.seats if s.kind == "human"]
                 seats[chosen] = SeatConfig(

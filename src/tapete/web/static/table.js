@@ -16,6 +16,23 @@ const WARN_AT = 10;
 // A phone on its side (style.css lays the hand beside the felt there).
 const SIDEWAYS = "(max-height: 500px) and (orientation: landscape)";
 
+// The waits (ms) before asking again for a join whose answer never came.
+const JOIN_RETRIES = [500, 1500];
+
+// The join key of this browser's join at table `code` (docs/protocol.md): 16 random bytes in
+// the token alphabet, kept until the join's answer comes, so a join asked again after its
+// answer was lost (by the page, a click again, the page reloaded) is the same join.
+function joinKey(code) {
+  const name = `tapete:join:${code}`;
+  let key = localStorage.getItem(name);
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem(name, key);
+  }
+  return key;
+}
+
 // Whether the view asks something of you: a card to play or a button to press.
 function myTurn(actions) {
   return Object.keys(actions.cards).length > 0 || actions.buttons.length > 0;
@@ -926,18 +943,35 @@ export class TableView {
       this.io.toast(refusal(error.response, error.answer) || t("not allowed"), refusalCode(error.response, error.answer));
       return;
     }
-    const response = await this.reach(`/api/tables/${this.code}/join`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name, seat, player: player?.token ?? null }),
-    });
-    if (!response) return;
+    // An answer lost on the way (the network gone that moment) is asked for again, with the
+    // same join key: the server gives back the seat the first request took, and its token,
+    // where a new join would be refused that seat, taken (by this very page).
+    const key = joinKey(this.code);
+    const ask = () =>
+      offline(() =>
+        fetch(`/api/tables/${this.code}/join`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ name, seat, player: player?.token ?? null, key }),
+        }),
+      );
+    let response = await ask();
+    for (const wait of JOIN_RETRIES) {
+      if (response) break;
+      await new Promise((done) => setTimeout(done, wait));
+      response = await ask();
+    }
+    if (!response) {
+      this.io.toast(t("You are offline: not sent"));
+      return;
+    }
     const answer = await answerOf(response);
     if (!response.ok) {
       this.io.toast(refusal(response, answer) || t("not allowed"), refusalCode(response, answer));
       return;
     }
     this.io.saveToken(this.code, answer.token);
+    localStorage.removeItem(`tapete:join:${this.code}`);
     this.io.reconnect();
   }
 
