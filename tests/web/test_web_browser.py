@@ -1286,6 +1286,60 @@ def test_many_seats_on_a_laptop_s_short_screen_never_pile_onto_each_other(
     context.close()
 
 
+TRICK_AND_SEATS = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  return {
+    seats: [...document.querySelectorAll(".felt .seat")].map(box),
+    trick: [...document.querySelectorAll(".felt .trick .played")].map(box),
+    felt: box(document.querySelector(".felt")),
+    text: parseFloat(getComputedStyle(document.body).fontSize),
+    card: document.querySelector(".hand .card-btn").getBoundingClientRect().width,
+  };
+}"""
+
+
+@pytest.mark.parametrize("root", [16, 20])
+@pytest.mark.parametrize("width", [375, 1280])
+def test_a_larger_text_size_set_in_the_browser_gives_larger_text_and_the_table_still_fits(
+    browser: Any, server: Server, width: int, root: int
+) -> None:
+    """Sizes in px ignored the text size a person sets in their browser (its default font
+    size, not the zoom): the page's text stayed 17 px. It follows it now, and the table lays
+    out as well at 20 px as at 16: nothing off the screen, no seat over another or over the
+    trick, the cards grown with the text."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US")
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    # The browser's own setting, as its settings page sets it (chrome://settings/fonts).
+    cdp = context.new_cdp_session(p)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": root, "fixed": 13}})
+    start_with_bots(p, server, "truco(players=4)", seed=4)
+    p.wait_for_selector(ACTIONABLE)
+    play_until(p, ".felt .trick .played", random.Random(4), prefer_cards=True)
+    p.wait_for_timeout(300)
+    got = p.evaluate(TRICK_AND_SEATS)
+    phone = width <= 600
+    assert got["text"] == pytest.approx((15 if phone else 17) * root / 16), got["text"]
+    assert got["card"] == pytest.approx((62 if phone else 84) * root / 16, abs=1), got["card"]
+    fits(p)
+    seats = got["seats"]
+    assert len(seats) == 4
+    for i, a in enumerate(seats):
+        for b in [*seats[i + 1 :], *got["trick"]]:
+            assert not _overlap(a, b), (a, b)
+    felt = got["felt"]
+    for box in [*seats, *got["trick"]]:
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
+    shot(p, f"text-size-{root}px-{width}")
+    context.close()
+    assert errors == [], errors
+
+
 def test_score_heads_and_chart_legend_show_every_name_whole(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[1]")

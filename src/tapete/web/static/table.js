@@ -33,6 +33,17 @@ function joinKey(code) {
   return key;
 }
 
+// A CSS length as `box` resolves it, in px: the stylesheet's sizes are in rem (the reader's
+// text size), a custom property's value is its text ("4.25rem"), not pixels.
+function lengthIn(box, length) {
+  const probe = document.createElement("div");
+  probe.style.cssText = `position: absolute; visibility: hidden; height: 0; width: ${length}`;
+  box.append(probe);
+  const px = probe.getBoundingClientRect().width;
+  probe.remove();
+  return px;
+}
+
 // Whether the view asks something of you: a card to play or a button to press.
 function myTurn(actions) {
   return Object.keys(actions.cards).length > 0 || actions.buttons.length > 0;
@@ -560,8 +571,7 @@ export class TableView {
     const half = Math.max(...boxes.map((b) => b.offsetWidth)) / 2;
     const tallest = Math.max(...boxes.map((b) => b.offsetHeight));
     this.radiusX = Math.max(20, Math.min(38, ((width / 2 - half - 2) / width) * 100));
-    const style = getComputedStyle(felt);
-    const cardW = parseFloat(style.getPropertyValue("--card-w")) * (parseFloat(style.getPropertyValue("--trick-scale")) || 1);
+    const cardW = lengthIn(felt, "calc(var(--card-w) * var(--trick-scale, 1))");
     const trickX = Math.max(4, Math.min(15, (((this.radiusX / 100) * width - half - cardW / 2 - 4) / width) * 100));
     const players = boxes.map((b) => Number(b.dataset.seat));
     const place = (seat, rx, ry, w, h) => {
