@@ -936,6 +936,27 @@ def test_two_people_taking_one_seat_on_two_servers_at_once_one_gets_it(
         assert not wrong, f"{len(wrong)} of 20 races not won by exactly one: {wrong}"
 
 
+def test_a_join_asked_again_on_another_server_with_its_key_gets_the_seat_it_took(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """A join's answer lost, and the page's retry landing on another server (a balancer), at
+    once: with the same join key that server finds the seat the first one gave, and answers
+    with its token; another key is refused that seat."""
+    with servers(pg_url, prefix, tmp_path, 2, ["--rate-limit", "off"]) as (one, two):
+        for attempt in range(5):
+            made = one.create("pocha", params={"players": "3"}, seats=[{"kind": "human"}] * 3)
+            code = made["code"]
+            assert two.get(f"/api/tables/{code}")["code"] == code  # both servers have the room
+            asked = {"name": "Bea", "seat": 1, "key": f"join-key-{attempt}-" + "q" * 12}
+            first = one.post(f"/api/tables/{code}/join", asked)
+            assert two.post(f"/api/tables/{code}/join", asked) == first, attempt
+            other = {**asked, "key": "another-key-" + "q" * 12}
+            assert join_status(two, code, other)[0] == 409
+            person = Client(open_socket(two.ws_url))
+            assert person.hello(code, first["token"])["seat"] == 1
+            person.close()
+
+
 def test_workers_whose_supervisor_is_killed_drain_and_stop(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:
