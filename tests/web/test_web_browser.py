@@ -1340,6 +1340,29 @@ def test_a_larger_text_size_set_in_the_browser_gives_larger_text_and_the_table_s
     assert errors == [], errors
 
 
+@pytest.mark.parametrize("game", sorted(ENTRIES))
+def test_the_lobby_and_the_rules_fit_a_phone_at_a_larger_text_size(
+    browser: Any, server: Server, game: str
+) -> None:
+    """At a 20 px text size a rule option as written (forbid_pointless_raise=false) or a
+    source's address, one long word, widened the rules past a phone's screen. (The full
+    reference's examples scroll in their own box, as at any text size.)"""
+    context = browser.new_context(viewport={"width": 375, "height": 800}, locale="en-US")
+    p = context.new_page()
+    cdp = context.new_cdp_session(p)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 20, "fixed": 13}})
+    p.goto(server.url + "/")
+    p.wait_for_selector("#create")
+    fits(p)
+    for path in (f"/rules/{game}", f"/rules/{game}?full=1"):
+        p.goto(server.url + path)
+        p.wait_for_selector(".rules-page h1")
+        wide = p.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 375, (path, wide)
+    context.close()
+
+
 def test_score_heads_and_chart_legend_show_every_name_whole(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[1]")
