@@ -27,7 +27,7 @@ let leaving = false;
 // and, hearing nothing for a while, says the connection is lost and opens a new one.
 const PING_EVERY = 3000;
 const SILENCE = 8000;
-// The wait before the next attempt after a lost connection: 0.5 s, then 1 s, then 2.5 s at
+// The wait before the next attempt after a lost connection: 0.5 s, 1 s, 2 s, then 2.5 s at
 // most, each drawn between half and all of it so that the pages of a server just back do not
 // all come at once. A blip of the network costs a player a moment, not the 8 s of a longer
 // doubling; the browser's `online` and a tab shown again try at once (see below).
