@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
@@ -21,6 +22,7 @@ from typing import Any, cast
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 import tapete
 from tapete import SpecError, arena, record
@@ -392,6 +394,54 @@ def test_a_dominant_bot_is_found_to_beat_the_other_with_95_percent_confidence() 
     assert result.bot_result("first").mu > result.bot_result("random").mu
 
 
+def test_two_groups_that_agree_claim_nothing_in_the_verdict_table_and_json() -> None:
+    """Two groups giving the same difference made a zero-width interval, and the arena said
+    "beats with 95% confidence" of two numbers. Below ``MIN_GROUPS`` groups, or with no spread
+    between the groups, it says it cannot tell, and colours no cell."""
+    result = arena.run("pocha(schedule=1)", [FirstBot(), "random"], matches=4, workers=1)
+    assert result.groups == 2
+    agreed = arena.Difference("first", "random", 3.0, 3.0, 3.0, 2)  # what two equal groups give
+    rigged = dataclasses.replace(result, differences=(agreed, agreed.flipped()))
+    assert not agreed.significant and not agreed.flipped().significant
+    assert rigged.verdicts() == [
+        "first and random: cannot tell, too few groups: 2, a 95% CI needs 5 or more (+3.00 a match)"
+    ]
+    out = io.StringIO()
+    arena.report(rigged, Console(file=out, width=300, force_terminal=True, color_system="standard"))
+    text = out.getvalue()
+    assert "beats" not in text and "+3.00 ± ?" in text and "-3.00 ± ?" in text
+    assert "\x1b[32m" not in text and "\x1b[31m" not in text  # neither green nor red
+    assert "± ?: cannot tell (fewer than 5 groups" in " ".join(Text.from_ansi(text).plain.split())
+    data = json.loads(arena.dumps(rigged))
+    assert [(d["significant"], d["unmeasured"]) for d in data["differences"]] == [
+        (False, "too few groups: 2, a 95% CI needs 5 or more")
+    ] * 2
+    assert data["verdicts"] == rigged.verdicts()
+    assert arena.loads(arena.dumps(rigged)) == rigged
+
+
+def test_groups_enough_but_all_alike_claim_nothing_and_enough_spread_groups_do() -> None:
+    same = arena.Difference("a", "b", 2.0, 2.0, 2.0, arena.MIN_GROUPS + 5)
+    assert not same.significant
+    assert same.verdict == (
+        "a and b: cannot tell, no spread: all 10 groups gave the same difference (+2.00 a match)"
+    )
+    assert arena.Difference("a", "b", 2.0, 1.0, 3.0, arena.MIN_GROUPS).significant
+    assert arena.Difference("a", "b", -2.0, -3.0, -1.0, arena.MIN_GROUPS).verdict.startswith(
+        "b beats a with 95% confidence"
+    )
+    few = arena.Difference("a", "b", 2.0, 1.0, 3.0, arena.MIN_GROUPS - 1)
+    assert not few.significant and "cannot tell, too few groups: 4," in few.verdict
+
+
+def test_an_arena_saved_before_verdicts_were_checked_reads_back_under_the_rule() -> None:
+    result = arena.run("pocha(schedule=1)", ["random", FirstBot()], matches=4, workers=1)
+    data = result.to_json()
+    for d in data["differences"]:
+        del d["significant"], d["unmeasured"]
+    assert arena.loads(json.dumps(data)) == result
+
+
 # --- the command ---------------------------------------------------------------------------
 
 
@@ -420,7 +470,7 @@ def test_the_command_writes_the_table_json_and_plot(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    assert "random#1" in run.stdout and "no difference at 95% confidence" in run.stdout
+    assert "random#1" in run.stdout and "cannot tell, too few groups: 2," in run.stdout
     assert "stand-ins" in run.stdout and "warning" not in run.stdout
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["format"] == "tapete-arena/1" and len(data["matches"]) == 4

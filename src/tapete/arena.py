@@ -86,6 +86,7 @@ from tapete.workers import deaf_to_interrupts
 
 __all__ = [
     "CONFIDENCE",
+    "MIN_GROUPS",
     "ArenaResult",
     "BotResult",
     "Difference",
@@ -107,8 +108,14 @@ __all__ = [
 ]
 
 CONFIDENCE = 0.95
+# The fewest duplicate groups a verdict is claimed from. The t interval assumes the group means
+# are roughly normal and takes their spread from the sample itself; from two to four numbers that
+# spread is itself a guess (two groups that happen to agree give an interval of zero width), so
+# below this the arena says it cannot tell rather than print a confidence it does not have.
+MIN_GROUPS = 5
 _LISTS = ("seats", "scores", "winners")  # the tuples of a MatchResult
 _COUNTS = ("decisions", "stand_ins")  # its per-seat counts: absent from older documents
+_DERIVED = ("significant", "unmeasured")  # a Difference's properties, written to the JSON
 
 
 # --- results -------------------------------------------------------------------------------
@@ -181,10 +188,29 @@ class Difference:
     groups: int
 
     @property
+    def unmeasured(self) -> str | None:
+        """Why the interval cannot be trusted to tell the bots apart, or None when it can:
+        fewer than ``MIN_GROUPS`` groups, or every group gave the same difference (no spread,
+        so a zero-width interval that would "exclude 0" whatever the luck)."""
+        if self.groups < MIN_GROUPS:
+            return f"too few groups: {self.groups}, a 95% CI needs {MIN_GROUPS} or more"
+        if self.high == self.low:
+            return f"no spread: all {self.groups} groups gave the same difference"
+        return None
+
+    @property
+    def significant(self) -> bool:
+        """True when the arena claims a winner: the interval is measured and excludes 0."""
+        return self.unmeasured is None and (self.low > 0 or self.high < 0)
+
+    @property
     def verdict(self) -> str:
-        """One line: who beats whom with 95% confidence, or that the arena cannot tell."""
+        """One line: who beats whom with 95% confidence, that there is no difference at 95%
+        confidence, or that the arena cannot tell (``unmeasured``), claiming nothing."""
         if self.high < 0:
             return self.flipped().verdict
+        if (why := self.unmeasured) is not None:
+            return f"{self.bot} and {self.other}: cannot tell, {why} ({self.mean:+.2f} a match)"
         margin = f"{self.mean:+.2f} a match, 95% CI [{self.low:+.2f}, {self.high:+.2f}]"
         if self.low > 0:
             return f"{self.bot} beats {self.other} with 95% confidence ({margin})"
@@ -240,7 +266,10 @@ class ArenaResult:
             "confidence": CONFIDENCE,
             "assignments": [list(a) for a in self.assignments],
             "results": [asdict(r) for r in self.results],
-            "differences": [asdict(d) for d in self.differences],
+            "differences": [
+                {**asdict(d), "significant": d.significant, "unmeasured": d.unmeasured}
+                for d in self.differences
+            ],
             "verdicts": self.verdicts(),
             "warnings": self.warnings(),
             "matches": [
@@ -285,7 +314,12 @@ def _from_json(data: dict[str, Any]) -> ArenaResult:
         groups=data["groups"],
         assignments=tuple(tuple(a) for a in data["assignments"]),
         results=tuple(BotResult(**r) for r in data["results"]),
-        differences=tuple(Difference(**d) for d in data["differences"]),
+        # ``significant`` and ``unmeasured`` follow from the rest (and are absent from older
+        # documents): read back, they are computed again under today's rule.
+        differences=tuple(
+            Difference(**{k: v for k, v in d.items() if k not in _DERIVED})
+            for d in data["differences"]
+        ),
         matches=tuple(
             MatchResult(
                 m["group"],
@@ -807,12 +841,17 @@ def table(result: ArenaResult, differences: bool = True) -> Table:
         if differences
         else " each pair's difference, with its 95% CI, is in the lines below"
     )
+    unknown = (
+        f"; ±\u00a0?: cannot tell (fewer than {MIN_GROUPS} groups, or no spread between them)"
+        if differences and any(d.unmeasured is not None for d in result.differences)
+        else ""
+    )
     out = Table(
         title=f"{result.spec}: {len(result.matches)} matches, {result.groups} duplicate groups",
         caption=(
             "score: mean a match; wins: ties split; rating: openskill mu ± sigma;"
             " stand-ins: random legal moves played for the bot when it failed, of its"
-            f" decisions;{versus}"
+            f" decisions;{versus}{unknown}"
         ),
         box=box.SIMPLE_HEAD,
     )
@@ -835,7 +874,10 @@ def table(result: ArenaResult, differences: bool = True) -> Table:
                 cells.append(Text("·", style="dim"))
                 continue
             d = result.difference(r.name, other)
-            style = "green" if d.low > 0 else "red" if d.high < 0 else ""
+            if d.unmeasured is not None:
+                cells.append(Text(f"{d.mean:+.2f} ± ?", style="dim"))
+                continue
+            style = "" if not d.significant else "green" if d.low > 0 else "red"
             cells.append(Text(f"{d.mean:+.2f} ± {d.high - d.mean:.2f}", style=style))
         out.add_row(*cells)
     return out
