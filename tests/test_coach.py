@@ -280,3 +280,66 @@ def test_the_example_of_the_coach_page_is_what_the_commands_print(
     capsys.readouterr()
     assert main(["analyze", str(path), "--seat", "0", "--workers", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[: len(shown)] == shown
+
+
+class LeavesAfter:
+    """``medium`` for its first ``own`` decisions, then gone: each later move is a random legal
+    one the match plays for it, and the record marks it as a stand-in's."""
+
+    name = "leaves"
+
+    def __init__(self, own: int) -> None:
+        self.left, self.medium = own, tapete.bots.load("medium")
+
+    def choose(self, view: Any, legal_actions: Any, rng: random.Random) -> Any:
+        self.left -= 1
+        if self.left < 0:
+            raise RuntimeError("left the table")
+        return self.medium.choose(view, legal_actions, rng)
+
+
+def stand_in_match(own: int = 4) -> Any:
+    spec = "pocha(players=3, schedule=[3, 4])"
+    seats: list[Any] = [LeavesAfter(own), "easy", "random"]
+    return play(tapete.load(spec), seats, seed=5, on_failure=lambda seat, failure: None)[1]
+
+
+def test_a_stand_in_s_moves_are_reviewed_apart_and_not_held_against_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = stand_in_match()
+    marked = sum(len(d.stand_ins) for d in rec.deals)
+    assert marked > 0
+    result = coach.review(rec, seats=[0], iterations=8)
+    own = [d for d in result.decisions if not d.stand_in]
+    theirs = [d for d in result.decisions if d.stand_in]
+    assert theirs and all(d.seat == 0 for d in theirs)
+    player = result.players[0]
+    assert (player.decisions, player.stand_ins) == (len(own), len(theirs))
+    scale = result.scale
+    expected = sum(100 * max(0.0, 1 - d.loss / scale) for d in own) / len(own)
+    assert player.accuracy == round(expected, 1)
+    assert all(d.stand_in is False for d in player.costliest)
+    # The same moves unmarked (as before the records said it) are all held against the seat.
+    unmarked = replace(rec, deals=tuple(replace(d, stand_ins=()) for d in rec.deals))
+    blamed = coach.review(unmarked, seats=[0], iterations=8).players[0]
+    assert blamed.decisions == len(own) + len(theirs) and blamed.stand_ins == 0
+    # Told apart in the report, in every language, and in the JSON, from a file.
+    path, out = tmp_path / "match.json", tmp_path / "review.json"
+    record.write(rec, path)
+    assert main(["analyze", str(path), "--seat", "0", "--iterations", "8", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    n = len(theirs)
+    assert f"  {n} more decisions played by a stand-in, not counted" in text
+    costly = [line for line in text.splitlines() if "played by a stand-in" in line][1:]
+    assert len(costly) == sum(1 for d in theirs if d.loss > 0)
+    assert all(line.endswith(" — played by a stand-in") for line in costly)
+    doc = json.loads(out.read_text())
+    assert [d["stand_in"] for d in doc["decisions"]] == [d.stand_in for d in result.decisions]
+    assert doc["players"][0]["stand_ins"] == n
+    said = {lang: coach.report(result, lang) for lang in ("es", "pt")}
+    assert f"{n} decisiones más jugadas por un sustituto, no contadas" in said["es"]
+    assert f"{n} decisões a mais jogadas por um substituto, não contadas" in said["pt"]
+    if costly:
+        assert "— jugada por un sustituto" in said["es"]
+        assert "— jogada por um substituto" in said["pt"]

@@ -621,3 +621,87 @@ def test_the_notation_page_shows_the_fields_a_record_has() -> None:
         assert list(event) == list(told)
     # A web table's record has two more, which the list below the example tells of.
     assert "- `seed_hash` and `seed_salt` (optional; records of web tables)" in section
+
+
+# --- stand-ins: the moves a seat's player did not choose ---------------------------------------
+
+
+class FailsFrom:
+    """``random`` for its first ``good`` decisions, then a bug in every one: from there each of
+    its moves is a random legal one the match plays for it (a stand-in's)."""
+
+    name = "fails"
+
+    def __init__(self, good: int) -> None:
+        self.left = good
+
+    def choose(self, view: Any, legal_actions: Any, rng: Any) -> Any:
+        self.left -= 1
+        if self.left < 0:
+            raise RuntimeError("gone")
+        return rng.choice(list(legal_actions))
+
+
+def stood_in(spec: str = POCHA, seed: int = 3, good: int = 5) -> record.Record:
+    game = tapete.load(spec)
+    seats: list[Any] = [FailsFrom(good), "random", "random", "random"][: game.players]
+    return play(game, seats, seed=seed, on_failure=lambda seat, failure: None)[1]
+
+
+def test_a_stand_in_s_moves_are_marked_by_deal_and_read_back() -> None:
+    rec = stood_in()
+    marked = [(k, m) for k, d in enumerate(rec.deals) for m in d.stand_ins]
+    assert marked and all(rec.deals[k].actions[m][0] == 0 for k, m in marked)
+    # Seat 0's first five decisions were its own, every later one a stand-in's.
+    mine = [(k, m) for k, d in enumerate(rec.deals) for m, (s, _) in enumerate(d.actions) if s == 0]
+    assert marked == mine[5:]
+    doc = as_json(rec)
+    first = next(d for d in doc["deals"] if d.get("stand_ins"))
+    assert list(first)[:7] == ["dealer", "deck", "hands", "upcard", "stock", "actions", "stand_ins"]
+    back = record.loads(record.dumps(rec))
+    assert back == rec and record.dumps(back) == record.dumps(rec)
+    # Kept through what tapete does with a record: checked, cut, resumed, redacted, salvaged.
+    assert record.checked(back).deals == rec.deals
+    moves = sum(len(d.actions) for d in rec.deals)
+    assert record.cut(rec, moves) == rec
+    half = record.cut(rec, len(rec.deals[0].actions) + 3)
+    assert half.deals[0].stand_ins == rec.deals[0].stand_ins
+    assert half.deals[1].stand_ins == tuple(m for m in rec.deals[1].stand_ins if m < 3)
+    _, again = resume(half, ["random"] * 4)
+    assert again.deals[0].stand_ins == rec.deals[0].stand_ins
+    assert record.redact(half, 1).deals[1].stand_ins == half.deals[1].stand_ins
+    text = record.dumps(half)
+    saved = record.salvage(text[: text.rindex('"events"')])
+    assert saved is not None and saved[0].deals[0].stand_ins == rec.deals[0].stand_ins
+
+
+def test_a_record_without_stand_ins_is_written_byte_for_byte_as_before() -> None:
+    """No ``stand_ins`` key where no stand-in played: a record written before they were marked
+    reads back equal and is written again byte for byte (digests of records stay the same)."""
+    rec = finished()
+    text = record.dumps(rec)
+    assert '"stand_ins"' not in text
+    assert all(d.stand_ins == () for d in rec.deals)
+    assert record.dumps(record.loads(text)) == text
+    # A record with stand-ins, its marks taken out, is the record of the same match unmarked.
+    marked = stood_in()
+    plain = dataclasses.replace(
+        marked, deals=tuple(dataclasses.replace(d, stand_ins=()) for d in marked.deals)
+    )
+    assert '"stand_ins"' not in record.dumps(plain)
+    assert record.checked(record.loads(record.dumps(plain))) == record.checked(plain)
+
+
+@pytest.mark.parametrize(
+    "marks", [[-1], [99], [2, 1], [1, 1], ["1"], 3, [True]], ids=lambda m: repr(m)
+)
+def test_stand_ins_that_are_no_moves_of_their_deal_are_refused_naming_the_field(marks: Any) -> None:
+    doc = as_json(finished())
+    doc["deals"][1]["stand_ins"] = marks
+    with pytest.raises(RecordError) as caught:
+        record.loads(json.dumps(doc))
+    assert str(caught.value).startswith(
+        "deals[1]: 'stand_ins' must be increasing numbers of the deal's moves (from 0), not"
+    )
+    assert "números crecientes de jugadas" in record_text("es", caught.value)
+    assert "números crescentes de jogadas" in record_text("pt", caught.value)

@@ -16,6 +16,11 @@ points, Poch's and Pottle's chips).
 * **Accuracy.** A decision scores ``100 * max(0, 1 - loss / scale)``; a player's accuracy is the
   mean over their reviewed decisions.
 * **Loss per deal.** A player's losses added up, over the deals they played.
+* **Stand-ins.** A move the record marks as a stand-in's (``DealRecord.stand_ins``: a bot that
+  played for a person away or out of time, or a random legal move for a bot that failed) is
+  reviewed and told apart, "played by a stand-in", but it is not the seat's: it counts in
+  neither its accuracy, its verdicts nor its loss per deal, and a deal it played alone is not
+  one of the seat's deals.
 
 With a fixed ``iterations`` and ``seed`` the review is a pure function of the record: each
 decision's sampled deals come from its own seeded generator, so workers change nothing.
@@ -32,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing
 import random
@@ -46,7 +52,7 @@ from tapete.games import rules_of
 from tapete.i18n import tr
 from tapete.narrate import recorded_name
 from tapete.present import deal_unit, notation_label
-from tapete.record import Record, recorded_game, steps
+from tapete.record import Record, recorded_game, stand_in_marks, steps
 from tapete.workers import deaf_to_interrupts
 
 __all__ = [
@@ -84,6 +90,7 @@ class Reviewed:
     error: float  # standard error of the played move's difference from the best
     verdict: str  # "", "inaccuracy", "mistake" or "blunder"
     values: tuple[tuple[str, float], ...]  # every legal action's mean return, best first
+    stand_in: bool = False  # a stand-in made it, not the seat's player: not held against them
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,7 @@ class Player:
     loss_per_deal: float
     costliest: tuple[Reviewed, ...]
     level: str | None = None  # the seat's bot level in the record, if a bot
+    stand_ins: int = 0  # its decisions a stand-in made, reviewed apart (not in the numbers)
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,7 @@ class Task:
     played: Action
     iterations: int
     seed: int
+    stand_in: bool = False  # the record marks the move as a stand-in's
 
 
 @dataclass(frozen=True)
@@ -250,16 +259,30 @@ def _tasks(
     played: list[set[int]] = [set() for _ in range(game.players)]
     bounds: dict[int, list[Any]] = {}  # deal -> [its state before the first step, after the last]
     move, last_deal = 0, -1
-    for deal, before, seat, action, after in steps(record):
+    marks = stand_in_marks(record)
+    for number, (deal, before, seat, action, after) in enumerate(steps(record)):
         move = move + 1 if deal == last_deal else 1
         last_deal = deal
-        played[seat].add(deal)
+        stand_in = marks[number]
+        if not stand_in:  # a deal only its stand-in played is not one of the seat's
+            played[seat].add(deal)
         bounds.setdefault(deal, [before, after])[1] = after
         legal = game.legal_actions(before)
         if seat in seats and len(legal) > 1:
             view = game.observe(before, seat)
             tasks.append(
-                Task(len(tasks), seat, deal, move, view, tuple(legal), action, iterations, seed)
+                Task(
+                    len(tasks),
+                    seat,
+                    deal,
+                    move,
+                    view,
+                    tuple(legal),
+                    action,
+                    iterations,
+                    seed,
+                    stand_in,
+                )
             )
     returns: list[tuple[float, ...]] = []
     if tasks:  # the game has a search to value its decisions, and so its deals
@@ -290,9 +313,10 @@ def _indexed(task: Task) -> tuple[int, Reviewed]:
 
 def review_task(task: Task) -> Reviewed:
     """One planned decision reviewed (``review_decision`` on what the task holds)."""
-    return review_decision(
+    reviewed = review_decision(
         task.view, task.legal, task.played, task.iterations, task.seed, task.deal, task.move
     )
+    return dataclasses.replace(reviewed, stand_in=True) if task.stand_in else reviewed
 
 
 def review_decision(
@@ -358,18 +382,22 @@ def _player(
     scale: float,
     level: str | None = None,
 ) -> Player:
-    mine = [d for d in decisions if d.seat == seat]
+    mine = [d for d in decisions if d.seat == seat and not d.stand_in]
+    stood_in = sum(1 for d in decisions if d.seat == seat and d.stand_in)
     accuracy = sum(100 * max(0.0, 1 - d.loss / scale) for d in mine) / len(mine) if mine else 100.0
     lost = sum(d.loss for d in mine)
     costliest = tuple(sorted((d for d in mine if d.loss > 0), key=lambda d: -d.loss)[:3])
     loss = round(lost / max(1, deals), 3)
-    return Player(seat, name, len(mine), deals, round(accuracy, 1), loss, costliest, level)
+    return Player(
+        seat, name, len(mine), deals, round(accuracy, 1), loss, costliest, level, stood_in
+    )
 
 
 def to_json(result: Review) -> dict[str, Any]:
     """The review as JSON: ``decisions`` (seat, deal, move, played, best, loss, error, verdict,
-    values), ``returns`` (per deal, what it brought each seat) and ``players`` (per reviewed
-    seat: accuracy, loss_per_deal, the costliest)."""
+    values, stand_in: whether a stand-in made it), ``returns`` (per deal, what it brought each
+    seat) and ``players`` (per reviewed seat: accuracy, loss_per_deal, the costliest, and
+    stand_ins: its decisions a stand-in made, counted in none of the rest)."""
 
     def decision(d: Reviewed) -> dict[str, Any]:
         return {
@@ -382,6 +410,7 @@ def to_json(result: Review) -> dict[str, Any]:
             "error": d.error,
             "verdict": d.verdict,
             "values": dict(d.values),
+            "stand_in": d.stand_in,
         }
 
     return {
@@ -402,6 +431,7 @@ def to_json(result: Review) -> dict[str, Any]:
                 "accuracy": p.accuracy,
                 "loss_per_deal": p.loss_per_deal,
                 "costliest": [decision(d) for d in p.costliest],
+                "stand_ins": p.stand_ins,
             }
             for p in result.players.values()
         ],
@@ -441,7 +471,7 @@ def report(result: Review, lang: str = "en") -> str:
     for p in result.players.values():
         counts = {name: 0 for name, _ in VERDICTS}
         for d in result.decisions:
-            if d.seat == p.seat and d.verdict:
+            if d.seat == p.seat and d.verdict and not d.stand_in:
                 counts[d.verdict] += 1
         tally = ", ".join(
             f"{n} {tr(lang, _PLURALS[k] if n != 1 else k)}" for k, n in counts.items()
@@ -467,9 +497,27 @@ def report(result: Review, lang: str = "en") -> str:
                 tally=tally,
             )
         )
+        if p.stand_ins:
+            lines.append(
+                "  "
+                + (
+                    tr(lang, "1 more decision played by a stand-in, not counted")
+                    if p.stand_ins == 1
+                    else tr(
+                        lang, "{n} more decisions played by a stand-in, not counted", n=p.stand_ins
+                    )
+                )
+            )
     for d in result.decisions:
         if d.loss > 0:
-            label = f" — {tr(lang, d.verdict)}" if d.verdict else ""
+            # A stand-in's move is told, never graded as the player's.
+            label = (
+                f" — {tr(lang, 'played by a stand-in')}"
+                if d.stand_in
+                else f" — {tr(lang, d.verdict)}"
+                if d.verdict
+                else ""
+            )
             line = tr(
                 lang,
                 "hand {deal}, move {move}, seat {seat}: {played}, better {best}:"

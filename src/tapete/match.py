@@ -26,6 +26,7 @@ from tapete.record import (
     check_record,
     recorded_game,
     replay,
+    stand_in_marks,
     steps,
 )
 
@@ -144,8 +145,8 @@ def resume(
     agents, infos = _agents(game, seats, names)
     start = checked[0][1] if checked else replay(record)
     recorder = Recorder(game, start, record.seed, infos)
-    for _, _, seat, action, after in checked:
-        recorder.step(seat, action, after)
+    for (_, _, seat, action, after), stand_in in zip(checked, stand_in_marks(record), strict=True):
+        recorder.step(seat, action, after, stand_in)
     state = checked[-1][-1] if checked else start
     if game.outcome(state) is not None:
         raise RecordError("the match in this record is over: there is nothing to resume")
@@ -207,6 +208,7 @@ def _run(
         if keep is not None and not bot and told != moves:
             keep(recorder.record())  # not again after a refused move
             told = moves
+        failure: Exception | None = None
         try:
             if on_failure is not None and bot:
                 action, failure = choose_or_stand_in(agent, view, legal, rngs[seat])
@@ -227,7 +229,7 @@ def _run(
             on_illegal(seat, error)
             continue
         after = game.apply(state, action)
-        recorder.step(seat, action, after)
+        recorder.step(seat, action, after, stand_in=failure is not None)
         moves += 1
         if keep is not None and not bot and game.outcome(after) is None:
             keep(recorder.record())  # before the bots go on: they may take a while

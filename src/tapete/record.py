@@ -75,6 +75,7 @@ __all__ = [
     "salvage",
     "salvage_file",
     "seed_commitment",
+    "stand_in_marks",
     "steps",
     "verify_deals",
     "write",
@@ -133,6 +134,11 @@ class SeatInfo:
 class DealRecord:
     """One deal: its chance inputs, every decision, what the rules did, and the score change.
 
+    ``stand_ins``: the indices in ``actions`` of the moves a stand-in made for the seat (a bot
+    playing for a person away or out of time, or a random legal move for a bot that failed),
+    in increasing order: the moves its player did not choose. Written only when there are any,
+    so a deal without them is written as before they were marked.
+
     A value, as a ``Record`` is: equal deals hash equal (``by_value``)."""
 
     dealer: Seat
@@ -143,18 +149,26 @@ class DealRecord:
     actions: tuple[tuple[Seat, str], ...] = ()
     events: tuple[Mapping[str, Any], ...] = ()
     score: tuple[int, ...] | None = None
+    stand_ins: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "dealer": self.dealer,
             "deck": list(self.deck),
             "hands": [list(h) for h in self.hands],
             "upcard": self.upcard,
             "stock": list(self.stock),
             "actions": [{"seat": s, "action": a} for s, a in self.actions],
-            "events": [dict(e) for e in self.events],
-            "score": None if self.score is None else list(self.score),
         }
+        if self.stand_ins:  # absent when none: such a deal is written byte for byte as before
+            out["stand_ins"] = list(self.stand_ins)
+        out["events"] = [dict(e) for e in self.events]
+        out["score"] = None if self.score is None else list(self.score)
+        return out
+
+    def by_stand_in(self, move: int) -> bool:
+        """Whether the deal's action number ``move`` (from 0) was a stand-in's."""
+        return move in self.stand_ins
 
     def __hash__(self) -> int:
         return by_value(self)
@@ -236,10 +250,15 @@ class Recorder:
         self._state = state  # the state the next decision is taken in
         self._take(self._events(state))
 
-    def step(self, seat: Seat, action: Action, after: Any) -> None:
+    def step(self, seat: Seat, action: Action, after: Any, stand_in: bool = False) -> None:
+        """Record ``seat``'s ``action`` and the state ``after`` it; ``stand_in``: a stand-in
+        made it, not the seat's own player (``DealRecord.stand_ins``)."""
         if not self._deals:
             raise RecordError("no deal has started")
-        self._deals[-1]["actions"].append((seat, self._text(self._state, action)))
+        actions = self._deals[-1]["actions"]
+        if stand_in:
+            self._deals[-1]["stand_ins"].append(len(actions))
+        actions.append((seat, self._text(self._state, action)))
         self._state = after
         self._take(self._events(after))
 
@@ -263,6 +282,7 @@ class Recorder:
                         "actions": [],
                         "events": [],
                         "score": None,
+                        "stand_ins": [],
                     }
                 )
                 continue
@@ -293,6 +313,7 @@ class Recorder:
                 tuple(d["actions"]),
                 tuple(d["events"]),
                 d["score"],
+                tuple(d["stand_ins"]),
             )
             for d in self._deals
         )
@@ -348,8 +369,9 @@ def redact(record: Record, seat: Seat | None) -> Record:
     check_record(record, "redacted")
     game, state = _start(record)
     seen = SeatRecorder(game, state, record.seats, seat)
-    for _, _, who, action, after in steps(record):
-        seen.step(who, action, after)
+    # Who chose a move is no secret: the table's log says when a stand-in plays.
+    for who, action, after, stand_in in _marked_steps(record):
+        seen.step(who, action, after, stand_in)
     written = seen.record()
     return dataclasses.replace(
         record,
@@ -516,6 +538,7 @@ _A_SEAT = Phrase("a seat number")
 _CARD_LIST = Phrase("a list of cards")
 _AN_ACTION = Phrase("an action's text")
 _AN_EVENT = Phrase("an event type")
+_STAND_INS = Phrase("increasing numbers of the deal's moves (from 0)")
 
 
 def _record(doc: dict[str, Any]) -> Record:
@@ -587,6 +610,15 @@ def _deal(d: dict[str, Any], where: str) -> DealRecord:
     events = _objects(d, "events", where, Phrase("a list of events")) if "events" in d else []
     for i, event in enumerate(events):
         _field(event, "type", f"{where}.events[{i}]", _AN_EVENT, _is_str)
+    stand_ins = _field(d, "stand_ins", where, _STAND_INS, _INTS, [])
+    if any(not 0 <= m < len(actions) for m in stand_ins) or stand_ins != sorted(set(stand_ins)):
+        raise RecordError(
+            "{where}: {key} must be {want}, not {value}",
+            where=where,
+            key=repr("stand_ins"),
+            want=_STAND_INS,
+            value=_short(stand_ins),
+        )
     return DealRecord(
         dealer=_field(d, "dealer", where, _A_SEAT, _is_int),
         deck=tuple(_field(d, "deck", where, _CARD_LIST, _CARDS)),
@@ -601,6 +633,7 @@ def _deal(d: dict[str, Any], where: str) -> DealRecord:
         score=_tuple_or_none(
             _field(d, "score", where, Phrase("null or integers"), _or_null(_INTS), None)
         ),
+        stand_ins=tuple(stand_ins),
     )
 
 
@@ -851,6 +884,18 @@ def steps(record: Record) -> Iterator[tuple[int, Any, Seat, Action, Any]]:
     yield from _Check(record).steps()
 
 
+def stand_in_marks(record: Record) -> list[bool]:
+    """Each decision of ``record``, in order: whether a stand-in made it (``stand_ins``)."""
+    return [d.by_stand_in(m) for d in record.deals for m in range(len(d.actions))]
+
+
+def _marked_steps(record: Record) -> Iterator[tuple[Seat, Action, Any, bool]]:
+    """``steps``, each with whether a stand-in made it."""
+    marks = stand_in_marks(record)
+    for number, (_, _, seat, action, after) in enumerate(steps(record)):
+        yield seat, action, after, marks[number]
+
+
 def checked(record: Record) -> Record:
     """``record`` replayed and checked (see ``steps``), rebuilt from the engine's own events.
 
@@ -882,10 +927,10 @@ def cut(record: Record, moves: int) -> Record:
         raise ValueError(f"a record is cut after 0 or more decisions, not {moves!r}")
     game, start = _start(record)
     recorder = Recorder(game, start, record.seed, record.seats)
-    for number, (_, _, seat, action, after) in enumerate(steps(record)):
+    for number, (seat, action, after, stand_in) in enumerate(_marked_steps(record)):
         if number == moves:
             break
-        recorder.step(seat, action, after)
+        recorder.step(seat, action, after, stand_in)
     return dataclasses.replace(
         recorder.record(), game=record.game, seed_hash=record.seed_hash, seed_salt=record.seed_salt
     )
@@ -1198,7 +1243,8 @@ class _Check:
                     after = game.apply(self.state, action)
                 except ValueError as exc:
                     raise _mismatch(f"{where}: {exc}") from None
-                self.engine.step(seat, action, after)
+                # Who chose the move is the file's word: no engine can tell a stand-in's move.
+                self.engine.step(seat, action, after, number in deal.stand_ins)
                 self._compare()
                 yield index, self.state, seat, action, after
                 self.state = after

@@ -1469,6 +1469,45 @@ def test_the_review_chart_tells_the_seats_apart_by_dash_and_marker_not_only_colo
     assert drawn["clickable"] == 1
 
 
+def test_a_stand_in_s_move_in_the_review_is_told_apart_and_not_counted_to_the_seat(
+    page: Any, server: Server
+) -> None:
+    """Bea's stand-in blundered: beside the decision it says who played it, with no verdict,
+    and neither her summary's blunders nor the chart's marks count it; her own blunder is."""
+    p = page
+    p.goto(server.url + "/")
+    shown = p.evaluate(
+        """async () => {
+          const { reviewNote, reviewSummary, reviewChart } = await import("/static/review.js");
+          const decision = (move, standIn) => ({ seat: 1, deal: 0, move, played: "a",
+            best: "b", loss: 9, verdict: "blunder", verdict_label: standIn ? "" : "blunder",
+            stand_in: standIn, stand_in_label: standIn ? "played by a stand-in" : "",
+            played_label: "bid 1", best_label: "bid 0", values: { b: 1, a: 0 } });
+          const review = { decisions: [decision(1, false), decision(2, true)],
+            returns: [[0, 0]], unit_label: "points", deal_unit: "hand",
+            players: [{ seat: 1, accuracy: 40, loss_per_deal: 9, stand_ins: 1 }] };
+          const names = ["Ana", "Bea"];
+          const box = document.createElement("div");
+          box.innerHTML = reviewSummary(review, names) + reviewChart(review, names, null);
+          document.body.append(box);
+          const note = (d) => {
+            const div = document.createElement("div");
+            div.innerHTML = reviewNote(review, d, names);
+            return { text: div.textContent, verdicts: div.querySelectorAll(".verdict").length };
+          };
+          const row = box.querySelector(".review-players tbody tr");
+          return { own: note(review.decisions[0]), stood: note(review.decisions[1]),
+            row: [...row.querySelectorAll("td")].map((td) => td.textContent),
+            marks: box.querySelectorAll(".expected-chart circle.mark").length };
+        }"""
+    )
+    assert shown["own"]["verdicts"] == 1 and "stand-in" not in shown["own"]["text"]
+    assert shown["stood"]["verdicts"] == 0
+    assert shown["stood"]["text"].startswith("Bea: bid 1 (played by a stand-in)")
+    assert shown["row"][-1] == "1"  # blunders: her own one
+    assert shown["marks"] == 1
+
+
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     page: Any, server: Server
 ) -> None:

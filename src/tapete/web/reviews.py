@@ -245,16 +245,20 @@ class Reviews:
 def in_words(review: dict[str, Any], lang: str) -> dict[str, Any]:
     """A kept review with its words in ``lang``: each decision's moves as the table's buttons
     name them (``played_label``, ``best_label``, and ``options``: every legal action with its
-    expected points, best first) and its verdict, and the unit."""
+    expected points, best first) and its verdict, or ``stand_in_label`` for a stand-in's move
+    (not graded), and the unit."""
     decisions = [
         {
             **d,
             "played_label": notation_label(d["played"], lang),
             "best_label": notation_label(d["best"], lang),
-            "verdict_label": tr(lang, d["verdict"]) if d["verdict"] else "",
+            # A stand-in's move is told as such, never graded as its seat's player's.
+            "verdict_label": tr(lang, d["verdict"]) if d["verdict"] and not stood_in else "",
+            "stand_in_label": tr(lang, "played by a stand-in") if stood_in else "",
             # every legal action's expected points, best first, as the buttons name them
             "options": [[notation_label(a, lang), v] for a, v in d["values"].items()],
         }
         for d in review["decisions"]
+        for stood_in in (bool(d.get("stand_in")),)  # absent from a review kept before stand-ins
     ]
     return {**review, "decisions": decisions, "unit_label": tr(lang, review["unit"])}

@@ -136,6 +136,17 @@ def note_entries(note: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     return entries
 
 
+# The notes kept with a move a stand-in made: a bot for a person away (``Seating.standing_in``)
+# or out of time, or a random legal move for a bot that failed.
+STAND_IN_NOTES = frozenset({"stand_in", "timed_out", "bot_failed"})
+
+
+def by_stand_in(note: Mapping[str, Any] | None) -> bool:
+    """Whether the move kept with ``note`` was a stand-in's, not its seat's own player's: the
+    record marks it so (``DealRecord.stand_ins``), and the coach does not blame the player."""
+    return note is not None and (note.get("kind") in STAND_IN_NOTES or bool(note.get(FAILED)))
+
+
 # A return not kept (``Room.keep_return``): the seats changed on another server meanwhile, or
 # the database did not take the write.
 NOT_KEPT: tuple[type[Exception], ...] = (SeatConflictError, *UNSAVED)
@@ -218,7 +229,7 @@ class Room:
                 aside = next(asides, None)
             action = game.parse_action(text)
             after = game.apply(state, action)
-            recorder.step(seat, action, after)
+            recorder.step(seat, action, after, by_stand_in(t.notes.get(i)))
             entries.extend(note_entries(t.notes.get(i)))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
@@ -671,7 +682,7 @@ class Room:
             self.truth.notes[len(self.truth.actions)] = dict(note)
         self.truth.actions.append((seat, game.format_action(action)))
         self.state = after
-        self.recorder.step(seat, action, after)
+        self.recorder.step(seat, action, after, by_stand_in(note))
         entries = step_entries(game, seat, action, before, after)
         entries[:0] = note_entries(note)
         self.log += entries

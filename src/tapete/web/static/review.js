@@ -25,14 +25,16 @@ export function cardOf(action) {
 // One decision in words: who played what, and how it compares with the best.
 export function reviewNote(review, d, names) {
   if (!d) return "";
-  const played = `${personName(names[d.seat])}: ${escapeHtml(d.played_label)}`;
+  // A stand-in's move is said to be one, and never graded as the player's.
+  const by = d.stand_in ? ` <span class="stand-in">(${escapeHtml(d.stand_in_label)})</span>` : "";
+  const played = `${personName(names[d.seat])}: ${escapeHtml(d.played_label)}${by}`;
   if (d.loss <= 0) return `<span class="played">${played}</span> · <span class="good">${t("as good as the best")}</span>${options(review, d)}`;
   const worse = t("better {move}: {loss} {unit}", {
     move: `<strong>${escapeHtml(d.best_label)}</strong>`,
     loss: `−${formatNumber(d.loss)}`,
     unit: escapeHtml(review.unit_label),
   });
-  const verdict = d.verdict
+  const verdict = d.verdict && !d.stand_in
     ? ` <span class="verdict ${d.verdict}" style="background:${VERDICT_COLORS[d.verdict]}">${escapeHtml(d.verdict_label)}</span>`
     : "";
   return `<span class="played">${played}</span> · <span class="better">${worse}</span>${verdict}${options(review, d)}`;
@@ -57,7 +59,7 @@ const perDeal = (review) => PER_DEAL[review.deal_unit] || PER_DEAL.deal;
 
 // Each reviewed seat's accuracy, points lost a deal and verdicts.
 export function reviewSummary(review, names) {
-  const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && d.verdict === verdict).length;
+  const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && !d.stand_in && d.verdict === verdict).length;
   const rows = review.players
     .map(
       (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}</th><td>${formatNumber(p.accuracy)}%</td>
@@ -113,7 +115,7 @@ export function reviewChart(review, names, current) {
     .map((p) => `<line x1="${x(p.x - 0.5)}" y1="${pad / 2}" x2="${x(p.x - 0.5)}" y2="${h - pad}" stroke="#bbb" stroke-dasharray="2 3"/>`)
     .join("");
   const marks = points
-    .filter((p) => p.d.verdict)
+    .filter((p) => p.d.verdict && !p.d.stand_in)
     .map((p) => {
       const label = `${names[p.d.seat]}: ${p.d.played_label} → ${p.d.best_label} (${p.d.verdict_label})`;
       return `<circle class="mark ${p.d.verdict}" data-deal="${p.d.deal}" data-move="${p.d.move}" cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="4.5" fill="${VERDICT_COLORS[p.d.verdict]}" stroke="#fff"><title>${escapeHtml(label)}</title></circle>`;

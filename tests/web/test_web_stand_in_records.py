@@ -1,0 +1,133 @@
+"""A web table's record marks the moves a stand-in made (a bot for a person away or out of
+time, a random legal move for a failed bot), in every store the server keeps records in, and
+the record is read back, rebuilt after a restart, replayed and exported with its marks."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete import record
+from tapete.cli import main
+from tapete.i18n import tr
+from tapete.web.app import open_store
+from tapete.web.reviews import in_words
+from tapete.web.rooms import Room, Rooms, token_hash
+from tapete.web.seating import FAILED
+from tapete.web.sqlstore import SqlStore
+from tapete.web.store import MemoryStore, Options, SeatConfig, Store
+from webclient import Inbox
+
+SPEC = "pocha(players=3, schedule=[2, 3])"
+
+
+async def a_match_with_stand_ins(store: Store) -> tuple[str, list[int]]:
+    """Ana plays; Bea is away and a bot stands in for her; Ana once runs out of time; the bot
+    at seat 2 fails once. Its code, and the numbers (over the match) of the moves a stand-in
+    made."""
+    rooms = Rooms(store)
+    room, token, _ = await rooms.create(
+        SPEC,
+        [SeatConfig("human"), SeatConfig("human"), SeatConfig("bot", level="random")],
+        name="Ana",
+        options=Options(bot_delay=0),
+    )
+    ana = Inbox(0, token_hash(token))
+    room.join(ana)
+    await room.seat_person("Bea", 1)
+    await room.control(ana, "start", {})
+    marked: list[int] = []
+    timed_out = failed = False
+    while not room.over:
+        seat = room.game.current_player(room.state)
+        assert seat is not None
+        move = room.game.format_action(room.game.legal_actions(room.state)[0])
+        note: dict[str, Any] | None = None
+        if seat == 1:
+            note = room.seating.standing_in(1)
+            if not marked:  # its bot failed too: a random legal move, still one stand-in's
+                note[FAILED] = True
+        elif seat == 0 and room.version > 2 and not timed_out:
+            note, timed_out = {"kind": "timed_out", "seat": 0}, True
+        elif seat == 2 and not failed:
+            note, failed = {"kind": "bot_failed", "seat": 2}, True
+        if note is not None:
+            marked.append(room.version)
+        await room.act(seat, move, note=note)
+    assert sorted(room.truth.notes) == marked
+    code = room.code
+    room.close()
+    rooms.close()
+    return code, marked
+
+
+def marks(rec: record.Record) -> list[int]:
+    """The numbers over the match of the moves ``rec`` marks as a stand-in's."""
+    return [i for i, by in enumerate(record.stand_in_marks(rec)) if by]
+
+
+async def kept_and_rebuilt(store: Store) -> tuple[record.Record, record.Record, list[int]]:
+    code, marked = await a_match_with_stand_ins(store)
+    truth = await store.room(code)
+    assert truth is not None and truth.records[0] is not None
+    kept = record.loads(truth.records[0])
+    # A server started again builds the record anew from the moves and their notes.
+    again = Room(truth, store)
+    rebuilt = again.record()
+    again.close()
+    return kept, rebuilt, marked
+
+
+def check(kept: record.Record, rebuilt: record.Record, marked: list[int]) -> None:
+    assert marks(kept) == marked and len(marked) >= 4
+    assert rebuilt == kept
+    seats = [s for d in kept.deals for s, _ in d.actions]
+    assert {seats[i] for i in marked} == {0, 1, 2}
+    assert record.checked(kept).deals == kept.deals  # the replay keeps what it cannot check
+
+
+def test_the_memory_store_keeps_a_stand_in_s_moves_marked() -> None:
+    check(*asyncio.run(kept_and_rebuilt(MemoryStore())))
+
+
+def test_a_database_keeps_a_stand_in_s_moves_marked_for_replay_and_export(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = open_store(db_url)
+    assert isinstance(store, SqlStore)
+    try:
+        kept, rebuilt, marked = asyncio.run(kept_and_rebuilt(store))
+    finally:
+        store.db.engine.dispose()
+    check(kept, rebuilt, marked)
+    folder = tmp_path / "out"
+    assert main(["export", str(folder), "--db", db_url]) == 0
+    (exported,) = folder.glob("*.json")
+    assert marks(record.read(exported)) == marked
+    capsys.readouterr()
+    assert main(["replay", str(exported), "--plain"]) == 0
+    assert main(["replay", str(exported), "--verify"]) == 0
+    assert main(["analyze", str(exported), "--seat", "1", "--iterations", "2"]) == 0
+    assert "played by a stand-in, not counted" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "played by a stand-in"),
+        ("es", "jugada por un sustituto"),
+        ("pt", "jogada por um substituto"),
+    ],
+)
+def test_the_browser_s_review_names_a_stand_in_s_move_in_the_reader_s_language(
+    lang: str, said: str
+) -> None:
+    decision = {"seat": 1, "played": "bid 1", "best": "bid 0", "verdict": "blunder", "values": {}}
+    kept = {"unit": "points", "decisions": [{**decision, "stand_in": True}, decision]}
+    stood, own = in_words(kept, lang)["decisions"]
+    assert (stood["stand_in_label"], stood["verdict_label"]) == (said, "")
+    # A review kept before stand-ins were marked: every move its seat's own, as it was.
+    assert own["stand_in_label"] == "" and own["verdict_label"] == tr(lang, "blunder")
