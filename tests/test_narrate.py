@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ import tapete
 from conformance_specs import SPECS
 from tapete import bots
 from tapete.bots import Move, Reason, said_after, searched
+from tapete.cli import main
 from tapete.game import Event
 from tapete.i18n import LANGUAGES, catalog
 from tapete.match import play
@@ -24,8 +26,10 @@ from tapete.narrate import (
     record_lines,
     step_entries,
     view_text,
+    who_won,
 )
-from tapete.record import SeatInfo
+from tapete.record import SeatInfo, write
+from tapete.tui.session import Replay
 
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
 
@@ -295,3 +299,59 @@ def test_truco_s_table_calls_its_three_rounds_rounds_as_its_rules_do(
     assert f"\n  {round_word}: " in table and f"\n  {trick_word}: " not in table, table
     # Every other trick-taking game keeps its tricks.
     assert trick_word in narration("tute(players=4)", 3, lang)
+
+
+# --- names that read right to left --------------------------------------------------------------
+
+FSI, PDI = "\u2068", "\u2069"
+HEBREW = ["דנה", "אבי", "Ana", "Bea"]
+
+
+def test_a_right_to_left_name_is_isolated_so_the_line_keeps_its_order() -> None:
+    """ "דנה, אבי and Ana won": the two Hebrew names and the comma between them were one
+    right-to-left run, shown as "אבי ,דנה": the second winner read first. Each name is
+    isolated (U+2068 … U+2069): it reads right to left within itself, the line left to right."""
+    won = who_won("en", HEBREW, [0, 1, 2])
+    assert won == f"{FSI}דנה{PDI}, {FSI}אבי{PDI} and Ana won"
+    assert who_won("es", HEBREW, [2, 3]) == "ganaron Ana y Bea"  # other names as they were
+    game = tapete.load("pocha(players=4, schedule=[1])")
+    before = game.new_state(seed=1, dealer=3)
+    after = game.apply(before, "bid 1")
+    (entry,) = step_entries(game, 0, game.parse_action("bid 1"), before, after)
+    assert line("pt", entry, HEBREW) == f"{FSI}דנה{PDI} pede 1"
+    assert line("pt", entry, ["Ana"]) == "Ana pede 1"
+    # An Arabic name, Arabic-Indic digits, and a name the host removed: isolated too.
+    assert line("en", entry, ["سارة"]).startswith(f"{FSI}سارة{PDI} ")
+    assert line("en", entry, ["٣٣"]).startswith(f"{FSI}٣٣{PDI} ")
+    removed = {"kind": "removed", "seat": 1, "name": "אבי", "at": 3}
+    assert line("en", removed, HEBREW) == f"the host removed {FSI}אבי{PDI}: a bot plays their seat"
+
+
+def test_a_record_told_in_plain_text_isolates_every_right_to_left_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What ``tapete replay --plain`` prints: the heading, the hands and every line."""
+    game = tapete.load("pocha(players=4, schedule=[1])")
+    _, rec = play(game, ["random"] * 4, seed=2, names=HEBREW)
+    path = tmp_path / "match.json"
+    write(rec, path)
+    assert main(["replay", str(path), "--plain"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"0: {FSI}דנה{PDI} (random)" in out[0] and ", 2: Ana (random)" in out[0]
+    assert f"  {FSI}אבי{PDI}: {rec.deals[0].hands[1][0]}" in out
+    said = [text for text in out if "דנה" in text or "אבי" in text]
+    assert len(said) > 4
+    for text in said:  # never a bare name: each one between its isolates
+        bare = re.sub(f"{FSI}(דנה|אבי){PDI}", "", text)
+        assert "דנה" not in bare and "אבי" not in bare
+    assert not any(FSI in text for text in out if "דנה" not in text and "אבי" not in text)
+
+
+def test_the_terminal_log_and_the_line_prompt_s_table_isolate_right_to_left_names() -> None:
+    game = tapete.load("pocha(players=4, schedule=[1])")
+    _, rec = play(game, ["random"] * 4, seed=2, names=HEBREW)
+    told = Replay(rec).log_lines("en")
+    assert any(text.startswith(f"{FSI}דנה{PDI} bids") for text in told), told
+    view = game.observe(game.new_state(seed=1, dealer=3), 2)
+    text = view_text(view, "en", HEBREW)
+    assert f"  {FSI}אבי{PDI}" in text and "  Ana" in text

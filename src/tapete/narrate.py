@@ -24,6 +24,7 @@ Bots explain their moves with a ``tapete.bots.Reason`` (a message and its argume
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,7 @@ __all__ = [
     "Entry",
     "action_label",
     "event_entries",
+    "isolated",
     "line",
     "public_trick",
     "reason_words",
@@ -312,9 +314,34 @@ def public_trick(event: Event, players: int, seats: Sequence[int] | None = None)
 # --- words: an entry in a language, for a seat --------------------------------------------------
 
 
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
+# The bidirectional classes that can move the text around them in a left-to-right line: right-
+# to-left letters (Hebrew, Arabic), Arabic-Indic digits, and the explicit embeddings, overrides
+# and isolates. A name of other characters (Latin letters, digits, spaces, "·") cannot.
+_REORDERING = frozenset(
+    {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+)
+
+
+def isolated(name: str) -> str:
+    """``name`` as a line of plain text says it: between FIRST STRONG ISOLATE (U+2068) and POP
+    DIRECTIONAL ISOLATE (U+2069) when it holds a character that could reorder the rest of the
+    line (a Hebrew or Arabic name pulled the words and numbers after it into its own
+    right-to-left run: "דנה bids 2" read as "2 bids דנה"), so it reads in its own direction and
+    leaves its neighbours in theirs; else as it is, so a line of other names is unchanged. The
+    browser shows the isolated part of a log line as a ``<bdi>`` element.
+
+    >>> isolated("Ana"), isolated("דנה") == "\u2068דנה\u2069"
+    ('Ana', True)
+    """
+    if any(unicodedata.bidirectional(ch) in _REORDERING for ch in name):
+        return f"{FSI}{name}{PDI}"
+    return name
+
+
 def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
+        return isolated(names[seat])
     return "?"
 
 
@@ -467,7 +494,7 @@ def line(
             return tr(lang, "{name} ran out of time: a move was played for them", name=name)
         case "removed":
             # the seat is a bot's now: the person is named as they were at the table
-            who = entry.get("name") or seat_name(
+            who = isolated(str(entry.get("name") or "")) or seat_name(
                 lang, seat if isinstance(seat, int) else 0, "human"
             )
             return tr(lang, "the host removed {name}: a bot plays their seat", name=who)
@@ -762,7 +789,7 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
     teams = recorded_game(record).teams is not None
     # The heading in the reader's language too: "semilla 7  0: tú (humano), 1: Bruno (medio)".
     yield f"{record.game}  {tr(lang, 'seed')} {record.seed}  " + ", ".join(
-        f"{i}: {names[i]} ({printable(tr(lang, s.bot or s.kind))})"
+        f"{i}: {isolated(names[i])} ({printable(tr(lang, s.bot or s.kind))})"
         for i, s in enumerate(record.seats)
     )
     for number, deal in enumerate(record_story(record)):
@@ -772,7 +799,7 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
         if hands and number < len(record.deals):
             for seat, hand in enumerate(record.deals[number].hands):
                 if hand:
-                    yield f"  {names[seat]}: {' '.join(hand)}"
+                    yield f"  {isolated(names[seat])}: {' '.join(hand)}"
         rest = [e for e in deal.first if e["kind"] != "deal"]  # a buy-in as the deal begins
         for told in [rest, *deal.steps]:
             yield from ("  " + line(lang, entry, names, teams, you=you) for entry in told)
@@ -795,10 +822,10 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
             facts.append(f"{tr(lang, 'cards seen')}: {' '.join(box.shown)}")
         turn = "  <-" if box.turn else ""
         said = f": {', '.join(facts)}" if facts else ""
-        lines.append(f"  {box.name}{said}{turn}")
+        lines.append(f"  {isolated(box.name)}{said}{turn}")
     if table.scores:
         scores = zip(table.score_names, table.scores, strict=False)
-        lines.append(f"{tr(lang, 'scores')}: " + ", ".join(f"{n} {v}" for n, v in scores))
+        lines.append(f"{tr(lang, 'scores')}: " + ", ".join(f"{isolated(n)} {v}" for n, v in scores))
     if table.trick:
         played = ", ".join(
             f"{_name([b.name for b in table.seats], p.seat)} {p.card or '?'}" for p in table.trick

@@ -22,6 +22,7 @@ import tapete
 from tapete import howto
 from tapete.games import ENTRIES
 from tapete.i18n import tr
+from tapete.narrate import who_won
 from webclient import Network, Server, play_to_the_end, running, stand_in_note
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -1506,6 +1507,95 @@ def test_a_stand_in_s_move_in_the_review_is_told_apart_and_not_counted_to_the_se
     assert shown["stood"]["text"].startswith("Bea: bid 1 (played by a stand-in)")
     assert shown["row"][-1] == "1"  # blunders: her own one
     assert shown["marks"] == 1
+
+
+def test_right_to_left_names_in_a_log_line_keep_the_order_the_sentence_gives_them(
+    page: Any, server: Server
+) -> None:
+    """ "דנה, אבי and Ana won": unisolated, the two Hebrew names and the comma between them made
+    one right-to-left run, and the second winner was shown first. The log sets each name apart
+    (<bdi>); the same line as plain text (a terminal's) holds them between U+2068 and U+2069,
+    which the browser's bidi algorithm, as a terminal's, honours too."""
+    said = who_won("en", ["דנה", "אבי", "Ana"], [0, 1, 2])
+    p = page
+    p.goto(server.url + "/")
+    shown = p.evaluate(
+        """async (said) => {
+          const { escapeHtml, isolatedNames } = await import("/static/lobby.js");
+          const place = (html, plain) => {
+            const li = document.createElement("li");
+            li.style.cssText = "position: absolute; white-space: nowrap";
+            if (plain) li.textContent = html; else li.innerHTML = html;
+            document.body.append(li);
+            const x = (word) => {
+              const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const at = node.data.indexOf(word);
+                if (at < 0) continue;
+                const range = document.createRange();
+                range.setStart(node, at);
+                range.setEnd(node, at + word.length);
+                return range.getBoundingClientRect().left;
+              }
+              return null;
+            };
+            const order = ["דנה", "אבי", "Ana"].map(x);
+            const bdi = li.querySelectorAll("bdi").length;
+            li.remove();
+            return { order, bdi };
+          };
+          const bare = said.replace(/[\u2068\u2069]/g, "");
+          return { log: place(isolatedNames(escapeHtml(said)), false),
+            plain: place(said, true), bare: place(bare, true) };
+        }""",
+        said,
+    )
+    for how in ("log", "plain"):
+        first, second, third = shown[how]["order"]
+        assert first < second < third, (how, shown)
+    assert shown["log"]["bdi"] == 2
+    first, second, _ = shown["bare"]["order"]
+    assert second < first  # what the line read as before: the second winner first
+
+
+def test_the_table_s_log_sets_a_right_to_left_name_apart(page: Any, server: Server) -> None:
+    """דנה joins and is away: the log's lines about her (a bot stands in, her bids) hold her
+    name in a <bdi>, and read as the sentence goes: her name first, then what she did."""
+    game = tapete.load("pocha(schedule=[2])")
+    assert game.current_player(game.new_state(1)) == 1  # at seed 1 she bids first: no wait on us
+    made = server.create(
+        "pocha",
+        params={"schedule": "[2]"},
+        seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+        seed=1,
+        grace=0.1,
+        bot_delay=0.05,
+    )
+    code = str(made["code"])
+    server.post(f"/api/tables/{code}/join", {"name": "דנה"})  # and never comes
+    p = page
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{code}")
+    p.click(".waiting .start")
+    p.wait_for_selector(".log li bdi:has-text('דנה')", timeout=30_000)
+    lines = p.evaluate(
+        r"""() => [...document.querySelectorAll(".log li")]
+          .filter((li) => li.textContent.includes("דנה"))
+          .map((li) => {
+            const bdi = li.querySelector("bdi");
+            const after = bdi.nextSibling;  // " is away: ...", " bids 0": its first word
+            const from = after.data.search(/\S/);
+            const to = after.data.indexOf(" ", from);
+            const word = document.createRange();
+            word.setStart(after, from);
+            word.setEnd(after, to < 0 ? after.data.length : to);
+            return { text: li.textContent, bare: !li.textContent.includes("\u2068"),
+              nameFirst: bdi.getBoundingClientRect().left < word.getBoundingClientRect().left };
+          })"""
+    )
+    assert lines and all(each["bare"] and each["nameFirst"] for each in lines), lines
+    assert any(each["text"].startswith("דנה is away") for each in lines), lines
 
 
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(

@@ -8,6 +8,13 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+// A log line (HTML, escaped already) with the names the narrator set apart (between U+2068
+// FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE: a name that could reorder its line,
+// tapete.narrate.isolated) each in a <bdi>, as personName sets a name apart.
+export function isolatedNames(html) {
+  return html.replace(/\u2068([^\u2068\u2069]*)\u2069/g, "<bdi>$1</bdi>");
+}
+
 // A person's name amid the page's words, set apart (<bdi>): a Hebrew or Arabic name reads
 // right to left on its own, rather than carry its neighbours with it ("שלום, דנה" listed
 // the second person first) or take their commas and numbers into its own run.

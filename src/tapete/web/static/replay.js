@@ -4,7 +4,7 @@
 
 import { lang, setDeck, t } from "./i18n.js";
 import { cardChips, cardSVG, spokenLine } from "./cards.js";
-import { escapeHtml, personName } from "./lobby.js";
+import { escapeHtml, isolatedNames, personName } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
 import { cardOf, decisionAt, decisionIndex, reviewChart, reviewControls, reviewNote, reviewSummary } from "./review.js";
 
@@ -260,7 +260,7 @@ export async function renderReplay(root, code, match, token) {
       .join("");
     const words = story[state.deal] || { first: [], steps: [] };
     $(".replay-log").innerHTML = [...words.first, ...words.steps.slice(0, state.step + 1).flat()]
-      .map((line) => `<li>${cardChips(escapeHtml(line), deck)}</li>`)
+      .map((line) => `<li>${isolatedNames(cardChips(escapeHtml(line), deck))}</li>`)
       .join("");
     // A screen reader hears where the replay is and the move just stepped to, in words (the
     // deal's own lines at its start), as the log shows them.

@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { answerOf, escapeHtml, offline, personName, refusal, refusalCode } from "./lobby.js";
+import { answerOf, escapeHtml, isolatedNames, offline, personName, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { PlayerRefused, ensurePlayer } from "./players.js";
 
@@ -1063,7 +1063,7 @@ export class TableView {
     const deck = this.viewMsg?.table.deck || "spanish";
     for (const text of lines) {
       const li = document.createElement("li");
-      li.innerHTML = cardChips(escapeHtml(text), deck);
+      li.innerHTML = isolatedNames(cardChips(escapeHtml(text), deck));
       list.append(li);
     }
     while (list.children.length > 120) list.firstChild.remove();
