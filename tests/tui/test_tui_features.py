@@ -20,6 +20,7 @@ from tapete.match import play
 from tapete.present import card_glyph
 from tapete.tui import TapeteApp
 from tapete.tui.screens import RecordsScreen, ReplayScreen, RulesScreen, SummaryScreen
+from tapete.tui.session import Session
 from tapete.tui.widgets import (
     ActionButton,
     InfoPanel,
@@ -441,6 +442,17 @@ def test_a_failing_bot_has_a_random_legal_move_played_for_it_and_you_are_told(
             )
             moves = [s for s in screen.session.steps if s.seat == 1]
             assert len(moves) >= 4 and sum(told) >= 2
+            # Its saved record marks each of those moves as a stand-in's, and only those:
+            # tapete analyze does not take them for the bot's own play.
+            rec = screen.session.record()
+            marks = record.stand_in_marks(rec)
+            seats = [seat for d in rec.deals for seat, _ in d.actions]
+            assert marks == [seat == 1 for seat in seats]
+            # Saved mid-match and resumed at the terminal, the marks stay with its moves.
+            kinds = screen.session.kinds
+            half = record.cut(rec, len(seats) - 1)
+            again = Session(screen.session.game, kinds, rec.seed or 0, resume=half)
+            assert record.stand_in_marks(again.record()) == marks[:-1]
 
     run(go())
 

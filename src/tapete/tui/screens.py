@@ -464,7 +464,7 @@ class TableScreen(SceneScreen):
                         "{name} failed to choose a move: a random legal move was played for it",
                         name=session.seat_title(seat, self.lang),
                     )
-                session.push(seat, action)
+                session.push(seat, action, stand_in=failure is not None)
                 if delay:  # instant bots: draw once they are done
                     self.redraw()
         finally:

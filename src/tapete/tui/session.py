@@ -8,6 +8,7 @@ in words and the message line, in the chosen language. The widgets draw scenes a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,7 +40,7 @@ from tapete.present import (
     present,
     trick_unit,
 )
-from tapete.record import Record, Recorder, SeatInfo, recorded_game
+from tapete.record import Record, Recorder, SeatInfo, recorded_game, stand_in_marks
 from tapete.record import steps as record_steps
 
 __all__ = [
@@ -129,6 +130,7 @@ class Step:
     after: Any
     events: tuple[Mapping[str, Any], ...]
     entries: tuple[Entry, ...] = ()
+    stand_in: bool = False  # a random legal move played for a bot that failed (its record says so)
 
 
 def public_events(game: Game[Any, Any], state: Any) -> tuple[Mapping[str, Any], ...]:
@@ -279,8 +281,11 @@ class Session(Timeline):
         # People sharing the terminal: the one it was last handed to, whose hand it shows while
         # the bots play (None: nobody's yet). The table hands it over behind a curtain.
         self.handed_to: Seat | None = None
-        for _, _, seat, action, after in record_steps(resume) if resume is not None else ():
-            self.push(seat, action, after)
+        marks = stand_in_marks(resume) if resume is not None else []
+        for move, (_, _, seat, action, after) in enumerate(
+            record_steps(resume) if resume is not None else ()
+        ):
+            self.push(seat, action, after, stand_in=marks[move])
 
     # -- who and what
 
@@ -340,9 +345,12 @@ class Session(Timeline):
 
     # -- moves
 
-    def push(self, seat: Seat, action: Action, after: Any = None) -> None:
+    def push(self, seat: Seat, action: Action, after: Any = None, stand_in: bool = False) -> None:
+        """Play ``action`` for ``seat``; ``stand_in``: a stand-in chose it, not the seat's bot
+        (it failed), and the record marks it so."""
         after = self.game.apply(self.state, action) if after is None else after
-        self.steps.append(self.step(seat, action, after))
+        step = self.step(seat, action, after)
+        self.steps.append(dataclasses.replace(step, stand_in=True) if stand_in else step)
         self.version += 1
 
     def try_action(self, action: Action) -> IllegalActionError | None:
@@ -433,7 +441,7 @@ class Session(Timeline):
         ]
         recorder = Recorder(self.game, self.start, self.seed, infos)
         for step in self.steps:
-            recorder.step(step.seat, step.action, step.after)
+            recorder.step(step.seat, step.action, step.after, step.stand_in)
         return recorder.record()
 
     # -- the scene
