@@ -4,6 +4,7 @@ rules, the records list, a replay stepped through, rematch, high contrast and re
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
@@ -615,6 +616,13 @@ def test_the_review_names_the_better_move_as_its_button_in_the_language() -> Non
     assert replay.review_line(2, "es") == "análisis: mejor pedir 1, -3,2 puntos (error)"
     assert replay.review_line(2, "pt").startswith("análise: melhor pedir 1, -3,2 pontos")
     assert replay.review_line(2, "en").startswith("review: better bid 1, -3.2 points")
+    # A stand-in's move is said to be one, not graded as the player's mistake.
+    stood = Reviewed(0, 0, 1, "bid 2", "bid 1", 3.25, 0.5, "mistake", (), stand_in=True)
+    good = dataclasses.replace(stood, loss=0.0, best="bid 2", verdict="")
+    replay.review = {2: stood, 3: good}
+    assert replay.review_line(2, "en") == "review: better bid 1, -3.2 points (played by a stand-in)"
+    assert replay.review_line(2, "es").endswith("-3,2 puntos (jugada por un sustituto)")
+    assert replay.review_line(3, "pt").endswith("(jogada por um substituto)")
 
 
 @pytest.mark.parametrize(

@@ -646,8 +646,10 @@ class Replay(Timeline):
         d = self.review.get(index)
         if d is None:
             return ""
+        # A stand-in's move is said to be one, never graded as the player's.
+        by = f" ({tr(lang, 'played by a stand-in')})" if d.stand_in else ""
         if d.loss <= 0:
-            return tr(lang, "review: as good as the best")
+            return tr(lang, "review: as good as the best") + by
         unit = tr(lang, self.unit)
         line = tr(
             lang,
@@ -656,6 +658,8 @@ class Replay(Timeline):
             loss=f"-{number(lang, d.loss)}",
             unit=unit,
         )
+        if by:
+            return line + by
         return f"{line} ({tr(lang, d.verdict)})" if d.verdict else line
 
     @property
