@@ -50,7 +50,7 @@ from tapete.bots import Budget, search
 from tapete.game import Action, Game, Seat
 from tapete.games import rules_of
 from tapete.i18n import tr
-from tapete.narrate import recorded_name
+from tapete.narrate import isolated, recorded_name
 from tapete.present import deal_unit, notation_label
 from tapete.record import Record, recorded_game, stand_in_marks, steps
 from tapete.workers import deaf_to_interrupts
@@ -487,7 +487,8 @@ def report(result: Review, lang: str = "en") -> str:
                 if per == "round"
                 else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
                 " over {deals} ({decisions}: {tally})",
-                name=recorded_name(lang, p.seat, p.name, p.level),  # a bot's, in the language
+                # a bot's in the language; a right-to-left name isolated, as in the log
+                name=isolated(recorded_name(lang, p.seat, p.name, p.level)),
                 seat=p.seat,
                 accuracy=p.accuracy,
                 loss=p.loss_per_deal,

@@ -15,7 +15,7 @@ from typing import Any
 from tapete import record
 from tapete.errors import SpecError
 from tapete.i18n import tr
-from tapete.narrate import recorded_name
+from tapete.narrate import isolated, recorded_name
 
 __all__ = ["moment", "record_file", "run", "standings"]
 
@@ -49,7 +49,8 @@ def standings(found: Sequence[Any], lang: str = "en") -> dict[str, list[tuple[st
     it if one of them won, as its rating counts it. A player is named as they are called now;
     a player whose name another's reads as has the start of their id after it, as on the
     leaderboard; a bot is its level (``bot:hard``), a guest the name it sat under, said to be
-    a guest in ``lang``."""
+    a guest in ``lang``. A name that could reorder its line (Hebrew, Arabic) comes isolated, as
+    the narrator's lines have it (``tapete.narrate.isolated``)."""
     played: dict[str, dict[str, list[int]]] = {}
     called: dict[str, str] = {}
     for match in found:
@@ -60,10 +61,10 @@ def standings(found: Sequence[Any], lang: str = "en") -> dict[str, list[tuple[st
         ):
             won[who] = won.get(who, False) or seat_won
             if name is not None:
-                called[who] = name
+                called[who] = isolated(name)
             elif who.startswith("guest:") and seat < len(seats):
                 name = recorded_name(lang, seat, seats[seat].name, seats[seat].bot)
-                called[who] = tr(lang, "{name} (guest)", name=name)
+                called[who] = tr(lang, "{name} (guest)", name=isolated(name))
             else:
                 called.setdefault(who, who)
         for who, did in won.items():
@@ -126,7 +127,7 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
         winners = set(result.get("winners", []))
         # The names the table gave its seats (its bots, stand-ins, people without a name) are
         # in English in the record: said in the export's language, as the table said them.
-        names = [recorded_name(lang, i, s.name, s.bot) for i, s in enumerate(rec.seats)]
+        names = [isolated(recorded_name(lang, i, s.name, s.bot)) for i, s in enumerate(rec.seats)]
         seated = ", ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False))
         won = ", ".join(names[s] for s in sorted(winners) if s < len(names))
         name = record_file(match.table_id)

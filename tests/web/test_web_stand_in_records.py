@@ -22,10 +22,11 @@ from tapete.web.store import MemoryStore, Options, SeatConfig, Store
 from webclient import Inbox
 
 SPEC = "pocha(players=3, schedule=[2, 3])"
+FSI, PDI = "\u2068", "\u2069"  # a right-to-left name's isolates in plain text
 
 
 async def a_match_with_stand_ins(store: Store) -> tuple[str, list[int]]:
-    """Ana plays; Bea is away and a bot stands in for her; Ana once runs out of time; the bot
+    """Ana plays; דנה is away and a bot stands in for her; Ana once runs out of time; the bot
     at seat 2 fails once. Its code, and the numbers (over the match) of the moves a stand-in
     made."""
     rooms = Rooms(store)
@@ -37,7 +38,7 @@ async def a_match_with_stand_ins(store: Store) -> tuple[str, list[int]]:
     )
     ana = Inbox(0, token_hash(token))
     room.join(ana)
-    await room.seat_person("Bea", 1)
+    await room.seat_person("דנה", 1)
     await room.control(ana, "start", {})
     marked: list[int] = []
     timed_out = failed = False
@@ -104,14 +105,20 @@ def test_a_database_keeps_a_stand_in_s_moves_marked_for_replay_and_export(
         store.db.engine.dispose()
     check(kept, rebuilt, marked)
     folder = tmp_path / "out"
+    capsys.readouterr()
     assert main(["export", str(folder), "--db", db_url]) == 0
+    listed = capsys.readouterr().out
+    # A right-to-left name isolated in the export's lines, as in the log's.
+    assert f"{FSI}דנה{PDI} " in listed and f"{FSI}דנה{PDI} (guest)" in listed
     (exported,) = folder.glob("*.json")
     assert marks(record.read(exported)) == marked
     capsys.readouterr()
     assert main(["replay", str(exported), "--plain"]) == 0
     assert main(["replay", str(exported), "--verify"]) == 0
     assert main(["analyze", str(exported), "--seat", "1", "--iterations", "2"]) == 0
-    assert "played by a stand-in, not counted" in capsys.readouterr().out
+    reported = capsys.readouterr().out
+    assert f"{FSI}דנה{PDI} (seat 1): accuracy" in reported
+    assert "played by a stand-in, not counted" in reported
 
 
 @pytest.mark.parametrize(
