@@ -138,3 +138,40 @@ def test_the_browser_s_review_names_a_stand_in_s_move_in_the_reader_s_language(
     assert (stood["stand_in_label"], stood["verdict_label"]) == (said, "")
     # A review kept before stand-ins were marked: every move its seat's own, as it was.
     assert own["stand_in_label"] == "" and own["verdict_label"] == tr(lang, "blunder")
+
+
+def test_the_server_s_own_stand_in_marks_its_moves_and_only_them() -> None:
+    """Nobody scripts the notes here: דנה takes a seat and never comes, the table's driver
+    has a bot stand in for her after the grace, and the kept record marks exactly her moves."""
+
+    async def scenario() -> tuple[record.Record, int]:
+        store = MemoryStore()
+        rooms = Rooms(store)
+        room, token, _ = await rooms.create(
+            "pocha(players=3, schedule=[2])",
+            [SeatConfig("human"), SeatConfig("human"), SeatConfig("bot", level="random")],
+            name="Ana",
+            options=Options(bot_delay=0, grace=0.05, standby="random"),
+        )
+        ana = Inbox(0, token_hash(token))
+        room.join(ana)
+        await room.seat_person("דנה", 1)
+        await room.control(ana, "start", {})
+        for _ in range(2000):  # Ana plays her turns; the driver plays every other one
+            if room.over:
+                break
+            if room.game.current_player(room.state) == 0:
+                move = room.game.format_action(room.game.legal_actions(room.state)[0])
+                await room.act(0, move)
+            await asyncio.sleep(0.01)
+        assert room.over
+        truth = await store.room(room.code)
+        assert truth is not None and truth.records[0] is not None
+        room.close()
+        rooms.close()
+        return record.loads(truth.records[0]), len(truth.notes)
+
+    kept, notes = asyncio.run(scenario())
+    seats = [seat for d in kept.deals for seat, _ in d.actions]
+    assert record.stand_in_marks(kept) == [seat == 1 for seat in seats]
+    assert notes == seats.count(1) > 0
