@@ -1499,6 +1499,7 @@ def test_a_stand_in_s_move_in_the_review_is_told_apart_and_not_counted_to_the_se
           const row = box.querySelector(".review-players tbody tr");
           return { own: note(review.decisions[0]), stood: note(review.decisions[1]),
             row: [...row.querySelectorAll("td")].map((td) => td.textContent),
+            seat: row.querySelector("th").textContent,
             marks: box.querySelectorAll(".expected-chart circle.mark").length };
         }"""
     )
@@ -1506,6 +1507,7 @@ def test_a_stand_in_s_move_in_the_review_is_told_apart_and_not_counted_to_the_se
     assert shown["stood"]["verdicts"] == 0
     assert shown["stood"]["text"].startswith("Bea: bid 1 (played by a stand-in)")
     assert shown["row"][-1] == "1"  # blunders: her own one
+    assert shown["seat"] == "Bea1 more decision played by a stand-in, not counted"
     assert shown["marks"] == 1
 
 

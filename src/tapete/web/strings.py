@@ -192,6 +192,8 @@ UI = (
     "inaccuracies",
     "mistakes",
     "blunders",
+    "1 more decision played by a stand-in, not counted",
+    "{n} more decisions played by a stand-in, not counted",
     "accuracy",
     "lost a deal",
     "lost a hand",

@@ -57,12 +57,21 @@ const PER_DEAL = {
 };
 const perDeal = (review) => PER_DEAL[review.deal_unit] || PER_DEAL.deal;
 
+// Under a seat's name, how many of its decisions a stand-in made: counted in none of its numbers.
+function standIns(p) {
+  if (!p.stand_ins) return "";
+  const said = p.stand_ins === 1
+    ? t("1 more decision played by a stand-in, not counted")
+    : t("{n} more decisions played by a stand-in, not counted", { n: p.stand_ins });
+  return `<br><small class="stand-ins">${escapeHtml(said)}</small>`;
+}
+
 // Each reviewed seat's accuracy, points lost a deal and verdicts.
 export function reviewSummary(review, names) {
   const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && !d.stand_in && d.verdict === verdict).length;
   const rows = review.players
     .map(
-      (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}</th><td>${formatNumber(p.accuracy)}%</td>
+      (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}${standIns(p)}</th><td>${formatNumber(p.accuracy)}%</td>
         <td>${formatNumber(p.loss_per_deal, 2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
     )
     .join("");
