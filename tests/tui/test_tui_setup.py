@@ -6,13 +6,14 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Markdown, Select
 
 from tapete.tui import NewMatch, TapeteApp
 from tapete.tui.screens import SummaryScreen, TableScreen
 from tapete.tui.setup import NewMatchScreen
-from tuikit import press_a_legal_key, settle, text_of
+from tuikit import fully_visible, press_a_legal_key, settle, text_of
 
 
 def new_match_app(data: Path, lang: str = "en") -> TapeteApp:
@@ -186,5 +187,130 @@ def test_f1_on_the_new_match_screen_shows_how_to_play_the_game_chosen(tmp_path: 
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, NewMatchScreen)
+
+    asyncio.run(go())
+
+
+def test_f2_switches_the_language_as_at_the_table_and_keeps_what_the_fields_hold(
+    tmp_path: Path,
+) -> None:
+    """F2, named in the keys line as at the table, draws the screen in the next language; the
+    game, the options typed and the seats chosen stay as they were, and so does a refusal,
+    said again in the new language."""
+
+    async def go() -> None:
+        app = new_match_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert fully_visible(app, "F1 rules  F2 language")
+            await choose_game(pilot, "pottle")
+            await type_into(pilot, "players", "5")
+            list(app.screen.query_one("#setup-seats").query(Select))[1].value = "human"
+            await type_into(pilot, "deals", "0")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            await pilot.press("f2")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            assert app.settings.lang == "es"
+            assert text_of(screen.query_one("#setup-title")) == "Partida nueva"
+            assert fully_visible(app, "F1 reglas  F2 idioma")
+            assert screen.query_one("#setup-game", Select).value == "pottle"
+            assert screen.query_one("#opt-players", Input).value == "5"
+            assert screen.query_one("#opt-deals", Input).value == "0"
+            seats = [s.value for s in screen.query_one("#setup-seats").query(Select)]
+            assert seats == ["easy", "human", "easy", "easy"]
+            assert text_of(screen.query_one("#setup-error")).startswith(
+                "repartos: deals=0 no se acepta"
+            )
+            assert app.focused is screen.query_one("#opt-deals")
+
+    asyncio.run(go())
+
+
+def test_a_second_match_opens_on_the_choices_of_the_last_one(tmp_path: Path) -> None:
+    """The game, the options and the seats a match was started with are what ``tapete play``
+    opens on the next time, from the app's settings file, beside its language."""
+    import json
+
+    async def start(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        await choose_game(pilot, "pottle")
+        await type_into(pilot, "players", "5")
+        list(app.screen.query_one("#setup-seats").query(Select))[1].value = "human"
+        list(app.screen.query_one("#setup-seats").query(Select))[3].value = "hard"
+        await type_into(pilot, "deals", "1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any(isinstance(s, TableScreen) for s in app.screen_stack)
+
+    async def again() -> None:
+        app = new_match_app(tmp_path)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            assert screen.query_one("#setup-game", Select).value == "pottle"
+            assert screen.query_one("#opt-players", Input).value == "5"
+            assert screen.query_one("#opt-deals", Input).value == "1"
+            seats = [s.value for s in screen.query_one("#setup-seats").query(Select)]
+            assert seats == ["easy", "human", "easy", "hard"]
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+            assert table.session.game.spec == "pottle(players=5, deals=1)"
+            assert table.session.kinds == ["human", "easy", "human", "easy", "hard"]
+
+    async def first() -> None:
+        app = new_match_app(tmp_path)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            await start(pilot)
+
+    asyncio.run(first())
+    kept = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
+    assert kept["lang"] == "en" and kept["new_match"]["game"] == "pottle"
+    asyncio.run(again())
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "pottle",
+        {"game": "briscola", "options": {}, "seats": []},
+        {"game": ["pottle"]},
+        {"game": "pottle", "options": {"players": "12"}, "seats": ["easy"] * 11},
+        {"game": "pottle", "options": {"players": 5, "colour": "red"}, "seats": "easy"},
+        {"game": "pottle", "options": ["players"], "seats": [None, {"a": 1}, "grandmaster"]},
+    ],
+)
+def test_a_damaged_or_outdated_last_match_opens_on_the_defaults(
+    tmp_path: Path, entry: object
+) -> None:
+    """What another version of tapete, or a damaged settings file, left as the last match is
+    set aside, whole or in part, for the defaults: the screen opens and a match starts."""
+    import json
+
+    import tapete
+
+    (tmp_path / "settings.json").write_text(
+        json.dumps({"lang": "en", "new_match": entry}), encoding="utf-8"
+    )
+
+    async def go() -> None:
+        app = new_match_app(tmp_path)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            name = str(screen.query_one("#setup-game", Select).value)
+            assert screen.query_one("#opt-players", Input).value == "4"
+            seats = [s.value for s in screen.query_one("#setup-seats").query(Select)]
+            assert seats == ["easy"] * 3
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+            assert table.session.game.spec == tapete.load(name).spec
 
     asyncio.run(go())

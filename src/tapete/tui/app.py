@@ -132,6 +132,8 @@ class TapeteApp(App[None]):
             lang=_pick(lang, saved.get("lang"), system_language() or "en", LANGUAGES),
             speed=_pick(speed, saved.get("speed"), "normal", tuple(SPEEDS)),
             contrast=bool(contrast if contrast is not None else saved.get("contrast", False)),
+            # Judged by the new match screen, which opens on it (a damaged entry: the defaults).
+            new_match=last if isinstance(last := saved.get("new_match"), dict) else {},
         )
         self.saved_records: list[Path] = []
         self.holds: list[Hold] = []  # the record files this app's matches are played on in
@@ -226,7 +228,10 @@ class TapeteApp(App[None]):
 
     def keep_settings(self) -> None:
         s = self.settings
-        records.save_settings(self.data, {"lang": s.lang, "speed": s.speed, "contrast": s.contrast})
+        kept: dict[str, Any] = {"lang": s.lang, "speed": s.speed, "contrast": s.contrast}
+        if s.new_match:
+            kept["new_match"] = s.new_match
+        records.save_settings(self.data, kept)
 
     def cycle_language(self) -> str:
         i = LANGUAGES.index(self.settings.lang) if self.settings.lang in LANGUAGES else -1

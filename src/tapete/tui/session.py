@@ -765,11 +765,13 @@ def _first_state(game: Game[Any, Any], record: Record) -> Any:
 
 @dataclass
 class Settings:
-    """The person's choices: language, how fast bots move, the high-contrast theme."""
+    """The person's choices: language, how fast bots move, the high-contrast theme, and the
+    last match started on the new match screen (``tapete.tui.setup``), as it keeps it."""
 
     lang: str = "en"
     speed: str = "normal"
     contrast: bool = False
+    new_match: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -5,11 +5,16 @@ Every option of the game is on the screen with its default, named and explained 
 lobby names it (``tapete.present.option_words``), and read as the lobby reads its form
 (``tapete.game.form_spec``): what the command line takes as ``tapete play "GAME(KEY=VALUE)"``.
 An option the rules refuse is pointed at, and the refusal says what it accepts.
+
+The choices a match was started with are kept in the app's settings (``settings.json``, under
+``new_match``), and the screen opens on them the next time: an entry from another version of
+tapete, or damaged, is left for the game's defaults, whole or in part, never an error.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -59,6 +64,7 @@ class NewMatchScreen(TapeteScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "start"),
         Binding("f1", "rules", "rules"),
+        Binding("f2", "language", "language"),
         Binding("escape", "app.quit", "quit"),
     ]
 
@@ -67,13 +73,21 @@ class NewMatchScreen(TapeteScreen):
         self.match = match
         self.game = load(FIRST)
         self.drawn_seats = 0
+        # What the fields are drawn with, in place of the defaults: the last match's choices
+        # at first, the fields as they were across a change of language (F2).
+        self.filled: Mapping[str, object] = {}
+        self.seats_filled: Sequence[str] = ()
+        self.refusal: SpecError | None = None  # what the rules refused at the last ^S
+        self.fresh = True  # opened anew (on the last match's choices), not by F2
 
     def compose(self) -> ComposeResult:
+        if self.fresh:
+            self.remembered(self.tapete.settings.new_match)
         lang = self.lang
         yield Static(Text(tr(lang, "New match"), style="bold"), id="setup-title")
         with VerticalScroll(id="setup"):
             games = [(self._game_line(name), name) for name in game_names()]
-            yield Select(games, value=FIRST, allow_blank=False, id="setup-game")
+            yield Select(games, value=self.game.name, allow_blank=False, id="setup-game")
             yield Static(Text(tr(lang, "Rule options"), style="bold"), classes="setup-head")
             yield Vertical(id="setup-options")
             yield Static(Text(tr(lang, "Seats"), style="bold"), classes="setup-head")
@@ -82,17 +96,72 @@ class NewMatchScreen(TapeteScreen):
         with Horizontal(id="setup-keys"):
             yield Button(tr(lang, "Start"), id="setup-start", variant="primary")
             yield Static(
-                f"[b]^S[/b] {tr(lang, 'start')}   [b]tab[/b] {tr(lang, 'next field')}"
-                f"   [b]F1[/b] {tr(lang, 'rules')}   [b]esc[/b] {tr(lang, 'quit')}"
+                f"[b]^S[/b] {tr(lang, 'start')}  [b]tab[/b] {tr(lang, 'next field')}"
+                f"  [b]F1[/b] {tr(lang, 'rules')}  [b]F2[/b] {tr(lang, 'language')}"
+                f"  [b]esc[/b] {tr(lang, 'quit')}"
             )
 
     def _game_line(self, name: str) -> str:
         return f"{game_title(load(name))} — {tr(self.lang, ENTRIES[name].summary)}"
 
     async def on_mount(self) -> None:
+        await self.draw()
+
+    async def draw(self) -> None:
+        """The chosen game's options and seats, as ``filled`` and ``seats_filled`` hold them."""
         await self.draw_options()
         await self.draw_seats()
-        self.query_one("#setup-game", Select).focus()
+        self.filled, self.seats_filled = {}, ()
+        if self.refusal is not None:
+            self.refused(self.refusal)  # said again, in this screen's language
+        else:
+            self.query_one("#setup-game", Select).focus()
+
+    def remembered(self, entry: object) -> None:
+        """Open on the last match's choices (``choices_kept``): its game, the options it set
+        and its seats. What this tapete cannot take is left for the defaults: an entry not of
+        that shape, or of a game it does not know, whole; options the rules now refuse
+        (another version's), all of them; a seat no longer offered, that seat."""
+        if not isinstance(entry, dict) or entry.get("game") not in game_names():
+            return
+        game = load(str(entry["game"]))
+        options, seats = entry.get("options"), entry.get("seats")
+        names = dict(_options(game))
+        given = {
+            name: value
+            for name, value in (options.items() if isinstance(options, dict) else ())
+            if name in names
+            and isinstance(value, bool) == isinstance(names[name], bool)
+            and isinstance(value, (str, bool))
+        }
+        try:
+            load(form_spec(game.name, given))
+        except (SpecError, ValueError, TypeError):
+            given = {}
+        self.game, self.filled = game, given
+        choices = seat_choices(game)
+        if isinstance(seats, list):
+            self.seats_filled = [str(s) if s in choices else "" for s in seats]
+
+    def choices_kept(self, game: Game[Any, Any], seats: Sequence[str]) -> dict[str, Any]:
+        """What ``remembered`` opens on next time: the game, each option set otherwise than
+        by default as the field holds it, and who sits at each seat but yours."""
+        return {"game": game.name, "options": self.given(), "seats": list(seats[1:])}
+
+    def action_language(self) -> None:
+        """The next language (F2), as at the table: the screen drawn again in it, its fields
+        as they were (and a refusal said again)."""
+        filled: dict[str, object] = {}
+        for name, _ in _options(self.game):
+            field = self.query_one(f"#opt-{name}")
+            if isinstance(field, (Checkbox, Input)):
+                filled[name] = field.value
+        again = NewMatchScreen(self.match)
+        again.game, again.filled, again.refusal = self.game, filled, self.refusal
+        again.fresh = False
+        again.seats_filled = [str(s.value) for s in self.query_one("#setup-seats").query(Select)]
+        self.tapete.cycle_language()
+        self.app.switch_screen(again)
 
     @on(Select.Changed, "#setup-game")
     async def game_chosen(self, event: Select.Changed) -> None:
@@ -100,6 +169,7 @@ class NewMatchScreen(TapeteScreen):
         if name == self.game.name:
             return
         self.game = load(name)
+        self.refusal = None
         self.say("")
         await self.draw_options()
         await self.draw_seats()
@@ -113,11 +183,14 @@ class NewMatchScreen(TapeteScreen):
         for name, value in _options(self.game):
             words = option_words(self.lang, name)
             field: Input | Checkbox
+            filled = self.filled.get(name)
             if isinstance(value, bool):
-                field = Checkbox(words["label"], value, id=f"opt-{name}", compact=True)
+                checked = filled if isinstance(filled, bool) else value
+                field = Checkbox(words["label"], checked, id=f"opt-{name}", compact=True)
                 label = Static("", classes="setup-label")
             else:
-                field = Input(_shown(value), id=f"opt-{name}", compact=True)
+                shown = filled if isinstance(filled, str) else _shown(value)
+                field = Input(shown, id=f"opt-{name}", compact=True)
                 label = Static(words["label"], classes="setup-label")
             field.tooltip = name
             help_line = Static(
@@ -142,7 +215,7 @@ class NewMatchScreen(TapeteScreen):
         if count == self.drawn_seats:
             return
         box = self.query_one("#setup-seats", Vertical)
-        kept = [s.value for s in box.query(Select)]
+        kept = list(self.seats_filled) or [str(s.value) for s in box.query(Select)]
         await box.remove_children()
         lang = self.lang
         rows = [Horizontal(Static(tr(lang, "seat {n}", n=1)), Static(tr(lang, "you")))]
@@ -170,8 +243,8 @@ class NewMatchScreen(TapeteScreen):
     def say(self, text: str) -> None:
         self.query_one("#setup-error", Static).update(Text(text, style="bold red"))
 
-    def chosen(self) -> tuple[Game[Any, Any], tuple[str, ...]]:
-        """The game as the fields set it and who sits where; SpecError names the field refused."""
+    def given(self) -> dict[str, str | bool]:
+        """Each option the fields set otherwise than by default, as its field holds it."""
         given: dict[str, str | bool] = {}
         for name, default in _options(self.game):
             field = self.query_one(f"#opt-{name}")
@@ -180,7 +253,11 @@ class NewMatchScreen(TapeteScreen):
                     given[name] = field.value
             elif isinstance(field, Input) and field.value.strip() != _shown(default):
                 given[name] = field.value
-        game = load(form_spec(self.game.name, given))
+        return given
+
+    def chosen(self) -> tuple[Game[Any, Any], tuple[str, ...]]:
+        """The game as the fields set it and who sits where; SpecError names the field refused."""
+        game = load(form_spec(self.game.name, self.given()))
         # The seats drawn follow the players field as it is typed; the rules have judged it now.
         picked = [str(s.value) for s in self.query_one("#setup-seats").query(Select)]
         fill = "easy" if "easy" in seat_choices(game) else "random"
@@ -207,6 +284,8 @@ class NewMatchScreen(TapeteScreen):
         except SpecError as exc:
             self.refused(exc)
             return
+        self.tapete.settings.new_match = self.choices_kept(game, seats)
+        self.tapete.keep_settings()
         match = self.match
         self.tapete.play_config = PlayConfig(game, seats, match.seed, record_path=match.record_path)
         self.tapete.pop_screen()
@@ -215,6 +294,7 @@ class NewMatchScreen(TapeteScreen):
     def refused(self, exc: SpecError) -> None:
         """Say why, in the screen's language, and put the cursor on the option refused (the
         first of two judged together, as suits/ranks)."""
+        self.refusal = exc
         said = error_text(self.lang, exc)
         names = [n for n in (exc.param or "").split("/") if n in dict(_options(self.game))]
         if not names:
