@@ -172,7 +172,7 @@ def test_the_list_names_you_and_an_unfinished_match_in_the_chosen_language(
             await pilot.pause()
             table = app.screen.query_one(DataTable)
             rows[lang] = sorted(
-                (str(table.get_row_at(i)[3]), str(table.get_row_at(i)[2]))
+                (str(table.get_row_at(i)[2]), str(table.get_row_at(i)[3]))
                 for i in range(table.row_count)
             )
 
@@ -311,3 +311,51 @@ def test_two_saves_of_one_match_in_the_same_second_keep_both(
     path = records.save(mine, folder, when)
     assert path != raced[0]
     assert record.read(raced[0]) == theirs and record.read(path) == mine
+
+
+def test_the_list_gives_dates_as_people_read_them_and_every_player_whole_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    """Each saved match says when in the app's language, short and in local time ("6 Dec
+    14:05", "6 dic 14:05"), not as a file's stamp; at 80 columns each player of an eight-seat
+    match is on the screen whole (the names go on to a second line rather than off the edge),
+    and F2 says it all again in the next language."""
+    names = ["you", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo"]
+    _, done = play(tapete.load("pocha(players=8, schedule=[1])"), ["random"] * 8, seed=2)
+    seats = [record.SeatInfo("you", "human"), *done.seats[1:]]
+    seats = [replace(s, name=n) for s, n in zip(seats, names, strict=True)]
+    path = records.save(replace(done, seats=tuple(seats)), tmp_path / "records")
+    year = datetime.now().year
+    stamp = datetime(year, 12, 6, 14, 5).timestamp()  # local time
+    os.utime(path, (stamp, stamp))
+
+    async def go() -> None:
+        app = TapeteApp(data=tmp_path, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            lines = screen_lines(app)
+            row = next(line for line in lines if "6 Dec 14:05" in line)
+            assert "pocha(players…" in row  # the game cut, the players not
+            assert f"{year}-12-06" not in "\n".join(lines)
+            for name in names[1:]:
+                assert any(name in line for line in lines), (name, lines)
+            assert all(len(line.rstrip()) <= 80 for line in lines)
+            await pilot.press("f2")
+            await pilot.pause()
+            lines = screen_lines(app)
+            assert any("6 dic 14:05" in line for line in lines), lines
+            assert any("tú," in line for line in lines)
+            assert any("F2 idioma" in line for line in lines)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+
+    run(go())
+
+
+def test_a_match_of_another_year_says_its_year() -> None:
+    then = datetime(2025, 2, 28, 9, 30)
+    now = datetime(2026, 12, 6)
+    assert records.short_date("en", then, now) == "28 Feb 2025"
+    assert records.short_date("es", then.replace(year=2026), now) == "28 feb 09:30"
+    assert records.short_date("pt", then.replace(month=5, year=2026), now) == "28 mai 09:30"

@@ -36,6 +36,7 @@ __all__ = [
     "same_file",
     "save",
     "save_settings",
+    "short_date",
 ]
 
 
@@ -82,13 +83,31 @@ def numbered(path: Path, number: int) -> Path:
 
 @dataclass(frozen=True)
 class Saved:
-    """A saved match as the records list shows it."""
+    """A saved match as the records list shows it: ``when`` as a script reads it
+    (``2026-12-06 14:05``), ``at`` as a date to word for a person (``short_date``)."""
 
     path: Path
     when: str
     game: str
     seats: str
     result: str
+    at: datetime | None = None
+
+
+def short_date(lang: str, when: datetime, now: datetime | None = None) -> str:
+    """``when`` as a person reads it in ``lang``, short: the day, the month's short name and
+    the time this year (``6 Dec 14:05``, ``6 dic 14:05``), the year instead of the time
+    another year (``28 Feb 2025``).
+
+    >>> short_date("pt", datetime(2026, 2, 6, 9, 5), now=datetime(2026, 12, 6))
+    '6 fev 09:05'
+    >>> short_date("en", datetime(2025, 12, 31, 23, 59), now=datetime(2026, 1, 1))
+    '31 Dec 2025'
+    """
+    month = tr(lang, "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec").split()[when.month - 1]
+    if when.year == (now or datetime.now()).year:
+        return f"{when.day} {month} {when:%H:%M}"
+    return f"{when.day} {month} {when.year}"
 
 
 @dataclass(frozen=True)
@@ -117,7 +136,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
         try:
             rec = record.read(path)
             load_game(rec.game)  # cheap, where replaying every record would not be
-            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            when = datetime.fromtimestamp(path.stat().st_mtime)  # local time
         except (RecordError, OSError, ValueError) as exc:
             unreadable.append((path, _reason(exc, path, lang)))
             told[path] = _sentence(exc, path, lang)
@@ -141,7 +160,8 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
         if rec.result is not None:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
-        out.append(Saved(path, when, rec.game, ", ".join(names), result))
+        stamp = when.strftime("%Y-%m-%d %H:%M")
+        out.append(Saved(path, stamp, rec.game, ", ".join(names), result, when))
     return Listing(out, unreadable, told)
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events, on, work
@@ -28,6 +29,7 @@ from tapete.narrate import action_label, outcome_words, reason_words, who_won
 from tapete.present import deal_unit, game_deck, game_title, option_lines, trick_unit
 from tapete.record import Record
 from tapete.tui import records
+from tapete.tui.records import short_date
 from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
 from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
 from tapete.tui.widgets import (
@@ -904,7 +906,10 @@ class RulesScreen(Screen[None]):
 class RecordsScreen(TapeteScreen):
     """The matches saved in the data folder; Enter replays one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f5", "close", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f5", "close", "close"),
+        Binding("f2", "language", "language"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(id="records-title")
@@ -913,24 +918,64 @@ class RecordsScreen(TapeteScreen):
         yield Static(id="records-keys")
 
     def on_mount(self) -> None:
-        lang = self.tapete.settings.lang
-        found = records.folder_records(self.tapete.records_dir, lang=lang)
-        self.saved = found.saved
+        self.found = records.folder_records(self.tapete.records_dir, lang=self.lang)
+        self.saved = self.found.saved
+        self.drawn_for = (0, "")
+        self.fill()
+        self.query_one(DataTable).focus()
+
+    def on_resize(self) -> None:
+        self.fill()
+
+    def action_language(self) -> None:
+        """The next language (F2), as at the table: the list says its seats and results in it."""
+        self.tapete.cycle_language()
+        self.found = records.folder_records(self.tapete.records_dir, lang=self.lang)
+        self.saved = self.found.saved
+        self.fill()
+
+    def fill(self) -> None:
+        """The list laid out for the screen's width (``record_columns``), in its language."""
+        lang, width = self.lang, self.app.size.width
+        if self.drawn_for == (width, lang):
+            return
+        self.drawn_for = (width, lang)
         foot = self.query_one("#records-unreadable", Static)
-        foot.display = bool(found.unreadable)
-        foot.update(unreadable_line(lang, [path for path, _ in found.unreadable]))
+        foot.display = bool(self.found.unreadable)
+        foot.update(unreadable_line(lang, [path for path, _ in self.found.unreadable]))
         title = tr(lang, "saved matches") + f" — {self.tapete.records_dir}"
         self.query_one("#records-title", Static).update(Text(title, style="bold"))
         table = self.query_one(DataTable)
-        # The result before the seats: a long seat list runs past 80 columns, the result not.
-        table.add_columns(tr(lang, "date"), tr(lang, "game"), tr(lang, "result"), tr(lang, "seats"))
-        for saved in self.saved:
-            table.add_row(saved.when, saved.game, saved.result, saved.seats, key=str(saved.path))
-        keys = f"[b]enter[/b] {tr(lang, 'replay')}   [b]esc[/b] {tr(lang, 'close')}"
+        row = table.cursor_row
+        table.clear(columns=True)
+        rows = [
+            (short_date(lang, s.at) if s.at else s.when, s.game, s.seats, s.result)
+            for s in self.saved
+        ]
+        heads = [tr(lang, w) for w in ("date", "game", "players", "result")]
+        # The table's cells take a column of padding each side, its scrollbar two.
+        room = width - 2 * len(heads) - 2
+        widths = record_columns([[h, *(r[i] for r in rows)] for i, h in enumerate(heads)], room)
+        for head, columns in zip(heads, widths, strict=True):
+            table.add_column(Text(head), width=columns)
+        for saved, cells in zip(self.saved, rows, strict=True):
+            date, game, seats, result = cells
+            # The players go on to more lines where they do not fit in one; the rest is cut.
+            cut = [
+                Text(_cut(c, w), no_wrap=True)
+                for c, w in ((date, widths[0]), (game, widths[1]), (result, widths[3]))
+            ]
+            players = Text(_wrap_names(seats, widths[2]))
+            table.add_row(cut[0], cut[1], players, cut[2], key=str(saved.path), height=None)
+        if 0 < row < table.row_count:
+            table.move_cursor(row=row)
+        keys = (
+            f"[b]enter[/b] {tr(lang, 'replay')}   [b]F2[/b] {tr(lang, 'language')}"
+            f"   [b]esc[/b] {tr(lang, 'close')}"
+        )
         if not self.saved:
             keys = tr(lang, "no saved matches yet") + "   " + keys
         self.query_one("#records-keys", Static).update(keys)
-        table.focus()
 
     @on(DataTable.RowSelected)
     def open_record(self, event: DataTable.RowSelected) -> None:
@@ -966,6 +1011,70 @@ class RecordsScreen(TapeteScreen):
             self.app.pop_screen()
         else:
             self.app.exit()
+
+
+# The columns the players leave the game and the result, where not all fits: a spec such as
+# "pocha(players=8, schedule=[1])" and the scores of eight seats are cut, the players not.
+GAME_LEAST, RESULT_LEAST, PLAYERS_LEAST = 14, 18, 16
+
+
+def record_columns(columns: Sequence[Sequence[str]], room: int) -> list[int]:
+    """The widths of the saved matches' columns (date, game, players, result; each given as
+    its heading and cells) in ``room`` cells: each as wide as its longest cell where all fit;
+    else every column whole but the players, on two lines at most; else the date whole, the
+    game and the result cut to a share (``GAME_LEAST``, ``RESULT_LEAST``), given back what
+    the players leave over, and the players the rest, on as many lines as they take: their
+    names are the row's to read.
+
+    >>> record_columns([["date", "6 Dec 14:05"], ["game", "tute"], ["players", "you, Bruno"],
+    ...                 ["result", "you: 91 49"]], 70)
+    [11, 4, 10, 10]
+    >>> eight = ", ".join(["you", *(f"random {n}" for n in range(1, 8))])
+    >>> record_columns([["date", "6 Dec 14:05"], ["game", "pocha(players=8, schedule=[1])"],
+    ...   ["players", eight], ["result", "random 2: 15 0 30 15 -5 0 0 -5"]], 110)
+    [11, 30, 39, 30]
+    >>> record_columns([["date", "6 Dec 14:05"], ["game", "pocha(players=8, schedule=[1])"],
+    ...   ["players", eight], ["result", "random 2: 15 0 30 15 -5 0 0 -5"]], 70)
+    [11, 14, 27, 18]
+    """
+    natural = [max((cell_len(c) for c in column), default=0) for column in columns]
+    date, game, players, result = natural
+    if sum(natural) <= room:
+        return natural
+
+    def lines(width: int) -> int:
+        return max((_wrap_names(c, width).count("\n") + 1 for c in columns[2][1:]), default=1)
+
+    left = room - date - game - result
+    if left >= PLAYERS_LEAST and lines(left) <= 2:
+        return [date, game, left, result]
+    game, result = min(game, GAME_LEAST), min(result, RESULT_LEAST)
+    left = room - date - game - result
+    if left > players:  # the players whole on one line: the rest back to the result, the game
+        more = min(left - players, natural[3] - result)
+        result += more
+        game += min(left - players - more, natural[1] - game)
+        left = players
+    return [date, game, max(PLAYERS_LEAST, left), result]
+
+
+def _wrap_names(names: str, width: int) -> str:
+    """The players' names (``you, random 1, random 2``) in lines of ``width`` cells, each
+    line broken after a comma, never inside a name (``random`` and ``2`` on two lines)."""
+    lines: list[str] = []
+    parts = names.split(", ")
+    for i, part in enumerate(parts):
+        part += "," if i < len(parts) - 1 else ""
+        if lines and cell_len(lines[-1]) + 1 + cell_len(part) <= width:
+            lines[-1] += " " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in ``width`` cells: whole where it fits, else cut with an ellipsis."""
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
 
 
 def unreadable_line(lang: str, paths: Sequence[Path], most: int = 10) -> str:
