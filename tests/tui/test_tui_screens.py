@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Markdown
 
@@ -1222,3 +1223,45 @@ def test_the_replay_numbers_deals_once_in_the_game_s_word() -> None:
     scene = replay.scene("es")
     assert scene.table.title == "Pottle — reparto 2"
     assert scene.position == f"paso {replay.position} de {replay.length}"
+
+
+@pytest.mark.parametrize(
+    ("spec", "size"),
+    [
+        ("pocha(players=8)", (80, 24)),
+        ("pottle(players=7, deals=1)", (80, 24)),
+        ("pocha(players=8)", (120, 40)),
+    ],
+)
+def test_every_seat_s_name_is_whole_at_the_most_seats_a_game_has(
+    spec: str, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Eight seats at 80 columns cut the names in the boxes' borders to three letters
+    ("Car…"): each box has its name whole (on its first line where the border has no room for
+    it, the seat to act shown reversed), its facts under it, and the row keeps its height."""
+    from tapete.tui.widgets import SeatsRow
+
+    game = tapete.load(spec)
+    seats = ["human"] + ["random"] * (game.players - 1)
+
+    async def go() -> None:
+        app = make_app(spec, seats, 4, tmp_path)
+        async with app.run_test(size=size) as pilot:
+            screen = await settle(pilot)
+            row = screen.query_one(SeatsRow)
+            assert row.region.height == 5
+            lines = screen_lines(app)
+            names = screen.session.display_names("en")
+            assert names[2] == "Carmen"
+            for box, name in zip(row.children, names, strict=True):
+                region = box.region
+                top = lines[region.y][region.x : region.right]
+                assert f"{name}" in top and "…" not in top, (name, lines[: region.bottom])
+            if size[0] == 80:  # the first line's name, reversed for the seat to act
+                you = row.children[0]
+                body = getattr(you, "content", None)
+                assert you.has_class("-turn") and isinstance(body, Text)
+                assert body.plain.splitlines()[0] == "you"
+                assert any("reverse" in str(span.style) for span in body.spans)
+
+    run(go())

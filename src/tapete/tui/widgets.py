@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -115,15 +115,21 @@ class SeatsRow(Horizontal):
         lang, table = self.scene.lang, self.scene.table
         # Before the first layout the row has no width yet: it spans the screen.
         width = self.size.width or self.app.size.width
-        room = max(8, width // max(1, len(table.seats)) - 6)
+        per = width // max(1, len(table.seats))  # each box's columns, its border's among them
+        room = max(8, per - 6)
+        # A border's title shows in the box's columns but its corners and a blank each side:
+        # seven seats and more at 80 columns leave it four or five ("Car…"). There, every
+        # box has its name on its first line instead of its top border, in all but the
+        # border's columns ("Carmen"), and no padding; the box keeps its height.
+        named = any(cell_len(b.name.split(" · ")[0]) > per - 6 for b in table.seats)
         # The row grows by a line where a seat's cards are in sight (Pocha's ronda_india, Poch's
         # showdown): under its facts, they would be cut off by a box of the usual height.
         # Six seats at 80 columns leave a box nine columns inside: a shown hand takes two lines.
-        inside = max(4, width // max(1, len(table.seats)) - 4)
+        inside = max(4, per - 4)
         # Seven seats at 80 columns: a box too narrow for its facts gives up its padding, then
         # the end of a fact's word, never its number ("tricks" and "0" on two lines pushed the
         # score out of the box, in some boxes and not others).
-        crowded = any(cell_len(line) > inside for b in table.seats for line in b.lines)
+        crowded = named or any(cell_len(line) > inside for b in table.seats for line in b.lines)
         inside += 2 if crowded else 0
         inner = max(
             (len(b.lines) + _card_rows(b.shown, table.deck, inside) for b in table.seats),
@@ -137,15 +143,25 @@ class SeatsRow(Horizontal):
                 for card in box.shown:
                     body.append_text(card_text(card, table.deck))
                     body.append(" ")
+            if named:
+                # The name whole where it fits, with its bot level where that fits too; the
+                # seat to act shown reversed, its border heavy as any seat's to act.
+                name = box.name if cell_len(box.name) <= inside else box.name.split(" · ")[0]
+                name = name if cell_len(name) <= inside else set_cell_size(name, inside - 1) + "…"
+                style = "bold reverse" if box.turn else "bold"
+                body = Text.assemble((name, style), "\n", body)
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
             seat.styles.height = self.styles.height
             if crowded:
                 seat.styles.padding = (0, 0)
-            # The title is the name and bot level; where the box is too narrow, the name alone.
-            seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
+            if named:
+                seat.styles.border_top = ("none", "transparent")
+            else:
+                # The title is the name and bot level; where too narrow, the name alone.
+                seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
             seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
-            if len(cards) > width // max(1, len(table.seats)) - 6:
+            if len(cards) > per - 6:
                 cards = str(box.cards)  # the number whole, rather than "1 ca…" (seven seats)
             if box.dealer:
                 # The longest form that fits the box: with "cards", with the number, the word.
