@@ -359,3 +359,23 @@ def test_a_match_of_another_year_says_its_year() -> None:
     assert records.short_date("en", then, now) == "28 Feb 2025"
     assert records.short_date("es", then.replace(year=2026), now) == "28 feb 09:30"
     assert records.short_date("pt", then.replace(month=5, year=2026), now) == "28 mai 09:30"
+
+
+def test_the_match_played_last_comes_first_as_its_date_says(tmp_path: Path) -> None:
+    """A match begun before another but played on after it (kept unfinished, resumed later)
+    is listed above it: the list goes by the dates it shows, not by when each began."""
+    game = tapete.load("pocha(schedule=[1])")
+    _, done = play(game, ["random"] * 4, seed=2)
+    folder = tmp_path / "records"
+    year = datetime.now().year
+    begun_first = records.save(done, folder, when=datetime(year, 1, 1, 10, 0))
+    begun_later = records.save(replace(done, seed=3), folder, when=datetime(year, 1, 1, 11, 0))
+    for path, hour in ((begun_first, 12), (begun_later, 11)):
+        stamp = datetime(year, 1, 1, hour, 30).timestamp()
+        os.utime(path, (stamp, stamp))
+    listed = records.folder_records(folder).saved
+    assert [s.path for s in listed] == [begun_first, begun_later]
+    assert [records.short_date("en", s.at) for s in listed if s.at] == [
+        "1 Jan 12:30",
+        "1 Jan 11:30",
+    ]

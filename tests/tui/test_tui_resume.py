@@ -9,6 +9,7 @@ import random
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -331,6 +332,9 @@ def test_the_list_leaves_out_an_unfinished_save_another_record_goes_on_with(
     record.write(whole, folder / "20250101-140000-pocha-2.json")
     _, other = tapete.match.play(tapete.load(POCHA), ["random"] * 4, seed=3)
     record.write(record.cut(other, 5), folder / "20250101-110000-pocha-3.json")
+    for file in folder.iterdir():  # each last written when its name says it was begun
+        stamp = datetime.strptime(file.name[:15], "%Y%m%d-%H%M%S").timestamp()
+        os.utime(file, (stamp, stamp))
     listed = listing(folder)
     assert [s.path.name for s in listed] == [
         "20250101-140000-pocha-2.json",

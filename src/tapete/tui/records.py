@@ -122,12 +122,13 @@ class Listing:
 
 
 def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
-    """The saved matches, newest first, one entry a match: an unfinished save that another
-    record in the folder goes on with (resumed, then saved again or finished) is left out, as
-    it can no longer be resumed as the match it was. A file that is not a record (damaged,
-    cut short, another format, a game this tapete does not know) is in ``unreadable``. The
-    seats are named in ``lang`` as the replay names them: the person who played at this
-    terminal "you", a bot by its level in that language."""
+    """The saved matches, the last played first (by the date the list shows: a match begun
+    before another but played on after it comes first), one entry a match: an unfinished save
+    that another record in the folder goes on with (resumed, then saved again or finished) is
+    left out, as it can no longer be resumed as the match it was. A file that is not a record
+    (damaged, cut short, another format, a game this tapete does not know) is in
+    ``unreadable``. The seats are named in ``lang`` as the replay names them: the person who
+    played at this terminal "you", a bot by its level in that language."""
     if not folder.is_dir():
         return Listing([], [])
     _sweep(folder)
@@ -162,6 +163,7 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         stamp = when.strftime("%Y-%m-%d %H:%M")
         out.append(Saved(path, stamp, rec.game, ", ".join(names), result, when))
+    out.sort(key=lambda saved: saved.at or datetime.min, reverse=True)  # stable: ties by name
     return Listing(out, unreadable, told)
 
 
