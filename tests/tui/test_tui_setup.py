@@ -231,8 +231,12 @@ def test_f2_switches_the_language_as_at_the_table_and_keeps_what_the_fields_hold
 
 def test_a_second_match_opens_on_the_choices_of_the_last_one(tmp_path: Path) -> None:
     """The game, the options and the seats a match was started with are what ``tapete play``
-    opens on the next time, from the app's settings file, beside its language."""
+    opens on the next time, from the app's settings file, beside its language (an option
+    left empty, its default)."""
     import json
+
+    import tapete
+    from tapete.game import format_value
 
     async def start(pilot: Pilot[None]) -> None:
         app = pilot.app
@@ -241,6 +245,7 @@ def test_a_second_match_opens_on_the_choices_of_the_last_one(tmp_path: Path) -> 
         list(app.screen.query_one("#setup-seats").query(Select))[1].value = "human"
         list(app.screen.query_one("#setup-seats").query(Select))[3].value = "hard"
         await type_into(pilot, "deals", "1")
+        await type_into(pilot, "extra_deals", "")  # left empty: the default
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert any(isinstance(s, TableScreen) for s in app.screen_stack)
@@ -254,6 +259,8 @@ def test_a_second_match_opens_on_the_choices_of_the_last_one(tmp_path: Path) -> 
             assert screen.query_one("#setup-game", Select).value == "pottle"
             assert screen.query_one("#opt-players", Input).value == "5"
             assert screen.query_one("#opt-deals", Input).value == "1"
+            extra = tapete.load("pottle").params.extra_deals
+            assert screen.query_one("#opt-extra_deals", Input).value == format_value(extra)
             seats = [s.value for s in screen.query_one("#setup-seats").query(Select)]
             assert seats == ["easy", "human", "easy", "hard"]
             await pilot.press("ctrl+s")

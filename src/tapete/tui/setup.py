@@ -146,7 +146,9 @@ class NewMatchScreen(TapeteScreen):
     def choices_kept(self, game: Game[Any, Any], seats: Sequence[str]) -> dict[str, Any]:
         """What ``remembered`` opens on next time: the game, each option set otherwise than
         by default as the field holds it, and who sits at each seat but yours."""
-        return {"game": game.name, "options": self.given(), "seats": list(seats[1:])}
+        # A field left empty is the default (``form_spec``): shown as the default next time.
+        options = {k: v for k, v in self.given().items() if not isinstance(v, str) or v.strip()}
+        return {"game": game.name, "options": options, "seats": list(seats[1:])}
 
     def action_language(self) -> None:
         """The next language (F2), as at the table: the screen drawn again in it, its fields
