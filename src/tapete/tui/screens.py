@@ -911,6 +911,12 @@ class RecordsScreen(TapeteScreen):
         Binding("f2", "language", "language"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = records.Listing([], [])  # read at mount, and again in another language
+        self.saved: list[records.Saved] = []
+        self.drawn_for = (0, "")  # the width and language the list was laid out for
+
     def compose(self) -> ComposeResult:
         yield Static(id="records-title")
         yield DataTable(id="records", cursor_type="row")
