@@ -400,10 +400,11 @@ def test_after_a_long_cut_the_page_is_back_within_moments_of_the_line(
     line.back()
     back = time.monotonic()
     reconnected(p, 1)
-    assert time.monotonic() - back < 4
+    # Bounds with room for a loaded machine's timers: the old waits reached 8 s.
+    assert time.monotonic() - back < 5
     made_at = p.evaluate("window.sockets.map((s) => s.made)")
     waits = [b - a for a, b in itertools.pairwise(made_at)]
-    assert len(waits) >= 4 and max(waits) < 3_000, waits
+    assert len(waits) >= 4 and max(waits) < 3_500, waits
 
 
 @pytest.mark.parametrize("event", ["online", "visibilitychange"])
