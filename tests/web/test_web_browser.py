@@ -3542,6 +3542,39 @@ def test_the_trick_s_area_is_named_by_the_game_s_word_for_it(
     assert errors == [], errors
 
 
+SPANISH_NAME = {  # a Spanish card's name as the table says it, in each language
+    "en": r" of (oros|copas|espadas|bastos)$",
+    "es": r" de (oros|copas|espadas|bastos)$",
+    "pt": r" de (ouros|copas|espadas|paus)$",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_the_log_names_spanish_cards_beside_their_drawings_not_by_their_codes(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """A Tute log line read "bot 2 plays [drawing] 12e": the record's code beside the card's
+    drawing, where the table's cards and the hint name it (rey de espadas). French cards keep
+    their glyphs (K♦: see the Truco tests)."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale=LOCALES[lang])
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    start_with_bots(p, server, "tute", seed=5)
+    rng = random.Random(5)
+    while p.locator(".log .card-chip").count() < 4:
+        p.wait_for_selector(ACTIONABLE, timeout=20_000)
+        click_one(p, rng)
+    for chip in p.locator(".log .card-chip").all()[:4]:
+        shown = chip.locator("[aria-hidden=true]:not(svg)").inner_text()
+        assert shown == chip.locator(".sr").inner_text(), chip.inner_html()
+        assert re.search(SPANISH_NAME[lang], shown) and not SPANISH_CODE.search(shown), shown
+    lines = p.locator(".log").inner_text()
+    assert not SPANISH_CODE.search(lines), lines
+    context.close()
+    assert errors == [], errors
+
+
 # Whether the focused control lies under something else at its middle (a dialog over it): a
 # keyboard user would press what they cannot see.
 FOCUS_COVERED = """() => {

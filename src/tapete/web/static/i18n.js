@@ -107,10 +107,12 @@ export function optionWords(name) {
   return current.params?.[name] ?? { label: name.replaceAll("_", " "), help: "" };
 }
 
-// A card as the screens print it: French cards with their suit glyph (K♦, 10♥), Spanish as printed.
+// A card as the page writes it: French cards with their suit glyph (K♦, 10♥); Spanish ones by
+// their names (caballo de copas), as the table's cards and the hint name them: their codes
+// (11c) are the record's, which nothing on the page teaches.
 const GLYPHS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 export function cardGlyph(card) {
-  if (!isFrench(card)) return card;
+  if (!isFrench(card)) return cardName(card);
   const rank = card.slice(0, -1);
   return (rank === "T" ? "10" : rank) + (GLYPHS[card.slice(-1)] ?? card.slice(-1));
 }
