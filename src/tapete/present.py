@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from tapete.games import poch, pocha, pottle, truco, tute
 
 __all__ = [
+    "CARD_SUITS",
+    "CARD_WORDS",
     "PARAMS",
     "PRESENTERS",
     "SUIT_WORDS",
@@ -46,6 +48,8 @@ __all__ = [
     "Table",
     "actions",
     "card_glyph",
+    "card_name",
+    "card_words",
     "deal_unit",
     "game_deck",
     "game_title",
@@ -72,6 +76,57 @@ def card_glyph(card: str, deck: str) -> str:
         return card
     rank = "10" if card[:-1] == "T" else card[:-1]
     return rank + _GLYPHS[card[-1]]
+
+
+# A card's name in words, in the catalogs' English (``tr`` gives the language): rank keys are
+# s<rank> (Spanish), f<rank> (French); a rank not here is said as its number. The browser gets
+# them too (``tapete.web.strings``): its table names a card as these do.
+CARD_WORDS = {
+    "s1": "ace",
+    "s10": "sota",
+    "s11": "caballo",
+    "s12": "rey",
+    "fA": "ace",
+    "fJ": "jack",
+    "fQ": "queen",
+    "fK": "king",
+}
+CARD_SUITS = {
+    "so": "oros",
+    "sc": "copas",
+    "se": "espadas",
+    "sb": "bastos",
+    "fc": "clubs",
+    "fd": "diamonds",
+    "fh": "hearts",
+    "fs": "spades",
+}
+
+
+def card_name(card: str, lang: str, deck: str) -> str:
+    """A card by its name in ``lang``, as the browser's table says it (its cards' labels, the
+    log's chips, the hint): ``caballo de copas``, ``rei de espadas``, ``king of diamonds``.
+
+    >>> card_name("11c", "es", "spanish"), card_name("12e", "pt", "spanish")
+    ('caballo de copas', 'rei de espadas')
+    >>> card_name("Kd", "en", "french"), card_name("Th", "es", "french")
+    ('king of diamonds', '10 de corazones')
+    """
+    kind = "f" if deck == "french" else "s"
+    rank, suit = card[:-1], card[-1]
+    said = CARD_WORDS.get(kind + rank, "10" if rank == "T" else rank)
+    return tr(lang, "{rank} of {suit}", rank=tr(lang, said), suit=tr(lang, CARD_SUITS[kind + suit]))
+
+
+def card_words(card: str, lang: str, deck: str) -> str:
+    """A card as the browser's page writes it: a French card with its glyph (``K♦``), a Spanish
+    one by its name (``caballo de copas``): its drawing has no index that reads as ``11c``, the
+    record's code, which nothing on the page teaches.
+
+    >>> card_words("11c", "es", "spanish"), card_words("Kd", "es", "french")
+    ('caballo de copas', 'K♦')
+    """
+    return card_glyph(card, deck) if deck == "french" else card_name(card, lang, deck)
 
 
 _FRENCH_CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
@@ -304,18 +359,29 @@ _LABELS = {
 }
 
 
-def notation_label(text: str, lang: str) -> str:
+def notation_label(text: str, lang: str, deck: str | None = None) -> str:
     """An action written in the game's notation as its button names it, without a view or a
-    game (a bot's plan): ``bid 2`` is ``pedir 2`` in Spanish, ``play Kd`` ``jugar Kd``.
+    game (a bot's plan): ``bid 2`` is ``pedir 2`` in Spanish, ``play Kd`` ``jugar Kd``. With the
+    game's ``deck``, its card is written as the browser's page writes it (``card_words``).
 
     >>> [notation_label(a, "es") for a in ("bid 2", "play Kd")], notation_label("trump h", "en")
     (['pedir 2', 'jugar Kd'], 'trump hearts')
+    >>> notation_label("play 11c", "es", "spanish"), notation_label("play Kd down", "pt", "french")
+    ('jugar caballo de copas', 'jogar K♦ encoberta')
     """
     words = text.split()
+    if deck is not None and len(words) > 1 and _CARD_CODE[deck].fullmatch(words[1]):
+        words[1] = card_words(words[1], lang, deck)
     if len(words) == 2 and words[0] == "play" and not words[1].isdecimal():
         return tr(lang, "play {card}", card=words[1])
     return _label(words, lang) if words else text
 
+
+# A card's code in an action's notation, by the deck: the record's ``11c``, ``Kd``.
+_CARD_CODE = {
+    "spanish": re.compile(r"(1[0-2]|[1-9])[oceb]"),
+    "french": re.compile(r"[2-9TJQKA][cdhs]"),
+}
 
 SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 

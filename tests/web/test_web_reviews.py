@@ -12,6 +12,7 @@ import pytest
 
 from tapete.store import Store as Database
 from tapete.web.app import open_store
+from tapete.web.reviews import in_words
 from tapete.web.store import MemoryStore
 from webclient import Server, running
 
@@ -91,6 +92,39 @@ def test_a_review_is_worked_out_once_kept_and_served_after_a_restart(db_url: str
         assert after["status"] == "done"
         assert after["review"]["iterations"] == 6
         assert after["review"]["decisions"] == review["decisions"]
+
+
+def decision(played: str, best: str) -> dict[str, Any]:
+    """A kept review's decision: ``played`` where ``best`` was worth more."""
+    values = {best: 1.5, played: 0.25}
+    kept = {"seat": 0, "deal": 0, "move": 3, "played": played, "best": best, "loss": 1.25}
+    return kept | {"error": 0.1, "verdict": "mistake", "values": values}
+
+
+@pytest.mark.parametrize(
+    ("lang", "played", "best"),
+    [
+        ("en", "play rey of espadas", "play caballo of copas"),
+        ("es", "jugar rey de espadas", "jugar caballo de copas"),
+        ("pt", "jogar rei de espadas", "jogar cavalo de copas"),
+    ],
+)
+def test_a_review_names_a_spanish_card_as_the_table_does_not_by_its_code(
+    lang: str, played: str, best: str
+) -> None:
+    """A Tute review said "jugar 12e, better jugar 11c": the record's codes, where the table
+    beside it names the cards (rey de espadas, caballo de copas)."""
+    review = {"game": "tute", "unit": "points", "decisions": [decision("play 12e", "play 11c")]}
+    told = in_words(review, lang)["decisions"][0]
+    assert (told["played_label"], told["best_label"]) == (played, best)
+    assert [label for label, _ in told["options"]] == [best, played]
+
+
+def test_a_review_writes_a_french_card_with_its_glyph() -> None:
+    """Truco's moves in a review as on its buttons: K♦, not the record's Kd."""
+    review = {"game": "truco", "unit": "points", "decisions": [decision("play Kd down", "play 7h")]}
+    told = in_words(review, "pt")["decisions"][0]
+    assert (told["played_label"], told["best_label"]) == ("jogar K♦ encoberta", "jogar 7♥")
 
 
 def test_only_a_finished_match_is_reviewed() -> None:

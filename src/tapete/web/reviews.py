@@ -33,9 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+import tapete
 from tapete import coach, record
 from tapete.i18n import tr
-from tapete.present import notation_label
+from tapete.present import game_deck, notation_label
 from tapete.web.store import Store
 from tapete.web.thinking import Thinkers
 
@@ -245,18 +246,24 @@ class Reviews:
 def in_words(review: dict[str, Any], lang: str) -> dict[str, Any]:
     """A kept review with its words in ``lang``: each decision's moves as the table's buttons
     name them (``played_label``, ``best_label``, and ``options``: every legal action with its
-    expected points, best first) and its verdict, or ``stand_in_label`` for a stand-in's move
-    (not graded), and the unit."""
+    expected points, best first), a card as the table's page writes it (``jugar caballo de
+    copas``, ``play K♦``), and its verdict, or ``stand_in_label`` for a stand-in's move (not
+    graded), and the unit."""
+    deck = game_deck(tapete.load(review["game"]))
+
+    def label(action: str) -> str:
+        return notation_label(action, lang, deck)
+
     decisions = [
         {
             **d,
-            "played_label": notation_label(d["played"], lang),
-            "best_label": notation_label(d["best"], lang),
+            "played_label": label(d["played"]),
+            "best_label": label(d["best"]),
             # A stand-in's move is told as such, never graded as its seat's player's.
             "verdict_label": tr(lang, d["verdict"]) if d["verdict"] and not stood_in else "",
             "stand_in_label": tr(lang, "played by a stand-in") if stood_in else "",
             # every legal action's expected points, best first, as the buttons name them
-            "options": [[notation_label(a, lang), v] for a, v in d["values"].items()],
+            "options": [[label(a), v] for a, v in d["values"].items()],
         }
         for d in review["decisions"]
         for stood_in in (bool(d.get("stand_in")),)  # absent from a review kept before stand-ins

@@ -15,7 +15,7 @@ from typing import Any
 
 from tapete.games import ENTRIES
 from tapete.i18n import LEVEL_HELP, RULES, level_help, rule_text, tr
-from tapete.present import PARAMS, game_words, option_words
+from tapete.present import CARD_SUITS, CARD_WORDS, PARAMS, game_words, option_words
 
 __all__ = [
     "CARD_WORDS",
@@ -234,36 +234,13 @@ UI = (
 )
 
 
-# Card names for screen readers and the log: rank keys are s<rank> (Spanish), f<rank> (French).
-CARD_WORDS = {
-    "s1": "ace",
-    "s10": "sota",
-    "s11": "caballo",
-    "s12": "rey",
-    "fA": "ace",
-    "fJ": "jack",
-    "fQ": "queen",
-    "fK": "king",
-}
-_SUITS = {
-    "so": "oros",
-    "sc": "copas",
-    "se": "espadas",
-    "sb": "bastos",
-    "fc": "clubs",
-    "fd": "diamonds",
-    "fh": "hearts",
-    "fs": "spades",
-}
-
-
 def strings(lang: str) -> dict[str, Any]:
     """What ``GET /api/i18n/<lang>`` answers."""
     return {
         "lang": lang,
         "ui": {key: tr(lang, key) for key in UI},
         "ranks": {key: tr(lang, word) for key, word in CARD_WORDS.items()},
-        "suits": {key: tr(lang, word) for key, word in _SUITS.items()},
+        "suits": {key: tr(lang, word) for key, word in CARD_SUITS.items()},
         "card": tr(lang, "{rank} of {suit}"),
         "rules": {rule: rule_text(lang, rule, text) for rule, text in RULES.items()},
         "games": {name: tr(lang, entry.summary) for name, entry in ENTRIES.items()},
