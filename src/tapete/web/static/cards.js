@@ -10,8 +10,9 @@ export const CARD_RE = {
   french: /\b([2-9TJQKA])([cdhs])\b/g,
 };
 
-// A log line, already HTML-escaped, with each card a chip: drawn, its glyph, and its name in
-// the page's language for a screen reader (the table's log and the replay's alike).
+// A log line, already HTML-escaped, with each card a chip: drawn, written as the page writes
+// it (K♦, caballo de copas: cardGlyph), and its name in the page's language for a screen reader
+// (the table's log and the replay's alike).
 export function cardChips(html, deck) {
   return html.replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
 }
