@@ -1943,6 +1943,10 @@ def test_the_coach_s_review_in_the_replay_beside_each_decision_with_a_chart(
         f"better {costly['best_label']}: −{costly['loss']:.1f} points"
         in p.locator(".review-note").inner_text()
     )
+    # Its cards named as the table names them (play caballo of copas), not by the record's 11c.
+    note = p.locator(".review-note").inner_text()
+    assert re.search(r"play \w+ of (oros|copas|espadas|bastos)\b", note), note
+    assert not SPANISH_CODE.search(note), note
     # Every legal card with the points it was expected to bring, the one played marked.
     p.click(".review-note .options summary")
     assert p.locator(".review-note .options li").count() == len(costly["values"])
