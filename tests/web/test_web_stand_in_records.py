@@ -133,7 +133,11 @@ def test_the_browser_s_review_names_a_stand_in_s_move_in_the_reader_s_language(
     lang: str, said: str
 ) -> None:
     decision = {"seat": 1, "played": "bid 1", "best": "bid 0", "verdict": "blunder", "values": {}}
-    kept = {"unit": "points", "decisions": [{**decision, "stand_in": True}, decision]}
+    kept = {
+        "game": "pocha",
+        "unit": "points",
+        "decisions": [{**decision, "stand_in": True}, decision],
+    }
     stood, own = in_words(kept, lang)["decisions"]
     assert (stood["stand_in_label"], stood["verdict_label"]) == (said, "")
     # A review kept before stand-ins were marked: every move its seat's own, as it was.
