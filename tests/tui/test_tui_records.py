@@ -335,7 +335,7 @@ def test_the_list_gives_dates_as_people_read_them_and_every_player_whole_at_80_c
             await pilot.pause()
             lines = screen_lines(app)
             row = next(line for line in lines if "6 Dec 14:05" in line)
-            assert "pocha(players…" in row  # the game cut, the players not
+            assert "Pocha — playe…" in row  # the game cut at its end, the players not
             assert f"{year}-12-06" not in "\n".join(lines)
             for name in names[1:]:
                 assert any(name in line for line in lines), (name, lines)
@@ -351,6 +351,45 @@ def test_the_list_gives_dates_as_people_read_them_and_every_player_whole_at_80_c
             assert isinstance(app.screen, ReplayScreen)
 
     run(go())
+
+
+def test_the_list_names_each_game_as_the_app_does_with_its_options_in_words(
+    tmp_path: Path,
+) -> None:
+    """The game column says the game's title, not the record's spec ("oh_hell",
+    "pocha(players=5, ...)"): the options that differ from the defaults follow in the app's
+    language where the screen has room, cut with an ellipsis at the end where it has not, the
+    title whole."""
+    folder = tmp_path / "records"
+    for spec in ("oh_hell(schedule=[1])", "pocha(players=5, schedule=[1])"):
+        _, done = play(tapete.load(spec), ["random"] * tapete.load(spec).players, seed=2)
+        records.save(done, folder)
+    seen: dict[tuple[str, int], list[str]] = {}
+
+    async def go(lang: str, width: int) -> None:
+        app = TapeteApp(data=tmp_path, lang=lang)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            seen[lang, width] = sorted(str(table.get_row_at(i)[1]) for i in range(table.row_count))
+            shown = "\n".join(screen_lines(app))
+            assert "oh_hell" not in shown and "pocha(" not in shown, shown
+
+    for lang in ("en", "es", "pt"):
+        run(go(lang, 160))
+    assert seen["en", 160] == [
+        "Oh Hell — hand sizes: [1]",
+        "Pocha — players: 5, hand sizes: [1]",
+    ]
+    assert seen["es", 160] == [
+        "Oh Hell — tamaño de las manos: [1]",
+        "Pocha — jugadores: 5, tamaño de las manos: [1]",
+    ]
+    assert seen["pt", 160][1] == "Pocha — jogadores: 5, tamanho das mãos: [1]"
+    run(go("es", 80))
+    for cell in seen["es", 80]:
+        assert cell.startswith(("Oh Hell", "Pocha")) and cell.endswith("…"), cell
+        assert cell.count("…") == 1, cell
 
 
 def test_a_match_of_another_year_says_its_year() -> None:

@@ -21,6 +21,7 @@ from tapete.folders import data_dir
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
 from tapete.narrate import printable, record_you, recorded_name
+from tapete.present import game_words
 
 __all__ = [
     "Listing",
@@ -84,7 +85,10 @@ def numbered(path: Path, number: int) -> Path:
 @dataclass(frozen=True)
 class Saved:
     """A saved match as the records list shows it: ``when`` as a script reads it
-    (``2026-12-06 14:05``), ``at`` as a date to word for a person (``short_date``)."""
+    (``2026-12-06 14:05``), ``at`` as a date to word for a person (``short_date``); ``game``
+    as the record's spec (``pocha(players=8)``), ``title`` as the app names the game in the
+    list's language, with the options that differ from its defaults in words
+    (``tapete.present.game_words``: ``Pocha — jugadores: 8``)."""
 
     path: Path
     when: str
@@ -92,6 +96,7 @@ class Saved:
     seats: str
     result: str
     at: datetime | None = None
+    title: str = ""
 
 
 def short_date(lang: str, when: datetime, now: datetime | None = None) -> str:
@@ -136,17 +141,19 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
     for path in _files(folder)[:limit]:
         try:
             rec = record.read(path)
-            load_game(rec.game)  # cheap, where replaying every record would not be
+            game = load_game(rec.game)  # cheap, where replaying every record would not be
             when = datetime.fromtimestamp(path.stat().st_mtime)  # local time
         except (RecordError, OSError, ValueError) as exc:
             unreadable.append((path, _reason(exc, path, lang)))
             told[path] = _sentence(exc, path, lang)
             continue
-        read.append((path, rec, when))
+        read.append((path, rec, when, game))
     out = []
-    for index, (path, rec, when) in enumerate(read):
+    for index, (path, rec, when, game) in enumerate(read):
         if rec.result is None and any(
-            goes_on(other, rec, index < at) for at, (_, other, _) in enumerate(read) if at != index
+            goes_on(other, rec, index < at)
+            for at, (_, other, _, _) in enumerate(read)
+            if at != index
         ):
             continue
         you = record_you(rec)
@@ -162,7 +169,8 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             winners = ", ".join(names[w] for w in rec.result.get("winners", ()) if w < len(names))
             result = f"{winners}: {' '.join(str(s) for s in rec.result.get('scores', ()))}"
         stamp = when.strftime("%Y-%m-%d %H:%M")
-        out.append(Saved(path, stamp, rec.game, ", ".join(names), result, when))
+        title = game_words(lang, game)
+        out.append(Saved(path, stamp, rec.game, ", ".join(names), result, when, title))
     out.sort(key=lambda saved: saved.at or datetime.min, reverse=True)  # stable: ties by name
     return Listing(out, unreadable, told)
 

@@ -955,7 +955,8 @@ class RecordsScreen(TapeteScreen):
         row = table.cursor_row
         table.clear(columns=True)
         rows = [
-            (short_date(lang, s.at) if s.at else s.when, s.game, s.seats, s.result)
+            # The game as the app names it, not the record's spec ("pocha(players=8)").
+            (short_date(lang, s.at) if s.at else s.when, s.title or s.game, s.seats, s.result)
             for s in self.saved
         ]
         heads = [tr(lang, w) for w in ("date", "game", "players", "result")]
