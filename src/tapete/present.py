@@ -440,7 +440,15 @@ def _status(view: Any, lang: str, names: list[str], verb: str = "{name} to play"
         return tr(lang, "match over")
     if view.turn == view.seat:
         return tr(lang, "your turn")
-    return tr(lang, verb, name=names[view.turn])
+    return tr(lang, verb, name=_isolated(names[view.turn]))
+
+
+def _isolated(name: str) -> str:
+    # Set apart as the log sets it (a Hebrew name pulled "to play" into its run); imported
+    # here, as tapete.narrate imports this module.
+    from tapete.narrate import isolated
+
+    return isolated(name)
 
 
 def _cards(cards: Any) -> tuple[str, ...]:
@@ -680,7 +688,7 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
     if view.turn is not None and view.turn == view.seat:  # say what is asked, not just "your turn"
         if view.phase == truco.Phase.ANSWER and view.proposer is not None:
             asks = "{name} asks {n}: your answer"
-            status = tr(lang, asks, name=names[view.proposer], n=view.proposal)
+            status = tr(lang, asks, name=_isolated(names[view.proposer]), n=view.proposal)
         elif view.phase == truco.Phase.ELEVEN:
             status = tr(lang, "one point from the game: play this hand for 3, or run")
     hand = view.hand

@@ -20,7 +20,7 @@ from tapete.errors import Phrase, RecordError
 from tapete.folders import data_dir
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
-from tapete.narrate import printable, record_you, recorded_name
+from tapete.narrate import isolated, printable, record_you, recorded_name
 from tapete.present import game_words
 
 __all__ = [
@@ -158,10 +158,13 @@ def folder_records(folder: Path, limit: int = 200, lang: str = "en") -> Listing:
             continue
         you = record_you(rec)
         names = [
-            # recorded_name already shows a name's control characters as their escapes
-            printable(s.name.replace("you", tr(lang, "you"), 1))
-            if i == you
-            else recorded_name(lang, i, s.name, s.bot)
+            # recorded_name already shows a name's control characters as their escapes; each
+            # set apart, or two Hebrew names side by side read in the wrong order
+            isolated(
+                printable(s.name.replace("you", tr(lang, "you"), 1))
+                if i == you
+                else recorded_name(lang, i, s.name, s.bot)
+            )
             for i, s in enumerate(rec.seats)
         ]
         result = tr(lang, "unfinished")

@@ -25,7 +25,7 @@ from tapete import bots, coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
-from tapete.narrate import action_label, outcome_words, reason_words, who_won
+from tapete.narrate import action_label, isolated, outcome_words, reason_words, who_won
 from tapete.present import deal_unit, game_deck, game_title, option_lines, trick_unit
 from tapete.record import Record
 from tapete.tui import records
@@ -221,7 +221,7 @@ class HandOverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         phrase = "{name}, your turn: take the terminal and press Enter to see your cards"
-        yield Static(Text(tr(self.lang, phrase, name=self.name_), style="bold"))
+        yield Static(Text(tr(self.lang, phrase, name=isolated(self.name_)), style="bold"))
 
     def action_take(self) -> None:
         if time.monotonic() - self._risen >= self.SETTLE:
@@ -464,7 +464,7 @@ class TableScreen(SceneScreen):
                     log.error("%s failed at move %d", bot.name, version, exc_info=failure)
                     self._words = _phrase(
                         "{name} failed to choose a move: a random legal move was played for it",
-                        name=session.seat_title(seat, self.lang),
+                        name=isolated(session.seat_title(seat, self.lang)),
                     )
                 session.push(seat, action, stand_in=failure is not None)
                 if delay:  # instant bots: draw once they are done
@@ -1137,7 +1137,8 @@ class SummaryScreen(ModalScreen[None]):
         grid.add_column(tr(lang, "final scores"))
         grid.add_column("", justify="right")
         for label, score in zip(labels, scores, strict=False):
-            grid.add_row(label, str(score))
+            # Set apart, or a Hebrew name pulls its score into its run, to its left.
+            grid.add_row(isolated(label), str(score))
         # "Diego won", "you won": one winner is no "winners" (nor "ganó tú")
         winners = who_won(lang, names, outcome.winners, self.session.you) if outcome else ""
         # The keys line stays in view under a body that scrolls: on a small terminal the

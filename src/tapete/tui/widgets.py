@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Button, RichLog, Static
 
 from tapete.i18n import tr
+from tapete.narrate import isolated
 from tapete.present import OnTable, Table, card_glyph
 from tapete.tui.session import ButtonKey, Scene
 
@@ -149,7 +150,7 @@ class SeatsRow(Horizontal):
                 name = box.name if cell_len(box.name) <= inside else box.name.split(" · ")[0]
                 name = name if cell_len(name) <= inside else set_cell_size(name, inside - 1) + "…"
                 style = "bold reverse" if box.turn else "bold"
-                body = Text.assemble((name, style), "\n", body)
+                body = Text.assemble((seat_label(name), style), "\n", body)
             seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
             seat.styles.height = self.styles.height
             if crowded:
@@ -158,7 +159,8 @@ class SeatsRow(Horizontal):
                 seat.styles.border_top = ("none", "transparent")
             else:
                 # The title is the name and bot level; where too narrow, the name alone.
-                seat.border_title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
+                title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
+                seat.border_title = seat_label(title)
             seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
             cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
             if len(cards) > per - 6:
@@ -717,7 +719,8 @@ class ScoreBoard(VerticalScroll):
         if sum(max(4, len(name)) + 1 for name in whole) + 5 <= width:
             room = max(len(name) for name in whole)
         for name in table.score_names:
-            grid.add_column(short_name(name, room), justify="right", no_wrap=True)
+            # Set apart: two Hebrew names side by side read as one run, their columns swapped.
+            grid.add_column(isolated(short_name(name, room)), justify="right", no_wrap=True)
         # The names and the totals always show: where the rows do not all fit, the latest do.
         rows = max(1, self.scrollable_content_region.height - 2)
         shown = list(enumerate(table.history, 1))
@@ -728,6 +731,18 @@ class ScoreBoard(VerticalScroll):
         grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
         self.query_one("#score-table", Static).update(grid)
         self.scroll_end(animate=False)
+
+
+def seat_label(title: str) -> str:
+    """A seat's title (``דנה``, ``bot 2 · medium``) with the player's name set apart
+    (``tapete.narrate.isolated``): a Hebrew or Arabic name reads in its own direction and
+    leaves the bot level, the cut's ellipsis and the box's other words in theirs.
+
+    >>> seat_label("דנה · medium") == "\u2068דנה\u2069 · medium", seat_label("bot 2")
+    (True, 'bot 2')
+    """
+    name, dot, rest = title.partition(" · ")
+    return isolated(name) + dot + rest
 
 
 def board_width(names: Sequence[str], screen: int) -> int:
@@ -786,7 +801,8 @@ class OpenHands(Static):
         width = max((len(name) for name, _ in scene.hands), default=0)
         lines = []
         for name, cards in scene.hands:
-            line = Text(name.ljust(width) + "  ", style="dim")
+            # The name set apart, so a right-to-left one leaves its cards where they are.
+            line = Text(isolated(name) + " " * (width - len(name) + 2), style="dim")
             for card in cards:
                 line.append_text(card_text(card, scene.table.deck))
                 line.append(" ")
