@@ -46,7 +46,7 @@ from tapete.present import (
     raise_call,
     trick_unit,
 )
-from tapete.record import Record, recorded_game
+from tapete.record import Record, recorded_game, stand_in_marks
 from tapete.record import steps as record_steps
 
 __all__ = [
@@ -367,7 +367,24 @@ def line(
     deck: str | None = None,
 ) -> str:
     """One entry as a sentence in ``lang``. ``teams``: scores are per team (Truco 2v2); ``you``:
-    the seat it is told to, in the second person; ``deck``: cards printed with their glyphs."""
+    the seat it is told to, in the second person; ``deck``: cards printed with their glyphs.
+    A move a stand-in made (``"stand_in": True``, ``record_story``) says so after it:
+    "Ana bids 2 (played by a stand-in)"."""
+    said = _sentence(lang, entry, names, teams, you=you, deck=deck)
+    if entry.get("stand_in"):
+        return f"{said} ({tr(lang, 'played by a stand-in')})"
+    return said
+
+
+def _sentence(
+    lang: str,
+    entry: Mapping[str, Any],
+    names: Sequence[str],
+    teams: bool = False,
+    *,
+    you: int | None = None,
+    deck: str | None = None,
+) -> str:
     seat = entry.get("seat")
     if you is not None and seat == you:
         said = _to_you(lang, entry, deck)
@@ -740,14 +757,19 @@ def record_story(
     ``open_hands``): per deal, the entries before its first decision (the deal itself) and
     those of each decision, in order. The record is replayed and checked on the way
     (``tapete.record.steps``); a deal's own entry comes from the step that ended the one before.
+    A decision a stand-in made (the record's ``stand_ins``) has ``"stand_in": True`` in its
+    first entry, the move itself, which ``line`` says was played by a stand-in.
     """
     game = recorded_game(record)
     story: list[DealStory] = []
-    for _, before, seat, action, after in record_steps(record):
+    marks = stand_in_marks(record)
+    for number, (_, before, seat, action, after) in enumerate(record_steps(record)):
         if not story:  # the first deal, told by the events of the first state
             events = game.events(before) if open_hands else game.visible_events(before, viewer)
             story.append(DealStory(event_entries(events, deal_unit(game), trick_unit(game)), []))
         told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
+        if marks[number]:  # the move, not what the rules did after it, was the stand-in's
+            told[0] = {**told[0], "stand_in": True}
         cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
         story[-1].steps.append(told[:cut])
         if cut < len(told):

@@ -179,3 +179,47 @@ def test_the_server_s_own_stand_in_marks_its_moves_and_only_them() -> None:
     seats = [seat for d in kept.deals for seat, _ in d.actions]
     assert record.stand_in_marks(kept) == [seat == 1 for seat in seats]
     assert notes == seats.count(1) > 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "(played by a stand-in)"),
+        ("es", "(jugada por un sustituto)"),
+        ("pt", "(jogada por um substituto)"),
+    ],
+)
+def test_the_replay_s_narration_says_which_moves_a_stand_in_played(lang: str, said: str) -> None:
+    """The browser's replay tells each move from the server's narration: a move a stand-in
+    made says so after it, in the reader's language, and no other move does."""
+
+    async def told() -> tuple[list[dict[str, Any]], list[int]]:
+        store = MemoryStore()
+        code, marked = await a_match_with_stand_ins(store)
+        truth = await store.room(code)
+        assert truth is not None
+        room = Room(truth, store)
+        narration = room.narration_for(None, 0, lang)
+        room.close()
+        assert narration is not None
+        return narration, marked
+
+    narration, marked = asyncio.run(told())
+    moves = [step[0] for deal in narration for step in deal["steps"]]
+    assert [i for i, move in enumerate(moves) if move.endswith(said)] == marked, moves
+    assert all(said not in line for deal in narration for line in deal["first"])
+
+
+def test_tapete_replay_plain_says_which_moves_a_stand_in_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept, _, marked = asyncio.run(kept_and_rebuilt(MemoryStore()))
+    path = tmp_path / "match.json"
+    record.write(kept, path)
+    for lang, said in (("en", "played by a stand-in"), ("es", "jugada por un sustituto")):
+        capsys.readouterr()
+        assert main(["replay", str(path), "--plain", "--lang", lang]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        stood = [line for line in lines if line.endswith(f" ({said})")]
+        assert len(stood) == len(marked), lines
+        assert f"{FSI}דנה{PDI} bids" in "\n".join(lines) or lang != "en"
