@@ -1600,6 +1600,84 @@ def test_the_table_s_log_sets_a_right_to_left_name_apart(page: Any, server: Serv
     assert any(each["text"].startswith("דנה is away") for each in lines), lines
 
 
+# Where the words of a name (found in text nodes under an element) begin and end on the page.
+NAME_BOX = """([selector, word]) => {
+  const root = document.querySelector(selector);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    const box = range.getBoundingClientRect();
+    return [box.left, box.right];
+  }
+  return null;
+}"""
+
+
+def test_right_to_left_winners_and_scores_read_in_their_order_at_the_end_and_in_the_replay(
+    browser: Any, server: Server
+) -> None:
+    """Two Hebrew partners win a four-seat Tute: "winners: דנה, אבי" ran the two names and the
+    comma between them into one right-to-left run, אבי shown first; a replay's "scores: דנה 0"
+    put her score before her name. Each name is set apart (<bdi>): the names read in the order
+    the sentence gives them, and each score stands after its name."""
+    names = ["Ana", "דנה", "Bea", "אבי"]
+    game = tapete.load("tute(players=4)")
+    rng, state, moves = random.Random(0), game.new_state(0), []
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        moves.append((seat, game.format_action(action)))
+        state = game.apply(state, action)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners == (1, 3)  # דנה and אבי
+    made = server.create("tute", params={"players": "4"}, seats=[{"kind": "human"}] * 4, seed=0)
+    tokens = [made["token"]] + [
+        server.post(f"/api/tables/{made['code']}/join", {"name": name})["token"]
+        for name in names[1:]
+    ]
+    clients = [server.client() for _ in names]
+    for client, token in zip(clients, tokens, strict=True):
+        client.hello(made["code"], token)
+    clients[0].send({"type": "start"})
+    version = clients[0].expect("view")["version"]
+    for seat, move in moves:
+        clients[seat].send({"type": "act", "action": move, "version": version})
+        version = clients[0].view_at(version + 1)["version"]
+    assert clients[0].view is not None and clients[0].view["result"]["names"] == ["דנה", "אבי"]
+    for client in clients:
+        client.close()
+    p = _open_table(browser, server, made)
+    p.get_by_role("dialog").wait_for()
+    first, second = (p.evaluate(NAME_BOX, [".summary .winners", n]) for n in ("דנה", "אבי"))
+    assert first[1] <= second[0], (first, second)  # דנה, then אבי, left to right
+    assert p.locator(".summary .winners bdi").count() == 2
+    # The replay's scores name each seat (Tute's four play as two teams): דנה against bots.
+    alone = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        name="דנה",
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+    )
+    play_to_the_end(server, alone)
+    p.goto(f"{server.url}/replay/{alone['code']}?match=0")
+    p.wait_for_selector(".replay-scores .total")
+    order = p.evaluate(
+        """() => [...document.querySelectorAll(".replay-scores .total")].map((total) => {
+          const range = document.createRange();
+          range.selectNodeContents(total.firstChild);
+          return [range.getBoundingClientRect().right,
+            total.querySelector("strong").getBoundingClientRect().left];
+        })"""
+    )
+    assert len(order) == 4 and all(name <= score for name, score in order), order
+    p.context.close()
+    assert ERRORS == []
+
+
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     page: Any, server: Server
 ) -> None:

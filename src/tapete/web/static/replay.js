@@ -237,7 +237,7 @@ export async function renderReplay(root, code, match, token) {
     const totals = totalsAt(doc, state.deal, state.step);
     const sides = totals.length === names.length ? names : totals.map((_, i) => t("team {n}", { n: i + 1 }));
     $(".replay-scores").innerHTML = `${t("scores")}: ${totals
-      .map((v, i) => `<span class="total" data-side="${i}">${escapeHtml(sides[i])} <strong>${v}</strong></span>`)
+      .map((v, i) => `<span class="total" data-side="${i}">${personName(sides[i])} <strong>${v}</strong></span>`)
       .join(" · ")}`;
     // The deal by the game's own word (a Pocha hand, a Poch round), of those in the record:
     // while the match runs, of those dealt so far.

@@ -126,7 +126,7 @@ export function reviewChart(review, names, current) {
   const marks = points
     .filter((p) => p.d.verdict && !p.d.stand_in)
     .map((p) => {
-      const label = `${names[p.d.seat]}: ${p.d.played_label} → ${p.d.best_label} (${p.d.verdict_label})`;
+      const label = `\u2068${names[p.d.seat]}\u2069: ${p.d.played_label} → ${p.d.best_label} (${p.d.verdict_label})`;
       return `<circle class="mark ${p.d.verdict}" data-deal="${p.d.deal}" data-move="${p.d.move}" cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="4.5" fill="${VERDICT_COLORS[p.d.verdict]}" stroke="#fff"><title>${escapeHtml(label)}</title></circle>`;
     })
     .join("");

@@ -1019,7 +1019,7 @@ export class TableView {
     const seated = room && room.you !== null;
     box.innerHTML = `
       <h2 id="summary-title">${t("Match over")}</h2>
-      <div id="summary-result"><p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(escapeHtml).join(", ") })}</p>
+      <div id="summary-result"><p class="winners">${t(result.names.length > 1 ? "winners: {names}" : "{names} won", { names: result.names.map(personName).join(", ") })}</p>
       ${result.why ? `<p class="why">${escapeHtml(result.why)}</p>` : ""}</div>
       <p class="summary-actions">${seated ? `<button type="button" class="rematch primary">${t("rematch")}</button>` : ""}
         ${room && room.records > 0 ? `<a href="/api/tables/${room.code}/records/${room.records - 1}" download>${t("download the record")}</a>
