@@ -1678,6 +1678,39 @@ def test_right_to_left_winners_and_scores_read_in_their_order_at_the_end_and_in_
     assert ERRORS == []
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "played by a stand-in"), ("pt", "jogada por um substituto")],
+)
+def test_the_replay_says_which_moves_a_stand_in_played(
+    browser: Any, server: Server, lang: str, said: str
+) -> None:
+    """דנה takes a seat and never comes: a bot plays for her. The replay's moves say which
+    were the stand-in's, in the reader's language, and no move of anyone else's."""
+    made = server.create(
+        "pocha",
+        params={"schedule": "[2]"},
+        seats=[{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2,
+        grace=0.1,
+        bot_delay=0.05,
+    )
+    server.post(f"/api/tables/{made['code']}/join", {"name": "דנה"})  # and never comes
+    play_to_the_end(server, made)
+    p = _open_table(browser, server, made, lang)
+    p.goto(f"{server.url}/replay/{made['code']}?match=0")
+    p.wait_for_selector(".replay-log")
+    lines: list[str] = []
+    for _ in range(40):  # trick by trick, deal by deal (a tie may add one): every move told
+        p.click("[data-go='next-trick']")
+        shown = p.locator(".replay-log li").all_inner_texts()
+        lines += [line for line in shown if line not in lines]
+    stood = [line for line in lines if line.endswith(f"({said})")]
+    # Her bids and cards, each said to be the stand-in's; nobody else's move.
+    assert len(stood) >= 2 and all(line.startswith("דנה") for line in stood), lines
+    p.context.close()
+    assert ERRORS == []
+
+
 def test_the_lobby_in_spanish_and_portuguese_describes_games_and_options(
     page: Any, server: Server
 ) -> None:
