@@ -36,10 +36,44 @@ def stand_in_note(name: str) -> str:
     return f"{name} is away: a bot plays for them until they are back"
 
 
+def _port_range() -> range | None:
+    """``TAPETE_TEST_PORTS`` (``FIRST-LAST``): the loopback ports the tests' servers may take,
+    for a machine where each run keeps to ports of its own; unset, the system picks free ones."""
+    given = os.environ.get("TAPETE_TEST_PORTS", "")
+    if not given:
+        return None
+    first, dash, last = given.partition("-")
+    if not (dash and first.isdigit() and last.isdigit()) or not (
+        1024 <= int(first) <= int(last) < 65536
+    ):
+        raise ValueError(f"TAPETE_TEST_PORTS: {given!r} is not a range of ports like 8600-8699")
+    return range(int(first), int(last) + 1)
+
+
+_handed_out: list[int] = []  # in TAPETE_TEST_PORTS, the ports given so far, oldest first
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nothing listens on now. In ``TAPETE_TEST_PORTS`` the one given longest
+    ago (or never) comes first: a test asks for its ports before its servers listen on them."""
+    ports = _port_range()
+    if ports is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+    order = sorted(ports, key=lambda p: _handed_out.index(p) if p in _handed_out else -1)
+    for port in order:
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers bind
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        if port in _handed_out:
+            _handed_out.remove(port)
+        _handed_out.append(port)
+        return port
+    raise RuntimeError(f"TAPETE_TEST_PORTS: every port of {ports.start}-{ports.stop - 1} is taken")
 
 
 @dataclass
@@ -200,12 +234,17 @@ def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
         deadline = time.monotonic() + 10
         while True:
             try:
-                redis.Redis(port=port).ping()
+                with redis.Redis(port=port) as client:
+                    answering = client.info("server")["process_id"]
                 break
             except redis.RedisError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
+        # The port was free when picked, but another run on the machine may have taken it since:
+        # then this server could not listen, and the one answering is not the test's to stop.
+        if answering != proc.pid:
+            raise RuntimeError(f"port {port} is taken by another Redis (pid {answering})")
         yield proc
     finally:
         proc.kill()

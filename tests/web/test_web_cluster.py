@@ -10,7 +10,6 @@ import errno
 import json
 import os
 import random
-import secrets
 import signal
 import socket
 import subprocess
@@ -30,7 +29,7 @@ import redis
 from sqlalchemy import make_url, text
 from websockets.exceptions import ConnectionClosed
 
-from conftest import _pg_admin, database_url
+from conftest import REDIS, database_url, pg_admin, redis_keys
 from tapete.store import Store as Database
 from tapete.web.cluster import Cluster
 from tapete.web.ratelimit import SHARED_RETRY
@@ -45,8 +44,6 @@ from webclient import (
     stand_in_note,
 )
 
-REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
-
 
 @pytest.fixture
 def pg_url(tmp_path: Path) -> Iterator[str]:
@@ -57,17 +54,8 @@ def pg_url(tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def prefix() -> Iterator[str]:
     """Keys of this test's own in the shared Redis, removed after."""
-    name = f"tapete-test-{secrets.token_hex(4)}"
-    try:
-        redis.Redis.from_url(REDIS).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis server at {REDIS}: {exc}")
-    yield name
-    client = redis.Redis.from_url(REDIS)
-    for key in client.scan_iter(f"{name}:*"):
-        client.delete(key)
+    with redis_keys() as name:
+        yield name
 
 
 def options(prefix: str) -> list[str]:
@@ -685,7 +673,7 @@ def test_a_worker_that_cannot_start_is_started_again_later_each_time_until_it_ca
     the database is back, the next one serves."""
     port, log = free_port(), tmp_path / "server.log"
     name = make_url(pg_url).database
-    admin = _pg_admin()
+    admin = pg_admin()
     with process(port, pg_url, log, [*options(prefix), "--workers", "2"]):
         server = Server(f"http://127.0.0.1:{port}", None, None)  # type: ignore[arg-type]
         victim = int(sorted(both_workers(server))[0].split(":")[1])

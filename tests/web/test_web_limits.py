@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import secrets
 import signal
 import time
 import urllib.error
@@ -21,7 +19,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from conftest import database_url
+from conftest import REDIS, database_url, redis_keys
 from tapete.web import Limits, MemoryStore, RateLimits
 from tapete.web.app import open_store
 from tapete.web.ratelimit import SHARED_RETRY, SHARED_WAIT, RateLimiter, client_key
@@ -30,7 +28,6 @@ from tapete.web.store import Store
 from webclient import Server, free_port, own_redis, process, running
 
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
-REDIS = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379")
 
 
 @dataclass
@@ -262,21 +259,12 @@ def test_a_player_who_mistypes_a_code_a_few_times_gets_in() -> None:
 
 @pytest.fixture
 def redis_limits() -> Iterator[RateLimits]:
-    """Limits counted in the local Redis under a key prefix of this test's own, wiped after."""
-    limits = RateLimits.parse(
-        ["tables=2/minute"], storage=REDIS, prefix=f"tapete-test-{secrets.token_hex(6)}"
-    )
-    limiter = RateLimiter(limits)
-    try:
-        ok = asyncio.run(limiter.storage.check())
-    except Exception:
-        ok = False
-    if not ok:
-        if os.environ.get("CI"):
-            raise RuntimeError(f"no Redis at {REDIS}")
-        pytest.skip(f"no Redis at {REDIS}")
-    yield limits
-    asyncio.run(RateLimiter(limits).reset())
+    """Limits counted in the tests' Redis under a key prefix of this test's own, wiped after."""
+    with redis_keys() as prefix:
+        limits = RateLimits.parse(["tables=2/minute"], storage=REDIS, prefix=prefix)
+        if not asyncio.run(RateLimiter(limits).storage.check()):
+            raise RuntimeError(f"the rate limits cannot count in the Redis at {REDIS}")
+        yield limits
 
 
 def test_two_servers_count_together_in_a_shared_storage(redis_limits: RateLimits) -> None:

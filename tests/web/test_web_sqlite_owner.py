@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import make_url, text
 
-from conftest import database_url
+from conftest import database_url, pg_admin
 from tapete.store import Store as Database
 from webclient import SRC, free_port, process
 
@@ -85,10 +85,7 @@ def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
     with database_url("postgresql", tmp_path) as url:
         Database(url).engine.dispose()
         name = str(make_url(url).database)
-        admin = create_engine(
-            url.replace("postgresql://", "postgresql+psycopg://").rsplit("/", 1)[0] + "/postgres",
-            isolation_level="AUTOCOMMIT",
-        )
+        admin = pg_admin()
         with admin.connect() as c:
             c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
         admin.dispose()
