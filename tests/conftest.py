@@ -138,13 +138,13 @@ def database_url(kind: str, tmp_path: Path) -> Iterator[str]:
     admin = pg_admin()
     try:
         with admin.connect() as c:
-            _made.add("postgresql")
             c.execute(text(f'CREATE DATABASE "{name}"'))
     except Exception as exc:  # any failure to reach the server
         admin.dispose()
         if os.environ.get("CI"):
             raise
         pytest.skip(f"no PostgreSQL server at {_shown(PG)}: {exc}")
+    _made.add("postgresql")  # not before: where there is no server, the end of the run asks none
     try:
         yield _pg(name)
     finally:
