@@ -24,7 +24,6 @@ Bots explain their moves with a ``tapete.bots.Reason`` (a message and its argume
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +40,7 @@ from tapete.present import (
     deal_unit,
     game_deck,
     glyph_text,
+    isolated,
     notation_label,
     present,
     raise_call,
@@ -312,31 +312,6 @@ def public_trick(event: Event, players: int, seats: Sequence[int] | None = None)
 
 
 # --- words: an entry in a language, for a seat --------------------------------------------------
-
-
-FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
-# The bidirectional classes that can move the text around them in a left-to-right line: right-
-# to-left letters (Hebrew, Arabic), Arabic-Indic digits, and the explicit embeddings, overrides
-# and isolates. A name of other characters (Latin letters, digits, spaces, "·") cannot.
-_REORDERING = frozenset(
-    {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
-)
-
-
-def isolated(name: str) -> str:
-    """``name`` as a line of plain text says it: between FIRST STRONG ISOLATE (U+2068) and POP
-    DIRECTIONAL ISOLATE (U+2069) when it holds a character that could reorder the rest of the
-    line (a Hebrew or Arabic name pulled the words and numbers after it into its own
-    right-to-left run: "דנה bids 2" read as "2 bids דנה"), so it reads in its own direction and
-    leaves its neighbours in theirs; else as it is, so a line of other names is unchanged. The
-    browser shows the isolated part of a log line as a ``<bdi>`` element.
-
-    >>> isolated("Ana"), isolated("דנה") == "\u2068דנה\u2069"
-    ('Ana', True)
-    """
-    if any(unicodedata.bidirectional(ch) in _REORDERING for ch in name):
-        return f"{FSI}{name}{PDI}"
-    return name
 
 
 def _name(names: Sequence[str], seat: Any) -> str:

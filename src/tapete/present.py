@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -55,6 +56,7 @@ __all__ = [
     "game_title",
     "game_words",
     "glyph_text",
+    "isolated",
     "notation_label",
     "option_lines",
     "option_words",
@@ -63,6 +65,31 @@ __all__ = [
     "refused_cards",
 ]
 _GLYPHS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
+# The bidirectional classes that can move the text around them in a left-to-right line: right-
+# to-left letters (Hebrew, Arabic), Arabic-Indic digits, and the explicit embeddings, overrides
+# and isolates. A name of other characters (Latin letters, digits, spaces, "·") cannot.
+_REORDERING = frozenset(
+    {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+)
+
+
+def isolated(name: str) -> str:
+    """``name`` as a line of plain text says it: between FIRST STRONG ISOLATE (U+2068) and POP
+    DIRECTIONAL ISOLATE (U+2069) when it holds a character that could reorder the rest of the
+    line (a Hebrew or Arabic name pulled the words and numbers after it into its own
+    right-to-left run: "דנה bids 2" read as "2 bids דנה"), so it reads in its own direction and
+    leaves its neighbours in theirs; else as it is, so a line of other names is unchanged. The
+    browser shows the isolated part of a log line as a ``<bdi>`` element.
+
+    >>> isolated("Ana"), isolated("דנה") == "\u2068דנה\u2069"
+    ('Ana', True)
+    """
+    if any(unicodedata.bidirectional(ch) in _REORDERING for ch in name):
+        return f"{FSI}{name}{PDI}"
+    return name
 
 
 def card_glyph(card: str, deck: str) -> str:
@@ -440,15 +467,7 @@ def _status(view: Any, lang: str, names: list[str], verb: str = "{name} to play"
         return tr(lang, "match over")
     if view.turn == view.seat:
         return tr(lang, "your turn")
-    return tr(lang, verb, name=_isolated(names[view.turn]))
-
-
-def _isolated(name: str) -> str:
-    # Set apart as the log sets it (a Hebrew name pulled "to play" into its run); imported
-    # here, as tapete.narrate imports this module.
-    from tapete.narrate import isolated
-
-    return isolated(name)
+    return tr(lang, verb, name=isolated(names[view.turn]))
 
 
 def _cards(cards: Any) -> tuple[str, ...]:
@@ -688,7 +707,7 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
     if view.turn is not None and view.turn == view.seat:  # say what is asked, not just "your turn"
         if view.phase == truco.Phase.ANSWER and view.proposer is not None:
             asks = "{name} asks {n}: your answer"
-            status = tr(lang, asks, name=_isolated(names[view.proposer]), n=view.proposal)
+            status = tr(lang, asks, name=isolated(names[view.proposer]), n=view.proposal)
         elif view.phase == truco.Phase.ELEVEN:
             status = tr(lang, "one point from the game: play this hand for 3, or run")
     hand = view.hand
