@@ -410,3 +410,36 @@ def test_a_join_asked_again_with_its_key_gets_its_seat_back_after_a_restart_too(
     (kept,) = run(store.rooms())
     assert [s.kind for s in kept.seats] == ["human", "human", "human", "bot"]
     assert kept.seats[1].name == "Bea" and kept.seats[2].name == "Bea (2)"
+
+
+def test_a_table_created_again_with_its_key_is_the_one_made_after_a_restart_too(
+    store: Store, db_url: str
+) -> None:
+    """A new table asked for again with its creation key (its answer lost), twice at once
+    too: the table the first request made, with its code, token and seat, from the store as a
+    server restarted since reads it; nothing more is made."""
+    key = "k" * 22
+    seats = [SeatConfig("human")] + [SeatConfig("bot", level="random")] * 3
+
+    async def create(store: Store) -> tuple[str, str, int | None]:
+        rooms = Rooms(store)
+        await rooms.restore()
+        try:
+            (room, token, seat), again = await asyncio.gather(
+                *(
+                    rooms.create(
+                        "pocha(schedule=[1])", seats, name="Ana", options=Options(), key=key
+                    )
+                    for _ in range(2)
+                )
+            )
+            assert again == (room, token, seat)
+            return room.code, token, seat
+        finally:
+            rooms.close()
+
+    first = run(create(store))
+    if isinstance(store, SqlStore):  # a new process on the same database
+        store = SqlStore(Database(db_url))
+    assert run(create(store)) == first and first[2] == 0
+    assert [t.code for t in run(store.rooms())] == [first[0]]

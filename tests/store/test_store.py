@@ -95,6 +95,36 @@ def test_concurrent_writers_never_duplicate_an_action(db_url: str) -> None:
     assert len(wins) == 1 and len(store.actions(row.id)) == 1
 
 
+def test_a_player_made_with_a_key_is_made_once_however_often_and_at_once_it_is_asked(
+    db_url: str,
+) -> None:
+    """A new player asked for again with its creation key (the answer lost), by servers at
+    once too, is the one player the first request made, with the same token; from another
+    process on the same database as well."""
+    store = Store(db_url)
+    key = "k" * 22
+    made: list[tuple[object, str]] = []
+    start = threading.Barrier(4)
+
+    def make() -> None:
+        start.wait()
+        made.append(Store(db_url, migrate=False).create_player("Ana", key))
+
+    threads = [threading.Thread(target=make) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 4 and len(set(made)) == 1
+    ana, token = made[0]
+    assert Store(db_url).create_player("Lu", key) == (ana, token)  # its name stays
+    assert store.player(token) == ana
+    with store.engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM players")).scalar() == 1
+    bea, other = store.create_player("Ana", "x" * 22)
+    assert bea != ana and other != token
+
+
 def test_tables_by_status_and_updates(db_url: str) -> None:
     store = Store(db_url)
     a = store.create_table("pocha", seed=1, seats=SEATS)

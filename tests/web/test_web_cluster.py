@@ -945,6 +945,51 @@ def test_a_join_asked_again_on_another_server_with_its_key_gets_the_seat_it_took
             person.close()
 
 
+def make_at_once(
+    start: threading.Barrier, server: Server, key: str, tables: list[Any], players: list[Any]
+) -> None:
+    """A table, then a player, made with ``key`` on ``server`` once every other maker is ready."""
+    start.wait()
+    tables.append(server.create("pocha", key=key))
+    players.append(server.post("/api/players", {"name": "Bea", "key": key}))
+
+
+def test_a_table_or_player_asked_again_on_another_server_with_its_key_is_made_once(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    """A new table's or player's answer lost and the page's retry landing on another server
+    (a balancer): that server answers with what the first one made. Sent to both at once, the
+    same request still makes one table and one player, and both answers are theirs."""
+    with servers(pg_url, prefix, tmp_path, 2, ["--rate-limit", "off"]) as (one, two):
+        key = "table-key-" + "q" * 12
+        first = one.create("pocha", key=key)
+        assert two.create("pocha", key=key) == first
+        person = Client(open_socket(two.ws_url))
+        assert person.hello(first["code"], first["token"])["seat"] == 0
+        person.close()
+        me = one.post("/api/players", {"name": "Ana", "key": key})
+        assert two.post("/api/players", {"name": "Ana", "key": key}) == me
+        for attempt in range(5):
+            start = threading.Barrier(2)
+            tables: list[Any] = []
+            players: list[Any] = []
+            key = f"at-once-{attempt}-" + "q" * 12
+            threads = [
+                threading.Thread(target=make_at_once, args=(start, s, key, tables, players))
+                for s in (one, two)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            assert len(tables) == len(players) == 2, attempt
+            assert tables[0] == tables[1] and players[0] == players[1], attempt
+        database = Database(pg_url, migrate=False)
+        with database.engine.connect() as c:
+            assert c.execute(text("SELECT count(*) FROM tables")).scalar() == 6
+            assert c.execute(text("SELECT count(*) FROM players")).scalar() == 6
+
+
 def test_workers_whose_supervisor_is_killed_drain_and_stop(
     pg_url: str, prefix: str, tmp_path: Path
 ) -> None:

@@ -466,6 +466,45 @@ def test_a_friend_whose_join_answer_is_lost_gets_the_seat_it_took(
     assert p.evaluate("window.toasts") == []
 
 
+def test_a_table_whose_answer_is_lost_is_made_once_and_its_creator_sits_at_it(
+    pages: Pages, server: Server
+) -> None:
+    """The server made Ana's player and her table, and the line went before either answer
+    came: the page asked again, and a second player and a second table were made, the first
+    table's host seat waiting for nobody. Asked again with the same keys, the answers are the
+    player and the table the first requests made."""
+    p = pages.open()
+    lost: dict[str, list[str]] = {"players": [], "tables": []}
+
+    def lose_the_first_answer(kind: str) -> Any:
+        def route(route: Any) -> None:
+            if route.request.method != "POST" or lost[kind]:
+                route.continue_()
+                return
+            answer = route.fetch()  # the server makes it ...
+            lost[kind].append(answer.text())
+            route.abort("connectionreset")  # ... and the answer never reaches the page
+
+        return route
+
+    p.route("**/api/players", lose_the_first_answer("players"))
+    p.route("**/api/tables?*", lose_the_first_answer("tables"))
+    tables = len(server.app.state.rooms)
+    p.goto(server.url + "/")
+    p.fill('input[name="name"]', "Ana")
+    p.select_option('select[name="seat1"]', "human")  # a friend to wait for: no match starts
+    p.click("#create button[type=submit]")
+    p.wait_for_selector(".seat-list li:has-text('Ana (you)')")
+    made = json.loads(lost["tables"][0])
+    assert p.url.rsplit("/", 1)[-1] == made["code"]
+    assert p.evaluate(f"localStorage.getItem('tapete:token:{made['code']}')") == made["token"]
+    assert len(server.app.state.rooms) == tables + 1
+    me = json.loads(p.evaluate("localStorage.getItem('tapete:player')"))
+    assert me == json.loads(lost["players"][0])
+    assert server.app.state.rooms.get(made["code"]).truth.seats[0].player == me["id"]
+    assert p.evaluate("window.toasts") == []
+
+
 def test_a_card_held_up_by_a_stalled_line_is_played_once_when_the_line_comes_back(
     pages: Pages, server: Server, line: FlakyLine
 ) -> None:

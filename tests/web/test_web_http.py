@@ -389,6 +389,58 @@ def test_a_join_key_too_short_or_not_of_token_characters_is_refused_naming_it(
     assert server.get(f"/api/tables/{made['code']}")["open"] == 2
 
 
+def test_a_table_created_again_with_its_key_is_the_table_the_first_made(server: Server) -> None:
+    """The answer to a new table lost on the way: asked again, a second table was made and
+    the first one's token lost (its host seat waiting for nobody). With the same creation key
+    the answer is the first table's code, seat and token, whatever the retry asks, and
+    nothing more is made; another key is another table."""
+    tables = len(server.app.state.rooms)
+    key = "Tb1-_" + "c" * 17
+    first = server.create("pocha", key=key)
+    assert server.create("pocha", key=key) == first
+    assert server.create("pocha", key=key, name="Bea", public=False) == first
+    assert len(server.app.state.rooms) == tables + 1
+    other = server.create("pocha", key="t" * 22)
+    assert other["code"] != first["code"] and other["token"] != first["token"]
+    ana = server.client()
+    welcome = ana.hello(first["code"], first["token"])
+    assert welcome["seat"] == first["seat"] == 0
+    ana.close()
+
+
+def test_a_player_made_again_with_its_key_is_the_player_the_first_made(server: Server) -> None:
+    """The answer to a new player lost on the way: asked again, a second player was made and
+    the first one's token lost. With the same creation key the answer is the first player,
+    with the same token (which proves it), and nothing more is made."""
+    key = "Pl2-_" + "p" * 17
+    first = server.post("/api/players", {"name": "Lúcia", "key": key})
+    assert server.post("/api/players", {"name": "Lúcia", "key": key}) == first
+    assert server.post("/api/players", {"name": "Lu", "key": key}) == first
+    me = server.get("/api/players/me", {"Authorization": f"Bearer {first['token']}"})
+    assert me == {**first, "token": None}
+    other = server.post("/api/players", {"name": "Lúcia", "key": "q" * 22})
+    assert other["id"] != first["id"] and other["token"] != first["token"]
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 65, "x" * 20 + " ", "x" * 20 + "é", 12345])
+def test_a_creation_key_too_short_or_not_of_token_characters_is_refused_naming_it(
+    server: Server, key: object
+) -> None:
+    """A creation key is the table's or the player's secret (the token is made from it): a
+    few letters anyone could guess are refused, and nothing is made."""
+    tables = len(server.app.state.rooms)
+    for path, body in (
+        ("/api/tables", {"game": "pocha", "name": "Ana", "key": key}),
+        ("/api/players", {"name": "Bea", "key": key}),
+    ):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.post(path, body)
+        assert refused.value.code == 422, path
+        loc = json.loads(refused.value.read())["detail"][0]["loc"]
+        assert "key" in [str(part) for part in loc], path
+    assert len(server.app.state.rooms) == tables
+
+
 def test_the_lobby_says_a_person_s_own_name_as_given_whatever_it_reads_like(
     server: Server,
 ) -> None:

@@ -114,6 +114,27 @@ def test_only_tables_made_count_toward_the_limit_of_tables() -> None:
         assert len(server.app.state.rooms) == 3
 
 
+def test_a_table_or_player_asked_again_with_its_key_is_not_counted_again() -> None:
+    """The same request again, its answer lost, makes nothing: it is answered (with what the
+    first made) and neither counted nor refused at the limit that first one reached."""
+    limits = RateLimits.parse(["tables=2/minute", "players=1/minute"])
+    with running(open_store("sqlite://"), rate_limits=limits) as server:
+        table = create(server, key="t" * 22)
+        again = [create(server, key="t" * 22) for _ in range(3)]
+        assert [a.status for a in again] == [200, 200, 200], again
+        assert all(a.body == table.body for a in again)
+        assert create(server, key="u" * 22).status == 200  # the second table of two
+        assert create(server, key="u" * 22).body["code"] != table.body["code"]
+        assert_limited(create(server, key="v" * 22), "tables")
+        assert len(server.app.state.rooms) == 2
+
+        player = call(server, "/api/players", {"name": "Ana", "key": "p" * 22})
+        again = [call(server, "/api/players", {"name": "Ana", "key": "p" * 22}) for _ in range(3)]
+        assert [a.status for a in again] == [200, 200, 200], again
+        assert all(a.body == player.body for a in again)
+        assert_limited(call(server, "/api/players", {"name": "Bea", "key": "q" * 22}), "players")
+
+
 def test_the_refusal_is_translated_in_the_browser_strings() -> None:
     with running() as server:
         for lang in ("es", "pt"):

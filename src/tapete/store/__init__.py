@@ -19,6 +19,7 @@ its actions, so after a crash every table resumes at its last acknowledged actio
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import secrets
@@ -63,6 +64,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "default_url",
+    "player_token",
     "seed_hash",
 ]
 
@@ -170,6 +172,19 @@ def _now() -> datetime:
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_token(key: str) -> str:
+    """The identity token of a player made with the client's creation ``key``: the same for
+    the same key, so a player asked for again (its answer lost on the way) is found, and its
+    token given back, though the database keeps only the token's hash. As secret as the key,
+    which only that client knows.
+
+    >>> player_token("k" * 22) == player_token("k" * 22) != player_token("x" * 22)
+    True
+    """
+    digest = hashlib.sha256(f"tapete-player\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 URL_FORMS = "sqlite:///PATH or postgresql://USER@HOST:PORT/NAME"
@@ -702,17 +717,30 @@ class Store:
 
     # --- players, profiles, leaderboards -----------------------------------------------------
 
-    def create_player(self, name: str) -> tuple[Player, str]:
-        """A new player and the identity token that proves it (kept by the player only)."""
+    def create_player(self, name: str, key: str | None = None) -> tuple[Player, str]:
+        """A new player and the identity token that proves it (kept by the player only).
+
+        With the client's creation ``key`` the token is ``player_token(key)``, and a player
+        made with that key already (the same request again, its answer lost) is answered as
+        it is, with that token, nothing made or renamed; also when the two requests race (on
+        this server or another), as the token's hash is unique in the database."""
         name = name.strip()[:64] or "player"
-        token = secrets.token_urlsafe(24)
+        token = secrets.token_urlsafe(24) if key is None else player_token(key)
+        if key is not None and (made := self.player(token)) is not None:
+            return made, token
         player = Player(secrets.token_hex(8), name)
-        with self.engine.begin() as c:
-            c.execute(
-                insert(schema.players).values(
-                    id=player.id, name=name, token_hash=_token_hash(token), created_at=_now()
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    insert(schema.players).values(
+                        id=player.id, name=name, token_hash=_token_hash(token), created_at=_now()
+                    )
                 )
-            )
+        except IntegrityError:
+            # The same key's request, answered meanwhile: its player is this one's.
+            if key is None or (made := self.player(token)) is None:
+                raise
+            return made, token
         return player, token
 
     def player(self, token: str) -> Player | None:

@@ -32,6 +32,7 @@ from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import spec_text
 from tapete.narrate import seat_name
 from tapete.present import deal_unit, game_title, trick_unit
+from tapete.store import player_token
 from tapete.web.cluster import Cluster
 from tapete.web.protocol import language
 from tapete.web.ratelimit import RateLimiter
@@ -84,6 +85,26 @@ class SeatIn(BaseModel):
     )
 
 
+# A client's key for a request safe to ask again: as a token's characters
+# (``secrets.token_urlsafe``), nothing to escape anywhere.
+JOIN_KEY = r"^[A-Za-z0-9_-]+$"
+
+
+def _key_field(what: str, again: str) -> Any:
+    """The ``key`` field of a request safe to ask again: ``what`` the request is, ``again``
+    what the same request asked again gets back."""
+    return Field(
+        None,
+        min_length=16,
+        max_length=64,
+        pattern=JOIN_KEY,
+        description=f"a {what} key: 16 to 64 random characters of A-Z a-z 0-9 _ - the client"
+        f" makes up for this {what} and keeps until its answer comes. Asked again with the"
+        f" same key (the answer was lost), the {what} gets back {again}; secret as that"
+        " token is",
+    )
+
+
 class TableIn(BaseModel):
     model_config = STRICT
 
@@ -119,6 +140,9 @@ class TableIn(BaseModel):
     player: str | None = Field(
         None, max_length=128, description="the creator's player token (results and ratings)"
     )
+    key: str | None = _key_field(
+        "creation", "the table it made, with the same code, seat and token, nothing made again"
+    )
 
 
 class TableOut(BaseModel):
@@ -126,10 +150,6 @@ class TableOut(BaseModel):
     token: str = Field(description="the creator's secret: keep it to come back to the seat")
     seat: int | None
     spec: str
-
-
-# A join key's characters: as a token's (``secrets.token_urlsafe``), nothing to escape anywhere.
-JOIN_KEY = r"^[A-Za-z0-9_-]+$"
 
 
 class JoinIn(BaseModel):
@@ -141,22 +161,14 @@ class JoinIn(BaseModel):
         description="a free seat, or the first free one",
     )
     player: str | None = Field(None, max_length=128, description="your player token")
-    key: str | None = Field(
-        None,
-        min_length=16,
-        max_length=64,
-        pattern=JOIN_KEY,
-        description="a join key: 16 to 64 random characters of A-Z a-z 0-9 _ - the client"
-        " makes up for this join and keeps until its answer comes. Asked again with the same"
-        " key (the answer was lost), the join gets back the seat it took and the same token;"
-        " secret as that token is",
-    )
+    key: str | None = _key_field("join", "the seat it took and the same token")
 
 
 class PlayerIn(BaseModel):
     model_config = STRICT
 
     name: str = Field(max_length=24, description="the name shown at tables and leaderboards")
+    key: str | None = _key_field("creation", "the player it made, with the same token")
 
 
 class PlayerOut(BaseModel):
@@ -526,8 +538,15 @@ for _address in (
     responses=_refusals({**_limited("players"), **A_BODY, **NO_DATABASE}),
 )
 async def api_new_player(body: PlayerIn, request: Request) -> PlayerOut:
+    db = _db(request)
+    if body.key is not None:
+        # The same request again, its answer lost: nothing made, so nothing counted.
+        token = player_token(body.key)
+        made = await asyncio.to_thread(db.player, token)
+        if made is not None:
+            return PlayerOut(id=made.id, name=made.name, token=token)
     await _limit("players", request)
-    player, token = await asyncio.to_thread(_db(request).create_player, _clean_name(body.name))
+    player, token = await asyncio.to_thread(db.create_player, _clean_name(body.name), body.key)
     return PlayerOut(id=player.id, name=player.name, token=token)
 
 
@@ -722,6 +741,13 @@ async def api_create(
         str, Query(max_length=MAX_WORD, description="the language of a refusal: en, es, pt")
     ] = "en",
 ) -> TableOut | JSONResponse:
+    if body.key is not None:
+        # The same request again, its answer lost: the table it made, not one more, so not
+        # counted nor refused for the limit that table itself may have reached.
+        made = await _rooms(request).made(body.key)
+        if made is not None:
+            room, token, seat = made
+            return TableOut(code=room.code, token=token, seat=seat, spec=room.truth.spec)
     # Only a table made counts toward the limit: a form refused (a typo in a rule option, a
     # seat too many) costs the server nothing to keep, and its fix must not be turned away.
     await _limit("tables", request, count=False)
@@ -761,6 +787,7 @@ async def api_create(
             options=options,
             seed=body.seed,
             player=player,
+            key=body.key,
         )
     except SpecError as exc:
         return _refused_spec(exc, language(lang) or "en")

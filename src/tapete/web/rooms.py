@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import logging
 import secrets
 import time
@@ -21,7 +22,7 @@ from tapete.game import Game
 from tapete.games import load
 from tapete.record import params_json
 from tapete.web.room import WATCHERS, Room, levels, new_salt, new_seed, summary
-from tapete.web.seating import outer_refusal, token_hash
+from tapete.web.seating import outer_refusal, table_token, token_hash
 from tapete.web.store import Listed, Options, SeatConfig, Store, Truth
 from tapete.web.thinking import Thinkers
 from tapete.web.views import Connection, encode
@@ -45,6 +46,9 @@ log = logging.getLogger("tapete.web")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+# The codes a table made with a creation key may have, in turn: one is taken by another table
+# once in millions of codes, all of them never in practice.
+KEYED_CODES = 8
 EXPIRE_AFTER = 24 * 3600.0  # seconds a table may wait to be started before it is removed
 ABANDON_AFTER = 3600.0  # seconds a match nobody is at waits before its bots finish it
 
@@ -61,6 +65,24 @@ def lobby_order(truth: Truth) -> tuple[bool, int, float]:
     """Where a table comes in the lobby: waiting for players first (most free seats first),
     then being played; newest first among equals."""
     return truth.started, -sum(s.kind == "open" for s in truth.seats), -truth.created
+
+
+def keyed_codes(key: str) -> list[str]:
+    """The codes a table made with creation ``key`` may have, in the order tried: made from the
+    key, so that its creation asked again looks at them and nowhere else. A code is no secret
+    (the table's token is), and tells nothing of the key.
+
+    >>> keyed_codes("a" * 22) == keyed_codes("a" * 22) != keyed_codes("b" * 22)
+    True
+    >>> all(len(c) == CODE_LENGTH and set(c) <= set(CODE_ALPHABET) for c in keyed_codes("a" * 22))
+    True
+    """
+    codes = []
+    for attempt in range(KEYED_CODES):
+        digest = hashlib.sha256(f"tapete-code\0{attempt}\0{key}".encode()).digest()
+        # 256 is a multiple of the alphabet's 32 letters: every letter as likely.
+        codes.append("".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:CODE_LENGTH]))
+    return codes
 
 
 def check_seat_count(game: Game[Any, Any], given: int) -> None:
@@ -100,6 +122,7 @@ class Rooms:
         self.cluster = cluster
         self.abandon_after = abandon_after
         self._rooms: dict[str, Room] = {}
+        self._creating = asyncio.Lock()
 
     def _room(self, truth: Truth) -> Room:
         room = Room(truth, self.store, self.players, self.thinkers, self.cluster)
@@ -318,6 +341,32 @@ class Rooms:
             if code not in self._rooms:
                 return code
 
+    async def made(self, key: str) -> tuple[Room, str, int | None] | None:
+        """The table made with creation ``key`` (``create``), as ``create`` answered it: the
+        room, the creator's token and seat (None if the creator has left it); None if no table
+        was made with it, or it has expired since."""
+        return (await self._keyed(key))[0]
+
+    async def _keyed(self, key: str) -> tuple[tuple[Room, str, int | None] | None, str | None]:
+        """The table made with creation ``key`` (``made``), and else the code of
+        ``keyed_codes(key)`` a table made with it now takes: the first no table has (None: every
+        one taken), read in the same look, so that one made meanwhile by another server is
+        found rather than passed over as taken."""
+        token = table_token(key)
+        mine = token_hash(token)
+        free = None
+        for code in keyed_codes(key):
+            room = await self.find(code)
+            if room is None:
+                free = free or code
+                continue
+            truth = room.truth
+            seats = [i for i, s in enumerate(truth.seats) if s.token == mine]
+            # The host passes on when the creator leaves, the seat may be kept: either is theirs.
+            if seats or truth.host == mine:
+                return (room, token, seats[0] if seats else None), None
+        return None, free
+
     async def create(
         self,
         spec: str,
@@ -327,18 +376,55 @@ class Rooms:
         options: Options,
         seed: int | None = None,
         player: str | None = None,
+        key: str | None = None,
     ) -> tuple[Room, str, int | None]:
         """A new table; the creator is its host and sits in the first ``human`` seat (other
         human seats are left open for friends; ``player`` is the creator's player id, if any).
         Returns the room, the creator's token and seat.
 
+        With the client's creation ``key`` the token is ``table_token(key)`` and the code the
+        first free one of ``keyed_codes(key)``; a table made with that key already (the same
+        request again, its answer lost) is answered as it was (``made``), nothing made,
+        whatever this one asks: on this server, and from another sharing the store, whose
+        unique codes refuse the second of two racing.
+
         Raises SpecError for a bad spec or seat count.
         """
         game = load(spec)
         check_seat_count(game, len(seats))
+        if key is None:
+            token = secrets.token_urlsafe(18)
+            return await self._create(game, seats, name, options, seed, player, token)
+        async with self._creating:  # two of one key here: the second finds the first's table
+            made, free = await self._keyed(key)
+            if made is not None:
+                return made
+            try:
+                # Every code taken (never in practice): another, which a retry will not find.
+                return await self._create(
+                    game, seats, name, options, seed, player, table_token(key), free
+                )
+            except Exception:
+                # Two servers at once: the second's code is taken, by the first's table.
+                made = await self.made(key)
+                if made is None:
+                    raise
+                return made
+
+    async def _create(
+        self,
+        game: Game[Any, Any],
+        seats: Sequence[SeatConfig],
+        name: str,
+        options: Options,
+        seed: int | None,
+        player: str | None,
+        token: str,
+        code: str | None = None,
+    ) -> tuple[Room, str, int | None]:
+        """``create``'s table, with the creator's ``token``, at ``code`` (a new one if None)."""
         if seed is not None:  # said to everyone at the table: the host could know every hand
             options = dataclasses.replace(options, chosen_seed=True)
-        token = secrets.token_urlsafe(18)
         configs: list[SeatConfig] = []
         mine: int | None = None
         for i, s in enumerate(seats):
@@ -352,7 +438,7 @@ class Rooms:
             else:
                 configs.append(SeatConfig("open", "", options.standby))
         truth = Truth(
-            code=self._new_code(),
+            code=code or self._new_code(),
             spec=game.spec,
             seed=new_seed() if seed is None else seed,
             seats=configs,

@@ -36,6 +36,7 @@ __all__ = [
     "join_token",
     "outer_refusal",
     "refused_name",
+    "table_token",
     "token_hash",
 ]
 
@@ -65,6 +66,18 @@ def join_token(code: str, key: str) -> str:
     False
     """
     digest = hashlib.sha256(f"tapete-join\0{code}\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+def table_token(key: str) -> str:
+    """The host's token of a table made with the client's creation ``key``: the same for the
+    same key, so a creation asked again (its answer lost) finds the table it made and gives
+    its token back (``Rooms.create``). As secret as the key; another key's is another token.
+
+    >>> table_token("a" * 22) == table_token("a" * 22) != table_token("b" * 22)
+    True
+    """
+    digest = hashlib.sha256(f"tapete-table\0{key}".encode()).digest()
     return base64.urlsafe_b64encode(digest[:18]).decode()
 
 

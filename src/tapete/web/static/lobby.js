@@ -4,6 +4,9 @@
 import { formatNumber, gameSummary, lang, levelHelp, optionWords, ruleText, t } from "./i18n.js";
 import { PlayerRefused, ensurePlayer, playerBar } from "./players.js";
 
+// The table form sent last whose table has not come back yet, and its creation key.
+const CREATING = "tapete:creating";
+
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -62,6 +65,29 @@ export async function offline(request) {
     if (!(error instanceof TypeError)) throw error;
     return null;
   }
+}
+
+// The waits (ms) before asking again for a request safe to ask again whose answer never came.
+export const RETRIES = [500, 1500];
+
+// A key for a request safe to ask again (a join, a table, a player: docs/protocol.md): 16
+// random bytes in the token alphabet. Asked again with it, the request is the same one, and
+// gets back what the first made, where its answer was lost on the way.
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+// The answer to `request` (a fetch with a key), asked again after each of RETRIES while the
+// network gives none (`offline`); null when it never came.
+export async function askAgain(request) {
+  let response = await offline(request);
+  for (const wait of RETRIES) {
+    if (response) break;
+    await new Promise((done) => setTimeout(done, wait));
+    response = await offline(request);
+  }
+  return response;
 }
 
 export async function answerOf(response) {
@@ -278,12 +304,27 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       grace: Number(data.get("grace")) || 0,
       bot_delay: delay,
     };
+    // An answer lost on the way is asked for again with the same creation key: the server
+    // gives back the table the first request made, where a new one would be made beside it
+    // and the first one's token lost. The same form sent again (a click again, the page
+    // reloaded) keeps its key until a table comes back; another form is another table.
+    const sent = JSON.stringify(body);
+    let pending = null;
+    try {
+      pending = JSON.parse(sessionStorage.getItem(CREATING) || "null");
+    } catch {
+      pending = null;
+    }
+    if (pending?.sent !== sent) {
+      pending = { sent, key: newKey() };
+      sessionStorage.setItem(CREATING, JSON.stringify(pending));
+    }
     // The page's language: a refusal of the rules comes back in it.
-    const response = await offline(() =>
+    const response = await askAgain(() =>
       fetch(`/api/tables?lang=${lang()}`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...body, key: pending.key }),
       }),
     );
     if (!response) {
@@ -310,6 +351,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       toast(refusal(response, answer) || t("Check the options"), refusalCode(response, answer));
       return;
     }
+    sessionStorage.removeItem(CREATING);
     saveToken(answer.code, answer.token);
     navigate(`/t/${answer.code}`);
   });

@@ -3,9 +3,11 @@
 // leaderboard per game (/leaderboard/GAME).
 
 import { formatNumber, t } from "./i18n.js";
-import { answerOf, backToLobby, escapeHtml, personName } from "./lobby.js";
+import { answerOf, askAgain, backToLobby, escapeHtml, newKey, personName } from "./lobby.js";
 
 const KEY = "tapete:player";
+// The creation key of a player asked for whose answer has not come yet.
+const MAKING = "tapete:player-key";
 
 export function savedPlayer() {
   try {
@@ -42,18 +44,27 @@ export async function ensurePlayer(name) {
       else if (response.status === 404) me = null;
     }
     if (!me) {
-      const response = await fetch("/api/players", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        // A person who gave no name is named in their language on their profile and the boards.
-        body: JSON.stringify({ name: name || t("player") }),
-      });
+      // An answer lost on the way is asked for again with the same creation key, kept until
+      // the player comes back: the server gives back the player the first request made,
+      // where a new one would be made beside it.
+      const key = localStorage.getItem(MAKING) || newKey();
+      localStorage.setItem(MAKING, key);
+      const response = await askAgain(() =>
+        fetch("/api/players", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          // A person who gave no name is named in their language on their profile and the boards.
+          body: JSON.stringify({ name: name || t("player"), key }),
+        }),
+      );
+      if (!response) return me;
       if (!response.ok) {
         const answer = await answerOf(response);
         if (answer.rule === "no-database") return null;
         refused = new PlayerRefused(response, answer);
       } else {
         me = await response.json();
+        localStorage.removeItem(MAKING);
       }
     }
   } catch {

@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { answerOf, escapeHtml, isolatedNames, offline, personName, refusal, refusalCode } from "./lobby.js";
+import { answerOf, askAgain, escapeHtml, isolatedNames, newKey, offline, personName, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { PlayerRefused, ensurePlayer } from "./players.js";
 
@@ -16,18 +16,14 @@ const WARN_AT = 10;
 // A phone on its side (style.css lays the hand beside the felt there).
 const SIDEWAYS = "(max-height: 500px) and (orientation: landscape)";
 
-// The waits (ms) before asking again for a join whose answer never came.
-const JOIN_RETRIES = [500, 1500];
-
-// The join key of this browser's join at table `code` (docs/protocol.md): 16 random bytes in
-// the token alphabet, kept until the join's answer comes, so a join asked again after its
-// answer was lost (by the page, a click again, the page reloaded) is the same join.
+// The join key of this browser's join at table `code` (docs/protocol.md), kept until the
+// join's answer comes, so a join asked again after its answer was lost (by the page, a click
+// again, the page reloaded) is the same join.
 function joinKey(code) {
   const name = `tapete:join:${code}`;
   let key = localStorage.getItem(name);
   if (!key) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    key = newKey();
     localStorage.setItem(name, key);
   }
   return key;
@@ -957,20 +953,13 @@ export class TableView {
     // same join key: the server gives back the seat the first request took, and its token,
     // where a new join would be refused that seat, taken (by this very page).
     const key = joinKey(this.code);
-    const ask = () =>
-      offline(() =>
-        fetch(`/api/tables/${this.code}/join`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ name, seat, player: player?.token ?? null, key }),
-        }),
-      );
-    let response = await ask();
-    for (const wait of JOIN_RETRIES) {
-      if (response) break;
-      await new Promise((done) => setTimeout(done, wait));
-      response = await ask();
-    }
+    const response = await askAgain(() =>
+      fetch(`/api/tables/${this.code}/join`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name, seat, player: player?.token ?? null, key }),
+      }),
+    );
     if (!response) {
       this.io.toast(t("You are offline: not sent"));
       return;
