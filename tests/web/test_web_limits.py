@@ -114,13 +114,14 @@ def test_only_tables_made_count_toward_the_limit_of_tables() -> None:
         assert len(server.app.state.rooms) == 3
 
 
-def test_a_table_or_player_asked_again_with_its_key_is_not_counted_again() -> None:
+def test_a_table_player_or_join_asked_again_with_its_key_is_not_counted_again() -> None:
     """The same request again, its answer lost, makes nothing: it is answered (with what the
     first made) and neither counted nor refused at the limit that first one reached."""
-    limits = RateLimits.parse(["tables=2/minute", "players=1/minute"])
+    limits = RateLimits.parse(["tables=2/minute", "players=1/minute", "joins=1/minute"])
     with running(open_store("sqlite://"), rate_limits=limits) as server:
-        table = create(server, key="t" * 22)
-        again = [create(server, key="t" * 22) for _ in range(3)]
+        open_seats = [{"kind": "human"}] * 4  # seats for the joins below
+        table = create(server, key="t" * 22, seats=open_seats)
+        again = [create(server, key="t" * 22, seats=open_seats) for _ in range(3)]
         assert [a.status for a in again] == [200, 200, 200], again
         assert all(a.body == table.body for a in again)
         assert create(server, key="u" * 22).status == 200  # the second table of two
@@ -133,6 +134,13 @@ def test_a_table_or_player_asked_again_with_its_key_is_not_counted_again() -> No
         assert [a.status for a in again] == [200, 200, 200], again
         assert all(a.body == player.body for a in again)
         assert_limited(call(server, "/api/players", {"name": "Bea", "key": "q" * 22}), "players")
+
+        join = f"/api/tables/{table.body['code']}/join"
+        seated = call(server, join, {"name": "Bea", "key": "j" * 22})
+        again = [call(server, join, {"name": "Bea", "key": "j" * 22}) for _ in range(3)]
+        assert [a.status for a in again] == [200, 200, 200], again
+        assert all(a.body == seated.body for a in again)
+        assert_limited(call(server, join, {"name": "Cai", "key": "k" * 22}), "joins")
 
 
 def test_the_refusal_is_translated_in_the_browser_strings() -> None:

@@ -830,6 +830,12 @@ async def api_table(request: Request, code: str, lang: Lang = "en") -> dict[str,
     ),
 )
 async def api_join(code: str, body: JoinIn, request: Request) -> JoinOut:
+    if body.key is not None:
+        # The same request again, its answer lost: the seat it took, not counted nor refused
+        # for the limit, as a table or a player asked for again.
+        found = await _rooms(request).find(code)
+        if found is not None and (held := found.seating.keyed_seat(body.key)) is not None:
+            return JoinOut(code=found.code, seat=held[0], token=held[1])
     await _limit("joins", request)
     room = await _room(request, code)
     try:

@@ -291,6 +291,16 @@ class Seating:
             if not self.room.truth.started:
                 await self.room.hand_on_host()
 
+    def keyed_seat(self, key: str) -> tuple[int, str] | None:
+        """The seat a join made with ``key`` took already, and its token (the join asked again,
+        its answer lost), as this server knows the table; None if no seat holds it."""
+        token = join_token(self.room.truth.code, key)
+        digest = token_hash(token)
+        for i, s in enumerate(self.room.truth.seats):
+            if s.token == digest:
+                return i, token
+        return None
+
     async def seat_person(
         self, name: str, seat: int | None, player: str | None = None, key: str | None = None
     ) -> tuple[int, str]:
@@ -313,10 +323,9 @@ class Seating:
                 await room.resync()  # another server may have seated someone just now
             for _ in range(TRIES):
                 t = room.truth
+                if key is not None and (held := self.keyed_seat(key)) is not None:
+                    return held
                 token = secrets.token_urlsafe(18) if key is None else join_token(t.code, key)
-                held = [i for i, s in enumerate(t.seats) if s.token == token_hash(token)]
-                if key is not None and held:
-                    return held[0], token
                 open_seats = [i for i, s in enumerate(t.seats) if s.kind == "open"]
                 if not open_seats:
                     raise error("table-full", "no seat is free at this table")
