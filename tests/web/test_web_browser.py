@@ -357,6 +357,16 @@ def test_screenshot_of_each_games_table(browser: Any, server: Server, spec: str)
 
 PHONE = {"width": 360, "height": 740}  # a small phone held upright
 
+
+def measuring(body: str) -> str:
+    """A page function of ``body``, with ``box(e)``: an element's box in the viewport, as a
+    plain object (x, y, width, height) that comes back from the page."""
+    return (
+        "() => {\n  const box = (e) => {\n    const r = e.getBoundingClientRect();\n"
+        "    return {x: r.x, y: r.y, width: r.width, height: r.height};\n  };\n" + body + "\n}"
+    )
+
+
 OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
   const out = [];
@@ -1237,16 +1247,14 @@ def test_poch_s_bowls_never_cover_a_seat(browser: Any, server: Server, players: 
     # Every box measured in one go: bots keep playing, and the table is drawn again after each
     # move, so boxes read one by one could come from different drawings (or a removed element).
     boxes = p.evaluate(
-        """() => {
-            const box = (e) => {
-                const r = e.getBoundingClientRect();
-                return {x: r.x, y: r.y, width: r.width, height: r.height};
-            };
+        measuring(
+            """
             return {
                 facts: [".bowls", ".info"].map((s) => box(document.querySelector(s))),
                 seats: [...document.querySelectorAll(".felt .seat")].map(box),
             };
-        }"""
+            """
+        )
     )
     assert len(boxes["seats"]) == players
     for box in boxes["facts"]:
@@ -1287,11 +1295,8 @@ def test_many_seats_on_a_laptop_s_short_screen_never_pile_onto_each_other(
     context.close()
 
 
-TRICK_AND_SEATS = """() => {
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return {x: r.x, y: r.y, width: r.width, height: r.height};
-  };
+TRICK_AND_SEATS = measuring(
+    """
   return {
     seats: [...document.querySelectorAll(".felt .seat")].map(box),
     trick: [...document.querySelectorAll(".felt .trick .played")].map(box),
@@ -1299,7 +1304,8 @@ TRICK_AND_SEATS = """() => {
     text: parseFloat(getComputedStyle(document.body).fontSize),
     card: document.querySelector(".hand .card-btn").getBoundingClientRect().width,
   };
-}"""
+"""
+)
 
 
 @pytest.mark.parametrize("root", [16, 20])
@@ -2381,18 +2387,16 @@ def test_the_lobby_reads_the_open_tables_once_not_at_every_refresh(
     assert len(p.evaluate("window.heard")) == first
 
 
-FELT_BOXES = """() => {
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return {x: r.x, y: r.y, width: r.width, height: r.height};
-  };
+FELT_BOXES = measuring(
+    """
   return {
     seats: [...document.querySelectorAll(".felt .seat")].map(box),
     trick: [...document.querySelectorAll(".felt .trick .played")].map(box),
     facts: box(document.querySelector(".facts")),
     felt: box(document.querySelector(".felt")),
   };
-}"""
+"""
+)
 
 
 CARD_BOXES = """() => [...document.querySelectorAll(".hand .card-btn")].map((e) => {
@@ -2401,11 +2405,8 @@ CARD_BOXES = """() => [...document.querySelectorAll(".hand .card-btn")].map((e) 
 })"""
 
 
-AT_HAND = """() => {
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return {x: r.x, y: r.y, width: r.width, height: r.height};
-  };
+AT_HAND = measuring(
+    """
   // What a tap at the middle of a card's visible strip reaches: the card itself, or what covers it.
   const cards = [...document.querySelectorAll(".hand .card-btn")];
   const strips = cards.map((e, i) => {
@@ -2426,7 +2427,8 @@ AT_HAND = """() => {
     scroll: [scrollX, scrollY],
     page: document.documentElement.scrollHeight,
   };
-}"""
+"""
+)
 
 
 def _apart(boxes: dict[str, Any]) -> None:

@@ -384,11 +384,9 @@ def test_a_slow_line_is_not_taken_for_a_lost_one_and_a_short_cut_keeps_the_turn_
     assert p.locator(".log li:has-text('ran out of time')").count() == 0
 
 
-def test_after_a_long_cut_the_page_is_back_within_moments_of_the_line(
-    pages: Pages, server: Server, line: FlakyLine
-) -> None:
-    """The wait between attempts doubled up to 8 s: a line back after ten seconds in a tunnel
-    left the player looking at "reconnecting" for up to 8 s more. It stays under 3 s."""
+def cut_at_a_started_match(pages: Pages, server: Server, line: FlakyLine) -> Any:
+    """A page seated through ``line`` at a match against bots, started, then the line cut and
+    the page saying so."""
     made = against_bots(server, grace=60)
     p = pages.open()
     seated(p, line, made["code"], made["token"])
@@ -396,6 +394,15 @@ def test_after_a_long_cut_the_page_is_back_within_moments_of_the_line(
     p.wait_for_selector(".hand .card-btn")
     line.cut()
     p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    return p
+
+
+def test_after_a_long_cut_the_page_is_back_within_moments_of_the_line(
+    pages: Pages, server: Server, line: FlakyLine
+) -> None:
+    """The wait between attempts doubled up to 8 s: a line back after ten seconds in a tunnel
+    left the player looking at "reconnecting" for up to 8 s more. It stays under 3 s."""
+    p = cut_at_a_started_match(pages, server, line)
     p.wait_for_timeout(10_000)
     line.back()
     back = time.monotonic()
@@ -413,13 +420,7 @@ def test_back_online_or_shown_again_the_page_reconnects_at_once(
 ) -> None:
     """The browser back online, or the tab shown again (a phone unlocked), tries the server at
     that moment rather than at the end of its wait between attempts."""
-    made = against_bots(server, grace=60)
-    p = pages.open()
-    seated(p, line, made["code"], made["token"])
-    p.click(".waiting .start")
-    p.wait_for_selector(".hand .card-btn")
-    line.cut()
-    p.wait_for_selector(f".banner:has-text('{LOST['en']}')")
+    p = cut_at_a_started_match(pages, server, line)
     p.wait_for_timeout(1_000)
     line.back()
     # An attempt is made in the event's own handler: none of the page's timers can run
