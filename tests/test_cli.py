@@ -1394,6 +1394,9 @@ def test_a_long_command_s_workers_ignore_interrupts_from_their_start(tmp_path: P
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            # A shell starts a background job's commands deaf to ^C, and they rightly stay so:
+            # the command starts here as from a terminal, whatever started this test.
+            preexec_fn=_hearing_interrupts,
         )
         try:
             workers = _descendants(child.pid, at_least=2)
@@ -1402,6 +1405,10 @@ def test_a_long_command_s_workers_ignore_interrupts_from_their_start(tmp_path: P
         finally:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
+
+
+def _hearing_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _descendants(pid: int, at_least: int) -> list[int]:
