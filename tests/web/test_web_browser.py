@@ -2525,7 +2525,7 @@ def test_eight_seats_on_a_phone_never_touch(browser: Any, server: Server) -> Non
 
 
 WORD_LINES = """() => [...document.querySelectorAll(".scores thead th[scope=col]")].map((th) => {
-  const text = th.firstChild, lines = [];
+  const text = th.querySelector("bdi").firstChild, lines = [];
   for (const m of text.data.matchAll(/\\S+/g)) {
     const r = document.createRange();
     r.setStart(text, m.index);

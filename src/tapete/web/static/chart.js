@@ -1,6 +1,6 @@
 // The score chart: each seat's (or team's) running total after every deal, as an SVG line chart.
 
-import { escapeHtml, personName } from "./lobby.js";
+import { escapeHtml, isolated, personName } from "./lobby.js";
 
 const COLORS = ["#d1495b", "#2e86ab", "#edae49", "#66a182", "#8d6cab", "#e07a5f", "#3d405b", "#81b29a"];
 // Colour is not the only thing that tells the series apart (not everyone sees it): each also
@@ -73,9 +73,8 @@ export function scoreChart(names, history, title) {
     .join("");
   // The legend is HTML under the chart: every name whole, wrapping as the panel needs.
   const legend = names.map((n, i) => `<li>${legendSample(i)}${personName(n)}</li>`).join("");
-  // Each name between U+2068 and U+2069, as the log's plain lines set a name apart: said in an
-  // attribute, where no <bdi> goes, a Hebrew name would pull its score before it.
-  const summary = names.map((n, i) => `\u2068${n}\u2069: ${totals[i].at(-1)}`).join(", ");
+  // Said in an attribute, where no <bdi> goes: a Hebrew name unisolated pulled its score before it.
+  const summary = names.map((n, i) => `${isolated(n)}: ${totals[i].at(-1)}`).join(", ");
   return `<figure class="chart-box"><svg class="score-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeHtml(title)}: ${escapeHtml(summary)}">
     <line x1="${pad}" y1="${y(0)}" x2="${w - pad}" y2="${y(0)}" stroke="#999" stroke-dasharray="3 3"/>
     <text x="2" y="${y(hi) + 4}" font-size="10" fill="currentColor">${hi}</text>

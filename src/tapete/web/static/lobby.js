@@ -25,6 +25,21 @@ export function personName(name) {
   return `<bdi>${escapeHtml(name)}</bdi>`;
 }
 
+// The characters that can move the text around them in a left-to-right line, as
+// tapete.present.isolated counts them: right-to-left scripts' letters (Hebrew, Arabic, Syriac,
+// Thaana, N'Ko and the rest), Arabic-Indic digits, and the explicit embeddings, overrides and
+// isolates (JavaScript's patterns know no bidirectional classes: these are their blocks).
+const REORDERING = /[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
+// A person's name in plain text, where no <bdi> goes (an aria-label, a tooltip, an option): set
+// apart between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE when it could
+// reorder the text around it ("سارة: 5" showed her score before her name, "سارة!" its "!" at
+// the wrong end), as the server writes names into its lines; any other name as it is, so what a
+// screen reader says of it is unchanged.
+export function isolated(name) {
+  return REORDERING.test(name) ? `\u2068${name}\u2069` : name;
+}
+
 // The way back from a page that found nothing to show (an unknown table or player).
 export function backToLobby() {
   return `<p class="back"><a data-link href="/">${t("Back to the lobby")}</a></p>`;

@@ -4,7 +4,7 @@
 
 import { lang, setDeck, t } from "./i18n.js";
 import { cardChips, cardSVG, spokenLine } from "./cards.js";
-import { escapeHtml, isolatedNames, personName } from "./lobby.js";
+import { escapeHtml, isolated, isolatedNames, personName } from "./lobby.js";
 import { fairBox, wireFair } from "./fair.js";
 import { cardOf, decisionAt, decisionIndex, reviewChart, reviewControls, reviewNote, reviewSummary } from "./review.js";
 
@@ -145,7 +145,7 @@ export async function renderReplay(root, code, match, token) {
         <button type="button" data-go="next-deal">${steps[1]} ▶|</button>
         <label>${t("show")} <select class="viewer">
           <option value="all"${complete ? "" : " disabled"}>${t("all hands")}</option>
-          ${names.map((n, i) => `<option value="${i}">${escapeHtml(n)}</option>`).join("")}
+          ${names.map((n, i) => `<option value="${i}">${escapeHtml(isolated(n))}</option>`).join("")}
         </select></label>
       </div>
       <p class="where"></p>

@@ -5,7 +5,7 @@
 // The server keeps a review once it is made: a second request, by anyone, is answered at once.
 
 import { formatNumber, lang, t } from "./i18n.js";
-import { escapeHtml, personName, refusal } from "./lobby.js";
+import { escapeHtml, isolated, personName, refusal } from "./lobby.js";
 import { legendSample, marker, seriesStyle } from "./chart.js";
 
 const VERDICT_COLORS = { inaccuracy: "#e3b505", mistake: "#e07a22", blunder: "#c0262d" };
@@ -126,7 +126,7 @@ export function reviewChart(review, names, current) {
   const marks = points
     .filter((p) => p.d.verdict && !p.d.stand_in)
     .map((p) => {
-      const label = `\u2068${names[p.d.seat]}\u2069: ${p.d.played_label} → ${p.d.best_label} (${p.d.verdict_label})`;
+      const label = `${isolated(names[p.d.seat])}: ${p.d.played_label} → ${p.d.best_label} (${p.d.verdict_label})`;
       return `<circle class="mark ${p.d.verdict}" data-deal="${p.d.deal}" data-move="${p.d.move}" cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="4.5" fill="${VERDICT_COLORS[p.d.verdict]}" stroke="#fff"><title>${escapeHtml(label)}</title></circle>`;
     })
     .join("");

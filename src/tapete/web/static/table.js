@@ -5,7 +5,7 @@
 import { cardGlyph, cardName, levelHelp, setDeck, t } from "./i18n.js";
 import { CARD_RE, cardChips, cardSVG, spokenLine } from "./cards.js";
 import { scoreChart } from "./chart.js";
-import { answerOf, askAgain, escapeHtml, isolatedNames, newKey, offline, personName, refusal, refusalCode } from "./lobby.js";
+import { answerOf, askAgain, escapeHtml, isolated, isolatedNames, newKey, offline, personName, refusal, refusalCode } from "./lobby.js";
 import { fairBox, rememberHash, wireFair } from "./fair.js";
 import { PlayerRefused, ensurePlayer } from "./players.js";
 
@@ -517,7 +517,7 @@ export class TableView {
         }</div>`;
         const team = s.team === null ? "" : ` team${s.team}`;
         return `<div class="seat${s.turn ? " turn" : ""}${s.seat === this.seat ? " me" : ""}${team}" role="group"
-            style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(s.name)}${s.turn ? ", " + t("to act") : ""}">
+            style="left:${x}%;top:${y}%" data-seat="${s.seat}" aria-label="${escapeHtml(isolated(s.name))}${s.turn ? ", " + t("to act") : ""}">
           <div class="name"><span class="who">${personName(s.name)}</span> ${flags.join("")}</div>
           <div class="lines">${s.lines.map((l) => `<span>${escapeHtml(l)}</span>`).join("")}</div>
           ${backs}
@@ -614,7 +614,7 @@ export class TableView {
         if (!who) return `<div class="played" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card)}</div>`;
         // A card played face down (Truco's encoberta) is one no one may see.
         const card = p.card ? cardName(p.card) : t("a card you cannot see");
-        return `<div class="played" role="img" aria-label="${escapeHtml(`${who}: ${card}`)}" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card, 'aria-hidden="true"')}</div>`;
+        return `<div class="played" role="img" aria-label="${escapeHtml(`${isolated(who)}: ${card}`)}" style="left:${x}%;top:${y}%;z-index:${i + 10}">${cardSVG(p.card, 'aria-hidden="true"')}</div>`;
       })
       .join("");
   }
@@ -675,7 +675,7 @@ export class TableView {
     if (!bowls) return;
     const cells = bowls.map(
       ([name, chips, taker]) =>
-        `<td${taker ? ` title="${escapeHtml(taker)}"` : ""}><span class="bowl-name">${escapeHtml(name)}</span> <strong>${chips}</strong>${taker ? ` <span class="taker">${personName(taker)}</span>` : ""}</td>`,
+        `<td${taker ? ` title="${escapeHtml(isolated(taker))}"` : ""}><span class="bowl-name">${escapeHtml(name)}</span> <strong>${chips}</strong>${taker ? ` <span class="taker">${personName(taker)}</span>` : ""}</td>`,
     );
     const rows = [];
     for (let i = 0; i < cells.length; i += 3) rows.push(`<tr>${cells.slice(i, i + 3).join("")}</tr>`);
@@ -779,7 +779,7 @@ export class TableView {
   drawScores(table) {
     const names = table.score_names;
     // A column head is the name without the bot level ("bot 2"); the whole name is its title.
-    const head = `<tr><th>#</th>${names.map((n) => `<th scope="col" title="${escapeHtml(n)}">${escapeHtml(n.split(" · ")[0])}</th>`).join("")}</tr>`;
+    const head = `<tr><th>#</th>${names.map((n) => `<th scope="col" title="${escapeHtml(isolated(n))}">${personName(n.split(" · ")[0])}</th>`).join("")}</tr>`;
     const rows = table.history
       .map((row, i) => `<tr><th scope="row">${i + 1}</th>${row.map((v) => `<td>${v > 0 ? "+" : ""}${v}</td>`).join("")}</tr>`)
       .join("");
