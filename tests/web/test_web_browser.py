@@ -786,7 +786,7 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
     p.select_option("#lang", "pt")
     p.wait_for_function(comma)
     p.select_option("#lang", "es")
-    p.wait_for_selector(".leaderboard a[href='/players/bot%3Arandom']:text-is('bot (al azar)')")
+    p.wait_for_selector(".leaderboard a[href='/players/bot%3Arandom'] bdi:text-is('bot (al azar)')")
     p.wait_for_function(comma)
     bot.click()
     assert p.locator(".profile-page .who").inner_text() == "bot (al azar)"
@@ -1682,6 +1682,86 @@ def test_right_to_left_winners_and_scores_read_in_their_order_at_the_end_and_in_
     assert len(order) == 4 and all(name <= score for name, score in order), order
     p.context.close()
     assert ERRORS == []
+
+
+# An Arabic name that ends in a digit: unisolated, the digit and what follows the name (a short
+# id, ", to act", a score) joined the name's right-to-left run.
+ARABIC = "محمد 2"
+FSI, PDI = "\u2068", "\u2069"
+
+
+def test_an_arabic_name_ending_in_a_digit_keeps_its_place_on_the_board_profile_and_review(
+    page: Any, server: Server
+) -> None:
+    """Two players named "محمد 2" on Pocha's leaderboard: the first's short id #80c2cb read
+    "80# محمد 2c2cb", half of it before her name. Each name is set apart, a <bdi> in the page
+    and between U+2068 and U+2069 where only plain text goes (a seat's label, the replay's
+    list of hands to show): rank, name, short id and rating read left to right, as "Profile:"
+    and her name on her profile, her name and her numbers in the review of her match."""
+    ids, tables = [], []
+    for _ in range(2):
+        me = server.post("/api/players", {"name": ARABIC})
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+        made = server.create(
+            "pocha", params={"schedule": "[1]"}, name=ARABIC, seats=seats, player=me["token"]
+        )
+        play_to_the_end(server, made)
+        ids.append(me["id"])
+        tables.append(made)
+    p = page
+    p.goto(server.url + "/leaderboard/pocha")
+    p.wait_for_selector(".leaderboard tbody tr")
+    for player in ids:
+        row = f".leaderboard tr:has(a[href='/players/{player}'])"
+        rank, name, hash_, short, rating = (
+            p.evaluate(NAME_BOX, [f"{row} td:{cell}", word])
+            for cell, word in (
+                ("first-child", p.locator(f"{row} td").first.inner_text()),
+                ("nth-child(2)", ARABIC),
+                ("nth-child(2)", "#"),
+                ("nth-child(2)", player[:6]),
+                ("nth-child(3)", p.locator(f"{row} td.rating").inner_text()),
+            )
+        )
+        assert rank[1] <= name[0] and name[1] <= hash_[0] <= short[0], (name, hash_, short)
+        assert short[1] <= rating[0]
+        assert p.locator(f"{row} a bdi").inner_text() == ARABIC
+    shot(p, "leaderboard-right-to-left")
+
+    p.goto(f"{server.url}/players/{ids[0]}")
+    p.wait_for_selector(".profile-page .ratings")
+    assert p.locator(".profile-page h1 .who bdi").inner_text() == ARABIC
+    said, name = (p.evaluate(NAME_BOX, [".profile-page h1", w]) for w in ("Profile:", ARABIC))
+    assert said[1] <= name[0], (said, name)
+
+    # At her table: her seat as a screen reader names it, her score column's head.
+    code = tables[0]["code"]
+    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{tables[0]['token']}')")
+    p.goto(f"{server.url}/t/{code}")
+    p.wait_for_selector(".summary:not([hidden])")
+    assert p.locator(".felt .seat[data-seat='0']").get_attribute("aria-label") == FSI + ARABIC + PDI
+    head = p.locator(".scores thead th[scope=col]").first
+    assert head.get_attribute("title") == FSI + ARABIC + PDI
+    assert head.locator("bdi").inner_text() == ARABIC
+
+    p.goto(f"{server.url}/replay/{code}?match=0&review=1")
+    p.wait_for_selector(".review-chart svg", timeout=60_000)
+    assert p.locator(".replay-seat[data-seat='0'] .name bdi").inner_text() == ARABIC
+    assert p.locator(".viewer option[value='0']").inner_text() == FSI + ARABIC + PDI
+    her = ".review-players tr[data-seat='0']"
+    assert p.locator(f"{her} th bdi").inner_text() == ARABIC
+    accuracy = p.locator(f"{her} td").first.inner_text()
+    name, score = (p.evaluate(NAME_BOX, [her, w]) for w in (ARABIC, accuracy))
+    assert name[1] <= score[0], (name, score)
+    # Beside her first decision: her name, then what she played.
+    for _ in range(4):  # her bid is among the first four moves of the hand
+        p.click("[data-go='forward']")
+        if p.locator(".review-note bdi").filter(has_text=ARABIC).count():
+            break
+    note = p.locator(".review-note").inner_text()
+    assert note.startswith(f"{ARABIC}: bid "), note
+    name, played = (p.evaluate(NAME_BOX, [".review-note", w]) for w in (ARABIC, "bid "))
+    assert name[1] <= played[0], (name, played)
 
 
 @pytest.mark.parametrize(

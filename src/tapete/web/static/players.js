@@ -89,7 +89,7 @@ function who(row, twins = new Set()) {
   const id = row.participant;
   const name = shownName(id, row.name);
   const suffix = twins.has(lookalike(name)) ? ` <span class="short-id">#${escapeHtml(id.replace(/^bot:/, "").slice(0, 6))}</span>` : "";
-  return `<a data-link href="/players/${encodeURIComponent(id)}">${escapeHtml(name)}${suffix}</a>`;
+  return `<a data-link href="/players/${encodeURIComponent(id)}">${personName(name)}${suffix}</a>`;
 }
 
 // A bot is known to the server as bot:LEVEL; people read it as the lobby's seats name it, in
