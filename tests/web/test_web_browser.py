@@ -1764,6 +1764,20 @@ def test_an_arabic_name_ending_in_a_digit_keeps_its_place_on_the_board_profile_a
     assert name[1] <= played[0], (name, played)
 
 
+def test_a_name_typed_in_arabic_is_laid_out_right_to_left_as_it_is_typed(
+    page: Any, server: Server
+) -> None:
+    """The lobby's name field and a visitor's join field take their direction from what is
+    typed in them: an Arabic name runs from the right, a Latin one from the left."""
+    made = server.create("pocha", seats=[{"kind": "human"}, {"kind": "human"}] * 2)
+    p = page
+    for where, field in (("/", "input[name=name]"), (f"/t/{made['code']}", ".join-name")):
+        p.goto(server.url + where)
+        for name, direction in ((ARABIC, "rtl"), ("Ana 2", "ltr")):
+            p.fill(field, name)
+            assert p.locator(field).evaluate(f"e => e.matches(':dir({direction})')"), (where, name)
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [("en", "played by a stand-in"), ("pt", "jogada por um substituto")],

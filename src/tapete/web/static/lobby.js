@@ -127,7 +127,7 @@ export async function renderLobby(root, { navigate, saveToken, toast }) {
       <h1>${t("New table")}</h1>
       <form id="create">
         <label class="row">${t("Your name")}
-          <input name="name" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required
+          <input name="name" dir="auto" maxlength="24" autocomplete="nickname" value="${escapeHtml(name)}" required
             pattern=".*\\S.*" title="${t("A name, not only spaces")}"></label>
         <label class="row">${t("Game")}
           <select name="game">${games

@@ -872,7 +872,7 @@ export class TableView {
       <h2 tabindex="-1">${t("Waiting room")}</h2>
       <p>${t("Share this link or the code {code} with your friends:", { code: `<strong>${room.code}</strong>` })}
         <input readonly value="${link}" aria-label="${t("link")}"></p>
-      ${room.you === null && !host ? `<p><label>${t("Your name")} <input class="join-name" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label></p>` : ""}
+      ${room.you === null && !host ? `<p><label>${t("Your name")} <input class="join-name" dir="auto" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label></p>` : ""}
       <ol class="seat-list">${rows}</ol>
       ${host ? `<p class="host-tools"><label>${t("fill the empty seats with")} <select class="fill-level">${levelOptions(room.options.standby)}</select></label>
           <button type="button" class="fill">${t("fill")}</button>
