@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
@@ -115,6 +116,17 @@ def screen_lines(app: Any) -> list[str]:
     """What the terminal shows, line by line (the screen as composed, every layer)."""
     strips = app.screen._compositor.render_strips()
     return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def cells(line: str, start: int, end: int) -> str:
+    """The part of a screen line from column ``start`` to ``end``, counted in the terminal's
+    cells: a wide character (Chinese, Japanese, Korean) takes two, a direction mark none."""
+    out, column = [], 0
+    for char in line:
+        if start <= column < end:
+            out.append(char)
+        column += cell_len(char)
+    return "".join(out)
 
 
 def fully_visible(app: Any, text: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -18,7 +18,7 @@ from textual.widgets import Button, RichLog, Static
 
 from tapete.i18n import tr
 from tapete.narrate import isolated
-from tapete.present import OnTable, Table, card_glyph
+from tapete.present import OnTable, SeatBox, Table, card_glyph
 from tapete.tui.session import ButtonKey, Scene
 
 __all__ = [
@@ -117,12 +117,16 @@ class SeatsRow(Horizontal):
         # Before the first layout the row has no width yet: it spans the screen.
         width = self.size.width or self.app.size.width
         per = width // max(1, len(table.seats))  # each box's columns, its border's among them
-        room = max(8, per - 6)
-        # A border's title shows in the box's columns but its corners and a blank each side:
-        # seven seats and more at 80 columns leave it four or five ("Car…"). There, every
-        # box has its name on its first line instead of its top border, in all but the
-        # border's columns ("Carmen"), and no padding; the box keeps its height.
-        named = any(cell_len(b.name.split(" · ")[0]) > per - 6 for b in table.seats)
+        # A border's title shows in the box's columns but its corners and a blank and a line
+        # each side: seven seats and more at 80 columns leave it four or five ("Car…", "dea…").
+        room = per - 6
+        # Where a name or the dealer's mark would be cut on a border, every box has them in
+        # its text instead, on its first and last lines ("Carmen", "dealer 1"), in all but the
+        # border's columns and with no padding; the box keeps its height, giving up its top
+        # and bottom borders. The same for every deal: the dealer's mark moves round the table.
+        named = cell_len(tr(lang, "dealer")) > room or any(
+            cell_len(b.name.split(" · ")[0]) > room for b in table.seats
+        )
         # The row grows by a line where a seat's cards are in sight (Pocha's ronda_india, Poch's
         # showdown): under its facts, they would be cut off by a box of the usual height.
         # Six seats at 80 columns leave a box nine columns inside: a shown hand takes two lines.
@@ -136,7 +140,9 @@ class SeatsRow(Horizontal):
             (len(b.lines) + _card_rows(b.shown, table.deck, inside) for b in table.seats),
             default=0,
         )
-        self.styles.height = max(SEAT_ROWS, inner + 2)
+        # Two rows for the borders, or for the name and the foot (cards, dealer) in the text.
+        rows = max(SEAT_ROWS, inner + 2)
+        self.styles.height = rows
         for box in table.seats:
             body = Text("\n".join(_fit(line, inside) for line in box.lines))
             if box.shown:
@@ -144,33 +150,24 @@ class SeatsRow(Horizontal):
                 for card in box.shown:
                     body.append_text(card_text(card, table.deck))
                     body.append(" ")
-            if named:
-                # The name whole where it fits, with its bot level where that fits too; the
-                # seat to act shown reversed, its border heavy as any seat's to act.
-                name = box.name if cell_len(box.name) <= inside else box.name.split(" · ")[0]
-                name = name if cell_len(name) <= inside else set_cell_size(name, inside - 1) + "…"
-                style = "bold reverse" if box.turn else "bold"
-                body = Text.assemble((seat_label(name), style), "\n", body)
-            seat = Static(body, classes="seat" + (" -turn" if box.turn else ""))
-            seat.styles.height = self.styles.height
+            seat = Static(classes="seat" + (" -turn" if box.turn else ""))
+            seat.styles.height = rows
             if crowded:
                 seat.styles.padding = (0, 0)
             if named:
                 seat.styles.border_top = ("none", "transparent")
+                seat.styles.border_bottom = ("none", "transparent")
+                foot = _foot(box, lang, inside)
+                # The foot on the box's last line, level with its neighbours'.
+                gap = rows - 2 - len(box.lines) - _card_rows(box.shown, table.deck, inside)
+                body = Text.assemble(_name_line(box, inside), "\n", body, "\n" * (gap + 1), foot)
             else:
                 # The title is the name and bot level; where too narrow, the name alone.
-                title = box.name if len(box.name) <= room else box.name.split(" · ")[0]
+                title = box.name if cell_len(box.name) <= room else box.name.split(" · ")[0]
                 seat.border_title = seat_label(title)
+                seat.border_subtitle = _foot(box, lang, room).plain
+            seat.update(body)
             seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
-            cards = tr(lang, "1 card") if box.cards == 1 else tr(lang, "{n} cards", n=box.cards)
-            if len(cards) > per - 6:
-                cards = str(box.cards)  # the number whole, rather than "1 ca…" (seven seats)
-            if box.dealer:
-                # The longest form that fits the box: with "cards", with the number, the word.
-                dealer = tr(lang, "dealer")
-                forms = (f"{dealer} · {cards}", f"{dealer} · {box.cards}", dealer)
-                cards = next((f for f in forms if len(f) <= room), dealer)
-            seat.border_subtitle = cards
             yield seat
 
     def on_resize(self) -> None:
@@ -179,6 +176,30 @@ class SeatsRow(Horizontal):
         if getattr(self, "_drawn_width", None) != self.size.width:
             self._drawn_width = self.size.width
             self.refresh(recompose=True)
+
+
+def _name_line(box: SeatBox, width: int) -> Text:
+    """A seat's name for the first line of its box: with its bot level where that fits, else
+    the name whole where it fits, else cut short (``shortened``); the seat to act reversed."""
+    name = box.name if cell_len(box.name) <= width else box.name.split(" · ")[0]
+    label = seat_label(name) if cell_len(name) <= width else shortened(name, width)
+    return Text(label, style="bold reverse" if box.turn else "bold")
+
+
+def _foot(box: SeatBox, lang: str, width: int) -> Text:
+    """What a seat's box says under its facts, in ``width`` columns: its cards ("5 cards", or
+    the number alone where that does not fit: never "1 ca…"), and the dealer's mark, in the
+    longest form that fits: with "cards", with the number, the word (cut short at the last)."""
+    n = box.cards
+    cards = tr(lang, "1 card") if n == 1 else tr(lang, "{n} cards", n=n)
+    if cell_len(cards) > width:
+        cards = str(n)
+    if not box.dealer:
+        return Text(cards, style="dim")
+    dealer = tr(lang, "dealer")
+    forms = (f"{dealer} · {cards}", f"{dealer} · {n}", f"{dealer} {n}", dealer)
+    mark = next((f for f in forms if cell_len(f) <= width), shortened(dealer, width))
+    return Text(mark, style="bold")
 
 
 def _fit(line: str, width: int) -> str:
@@ -214,7 +235,8 @@ class TrickArea(Static):
         if scene is None:
             return
         table = scene.table
-        names = {b.seat: b.name.split(" · ")[0] for b in table.seats}
+        # A long name cut short (``shortened``): eight plays still share the box's lines.
+        names = {b.seat: shortened(b.name.split(" · ")[0], PLAY_NAME) for b in table.seats}
         width = self.content_size.width or max(20, self.app.size.width // 4)
 
         def plays(cards: Iterable[OnTable], gap: str) -> list[Text]:
@@ -237,6 +259,9 @@ class TrickArea(Static):
         if getattr(self, "_drawn_width", None) != self.content_size.width:
             self._drawn_width = self.content_size.width
             self.watch_scene(self.scene)
+
+
+PLAY_NAME = 12  # the most columns a name takes before its card on the table
 
 
 def _room(box: Widget) -> int:
@@ -716,16 +741,18 @@ class ScoreBoard(VerticalScroll):
         # Every name whole where they fit together (a short "you" leaves room for a "Carmen"),
         # else each cut to an even share.
         whole = [name.split(" · ")[0] for name in table.score_names]
-        if sum(max(4, len(name)) + 1 for name in whole) + 5 <= width:
-            room = max(len(name) for name in whole)
+        if sum(max(4, cell_len(name)) + 1 for name in whole) + 5 <= width:
+            room = max(cell_len(name) for name in whole)
         for name in table.score_names:
             # Set apart: two Hebrew names side by side read as one run, their columns swapped.
             grid.add_column(isolated(short_name(name, room)), justify="right", no_wrap=True)
         # The names and the totals always show: where the rows do not all fit, the latest do.
-        rows = max(1, self.scrollable_content_region.height - 2)
+        # Two rows inside (80x24): the names over the totals, no deal's row between them.
+        height = self.scrollable_content_region.height
         shown = list(enumerate(table.history, 1))
-        if self.scrollable_content_region.height > 0:
-            shown = shown[-rows:] if len(shown) > rows else shown
+        if height > 0:
+            rows = max(0, height - 2)
+            shown = shown[len(shown) - rows :] if len(shown) > rows else shown
         for number, row in shown:
             grid.add_row(str(number), *(f"{v:+d}" for v in row))
         grid.add_row(Text("Σ", style="bold"), *(Text(str(v), style="bold") for v in table.scores))
@@ -747,32 +774,66 @@ def seat_label(title: str) -> str:
 
 def board_width(names: Sequence[str], screen: int) -> int:
     """The scores' width: every name whole (a score takes four cells at least) where the screen
-    has room for it, up to 45% of the screen, and never under 34 cells.
+    has room for it, up to 45% of the screen; never under 34 cells, nor under five a seat (a
+    score of four cells and its blank: eight seats at 80 columns, the first four letters of
+    each name over its column, not "B…" and a seat left out).
 
     >>> board_width(["you", "Bruno", "Carmen", "Diego", "Elena"], 100)
     40
     >>> board_width(["you", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo"], 100)
     45
     """
-    longest = max((len(n.split(" · ")[0]) for n in names), default=0)
+    longest = max((cell_len(n.split(" · ")[0]) for n in names), default=0)
     wanted = 5 + len(names) * (max(4, longest) + 1)  # as many columns, each as wide
-    return max(34, min(wanted, screen * 45 // 100))
+    return max(34, 5 + len(names) * 5, min(wanted, screen * 45 // 100))
 
 
 def short_name(name: str, room: int) -> str:
     """A name that fits ``room`` columns whole: without its bot level, then shortened but keeping
-    what tells seats apart (``random 3`` -> ``ran 3``, ``Carmen`` -> ``Carm``).
+    what tells seats apart (``random 3`` -> ``ran 3``, ``Carmen`` -> ``Carm``); a wide character
+    (Chinese, Japanese, Korean: two columns) is kept whole or left out, never cut in half.
 
     >>> short_name("bot 2 · medium", 8), short_name("random 3", 5), short_name("Carmen", 4)
     ('bot 2', 'ran 3', 'Carm')
+    >>> short_name("山田太郎", 5)
+    '山田'
     """
     name = name.split(" · ")[0]
-    if len(name) <= room:
+    if cell_len(name) <= room:
         return name
     words = name.split()
     if len(words) > 1 and words[-1].isdecimal() and len(words[-1]) + 2 <= room:
-        return f"{words[0][: room - len(words[-1]) - 1]} {words[-1]}"
-    return name[: max(1, room)]
+        return f"{first_cells(words[0], room - len(words[-1]) - 1)} {words[-1]}"
+    return first_cells(name, max(1, room)) or name[:1]
+
+
+def shortened(name: str, width: int) -> str:
+    """``name`` in ``width`` columns: whole where it fits, else its first letters and "…"; set
+    apart (``seat_label``, ``isolated``) with the "…" after it, so that a right-to-left name
+    keeps its own direction and the mark of its cut at the end of the box's line.
+
+    >>> shortened("Bartholomew", 8), shortened("山田太郎山田", 8), shortened("Ana", 8)
+    ('Barthol…', '山田太…', 'Ana')
+    """
+    if cell_len(name) <= width:
+        return seat_label(name)
+    return isolated(first_cells(name, width - 1)) + "…"
+
+
+def first_cells(text: str, cells: int) -> str:
+    """The start of ``text`` that takes ``cells`` columns at most, without a trailing blank: a
+    wide character that would not fit whole is left out.
+
+    >>> first_cells("山田太郎", 5), first_cells("Ana Luz", 4)
+    ('山田', 'Ana')
+    """
+    used, end = 0, 0
+    for end, char in enumerate(text, 1):
+        used += cell_len(char)
+        if used > cells:
+            end -= 1
+            break
+    return text[:end].rstrip()
 
 
 class OpenHands(Static):
@@ -798,20 +859,31 @@ class OpenHands(Static):
         self.border_title = (
             f" {tr(scene.lang, 'hands')} "  # on a rule, not a box: spaced as a box does
         )
-        width = max((len(name) for name, _ in scene.hands), default=0)
+        deck = scene.table.deck
+        width = max((cell_len(name) for name, _ in scene.hands), default=0)
+        if self.paired:
+            # Two hands a line: long names cut short ("Maximil…") where whole they would
+            # leave every hand a line of its own, past the screen's last row.
+            cards = max((sum(len(card_glyph(c, deck)) + 1 for c in h) for _, h in scene.hands))
+            width = min(width, max(PLAY_NAME, self.half() - cards - 2))
         lines = []
-        for name, cards in scene.hands:
+        for name, hand in scene.hands:
             # The name set apart, so a right-to-left one leaves its cards where they are.
-            line = Text(isolated(name) + " " * (width - len(name) + 2), style="dim")
-            for card in cards:
-                line.append_text(card_text(card, scene.table.deck))
+            label = shortened(name, width)
+            line = Text(label + " " * (width - cell_len(label) + 2), style="dim")
+            for card in hand:
+                line.append_text(card_text(card, deck))
                 line.append(" ")
             lines.append(line)
         self.update(Text("\n").join(self.pair(lines)))
 
+    def half(self) -> int:
+        """The columns of one of two hands side by side."""
+        return ((self.size.width or self.app.size.width - 2) - len(HANDS_GAP)) // 2
+
     def pair(self, lines: list[Text]) -> list[Text]:
         """``lines`` two to a line, the first half on the left, when ``paired`` and they fit."""
-        half = ((self.size.width or self.app.size.width - 2) - len(HANDS_GAP)) // 2
+        half = self.half()
         if not self.paired or max((line.cell_len for line in lines), default=0) > half:
             return lines
         rows = (len(lines) + 1) // 2
