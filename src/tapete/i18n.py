@@ -368,6 +368,7 @@ _ES: dict[str, str] = {
     "Read the rules": "Leer las reglas",
     "Rule options": "Opciones de reglas",
     "At this table: {game}": "En esta mesa: {game}",
+    "Seats: {names}": "Asientos: {names}",  # F1 over a table: every player's name whole
     "The rules below, with these options: {options}": "Las reglas de abajo, con estas opciones: {options}",
     "New match": "Partida nueva",
     "Start": "Empezar",
@@ -1457,6 +1458,7 @@ _PT: dict[str, str] = {
     "Read the rules": "Ler as regras",
     "Rule options": "Opções de regras",
     "At this table: {game}": "Nesta mesa: {game}",
+    "Seats: {names}": "Lugares: {names}",  # F1 over a table: every player's name whole
     "The rules below, with these options: {options}": "As regras abaixo, com estas opções: {options}",
     "New match": "Nova partida",
     "Start": "Começar",

@@ -2,7 +2,7 @@
 table takes (``tapete.web.seating.MAX_NAME``) and in other scripts (Hebrew and Arabic, set apart;
 Chinese and Japanese, two columns a character). Every box keeps its name or the start of it,
 its facts and its dealer's mark between its side borders; the scores name every seat by the
-start of its name."""
+start of its name; the rules page (F1) names every seat whole."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tapete.tui import TapeteApp
 from tapete.tui.screens import ReplayScreen, SceneScreen
 from tapete.tui.widgets import ScoreBoard, SeatsRow
 from tapete.web.seating import MAX_NAME
-from tuikit import cells, make_app, screen_lines, settle
+from tuikit import cells, make_app, screen_lines, settle, text_of
 
 NAMES = [
     "Maximiliano Rodríguez Gó",  # the longest a table takes
@@ -99,6 +99,17 @@ def _check_scores(app: object, screen: SceneScreen, names: list[str]) -> None:
     assert len(totals.split("Σ")[1].split()) == len(names), rows
 
 
+async def _check_rules_page(app: TapeteApp, pilot: object, names: list[str]) -> None:
+    """F1: every seat's name whole."""
+    await pilot.press("f1")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    seats = text_of(app.screen.query_one("#rules-seats"))
+    for name in names:
+        assert name in seats, seats
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
 GAMES = [
     "pocha(players=8, max_players=8, schedule=[1, 2])",
     "oh_hell(players=7, schedule=[1, 2])",
@@ -135,6 +146,7 @@ def test_every_seat_s_name_facts_and_dealer_stay_readable_with_long_and_wide_nam
             await pilot.pause()  # the boxes drawn anew
             _check_seats(app, screen, names, "en")
             _check_scores(app, screen, names)
+            await _check_rules_page(app, pilot, names)
 
     asyncio.run(go())
 

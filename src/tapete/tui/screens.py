@@ -48,6 +48,7 @@ from tapete.tui.widgets import (
     StepButton,
     TitleBar,
     TrickArea,
+    seat_label,
 )
 
 if TYPE_CHECKING:
@@ -155,7 +156,11 @@ class SceneScreen(TapeteScreen):
         self.tapete.toggle_contrast()
 
     def action_rules(self) -> None:
-        rules = RulesScreen(self.game_page(), self.game_name(), self.key_help(), self.played())
+        # Every seat's name whole, with its bot level: the boxes and the scores may cut it short.
+        seats = [box.name for box in self.scene.table.seats] if self.scene is not None else []
+        rules = RulesScreen(
+            self.game_page(), self.game_name(), self.key_help(), self.played(), seats
+        )
         self.app.push_screen(rules)
 
     def key_help(self) -> RichTable | None:
@@ -822,9 +827,11 @@ class RulesScreen(Screen[None]):
         game: str | None = None,
         keys: RichTable | None = None,
         played: Game[Any, Any] | None = None,
+        seats: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.played = played  # the match's game, its options in force
+        self.seats = tuple(seats)  # who sits where, each name whole (the boxes may cut it)
         self.page = page  # the rules module: oh_hell's page is pocha's
         self.game = game
         self.keys = keys  # the keys of the screen it was opened from, listed before the rules
@@ -873,6 +880,13 @@ class RulesScreen(Screen[None]):
             )
         return Text(line, style="bold")
 
+    def seated(self) -> Text:
+        """Who sits at the table, in seat order, each name whole with its bot level (a box of
+        eight seats at 80 columns, a score's column, show only the first letters)."""
+        # A name and its level kept on one line ("Fábio · easy"), a line breaking between two.
+        names = ", ".join(seat_label(name).replace(" · ", "\u00a0·\u00a0") for name in self.seats)
+        return Text(tr(self.lang(), "Seats: {names}", names=names))
+
     def compose(self) -> ComposeResult:
         yield Static(self.note(), id="rules-note")
         with VerticalScroll(id="rules"):
@@ -880,6 +894,8 @@ class RulesScreen(Screen[None]):
                 yield Static(self.keys, id="rules-key-list")
             if self.played is not None:
                 yield Static(self.in_force(), id="rules-in-force")
+            if self.seats:
+                yield Static(self.seated(), id="rules-seats")
             yield Markdown(self.text(), id="rules-page")
         yield Static(id="rules-keys")
 
