@@ -93,3 +93,22 @@ def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
     said = refused.stderr.strip().splitlines()
     assert refused.returncode == 2 and len(said) == 1, refused.stderr
     assert name in said[0] and "takes no writes" in said[0] and "read-only" in said[0]
+
+
+def test_a_read_only_database_that_needs_tapete_s_tables_is_refused_at_start(
+    tmp_path: Path,
+) -> None:
+    """A standby that has no tables of tapete's yet (or older ones) cannot be given them: the
+    server says so in one line naming the database and why, where Alembic's traceback ran to a
+    hundred lines."""
+    with database_url("postgresql", tmp_path) as url:
+        name = str(make_url(url).database)
+        admin = pg_admin()
+        with admin.connect() as c:
+            c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
+        admin.dispose()
+        refused = serve(url)
+    said = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(said) == 1, refused.stderr
+    assert name in said[0] and "cannot be given this tapete's tables" in said[0]
+    assert "read-only transaction" in said[0]

@@ -45,6 +45,7 @@ from sqlalchemy import text as sql
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
     ArgumentError,
+    DBAPIError,
     IntegrityError,
     NoSuchModuleError,
     OperationalError,
@@ -282,6 +283,11 @@ def _shown(url: str) -> str:
         return url
 
 
+def _reason(exc: Exception) -> str:
+    """The database's own first line of why ``exc`` happened."""
+    return str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+
+
 def _unreachable(url: str, exc: Exception) -> str:
     """Why the database at ``url`` cannot be opened, in a line for a person (no password)."""
     shown = _shown(url)
@@ -296,7 +302,7 @@ def _unreachable(url: str, exc: Exception) -> str:
         return f"{shown!r}: tapete keeps tables in SQLite or PostgreSQL, not {backend}: {URL_FORMS}"
     if isinstance(exc, ImportError):
         return f"cannot open the database {shown}: its driver is not installed ({exc})"
-    reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+    reason = _reason(exc)
     if url.startswith("sqlite"):
         folder = Path(make_url(url).database or ".").parent
         hint = "" if folder.is_dir() else f" (the folder {folder} does not exist)"
@@ -326,6 +332,14 @@ class Store:
                 self.migrate()
         except (ArgumentError, NoSuchModuleError, OperationalError, ImportError) as exc:
             raise StoreError(_unreachable(self.url, exc)) from None
+        except DBAPIError as exc:
+            # Reached, but its tables could not be made or brought up to date (a read-only
+            # database, a standby, that is new to this tapete or older than it; a user
+            # without the right to make tables): that was a traceback of a hundred lines.
+            raise StoreError(
+                f"the database {_shown(self.url)} cannot be given this tapete's tables:"
+                f" {_reason(exc)}"
+            ) from None
 
     # --- schema ------------------------------------------------------------------------------
 
@@ -368,7 +382,7 @@ class Store:
                 c.execute(sql("UPDATE alembic_version SET version_num = version_num"))
                 transaction.rollback()
         except SQLAlchemyError as exc:
-            reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+            reason = _reason(exc)
             if "locked" in reason:
                 reason += " (another program holds it: a sqlite3 shell, a backup under way?)"
             raise StoreError(f"the database {_shown(self.url)} takes no writes: {reason}") from None
