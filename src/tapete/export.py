@@ -94,6 +94,8 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
     """Export into ``folder`` the matches finished in ``db`` (``since`` a moment, if given):
     a line a match on stdout, then the standings; how many were written, on stderr. A database
     that is not there, or holds no tables of tapete serve, is a SpecError, and nothing is made."""
+    from sqlalchemy.engine import make_url
+
     from tapete.store import Store, default_url
 
     into = Path(folder)
@@ -109,7 +111,8 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
     store = Store(url, migrate=False)
     try:
         if store.revision() is None:
-            shown = store.engine.url.render_as_string(hide_password=True)
+            # As the organiser wrote it (postgresql://), not as the engine's driver has it.
+            shown = make_url(url).render_as_string(hide_password=True)
             raise SpecError("--db: {db} holds no tables of tapete serve", db=shown)
         found = store.finished(since)
     finally:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import database_url
 from tapete.cli import main
 from tapete.web.app import open_store
 from webclient import play_to_the_end, running
@@ -119,6 +120,18 @@ def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
         main(["export", str(tmp_path / "out"), "--since", "last night"])
     assert exited.value.code == 2
     assert "--since: 'last night' is not a date and time" in capsys.readouterr().err
+
+
+def test_an_export_from_a_postgresql_database_tapete_never_served_names_it_as_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The line named the database as SQLAlchemy's driver has it (postgresql+psycopg://), a
+    URL the organiser never wrote."""
+    with database_url("postgresql", tmp_path) as url:
+        assert main(["export", str(tmp_path / "out"), "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert f"--db: {url} holds no tables of tapete serve" in err and "+psycopg" not in err
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_export_from_a_database_that_does_not_answer_says_so_in_a_line(
