@@ -46,6 +46,16 @@ def test_pages_are_served(server: Server) -> None:
         assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+@pytest.mark.parametrize("path", ["/api/health", "/", "/t/ABCDE"])
+def test_a_load_balancer_s_head_request_is_answered_as_its_get(server: Server, path: str) -> None:
+    """A health check or uptime monitor that asks with HEAD was answered 405, the server taken
+    for down: it gets the GET's status and headers, and no body."""
+    request = urllib.request.Request(server.url + path, method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200 and response.read() == b""
+        assert response.headers["Content-Type"].startswith(("application/json", "text/html"))
+
+
 @pytest.mark.parametrize(
     ("headers", "lang", "words"),
     [

@@ -529,7 +529,8 @@ for _address in (
     "/replay/{code}",
     "/rules/{game}",
 ):
-    pages.add_api_route(_address, app_page, methods=["GET"], include_in_schema=False)
+    # HEAD too: a load balancer or uptime check that asks it was answered 405, the app down.
+    pages.add_api_route(_address, app_page, methods=["GET", "HEAD"], include_in_schema=False)
 
 
 @router.post(
@@ -633,6 +634,11 @@ async def api_health(request: Request) -> dict[str, Any]:
         # Redis down: this server answers, but serves no table (``cluster.serving``)
         health["cluster"] = cluster.report()
     return health
+
+
+# A load balancer's check may ask with HEAD (HAProxy's ``option httpchk HEAD …``): the same
+# status, no body, where it was answered 405 and every server taken for down.
+router.add_api_route("/api/health", api_health, methods=["HEAD"], include_in_schema=False)
 
 
 @router.get("/api/games", summary="The games, their parameters with defaults, and bot levels")
