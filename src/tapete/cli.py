@@ -1457,7 +1457,7 @@ def parser() -> argparse.ArgumentParser:
         default=5.0,
         metavar="SECONDS",
         help="how long a room's driver holds it without renewing: a dead server's rooms are "
-        "taken over within this (1 to 60, default 5)",
+        "taken over within a lease and a third of its death (1 to 60, default 5)",
     )
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
