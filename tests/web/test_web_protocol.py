@@ -338,6 +338,7 @@ def assert_still_up(me: Client) -> None:
         (json.dumps({"type": "act", "action": "dance"}), "invalid-action"),
         (json.dumps({"type": "act", "action": "bid 0", "seat": 3}), "not-your-seat"),
         (json.dumps({"type": "move", "seat": 1, "to": 2}), "started"),
+        (json.dumps({"type": "fill", "level": "hard"}), "started"),  # no seat is empty then
         (json.dumps({"type": "hello", "code": "NOPE1"}), "no-such-table"),
         (json.dumps({"type": "hello", "code": 7}), "bad-message"),
         (json.dumps({"type": "rematch", "match": "0"}), "bad-message"),

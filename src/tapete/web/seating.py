@@ -363,6 +363,8 @@ class Seating:
             refusal = outer_refusal(level) if isinstance(level, str) else None
             raise error("bad-level", refusal or f"bot levels are {', '.join(bots.LEVELS)}")
         if kind == "fill":
+            if t.started:  # no seat is empty then: a person who leaves is stood in for
+                raise error("started", "bots fill the empty seats before the match starts")
             for s in t.seats:
                 if s.kind == "open":
                     s.kind, s.level, s.name = "bot", level, ""
