@@ -61,6 +61,10 @@ def test_http_refusals_name_their_rule_and_the_page_says_it_in_spanish(server: S
         (refused(server, join, {"name": "Bea", "seat": 7}), 400, "bad-seat"),
         (refused(server, join, {"name": "Bea", "player": "nobody"}), 403, "no-player"),
         (refused(server, join, b"{not json"), 422, "bad-message"),
+        # JSON nested deeper than the server reads, and an address no route has: the
+        # framework's own refusals, a page out of step with the server
+        (refused(server, join, b"[" * 5000 + b"]" * 5000), 400, "bad-message"),
+        (refused(server, f"/api/tables/{code}/nothing-here"), 404, "bad-message"),
         (refused(server, f"/api/tables/{code}/records/9"), 404, "no-such-match"),
         (refused(server, "/api/players/nobody-at-all"), 404, "no-such-player"),
     ]

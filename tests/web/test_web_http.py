@@ -270,6 +270,27 @@ def test_text_no_utf8_holds_is_refused_naming_its_field(
     assert len(server.listed()) == before
 
 
+def test_a_body_that_is_no_object_is_not_told_back(server: Server) -> None:
+    """A list refused whole is the client's own body, as deeply nested as it came: the answer
+    names the body, and stays one any JSON reader reads (Python's stops at about a thousand
+    levels)."""
+    body = b"[" * 900 + b"]" * 900
+    request = urllib.request.Request(
+        server.url + "/api/players", body, {"Content-Type": "application/json"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    answer = refused.value.read()
+    assert refused.value.code == 422 and len(answer) < 500
+    (error,) = json.loads(answer)["detail"]
+    assert error["loc"] == ["body"] and "input" not in error
+    # A single value stays, to say which one was refused.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.post("/api/tables", {"game": "pocha", "public": "yes"})
+    (error,) = json.loads(refused.value.read())["detail"]
+    assert (error["loc"], error["input"]) == (["body", "public"], "yes")
+
+
 def test_a_seat_or_seed_is_a_whole_number_not_a_boolean(server: Server) -> None:
     """JSON's true and false are no numbers: read as 1 and 0 they would seat someone where they
     did not ask, or choose a seed nobody chose."""

@@ -31,9 +31,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tapete.bots import Bot
 from tapete.errors import SpecError
@@ -174,6 +176,7 @@ def create_app(
     app.state.db = getattr(store, "db", None)  # tapete.store.Store behind a SqlStore
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(Refused, _refused)
+    app.add_exception_handler(StarletteHTTPException, _unread)
     app.add_exception_handler(SQLAlchemyError, _database_away)
     app.add_middleware(BodyLimit, within=app.state.limits.body_within)
     app.mount("/static", Files(directory=STATIC), name="static")
@@ -269,6 +272,22 @@ async def _refused(request: Request, exc: Exception) -> Response:
     )
 
 
+async def _unread(request: Request, exc: Exception) -> Response:
+    """A request the framework itself refused before any route read it — a body nested too
+    deep to be read as JSON, an address no route has, a method its route does not take —
+    answered with its status and detail, and, a client's mistake, the code ``bad-message``:
+    every refusal a page can meet carries a rule (a page out of step with the server)."""
+    assert isinstance(exc, StarletteHTTPException)
+    if not 400 <= exc.status_code < 500:
+        return await http_exception_handler(request, exc)
+    return Response(
+        json.dumps({"detail": exc.detail, "rule": "bad-message"}),
+        status_code=exc.status_code,
+        media_type="application/json",
+        headers=exc.headers,
+    )
+
+
 async def _invalid(request: Request, exc: Exception) -> Response:
     """A request that does not fit its form: 422 and what is wrong, as FastAPI says it, each
     error's input kept only where JSON can hold it (NaN or an infinity cannot, and FastAPI's
@@ -277,6 +296,11 @@ async def _invalid(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     detail = []
     for error in jsonable_encoder(exc.errors()):
+        # A list or object refused whole (a body that is no object) is the client's own body,
+        # as deep as it came (a thousand brackets): told back, it would be more than many a
+        # client's JSON reader can read. A single value is kept, to say which one it was.
+        if isinstance(error.get("input"), (list, dict)):
+            error = {key: value for key, value in error.items() if key != "input"}
         try:
             json.dumps(error, allow_nan=False)
         except ValueError:
