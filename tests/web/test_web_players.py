@@ -112,3 +112,17 @@ def test_a_profile_s_record_is_served_after_its_table_expired(tmp_path: Path) ->
         assert server.get(f"/api/tables/{room}/records/{match}") == kept
         assert server.get(f"/api/tables/{code.lower()}/records/0") == kept
         assert status(server, f"/api/tables/{code}/records/1") == 404  # no such match
+
+
+def test_an_address_holding_nul_names_nobody_on_every_database(db_url: str) -> None:
+    """PostgreSQL's text holds no NUL: a player or a table's record asked for by a name with
+    one is not there (404), not a database away (503) that would have the page try again."""
+    with running(open_store(db_url)) as server:
+        for path, rule in (
+            ("/api/players/ana%00", "no-such-player"),
+            ("/api/tables/ABCDE%00/records/0", "no-such-table"),
+        ):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                server.get(path)
+            assert refused.value.code == 404
+            assert json.loads(refused.value.read())["rule"] == rule

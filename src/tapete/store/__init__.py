@@ -171,6 +171,13 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _names_nothing(key: str) -> bool:
+    """Whether ``key`` (a code, an id a client asked for) holds NUL, which no text the database
+    keeps holds (PostgreSQL's text cannot): it names no row. Looked up, it is not found, rather
+    than failing the query as a database that is away fails it."""
+    return "\x00" in key
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -464,9 +471,13 @@ class Store:
             )
 
     def table(self, table_id: str) -> TableRow | None:
+        if _names_nothing(table_id):
+            return None
         return self._one(schema.tables.c.id == table_id)
 
     def table_by_code(self, code: str) -> TableRow | None:
+        if _names_nothing(code):
+            return None
         return self._one(schema.tables.c.code == code.upper())
 
     def _one(self, where: Any) -> TableRow | None:
@@ -484,6 +495,8 @@ class Store:
     def room_tables(self, since: datetime | None = None, room: str | None = None) -> list[TableRow]:
         """The newest match of every web room (or of ``room`` only), leaving out rooms
         finished before ``since``."""
+        if room is not None and _names_nothing(room):
+            return []
         t = schema.tables
         rooms = t.c.room.is_not(None) if room is None else t.c.room == room
         newest = (
@@ -705,6 +718,8 @@ class Store:
         ]
 
     def record(self, table_id: str) -> str | None:
+        if _names_nothing(table_id):
+            return None
         query = select(schema.records.c.record).where(schema.records.c.table_id == table_id)
         with self.engine.connect() as c:
             return c.execute(query).scalar()
@@ -725,6 +740,8 @@ class Store:
 
     def review(self, table_id: str) -> str | None:
         """The review kept of a match, or None."""
+        if _names_nothing(table_id):
+            return None
         query = select(schema.reviews.c.review).where(schema.reviews.c.table_id == table_id)
         with self.engine.connect() as c:
             return c.execute(query).scalar()
@@ -777,6 +794,8 @@ class Store:
         return self.player(token) if done.rowcount else None
 
     def player_by_id(self, player_id: str) -> Player | None:
+        if _names_nothing(player_id):
+            return None
         query = select(schema.players.c.id, schema.players.c.name).where(
             schema.players.c.id == player_id
         )
@@ -790,6 +809,14 @@ class Store:
 
         Only so many results: a bot's profile, which anyone may ask for, would otherwise hold
         every match the server ever played."""
+        if _names_nothing(participant):
+            return {
+                "participant": participant,
+                "matches": 0,
+                "wins": 0,
+                "results": [],
+                "ratings": {},
+            }
         r, g, t = schema.results, schema.ratings, schema.tables
         public = func.coalesce(t.c.public, False).label("public")
         won = func.coalesce(func.sum(case((r.c.won, 1), else_=0)), 0)
