@@ -414,6 +414,22 @@ def test_acting_names_its_own_seat_by_number(server: Server) -> None:
     assert me.view is not None and me.view["version"] == version
 
 
+def test_a_field_a_message_does_not_have_is_refused_naming_it(server: Server) -> None:
+    """A misspelt field is no field left out: a move sent with "verison" would be played
+    whatever the table did since it was chosen."""
+    me, _ = started(server, params={"schedule": "[3]"}, bot_delay=0)
+    version = int(my_turn(me)["version"])  # type: ignore[call-overload]
+    me.send({"type": "act", "action": me.legal()[0], "verison": version - 1})
+    error = me.expect("error")
+    assert error["rule"] == "bad-message" and "'verison'" in error["message"]
+    me.send({"type": "ping", "t": 1, "lang": "es"})
+    assert me.expect("error")["rule"] == "bad-message"
+    assert_still_up(me)
+    assert me.view is not None and me.view["version"] == version
+    me.send({"type": "act", "action": me.legal()[0], "version": version})
+    me.view_at(version + 1)
+
+
 def test_messages_before_hello_are_refused(server: Server) -> None:
     me = server.client()
     me.send({"type": "act", "action": "bid 0"})

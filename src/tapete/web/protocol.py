@@ -256,6 +256,9 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         link.fail("bad-message", 'a message is a JSON object with a "type"')
         return
+    if (unknown := unknown_fields(msg)) is not None:
+        link.fail("bad-message", unknown)
+        return
     cluster: Cluster | None = link.ws.app.state.cluster
     if cluster is not None and not cluster.serving and msg["type"] != "ping":
         # Without Redis this server's tables may be behind the others': none is shown here.
@@ -269,6 +272,45 @@ async def handle(rooms: Rooms, link: Link, text: str) -> None:
         await dispatch(rooms, link, msg)
     except UNSAVED as exc:
         await not_saved(link, msg["type"], exc)
+
+
+# The fields each message has besides its "type" (docs/protocol.md). One it has not is refused,
+# naming it, rather than left out without a word: a misspelt "verison" would play a move on a
+# view gone by, unchecked; a "levle" would fill the seats with bots of another level.
+FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"code", "token", "lang"}),
+    "ping": frozenset({"t"}),
+    "act": frozenset({"action", "seat", "version"}),
+    "hint": frozenset(),
+    "lang": frozenset({"lang"}),
+    "start": frozenset(),
+    "fill": frozenset({"level"}),
+    "seat": frozenset({"seat", "kind", "level"}),
+    "move": frozenset({"seat", "to"}),
+    "remove": frozenset({"seat"}),
+    "rematch": frozenset({"match"}),
+}
+
+
+def unknown_fields(msg: Mapping[str, Any]) -> str | None:
+    """Why ``msg`` is refused for a field its type does not have (None: it has none such; a
+    type no message has is told as such by ``dispatch``).
+
+    >>> print(unknown_fields({"type": "act", "action": "bid 1", "verison": 3}))
+    an "act" message has no field 'verison' (its fields: action, seat, version)
+    >>> unknown_fields({"type": "start"}), unknown_fields({"type": "dance", "x": 1})
+    (None, None)
+    """
+    kind = msg["type"]
+    known = FIELDS.get(kind)
+    if known is None:
+        return None
+    unknown = sorted(set(msg) - known - {"type"})
+    if not unknown:
+        return None
+    article = "an" if kind[0] in "aeiou" else "a"
+    fields = ", ".join(sorted(known)) or "none but its type"
+    return f'{article} "{kind}" message has no field {unknown[0]!r} (its fields: {fields})'
 
 
 async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
