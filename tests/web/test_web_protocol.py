@@ -430,6 +430,25 @@ def test_a_field_a_message_does_not_have_is_refused_naming_it(server: Server) ->
     me.view_at(version + 1)
 
 
+def test_a_binary_frame_is_read_as_utf8_json_and_refused_when_it_is_not(server: Server) -> None:
+    me, _ = seated(server)
+    me.ws.send(json.dumps({"type": "ping", "t": "bin"}).encode())
+    assert me.expect("pong")["t"] == "bin"
+    me.ws.send(b'{"type": "ping", "t": "\xff"}')  # not UTF-8: not read as a pong's "\ufffd"
+    error = me.expect("error")
+    assert error["rule"] == "bad-json" and "UTF-8" in error["message"]
+    assert_still_up(me)
+
+
+def test_a_text_frame_that_is_not_utf8_closes_the_connection(server: Server) -> None:
+    """The WebSocket protocol's own rule (RFC 6455: 1007), before any message is read."""
+    me, _ = seated(server)
+    me.ws.send(b'{"type": "ping", "t": "\xff"}', text=True)
+    with pytest.raises(ConnectionClosed):
+        me.recv(timeout=5)
+    assert me.ws.close_code == 1007
+
+
 def test_messages_before_hello_are_refused(server: Server) -> None:
     me = server.client()
     me.send({"type": "act", "action": "bid 0"})

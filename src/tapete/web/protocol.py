@@ -218,11 +218,8 @@ async def converse(ws: WebSocket, limits: Limits) -> None:
                 message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            text = message.get("text")
-            if text is None:
-                data = message.get("bytes") or b""
-                text = data.decode("utf-8", "replace")
-            if len(text.encode()) > limits.max_message:
+            text, data = message.get("text"), message.get("bytes") or b""
+            if len(data if text is None else text.encode()) > limits.max_message:
                 link.fail("too-large", f"messages are at most {limits.max_message} bytes")
                 link.close(1009)
                 break
@@ -230,6 +227,12 @@ async def converse(ws: WebSocket, limits: Limits) -> None:
                 link.fail("flood", "too many messages: the connection is closed")
                 link.close(1008)
                 break
+            if text is None:  # a binary frame: read as a text frame's UTF-8, not guessed at
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError as exc:
+                    link.fail("bad-json", f"a message is one JSON object, in UTF-8 ({exc})")
+                    continue
             await handle(rooms, link, text)
     except WebSocketDisconnect:
         pass
