@@ -449,6 +449,16 @@ def test_a_text_frame_that_is_not_utf8_closes_the_connection(server: Server) -> 
     assert me.ws.close_code == 1007
 
 
+def test_a_hello_s_language_is_a_tag_not_a_number(server: Server) -> None:
+    table = server.create("pocha")
+    me = server.client()
+    me.send({"type": "hello", "code": table["code"], "lang": 5})
+    error = me.expect("error")
+    assert error["rule"] == "bad-message" and '"lang"' in error["message"]
+    # A tag the app does not speak is English: a browser's language may be any.
+    assert me.hello(str(table["code"]), lang="fr")["lang"] == "en"
+
+
 def test_messages_before_hello_are_refused(server: Server) -> None:
     me = server.client()
     me.send({"type": "act", "action": "bid 0"})

@@ -357,10 +357,15 @@ async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
 async def hello(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
     """``link`` comes to a table (leaving the one it was at): as the seat its token holds, or
     to watch."""
-    code, token = msg.get("code"), msg.get("token")
-    link.lang = language(msg.get("lang")) or link.lang  # first: a refusal is told in it too
+    code, token, lang = msg.get("code"), msg.get("token"), msg.get("lang")
+    link.lang = language(lang) or link.lang  # first: a refusal is told in it too
     if not isinstance(code, str):  # a malformed hello guesses no code: it is not counted
         link.fail("bad-message", 'a "hello" message has a table "code", a string')
+        return
+    if lang is not None and not isinstance(lang, str):
+        # A tag the app does not speak ("fr") is English, as a browser's language may be any;
+        # a number or a list is no language tag at all.
+        link.fail("bad-message", 'a "hello" message\'s "lang" is a language tag, a string')
         return
     found, refused = await find(rooms, link, code)
     if refused is not None:  # closed "try again later": the page does, as after any closing
