@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import add
 
 from tapete import chance, tricks
 from tapete.cards import (
@@ -804,8 +805,8 @@ def hand_score(params: Params, bid: int, won: int) -> int:
 def _end_of_hand(state: State) -> State:
     p, d = state.params, state.deal
     bids, won, seats = state.bids, state.won, d.seats
-    delta = tuple(hand_score(p, bids[s], won[s]) if s in seats else 0 for s in range(p.players))
-    scores = tuple(map(int.__add__, state.scores, delta))
+    delta = tuple([hand_score(p, bids[s], won[s]) if s in seats else 0 for s in range(p.players)])
+    scores = tuple(map(add, state.scores, delta))
     history = (*state.history, delta)
     scored = _Scored(state.bids, state.won, delta, scores)
     last = (*state.last, scored)
@@ -815,10 +816,14 @@ def _end_of_hand(state: State) -> State:
         seats = (*range(dealer + 1, p.players), *range(dealer + 1))  # mano first
         nxt = _deal(p, state.setup, number, schedule[number], seats, tiebreak=False)
     else:
-        leaders = _leaders(scores, _contenders(p, d))
-        if len(leaders) == 1 or p.tiebreak_players == "nobody":
-            last = (*last, _END)
-            return state._with(scores=scores, history=history, phase=_OVER, turn=-1, last=last)
+        # Under ``nobody`` a tie stands: who leads then matters to ``outcome`` only.
+        stands = p.tiebreak_players == "nobody"
+        leaders = () if stands else _leaders(scores, _contenders(p, d))
+        if stands or len(leaders) == 1:
+            over = state._copy()  # then set: see GameState
+            over.scores, over.history, over.phase, over.turn = scores, history, _OVER, -1
+            over.last = (*last, _END)
+            return over
         if d.tiebreak:
             players = _contenders(p, d)  # fixed when the tie-break started
         else:
