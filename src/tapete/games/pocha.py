@@ -505,12 +505,12 @@ def _deal(
 ) -> Deal:
     """Deal ``size`` cards to ``seats`` (mano first, dealer last), one at a time."""
     n, p = params.players, len(seats)
-    cards = _deck(params).cards
+    cards, order = _dealing(params)
     deck = setup.deck(number, cards)
     dealt = [0] * n
-    bit, end = _BIT.__getitem__, p * size
+    bits = [_BIT[card] for card in deck[: p * size]]  # the dealt cards' bits, in one pass
     for k, seat in enumerate(seats):  # each seat's cards: every p-th from its place in the round
-        dealt[seat] = sum(map(bit, deck[k:end:p]))
+        dealt[seat] = sum(bits[k::p])
     upcard = shown = -1
     if p * size < len(deck):
         upcard = deck[p * size]
@@ -535,8 +535,14 @@ def _deal(
         deck,
         tuple(dealt),
         tiebreak,
-        card_order(params),
+        order,
     )
+
+
+@lru_cache(maxsize=64)
+def _dealing(params: Params) -> tuple[tuple[Card, ...], tricks.Order]:
+    """The deck's cards and their order, in one look-up a deal (each hashes the ``Params``)."""
+    return _deck(params).cards, card_order(params)
 
 
 _BIT = tuple(1 << c for c in range(128))  # a card's bit; the bits of distinct cards sum to a mask
