@@ -685,50 +685,22 @@ def why_illegal(state: State, action: Action) -> IllegalActionError | None:
 
 
 def apply(state: State, action: Action) -> State:
-    """The state after the current player takes ``action``; raises IllegalActionError."""
-    if state.phase == _PLAY and 0 <= action < BID:
-        legal = state._legal
-        if (legal if legal >= 0 else legal_cards(state)) >> action & 1:
-            return _play(state, action)
-    error = why_illegal(state, action)
-    if error is not None:
-        raise error
-    return _bid(state, action - BID)
+    """The state after the current player takes ``action``; raises IllegalActionError.
 
-
-def _bid(state: State, bid: int) -> State:
-    seat, d = state.turn, state.deal
-    bids = (*state.bids[:seat], bid, *state.bids[seat + 1 :])
-    last_bid = seat == d.dealer
-    state = State(
-        state.params,
-        state.setup,
-        d,
-        state.hands,
-        bids,
-        state.won,
-        (),
-        state.leader,
-        state.tricks,
-        d.seats[0] if last_bid else d.after[seat],
-        _PLAY if last_bid else _BID,
-        state.scores,
-        state.history,
-        (),
-        _NONE_WINNING,
-    )
-    if not last_bid:
-        return state
-    state._legal = state.hands[state.turn]  # mano leads: any card
-    if d.size == 1 and state.params.ronda_india:
-        # Blind hands: nobody knows their own card, so the cards play themselves.
-        for _ in d.seats:
-            state = _play(state, cards_of(state.hands[state.turn])[0], state.last)
-    return state
-
-
-def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State:
-    seat, d = state.turn, state.deal
+    A legal card is played here, not in a function of its own: cards are most of a playout's
+    steps, and an interpreted call costs a tenth of one.
+    """
+    legal = state._legal
+    if (
+        state.phase != _PLAY
+        or not 0 <= action < BID
+        or not (legal if legal >= 0 else legal_cards(state)) >> action & 1
+    ):
+        error = why_illegal(state, action)
+        if error is not None:
+            raise error
+        return _bid(state, action - BID)
+    card, seat, d = action, state.turn, state.deal
     held = list(state.hands)
     held[seat] ^= _BIT[card]
     hands = tuple(held)
@@ -753,7 +725,7 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
             _PLAY,
             state.scores,
             state.history,
-            earlier,
+            (),
             winning,
         )
         # The next seat's legal cards now, while the suit led and the winning card are at hand:
@@ -786,13 +758,46 @@ def _play(state: State, card: Card, earlier: tuple[_Pending, ...] = ()) -> State
         _PLAY,
         state.scores,
         state.history,
-        (*earlier, event),
+        (event,),
         _NONE_WINNING,
     )
     if len(state.tricks) < d.size:
         state._legal = hands[winner]  # the leader may play any card
         return state
     return _end_of_hand(state)
+
+
+def _bid(state: State, bid: int) -> State:
+    seat, d = state.turn, state.deal
+    bids = (*state.bids[:seat], bid, *state.bids[seat + 1 :])
+    last_bid = seat == d.dealer
+    state = State(
+        state.params,
+        state.setup,
+        d,
+        state.hands,
+        bids,
+        state.won,
+        (),
+        state.leader,
+        state.tricks,
+        d.seats[0] if last_bid else d.after[seat],
+        _PLAY if last_bid else _BID,
+        state.scores,
+        state.history,
+        (),
+        _NONE_WINNING,
+    )
+    if not last_bid:
+        return state
+    state._legal = state.hands[state.turn]  # mano leads: any card
+    if d.size == 1 and state.params.ronda_india:
+        # Blind hands: nobody knows their own card, so the cards play themselves.
+        for _ in d.seats:
+            earlier = state.last
+            state = apply(state, cards_of(state.hands[state.turn])[0])
+            state.last = earlier + state.last  # a new state, not seen yet: see GameState
+    return state
 
 
 def hand_score(params: Params, bid: int, won: int) -> int:
