@@ -740,10 +740,11 @@ def apply(state: State, action: Action) -> State:
             p.must_underruff,
         )
         return state
-    winner = winning[1]
-    won = state.won
-    won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
-    event = (state.leader, trick, winner)
+    winner, leader = winning[1], state.leader
+    taken = list(state.won)
+    taken[winner] += 1
+    won = tuple(taken)
+    event = (leader, trick, winner)
     state = State(
         state.params,
         state.setup,
@@ -753,7 +754,7 @@ def apply(state: State, action: Action) -> State:
         won,
         (),
         winner,
-        (*state.tricks, (state.leader, trick)),
+        state.tricks + ((leader, trick),),  # noqa: RUF005 (as the trick above)
         winner,
         _PLAY,
         state.scores,
