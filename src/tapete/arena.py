@@ -589,11 +589,7 @@ def check(spec: str, bots: Sequence[str | Agent]) -> Game[Any, Any]:
                 f" agent with choose(view, legal_actions, rng), not {entrant!r}"
             )
         agent = players.load(entrant) if isinstance(entrant, str) else entrant
-        # A bot that can tell it cannot play this game (a policy trained on another spec)
-        # says so now, once, rather than have a random move stand in for its every decision.
-        check_game = getattr(agent, "check_game", None)
-        if callable(check_game):
-            check_game(game)
+        players.check_game(agent, game)
     players.check_ends(game, ["bot"] * game.players)
     return game
 

@@ -372,7 +372,9 @@ exec(cmd="PROGRAM") for an outside bot, or a trained policy(path="FILE")
                 kinds=_KINDS,
             )
         if kind != "human":
-            players.load(kind)  # a bad option or a missing program fails here, before any move
+            # A bad option, a missing program or a policy of another spec fails here, before
+            # any move.
+            players.check_game(players.load(kind), game)
     return kinds
 
 

@@ -137,6 +137,15 @@ policy(path="FILE") for a trained policy
         raise
 
 
+def check_game(agent: Any, game: Game[Any, Any]) -> None:
+    """Let a bot that can tell it cannot play ``game`` (a policy trained on another spec) say
+    so, a SpecError, before the match: once there, a random move would stand in for its every
+    decision. Bots with no ``check_game`` play every game."""
+    check = getattr(agent, "check_game", None)
+    if callable(check):
+        check(game)
+
+
 def check_ends(game: Game[Any, Any], kinds: Sequence[str]) -> None:
     """SpecError when a match of ``game`` between the bots ``kinds`` (no ``human`` among them)
     may never end: Poch with no round cap, where the bank adds chips every round and careful

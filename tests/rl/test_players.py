@@ -143,3 +143,38 @@ def test_arena_run_refuses_a_policy_of_another_spec_and_plays_its_own(
         arena.run("pocha(players=3, schedule=3)", [masked, "easy"], matches=2, workers=1)
     played = arena.run("pocha(players=3, schedule=1)", [masked, "easy"], matches=2, workers=1)
     assert played.warnings() == []  # the spec it was trained on plays, with no stand-in
+
+
+def test_play_refuses_a_policy_trained_on_another_spec_before_any_move(
+    models: dict[str, Path],
+) -> None:
+    """As the arena does: a match where every one of its decisions is a random move (and a
+    line on stderr) is no match of the policy's."""
+    run = tapete_run(
+        "play", "pocha(players=4, schedule=1)",
+        "--seats", 'policy(path="masked.zip"),easy,easy,easy',
+        cwd=models["maskable_ppo"].parent,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        "tapete: policy masked.zip: trained on observations of shape (362,), but"
+        " pocha(schedule=1)'s are (487,): train it on the spec it plays\n"
+    )
+    played = tapete_run(
+        "play", "pocha(players=3, schedule=1)",
+        "--seats", 'policy(path="masked.zip"),easy,easy',
+        cwd=models["maskable_ppo"].parent,
+    )  # fmt: skip
+    assert (played.returncode, played.stderr) == (0, "")
+
+
+def test_an_environment_refuses_a_policy_opponent_of_another_spec_when_made(
+    models: dict[str, Path],
+) -> None:
+    import tapete.rl
+
+    masked = f'policy(path="{models["maskable_ppo"]}")'
+    with pytest.raises(SpecError, match=r"shape \(362,\), but pocha\(players=3, schedule=3\)'s"):
+        tapete.rl.single_agent("pocha(players=3, schedule=3)", opponents=masked)
+    env = tapete.rl.single_agent("pocha(players=3, schedule=1)", opponents=masked)
+    env.reset(seed=0)  # the spec it was trained on plays

@@ -124,8 +124,9 @@ class PolicyBot:
 
     def check_game(self, game: Game[Any, Any]) -> None:
         """SpecError when the policy was trained on observations of another shape than
-        ``game``'s (another spec): it could not make one decision of it. Asked before an
-        arena's first match, where every decision would be a random move under its name."""
+        ``game``'s (another spec): it could not make one decision of it. Asked before a match's
+        first move (``players.check_game``), where every decision would be a random move under
+        its name."""
         self._check_shape((encoding(game).size,), game.spec)
 
     def _check_shape(self, shape: tuple[int, ...], spec: str | None = None) -> None:

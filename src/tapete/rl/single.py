@@ -86,6 +86,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.seat, self.reward_mode, self.render_mode = seat, reward, render_mode
         self.encoding: Encoding = encoding(self.game)
         self.bots: list[Bot | None] = _opponents(opponents, n, seat)
+        for bot in self.bots:
+            players.check_game(bot, self.game)
         enc = self.encoding
         self.observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.encoding.actions))
