@@ -2,7 +2,8 @@
 
 Install with ``pip install 'tapete[rl]'`` (``'tapete[openspiel]'`` for ``tapete.rl.openspiel``).
 
-* ``env(spec, **options)`` — a PettingZoo ``AECEnv``, one agent per seat;
+* ``env(spec, reward="deal", record=None, render_mode=None)`` — a PettingZoo ``AECEnv``, one
+  agent per seat;
 * ``single_agent(spec, seat=0, opponents="medium")`` — a Gymnasium ``Env`` for one seat, the
   others played by tapete bots, with ``action_masks()``;
 * ``encoding(game)`` — the fixed-size observation vector and action space of a spec.
