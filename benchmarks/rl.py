@@ -71,13 +71,13 @@ def single_steps(spec: str, seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
-def classic(name: str) -> Callable[[], Any] | None:
+def classic(name: str) -> Callable[[], Any] | str:
     """PettingZoo's classic environment ``name``, raw (no wrappers, as ``tapete.rl.env``), or
-    None when it does not install here."""
+    why it does not import here (its extra, RLCard or pygame, is missing)."""
     try:
         module = __import__(f"pettingzoo.classic.{name}", fromlist=["raw_env"])
-    except Exception:  # its extra (RLCard, ...) is missing
-        return None
+    except Exception as missing:
+        return str(missing)
     return module.raw_env  # type: ignore[no-any-return]
 
 
@@ -100,8 +100,8 @@ def main() -> None:
         if args.only not in name:
             continue
         make = classic(name)
-        if make is None:
-            print(f"| PettingZoo `{name}` | not installed | |")
+        if isinstance(make, str):
+            print(f"| PettingZoo `{name}` | not installed: {make} (`pettingzoo[classic]`) | |")
             continue
         aec, _ = aec_steps(make, args.seconds)
         rates[name] = aec
