@@ -443,6 +443,15 @@ def test_a_game_name_that_is_not_tapete_s_is_refused() -> None:
         openspiel.load("poker")
 
 
+def test_a_tapete_game_loads_as_its_spec_does() -> None:
+    """As the environments take a spec or a Game; a Game was refused as "not text"."""
+    game = openspiel.load(tapete.load("pocha(players=3, schedule=[1, 2])"))
+    assert str(game) == str(openspiel.load("pocha(players=3, schedule=[1, 2])"))
+    assert game.num_players() == 3
+    with pytest.raises(TypeError, match="a game is a spec such as 'pocha\\(players=3\\)'"):
+        openspiel.load(3)  # type: ignore[arg-type]
+
+
 def _snapshot(state: Any) -> tuple[Any, ...]:
     n = state.num_players()
     seen = tuple(state.information_state_string(p) for p in range(n))

@@ -38,6 +38,7 @@ from tapete.game import Game, Setup, seat_scores
 from tapete.games import ENTRIES, game_names
 from tapete.games import load as load_game
 from tapete.narrate import view_text
+from tapete.rl import game_of
 from tapete.rl.encodings import Encoding, encoding
 from tapete.rl.limits import bounds
 
@@ -479,14 +480,15 @@ def register() -> list[str]:
     return [f"tapete_{name}" for name in game_names()]
 
 
-def load(spec: str) -> Any:
-    """The OpenSpiel game of a tapete spec (registering the games first).
+def load(spec: str | Game[Any, Any]) -> Any:
+    """The OpenSpiel game of a tapete spec, or of a tapete ``Game`` (its spec), as the
+    environments take either; registers the games first.
 
     >>> load("truco(players=4)").num_players()
     4
     """
     register()
-    game = load_game(spec)
+    game = game_of(spec)
     if game.name not in ENTRIES:  # an alias loads under its own name
         raise ValueError(f"no game named {game.name!r}")
     return pyspiel.load_game(f"tapete_{game.name}", {"spec": spec_param(game.spec)})
