@@ -26,3 +26,10 @@ def test_each_table_is_the_encoding_of_its_spec(spec: str, size: str, actions: s
     enc = tapete.rl.encoding(spec)
     assert (enc.size, len(enc.actions)) == (int(size), int(actions))
     assert describe(enc) in DOC
+
+
+def test_describe_names_what_it_takes_when_given_a_spec() -> None:
+    """It failed on ``'str' object has no attribute 'fields'``."""
+    with pytest.raises(TypeError, match=r"describe takes an encoding, tapete.rl.encoding\(spec\)"):
+        describe("pocha")  # type: ignore[arg-type]
+    assert describe(tapete.rl.encoding("pocha")).startswith("| indices | field |")

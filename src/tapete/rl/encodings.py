@@ -226,6 +226,11 @@ def describe(enc: Encoding) -> str:
     >>> print(describe(encoding(tapete.load("truco(players=4)"))).splitlines()[3])
     | 160–163 | `hand_sizes` | cards in each hand / 3, relative seats (0 is this seat) | 0 … 1 |
     """
+    if not isinstance(enc, Encoding):
+        raise TypeError(
+            f"describe takes an encoding, tapete.rl.encoding(spec), not {enc!r}"
+            f"{' (a spec)' if isinstance(enc, str) else ''}"
+        )
     lines = ["| indices | field | meaning | range |", "|---|---|---|---|"]
     for f in enc.fields:
         where = str(f.start) if f.size == 1 else f"{f.start}–{f.stop - 1}"
