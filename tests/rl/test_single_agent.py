@@ -12,7 +12,9 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env
 
 import tapete.rl
+from tapete.errors import SpecError
 from tapete.game import seat_scores
+from tapete.i18n import spec_text
 
 SPECS = [
     "pocha(players=3, schedule=[1, 3])",
@@ -113,6 +115,17 @@ def test_opponents_may_differ_by_seat() -> None:
         tapete.rl.single_agent("pocha(players=3)", opponents='exec(cmd="./bot")')
     with pytest.raises(ValueError, match="seat=3 is not accepted"):
         tapete.rl.single_agent("pocha(players=3)", seat=3)
+
+
+def test_an_opponent_that_is_no_level_is_told_what_an_environment_seats() -> None:
+    """Not the seat list's "or exec(...)": an environment refuses a program."""
+    with pytest.raises(SpecError) as refused:
+        tapete.rl.single_agent("pocha(players=3)", opponents=["easy", "human"])
+    assert str(refused.value) == (
+        "opponents: no bot level 'human'; the levels are random, easy, medium, hard, expert,"
+        ' or policy(path="FILE") for a trained policy'
+    )
+    assert "exec" not in spec_text("es", refused.value)
 
 
 def test_an_action_off_the_mask_is_replaced_or_raises_as_asked() -> None:

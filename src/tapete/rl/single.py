@@ -29,8 +29,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from tapete import players
+from tapete import bots, players
 from tapete.bots import Bot
+from tapete.errors import SpecError
 from tapete.game import Game, Seat, integer, seat_scores
 from tapete.rl import episode_seed, game_of
 from tapete.rl.aec import RENDER_MODES, REWARDS, check_render_mode, shown
@@ -215,5 +216,13 @@ def _bot(entry: str | Bot) -> Bot:
         return entry
     if players.is_outer(entry) and players.kind_of(entry) != "policy":
         raise ValueError(f"opponents: {entry} is a program; an environment seats bots and policies")
+    if not players.is_outer(entry) and players.kind_of(entry) not in bots.LEVELS:
+        try:
+            bots.load(entry)
+        except SpecError as exc:
+            # Not players.load's "or exec(...)": an environment refuses programs.
+            raise SpecError(
+                'opponents: {why}, or policy(path="FILE") for a trained policy', why=exc.phrase
+            ) from None
     bot: Bot = players.load(entry)
     return bot
