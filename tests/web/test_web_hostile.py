@@ -20,7 +20,6 @@ import asyncio
 import copy
 import json
 import logging
-import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -34,7 +33,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
+import tapete
 from conftest import database_url
+from tapete.errors import InvalidActionError
 from tapete.web import Limits
 from tapete.web.app import open_store
 from tapete.web.protocol import FIELDS
@@ -257,9 +258,17 @@ def not_a_seat() -> st.SearchStrategy[Any]:
     )
 
 
+POCHA = tapete.load("pocha")
+
+
 def not_a_move(action: str) -> bool:
-    """Whether ``action`` cannot be read as a bid or a card (``bid 1`` may be legal)."""
-    return re.fullmatch(r"\s*(bid|play)\s+\w+\s*", action) is None and action.strip() != ""
+    """Whether ``action`` is no move of Pocha's as the table reads one: ``bid 1``, and its
+    shorthand ``1``, may be legal."""
+    try:
+        POCHA.parse_action(action)
+    except InvalidActionError:
+        return True
+    return False
 
 
 @dataclass(frozen=True)
