@@ -79,16 +79,22 @@ def test_a_database_file_another_program_keeps_locked_is_refused_at_start(
     assert "another program holds it" in said[0]
 
 
+def read_only(url: str) -> str:
+    """Set the PostgreSQL database of ``url`` to take no writes, as a standby; its name."""
+    name = str(make_url(url).database)
+    admin = pg_admin()
+    with admin.connect() as c:
+        c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
+    admin.dispose()
+    return name
+
+
 def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
     """PostgreSQL that takes no writes (a standby, a database set read-only): the server says
     so and stops, rather than serving tables whose every move is refused."""
     with database_url("postgresql", tmp_path) as url:
         Database(url).engine.dispose()
-        name = str(make_url(url).database)
-        admin = pg_admin()
-        with admin.connect() as c:
-            c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
-        admin.dispose()
+        name = read_only(url)
         refused = serve(url)
     said = refused.stderr.strip().splitlines()
     assert refused.returncode == 2 and len(said) == 1, refused.stderr
@@ -102,11 +108,7 @@ def test_a_read_only_database_that_needs_tapete_s_tables_is_refused_at_start(
     server says so in one line naming the database and why, where Alembic's traceback ran to a
     hundred lines."""
     with database_url("postgresql", tmp_path) as url:
-        name = str(make_url(url).database)
-        admin = pg_admin()
-        with admin.connect() as c:
-            c.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
-        admin.dispose()
+        name = read_only(url)
         refused = serve(url)
     said = refused.stderr.strip().splitlines()
     assert refused.returncode == 2 and len(said) == 1, refused.stderr
