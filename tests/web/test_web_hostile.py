@@ -24,7 +24,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,15 +182,6 @@ def frozen_table(live: Live) -> Table:
     for client in [*seats, spectator]:
         client.expect("view")
     return Table(live, code, tokens, seats, spectator, server.client())
-
-
-@contextmanager
-def frozen(live: Live) -> Iterator[Table]:
-    made = frozen_table(live)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 # --- hostile messages ---------------------------------------------------------------------------
@@ -489,7 +480,7 @@ def play_on(table: Table) -> None:
 def test_a_hostile_message_is_refused_alone_and_a_legal_move_follows(
     live: Live, frames: list[Hostile]
 ) -> None:
-    with frozen(live) as table:
+    with closing(frozen_table(live)) as table:
         for hostile in frames:
             refused_alone(table, hostile)
         play_on(table)
@@ -689,7 +680,7 @@ def test_a_frame_the_protocol_cuts_off_closes_that_connection_alone(
     """A message over the size limit is told (``too-large``) when the server reads it, and its
     connection closed (1009); a text frame that is not UTF-8 closes it (1007). The table and the
     seat's other connection go on as before."""
-    with frozen(live) as table:
+    with closing(frozen_table(live)) as table:
         seat = table.to_act()
         tab = live.server.client()  # the seat's second tab
         tab.hello(table.code, table.tokens[seat])
@@ -785,7 +776,7 @@ HOSTILE_CONTROLS = st.one_of(
 def test_a_hostile_control_is_refused_alone_and_the_host_s_next_one_is_done(
     live: Live, frames: list[Hostile]
 ) -> None:
-    with waiting(live) as table:
+    with closing(waiting_table(live)) as table:
         for hostile in frames:
             sender = [*table.seats, None, None, table.spectator, table.stranger][hostile.sender]
             assert sender is not None
@@ -799,12 +790,3 @@ def test_a_hostile_control_is_refused_alone_and_the_host_s_next_one_is_done(
             seats = client.expect("room")["seats"]
             assert [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
         assert [s.kind for s in table.room.truth.seats] == ["human", "human", "bot", "bot"]
-
-
-@contextmanager
-def waiting(live: Live) -> Iterator[Table]:
-    made = waiting_table(live)
-    try:
-        yield made
-    finally:
-        made.close()
