@@ -144,6 +144,13 @@ def test_unknown_bots_and_lone_bots_are_refused() -> None:
         arena.run("pocha(schedule=1)", ["random"], workers=1)
 
 
+def test_a_level_named_in_capitals_is_that_level() -> None:
+    """``--bots Medium,easy`` was refused ("no bot level 'Medium'") where ``tapete play`` took it."""
+    shouted = arena.run("pocha(schedule=1)", ["Medium", "EASY"], matches=2, workers=1)
+    plain = arena.run("pocha(schedule=1)", ["medium", "easy"], matches=2, workers=1)
+    assert [r.mean_score for r in shouted.results] == [r.mean_score for r in plain.results]
+
+
 @pytest.mark.parametrize("seed", [True, 1.0, "1", None])
 def test_a_seed_that_is_no_whole_number_is_refused_not_played_as_other_deals(seed: object) -> None:
     """``seed=True`` played other deals than seed 1 (the groups' seeds hash its text) and a

@@ -333,8 +333,12 @@ _LEVELS = ", ".join(LEVELS)
 
 
 def load(name: str) -> Bot:
-    """The bot of a level name (``hard(ms=300)`` sets options); raises SpecError listing them,
-    and TypeError for anything but text."""
+    """The bot of a level name, in any case (``hard(ms=300)`` sets options); raises SpecError
+    listing them, and TypeError for anything but text.
+
+    >>> load("Hard(ms=300)").budget.ms
+    300
+    """
     if not isinstance(name, str):  # the spec reader would speak of a game's spec
         raise TypeError(
             f"a bot is a level's name, such as 'random' or 'hard(ms=300)', not {name!r}"
@@ -347,8 +351,9 @@ def load(name: str) -> Bot:
         raise SpecError(
             "{name} is not a bot: the levels are {levels}", name=repr(name), levels=_LEVELS
         ) from None
-    if level not in LEVELS:
+    if level.lower() not in LEVELS:
         raise SpecError(NO_LEVEL, level=repr(level), levels=_LEVELS)
+    level = level.lower()  # "Hard" at a prompt or in a script is the level hard
     if level == "random":
         if options:
             raise SpecError("the random bot takes no options")
