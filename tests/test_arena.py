@@ -145,7 +145,7 @@ def test_unknown_bots_and_lone_bots_are_refused() -> None:
 
 
 def test_a_level_named_in_capitals_is_that_level() -> None:
-    """``--bots Medium,easy`` was refused ("no bot level 'Medium'") where ``tapete play`` took it."""
+    """``--bots Medium,easy`` was refused ("no bot level 'Medium'"); ``tapete play`` took it."""
     shouted = arena.run("pocha(schedule=1)", ["Medium", "EASY"], matches=2, workers=1)
     plain = arena.run("pocha(schedule=1)", ["medium", "easy"], matches=2, workers=1)
     assert [r.mean_score for r in shouted.results] == [r.mean_score for r in plain.results]

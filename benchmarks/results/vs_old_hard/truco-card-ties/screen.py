@@ -3,6 +3,7 @@
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tapete import arena
@@ -40,4 +41,4 @@ if __name__ == "__main__":
     for d in result.differences:
         print(f"{d.bot} - {d.other}: {d.mean:+.3f} [{d.low:+.3f}, {d.high:+.3f}] over {d.groups}")
     out = f"screen-{variant}-{budget}-{seed}.json"
-    open(out, "w").write(arena.dumps(result))
+    Path(out).write_text(arena.dumps(result))

@@ -12,12 +12,15 @@ from screen import Variant
 if __name__ == "__main__":
     variant, budget, chunks, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     spec = "truco(players=4)"
-    out = open(f"screen2-{variant}-{budget}-{seed}.jsonl", "a")
-    for c in range(chunks):
-        result = arena.run(
-            spec, [Variant(variant, budget), Variant("", budget)], matches=4, workers=1,
-            seed=seed * 1000 + c,
-        )
-        d = result.differences[0]
-        out.write(json.dumps({"chunk": c, "mean": d.mean, "groups": d.groups}) + "\n")
-        out.flush()
+    with open(f"screen2-{variant}-{budget}-{seed}.jsonl", "a") as out:
+        for c in range(chunks):
+            result = arena.run(
+                spec,
+                [Variant(variant, budget), Variant("", budget)],
+                matches=4,
+                workers=1,
+                seed=seed * 1000 + c,
+            )
+            d = result.differences[0]
+            out.write(json.dumps({"chunk": c, "mean": d.mean, "groups": d.groups}) + "\n")
+            out.flush()
