@@ -259,6 +259,21 @@ def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused_by_name() -> None:
     assert refused.value.param == "players"
 
 
+@pytest.mark.parametrize(
+    ("typed", "spec"),
+    [
+        ("Pocha", "pocha"),
+        ("OH_HELL(players=3)", "oh_hell(players=3)"),
+        ("Truco_Paulista", "truco"),
+        ("TUTE(players=4)", "tute(players=4)"),
+    ],
+)
+def test_a_game_name_is_read_in_any_case_and_named_as_registered(typed: str, spec: str) -> None:
+    assert tapete.load(typed).spec == spec
+    with pytest.raises(tapete.SpecError, match="no game named 'Poker'"):
+        tapete.load("Poker")
+
+
 def test_no_game_has_a_parameter_load_could_not_take_as_a_keyword() -> None:
     """``spec`` and ``rules`` are ``load``'s own arguments."""
     for entry in ENTRIES.values():

@@ -191,10 +191,12 @@ def test_two_browsers_play_truco_1v1(browser: Any, server: Server) -> None:
     two = browser.new_context(viewport={"width": 1280, "height": 860})
     ana, bea = one.new_page(), two.new_page()
     code = create_in_lobby(ana, server, "truco", players=2, friends=1)
+    ana.wait_for_selector(".waiting .fill:not([disabled])")  # Bea's seat is open yet
     bea.goto(f"{server.url}/t/{code}")
     bea.fill(".join-name", "Bea")
     bea.click("[data-sit='1']")
     ana.wait_for_selector(".waiting li:has-text('Bea')")
+    assert ana.locator(".waiting .fill").is_disabled()  # no seat is left for a bot
     ana.click(".waiting .start")
     rng = random.Random(2)
     # Both play by clicking until the first hand is scored.

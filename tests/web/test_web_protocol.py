@@ -63,6 +63,8 @@ def test_hello_gives_welcome_room_and_view(server: Server) -> None:
     room = me.seen[1]
     assert room["type"] == "room" and room["you"] == 0 and room["host"] and not room["started"]
     assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+    me.send({"type": "fill", "level": "hard"})  # no seat is left: nothing changes
+    assert me.expect("error")["rule"] == "no-open-seat"
     me.send({"type": "start"})
     view = me.expect("view")
     assert view["version"] == 0 and view["table"]["game"] == "Pocha"
@@ -250,6 +252,8 @@ def test_host_controls_seat_fill_move_remove_start(server: Server) -> None:
     me.send({"type": "fill", "level": "random"})
     room = me.until(lambda m: m["type"] == "room" and all(s["kind"] != "open" for s in m["seats"]))
     assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+    me.send({"type": "fill", "level": "hard"})  # no seat is left: nothing changes
+    assert me.expect("error")["rule"] == "no-open-seat"
     me.send({"type": "start"})
     assert me.expect("view")["version"] == 0
     me.send({"type": "start"})

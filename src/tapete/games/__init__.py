@@ -157,6 +157,8 @@ def load(spec: str, rules: Rules[Any, Any] | None = None, **params: object) -> G
     >>> load("tute", pocha)
     Traceback (most recent call last):
     tapete.errors.SpecError: tute is not a game of the module tapete.games.pocha
+    >>> load("Pocha(players=3)").spec
+    'pocha(players=3)'
     >>> load("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     tapete.errors.SpecError: no game named 'poker'; the games are oh_hell, poch, pocha, ...
@@ -171,8 +173,10 @@ def load(spec: str, rules: Rules[Any, Any] | None = None, **params: object) -> G
                 name=key,
             )
         given[key] = param_value(key, value)
-    name = ALIASES.get(name, name)
-    entry = ENTRIES.get(name)
+    # A name is read in any case, as a person types it ("Pocha"); the spec then names the game
+    # as the registry does.
+    registered = ALIASES.get(name.lower(), name.lower())
+    entry = ENTRIES.get(registered)
     if entry is None:
         raise SpecError(
             "no game named {name}; the games are {games}",
@@ -182,8 +186,10 @@ def load(spec: str, rules: Rules[Any, Any] | None = None, **params: object) -> G
     found = entry.rules()
     if rules is not None and rules is not found:
         module = getattr(rules, "__name__", rules)
-        raise SpecError("{name} is not a game of the module {module}", name=name, module=module)
-    return bind(name, found, entry.defaults, given)
+        raise SpecError(
+            "{name} is not a game of the module {module}", name=registered, module=module
+        )
+    return bind(registered, found, entry.defaults, given)
 
 
 _BY_VIEW: dict[type, Rules[Any, Any]] = {}

@@ -365,6 +365,8 @@ class Seating:
         if kind == "fill":
             if t.started:  # no seat is empty then: a person who leaves is stood in for
                 raise error("started", "bots fill the empty seats before the match starts")
+            if all(s.kind != "open" for s in t.seats):
+                raise error("no-open-seat", "every seat is taken: no seat is left for a bot")
             for s in t.seats:
                 if s.kind == "open":
                     s.kind, s.level, s.name = "bot", level, ""

@@ -875,7 +875,7 @@ export class TableView {
       ${room.you === null && !host ? `<p><label>${t("Your name")} <input class="join-name" dir="auto" maxlength="24" value="${escapeHtml(localStorage.getItem("tapete:name") || "")}"></label></p>` : ""}
       <ol class="seat-list">${rows}</ol>
       ${host ? `<p class="host-tools"><label>${t("fill the empty seats with")} <select class="fill-level">${levelOptions(room.options.standby)}</select></label>
-          <button type="button" class="fill">${t("fill")}</button>
+          <button type="button" class="fill"${room.seats.some((s) => s.kind === "open") ? "" : " disabled"}>${t("fill")}</button>
           <button type="button" class="start primary">${t("Start the match")}</button></p>` : `<p>${t("waiting for the host to start")}</p>`}
       <p class="waiting-links"><a href="/rules/${room.game}" target="_blank" rel="noopener">${t("rules")}</a>
         <a data-link href="/">${t("lobby")}</a></p>`;
