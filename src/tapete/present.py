@@ -1031,8 +1031,8 @@ PARAMS: dict[str, tuple[str, str]] = {
         "deck",
         "which cards are used (40 or 48 Spanish, French; Truco: dirty 40 or clean 24)",
     ),
-    "suits": ("suits", "how many suits of the deck are used"),
-    "ranks": ("ranks", "how many cards of each suit are used"),
+    "suits": ("suits", "with deck=french: how many of its suits are used"),
+    "ranks": ("ranks", "with deck=french: how many cards of each suit are used, the highest"),
     "schedule": (
         "hand sizes",
         "hand sizes in order: up_and_down, up_only, max_only, n_ones or a list like [1, 3, 5]",
