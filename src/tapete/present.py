@@ -1031,8 +1031,8 @@ PARAMS: dict[str, tuple[str, str]] = {
         "deck",
         "which cards are used (40 or 48 Spanish, French; Truco: dirty 40 or clean 24)",
     ),
-    "suits": ("suits", "with deck=french: how many of its suits are used"),
-    "ranks": ("ranks", "with deck=french: how many cards of each suit are used, the highest"),
+    "suits": ("suits", "how many suits are used (deck=french only)"),
+    "ranks": ("ranks", "how many cards of each suit are used, the highest (deck=french only)"),
     "schedule": (
         "hand sizes",
         "hand sizes in order: up_and_down, up_only, max_only, n_ones or a list like [1, 3, 5]",
