@@ -1614,6 +1614,22 @@ def test_a_question_mark_at_the_prompt_explains_the_moves_and_names_the_rules() 
     assert run.stdout.count("tu jugada (play Qc, play 4d, play Ad, raise (¡truco!)): ") == 3
 
 
+def test_a_hint_at_the_prompt_names_the_hard_bots_move_as_typed_and_plays_nothing() -> None:
+    """The terminal table's h key, at the line prompt: ``hint`` (``pista``, ``dica``, ``h``)
+    says the move as the prompt offers it and why; the prompt then asks again."""
+    args = ("truco", "--seats", "human,easy", "--seed", "3")
+    run = tapete("play", *args, "--plain", "--lang", "pt", stdin="?\ndica\nq\n")
+    told = run.stdout.split("sua jogada (", 1)[1]
+    assert "dica: a jogada do bot difícil para você, e por quê" in told  # said by ?
+    hint = re.search(r"dica: (play \w+|raise \(truco!\)) — (.+)", told)
+    assert hint is not None and "distribuições possíveis" in hint[2], told
+    # Asked again with the same moves on offer: nothing was played for the person.
+    assert run.stdout.count("sua jogada (play Qc, play 4d, play Ad, raise (truco!)): ") == 3
+    single = ("pocha(players=3, schedule=[1])", "--seats", "easy,human,easy", "--seed", "3")
+    run = tapete("play", *single, "--plain", stdin="bid 0\nH\nq\n")
+    assert "hint: " in run.stdout, run.stdout
+
+
 def test_a_resumed_match_goes_on_in_its_record_so_a_second_crash_loses_nothing(
     tmp_path: Path,
 ) -> None:

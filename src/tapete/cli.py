@@ -42,7 +42,7 @@ from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
-from tapete.narrate import line, record_lines, recorded_name, step_entries, view_text
+from tapete.narrate import hint_text, line, record_lines, recorded_name, step_entries, view_text
 from tapete.present import Actions, actions, option_lines
 
 __all__ = ["main"]
@@ -67,6 +67,11 @@ def _read_line(stdin: TextIO) -> tuple[str, int] | None:
         line = stdin.readline(LINE_LIMIT + 1)
         length += len(line)
     return "", length - line.endswith("\n")
+
+
+# The word that asks for a hint at the line prompt, in each language, and the terminal's key.
+HINT_WORDS = frozenset({"hint", "pista", "dica", "h"})
+HINT_HELP = "hint: the hard bot's move for you, and why"
 
 
 class HumanSeat:
@@ -147,9 +152,12 @@ class HumanSeat:
                 "ayuda",
                 "ajuda",
             ):  # a newcomer's first guess, in each language
-                for said in (explain, typing, rules):
+                for said in (explain, typing, rules, tr(self.lang, HINT_HELP)):
                     if said:
                         print(f"  {said}", file=out)
+                continue
+            if text.lower() in HINT_WORDS:
+                print(f"  {self._hint(view)}", file=out)
                 continue
             # The words in brackets are the table's for the move: typed, they play it too.
             worded = {_words(b.label): b.action for b in offered.buttons}
@@ -171,6 +179,17 @@ class HumanSeat:
                 )
                 if typing:
                     print(f"  {typing}", file=out)
+
+    def _hint(self, view: Any) -> str:
+        """The hard bot's move for this seat and why, as the terminal table's h key says it, the
+        move named as the prompt offers it."""
+        try:
+            hint = bots.hint(view)
+        except SpecError:
+            return tr(self.lang, "no hint for this game yet")
+        offered = actions(self.game, [hint.action], self.lang, view)
+        named = prompt_options(self.game, [hint.action], offered)  # as typed: play Ad
+        return hint_text(self.game, view, hint, self.lang, named)
 
     def illegal(self, error: IllegalActionError) -> None:
         why = rule_text(self.lang, error.rule, error.message)

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapete.bots import Move, Reason
+from tapete.bots import Decision, Move, Reason, said_after
 from tapete.cards import CARD_TEXT
 from tapete.game import Action, Event, Game, Outcome
 from tapete.games import rules_of
@@ -667,6 +667,27 @@ def action_label(
         card = card_glyph(next(iter(acts.cards)), game_deck(game))
         return tr(lang, "play {card}", card=card)
     return acts.buttons[0].label if acts.buttons else game.format_action(action)
+
+
+def hint_text(
+    game: Game[Any, Any], view: Any, hint: Decision, lang: str, named: str | None = None
+) -> str:
+    """A hint as the table says it, in ``lang``: the hard bot's move for the seat of ``view``,
+    named as its button (or ``named``: as the line prompt offers it), and why.
+
+    >>> import tapete
+    >>> from tapete import bots
+    >>> game = tapete.load("pocha(schedule=[3])")
+    >>> state = game.new_state(1)
+    >>> view = game.observe(state, game.current_player(state))
+    >>> hint_text(game, view, bots.hint(view, bots.Budget(iterations=10)), "es")
+    'pista: pedir 0 — vale +1,0 puntos de media en 10 repartos posibles de las cartas ocultas'
+    """
+    told = said_after(hint.reason, game.format_action(hint.action))
+    named = named or action_label(game, hint.action, lang, view=view)
+    said = tr(lang, "hint: {action}", action=named)
+    reason = reason_words(lang, told, game_deck(game))
+    return f"{said} — {reason}" if reason else said
 
 
 def reason_words(lang: str, reason: Reason | Move | str, deck: str | None = None) -> str:

@@ -21,12 +21,12 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Markdown, Static
 
-from tapete import bots, coach
+from tapete import coach
 from tapete.errors import RecordError, SpecError
 from tapete.i18n import error_text, rule_text, tr
 from tapete.match import choose_or_stand_in
-from tapete.narrate import action_label, isolated, outcome_words, reason_words, who_won
-from tapete.present import deal_unit, game_deck, game_title, option_lines, trick_unit
+from tapete.narrate import hint_text, isolated, outcome_words, who_won
+from tapete.present import deal_unit, game_title, option_lines, trick_unit
 from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.records import short_date
@@ -631,17 +631,9 @@ class TableScreen(SceneScreen):
         if version != self.session.version:
             return
         self.hinted, self.amount = decision.action, None  # a stepper shows the hinted amount
-        session = self.session
-        view = session.game.observe(session.state, session.turn)
-        told = bots.said_after(decision.reason, session.game.format_action(decision.action))
-
-        def hint(lang: str) -> str:
-            words = action_label(session.game, decision.action, lang, view=view)
-            said = tr(lang, "hint: {action}", action=words)
-            reason = reason_words(lang, told, game_deck(session.game))
-            return f"{said} — {reason}" if reason else said
-
-        self.say(hint)
+        game = self.session.game
+        view = game.observe(self.session.state, self.session.turn)
+        self.say(lambda lang: hint_text(game, view, decision, lang))
 
     def action_undo(self) -> None:
         if len(self.session.humans) != 1:
