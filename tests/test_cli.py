@@ -1630,6 +1630,32 @@ def test_a_hint_at_the_prompt_names_the_hard_bots_move_as_typed_and_plays_nothin
     assert "hint: " in run.stdout, run.stdout
 
 
+def test_undo_at_the_prompt_takes_back_the_persons_last_move_and_the_record_with_it(
+    tmp_path: Path,
+) -> None:
+    """The terminal table's u key, at the line prompt: back to before the person's last move,
+    the bots' moves after it gone too, across the end of a hand; the record kept follows."""
+    path = tmp_path / "m.json"
+    args = ["play", "pocha(schedule=[1, 2])", "--seats", "human,easy,easy,easy", "--seed", "3"]
+    typed = "u\nbid 1\nplay 3c\nundo\nq\n"  # nothing to undo yet; then the card of hand 1
+    run = tapete(*args, "--plain", "--record", str(path), stdin=typed)
+    assert run.stdout.count("nothing to undo") == 1
+    assert "your last move is undone" in run.stdout
+    assert "hand 2: easy (2) deals" in run.stdout  # the card was played, and hand 2 dealt
+    kept = record.read(path)
+    assert [a for d in kept.deals for a in d.actions] == [
+        (2, "bid 0"),
+        (3, "bid 0"),
+        (0, "bid 1"),
+        (1, "bid 1"),
+        (2, "play 10o"),
+        (3, "play 7c"),
+    ]  # the person's card is to be played again, and hand 2 is not dealt
+    shared = ["play", "pocha(players=3, schedule=[1])", "--seats", "human,human,easy"]
+    run = tapete(*shared, "--plain", "--seed", "3", "--lang", "es", stdin="deshacer\nq\n")
+    assert "solo se deshace jugando contra bots" in run.stdout
+
+
 def test_a_resumed_match_goes_on_in_its_record_so_a_second_crash_loses_nothing(
     tmp_path: Path,
 ) -> None:

@@ -72,6 +72,14 @@ def _read_line(stdin: TextIO) -> tuple[str, int] | None:
 # The word that asks for a hint at the line prompt, in each language, and the terminal's key.
 HINT_WORDS = frozenset({"hint", "pista", "dica", "h"})
 HINT_HELP = "hint: the hard bot's move for you, and why"
+# The words that take back the person's last move, and the terminal table's key.
+UNDO_WORDS = frozenset({"undo", "deshacer", "desfazer", "u"})
+UNDO_HELP = "undo: take back your last move"
+
+
+class UndoRequestError(AbandonedError):
+    """The person at the prompt takes back their last move: the match so far (``record``, set by
+    ``play``) goes on from before it."""
 
 
 class HumanSeat:
@@ -93,9 +101,11 @@ class HumanSeat:
         stdout: TextIO,
         lang: str = "en",
         names: Sequence[str] | None = None,
+        undo: bool = False,
     ) -> None:
         self.game, self.seat, self.stdin, self.stdout = game, seat, stdin, stdout
         self.lang, self.names = lang, names
+        self.undo = undo  # offered to one person against bots, as at the terminal table
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout
@@ -152,12 +162,18 @@ class HumanSeat:
                 "ayuda",
                 "ajuda",
             ):  # a newcomer's first guess, in each language
-                for said in (explain, typing, rules, tr(self.lang, HINT_HELP)):
+                undo = tr(self.lang, UNDO_HELP) if self.undo else ""
+                for said in (explain, typing, rules, tr(self.lang, HINT_HELP), undo):
                     if said:
                         print(f"  {said}", file=out)
                 continue
             if text.lower() in HINT_WORDS:
                 print(f"  {self._hint(view)}", file=out)
+                continue
+            if text.lower() in UNDO_WORDS:
+                if self.undo:
+                    raise UndoRequestError(tr(self.lang, "your last move is undone"))
+                print(f"  {tr(self.lang, 'undo is only for a match against bots')}", file=out)
                 continue
             # The words in brackets are the table's for the move: typed, they play it too.
             worded = {_words(b.label): b.action for b in offered.buttons}
@@ -524,6 +540,14 @@ RESUMED_ELSEWHERE = (
 )
 
 
+def _before_last_move(rec: record.Record, seat: int) -> record.Record | None:
+    """``rec`` cut before ``seat``'s last move (the bots' moves after it go too), or None when
+    the seat has made none."""
+    moves = [s for deal in rec.deals for s, _ in deal.actions]
+    last = max((i for i, s in enumerate(moves) if s == seat), default=None)
+    return None if last is None else record.cut(rec, last)
+
+
 class ResumedElsewhereError(Exception):
     """The --record file holds another tapete's moves since this one last wrote it."""
 
@@ -647,7 +671,9 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
         tr(lang, "you") if s == viewer else recorded_name(lang, s, n) for s, n in enumerate(names)
     ]
     agents: list[Any] = [
-        HumanSeat(game, i, sys.stdin, sys.stdout, lang, told) if k == "human" else players.load(k)
+        HumanSeat(game, i, sys.stdin, sys.stdout, lang, told, undo=viewer is not None)
+        if k == "human"
+        else players.load(k)
         for i, k in enumerate(kinds)
     ]
     humans = [a for a in agents if isinstance(a, HumanSeat)]
@@ -718,27 +744,37 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     try:
         # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
         with players.seated(game, agents) as finish:
-            if resumed is not None:
-                final, rec = resume(
-                    resumed,
-                    agents,
-                    names=names,
-                    on_step=on_step,
-                    on_illegal=on_illegal,
-                    on_failure=failed,
-                    keep=keep_so_far,
-                )
-            else:
-                final, rec = play(
-                    game,
-                    agents,
-                    seed=seed,
-                    names=names,
-                    on_step=on_step,
-                    on_illegal=on_illegal,
-                    on_failure=failed,
-                    keep=keep_so_far,
-                )
+            start = resumed
+            while True:
+                try:
+                    if start is not None:
+                        final, rec = resume(
+                            start,
+                            agents,
+                            names=names,
+                            on_step=on_step,
+                            on_illegal=on_illegal,
+                            on_failure=failed,
+                            keep=keep_so_far,
+                        )
+                    else:
+                        final, rec = play(
+                            game,
+                            agents,
+                            seed=seed,
+                            names=names,
+                            on_step=on_step,
+                            on_illegal=on_illegal,
+                            on_failure=failed,
+                            keep=keep_so_far,
+                        )
+                    break
+                except UndoRequestError as undo:
+                    assert undo.record is not None and viewer is not None
+                    start = _before_last_move(undo.record, viewer)
+                    said = str(undo) if start is not None else tr(lang, "nothing to undo")
+                    print(f"  {said}")
+                    start = start or undo.record  # asked again where it stood
             finish(final)
         if humans and (outcome := game.outcome(final)) is not None:
             print(final_scores(lang, outcome.scores, told))
