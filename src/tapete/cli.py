@@ -69,7 +69,7 @@ def _read_line(stdin: TextIO) -> tuple[str, int] | None:
     return "", length - line.endswith("\n")
 
 
-# The word that asks for a hint at the line prompt, in each language, and the terminal's key.
+# The words that ask for a hint at the line prompt, in each language, and the terminal's key.
 HINT_WORDS = frozenset({"hint", "pista", "dica", "h"})
 HINT_HELP = "hint: the hard bot's move for you, and why"
 # The words that take back the person's last move, and the terminal table's key.
@@ -88,7 +88,8 @@ class HumanSeat:
 
     An empty line asks again; a line past ``LINE_LIMIT`` characters is refused by its length;
     text that is no move is refused in the person's language (in English with the notation's
-    full explanation); the end of input (^D) abandons the match."""
+    full explanation); ``hint`` says the hard bot's move, ``undo`` (one person against bots)
+    raises UndoRequestError; the end of input (^D) abandons the match."""
 
     kind = "human"
     name = "human"
