@@ -104,6 +104,14 @@ def _pg(database: str) -> str:
 
 
 @pytest.fixture(autouse=True)
+def _data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A person's data folder of the test's own (the matches a person plays are kept there,
+    ``tapete.folders``): never the machine's, and never another test's records."""
+    monkeypatch.delenv("TAPETE_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
 def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     """Commands speak the locale's language when no --lang is given: the tests run in a
     locale of no language of tapete's, whatever the machine's, so English is what they read."""

@@ -22,6 +22,7 @@ import pytest
 from tapete import howto, record
 from tapete import load as load_game
 from tapete.cli import LINE_LIMIT, main
+from tapete.folders import records_dir
 from tuikit import where_modes_hold
 
 
@@ -899,8 +900,39 @@ def test_quitting_at_the_prompt_keeps_the_unfinished_match_in_the_record(tmp_pat
         "bid 0" in [a for d in rec.deals for s, a in d.actions if s == 0]
     )
     assert record.checked(rec) == rec
+    # Without --record, the match is kept in the records folder, as the table keeps it.
     gone = tapete("play", *args, stdin="")
-    assert gone.returncode == 1 and "input closed: match abandoned (with --record" in gone.stderr
+    kept = re.search(
+        r"input closed: match abandoned; kept in (\S+): tapete play --res", gone.stderr
+    )
+    assert gone.returncode == 1 and kept is not None, gone.stderr
+    assert Path(kept[1]).parent == records_dir() and record.read(kept[1]).result is None
+
+
+def test_a_match_at_the_prompt_is_kept_in_the_records_folder_as_it_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing a person plays is lost at the line prompt either: with no --record the match is
+    written to the records folder after each move, listed by ``tapete records`` and resumed
+    from there; a match of bots alone is kept nowhere; a folder that cannot be made is said."""
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path / "data"))
+    spec = "pocha(players=3, schedule=[1], tiebreak_players=nobody)"
+    args = (spec, "--seats", "human,random,random", "--seed", "3")
+    left = tapete("play", *args, "--plain", stdin="bid 0\nq\n")
+    (path,) = (tmp_path / "data" / "records").iterdir()
+    assert path.name.endswith("-pocha-3.json") and f"kept in {path}" in left.stderr
+    assert (0, "bid 0") in record.read(path).deals[0].actions
+    assert str(path) in tapete("records").stdout
+    done = tapete("play", "--resume", str(path), "--plain", stdin="play 11o\n")
+    assert done.returncode == 0 and f"record written to {path}" in done.stderr, done.stderr
+    assert record.read(path).result is not None
+    bots = tapete("play", "pocha(players=3, schedule=[1])", "--seats", "random,random,random")
+    assert bots.returncode == 0 and list((tmp_path / "data" / "records").iterdir()) == [path]
+    monkeypatch.setenv("TAPETE_DATA", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("not a folder")
+    unkept = tapete("play", *args, "--plain", stdin="bid 0\nplay 11o\n")
+    assert unkept.returncode == 0 and "match over" in unkept.stdout
+    assert f"the record could not be saved in {tmp_path / 'file' / 'records'}" in unkept.stderr
 
 
 def test_serve_on_a_database_it_cannot_open_says_so_in_a_line(tmp_path: Path) -> None:

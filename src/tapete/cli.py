@@ -33,11 +33,13 @@ import string
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from tapete import __version__, bench, bots, export, howto, players, playthrough, record
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
+from tapete.folders import record_file_name, records_dir
 from tapete.game import Action, Game
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
@@ -541,6 +543,25 @@ RESUMED_ELSEWHERE = (
 )
 
 
+def _new_record_file(spec: str, seed: int, lang: str) -> Path | None:
+    """A file of the records folder that holds no match yet, for a match of ``spec``; None,
+    said, when the folder cannot be made (the match is then played unkept)."""
+    folder = records_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        said = tr(
+            lang, "the record could not be saved in {place}: {why}", place=str(folder), why=why
+        )
+        print(f"tapete: {said}", file=sys.stderr)
+        return None
+    when, number = datetime.now(), 1
+    while (path := folder / record_file_name(spec, seed, when, number)).exists():
+        number += 1
+    return path
+
+
 def _before_last_move(rec: record.Record, seat: int) -> record.Record | None:
     """``rec`` cut before ``seat``'s last move (the bots' moves after it go too), or None when
     the seat has made none."""
@@ -653,6 +674,10 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
         app = TapeteApp(play=config, lang=args.lang)
         app.run()  # the table holds the files it plays on in, and refuses as below
         return app.return_code or 0
+    if path is None and "human" in kinds:
+        # As at the table, nothing a person plays is lost: without --record the match is kept
+        # in the records folder as it is played, where `tapete records` lists it.
+        path = _new_record_file(game.spec, seed, lang)
     # One match at a time goes on in a file: refused here, before the table is shown, when
     # another tapete plays on in the record resumed or the --record file.
     holding.enter_context(_holding(args.resume, path))
@@ -949,7 +974,7 @@ def cmd_records(args: argparse.Namespace) -> int:
         TapeteApp(lang=args.lang).run()
         return 0
     lang = _language(args)
-    folder = records.data_dir() / "records"
+    folder = records_dir()
     found = records.folder_records(folder, lang=lang)
     for match in found.saved:
         print(f"{match.when}  {match.game:32}  {match.result:24}  {match.path}")

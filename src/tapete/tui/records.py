@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,7 +16,7 @@ from typing import Any
 
 from tapete import record
 from tapete.errors import Phrase, RecordError
-from tapete.folders import data_dir
+from tapete.folders import data_dir, record_file_name
 from tapete.games import load as load_game
 from tapete.i18n import error_text, phrase_text, tr
 from tapete.narrate import isolated, printable, record_you, recorded_name
@@ -44,9 +43,7 @@ __all__ = [
 def file_name(rec: record.Record, when: datetime | None = None, number: int = 1) -> str:
     """The name of ``rec``'s file, to sort by date: ``20250101-120000-pocha-7.json`` (the
     ``number``-th of that second: ``...-7-2.json``)."""
-    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    name = re.sub(r"[^a-z0-9_]+", "", rec.game.split("(")[0].lower()) or "match"
-    return f"{stamp}-{name}-{rec.seed}" + (f"-{number}" if number > 1 else "") + ".json"
+    return record_file_name(rec.game, rec.seed, when or datetime.now(), number)
 
 
 def save(rec: record.Record, folder: Path, when: datetime | None = None) -> Path:
