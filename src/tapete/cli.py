@@ -770,30 +770,20 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     try:
         # Outside bots start here and are ended on every way out (an error, ^C, a person leaving).
         with players.seated(game, agents) as finish:
+            hooks: dict[str, Any] = {
+                "names": names,
+                "on_step": on_step,
+                "on_illegal": on_illegal,
+                "on_failure": failed,
+                "keep": keep_so_far,
+            }
             start = resumed
             while True:
                 try:
-                    if start is not None:
-                        final, rec = resume(
-                            start,
-                            agents,
-                            names=names,
-                            on_step=on_step,
-                            on_illegal=on_illegal,
-                            on_failure=failed,
-                            keep=keep_so_far,
-                        )
+                    if start is None:
+                        final, rec = play(game, agents, seed=seed, **hooks)
                     else:
-                        final, rec = play(
-                            game,
-                            agents,
-                            seed=seed,
-                            names=names,
-                            on_step=on_step,
-                            on_illegal=on_illegal,
-                            on_failure=failed,
-                            keep=keep_so_far,
-                        )
+                        final, rec = resume(start, agents, **hooks)
                     break
                 except UndoRequestError as undo:
                     assert undo.record is not None and viewer is not None
