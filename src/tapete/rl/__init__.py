@@ -6,7 +6,9 @@ Install with ``pip install 'tapete[rl]'`` (``'tapete[openspiel]'`` for ``tapete.
   agent per seat;
 * ``single_agent(spec, seat=0, opponents="medium")`` — a Gymnasium ``Env`` for one seat, the
   others played by tapete bots, with ``action_masks()``;
-* ``encoding(game)`` — the fixed-size observation vector and action space of a spec.
+* ``encoding(game)`` — the fixed-size observation vector and action space of a spec;
+* the Gymnasium ids ``tapete/Pocha-v0``, ``tapete/Truco-v0``, … (``tapete.rl.registry``),
+  registered by importing this package, for ``gymnasium.make``.
 
 >>> import tapete.rl
 >>> env = tapete.rl.env("truco(players=4)")
@@ -16,6 +18,7 @@ Install with ``pip install 'tapete[rl]'`` (``'tapete[openspiel]'`` for ``tapete.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,3 +107,9 @@ def episode_seed(
     if number < 0:
         raise negative(f"seed={seed!r} is not accepted: a whole number from 0, or None")
     return number
+
+
+if importlib.util.find_spec("gymnasium") is not None:  # the rl extra: ids for gymnasium.make
+    from tapete.rl.registry import register
+
+    register()

@@ -31,7 +31,14 @@ from tapete.record import Recorder, SeatInfo, write
 from tapete.rl import episode_seed, game_of
 from tapete.rl.encodings import Encoding, encoding
 
-__all__ = ["RENDER_MODES", "REWARDS", "TapeteEnv", "UnknownAgentError", "agent_name"]
+__all__ = [
+    "RENDER_MODES",
+    "REWARDS",
+    "RenderModeError",
+    "TapeteEnv",
+    "UnknownAgentError",
+    "agent_name",
+]
 
 REWARDS = ("deal", "match")
 # "ansi": render() returns the view as text; "human": it is printed after every reset and step
@@ -277,10 +284,17 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+class RenderModeError(ValueError, TypeError):
+    """A render mode the environments do not draw. A ValueError, and a TypeError too, which is
+    how a training library tells an environment without that mode: Stable-Baselines3's
+    ``make_vec_env`` asks an id for ``render_mode="rgb_array"`` first and, on a TypeError, makes
+    it without one."""
+
+
 def check_render_mode(render_mode: object) -> None:
-    """ValueError naming ``render_mode`` unless it is None or one of ``RENDER_MODES``."""
+    """RenderModeError naming ``render_mode`` unless it is None or one of ``RENDER_MODES``."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(
+        raise RenderModeError(
             f"render_mode={render_mode!r} is not accepted: {', '.join(RENDER_MODES)} or None"
         )
 
