@@ -484,6 +484,8 @@ def _sentence(
             return tr(lang, "{name} is away: a bot plays for them until they are back", name=name)
         case "timed_out":
             return tr(lang, "{name} ran out of time: a move was played for them", name=name)
+        case "undo":
+            return tr(lang, "{name} took back their last move, and the moves after it", name=name)
         case "removed":
             # the seat is a bot's now: the person is named as they were at the table
             who = isolated(str(entry.get("name") or "")) or seat_name(

@@ -196,7 +196,7 @@ def test_sqlite_commits_waiting_actions_before_its_other_waiting_calls(tmp_path:
     done: list[str] = []
     busy, everyone_waits = threading.Event(), threading.Event()
 
-    def slow_finish(code: str, match: int, record: str) -> None:
+    def slow_finish(code: str, match: int, record: str, rated: bool) -> None:
         busy.set()
         # A record and its ratings, written in the one SQLite thread, for as long as it takes
         # the move and the other two finishes to queue behind it.
@@ -265,7 +265,7 @@ def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(
     db_url: str, spec: str
 ) -> None:
     class Crashing(SqlStore):
-        async def finish(self, code: str, match: int, record: str) -> None:
+        async def finish(self, code: str, match: int, record: str, *, rated: bool = True) -> None:
             raise RuntimeError("the power went out")
 
     t = truth(spec=spec)
@@ -290,8 +290,8 @@ def test_a_crash_between_the_last_move_and_its_record_is_mended_on_restart(
     class Watched(SqlStore):
         """The store after the restart, telling when a record is written."""
 
-        async def finish(self, code: str, match: int, record: str) -> None:
-            await super().finish(code, match, record)
+        async def finish(self, code: str, match: int, record: str, *, rated: bool = True) -> None:
+            await super().finish(code, match, record, rated=rated)
             written.set()
 
     written = asyncio.Event()

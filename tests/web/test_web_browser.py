@@ -3907,3 +3907,32 @@ def test_the_lobby_s_fields_are_named_by_their_labels_and_described_by_their_hel
     hook = p.locator('#params label.option[title="dealer_hook"]')
     words = hook.locator("span span").inner_text()
     assert p.get_by_role("checkbox", name=words, exact=True).count() == 1
+
+
+def test_undo_by_click_and_by_key_takes_back_a_move_and_the_bots_answers(
+    page: Any, server: Server
+) -> None:
+    p = page
+    start_with_bots(p, server, "pocha(schedule=[3])", seed=5)
+    p.wait_for_selector(ACTIONABLE)
+    assert p.locator(".tools .undo-btn").is_hidden()  # nothing of yours to take back yet
+    bids = [b.inner_text() for b in p.locator(".buttons .act").all()]
+    p.locator(".buttons .act").first.click()
+    p.wait_for_selector(".tools .undo-btn:not([hidden])")
+    p.wait_for_selector(ACTIONABLE)  # the bots bid, the first card is yours to play
+    hand = p.locator(".hand .card-btn").count()
+    p.click(".tools .undo-btn")
+    # Back to your bid, with the same choices; the log says what happened.
+    wait_until(p, "document.querySelectorAll('.buttons .act').length > 0")
+    assert [b.inner_text() for b in p.locator(".buttons .act").all()] == bids
+    assert p.locator(".tools .undo-btn").is_hidden()
+    assert "took back their last move" in p.locator(".log").inner_text()
+    # Played again, then taken back from the keyboard.
+    p.locator(".buttons .act").last.click()
+    p.wait_for_selector(".tools .undo-btn:not([hidden])")
+    p.wait_for_selector(ACTIONABLE)
+    assert p.locator(".hand .card-btn").count() == hand
+    p.keyboard.press("u")
+    wait_until(p, "document.querySelector('.tools .undo-btn').hidden")
+    assert p.locator(".log").inner_text().count("took back their last move") == 2
+    assert "U undo" in p.locator(".keys").inner_text()

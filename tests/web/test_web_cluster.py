@@ -1304,3 +1304,40 @@ def test_a_timer_move_and_a_stand_in_are_said_once_on_every_server(
             late.close()
         ana.close()
         watcher.close()
+
+
+def test_a_take_back_on_one_server_is_played_on_the_other_and_kept_once(
+    pg_url: str, prefix: str, tmp_path: Path
+) -> None:
+    with servers(pg_url, prefix, tmp_path, 2) as (one, two):
+        bots = [{"kind": "bot", "level": "random"}] * 3
+        made = one.create(
+            "pocha", params={"schedule": "[3]"}, seats=[{"kind": "human"}, *bots], seed=8
+        )
+        code = made["code"]
+        watcher = Client(open_socket(one.ws_url))
+        watcher.hello(code)
+        me = Client(open_socket(two.ws_url))  # the bots are driven by whichever holds the lease
+        me.hello(code, made["token"])
+        me.send({"type": "start"})
+        offered = me.until(lambda m: m["type"] == "view" and bool(m["actions"]["buttons"]))
+        me.send({"type": "act", "action": me.legal()[0], "version": offered["version"]})
+        answered = me.until(lambda m: m["type"] == "view" and m["undo"] and bool(me.legal()), 30)
+        me.send({"type": "undo"})
+        back = me.until(lambda m: m["type"] == "view" and m["version"] > answered["version"])
+        assert back["actions"] == offered["actions"] and back["table"] == offered["table"]
+        seen = watcher.view_at(back["version"], 30)
+        assert seen["version"] == back["version"]
+        assert seen["table"]["seats"] == back["table"]["seats"]
+        assert seen["log"][-1].endswith("took back their last move, and the moves after it")
+        actions = stored_actions(pg_url, code)
+        assert len(actions) == back["version"] and actions[-1] == (0, "undo")
+        # The match goes on from there on both servers, to the same record.
+        while not (me.view and me.view["result"]):
+            if me.legal():
+                me.send({"type": "act", "action": me.legal()[-1]})
+            me.expect("view", 30)
+        record = wait_for(lambda: one.get(f"/api/tables/{code}/records/0"))
+        assert record == two.get(f"/api/tables/{code}/records/0")
+        watcher.close()
+        me.close()

@@ -75,6 +75,11 @@ class Live:
 # No keepalive pings: the WebSocket server draws each ping's payload from Python's global random,
 # which Hypothesis, drawing its examples in another thread meanwhile, takes for a strategy using it.
 UNHURRIED = Limits(burst=100_000, rate=100_000.0, ping_every=3600.0)
+# The session's shared server (tests/conftest.py) runs in this process too and keeps pinging
+# the connections other test modules left open, drawing from the same global random: a ping
+# that falls while Hypothesis draws an example here is taken for the strategy's, though no
+# strategy of this module uses `random` (its examples replay alike whatever the pings draw).
+pytestmark = pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
 
 
 @pytest.fixture(scope="module", params=["memory", "sqlite", "postgresql"])

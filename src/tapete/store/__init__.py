@@ -645,13 +645,16 @@ class Store:
         record: str,
         results: Sequence[tuple[int, str, int, bool]],
         teams: Sequence[Sequence[int]] | None = None,
+        *,
+        rated: bool = True,
     ) -> None:
         """Store a finished match's record and results and update ratings, in one transaction.
 
         ``results`` are ``(seat, participant, score, won)``, one per seat; participants are
         player ids or ``bot:<level>``; in a team game (``teams``) a seat's score is its team's.
         Ratings are openskill's Plackett–Luce, teams rated as teams: the winners first, then
-        the others by score.
+        the others by score. A match that is not ``rated`` (a person took a move back in it) is
+        kept with its results and leaves every rating as it was.
         """
         now = _now()
         with self.engine.begin() as c:
@@ -680,7 +683,8 @@ class Store:
                 .where(schema.tables.c.id == table_id)
                 .values(status="finished", updated_at=now)
             )
-            _rate(c, game, results, teams)
+            if rated:
+                _rate(c, game, results, teams)
 
     def finished(self, since: datetime | None = None) -> list[Finished]:
         """Every finished match, oldest first, with its results by seat; only those that ended

@@ -285,6 +285,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "ping": frozenset({"t"}),
     "act": frozenset({"action", "seat", "version"}),
     "hint": frozenset(),
+    "undo": frozenset(),
     "lang": frozenset({"lang"}),
     "start": frozenset(),
     "fill": frozenset({"level"}),
@@ -335,6 +336,10 @@ async def dispatch(rooms: Rooms, link: Link, msg: Mapping[str, Any]) -> None:
                 link.fail(answer.rule, answer.message)
             else:
                 link.send(answer)
+        case "undo":
+            refused = await room.undo(link.seat)
+            if refused is not None:
+                link.fail(refused.rule, refused.message)
         case "lang":
             lang = language(msg.get("lang"))
             if lang is None:

@@ -61,6 +61,9 @@ check hashes the seed's digits). A search of them all for a match's seed takes 2
 against the cards a seat holds, out of reach; against the published hash it would take 2^53
 SHA-256 hashes (hours for a rented farm of graphics cards) were the seed hashed alone, which is
 why the hash is salted (``new_salt``, docs/protocol.md)."""
+# A person's take-back, kept as a move of its own (the store's log only grows): its note says
+# how many of the moves in play stay (``Room.undo``).
+UNDO = "undo"
 
 
 def new_seed() -> int:
@@ -202,8 +205,9 @@ class Room:
         self.abandoned = False
         self._alone: asyncio.Task[None] | None = None
         # A finished match's record the store has not kept yet (a full disk, the database
-        # away): its match and text, tried again until kept, and kept before any rematch.
-        self._unkept: tuple[int, str] | None = None
+        # away): its match, text and whether it is rated, tried again until kept, and kept
+        # before any rematch.
+        self._unkept: tuple[int, str, bool] | None = None
         self.seating = Seating(self)
         self.driver = Driver(self, players or {}, thinkers or Thinkers(0))
         self.broadcast = Broadcast(self)
@@ -216,31 +220,50 @@ class Room:
         says what it said as the match was played, its notes (``Truth.notes``: who started
         the rematch, a move the timer, a stand-in or a failed bot made) included."""
         game, t = self.game, self.truth
-        state = game.new_state(t.seed)
-        recorder = Recorder(game, state, t.seed, ())
+        state, recorder = self._replay([])
         entries = event_entries(game.visible_events(state, None), deal_unit(game), trick_unit(game))
         if t.started_by is not None:
             entries.insert(0, rematch_entry(t.started_by, t.match))
         asides = iter(t.asides)
         aside = next(asides, None)
+        played: list[int] = []
         for i, (seat, text) in enumerate(t.actions):
             while aside is not None and aside.get("at", 0) <= i:
                 entries += aside_entries([aside])
                 aside = next(asides, None)
+            entries.extend(note_entries(t.notes.get(i)))
+            if text == UNDO:  # the log keeps the moves taken back, then says so
+                del played[int(t.notes[i]["keep"]) :]
+                state, recorder = self._replay(played)
+                continue
             action = game.parse_action(text)
             after = game.apply(state, action)
             recorder.step(seat, action, after, by_stand_in(t.notes.get(i)))
-            entries.extend(note_entries(t.notes.get(i)))
             entries.extend(step_entries(game, seat, action, state, after))
             state = after
+            played.append(i)
         if aside is not None:
             entries += aside_entries([aside, *asides])
         self.state: Any = state
         # The record grows with the match, so ending one does not replay it while everyone waits.
         self.recorder = recorder
+        # The numbers of the moves in play: every move of the match but those taken back.
+        self.played = played
         self.log: list[dict[str, Any]] = entries[-LOG_KEEP:]
         self._tellings: dict[tuple[Any, ...], Any] = {}  # records and narrations told (_told)
         self.driver.deal(t.seed)
+
+    def _replay(self, played: Iterable[int]) -> tuple[Any, Recorder]:
+        """The state and the record after the moves numbered ``played``, from the deal."""
+        game, t = self.game, self.truth
+        state = game.new_state(t.seed)
+        recorder = Recorder(game, state, t.seed, ())
+        for i in played:
+            seat, text = t.actions[i]
+            action = game.parse_action(text)
+            state = game.apply(state, action)
+            recorder.step(seat, action, state, by_stand_in(t.notes.get(i)))
+        return state, recorder
 
     @property
     def code(self) -> str:
@@ -549,20 +572,103 @@ class Room:
             if isinstance(committed, IllegalActionError):
                 return committed
             seat, action = committed
+            index = self.version
+            await self._advance(seat, action, note, keep=True)
+            await self._tell(index, seat, self.game.format_action(action), note)
+        self.driver.wake()
+        return None
+
+    async def _tell(self, index: int, seat: int, text: str, note: Mapping[str, Any] | None) -> None:
+        """Tell the other servers (if any) of move number ``index``, committed here."""
+        if self.cluster is not None:
             news = {
                 "kind": "act",
                 "room": self.code,
                 "match": self.truth.match,
-                "index": self.version,
+                "index": index,
                 "seat": seat,
-                "action": self.game.format_action(action),
+                "action": text,
                 "note": None if note is None else dict(note),
             }
-            await self._advance(seat, action, note, keep=True)
-            if self.cluster is not None:
-                await self.cluster.tell(news)
+            await self.cluster.tell(news)
+
+    # --- taking a move back ----------------------------------------------------------------
+
+    def _last_move(self, seat: int) -> int | None:
+        """Where ``seat``'s last move in play is among the moves in play (None: it has none)."""
+        t = self.truth
+        mine = (
+            k for k in range(len(self.played) - 1, -1, -1) if t.actions[self.played[k]][0] == seat
+        )
+        return next(mine, None)
+
+    def undo_allowed(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take its last move back now (``undo``)."""
+        return self._undo_refused(seat) is None
+
+    def _undo_refused(self, seat: int | None) -> IllegalActionError | None:
+        t = self.truth
+        if seat is None:
+            return error("spectator", "spectators watch: take a seat to play")
+        if t.seats[seat].kind != "human" or not self.hint_allowed(seat):
+            return error("no-undo", "undo is for one person playing against bots")
+        if not t.started:
+            return error("not-started", "the match has not started: the host starts it")
+        if self.over:
+            return error("match-over", "the match is over")
+        if self._last_move(seat) is None:
+            return error("nothing-to-undo", "nothing to undo: no move of this seat is in play")
+        return None
+
+    async def undo(self, seat: int | None) -> IllegalActionError | None:
+        """Take back ``seat``'s last move and every move since (the bots' answers too, across
+        the end of a deal), as the terminal table's undo does: for one person against bots,
+        while the match goes on. The take-back is kept as a move of its own, with a note of how
+        many moves stay in play, so the store's log only grows: a bot's move chosen before it
+        is refused as one chosen on a view gone by, two servers cannot both commit one at the
+        same number, and the log still says what was played and taken back. The record of the
+        match holds the moves in play only; a match with a take-back is not rated (``_finish``).
+        Returns the refusal (nothing changed) or None."""
+        async with self.lock:
+            refused = self._undo_refused(seat)
+            if refused is not None:
+                return refused
+            assert seat is not None
+            keep = self._last_move(seat)
+            note = {"kind": "undo", "seat": seat, "keep": keep}
+            index = self.version
+            try:
+                await self.store.append(self.code, self.truth.match, index, seat, UNDO, note)
+            except ValueError:  # another server's move took the number: shown, then asked again
+                self.spawn(self.reload())
+                return error("moved-on", "the table moved on before your undo: look again")
+            self._take_back(seat, note)
+            await self._tell(index, seat, UNDO, note)
         self.driver.wake()
         return None
+
+    def _take_back(self, seat: int, note: Mapping[str, Any]) -> None:
+        """The take-back ``note`` (committed) applied here and told to this server's
+        connections: the moves in play cut to the note's ``keep``, the state replayed."""
+        t = self.truth
+        t.notes[len(t.actions)] = dict(note)
+        t.actions.append((seat, UNDO))
+        del self.played[int(note["keep"]) :]
+        self.state, self.recorder = self._replay(self.played)
+        entries = note_entries(note)
+        self.log += entries
+        del self.log[:-LOG_KEEP]
+        self.driver.set_deadline()
+        self.broadcast.view_to_all(entries)
+
+    async def _step(
+        self, seat: int, text: str, note: Mapping[str, Any] | None, *, keep: bool
+    ) -> None:
+        """The next move as kept (``text``): a take-back or a move of the game."""
+        if text == UNDO and note is not None:
+            self._take_back(seat, note)
+        else:
+            await self._advance(seat, self.game.parse_action(text), note, keep=keep)
 
     async def _commit(
         self,
@@ -658,8 +764,9 @@ class Room:
             t = self.truth
             place = (int(news["match"]), int(news["index"]))
             if place == (t.match, self.version):
-                action = self.game.parse_action(str(news["action"]))
-                await self._advance(int(news["seat"]), action, news.get("note"), keep=False)
+                await self._step(
+                    int(news["seat"]), str(news["action"]), news.get("note"), keep=False
+                )
             elif place > (t.match, self.version):
                 before = t.match
                 await self._resync()
@@ -680,6 +787,7 @@ class Room:
         after = game.apply(before, action)
         if note is not None:  # kept with the move, so a rebuild here says it again
             self.truth.notes[len(self.truth.actions)] = dict(note)
+        self.played.append(len(self.truth.actions))
         self.truth.actions.append((seat, game.format_action(action)))
         self.state = after
         self.recorder.step(seat, action, after, by_stand_in(note))
@@ -755,8 +863,7 @@ class Room:
             for i, (seat, text) in enumerate(missed, start=have):
                 while asides and asides[0].get("at", 0) <= i:
                     self._say(aside_entries([asides.pop(0)]))
-                action = self.game.parse_action(text)
-                await self._advance(seat, action, truth.notes.get(i), keep=False)
+                await self._step(seat, text, truth.notes.get(i), keep=False)
             if asides:
                 self._say(aside_entries(asides))
         else:
@@ -799,7 +906,8 @@ class Room:
         text = record.dumps(self.record())
         if len(self.truth.records) == self.truth.match:
             self.truth.records.append(text)
-        self._unkept = (self.truth.match, text)
+        rated = all(action != UNDO for _, action in self.truth.actions)
+        self._unkept = (self.truth.match, text, rated)
         try:
             await self._keep()
         except UNSAVED as exc:
@@ -819,8 +927,8 @@ class Room:
         store refuses it again (storing a record is idempotent: never kept twice)."""
         if self._unkept is None:
             return
-        match, text = self._unkept
-        await self.store.finish(self.code, match, text)
+        match, text, rated = self._unkept
+        await self.store.finish(self.code, match, text, rated=rated)
         self._unkept = None
         log.info("room %s: match %d's record is stored", self.code, match)
 

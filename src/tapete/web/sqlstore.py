@@ -320,10 +320,10 @@ class SqlStore:
         )
         self._create(truth, match, seed, started=True)
 
-    async def finish(self, code: str, match: int, record: str) -> None:
-        await self._run(self._finish, code, match, record)
+    async def finish(self, code: str, match: int, record: str, *, rated: bool = True) -> None:
+        await self._run(self._finish, code, match, record, rated)
 
-    def _finish(self, code: str, match: int, record: str) -> None:
+    def _finish(self, code: str, match: int, record: str, rated: bool) -> None:
         tid = table_id(code, match)
         if self.db.record(tid) is not None:
             return  # already kept (a restart finishing a match again)
@@ -340,7 +340,7 @@ class SqlStore:
         results = [
             (i, participant(seat), int(scores[i]), i in winners) for i, seat in enumerate(seats)
         ]
-        self.db.finish(tid, game.name, record, results, game.teams)
+        self.db.finish(tid, game.name, record, results, game.teams, rated=rated)
 
     async def rooms(self) -> list[Truth]:
         return await self._run(self._rooms)

@@ -179,7 +179,10 @@ class Store(Protocol):
         salt are the ones it was made with), or a rematch, dealt from ``seed``, hashed with
         ``seed_salt`` and started by seat ``started_by``."""
 
-    async def finish(self, code: str, match: int, record: str) -> None: ...
+    async def finish(self, code: str, match: int, record: str, *, rated: bool = True) -> None:
+        """Keep finished match ``match``'s record, with its results; ``rated``: whether it
+        counts in the players' ratings (not when a person took a move back in it)."""
+
     async def rooms(self) -> list[Truth]: ...
     async def room(self, code: str) -> Truth | None:
         """Room ``code`` as the store has it now (None: no such room)."""
@@ -256,8 +259,8 @@ class MemoryStore:
         truth.started, truth.match, truth.seed, truth.actions = True, match, seed, []
         truth.seed_salt = seed_salt
 
-    async def finish(self, code: str, match: int, record: str) -> None:
-        truth = self._truths[code]
+    async def finish(self, code: str, match: int, record: str, *, rated: bool = True) -> None:
+        truth = self._truths[code]  # no ratings kept in memory: rated or not, the same
         if len(truth.records) == match:
             truth.records.append(record)
 

@@ -194,6 +194,8 @@ class Broadcast:
                 "why": outcome_words(lang, outcome),
             },
             "timer": remaining,
+            # Whether this seat may take its last move back now (one person against bots).
+            "undo": room.undo_allowed(seat),
         }
 
     def catch_up(self, conn: Connection) -> None:

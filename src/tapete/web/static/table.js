@@ -281,10 +281,10 @@ export class TableView {
     rememberHash(msg.code, msg.match, msg.seed_hash, msg.over);
     this.seat = msg.you;
     // The keys play your hand: someone watching has none, and would look for what they do. H
-    // asks for a hint only where hints are given (against bots alone).
+    // asks for a hint and U takes your last move back only against bots alone.
     this.$(".keys").hidden = msg.you === null;
     this.$(".keys").textContent = msg.hint
-      ? t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, B buttons")
+      ? t("Keys: 1–9 choose a card, ←/→ move, Enter plays, H hint, U undo, B buttons")
       : t("Keys: 1–9 choose a card, ←/→ move, Enter plays, B buttons");
     const box = this.$(".code-box");
     const link = `${location.origin}/t/${msg.code}`;
@@ -334,6 +334,8 @@ export class TableView {
     if (this.staleLog || (old && old.match !== msg.match)) this.clearLog();
     this.staleLog = false;
     this.shown();
+    const undo = this.$(".undo-btn");
+    if (undo) undo.hidden = !msg.undo;
     // A move sent on a connection that went silent before the table answered: the table shown
     // again has not moved and asks for it again, so it never arrived.
     this.back(this.pending === msg.version && msg.match === old?.match && myTurn(msg.actions));
@@ -446,6 +448,12 @@ export class TableView {
     draw();
     if (key && !box.contains(document.activeElement)) box.querySelector(key)?.focus();
     return key !== null;
+  }
+
+  // Your last move taken back, with the bots' answers to it: offered by the view (one person
+  // against bots, a move of yours in play); the table comes back as a new view.
+  undo() {
+    if (this.viewMsg?.undo) this.send({ type: "undo" });
   }
 
   hint(msg) {
@@ -796,6 +804,8 @@ export class TableView {
     // A hint is for a move: none before the start (the waiting room) or once the match is over.
     const hints = room.hint && room.started && !room.over;
     if (hints) parts.push(`<button type="button" class="hint-btn">${t("hint")}</button>`);
+    // Shown by each view, which says whether there is a move of yours to take back now.
+    if (hints) parts.push(`<button type="button" class="undo-btn" title="${t("take back your last move")}"${this.viewMsg?.undo ? "" : " hidden"}>${t("undo")}</button>`);
     // Before the start they are in the waiting room, which lies over this panel on a small
     // screen or at 200 % zoom: here, Tab went on to links hidden under it.
     if (room.started) {
@@ -826,6 +836,7 @@ export class TableView {
       button.addEventListener("click", () => this.send({ type: "remove", seat: Number(button.dataset.remove) }));
     }
     tools.querySelector(".hint-btn")?.addEventListener("click", () => this.send({ type: "hint" }));
+    tools.querySelector(".undo-btn")?.addEventListener("click", () => this.undo());
     tools.querySelector(".download")?.addEventListener("click", () => this.download());
     for (const a of tools.querySelectorAll('a[target="_blank"]')) a.removeAttribute("data-link");
   }
@@ -1098,6 +1109,8 @@ export class TableView {
       }
     } else if (event.key === "h" || event.key === "H") {
       if (this.roomMsg?.hint && this.roomMsg.started && !this.roomMsg.over) this.send({ type: "hint" });
+    } else if (event.key === "u" || event.key === "U") {
+      this.undo();
     } else if (event.key === "b" || event.key === "B") {
       this.root.querySelector(".buttons button")?.focus();
     }
