@@ -82,7 +82,8 @@ def test_a_render_mode_it_lacks_is_a_type_error_too_so_training_libraries_fall_b
     assert isinstance(err.value, TypeError) and isinstance(err.value, ValueError)
     env = gymnasium.make("tapete/Truco-v0", render_mode="ansi", opponents="random")
     env.reset(seed=0)
-    text = env.render()
+    with pytest.warns(UserWarning, match="No render fps was declared"):  # text: no frame rate
+        text = env.render()
     assert isinstance(text, str) and "your hand" in text
 
 

@@ -3936,3 +3936,32 @@ def test_undo_by_click_and_by_key_takes_back_a_move_and_the_bots_answers(
     wait_until(p, "document.querySelector('.tools .undo-btn').hidden")
     assert p.locator(".log").inner_text().count("took back their last move") == 2
     assert "U undo" in p.locator(".keys").inner_text()
+
+
+def test_a_profile_whose_only_match_had_a_take_back_says_it_is_not_rated(
+    page: Any, server: Server
+) -> None:
+    p = page
+    me = server.post("/api/players", {"name": "Ana"})
+    made = server.create(
+        "pocha",
+        params={"schedule": "[1]"},
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
+        player=me["token"],
+        bot_delay=0.05,
+    )
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{made['code']}")
+    p.click(".waiting .start")
+    p.wait_for_selector(ACTIONABLE)
+    p.locator(ACTIONABLE).first.click()
+    p.wait_for_selector(".tools .undo-btn:not([hidden])")
+    p.click(".tools .undo-btn")
+    p.wait_for_selector(".log li:has-text('took back their last move')")
+    play_until(p, ".summary:not([hidden])", random.Random(4))
+    p.goto(f"{server.url}/players/{me['id']}")
+    p.wait_for_selector(".profile-page .results tbody tr")
+    assert p.locator(".profile-page .played strong").inner_text() == "1"
+    assert p.locator(".profile-page .ratings").count() == 0
+    assert "No rated matches yet" in p.locator(".profile-page").inner_text()

@@ -220,6 +220,7 @@ UI = (
     "rank",
     "player",
     "No matches yet.",
+    "No rated matches yet: a match with a move taken back is not rated.",
     "No rated matches yet.",
     "You play as {name}",
     "change name",

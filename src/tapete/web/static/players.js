@@ -156,7 +156,7 @@ export async function renderProfile(root, participant) {
       <p><span class="played">${t("matches played")}: <strong>${p.matches}</strong></span> ·
         <span class="wins">${t("wins")}: <strong>${p.wins}</strong></span></p>
       <h2>${t("ratings")}</h2>
-      ${ratings ? `<table class="ratings"><thead><tr><th>${t("Game")}</th><th>${t("rating")}</th><th>μ ± σ</th><th>${t("matches")}</th></tr></thead><tbody>${ratings}</tbody></table>` : `<p>${t("No matches yet.")}</p>`}
+      ${ratings ? `<table class="ratings"><thead><tr><th>${t("Game")}</th><th>${t("rating")}</th><th>μ ± σ</th><th>${t("matches")}</th></tr></thead><tbody>${ratings}</tbody></table>` : `<p>${t(p.matches ? "No rated matches yet: a match with a move taken back is not rated." : "No matches yet.")}</p>`}
       <h2>${t("results")}</h2>
       ${results ? `<table class="results"><thead><tr><th>${t("Game")}</th><th>${t("table")}</th><th>${t("score")}</th><th></th><th></th></tr></thead><tbody>${results}</tbody></table>` : `<p>${t("No matches yet.")}</p>`}
     </section>`;
