@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from typing import Any
@@ -19,7 +20,7 @@ import tapete.rl
 from tapete.errors import SpecError
 from tapete.games import game_names
 from tapete.rl.aec import RenderModeError
-from tapete.rl.registry import env_id
+from tapete.rl.registry import ENV_KEYWORDS, env_id
 from tapete.rl.single import SingleAgentEnv
 
 IDS = {
@@ -46,6 +47,12 @@ def test_every_game_has_its_id_once_tapete_rl_is_imported() -> None:
         assert env.spec is not None and env.spec.id == id_
         assert inner(env).game.name == name
         env.close()
+
+
+def test_no_game_has_a_rule_option_named_as_an_environment_keyword() -> None:
+    for name in game_names():
+        options = {f.name for f in dataclasses.fields(tapete.load(name).params)}
+        assert not options & ENV_KEYWORDS, name
 
 
 def test_rule_options_and_the_environment_s_keywords_go_side_by_side() -> None:

@@ -63,8 +63,7 @@ def make(game: str, **keywords: Any) -> SingleAgentEnv:
 
 
 def register() -> None:
-    """Register every game's id with Gymnasium (done once by ``import tapete.rl``; again, it
-    replaces the same entries)."""
+    """Register every game's id with Gymnasium (``import tapete.rl`` does, once)."""
     for game in game_names():
         gymnasium.register(
             env_id(game), entry_point="tapete.rl.registry:make", kwargs={"game": game}
