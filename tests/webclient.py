@@ -431,6 +431,23 @@ class Inbox:
         self.send({"type": "closed", "code": code})
 
 
+def my_turn(me: Client) -> Message:
+    """The view that offers ``me`` a move: the last one if it does, else the next that does."""
+    if me.view is not None and me.legal():
+        return me.view
+    return me.until(lambda m: m["type"] == "view" and bool(me.legal()))
+
+
+def play_out(client: Client, last: bool = False) -> Message:
+    """Play ``client``'s seat of a started match to its end, its first legal action each time
+    (``last``: its last); returns the room that then tells the seed."""
+    while not (client.view and client.view["result"]):
+        if client.legal():
+            client.send({"type": "act", "action": client.legal()[-1 if last else 0]})
+        client.expect("view")
+    return client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+
+
 def play_to_the_end(server: Server, table: Message) -> Message:
     """Start ``table`` as its host and play it to the end; returns the room as the host first
     heard it."""
@@ -439,10 +456,6 @@ def play_to_the_end(server: Server, table: Message) -> Message:
     room: Message = client.expect("room")
     client.send({"type": "start"})
     client.expect("view")
-    while not (client.view and client.view["result"]):
-        if client.legal():
-            client.send({"type": "act", "action": client.legal()[0]})
-        client.expect("view")
-    client.until(lambda m: m["type"] == "room" and m["seed"] is not None)
+    play_out(client)
     client.close()
     return room

@@ -141,18 +141,31 @@ def wait_until(page: Any, expression: str, timeout: float = 20) -> None:
 
 
 def start_with_bots(
-    page: Any, server: Server, spec: str, seed: int, bot_delay: float = 0.05
+    page: Any,
+    server: Server,
+    spec: str,
+    seed: int,
+    bot_delay: float = 0.05,
+    player: str | None = None,
 ) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
     and started; returns its code."""
-    code = open_with_bots(page, server, spec, seed, bot_delay)
+    code = open_with_bots(page, server, spec, seed, bot_delay, player)
     page.click(".waiting .start")
     return code
 
 
-def open_with_bots(page: Any, server: Server, spec: str, seed: int, bot_delay: float = 0.05) -> str:
+def open_with_bots(
+    page: Any,
+    server: Server,
+    spec: str,
+    seed: int,
+    bot_delay: float = 0.05,
+    player: str | None = None,
+) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host,
-    still waiting for its start; returns its code."""
+    still waiting for its start (``player``: your player token, for results and ratings);
+    returns its code."""
     game = tapete.load(spec)
     name, params = tapete.game.parse_spec(spec)
     made = server.create(
@@ -161,6 +174,7 @@ def open_with_bots(page: Any, server: Server, spec: str, seed: int, bot_delay: f
         seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
         seed=seed,
         bot_delay=bot_delay,
+        **({} if player is None else {"player": player}),
     )
     code = str(made["code"])
     page.goto(server.url + "/")
@@ -3943,17 +3957,7 @@ def test_a_profile_whose_only_match_had_a_take_back_says_it_is_not_rated(
 ) -> None:
     p = page
     me = server.post("/api/players", {"name": "Ana"})
-    made = server.create(
-        "pocha",
-        params={"schedule": "[1]"},
-        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3,
-        player=me["token"],
-        bot_delay=0.05,
-    )
-    p.goto(server.url + "/")
-    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-    p.goto(f"{server.url}/t/{made['code']}")
-    p.click(".waiting .start")
+    start_with_bots(p, server, "pocha(schedule=[1])", seed=6, player=me["token"])
     p.wait_for_selector(ACTIONABLE)
     p.locator(ACTIONABLE).first.click()
     p.wait_for_selector(".tools .undo-btn:not([hidden])")

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tapete.i18n import RULES, tr
 from tapete.web import Limits
-from webclient import Client, Server, running
+from webclient import Client, Server, my_turn, running
 
 
 def seated(server: Server, game: str = "pocha", **body: object) -> tuple[Client, dict[str, object]]:
@@ -42,12 +42,6 @@ def frozen(server: Server) -> Client:
     me.send({"type": "start"})
     me.expect("view")
     return me
-
-
-def my_turn(me: Client) -> dict[str, object]:
-    if me.view is not None and me.legal():
-        return me.view
-    return me.until(lambda m: m["type"] == "view" and bool(me.legal()))
 
 
 def test_hello_gives_welcome_room_and_view(server: Server) -> None:
@@ -99,7 +93,7 @@ def test_act_plays_and_everyone_is_told(server: Server) -> None:
     view = my_turn(me)
     action = me.legal()[0]
     me.send({"type": "act", "action": action})
-    after = me.view_at(int(view["version"]) + 1)  # type: ignore[call-overload]
+    after = me.view_at(int(view["version"]) + 1)
     assert after["log"][0].startswith("Ana ")
 
 
@@ -422,7 +416,7 @@ def test_a_field_a_message_does_not_have_is_refused_naming_it(server: Server) ->
     """A misspelt field is no field left out: a move sent with "verison" would be played
     whatever the table did since it was chosen."""
     me, _ = started(server, params={"schedule": "[3]"}, bot_delay=0)
-    version = int(my_turn(me)["version"])  # type: ignore[call-overload]
+    version = int(my_turn(me)["version"])
     me.send({"type": "act", "action": me.legal()[0], "verison": version - 1})
     error = me.expect("error")
     assert error["rule"] == "bad-message" and "'verison'" in error["message"]
@@ -473,7 +467,7 @@ def test_messages_before_hello_are_refused(server: Server) -> None:
 def test_out_of_turn_and_illegal_actions(server: Server) -> None:
     me, _ = started(server, params={"schedule": "[3]", "dealer_hook": "true"}, bot_delay=0)
     view = my_turn(me)
-    version = int(view["version"])  # type: ignore[call-overload]
+    version = int(view["version"])
     phase_bid = any(a.startswith("bid") for a in me.legal())
     me.send({"type": "act", "action": "bid 7" if phase_bid else "play 99"})
     error = me.expect("error")
@@ -495,7 +489,7 @@ def test_out_of_turn_and_illegal_actions(server: Server) -> None:
 def test_a_move_chosen_on_an_older_version_is_refused(server: Server) -> None:
     me, _ = started(server, params={"schedule": "[3]"}, bot_delay=0)
     view = my_turn(me)
-    version = int(view["version"])  # type: ignore[call-overload]
+    version = int(view["version"])
     me.send({"type": "act", "action": me.legal()[0], "version": version - 1})
     assert me.expect("error")["rule"] == "moved-on"
     me.send({"type": "act", "action": me.legal()[0], "version": "7"})

@@ -10,7 +10,7 @@ import pytest
 from tapete.record import dumps, loads, replay
 from tapete.web.room import UNDO
 from tapete.web.store import MemoryStore
-from webclient import Client, Server, play_to_the_end
+from webclient import Client, Server, my_turn, play_out, play_to_the_end
 
 
 def started(server: Server, **body: Any) -> tuple[Client, dict[str, Any]]:
@@ -21,14 +21,6 @@ def started(server: Server, **body: Any) -> tuple[Client, dict[str, Any]]:
     me.send({"type": "start"})
     me.expect("view")
     return me, table
-
-
-def my_turn(me: Client) -> dict[str, Any]:
-    if me.view is not None and me.legal():
-        return me.view
-    return me.until(
-        lambda m: m["type"] == "view" and bool(m["actions"]["cards"] or m["actions"]["buttons"])
-    )
 
 
 def test_undo_takes_back_the_person_s_move_and_the_bots_answers(server: Server) -> None:
@@ -56,19 +48,10 @@ def test_undo_takes_back_the_person_s_move_and_the_bots_answers(server: Server) 
     assert back["log"] == ["Ana took back their last move, and the moves after it"]
     assert back["undo"] is False  # my only move is taken back
     # The match goes on to its end; its record holds only the moves in play.
-    room = play_to_the_end_from(me)
-    text = server.get(f"/api/tables/{table['code']}/record")
-    record = loads(json.dumps(text) if not isinstance(text, str) else text)
+    room = play_out(me, last=True)
+    record = loads(json.dumps(server.get(f"/api/tables/{table['code']}/record")))
     replay(record)  # the record checks: every move legal, every score as the rules give it
     assert room["over"] is True
-
-
-def play_to_the_end_from(me: Client) -> dict[str, Any]:
-    while not (me.view and me.view["result"]):
-        if me.legal():
-            me.send({"type": "act", "action": me.legal()[-1]})
-        me.expect("view")
-    return me.until(lambda m: m["type"] == "room" and m["seed"] is not None)
 
 
 def test_undo_is_refused_with_a_reason_and_changes_nothing(server: Server) -> None:
@@ -100,7 +83,7 @@ def test_a_finished_match_with_a_take_back_is_kept_but_not_rated(server: Server)
     me.until(lambda m: m["type"] == "view" and m["undo"] is True)
     me.send({"type": "undo"})
     me.until(lambda m: m["type"] == "view" and m["version"] > view["version"] and not m["undo"])
-    play_to_the_end_from(me)
+    play_out(me, last=True)
     profile = server.get(f"/api/players/{me_player['id']}")
     assert [r["table_id"] for r in profile["results"]] == [f"{table['code']}.0"]  # kept
     board = server.get("/api/leaderboard/pocha")
