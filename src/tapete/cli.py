@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from tapete import __version__, bench, bots, export, howto, players, playthrough, record
+from tapete.client import DEFAULT_SERVER
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.folders import record_file_name, records_dir
 from tapete.game import Action, Game
@@ -1099,6 +1100,48 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_join(args: argparse.Namespace) -> int:
+    """Sit at a table of a tapete server, at a line prompt (``tapete.joinprompt``)."""
+    try:
+        import websockets  # noqa: F401 (the connection's library: said now, not mid-join)
+    except ImportError:
+        raise SpecError(
+            "tapete join needs the websockets package: pip install 'tapete[tui]'"
+        ) from None
+    import asyncio
+
+    from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
+    from tapete.joinprompt import Prompt
+
+    lang = _language(args)
+    _stop_on_signals()
+    try:
+        server, code = parse_link(args.link, args.server)
+        seats = Seats()
+        ticket = None if args.watch else take_seat(server, code, args.name, lang, seats)
+
+        async def run() -> int:
+            token = None if ticket is None else ticket.token
+            link = Link(ws_url(server), code, token, lang)
+            prompt = Prompt(link, ticket, sys.stdout, lang, seats)
+            if ticket is not None:
+                prompt.say(
+                    tr(
+                        lang,
+                        "you sit at seat {seat} of table {code}",
+                        seat=ticket.seat + 1,
+                        code=code,
+                    )
+                )
+            prompt.read_from(sys.stdin)
+            return await prompt.run()
+
+        return asyncio.run(run())
+    except JoinError as exc:
+        print(f"tapete: {exc}", file=sys.stderr)
+        return 2
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     try:
         from rich.console import Console
@@ -1533,6 +1576,15 @@ def parser() -> argparse.ArgumentParser:
         "taken over within a lease and a third of its death (1 to 60, default 5)",
     )
     p.set_defaults(run=cmd_serve)
+    p = sub.add_parser("join", help="sit at a table of a tapete server, from a line prompt")
+    p.add_argument(
+        "link", help="the table's link (http://HOST:PORT/t/CODE), or its code with --server"
+    )
+    p.add_argument("--server", help=f"the server of a bare code (default {DEFAULT_SERVER})")
+    p.add_argument("--name", default="", help="your name at the table (default: the table's)")
+    p.add_argument("--watch", action="store_true", help="watch the table, taking no seat")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
+    p.set_defaults(run=cmd_join)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
     p.add_argument(

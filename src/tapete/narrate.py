@@ -35,6 +35,7 @@ from tapete.games import rules_of
 from tapete.i18n import LEVEL_HELP, tr
 from tapete.present import (
     SUIT_WORDS,
+    Table,
     actions,
     card_glyph,
     deal_unit,
@@ -64,6 +65,7 @@ __all__ = [
     "recorded_name",
     "seat_name",
     "step_entries",
+    "table_text",
     "view_text",
     "who_won",
 ]
@@ -831,7 +833,13 @@ def record_lines(record: Record, *, hands: bool = True, lang: str = "en") -> Ite
 def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -> str:
     """A seat's view in words, for a person at a plain text prompt: the table the screens draw
     (``tapete.present``), line by line."""
-    table = present(view, lang, names)
+    return table_text(present(view, lang, names), lang, trick_unit(rules_of(view).NAME))
+
+
+def table_text(table: Table, lang: str = "en", trick_word: str = "trick") -> str:
+    """A presented table in words, line by line (``view_text``; ``tapete join --plain`` has
+    the table from the server, already presented). ``trick_word``: what the game calls a trick
+    (Truco's are rounds), an English word of the catalog."""
     lines = [f"{table.title} — {table.status}"]
     if table.info:
         lines.append(", ".join(f"{label}: {value}" for label, value in table.info))
@@ -850,8 +858,7 @@ def view_text(view: Any, lang: str = "en", names: Sequence[str] | None = None) -
         played = ", ".join(
             f"{_name([b.name for b in table.seats], p.seat)} {p.card or '?'}" for p in table.trick
         )
-        word = tr(lang, trick_unit(rules_of(view).NAME))  # Truco's are rounds, as its rules say
-        lines.append(f"  {word}: {played}")
+        lines.append(f"  {tr(lang, trick_word)}: {played}")
     hand = " ".join(table.hand) if table.hand else ""
     if table.blind:
         unseen = (

@@ -274,6 +274,56 @@ class Table:
     over: bool
     extra: dict[str, Any] = field(default_factory=dict)  # game-specific (Poch's bowls ...)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Table:
+        """The table from the object of its fields the web protocol sends (``docs/protocol.md``:
+        ``view.table``), as a client far from the engine draws it; KeyError or TypeError for an
+        object that is not one.
+
+        >>> import json, dataclasses, tapete
+        >>> game = tapete.load("pocha(players=3, schedule=[2])")
+        >>> table = present(game.observe(game.new_state(seed=1), 0))
+        >>> sent = json.loads(json.dumps(dataclasses.asdict(table)))
+        >>> Table.from_json(sent) == table
+        True
+        """
+        return cls(
+            game=str(data["game"]),
+            title=str(data["title"]),
+            status=str(data["status"]),
+            seats=tuple(
+                SeatBox(
+                    seat=int(s["seat"]),
+                    name=str(s["name"]),
+                    lines=tuple(map(str, s["lines"])),
+                    cards=int(s["cards"]),
+                    shown=tuple(map(str, s.get("shown", ()))),
+                    turn=bool(s.get("turn", False)),
+                    dealer=bool(s.get("dealer", False)),
+                    team=None if s.get("team") is None else int(s["team"]),
+                )
+                for s in data["seats"]
+            ),
+            hand=tuple(map(str, data["hand"])),
+            blind=int(data["blind"]),
+            trick=_on_table(data["trick"]),
+            last_trick=_on_table(data["last_trick"]),
+            last_winner=None if data.get("last_winner") is None else int(data["last_winner"]),
+            info=tuple((str(label), str(value)) for label, value in data["info"]),
+            score_names=tuple(map(str, data["score_names"])),
+            scores=tuple(map(int, data["scores"])),
+            history=tuple(tuple(map(int, row)) for row in data["history"]),
+            deck=str(data["deck"]),
+            over=bool(data["over"]),
+            extra=dict(data.get("extra") or {}),
+        )
+
+
+def _on_table(cards: Any) -> tuple[OnTable, ...]:
+    return tuple(
+        OnTable(int(c["seat"]), None if c["card"] is None else str(c["card"])) for c in cards
+    )
+
 
 @dataclass(frozen=True)
 class Button:

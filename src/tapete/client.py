@@ -1,0 +1,323 @@
+"""Sit at a table of a tapete server from the terminal: the web protocol's client side.
+
+``tapete join LINK`` is this module: a table's link (``http://host:8000/t/K7QX2``, as the
+browser shows and shares it) or its code and a server; a seat taken through the server's HTTP
+API (``POST /api/tables/CODE/join``) as a browser takes one; then one WebSocket to ``/ws``
+(``docs/protocol.md``), over which the server sends this seat's view after every move and takes
+its moves. The server holds the match and checks every move: nothing here decides anything.
+
+The seat token a join gives is kept in the data folder (``joined.json``), as a browser keeps it
+in its storage, so ``tapete join`` again, after a closed terminal or a dropped network, comes
+back to the same seat; so is the player token the server made for this person, so the matches
+played from here count in one profile and one rating. A connection that drops is opened again
+by itself, with the same waits as the browser's (``RETRY_WAITS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tapete.folders import data_dir
+
+__all__ = [
+    "DEFAULT_SERVER",
+    "JoinError",
+    "Link",
+    "NotSentError",
+    "Seats",
+    "Ticket",
+    "parse_link",
+    "take_seat",
+    "ws_url",
+]
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"  # where ``tapete serve`` listens by default
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # a table code's letters (the server's)
+CODE_LENGTH = 5
+RETRY_WAITS = (0.5, 1.0, 2.0, 2.5)  # seconds before each new try, the last one repeated
+HTTP_TIMEOUT = 15.0  # seconds for an answer to a join
+MAX_MESSAGE = 2**22  # bytes: a view is 1–2 KB, a room with its log a few more
+
+
+class JoinError(Exception):
+    """A table that cannot be joined, said for a person: no such table, no free seat, a
+    server that cannot be reached, a link that is none."""
+
+
+class NotSentError(JoinError):
+    """A message asked for while the connection is down: not kept to be sent later, because
+    the table may have moved on (the browser does the same)."""
+
+
+def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
+    """The server's address and the table's code from what a person pastes: the table's link,
+    or its code (any case) with ``server`` (default ``DEFAULT_SERVER``).
+
+    >>> parse_link("http://192.168.1.20:8000/t/K7QX2")
+    ('http://192.168.1.20:8000', 'K7QX2')
+    >>> parse_link("k7qx2", "https://cards.example.org/")
+    ('https://cards.example.org', 'K7QX2')
+    >>> parse_link("http://host/rules/truco")
+    Traceback (most recent call last):
+    ...
+    tapete.client.JoinError: 'http://host/rules/truco' is not a table's link (http://HOST:PORT/t/CODE)
+    """
+    text = text.strip()
+    if "://" in text:
+        parts = urllib.parse.urlsplit(text)
+        words = [w for w in parts.path.split("/") if w]
+        if parts.scheme not in ("http", "https") or len(words) != 2 or words[0] != "t":
+            raise JoinError(f"{text!r} is not a table's link (http://HOST:PORT/t/CODE)")
+        base, code = f"{parts.scheme}://{parts.netloc}", words[1]
+    else:
+        base, code = _server(server or DEFAULT_SERVER), text
+    code = code.upper()
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        raise JoinError(
+            f"{code!r} is not a table code: {CODE_LENGTH} letters and digits, such as K7QX2"
+        )
+    return base, code
+
+
+def _server(text: str) -> str:
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise JoinError(f"--server {text!r}: a server's address, such as {DEFAULT_SERVER}")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A seat at a server's table: the token that is the seat's only credential."""
+
+    server: str
+    code: str
+    seat: int
+    token: str
+
+    @property
+    def ws_url(self) -> str:
+        return ws_url(self.server)
+
+
+def ws_url(server: str) -> str:
+    """The play route of ``server``: ``ws://HOST:PORT/ws`` (``wss`` behind https).
+
+    >>> ws_url("https://cards.example.org")
+    'wss://cards.example.org/ws'
+    """
+    scheme, rest = server.split("://", 1)
+    return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws"
+
+
+class Seats:
+    """The seats and player tokens of this person, kept in ``joined.json`` in the data folder
+    (``folder``): the file is written whole and replaced, so a crash leaves the old one."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.path = (folder or data_dir()) / "joined.json"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"players": {}, "seats": {}}  # none yet, or unreadable: start afresh
+        if not isinstance(doc, dict):
+            return {"players": {}, "seats": {}}
+        for part in ("players", "seats"):
+            if not isinstance(doc.get(part), dict):
+                doc[part] = {}
+        return doc
+
+    def _write(self, doc: Mapping[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".joined-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump(doc, file, indent=1)
+            os.replace(temporary, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    def seat(self, server: str, code: str) -> Ticket | None:
+        kept = self._read()["seats"].get(f"{server} {code}")
+        if not isinstance(kept, dict):
+            return None
+        seat, token = kept.get("seat"), kept.get("token")
+        if type(seat) is not int or not isinstance(token, str):
+            return None
+        return Ticket(server, code, seat, token)
+
+    def keep(self, ticket: Ticket) -> None:
+        doc = self._read()
+        doc["seats"][f"{ticket.server} {ticket.code}"] = {
+            "seat": ticket.seat,
+            "token": ticket.token,
+        }
+        self._write(doc)
+
+    def forget(self, server: str, code: str) -> None:
+        doc = self._read()
+        if doc["seats"].pop(f"{server} {code}", None) is not None:
+            self._write(doc)
+
+    def player(self, server: str) -> str | None:
+        kept = self._read()["players"].get(server)
+        return kept.get("token") if isinstance(kept, dict) else None
+
+    def keep_player(self, server: str, token: str, name: str) -> None:
+        doc = self._read()
+        doc["players"][server] = {"token": token, "name": name}
+        self._write(doc)
+
+
+def _post(server: str, path: str, body: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """POST ``body`` as JSON; the answer's JSON, or JoinError with the server's own words."""
+    request = urllib.request.Request(
+        f"{server}{path}?lang={lang}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Accept-Language": lang},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+            answer = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        raise JoinError(_refusal(exc)) from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise JoinError(f"cannot reach {server}: {reason}") from None
+    except ValueError:
+        raise JoinError(f"{server} is not a tapete server (its answer is not JSON)") from None
+    if not isinstance(answer, dict):
+        raise JoinError(f"{server} is not a tapete server (an unexpected answer)")
+    return answer
+
+
+def _refusal(exc: urllib.error.HTTPError) -> str:
+    """What a refusing server said: its ``detail`` when it sent one."""
+    try:
+        detail = json.loads(exc.read()).get("detail")
+    except (ValueError, AttributeError, OSError):
+        detail = None
+    if isinstance(detail, str):
+        return detail
+    if isinstance(detail, list) and detail and isinstance(detail[0], dict):
+        return str(detail[0].get("msg", exc.reason))  # a form the server refused, field by field
+    return f"the server answered {exc.code} {exc.reason}"
+
+
+def take_seat(
+    server: str, code: str, name: str = "", lang: str = "en", seats: Seats | None = None
+) -> Ticket:
+    """This person's seat at the table: the one kept from an earlier join, else a free seat
+    taken now under ``name`` (the server's player for this person made first, once a server).
+    Each request carries a key, so one sent again after a lost answer takes nothing twice."""
+    seats = seats or Seats()
+    kept = seats.seat(server, code)
+    if kept is not None:
+        return kept
+    player = seats.player(server)
+    if player is None:
+        try:
+            made = _post(server, "/api/players", {"name": name, "key": _key()}, lang)
+        except JoinError:
+            made = {}  # a server that keeps no players (no database): the seat alone
+        player = str(made.get("token", "")) or None
+        if player:
+            seats.keep_player(server, player, str(made.get("name", name)))
+    body = {"name": name, "player": player, "key": _key()}
+    try:
+        joined = _post(server, f"/api/tables/{code}/join", body, lang)
+    except JoinError as exc:
+        if "player" not in str(exc):
+            raise
+        # A player token the server no longer knows (another database since): join without it.
+        body["player"] = None
+        joined = _post(server, f"/api/tables/{code}/join", body, lang)
+    ticket = Ticket(server, code, int(joined["seat"]), str(joined["token"]))
+    seats.keep(ticket)
+    return ticket
+
+
+def _key() -> str:
+    """A request's key: 22 random characters of the key alphabet (``docs/protocol.md``)."""
+    return secrets.token_urlsafe(16)
+
+
+class Link:
+    """One seat's WebSocket to its table, opened again by itself when it drops.
+
+    ``messages()`` yields the server's messages, each a dict, saying ``hello`` first on every
+    connection (the seat token, or none to watch); ``send`` sends one, or raises NotSentError
+    while the connection is down. A connection that cannot be opened at first is a JoinError;
+    later, the link keeps trying (``RETRY_WAITS``) until ``close``."""
+
+    def __init__(self, url: str, code: str, token: str | None, lang: str) -> None:
+        self.url, self.code, self.token, self.lang = url, code, token, lang
+        self._socket: Any = None
+        self._closed = False
+        self.drops = 0  # connections lost so far (the screen may say it)
+
+    def hello(self) -> dict[str, Any]:
+        return {"type": "hello", "code": self.code, "token": self.token, "lang": self.lang}
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        socket = self._socket
+        if socket is None:
+            raise NotSentError("not connected: not sent")
+        try:
+            await socket.send(json.dumps(message))
+        except Exception as exc:  # the connection went down under us
+            raise NotSentError("the connection was lost: not sent") from exc
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._socket is not None:
+            with contextlib.suppress(Exception):
+                await self._socket.close()
+
+    async def messages(self) -> AsyncGenerator[dict[str, Any], None]:
+        from websockets.asyncio.client import connect
+
+        failures = 0
+        first = True
+        while not self._closed:
+            try:
+                async with connect(self.url, max_size=MAX_MESSAGE, open_timeout=10) as socket:
+                    await socket.send(json.dumps(self.hello()))
+                    self._socket, failures, first = socket, 0, False
+                    async for raw in socket:
+                        message = json.loads(raw)
+                        if isinstance(message, dict):
+                            yield message
+            except (OSError, TimeoutError) as exc:
+                if first:
+                    raise JoinError(f"cannot reach {self.url}: {exc}") from None
+            except Exception as exc:
+                if first or type(exc).__module__.split(".")[0] != "websockets":
+                    raise
+            self._socket = None
+            if self._closed:
+                return
+            self.drops += 1
+            wait = RETRY_WAITS[min(failures, len(RETRY_WAITS) - 1)]
+            failures += 1
+            # Drawn between half and all of it, so that clients of a server just back do not
+            # all come in the same instant (as the browser does).
+            await asyncio.sleep(wait * random.uniform(0.5, 1.0))

@@ -1,0 +1,303 @@
+"""The line prompt at a server's table: ``tapete join LINK --plain``.
+
+The server sends this seat's table, already presented in the person's language, after every
+move, with the moves on offer on their turn; this prompt prints the log's new lines as they come
+and, on the person's turn, the table and the moves, and sends what they type. It types as
+``tapete play --plain`` does: the notation (``bid 2``, ``play 3o``), a card alone (``3o``), or a
+move's words (``pedir 2``, ``truco``); ``hint`` and ``undo`` ask the server (at a table where
+every other seat is a bot); ``q`` or the end of input leaves the table, the seat kept for
+``tapete join`` to come back to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from tapete.cli import (
+    HINT_HELP,
+    HINT_WORDS,
+    LINE_LIMIT,
+    UNDO_HELP,
+    UNDO_WORDS,
+    _read_line,
+    _words,
+    prompt_options,
+)
+from tapete.client import JoinError, Link, NotSentError, Seats, Ticket
+from tapete.errors import InvalidActionError, SpecError
+from tapete.game import Action, Game
+from tapete.games import load
+from tapete.i18n import tr
+from tapete.narrate import table_text
+from tapete.present import Actions, Button, Table
+
+__all__ = ["Prompt"]
+
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+
+
+class Prompt:
+    """One person at a server's table, at a line prompt. ``lines`` gives what they type (None:
+    the end of input); ``run`` plays until the match is over (0) or they leave (0 too: their
+    seat is kept)."""
+
+    def __init__(
+        self, link: Link, ticket: Ticket | None, out: TextIO, lang: str, seats: Seats | None
+    ) -> None:
+        self.link, self.ticket, self.out, self.lang, self.seats = link, ticket, out, lang, seats
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.game: Game[Any, Any] | None = None
+        self.room: Mapping[str, Any] = {}
+        self.view: Mapping[str, Any] = {}
+        self.offered: list[str] = []  # the moves on offer now, in the notation
+        self.words: dict[str, str] = {}  # a move's words as typed -> its notation
+        self.printed: list[str] = []  # the log lines printed so far
+        self.waiting_said = False
+        self.prompted = False  # the prompt is printed and its line not ended
+        self.echoed = False  # what is typed is echoed, ending the prompt's line (a terminal)
+
+    def say(self, text: str) -> None:
+        if self.prompted:
+            # The prompt's line is still open (nothing typed, or typed where it is not echoed).
+            print(file=self.out)
+            self.prompted = False
+        print(text, file=self.out, flush=True)
+
+    def read_from(self, stdin: TextIO) -> None:
+        """Read ``stdin`` in a thread of its own, line by line, into ``lines``."""
+        loop = asyncio.get_running_loop()
+        self.echoed = stdin.isatty()
+
+        def reader() -> None:
+            while True:
+                read = _read_line(stdin)
+                if read is not None and read[1] > LINE_LIMIT:
+                    continue  # a line past the limit is no move: dropped
+                text = None if read is None else read[0]
+                loop.call_soon_threadsafe(self.lines.put_nowait, text)
+                if text is None:
+                    return
+
+        threading.Thread(target=reader, daemon=True).start()
+
+    async def run(self) -> int:
+        messages = self.link.messages()
+        incoming = asyncio.ensure_future(anext(messages))
+        typed = asyncio.ensure_future(self.lines.get())
+        try:
+            while True:
+                done, _ = await asyncio.wait({incoming, typed}, return_when=asyncio.FIRST_COMPLETED)
+                if incoming in done:
+                    try:
+                        message = incoming.result()
+                    except StopAsyncIteration:
+                        return 0
+                    if self.heard(message):
+                        return 0
+                    incoming = asyncio.ensure_future(anext(messages))
+                if typed in done:
+                    text = typed.result()
+                    self.prompted = self.prompted and not self.echoed
+                    if text is None or text.strip().lower() in QUIT_WORDS:
+                        self.leave()
+                        return 0
+                    await self.typed(text.strip())
+                    typed = asyncio.ensure_future(self.lines.get())
+        finally:
+            for task in (incoming, typed):
+                task.cancel()
+            # The generator is closed once the task reading it has ended, not while it runs.
+            await asyncio.gather(incoming, typed, return_exceptions=True)
+            await self.link.close()
+            await messages.aclose()
+
+    # -- what the server says
+
+    def heard(self, message: Mapping[str, Any]) -> bool:
+        """Take in one message; True once the match is over."""
+        kind = message.get("type")
+        if kind == "welcome":
+            self.welcomed(message)
+        elif kind == "room":
+            self.roomed(message)
+        elif kind == "view":
+            return self.viewed(message)
+        elif kind == "error":
+            self.say(
+                f"  {tr(self.lang, 'not allowed')}: {message.get('text') or message.get('message')}"
+            )
+        elif kind == "hint":
+            self.say(f"  {tr(self.lang, 'hint')}: {message.get('label')} — {message.get('reason')}")
+        if kind in ("error", "hint"):
+            self.reprompt()
+        return False
+
+    def welcomed(self, message: Mapping[str, Any]) -> None:
+        if message.get("refused") and self.ticket is not None:
+            # The table no longer knows this seat (the host removed it, or the table is gone).
+            if self.seats is not None:
+                self.seats.forget(self.ticket.server, self.ticket.code)
+            self.link.token, self.ticket = None, None
+            self.say(tr(self.lang, "this seat is no longer yours: you watch the table"))
+        elif message.get("seat") is None:
+            self.say(tr(self.lang, "you watch the table"))
+
+    def roomed(self, room: Mapping[str, Any]) -> None:
+        first = not self.room
+        self.room = room
+        if self.game is None:
+            try:
+                self.game = load(str(room.get("spec")))
+            except SpecError as exc:
+                raise JoinError(f"a game this tapete does not know: {exc}") from None
+        if first:
+            self.say(str(room.get("title", "")))
+            you = room.get("you")
+            for seat in room.get("seats", ()):
+                who = f" ({tr(self.lang, 'you')})" if seat.get("seat") == you else ""
+                self.say(f"  {seat.get('seat', 0) + 1}. {seat.get('name')}{who}")
+        if not room.get("started") and not self.waiting_said:
+            self.waiting_said = True
+            self.say(tr(self.lang, "waiting for the host to start"))
+
+    def viewed(self, view: Mapping[str, Any]) -> bool:
+        self.view = view
+        for said in self.new_lines(list(view.get("log") or ())):
+            self.say(said)
+        table = Table.from_json(view["table"])
+        result = view.get("result")
+        if result is not None:
+            # The log has said who won (and why, where the scores do not): the final table,
+            # and where the match's record is, for tapete replay.
+            self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
+            self.say(f"{tr(self.lang, 'the record')}: {self.record_url()}")
+            return True
+        offered = self.moves(view.get("actions") or {})
+        if offered is not None:
+            self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
+            self.ask(offered)
+        return False
+
+    def record_url(self) -> str:
+        """Where the server keeps the record of the match just over."""
+        code = self.ticket.code if self.ticket is not None else self.link.code
+        server = self.link.url.replace("ws", "http", 1).removesuffix("/ws")
+        return f"{server}/api/tables/{code}/records/{self.view.get('match', 0)}"
+
+    def new_lines(self, log: Sequence[str]) -> list[str]:
+        """The lines of ``log`` not printed yet: a connection opened again sends the recent log
+        once more, which overlaps what was printed."""
+        fresh = list(log)
+        if self.printed and len(log) > 1:
+            last = self.printed[-1]
+            if last in log:
+                fresh = list(log)[len(log) - list(reversed(log)).index(last) :]
+        self.printed += fresh
+        del self.printed[:-200]
+        return fresh
+
+    def moves(self, offered: Mapping[str, Any]) -> Actions | None:
+        """The moves on offer, as the prompt names them; None when none is (not your turn)."""
+        game = self.game
+        cards = dict(offered.get("cards") or {})
+        buttons = list(offered.get("buttons") or ())
+        if game is None or not (cards or buttons):
+            self.offered, self.words = [], {}
+            return None
+        self.offered = [*cards.values(), *(b["action"] for b in buttons)]
+        self.words = {_words(b["label"]): b["action"] for b in buttons}
+        self.words.update({_words(card): action for card, action in cards.items()})
+        return Actions(
+            cards={card: game.parse_action(a) for card, a in cards.items()},
+            buttons=tuple(
+                Button(b["label"], game.parse_action(b["action"]), b["action"]) for b in buttons
+            ),
+            explain=str(offered.get("explain") or ""),
+        )
+
+    def reprompt(self) -> None:
+        """The prompt again after a word in between, while the moves are still on offer."""
+        offered = self.moves(self.view.get("actions") or {})
+        if offered is not None:
+            self.ask(offered, explain=False)
+
+    def ask(self, offered: Actions, explain: bool = True) -> None:
+        assert self.game is not None
+        legal = [*offered.cards.values(), *(b.action for b in offered.buttons)]
+        if offered.explain and explain:
+            self.say(f"  {offered.explain}")
+        options = prompt_options(self.game, legal, offered)
+        print(
+            tr(self.lang, "your move ({options})", options=options) + ": ",
+            end="",
+            file=self.out,
+            flush=True,
+        )
+        self.prompted = True
+
+    # -- what the person types
+
+    async def typed(self, text: str) -> None:
+        if not text:
+            return
+        if text in ("?", "help", "ayuda", "ajuda"):
+            explain = str((self.view.get("actions") or {}).get("explain") or "")
+            hint = tr(self.lang, HINT_HELP) if self.room.get("hint") else ""
+            undo = tr(self.lang, UNDO_HELP) if self.view.get("undo") else ""
+            for said in (explain, hint, undo):
+                if said:
+                    self.say(f"  {said}")
+            self.reprompt()
+        elif text.lower() in HINT_WORDS:
+            await self.send({"type": "hint"})
+        elif text.lower() in UNDO_WORDS:
+            await self.send({"type": "undo"})
+        elif not self.offered:
+            self.say(f"  {tr(self.lang, 'not your turn yet')}")
+        else:
+            action = self.action(text)
+            if action is None:
+                self.reprompt()
+            else:
+                version = self.view.get("version")
+                await self.send({"type": "act", "action": action, "version": version})
+
+    def action(self, text: str) -> str | None:
+        """The notation of the move ``text`` names: its words, its card, or the notation."""
+        named = self.words.get(_words(text))
+        if named is not None:
+            return named
+        assert self.game is not None
+        try:
+            parsed: Action = self.game.parse_action(text)
+        except InvalidActionError as exc:
+            said = (
+                str(exc)
+                if self.lang == "en"
+                else tr(self.lang, "{entry!r} is not a move here", entry=text)
+            )
+            self.say(f"  {said}")
+            self.say(f"  {tr(self.lang, 'type one of the moves in brackets; ? explains them')}")
+            return None
+        return self.game.format_action(parsed)
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        try:
+            await self.link.send(message)
+        except NotSentError:
+            self.say(
+                f"  {tr(self.lang, 'the connection is lost: not sent; it comes back by itself')}"
+            )
+
+    def leave(self) -> None:
+        code = self.ticket.code if self.ticket is not None else self.link.code
+        self.say(
+            tr(
+                self.lang,
+                "you left the table; tapete join {code} takes you back to your seat",
+                code=code,
+            )
+        )

@@ -1,0 +1,189 @@
+"""``tapete join``: a person at a line prompt sits at a server's table beside people in browsers.
+
+Against the real server (the session's, on a loopback port): the seat is taken as a browser
+takes one, the match is played to its end over the WebSocket, what the person typed is what
+the record holds, and the seat token is kept so that joining again comes back to the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete import record
+from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
+from tapete.joinprompt import Prompt
+from webclient import Server, play_out
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def table_for_two(server: Server, game: str = "pocha", **params: Any) -> dict[str, Any]:
+    """A table whose host is seat 0 and whose seat 1 waits for a friend; bots fill the rest."""
+    players = int(params.get("players", 3))
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    seats += [{"kind": "bot", "level": "easy"}] * (players - 2)
+    return server.create(game, params=params, seats=seats, name="Host")
+
+
+def host_plays(server: Server, table: dict[str, Any]) -> threading.Thread:
+    """The host, in a thread: starts once seat 1 is connected, then plays its seat to the end."""
+
+    def run() -> None:
+        host = server.client()
+        host.hello(table["code"], table["token"])
+        host.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"], timeout=30)
+        host.send({"type": "start"})
+        host.expect("view")
+        play_out(host)
+        host.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1) -> int:
+    """Run ``prompt`` as a person would use it: ``typed`` first (one line each time moves are
+    on offer), then the last move on offer each time. ``drop_after``: cut the connection after
+    that many moves, as a network would, to see it come back by itself."""
+    playing = asyncio.ensure_future(prompt.run())
+    answered: set[int] = set()
+    moves = 0
+    while not playing.done():
+        await asyncio.sleep(0.01)
+        # Each view that offers moves is answered once (one sent again after a drop, too).
+        version = id(prompt.view)
+        if not prompt.offered or version in answered:
+            continue
+        answered.add(version)
+        if typed:
+            prompt.lines.put_nowait(typed.pop(0))
+            answered.discard(version)  # the same view may need another line
+            await asyncio.sleep(0.2)
+            continue
+        prompt.lines.put_nowait(prompt.offered[-1])
+        moves += 1
+        if moves == drop_after:
+            await prompt.link._socket.close()
+    return await asyncio.wait_for(playing, 60)
+
+
+def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: Path) -> None:
+    table = table_for_two(server, players=3, schedule="[2, 3]")
+    seats = Seats(tmp_path)
+    ticket = take_seat(server.url, table["code"], "Zoe", "en", seats)
+    assert ticket.seat == 1
+    host = host_plays(server, table)
+    out = io.StringIO()
+
+    async def main() -> int:
+        link = Link(ws_url(server.url), table["code"], ticket.token, "en")
+        prompt = Prompt(link, ticket, out, "en", seats)
+        # A word that is no move, a move the rules refuse, and a hint at a table of people.
+        return await play_at_prompt(prompt, ["nonsense", "bid 9", "hint"], drop_after=3)
+
+    assert asyncio.run(main()) == 0
+    host.join(30)
+    said = out.getvalue()
+    assert "Zoe (you)" in said and "waiting for the host to start" in said
+    assert "'nonsense'" in said  # the notation's own explanation of what it cannot read
+    assert "not allowed: a bid is 0 to 2 tricks in this hand" in said
+    assert "not allowed: no hint here" in said  # another person sits at the table
+    assert "match over" in said
+    # The connection cut mid-match came back by itself, and the recent log it sent again was
+    # not said twice: each of Zoe's moves is told once.
+    told = [line for line in said.splitlines() if line.startswith(("Zoe plays", "Zoe bids"))]
+    assert len(told) == 2 + 2 + 3
+    url = said.split("the record: ")[1].split()[0]
+    assert url == f"{server.url}/api/tables/{table['code']}/records/0"
+    rec = record.loads(json.dumps(server.get(url.removeprefix(server.url))))
+    record.replay(rec)
+    zoe = [a for d in rec.deals for s, a in d.actions if s == 1]
+    # A bid and the cards of each hand, as told (the log names the moves in the notation).
+    assert [f"Zoe {a.replace('bid', 'bids').replace('play', 'plays')}" for a in zoe] == told
+
+
+def test_drops_do_not_repeat_the_log(server: Server, tmp_path: Path) -> None:
+    """A connection opened again sends the recent log again: the prompt says only what is new."""
+    prompt = Prompt(Link("ws://x/ws", "ABCDE", None, "en"), None, io.StringIO(), "en", None)
+    assert prompt.new_lines(["a", "b"]) == ["a", "b"]
+    assert prompt.new_lines(["c"]) == ["c"]
+    assert prompt.new_lines(["a", "b", "c", "d"]) == ["d"]  # the recent log, then one more
+    assert prompt.new_lines(["x", "y"]) == ["x", "y"]  # nothing in common: all of it
+
+
+def test_joining_again_comes_back_to_the_same_seat(server: Server, tmp_path: Path) -> None:
+    table = table_for_two(server, players=3, schedule="[2]")
+    seats = Seats(tmp_path)
+    first = take_seat(server.url, table["code"], "Zoe", "en", seats)
+    again = take_seat(server.url, table["code"], "Zoe", "en", Seats(tmp_path))
+    assert again == first
+    kept = json.loads((tmp_path / "joined.json").read_text())
+    assert kept["seats"] == {f"{server.url} {table['code']}": {"seat": 1, "token": first.token}}
+    assert server.url in kept["players"]  # the matches from here count in one profile
+    # Nobody else can have the seat, and the table has no other free one.
+    with pytest.raises(JoinError, match="seat"):
+        take_seat(server.url, table["code"], "Bea", "en", Seats(tmp_path / "bea"))
+
+
+def test_a_table_that_cannot_be_joined_is_said_plainly(server: Server, tmp_path: Path) -> None:
+    with pytest.raises(JoinError, match="no table"):
+        take_seat(server.url, "ZZZZZ", "Zoe", "en", Seats(tmp_path))
+    with pytest.raises(JoinError, match="cannot reach"):
+        take_seat("http://127.0.0.1:9", "ABCDE", "Zoe", "en", Seats(tmp_path))
+    with pytest.raises(JoinError, match="not a table's link"):
+        parse_link("http://host:8000/rules/pocha")
+    with pytest.raises(JoinError, match="not a table code"):
+        parse_link("K7QX")
+    assert parse_link("https://cards.example.org/t/k7qx2/") == (
+        "https://cards.example.org",
+        "K7QX2",
+    )
+    assert (
+        not (tmp_path / "joined.json").exists()
+        or "ZZZZZ" not in (tmp_path / "joined.json").read_text()
+    )
+
+
+def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
+    server: Server, tmp_path: Path
+) -> None:
+    table = table_for_two(server, players=3, schedule="[2]")
+    env = {
+        **os.environ,
+        "TAPETE_DATA": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "tapete", "join", table["code"], "--server", server.url]
+    for _ in range(2):  # the second time, back to the same seat
+        done = subprocess.run(
+            [*command, "--name", "Zoe"],
+            env=env,
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"you sit at seat 2 of table {table['code']}" in done.stdout
+        assert f"tapete join {table['code']} takes you back to your seat" in done.stdout
+    listed = server.get(f"/api/tables/{table['code']}")
+    assert (listed["humans"], listed["open"]) == (["Host", "Zoe"], 0)
+    refused = subprocess.run(
+        [*command[:4], "http://127.0.0.1:8000/rules/pocha"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "not a table's link" in refused.stderr
