@@ -826,6 +826,27 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert "hard (2)" in other.stdout
 
 
+def test_a_record_from_before_a_rule_option_goes_on_in_its_own_file(tmp_path: Path) -> None:
+    """A record written before a rule option existed (its ``params`` lack it) resumes, at the
+    prompt or with bots alone, in the file itself: the option's old value filled in is no
+    sign that another tapete wrote there."""
+    import json
+
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=11)
+    path = tmp_path / "old.json"
+    record.write(record.cut(whole, 4), path)
+    doc = json.loads(path.read_text())
+    del doc["params"]["ronda_india"]  # as a record from before the option was
+    path.write_text(json.dumps(doc))
+    run = tapete("play", "--resume", str(path), "--seats", "random,random,random")
+    assert run.returncode == 0, run.stderr
+    rec = record.read(path)
+    assert rec.result is not None and record.checked(rec) == rec
+
+
 @pytest.mark.parametrize(
     ("cut_in", "kept"),
     [

@@ -582,6 +582,15 @@ def _same_file(one: str | Path, other: str | Path) -> bool:
         return False
 
 
+def _as_written(file: str) -> list[record.Record]:
+    """The record ``file`` holds as it is written (a record from an earlier tapete may lack a
+    rule option its match, resumed, has filled in), or none when it is cut short."""
+    try:
+        return [record.read(file)]
+    except (RecordError, OSError, ValueError):
+        return []
+
+
 def _holds(path: Path, rec: record.Record) -> bool:
     """Whether ``path`` still holds ``rec``, or no whole record at all (gone, cut short): a
     file this match may write over."""
@@ -730,7 +739,7 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     # What the --record file holds as far as this match knows: the record it was resumed
     # from, when it goes on in it, then each write.
     resuming_in_place = resumed is not None and path is not None and _same_file(args.resume, path)
-    held: list[record.Record] = [resumed] if resumed is not None and resuming_in_place else []
+    held: list[record.Record] = [] if not resuming_in_place else _as_written(args.resume)
 
     def write(rec: record.Record) -> bool:
         """Write the --record file; one that cannot be is said (where and why), once. Raises
