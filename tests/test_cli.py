@@ -826,6 +826,45 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert "hard (2)" in other.stdout
 
 
+def test_a_record_file_that_holds_something_else_is_not_written_over(tmp_path: Path) -> None:
+    notes = tmp_path / "README.md"
+    notes.write_text("important notes\n")
+    run = tapete(
+        "play",
+        "pocha(players=3, schedule=[1])",
+        "--seats",
+        "random,random,random",
+        "--record",
+        str(notes),
+    )
+    assert run.returncode == 2 and "not written over" in run.stderr
+    assert notes.read_text() == "important notes\n"
+    said = tapete("play", "pocha", "--plain", "--record", str(notes), "--lang", "es", stdin="q\n")
+    assert said.returncode == 2 and "no se escribe encima" in said.stderr
+    # A record (an earlier match, or one cut short) is still a file a match may be kept in.
+    kept = tmp_path / "kept.json"
+    for _ in range(2):
+        run = tapete(
+            "play",
+            "pocha(players=3, schedule=[1])",
+            "--seats",
+            "random,random,random",
+            "--record",
+            str(kept),
+        )
+        assert run.returncode == 0, run.stderr
+    kept.write_text(kept.read_text()[:300])
+    again = tapete(
+        "play",
+        "pocha(players=3, schedule=[1])",
+        "--seats",
+        "random,random,random",
+        "--record",
+        str(kept),
+    )
+    assert again.returncode == 0, again.stderr
+
+
 def test_a_record_from_before_a_rule_option_goes_on_in_its_own_file(tmp_path: Path) -> None:
     """A record written before a rule option existed (its ``params`` lack it) resumes, at the
     prompt or with bots alone, in the file itself: the option's old value filled in is no

@@ -488,6 +488,32 @@ def _out_path(option: str, text: str) -> Path:
     return path
 
 
+def _record_path(text: str) -> Path:
+    """The ``--record`` file (``_out_path``), refused when it holds something that is no
+    tapete record, not even one cut short: a typo (``--record README.md``) must not write a
+    match over a person's file."""
+    path = _out_path("--record", text)
+    try:
+        if not path.is_file():
+            return path
+        with path.open("rb") as file:
+            head = file.read(256)
+        # Empty, gzipped, or a record's start (cut however short): a file matches are kept in.
+        if not head or head[:2] == b"\x1f\x8b" or b'"tapete-record/' in head:
+            return path
+        record.read(path)
+    except RecordError:
+        if record.salvage_file(path) is None:
+            raise SpecError(
+                "--record {file}: that file holds something else than a tapete record and is"
+                " not written over; name another file",
+                file=text,
+            ) from None
+    except OSError:
+        pass  # unreadable: _out_path has said what matters (writable, a regular file)
+    return path
+
+
 def _checked(rec: record.Record, file: str) -> record.Record:
     try:
         return record.checked(rec)
@@ -620,7 +646,7 @@ def _choose_and_play(args: argparse.Namespace) -> int:
     and the seats, then opens the table (``--seed`` and ``--record`` hold for that match)."""
     from tapete.tui import NewMatch, TapeteApp
 
-    path = _out_path("--record", args.record) if args.record is not None else None
+    path = _record_path(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     app = TapeteApp(new_match=NewMatch(seed, record_path=path), lang=args.lang)
     app.run()
@@ -653,7 +679,7 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
         # A newcomer's first match: casual players, who play sensibly (random bots bid anything).
         kinds = ["human"] + ["easy"] * (game.players - 1)
     players.check_ends(game, kinds)
-    path = _out_path("--record", args.record) if args.record is not None else None
+    path = _record_path(args.record) if args.record is not None else None
     if path is None and args.resume:
         # A resumed match goes on in the record it came from, move by move as a --record file
         # is kept: a second crash loses none of the moves played since. One that cannot be
