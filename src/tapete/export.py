@@ -95,6 +95,7 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
     a line a match on stdout, then the standings; how many were written, on stderr. A database
     that is not there, or holds no tables of tapete serve, is a SpecError, and nothing is made."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import DatabaseError
 
     from tapete.store import Store, default_url
 
@@ -109,12 +110,17 @@ def run(folder: str, db: str | None, since: datetime | None, lang: str) -> int:
     # Read as it is: the server running on it may be of another version, and migrating its
     # database under it is the server's business, not an export's.
     store = Store(url, migrate=False)
+    # As the organiser wrote it (postgresql://), not as the engine's driver has it.
+    shown = make_url(url).render_as_string(hide_password=True)
     try:
         if store.revision() is None:
-            # As the organiser wrote it (postgresql://), not as the engine's driver has it.
-            shown = make_url(url).render_as_string(hide_password=True)
             raise SpecError("--db: {db} holds no tables of tapete serve", db=shown)
         found = store.finished(since)
+    except DatabaseError as exc:
+        # A file that is no database, one damaged, or one of a tapete whose tables differ.
+        raise SpecError(
+            "--db: {db} cannot be read: {why}", db=shown, why=str(exc.orig).splitlines()[0]
+        ) from None
     finally:
         store.engine.dispose()
     try:

@@ -103,6 +103,17 @@ def test_an_export_since_a_moment_takes_only_what_finished_after_it(
     assert "0 finished matches since 2999-01-01 19:00 written to" in capsys.readouterr().err
 
 
+def test_an_export_from_a_file_that_is_no_database_says_so_in_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database\n")
+    assert main(["export", str(tmp_path / "out"), "--db", f"sqlite:///{bad}"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"tapete: --db: sqlite:///{bad} cannot be read: file is not a database\n"
+    assert bad.read_text() == "not a database\n" and not (tmp_path / "out").exists()
+
+
 def test_an_export_from_a_database_that_is_not_there_says_so_and_makes_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
