@@ -702,3 +702,13 @@ def test_sample_state_names_the_random_source_it_needs(rng: Any) -> None:
     with pytest.raises(TypeError, match=r"sample_state draws from a random\.Random, not a"):
         game.sample_state(view, rng)
     assert game.observe(game.sample_state(view, random.Random(3)), 0) == view
+
+
+def test_a_prompt_s_line_refused_is_quoted_whole_with_what_to_write() -> None:
+    """A line a person can type (up to 200 characters) is refused with all of its explanation:
+    cut as a whole sentence, the quoted text pushed out the part that says what to write."""
+    with pytest.raises(tapete.InvalidActionError) as refused:
+        tapete.load("pocha").parse_action("a" * 200)
+    message = str(refused.value)
+    assert "characters)" not in message and message.count("a" * 200) == 2
+    assert "is not an action: write 'bid N' or 'play CARD'" in message

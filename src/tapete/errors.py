@@ -23,9 +23,10 @@ class InvalidActionError(ValueError):
     """Text that is not an action (or a card) in the game's notation, or a value that is no
     action at all (None, a float).
 
-    A message longer than ``QUOTED_MOST`` characters (it quotes the text refused, which may be
+    A message longer than ``MESSAGE_MOST`` characters (it quotes the text refused, which may be
     of any size) keeps its start and its end, where the reason is, and says how long it was:
-    a refusal is a line.
+    a refusal is a line. A line a person can type at the prompt (200 characters at most) is
+    quoted whole, with the whole of the notation's explanation after it.
 
     >>> said = str(InvalidActionError(f"{'x' * 5000!r} is not a card"))
     >>> len(said), "… (5016 characters) …" in said, said.endswith("xxx' is not a card")
@@ -33,7 +34,7 @@ class InvalidActionError(ValueError):
     """
 
     def __init__(self, message: str) -> None:
-        if len(message) > QUOTED_MOST:
+        if len(message) > MESSAGE_MOST:
             start, end = message[:QUOTED_START], message[-QUOTED_START:]
             message = f"{start}… ({len(message)} characters) …{end}"
         super().__init__(message)
@@ -132,6 +133,9 @@ typed by a program) is quoted by its first ``QUOTED_START`` characters and its l
 the message stays a line, not hundreds of kilobytes. The longest fields tapete words itself (a
 game's list of parameters) are shorter."""
 QUOTED_START = 80
+MESSAGE_MOST = 800
+"""The longest refusal of text said whole (``InvalidActionError``): a prompt's longest line,
+quoted twice (as an action and as a card), with the notation's explanation."""
 CUT = "{start}… ({n} characters)"
 """The template of a field cut short (``quoted``): its translations key on it."""
 
