@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -183,6 +184,26 @@ def test_the_masks_before_a_reset_say_so() -> None:
 
 def _truco_learner() -> Any:
     return tapete.rl.single_agent("truco(target=3)", seat=1, opponents="easy")
+
+
+def test_a_vector_loop_choosing_from_the_masks_runs_through_matches_that_end() -> None:
+    """The loop of docs/rl.md: a match just over offers nothing (its mask is all zeros) until
+    the vector environment's next step starts a new one, its action unused."""
+    from gymnasium.vector import SyncVectorEnv
+
+    make = partial(tapete.rl.single_agent, "truco(target=2)", opponents="easy")
+    envs = SyncVectorEnv([make, make])
+    ended = 0
+    try:
+        envs.reset(seed=[0, 1])
+        for _ in range(200):
+            masks = np.stack(envs.call("action_masks"))
+            actions = [int(np.flatnonzero(row)[0]) if row.any() else 0 for row in masks]
+            _, _, terminated, _, _ = envs.step(np.array(actions))
+            ended += int(terminated.sum())
+    finally:
+        envs.close()
+    assert ended >= 4  # several matches over, and the loop went on through each
 
 
 @pytest.mark.parametrize("vector", ["sync", "async"])
