@@ -459,3 +459,28 @@ def play_to_the_end(server: Server, table: Message) -> Message:
     play_out(client)
     client.close()
     return room
+
+
+def table_for_two(server: Server, game: str = "pocha", **params: Any) -> dict[str, Any]:
+    """A table whose host is seat 0 and whose seat 1 waits for a friend; bots fill the rest."""
+    players = int(params.get("players", 3))
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    seats += [{"kind": "bot", "level": "easy"}] * (players - 2)
+    return server.create(game, params=params, seats=seats, name="Host")
+
+
+def host_plays(server: Server, table: dict[str, Any]) -> threading.Thread:
+    """The host, in a thread: starts once seat 1 is connected, then plays its seat to the end."""
+
+    def run() -> None:
+        host = server.client()
+        host.hello(table["code"], table["token"])
+        host.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"], timeout=30)
+        host.send({"type": "start"})
+        host.expect("view")
+        play_out(host)
+        host.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread

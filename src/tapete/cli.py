@@ -1155,9 +1155,21 @@ def cmd_join(args: argparse.Namespace) -> int:
         seats = Seats()
         ticket = None if args.watch else take_seat(server, code, args.name, lang, seats)
 
+        token = None if ticket is None else ticket.token
+        link = Link(ws_url(server), code, token, lang)
+        if _terminal_app(args.plain, lang):
+            from tapete.tui import TapeteApp
+            from tapete.tui.remote import Joined
+
+            app = TapeteApp(joined=Joined(link, ticket, seats), lang=args.lang)
+            app.run()
+            if app.return_code:
+                return app.return_code
+            said = "you left the table; tapete join {code} takes you back to your seat"
+            print(tr(app.settings.lang, said, code=code))
+            return 0
+
         async def run() -> int:
-            token = None if ticket is None else ticket.token
-            link = Link(ws_url(server), code, token, lang)
             prompt = Prompt(link, ticket, sys.stdout, lang, seats)
             if ticket is not None:
                 prompt.say(
@@ -1611,13 +1623,14 @@ def parser() -> argparse.ArgumentParser:
         "taken over within a lease and a third of its death (1 to 60, default 5)",
     )
     p.set_defaults(run=cmd_serve)
-    p = sub.add_parser("join", help="sit at a table of a tapete server, from a line prompt")
+    p = sub.add_parser("join", help="sit at a table of a tapete server, at the terminal")
     p.add_argument(
         "link", help="the table's link (http://HOST:PORT/t/CODE), or its code with --server"
     )
     p.add_argument("--server", help=f"the server of a bare code (default {DEFAULT_SERVER})")
     p.add_argument("--name", default="", help="your name at the table (default: the table's)")
     p.add_argument("--watch", action="store_true", help="watch the table, taking no seat")
+    p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_join)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")

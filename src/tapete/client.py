@@ -25,7 +25,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ __all__ = [
     "Seats",
     "Ticket",
     "parse_link",
+    "past",
     "take_seat",
     "ws_url",
 ]
@@ -321,3 +322,18 @@ class Link:
             # Drawn between half and all of it, so that clients of a server just back do not
             # all come in the same instant (as the browser does).
             await asyncio.sleep(wait * random.uniform(0.5, 1.0))
+
+
+def past(kept: Sequence[str], log: Sequence[str]) -> list[str]:
+    """The lines of ``log`` after those of ``kept`` it repeats: the first view on a connection
+    (opened again after a drop, or a restart) brings the table's recent log, whose start is
+    what was already shown.
+
+    >>> past(["a", "b", "c"], ["b", "c", "d"])
+    ['d']
+    >>> past(["a", "b"], ["x", "y"])
+    ['x', 'y']
+    """
+    longest = min(len(kept), len(log))
+    overlap = next((k for k in range(longest, 0, -1) if list(kept[-k:]) == list(log[:k])), 0)
+    return list(log[overlap:])

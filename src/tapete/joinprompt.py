@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from tapete.cli import (
@@ -26,7 +26,7 @@ from tapete.cli import (
     _words,
     prompt_options,
 )
-from tapete.client import JoinError, Link, NotSentError, Seats, Ticket
+from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, past
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -37,6 +37,7 @@ from tapete.present import Actions, Button, Table
 __all__ = ["Prompt"]
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+LOG_KEPT = 300  # the log lines kept to tell a connection's recent log from new lines
 
 
 class Prompt:
@@ -54,7 +55,8 @@ class Prompt:
         self.view: Mapping[str, Any] = {}
         self.offered: list[str] = []  # the moves on offer now, in the notation
         self.words: dict[str, str] = {}  # a move's words as typed -> its notation
-        self.printed: list[str] = []  # the log lines printed so far
+        self.printed: list[str] = []  # the log lines printed lately
+        self.catching_up = False  # the next view is a connection's first: its log overlaps
         self.waiting_said = False
         self.prompted = False  # the prompt is printed and its line not ended
         self.echoed = False  # what is typed is echoed, ending the prompt's line (a terminal)
@@ -136,6 +138,7 @@ class Prompt:
         return False
 
     def welcomed(self, message: Mapping[str, Any]) -> None:
+        self.catching_up = True  # its first view brings the recent log again
         if message.get("refused") and self.ticket is not None:
             # The table no longer knows this seat (the host removed it, or the table is gone).
             if self.seats is not None:
@@ -165,8 +168,12 @@ class Prompt:
 
     def viewed(self, view: Mapping[str, Any]) -> bool:
         self.view = view
-        for said in self.new_lines(list(view.get("log") or ())):
+        lines = list(view.get("log") or ())
+        for said in past(self.printed, lines) if self.catching_up else lines:
             self.say(said)
+            self.printed.append(said)
+        del self.printed[:-LOG_KEPT]
+        self.catching_up = False
         table = Table.from_json(view["table"])
         result = view.get("result")
         if result is not None:
@@ -186,18 +193,6 @@ class Prompt:
         code = self.ticket.code if self.ticket is not None else self.link.code
         server = self.link.url.replace("ws", "http", 1).removesuffix("/ws")
         return f"{server}/api/tables/{code}/records/{self.view.get('match', 0)}"
-
-    def new_lines(self, log: Sequence[str]) -> list[str]:
-        """The lines of ``log`` not printed yet: a connection opened again sends the recent log
-        once more, which overlaps what was printed."""
-        fresh = list(log)
-        if self.printed and len(log) > 1:
-            last = self.printed[-1]
-            if last in log:
-                fresh = list(log)[len(log) - list(reversed(log)).index(last) :]
-        self.printed += fresh
-        del self.printed[:-200]
-        return fresh
 
     def moves(self, offered: Mapping[str, Any]) -> Actions | None:
         """The moves on offer, as the prompt names them; None when none is (not your turn)."""

@@ -13,43 +13,16 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tapete import record
 from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
 from tapete.joinprompt import Prompt
-from webclient import Server, play_out
+from webclient import Server, host_plays, table_for_two
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-def table_for_two(server: Server, game: str = "pocha", **params: Any) -> dict[str, Any]:
-    """A table whose host is seat 0 and whose seat 1 waits for a friend; bots fill the rest."""
-    players = int(params.get("players", 3))
-    seats = [{"kind": "human"}, {"kind": "human"}]
-    seats += [{"kind": "bot", "level": "easy"}] * (players - 2)
-    return server.create(game, params=params, seats=seats, name="Host")
-
-
-def host_plays(server: Server, table: dict[str, Any]) -> threading.Thread:
-    """The host, in a thread: starts once seat 1 is connected, then plays its seat to the end."""
-
-    def run() -> None:
-        host = server.client()
-        host.hello(table["code"], table["token"])
-        host.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"], timeout=30)
-        host.send({"type": "start"})
-        host.expect("view")
-        play_out(host)
-        host.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
 
 
 async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1) -> int:
@@ -111,15 +84,6 @@ def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: 
     zoe = [a for d in rec.deals for s, a in d.actions if s == 1]
     # A bid and the cards of each hand, as told (the log names the moves in the notation).
     assert [f"Zoe {a.replace('bid', 'bids').replace('play', 'plays')}" for a in zoe] == told
-
-
-def test_drops_do_not_repeat_the_log(server: Server, tmp_path: Path) -> None:
-    """A connection opened again sends the recent log again: the prompt says only what is new."""
-    prompt = Prompt(Link("ws://x/ws", "ABCDE", None, "en"), None, io.StringIO(), "en", None)
-    assert prompt.new_lines(["a", "b"]) == ["a", "b"]
-    assert prompt.new_lines(["c"]) == ["c"]
-    assert prompt.new_lines(["a", "b", "c", "d"]) == ["d"]  # the recent log, then one more
-    assert prompt.new_lines(["x", "y"]) == ["x", "y"]  # nothing in common: all of it
 
 
 def test_joining_again_comes_back_to_the_same_seat(server: Server, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from tapete.tui.saving import Why, why_of
 from tapete.tui.session import SPEEDS, Replay, Session, Settings
 
 if TYPE_CHECKING:
+    from tapete.tui.remote import Joined
     from tapete.tui.screens import TableScreen
 
 __all__ = ["NewMatch", "PlayConfig", "TapeteApp", "Written"]
@@ -106,7 +107,8 @@ class Written:
 
 class TapeteApp(App[None]):
     """tapete at the terminal: play a match (``play``), choose one to play (``new_match``), step
-    through a record (``replay``), or browse the saved matches (none of them)."""
+    through a record (``replay``), sit at a server's table (``joined``), or browse the saved
+    matches (none of them)."""
 
     CSS_PATH = "tapete.tcss"
     TITLE = "tapete"
@@ -117,6 +119,7 @@ class TapeteApp(App[None]):
         play: PlayConfig | None = None,
         new_match: NewMatch | None = None,
         replay: Record | None = None,
+        joined: Joined | None = None,
         data: Path | None = None,
         lang: str | None = None,
         speed: str | None = None,
@@ -126,6 +129,7 @@ class TapeteApp(App[None]):
         self.play_config = play
         self.new_match = new_match  # no match given: the person chooses one (setup.py)
         self.replay_record = replay
+        self.joined = joined  # a seat at a server's table (tapete join)
         self.data = data if data is not None else records.data_dir()
         saved = records.load_settings(self.data)
         self.settings = Settings(
@@ -156,6 +160,10 @@ class TapeteApp(App[None]):
             self.push_screen(NewMatchScreen(self.new_match))
         elif self.replay_record is not None:
             self.push_screen(ReplayScreen(Replay(self.replay_record)))
+        elif self.joined is not None:
+            from tapete.tui.remote import RemoteTableScreen
+
+            self.push_screen(RemoteTableScreen(self.joined))
         else:
             self.push_screen(RecordsScreen())
 

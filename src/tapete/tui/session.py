@@ -475,14 +475,14 @@ class Session(Timeline):
         if refused:
             buttons = sorted(
                 [*buttons, *((b, False) for b in refused)],
-                key=lambda pair: _bid_order(pair[0].text),
+                key=lambda pair: bid_order(pair[0].text),
             )
         cards = _card_keys(self, table, acts.cards, mine, hinted)
         return Scene(
             table=table,
             lang=lang,
             cards=cards,
-            buttons=_button_keys(buttons, {c.key for c in cards if c.key}, hinted, amount),
+            buttons=button_keys(buttons, {c.key for c in cards if c.key}, hinted, amount),
             log=self.log_lines(lang),
             message=message,
             trick_note=self.trick_note(table, taken, winner, names, lang),
@@ -509,14 +509,14 @@ def _card_keys(
     return tuple(out)
 
 
-def _bid_order(text: str) -> tuple[int, int]:
+def bid_order(text: str) -> tuple[int, int]:
     words = text.split()
     if len(words) == 2 and words[0] == "bid" and words[1].isdecimal():
         return (0, int(words[1]))
     return (1, 0)
 
 
-def _button_keys(
+def button_keys(
     buttons: Sequence[tuple[Any, bool]],
     cards: set[str],
     hinted: Action | None,

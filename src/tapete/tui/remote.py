@@ -1,0 +1,353 @@
+"""The table at a server: ``tapete join LINK`` in a terminal.
+
+The same table as ``tapete play`` draws, with the server as the dealer: each ``view`` message
+brings the table already presented in the person's language (``present.Table``) and, on their
+turn, the moves on offer; a key or a click sends the move, and the server's next view (or its
+refusal, with the rule's sentence) is what the screen shows. Nothing is decided here: the hint
+and the undo are asked of the server, which allows them at a table where every other seat is a
+bot, and the match is kept by the server, not in the records folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button
+
+from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, past
+from tapete.errors import InvalidActionError, SpecError
+from tapete.game import Action, Game
+from tapete.games import load
+from tapete.i18n import level_help, tr
+from tapete.present import Button as Offered
+from tapete.present import Table
+from tapete.tui.session import LETTERS, CardKey, Scene, bid_order, button_keys
+from tapete.tui.widgets import (
+    ActionBar,
+    ActionButton,
+    CardView,
+    HandRow,
+    KeyBar,
+    LogView,
+    MessageLine,
+    ScoreBoard,
+    StepButton,
+)
+
+from .screens import SceneScreen, _page
+
+__all__ = ["Joined", "RemoteTableScreen", "remote_scene"]
+
+LOG_KEPT = 300  # log lines the screen keeps, as a local table does
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A seat taken at a server's table (``ticket``; None: watching) and the link to it."""
+
+    link: Link
+    ticket: Ticket | None
+    seats: Seats | None = None
+
+
+def remote_scene(
+    game: Game[Any, Any],
+    view: Mapping[str, Any],
+    lang: str,
+    log: Sequence[str] = (),
+    message: str = "",
+    hinted: Action | None = None,
+    selected: int = -1,
+    amount: int | None = None,
+    about: Mapping[int, str] | None = None,
+) -> Scene:
+    """The scene of a ``view`` message (``docs/protocol.md``): its table, its moves with their
+    keys (as ``Session.scene`` gives them at a local table), and ``log``."""
+    table = Table.from_json(view["table"])
+    offered = view.get("actions") or {}
+    cards: Mapping[str, str] = offered.get("cards") or {}
+    keys = "1234567890" + LETTERS
+    card_keys = tuple(
+        CardKey(
+            card,
+            keys[i] if cards and i < len(keys) else "",
+            card in cards,
+            game.parse_action(cards[card]) if card in cards else None,
+            card in cards and game.parse_action(cards[card]) == hinted,
+        )
+        for i, card in enumerate(table.hand)
+    )
+    buttons = [
+        (Offered(b["label"], game.parse_action(b["action"]), b["action"]), True)
+        for b in offered.get("buttons") or ()
+    ]
+    refused = [
+        (Offered(b["label"], game.parse_action(b["action"]), b["action"]), False)
+        for b in offered.get("refused") or ()
+    ]
+    if refused:
+        buttons = sorted([*buttons, *refused], key=lambda pair: bid_order(pair[0].text))
+    mine = bool(cards or buttons)
+    return Scene(
+        table=table,
+        lang=lang,
+        cards=card_keys,
+        buttons=button_keys(buttons, {c.key for c in card_keys if c.key}, hinted, amount),
+        log=tuple(log),
+        message=message,
+        explain=str(offered.get("explain") or ""),
+        selected=selected if mine else -1,
+        about=dict(about or {}),
+    )
+
+
+class RemoteTableScreen(SceneScreen):
+    """Your seat at a server's table. Keys and clicks send moves; the server's views redraw."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "hint"),
+        Binding("u,ctrl+z", "undo", "undo"),
+        Binding("f1,question_mark", "rules", "rules", key_display="F1"),
+        Binding("f2", "language", "language", key_display="F2"),
+        Binding("f4", "contrast", "contrast", key_display="F4"),
+        Binding("ctrl+q", "app.quit", "quit", key_display="^Q"),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("enter,space", "play_selected", show=False),
+        Binding("minus", "amount(-1)", show=False),
+        Binding("plus,equals_sign", "amount(1)", show=False),
+    ]
+
+    def __init__(self, joined: Joined) -> None:
+        super().__init__()
+        self.link, self.ticket, self.seats = joined.link, joined.ticket, joined.seats
+        self.game: Game[Any, Any] | None = None
+        self.room: Mapping[str, Any] = {}
+        self.view: Mapping[str, Any] = {}
+        self.lines: list[str] = []
+        self.message_text = ""
+        self.hinted: Action | None = None
+        self.selected = -1
+        self.amount: int | None = None
+        self.over = False
+        self.catching_up = False  # the next view is a connection's first: its log overlaps
+        self.relog = False  # the next view is said in a new language: its log replaces ours
+
+    def compose(self) -> ComposeResult:
+        cls = type(self)
+        yield from self.table_widgets()
+        yield HandRow(id="hand").data_bind(scene=cls.scene)
+        yield ActionBar(id="actions").data_bind(scene=cls.scene)
+        yield MessageLine(id="message").data_bind(scene=cls.scene)
+        with Horizontal(id="bottom"):
+            yield LogView(id="log").data_bind(scene=cls.scene)
+            yield ScoreBoard(id="scores").data_bind(scene=cls.scene)
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        self.check_size()
+        self.listen()
+
+    def game_page(self) -> str:
+        assert self.game is not None
+        return _page(self.game)
+
+    def game_name(self) -> str:
+        assert self.game is not None
+        return self.game.name
+
+    def played(self) -> Game[Any, Any]:
+        assert self.game is not None
+        return self.game
+
+    # -- what the server says
+
+    @work(exclusive=True, group="link")
+    async def listen(self) -> None:
+        try:
+            async for message in self.link.messages():
+                self.heard(message)
+        except JoinError as exc:
+            self.app.exit(return_code=2, message=f"tapete: {exc}")
+
+    def heard(self, message: Mapping[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.catching_up = True  # its first view brings the recent log again
+        if kind == "welcome" and message.get("refused") and self.ticket is not None:
+            if self.seats is not None:
+                self.seats.forget(self.ticket.server, self.ticket.code)
+            self.link.token, self.ticket = None, None
+            self.say(tr(self.lang, "this seat is no longer yours: you watch the table"))
+        elif kind == "room":
+            self.roomed(message)
+        elif kind == "view":
+            self.viewed(message)
+        elif kind == "error":
+            self.say(f"{tr(self.lang, 'not allowed')}: {message.get('text') or ''}")
+        elif kind == "hint":
+            self.hinted = self._parsed(str(message.get("action", "")))
+            self.say(f"{tr(self.lang, 'hint')}: {message.get('label')} — {message.get('reason')}")
+
+    def roomed(self, room: Mapping[str, Any]) -> None:
+        self.room = room
+        if self.game is None:
+            try:
+                self.game = load(str(room.get("spec")))
+            except SpecError as exc:
+                self.app.exit(
+                    return_code=2, message=f"tapete: a game this tapete does not know: {exc}"
+                )
+                return
+        if not room.get("started"):
+            seated = ", ".join(str(s.get("name")) for s in room.get("seats", ()))
+            self.say(f"{tr(self.lang, 'waiting for the host to start')} — {seated}")
+
+    def viewed(self, view: Mapping[str, Any]) -> None:
+        if view.get("version") != self.view.get("version"):
+            # The table moved on: a word about the last position (a refusal, a hint) is old.
+            self.hinted, self.amount, self.message_text = None, None, ""
+        self.view = view
+        lines = list(view.get("log") or ())
+        if self.relog:
+            self.lines = lines  # the recent log, in the language just chosen
+        else:
+            self.lines = [*self.lines, *(past(self.lines, lines) if self.catching_up else lines)]
+        del self.lines[:-LOG_KEPT]
+        self.catching_up = self.relog = False
+        if view.get("result") is not None and not self.over:
+            self.over = True
+            where = (
+                f"{self.link_server()}/api/tables/{self.link.code}/records/{view.get('match', 0)}"
+            )
+            self.message_text = f"{tr(self.lang, 'the record')}: {where}"
+        self.redraw()
+
+    def link_server(self) -> str:
+        return self.link.url.replace("ws", "http", 1).removesuffix("/ws")
+
+    def redraw(self) -> None:
+        if self.game is None or not self.view:
+            return
+        about = {
+            int(s["seat"]): level_help(self.lang, str(s["level"]))
+            for s in self.room.get("seats", ())
+            if s.get("kind") == "bot"
+        }
+        self.scene = remote_scene(
+            self.game,
+            self.view,
+            self.lang,
+            self.lines,
+            self.message_text,
+            self.hinted,
+            self.selected,
+            self.amount,
+            about,
+        )
+
+    def say(self, text: str) -> None:
+        self.message_text = text
+        self.redraw()
+
+    # -- what the person does
+
+    def act(self, action: Action | None) -> None:
+        if action is None or self.cramped or self.game is None:
+            return
+        if not self.mine:
+            self.say(tr(self.lang, "wait for your turn"))
+            return
+        text = self.game.format_action(action)
+        self.send({"type": "act", "action": text, "version": self.view.get("version")})
+
+    @property
+    def mine(self) -> bool:
+        offered = self.view.get("actions") or {}
+        return bool(offered.get("cards") or offered.get("buttons"))
+
+    @work(group="send")
+    async def send(self, message: Mapping[str, Any]) -> None:
+        try:
+            await self.link.send(message)
+        except NotSentError:
+            self.say(tr(self.lang, "the connection is lost: not sent; it comes back by itself"))
+
+    def _parsed(self, text: str) -> Action | None:
+        if self.game is None:
+            return None
+        try:
+            return self.game.parse_action(text)
+        except InvalidActionError:
+            return None
+
+    def on_key(self, event: events.Key) -> None:
+        scene = self.scene
+        if scene is None or event.character is None:
+            return
+        if self.cramped and event.is_printable:
+            event.stop()
+            return
+        keyed = scene.key_map()
+        key = event.character
+        if key in keyed:
+            event.stop()
+            self.act(keyed[key])
+            return
+        refused = next((c for c in scene.cards if c.key == key and not c.legal), None)
+        if refused is not None:
+            event.stop()  # a card the rules forbid now: the rule's sentence, from the server
+            why = (self.view.get("actions") or {}).get("refused_cards", {}).get(refused.text)
+            self.say(f"{tr(self.lang, 'not allowed')}: {why}" if why else "")
+
+    @on(CardView.Chosen)
+    def card_chosen(self, message: CardView.Chosen) -> None:
+        card = (
+            next((c for c in self.scene.cards if c.text == message.card), None)
+            if self.scene
+            else None
+        )
+        self.act(card.action if card is not None else None)
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, ActionButton):
+            self.act(event.button.action_id)
+        elif isinstance(event.button, StepButton):
+            self.action_amount(event.button.step)
+
+    def action_amount(self, step: int) -> None:
+        buttons = self.scene.buttons if self.scene else ()
+        stepper = next((b for b in buttons if b.stepper), None)
+        if stepper is not None:
+            self.amount = stepper.step(step)
+            self.redraw()
+
+    def action_cursor(self, step: int) -> None:
+        cards = self.scene.cards if self.scene else ()
+        if cards:
+            self.selected = (self.selected + step) % len(cards) if self.selected >= 0 else 0
+            self.redraw()
+
+    def action_play_selected(self) -> None:
+        cards = self.scene.cards if self.scene else ()
+        if 0 <= self.selected < len(cards):
+            self.act(cards[self.selected].action)
+
+    def action_hint(self) -> None:
+        self.send({"type": "hint"})
+
+    def action_undo(self) -> None:
+        self.send({"type": "undo"})
+
+    def action_language(self) -> None:
+        super().action_language()
+        self.link.lang = self.lang  # the next connection says it too
+        self.relog = bool(self.view)  # a started match: the server says its recent log again
+        self.send({"type": "lang", "lang": self.lang})  # the room and view come back in it

@@ -1,0 +1,86 @@
+"""``tapete join`` at the terminal's table: a seat at a server's table, drawn as a local one.
+
+Against the real server on a loopback port: the host plays from a WebSocket of its own, the
+person at the terminal presses keys, and the match is played to its end at the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from tapete import record
+from tapete.client import Link, Seats, take_seat, ws_url
+from tapete.tui import TapeteApp
+from tapete.tui.remote import Joined, RemoteTableScreen
+from tapete.tui.widgets import LogView, MessageLine
+from tuikit import text_of
+from webclient import Server, host_plays, table_for_two
+
+
+def test_a_match_at_a_server_is_played_with_the_table_s_keys(
+    server: Server, tmp_path: Path
+) -> None:
+    asyncio.run(_play_at_the_server(server, tmp_path))
+
+
+async def _play_at_the_server(server: Server, tmp_path: Path) -> None:
+    table = table_for_two(server, players=3, schedule="[2, 3]")
+    seats = Seats(tmp_path)
+    ticket = take_seat(server.url, table["code"], "Zoe", "en", seats)
+    host = host_plays(server, table)
+    link = Link(ws_url(server.url), table["code"], ticket.token, "en")
+    app = TapeteApp(joined=Joined(link, ticket, seats), data=tmp_path, lang="en", contrast=False)
+    pressed: list[str] = []
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, RemoteTableScreen)
+        asked_hint = switched = False
+        for _ in range(3000):
+            await pilot.pause(0.01)
+            scene = screen.scene
+            if screen.over:
+                break
+            if scene is None or not screen.mine or screen.view.get("version") in pressed:
+                continue
+            if not asked_hint:  # a person sits at the table too: the server says no
+                asked_hint = True
+                await pilot.press("h")
+                for _ in range(200):
+                    await pilot.pause(0.01)
+                    if "no hint" in screen.message_text:
+                        break
+                assert (
+                    text_of(app.screen.query_one(MessageLine))
+                    .strip()
+                    .startswith("not allowed: no hint here")
+                )
+            keys = [c.key for c in scene.cards if c.legal] or [b.key for b in scene.buttons]
+            pressed.append(screen.view["version"])
+            await pilot.press(keys[0])
+            if not switched and len(pressed) == 3:
+                switched = True
+                await pilot.press("f2")  # Spanish: the table and its log are said again in it
+                for _ in range(300):
+                    await pilot.pause(0.01)
+                    if (
+                        screen.scene is not None
+                        and screen.scene.lang == "es"
+                        and any(" juega " in line or " pide " in line for line in screen.lines)
+                    ):
+                        break
+                assert not any(" plays " in line for line in screen.lines)
+        assert screen.over, "the match did not end"
+        log = screen.lines
+        assert "registro" in text_of(app.screen.query_one(MessageLine))
+        assert text_of(app.screen.query_one(LogView))  # the log is drawn
+    host.join(30)
+    assert app.return_code in (None, 0)
+    rec = record.loads(json.dumps(server.get(f"/api/tables/{table['code']}/records/0")))
+    record.replay(rec)
+    zoe = [a for d in rec.deals for s, a in d.actions if s == 1]
+    assert len(zoe) == 2 + 2 + 3  # a bid and the cards of each hand, each a key pressed
+    # Every move of Zoe's is told once, in Spanish (the log said again in it at F2).
+    told = [line for line in log if line.startswith(("Zoe pide", "Zoe juega"))]
+    assert len(told) == len(zoe)
