@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
 from textual.widgets import Button
 
 from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, past
@@ -29,14 +28,8 @@ from tapete.present import Button as Offered
 from tapete.present import Table
 from tapete.tui.session import LETTERS, CardKey, Scene, bid_order, button_keys
 from tapete.tui.widgets import (
-    ActionBar,
     ActionButton,
     CardView,
-    HandRow,
-    KeyBar,
-    LogView,
-    MessageLine,
-    ScoreBoard,
     StepButton,
 )
 
@@ -140,15 +133,7 @@ class RemoteTableScreen(SceneScreen):
         self.relog = False  # the next view is said in a new language: its log replaces ours
 
     def compose(self) -> ComposeResult:
-        cls = type(self)
-        yield from self.table_widgets()
-        yield HandRow(id="hand").data_bind(scene=cls.scene)
-        yield ActionBar(id="actions").data_bind(scene=cls.scene)
-        yield MessageLine(id="message").data_bind(scene=cls.scene)
-        with Horizontal(id="bottom"):
-            yield LogView(id="log").data_bind(scene=cls.scene)
-            yield ScoreBoard(id="scores").data_bind(scene=cls.scene)
-        yield KeyBar(id="keys")
+        yield from self.playing_widgets()
 
     def on_mount(self) -> None:
         self.check_size()
@@ -327,12 +312,6 @@ class RemoteTableScreen(SceneScreen):
         stepper = next((b for b in buttons if b.stepper), None)
         if stepper is not None:
             self.amount = stepper.step(step)
-            self.redraw()
-
-    def action_cursor(self, step: int) -> None:
-        cards = self.scene.cards if self.scene else ()
-        if cards:
-            self.selected = (self.selected + step) % len(cards) if self.selected >= 0 else 0
             self.redraw()
 
     def action_play_selected(self) -> None:

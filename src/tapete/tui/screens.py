@@ -114,6 +114,7 @@ class SceneScreen(TapeteScreen):
     """A screen drawing one reactive scene; the language and theme keys work everywhere."""
 
     scene: reactive[Scene | None] = reactive(None)
+    selected = -1  # the card the arrow keys point at (-1: none)
 
     def redraw(self) -> None:
         raise NotImplementedError
@@ -177,6 +178,25 @@ class SceneScreen(TapeteScreen):
     def played(self) -> Game[Any, Any]:
         """The game on this screen, with the options it is played under."""
         raise NotImplementedError
+
+    def playing_widgets(self) -> ComposeResult:
+        """The table with your hand, your moves, the message line, the log and the scores."""
+        cls = type(self)
+        yield from self.table_widgets()
+        yield HandRow(id="hand").data_bind(scene=cls.scene)
+        yield ActionBar(id="actions").data_bind(scene=cls.scene)
+        yield MessageLine(id="message").data_bind(scene=cls.scene)
+        with Horizontal(id="bottom"):
+            yield LogView(id="log").data_bind(scene=cls.scene)
+            yield ScoreBoard(id="scores").data_bind(scene=cls.scene)
+        yield KeyBar(id="keys")
+
+    def action_cursor(self, step: int) -> None:
+        """← and →: the card the arrows point at, one to the left or right."""
+        cards = self.scene.cards if self.scene else ()
+        if cards:
+            self.selected = (self.selected + step) % len(cards) if self.selected >= 0 else 0
+            self.redraw()
 
     def table_widgets(self) -> ComposeResult:
         cls = type(self)
@@ -278,14 +298,7 @@ class TableScreen(SceneScreen):
         self.failed: tuple[tuple[Path, Why], ...] = ()  # the places the last write failed, why
 
     def compose(self) -> ComposeResult:
-        yield from self.table_widgets()
-        yield HandRow(id="hand").data_bind(scene=TableScreen.scene)
-        yield ActionBar(id="actions").data_bind(scene=TableScreen.scene)
-        yield MessageLine(id="message").data_bind(scene=TableScreen.scene)
-        with Horizontal(id="bottom"):
-            yield LogView(id="log").data_bind(scene=TableScreen.scene)
-            yield ScoreBoard(id="scores").data_bind(scene=TableScreen.scene)
-        yield KeyBar(id="keys")
+        yield from self.playing_widgets()
 
     def on_mount(self) -> None:
         self.check_size()
@@ -586,12 +599,6 @@ class TableScreen(SceneScreen):
             self.say("wait for your turn")
         else:  # no amount to choose: said, as any other key that is no move here
             self.say("no key {key} here", key="-" if step < 0 else "+")
-
-    def action_cursor(self, step: int) -> None:
-        cards = self.scene.cards if self.scene else ()
-        if cards:
-            self.selected = (self.selected + step) % len(cards) if self.selected >= 0 else 0
-            self.redraw()
 
     def action_play_selected(self) -> None:
         """Enter plays the chosen card; with none chosen it says what to do, as any other key
