@@ -26,7 +26,7 @@ def test_a_match_at_a_server_is_played_with_the_table_s_keys(
 
 
 async def _play_at_the_server(server: Server, tmp_path: Path) -> None:
-    table = table_for_two(server, players=3, schedule="[2, 3]")
+    table = table_for_two(server, players=3, schedule="[2, 3]", tiebreak_players="nobody")
     seats = Seats(tmp_path)
     ticket = take_seat(server.url, table["code"], "Zoe", "en", seats)
     host = host_plays(server, table)

@@ -52,7 +52,7 @@ async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1)
 
 
 def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: Path) -> None:
-    table = table_for_two(server, players=3, schedule="[2, 3]")
+    table = table_for_two(server, players=3, schedule="[2, 3]", tiebreak_players="nobody")
     seats = Seats(tmp_path)
     ticket = take_seat(server.url, table["code"], "Zoe", "en", seats)
     assert ticket.seat == 1

@@ -33,7 +33,7 @@ from tapete.tui.widgets import (
     StepButton,
 )
 
-from .screens import SceneScreen, _page
+from .screens import SceneScreen, TableScreen, _page
 
 __all__ = ["Joined", "RemoteTableScreen", "remote_scene"]
 
@@ -103,18 +103,12 @@ def remote_scene(
 class RemoteTableScreen(SceneScreen):
     """Your seat at a server's table. Keys and clicks send moves; the server's views redraw."""
 
+    # The local table's keys, but the bots' speed (they think at the server) and the records
+    # folder (the server keeps the match).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "hint", "hint"),
-        Binding("u,ctrl+z", "undo", "undo"),
-        Binding("f1,question_mark", "rules", "rules", key_display="F1"),
-        Binding("f2", "language", "language", key_display="F2"),
-        Binding("f4", "contrast", "contrast", key_display="F4"),
-        Binding("ctrl+q", "app.quit", "quit", key_display="^Q"),
-        Binding("left", "cursor(-1)", show=False),
-        Binding("right", "cursor(1)", show=False),
-        Binding("enter,space", "play_selected", show=False),
-        Binding("minus", "amount(-1)", show=False),
-        Binding("plus,equals_sign", "amount(1)", show=False),
+        b
+        for b in TableScreen.BINDINGS
+        if not (isinstance(b, Binding) and b.action in ("speed", "records"))
     ]
 
     def __init__(self, joined: Joined) -> None:
