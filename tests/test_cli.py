@@ -826,6 +826,31 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert "hard (2)" in other.stdout
 
 
+def test_a_record_s_bot_this_tapete_cannot_seat_is_the_file_s_not_seats(tmp_path: Path) -> None:
+    """A bot level a record names that this tapete does not know (a newer one's), or options it
+    refuses, is said of the file and its seat, not of a --seats nobody typed."""
+    import json
+
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(players=3, schedule=[1, 2])"), ["random"] * 3, seed=2)
+    path = tmp_path / "gm.json"
+    record.write(record.cut(whole, 2), path)
+    doc = json.loads(path.read_text())
+    for bot, said in (
+        ("grandmaster", "seats[1] is 'grandmaster', which this tapete cannot seat"),
+        ("hard(ms=5000000)", "seats[1] is 'hard(ms=5000000)': hard(ms=5000000): ms is at most"),
+    ):
+        doc["seats"][1]["bot"] = bot
+        path.write_text(json.dumps(doc))
+        run = tapete("play", "--resume", str(path))
+        assert run.returncode == 2 and f"{path}: {said}" in run.stderr, run.stderr
+        assert "--seats:" not in run.stderr and "with --seats" in run.stderr
+    run = tapete("play", "--resume", str(path), "--seats", "random,random,random")
+    assert run.returncode == 0, run.stderr
+
+
 def test_a_record_file_that_holds_something_else_is_not_written_over(tmp_path: Path) -> None:
     notes = tmp_path / "README.md"
     notes.write_text("important notes\n")

@@ -422,8 +422,9 @@ def _recorded_names(rec: record.Record) -> list[str]:
     return [s.kind if s.kind == "human" else s.bot or "random" for s in rec.seats]
 
 
-def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
-    """Who sat where in a record: its people play on as people, its bots as the same bots.
+def _recorded_kinds(rec: record.Record, game: Game[Any, Any], file: str) -> list[str]:
+    """Who sat where in the record ``file``: its people play on as people, its bots as the
+    same bots; a seat this tapete cannot seat is refused naming the file and the seat.
 
     An outside bot is a program on the machine that played: a record names it, but never
     starts it (a record may come from anyone); ``--seats`` must say who plays that seat.
@@ -437,6 +438,25 @@ def _recorded_kinds(rec: record.Record, game: Game[Any, Any]) -> list[str]:
                 seat=seat,
                 name=name,
             )
+        try:
+            seat_kinds(",".join(n if i == seat else "human" for i, n in enumerate(names)), game)
+        except SpecError as exc:
+            # A level of a newer tapete, or options this one refuses: the file's, not --seats'.
+            if players.kind_of(name.lower()) in bots.LEVELS:
+                raise SpecError(
+                    "{file}: seats[{seat}] is {name}: {why}; name every seat with --seats",
+                    file=file,
+                    seat=seat,
+                    name=repr(name),
+                    why=exc.phrase,
+                ) from None
+            raise SpecError(
+                "{file}: seats[{seat}] is {name}, which this tapete cannot seat;"
+                " name every seat with --seats",
+                file=file,
+                seat=seat,
+                name=repr(name),
+            ) from None
     return seat_kinds(",".join(names), game)
 
 
@@ -674,7 +694,7 @@ def _play(args: argparse.Namespace, holding: contextlib.ExitStack) -> int:
     if args.seats is not None:
         kinds = seat_kinds(args.seats, game)
     elif resumed is not None:
-        kinds = _recorded_kinds(resumed, game)
+        kinds = _recorded_kinds(resumed, game, args.resume)
     else:
         # A newcomer's first match: casual players, who play sensibly (random bots bid anything).
         kinds = ["human"] + ["easy"] * (game.players - 1)
