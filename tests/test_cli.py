@@ -826,6 +826,28 @@ def test_play_resume_finishes_an_unfinished_match_with_its_bots(tmp_path: Path) 
     assert "hard (2)" in other.stdout
 
 
+def test_a_seat_s_download_is_told_apart_from_a_record_with_its_deck_cut(tmp_path: Path) -> None:
+    """Only a record that says it holds one seat's knowledge (``redacted``) is told to be
+    downloaded again; a deck emptied by hand is the field error it is, naming the file."""
+    import json
+
+    import tapete as tp
+    from tapete.match import play as play_match
+
+    _, whole = play_match(tp.load("pocha(players=3, schedule=[1])"), ["random"] * 3, seed=5)
+    mine, emptied = tmp_path / "mine.json", tmp_path / "emptied.json"
+    record.write(record.redact(whole, 0), mine)
+    doc = json.loads(record.dumps(whole))
+    doc["deals"][0]["deck"] = []
+    emptied.write_text(json.dumps(doc))
+    for command in ("replay", "analyze"):
+        run = tapete(command, str(mine))
+        assert run.returncode == 2 and "download it again once the match is over" in run.stderr
+        run = tapete(command, str(emptied))
+        assert run.returncode == 2 and f"{emptied}: deal 1: its deck must hold" in run.stderr
+        assert "download it again" not in run.stderr
+
+
 def test_a_record_s_bot_this_tapete_cannot_seat_is_the_file_s_not_seats(tmp_path: Path) -> None:
     """A bot level a record names that this tapete does not know (a newer one's), or options it
     refuses, is said of the file and its seat, not of a --seats nobody typed."""

@@ -902,7 +902,7 @@ def _whole_record(path: str, to: Phrase) -> record.Record:
     """The record at ``path``, checked (see ``_checked``); RecordError for a record that holds one
     seat's knowledge only, which cannot be replayed, verified or reviewed (``to`` says which)."""
     rec = record.read(path)
-    if rec.deals and not rec.deals[0].deck:
+    if rec.redacted is not None:
         raise RecordError(
             "this record was downloaded while its match was played, so it holds only one seat's"
             " knowledge (no seed, no deck orders, no other hands); download it again once the"
