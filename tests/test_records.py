@@ -251,8 +251,14 @@ def test_a_record_that_spells_a_rule_another_way_still_replays() -> None:
     doc["game"] = "tute(players=4, first_leader=two_of_oros)"
     doc["params"]["first_leader"] = "two_of_oros"
     assert record.checked(record.loads(json.dumps(doc))).result is not None
-    doc["params"]["first_leader"] = "dealer_right"  # another rule: refused
-    assert "params do not match the spec" in refused(doc)
+    doc["params"]["first_leader"] = "dealer_right"  # another rule: refused, naming it
+    assert refused(doc).endswith(
+        'params: first_leader is "dealer_right", which is not the rule of the spec'
+        " 'tute(players=4, first_leader=two_of_oros)'"
+    )
+    doc["params"]["first_leader"] = "two_of_oros"
+    doc["params"]["players"] = 99  # no rules at all: named too
+    assert "params: players is 99, which is not the rule of the spec" in refused(doc)
 
 
 def test_a_record_with_a_reason_an_older_tapete_wrote_still_replays() -> None:

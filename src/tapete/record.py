@@ -1112,7 +1112,17 @@ def _start(record: Record) -> tuple[Game[Any, Any], Any]:
     except ValueError as exc:
         raise RecordError("game: {why}", why=_why(exc)) from None
     if not _same_rules(game, record.params):
-        raise RecordError("params do not match the spec {spec}", spec=repr(record.game))
+        differ = next(
+            (k for k in record.params if not _same_rules(game, {k: record.params[k]})), None
+        )
+        if differ is None:
+            raise RecordError("params do not match the spec {spec}", spec=repr(record.game))
+        raise RecordError(
+            "params: {key} is {value}, which is not the rule of the spec {spec}",
+            key=differ,
+            value=_short(record.params[differ]),
+            spec=repr(record.game),
+        )
     if len(record.seats) != game.players:
         raise RecordError(
             "{spec} has {players} seats; the record names {given}",
