@@ -711,3 +711,11 @@ def test_stand_ins_that_are_no_moves_of_their_deal_are_refused_naming_the_field(
     )
     assert "números crecientes de jugadas" in record_text("es", caught.value)
     assert "números crescentes de jogadas" in record_text("pt", caught.value)
+
+
+def test_a_record_saved_with_a_byte_order_mark_reads_as_it_was_written(tmp_path: Path) -> None:
+    """An editor that saves UTF-8 with a byte order mark (Notepad) leaves a record a record."""
+    rec = finished(POCHA, seed=3)
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + record.dumps(rec).encode())
+    assert record.read(path) == rec

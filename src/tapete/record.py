@@ -754,7 +754,8 @@ def read(path: str | Path) -> Record:
             "{file} is over {mb} MB: too big for a match record", file=name, mb=MAX_BYTES // 2**20
         )
     try:
-        text = data.decode("utf-8")
+        # utf-8-sig: a byte order mark, as some editors save UTF-8 text (Notepad), is no text.
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RecordError("{file} is not a record: it is not UTF-8 text", file=name) from None
     try:
@@ -1004,7 +1005,7 @@ def salvage_file(file: str | Path) -> tuple[Record, int] | None:
     if len(data) > MAX_BYTES:
         return None
     # A cut may fall inside a character: its bytes are dropped with what follows them.
-    text = data.decode("utf-8", errors="ignore")
+    text = data.decode("utf-8-sig", errors="ignore")
     try:
         json.loads(text)
     except RecursionError:
