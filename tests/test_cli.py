@@ -1628,6 +1628,11 @@ def test_an_arena_whose_reader_stops_early_still_writes_its_results(tmp_path: Pa
         ("hard(ms=1.5)", "hard(ms=1.5): ms: 1.5 is not a value (an int,"),
         ("expert(iterations=1e9)", "expert(iterations=1e9): iterations: 1000000000.0 is not a"),
         ("hard(ms=10000000000000)", "hard(ms=10000000000000): ms is at most 3600000"),
+        ("hard(iterations=10**20)", "hard(iterations=10**20): iterations: "),
+        (
+            "hard(iterations=99999999999999999999)",
+            "hard(iterations=99999999999999999999): iterations is at most 1000000",
+        ),
     ],
 )
 def test_a_bot_option_amiss_is_said_of_that_option(seat: str, said: str) -> None:

@@ -329,6 +329,7 @@ class LevelBot:
 
 NO_LEVEL = "no bot level {level}; the levels are {levels}"
 MOST_MS = 3_600_000  # an hour: a longer budget is a typo, and a match that never goes on
+MOST_ITERATIONS = 1_000_000  # sampled deals: far past any budget's, and minutes a decision
 _LEVELS = ", ".join(LEVELS)
 
 
@@ -383,6 +384,9 @@ def load(name: str) -> Bot:
         not isinstance(iterations, int) or isinstance(iterations, bool) or iterations <= 0
     ):
         raise SpecError("{name}: iterations is a positive number", name=name)
+    if iterations is not None and iterations > MOST_ITERATIONS:
+        # No clock stops a fixed number of deals: past this, a decision would take hours.
+        raise SpecError("{name}: iterations is at most {most}", name=name, most=MOST_ITERATIONS)
     rollout, prior = options.get("rollout", "informed"), options.get("prior", "informed")
     prior = "none" if prior is None else prior  # the spec parser reads none as None
     tree = options.get("tree", "full")
