@@ -1155,6 +1155,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+LEFT = "you left the table; tapete join {code} takes you back to your seat"
+STOPPED_WATCHING = "you stopped watching table {code}"
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     """Sit at a table of a tapete server, at a line prompt (``tapete.joinprompt``)."""
     try:
@@ -1165,7 +1169,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         ) from None
     import asyncio
 
-    from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
+    from tapete.client import JoinError, Link, Seats, look, parse_link, take_seat, ws_url
     from tapete.joinprompt import Prompt
 
     lang = _language(args)
@@ -1173,6 +1177,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     try:
         server, code = parse_link(args.link, args.server)
         seats = Seats()
+        if args.watch:
+            look(server, code, lang)  # a table that is not there is said now, not waited for
         ticket = None if args.watch else take_seat(server, code, args.name, lang, seats)
 
         token = None if ticket is None else ticket.token
@@ -1185,21 +1191,16 @@ def cmd_join(args: argparse.Namespace) -> int:
             app.run()
             if app.return_code:
                 return app.return_code
-            said = "you left the table; tapete join {code} takes you back to your seat"
-            print(tr(app.settings.lang, said, code=code))
+            print(tr(app.settings.lang, LEFT if ticket else STOPPED_WATCHING, code=code))
             return 0
 
         async def run() -> int:
             prompt = Prompt(link, ticket, sys.stdout, lang, seats)
             if ticket is not None:
-                prompt.say(
-                    tr(
-                        lang,
-                        "you sit at seat {seat} of table {code}",
-                        seat=ticket.seat + 1,
-                        code=code,
-                    )
-                )
+                seat = ticket.seat + 1
+                prompt.say(tr(lang, "you sit at seat {seat} of table {code}", seat=seat, code=code))
+            else:
+                prompt.say(tr(lang, "you watch the table"))
             prompt.read_from(sys.stdin)
             return await prompt.run()
 
@@ -1417,6 +1418,7 @@ FIRST_STEPS = """first steps:
   tapete play                       choose the game, its options and the seats first
   tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
+  tapete join LINK                  sit at a table of a tapete serve, with friends in browsers
   tapete COMMAND --help             what a command takes"""
 
 

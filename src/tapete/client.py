@@ -39,6 +39,7 @@ __all__ = [
     "NotSentError",
     "Seats",
     "Ticket",
+    "look",
     "parse_link",
     "past",
     "take_seat",
@@ -195,6 +196,12 @@ def _post(server: str, path: str, body: Mapping[str, Any], lang: str) -> dict[st
         headers={"Content-Type": "application/json", "Accept-Language": lang},
         method="POST",
     )
+    return _answer(request, server)
+
+
+def _answer(request: urllib.request.Request, server: str) -> dict[str, Any]:
+    """The JSON object ``server`` answers ``request`` with; JoinError for a refusal (in the
+    server's words), a server out of reach, or one that is not tapete's."""
     try:
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
             answer = json.loads(response.read())
@@ -221,6 +228,13 @@ def _refusal(exc: urllib.error.HTTPError) -> str:
     if isinstance(detail, list) and detail and isinstance(detail[0], dict):
         return str(detail[0].get("msg", exc.reason))  # a form the server refused, field by field
     return f"the server answered {exc.code} {exc.reason}"
+
+
+def look(server: str, code: str, lang: str = "en") -> dict[str, Any]:
+    """The table as the lobby lists it (its game, seats and status); JoinError when there is
+    none (``GET /api/tables/CODE``)."""
+    request = urllib.request.Request(f"{server}/api/tables/{code}?lang={lang}")
+    return _answer(request, server)
 
 
 def take_seat(

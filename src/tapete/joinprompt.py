@@ -19,7 +19,9 @@ from typing import Any, TextIO
 from tapete.cli import (
     HINT_HELP,
     HINT_WORDS,
+    LEFT,
     LINE_LIMIT,
+    STOPPED_WATCHING,
     UNDO_HELP,
     UNDO_WORDS,
     _read_line,
@@ -127,6 +129,9 @@ class Prompt:
             self.roomed(message)
         elif kind == "view":
             return self.viewed(message)
+        elif kind == "error" and message.get("rule") == "no-such-table":
+            self.say(f"tapete: {message.get('text') or message.get('message')}")
+            return True  # expired or removed: nothing to wait for
         elif kind == "error":
             self.say(
                 f"  {tr(self.lang, 'not allowed')}: {message.get('text') or message.get('message')}"
@@ -145,8 +150,6 @@ class Prompt:
                 self.seats.forget(self.ticket.server, self.ticket.code)
             self.link.token, self.ticket = None, None
             self.say(tr(self.lang, "this seat is no longer yours: you watch the table"))
-        elif message.get("seat") is None:
-            self.say(tr(self.lang, "you watch the table"))
 
     def roomed(self, room: Mapping[str, Any]) -> None:
         first = not self.room
@@ -288,11 +291,5 @@ class Prompt:
             )
 
     def leave(self) -> None:
-        code = self.ticket.code if self.ticket is not None else self.link.code
-        self.say(
-            tr(
-                self.lang,
-                "you left the table; tapete join {code} takes you back to your seat",
-                code=code,
-            )
-        )
+        said = LEFT if self.ticket is not None else STOPPED_WATCHING
+        self.say(tr(self.lang, said, code=self.link.code))

@@ -151,3 +151,26 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
         timeout=60,
     )
     assert refused.returncode == 2 and "not a table's link" in refused.stderr
+
+
+def test_watching_takes_no_seat_and_a_missing_table_is_said_at_once(
+    server: Server, tmp_path: Path
+) -> None:
+    table = table_for_two(server, players=3, schedule="[2]")
+    env = {
+        **os.environ,
+        "TAPETE_DATA": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "tapete", "join", "--server", server.url, "--watch"]
+    watched = subprocess.run(
+        [*command, table["code"]], env=env, input="", capture_output=True, text=True, timeout=60
+    )
+    assert watched.returncode == 0, watched.stderr
+    assert "you watch the table" in watched.stdout
+    assert f"you stopped watching table {table['code']}" in watched.stdout
+    assert server.get(f"/api/tables/{table['code']}")["open"] == 1  # no seat taken
+    missing = subprocess.run(
+        [*command, "ZZZZZ"], env=env, input="", capture_output=True, text=True, timeout=60
+    )
+    assert missing.returncode == 2 and "no table ZZZZZ" in missing.stderr

@@ -168,6 +168,9 @@ class RemoteTableScreen(SceneScreen):
             self.roomed(message)
         elif kind == "view":
             self.viewed(message)
+        elif kind == "error" and message.get("rule") == "no-such-table":
+            # Expired or removed while away: nothing to wait for.
+            self.app.exit(return_code=2, message=f"tapete: {message.get('text') or ''}")
         elif kind == "error":
             self.say(f"{tr(self.lang, 'not allowed')}: {message.get('text') or ''}")
         elif kind == "hint":
