@@ -55,3 +55,19 @@ def test_a_decision_never_depends_on_hidden_cards(spec: str) -> None:
             )
             assert here == there, (bot.name, game.format_action(here))
             assert here in legal
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard(iterations=2)"])
+def test_a_bot_given_the_state_rather_than_a_view_is_refused(level: str) -> None:
+    """The state holds every hidden card: a bot given it would play on what its seat cannot
+    know, so it is refused, as dice that are no random.Random are."""
+    game = tapete.load("pocha(players=3, schedule=[2])")
+    state = game.new_state(seed=4)
+    legal = game.legal_actions(state)
+    bot = bots.load(level)
+    with pytest.raises(TypeError, match="not the state: the state holds every hidden card"):
+        bot.choose(state, legal, random.Random(0))
+    view = game.observe(state, game.current_player(state))
+    with pytest.raises(TypeError, match=r"a bot's dice are a random\.Random"):
+        bot.choose(view, legal, None)  # type: ignore[arg-type]
+    assert bot.choose(view, legal, random.Random(0)) in legal

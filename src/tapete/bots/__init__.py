@@ -32,7 +32,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
 from tapete.errors import SpecError
-from tapete.game import NOT_A_SPEC, Action, parse_spec
+from tapete.game import NOT_A_SPEC, Action, GameState, parse_spec
 from tapete.games import rules_of
 
 __all__ = [
@@ -247,6 +247,7 @@ class RandomBot:
 
     def choose(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         _choosable(legal_actions)
+        _seated(view, rng)
         return legal_actions[rng.randrange(len(legal_actions))]
 
 
@@ -265,16 +266,31 @@ def _choosable(legal_actions: Sequence[Action]) -> None:
         )
 
 
-def _seated(view: Any) -> None:
+def _seated(view: Any, rng: Any) -> None:
     """Raise ValueError for a spectator's view (``observe(state, None)``): a bot decides for a
     seat, from what that seat knows. The strategies failed on it with a bare AssertionError, or
-    searched deals in which the seat to act held cards it does not hold.
+    searched deals in which the seat to act held cards it does not hold. A state is refused
+    (TypeError): it holds every hidden card, and a bot given one would play on what its seat
+    cannot know; so are dice that are no ``random.Random``.
 
     >>> from types import SimpleNamespace
-    >>> _seated(SimpleNamespace(seat=None))  # doctest: +ELLIPSIS
+    >>> _seated(SimpleNamespace(seat=None), random.Random(0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: a bot decides for a seat: give it the view of the seat to act, ... (seat None)
+    >>> import tapete
+    >>> game = tapete.load("pocha")
+    >>> _seated(game.new_state(seed=1), random.Random(0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    TypeError: a bot is given its seat's view, game.observe(state, seat), not the state: ...
     """
+    if isinstance(view, GameState):
+        raise TypeError(
+            "a bot is given its seat's view, game.observe(state, seat), not the state: the"
+            " state holds every hidden card"
+        )
+    if not isinstance(rng, random.Random):
+        kind = type(rng).__name__
+        raise TypeError(f"a bot's dice are a random.Random, such as random.Random(7), not {kind}")
     if getattr(view, "seat", 0) is None:
         raise ValueError(
             "a bot decides for a seat: give it the view of the seat to act,"
@@ -315,7 +331,7 @@ class LevelBot:
 
     def decide(self, view: Any, legal_actions: Sequence[Action], rng: random.Random) -> Decision:
         _choosable(legal_actions)
-        _seated(view)
+        _seated(view, rng)
         if len(legal_actions) == 1:
             return Decision(legal_actions[0], Reason("the only legal move"))
         decision: Decision = strategies(view).decide(
@@ -411,8 +427,8 @@ def hint(view: Any, budget: Budget | None = None, rng: random.Random | None = No
     so the state is drawn with an RNG of its own, and ``rng`` is left whole for the search: the
     hint is what ``hard`` with the same budget plays from this view with the same ``rng``.
     """
-    _seated(view)
     rng = rng or random.Random(0)
+    _seated(view, rng)
     rules = rules_of(view)
     legal = rules.legal_actions(rules.sample_state(view, random.Random(0)))
     return LevelBot("hard", budget).decide(view, legal, rng)
