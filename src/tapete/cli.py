@@ -1160,7 +1160,8 @@ STOPPED_WATCHING = "you stopped watching table {code}"
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    """Sit at a table of a tapete server, at a line prompt (``tapete.joinprompt``)."""
+    """Sit at a table of a tapete server: at the terminal's table (``tapete.tui.remote``), or
+    at a line prompt (``tapete.joinprompt``)."""
     try:
         import websockets  # noqa: F401 (the connection's library: said now, not mid-join)
     except ImportError:
@@ -1188,6 +1189,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             from tapete.tui.remote import Joined
 
             app = TapeteApp(joined=Joined(link, ticket, seats), lang=args.lang)
+            link.lang = app.settings.lang  # the table's language, kept from the last time
             app.run()
             if app.return_code:
                 return app.return_code

@@ -289,6 +289,12 @@ class Link:
         self._closed = False
         self.drops = 0  # connections lost so far (the screen may say it)
 
+    def record_url(self, match: int) -> str:
+        """Where the server keeps the record of this table's match number ``match``, once over
+        (``GET /api/tables/CODE/records/N``)."""
+        scheme, rest = self.url.removesuffix("/ws").split("://", 1)
+        return f"{'https' if scheme == 'wss' else 'http'}://{rest}/api/tables/{self.code}/records/{match}"
+
     def hello(self) -> dict[str, Any]:
         return {"type": "hello", "code": self.code, "token": self.token, "lang": self.lang}
 

@@ -183,19 +183,14 @@ class Prompt:
             # The log has said who won (and why, where the scores do not): the final table,
             # and where the match's record is, for tapete replay.
             self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
-            self.say(f"{tr(self.lang, 'the record')}: {self.record_url()}")
+            where = self.link.record_url(int(view.get("match", 0)))
+            self.say(f"{tr(self.lang, 'the record')}: {where}")
             return True
         offered = self.moves(view.get("actions") or {})
         if offered is not None:
             self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
             self.ask(offered)
         return False
-
-    def record_url(self) -> str:
-        """Where the server keeps the record of the match just over."""
-        code = self.ticket.code if self.ticket is not None else self.link.code
-        server = self.link.url.replace("ws", "http", 1).removesuffix("/ws")
-        return f"{server}/api/tables/{code}/records/{self.view.get('match', 0)}"
 
     def moves(self, offered: Mapping[str, Any]) -> Actions | None:
         """The moves on offer, as the prompt names them; None when none is (not your turn)."""

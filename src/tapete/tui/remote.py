@@ -205,14 +205,9 @@ class RemoteTableScreen(SceneScreen):
         self.catching_up = self.relog = False
         if view.get("result") is not None and not self.over:
             self.over = True
-            where = (
-                f"{self.link_server()}/api/tables/{self.link.code}/records/{view.get('match', 0)}"
-            )
+            where = self.link.record_url(int(view.get("match", 0)))
             self.message_text = f"{tr(self.lang, 'the record')}: {where}"
         self.redraw()
-
-    def link_server(self) -> str:
-        return self.link.url.replace("ws", "http", 1).removesuffix("/ws")
 
     def redraw(self) -> None:
         if self.game is None or not self.view:
