@@ -25,6 +25,12 @@ from webclient import Server, host_plays, table_for_two
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+def command_env(data: Path) -> dict[str, str]:
+    """The environment of ``tapete`` run as a command, its data folder ``data``."""
+    source = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "TAPETE_DATA": str(data), "PYTHONPATH": source}
+
+
 async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1) -> int:
     """Run ``prompt`` as a person would use it: ``typed`` first (one line each time moves are
     on offer), then the last move on offer each time. ``drop_after``: cut the connection after
@@ -123,11 +129,7 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
     server: Server, tmp_path: Path
 ) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
-    env = {
-        **os.environ,
-        "TAPETE_DATA": str(tmp_path),
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
+    env = command_env(tmp_path)
     command = [sys.executable, "-m", "tapete", "join", table["code"], "--server", server.url]
     for _ in range(2):  # the second time, back to the same seat
         done = subprocess.run(
@@ -157,11 +159,7 @@ def test_watching_takes_no_seat_and_a_missing_table_is_said_at_once(
     server: Server, tmp_path: Path
 ) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
-    env = {
-        **os.environ,
-        "TAPETE_DATA": str(tmp_path),
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
+    env = command_env(tmp_path)
     command = [sys.executable, "-m", "tapete", "join", "--server", server.url, "--watch"]
     watched = subprocess.run(
         [*command, table["code"]], env=env, input="", capture_output=True, text=True, timeout=60

@@ -300,11 +300,7 @@ class RemoteTableScreen(SceneScreen):
             self.action_amount(event.button.step)
 
     def action_amount(self, step: int) -> None:
-        buttons = self.scene.buttons if self.scene else ()
-        stepper = next((b for b in buttons if b.stepper), None)
-        if stepper is not None:
-            self.amount = stepper.step(step)
-            self.redraw()
+        self.step_amount(step)
 
     def action_play_selected(self) -> None:
         cards = self.scene.cards if self.scene else ()

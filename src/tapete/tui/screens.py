@@ -115,6 +115,7 @@ class SceneScreen(TapeteScreen):
 
     scene: reactive[Scene | None] = reactive(None)
     selected = -1  # the card the arrow keys point at (-1: none)
+    amount: int | None = None  # the amount a stepper shows (None: its first)
 
     def redraw(self) -> None:
         raise NotImplementedError
@@ -190,6 +191,16 @@ class SceneScreen(TapeteScreen):
             yield LogView(id="log").data_bind(scene=cls.scene)
             yield ScoreBoard(id="scores").data_bind(scene=cls.scene)
         yield KeyBar(id="keys")
+
+    def step_amount(self, step: int) -> bool:
+        """The stepper's amount ``step`` lower or higher, redrawn; False when no stepper shows."""
+        buttons = self.scene.buttons if self.scene else ()
+        stepper = next((b for b in buttons if b.stepper), None)
+        if stepper is None:
+            return False
+        self.amount = stepper.step(step)
+        self.redraw()
+        return True
 
     def action_cursor(self, step: int) -> None:
         """← and →: the card the arrows point at, one to the left or right."""
@@ -588,14 +599,9 @@ class TableScreen(SceneScreen):
 
     def action_amount(self, step: int) -> None:
         """The stepper's amount one lower or higher (``-`` and ``+``)."""
-        buttons = self.scene.buttons if self.scene else ()
-        stepper = next((b for b in buttons if b.stepper), None)
-        if stepper is not None:
-            self.amount = stepper.step(step)
-            self.redraw()
-        elif self.cramped or self.finished:
+        if self.step_amount(step) or self.cramped or self.finished:
             return
-        elif not self.waiting_for_you:
+        if not self.waiting_for_you:
             self.say("wait for your turn")
         else:  # no amount to choose: said, as any other key that is no move here
             self.say("no key {key} here", key="-" if step < 0 else "+")
