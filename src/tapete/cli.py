@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from tapete import __version__, bench, bots, export, howto, players, playthrough, record
-from tapete.client import DEFAULT_SERVER
+from tapete.client import DEFAULT_SERVER, Seats, Ticket
 from tapete.errors import IllegalActionError, InvalidActionError, Phrase, RecordError, SpecError
 from tapete.folders import record_file_name, records_dir
-from tapete.game import Action, Game
+from tapete.game import Action, Game, format_value
 from tapete.games import ENTRIES, game_names, load
 from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_language, tr
 from tapete.match import AbandonedError, play, resume
@@ -1159,19 +1159,21 @@ LEFT = "you left the table; tapete join {code} takes you back to your seat"
 STOPPED_WATCHING = "you stopped watching table {code}"
 
 
-def cmd_join(args: argparse.Namespace) -> int:
-    """Sit at a table of a tapete server: at the terminal's table (``tapete.tui.remote``), or
-    at a line prompt (``tapete.joinprompt``)."""
+def _need_websockets(command: str) -> None:
     try:
         import websockets  # noqa: F401 (the connection's library: said now, not mid-join)
     except ImportError:
         raise SpecError(
-            "tapete join needs the websockets package: pip install 'tapete[tui]'"
+            "tapete {command} needs the websockets package: pip install 'tapete[tui]'",
+            command=command,
         ) from None
-    import asyncio
 
-    from tapete.client import JoinError, Link, Seats, look, parse_link, take_seat, ws_url
-    from tapete.joinprompt import Prompt
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """Sit at a table of a tapete server: at the terminal's table (``tapete.tui.remote``), or
+    at a line prompt (``tapete.joinprompt``)."""
+    _need_websockets("join")
+    from tapete.client import JoinError, look, parse_link, take_seat
 
     lang = _language(args)
     _stop_on_signals()
@@ -1181,35 +1183,104 @@ def cmd_join(args: argparse.Namespace) -> int:
         if args.watch:
             look(server, code, lang)  # a table that is not there is said now, not waited for
         ticket = None if args.watch else take_seat(server, code, args.name, lang, seats)
-
-        token = None if ticket is None else ticket.token
-        link = Link(ws_url(server), code, token, lang)
-        if _terminal_app(args.plain, lang):
-            from tapete.tui import TapeteApp
-            from tapete.tui.remote import Joined
-
-            app = TapeteApp(joined=Joined(link, ticket, seats), lang=args.lang)
-            link.lang = app.settings.lang  # the table's language, kept from the last time
-            app.run()
-            if app.return_code:
-                return app.return_code
-            print(tr(app.settings.lang, LEFT if ticket else STOPPED_WATCHING, code=code))
-            return 0
-
-        async def run() -> int:
-            prompt = Prompt(link, ticket, sys.stdout, lang, seats)
-            if ticket is not None:
-                seat = ticket.seat + 1
-                prompt.say(tr(lang, "you sit at seat {seat} of table {code}", seat=seat, code=code))
-            else:
-                prompt.say(tr(lang, "you watch the table"))
-            prompt.read_from(sys.stdin)
-            return await prompt.run()
-
-        return asyncio.run(run())
+        return _sit(args, server, code, ticket, seats)
     except JoinError as exc:
         print(f"tapete: {exc}", file=sys.stderr)
         return 2
+
+
+HOSTED = "table {code} is open: friends join with  tapete join {link}  or at {link} in a browser"
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """Open a table at a tapete server and sit at it as its host: friends join by its link,
+    at a terminal or in a browser; the match starts once every seat is taken."""
+    from tapete.client import JoinError, make_table, server_address
+
+    game = load(args.game)
+    kinds = host_seats(args.seats, game)
+    _need_websockets("host")
+    lang = _language(args)
+    _stop_on_signals()
+    try:
+        server = server_address(args.server or DEFAULT_SERVER)
+        seats = Seats()
+        params = {key: format_value(value) for key, value in game.changes.items()}
+        ticket = make_table(
+            server, game.name, params, kinds, args.name, not args.private, lang, seats
+        )
+        print(tr(lang, HOSTED, code=ticket.code, link=f"{server}/t/{ticket.code}"), flush=True)
+        return _sit(args, server, ticket.code, ticket, seats)
+    except JoinError as exc:
+        print(f"tapete: {exc}", file=sys.stderr)
+        return 2
+
+
+def host_seats(text: str | None, game: Game[Any, Any]) -> list[str]:
+    """``tapete host --seats``: ``human`` or a bot level by name per seat, the first ``human``
+    the host's (default: the host, then a seat for a friend at every other place).
+
+    >>> host_seats(None, load("truco"))
+    ['human', 'human']
+    >>> host_seats("human,hard,human,hard", load("truco(players=4)"))
+    ['human', 'hard', 'human', 'hard']
+    >>> host_seats("hard(ms=300),human", load("truco"))
+    Traceback (most recent call last):
+    ...
+    tapete.errors.SpecError: --seats: a server seats a bot by its level's name (random, easy, \
+medium, hard, expert), not hard(ms=300)
+    """
+    if text is None:
+        return ["human"] * game.players
+    kinds = seat_kinds(text, game)
+    for kind in kinds:
+        if kind != "human" and kind not in bots.LEVELS:
+            raise SpecError(
+                "--seats: a server seats a bot by its level's name ({levels}), not {kind}",
+                levels=", ".join(bots.LEVELS),
+                kind=kind,
+            )
+    if "human" not in kinds:
+        raise SpecError("--seats: one seat is yours, the host's: human")
+    return kinds
+
+
+def _sit(
+    args: argparse.Namespace, server: str, code: str, ticket: Ticket | None, seats: Seats
+) -> int:
+    """Play (or watch, without ``ticket``) at table ``code`` of ``server`` until the match is
+    over or the person leaves: the terminal's table, or the line prompt."""
+    import asyncio
+
+    from tapete.client import Link, ws_url
+    from tapete.joinprompt import Prompt
+
+    lang = _language(args)
+    token = None if ticket is None else ticket.token
+    link = Link(ws_url(server), code, token, lang)
+    if _terminal_app(args.plain, lang):
+        from tapete.tui import TapeteApp
+        from tapete.tui.remote import Joined
+
+        app = TapeteApp(joined=Joined(link, ticket, seats), lang=args.lang)
+        link.lang = app.settings.lang  # the table's language, kept from the last time
+        app.run()
+        if app.return_code:
+            return app.return_code
+        print(tr(app.settings.lang, LEFT if ticket else STOPPED_WATCHING, code=code))
+        return 0
+
+    async def run() -> int:
+        prompt = Prompt(link, ticket, sys.stdout, lang, seats)
+        if ticket is not None:
+            seat = ticket.seat + 1
+            prompt.say(tr(lang, "you sit at seat {seat} of table {code}", seat=seat, code=code))
+        else:
+            prompt.say(tr(lang, "you watch the table"))
+        prompt.read_from(sys.stdin)
+        return await prompt.run()
+
+    return asyncio.run(run())
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -1421,6 +1492,7 @@ FIRST_STEPS = """first steps:
   tapete games                      the games, and tapete rules GAME: how to play one
   tapete serve                      the browser game, at http://127.0.0.1:8000
   tapete join LINK                  sit at a table of a tapete serve, with friends in browsers
+  tapete host GAME --server URL     open a table there, for friends at terminals or in browsers
   tapete COMMAND --help             what a command takes"""
 
 
@@ -1657,6 +1729,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_join)
+    p = sub.add_parser(
+        "host",
+        help="open a table at a tapete server for friends, and sit at it (at the terminal)",
+        epilog="The match starts once every seat is taken; s (start, at the line prompt) starts"
+        " it at once, bots in the empty seats.",
+    )
+    p.add_argument("game", help='a game spec, e.g. pocha or "truco(players=4)"')
+    p.add_argument("--server", help=f"the tapete server (default {DEFAULT_SERVER})")
+    p.add_argument(
+        "--seats",
+        help="comma-separated, a seat each: human (the first is yours, the others wait for"
+        " friends) or a bot level (random, easy, medium, hard, expert); default: you, then"
+        " a seat for a friend at every other place",
+    )
+    p.add_argument("--name", default="", help="your name at the table (default: the table's)")
+    p.add_argument("--private", action="store_true", help="not listed in the server's lobby")
+    p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
+    p.set_defaults(run=cmd_host)
     p = sub.add_parser("arena", help="duplicate matches between bots: scores, CIs, ratings")
     p.add_argument("game", help='a game spec, e.g. pocha or "pocha(schedule=[1, 2])"')
     p.add_argument(

@@ -39,9 +39,13 @@ __all__ = [
     "NotSentError",
     "Seats",
     "Ticket",
+    "full",
     "look",
+    "make_table",
     "parse_link",
     "past",
+    "server_address",
+    "start_now",
     "take_seat",
     "ws_url",
 ]
@@ -85,7 +89,7 @@ def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
             raise JoinError(f"{text!r} is not a table's link (http://HOST:PORT/t/CODE)")
         base, code = f"{parts.scheme}://{parts.netloc}", words[1]
     else:
-        base, code = _server(server or DEFAULT_SERVER), text
+        base, code = server_address(server or DEFAULT_SERVER), text
     code = code.upper()
     if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
         raise JoinError(
@@ -94,7 +98,9 @@ def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
     return base, code
 
 
-def _server(text: str) -> str:
+def server_address(text: str) -> str:
+    """A server's address as ``--server`` gives it, its path dropped; JoinError for one that
+    is none."""
     parts = urllib.parse.urlsplit(text.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise JoinError(f"--server {text!r}: a server's address, such as {DEFAULT_SERVER}")
@@ -247,15 +253,7 @@ def take_seat(
     kept = seats.seat(server, code)
     if kept is not None:
         return kept
-    player = seats.player(server)
-    if player is None:
-        try:
-            made = _post(server, "/api/players", {"name": name, "key": _key()}, lang)
-        except JoinError:
-            made = {}  # a server that keeps no players (no database): the seat alone
-        player = str(made.get("token", "")) or None
-        if player:
-            seats.keep_player(server, player, str(made.get("name", name)))
+    player = _player(server, name, lang, seats)
     body = {"name": name, "player": player, "key": _key()}
     try:
         joined = _post(server, f"/api/tables/{code}/join", body, lang)
@@ -268,6 +266,61 @@ def take_seat(
     ticket = Ticket(server, code, int(joined["seat"]), str(joined["token"]))
     seats.keep(ticket)
     return ticket
+
+
+def make_table(
+    server: str,
+    game: str,
+    params: Mapping[str, str],
+    kinds: Sequence[str],
+    name: str = "",
+    public: bool = True,
+    lang: str = "en",
+    seats: Seats | None = None,
+) -> Ticket:
+    """A new table at ``server`` with this person as its host (``POST /api/tables``): ``game``
+    with the rule options ``params`` (each as a spec writes it), one seat per ``kinds`` entry,
+    ``human`` or a bot level; the first ``human`` is the host's seat, the others wait for
+    friends. The host's token is kept as a joined seat is, so ``tapete join`` comes back to it."""
+    seats = seats or Seats()
+    player = _player(server, name, lang, seats)
+    body: dict[str, Any] = {
+        "game": game,
+        "params": dict(params),
+        "seats": [
+            {"kind": "human"} if kind == "human" else {"kind": "bot", "level": kind}
+            for kind in kinds
+        ],
+        "name": name,
+        "public": public,
+        "player": player,
+        "key": _key(),
+    }
+    try:
+        made = _post(server, "/api/tables", body, lang)
+    except JoinError as exc:
+        if player is None or "player" not in str(exc):
+            raise
+        body["player"] = None  # a player token the server no longer knows: make it without
+        made = _post(server, "/api/tables", body, lang)
+    ticket = Ticket(server, str(made["code"]), int(made["seat"]), str(made["token"]))
+    seats.keep(ticket)
+    return ticket
+
+
+def _player(server: str, name: str, lang: str, seats: Seats) -> str | None:
+    """This person's player token at ``server``: the kept one, else one made now (None from a
+    server that keeps no players, having no database)."""
+    player = seats.player(server)
+    if player is None:
+        try:
+            made = _post(server, "/api/players", {"name": name, "key": _key()}, lang)
+        except JoinError:
+            made = {}
+        player = str(made.get("token", "")) or None
+        if player:
+            seats.keep_player(server, player, str(made.get("name", name)))
+    return player
 
 
 def _key() -> str:
@@ -289,11 +342,21 @@ class Link:
         self._closed = False
         self.drops = 0  # connections lost so far (the screen may say it)
 
+    @property
+    def server(self) -> str:
+        """The server's address (``http://HOST:PORT``)."""
+        scheme, rest = self.url.removesuffix("/ws").split("://", 1)
+        return f"{'https' if scheme == 'wss' else 'http'}://{rest}"
+
+    @property
+    def table_url(self) -> str:
+        """The table's link, as the browser shares it: ``tapete join`` takes it too."""
+        return f"{self.server}/t/{self.code}"
+
     def record_url(self, match: int) -> str:
         """Where the server keeps the record of this table's match number ``match``, once over
         (``GET /api/tables/CODE/records/N``)."""
-        scheme, rest = self.url.removesuffix("/ws").split("://", 1)
-        return f"{'https' if scheme == 'wss' else 'http'}://{rest}/api/tables/{self.code}/records/{match}"
+        return f"{self.server}/api/tables/{self.code}/records/{match}"
 
     def hello(self) -> dict[str, Any]:
         return {"type": "hello", "code": self.code, "token": self.token, "lang": self.lang}
@@ -342,6 +405,21 @@ class Link:
             # Drawn between half and all of it, so that clients of a server just back do not
             # all come in the same instant (as the browser does).
             await asyncio.sleep(wait * random.uniform(0.5, 1.0))
+
+
+def full(room: Mapping[str, Any]) -> bool:
+    """Whether a ``room`` not yet started has every seat taken, by a person or a bot: the
+    moment a host at the terminal starts the match."""
+    seats = room.get("seats") or ()
+    return not room.get("started") and bool(seats) and all(s.get("kind") != "open" for s in seats)
+
+
+def start_now(room: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What a host sends to start the match at once: the empty seats filled with bots of the
+    table's stand-in level, then the start."""
+    level = str((room.get("options") or {}).get("standby") or "medium")
+    open_seats = any(s.get("kind") == "open" for s in room.get("seats") or ())
+    return [*([{"type": "fill", "level": level}] if open_seats else []), {"type": "start"}]
 
 
 def past(kept: Sequence[str], log: Sequence[str]) -> list[str]:

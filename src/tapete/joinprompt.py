@@ -6,7 +6,8 @@ and, on the person's turn, the table and the moves, and sends what they type. It
 ``tapete play --plain`` does: the notation (``bid 2``, ``play 3o``), a card alone (``3o``), or a
 move's words (``pedir 2``, ``truco``); ``hint`` and ``undo`` ask the server (at a table where
 every other seat is a bot); ``q`` or the end of input leaves the table, the seat kept for
-``tapete join`` to come back to.
+``tapete join`` to come back to. At a table this person hosts (``tapete host``), the match
+starts once every seat is taken, or at once with ``start`` (bots in the empty seats).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tapete.cli import (
     _words,
     prompt_options,
 )
-from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, past
+from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, full, past, start_now
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -39,6 +40,10 @@ from tapete.present import Actions, Button, Table
 __all__ = ["Prompt"]
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+START_WORDS = frozenset({"s", "start", "empezar", "começar", "comecar"})
+HOST_WAITING = (
+    "the match starts once every seat is taken; start begins it now, with bots in the empty seats"
+)
 LOG_KEPT = 300  # the log lines kept to tell a connection's recent log from new lines
 
 
@@ -60,6 +65,10 @@ class Prompt:
         self.printed: list[str] = []  # the log lines printed lately
         self.catching_up = False  # the next view is a connection's first: its log overlaps
         self.waiting_said = False
+        self.seated: list[str] = []  # the seats as last listed, before the start
+        self.host = False  # the welcome said this seat is the table's host
+        self.starting = False  # a start is sent and its room not yet come
+        self.outbox: list[dict[str, Any]] = []  # what taking in a message asks to send
         self.prompted = False  # the prompt is printed and its line not ended
         self.echoed = False  # what is typed is echoed, ending the prompt's line (a terminal)
 
@@ -101,6 +110,7 @@ class Prompt:
                         return 0
                     if self.heard(message):
                         return 0
+                    await self.flush()
                     incoming = asyncio.ensure_future(anext(messages))
                 if typed in done:
                     text = typed.result()
@@ -138,12 +148,15 @@ class Prompt:
             )
         elif kind == "hint":
             self.say(f"  {tr(self.lang, 'hint')}: {message.get('label')} — {message.get('reason')}")
+        if kind == "error":
+            self.starting = False  # a start refused may be asked again
         if kind in ("error", "hint"):
             self.reprompt()
         return False
 
     def welcomed(self, message: Mapping[str, Any]) -> None:
         self.catching_up = True  # its first view brings the recent log again
+        self.host = bool(message.get("host"))
         if message.get("refused") and self.ticket is not None:
             # The table no longer knows this seat (the host removed it, or the table is gone).
             if self.seats is not None:
@@ -161,13 +174,27 @@ class Prompt:
                 raise JoinError(f"a game this tapete does not know: {exc}") from None
         if first:
             self.say(str(room.get("title", "")))
+        seated = [str(s.get("name")) for s in room.get("seats", ())]
+        if first or (not room.get("started") and seated != self.seated):
+            # Before the start, each friend who sits down is told: the host waits for them.
             you = room.get("you")
             for seat in room.get("seats", ()):
                 who = f" ({tr(self.lang, 'you')})" if seat.get("seat") == you else ""
                 self.say(f"  {seat.get('seat', 0) + 1}. {seat.get('name')}{who}")
+        self.seated = seated
         if not room.get("started") and not self.waiting_said:
             self.waiting_said = True
-            self.say(tr(self.lang, "waiting for the host to start"))
+            said = HOST_WAITING if self.host else "waiting for the host to start"
+            self.say(tr(self.lang, said))
+        if room.get("started"):
+            self.starting = False
+        elif self.host and full(room) and not self.starting:
+            self.start()
+
+    def start(self) -> None:
+        """The host starts the match: at once, bots in the empty seats."""
+        self.starting = True
+        self.outbox.extend(start_now(self.room))
 
     def viewed(self, view: Mapping[str, Any]) -> bool:
         self.view = view
@@ -248,6 +275,10 @@ class Prompt:
             await self.send({"type": "hint"})
         elif text.lower() in UNDO_WORDS:
             await self.send({"type": "undo"})
+        elif text.lower() in START_WORDS and self.host and not self.room.get("started"):
+            if not self.starting:
+                self.start()
+                await self.flush()
         elif not self.offered:
             self.say(f"  {tr(self.lang, 'not your turn yet')}")
         else:
@@ -276,6 +307,11 @@ class Prompt:
             self.say(f"  {tr(self.lang, 'type one of the moves in brackets; ? explains them')}")
             return None
         return self.game.format_action(parsed)
+
+    async def flush(self) -> None:
+        """Send what taking in messages asked to send."""
+        while self.outbox:
+            await self.send(self.outbox.pop(0))
 
     async def send(self, message: Mapping[str, Any]) -> None:
         try:

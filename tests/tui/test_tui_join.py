@@ -10,8 +10,10 @@ import asyncio
 import json
 from pathlib import Path
 
+from textual.widgets import Static
+
 from tapete import record
-from tapete.client import Link, Seats, take_seat, ws_url
+from tapete.client import Link, Seats, make_table, take_seat, ws_url
 from tapete.tui import TapeteApp
 from tapete.tui.remote import Joined, RemoteTableScreen
 from tapete.tui.widgets import LogView, MessageLine
@@ -84,3 +86,38 @@ async def _play_at_the_server(server: Server, tmp_path: Path) -> None:
     # Every move of Zoe's is told once, in Spanish (the log said again in it at F2).
     told = [line for line in log if line.startswith(("Zoe pide", "Zoe juega"))]
     assert len(told) == len(zoe)
+
+
+def test_the_host_s_screen_lists_the_seats_and_s_starts_with_bots(
+    server: Server, tmp_path: Path
+) -> None:
+    asyncio.run(_host_at_the_terminal(server, tmp_path))
+
+
+async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
+    seats = Seats(tmp_path)
+    params = {"players": "3", "schedule": "[1]"}
+    ticket = make_table(server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats)
+    link = Link(ws_url(server.url), ticket.code, ticket.token, "en")
+    app = TapeteApp(joined=Joined(link, ticket, seats), data=tmp_path, lang="en", contrast=False)
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, RemoteTableScreen)
+        waiting = screen.query_one("#waiting", Static)
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if "2. empty seat" in text_of(waiting):
+                break
+        said = text_of(waiting)
+        assert "1. Zoe (you)" in said
+        assert f"tapete join {server.url}/t/{ticket.code}" in said
+        assert "s: start now, with bots in the empty seats" in said
+        assert screen.has_class("-waiting") and not screen.query_one("#bottom").display
+        await pilot.press("s")
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if screen.view:
+                break
+        assert screen.view and not screen.has_class("-waiting")
+        assert [s["kind"] for s in screen.room["seats"]] == ["human", "bot", "bot"]
+        assert screen.query_one("#bottom").display  # the table, its log and scores

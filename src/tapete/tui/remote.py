@@ -5,7 +5,9 @@ brings the table already presented in the person's language (``present.Table``) 
 turn, the moves on offer; a key or a click sends the move, and the server's next view (or its
 refusal, with the rule's sentence) is what the screen shows. Nothing is decided here: the hint
 and the undo are asked of the server, which allows them at a table where every other seat is a
-bot, and the match is kept by the server, not in the records folder.
+bot, and the match is kept by the server, not in the records folder. Until the match starts the
+screen lists the seats as people sit down; at a table this person hosts (``tapete host``) the
+match starts once every seat is taken, or at once with ``s`` (bots in the empty seats).
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
-from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, past
+from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, full, past, start_now
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -30,6 +32,7 @@ from tapete.tui.session import LETTERS, CardKey, Scene, bid_order, button_keys
 from tapete.tui.widgets import (
     ActionButton,
     CardView,
+    KeyBar,
     StepButton,
 )
 
@@ -125,12 +128,17 @@ class RemoteTableScreen(SceneScreen):
         self.over = False
         self.catching_up = False  # the next view is a connection's first: its log overlaps
         self.relog = False  # the next view is said in a new language: its log replaces ours
+        self.host = False  # the welcome said this seat is the table's host
+        self.starting = False  # a start is sent and its room not yet come
 
     def compose(self) -> ComposeResult:
+        yield Static(id="waiting")
         yield from self.playing_widgets()
 
     def on_mount(self) -> None:
+        self.add_class("-waiting")  # until the match's first view: who sits where
         self.check_size()
+        self.query_one(KeyBar).show(self.bar_keys(), self.lang)
         self.listen()
 
     def game_page(self) -> str:
@@ -159,6 +167,7 @@ class RemoteTableScreen(SceneScreen):
         kind = message.get("type")
         if kind == "welcome":
             self.catching_up = True  # its first view brings the recent log again
+            self.host = bool(message.get("host"))
         if kind == "welcome" and message.get("refused") and self.ticket is not None:
             if self.seats is not None:
                 self.seats.forget(self.ticket.server, self.ticket.code)
@@ -172,6 +181,7 @@ class RemoteTableScreen(SceneScreen):
             # Expired or removed while away: nothing to wait for.
             self.app.exit(return_code=2, message=f"tapete: {message.get('text') or ''}")
         elif kind == "error":
+            self.starting = False  # a start refused may be asked again
             self.say(f"{tr(self.lang, 'not allowed')}: {message.get('text') or ''}")
         elif kind == "hint":
             self.hinted = self._parsed(str(message.get("action", "")))
@@ -187,9 +197,38 @@ class RemoteTableScreen(SceneScreen):
                     return_code=2, message=f"tapete: a game this tapete does not know: {exc}"
                 )
                 return
-        if not room.get("started"):
-            seated = ", ".join(str(s.get("name")) for s in room.get("seats", ()))
-            self.say(f"{tr(self.lang, 'waiting for the host to start')} — {seated}")
+        if room.get("started"):
+            self.starting = False
+        elif self.host and full(room) and not self.starting:
+            self.start()
+        self.redraw()
+
+    def start(self) -> None:
+        """The host starts the match: at once, bots in the empty seats."""
+        self.starting = True
+        for message in start_now(self.room):
+            self.send(message)
+
+    def waiting_text(self) -> str:
+        """Before the match: the table, who sits where, and what starts it."""
+        room, lang = self.room, self.lang
+        lines = [f"[b]{room.get('title', '')}[/b]", ""]
+        for seat in room.get("seats", ()):
+            who = f" ({tr(lang, 'you')})" if seat.get("seat") == room.get("you") else ""
+            lines.append(f"  {int(seat.get('seat', 0)) + 1}. {seat.get('name')}{who}")
+        lines.append("")
+        if self.host:
+            link = self.link.table_url
+            lines.append(tr(lang, "friends join with  tapete join {link}", link=link))
+            lines.append(tr(lang, "or in a browser at {link}", link=link))
+            lines.append("")
+            lines.append(tr(lang, "the match starts once every seat is taken"))
+            lines.append(tr(lang, "s: start now, with bots in the empty seats"))
+        else:
+            lines.append(tr(lang, "waiting for the host to start"))
+        if self.message_text:
+            lines += ["", self.message_text]
+        return "\n".join(lines)
 
     def viewed(self, view: Mapping[str, Any]) -> None:
         if view.get("version") != self.view.get("version"):
@@ -210,7 +249,13 @@ class RemoteTableScreen(SceneScreen):
         self.redraw()
 
     def redraw(self) -> None:
-        if self.game is None or not self.view:
+        waiting = not self.view
+        self.set_class(waiting, "-waiting")
+        if waiting:
+            if self.room:
+                self.query_one("#waiting", Static).update(self.waiting_text())
+            return
+        if self.game is None:
             return
         about = {
             int(s["seat"]): level_help(self.lang, str(s["level"]))
@@ -265,6 +310,11 @@ class RemoteTableScreen(SceneScreen):
             return None
 
     def on_key(self, event: events.Key) -> None:
+        if not self.view and self.host and event.character == "s" and not self.cramped:
+            event.stop()
+            if not self.starting:
+                self.start()
+            return
         scene = self.scene
         if scene is None or event.character is None:
             return
