@@ -109,6 +109,8 @@ PEOPLE = (
     "web/api.py",
     "web/rooms.py",
     "tui",
+    "client.py",
+    "joinprompt.py",
 )
 # Refusals of commands that take no --lang (tapete serve, bench): said in English.
 ENGLISH_ONLY = {
@@ -120,7 +122,14 @@ ENGLISH_ONLY = {
 }
 # The calls whose first words are a refusal's template (``check``: its fourth, what a rule
 # option accepts).
-REFUSALS = {"SpecError": 0, "RecordError": 0, "Phrase": 0, "check": 3}
+REFUSALS = {
+    "SpecError": 0,
+    "RecordError": 0,
+    "Phrase": 0,
+    "check": 3,
+    "JoinError": 0,
+    "NotSentError": 0,
+}
 
 
 def refusal_templates() -> set[str]:
@@ -161,10 +170,12 @@ def _module_name(path: Path) -> str:
 def test_every_refusal_a_person_meets_has_a_sentence_in_every_language() -> None:
     """A refused game spec, rule option or seat is told in the person's language: a template a
     catalog lacks is told in English whatever the language."""
-    templates = refusal_templates() - ENGLISH_ONLY
+    # A server's refusal, passed on by tapete join: the server said it in the person's language.
+    templates = refusal_templates() - ENGLISH_ONLY - {"{detail}"}
     assert "{name}={value} is not accepted: {accepted}" in templates  # check's, a constant
     assert "{low}–{high} (min_players=2 allows 2)" in templates  # Pocha's, a literal
     assert "{low}–{high} (max_players=8 allows 8)" in templates  # Oh Hell's, in the same call
+    assert "cannot reach {server}: {reason}" in templates  # tapete join's, at the terminal
     for lang in LANGUAGES[1:]:
         missing = sorted(t for t in templates if t not in catalog(lang))
         assert missing == [], f"{lang} lacks {missing}"

@@ -1155,7 +1155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-LEFT = "you left the table; tapete join {code} takes you back to your seat"
+LEFT = "you left the table; tapete join {link} takes you back to your seat"
 STOPPED_WATCHING = "you stopped watching table {code}"
 
 
@@ -1185,7 +1185,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         ticket = None if args.watch else take_seat(server, code, args.name, lang, seats)
         return _sit(args, server, code, ticket, seats)
     except JoinError as exc:
-        print(f"tapete: {exc}", file=sys.stderr)
+        print(f"tapete: {exc.in_language(lang)}", file=sys.stderr)
         return 2
 
 
@@ -1212,7 +1212,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         print(tr(lang, HOSTED, code=ticket.code, link=f"{server}/t/{ticket.code}"), flush=True)
         return _sit(args, server, ticket.code, ticket, seats)
     except JoinError as exc:
-        print(f"tapete: {exc}", file=sys.stderr)
+        print(f"tapete: {exc.in_language(lang)}", file=sys.stderr)
         return 2
 
 
@@ -1267,7 +1267,8 @@ def _sit(
         app.run()
         if app.return_code:
             return app.return_code
-        print(tr(app.settings.lang, LEFT if ticket else STOPPED_WATCHING, code=code))
+        said = LEFT if ticket else STOPPED_WATCHING
+        print(tr(app.settings.lang, said, code=code, link=link.table_url))
         return 0
 
     async def run() -> int:

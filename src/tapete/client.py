@@ -60,7 +60,17 @@ MAX_MESSAGE = 2**22  # bytes: a view is 1–2 KB, a room with its log a few more
 
 class JoinError(Exception):
     """A table that cannot be joined, said for a person: no such table, no free seat, a
-    server that cannot be reached, a link that is none."""
+    server that cannot be reached, a link that is none. ``str()`` says it in English,
+    ``in_language(lang)`` in the person's (a server's refusal comes in it already)."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        self.template, self.values = template, values
+        super().__init__(template.format(**values))
+
+    def in_language(self, lang: str) -> str:
+        from tapete.i18n import tr
+
+        return tr(lang, self.template, **self.values)
 
 
 class NotSentError(JoinError):
@@ -86,14 +96,18 @@ def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
         parts = urllib.parse.urlsplit(text)
         words = [w for w in parts.path.split("/") if w]
         if parts.scheme not in ("http", "https") or len(words) != 2 or words[0] != "t":
-            raise JoinError(f"{text!r} is not a table's link (http://HOST:PORT/t/CODE)")
+            raise JoinError(
+                "{given} is not a table's link (http://HOST:PORT/t/CODE)", given=repr(text)
+            )
         base, code = f"{parts.scheme}://{parts.netloc}", words[1]
     else:
         base, code = server_address(server or DEFAULT_SERVER), text
     code = code.upper()
     if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
         raise JoinError(
-            f"{code!r} is not a table code: {CODE_LENGTH} letters and digits, such as K7QX2"
+            "{code} is not a table code: {n} letters and digits, such as K7QX2",
+            code=repr(code),
+            n=CODE_LENGTH,
         )
     return base, code
 
@@ -103,7 +117,11 @@ def server_address(text: str) -> str:
     is none."""
     parts = urllib.parse.urlsplit(text.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise JoinError(f"--server {text!r}: a server's address, such as {DEFAULT_SERVER}")
+        raise JoinError(
+            "--server {given}: a server's address, such as {example}",
+            given=repr(text),
+            example=DEFAULT_SERVER,
+        )
     return f"{parts.scheme}://{parts.netloc}"
 
 
@@ -212,14 +230,16 @@ def _answer(request: urllib.request.Request, server: str) -> dict[str, Any]:
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
             answer = json.loads(response.read())
     except urllib.error.HTTPError as exc:
-        raise JoinError(_refusal(exc)) from None
+        raise JoinError("{detail}", detail=_refusal(exc)) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise JoinError(f"cannot reach {server}: {reason}") from None
+        raise JoinError("cannot reach {server}: {reason}", server=server, reason=reason) from None
     except ValueError:
-        raise JoinError(f"{server} is not a tapete server (its answer is not JSON)") from None
+        raise JoinError(
+            "{server} is not a tapete server (its answer is not JSON)", server=server
+        ) from None
     if not isinstance(answer, dict):
-        raise JoinError(f"{server} is not a tapete server (an unexpected answer)")
+        raise JoinError("{server} is not a tapete server (an unexpected answer)", server=server)
     return answer
 
 
@@ -392,7 +412,9 @@ class Link:
                             yield message
             except (OSError, TimeoutError) as exc:
                 if first:
-                    raise JoinError(f"cannot reach {self.url}: {exc}") from None
+                    raise JoinError(
+                        "cannot reach {server}: {reason}", server=self.url, reason=exc
+                    ) from None
             except Exception as exc:
                 if first or type(exc).__module__.split(".")[0] != "websockets":
                     raise

@@ -171,7 +171,7 @@ class Prompt:
             try:
                 self.game = load(str(room.get("spec")))
             except SpecError as exc:
-                raise JoinError(f"a game this tapete does not know: {exc}") from None
+                raise JoinError("a game this tapete does not know: {why}", why=exc) from None
         if first:
             self.say(str(room.get("title", "")))
         seated = [str(s.get("name")) for s in room.get("seats", ())]
@@ -323,4 +323,4 @@ class Prompt:
 
     def leave(self) -> None:
         said = LEFT if self.ticket is not None else STOPPED_WATCHING
-        self.say(tr(self.lang, said, code=self.link.code))
+        self.say(tr(self.lang, said, code=self.link.code, link=self.link.table_url))

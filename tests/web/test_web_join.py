@@ -142,7 +142,8 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
         )
         assert done.returncode == 0, done.stderr
         assert f"you sit at seat 2 of table {table['code']}" in done.stdout
-        assert f"tapete join {table['code']} takes you back to your seat" in done.stdout
+        link = f"{server.url}/t/{table['code']}"  # the server's, not the default one
+        assert f"tapete join {link} takes you back to your seat" in done.stdout
     listed = server.get(f"/api/tables/{table['code']}")
     assert (listed["humans"], listed["open"]) == (["Host", "Zoe"], 0)
     refused = subprocess.run(
@@ -153,6 +154,15 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
         timeout=60,
     )
     assert refused.returncode == 2 and "not a table's link" in refused.stderr
+    en_espanol = subprocess.run(
+        [*command[:4], "ZZZZZ", "--server", "http://127.0.0.1:9", "--lang", "es"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert en_espanol.returncode == 2
+    assert en_espanol.stderr.startswith("tapete: no se puede llegar a http://127.0.0.1:9")
 
 
 def test_watching_takes_no_seat_and_a_missing_table_is_said_at_once(

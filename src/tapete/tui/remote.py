@@ -161,7 +161,7 @@ class RemoteTableScreen(SceneScreen):
             async for message in self.link.messages():
                 self.heard(message)
         except JoinError as exc:
-            self.app.exit(return_code=2, message=f"tapete: {exc}")
+            self.app.exit(return_code=2, message=f"tapete: {exc.in_language(self.lang)}")
 
     def heard(self, message: Mapping[str, Any]) -> None:
         kind = message.get("type")
@@ -194,7 +194,9 @@ class RemoteTableScreen(SceneScreen):
                 self.game = load(str(room.get("spec")))
             except SpecError as exc:
                 self.app.exit(
-                    return_code=2, message=f"tapete: a game this tapete does not know: {exc}"
+                    return_code=2,
+                    message="tapete: "
+                    + tr(self.lang, "a game this tapete does not know: {why}", why=exc),
                 )
                 return
         if room.get("started"):
