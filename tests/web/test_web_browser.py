@@ -6,10 +6,13 @@ Screenshots of each game's table are saved under ``test-artifacts/screenshots`` 
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import os
 import random
 import re
+import threading
 import time
 import urllib.error
 from collections.abc import Iterator
@@ -17,9 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_host import hosting
+from test_web_join import play_at_prompt
 
 import tapete
 from tapete import howto
+from tapete.client import Seats, make_table
 from tapete.games import ENTRIES
 from tapete.i18n import tr
 from tapete.narrate import who_won
@@ -3969,3 +3975,36 @@ def test_a_profile_whose_only_match_had_a_take_back_says_it_is_not_rated(
     assert p.locator(".profile-page .played strong").inner_text() == "1"
     assert p.locator(".profile-page .ratings").count() == 0
     assert "No rated matches yet" in p.locator(".profile-page").inner_text()
+
+
+def test_a_friend_in_a_browser_joins_a_table_hosted_at_a_terminal(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """``tapete host`` at a terminal, a friend by its link in a browser: no Start to press, the
+    terminal's host starts the match once the friend sits, and both play it to its end."""
+    seats = Seats(tmp_path)
+    params = {"players": "3", "schedule": "[2]", "tiebreak_players": "nobody"}
+    ticket = make_table(server.url, "pocha", params, ["human", "human", "easy"], "Zoe", seats=seats)
+    out = io.StringIO()
+    ended: list[int] = []
+
+    def host() -> None:
+        async def main() -> None:
+            prompt = hosting(server, ticket.code, ticket.token, out, seats)
+            ended.append(await asyncio.wait_for(play_at_prompt(prompt, []), 120))
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=host, daemon=True)
+    thread.start()
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    bea = context.new_page()
+    bea.goto(f"{server.url}/t/{ticket.code}")
+    bea.fill(".join-name", "Bea")
+    bea.click("[data-sit='1']")
+    play_until(bea, ".summary:not([hidden])", random.Random(8))
+    thread.join(60)
+    context.close()
+    assert ended == [0]
+    said = out.getvalue()
+    assert "2. Bea" in said and "match over" in said and "not allowed" not in said

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, full, past, start_now
 from tapete.errors import InvalidActionError, SpecError
@@ -30,10 +30,8 @@ from tapete.present import Button as Offered
 from tapete.present import Table
 from tapete.tui.session import LETTERS, CardKey, Scene, bid_order, button_keys
 from tapete.tui.widgets import (
-    ActionButton,
     CardView,
     KeyBar,
-    StepButton,
 )
 
 from .screens import SceneScreen, TableScreen, _page
@@ -343,16 +341,6 @@ class RemoteTableScreen(SceneScreen):
             else None
         )
         self.act(card.action if card is not None else None)
-
-    @on(Button.Pressed)
-    def button_pressed(self, event: Button.Pressed) -> None:
-        if isinstance(event.button, ActionButton):
-            self.act(event.button.action_id)
-        elif isinstance(event.button, StepButton):
-            self.action_amount(event.button.step)
-
-    def action_amount(self, step: int) -> None:
-        self.step_amount(step)
 
     def action_play_selected(self) -> None:
         cards = self.scene.cards if self.scene else ()

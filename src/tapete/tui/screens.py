@@ -192,6 +192,20 @@ class SceneScreen(TapeteScreen):
             yield ScoreBoard(id="scores").data_bind(scene=cls.scene)
         yield KeyBar(id="keys")
 
+    def act(self, action: int | None) -> None:
+        """Make the move ``action`` for the person (None: a key or a click that names none)."""
+
+    def action_amount(self, step: int) -> None:
+        """The stepper's amount one lower or higher (``-`` and ``+``)."""
+        self.step_amount(step)
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, ActionButton):
+            self.act(event.button.action_id)
+        elif isinstance(event.button, StepButton):
+            self.action_amount(event.button.step)
+
     def step_amount(self, step: int) -> bool:
         """The stepper's amount ``step`` lower or higher, redrawn; False when no stepper shows."""
         buttons = self.scene.buttons if self.scene else ()
@@ -590,15 +604,7 @@ class TableScreen(SceneScreen):
     def card_chosen(self, message: CardView.Chosen) -> None:
         self.act(self.session.card_action(message.card))
 
-    @on(Button.Pressed)
-    def button_pressed(self, event: Button.Pressed) -> None:
-        if isinstance(event.button, ActionButton):
-            self.act(event.button.action_id)
-        elif isinstance(event.button, StepButton):
-            self.action_amount(event.button.step)
-
     def action_amount(self, step: int) -> None:
-        """The stepper's amount one lower or higher (``-`` and ``+``)."""
         if self.step_amount(step) or self.cramped or self.finished:
             return
         if not self.waiting_for_you:
