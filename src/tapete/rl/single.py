@@ -34,7 +34,7 @@ from tapete.bots import Bot
 from tapete.errors import SpecError
 from tapete.game import Game, Seat, integer, seat_scores
 from tapete.rl import episode_seed, game_of
-from tapete.rl.aec import RENDER_MODES, REWARDS, check_render_mode, shown
+from tapete.rl.aec import RENDER_FPS, RENDER_MODES, REWARDS, check_render_mode, shown
 from tapete.rl.encodings import Encoding, encoding
 
 __all__ = ["ILLEGAL", "SingleAgentEnv"]
@@ -61,7 +61,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     ``IllegalActionError``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 — Gymnasium's
+    metadata: dict[str, Any] = {  # noqa: RUF012 — Gymnasium's
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(
         self,
