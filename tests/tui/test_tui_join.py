@@ -121,3 +121,23 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
         assert screen.view and not screen.has_class("-waiting")
         assert [s["kind"] for s in screen.room["seats"]] == ["human", "bot", "bot"]
         assert screen.query_one("#bottom").display  # the table, its log and scores
+        pressed: set[object] = set()
+        for _ in range(3000):  # the one-card hand, played by keys
+            await pilot.pause(0.01)
+            scene, version = screen.scene, screen.view.get("version")
+            if screen.over:
+                break
+            if scene is None or not screen.mine or version in pressed:
+                continue
+            pressed.add(version)
+            await pilot.press(
+                ([c.key for c in scene.cards if c.legal] or [scene.buttons[0].key])[0]
+            )
+        assert screen.over and "r: rematch" in text_of(app.screen.query_one(MessageLine))
+        await pilot.press("r")  # a rematch, at the same table, for everyone
+        for _ in range(1000):
+            await pilot.pause(0.01)
+            if screen.view.get("match") == 1:
+                break
+        assert screen.view.get("match") == 1 and not screen.over
+        assert any("Zoe started a rematch" in line for line in screen.lines), screen.lines

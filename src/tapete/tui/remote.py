@@ -7,7 +7,8 @@ refusal, with the rule's sentence) is what the screen shows. Nothing is decided 
 and the undo are asked of the server, which allows them at a table where every other seat is a
 bot, and the match is kept by the server, not in the records folder. Until the match starts the
 screen lists the seats as people sit down; at a table this person hosts (``tapete host``) the
-match starts once every seat is taken, or at once with ``s`` (bots in the empty seats).
+match starts once every seat is taken, or at once with ``s`` (bots in the empty seats). Once a
+match is over, ``r`` starts a rematch at the same table for everyone, as the browser's does.
 """
 
 from __future__ import annotations
@@ -242,10 +243,13 @@ class RemoteTableScreen(SceneScreen):
             self.lines = [*self.lines, *(past(self.lines, lines) if self.catching_up else lines)]
         del self.lines[:-LOG_KEPT]
         self.catching_up = self.relog = False
-        if view.get("result") is not None and not self.over:
+        if view.get("result") is None:
+            self.over = False  # a rematch (this person's or another player's) is under way
+        elif not self.over:
             self.over = True
             where = self.link.record_url(int(view.get("match", 0)))
-            self.message_text = f"{tr(self.lang, 'the record')}: {where}"
+            rematch = f" — r: {tr(self.lang, 'rematch')}" if self.ticket is not None else ""
+            self.message_text = f"{tr(self.lang, 'the record')}: {where}{rematch}"
         self.redraw()
 
     def redraw(self) -> None:
@@ -314,6 +318,10 @@ class RemoteTableScreen(SceneScreen):
             event.stop()
             if not self.starting:
                 self.start()
+            return
+        if self.over and event.character == "r" and self.ticket is not None and not self.cramped:
+            event.stop()  # a new match at this table for everyone, as the browser's rematch
+            self.send({"type": "rematch", "match": self.view.get("match", 0)})
             return
         scene = self.scene
         if scene is None or event.character is None:
