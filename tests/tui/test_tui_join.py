@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 from textual.widgets import Static
@@ -18,7 +19,7 @@ from tapete.tui import TapeteApp
 from tapete.tui.remote import Joined, RemoteTableScreen
 from tapete.tui.widgets import LogView, MessageLine
 from tuikit import text_of
-from webclient import Server, host_plays, table_for_two
+from webclient import Server, host_plays, play_out, table_for_two
 
 
 def test_a_match_at_a_server_is_played_with_the_table_s_keys(
@@ -98,6 +99,10 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
     seats = Seats(tmp_path)
     params = {"players": "3", "schedule": "[1]"}
     ticket = make_table(server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats)
+    # A friend whose name reads as markup is shown as typed.
+    ed = server.post(f"/api/tables/{ticket.code}/join", {"name": "[b]Ed[/b]"})
+    friend = threading.Thread(target=plays, args=(server, ticket.code, ed["token"]), daemon=True)
+    friend.start()
     link = Link(ws_url(server.url), ticket.code, ticket.token, "en")
     app = TapeteApp(joined=Joined(link, ticket, seats), data=tmp_path, lang="en", contrast=False)
     async with app.run_test(size=(100, 34)) as pilot:
@@ -106,10 +111,10 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
         waiting = screen.query_one("#waiting", Static)
         for _ in range(500):
             await pilot.pause(0.01)
-            if "2. empty seat" in text_of(waiting):
+            if "3. empty seat" in text_of(waiting):
                 break
-        said = text_of(waiting)
-        assert "1. Zoe (you)" in said
+        said = str(waiting.render())  # as drawn: the markup read
+        assert "1. Zoe (you)" in said and "2. [b]Ed[/b]" in said
         assert f"tapete join {server.url}/t/{ticket.code}" in said
         assert "s: start now, with bots in the empty seats" in said
         assert screen.has_class("-waiting") and not screen.query_one("#bottom").display
@@ -119,7 +124,7 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
             if screen.view:
                 break
         assert screen.view and not screen.has_class("-waiting")
-        assert [s["kind"] for s in screen.room["seats"]] == ["human", "bot", "bot"]
+        assert [s["kind"] for s in screen.room["seats"]] == ["human", "human", "bot"]
         assert screen.query_one("#bottom").display  # the table, its log and scores
         pressed: set[object] = set()
         for _ in range(3000):  # the one-card hand, played by keys
@@ -141,3 +146,13 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
                 break
         assert screen.view.get("match") == 1 and not screen.over
         assert any("Zoe started a rematch" in line for line in screen.lines), screen.lines
+    friend.join(30)
+
+
+def plays(server: Server, code: str, token: str) -> None:
+    """A friend's seat, played out from a WebSocket of its own once the match starts."""
+    friend = server.client()
+    friend.hello(code, token)
+    friend.expect("view", timeout=30)
+    play_out(friend)
+    friend.close()

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -211,12 +212,14 @@ class RemoteTableScreen(SceneScreen):
             self.send(message)
 
     def waiting_text(self) -> str:
-        """Before the match: the table, who sits where, and what starts it."""
+        """Before the match: the table, who sits where, and what starts it (as markup: the
+        names people chose are escaped)."""
         room, lang = self.room, self.lang
-        lines = [f"[b]{room.get('title', '')}[/b]", ""]
+        lines = [f"[b]{escape(str(room.get('title', '')))}[/b]", ""]
         for seat in room.get("seats", ()):
             who = f" ({tr(lang, 'you')})" if seat.get("seat") == room.get("you") else ""
-            lines.append(f"  {int(seat.get('seat', 0)) + 1}. {seat.get('name')}{who}")
+            name = escape(str(seat.get("name")))
+            lines.append(f"  {int(seat.get('seat', 0)) + 1}. {name}{who}")
         lines.append("")
         if self.host:
             link = self.link.table_url
@@ -228,7 +231,7 @@ class RemoteTableScreen(SceneScreen):
         else:
             lines.append(tr(lang, "waiting for the host to start"))
         if self.message_text:
-            lines += ["", self.message_text]
+            lines += ["", escape(self.message_text)]
         return "\n".join(lines)
 
     def viewed(self, view: Mapping[str, Any]) -> None:
