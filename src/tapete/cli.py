@@ -1206,8 +1206,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         server = server_address(args.server or DEFAULT_SERVER)
         seats = Seats()
         params = {key: format_value(value) for key, value in game.changes.items()}
+        options = {"turn_timer": args.turn_timer, "standby": args.standby}
         ticket = make_table(
-            server, game.name, params, kinds, args.name, not args.private, lang, seats
+            server, game.name, params, kinds, args.name, not args.private, lang, seats, options
         )
         print(tr(lang, HOSTED, code=ticket.code, link=f"{server}/t/{ticket.code}"), flush=True)
         return _sit(args, server, ticket.code, ticket, seats)
@@ -1438,6 +1439,18 @@ def _wait(text: str) -> float:
 
 def _whole(text: str) -> int:
     return int(_number(text, int))
+
+
+TURN_TIMER_MOST = 600  # seconds: the most a server's table takes (docs/protocol.md)
+
+
+def _turn_timer(text: str) -> float:
+    value = float(_number(text, float))
+    if not 0 <= value <= TURN_TIMER_MOST:  # nan and inf fail it too
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a turn timer: 0 (none) to {TURN_TIMER_MOST} seconds"
+        )
+    return value
 
 
 def _port(text: str) -> int:
@@ -1746,6 +1759,20 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--name", default="", help="your name at the table (default: the table's)")
     p.add_argument("--private", action="store_true", help="not listed in the server's lobby")
+    p.add_argument(
+        "--turn-timer",
+        type=_turn_timer,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds a person has for a move; past it a bot moves for them (default 0: none)",
+    )
+    p.add_argument(
+        "--standby",
+        choices=bots.LEVELS,
+        default="medium",
+        help="the level of a bot standing in for a person who left, and of the seats s fills"
+        " (default medium)",
+    )
     p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")
     p.set_defaults(run=cmd_host)

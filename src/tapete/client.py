@@ -297,11 +297,14 @@ def make_table(
     public: bool = True,
     lang: str = "en",
     seats: Seats | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Ticket:
     """A new table at ``server`` with this person as its host (``POST /api/tables``): ``game``
     with the rule options ``params`` (each as a spec writes it), one seat per ``kinds`` entry,
     ``human`` or a bot level; the first ``human`` is the host's seat, the others wait for
-    friends. The host's token is kept as a joined seat is, so ``tapete join`` comes back to it."""
+    friends. ``options``: the table's other fields (``turn_timer``, ``standby``…, as the
+    protocol names them). The host's token is kept as a joined seat is, so ``tapete join``
+    comes back to it."""
     seats = seats or Seats()
     player = _player(server, name, lang, seats)
     body: dict[str, Any] = {
@@ -315,6 +318,7 @@ def make_table(
         "public": public,
         "player": player,
         "key": _key(),
+        **(options or {}),
     }
     try:
         made = _post(server, "/api/tables", body, lang)

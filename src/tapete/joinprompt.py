@@ -249,6 +249,9 @@ class Prompt:
         legal = [*offered.cards.values(), *(b.action for b in offered.buttons)]
         if offered.explain and explain:
             self.say(f"  {offered.explain}")
+        timer = self.view.get("timer")
+        if timer is not None and explain:  # a table with a turn timer: past it, a bot moves
+            self.say(f"  {tr(self.lang, '{n} seconds left to play', n=round(float(timer)))}")
         options = prompt_options(self.game, legal, offered)
         print(
             tr(self.lang, "your move ({options})", options=options) + ": ",

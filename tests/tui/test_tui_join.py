@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -98,7 +99,9 @@ def test_the_host_s_screen_lists_the_seats_and_s_starts_with_bots(
 async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
     seats = Seats(tmp_path)
     params = {"players": "3", "schedule": "[1]"}
-    ticket = make_table(server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats)
+    ticket = make_table(
+        server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats, options={"turn_timer": 60}
+    )
     # A friend whose name reads as markup is shown as typed.
     ed = server.post(f"/api/tables/{ticket.code}/join", {"name": "[b]Ed[/b]"})
     friend = threading.Thread(target=plays, args=(server, ticket.code, ed["token"]), daemon=True)
@@ -126,6 +129,12 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
         assert screen.view and not screen.has_class("-waiting")
         assert [s["kind"] for s in screen.room["seats"]] == ["human", "human", "bot"]
         assert screen.query_one("#bottom").display  # the table, its log and scores
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if screen.mine:
+                break
+        # The turn timer's seconds, before what the move means.
+        assert re.match(r"(60|59|58) seconds left to play · ", screen.shown_message())
         pressed: set[object] = set()
         for _ in range(3000):  # the one-card hand, played by keys
             await pilot.pause(0.01)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -92,7 +93,10 @@ def test_the_match_starts_once_a_friend_sits_and_is_played_to_its_end(
 
 def test_start_begins_at_once_with_bots_in_the_empty_seats(server: Server, tmp_path: Path) -> None:
     seats = Seats(tmp_path)
-    ticket = make_table(server.url, "pocha", SHORT, ["human"] * 3, "Zoe", seats=seats)
+    options = {"standby": "easy", "turn_timer": 30}
+    ticket = make_table(
+        server.url, "pocha", SHORT, ["human"] * 3, "Zoe", seats=seats, options=options
+    )
     out = io.StringIO()
 
     async def main() -> int:
@@ -104,7 +108,8 @@ def test_start_begins_at_once_with_bots_in_the_empty_seats(server: Server, tmp_p
 
     assert asyncio.run(main()) == 0
     said = out.getvalue()
-    assert "2. bot 2 · medium" in said and "match over" in said
+    assert "2. bot 2 · easy" in said and "match over" in said  # the table's stand-in level
+    assert re.search(r"^  (30|29) seconds left to play$", said, re.M)  # the turn timer
     assert "not allowed" not in said  # one start, not one more once the seats were filled
     rec = record.loads(json.dumps(server.get(f"/api/tables/{ticket.code}/records/0")))
     assert [s.kind for s in rec.seats] == ["human", "bot", "bot"]
@@ -171,13 +176,14 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
         ("hard(ms=300),human,easy", "a server seats a bot by its level's name"),
         ("easy,easy,easy", "one seat is yours"),
         ("human,easy", "has 3 seats; --seats gave 2"),
+        ("human,easy,easy --turn-timer 601", "601 is not a turn timer: 0 (none) to 600 seconds"),
     ],
 )
 def test_seats_a_server_cannot_take_are_refused_before_anything_is_made(
     server: Server, tmp_path: Path, seats: str, said: str
 ) -> None:
     done = subprocess.run(
-        [*TAPETE, "host", "pocha(players=3)", "--server", server.url, "--seats", seats],
+        [*TAPETE, "host", "pocha(players=3)", "--server", server.url, "--seats", *seats.split()],
         env=command_env(tmp_path),
         capture_output=True,
         text=True,

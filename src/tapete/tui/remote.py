@@ -13,6 +13,7 @@ match is over, ``r`` starts a rematch at the same table for everyone, as the bro
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -130,6 +131,7 @@ class RemoteTableScreen(SceneScreen):
         self.relog = False  # the next view is said in a new language: its log replaces ours
         self.host = False  # the welcome said this seat is the table's host
         self.starting = False  # a start is sent and its room not yet come
+        self.timer_end: float | None = None  # when the turn timer runs out (time.monotonic)
 
     def compose(self) -> ComposeResult:
         yield Static(id="waiting")
@@ -140,6 +142,22 @@ class RemoteTableScreen(SceneScreen):
         self.check_size()
         self.query_one(KeyBar).show(self.bar_keys(), self.lang)
         self.listen()
+        self.set_interval(1.0, self.tick)
+
+    def tick(self) -> None:
+        """The turn timer's seconds, counted down on the message line while it runs."""
+        if self.timer_end is not None and self.mine:
+            self.redraw()
+
+    def shown_message(self) -> str:
+        """The message line: a word from the server or about the last key, else, at a table
+        with a turn timer, the seconds left for your move before what the move means."""
+        if self.message_text or self.timer_end is None or not self.mine:
+            return self.message_text
+        left = max(0, round(self.timer_end - time.monotonic()))
+        countdown = tr(self.lang, "{n} seconds left to play", n=left)
+        explain = str((self.view.get("actions") or {}).get("explain") or "")
+        return f"{countdown} · {explain}" if explain else countdown
 
     def game_page(self) -> str:
         assert self.game is not None
@@ -239,6 +257,8 @@ class RemoteTableScreen(SceneScreen):
             # The table moved on: a word about the last position (a refusal, a hint) is old.
             self.hinted, self.amount, self.message_text = None, None, ""
         self.view = view
+        timer = view.get("timer")
+        self.timer_end = None if timer is None else time.monotonic() + float(timer)
         lines = list(view.get("log") or ())
         if self.relog:
             self.lines = lines  # the recent log, in the language just chosen
@@ -274,7 +294,7 @@ class RemoteTableScreen(SceneScreen):
             self.view,
             self.lang,
             self.lines,
-            self.message_text,
+            self.shown_message(),
             self.hinted,
             self.selected,
             self.amount,
