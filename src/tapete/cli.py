@@ -1206,7 +1206,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         server = server_address(args.server or DEFAULT_SERVER)
         seats = Seats()
         params = {key: format_value(value) for key, value in game.changes.items()}
-        options = {"turn_timer": args.turn_timer, "standby": args.standby}
+        options = {"turn_timer": args.turn_timer, "standby": args.standby, "seed": args.seed}
         ticket = make_table(
             server, game.name, params, kinds, args.name, not args.private, lang, seats, options
         )
@@ -1772,6 +1772,12 @@ def parser() -> argparse.ArgumentParser:
         default="medium",
         help="the level of a bot standing in for a person who left, and of the seats s fills"
         " (default medium)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_whole,
+        help="the first match's seed, so that tables dealt alike can be compared (default: drawn"
+        " by the server; a chosen seed is shown to everyone: its chooser could know every hand)",
     )
     p.add_argument("--plain", action="store_true", help="a line prompt instead of the table")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language (en, es, pt)")

@@ -252,7 +252,11 @@ def _refusal(exc: urllib.error.HTTPError) -> str:
     if isinstance(detail, str):
         return detail
     if isinstance(detail, list) and detail and isinstance(detail[0], dict):
-        return str(detail[0].get("msg", exc.reason))  # a form the server refused, field by field
+        # A form the server refused, field by field: the first, named as the request names it.
+        where = detail[0].get("loc") or []
+        field = str(where[-1]) if isinstance(where, list) and where else ""
+        said = str(detail[0].get("msg", exc.reason))
+        return f"{field}: {said}" if field else said
     return f"the server answered {exc.code} {exc.reason}"
 
 

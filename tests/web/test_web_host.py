@@ -20,7 +20,7 @@ import pytest
 from test_web_join import command_env, play_at_prompt
 
 from tapete import record
-from tapete.client import JoinError, Link, Seats, make_table, take_seat, ws_url
+from tapete.client import JoinError, Link, Seats, Ticket, make_table, take_seat, ws_url
 from tapete.joinprompt import Prompt
 from webclient import Server, play_out
 
@@ -50,6 +50,22 @@ async def until_said(out: io.StringIO, text: str) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"never said: {text!r}\n{out.getvalue()}")
+
+
+def started_alone(server: Server, ticket: Ticket, seats: Seats) -> str:
+    """The host's prompt, ``start`` typed once it waits, played to the end with the bots that
+    fill the empty seats; what it said."""
+    out = io.StringIO()
+
+    async def main() -> int:
+        prompt = hosting(server, ticket.code, ticket.token, out, seats)
+        playing = asyncio.ensure_future(play_at_prompt(prompt, []))
+        await until_said(out, "the match starts once every seat is taken")
+        prompt.lines.put_nowait("start")
+        return await asyncio.wait_for(playing, 120)
+
+    assert asyncio.run(main()) == 0
+    return out.getvalue()
 
 
 def hosting(server: Server, ticket_code: str, token: str, out: io.StringIO, seats: Seats) -> Prompt:
@@ -97,17 +113,7 @@ def test_start_begins_at_once_with_bots_in_the_empty_seats(server: Server, tmp_p
     ticket = make_table(
         server.url, "pocha", SHORT, ["human"] * 3, "Zoe", seats=seats, options=options
     )
-    out = io.StringIO()
-
-    async def main() -> int:
-        prompt = hosting(server, ticket.code, ticket.token, out, seats)
-        playing = asyncio.ensure_future(play_at_prompt(prompt, []))
-        await until_said(out, "the match starts once every seat is taken")
-        prompt.lines.put_nowait("start")
-        return await asyncio.wait_for(playing, 120)
-
-    assert asyncio.run(main()) == 0
-    said = out.getvalue()
+    said = started_alone(server, ticket, seats)
     assert "2. bot 2 · easy" in said and "match over" in said  # the table's stand-in level
     assert re.search(r"^  (30|29) seconds left to play$", said, re.M)  # the turn timer
     assert "not allowed" not in said  # one start, not one more once the seats were filled
@@ -123,6 +129,8 @@ def test_a_table_the_server_refuses_is_said_and_nothing_is_kept(
         make_table(server.url, "pocha", {"players": "9"}, ["human"] * 9, seats=seats)
     with pytest.raises(JoinError, match="cannot reach"):
         make_table("http://127.0.0.1:9", "pocha", {}, ["human"] * 4, seats=seats)
+    with pytest.raises(JoinError, match=r"^seed: Input should be greater than or equal to 0$"):
+        make_table(server.url, "pocha", {}, ["human"] * 4, seats=seats, options={"seed": -1})
     assert (
         not (tmp_path / "joined.json").exists()
         or '"seats": {}' in (tmp_path / "joined.json").read_text()
@@ -168,6 +176,19 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
     )
     assert back.returncode == 0, back.stderr
     assert f"you sit at seat 1 of table {code}" in back.stdout
+
+
+def test_a_chosen_seed_deals_two_tables_alike_and_is_said(server: Server, tmp_path: Path) -> None:
+    """A club's duplicate: two tables hosted with one seed deal the same hands."""
+    hands = []
+    for table in range(2):
+        seats = Seats(tmp_path / str(table))
+        options = {"seed": 7, "standby": "random"}
+        ticket = make_table(server.url, "pocha", SHORT, ["human"] * 3, seats=seats, options=options)
+        assert server.get(f"/api/tables/{ticket.code}")["chosen_seed"] is True
+        said = started_alone(server, ticket, seats)
+        hands.append(re.findall(r"^your hand: .*$", said, re.M)[0])
+    assert hands[0] == hands[1]
 
 
 @pytest.mark.parametrize(
