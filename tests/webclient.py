@@ -23,6 +23,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from tapete.bots import Bot
+from tapete.client import Seats
 from tapete.web import Limits, RateLimits, create_app
 from tapete.web.app import server_config
 from tapete.web.store import Store
@@ -484,3 +485,17 @@ def host_plays(server: Server, table: dict[str, Any]) -> threading.Thread:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
+
+
+_ZOE: dict[str, str] = {}  # the session server's url -> the player token the hosts share
+
+
+def zoe_seats(server: Server, folder: Path) -> Seats:
+    """A terminal's kept seats in ``folder``, as the one player Zoe: every test that hosts a
+    table at the session's server shares her, so that the tests together add one rated player,
+    not one each, to the leaderboards other tests read (a board lists the best fifty)."""
+    if server.url not in _ZOE:
+        _ZOE[server.url] = server.post("/api/players", {"name": "Zoe"})["token"]
+    seats = Seats(folder)
+    seats.keep_player(server.url, _ZOE[server.url], "Zoe")
+    return seats

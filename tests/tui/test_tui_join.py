@@ -20,7 +20,7 @@ from tapete.tui import TapeteApp
 from tapete.tui.remote import Joined, RemoteTableScreen
 from tapete.tui.widgets import LogView, MessageLine
 from tuikit import text_of
-from webclient import Server, host_plays, play_out, table_for_two
+from webclient import Server, host_plays, play_out, table_for_two, zoe_seats
 
 
 def test_a_match_at_a_server_is_played_with_the_table_s_keys(
@@ -97,7 +97,7 @@ def test_the_host_s_screen_lists_the_seats_and_s_starts_with_bots(
 
 
 async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
-    seats = Seats(tmp_path)
+    seats = zoe_seats(server, tmp_path)
     params = {"players": "3", "schedule": "[1]"}
     ticket = make_table(
         server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats, options={"turn_timer": 60}

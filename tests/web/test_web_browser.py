@@ -25,11 +25,11 @@ from test_web_join import play_at_prompt
 
 import tapete
 from tapete import howto
-from tapete.client import Seats, make_table
+from tapete.client import make_table
 from tapete.games import ENTRIES
 from tapete.i18n import tr
 from tapete.narrate import who_won
-from webclient import Network, Server, play_to_the_end, running, stand_in_note
+from webclient import Network, Server, play_to_the_end, running, stand_in_note, zoe_seats
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -3982,7 +3982,7 @@ def test_a_friend_in_a_browser_joins_a_table_hosted_at_a_terminal(
 ) -> None:
     """``tapete host`` at a terminal, a friend by its link in a browser: no Start to press, the
     terminal's host starts the match once the friend sits, and both play it to its end."""
-    seats = Seats(tmp_path)
+    seats = zoe_seats(server, tmp_path)
     params = {"players": "3", "schedule": "[2]", "tiebreak_players": "nobody"}
     ticket = make_table(server.url, "pocha", params, ["human", "human", "easy"], "Zoe", seats=seats)
     out = io.StringIO()

@@ -22,7 +22,7 @@ from test_web_join import command_env, play_at_prompt
 from tapete import record
 from tapete.client import JoinError, Link, Seats, Ticket, make_table, take_seat, ws_url
 from tapete.joinprompt import Prompt
-from webclient import Server, play_out
+from webclient import Server, play_out, zoe_seats
 
 TAPETE = [sys.executable, "-m", "tapete"]
 SHORT = {"players": "3", "schedule": "[2]", "tiebreak_players": "nobody"}
@@ -77,7 +77,7 @@ def hosting(server: Server, ticket_code: str, token: str, out: io.StringIO, seat
 def test_the_match_starts_once_a_friend_sits_and_is_played_to_its_end(
     server: Server, tmp_path: Path
 ) -> None:
-    seats = Seats(tmp_path)
+    seats = zoe_seats(server, tmp_path)
     ticket = make_table(server.url, "pocha", SHORT, ["human", "human", "easy"], "Zoe", seats=seats)
     assert ticket.seat == 0 and seats.seat(server.url, ticket.code) == ticket
     listed = server.get(f"/api/tables/{ticket.code}")
@@ -108,7 +108,7 @@ def test_the_match_starts_once_a_friend_sits_and_is_played_to_its_end(
 
 
 def test_start_begins_at_once_with_bots_in_the_empty_seats(server: Server, tmp_path: Path) -> None:
-    seats = Seats(tmp_path)
+    seats = zoe_seats(server, tmp_path)
     options = {"standby": "easy", "turn_timer": 30}
     ticket = make_table(
         server.url, "pocha", SHORT, ["human"] * 3, "Zoe", seats=seats, options=options
@@ -141,6 +141,7 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
     server: Server, tmp_path: Path
 ) -> None:
     env = command_env(tmp_path)
+    zoe_seats(server, tmp_path)  # the command's data folder: Zoe, as the other tests' hosts
     spec = "pocha(players=3, schedule=[1])"
     hosting_command = subprocess.Popen(
         [*TAPETE, "host", spec, "--server", server.url, "--private", "--seats", "human,easy,easy"],
@@ -182,7 +183,7 @@ def test_a_chosen_seed_deals_two_tables_alike_and_is_said(server: Server, tmp_pa
     """A club's duplicate: two tables hosted with one seed deal the same hands."""
     hands = []
     for table in range(2):
-        seats = Seats(tmp_path / str(table))
+        seats = zoe_seats(server, tmp_path / str(table))
         options = {"seed": 7, "standby": "random"}
         ticket = make_table(server.url, "pocha", SHORT, ["human"] * 3, seats=seats, options=options)
         assert server.get(f"/api/tables/{ticket.code}")["chosen_seed"] is True
@@ -216,7 +217,7 @@ def test_seats_a_server_cannot_take_are_refused_before_anything_is_made(
 
 def test_a_friend_at_a_terminal_joins_a_terminal_host(server: Server, tmp_path: Path) -> None:
     """Both ends of the command line: no browser anywhere."""
-    host_seats = Seats(tmp_path / "host")
+    host_seats = zoe_seats(server, tmp_path / "host")
     ticket = make_table(server.url, "truco", {}, ["human", "human"], "Zoe", seats=host_seats)
     friend_seats = Seats(tmp_path / "friend")
     friend = take_seat(server.url, ticket.code, "Bea", "en", friend_seats)

@@ -88,12 +88,14 @@ def test_a_finished_match_with_a_take_back_is_kept_but_not_rated(server: Server)
     assert [r["table_id"] for r in profile["results"]] == [f"{table['code']}.0"]  # kept
     board = server.get("/api/leaderboard/pocha")
     assert me_player["id"] not in {row["participant"] for row in board}  # not rated
+    assert "pocha" not in profile["ratings"]
     other = server.post("/api/players", {"name": "Bea"})
     play_to_the_end(
         server, server.create("pocha", params={"schedule": "[1]"}, player=other["token"])
     )
-    board = server.get("/api/leaderboard/pocha")
-    assert other["id"] in {row["participant"] for row in board}
+    # Rated: her profile's rating, which the session's other tests cannot push off a board of
+    # the best fifty.
+    assert server.get(f"/api/players/{other['id']}")["ratings"]["pocha"]["matches"] == 1
 
 
 @pytest.mark.asyncio
