@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from test_web_join import command_env, play_at_prompt
+from test_web_join import command_env, play_at_prompt, tapete
 
 from tapete import record
 from tapete.client import JoinError, Link, Seats, Ticket, make_table, take_seat, ws_url
@@ -167,14 +167,7 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
     assert "  1. player 1 (you)" in lines
     listed = server.get(f"/api/tables/{code}")
     assert (listed["status"], listed["public"]) == ("playing", False)
-    back = subprocess.run(
-        [*TAPETE, "join", f"{server.url}/t/{code}"],
-        env=env,
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    back = tapete(["join", f"{server.url}/t/{code}"], tmp_path)
     assert back.returncode == 0, back.stderr
     assert f"you sit at seat 1 of table {code}" in back.stdout
 
@@ -204,12 +197,8 @@ def test_a_chosen_seed_deals_two_tables_alike_and_is_said(server: Server, tmp_pa
 def test_seats_a_server_cannot_take_are_refused_before_anything_is_made(
     server: Server, tmp_path: Path, seats: str, said: str
 ) -> None:
-    done = subprocess.run(
-        [*TAPETE, "host", "pocha(players=3)", "--server", server.url, "--seats", *seats.split()],
-        env=command_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = tapete(
+        ["host", "pocha(players=3)", "--server", server.url, "--seats", *seats.split()], tmp_path
     )
     assert done.returncode == 2 and said in done.stderr
     assert not (tmp_path / "joined.json").exists()

@@ -31,6 +31,18 @@ def command_env(data: Path) -> dict[str, str]:
     return {**os.environ, "TAPETE_DATA": str(data), "PYTHONPATH": source}
 
 
+def tapete(args: list[str], data: Path) -> subprocess.CompletedProcess[str]:
+    """``tapete ARGS`` run as a command with its data folder ``data`` and no input."""
+    return subprocess.run(
+        [sys.executable, "-m", "tapete", *args],
+        env=command_env(data),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1) -> int:
     """Run ``prompt`` as a person would use it: ``typed`` first (one line each time moves are
     on offer), then the last move on offer each time. ``drop_after``: cut the connection after
@@ -129,37 +141,19 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
     server: Server, tmp_path: Path
 ) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
-    env = command_env(tmp_path)
-    command = [sys.executable, "-m", "tapete", "join", table["code"], "--server", server.url]
+    command = ["join", table["code"], "--server", server.url]
     for _ in range(2):  # the second time, back to the same seat
-        done = subprocess.run(
-            [*command, "--name", "Zoe"],
-            env=env,
-            input="",
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = tapete([*command, "--name", "Zoe"], tmp_path)
         assert done.returncode == 0, done.stderr
         assert f"you sit at seat 2 of table {table['code']}" in done.stdout
         link = f"{server.url}/t/{table['code']}"  # the server's, not the default one
         assert f"tapete join {link} takes you back to your seat" in done.stdout
     listed = server.get(f"/api/tables/{table['code']}")
     assert (listed["humans"], listed["open"]) == (["Host", "Zoe"], 0)
-    refused = subprocess.run(
-        [*command[:4], "http://127.0.0.1:8000/rules/pocha"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    refused = tapete(["join", "http://127.0.0.1:8000/rules/pocha"], tmp_path)
     assert refused.returncode == 2 and "not a table's link" in refused.stderr
-    en_espanol = subprocess.run(
-        [*command[:4], "ZZZZZ", "--server", "http://127.0.0.1:9", "--lang", "es"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    en_espanol = tapete(
+        ["join", "ZZZZZ", "--server", "http://127.0.0.1:9", "--lang", "es"], tmp_path
     )
     assert en_espanol.returncode == 2
     assert en_espanol.stderr.startswith("tapete: no se puede llegar a http://127.0.0.1:9")
@@ -169,16 +163,11 @@ def test_watching_takes_no_seat_and_a_missing_table_is_said_at_once(
     server: Server, tmp_path: Path
 ) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
-    env = command_env(tmp_path)
-    command = [sys.executable, "-m", "tapete", "join", "--server", server.url, "--watch"]
-    watched = subprocess.run(
-        [*command, table["code"]], env=env, input="", capture_output=True, text=True, timeout=60
-    )
+    command = ["join", "--server", server.url, "--watch"]
+    watched = tapete([*command, table["code"]], tmp_path)
     assert watched.returncode == 0, watched.stderr
     assert "you watch the table" in watched.stdout
     assert f"you stopped watching table {table['code']}" in watched.stdout
     assert server.get(f"/api/tables/{table['code']}")["open"] == 1  # no seat taken
-    missing = subprocess.run(
-        [*command, "ZZZZZ"], env=env, input="", capture_output=True, text=True, timeout=60
-    )
+    missing = tapete([*command, "ZZZZZ"], tmp_path)
     assert missing.returncode == 2 and "no table ZZZZZ" in missing.stderr
