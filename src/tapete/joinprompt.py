@@ -7,7 +7,9 @@ and, on the person's turn, the table and the moves, and sends what they type. It
 move's words (``pedir 2``, ``truco``); ``hint`` and ``undo`` ask the server (at a table where
 every other seat is a bot); ``q`` or the end of input leaves the table, the seat kept for
 ``tapete join`` to come back to. At a table this person hosts (``tapete host``), the match
-starts once every seat is taken, or at once with ``start`` (bots in the empty seats).
+starts once every seat is taken, or at once with ``start`` (bots in the empty seats). Once a
+match is over, ``rematch`` starts another at the same table for everyone, as the browser's
+Rematch does, and a rematch someone else starts is played here too.
 """
 
 from __future__ import annotations
@@ -41,16 +43,19 @@ __all__ = ["Prompt"]
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 START_WORDS = frozenset({"s", "start", "empezar", "começar", "comecar"})
+REMATCH_WORDS = frozenset({"r", "rematch", "revancha", "revanche"})
 HOST_WAITING = (
     "the match starts once every seat is taken; start begins it now, with bots in the empty seats"
 )
+OVER_SEATED = "rematch starts another match at this table for everyone; q leaves"
+OVER_WATCHING = "a rematch is shown here if the players start one; q stops watching"
 LOG_KEPT = 300  # the log lines kept to tell a connection's recent log from new lines
 
 
 class Prompt:
     """One person at a server's table, at a line prompt. ``lines`` gives what they type (None:
-    the end of input); ``run`` plays until the match is over (0) or they leave (0 too: their
-    seat is kept)."""
+    the end of input); ``run`` plays match after match until they leave (0: their seat is
+    kept) or the table is gone."""
 
     def __init__(
         self, link: Link, ticket: Ticket | None, out: TextIO, lang: str, seats: Seats | None
@@ -68,6 +73,7 @@ class Prompt:
         self.seated: list[str] = []  # the seats as last listed, before the start
         self.host = False  # the welcome said this seat is the table's host
         self.starting = False  # a start is sent and its room not yet come
+        self.over = False  # the match shown is over (until a rematch's first view)
         self.outbox: list[dict[str, Any]] = []  # what taking in a message asks to send
         self.prompted = False  # the prompt is printed and its line not ended
         self.echoed = False  # what is typed is echoed, ending the prompt's line (a terminal)
@@ -131,14 +137,14 @@ class Prompt:
     # -- what the server says
 
     def heard(self, message: Mapping[str, Any]) -> bool:
-        """Take in one message; True once the match is over."""
+        """Take in one message; True once the table is gone."""
         kind = message.get("type")
         if kind == "welcome":
             self.welcomed(message)
         elif kind == "room":
             self.roomed(message)
         elif kind == "view":
-            return self.viewed(message)
+            self.viewed(message)
         elif kind == "error" and message.get("rule") == "no-such-table":
             self.say(f"tapete: {message.get('text') or message.get('message')}")
             return True  # expired or removed: nothing to wait for
@@ -182,13 +188,14 @@ class Prompt:
                 who = f" ({tr(self.lang, 'you')})" if seat.get("seat") == you else ""
                 self.say(f"  {seat.get('seat', 0) + 1}. {seat.get('name')}{who}")
         self.seated = seated
-        if not room.get("started") and not self.waiting_said:
+        starts_now = self.host and full(room)
+        if not room.get("started") and not self.waiting_said and not starts_now:
             self.waiting_said = True
             said = HOST_WAITING if self.host else "waiting for the host to start"
             self.say(tr(self.lang, said))
         if room.get("started"):
             self.starting = False
-        elif self.host and full(room) and not self.starting:
+        elif starts_now and not self.starting:
             self.start()
 
     def start(self) -> None:
@@ -196,7 +203,7 @@ class Prompt:
         self.starting = True
         self.outbox.extend(start_now(self.room))
 
-    def viewed(self, view: Mapping[str, Any]) -> bool:
+    def viewed(self, view: Mapping[str, Any]) -> None:
         self.view = view
         lines = list(view.get("log") or ())
         for said in past(self.printed, lines) if self.catching_up else lines:
@@ -205,19 +212,22 @@ class Prompt:
         del self.printed[:-LOG_KEPT]
         self.catching_up = False
         table = Table.from_json(view["table"])
-        result = view.get("result")
-        if result is not None:
-            # The log has said who won (and why, where the scores do not): the final table,
-            # and where the match's record is, for tapete replay.
-            self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
-            where = self.link.record_url(int(view.get("match", 0)))
-            self.say(f"{tr(self.lang, 'the record')}: {where}")
-            return True
+        if view.get("result") is not None:
+            if not self.over:
+                # The log has said who won (and why, where the scores do not): the final
+                # table, and where the match's record is, for tapete replay.
+                self.over = True
+                self.offered, self.words = [], {}
+                self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
+                where = self.link.record_url(int(view.get("match", 0)))
+                self.say(f"{tr(self.lang, 'the record')}: {where}")
+                self.say(tr(self.lang, OVER_SEATED if self.ticket is not None else OVER_WATCHING))
+            return
+        self.over = False  # a rematch (this person's or another player's) is under way
         offered = self.moves(view.get("actions") or {})
         if offered is not None:
             self.say("\n" + table_text(table, self.lang, str(self.room.get("trick", "trick"))))
             self.ask(offered)
-        return False
 
     def moves(self, offered: Mapping[str, Any]) -> Actions | None:
         """The moves on offer, as the prompt names them; None when none is (not your turn)."""
@@ -282,6 +292,10 @@ class Prompt:
             if not self.starting:
                 self.start()
                 await self.flush()
+        elif self.over and self.ticket is not None and text.lower() in REMATCH_WORDS:
+            await self.send({"type": "rematch", "match": self.view.get("match", 0)})
+        elif self.over:
+            self.say(f"  {tr(self.lang, OVER_SEATED if self.ticket else OVER_WATCHING)}")
         elif not self.offered:
             self.say(f"  {tr(self.lang, 'not your turn yet')}")
         else:

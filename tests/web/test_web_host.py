@@ -222,3 +222,39 @@ def test_a_friend_at_a_terminal_joins_a_terminal_host(server: Server, tmp_path: 
     assert asyncio.run(main()) == [0, 0]
     assert all("match over" in out.getvalue() for out in outs)
     assert "waiting for the host to start" in outs[1].getvalue()
+
+
+def test_a_rematch_is_started_from_the_prompt_and_played_at_both_ends(
+    server: Server, tmp_path: Path
+) -> None:
+    """The host types ``rematch`` once the match is over; the friend's prompt, which typed
+    nothing, plays the second match too, and each leaves with ``q`` after it."""
+    host_seats = zoe_seats(server, tmp_path / "host")
+    seated = ["human", "human", "easy"]
+    ticket = make_table(server.url, "pocha", SHORT, seated, "Zoe", seats=host_seats)
+    friend_seats = Seats(tmp_path / "friend")
+    friend = take_seat(server.url, ticket.code, "Bea", "en", friend_seats)
+    outs = io.StringIO(), io.StringIO()
+
+    async def main() -> list[int]:
+        host = hosting(server, ticket.code, ticket.token, outs[0], host_seats)
+        guest = hosting(server, ticket.code, friend.token, outs[1], friend_seats)
+        both = asyncio.gather(
+            play_at_prompt(host, [], matches=2, rematch=True), play_at_prompt(guest, [], matches=2)
+        )
+        return list(await asyncio.wait_for(both, 120))
+
+    assert asyncio.run(main()) == [0, 0]
+    for out in outs:
+        said = out.getvalue()
+        assert said.count("the record: ") == 2
+        assert "rematch starts another match at this table for everyone; q leaves" in said
+        assert "/records/0" in said and "/records/1" in said
+        assert "Zoe started a rematch: match 2" in said
+        assert "you left the table" in said
+    # The host's table was full when it came: the match started with no word about waiting.
+    assert "the match starts once every seat is taken" not in outs[0].getvalue()
+    for n in (0, 1):
+        rec = record.loads(json.dumps(server.get(f"/api/tables/{ticket.code}/records/{n}")))
+        record.replay(rec)
+        assert [s.name for s in rec.seats][:2] == ["Zoe", "Bea"]

@@ -43,15 +43,24 @@ def tapete(args: list[str], data: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def play_at_prompt(prompt: Prompt, typed: list[str], drop_after: int = -1) -> int:
+async def play_at_prompt(
+    prompt: Prompt, typed: list[str], drop_after: int = -1, matches: int = 1, rematch: bool = False
+) -> int:
     """Run ``prompt`` as a person would use it: ``typed`` first (one line each time moves are
-    on offer), then the last move on offer each time. ``drop_after``: cut the connection after
-    that many moves, as a network would, to see it come back by itself."""
+    on offer), then the last move on offer each time, and ``q`` once ``matches`` matches are
+    over (``rematch``: type it when one is over before that). ``drop_after``: cut the
+    connection after that many moves, as a network would, to see it come back by itself."""
     playing = asyncio.ensure_future(prompt.run())
     answered: set[int] = set()
-    moves = 0
+    moves = over = 0
     while not playing.done():
         await asyncio.sleep(0.01)
+        if prompt.over != (over % 2 == 1):  # a match has ended, or a rematch begun
+            over += 1
+            if prompt.over and (over + 1) // 2 == matches:
+                prompt.lines.put_nowait("q")
+            elif prompt.over and rematch:
+                prompt.lines.put_nowait("rematch")
         # Each view that offers moves is answered once (one sent again after a drop, too).
         version = id(prompt.view)
         if not prompt.offered or version in answered:
