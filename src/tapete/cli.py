@@ -32,7 +32,7 @@ import socket
 import string
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -1206,7 +1206,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         server = server_address(args.server or DEFAULT_SERVER)
         seats = Seats()
         params = {key: format_value(value) for key, value in game.changes.items()}
-        options = {"turn_timer": args.turn_timer, "standby": args.standby, "seed": args.seed}
+        options = {
+            "turn_timer": args.turn_timer,
+            "grace": args.grace,
+            "bot_delay": args.bot_delay,
+            "standby": args.standby,
+            "seed": args.seed,
+        }
         ticket = make_table(
             server, game.name, params, kinds, args.name, not args.private, lang, seats, options
         )
@@ -1441,16 +1447,17 @@ def _whole(text: str) -> int:
     return int(_number(text, int))
 
 
-TURN_TIMER_MOST = 600  # seconds: the most a server's table takes (docs/protocol.md)
+def _table_seconds(what: str, most: float) -> Callable[[str], float]:
+    """A ``type`` for a table's seconds: ``what`` says them in a refusal, ``most`` is the most
+    a server's table takes (its API's bounds, docs/protocol.md)."""
 
+    def seconds(text: str) -> float:
+        value = float(_number(text, float))
+        if not 0 <= value <= most:  # nan and inf fail it too
+            raise argparse.ArgumentTypeError(f"{text} is not {what}: 0 to {most:g} seconds")
+        return value
 
-def _turn_timer(text: str) -> float:
-    value = float(_number(text, float))
-    if not 0 <= value <= TURN_TIMER_MOST:  # nan and inf fail it too
-        raise argparse.ArgumentTypeError(
-            f"{text} is not a turn timer: 0 (none) to {TURN_TIMER_MOST} seconds"
-        )
-    return value
+    return seconds
 
 
 def _port(text: str) -> int:
@@ -1761,10 +1768,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--private", action="store_true", help="not listed in the server's lobby")
     p.add_argument(
         "--turn-timer",
-        type=_turn_timer,
+        type=_table_seconds("a turn timer (0: none)", 600),
         default=0.0,
         metavar="SECONDS",
         help="seconds a person has for a move; past it a bot moves for them (default 0: none)",
+    )
+    p.add_argument(
+        "--grace",
+        type=_table_seconds("a grace", 600),
+        default=20.0,
+        metavar="SECONDS",
+        help="seconds a person who left keeps their seat before a bot stands in (default 20)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=_table_seconds("a bot's delay", 5),
+        default=0.7,
+        metavar="SECONDS",
+        help="seconds a bot waits before its move, so people can follow (default 0.7)",
     )
     p.add_argument(
         "--standby",

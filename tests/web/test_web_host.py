@@ -144,7 +144,20 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
     zoe_seats(server, tmp_path)  # the command's data folder: Zoe, as the other tests' hosts
     spec = "pocha(players=3, schedule=[1])"
     hosting_command = subprocess.Popen(
-        [*TAPETE, "host", spec, "--server", server.url, "--private", "--seats", "human,easy,easy"],
+        [
+            *TAPETE,
+            "host",
+            spec,
+            "--server",
+            server.url,
+            "--private",
+            "--seats",
+            "human,easy,easy",
+            "--grace",
+            "45",
+            "--bot-delay",
+            "0",
+        ],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -167,6 +180,8 @@ def test_the_command_opens_the_table_and_join_comes_back_to_the_host_seat(
     assert "  1. player 1 (you)" in lines
     listed = server.get(f"/api/tables/{code}")
     assert (listed["status"], listed["public"]) == ("playing", False)
+    options = server.app.state.rooms.get(code).truth.options
+    assert (options.grace, options.bot_delay) == (45, 0)
     back = tapete(["join", f"{server.url}/t/{code}"], tmp_path)
     assert back.returncode == 0, back.stderr
     assert f"you sit at seat 1 of table {code}" in back.stdout
@@ -191,7 +206,9 @@ def test_a_chosen_seed_deals_two_tables_alike_and_is_said(server: Server, tmp_pa
         ("hard(ms=300),human,easy", "a server seats a bot by its level's name"),
         ("easy,easy,easy", "one seat is yours"),
         ("human,easy", "has 3 seats; --seats gave 2"),
-        ("human,easy,easy --turn-timer 601", "601 is not a turn timer: 0 (none) to 600 seconds"),
+        ("human,easy,easy --turn-timer 601", "601 is not a turn timer (0: none): 0 to 600 seconds"),
+        ("human,easy,easy --bot-delay 6", "6 is not a bot's delay: 0 to 5 seconds"),
+        ("human,easy,easy --grace=-1", "-1 is not a grace: 0 to 600 seconds"),
     ],
 )
 def test_seats_a_server_cannot_take_are_refused_before_anything_is_made(
