@@ -25,7 +25,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -442,6 +442,24 @@ def full(room: Mapping[str, Any]) -> bool:
     moment a host at the terminal starts the match."""
     seats = room.get("seats") or ()
     return not room.get("started") and bool(seats) and all(s.get("kind") != "open" for s in seats)
+
+
+def seat_lines(room: Mapping[str, Any], lang: str, shown: Callable[[str], str] = str) -> list[str]:
+    """Who sits where at ``room``, a line a seat, this person's said (``shown``: how a chosen
+    name is written, e.g. escaped where text is read as markup).
+
+    >>> room = {"you": 1, "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Zoe"}]}
+    >>> seat_lines(room, "es")
+    ['  1. Ana', '  2. Zoe (tú)']
+    """
+    from tapete.i18n import tr
+
+    you = f" ({tr(lang, 'you')})"
+    return [
+        f"  {int(seat.get('seat', 0)) + 1}. {shown(str(seat.get('name')))}"
+        + (you if seat.get("seat") == room.get("you") else "")
+        for seat in room.get("seats") or ()
+    ]
 
 
 def start_now(room: Mapping[str, Any]) -> list[dict[str, Any]]:

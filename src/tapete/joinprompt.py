@@ -31,7 +31,17 @@ from tapete.cli import (
     _words,
     prompt_options,
 )
-from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, full, past, start_now
+from tapete.client import (
+    JoinError,
+    Link,
+    NotSentError,
+    Seats,
+    Ticket,
+    full,
+    past,
+    seat_lines,
+    start_now,
+)
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -183,10 +193,8 @@ class Prompt:
         seated = [str(s.get("name")) for s in room.get("seats", ())]
         if first or (not room.get("started") and seated != self.seated):
             # Before the start, each friend who sits down is told: the host waits for them.
-            you = room.get("you")
-            for seat in room.get("seats", ()):
-                who = f" ({tr(self.lang, 'you')})" if seat.get("seat") == you else ""
-                self.say(f"  {seat.get('seat', 0) + 1}. {seat.get('name')}{who}")
+            for line in seat_lines(room, self.lang):
+                self.say(line)
         self.seated = seated
         starts_now = self.host and full(room)
         if not room.get("started") and not self.waiting_said and not starts_now:

@@ -24,7 +24,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from tapete.client import JoinError, Link, NotSentError, Seats, Ticket, full, past, start_now
+from tapete.client import (
+    JoinError,
+    Link,
+    NotSentError,
+    Seats,
+    Ticket,
+    full,
+    past,
+    seat_lines,
+    start_now,
+)
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
 from tapete.games import load
@@ -234,11 +244,7 @@ class RemoteTableScreen(SceneScreen):
         names people chose are escaped)."""
         room, lang = self.room, self.lang
         lines = [f"[b]{escape(str(room.get('title', '')))}[/b]", ""]
-        for seat in room.get("seats", ()):
-            who = f" ({tr(lang, 'you')})" if seat.get("seat") == room.get("you") else ""
-            name = escape(str(seat.get("name")))
-            lines.append(f"  {int(seat.get('seat', 0)) + 1}. {name}{who}")
-        lines.append("")
+        lines += [*seat_lines(room, lang, escape), ""]
         if self.host:
             link = self.link.table_url
             lines.append(tr(lang, "friends join with  tapete join {link}", link=link))
