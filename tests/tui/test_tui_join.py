@@ -12,6 +12,7 @@ import re
 import threading
 from pathlib import Path
 
+from textual.content import Content
 from textual.widgets import Static
 
 from tapete import record
@@ -21,6 +22,8 @@ from tapete.tui.remote import Joined, RemoteTableScreen
 from tapete.tui.widgets import LogView, MessageLine
 from tuikit import text_of
 from webclient import Server, host_plays, play_out, table_for_two, zoe_seats
+
+ED = "[/b]Ed[b]"  # a friend's name that Textual's markup cannot read
 
 
 def test_a_match_at_a_server_is_played_with_the_table_s_keys(
@@ -102,8 +105,8 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
     ticket = make_table(
         server.url, "pocha", params, ["human"] * 3, "Zoe", seats=seats, options={"turn_timer": 60}
     )
-    # A friend whose name reads as markup is shown as typed.
-    ed = server.post(f"/api/tables/{ticket.code}/join", {"name": "[b]Ed[/b]"})
+    # A friend whose name reads as markup, and as markup that does not parse, is shown as typed.
+    ed = server.post(f"/api/tables/{ticket.code}/join", {"name": ED})
     friend = threading.Thread(target=plays, args=(server, ticket.code, ed["token"]), daemon=True)
     friend.start()
     link = Link(ws_url(server.url), ticket.code, ticket.token, "en")
@@ -117,7 +120,7 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
             if "3. empty seat" in text_of(waiting):
                 break
         said = str(waiting.render())  # as drawn: the markup read
-        assert "1. Zoe (you)" in said and "2. [b]Ed[/b]" in said
+        assert "1. Zoe (you)" in said and f"2. {ED}" in said
         assert f"tapete join {server.url}/t/{ticket.code}" in said
         assert "s: start now, with bots in the empty seats" in said
         assert screen.has_class("-waiting") and not screen.query_one("#bottom").display
@@ -129,6 +132,14 @@ async def _host_at_the_terminal(server: Server, tmp_path: Path) -> None:
         assert screen.view and not screen.has_class("-waiting")
         assert [s["kind"] for s in screen.room["seats"]] == ["human", "human", "bot"]
         assert screen.query_one("#bottom").display  # the table, its log and scores
+        # On the seat's box, as drawn (the title's markup read), and over the scores.
+        for _ in range(500):
+            await pilot.pause(0.01)
+            titles = [Content.from_markup(str(s.border_title)).plain for s in screen.query(".seat")]
+            if len(titles) == 3:
+                break
+        assert titles[1] == ED
+        assert ED in text_of(screen.query_one("#score-table", Static))
         for _ in range(500):
             await pilot.pause(0.01)
             if screen.mine:

@@ -176,3 +176,28 @@ def test_eight_seats_at_80x24_show_the_dealer_s_mark_in_its_box_not_on_its_borde
             assert not set(marked[0]) & set("─━╰╯┗┛"), rows  # not on a border line
 
     asyncio.run(go())
+
+
+def test_names_that_read_as_markup_are_drawn_as_typed(tmp_path: Path) -> None:
+    """A web table takes any name: one that Textual's markup would read (or fail to read, as
+    ``[/b]`` alone, which stopped the table) is drawn as typed on its box, over its scores, on
+    the rules page and in the log (an action in one, ``@click``, is no link)."""
+    names = ["[/b]Ed", "[b]Bo[/b]", "[@click=app.quit]Cy[/]"]
+    game = tapete.load("pocha(players=3, schedule=[1, 2])")
+    _, rec = play(game, ["random"] * 3, seed=3, names=names)
+
+    async def go() -> None:
+        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            screen.move(screen.replay.length)
+            await pilot.pause()
+            await pilot.pause()
+            _check_seats(app, screen, names, "en")
+            _check_scores(app, screen, names)
+            await _check_rules_page(app, pilot, names)
+            assert all(name in "\n".join(screen_lines(app)) for name in names)
+
+    asyncio.run(go())

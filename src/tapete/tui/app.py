@@ -194,7 +194,7 @@ class TapeteApp(App[None]):
             table.copy_before = resumed
         self.push_screen(table)
         if config.notice is not None:
-            self.notify(config.notice, severity="warning", timeout=30)
+            self.notify(config.notice, severity="warning", timeout=30, markup=False)
 
     def hold_files(self, *files: Path | None) -> bool:
         """Hold each file a match is played on in (``tapete.record.hold``) before its table

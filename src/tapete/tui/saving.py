@@ -170,7 +170,7 @@ class SaveAsScreen(ModalScreen[Path | None]):
         self.query_one(Input).focus()
 
     def tell(self, words: str) -> None:
-        self.query_one("#save-as-error", Static).update(words)
+        self.query_one("#save-as-error", Static).update(Text(words))
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
@@ -257,7 +257,9 @@ class NotSavedScreen(ModalScreen[str | None]):
         stay = tr(lang, "cancel" if rematch else "do not quit")
         with Vertical():
             yield Static(Text(title, style="bold"), id="not-saved-title")
-            yield Static("\n".join(failure_lines(lang, self.failed)), id="not-saved-why")
+            yield Static(
+                "\n".join(failure_lines(lang, self.failed)), id="not-saved-why", markup=False
+            )
             with ChoiceRow():
                 yield Button(f"s {tr(lang, 'save in another file')}", id="elsewhere", compact=True)
                 yield Button(f"d {discard}", id="discard", compact=True)

@@ -463,7 +463,7 @@ class TableScreen(SceneScreen):
             if written.failed and written.failed != self.failed:
                 # Said once, not at every move; ^Q and the end of the match say it again.
                 lines = failure_lines(self.lang, written.failed)
-                self.notify("\n".join(lines), severity="error", timeout=10)
+                self.notify("\n".join(lines), severity="error", timeout=10, markup=False)
             self.failed = written.failed
 
     @property
@@ -975,7 +975,7 @@ class RecordsScreen(TapeteScreen):
         self.drawn_for = (width, lang)
         foot = self.query_one("#records-unreadable", Static)
         foot.display = bool(self.found.unreadable)
-        foot.update(unreadable_line(lang, [path for path, _ in self.found.unreadable]))
+        foot.update(Text(unreadable_line(lang, [path for path, _ in self.found.unreadable])))
         title = tr(lang, "saved matches") + f" — {self.tapete.records_dir}"
         self.query_one("#records-title", Static).update(Text(title, style="bold"))
         table = self.query_one(DataTable)
@@ -1036,7 +1036,7 @@ class RecordsScreen(TapeteScreen):
         except (RecordError, OSError, ValueError) as exc:
             # A damaged record, or a game or rule option this tapete refuses, is said in the
             # app's language.
-            self.notify(error_text(self.tapete.settings.lang, exc), severity="error")
+            self.notify(error_text(self.tapete.settings.lang, exc), severity="error", markup=False)
             return
         self.app.push_screen(ReplayScreen(replay))
 
@@ -1165,7 +1165,7 @@ class SummaryScreen(ModalScreen[None]):
         grid.add_column("", justify="right")
         for label, score in zip(labels, scores, strict=False):
             # Set apart, or a Hebrew name pulls its score into its run, to its left.
-            grid.add_row(isolated(label), str(score))
+            grid.add_row(Text(isolated(label)), str(score))
         # "Diego won", "you won": one winner is no "winners" (nor "ganó tú")
         winners = who_won(lang, names, outcome.winners, self.session.you) if outcome else ""
         # The keys line stays in view under a body that scrolls: on a small terminal the
@@ -1185,16 +1185,16 @@ class SummaryScreen(ModalScreen[None]):
             with VerticalScroll(id="summary-body"):  # tab, then the arrows, scroll it
                 yield Static(Text(tr(lang, "match over"), style="bold"), id="summary-title")
                 yield Static(grid)
-                yield Static(winners, id="summary-winners")
+                yield Static(winners, id="summary-winners", markup=False)
                 # Equal scores and one winner: why (Tute's tie goes to the last trick).
                 if outcome is not None and (why := outcome_words(lang, outcome)):
-                    yield Static(why, id="summary-why")
+                    yield Static(why, id="summary-why", markup=False)
                 for line, name in files:
-                    yield Static(line, id=name, classes="summary-file")
+                    yield Static(line, id=name, classes="summary-file", markup=False)
                 if self.failed:
                     told = failure_lines(lang, self.failed)
                     told.append(advice(lang, self.saved_to is not None))
-                    yield Static("\n".join(told), id="summary-not-saved")
+                    yield Static("\n".join(told), id="summary-not-saved", markup=False)
             with ChoiceRow(id="summary-buttons"):
                 yield Button(f"r {tr(lang, 'rematch')}", id="rematch", compact=True)
                 yield Button(f"v {tr(lang, 'replay')}", id="replay", compact=True)

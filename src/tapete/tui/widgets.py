@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -164,8 +165,9 @@ class SeatsRow(Horizontal):
             else:
                 # The title is the name and bot level; where too narrow, the name alone.
                 title = box.name if cell_len(box.name) <= room else box.name.split(" · ")[0]
-                seat.border_title = seat_label(title)
-                seat.border_subtitle = _foot(box, lang, room).plain
+                # Content, not a string Textual would read as markup: a name is as typed.
+                seat.border_title = Content(seat_label(title))
+                seat.border_subtitle = Content(_foot(box, lang, room).plain)
             seat.update(body)
             seat.tooltip = self.scene.about.get(box.seat) or None  # what its bot level does
             yield seat
@@ -616,7 +618,8 @@ class MessageLine(Static):
 
     def _show(self, scene: Scene) -> None:
         words = wrap_keeping_numbers(scene.message or scene.explain, self.content_size.width)
-        self.update(words if scene.message else Text(words, style="not bold italic"))
+        # A message may quote a name, a path or a server's words: never read as markup.
+        self.update(Text(words) if scene.message else Text(words, style="not bold italic"))
 
 
 def wrap_keeping_numbers(text: str, width: int) -> str:
@@ -745,7 +748,7 @@ class ScoreBoard(VerticalScroll):
             room = max(cell_len(name) for name in whole)
         for name in table.score_names:
             # Set apart: two Hebrew names side by side read as one run, their columns swapped.
-            grid.add_column(isolated(short_name(name, room)), justify="right", no_wrap=True)
+            grid.add_column(Text(isolated(short_name(name, room))), justify="right", no_wrap=True)
         # The names and the totals always show: where the rows do not all fit, the latest do.
         # Two rows inside (80x24): the names over the totals, no deal's row between them.
         height = self.scrollable_content_region.height
