@@ -303,7 +303,9 @@ class Prompt:
         elif self.over and self.ticket is not None and text.lower() in REMATCH_WORDS:
             await self.send({"type": "rematch", "match": self.view.get("match", 0)})
         elif self.over:
-            self.say(f"  {tr(self.lang, OVER_SEATED if self.ticket else OVER_WATCHING)}")
+            self.say(
+                f"  {tr(self.lang, OVER_SEATED if self.ticket is not None else OVER_WATCHING)}"
+            )
         elif not self.offered:
             self.say(f"  {tr(self.lang, 'not your turn yet')}")
         else:
