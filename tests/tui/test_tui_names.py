@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -131,10 +132,17 @@ def test_every_seat_s_name_facts_and_dealer_stay_readable_with_long_and_wide_nam
     at its end: eight seats at 80 columns had "dea…" on a box's border and the scores "B…",
     a wide name's column pushing the last seat's out of the scores."""
     game = tapete.load(spec)
-    names = NAMES[: game.players]
+    _check_replay(game, NAMES[: game.players], size, tmp_path)
+
+
+def _check_replay(
+    game: tapete.Game[Any, Any], names: list[str], size: tuple[int, int], tmp_path: Path
+) -> str:
+    """A replay of a random match among ``names``: every box at its start and at its end, the
+    scores and the rules page (the checks above); the screen as drawn at the end."""
     _, rec = play(game, ["random"] * game.players, seed=3, names=names)
 
-    async def go() -> None:
+    async def go() -> str:
         app = TapeteApp(replay=rec, data=tmp_path, lang="en")
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
@@ -146,9 +154,11 @@ def test_every_seat_s_name_facts_and_dealer_stay_readable_with_long_and_wide_nam
             await pilot.pause()  # the boxes drawn anew
             _check_seats(app, screen, names, "en")
             _check_scores(app, screen, names)
+            drawn = "\n".join(screen_lines(app))
             await _check_rules_page(app, pilot, names)
+            return drawn
 
-    asyncio.run(go())
+    return asyncio.run(go())
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])
@@ -183,21 +193,7 @@ def test_names_that_read_as_markup_are_drawn_as_typed(tmp_path: Path) -> None:
     ``[/b]`` alone, which stopped the table) is drawn as typed on its box, over its scores, on
     the rules page and in the log (an action in one, ``@click``, is no link)."""
     names = ["[/b]Ed", "[b]Bo[/b]", "[@click=app.quit]Cy[/]"]
-    game = tapete.load("pocha(players=3, schedule=[1, 2])")
-    _, rec = play(game, ["random"] * 3, seed=3, names=names)
-
-    async def go() -> None:
-        app = TapeteApp(replay=rec, data=tmp_path, lang="en")
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, ReplayScreen)
-            screen.move(screen.replay.length)
-            await pilot.pause()
-            await pilot.pause()
-            _check_seats(app, screen, names, "en")
-            _check_scores(app, screen, names)
-            await _check_rules_page(app, pilot, names)
-            assert all(name in "\n".join(screen_lines(app)) for name in names)
-
-    asyncio.run(go())
+    drawn = _check_replay(
+        tapete.load("pocha(players=3, schedule=[1, 2])"), names, (120, 40), tmp_path
+    )
+    assert all(name in drawn for name in names)
