@@ -760,6 +760,13 @@ def test_play_help_says_what_each_bot_level_does() -> None:
     assert "expert   the same search as hard, for about three seconds a move" in said
 
 
+def test_join_and_host_help_say_how_a_rematch_starts_and_how_to_leave() -> None:
+    for command in ("join", "host"):
+        said = " ".join(tapete(command, "--help").stdout.split())
+        assert "r (rematch, at the line prompt) starts another at the table for everyone" in said
+        assert "q leaves, the seat kept: tapete join with the table's link comes back" in said
+
+
 def test_every_option_with_a_default_says_it_in_its_help() -> None:
     # What an option does when left out is the first thing its --help is read for.
     from tapete.cli import parser

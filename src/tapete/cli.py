@@ -1740,7 +1740,13 @@ def parser() -> argparse.ArgumentParser:
         "taken over within a lease and a third of its death (1 to 60, default 5)",
     )
     p.set_defaults(run=cmd_serve)
-    p = sub.add_parser("join", help="sit at a table of a tapete server, at the terminal")
+    after = (
+        "Once a match is over, r (rematch, at the line prompt) starts another at the table for"
+        " everyone; q leaves, the seat kept: tapete join with the table's link comes back to it."
+    )
+    p = sub.add_parser(
+        "join", help="sit at a table of a tapete server, at the terminal", epilog=after
+    )
     p.add_argument(
         "link", help="the table's link (http://HOST:PORT/t/CODE), or its code with --server"
     )
@@ -1754,7 +1760,7 @@ def parser() -> argparse.ArgumentParser:
         "host",
         help="open a table at a tapete server for friends, and sit at it (at the terminal)",
         epilog="The match starts once every seat is taken; s (start, at the line prompt) starts"
-        " it at once, bots in the empty seats.",
+        f" it at once, bots in the empty seats. {after}",
     )
     p.add_argument("game", help='a game spec, e.g. pocha or "truco(players=4)"')
     p.add_argument("--server", help=f"the tapete server (default {DEFAULT_SERVER})")

@@ -228,7 +228,7 @@ def _answer(request: urllib.request.Request, server: str) -> dict[str, Any]:
     server's words), a server out of reach, or one that is not tapete's."""
     try:
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
-            answer = json.loads(response.read())
+            answer = inert(json.loads(response.read()))
     except urllib.error.HTTPError as exc:
         raise JoinError("{detail}", detail=_refusal(exc)) from None
     except (urllib.error.URLError, OSError) as exc:
@@ -243,10 +243,29 @@ def _answer(request: urllib.request.Request, server: str) -> dict[str, Any]:
     return answer
 
 
+def inert(value: Any) -> Any:
+    r"""Decoded JSON ``value`` with each string's characters that a terminal would act on
+    (escape sequences, a bell) written as their escapes, line breaks kept: whatever answers as a
+    tapete server, what it sends is shown as text at the terminal, never obeyed.
+
+    >>> inert({"name": "Ana\x1b[2J", "log": ["a\nb\x07"], "seat": 1})
+    {'name': 'Ana\\x1b[2J', 'log': ['a\nb\\x07'], 'seat': 1}
+    """
+    from tapete.narrate import printable
+
+    if isinstance(value, str):
+        return value if value.isprintable() else "\n".join(map(printable, value.split("\n")))
+    if isinstance(value, list):
+        return [inert(item) for item in value]
+    if isinstance(value, dict):
+        return {inert(key): inert(item) for key, item in value.items()}
+    return value
+
+
 def _refusal(exc: urllib.error.HTTPError) -> str:
     """What a refusing server said: its ``detail`` when it sent one."""
     try:
-        detail = json.loads(exc.read()).get("detail")
+        detail = inert(json.loads(exc.read())).get("detail")
     except (ValueError, AttributeError, OSError):
         detail = None
     if isinstance(detail, str):
@@ -415,7 +434,7 @@ class Link:
                     await socket.send(json.dumps(self.hello()))
                     self._socket, failures, first = socket, 0, False
                     async for raw in socket:
-                        message = json.loads(raw)
+                        message = inert(json.loads(raw))
                         if isinstance(message, dict):
                             yield message
             except (OSError, TimeoutError) as exc:

@@ -113,6 +113,44 @@ def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: 
     assert [f"Zoe {a.replace('bid', 'bids').replace('play', 'plays')}" for a in zoe] == told
 
 
+def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
+    # Another program answering as a tapete server may send terminal escapes (clear the
+    # screen, retitle the window, a bell) in any text: the prompt shows them, inert.
+    from websockets.asyncio.server import ServerConnection, serve
+
+    hostile = "\x1b]0;owned\x07\x1b[2J"
+    ana = [{"seat": 0, "name": f"Ana{hostile}"}]
+    said = [
+        {"type": "welcome", "host": False},
+        {"type": "room", "spec": "pocha(players=3)", "title": f"Pocha{hostile}", "seats": []},
+        {"type": "room", "spec": "pocha(players=3)", "seats": ana},
+        {"type": "error", "text": f"no{hostile}"},
+        {"type": "hint", "label": "bid 1", "reason": f"\x9b31m{hostile}"},
+        {"type": "error", "rule": "no-such-table", "text": f"gone{hostile}"},
+    ]
+
+    async def server(socket: ServerConnection) -> None:
+        await socket.recv()  # the prompt's hello
+        for message in said:
+            await socket.send(json.dumps(message))
+        await socket.wait_closed()
+
+    async def main() -> int:
+        async with serve(server, "127.0.0.1", 0) as listening:
+            port = listening.sockets[0].getsockname()[1]
+            link = Link(f"ws://127.0.0.1:{port}/ws", "ABCDE", None, "en")
+            return await asyncio.wait_for(Prompt(link, None, out, "en", None).run(), 20)
+
+    out = io.StringIO()
+    assert asyncio.run(main()) == 0
+    shown = out.getvalue()
+    assert all(ch.isprintable() or ch == "\n" for ch in shown)
+    escaped = "\\x1b]0;owned\\x07\\x1b[2J"
+    for line in (f"Pocha{escaped}", f"1. Ana{escaped}", f"not allowed: no{escaped}"):
+        assert line in shown
+    assert f"hint: bid 1 — \\x9b31m{escaped}" in shown and f"tapete: gone{escaped}" in shown
+
+
 def test_joining_again_comes_back_to_the_same_seat(server: Server, tmp_path: Path) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
     seats = Seats(tmp_path)
