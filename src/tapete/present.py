@@ -186,16 +186,17 @@ def deal_unit(game: Game[Any, Any]) -> str:
 
 
 def trick_unit(game: Game[Any, Any] | str) -> str:
-    """``trick``, or ``round``: what ``game`` (or the game of that rules name) calls one card
-    from each seat and who took them. Truco's rules call the three of a hand its rounds
-    (rondas, rodadas), and so does its table.
+    """``trick``, ``round`` or ``run of cards``: what ``game`` (or the game of that rules name)
+    calls the cards on the table. Truco's rules call the three tricks of a hand its rounds
+    (rondas, rodadas), and so does its table; Poch's race has no tricks but runs (escaleras),
+    each card of one laid by whoever holds it (not "sequence": that is Poch's meld bowl).
 
     >>> import tapete
-    >>> trick_unit(tapete.load("truco")), trick_unit(tapete.load("tute")), trick_unit("truco")
-    ('round', 'trick', 'round')
+    >>> trick_unit(tapete.load("truco")), trick_unit(tapete.load("tute")), trick_unit("poch")
+    ('round', 'trick', 'run of cards')
     """
     name = game if isinstance(game, str) else game.rules.NAME
-    return "round" if name == "truco" else "trick"
+    return {"truco": "round", "poch": "run of cards"}.get(name, "trick")
 
 
 def game_title(game: Game[Any, Any]) -> str:

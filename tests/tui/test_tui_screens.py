@@ -1225,6 +1225,26 @@ def test_the_replay_numbers_deals_once_in_the_game_s_word() -> None:
     assert scene.position == f"paso {replay.position} de {replay.length}"
 
 
+def test_a_poch_replay_goes_run_by_run() -> None:
+    """Poch has no tricks: the replay's trick keys go from one run of its race to the next (the
+    step where each stops), and say so ("↓ ↑ run of cards", not the Sequence bowl's name)."""
+    from tapete.tui.screens import ReplayScreen
+
+    _, rec = play(tapete.load("poch(rounds=1)"), ["easy"] * 4, seed=3)
+    replay = Replay(rec)
+    ends = [
+        i + 1 for i, step in enumerate(replay.steps) if any(e["type"] == "run" for e in step.events)
+    ]
+    assert len(ends) >= 2
+    assert replay.next_trick() == ends[0]
+    replay.go(ends[0])
+    assert replay.next_trick() == ends[1]
+    replay.go(ends[1])
+    assert replay.previous_trick() == ends[0]
+    keys = {action: word for _, word, action in ReplayScreen(replay).bar_keys()}
+    assert keys["next_trick"] == "run of cards"
+
+
 @pytest.mark.parametrize(
     ("spec", "size"),
     [

@@ -785,6 +785,40 @@ def test_the_replay_of_a_blind_mao_de_ferro_takes_each_card_from_its_hand(
     assert p.locator(f".replay-trick figure[data-seat='{seat}'] svg:not(.back)").count() == 1
 
 
+def test_a_poch_replay_takes_a_run_from_every_hand_that_laid_it(page: Any, server: Server) -> None:
+    """In Poch's race a card played goes on by itself, each next card of its suit laid by
+    whoever holds it: the replay takes each from its holder's hand, shows the run on the table
+    (not every card of the race piled up), and its buttons go run by run."""
+    p = page
+    for seed in range(10):
+        made = server.create(
+            "poch", params={"rounds": "1"}, seats=[{"kind": "bot", "level": "easy"}] * 4, seed=seed
+        )
+        code = made["code"]
+        p.goto(server.url + "/")
+        p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+        p.goto(f"{server.url}/t/{code}")
+        p.click(".waiting .start")
+        p.wait_for_selector(".summary:not([hidden])")
+        deal = server.get(f"/api/tables/{code}/records/0")["deals"][0]
+        runs = [e for e in deal["events"] if e["type"] == "run"]
+        if len(runs) >= 2 and len(set(runs[1]["seats"])) >= 2:
+            break
+    else:
+        raise AssertionError("no run laid by two players in 10 matches")
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    assert p.locator("[data-go='next-trick']").inner_text() == "next run ▶▶"
+    for run in runs[:2]:
+        p.click("[data-go='next-trick']")
+        assert p.locator(".replay-trick figure").count() == len(run["cards"])
+        for seat, card in zip(run["seats"], run["cards"], strict=True):
+            assert p.locator(f".replay-seat[data-seat='{seat}'] [data-card='{card}']").count() == 0
+            assert p.locator(f".replay-trick figure[data-seat='{seat}']").count() >= 1
+    held = sum(len(hand) for hand in deal["hands"]) - sum(len(r["cards"]) for r in runs[:2])
+    assert p.locator(".replay-seat .cards svg").count() == held
+
+
 def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> None:
     p = page
     create_in_lobby(p, server, "pocha", schedule="[1]")

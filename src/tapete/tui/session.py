@@ -686,10 +686,11 @@ class Replay(Timeline):
         self.position = max(0, min(self.length, position))
 
     def _took(self, position: int) -> bool:
-        return any(e["type"] == "trick" for e in self.steps[position - 1].events)
+        # A trick taken, or in Poch a run ended (its "run" event): the cards leave the table.
+        return any(e["type"] in ("trick", "run") for e in self.steps[position - 1].events)
 
     def next_trick(self) -> int:
-        """The position just after the next trick is taken (or the end)."""
+        """The position just after the next trick is taken, or Poch's run ends (or the end)."""
         later = range(self.position + 1, self.length + 1)
         return next((i for i in later if self._took(i)), self.length)
 

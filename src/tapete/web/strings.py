@@ -81,6 +81,7 @@ UI = (
     # table
     "table",
     "trick",
+    "run of cards",
     "copy link",
     "Link copied: {link}",
     "Connection lost: reconnecting…",
@@ -167,6 +168,8 @@ UI = (
     "next round",
     "previous trick",
     "next trick",
+    "previous run",
+    "next run",
     "step back",
     "step forward",
     "show",

@@ -25,6 +25,15 @@ function simulate(deal, upto, viewer) {
     if (e.type === "trick") {
       lastTrick = { cards: trick, winner: e.winner };
       trick = [];
+    } else if (e.type === "run") {
+      // A Poch run: the card played goes on by itself, each next card from whoever holds it,
+      // until it stops; the whole run leaves its holders' hands and the table.
+      e.seats.forEach((s, k) => {
+        const at = hands[s].indexOf(e.cards[k]);
+        if (at >= 0) hands[s].splice(at, 1);
+      });
+      lastTrick = { cards: e.seats.map((s, k) => [s, e.cards[k]]), winner: null };
+      trick = [];
     } else if (e.type === "draw") {
       (e.seats || []).forEach((s, k) => e.cards[k] && hands[s].push(e.cards[k]));
     } else if (e.type === "swap") {
@@ -113,9 +122,12 @@ export async function renderReplay(root, code, match, token) {
     hand: [t("previous hand"), t("next hand")],
     round: [t("previous round"), t("next round")],
   }[telling.unit] ?? [t("previous deal"), t("next deal")];
-  // and the tricks by its word for them: Truco's three a hand are its rounds (ronda, rodada).
-  const tricks =
-    telling.trick === "round" ? [t("previous round"), t("next round")] : [t("previous trick"), t("next trick")];
+  // and the tricks by its word for them: Truco's three a hand are its rounds (ronda, rodada),
+  // Poch's race lays runs (escaleras).
+  const tricks = {
+    round: [t("previous round"), t("next round")],
+    "run of cards": [t("previous run"), t("next run")],
+  }[telling.trick] ?? [t("previous trick"), t("next trick")];
   const deck = deckOf(doc);
   setDeck(deck);
   const complete = !doc.redacted && doc.result !== null;
@@ -193,7 +205,8 @@ export async function renderReplay(root, code, match, token) {
     draw();
   });
 
-  const trickEnds = (deal) => deal.events.filter((e) => e.type === "trick").map((e) => e.after);
+  // A trick taken, or a Poch run ended (its "run" event).
+  const trickEnds = (deal) => deal.events.filter((e) => e.type === "trick" || e.type === "run").map((e) => e.after);
   const go = {
     forward() {
       const deal = doc.deals[state.deal];
