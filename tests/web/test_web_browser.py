@@ -4042,3 +4042,56 @@ def test_a_friend_in_a_browser_joins_a_table_hosted_at_a_terminal(
     assert ended == [0]
     said = out.getvalue()
     assert "2. Bea" in said and "match over" in said and "not allowed" not in said
+
+
+REPLAYED = [
+    ("pocha", {"players": "3", "schedule": "[1, 2]"}),
+    ("oh_hell", {"players": "4", "schedule": "[2]"}),
+    ("tute", {}),
+    ("tute", {"players": "4"}),
+    ("truco", {"target": "3"}),
+    ("truco", {"players": "4", "target": "2"}),
+    ("poch", {"rounds": "1"}),
+    ("pottle", {"deals": "1", "extra_deals": "0"}),
+]
+
+
+@pytest.mark.parametrize(("game", "params"), REPLAYED)
+def test_the_replay_s_hands_are_the_engine_s_at_every_move(
+    page: Any, server: Server, game: str, params: dict[str, str]
+) -> None:
+    """The replay page works out each hand from the record's deal and moves (in the browser):
+    at every move of every deal, each seat's cards shown are the cards the engine says it holds."""
+    from tapete import record
+    from tapete.tui.session import Replay
+
+    players = int(params.get("players", tapete.load(game).players))
+    made = server.create(
+        game, params=params, seats=[{"kind": "bot", "level": "random"}] * players, seed=5
+    )
+    code = made["code"]
+    p = page
+    p.goto(server.url + "/")
+    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    p.goto(f"{server.url}/t/{code}")
+    p.click(".waiting .start")
+    p.wait_for_selector(".summary:not([hidden])")
+    doc = server.get(f"/api/tables/{code}/records/0")
+    replay = Replay(record.loads(json.dumps(doc)))
+    p.goto(f"{server.url}/replay/{code}?match=0")
+    p.wait_for_selector(".replay-seat")
+    shown = """() => [...document.querySelectorAll('.replay-seat')].map(
+        (s) => [...s.querySelectorAll('[data-card]')].map((c) => c.dataset.card).sort())"""
+    wrong = []
+    for number, deal in enumerate(doc["deals"]):
+        if number:
+            p.click("[data-go='next-deal']")
+        start = replay.starts[number]
+        for move in range(len(deal["actions"])):
+            p.click("[data-go='forward']")
+            state = replay.steps[start + move].after
+            replay.position = start + move + 1
+            engine = [sorted(replay.open_hand(state, s)) for s in range(players)]
+            if move < len(deal["actions"]) - 1 and p.evaluate(shown) != engine:
+                wrong.append((number, move, deal["actions"][move], p.evaluate(shown), engine))
+    assert wrong == [], wrong[:3]
