@@ -755,7 +755,8 @@ def record_story(
 ) -> list[DealStory]:
     """A record's entries deal by deal, as ``viewer`` may know them (every card with
     ``open_hands``): per deal, the entries before its first decision (the deal itself) and
-    those of each decision, in order. The record is replayed and checked on the way
+    those of each decision, in order, with the running scores at the deal's start and after
+    each decision (public: chips bet count at once). The record is replayed and checked on the way
     (``tapete.record.steps``); a deal's own entry comes from the step that ended the one before.
     A decision a stand-in made (the record's ``stand_ins``) has ``"stand_in": True`` in its
     first entry, the move itself, which ``line`` says was played by a stand-in.
@@ -766,23 +767,32 @@ def record_story(
     for number, (_, before, seat, action, after) in enumerate(record_steps(record)):
         if not story:  # the first deal, told by the events of the first state
             events = game.events(before) if open_hands else game.visible_events(before, viewer)
-            story.append(DealStory(event_entries(events, deal_unit(game), trick_unit(game)), []))
+            first = event_entries(events, deal_unit(game), trick_unit(game))
+            story.append(DealStory(first, [], [_scores(game, before)]))
         told = step_entries(game, seat, action, before, after, viewer, open_hands=open_hands)
         if marks[number]:  # the move, not what the rules did after it, was the stand-in's
             told[0] = {**told[0], "stand_in": True}
         cut = next((i for i, e in enumerate(told) if e["kind"] == "deal"), len(told))
         story[-1].steps.append(told[:cut])
+        story[-1].scores.append(_scores(game, after))
         if cut < len(told):
-            story.append(DealStory(told[cut:], []))
+            story.append(DealStory(told[cut:], [], [_scores(game, after)]))
     return story
+
+
+def _scores(game: Game[Any, Any], state: Any) -> tuple[int, ...]:
+    """The running scores everyone sees at ``state`` (per seat, or per team)."""
+    return tuple(game.observe(state, None).scores)
 
 
 @dataclass(frozen=True)
 class DealStory:
-    """One deal of a record's story: the entries before its first decision, then per decision."""
+    """One deal of a record's story: the entries before its first decision, then per decision;
+    ``scores``: the running scores at its start, then after each decision."""
 
     first: list[Entry]
     steps: list[list[Entry]]
+    scores: list[tuple[int, ...]]
 
 
 _YOU = re.compile(r"you(?: \(\d+\))?")  # the terminal app's "you", the line prompt's "you (0)"

@@ -4061,7 +4061,9 @@ def test_the_replay_s_hands_are_the_engine_s_at_every_move(
     page: Any, server: Server, game: str, params: dict[str, str]
 ) -> None:
     """The replay page works out each hand from the record's deal and moves (in the browser):
-    at every move of every deal, each seat's cards shown are the cards the engine says it holds."""
+    at every move of every deal, each seat's cards shown are the cards the engine says it holds,
+    the cards on the table were laid by the seats the engine's table says, and the scores are
+    the table's (in Poch and Pottle a bet's or an ante's chips count at once, as at the table)."""
     from tapete import record
     from tapete.tui.session import Replay
 
@@ -4082,7 +4084,9 @@ def test_the_replay_s_hands_are_the_engine_s_at_every_move(
     p.wait_for_selector(".replay-seat")
     shown = """() => [...document.querySelectorAll('.replay-seat')].map(
         (s) => [...s.querySelectorAll('[data-card]')].map((c) => c.dataset.card).sort())"""
-    wrong = []
+    middle = """() => [...document.querySelectorAll('.replay-trick figure')].map(
+        (f) => Number(f.dataset.seat))"""
+    wrong: list[tuple[Any, ...]] = []
     for number, deal in enumerate(doc["deals"]):
         if number:
             p.click("[data-go='next-deal']")
@@ -4092,6 +4096,15 @@ def test_the_replay_s_hands_are_the_engine_s_at_every_move(
             state = replay.steps[start + move].after
             replay.position = start + move + 1
             engine = [sorted(replay.open_hand(state, s)) for s in range(players)]
+            table = replay.scene("en").table
+            # Who laid the cards on the table (with every hand open, a card played face down
+            # is shown face up: the match is over).
+            on_table = [t.seat for t in (table.trick or table.last_trick)]
             if move < len(deal["actions"]) - 1 and p.evaluate(shown) != engine:
                 wrong.append((number, move, deal["actions"][move], p.evaluate(shown), engine))
+            totals = [t.inner_text() for t in p.locator(".replay-scores .total strong").all()]
+            if totals != [str(v) for v in table.scores]:
+                wrong.append((number, move, deal["actions"][move], totals, table.scores))
+            if move < len(deal["actions"]) - 1 and p.evaluate(middle) != on_table:
+                wrong.append((number, move, deal["actions"][move], p.evaluate(middle), on_table))
     assert wrong == [], wrong[:3]

@@ -374,6 +374,7 @@ class Room:
             {
                 "first": [line(lang, e, names, teams) for e in deal.first],
                 "steps": [[line(lang, e, names, teams) for e in step] for step in deal.steps],
+                "scores": deal.scores,
             }
             for deal in story
         ]

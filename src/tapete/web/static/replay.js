@@ -247,7 +247,9 @@ export async function renderReplay(root, code, match, token) {
     const viewer = state.viewer;
     const seen = simulate(deal, state.step, viewer);
     const bids = bidsAt(deal, state.step);
-    const totals = totalsAt(doc, state.deal, state.step);
+    // The engine's running scores (chips bet count at once), as the narration gives them; the
+    // record's score events where it could not be had.
+    const totals = story[state.deal]?.scores?.[state.step + 1] ?? totalsAt(doc, state.deal, state.step);
     const sides = totals.length === names.length ? names : totals.map((_, i) => t("team {n}", { n: i + 1 }));
     $(".replay-scores").innerHTML = `${t("scores")}: ${totals
       .map((v, i) => `<span class="total" data-side="${i}">${personName(sides[i])} <strong>${v}</strong></span>`)
