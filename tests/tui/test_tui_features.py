@@ -878,7 +878,7 @@ def test_the_summary_says_who_won_as_one_winner_is_said(
         ("truco", "pt", ["↓ ↑ rodada", "n p mão"]),
         ("truco", "es", ["↓ ↑ ronda", "n p mano"]),
         ("tute", "pt", ["↓ ↑ vaza", "n p rodada"]),
-        ("poch", "es", ["↓ ↑ baza", "n p ronda"]),
+        ("poch", "es", ["↓ ↑ escalera", "n p ronda"]),  # Poch's race lays runs, not tricks
     ],
 )
 def test_a_replay_s_keys_go_by_the_game_s_own_deals_and_tricks(
