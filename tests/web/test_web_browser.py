@@ -638,23 +638,29 @@ def test_the_seed_check_and_the_replay_viewer(browser: Any, server: Server) -> N
     assert errors == [], errors
 
 
+def bots_match(
+    server: Server, page: Any, game: str, params: dict[str, str], level: str, seed: int
+) -> tuple[str, Any]:
+    """A match of bots of ``level`` in every seat, started by its host's page and played to its
+    end: the table's code and the match's record."""
+    players = int(params.get("players", tapete.load(game).players))
+    seats = [{"kind": "bot", "level": level}] * players
+    made = server.create(game, params=params, seats=seats, seed=seed)
+    code = made["code"]
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    page.goto(f"{server.url}/t/{code}")
+    page.click(".waiting .start")
+    page.wait_for_selector(".summary:not([hidden])")
+    return code, server.get(f"/api/tables/{code}/records/0")
+
+
 def _blind_deal(server: Server, page: Any) -> tuple[str, int, Any]:
     """A finished match of two random bots to 2 points with a blind mão de ferro (both sides
     on 1: about every other match); its code, the deal's number and the deal."""
     for seed in range(20):
-        made = server.create(
-            "truco",
-            params={"target": "2"},
-            seats=[{"kind": "bot", "level": "random"}] * 2,
-            seed=seed,
-        )
-        code = made["code"]
-        page.goto(server.url + "/")
-        page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
-        page.goto(f"{server.url}/t/{code}")
-        page.click(".waiting .start")
-        page.wait_for_selector(".summary:not([hidden])")
-        for number, deal in enumerate(server.get(f"/api/tables/{code}/records/0")["deals"]):
+        code, doc = bots_match(server, page, "truco", {"target": "2"}, "random", seed)
+        for number, deal in enumerate(doc["deals"]):
             if deal["actions"] and deal["actions"][0]["action"].split()[-1].isdecimal():
                 return code, number, deal
     raise AssertionError("no blind mão de ferro in 20 matches")
@@ -713,15 +719,8 @@ def test_a_truco_replay_goes_round_by_round_in_the_words_of_its_rules(
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    made = server.create(
-        "truco", params={"target": "2"}, seats=[{"kind": "bot", "level": "random"}] * 2, seed=3
-    )
-    p.goto(server.url + "/")
-    p.evaluate(f"localStorage.setItem('tapete:token:{made['code']}', '{made['token']}')")
-    p.goto(f"{server.url}/t/{made['code']}")
-    p.click(".waiting .start")
-    p.wait_for_selector(".summary:not([hidden])")
-    p.goto(f"{server.url}/replay/{made['code']}?match=0")
+    code, _ = bots_match(server, p, "truco", {"target": "2"}, "random", 3)
+    p.goto(f"{server.url}/replay/{code}?match=0")
     p.wait_for_selector(".replay-seat")
     assert p.locator("[data-go='next-trick']").inner_text() == "próxima rodada ▶▶"
     assert p.locator("[data-go='prev-trick']").inner_text() == "◀◀ rodada anterior"
@@ -791,16 +790,8 @@ def test_a_poch_replay_takes_a_run_from_every_hand_that_laid_it(page: Any, serve
     (not every card of the race piled up), and its buttons go run by run."""
     p = page
     for seed in range(10):
-        made = server.create(
-            "poch", params={"rounds": "1"}, seats=[{"kind": "bot", "level": "easy"}] * 4, seed=seed
-        )
-        code = made["code"]
-        p.goto(server.url + "/")
-        p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
-        p.goto(f"{server.url}/t/{code}")
-        p.click(".waiting .start")
-        p.wait_for_selector(".summary:not([hidden])")
-        deal = server.get(f"/api/tables/{code}/records/0")["deals"][0]
+        code, doc = bots_match(server, p, "poch", {"rounds": "1"}, "easy", seed)
+        deal = doc["deals"][0]
         runs = [e for e in deal["events"] if e["type"] == "run"]
         if len(runs) >= 2 and len(set(runs[1]["seats"])) >= 2:
             break
@@ -4067,18 +4058,9 @@ def test_the_replay_s_hands_are_the_engine_s_at_every_move(
     from tapete import record
     from tapete.tui.session import Replay
 
-    players = int(params.get("players", tapete.load(game).players))
-    made = server.create(
-        game, params=params, seats=[{"kind": "bot", "level": "random"}] * players, seed=5
-    )
-    code = made["code"]
     p = page
-    p.goto(server.url + "/")
-    p.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
-    p.goto(f"{server.url}/t/{code}")
-    p.click(".waiting .start")
-    p.wait_for_selector(".summary:not([hidden])")
-    doc = server.get(f"/api/tables/{code}/records/0")
+    code, doc = bots_match(server, p, game, params, "random", 5)
+    players = len(doc["seats"])
     replay = Replay(record.loads(json.dumps(doc)))
     p.goto(f"{server.url}/replay/{code}?match=0")
     p.wait_for_selector(".replay-seat")
