@@ -20,7 +20,7 @@ import pytest
 from tapete import record
 from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
 from tapete.joinprompt import Prompt
-from webclient import Server, host_plays, table_for_two
+from webclient import Server, free_port, host_plays, table_for_two
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -136,8 +136,8 @@ def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
         await socket.wait_closed()
 
     async def main() -> int:
-        async with serve(server, "127.0.0.1", 0) as listening:
-            port = listening.sockets[0].getsockname()[1]
+        port = free_port()  # in the tests' ports (TAPETE_TEST_PORTS) where they are set
+        async with serve(server, "127.0.0.1", port):
             link = Link(f"ws://127.0.0.1:{port}/ws", "ABCDE", None, "en")
             return await asyncio.wait_for(Prompt(link, None, out, "en", None).run(), 20)
 
