@@ -13,8 +13,8 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,6 +126,24 @@ class Server:
 
     def client(self, name: str = "") -> Client:
         return Client(open_socket(self.ws_url), name)
+
+
+@asynccontextmanager
+async def not_tapete(said: Sequence[Mapping[str, Any]]) -> AsyncIterator[str]:
+    """A WebSocket server that is not tapete's (another program, or another version), on a
+    loopback port: to each connection it sends ``said`` after the client's hello, then waits.
+    Yields its ``ws://`` address."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def answer(socket: ServerConnection) -> None:
+        await socket.recv()  # the client's hello
+        for message in said:
+            await socket.send(json.dumps(message))
+        await socket.wait_closed()
+
+    port = free_port()
+    async with serve(answer, "127.0.0.1", port):
+        yield f"ws://127.0.0.1:{port}/ws"
 
 
 def open_socket(url: str) -> ClientConnection:

@@ -243,6 +243,24 @@ def _answer(request: urllib.request.Request, server: str) -> dict[str, Any]:
     return answer
 
 
+UNREADABLE = "{server} sent a {kind} message this tapete cannot read ({why}): another version?"
+
+
+def unreadable(server: str, message: Mapping[str, Any], exc: Exception) -> JoinError:
+    """A message of ``server`` that this client cannot take in (a server of another version of
+    tapete, or not tapete's at all), said as a JoinError rather than as a traceback.
+
+    >>> str(unreadable("http://h:8000", {"type": "view"}, KeyError("table")))
+    "http://h:8000 sent a view message this tapete cannot read (no field 'table'): another version?"
+    """
+    why = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+    return JoinError(UNREADABLE, server=server, kind=str(message.get("type")), why=why)
+
+
+MISREAD = (KeyError, TypeError, ValueError, AttributeError)
+"""What taking in a message of the wrong shape raises (a field missing or of another kind)."""
+
+
 def inert(value: Any) -> Any:
     r"""Decoded JSON ``value`` with each string's characters that a terminal would act on
     (escape sequences, a bell) written as their escapes, line breaks kept: whatever answers as a

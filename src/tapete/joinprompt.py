@@ -32,6 +32,7 @@ from tapete.cli import (
     prompt_options,
 )
 from tapete.client import (
+    MISREAD,
     JoinError,
     Link,
     NotSentError,
@@ -41,6 +42,7 @@ from tapete.client import (
     past,
     seat_lines,
     start_now,
+    unreadable,
 )
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
@@ -124,7 +126,11 @@ class Prompt:
                         message = incoming.result()
                     except StopAsyncIteration:
                         return 0
-                    if self.heard(message):
+                    try:
+                        gone = self.heard(message)
+                    except MISREAD as exc:
+                        raise unreadable(self.link.server, message, exc) from None
+                    if gone:
                         return 0
                     await self.flush()
                     incoming = asyncio.ensure_future(anext(messages))

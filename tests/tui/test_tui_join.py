@@ -12,6 +12,7 @@ import re
 import threading
 from pathlib import Path
 
+import pytest
 from textual.content import Content
 from textual.widgets import Static
 
@@ -21,7 +22,7 @@ from tapete.tui import TapeteApp
 from tapete.tui.remote import Joined, RemoteTableScreen
 from tapete.tui.widgets import LogView, MessageLine
 from tuikit import text_of
-from webclient import Server, host_plays, play_out, table_for_two, zoe_seats
+from webclient import Server, host_plays, not_tapete, play_out, table_for_two, zoe_seats
 
 ED = "[/b]Ed[b]"  # a friend's name that Textual's markup cannot read
 
@@ -176,3 +177,32 @@ def plays(server: Server, code: str, token: str) -> None:
     friend.expect("view", timeout=30)
     play_out(friend)
     friend.close()
+
+
+def test_a_message_of_another_shape_ends_the_table_with_a_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server of another version of tapete sends a view without a field this one needs: the
+    terminal's table closes saying so, in the person's language, with no traceback."""
+    room = {"type": "room", "spec": "pocha(players=3)", "seats": [], "started": True}
+    view = {"type": "view", "log": [], "actions": {}}
+
+    async def go() -> None:
+        async with not_tapete([{"type": "welcome"}, room, view]) as url:
+            link = Link(url, "ABCDE", None, "pt")
+            app = TapeteApp(joined=Joined(link, None, None), data=tmp_path, lang="pt")
+            async with app.run_test(size=(100, 34)) as pilot:
+                for _ in range(500):
+                    await pilot.pause(0.01)
+                    if app.return_code is not None:
+                        break
+            assert app.return_code == 2
+
+    capsys.readouterr()
+    asyncio.run(go())
+    said = " ".join(capsys.readouterr().err.split())  # as said, the terminal's wrapping undone
+    assert "Traceback" not in said
+    assert said.startswith("tapete: http://127.0.0.1:"), said
+    assert said.endswith(
+        "enviou uma mensagem view que este tapete não sabe ler (no field 'table'): outra versão?"
+    ), said

@@ -14,13 +14,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tapete import record
 from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
 from tapete.joinprompt import Prompt
-from webclient import Server, free_port, host_plays, table_for_two
+from webclient import Server, host_plays, not_tapete, table_for_two
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -113,32 +114,26 @@ def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: 
     assert [f"Zoe {a.replace('bid', 'bids').replace('play', 'plays')}" for a in zoe] == told
 
 
-def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
-    # Another program answering as a tapete server may send terminal escapes (clear the
-    # screen, retitle the window, a bell) in any text: the prompt shows them, inert.
-    from websockets.asyncio.server import ServerConnection, serve
+HOSTILE = "\x1b]0;owned\x07\x1b[2J"
+"""Terminal escapes: retitle the window, a bell, clear the screen."""
 
-    hostile = "\x1b]0;owned\x07\x1b[2J"
-    ana = [{"seat": 0, "name": f"Ana{hostile}"}]
-    said = [
+
+def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
+    # Another program answering at a table's link may send terminal escapes in any text: the
+    # prompt shows them, inert.
+    ana = [{"seat": 0, "name": f"Ana{HOSTILE}"}]
+    said: list[dict[str, Any]] = [
         {"type": "welcome", "host": False},
-        {"type": "room", "spec": "pocha(players=3)", "title": f"Pocha{hostile}", "seats": []},
+        {"type": "room", "spec": "pocha(players=3)", "title": f"Pocha{HOSTILE}", "seats": []},
         {"type": "room", "spec": "pocha(players=3)", "seats": ana},
-        {"type": "error", "text": f"no{hostile}"},
-        {"type": "hint", "label": "bid 1", "reason": f"\x9b31m{hostile}"},
-        {"type": "error", "rule": "no-such-table", "text": f"gone{hostile}"},
+        {"type": "error", "text": f"no{HOSTILE}"},
+        {"type": "hint", "label": "bid 1", "reason": f"\x9b31m{HOSTILE}"},
+        {"type": "error", "rule": "no-such-table", "text": f"gone{HOSTILE}"},
     ]
 
-    async def server(socket: ServerConnection) -> None:
-        await socket.recv()  # the prompt's hello
-        for message in said:
-            await socket.send(json.dumps(message))
-        await socket.wait_closed()
-
     async def main() -> int:
-        port = free_port()  # in the tests' ports (TAPETE_TEST_PORTS) where they are set
-        async with serve(server, "127.0.0.1", port):
-            link = Link(f"ws://127.0.0.1:{port}/ws", "ABCDE", None, "en")
+        async with not_tapete(said) as url:
+            link = Link(url, "ABCDE", None, "en")
             return await asyncio.wait_for(Prompt(link, None, out, "en", None).run(), 20)
 
     out = io.StringIO()
@@ -149,6 +144,26 @@ def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
     for line in (f"Pocha{escaped}", f"1. Ana{escaped}", f"not allowed: no{escaped}"):
         assert line in shown
     assert f"hint: bid 1 — \\x9b31m{escaped}" in shown and f"tapete: gone{escaped}" in shown
+
+
+def test_a_message_of_another_shape_is_said_not_a_traceback() -> None:
+    # A server of another version of tapete may send a view without a field this one needs.
+    room = {"type": "room", "spec": "pocha(players=3)", "seats": [], "started": True}
+    view = {"type": "view", "log": ["Ana bids 1"], "actions": {"cards": {"3o": "play 3o"}}}
+
+    async def main() -> None:
+        async with not_tapete([{"type": "welcome"}, room, view]) as url:
+            link = Link(url, "ABCDE", None, "es")
+            await asyncio.wait_for(Prompt(link, None, out, "es", None).run(), 20)
+
+    out = io.StringIO()
+    with pytest.raises(JoinError) as refused:
+        asyncio.run(main())
+    said = refused.value.in_language("es")
+    assert said.endswith(
+        "envió un mensaje view que este tapete no sabe leer (no field 'table'): ¿otra versión?"
+    )
+    assert "Ana bids 1" in out.getvalue()  # what came before it was shown
 
 
 def test_joining_again_comes_back_to_the_same_seat(server: Server, tmp_path: Path) -> None:

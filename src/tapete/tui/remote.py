@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from tapete.client import (
+    MISREAD,
     JoinError,
     Link,
     NotSentError,
@@ -34,6 +35,7 @@ from tapete.client import (
     past,
     seat_lines,
     start_now,
+    unreadable,
 )
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
@@ -187,7 +189,10 @@ class RemoteTableScreen(SceneScreen):
     async def listen(self) -> None:
         try:
             async for message in self.link.messages():
-                self.heard(message)
+                try:
+                    self.heard(message)
+                except MISREAD as exc:
+                    raise unreadable(self.link.server, message, exc) from None
         except JoinError as exc:
             self.app.exit(return_code=2, message=f"tapete: {exc.in_language(self.lang)}")
 
