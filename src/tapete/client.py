@@ -324,7 +324,7 @@ def take_seat(
         # A player token the server no longer knows (another database since): join without it.
         body["player"] = None
         joined = _post(server, f"/api/tables/{code}/join", body, lang)
-    ticket = Ticket(server, code, int(joined["seat"]), str(joined["token"]))
+    ticket = _ticket(server, code, joined)
     seats.keep(ticket)
     return ticket
 
@@ -368,9 +368,22 @@ def make_table(
             raise
         body["player"] = None  # a player token the server no longer knows: make it without
         made = _post(server, "/api/tables", body, lang)
-    ticket = Ticket(server, str(made["code"]), int(made["seat"]), str(made["token"]))
+    ticket = _ticket(server, None, made)
     seats.keep(ticket)
     return ticket
+
+
+def _ticket(server: str, code: str | None, answer: Mapping[str, Any]) -> Ticket:
+    """The seat a join or a new table (``code`` None: the answer names it) answered with; a
+    JoinError for an answer without one (a server of another version, or not tapete's)."""
+    try:
+        return Ticket(
+            server, code or str(answer["code"]), int(answer["seat"]), str(answer["token"])
+        )
+    except MISREAD:
+        raise JoinError(
+            "{server} is not a tapete server (an unexpected answer)", server=server
+        ) from None
 
 
 def _player(server: str, name: str, lang: str, seats: Seats) -> str | None:

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import pytest
 from tapete import record
 from tapete.client import JoinError, Link, Seats, parse_link, take_seat, ws_url
 from tapete.joinprompt import Prompt
-from webclient import Server, host_plays, not_tapete, table_for_two
+from webclient import Server, free_port, host_plays, not_tapete, table_for_two
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -164,6 +165,44 @@ def test_a_message_of_another_shape_is_said_not_a_traceback() -> None:
         "envió un mensaje view que este tapete no sabe leer (no field 'table'): ¿otra versión?"
     )
     assert "Ana bids 1" in out.getvalue()  # what came before it was shown
+
+
+def test_a_server_that_is_not_tapete_s_is_said_plainly(tmp_path: Path) -> None:
+    # A web server of another program at the link (a page, or JSON of another shape): the
+    # join is refused with one line, no seat kept, no traceback.
+    import http.server
+
+    pages = {"/api/tables/ABCDE/join": b"{}", "/api/tables/FGHIJ/join": b"<html>hi</html>"}
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = pages.get(self.path.split("?")[0], b"[]")
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    listening = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Answer)
+    threading.Thread(target=listening.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{listening.server_address[1]}"
+    try:
+        with pytest.raises(JoinError, match="is not a tapete server \\(an unexpected answer\\)"):
+            take_seat(url, "ABCDE", "Zoe", "en", Seats(tmp_path))
+        with pytest.raises(JoinError, match="is not a tapete server \\(its answer is not JSON\\)"):
+            take_seat(url, "FGHIJ", "Zoe", "en", Seats(tmp_path))
+        run = tapete(["join", f"{url}/t/ABCDE", "--plain", "--lang", "es"], tmp_path)
+        assert run.returncode == 2 and "Traceback" not in run.stderr
+        assert (
+            run.stderr == f"tapete: {url} no es un servidor de tapete (una respuesta inesperada)\n"
+        )
+        assert (
+            not (tmp_path / "joined.json").exists()
+            or "ABCDE" not in (tmp_path / "joined.json").read_text()
+        )
+    finally:
+        listening.shutdown()
 
 
 def test_joining_again_comes_back_to_the_same_seat(server: Server, tmp_path: Path) -> None:
