@@ -31,7 +31,7 @@ from tapete.record import Record
 from tapete.tui import records
 from tapete.tui.records import short_date
 from tapete.tui.saving import ChoiceRow, SaveAsScreen, Why, advice, failure_lines, suggested_file
-from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session
+from tapete.tui.session import RESERVED, SPEEDS, Replay, Scene, Session, cleared
 from tapete.tui.widgets import (
     ActionBar,
     ActionButton,
@@ -497,7 +497,8 @@ class TableScreen(SceneScreen):
             while session.bot_to_act:
                 version = session.version
                 delay = SPEEDS.get(self.tapete.settings.speed, 0.0)
-                took = session.steps and any(e["type"] == "trick" for e in session.steps[-1].events)
+                # A trick taken (or a Poch run laid) stays in sight a moment longer.
+                took = bool(session.steps) and cleared(session.steps[-1])
                 await asyncio.sleep(delay * (2 if took else 1))
                 seat, view, legal, bot, rng = session.bot_job()
                 action, failure = await asyncio.to_thread(choose_or_stand_in, bot, view, legal, rng)

@@ -51,6 +51,7 @@ __all__ = [
     "Scene",
     "Session",
     "Step",
+    "cleared",
 ]
 
 BOT_NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fábio", "Gabi", "Hugo")
@@ -131,6 +132,12 @@ class Step:
     events: tuple[Mapping[str, Any], ...]
     entries: tuple[Entry, ...] = ()
     stand_in: bool = False  # a random legal move played for a bot that failed (its record says so)
+
+
+def cleared(step: Step) -> bool:
+    """Whether the cards on the table leave it after ``step``: a trick taken, or in Poch a run
+    ended (its ``run`` event)."""
+    return any(e["type"] in ("trick", "run") for e in step.events)
 
 
 def public_events(game: Game[Any, Any], state: Any) -> tuple[Mapping[str, Any], ...]:
@@ -686,8 +693,7 @@ class Replay(Timeline):
         self.position = max(0, min(self.length, position))
 
     def _took(self, position: int) -> bool:
-        # A trick taken, or in Poch a run ended (its "run" event): the cards leave the table.
-        return any(e["type"] in ("trick", "run") for e in self.steps[position - 1].events)
+        return cleared(self.steps[position - 1])
 
     def next_trick(self) -> int:
         """The position just after the next trick is taken, or Poch's run ends (or the end)."""
