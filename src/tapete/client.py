@@ -25,7 +25,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -259,6 +259,16 @@ def unreadable(server: str, message: Mapping[str, Any], exc: Exception) -> JoinE
 
 MISREAD = (KeyError, TypeError, ValueError, AttributeError)
 """What taking in a message of the wrong shape raises (a field missing or of another kind)."""
+
+
+@contextlib.contextmanager
+def reading(server: str, message: Mapping[str, Any]) -> Iterator[None]:
+    """Take in ``message`` of ``server`` in the ``with`` block: a field it lacks, or of another
+    kind, is the one-line JoinError of ``unreadable``, not a traceback."""
+    try:
+        yield
+    except MISREAD as exc:
+        raise unreadable(server, message, exc) from None
 
 
 def inert(value: Any) -> Any:

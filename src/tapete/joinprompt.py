@@ -32,7 +32,6 @@ from tapete.cli import (
     prompt_options,
 )
 from tapete.client import (
-    MISREAD,
     JoinError,
     Link,
     NotSentError,
@@ -40,9 +39,9 @@ from tapete.client import (
     Ticket,
     full,
     past,
+    reading,
     seat_lines,
     start_now,
-    unreadable,
 )
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
@@ -126,10 +125,8 @@ class Prompt:
                         message = incoming.result()
                     except StopAsyncIteration:
                         return 0
-                    try:
+                    with reading(self.link.server, message):
                         gone = self.heard(message)
-                    except MISREAD as exc:
-                        raise unreadable(self.link.server, message, exc) from None
                     if gone:
                         return 0
                     await self.flush()

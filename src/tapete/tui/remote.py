@@ -25,7 +25,6 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from tapete.client import (
-    MISREAD,
     JoinError,
     Link,
     NotSentError,
@@ -33,9 +32,9 @@ from tapete.client import (
     Ticket,
     full,
     past,
+    reading,
     seat_lines,
     start_now,
-    unreadable,
 )
 from tapete.errors import InvalidActionError, SpecError
 from tapete.game import Action, Game
@@ -189,10 +188,8 @@ class RemoteTableScreen(SceneScreen):
     async def listen(self) -> None:
         try:
             async for message in self.link.messages():
-                try:
+                with reading(self.link.server, message):
                     self.heard(message)
-                except MISREAD as exc:
-                    raise unreadable(self.link.server, message, exc) from None
         except JoinError as exc:
             self.app.exit(return_code=2, message=f"tapete: {exc.in_language(self.lang)}")
 
