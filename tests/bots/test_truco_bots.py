@@ -217,6 +217,32 @@ def test_the_hint_gives_a_reason() -> None:
     assert "possible deals of the hidden cards" in str(advice.reason)
 
 
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_reading_of_the_cards_played_never_discounts_the_true_deal_of_medium_players(
+    spec: str,
+) -> None:
+    """hard weighs each deal it draws by how well the cards played fit it, as medium would have
+    played them (``_plays_fit``): where every seat is medium, the deal really dealt fits every
+    card seen, at every decision of every seat, in 1v1 (where hard reads them) and in 2v2 (where
+    it does not, the model of medium's play holding there as well)."""
+    game = tapete.load(spec)
+    medium = LevelBot("medium")
+    reads = 0
+    for seed in range(12):
+        state, rng = game.new_state(seed), random.Random(seed)
+        while (seat := game.current_player(state)) is not None:
+            view = game.observe(state, seat)
+            plays = [p for r in view.tricks for p in r.plays] + list(view.trick)
+            seen = tuple(
+                i for i, p in enumerate(plays) if p.card >= 0 and view.hands[p.seat] is None
+            )
+            if seen and not view.blind:
+                reads += 1
+                assert bots._plays_fit(state, seen) == 1.0, (seed, state)
+            state = game.apply(state, medium.decide(view, game.legal_actions(state), rng).action)
+    assert reads > 50
+
+
 @pytest.mark.parametrize(("spec", "answer"), [("truco", RUN), ("truco(players=4)", ACCEPT)])
 def test_the_searchs_model_of_a_2v2_answer_accepts_from_break_even(spec: str, answer: int) -> None:
     # A raise to 3 pays 1 if run from: accepting pays from a 1-in-3 chance on. The search models
