@@ -112,18 +112,28 @@ def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> 
     return printable(name)
 
 
+# Characters Python holds unprintable that a line of tapete's own text carries and a terminal
+# shows, never obeys: the isolates set around a right-to-left name (``present.isolated``) and
+# the zero-width joiners of Persian names and of emoji.
+_SHOWN = frozenset("\u200c\u200d\u2066\u2067\u2068\u2069")
+
+
 def printable(text: str) -> str:
     r"""``text`` with each character a terminal would act on rather than show (an escape
     sequence, a bell, a line break: a record's names come from whoever wrote the file) written
-    as its escape, so it is seen and does nothing.
+    as its escape, so it is seen and does nothing. The isolates around a right-to-left name
+    and the zero-width joiners stay as they are: they are part of what the text says.
 
     >>> printable("Ana\x1b[2J\n")
     'Ana\\x1b[2J\\n'
+    >>> printable("\u2068דנה\u2069 bids 1\u202e") == "\u2068דנה\u2069 bids 1\\u202e"
+    True
     """
     if text.isprintable():
         return text
     return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+        ch if ch.isprintable() or ch in _SHOWN else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
     )
 
 

@@ -117,6 +117,8 @@ def test_a_match_is_played_to_its_end_from_the_prompt(server: Server, tmp_path: 
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J"
 """Terminal escapes: retitle the window, a bell, clear the screen."""
+RIGHT_TO_LEFT = "\u2068דנה\u2069 and 👩\u200d💻"
+"""A right-to-left name as a server's line isolates it, and an emoji of two joined."""
 
 
 def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
@@ -128,6 +130,7 @@ def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
         {"type": "room", "spec": "pocha(players=3)", "title": f"Pocha{HOSTILE}", "seats": []},
         {"type": "room", "spec": "pocha(players=3)", "seats": ana},
         {"type": "error", "text": f"no{HOSTILE}"},
+        {"type": "error", "text": RIGHT_TO_LEFT},
         {"type": "hint", "label": "bid 1", "reason": f"\x9b31m{HOSTILE}"},
         {"type": "error", "rule": "no-such-table", "text": f"gone{HOSTILE}"},
     ]
@@ -140,7 +143,10 @@ def test_what_a_server_sends_cannot_act_on_the_terminal() -> None:
     out = io.StringIO()
     assert asyncio.run(main()) == 0
     shown = out.getvalue()
-    assert all(ch.isprintable() or ch == "\n" for ch in shown)
+    assert all(ch.isprintable() or ch in "\n\u200d\u2068\u2069" for ch in shown)
+    # What tapete's own lines carry and a terminal shows stays: the isolates around a
+    # right-to-left name, an emoji's joiner.
+    assert f"not allowed: {RIGHT_TO_LEFT}" in shown
     escaped = "\\x1b]0;owned\\x07\\x1b[2J"
     for line in (f"Pocha{escaped}", f"1. Ana{escaped}", f"not allowed: no{escaped}"):
         assert line in shown
