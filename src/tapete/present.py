@@ -74,6 +74,12 @@ FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
 _REORDERING = frozenset(
     {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
 )
+# A card's code as the browser finds cards in a line to draw them (cards.js: CARD_RE, and
+# GLYPH_RE for a card printed with its suit), in either deck; ASCII word boundaries, as
+# JavaScript's ``\b`` has them.
+_CARD_WORD = re.compile(
+    r"\b(?:(?:1[0-2]|[1-9])[oceb]|[2-9TJQKA][cdhs])\b|(?:10|[2-9JQKA])[♣♦♥♠]", re.ASCII
+)
 
 
 def isolated(name: str) -> str:
@@ -81,13 +87,15 @@ def isolated(name: str) -> str:
     DIRECTIONAL ISOLATE (U+2069) when it holds a character that could reorder the rest of the
     line (a Hebrew or Arabic name pulled the words and numbers after it into its own
     right-to-left run: "דנה bids 2" read as "2 bids דנה"), so it reads in its own direction and
-    leaves its neighbours in theirs; else as it is, so a line of other names is unchanged. The
-    browser shows the isolated part of a log line as a ``<bdi>`` element.
+    leaves its neighbours in theirs, or a word that reads as a card's code (a player called
+    "Ad" was drawn in the browser's log as the ace of diamonds: it draws the cards of a line,
+    and leaves what is isolated as it is); else as it is, so a line of other names is
+    unchanged. The browser shows the isolated part of a log line as a ``<bdi>`` element.
 
-    >>> isolated("Ana"), isolated("דנה") == "\u2068דנה\u2069"
-    ('Ana', True)
+    >>> isolated("Ana"), isolated("דנה") == "\u2068דנה\u2069", isolated("Ad") == "\u2068Ad\u2069"
+    ('Ana', True, True)
     """
-    if any(unicodedata.bidirectional(ch) in _REORDERING for ch in name):
+    if any(unicodedata.bidirectional(ch) in _REORDERING for ch in name) or _CARD_WORD.search(name):
         return f"{FSI}{name}{PDI}"
     return name
 

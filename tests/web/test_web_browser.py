@@ -1653,6 +1653,48 @@ def test_the_table_s_log_sets_a_right_to_left_name_apart(page: Any, server: Serv
     assert any(each["text"].startswith("דנה is away") for each in lines), lines
 
 
+@pytest.mark.parametrize(
+    ("game", "params", "name"), [("truco", {}, "Ad"), ("pocha", {"schedule": "[2]"}, "Leo 3b")]
+)
+def test_a_name_that_reads_as_a_card_stays_a_name_in_the_log_and_what_is_read_out(
+    page: Any, server: Server, game: str, params: dict[str, str], name: str
+) -> None:
+    """The browser draws the cards a log line names (``Ad plays 3c``: the 3 of clubs); a player
+    called "Ad" (a French card: the ace of diamonds) or "Leo 3b" (a Spanish one) was drawn as
+    that card wherever the line named them, and a screen reader heard "ace of diamonds plays"."""
+    players = tapete.load(game).players
+    made = server.create(
+        game,
+        params=params,
+        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1),
+        seed=3,
+        bot_delay=0.05,
+        name=name,
+    )
+    code = str(made["code"])
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    page.goto(f"{server.url}/t/{code}")
+    page.click(".waiting .start")
+    rng = random.Random(3)
+    for _ in range(3):
+        page.wait_for_selector(ACTIONABLE, timeout=20_000)
+        click_one(page, rng, prefer_cards=True)
+    page.wait_for_selector(f".log li bdi:text-is('{name}')", timeout=20_000)
+    log, said = page.evaluate(
+        r"""() => [
+          [...document.querySelectorAll(".log li")].map((li) => ({
+            named: li.firstChild?.nodeName === "BDI" ? li.firstChild.textContent : null,
+            chipFirst: li.firstChild?.classList?.contains("card-chip") ?? false,
+          })),
+          [...document.querySelectorAll(".announce p")].map((p) => p.textContent),
+        ]"""
+    )
+    assert not any(line["chipFirst"] for line in log), log  # no line begins with a card
+    assert sum(line["named"] == name for line in log) >= 2, log
+    assert sum(name in line.replace("\u2068", "").replace("\u2069", "") for line in said) >= 2, said
+
+
 # Where the words of a name (found in text nodes under an element) begin and end on the page.
 NAME_BOX = """([selector, word]) => {
   const root = document.querySelector(selector);

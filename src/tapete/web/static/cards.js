@@ -14,7 +14,17 @@ export const CARD_RE = {
 // it (K♦, caballo de copas: cardGlyph), and its name in the page's language for a screen reader
 // (the table's log and the replay's alike).
 export function cardChips(html, deck) {
-  return html.replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`);
+  return outsideNames(html, (part) => part.replace(CARD_RE[deck], (card) => `<span class="chip card-chip" title="${cardName(card)}">${cardSVG(card, 'class="mini" aria-hidden="true"')}<span class="sr">${cardName(card)}</span><span aria-hidden="true">${cardGlyph(card)}</span></span>`));
+}
+
+// `text` with `change` made to each part outside a name the server set apart between U+2068
+// and U+2069 (tapete.present.isolated): a player called "Ad" or "Leo 3b" stays a name, never
+// a card.
+function outsideNames(text, change) {
+  return String(text)
+    .split(/(\u2068[^\u2068\u2069]*\u2069)/)
+    .map((part, i) => (i % 2 ? part : change(part)))
+    .join("");
 }
 
 // A French card as the screens print it, with its suit's glyph (K♦, 10♥): a button's label
@@ -26,9 +36,11 @@ const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
 // written as its code (3e) or with its glyph (K♦), which would be read out as "3e" or "K black
 // diamond suit".
 export function spokenLine(text, deck) {
-  return String(text)
-    .replace(CARD_RE[deck], (card) => cardName(card))
-    .replace(GLYPH_RE, (whole, rank, glyph) => cardName(`${rank === "10" ? "T" : rank}${SUIT_OF[glyph]}`));
+  return outsideNames(text, (part) =>
+    part
+      .replace(CARD_RE[deck], (card) => cardName(card))
+      .replace(GLYPH_RE, (whole, rank, glyph) => cardName(`${rank === "10" ? "T" : rank}${SUIT_OF[glyph]}`)),
+  );
 }
 
 const INK = {
