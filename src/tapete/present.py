@@ -691,7 +691,7 @@ def _pottle(view: pottle.View, lang: str, names: list[str]) -> Table:
         )
     info = [(tr(lang, "pot"), str(view.pot))]
     if view.declarer is not None:
-        info.append((tr(lang, "declarer"), names[view.declarer]))
+        info.append((tr(lang, "declarer"), isolated(names[view.declarer])))
     info.append((tr(lang, "trump"), _suit(lang, view.trump)))
     verbs = {"bid": "{name} to bid", "trump": "{name} to name trump"}
     return Table(
@@ -742,12 +742,12 @@ def _truco(view: truco.View, lang: str, names: list[str]) -> Table:
         # order and the ties, not just the count (a split then a tie goes to the first).
         leaders = [*(r.leader for r in view.tricks[1:]), view.leader]
         won = [
-            tr(lang, "tied") if r.result is None else names[leader]
+            tr(lang, "tied") if r.result is None else isolated(names[leader])
             for r, leader in zip(view.tricks, leaders, strict=True)
         ]
         info.append((tr(lang, "rounds"), ", ".join(won)))
     if view.proposal is not None and view.proposer is not None:
-        info.append((names[view.proposer], tr(lang, "asks {n}", n=view.proposal)))
+        info.append((isolated(names[view.proposer]), tr(lang, "asks {n}", n=view.proposal)))
     if view.special != truco.Special.NORMAL:
         info.append((tr(lang, str(view.special).replace("_", " ").replace("mao", "mão")), ""))
     trick = tuple(
@@ -897,7 +897,8 @@ def _tute(view: tute.View, lang: str, names: list[str]) -> Table:
         info.append((tr(lang, "stock"), str(view.stock_size)))
     if view.cantes:
         sung = ", ".join(
-            f"{names[seat]} {40 if suit == view.trump else 20} {tr(lang, suit_name(suit))}"
+            f"{isolated(names[seat])} {40 if suit == view.trump else 20} "
+            f"{tr(lang, suit_name(suit))}"
             for _, seat, suit in view.cantes
         )
         info.append((tr(lang, "cantes"), sung))

@@ -1695,6 +1695,31 @@ def test_a_name_that_reads_as_a_card_stays_a_name_in_the_log_and_what_is_read_ou
     assert sum(name in line.replace("\u2068", "").replace("\u2069", "") for line in said) >= 2, said
 
 
+def test_a_name_that_reads_as_a_card_stays_a_name_among_the_table_s_facts(
+    page: Any, server: Server
+) -> None:
+    """Truco's facts say who took each round; a fact made of cards alone (the vira) is drawn
+    as cards, and one naming a player called "Ad" or "Ks" was drawn as that card."""
+    made = server.create(
+        "truco", seats=[{"kind": "human"}] * 2, seed=5, grace=0.1, bot_delay=0.05, name="Ad"
+    )
+    code = str(made["code"])
+    server.post(f"/api/tables/{code}/join", {"name": "Ks"})  # and never comes: a bot stands in
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
+    page.goto(f"{server.url}/t/{code}")
+    page.click(".waiting .start")
+    rng = random.Random(5)
+    rounds = "dt:text-is('rounds') + dd"
+    while not page.locator(rounds).count():
+        page.wait_for_selector(f"{ACTIONABLE}, {rounds}", timeout=20_000)
+        click_one(page, rng, prefer_cards=True)
+    taker = page.locator(rounds).first
+    assert taker.locator(".info-card").count() == 0
+    assert taker.inner_text() in ("Ad", "Ks")
+    assert page.locator("dt:text-is('vira') + dd .info-card").count() == 1
+
+
 # Where the words of a name (found in text nodes under an element) begin and end on the page.
 NAME_BOX = """([selector, word]) => {
   const root = document.querySelector(selector);

@@ -650,15 +650,17 @@ export class TableView {
   drawInfo(table) {
     const deck = table.deck;
     const items = table.info.map(([label, value]) => {
+      // A fact of cards alone (the vira, the manilhas) is drawn; a name in a fact comes set
+      // apart (U+2068 … U+2069), so a declarer called "Ad" is never drawn as the ace.
       const cards = value.match(CARD_RE[deck]);
       const shown =
         cards && cards.join(" ") === value.trim()
           ? cards.map((c) => `<span class="info-card">${cardSVG(c, 'class="mini" aria-hidden="true"')}</span>`).join("") +
             `<span class="sr">${cards.map(cardName).join(", ")}</span>`
-          : escapeHtml(value);
+          : isolatedNames(escapeHtml(value));
       // A fact with no value (Truco's "mão de onze") is said alone, without a colon.
       if (!value) return `<div><dt class="alone">${escapeHtml(label)}</dt></div>`;
-      return `<div><dt>${escapeHtml(label)}</dt><dd>${shown}</dd></div>`;
+      return `<div><dt>${isolatedNames(escapeHtml(label))}</dt><dd>${shown}</dd></div>`;
     });
     const extra = { ...(table.extra || {}) };
     this.drawBowls(extra.bowls);
