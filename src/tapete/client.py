@@ -86,14 +86,20 @@ def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
     ('http://192.168.1.20:8000', 'K7QX2')
     >>> parse_link("k7qx2", "https://cards.example.org/")
     ('https://cards.example.org', 'K7QX2')
+
+    A link read off a browser's address bar, which shows it without its ``http://``, is that
+    link:
+
+    >>> parse_link("192.168.1.20:8000/t/K7QX2")
+    ('http://192.168.1.20:8000', 'K7QX2')
     >>> parse_link("http://host/rules/truco")
     Traceback (most recent call last):
     ...
     tapete.client.JoinError: 'http://host/rules/truco' is not a table's link (http://HOST:PORT/t/CODE)
     """
     text = text.strip()
-    if "://" in text:
-        parts = urllib.parse.urlsplit(text)
+    if "/" in text:
+        parts = urllib.parse.urlsplit(_with_scheme(text))
         words = [w for w in parts.path.split("/") if w]
         if parts.scheme not in ("http", "https") or len(words) != 2 or words[0] != "t":
             raise JoinError(
@@ -113,9 +119,13 @@ def parse_link(text: str, server: str | None = None) -> tuple[str, str]:
 
 
 def server_address(text: str) -> str:
-    """A server's address as ``--server`` gives it, its path dropped; JoinError for one that
-    is none."""
-    parts = urllib.parse.urlsplit(text.strip())
+    """A server's address as ``--server`` gives it (``http://`` when it names no scheme), its
+    path dropped; JoinError for one that is none.
+
+    >>> server_address("192.168.1.20:8000"), server_address("https://cards.example.org/t/")
+    ('http://192.168.1.20:8000', 'https://cards.example.org')
+    """
+    parts = urllib.parse.urlsplit(_with_scheme(text.strip()))
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise JoinError(
             "--server {given}: a server's address, such as {example}",
@@ -123,6 +133,12 @@ def server_address(text: str) -> str:
             example=DEFAULT_SERVER,
         )
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def _with_scheme(text: str) -> str:
+    """``text`` with ``http://`` before it when it names no scheme: a browser's address bar
+    shows ``192.168.1.20:8000/t/K7QX2``, and that is what a friend reads out or types."""
+    return text if "://" in text else f"http://{text}"
 
 
 @dataclass(frozen=True)

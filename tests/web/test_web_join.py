@@ -248,8 +248,10 @@ def test_the_command_takes_a_seat_keeps_it_and_leaves_at_the_end_of_input(
     server: Server, tmp_path: Path
 ) -> None:
     table = table_for_two(server, players=3, schedule="[2]")
-    command = ["join", table["code"], "--server", server.url]
-    for _ in range(2):  # the second time, back to the same seat
+    # The second time back to the same seat, by the link as a browser's address bar shows it
+    # (without its http://).
+    shown = f"{server.url.removeprefix('http://')}/t/{table['code']}"
+    for command in (["join", table["code"], "--server", server.url], ["join", shown]):
         done = tapete([*command, "--name", "Zoe"], tmp_path)
         assert done.returncode == 0, done.stderr
         assert f"you sit at seat 2 of table {table['code']}" in done.stdout
