@@ -153,10 +153,11 @@ def start_with_bots(
     seed: int,
     bot_delay: float = 0.05,
     player: str | None = None,
+    host: str = "Ana",
 ) -> str:
     """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
     and started; returns its code."""
-    code = open_with_bots(page, server, spec, seed, bot_delay, player)
+    code = open_with_bots(page, server, spec, seed, bot_delay, player, host)
     page.click(".waiting .start")
     return code
 
@@ -168,10 +169,11 @@ def open_with_bots(
     seed: int,
     bot_delay: float = 0.05,
     player: str | None = None,
+    host: str = "Ana",
 ) -> str:
-    """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host,
-    still waiting for its start (``player``: your player token, for results and ratings);
-    returns its code."""
+    """A table of ``spec`` with you in seat 0 and random bots, opened in ``page`` as its host
+    (named ``host``), still waiting for its start (``player``: your player token, for results
+    and ratings); returns its code."""
     game = tapete.load(spec)
     name, params = tapete.game.parse_spec(spec)
     made = server.create(
@@ -180,6 +182,7 @@ def open_with_bots(
         seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.players - 1),
         seed=seed,
         bot_delay=bot_delay,
+        name=host,
         **({} if player is None else {"player": player}),
     )
     code = str(made["code"])
@@ -1653,29 +1656,14 @@ def test_the_table_s_log_sets_a_right_to_left_name_apart(page: Any, server: Serv
     assert any(each["text"].startswith("דנה is away") for each in lines), lines
 
 
-@pytest.mark.parametrize(
-    ("game", "params", "name"), [("truco", {}, "Ad"), ("pocha", {"schedule": "[2]"}, "Leo 3b")]
-)
+@pytest.mark.parametrize(("spec", "name"), [("truco", "Ad"), ("pocha(schedule=[2])", "Leo 3b")])
 def test_a_name_that_reads_as_a_card_stays_a_name_in_the_log_and_what_is_read_out(
-    page: Any, server: Server, game: str, params: dict[str, str], name: str
+    page: Any, server: Server, spec: str, name: str
 ) -> None:
     """The browser draws the cards a log line names (``Ad plays 3c``: the 3 of clubs); a player
     called "Ad" (a French card: the ace of diamonds) or "Leo 3b" (a Spanish one) was drawn as
     that card wherever the line named them, and a screen reader heard "ace of diamonds plays"."""
-    players = tapete.load(game).players
-    made = server.create(
-        game,
-        params=params,
-        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1),
-        seed=3,
-        bot_delay=0.05,
-        name=name,
-    )
-    code = str(made["code"])
-    page.goto(server.url + "/")
-    page.evaluate(f"localStorage.setItem('tapete:token:{code}', '{made['token']}')")
-    page.goto(f"{server.url}/t/{code}")
-    page.click(".waiting .start")
+    start_with_bots(page, server, spec, 3, host=name)
     rng = random.Random(3)
     for _ in range(3):
         page.wait_for_selector(ACTIONABLE, timeout=20_000)
