@@ -74,11 +74,18 @@ FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
 _REORDERING = frozenset(
     {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
 )
+# A card's code in an action's notation, by the deck: the record's ``11c``, ``Kd``.
+_CARD_CODE = {
+    "spanish": re.compile(r"(?:1[0-2]|[1-9])[oceb]"),
+    "french": re.compile(r"[2-9TJQKA][cdhs]"),
+}
 # A card's code as the browser finds cards in a line to draw them (cards.js: CARD_RE, and
 # GLYPH_RE for a card printed with its suit), in either deck; ASCII word boundaries, as
 # JavaScript's ``\b`` has them.
 _CARD_WORD = re.compile(
-    r"\b(?:(?:1[0-2]|[1-9])[oceb]|[2-9TJQKA][cdhs])\b|(?:10|[2-9JQKA])[♣♦♥♠]", re.ASCII
+    rf"\b(?:{_CARD_CODE['spanish'].pattern}|{_CARD_CODE['french'].pattern})\b"
+    r"|(?:10|[2-9JQKA])[♣♦♥♠]",
+    re.ASCII,
 )
 
 
@@ -164,7 +171,7 @@ def card_words(card: str, lang: str, deck: str) -> str:
     return card_glyph(card, deck) if deck == "french" else card_name(card, lang, deck)
 
 
-_FRENCH_CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
+_FRENCH_CARD = re.compile(rf"\b({_CARD_CODE['french'].pattern})\b")
 
 
 def glyph_text(text: str, deck: str) -> str:
@@ -462,12 +469,6 @@ def notation_label(text: str, lang: str, deck: str | None = None) -> str:
         return tr(lang, "play {card}", card=words[1])
     return _label(words, lang) if words else text
 
-
-# A card's code in an action's notation, by the deck: the record's ``11c``, ``Kd``.
-_CARD_CODE = {
-    "spanish": re.compile(r"(1[0-2]|[1-9])[oceb]"),
-    "french": re.compile(r"[2-9TJQKA][cdhs]"),
-}
 
 SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
