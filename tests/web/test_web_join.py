@@ -46,37 +46,44 @@ def tapete(args: list[str], data: Path) -> subprocess.CompletedProcess[str]:
 
 
 async def play_at_prompt(
-    prompt: Prompt, typed: list[str], drop_after: int = -1, matches: int = 1, rematch: bool = False
+    prompt: Prompt,
+    typed: list[str],
+    drop_after: int = -1,
+    matches: int = 1,
+    rematch: bool = False,
+    deadline: float = 240,
 ) -> int:
     """Run ``prompt`` as a person would use it: ``typed`` first (one line each time moves are
     on offer), then the last move on offer each time, and ``q`` once ``matches`` matches are
     over (``rematch``: type it when one is over before that). ``drop_after``: cut the
-    connection after that many moves, as a network would, to see it come back by itself."""
+    connection after that many moves, as a network would, to see it come back by itself.
+    ``deadline``: the seconds the whole match may take before the test fails (not hangs)."""
     playing = asyncio.ensure_future(prompt.run())
-    answered: set[int] = set()
+    # The view last answered, held (not its id: a view freed may leave its id to the next).
+    answered: object = None
     moves = over = 0
-    while not playing.done():
-        await asyncio.sleep(0.01)
-        if prompt.over != (over % 2 == 1):  # a match has ended, or a rematch begun
-            over += 1
-            if prompt.over and (over + 1) // 2 == matches:
-                prompt.lines.put_nowait("q")
-            elif prompt.over and rematch:
-                prompt.lines.put_nowait("rematch")
-        # Each view that offers moves is answered once (one sent again after a drop, too).
-        version = id(prompt.view)
-        if not prompt.offered or version in answered:
-            continue
-        answered.add(version)
-        if typed:
-            prompt.lines.put_nowait(typed.pop(0))
-            answered.discard(version)  # the same view may need another line
-            await asyncio.sleep(0.2)
-            continue
-        prompt.lines.put_nowait(prompt.offered[-1])
-        moves += 1
-        if moves == drop_after:
-            await prompt.link._socket.close()
+    async with asyncio.timeout(deadline):
+        while not playing.done():
+            await asyncio.sleep(0.01)
+            if prompt.over != (over % 2 == 1):  # a match has ended, or a rematch begun
+                over += 1
+                if prompt.over and (over + 1) // 2 == matches:
+                    prompt.lines.put_nowait("q")
+                elif prompt.over and rematch:
+                    prompt.lines.put_nowait("rematch")
+            # Each view that offers moves is answered once (one sent again after a drop, too).
+            if not prompt.offered or prompt.view is answered:
+                continue
+            answered = prompt.view
+            if typed:
+                prompt.lines.put_nowait(typed.pop(0))
+                answered = None  # the same view may need another line
+                await asyncio.sleep(0.2)
+                continue
+            prompt.lines.put_nowait(prompt.offered[-1])
+            moves += 1
+            if moves == drop_after:
+                await prompt.link._socket.close()
     return await asyncio.wait_for(playing, 60)
 
 
