@@ -866,10 +866,11 @@ def test_a_player_s_profile_and_the_leaderboard(page: Any, server: Server) -> No
 
 
 def test_names_that_look_alike_on_the_leaderboard_are_told_apart(page: Any, server: Server) -> None:
-    """A "Lia" and a full-width "ＬＩＡ" read as one player: each gets its short id, as two
-    players of the very same name do."""
+    """A "Lia" and a full-width "ＬＩＡ" read as one player, as do a Persian name written with
+    its zero-width non-joiner and without it: each gets its short id, as two players of the
+    very same name do."""
     ids = []
-    for name in ("Lia", "\uff2c\uff29\uff21"):
+    for name in ("Lia", "\uff2c\uff29\uff21", "می\u200cروم", "میروم"):
         me = server.post("/api/players", {"name": name})
         ids.append(me["id"])
         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3

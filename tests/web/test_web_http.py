@@ -535,6 +535,24 @@ def test_a_name_s_spaces_of_other_keyboards_stay_spaces(server: Server) -> None:
     assert status(server, f"/api/tables/{made['code']}/join", {"name": "player\u00a03"}) == 400
 
 
+def test_a_name_written_with_zero_width_joiners_keeps_them_where_its_script_needs_them(
+    server: Server,
+) -> None:
+    """Persian writes "می‌روم" with a zero-width non-joiner (without it the letters join and it
+    reads as another word), Devanagari a half form with a joiner, and a joiner makes two emoji
+    one picture ("👩‍💻"): they were dropped with what prints nothing. Between Latin letters a
+    joiner changes nothing seen and is still dropped; and a name with a joiner and the same
+    name without it are told apart as twins are."""
+    persian, hindi, coder = "می\u200cروم", "क्\u200dष", "Jo 👩\u200d💻"
+    made = server.create("pocha", name=persian, seats=[{"kind": "human"}] * 4)
+    code = made["code"]
+    for name in (hindi, coder, "میروم"):
+        server.post(f"/api/tables/{code}/join", {"name": name})
+    assert server.get(f"/api/tables/{code}")["humans"] == [persian, hindi, coder, "میروم (2)"]
+    assert server.post("/api/players", {"name": "A\u200dna\u200c"})["name"] == "Ana"
+    assert server.post("/api/players", {"name": coder})["name"] == coder
+
+
 def test_a_name_the_table_gives_a_seat_is_refused_and_sits_no_one(server: Server) -> None:
     """A person named "bot 3 · hard" (or "Bot 3", or an unnamed player's "jugador 2") would be
     taken for the bot of seat 3, or for someone else: 400 naming the field, nothing changes."""

@@ -39,7 +39,7 @@ from tapete.web.ratelimit import RateLimiter
 from tapete.web.reviews import Reviews, in_words
 from tapete.web.room import MAX_SEED, Room, levels
 from tapete.web.rooms import Rooms, check_seat_count
-from tapete.web.seating import outer_refusal, refused_name, token_hash
+from tapete.web.seating import JOINERS, outer_refusal, refused_name, token_hash
 from tapete.web.store import Options, SeatConfig
 from tapete.web.strings import game_words, strings
 from tapete.web.thinking import Thinkers
@@ -264,24 +264,52 @@ MAX_MARKS = 3  # accents on one letter: Thai's vowel and tone, Hebrew's points, 
 
 def _clean_name(name: str) -> str:
     """``name`` as a table shows it: its letters composed (NFC), every kind of space a space,
-    without what prints nothing (controls, zero-width and direction marks), and no letter
-    under more than ``MAX_MARKS`` accents: a pile of them is drawn over the lines above it,
-    across the page.
+    without what prints nothing (controls, zero-width and direction marks) but the joiners a
+    script or an emoji is written with (``_written_with_joiners``), and no letter under more
+    than ``MAX_MARKS`` accents: a pile of them is drawn over the lines above it, across the page.
 
     >>> _clean_name(" A\u0301\u200b\u202e" + "\u0300\u0302\u0303\u0304\u0305\u0306" + "na ")
     'Á̀̂̃na'
+    >>> _clean_name("A\u200dna"), _clean_name("\u0645\u06cc\u200c\u0631\u0648\u0645") == (
+    ...     "\u0645\u06cc\u200c\u0631\u0648\u0645")
+    ('Ana', True)
     """
+    text = unicodedata.normalize("NFC", name)
     kept: list[str] = []
     marks = 0
-    for ch in unicodedata.normalize("NFC", name):
+    for at, ch in enumerate(text):
         if unicodedata.category(ch) == "Zs":  # a Japanese full-width space, a no-break space
             ch = " "  # Python holds all but " " unprintable: "山田\u3000太郎" is "山田 太郎"
-        if not ch.isprintable():
+        if ch in JOINERS:
+            if not (kept and _written_with_joiners(kept[-1] + text[at + 1 : at + 2])):
+                continue
+        elif not ch.isprintable():
             continue
         marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
         if marks <= MAX_MARKS:
             kept.append(ch)
-    return "".join(kept).strip()[:24]
+    return "".join(kept).strip()[:24].rstrip(JOINERS)
+
+
+_ALPHABETS = {"LATIN", "GREEK", "CYRILLIC"}
+
+
+def _written_with_joiners(pair: str) -> bool:
+    """Whether a zero-width joiner between the two characters of ``pair`` may be part of how
+    a name is written: between letters (or marks) of a script whose letters take their shapes
+    by them (Persian writes "می‌روم" with a non-joiner, Devanagari its half forms with a joiner),
+    or between emoji (a joiner makes "👩‍💻" one picture). Not in Latin, Greek or Cyrillic, nor
+    beside a space or a digit: there a joiner changes nothing seen, and only makes a name
+    differ from its lookalike."""
+    if len(pair) != 2:
+        return False
+    for ch in pair:
+        kind = unicodedata.category(ch)
+        if ch.isascii() or not (kind[0] in "LM" or kind in ("So", "Sk")):
+            return False
+        if _ALPHABETS & set(unicodedata.name(ch, "").split()):  # "FULLWIDTH LATIN …" too
+            return False
+    return True
 
 
 def _person_name(name: str, seats: int) -> str:

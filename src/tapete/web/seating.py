@@ -99,15 +99,20 @@ def outer_refusal(level: str) -> str | None:
     )
 
 
+JOINERS = "\u200c\u200d"  # ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER
+_NO_JOINERS = str.maketrans("", "", JOINERS)
+
+
 def name_key(name: str) -> str:
     """What a name looks like at the table: the part before its first " · " (all a column of the
     score table shows of a bot's name), its lookalike characters made one (NFKC: a full-width
-    "Ａ" is an "A"), without case or runs of spaces.
+    "Ａ" is an "A"), without case, runs of spaces or zero-width joiners (a name written with one
+    and without it are told apart as twins are).
 
     >>> name_key("bot 2 · hard"), name_key("  ＢＯＴ  2 "), name_key("Ana · the best")
     ('bot 2', 'bot 2', 'ana')
     """
-    short = unicodedata.normalize("NFKC", name).split("\u00b7")[0]
+    short = unicodedata.normalize("NFKC", name).split("\u00b7")[0].translate(_NO_JOINERS)
     return " ".join(short.casefold().split())
 
 

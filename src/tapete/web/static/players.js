@@ -100,9 +100,11 @@ function shownName(participant, name) {
 }
 
 // What a name looks like to a reader: "ANA", "ana" and a full-width "Ａｎａ" pass for one another,
-// so each is told apart by its id as exact twins are (the server's name_key, at a table).
+// and a name with a zero-width joiner for the name without it, so each is told apart by its id
+// as exact twins are (the server's name_key, at a table).
 function lookalike(name) {
-  return name.normalize("NFKC").split("\u00b7")[0].toLowerCase().trim().replace(/\s+/g, " ");
+  const short = name.normalize("NFKC").split("\u00b7")[0].replace(/[\u200c\u200d]/g, "");
+  return short.toLowerCase().trim().replace(/\s+/g, " ");
 }
 
 function twinNames(rows) {
