@@ -337,6 +337,46 @@ def test_parse_action_refuses_what_is_not_text(value: Any) -> None:
         game.parse_action(value)
 
 
+@pytest.mark.parametrize(
+    "spec, deck",
+    [
+        ("pocha", "oros"),
+        ("tute", "oros"),
+        ("oh_hell", "clubs"),
+        ("oh_hell(suits=3, ranks=6)", "clubs"),
+        ("truco", "clubs"),
+        ("truco(deck=clean)", "clubs"),
+        ("poch", "clubs"),
+        ("pottle", "clubs"),
+    ],
+)
+def test_a_word_that_is_no_move_is_answered_with_the_game_s_moves_and_its_own_cards(
+    spec: str, deck: str
+) -> None:
+    """At the line prompt "foo" is no move: the answer names the moves the game's notation
+    reads and how its own deck's cards are written, with three cards of that deck. A word at
+    Poch's betting or Pottle's bid was answered "is not a card", and the cards' example named
+    both decks' (Oh Hell's answer showed a Spanish "play 3o")."""
+    game = tapete.load(spec)
+    other = "clubs" if deck == "oros" else "oros"
+    with pytest.raises(tapete.InvalidActionError) as bare:
+        game.parse_action("foo")
+    said = str(bare.value)
+    assert said.startswith("'foo' is not a") and "action" in said.split(";")[0], said
+    assert deck in said and other not in said, said
+    examples = said.split("e.g. ")[1].split(" (")[0].split()
+    assert len(examples) == 3
+    for card in examples:  # each a card of this game's deck, as its notation plays it
+        assert game.parse_action(f"play {card}") == game.parse_action(card)
+    shown = re.search(r"\(bid 2, (play \w+)\)", said)  # Pocha's and Oh Hell's example move
+    if shown:
+        game.parse_action(shown[1])
+    # After "play", the word was meant as a card: only how cards are written.
+    with pytest.raises(tapete.InvalidActionError) as played:
+        game.parse_action("play foo")
+    assert str(played.value).startswith("'foo' is not a card: write rank then suit")
+
+
 @pytest.mark.parametrize("value", [-1, 0, 15, 16, 128, 999, True, "1o", 1.0, None])
 def test_format_card_refuses_a_number_that_is_no_card(value: Any) -> None:
     """-1 used to print as ``15b`` and 0 as ``0o``: text ``parse_card`` does not read back."""

@@ -329,9 +329,11 @@ class Deck:
     def size(self) -> int:
         return len(self.cards)
 
-    def parse(self, text: str) -> Card:
+    def parse(self, text: str, usage: str = "") -> Card:
         """The card ``text`` names, which must be one of this deck's (``2c`` is clubs in a French
-        deck); raises InvalidActionError naming the card otherwise.
+        deck); raises InvalidActionError naming the card otherwise, and how this deck's cards are
+        written where ``text`` is no card at all, after ``usage`` where one is given (what else
+        the notation reads, for a word that was no card).
 
         >>> spanish().parse("1o"), french().parse("2c")
         (1, 66)
@@ -339,10 +341,36 @@ class Deck:
         Traceback (most recent call last):
         tapete.errors.InvalidActionError: 'Ah' is not a card of this game's 40-card deck
         """
-        card = parse_card(text, french=any(s >= 4 for s in self.suits))
+        try:
+            card = parse_card(text, french=self.suits[0] >= 4)
+        except InvalidActionError:
+            raise self.no_card(text, usage) from None
         if not self.mask >> card & 1:
             raise InvalidActionError(f"{text!r} is not a card of this game's {self.size}-card deck")
         return card
+
+    def no_card(self, text: str, usage: str = "") -> InvalidActionError:
+        """The refusal of ``text``, which names no card: how this deck's cards are written (three
+        of them, and its suits' letters), after ``usage`` where one is given.
+
+        >>> head, written = str(spanish().no_card("x", usage="'x' is no move")).split("e.g. ")
+        >>> head
+        "'x' is no move; 'x' is not a card: write rank then suit, "
+        >>> written
+        '12o 6c 1b (o oros, c copas, e espadas, b bastos)'
+        >>> str(french(ranks=6).no_card("x")).split("e.g. ")[1]
+        'Ac Qd 9s (c clubs, d diamonds, h hearts, s spades)'
+        """
+        ranks, suits = self.ranks, self.suits
+        picks = (
+            (suits[0], ranks[-1]),
+            (suits[1 % len(suits)], ranks[len(ranks) // 2]),
+            (suits[-1], ranks[0]),
+        )
+        examples = " ".join(_card_text(s * 16 + r) for s, r in picks)
+        letters = ", ".join(f"{_card_text(s * 16 + ranks[0])[-1]} {_SUIT_NAMES[s]}" for s in suits)
+        refusal = f"{text!r} is not a card: write rank then suit, e.g. {examples} ({letters})"
+        return InvalidActionError(f"{usage}; {refusal}" if usage else refusal)
 
     def without_ranks(self, *ranks: int) -> Deck:
         """The same deck with some ranks taken out (Pocha drops the 2s for 3 or 6 players)."""

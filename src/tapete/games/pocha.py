@@ -976,7 +976,11 @@ def parse_action(params: Params, text: str) -> Action:
     (True, 3)
     """
     words = text.strip().lower().split()
-    usage = f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play 3o)"
+    deck = _deck(params)
+    example = format_card(deck.cards[2])
+    usage = (
+        f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play {example})"
+    )
     if len(words) == 1:
         words = ["bid" if words[0].isdecimal() else "play", words[0]]
     if len(words) != 2 or words[0] not in ("bid", "play"):
@@ -985,7 +989,7 @@ def parse_action(params: Params, text: str) -> Action:
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text.strip()!r}: a bid is a number of tricks, e.g. bid 2")
-        most = _deck(params).size // params.players  # the largest hand the deck can deal
+        most = deck.size // params.players  # the largest hand the deck can deal
         tricks = count_in(arg, most)
         if tricks is None:
             # Said by the largest hand this match deals (tie-breaks deal one card), which the
@@ -995,10 +999,7 @@ def parse_action(params: Params, text: str) -> Action:
                 f"{text.strip()!r}: no hand of this match has more than {largest} tricks"
             )
         return BID + tricks
-    try:
-        return _deck(params).parse(arg)
-    except InvalidActionError as exc:
-        raise InvalidActionError(f"{usage}; {exc}") from None
+    return deck.parse(arg, usage if len(text.split()) == 1 else "")
 
 
 # --- views -----------------------------------------------------------------------------------

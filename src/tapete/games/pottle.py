@@ -789,15 +789,15 @@ def parse_action(params: Params, text: str) -> Action:
     'Ah'
     """
     words = text.strip().lower().split()
+    usage = (
+        f"{text!r} is not an action: write 'bid N', 'trump c/d/h/s', 'trump none' or 'play CARD'"
+    )
     if len(words) == 2 and words[0] in ("bid", "play", "trump"):
         verb, arg = words
     elif len(words) == 1:
         verb, arg = ("bid" if words[0].isdecimal() else "play"), words[0]
     else:
-        raise InvalidActionError(
-            f"{text!r} is not an action: write 'bid N', 'trump c/d/h/s', 'trump none'"
-            " or 'play CARD'"
-        )
+        raise InvalidActionError(usage)
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
@@ -809,7 +809,7 @@ def parse_action(params: Params, text: str) -> Action:
         if arg not in _TRUMP_WORDS:
             raise InvalidActionError(f"{text!r}: name trump as c, d, h, s or none")
         return _TRUMP_WORDS[arg]
-    return DECK.parse(arg)
+    return DECK.parse(arg, usage if len(words) == 1 else "")
 
 
 # --- views -----------------------------------------------------------------------------------

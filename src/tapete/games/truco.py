@@ -1044,17 +1044,22 @@ def parse_action(params: Params, text: str) -> Action:
     if words and words[0] == "play":
         words = words[1:]
     down = len(words) == 2 and words[1] == "down"
+    usage = (
+        f"{text!r} is not a Truco action: write play CARD, play CARD down, play 1..3 (blind),"
+        " raise, accept or run"
+    )
     if len(words) != 1 + down:
-        raise InvalidActionError(
-            f"{text!r} is not a Truco action: write play CARD, play CARD down, play 1..3 (blind),"
-            " raise, accept or run"
-        )
+        raise InvalidActionError(usage)
     if words[0] in ("1", "2", "3"):
         if down:
             raise InvalidActionError(f"{text!r}: a blind card is played face up")
         return BLIND + int(words[0]) - 1
-    card = parse_card(words[0], french=True)
-    if not deck_of(params.deck).mask >> card & 1:
+    deck = deck_of(params.deck)
+    try:
+        card = parse_card(words[0], french=True)
+    except InvalidActionError:
+        raise deck.no_card(words[0], usage if len(text.split()) == 1 else "") from None
+    if not deck.mask >> card & 1:
         raise InvalidActionError(
             f"{format_card(card)} is not in the {params.deck} deck"
             f" (ranks {' '.join(_rank_text(r) for r in ORDINARY[params.deck])}; suits c d h s)"

@@ -1204,14 +1204,10 @@ def parse_action(params: Params, text: str) -> Action:
                 f"{text!r}: sing a suit, oros, copas, espadas or bastos (or o, c, e, b)"
             )
         return SING + _SUIT_WORDS[words[1]]
+    usage = f"{text!r} is not an action: write 'play CARD', 'swap', 'sing SUIT' or 'tute'"
     if (len(words) == 2 and words[0] == "play") or len(words) == 1:
-        card = parse_card(words[-1])
-        if not SPANISH_40.mask >> card & 1:
-            raise InvalidActionError(f"{words[-1]!r} is not a card of the 40-card Spanish deck")
-        return card
-    raise InvalidActionError(
-        f"{text!r} is not an action: write 'play CARD', 'swap', 'sing SUIT' or 'tute'"
-    )
+        return SPANISH_40.parse(words[-1], usage if len(words) == 1 else "")
+    raise InvalidActionError(usage)
 
 
 # --- views -----------------------------------------------------------------------------------
