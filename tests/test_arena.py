@@ -613,6 +613,101 @@ def test_a_stopped_arena_says_how_far_it_got_and_that_it_wrote_nothing(
     assert (tmp_path / "arena.json").read_text("utf-8") == "an earlier run's\n"
 
 
+# A bot that answers at once in its first processes (a fresh one a match), then thinks for a
+# minute: an arena of it is stopped with some duplicate groups played whole.
+QUICK_THEN_THINKER = """
+import json, os, sys, time
+started = len(os.listdir(FOLDER))
+open(os.path.join(FOLDER, str(os.getpid())), "w").close()
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print("ready", flush=True)
+    elif message["type"] == "decide":
+        if started >= QUICK:
+            open(os.path.join(FOLDER, "thinking"), "w").close()
+            time.sleep(60)
+        print(message["legal"][0], flush=True)
+"""
+
+
+def test_an_arena_stopped_by_ctrl_c_shows_the_numbers_of_its_whole_duplicate_groups(
+    tmp_path: Path,
+) -> None:
+    """^C after some groups were played whole: the table and the --json of those groups, the
+    very numbers a run of that many matches gives; a long arena stopped loses none of them."""
+
+    def arena_of(quick: int, folder: str, *more: str) -> subprocess.Popen[str]:
+        (tmp_path / folder).mkdir()
+        bot = tmp_path / f"{folder}.py"
+        code = QUICK_THEN_THINKER.replace("FOLDER", repr(str(tmp_path / folder)))
+        bot.write_text(code.replace("QUICK", str(quick)), "utf-8")
+        seat = f"exec(cmd={json.dumps(f'{sys.executable} {bot}')}, ms=60000)"
+        command = [sys.executable, "-m", "tapete.cli", "arena", "pocha(players=3, schedule=[1])"]
+        return subprocess.Popen(
+            [*command, "--bots", f"{seat},random", "--workers", "1", *more],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    tapete = arena_of(40, "stopped", "--matches", "200", "--json", "stopped.json")
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "stopped" / "thinking").exists():
+            assert time.monotonic() < deadline and tapete.poll() is None
+            time.sleep(0.05)
+        tapete.send_signal(signal.SIGINT)
+        out, err = tapete.communicate(timeout=30)
+    finally:
+        tapete.kill()
+    assert tapete.returncode == 130, err
+    said = re.fullmatch(
+        r"tapete arena: stopped after (\d+) of \d+ matches: the numbers of the first (\d+) whole"
+        r" duplicate groups \((\d+) matches, as --matches \3 gives them\)",
+        err.splitlines()[0],
+    )
+    assert said is not None, err
+    played, groups, shown = map(int, said.groups())
+    assert groups >= 2 and shown <= played < 200
+    assert f"{shown} matches, {groups} duplicate groups" in out
+    # The same arena asked for that many matches from the start: the same numbers.
+    again = arena_of(10**6, "whole", "--matches", str(shown), "--json", "whole.json")
+    assert again.wait(timeout=120) == 0
+    numbers = (tmp_path / "stopped.json").read_text().replace("stopped.py", "whole.py")
+    assert numbers == (tmp_path / "whole.json").read_text()  # the bot's file named apart
+
+
+def test_a_stopped_arena_raises_stopped_with_its_whole_groups_numbers() -> None:
+    """From Python, ^C in ``arena.run`` raises ``arena.Stopped`` (a KeyboardInterrupt) holding
+    the numbers of the duplicate groups played whole from the first."""
+    scheme = arena.assignments(3, 2, None)
+
+    def stop(done: int, total: int) -> None:
+        if done == 2 * len(scheme) + 1:  # two groups whole, and one match of the third
+            raise KeyboardInterrupt
+
+    with pytest.raises(arena.Stopped) as stopped:
+        arena.run(
+            "pocha(players=3, schedule=[1])",
+            ["random", "medium"],
+            matches=40,
+            workers=1,
+            on_match=stop,
+        )
+    assert (
+        isinstance(stopped.value, KeyboardInterrupt) and stopped.value.played == 2 * len(scheme) + 1
+    )
+    result = stopped.value.result
+    assert result is not None and result.groups == 2
+    whole = arena.run(
+        "pocha(players=3, schedule=[1])", ["random", "medium"], matches=2 * len(scheme), workers=1
+    )
+    assert arena.dumps(result) == arena.dumps(whole)
+
+
 class _UnderWayError(Exception):
     """Raised from the progress callback once the arena has shown it is under way."""
 

@@ -91,6 +91,7 @@ __all__ = [
     "BotResult",
     "Difference",
     "MatchResult",
+    "Stopped",
     "assignments",
     "bot_scores",
     "check",
@@ -664,7 +665,8 @@ def run(
     copied for every match and must pickle when ``workers > 1`` or with Ray: one whose class was
     typed at a prompt (no module the workers can import) raises ValueError then. A bot that fails
     a decision has a random legal move played for it and the arena goes on; the result counts
-    them (``BotResult.stand_ins``, ``ArenaResult.warnings``).
+    them (``BotResult.stand_ins``, ``ArenaResult.warnings``). Interrupted (^C), it raises
+    ``Stopped``, which holds the numbers of the duplicate groups played whole.
     Raises SpecError for an unknown game or bot level, TypeError for a bot that is neither a
     level nor an agent, and for a ``seed``, ``matches`` or ``workers`` that is no whole number
     (``True`` or ``1.0`` would name other deals than 1 in the result) and ValueError for fewer
@@ -688,12 +690,34 @@ def run(
     )
     played: dict[int, MatchResult] = {}
     played_on = _pool_map(tasks, total, workers) if ray is None else _ray_map(tasks, total, ray)
-    for done, (index, match) in enumerate(played_on, 1):
-        played[index] = match
-        if on_match is not None:
-            on_match(done, total)
+    try:
+        for done, (index, match) in enumerate(played_on, 1):
+            played[index] = match
+            if on_match is not None:
+                on_match(done, total)
+    except KeyboardInterrupt as stop:
+        # The groups played whole from the first on: the numbers a run of that many gives.
+        size, whole = len(scheme), 0
+        while whole < groups and all(whole * size + j in played for j in range(size)):
+            whole += 1
+        first = tuple(played[i] for i in range(whole * size))
+        partial = None
+        if whole >= 2:  # as a run's: two groups at least
+            partial = _summarise(game, _labels(entrants), seed, whole, scheme, first)
+        raise Stopped(len(played), partial) from stop
     results = tuple(played[i] for i in range(total))
     return _summarise(game, _labels(entrants), seed, groups, scheme, results)
+
+
+class Stopped(KeyboardInterrupt):
+    """``run`` interrupted (^C) before its last match: ``played`` matches had ended, and
+    ``result`` holds the numbers of the duplicate groups played whole from the first on (what
+    ``run`` with that many matches and the same seed gives), or None when fewer than two were
+    (``run`` plays two at least)."""
+
+    def __init__(self, played: int, result: ArenaResult | None) -> None:
+        super().__init__(f"stopped after {played} matches")
+        self.played, self.result = played, result
 
 
 # --- the statistics ------------------------------------------------------------------------

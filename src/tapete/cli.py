@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from tapete import __version__, bench, bots, export, howto, players, playthrough, record
 from tapete.client import DEFAULT_SERVER, Seats, Ticket
@@ -47,6 +47,9 @@ from tapete.i18n import LANGUAGES, LEVEL_HELP, error_text, rule_text, system_lan
 from tapete.match import AbandonedError, play, resume
 from tapete.narrate import hint_text, line, record_lines, recorded_name, step_entries, view_text
 from tapete.present import Actions, actions, option_lines
+
+if TYPE_CHECKING:  # the arena's extra (rich, openskill) is imported by the command alone
+    from tapete.arena import ArenaResult
 
 __all__ = ["main"]
 
@@ -1346,23 +1349,51 @@ def cmd_arena(args: argparse.Namespace) -> int:
                 on_match=advance,
                 ray=args.ray,
             )
-    except (KeyboardInterrupt, SystemExit):
-        # The numbers need whole duplicate groups: a stopped arena has none, and says what it
-        # did not write, lest a file of an earlier run be read as this one's.
-        files = " or ".join(f for f in (args.json, args.plot) if f is not None)
-        unwritten = f", nothing written to {files}" if files else ""
+    except arena.Stopped as stopped:
+        if stopped.result is None:
+            _stopped_bare(args, stopped.played, total)
+            raise
+        shown = len(stopped.result.matches)
         print(
-            f"tapete arena: stopped after {played[0]} of {total} matches: no numbers (they"
-            f" need whole duplicate groups){unwritten}",
+            f"tapete arena: stopped after {stopped.played} of {total} matches: the numbers of"
+            f" the first {stopped.result.groups} whole duplicate groups ({shown} matches, as"
+            f" --matches {shown} gives them)",
             file=sys.stderr,
         )
-        raise  # ^C ends as every command's does, "interrupted"; a signal with its code
+        _arena_out(args, stopped.result)
+        raise  # ^C ends as every command's does, "interrupted"
+    except (KeyboardInterrupt, SystemExit):
+        _stopped_bare(args, played[0], total)
+        raise  # a signal ends with its code
     elapsed = time.perf_counter() - start
     used = min(workers, len(result.matches))  # the arena starts no more than it has matches
     processes = f"{used} worker{'s' if used > 1 else ''}"
     if args.ray is not None:
         processes = f"Ray ({args.ray or 'local'})"
     print(f"{len(result.matches)} matches in {elapsed:.1f} s on {processes}", file=sys.stderr)
+    _arena_out(args, result)
+    return 0
+
+
+def _stopped_bare(args: argparse.Namespace, played: int, total: int) -> None:
+    """Say that a stopped arena has no numbers (no duplicate group was played whole, or a
+    signal stopped it), and what it did not write, lest a file of an earlier run be read as
+    this one's."""
+    files = " or ".join(f for f in (args.json, args.plot) if f is not None)
+    unwritten = f", nothing written to {files}" if files else ""
+    print(
+        f"tapete arena: stopped after {played} of {total} matches: no numbers (they"
+        f" need whole duplicate groups){unwritten}",
+        file=sys.stderr,
+    )
+
+
+def _arena_out(args: argparse.Namespace, result: ArenaResult) -> None:
+    """An arena's numbers: its files (``--json``, ``--plot``), then its table."""
+    from rich.console import Console
+
+    from tapete import arena
+
     # The files first: a reader of the table that stops early (| head) loses none of them.
     if args.json:
         Path(args.json).write_text(arena.dumps(result), encoding="utf-8")
@@ -1377,7 +1408,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     # Piped to a file, the table keeps its full width instead of a terminal's 80 columns.
     arena.report(result, Table() if sys.stdout.isatty() else Table(width=200))
-    return 0
 
 
 def _stop_on_signals() -> None:
