@@ -343,3 +343,26 @@ def test_a_stand_in_s_moves_are_reviewed_apart_and_not_held_against_the_seat(
     if costly:
         assert "— jugada por un sustituto" in said["es"]
         assert "— jogada por um substituto" in said["pt"]
+
+
+def test_a_seat_that_left_before_its_first_decision_has_no_accuracy_not_a_perfect_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person who left at once, every move a stand-in's, made no decision of their own: the
+    review said "accuracy 100.0%, 0.00 points lost a hand over 0 hands". It says there was
+    nothing of theirs to review (no accuracy in the JSON), in every language."""
+    rec = stand_in_match(own=0)
+    result = coach.review(rec, seats=[0], iterations=8)
+    player = result.players[0]
+    assert player.decisions == 0 and player.stand_ins > 0
+    assert player.accuracy is None
+    path, out = tmp_path / "match.json", tmp_path / "review.json"
+    record.write(rec, path)
+    assert main(["analyze", str(path), "--seat", "0", "--iterations", "8", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "accuracy" not in text
+    assert "(seat 0): no decision of its own with a choice to review" in text
+    assert json.loads(out.read_text())["players"][0]["accuracy"] is None
+    said = {lang: coach.report(result, lang) for lang in ("es", "pt")}
+    assert "ninguna decisión propia con opciones que revisar" in said["es"]
+    assert "nenhuma decisão própria com escolha para rever" in said["pt"]

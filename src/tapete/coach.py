@@ -101,7 +101,7 @@ class Player:
     name: str
     decisions: int
     deals: int
-    accuracy: float
+    accuracy: float | None  # None: no decision of its own was reviewed
     loss_per_deal: float
     costliest: tuple[Reviewed, ...]
     level: str | None = None  # the seat's bot level in the record, if a bot
@@ -384,13 +384,13 @@ def _player(
 ) -> Player:
     mine = [d for d in decisions if d.seat == seat and not d.stand_in]
     stood_in = sum(1 for d in decisions if d.seat == seat and d.stand_in)
-    accuracy = sum(100 * max(0.0, 1 - d.loss / scale) for d in mine) / len(mine) if mine else 100.0
+    # With no decision of its own (all forced, or all a stand-in's) a seat has no accuracy.
+    accuracy = sum(100 * max(0.0, 1 - d.loss / scale) for d in mine) / len(mine) if mine else None
     lost = sum(d.loss for d in mine)
     costliest = tuple(sorted((d for d in mine if d.loss > 0), key=lambda d: -d.loss)[:3])
     loss = round(lost / max(1, deals), 3)
-    return Player(
-        seat, name, len(mine), deals, round(accuracy, 1), loss, costliest, level, stood_in
-    )
+    shown = None if accuracy is None else round(accuracy, 1)
+    return Player(seat, name, len(mine), deals, shown, loss, costliest, level, stood_in)
 
 
 def to_json(result: Review) -> dict[str, Any]:
@@ -453,6 +453,29 @@ def _counted(lang: str, n: int, thing: str) -> str:
     return tr(lang, one) if n == 1 else tr(lang, many, n=n)
 
 
+def _summary_line(lang: str, p: Player, name: str, per: str, unit: str, tally: str) -> str:
+    """A reviewed seat's numbers: accuracy, loss a deal (the game's word for it), verdicts."""
+    return tr(
+        lang,
+        "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand"
+        " over {deals} ({decisions}: {tally})"
+        if per == "hand"
+        else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a"
+        " round over {deals} ({decisions}: {tally})"
+        if per == "round"
+        else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
+        " over {deals} ({decisions}: {tally})",
+        name=name,
+        seat=p.seat,
+        accuracy=p.accuracy,
+        loss=p.loss_per_deal,
+        unit=unit,
+        deals=_counted(lang, p.deals, per),
+        decisions=_counted(lang, p.decisions, "decision"),
+        tally=tally,
+    )
+
+
 def report(result: Review, lang: str = "en") -> str:
     """The review for people, in ``lang``: each player's summary, then every decision that lost
     points (moves named as the table's buttons name them), by the game's word for a deal."""
@@ -476,28 +499,13 @@ def report(result: Review, lang: str = "en") -> str:
         tally = ", ".join(
             f"{n} {tr(lang, _PLURALS[k] if n != 1 else k)}" for k, n in counts.items()
         )
-        lines.append(
-            tr(
-                lang,
-                "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a hand"
-                " over {deals} ({decisions}: {tally})"
-                if per == "hand"
-                else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a"
-                " round over {deals} ({decisions}: {tally})"
-                if per == "round"
-                else "{name} (seat {seat}): accuracy {accuracy:.1f}%, {loss:.2f} {unit} lost a deal"
-                " over {deals} ({decisions}: {tally})",
-                # a bot's in the language; a right-to-left name isolated, as in the log
-                name=isolated(recorded_name(lang, p.seat, p.name, p.level)),
-                seat=p.seat,
-                accuracy=p.accuracy,
-                loss=p.loss_per_deal,
-                unit=unit,
-                deals=_counted(lang, p.deals, per),
-                decisions=_counted(lang, p.decisions, "decision"),
-                tally=tally,
-            )
-        )
+        # a bot's in the language; a right-to-left name isolated, as in the log
+        name = isolated(recorded_name(lang, p.seat, p.name, p.level))
+        if p.accuracy is None:
+            said = "{name} (seat {seat}): no decision of its own with a choice to review"
+            lines.append(tr(lang, said, name=name, seat=p.seat))
+        else:
+            lines.append(_summary_line(lang, p, name, per, unit, tally))
         if p.stand_ins:
             lines.append(
                 "  "

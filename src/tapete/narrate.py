@@ -101,13 +101,16 @@ def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> 
     ('bot 2 · medio', 'jogador 1')
     >>> recorded_name("es", 0, "Ana"), recorded_name("es", 2, "medium (2)")
     ('Ana', 'medio (2)')
+    >>> recorded_name("pt", 0, "you (0)")
+    'você (0)'
+
     """
     for kind in ("bot", "human"):
         if name == seat_name("en", seat, kind, level=level):
             return seat_name(lang, seat, kind, level=level)
-    # The line prompt's own names: "player (1)", a bot's "medium (2)".
+    # The line prompt's own names: "you (0)", "player (1)", a bot's "medium (2)".
     kind = name.removesuffix(f" ({seat})")
-    if kind != name and (kind == "player" or kind in LEVEL_HELP):
+    if kind != name and (kind in ("you", "player") or kind in LEVEL_HELP):
         return f"{tr(lang, kind)} ({seat})"
     return printable(name)
 

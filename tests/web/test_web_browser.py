@@ -1568,6 +1568,27 @@ def test_a_stand_in_s_move_in_the_review_is_told_apart_and_not_counted_to_the_se
     assert shown["marks"] == 1
 
 
+def test_a_seat_with_no_decision_of_its_own_shows_no_accuracy_in_the_review(
+    page: Any, server: Server
+) -> None:
+    """Bea left at once and a stand-in made every move: the review has no accuracy for her
+    (null), and her row shows a dash, not "100%" and "0.00"."""
+    p = page
+    p.goto(server.url + "/")
+    row = p.evaluate(
+        """async () => {
+          const { reviewSummary } = await import("/static/review.js");
+          const review = { decisions: [], returns: [[0, 0]], unit_label: "points",
+            deal_unit: "hand", players: [{ seat: 1, accuracy: null, loss_per_deal: 0,
+            stand_ins: 3 }] };
+          const box = document.createElement("div");
+          box.innerHTML = reviewSummary(review, ["Ana", "Bea"]);
+          return [...box.querySelectorAll(".review-players tbody td")].map((td) => td.textContent);
+        }"""
+    )
+    assert row == ["—", "—", "0", "0", "0"]
+
+
 def test_right_to_left_names_in_a_log_line_keep_the_order_the_sentence_gives_them(
     page: Any, server: Server
 ) -> None:

@@ -71,8 +71,10 @@ export function reviewSummary(review, names) {
   const count = (seat, verdict) => review.decisions.filter((d) => d.seat === seat && !d.stand_in && d.verdict === verdict).length;
   const rows = review.players
     .map(
-      (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}${standIns(p)}</th><td>${formatNumber(p.accuracy)}%</td>
-        <td>${formatNumber(p.loss_per_deal, 2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
+      // A seat with no decision of its own to review (all forced, or all a stand-in's) has no
+      // accuracy and no loss: a dash, not 100%.
+      (p) => `<tr data-seat="${p.seat}"><th scope="row">${personName(names[p.seat])}${standIns(p)}</th><td>${p.accuracy == null ? "—" : `${formatNumber(p.accuracy)}%`}</td>
+        <td>${p.accuracy == null ? "—" : formatNumber(p.loss_per_deal, 2)}</td><td>${count(p.seat, "inaccuracy")}</td><td>${count(p.seat, "mistake")}</td><td>${count(p.seat, "blunder")}</td></tr>`,
     )
     .join("");
   return `<table class="review-players"><thead><tr><th></th><th>${t("accuracy")}</th>
