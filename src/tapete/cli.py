@@ -1127,7 +1127,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # that cannot share, a port it cannot listen on, a file another server has, or a database
     # it cannot open, is one line, and a refused command leaves no database behind.
     check_sharing(args.db, sharing)
-    check_port(args.host, args.port, sharing)
+    args.port = check_port(args.host, args.port, sharing)  # 0: the free port the system gave
     hold_database(args.db)
     check_database(args.db)
     print(f"tapete: serving on http://{args.host}:{args.port}", file=sys.stderr)
@@ -1493,7 +1493,7 @@ def _table_seconds(what: str, most: float) -> Callable[[str], float]:
 def _port(text: str) -> int:
     value = _number(text, int)
     # Past 65535 the operating system would take the number modulo 65536: another port than
-    # the one said. 0 asks it for any free port.
+    # the one said. 0 asks it for any free port (tapete serve says which).
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port: 0 to 65535")
     return int(value)

@@ -718,6 +718,34 @@ def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
     assert (tmp_path / "tapete" / "tapete.db").is_file()
 
 
+def test_tapete_serve_on_port_0_says_the_free_port_it_was_given_and_serves_there(
+    tmp_path: Path,
+) -> None:
+    """--port 0 asks the system for any free port: the server said "serving on
+    http://127.0.0.1:0", a link that leads nowhere. It says the port it listens on."""
+    import os
+    import subprocess
+    import sys
+
+    command = ["serve", "--port", "0", "--db", "memory", "--bot-processes", "0"]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tapete.cli", *command],
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        said = server.stderr.readline()
+        found = re.fullmatch(r"tapete: serving on (http://127\.0\.0\.1:(\d+))\n", said)
+        assert found is not None and int(found.group(2)) > 0, said
+        _answers(found.group(1), server)
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+
+
 def test_serving_every_interface_says_the_address_others_on_the_network_open(
     tmp_path: Path,
 ) -> None:

@@ -506,7 +506,7 @@ def serve(
     listen on the same port (the kernel spreads the connections among them).
     """
     check_sharing(db, sharing)
-    check_port(host, port, sharing)
+    port = check_port(host, port, sharing)
     hold_database(db)
     if sharing is not None and sharing.workers > 1:
         # Opened (and migrated) once here first: a database that cannot be reached is one clear
@@ -652,10 +652,14 @@ def listening_socket(host: str, port: int, *, shared: bool) -> socket.socket:
     return sock
 
 
-def check_port(host: str, port: int, sharing: Sharing | None) -> None:
+def check_port(host: str, port: int, sharing: Sharing | None) -> int:
     """Refuse now, in one line, a port this server could not listen on: ``--workers`` would
-    otherwise start server after server, each dying of it in turn."""
-    listening_socket(host, port, shared=sharing is not None).close()
+    otherwise start server after server, each dying of it in turn. Returns the port: the one
+    asked for, or for 0 the free one the system gave, so that the server says where it is
+    (and every ``--workers`` process listens on the one port)."""
+    sock = listening_socket(host, port, shared=sharing is not None)
+    with sock:
+        return int(sock.getsockname()[1])
 
 
 def worker_bot_processes(bot_processes: int | None, sharing: Sharing | None) -> int:
