@@ -103,7 +103,6 @@ def recorded_name(lang: str, seat: int, name: str, level: str | None = None) -> 
     ('Ana', 'medio (2)')
     >>> recorded_name("pt", 0, "you (0)")
     'você (0)'
-
     """
     for kind in ("bot", "human"):
         if name == seat_name("en", seat, kind, level=level):
