@@ -117,7 +117,8 @@ def test_a_database_keeps_a_stand_in_s_moves_marked_for_replay_and_export(
     assert main(["replay", str(exported), "--verify"]) == 0
     assert main(["analyze", str(exported), "--seat", "1", "--iterations", "2"]) == 0
     reported = capsys.readouterr().out
-    assert f"{FSI}דנה{PDI} (seat 1): accuracy" in reported
+    # Every move of hers was a stand-in's: nothing of her own to grade, no accuracy.
+    assert f"{FSI}דנה{PDI} (seat 1): no decision of its own with a choice to review" in reported
     assert "played by a stand-in, not counted" in reported
 
 
