@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -718,23 +720,25 @@ def test_tapete_serve_starts_the_app(tmp_path: Path) -> None:
     assert (tmp_path / "tapete" / "tapete.db").is_file()
 
 
-def test_tapete_serve_on_port_0_says_the_free_port_it_was_given_and_serves_there(
-    tmp_path: Path,
-) -> None:
-    """--port 0 asks the system for any free port: the server said "serving on
-    http://127.0.0.1:0", a link that leads nowhere. It says the port it listens on."""
-    import os
-    import subprocess
-    import sys
-
-    command = ["serve", "--port", "0", "--db", "memory", "--bot-processes", "0"]
-    server = subprocess.Popen(
+def _serving(tmp_path: Path, *options: str) -> subprocess.Popen[str]:
+    """``tapete serve`` with ``options``, keeping nothing (``--db memory``), bots thinking in its
+    threads; its standard error to read as text."""
+    command = ["serve", *options, "--db", "memory", "--bot-processes", "0"]
+    return subprocess.Popen(
         [sys.executable, "-m", "tapete.cli", *command],
         env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_tapete_serve_on_port_0_says_the_free_port_it_was_given_and_serves_there(
+    tmp_path: Path,
+) -> None:
+    """--port 0 asks the system for any free port: the server said "serving on
+    http://127.0.0.1:0", a link that leads nowhere. It says the port it listens on."""
+    server = _serving(tmp_path, "--port", "0")
     try:
         assert server.stderr is not None
         said = server.stderr.readline()
@@ -752,24 +756,13 @@ def test_serving_every_interface_says_the_address_others_on_the_network_open(
     """A club's phones cannot open 127.0.0.1, and the links a table shares name the address its
     page was opened at: listening on every interface, tapete serve prints the machine's address
     on its network, and that address serves the app."""
-    import os
-    import subprocess
-    import sys
-
     from tapete.cli import _network_address
     from webclient import free_port
 
     if _network_address() is None:
         pytest.skip("this machine has no network address to print")
     port = free_port()
-    command = ["serve", "--host", "0.0.0.0", "--port", str(port), "--db", "memory"]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tapete.cli", *command, "--bot-processes", "0"],
-        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = _serving(tmp_path, "--host", "0.0.0.0", "--port", str(port))
     try:
         assert server.stderr is not None
         assert server.stderr.readline() == f"tapete: serving on http://0.0.0.0:{port}\n"

@@ -1231,9 +1231,9 @@ def parse_action(params: Params, text: str) -> Action:
         if not 1 <= chips <= most:
             raise InvalidActionError(f"{text!r}: a {verb} names 1 to {most} chips")
         return bet_action(chips) if verb == "bet" else raise_action(chips)
-    usage = f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"
     if len(words) == 2 and words[0] == "play":
         return _deck(params.players).parse(words[1])
+    usage = f"{text!r} is not an action: write 'bet N', 'call', 'raise N', 'pass' or 'play CARD'"
     if len(words) == 1 and not words[0].isdecimal():
         return _deck(params.players).parse(words[0], usage)
     raise InvalidActionError(usage)

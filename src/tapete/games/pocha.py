@@ -977,14 +977,10 @@ def parse_action(params: Params, text: str) -> Action:
     """
     words = text.strip().lower().split()
     deck = _deck(params)
-    example = format_card(deck.cards[2])
-    usage = (
-        f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play {example})"
-    )
     if len(words) == 1:
         words = ["bid" if words[0].isdecimal() else "play", words[0]]
     if len(words) != 2 or words[0] not in ("bid", "play"):
-        raise InvalidActionError(usage)
+        raise InvalidActionError(_usage(deck, text))
     verb, arg = words
     if verb == "bid":
         if not arg.isdecimal():
@@ -999,7 +995,15 @@ def parse_action(params: Params, text: str) -> Action:
                 f"{text.strip()!r}: no hand of this match has more than {largest} tricks"
             )
         return BID + tricks
-    return deck.parse(arg, usage if len(text.split()) == 1 else "")
+    return deck.parse(arg, _usage(deck, text) if len(text.split()) == 1 else "")
+
+
+def _usage(deck: Deck, text: str) -> str:
+    """What the notation reads, for ``text`` that is none of it (made only to be raised)."""
+    example = format_card(deck.cards[2])
+    return (
+        f"{text.strip()!r} is not an action: write 'bid N' or 'play CARD' (bid 2, play {example})"
+    )
 
 
 # --- views -----------------------------------------------------------------------------------

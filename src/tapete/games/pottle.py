@@ -789,15 +789,12 @@ def parse_action(params: Params, text: str) -> Action:
     'Ah'
     """
     words = text.strip().lower().split()
-    usage = (
-        f"{text!r} is not an action: write 'bid N', 'trump c/d/h/s', 'trump none' or 'play CARD'"
-    )
     if len(words) == 2 and words[0] in ("bid", "play", "trump"):
         verb, arg = words
     elif len(words) == 1:
         verb, arg = ("bid" if words[0].isdecimal() else "play"), words[0]
     else:
-        raise InvalidActionError(usage)
+        raise InvalidActionError(_usage(text))
     if verb == "bid":
         if not arg.isdecimal():
             raise InvalidActionError(f"{text!r}: a bid is a number of tricks, e.g. 'bid 2'")
@@ -809,7 +806,12 @@ def parse_action(params: Params, text: str) -> Action:
         if arg not in _TRUMP_WORDS:
             raise InvalidActionError(f"{text!r}: name trump as c, d, h, s or none")
         return _TRUMP_WORDS[arg]
-    return DECK.parse(arg, usage if len(words) == 1 else "")
+    return DECK.parse(arg, _usage(text) if len(words) == 1 else "")
+
+
+def _usage(text: str) -> str:
+    """What the notation reads, for ``text`` that is none of it (made only to be raised)."""
+    return f"{text!r} is not an action: write 'bid N', 'trump c/d/h/s', 'trump none' or 'play CARD'"
 
 
 # --- views -----------------------------------------------------------------------------------

@@ -1044,12 +1044,8 @@ def parse_action(params: Params, text: str) -> Action:
     if words and words[0] == "play":
         words = words[1:]
     down = len(words) == 2 and words[1] == "down"
-    usage = (
-        f"{text!r} is not a Truco action: write play CARD, play CARD down, play 1..3 (blind),"
-        " raise, accept or run"
-    )
     if len(words) != 1 + down:
-        raise InvalidActionError(usage)
+        raise InvalidActionError(_usage(text))
     if words[0] in ("1", "2", "3"):
         if down:
             raise InvalidActionError(f"{text!r}: a blind card is played face up")
@@ -1058,13 +1054,21 @@ def parse_action(params: Params, text: str) -> Action:
     try:
         card = parse_card(words[0], french=True)
     except InvalidActionError:
-        raise deck.no_card(words[0], usage if len(text.split()) == 1 else "") from None
+        raise deck.no_card(words[0], _usage(text) if len(text.split()) == 1 else "") from None
     if not deck.mask >> card & 1:
         raise InvalidActionError(
             f"{format_card(card)} is not in the {params.deck} deck"
             f" (ranks {' '.join(_rank_text(r) for r in ORDINARY[params.deck])}; suits c d h s)"
         )
     return DOWN + card if down else card
+
+
+def _usage(text: str) -> str:
+    """What the notation reads, for ``text`` that is none of it (made only to be raised)."""
+    return (
+        f"{text!r} is not a Truco action: write play CARD, play CARD down, play 1..3 (blind),"
+        " raise, accept or run"
+    )
 
 
 # --- views -----------------------------------------------------------------------------------

@@ -1205,8 +1205,10 @@ def parse_action(params: Params, text: str) -> Action:
             )
         return SING + _SUIT_WORDS[words[1]]
     usage = f"{text!r} is not an action: write 'play CARD', 'swap', 'sing SUIT' or 'tute'"
-    if (len(words) == 2 and words[0] == "play") or len(words) == 1:
-        return SPANISH_40.parse(words[-1], usage if len(words) == 1 else "")
+    if len(words) == 2 and words[0] == "play":
+        return SPANISH_40.parse(words[1])
+    if len(words) == 1:
+        return SPANISH_40.parse(words[0], usage)
     raise InvalidActionError(usage)
 
 
